@@ -1,0 +1,21 @@
+// codelabgen check: every course check; exit 1 when any finds a problem.
+import { ChecksFailedError, checkCourse } from '../../pipeline/index.ts';
+import type { Context } from '../context.ts';
+import { courseOf } from '../course.ts';
+
+export async function run(ctx: Context): Promise<number> {
+  const report = await checkCourse(courseOf(ctx), ctx.commandLine);
+  if (ctx.flag('json')) ctx.out.json(report);
+  else {
+    for (const section of report.checks) {
+      const mark = section.problems.length === 0 ? ctx.out.paint('green', 'ok  ') : ctx.out.paint('red', 'FAIL');
+      ctx.out.print(`${mark} ${section.name}${section.detail ? ` (${section.detail})` : ''}`);
+      for (const problem of section.problems) ctx.out.print(`     - ${problem}`);
+    }
+  }
+  if (!report.ok) {
+    if (ctx.flag('json')) return 1;
+    throw new ChecksFailedError(`check found ${report.problems} problem${report.problems === 1 ? '' : 's'}`);
+  }
+  return 0;
+}

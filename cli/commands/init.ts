@@ -1,0 +1,19 @@
+// codelabgen init [DIR] --title T [--topic X]
+import path from 'node:path';
+import { createCourse, refuse } from '../../pipeline/index.ts';
+import type { Context } from '../context.ts';
+
+export async function run(ctx: Context): Promise<number> {
+  const title = ctx.string('title')?.trim();
+  if (!title) refuse('init: --title is required', 'codelabgen init DIR --title "Course title"');
+  if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);
+  const topic = ctx.string('topic')?.trim() || null;
+  const root = path.resolve(ctx.cwd, ctx.positionals[0] ?? '.');
+  const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
+  if (ctx.flag('json')) ctx.out.json({ course: course.root, phase: state.phase, title: state.title });
+  else {
+    ctx.out.print(`Created course "${state.title}" in ${course.root}`);
+    ctx.out.print(`next: write .codelabgen/research/overview.md, then: codelabgen state phase recon --course ${path.relative(ctx.cwd, course.root) || '.'}`);
+  }
+  return 0;
+}

@@ -1,0 +1,106 @@
+// The CLI entry: parse argv, dispatch from the command table, map errors to exit codes. The only
+// place that sets the exit code. Command modules load lazily, so --help imports almost nothing.
+import { parseArgs } from 'node:util';
+import { COMMANDS } from './commands.ts';
+import { createContext } from './context.ts';
+import { EXIT } from './exit-codes.ts';
+import { commandHelp, mainHelp, optionsOf } from './help.ts';
+import type { CommandSpec } from './spec.ts';
+
+declare const CODELABGEN_VERSION: string | undefined;
+const VERSION = typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev';
+
+class UsageError extends Error {}
+
+function findCommand(argv: string[]): { spec: CommandSpec; rest: string[] } | null {
+  let best: { spec: CommandSpec; rest: string[] } | null = null;
+  for (const spec of COMMANDS) {
+    const words = spec.name.split(' ');
+    if (words.every((word, index) => argv[index] === word) && (!best || words.length > best.spec.name.split(' ').length)) {
+      best = { spec, rest: argv.slice(words.length) };
+    }
+  }
+  return best;
+}
+
+function unknownCommand(argv: string[]): never {
+  const given = argv.filter((arg) => !arg.startsWith('-')).slice(0, 2).join(' ');
+  const group = COMMANDS.filter((spec) => spec.name.startsWith(`${argv[0]} `)).map((spec) => spec.name);
+  const hint = group.length > 0 ? `; "${argv[0]}" takes: ${group.map((name) => name.split(' ').slice(1).join(' ')).join(', ')}` : '; run "codelabgen --help" for the list';
+  throw new UsageError(`unknown command "${given}"${hint}`);
+}
+
+async function run(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(`${mainHelp(COMMANDS, VERSION)}\n`);
+    return EXIT.ok;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const found = findCommand(argv) ?? unknownCommand(argv);
+  const { spec, rest } = found;
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options: optionsOf(spec), allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${spec.name}: ${(error as Error).message.split('\n')[0]} (see "codelabgen ${spec.name} --help")`);
+  }
+  if (parsed.values.help === true) {
+    process.stdout.write(`${commandHelp(spec)}\n`);
+    return EXIT.ok;
+  }
+  const { min = 0, max = 0 } = spec.positionals ?? {};
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    throw new UsageError(`${spec.name}: expected ${spec.args ?? 'no arguments'}, got ${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`} (see "codelabgen ${spec.name} --help")`);
+  }
+  const module = await spec.load();
+  const ctx = createContext(spec.name, argv, parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals);
+  return (await module.run(ctx)) ?? EXIT.ok;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?');
+}
+
+/** Maps an error to its exit code and writes `error: ...` (one line, then optional hints). */
+function settle(error: unknown): number {
+  const e = error as Error & { hints?: string[]; problems?: string[] };
+  if (error instanceof UsageError) {
+    process.stderr.write(`error: ${oneLine(e.message)}\n`);
+    return EXIT.refused;
+  }
+  if (e?.name === 'RefusalError' || e?.name === 'StoreWriteError') {
+    process.stderr.write(`error: ${oneLine(e.message)}\n${(e.hints ?? []).map((hint) => `hint: ${oneLine(hint)}\n`).join('')}`);
+    return EXIT.refused;
+  }
+  if (e?.name === 'DataFileError') {
+    const [first, ...more] = e.message.split('\n');
+    process.stderr.write(`error: ${oneLine(first ?? '')}${more.length > 0 ? ` (and ${more.length} more problem${more.length > 1 ? 's' : ''})` : ''}\n${more.map((line) => `hint: ${oneLine(line)}\n`).join('')}`);
+    return EXIT.refused;
+  }
+  if (e?.name === 'ChecksFailedError') {
+    process.stderr.write(`error: ${oneLine(e.message)}\n`);
+    return EXIT.checkFailed;
+  }
+  process.stderr.write(`internal error: ${oneLine(e?.stack ?? String(error))}\n`);
+  return EXIT.internal;
+}
+
+async function releaseLocksAndExit(code: number): Promise<never> {
+  try {
+    const { releaseHeldLocks } = await import('../pipeline/store/lock.ts');
+    releaseHeldLocks();
+  } finally {
+    process.exit(code);
+  }
+}
+
+process.on('SIGINT', () => void releaseLocksAndExit(130));
+process.on('SIGTERM', () => void releaseLocksAndExit(143));
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0); // reader went away (| head)
+});
+
+process.exitCode = await run(process.argv.slice(2)).catch(settle);

@@ -1,0 +1,42 @@
+// The shape of a command in the command table: options, positionals, help, and a lazy loader so
+// that only the chosen command's code (and its heavy dependencies) is ever imported.
+import type { Context } from './context.ts';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  help: string;
+  /** Placeholder shown in help, e.g. DIR. */
+  value?: string;
+  short?: string;
+  multiple?: boolean;
+}
+
+export interface CommandModule {
+  run(ctx: Context): Promise<number | void>;
+}
+
+export interface CommandSpec {
+  /** Words that select the command, e.g. "state show". */
+  name: string;
+  /** Positional arguments as shown in usage, e.g. "<id> <stage>". */
+  args?: string;
+  positionals?: { min: number; max: number };
+  summary: string;
+  description?: string;
+  options?: Record<string, OptionSpec>;
+  examples?: string[];
+  /** True when the command changes state (orchestrator only). */
+  changesState?: boolean;
+  /** False for commands that do not act on a course (init, schema). */
+  needsCourse?: boolean;
+  load: () => Promise<CommandModule>;
+}
+
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  course: { type: 'string', value: 'DIR', help: 'course directory (default: $CODELABGEN_COURSE, else the nearest ancestor with .codelabgen/)' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+};
+
+export const JSON_OPTION: Record<string, OptionSpec> = {
+  json: { type: 'boolean', help: 'print one JSON document on stdout' },
+};

@@ -1,0 +1,107 @@
+// Test helpers (imported only by *.test.ts): run the built CLI as a real process in a temporary
+// course, and snapshot files to prove that a refusal changed nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = path.join(REPO_ROOT, 'bin', 'codelabgen.mjs');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string | Buffer;
+  timeoutMs?: number;
+}
+
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10', ...extra };
+  delete env.CODELABGEN_COURSE;
+  delete env.CODELABGEN_TEST_FAULT;
+  for (const [key, value] of Object.entries(extra)) if (value === undefined) delete env[key];
+  return env;
+}
+
+/** Runs the built CLI synchronously. */
+export function cli(args: readonly string[], options: RunOptions = {}): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: childEnv(options.env),
+    input: options.input,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+/** Runs the built CLI as a child process; resolves when it ends. */
+export function cliAsync(args: readonly string[], options: RunOptions = {}): { child: ReturnType<typeof spawn>; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, env: childEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  if (options.input !== undefined) child.stdin.end(options.input);
+  else child.stdin.end();
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+export function tempDir(prefix = 'codelabgen-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh course in a temp dir; returns its root. */
+export function makeCourse(title = 'Test course'): string {
+  const root = path.join(tempDir(), 'course');
+  const result = cli(['init', root, '--title', title]);
+  if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
+  return root;
+}
+
+/** Path → sha256 of every file under `dir` (for "nothing changed" assertions). */
+export function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) files.set(child, createHash('sha256').update(readFileSync(path.join(dir, child))).digest('hex'));
+    }
+  };
+  walk('');
+  return files;
+}
+
+export function readEvents(root: string): Array<Record<string, unknown>> {
+  const text = readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8');
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export function readState(root: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(root, '.codelabgen', 'state.json'), 'utf8')) as Record<string, unknown>;
+}
+
+export function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

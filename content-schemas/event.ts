@@ -1,0 +1,84 @@
+// One line of `.codelabgen/events.jsonl`. Every event carries what replay needs (outcomes included).
+import { z } from 'zod';
+import { LessonIdSchema, ModuleIdSchema, PhaseSchema, RelPathSchema, RoleSchema, SlugSchema, StageSchema, TimestampSchema } from './common.ts';
+import { TaskIdSchema } from './task.ts';
+import { WorkerStatusSchema } from './worker-status.ts';
+
+const base = {
+  seq: z.int().min(1).describe('Gapless sequence number, 1 for the first event.'),
+  ts: TimestampSchema.describe('When the event was committed.'),
+  pid: z.int().min(0).optional().describe('Process that committed it.'),
+  command: z.string().max(500).optional().describe('The codelabgen command that committed it.'),
+};
+const lesson = LessonIdSchema.describe('Lesson the event is about.');
+const note = z.string().max(100_000).nullable().describe('Free-text note or reason.');
+
+export const RegisteredLessonSchema = z.strictObject({
+  id: LessonIdSchema,
+  title: z.string().max(300),
+  slug: SlugSchema,
+  module_id: ModuleIdSchema,
+  module_slug: SlugSchema,
+  module_title: z.string().max(300),
+  dir: RelPathSchema,
+});
+
+export const EventSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ ...base, kind: z.literal('course.init'), title: z.string().min(1).max(200), topic: z.string().max(500).nullable() }),
+    z.strictObject({ ...base, kind: z.literal('phase.advance'), from: PhaseSchema, to: PhaseSchema, approved: z.boolean().describe('Given --approved (gates).') }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('lessons.register'),
+      lessons: z.array(RegisteredLessonSchema).describe('Every curriculum lesson, in order.'),
+      removed: z.array(LessonIdSchema).describe('Lessons dropped from state.'),
+    }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('lesson.stage'),
+      lesson,
+      from: StageSchema,
+      to: StageSchema,
+      note,
+      review_round_used: z.boolean().describe('True when the move back used a review round.'),
+    }),
+    z.strictObject({ ...base, kind: z.literal('lesson.verified'), lesson, code_hash: z.string(), run: z.int().min(1).nullable() }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('lesson.fail'),
+      lesson,
+      note: z.string().max(100_000),
+      fix_attempts_used: z.int().min(1).describe('Fix attempts used after this failure.'),
+      blocked: z.boolean().describe('True when this failure used up the fix budget and blocked the lesson.'),
+      via: z.enum(['state fail', 'verify']).describe('What recorded the failure.'),
+      run: z.int().min(1).nullable(),
+    }),
+    z.strictObject({ ...base, kind: z.literal('lesson.block'), lesson, reason: z.string().max(100_000) }),
+    z.strictObject({ ...base, kind: z.literal('lesson.unblock'), lesson, fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.') }),
+    z.strictObject({ ...base, kind: z.literal('lesson.stale'), lesson, reason: z.string().max(100_000) }),
+    z.strictObject({ ...base, kind: z.literal('task.start'), task: TaskIdSchema, lesson, role: RoleSchema }),
+    z.strictObject({ ...base, kind: z.literal('task.finish'), task: TaskIdSchema, status: z.enum(['done', 'failed']), note, result: WorkerStatusSchema.nullable() }),
+    z.strictObject({ ...base, kind: z.literal('task.reset'), task: TaskIdSchema, note }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('log'),
+      fact: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/).describe('Kind of fact given to `state log <kind>`.'),
+      lesson: LessonIdSchema.nullable(),
+      data: z.record(z.string(), z.string()).describe('The key=value pairs given with --data.'),
+    }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('site.build'),
+      out: z.string().max(1024),
+      pages: z.int().min(0),
+      lessons: z.array(LessonIdSchema),
+    }),
+  ])
+  .describe('An event: one line of `.codelabgen/events.jsonl`.');
+
+export type Event = z.infer<typeof EventSchema>;
+export type EventKind = Event['kind'];
+export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
+/** What a command proposes; the store adds seq, ts, pid and command. */
+export type EventDraft = Event extends infer E ? (E extends Event ? Omit<E, 'seq' | 'ts' | 'pid' | 'command'> : never) : never;
+export type RegisteredLesson = z.infer<typeof RegisteredLessonSchema>;

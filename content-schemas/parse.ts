@@ -1,0 +1,133 @@
+// The one parse entry point for data files: text → YAML/JSON → schema, or a DataFileError whose
+// message has one line per problem naming the file and the field path.
+import { readFileSync, statSync } from 'node:fs';
+import { load as loadYamlText, JSON_SCHEMA } from 'js-yaml';
+import type { z } from 'zod';
+
+export const MAX_DATA_FILE_BYTES = 8 * 1024 * 1024;
+
+export class DataFileError extends Error {
+  readonly file: string;
+  readonly problems: string[];
+  constructor(file: string, problems: string[], options?: ErrorOptions) {
+    super(problems.map((problem) => `${file}: ${problem}`).join('\n'), options);
+    this.name = 'DataFileError';
+    this.file = file;
+    this.problems = problems;
+  }
+}
+
+/** `modules[1].lessons[0].id` from a zod issue path. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(top level)' : out;
+}
+
+function describeInput(input: unknown): string {
+  if (input === undefined) return 'nothing';
+  if (input === null || typeof input !== 'object') {
+    const text = JSON.stringify(input) ?? String(input);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  }
+  return Array.isArray(input) ? 'a list' : 'a mapping';
+}
+
+export function issuesToProblems(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => {
+    const field = formatFieldPath(issue.path);
+    if (issue.code === 'unrecognized_keys') return `${field}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    const got = 'input' in issue && issue.code !== 'invalid_union' ? `, got ${describeInput(issue.input)}` : '';
+    return `${field}: ${issue.message}${got}`;
+  });
+}
+
+/** Validates already-parsed data; throws DataFileError naming `file` and each field. */
+export function parseData<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
+  const result = schema.safeParse(data, { reportInput: true });
+  if (result.success) return result.data;
+  throw new DataFileError(file, issuesToProblems(result.error.issues));
+}
+
+export function decodeUtf8(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new DataFileError(file, ['not valid UTF-8 text'], { cause: error });
+  }
+}
+
+export function parseYamlText(text: string, file: string): unknown {
+  try {
+    // maxAliases bounds alias bombs ("billion laughs"); maxDepth bounds deep nesting.
+    return loadYamlText(text, { filename: file, maxAliases: 100, maxDepth: 64 });
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    throw new DataFileError(file, [`invalid YAML: ${message.replace(/^YAMLException: /, '')}`], { cause: error });
+  }
+}
+
+/** JSON.parse, plus a refusal of duplicate keys (which JSON.parse would silently collapse). */
+export function parseJsonText(text: string, file: string): unknown {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new DataFileError(file, [`invalid JSON: ${(error as Error).message}`], { cause: error });
+  }
+  if (typeof data === 'object' && data !== null && /"\s*:/.test(text)) {
+    try {
+      loadYamlText(text, { schema: JSON_SCHEMA, maxAliases: 0, maxDepth: 256 });
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/duplicat/i.test(message)) throw new DataFileError(file, [`invalid JSON: ${message.split('\n')[0]}`], { cause: error });
+      // Anything else is a YAML-vs-JSON dialect difference; JSON.parse accepted the text.
+    }
+  }
+  return data;
+}
+
+export function readTextFile(absPath: string, file: string): string {
+  const size = statSync(absPath).size;
+  if (size > MAX_DATA_FILE_BYTES) throw new DataFileError(file, [`file is ${size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
+  return decodeUtf8(readFileSync(absPath), file);
+}
+
+/** Reads and validates a YAML or JSON data file. */
+export function parseDataFile<S extends z.ZodType>(schema: S, absPath: string, file: string): z.output<S> {
+  const text = readTextFile(absPath, file);
+  const data = /\.json$/i.test(file) ? parseJsonText(text, file) : parseYamlText(text, file);
+  return parseData(schema, data, file);
+}
+
+/** Reads and validates a JSONL data file: problems are named `file:line: field: ...`. */
+export function parseJsonlText<S extends z.ZodType>(schema: S, text: string, file: string): z.output<S>[] {
+  const items: z.output<S>[] = [];
+  const problems: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const where = `${file}:${index + 1}`;
+    try {
+      items.push(parseData(schema, parseJsonText(line, where), where));
+    } catch (error) {
+      if (!(error instanceof DataFileError)) throw error;
+      problems.push(...error.problems.map((problem) => `line ${index + 1}: ${problem}`));
+    }
+  });
+  if (problems.length > 0) throw new DataFileError(file, problems);
+  return items;
+}
+
+export function parseJsonlFile<S extends z.ZodType>(schema: S, absPath: string, file: string): z.output<S>[] {
+  return parseJsonlText(schema, readTextFile(absPath, file), file);
+}
+
+/** Splits `---\nyaml\n---\nbody` into its front matter data and body. */
+export function parseFrontMatter(text: string, file: string): { data: unknown; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)([\s\S]*)$/.exec(text);
+  if (!match) throw new DataFileError(file, ['missing YAML front matter (a block between "---" lines at the top)']);
+  return { data: parseYamlText(match[1] ?? '', file), body: match[2] ?? '' };
+}

@@ -1,0 +1,25 @@
+// A task: the orchestrator's record of one worker run, kept in state.json under `tasks`.
+import { z } from 'zod';
+import { LessonIdSchema, RoleSchema, TimestampSchema } from './common.ts';
+import { WorkerStatusSchema } from './worker-status.ts';
+
+export const TASK_ID_PATTERN = '^t[1-9][0-9]{0,9}$';
+export const TaskIdSchema = z.string().regex(new RegExp(TASK_ID_PATTERN), 'expected a task id like "t12"').describe('Task id, "t" and a number given by `state task start`.');
+
+export const TaskStatusSchema = z.enum(['running', 'done', 'failed', 'reset']).describe('running until done, failed or reset.');
+
+export const TaskSchema = z
+  .strictObject({
+    id: TaskIdSchema,
+    lesson: LessonIdSchema.describe('Lesson the worker works on.'),
+    role: RoleSchema,
+    status: TaskStatusSchema,
+    started_at: TimestampSchema.describe('When the task started.'),
+    finished_at: TimestampSchema.nullable().describe('When it was done, failed or reset; null while running.'),
+    note: z.string().max(2000).nullable().describe('One-line note given when it ended.'),
+    result: WorkerStatusSchema.nullable().describe('The worker\'s status JSON, when given with --result.'),
+  })
+  .describe('A task: one worker run recorded by the orchestrator.');
+
+export type Task = z.infer<typeof TaskSchema>;
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;

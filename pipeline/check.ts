@@ -1,0 +1,42 @@
+// `codelabgen check`: the course checks, each a named section with its problems. Read-only.
+// Other modules add checks to CHECKS (drift, artifacts, code references).
+import type { State } from '../content-schemas/index.ts';
+import type { Course } from './course.ts';
+import { RefusalError } from './errors.ts';
+import { checkReplay, loadState } from './store/index.ts';
+
+export interface CheckSection {
+  name: string;
+  detail?: string;
+  problems: string[];
+}
+
+export interface CheckReport {
+  ok: boolean;
+  problems: number;
+  checks: CheckSection[];
+}
+
+/** A check; `state` is null when state.json could not be loaded (the replay check says why). */
+export type CourseCheck = (course: Course, state: State | null) => CheckSection | Promise<CheckSection>;
+
+export const CHECKS: CourseCheck[] = [
+  (course) => {
+    const replay = checkReplay(course);
+    return { name: 'event log replays to state.json', detail: `${replay.events} events`, problems: replay.problems };
+  },
+];
+
+export async function checkCourse(course: Course, command: string): Promise<CheckReport> {
+  let state: State | null = null;
+  const checks: CheckSection[] = [];
+  try {
+    state = (await loadState(course, command)).state;
+  } catch (error) {
+    if (!(error instanceof RefusalError)) throw error;
+    checks.push({ name: 'state loads', problems: [error.message] });
+  }
+  for (const check of CHECKS) checks.push(await check(course, state));
+  const problems = checks.reduce((sum, section) => sum + section.problems.length, 0);
+  return { ok: problems === 0, problems, checks };
+}

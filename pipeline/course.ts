@@ -1,0 +1,124 @@
+// Course resolution (--course, $CODELABGEN_COURSE, nearest ancestor) and the artifact paths of
+// PROTOCOL.md section 1. Every path the pipeline touches inside a course comes from here.
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { refuse } from './errors.ts';
+
+export const DOT_DIR = '.codelabgen';
+
+export interface Course {
+  /** Absolute, real path of the course root. */
+  root: string;
+  /** Absolute path of `<root>/.codelabgen`. */
+  dir: string;
+}
+
+export function courseAt(root: string): Course {
+  const absolute = path.resolve(root);
+  return { root: absolute, dir: path.join(absolute, DOT_DIR) };
+}
+
+export interface ResolveOptions {
+  flag?: string | undefined;
+  env?: string | undefined;
+  cwd: string;
+}
+
+export function resolveCourse({ flag, env, cwd }: ResolveOptions): Course {
+  if (flag !== undefined && flag !== '') return explicitCourse(flag, '--course', cwd);
+  if (env !== undefined && env !== '') return explicitCourse(env, 'CODELABGEN_COURSE', cwd);
+  let dir = path.resolve(cwd);
+  for (;;) {
+    if (isDirectory(path.join(dir, DOT_DIR))) return courseAt(realpathSync(dir));
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return refuse(
+    `no course found: pass --course DIR, set CODELABGEN_COURSE, or run inside a course directory (one with ${DOT_DIR}/)`,
+    'create one with: codelabgen init DIR --title "Course title"',
+  );
+}
+
+function explicitCourse(given: string, from: string, cwd: string): Course {
+  const root = path.resolve(cwd, given);
+  if (!isDirectory(path.join(root, DOT_DIR))) refuse(`${from} ${given}: not a course directory (no ${DOT_DIR}/ folder)`, 'create one with: codelabgen init DIR --title "Course title"');
+  return courseAt(realpathSync(root));
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false; // missing or unreadable: not a course folder
+  }
+}
+
+/** Paths relative to the course root, as PROTOCOL.md names them. */
+export const ARTIFACTS = {
+  config: `${DOT_DIR}/config.yaml`,
+  state: `${DOT_DIR}/state.json`,
+  events: `${DOT_DIR}/events.jsonl`,
+  lock: `${DOT_DIR}/lock`,
+  overview: `${DOT_DIR}/research/overview.md`,
+  deprecations: `${DOT_DIR}/research/deprecations.md`,
+  sources: `${DOT_DIR}/sources.jsonl`,
+  curriculum: `${DOT_DIR}/curriculum.yaml`,
+  plan: `${DOT_DIR}/plan.md`,
+  glossary: `${DOT_DIR}/glossary.jsonl`,
+  reportMd: `${DOT_DIR}/report.md`,
+  reportJson: `${DOT_DIR}/report.json`,
+  sourceDigest: (id: string) => `${DOT_DIR}/sources/${id}.md`,
+  topics: (sourceId: string) => `${DOT_DIR}/topics/${sourceId}.jsonl`,
+  lessonSpec: (id: string) => `${DOT_DIR}/lessons/${id}/spec.yaml`,
+  lessonReview: (id: string) => `${DOT_DIR}/lessons/${id}/review.md`,
+  runsDir: (id: string) => `${DOT_DIR}/runs/${id}`,
+} as const;
+
+export function abs(course: Course, relative: string): string {
+  return path.join(course.root, relative);
+}
+
+/** `<module-id>-<module-slug>/<lesson-id>-<lesson-slug>` */
+export function lessonDirName(moduleId: string, moduleSlug: string, lessonId: string, lessonSlug: string): string {
+  return `${moduleId}-${moduleSlug}/${lessonId}-${lessonSlug}`;
+}
+
+/**
+ * Resolves a course-relative path from a data file and refuses anything that leaves the course,
+ * including through a symlink. `field` names where the path came from.
+ */
+export function insideCourse(course: Course, relative: string, field: string): string {
+  if (relative.includes('\0') || path.isAbsolute(relative) || relative.split(/[\\/]/).includes('..')) {
+    refuse(`${field}: path "${printable(relative)}" must be relative to the course, without ".." segments`);
+  }
+  const target = path.resolve(course.root, relative);
+  let real = target;
+  try {
+    real = realpathSync(target);
+  } catch {
+    real = existsSync(target) ? target : realParent(target); // not there yet: check its nearest existing parent
+  }
+  const rel = path.relative(course.root, real);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) refuse(`${field}: path "${printable(relative)}" resolves outside the course (${real})`);
+  return target;
+}
+
+function realParent(target: string): string {
+  let dir = path.dirname(target);
+  for (;;) {
+    try {
+      return path.join(realpathSync(dir), path.relative(dir, target));
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return target;
+      dir = parent;
+    }
+  }
+}
+
+/** A value safe to echo in a one-line error: control characters escaped, length capped. */
+export function printable(value: string, max = 80): string {
+  const escaped = JSON.stringify(value).slice(1, -1);
+  return escaped.length > max ? `${escaped.slice(0, max - 3)}...` : escaped;
+}

@@ -1,0 +1,35 @@
+// Typed errors the pipeline throws; only cli/main.ts turns them into exit codes and messages.
+// RefusalError → exit 2 (nothing changed), ChecksFailedError → exit 1.
+
+export class RefusalError extends Error {
+  readonly hints: string[];
+  constructor(message: string, hints: string[] = [], options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RefusalError';
+    this.hints = hints;
+  }
+}
+
+/** A write that the disk or the operating system refused (ENOSPC, EIO, EACCES, EROFS...). */
+export class StoreWriteError extends RefusalError {
+  constructor(message: string, hints: string[] = [], options?: ErrorOptions) {
+    super(message, hints, options);
+    this.name = 'StoreWriteError';
+  }
+}
+
+/** The command ran and found problems (check, verify): exit 1. */
+export class ChecksFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChecksFailedError';
+  }
+}
+
+export function refuse(message: string, ...hints: string[]): never {
+  throw new RefusalError(message, hints);
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}

@@ -1,0 +1,21 @@
+// The fix-attempt rule shared by `state fail` and `verify --update-state`: each failure uses one
+// attempt; the one that uses up `budgets.fix_attempts` blocks the lesson. The outcome is put in
+// the event, so replay never recomputes it from config.
+import type { Budgets, EventDraft, State } from '../content-schemas/index.ts';
+import { printable } from './course.ts';
+import { refuse } from './errors.ts';
+import { getOwn } from './state/keyed.ts';
+
+export function requireLesson(state: State, id: string) {
+  const lesson = getOwn(state.lessons, id);
+  if (lesson === undefined) refuse(`unknown lesson "${printable(id)}"`, 'list lessons with: codelabgen state show --all');
+  return lesson;
+}
+
+export function decideFailure(state: State, id: string, note: string, budgets: Budgets, via: 'state fail' | 'verify', run: number | null): EventDraft {
+  const lesson = requireLesson(state, id);
+  if (lesson.blocked) refuse(`lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`, `codelabgen state unblock ${id}`);
+  if (lesson.stage !== 'code') refuse(`lesson ${id} is at ${lesson.stage}; a failure is recorded only at stage code`);
+  const used = lesson.fix_attempts_used + 1;
+  return { kind: 'lesson.fail', lesson: id, note, fix_attempts_used: used, blocked: used >= budgets.fix_attempts, via, run };
+}

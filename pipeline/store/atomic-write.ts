@@ -1,0 +1,56 @@
+// Atomic file replacement: temp file in the same folder, write, fsync, rename, fsync the folder.
+// On any failure the temp file is removed and the old file is untouched.
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { faultPoint } from './fault.ts';
+
+export function tempPathFor(target: string): string {
+  return `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    // Some platforms (Windows) cannot fsync a folder; the rename itself is still atomic.
+    if (process.platform !== 'win32') throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes all of `data` to `target` atomically. `faults` enables the store's fault seam steps. */
+export function writeFileAtomic(target: string, data: string | Uint8Array, faults = false): void {
+  const temp = tempPathFor(target);
+  const fd = openSync(temp, 'wx', 0o644);
+  let renamed = false;
+  try {
+    try {
+      if (faults) faultPoint('temp-write');
+      writeFileSync(fd, data); // on an fd, writeFileSync loops until every byte is written
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (faults) faultPoint('after-temp-write');
+    if (faults) faultPoint('rename');
+    renameSync(temp, target);
+    renamed = true;
+    if (faults) faultPoint('after-rename');
+    fsyncDir(path.dirname(target));
+  } catch (error) {
+    if (!renamed) safeUnlink(temp);
+    throw error;
+  }
+}
+
+export function safeUnlink(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone, or the folder is read-only: nothing more to clean
+  }
+}

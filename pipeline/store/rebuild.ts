@@ -1,0 +1,81 @@
+// State from the log: `state rebuild` (rewrites state.json) and the replay check behind `check`.
+import { isDeepStrictEqual } from 'node:util';
+import type { State } from '../../content-schemas/index.ts';
+import { ARTIFACTS, type Course } from '../course.ts';
+import { RefusalError } from '../errors.ts';
+import { apply, ReplayError } from '../state/apply.ts';
+import { scanLog, truncateLog, type LogScan } from './log.ts';
+import { withLock } from './lock.ts';
+import { eventsPath, readStateFile, writeStateFile } from './state-file.ts';
+
+/** Replays every complete event of the log from an empty state. */
+export function replayLog(scan: LogScan): State {
+  let state: State | null = null;
+  scan.events.forEach((event, index) => {
+    state = { ...apply(state, event), log_bytes: scan.offsets[index] ?? 0 };
+  });
+  if (state === null) throw new RefusalError(`${ARTIFACTS.events} has no events to rebuild from`, ['run "codelabgen init" to create a course']);
+  return state;
+}
+
+function scanForRebuild(course: Course): LogScan {
+  const scan = scanLog(eventsPath(course));
+  if (scan.corrupt) throw new RefusalError(`${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); cannot rebuild past it`, ['restore the log from a backup']);
+  return scan;
+}
+
+export interface Rebuilt {
+  state: State;
+  events: number;
+  tornBytes: number;
+}
+
+/** `state rebuild`: rewrites state.json from the log (a torn last line is cut off first). */
+export async function rebuildState(course: Course, command: string): Promise<Rebuilt> {
+  return withLock(course, { command }, () => {
+    const scan = scanForRebuild(course);
+    let state: State;
+    try {
+      state = replayLog(scan);
+    } catch (error) {
+      if (error instanceof ReplayError) throw new RefusalError(`${ARTIFACTS.events}: ${error.message}; cannot rebuild`, [], { cause: error });
+      throw error;
+    }
+    if (scan.torn) truncateLog(eventsPath(course), scan.goodBytes);
+    writeStateFile(course, state);
+    return { state, events: scan.events.length, tornBytes: scan.torn?.length ?? 0 };
+  });
+}
+
+export interface ReplayCheck {
+  ok: boolean;
+  problems: string[];
+  events: number;
+}
+
+/** The replay check used by `check`: the whole log is well-formed and replays to the stored state. */
+export function checkReplay(course: Course): ReplayCheck {
+  const scan = scanLog(eventsPath(course));
+  const problems: string[] = [];
+  if (scan.corrupt) problems.push(`${ARTIFACTS.events} line ${scan.corrupt.line}: ${scan.corrupt.problem}`);
+  if (scan.torn) problems.push(`${ARTIFACTS.events}: torn last line (${scan.torn.length} bytes); any write command moves it aside`);
+  if (problems.length > 0) return { ok: false, problems, events: scan.events.length };
+  const stored = readStateFile(course);
+  try {
+    const replayed = replayLog(scan);
+    if (stored === null) problems.push(`${ARTIFACTS.state} is missing; run "codelabgen state rebuild"`);
+    else if (!isDeepStrictEqual(JSON.parse(JSON.stringify(replayed)), stored)) {
+      problems.push(`${ARTIFACTS.state} differs from the replay of ${ARTIFACTS.events}${describeDifference(stored, replayed)}; run "codelabgen state rebuild"`);
+    }
+  } catch (error) {
+    if (!(error instanceof ReplayError) && !(error instanceof RefusalError)) throw error;
+    problems.push(`${ARTIFACTS.events}: ${error.message}`);
+  }
+  return { ok: problems.length === 0, problems, events: scan.events.length };
+}
+
+function describeDifference(stored: State, replayed: State): string {
+  const keys = Object.keys(replayed) as (keyof State)[];
+  const differing = keys.filter((key) => !isDeepStrictEqual(JSON.parse(JSON.stringify(replayed[key])), stored[key]));
+  return differing.length > 0 ? ` (in ${differing.join(', ')})` : '';
+}

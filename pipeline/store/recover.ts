@@ -1,0 +1,99 @@
+// Recovery, run by every command: sweep orphan temp files, move a torn last log line aside,
+// replay events the state has not applied. Cheap when nothing is wrong (one stat of the log).
+import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { State } from '../../content-schemas/index.ts';
+import { ARTIFACTS, type Course } from '../course.ts';
+import { RefusalError, errorCode } from '../errors.ts';
+import { apply } from '../state/apply.ts';
+import { safeUnlink } from './atomic-write.ts';
+import { scanLog, truncateLog } from './log.ts';
+import { withLock } from './lock.ts';
+import { eventsPath, readStateFile, writeStateFile } from './state-file.ts';
+
+export interface Loaded {
+  state: State;
+  /** What recovery did, for the CLI to report on stderr. */
+  notices: string[];
+}
+
+function logSize(course: Course): number {
+  try {
+    return statSync(eventsPath(course)).size;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return 0;
+    throw error;
+  }
+}
+
+function requireState(course: Course): State {
+  const state = readStateFile(course);
+  if (state !== null) return state;
+  if (logSize(course) > 0) {
+    throw new RefusalError(`${ARTIFACTS.state} is missing but ${ARTIFACTS.events} has events`, ['run "codelabgen state rebuild" to rebuild the state from the log']);
+  }
+  throw new RefusalError(`course at ${course.root} has no state yet`, ['run "codelabgen init" to create it']);
+}
+
+/** Reads state for a read-only command; takes the lock and recovers only when the log moved on. */
+export async function loadState(course: Course, command: string): Promise<Loaded> {
+  const state = requireState(course);
+  if (logSize(course) === state.log_bytes) return { state, notices: [] };
+  return withLock(course, { command }, () => recoverLocked(course));
+}
+
+/** Recovery under the lock. Throws a RefusalError when the log is corrupt or behind the state. */
+export function recoverLocked(course: Course): Loaded {
+  const notices = sweepTempFiles(course);
+  let state = requireState(course);
+  if (logSize(course) === state.log_bytes) return { state, notices };
+  const scan = scanLog(eventsPath(course), state.last_seq);
+  if (scan.corrupt) {
+    throw new RefusalError(`${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); writes are refused until it is repaired`, [
+      'run "codelabgen check" for the details; restore the log from a backup, then "codelabgen state rebuild"',
+    ]);
+  }
+  if (scan.torn) {
+    const aside = moveTornTail(course, scan.torn, scan.goodBytes);
+    notices.push(`recovered: the last line of ${ARTIFACTS.events} was torn (${scan.torn.length} bytes, an interrupted write); moved to ${aside}`);
+  }
+  if (scan.lastSeq < state.last_seq) {
+    throw new RefusalError(`${ARTIFACTS.state} is at seq ${state.last_seq} but ${ARTIFACTS.events} ends at seq ${scan.lastSeq}`, ['run "codelabgen state rebuild" to rebuild the state from the log']);
+  }
+  scan.events.forEach((event) => {
+    state = apply(state, event);
+  });
+  if (scan.events.length > 0) notices.push(`recovered: replayed ${scan.events.length} event(s) missing from ${ARTIFACTS.state} (seq ${scan.events[0]?.seq}..${scan.lastSeq})`);
+  state = { ...state, log_bytes: scan.goodBytes };
+  writeStateFile(course, state);
+  return { state, notices };
+}
+
+function moveTornTail(course: Course, torn: Buffer, goodBytes: number): string {
+  const aside = `${ARTIFACTS.events}.torn-${Date.now()}`;
+  appendFileSync(path.join(course.root, aside), torn, { mode: 0o644 });
+  truncateLog(eventsPath(course), goodBytes);
+  return aside;
+}
+
+/** Removes `*.tmp` files in .codelabgen/ whose writer process is gone. */
+function sweepTempFiles(course: Course): string[] {
+  const swept: string[] = [];
+  for (const name of readdirSync(course.dir)) {
+    const match = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
+    if (!match || pidAlive(Number(match[1]))) continue;
+    safeUnlink(path.join(course.dir, name));
+    swept.push(name);
+  }
+  return swept.length > 0 ? [`recovered: removed ${swept.length} orphan temp file(s) left by an interrupted write`] : [];
+}
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
+  }
+}
