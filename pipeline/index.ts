@@ -8,3 +8,5 @@ export { checkCourse, CHECKS, type CheckReport, type CheckSection, type CourseCh
 export { loadConfig } from './config.ts';
 export { decideFailure, requireLesson } from './fix-budget.ts';
 export { hashLessonCode, listLessonCodeFiles } from './code-hash.ts';
+export { lastRun, readRuns, readRunsIn, runNumbers, writeRunResult } from './runs.ts';
+export { codeDrift, currentCodeHash, type CodeDrift } from './drift.ts';
