@@ -13,5 +13,6 @@ export * from './worker-status.ts';
 export * from './task.ts';
 export * from './state.ts';
 export * from './event.ts';
+export * from './report.ts';
 export * from './parse.ts';
 export * from './registry.ts';

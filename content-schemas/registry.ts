@@ -5,6 +5,7 @@ import { CurriculumSchema } from './curriculum.ts';
 import { EventSchema } from './event.ts';
 import { GlossaryEntrySchema } from './glossary-entry.ts';
 import { LessonSpecSchema } from './lesson-spec.ts';
+import { ReportSchema } from './report.ts';
 import { ReviewSchema } from './review.ts';
 import { RunResultSchema } from './run-result.ts';
 import { SourceSchema } from './source.ts';
@@ -32,6 +33,7 @@ export const SCHEMA_ENTRIES: readonly SchemaEntry[] = [
   { name: 'state', file: '.codelabgen/state.json', schema: StateSchema },
   { name: 'event', file: '.codelabgen/events.jsonl (one a line)', schema: EventSchema },
   { name: 'task', file: 'state.json tasks.<id>', schema: TaskSchema },
+  { name: 'report', file: '.codelabgen/report.json', schema: ReportSchema },
 ];
 
 export const SCHEMA_NAMES = SCHEMA_ENTRIES.map((entry) => entry.name);
