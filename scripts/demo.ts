@@ -1,0 +1,151 @@
+// The one-command demo: copies the example course's artifacts into a fresh course directory and
+// drives the whole protocol through the real CLI as an orchestrator would, then builds the site.
+// Usage: node scripts/demo.ts [--example examples/node-streams] [--dir demo-course] [--out demo-site] [--base /]
+// It never writes into examples/.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { load } from 'js-yaml';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(REPO, 'bin', 'codelabgen.mjs');
+
+const { values } = parseArgs({
+  options: {
+    example: { type: 'string', default: 'examples/node-streams' },
+    dir: { type: 'string', default: 'demo-course' },
+    out: { type: 'string', default: 'demo-site' },
+    base: { type: 'string', default: '/' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+const example = path.resolve(REPO, values.example);
+const course = path.resolve(REPO, values.dir);
+const out = path.resolve(REPO, values.out);
+const started = Date.now();
+
+function say(text: string): void {
+  if (!values.quiet) process.stdout.write(`${text}\n`);
+}
+
+/** Runs codelabgen against the demo course; any non-zero exit stops the demo with its stderr. */
+function cl(...args: string[]): string {
+  const result = spawnSync(process.execPath, [CLI, ...args, '--course', course], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  if (result.status !== 0) {
+    process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr}${result.stdout}`);
+    process.exit(1);
+  }
+  return result.stdout;
+}
+
+function copy(relative: string): void {
+  const from = path.join(example, relative);
+  if (!existsSync(from)) throw new Error(`the example has no ${relative}`);
+  cpSync(from, path.join(course, relative), { recursive: true });
+}
+
+function phase(next: string, approved = false): void {
+  cl('state', 'phase', next, ...(approved ? ['--approved'] : []));
+  say(`  phase → ${next}`);
+}
+
+/** A worker's step: start a task, do the work (copy its artifacts), finish the task with its status. */
+function work(lesson: string, role: string, stage: string, artifacts: string[]): void {
+  const task = cl('state', 'task', 'start', lesson, '--role', role).trim();
+  artifacts.forEach(copy);
+  const status = JSON.stringify({ lesson, status: 'ok', stage, artifacts: artifacts.filter((a) => !a.endsWith('/')) });
+  const file = path.join(course, '.codelabgen', `.demo-status-${task}.json`);
+  writeFileSync(file, `Worker summary: done.\n\n\`\`\`json\n${status}\n\`\`\`\n`);
+  cl('status', 'check', file);
+  cl('state', 'task', 'done', task, '--result', file);
+  rmSync(file);
+}
+
+interface Curriculum {
+  modules: Array<{ id: string; slug: string; lessons: Array<{ id: string; slug: string; title: string }> }>;
+}
+
+function main(): void {
+  if (!existsSync(path.join(example, '.codelabgen', 'curriculum.yaml'))) throw new Error(`${example} is not an example course`);
+  rmSync(course, { recursive: true, force: true });
+  mkdirSync(course, { recursive: true });
+  const curriculum = load(readFileSync(path.join(example, '.codelabgen', 'curriculum.yaml'), 'utf8')) as Curriculum & { title: string };
+  say(`codelabgen demo: ${curriculum.title}`);
+  say(`  course → ${path.relative(process.cwd(), course) || '.'}`);
+  spawnOrDie(['init', course, '--title', curriculum.title, '--topic', 'example course driven by the demo']);
+  copy('.codelabgen/config.yaml');
+
+  phase('recon');
+  copy('.codelabgen/research');
+  phase('sources');
+  copy('.codelabgen/sources.jsonl');
+  copy('.codelabgen/sources');
+  cl('state', 'log', 'sources-reviewed', '--data', 'by=demo', '--data', 'note=all candidates read');
+  phase('gate_sources');
+  phase('topics', true);
+  copy('.codelabgen/topics');
+  phase('curriculum');
+  copy('.codelabgen/curriculum.yaml');
+  copy('.codelabgen/plan.md');
+  phase('gate_plan');
+  phase('scaffold', true);
+  cl('register');
+  say(`  registered ${curriculum.modules.reduce((n, m) => n + m.lessons.length, 0)} lessons in ${curriculum.modules.length} modules`);
+  phase('lessons');
+
+  for (const module of curriculum.modules) {
+    for (const lesson of module.lessons) runLesson(`${module.id}-${module.slug}`, lesson);
+  }
+  copy('.codelabgen/glossary.jsonl');
+
+  phase('assembly');
+  cl('report');
+  say('  report → .codelabgen/report.md');
+  say('  building the site...');
+  cl('site', 'build', '--out', out, '--base', values.base);
+  phase('done');
+  cl('check');
+  say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: site in ${path.relative(process.cwd(), out) || out}`);
+  say(`preview it: npx codelabgen site preview --course ${path.relative(process.cwd(), course)} --out ${path.relative(process.cwd(), out)}`);
+}
+
+function runLesson(moduleDir: string, lesson: { id: string; slug: string; title: string }): void {
+  const dir = `${moduleDir}/${lesson.id}-${lesson.slug}`;
+  const meta = `.codelabgen/lessons/${lesson.id}`;
+  work(lesson.id, 'example-designer', 'spec', [`${meta}/spec.yaml`]);
+  cl('state', 'set', lesson.id, 'spec');
+  const code = codeEntries(dir);
+  work(lesson.id, 'code-author', 'code', code);
+  cl('state', 'set', lesson.id, 'code');
+  cl('verify', lesson.id, '--update-state');
+  const docs = [`${dir}/docs/readalong.md`];
+  work(lesson.id, 'readalong-writer', 'readalong', docs);
+  cl('state', 'set', lesson.id, 'readalong');
+  const notes = [`${dir}/docs/notes.md`, ...(existsSync(path.join(example, dir, 'docs', 'diagrams')) ? [`${dir}/docs/diagrams`] : [])];
+  work(lesson.id, 'notes-writer', 'notes', notes);
+  cl('state', 'set', lesson.id, 'notes');
+  work(lesson.id, 'lesson-reviewer', 'reviewed', [`${meta}/review.md`]);
+  cl('state', 'set', lesson.id, 'reviewed');
+  cl('state', 'set', lesson.id, 'done');
+  say(`  lesson ${lesson.id} ${lesson.title}: verified, done`);
+}
+
+/** The lesson folder's code entries (everything but docs/), as course-relative paths. */
+function codeEntries(dir: string): string[] {
+  return readdirSync(path.join(example, dir))
+    .filter((name) => name !== 'docs' && name !== 'node_modules')
+    .map((name) => `${dir}/${name}`);
+}
+
+function spawnOrDie(args: string[]): void {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  if (result.status !== 0) {
+    process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr}`);
+    process.exit(1);
+  }
+}
+
+main();
