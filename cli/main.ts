@@ -45,7 +45,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options: optionsOf(spec), allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`${spec.name}: ${(error as Error).message.split('\n')[0]} (see "codelabgen ${spec.name} --help")`);
+    throw new UsageError(`${spec.name}: ${parseArgsProblem(error)} (see "codelabgen ${spec.name} --help")`);
   }
   if (parsed.values.help === true) {
     process.stdout.write(`${commandHelp(spec)}\n`);
@@ -58,6 +58,12 @@ async function run(argv: string[]): Promise<number> {
   const module = await spec.load();
   const ctx = createContext(spec.name, argv, parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals);
   return (await module.run(ctx)) ?? EXIT.ok;
+}
+
+/** node:util parseArgs' message, cut to its first sentence: "unknown option '--bogus'". */
+function parseArgsProblem(error: unknown): string {
+  const first = ((error as Error).message.split(/\.\s/)[0] ?? '').replace(/\.$/, '');
+  return `${first.charAt(0).toLowerCase()}${first.slice(1)}`;
 }
 
 function oneLine(text: string): string {

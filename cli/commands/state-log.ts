@@ -15,6 +15,8 @@ export function parseDataPairs(pairs: readonly string[]): Record<string, string>
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
     if (!KEY.test(key)) refuse(`--data key "${printable(key)}": use letters, digits, "_", "." or "-" (at most 64)`);
+    // A "__proto__" key would vanish in schema validation (an acknowledged fact silently lost).
+    if (key === '__proto__') refuse('--data key "__proto__" is reserved; choose another key');
     if (value.length > MAX_VALUE_CHARS) refuse(`--data ${key}: value is ${value.length} characters; the limit is ${MAX_VALUE_CHARS}`);
     if (Object.hasOwn(data, key)) refuse(`--data ${key}: given twice`);
     Object.defineProperty(data, key, { value, enumerable: true, writable: true, configurable: true });

@@ -29,6 +29,7 @@ export interface LockOptions {
 }
 
 const held = new Map<string, string>(); // lock path → our token
+const pendingTemps = new Set<string>(); // owner temp files of locks being waited for
 
 export function lockPath(course: Course): string {
   return path.join(course.dir, 'lock');
@@ -53,9 +54,11 @@ export async function withLock<T>(course: Course, options: LockOptions, fn: () =
   }
 }
 
-/** Releases every lock this process holds; the CLI's signal handlers call it. */
+/** Releases every lock this process holds (and drops its waiting files); signal handlers call it. */
 export function releaseHeldLocks(): void {
   for (const [file, token] of held) release(file, token);
+  for (const temp of pendingTemps) safeUnlink(temp);
+  pendingTemps.clear();
 }
 
 async function acquire(file: string, options: LockOptions): Promise<string> {
@@ -71,6 +74,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
   const temp = `${file}.${process.pid}.${owner.token}.tmp`;
   try {
     writeFileSync(temp, `${JSON.stringify(owner)}\n`, { flag: 'wx' });
+    pendingTemps.add(temp);
   } catch (error) {
     throw writeRefusal(error, temp);
   }
@@ -100,6 +104,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       delay = Math.min(delay * 2, 100);
     }
   } finally {
+    pendingTemps.delete(temp);
     safeUnlink(temp);
   }
 }

@@ -6,7 +6,7 @@ import { RefusalError } from '../errors.ts';
 import { apply, ReplayError } from '../state/apply.ts';
 import { scanLog, truncateLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
-import { eventsPath, readStateFile, writeStateFile } from './state-file.ts';
+import { eventsPath, readStateFile, refuseNewerStateFile, writeStateFile } from './state-file.ts';
 
 /** Replays every complete event of the log from an empty state. */
 export function replayLog(scan: LogScan): State {
@@ -33,6 +33,7 @@ export interface Rebuilt {
 /** `state rebuild`: rewrites state.json from the log (a torn last line is cut off first). */
 export async function rebuildState(course: Course, command: string): Promise<Rebuilt> {
   return withLock(course, { command }, () => {
+    refuseNewerStateFile(course);
     const scan = scanForRebuild(course);
     let state: State;
     try {
@@ -60,7 +61,13 @@ export function checkReplay(course: Course): ReplayCheck {
   if (scan.corrupt) problems.push(`${ARTIFACTS.events} line ${scan.corrupt.line}: ${scan.corrupt.problem}`);
   if (scan.torn) problems.push(`${ARTIFACTS.events}: torn last line (${scan.torn.length} bytes); any write command moves it aside`);
   if (problems.length > 0) return { ok: false, problems, events: scan.events.length };
-  const stored = readStateFile(course);
+  let stored: State | null;
+  try {
+    stored = readStateFile(course);
+  } catch (error) {
+    if (!(error instanceof RefusalError)) throw error;
+    return { ok: false, problems: [error.message], events: scan.events.length }; // corrupt or newer state.json
+  }
   try {
     const replayed = replayLog(scan);
     if (stored === null) problems.push(`${ARTIFACTS.state} is missing; run "codelabgen state rebuild"`);

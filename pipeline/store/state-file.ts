@@ -33,16 +33,33 @@ export function readStateFile(course: Course): State | null {
   } catch (error) {
     throw corruptState(course, bytes, `not valid JSON (${(error as Error).message})`);
   }
-  const version = typeof raw === 'object' && raw !== null ? (raw as { schema_version?: unknown }).schema_version : undefined;
-  if (typeof version === 'number' && version > STATE_SCHEMA_VERSION) {
-    throw new RefusalError(`${ARTIFACTS.state} has schema_version ${version}, newer than the ${STATE_SCHEMA_VERSION} this codelabgen reads; nothing was changed`, ['upgrade codelabgen to a version that reads it']);
-  }
+  const version = refuseNewerVersion(raw);
   if (version !== STATE_SCHEMA_VERSION) {
     throw corruptState(course, bytes, `unknown schema_version ${JSON.stringify(version) ?? 'missing'}`);
   }
   const result = StateSchema.safeParse(raw);
   if (!result.success) throw corruptState(course, bytes, issuesToProblems(result.error.issues).slice(0, 3).join('; '));
   return result.data;
+}
+
+/** Returns the state's schema_version; refuses a newer one (never coerced, never overwritten). */
+function refuseNewerVersion(raw: unknown): unknown {
+  const version = typeof raw === 'object' && raw !== null ? (raw as { schema_version?: unknown }).schema_version : undefined;
+  if (typeof version === 'number' && version > STATE_SCHEMA_VERSION) {
+    throw new RefusalError(`${ARTIFACTS.state} has schema_version ${version}, newer than the ${STATE_SCHEMA_VERSION} this codelabgen reads; nothing was changed`, ['upgrade codelabgen to a version that reads it']);
+  }
+  return version;
+}
+
+/** For `state rebuild`: refuses to overwrite a state.json written by a newer codelabgen. */
+export function refuseNewerStateFile(course: Course): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(statePath(course), 'utf8'));
+  } catch {
+    return; // missing or unreadable: exactly what a rebuild replaces
+  }
+  refuseNewerVersion(raw);
 }
 
 function corruptState(course: Course, bytes: Buffer, reason: string): RefusalError {
