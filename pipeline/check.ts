@@ -3,6 +3,7 @@
 import type { State } from '../content-schemas/index.ts';
 import type { Course } from './course.ts';
 import { RefusalError } from './errors.ts';
+import { driftedLessons } from './stages.ts';
 import { checkReplay, loadState } from './store/index.ts';
 
 export interface CheckSection {
@@ -25,6 +26,10 @@ export const CHECKS: CourseCheck[] = [
     const replay = checkReplay(course);
     return { name: 'event log replays to state.json', detail: `${replay.events} events`, problems: replay.problems };
   },
+  (course, state) => ({
+    name: 'verified code unchanged (drift)',
+    problems: state ? [...driftedLessons(course, state)].map((id) => `lesson ${id}: code changed since it was verified; move it back to code and verify again`) : [],
+  }),
 ];
 
 export async function checkCourse(course: Course, command: string): Promise<CheckReport> {

@@ -1,7 +1,30 @@
-// codelabgen register (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen register [--allow-drop]: curriculum lessons into state (pending) and their folders.
+import { commit, createLessonDirs, curriculumLessons, decideRegister, loadState, readCurriculum } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { courseOf, reportNotices } from '../course.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const course = courseOf(ctx);
+  const lessons = curriculumLessons(course, readCurriculum(course));
+  const allowDrop = ctx.flag('allow-drop');
+  const loaded = await loadState(course, ctx.commandLine);
+  reportNotices(ctx, loaded.notices);
+  let plan = decideRegister(loaded.state, lessons, allowDrop);
+  let seq: number | null = null;
+  if (!plan.unchanged) {
+    const committed = await commit(course, { command: ctx.commandLine }, (state) => {
+      plan = decideRegister(state, lessons, allowDrop);
+      return plan.draft;
+    });
+    reportNotices(ctx, committed.notices);
+    seq = committed.event.seq;
+  }
+  const created = createLessonDirs(course, lessons);
+  const summary = { seq, lessons: lessons.length, added: plan.added, updated: plan.updated, removed: plan.removed, created_dirs: created };
+  if (ctx.flag('json')) ctx.out.json(summary);
+  else {
+    ctx.out.print(`registered ${lessons.length} lessons: ${plan.added.length} added, ${plan.updated.length} updated, ${plan.removed.length} removed${seq === null ? ' (state unchanged)' : ` (seq ${seq})`}`);
+    if (created.length > 0) ctx.out.print(`created ${created.length} lesson folder${created.length === 1 ? '' : 's'}`);
+  }
+  return 0;
 }

@@ -1,7 +1,9 @@
-// codelabgen state block (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state block <id> --reason: blocked for a decision only the user can make.
+import { decideBlock } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { runLessonChange } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const id = ctx.positionals[0] ?? '';
+  return runLessonChange(ctx, (_course, state) => decideBlock(state, id, ctx.string('reason')), (lesson) => `lesson ${id}: blocked at ${lesson.stage}`);
 }

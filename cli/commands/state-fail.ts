@@ -1,7 +1,10 @@
-// codelabgen state fail (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state fail <id> --note: a failed verification uses one fix attempt; the last blocks.
+import { decideFail } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { runLessonChange } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const id = ctx.positionals[0] ?? '';
+  return runLessonChange(ctx, (_course, state, budgets) => decideFail(state, id, ctx.string('note'), budgets), (lesson) =>
+    lesson.blocked ? `lesson ${id}: fix attempt ${lesson.fix_attempts_used} failed; BLOCKED: ${lesson.blocked.reason}` : `lesson ${id}: fix attempt ${lesson.fix_attempts_used} failed`);
 }

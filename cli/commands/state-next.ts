@@ -1,7 +1,10 @@
-// codelabgen state next (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state next: what to do next, as JSON (PROTOCOL.md section 4; shape in docs/protocol.md).
+import { nextPhase, planNext } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { readSnapshot } from './plan-input.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const { state, budgets, actions, drifted } = await readSnapshot(ctx);
+  ctx.out.json(planNext({ state, budgets, actions, drifted, next_phase: nextPhase(state.phase), now: new Date() }));
+  return 0;
 }

@@ -1,7 +1,10 @@
-// codelabgen state set (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state set <id> <stage> [--note]: one stage forward, or back with a note.
+import { decideSet } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { runLessonChange } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const [id = '', stage = ''] = ctx.positionals;
+  return runLessonChange(ctx, (course, state, budgets) => decideSet(course, state, id, stage, ctx.string('note') ?? null, budgets), (lesson) =>
+    `lesson ${id}: ${lesson.stage}${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}`);
 }

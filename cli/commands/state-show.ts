@@ -1,16 +1,16 @@
-// codelabgen state show [--json] [--all]
-import { loadState } from '../../pipeline/index.ts';
+// codelabgen state show [--json] [--all]: the human summary, or the whole state as JSON.
+import { buildSummary } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
-import { courseOf, reportNotices } from '../course.ts';
+import { readSnapshot } from './plan-input.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  const { state, notices } = await loadState(courseOf(ctx), ctx.commandLine);
-  reportNotices(ctx, notices);
+  const { state, budgets, actions, drifted } = await readSnapshot(ctx);
   if (ctx.flag('json')) {
     ctx.out.json(state);
     return 0;
   }
-  ctx.out.print(`${ctx.out.paint('bold', state.title)}  phase ${state.phase}  (seq ${state.last_seq})`);
-  ctx.out.print(`lessons: ${state.lesson_order.length}`);
+  const [title = '', ...rest] = buildSummary({ state, budgets, actions, drifted, all: ctx.flag('all') });
+  ctx.out.print(ctx.out.paint('bold', title));
+  for (const line of rest) ctx.out.print(line);
   return 0;
 }

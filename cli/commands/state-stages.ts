@@ -1,7 +1,8 @@
-// codelabgen state stages (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state stages: the stage table as JSON (PROTOCOL.md section 3).
+import { STAGE_TABLE } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  ctx.out.json({ stages: STAGE_TABLE });
+  return 0;
 }

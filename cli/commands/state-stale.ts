@@ -1,7 +1,9 @@
-// codelabgen state stale (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state stale <id> --reason: a done lesson whose upstream changed.
+import { decideStale } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { runLessonChange } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const id = ctx.positionals[0] ?? '';
+  return runLessonChange(ctx, (_course, state) => decideStale(state, id, ctx.string('reason')), () => `lesson ${id}: stale; move it back with: codelabgen state set ${id} <stage> --note "..."`);
 }

@@ -1,7 +1,67 @@
-// codelabgen state task (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
+import { commit, decideTaskFinish, decideTaskReset, decideTaskStart, loadState, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { courseOf, reportNotices } from '../course.ts';
+
+/** Reads FILE or stdin (-) and validates its last JSON block as a worker status. */
+export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
+  const label = source === '-' ? '(stdin)' : source;
+  let text: string;
+  try {
+    text = readFileSync(source === '-' ? 0 : path.resolve(ctx.cwd, source), 'utf8');
+  } catch (error) {
+    return refuse(`cannot read ${printable(label)}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return parseWorkerStatus(text, label);
+}
+
+async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<number> {
+  const { event, state, notices } = await commit(courseOf(ctx), { command: ctx.commandLine }, decide);
+  reportNotices(ctx, notices);
+  const id = 'task' in event ? event.task : '';
+  const task = state.tasks[id] as Task;
+  if (ctx.flag('json')) ctx.out.json({ seq: event.seq, task });
+  else if (event.kind === 'task.start') ctx.out.print(id);
+  else ctx.out.print(`task ${id} ${task.status} (lesson ${task.lesson}, ${task.role})`);
+  return 0;
+}
+
+async function list(ctx: Context): Promise<number> {
+  const { state, notices } = await loadState(courseOf(ctx), ctx.commandLine);
+  reportNotices(ctx, notices);
+  const tasks = Object.values(state.tasks)
+    .filter((task) => !ctx.flag('open') || task.status === 'running')
+    .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  if (ctx.flag('json')) {
+    ctx.out.json({ tasks });
+    return 0;
+  }
+  if (tasks.length === 0) ctx.out.print(ctx.flag('open') ? 'no open tasks' : 'no tasks');
+  for (const task of tasks) {
+    const took = taskDurationMs(task);
+    ctx.out.print(`${task.id.padEnd(5)} ${task.lesson.padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${task.note}` : ''}`);
+  }
+  return 0;
+}
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const arg = ctx.positionals[0] ?? '';
+  const note = ctx.string('note') ?? null;
+  switch (ctx.command) {
+    case 'state task start':
+      return change(ctx, (state) => decideTaskStart(state, arg, ctx.string('role')));
+    case 'state task done':
+    case 'state task fail': {
+      const source = ctx.string('result');
+      const result = source === undefined ? null : readWorkerStatus(ctx, source);
+      return change(ctx, (state) => decideTaskFinish(state, arg, ctx.command === 'state task done' ? 'done' : 'failed', note, result));
+    }
+    case 'state task reset':
+      return change(ctx, (state) => decideTaskReset(state, arg, note));
+    default:
+      return list(ctx);
+  }
 }

@@ -1,7 +1,10 @@
-// codelabgen state unblock (being built)
-import { refuse } from '../../pipeline/index.ts';
+// codelabgen state unblock <id>: a fix-budget block also gets a fresh fix budget.
+import { decideUnblock } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { runLessonChange } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  return refuse(`${ctx.command}: not implemented yet`);
+  const id = ctx.positionals[0] ?? '';
+  return runLessonChange(ctx, (_course, state) => decideUnblock(state, id), (lesson) =>
+    `lesson ${id}: unblocked at ${lesson.stage}${lesson.fix_attempts_used === 0 && lesson.fix_budget_resets > 0 ? ' with a fresh fix budget' : ''}`);
 }

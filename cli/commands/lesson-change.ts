@@ -1,0 +1,24 @@
+// Shared runner of the lesson commands (state set|fail|block|unblock|stale): commit the decided
+// event and print what changed (one line, or --json {seq, kind, lesson, stage, ...}).
+import type { EventDraft, LessonState, State } from '../../content-schemas/index.ts';
+import { commit, loadConfig, type Course } from '../../pipeline/index.ts';
+import type { Context } from '../context.ts';
+import { courseOf, reportNotices } from '../course.ts';
+
+export type LessonDecision = (course: Course, state: State, budgets: ReturnType<typeof loadConfig>['budgets']) => EventDraft;
+
+export async function runLessonChange(ctx: Context, decide: LessonDecision, describe: (lesson: LessonState) => string): Promise<number> {
+  const course = courseOf(ctx);
+  const budgets = loadConfig(course).budgets;
+  const id = ctx.positionals[0] ?? '';
+  const { event, state, notices } = await commit(course, { command: ctx.commandLine }, (current) => decide(course, current, budgets));
+  reportNotices(ctx, notices);
+  const lesson = state.lessons[id] as LessonState;
+  if (ctx.flag('json')) {
+    ctx.out.json({
+      seq: event.seq, kind: event.kind, lesson: id, stage: lesson.stage, blocked: lesson.blocked, stale: lesson.stale,
+      fix_attempts_used: lesson.fix_attempts_used, review_rounds_used: lesson.review_rounds_used, budgets,
+    });
+  } else ctx.out.print(`${describe(lesson)} (seq ${event.seq})`);
+  return 0;
+}

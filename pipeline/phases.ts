@@ -1,0 +1,178 @@
+// Phases (PROTOCOL.md section 2): the order, each phase's required actions with their artifact
+// checks, and the decision of `state phase <next>` (one step, gates need --approved).
+import { existsSync, statSync } from 'node:fs';
+import type { EventDraft, Phase, Source, State } from '../content-schemas/index.ts';
+import { CurriculumSchema, DataFileError, PHASES, SourceSchema, TopicSchema, parseDataFile, parseJsonlFile } from '../content-schemas/index.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
+import { codeDrift } from './drift.ts';
+import { refuse } from './errors.ts';
+
+/** One required action of a phase, as `state next` shows it. */
+export interface PhaseAction {
+  /** Stable id, e.g. "recon.overview". */
+  id: string;
+  description: string;
+  /** The artifact it is about, relative to the course root (null when not one file). */
+  path: string | null;
+  done: boolean;
+  /** Why it is not done: one line each, naming the file and field. */
+  problems: string[];
+}
+
+export const GATES: readonly Phase[] = ['gate_sources', 'gate_plan'];
+
+export function nextPhase(phase: Phase): Phase | null {
+  return PHASES[PHASES.indexOf(phase) + 1] ?? null;
+}
+
+/** Problems of a file that must exist and not be empty. */
+export function nonEmptyFileProblems(course: Course, rel: string): string[] {
+  const file = abs(course, rel);
+  if (!existsSync(file)) return [`${rel}: missing`];
+  const stat = statSync(file);
+  if (!stat.isFile()) return [`${rel}: not a file`];
+  return stat.size === 0 ? [`${rel}: empty`] : [];
+}
+
+/** Runs a parse and turns a DataFileError (or a refusal) into problem lines. */
+export function problemsOf(run: () => void): string[] {
+  try {
+    run();
+    return [];
+  } catch (error) {
+    if (error instanceof DataFileError) return error.message.split('\n');
+    if (error instanceof Error && error.name === 'RefusalError') return [error.message];
+    throw error;
+  }
+}
+
+function action(id: string, description: string, path: string | null, problems: string[]): PhaseAction {
+  return { id, description, path, done: problems.length === 0, problems };
+}
+
+function acceptedSources(course: Course): { sources: Source[]; problems: string[] } {
+  if (!existsSync(abs(course, ARTIFACTS.sources))) return { sources: [], problems: [`${ARTIFACTS.sources}: missing`] };
+  let sources: Source[] = [];
+  const problems = problemsOf(() => {
+    sources = parseJsonlFile(SourceSchema, abs(course, ARTIFACTS.sources), ARTIFACTS.sources).filter((source) => source.status === 'accepted');
+  });
+  if (problems.length === 0 && sources.length === 0) problems.push(`${ARTIFACTS.sources}: no source has status "accepted"`);
+  return { sources, problems };
+}
+
+function sourcesActions(course: Course): PhaseAction[] {
+  const { sources, problems } = acceptedSources(course);
+  const digests = sources.flatMap((source) => nonEmptyFileProblems(course, ARTIFACTS.sourceDigest(source.id)));
+  return [
+    action('sources.accepted', 'at least one accepted, valid source in sources.jsonl', ARTIFACTS.sources, problems),
+    action('sources.digests', 'a digest .codelabgen/sources/<id>.md for each accepted source', `${ARTIFACTS.sources.replace('.jsonl', '')}/`, problems.length > 0 ? ['needs a valid sources.jsonl first'] : digests),
+  ];
+}
+
+function topicsActions(course: Course): PhaseAction[] {
+  const { sources, problems } = acceptedSources(course);
+  const topicProblems = sources.flatMap((source) => {
+    const rel = ARTIFACTS.topics(source.id);
+    if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
+    return problemsOf(() => {
+      if (parseJsonlFile(TopicSchema, abs(course, rel), rel).length === 0) throw new DataFileError(rel, ['no topics']);
+    });
+  });
+  return [action('topics.files', 'a valid topics file .codelabgen/topics/<source-id>.jsonl for each accepted source', '.codelabgen/topics/', problems.length > 0 ? problems : topicProblems)];
+}
+
+function curriculumActions(course: Course): PhaseAction[] {
+  const curriculum = existsSync(abs(course, ARTIFACTS.curriculum))
+    ? problemsOf(() => parseDataFile(CurriculumSchema, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum))
+    : [`${ARTIFACTS.curriculum}: missing`];
+  return [
+    action('curriculum.yaml', 'a valid curriculum.yaml', ARTIFACTS.curriculum, curriculum),
+    action('curriculum.plan', 'plan.md written', ARTIFACTS.plan, nonEmptyFileProblems(course, ARTIFACTS.plan)),
+  ];
+}
+
+function scaffoldActions(course: Course, state: State): PhaseAction[] {
+  const problems: string[] = [];
+  if (!existsSync(abs(course, ARTIFACTS.curriculum))) problems.push(`${ARTIFACTS.curriculum}: missing`);
+  else {
+    problems.push(...problemsOf(() => {
+      const curriculum = parseDataFile(CurriculumSchema, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
+      for (const lesson of curriculum.modules.flatMap((module) => module.lessons)) {
+        if (!state.lesson_order.includes(lesson.id)) problems.push(`lesson ${lesson.id}: in the curriculum but not registered (run: codelabgen register)`);
+      }
+    }));
+  }
+  for (const id of state.lesson_order) {
+    const lesson = state.lessons[id];
+    if (lesson && !isDir(course, lesson.dir)) problems.push(`lesson ${id}: folder ${lesson.dir} missing (run: codelabgen register)`);
+  }
+  if (state.lesson_order.length === 0 && problems.length === 0) problems.push('no lessons registered (run: codelabgen register)');
+  return [action('scaffold.registered', 'every curriculum lesson registered and its folder created', ARTIFACTS.curriculum, problems)];
+}
+
+function isDir(course: Course, rel: string): boolean {
+  try {
+    return statSync(insideCourse(course, rel, 'lesson dir')).isDirectory();
+  } catch {
+    return false; // missing or outside the course
+  }
+}
+
+/** Why the lessons phase is not finished: lessons not done, stale, or drifted. */
+export function lessonsDoneProblems(course: Course, state: State): string[] {
+  const problems: string[] = [];
+  for (const id of state.lesson_order) {
+    const lesson = state.lessons[id];
+    if (!lesson) continue;
+    if (lesson.stage !== 'done') problems.push(`lesson ${id}: at ${lesson.stage}, not done${lesson.blocked ? ' (blocked)' : ''}`);
+    else if (lesson.stale) problems.push(`lesson ${id}: stale (${printable(lesson.stale.reason, 100)}); move it back with: codelabgen state set ${id} <stage> --note "..."`);
+    else if (codeDrift(course, lesson).drifted) problems.push(`lesson ${id}: code changed since it was verified; move it back to code and verify again`);
+  }
+  if (state.lesson_order.length === 0) problems.push('no lessons registered');
+  return problems;
+}
+
+function assemblyActions(course: Course, state: State): PhaseAction[] {
+  return [
+    action('assembly.report', 'report.md written (codelabgen report)', ARTIFACTS.reportMd, nonEmptyFileProblems(course, ARTIFACTS.reportMd)),
+    action('assembly.site_build', 'a successful site build recorded (codelabgen site build)', null, state.last_site_build ? [] : ['no successful site build recorded yet']),
+  ];
+}
+
+/** The required actions of `phase`, each checked against the course now. */
+export function phaseActions(course: Course, state: State, phase: Phase = state.phase): PhaseAction[] {
+  switch (phase) {
+    case 'recon':
+      return [action('recon.overview', 'research overview written', ARTIFACTS.overview, nonEmptyFileProblems(course, ARTIFACTS.overview))];
+    case 'sources':
+      return sourcesActions(course);
+    case 'topics':
+      return topicsActions(course);
+    case 'curriculum':
+      return curriculumActions(course);
+    case 'scaffold':
+      return scaffoldActions(course, state);
+    case 'lessons':
+      return [action('lessons.done', 'every lesson done, none stale, none drifted', null, lessonsDoneProblems(course, state))];
+    case 'assembly':
+      return assemblyActions(course, state);
+    default:
+      return []; // init, gates and done have no artifacts to check
+  }
+}
+
+/** The event of `state phase <target>`, or a refusal listing what is missing. */
+export function decidePhase(course: Course, state: State, target: string, approved: boolean): EventDraft {
+  const next = nextPhase(state.phase);
+  if (next === null) refuse(`the course is already at the last phase (done)`);
+  if (!(PHASES as readonly string[]).includes(target)) refuse(`unknown phase "${printable(target)}"; the next phase is ${next}`, `phases: ${PHASES.join(' → ')}`);
+  if (target !== next) refuse(`cannot move from ${state.phase} to ${target}: phases move one step at a time; the next phase is ${next}`);
+  if (GATES.includes(state.phase) && !approved) refuse(`leaving ${state.phase} needs the user's approval: codelabgen state phase ${next} --approved`);
+  const problems = phaseActions(course, state).flatMap((item) => item.problems);
+  if (problems.length > 0) {
+    const first = problems.slice(0, 1).join('');
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    refuse(`cannot leave ${state.phase}: ${first}${more}`, ...problems.slice(1, 20), `see: codelabgen state next`);
+  }
+  return { kind: 'phase.advance', from: state.phase, to: next, approved };
+}

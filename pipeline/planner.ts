@@ -1,0 +1,143 @@
+// The planner behind `state next` (PROTOCOL.md section 4): a pure function from state, budgets,
+// phase actions, drift and the time to what the orchestrator should do next.
+import type { Budgets, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
+import type { PhaseAction } from './phases.ts';
+import { GATES } from './phases.ts';
+import { stageRow } from './stages.ts';
+
+export interface WorkItem {
+  lesson: string;
+  module: string;
+  stage: Stage;
+  next_stage: Stage | null;
+  /** Worker role for the next stage, "verify" when the orchestrator runs verify, or "orchestrator". */
+  role: string;
+  /** What the orchestrator does for it, as a command or a worker brief. */
+  action: string;
+  /** The running task for this lesson, if any. */
+  task: { id: string; role: string; started_at: string; age_seconds: number } | null;
+  drifted: boolean;
+}
+
+export interface BlockedItem {
+  lesson: string;
+  module: string;
+  stage: Stage;
+  reason: string;
+  by: 'user' | 'fix-budget';
+}
+
+export interface InterruptedTask {
+  task: string;
+  lesson: string;
+  role: string;
+  started_at: string;
+  age_seconds: number;
+}
+
+export interface NextPlan {
+  phase: Phase;
+  next_phase: Phase | null;
+  /** True when leaving this phase needs --approved. */
+  approval_needed: boolean;
+  /** True when every action is done (and, at a gate, only the approval is left). */
+  ready: boolean;
+  actions: PhaseAction[];
+  lessons: WorkItem[];
+  blocked: BlockedItem[];
+  interrupted: InterruptedTask[];
+  budgets: Budgets;
+}
+
+export interface PlanInput {
+  state: State;
+  budgets: Budgets;
+  next_phase: Phase | null;
+  actions: PhaseAction[];
+  /** Lesson ids whose verified code changed since verification. */
+  drifted: ReadonlySet<string>;
+  now: Date;
+}
+
+function ageSeconds(from: string, now: Date): number {
+  return Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 1000));
+}
+
+function runningTasks(state: State): Task[] {
+  return Object.values(state.tasks).filter((task) => task.status === 'running').sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+}
+
+/** The role and action for a lesson's next stage. */
+export function roleFor(lesson: LessonState, drifted: boolean): { role: string; action: string } {
+  const id = lesson.id;
+  if (drifted) return { role: 'verify', action: `code changed since it was verified: codelabgen state set ${id} code --note "code changed", then verify` };
+  if (lesson.stage === 'code') {
+    if (lesson.fix_attempts_used > 0) return { role: 'code-fixer', action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}), then codelabgen verify ${id} --update-state` };
+    return { role: 'verify', action: `codelabgen verify ${id} --update-state` };
+  }
+  const row = stageRow(lesson.stage);
+  if (row.role === 'orchestrator') return { role: 'orchestrator', action: row.next_stage ? `final checks, then ${row.then.replace('<id>', id)}` : 'nothing' };
+  return { role: row.role, action: `${row.role} ${row.work}, then ${row.then.replace('<id>', id)}` };
+}
+
+interface ModuleState {
+  id: string;
+  /** First unfinished lesson of the module (in curriculum order), or null when all are done. */
+  first: LessonState | null;
+  underWay: boolean;
+}
+
+function modulesOf(state: State): ModuleState[] {
+  const modules = new Map<string, ModuleState>();
+  for (const id of state.lesson_order) {
+    const lesson = state.lessons[id];
+    if (!lesson) continue;
+    const module = modules.get(lesson.module_id) ?? { id: lesson.module_id, first: null, underWay: false };
+    if (lesson.stage !== 'pending') module.underWay = true;
+    if (module.first === null && (lesson.stage !== 'done' || lesson.stale)) module.first = lesson;
+    modules.set(lesson.module_id, module);
+  }
+  return [...modules.values()];
+}
+
+/** Work items: the first unfinished lesson of each module, modules under way first, up to budgets.parallel. */
+export function planLessons(input: PlanInput): WorkItem[] {
+  const running = runningTasks(input.state);
+  const open = modulesOf(input.state).filter((module) => module.first !== null && !module.first.blocked);
+  const ordered = [...open.filter((module) => module.underWay), ...open.filter((module) => !module.underWay)];
+  return ordered.slice(0, input.budgets.parallel).map((module) => {
+    const lesson = module.first as LessonState;
+    const drifted = input.drifted.has(lesson.id);
+    const task = running.find((item) => item.lesson === lesson.id);
+    return {
+      lesson: lesson.id,
+      module: module.id,
+      stage: lesson.stage,
+      next_stage: lesson.stale ? null : stageRow(lesson.stage).next_stage,
+      ...(lesson.stale ? { role: 'orchestrator', action: `stale (${lesson.stale.reason}): move it back with codelabgen state set ${lesson.id} <stage> --note "..."` } : roleFor(lesson, drifted)),
+      task: task ? { id: task.id, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, input.now) } : null,
+      drifted,
+    };
+  });
+}
+
+/** What to do next: the phase's actions, lesson work items (lessons phase only), blocked, interrupted. */
+export function planNext(input: PlanInput): NextPlan {
+  const { state } = input;
+  const blocked = state.lesson_order.flatMap((id) => {
+    const lesson = state.lessons[id];
+    return lesson?.blocked ? [{ lesson: id, module: lesson.module_id, stage: lesson.stage, reason: lesson.blocked.reason, by: lesson.blocked.by }] : [];
+  });
+  const interrupted = runningTasks(state).map((task) => ({ task: task.id, lesson: task.lesson, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, input.now) }));
+  return {
+    phase: state.phase,
+    next_phase: input.next_phase,
+    approval_needed: GATES.includes(state.phase),
+    ready: input.next_phase !== null && input.actions.every((item) => item.done),
+    actions: input.actions,
+    lessons: state.phase === 'lessons' ? planLessons(input) : [],
+    blocked,
+    interrupted,
+    budgets: input.budgets,
+  };
+}

@@ -1,0 +1,50 @@
+// A worker's status JSON (PROTOCOL.md section 8): find the last JSON object in a worker's answer
+// (the whole text, a ```json fence, or a bare object) and validate it with WorkerStatusSchema.
+import type { WorkerStatus } from '../content-schemas/index.ts';
+import { DataFileError, WorkerStatusSchema, parseData } from '../content-schemas/index.ts';
+
+/** End index (exclusive) of the JSON object starting at `start`, or -1; strings are skipped. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i += 1) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth += 1;
+    else if (c === '}') {
+      depth -= 1;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The last top-level JSON object in `text` that parses, or undefined. */
+export function lastJsonBlock(text: string): unknown {
+  let found: unknown;
+  let i = text.indexOf('{');
+  while (i !== -1) {
+    const end = objectEnd(text, i);
+    let next = i + 1;
+    if (end !== -1) {
+      try {
+        found = JSON.parse(text.slice(i, end));
+        next = end;
+      } catch {
+        // not JSON (prose with braces): try the next brace
+      }
+    }
+    i = text.indexOf('{', next);
+  }
+  return found;
+}
+
+/** Finds and validates the worker status in `text`; throws DataFileError naming `label` and fields. */
+export function parseWorkerStatus(text: string, label: string): WorkerStatus {
+  const block = lastJsonBlock(text);
+  if (block === undefined) throw new DataFileError(label, ['no JSON object found (a worker ends its answer with one JSON block)']);
+  return parseData(WorkerStatusSchema, block, label);
+}
