@@ -1,0 +1,145 @@
+// codelabgen verify <id> | verify --all | verify merge DIR...: run lessons' tests, print the
+// verdict or a summary table, and (with --update-state) record the verdict in state.
+import type { Context } from '../context.ts';
+import type { RunResult, Stage } from '../../content-schemas/index.ts';
+import {
+  ChecksFailedError, defaultJobs, getOwn, loadConfig, loadState, mergeRunFolders, parseShard, parseStage, printable, recordVerdict, refuse,
+  requireAtCode, requireLesson, selectLessons, verifyAll, verifyLesson, ARTIFACTS, type Progress, type SummaryEntry, type VerifySummary,
+} from '../../pipeline/index.ts';
+import { courseOf, reportNotices } from '../course.ts';
+
+const TAIL_LINES = 30;
+
+export async function run(ctx: Context): Promise<number> {
+  if (ctx.command === 'verify merge') return runMerge(ctx);
+  const id = ctx.positionals[0];
+  if (ctx.flag('all') === (id !== undefined)) refuse('verify: give one lesson id or --all', 'codelabgen verify 1.2   or   codelabgen verify --all');
+  if (id !== undefined) for (const name of ['jobs', 'stage-at-least', 'shard']) if (ctx.string(name) !== undefined) refuse(`verify: --${name} goes with --all, not with a lesson id`);
+  const timeoutSeconds = positiveInt(ctx.string('timeout'), '--timeout', 86_400);
+  return id === undefined ? runAll(ctx, timeoutSeconds) : runOne(ctx, id, timeoutSeconds);
+}
+
+function positiveInt(text: string | undefined, option: string, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > max) refuse(`${option} "${printable(text)}": expected a whole number from 1 to ${max}`);
+  return Number(text);
+}
+
+async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefined): Promise<number> {
+  const course = courseOf(ctx);
+  const config = loadConfig(course);
+  const { state, notices } = await loadState(course, ctx.commandLine);
+  reportNotices(ctx, notices);
+  requireLesson(state, id);
+  const updateState = ctx.flag('update-state');
+  if (updateState) requireAtCode(state, id);
+  const result = await verifyLesson(course, state, id, { config, timeoutSeconds, env: ctx.env });
+  let verdict: string | null = null;
+  if (updateState) {
+    const committed = await recordVerdict(course, result, config.budgets, ctx.commandLine);
+    reportNotices(ctx, committed.notices);
+    const lesson = getOwn(committed.state.lessons, id)!;
+    verdict = result.passed ? 'verified' : lesson.blocked ? `blocked: fix budget used up (${lesson.fix_attempts_used} of ${config.budgets.fix_attempts})` : `fix attempt ${lesson.fix_attempts_used} of ${config.budgets.fix_attempts} used`;
+  }
+  if (ctx.flag('json')) ctx.out.json({ ...result, file: `${ARTIFACTS.runsDir(id)}/${result.run}.json`, state: verdict });
+  else printRun(ctx, result, verdict);
+  if (result.passed) return 0;
+  if (ctx.flag('json')) return 1;
+  throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`);
+}
+
+function printRun(ctx: Context, result: RunResult, verdict: string | null): void {
+  if (!result.passed) {
+    const lines = result.output_tail.trimEnd().split('\n');
+    if (result.output_truncated || lines.length > TAIL_LINES) ctx.out.print(ctx.out.paint('dim', `... (last ${Math.min(TAIL_LINES, lines.length)} lines of ${result.output_bytes} bytes of output)`));
+    for (const line of lines.slice(-TAIL_LINES)) ctx.out.print(line);
+  }
+  const mark = result.passed ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', 'FAILED');
+  ctx.out.print(`lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd})`);
+  ctx.out.print(`run ${result.run}: ${ARTIFACTS.runsDir(result.lesson)}/${result.run}.json${verdict ? `; state: ${verdict}` : ''}`);
+}
+
+function describeTests(tests: RunResult['tests']): string {
+  if (tests === null) return 'no test counts found in the output';
+  return `${tests.total} tests (${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped)`;
+}
+
+function seconds(ms: number | null): string {
+  return ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`;
+}
+
+async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise<number> {
+  const course = courseOf(ctx);
+  const config = loadConfig(course);
+  const { state, notices } = await loadState(course, ctx.commandLine);
+  reportNotices(ctx, notices);
+  const stageText = ctx.string('stage-at-least');
+  const stageAtLeast: Stage | undefined = stageText === undefined ? undefined : parseStage(stageText);
+  const shardText = ctx.string('shard');
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+  const jobs = positiveInt(ctx.string('jobs'), '--jobs', 64) ?? defaultJobs();
+  const updateState = ctx.flag('update-state');
+  const ids = selectLessons(state, { stageAtLeast, updateState, shard });
+  const progress = progressDisplay(ctx);
+  const summary = await verifyAll(course, state, ids, { config, timeoutSeconds, env: ctx.env, jobs, updateState, commandLine: ctx.commandLine, shard, onProgress: progress.update });
+  progress.stop();
+  return finishSummary(ctx, summary, `verify --all`);
+}
+
+/** On a TTY: one status line rewritten with the running lessons and their elapsed time; else a log line per lesson. */
+function progressDisplay(ctx: Context): { update: (progress: Progress) => void; stop: () => void } {
+  const started = new Map<string, number>();
+  let done = 0;
+  let total = 0;
+  const render = () => {
+    const now = Date.now();
+    const running = [...started].map(([lesson, at]) => `${lesson} ${((now - at) / 1000).toFixed(1)}s`).join(', ');
+    ctx.out.status(`verifying: ${done} done${total ? ` of ${total}` : ''}${running ? ` · running ${running}` : ''}`);
+  };
+  const timer = ctx.out.isTTY ? setInterval(render, 250) : null;
+  return {
+    update: (progress) => {
+      if (progress.kind === 'start') started.set(progress.lesson, Date.now());
+      else {
+        started.delete(progress.entry.lesson);
+        done = progress.done;
+        total = progress.total;
+        ctx.out.warn(entryLine(ctx, progress.entry));
+      }
+      if (timer) render();
+    },
+    stop: () => {
+      if (timer) clearInterval(timer);
+      ctx.out.status('');
+    },
+  };
+}
+
+function entryLine(ctx: Context, entry: SummaryEntry): string {
+  const status = entry.status === 'passed' ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', entry.status === 'failed' ? 'FAILED' : 'ERROR ');
+  return `${entry.lesson.padEnd(8)} ${status} ${seconds(entry.duration_ms).padStart(7)}${entry.cause ? `  ${entry.cause}` : ''}`;
+}
+
+async function runMerge(ctx: Context): Promise<number> {
+  return finishSummary(ctx, mergeRunFolders(ctx.positionals, ctx.cwd), 'verify merge');
+}
+
+function finishSummary(ctx: Context, summary: VerifySummary, label: string): number {
+  if (ctx.flag('json')) ctx.out.json(summary);
+  else printSummary(ctx, summary);
+  if (summary.ok) return 0;
+  if (ctx.flag('json')) return 1;
+  throw new ChecksFailedError(`${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`);
+}
+
+function printSummary(ctx: Context, summary: VerifySummary): void {
+  ctx.out.print(ctx.out.paint('bold', `${'lesson'.padEnd(10)}${'status'.padEnd(8)}${'tests'.padEnd(16)}${'time'.padStart(8)}  run  cause`));
+  for (const entry of summary.lessons) {
+    const tests = entry.tests ? `${entry.tests.passed}/${entry.tests.total} passed` : '-';
+    const status = entry.status === 'passed' ? 'passed' : entry.status === 'failed' ? 'FAILED' : 'ERROR';
+    ctx.out.print(`${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ${entry.cause ?? ''}`.trimEnd());
+  }
+  const timing = summary.wall_ms === undefined ? '' : `; ${seconds(summary.wall_ms)} wall with ${summary.jobs} jobs, ${seconds(summary.serial_ms)} of test time`;
+  const shard = summary.shard ? ` (shard ${summary.shard})` : '';
+  ctx.out.print(`${summary.total} lessons${shard}: ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} could not run${timing}`);
+}

@@ -1,0 +1,110 @@
+// `verify --all`: choose lessons (stage filter, CI shard), verify them with a pool of jobs, and
+// summarize. Progress goes out through a callback the CLI renders; nothing here prints.
+import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+import type { RunResult, Stage, State } from '../../content-schemas/index.ts';
+import { STAGES } from '../../content-schemas/index.ts';
+import { printable } from '../course.ts';
+import type { Course } from '../course.ts';
+import { refuse } from '../errors.ts';
+import { getOwn } from '../state/keyed.ts';
+import { summarize, summaryEntry, type VerifySummary, type SummaryEntry } from './summary.ts';
+import { recordVerdict, verifyLesson, type VerifyOptions } from './verify-lesson.ts';
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export interface Selection {
+  stageAtLeast?: Stage | undefined;
+  /** Only lessons at code, not blocked (they can take a verdict). */
+  updateState: boolean;
+  shard?: Shard | undefined;
+}
+
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+/** `K/N` with 1 <= K <= N. */
+export function parseShard(text: string): Shard {
+  const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) refuse(`--shard "${printable(text)}": expected K/N with 1 <= K <= N, e.g. 2/4`);
+  return { index, count };
+}
+
+export function parseStage(text: string): Stage {
+  if (!(STAGES as readonly string[]).includes(text)) refuse(`--stage-at-least "${printable(text)}": expected one of ${STAGES.join(', ')}`);
+  return text as Stage;
+}
+
+/**
+ * Lessons to verify, in curriculum order: at `stageAtLeast` or later (default verified), or with
+ * updateState only those at code and not blocked; then shard K of N takes every Nth (index mod N).
+ */
+export function selectLessons(state: State, selection: Selection): string[] {
+  const least = STAGES.indexOf(selection.stageAtLeast ?? (selection.updateState ? 'code' : 'verified'));
+  const chosen = state.lesson_order.filter((id) => {
+    const lesson = getOwn(state.lessons, id);
+    if (lesson === undefined || STAGES.indexOf(lesson.stage) < least) return false;
+    return !selection.updateState || (lesson.stage === 'code' && lesson.blocked === null);
+  });
+  return selection.shard ? shardOf(chosen, selection.shard) : chosen;
+}
+
+export function shardOf<T>(items: readonly T[], shard: Shard): T[] {
+  return items.filter((_, position) => position % shard.count === shard.index - 1);
+}
+
+export type Progress = { kind: 'start'; lesson: string; running: readonly string[] } | { kind: 'end'; entry: SummaryEntry; done: number; total: number };
+
+export interface VerifyAllOptions extends VerifyOptions {
+  jobs: number;
+  updateState: boolean;
+  commandLine: string;
+  shard?: Shard | undefined;
+  onProgress?: (progress: Progress) => void;
+}
+
+/** Verifies `ids` with up to `jobs` at once; a lesson that cannot run is an `error` entry, not a stop. */
+export async function verifyAll(course: Course, state: State, ids: readonly string[], options: VerifyAllOptions): Promise<VerifySummary> {
+  const start = performance.now();
+  const entries = new Map<string, SummaryEntry>();
+  const running = new Set<string>();
+  let peak = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      running.add(id);
+      peak = Math.max(peak, running.size);
+      options.onProgress?.({ kind: 'start', lesson: id, running: [...running] });
+      const entry = await verifyOne(course, state, id, options);
+      running.delete(id);
+      entries.set(id, entry);
+      options.onProgress?.({ kind: 'end', entry, done: entries.size, total: ids.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.jobs, Math.max(1, ids.length)) }, worker));
+  const summary = summarize(ids.map((id) => entries.get(id)!));
+  return { ...summary, jobs: options.jobs, peak_parallel: peak, wall_ms: Math.round(performance.now() - start), shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null };
+}
+
+async function verifyOne(course: Course, state: State, id: string, options: VerifyAllOptions): Promise<SummaryEntry> {
+  let result: RunResult;
+  try {
+    result = await verifyLesson(course, state, id, options);
+  } catch (error) {
+    return { ...summaryEntry(id, null), status: 'error', cause: (error as Error).message.split('\n')[0] ?? 'error' };
+  }
+  if (!options.updateState) return summaryEntry(id, result);
+  try {
+    await recordVerdict(course, result, options.config.budgets, options.commandLine);
+    return summaryEntry(id, result);
+  } catch (error) {
+    return { ...summaryEntry(id, result), status: 'error', cause: `verdict not recorded: ${(error as Error).message.split('\n')[0]}` };
+  }
+}
