@@ -25,9 +25,10 @@ export interface RunOptions {
 }
 
 function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10', ...extra };
-  delete env.CODELABGEN_COURSE;
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
+  delete env.CODELABGEN_COURSE; // from the test's own environment; `extra` may set them
   delete env.CODELABGEN_TEST_FAULT;
+  Object.assign(env, extra);
   for (const [key, value] of Object.entries(extra)) if (value === undefined) delete env[key];
   return env;
 }
