@@ -1,0 +1,120 @@
+// Test fixture (imported only by *.test.ts): a course driven through the phases with valid
+// artifacts, lesson artifacts for each stage, and a simulated verification for tests that must
+// not depend on the verify command.
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hashLessonCode } from '../pipeline/index.ts';
+import { cli, makeCourse, readState, snapshot, type CliResult } from './testing.ts';
+
+export const CURRICULUM = `title: Streams
+modules:
+  - id: "1"
+    slug: basics
+    title: Basics
+    lessons:
+      - { id: "1.1", slug: readable, title: Readable streams }
+      - { id: "1.2", slug: writable, title: Writable streams, prerequisites: ["1.1"] }
+  - id: "2"
+    slug: advanced
+    title: Advanced
+    lessons:
+      - { id: "2.1", slug: transform, title: Transform streams }
+`;
+
+export const LESSON_DIRS: Record<string, string> = { '1.1': '1-basics/1.1-readable', '1.2': '1-basics/1.2-writable', '2.1': '2-advanced/2.1-transform' };
+
+export function write(root: string, rel: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), text);
+}
+
+/** Runs the CLI in `root` and asserts exit 0; returns stdout. */
+export function ok(root: string, ...args: string[]): string {
+  const result = cli(args, { cwd: root });
+  assert.equal(result.code, 0, `codelabgen ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Runs a command that must be refused: exit 2, one `error:` line, and nothing changed. */
+export function refused(root: string, args: string[], pattern?: RegExp, input?: string): CliResult {
+  const before = snapshot(root);
+  const result = cli(args, { cwd: root, input });
+  assert.equal(result.code, 2, `expected a refusal of codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+  const errors = result.stderr.split('\n').filter((line) => line.startsWith('error: '));
+  assert.equal(errors.length, 1, `one error: line expected, got:\n${result.stderr}`);
+  assert.ok(result.stderr.startsWith('error: '), result.stderr);
+  if (pattern) assert.match(errors[0] ?? '', pattern);
+  assert.deepEqual(snapshot(root), before, 'a refused command changed files');
+  return result;
+}
+
+export const ARTIFACTS_BY_PHASE: Record<string, (root: string) => void> = {
+  recon: (root) => write(root, '.codelabgen/research/overview.md', '# Overview\n'),
+  sources: (root) => {
+    write(root, '.codelabgen/sources.jsonl', `${JSON.stringify({ id: 'node-docs', title: 'Node docs', url: 'https://nodejs.org/api/stream.html', kind: 'official-docs', status: 'accepted' })}\n`);
+    write(root, '.codelabgen/sources/node-docs.md', '# Digest\n');
+  },
+  topics: (root) => write(root, '.codelabgen/topics/node-docs.jsonl', `${JSON.stringify({ id: 'backpressure', source: 'node-docs', title: 'Backpressure', summary: 'Why write() returns false.' })}\n`),
+  curriculum: (root) => {
+    write(root, '.codelabgen/curriculum.yaml', CURRICULUM);
+    write(root, '.codelabgen/plan.md', '# Plan\n');
+  },
+  scaffold: (root) => ok(root, 'register'),
+};
+
+/** A course with a test command that is a real process, advanced to `phase` with valid artifacts. */
+export function courseAt(phase: string, config = ''): string {
+  const root = makeCourse('Streams');
+  write(root, '.codelabgen/config.yaml', `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`);
+  const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
+  for (const next of order.slice(0, order.indexOf(phase) + 1)) {
+    const current = readState(root).phase as string;
+    ARTIFACTS_BY_PHASE[current]?.(root);
+    ok(root, 'state', 'phase', next, ...(current.startsWith('gate_') ? ['--approved'] : []));
+  }
+  return root;
+}
+
+/** Writes the artifact the work for `stage` produces for lesson `id`. */
+export function writeStageArtifact(root: string, id: string, stage: string): void {
+  const dir = LESSON_DIRS[id] as string;
+  if (stage === 'spec') write(root, `.codelabgen/lessons/${id}/spec.yaml`, `lesson: "${id}"\ntitle: Lesson ${id}\ngoal: Show it.\n`);
+  if (stage === 'code') {
+    write(root, `${dir}/main.mjs`, 'export const answer = 42;\n');
+    write(root, `${dir}/main.test.mjs`, "import test from 'node:test';\nimport assert from 'node:assert';\nimport { answer } from './main.mjs';\ntest('answer', () => assert.equal(answer, 42));\n");
+  }
+  if (stage === 'readalong') write(root, `${dir}/docs/readalong.md`, '# Read along\n');
+  if (stage === 'notes') write(root, `${dir}/docs/notes.md`, '# Notes\n');
+  if (stage === 'reviewed') write(root, `.codelabgen/lessons/${id}/review.md`, `---\nlesson: "${id}"\nverdict: pass\n---\nLooks good.\n`);
+}
+
+/**
+ * Simulates a passing `verify --update-state` by appending a lesson.verified event to the log; the
+ * next command replays it (the store's recovery path). For tests that must not depend on verify.
+ */
+export function simulateVerified(root: string, id: string): void {
+  const state = readState(root) as { last_seq: number };
+  const event = { seq: state.last_seq + 1, ts: new Date().toISOString(), kind: 'lesson.verified', lesson: id, code_hash: hashLessonCode(path.join(root, LESSON_DIRS[id] as string)), run: null };
+  appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  ok(root, 'state', 'show'); // recovery applies it
+}
+
+/** Moves a lesson from its stage to `target`, writing each artifact; verification is simulated. */
+export function advance(root: string, id: string, target: string, verify: (root: string, id: string) => void = simulateVerified): void {
+  const stages = ['pending', 'spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done'];
+  const lessons = readState(root).lessons as Record<string, { stage: string }>;
+  for (const stage of stages.slice(stages.indexOf(lessons[id]?.stage ?? 'pending') + 1, stages.indexOf(target) + 1)) {
+    writeStageArtifact(root, id, stage);
+    if (stage === 'verified') verify(root, id);
+    else ok(root, 'state', 'set', id, stage);
+  }
+}
+
+export function lessonOf(root: string, id: string): Record<string, unknown> {
+  return (readState(root).lessons as Record<string, Record<string, unknown>>)[id] as Record<string, unknown>;
+}
+
+export function readJson(root: string, rel: string): unknown {
+  return JSON.parse(readFileSync(path.join(root, rel), 'utf8'));
+}
