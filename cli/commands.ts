@@ -254,4 +254,38 @@ export const COMMANDS: CommandSpec[] = [
     options: { ...JSON_OPTION },
     load: () => import('./commands/check.ts'),
   },
+  {
+    name: 'site build',
+    summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
+    description: 'Builds a static site with Astro from the course directory into --out (never inside the course). A publish build shows only done lessons and lists the ones left out; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.',
+    options: {
+      out: { type: 'string', value: 'DIR', help: 'output folder (default: ./site-out), outside the course' },
+      base: { type: 'string', value: 'PATH', help: 'URL path the site is served under, e.g. /my-course/ (default: /)' },
+      site: { type: 'string', value: 'URL', help: 'public URL of the site; also writes a sitemap' },
+      drafts: { type: 'boolean', help: 'include every lesson with its stage badge and what is missing' },
+      stats: { type: 'boolean', help: 'print HTML, CSS and JS bytes per page' },
+      ...JSON_OPTION,
+    },
+    examples: ['codelabgen site build --out ../site', 'codelabgen site build --drafts --out /tmp/preview', 'codelabgen site build --base /my-course/ --site https://me.github.io/my-course/'],
+    load: () => import('./commands/site.ts'),
+  },
+  {
+    name: 'site dev',
+    summary: 'live preview of the course with every lesson (reloads on course changes)',
+    options: {
+      port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
+      base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: /)' },
+    },
+    load: () => import('./commands/site.ts'),
+  },
+  {
+    name: 'site preview',
+    summary: 'serve a built site locally',
+    options: {
+      out: { type: 'string', value: 'DIR', help: 'the built site (default: ./site-out)' },
+      port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
+      base: { type: 'string', value: 'PATH', help: 'the --base it was built with (default: /)' },
+    },
+    load: () => import('./commands/site.ts'),
+  },
 ];

@@ -4,6 +4,7 @@ import type { State } from '../content-schemas/index.ts';
 import type { Course } from './course.ts';
 import { RefusalError } from './errors.ts';
 import { driftedLessons } from './stages.ts';
+import { checkCodeRefs } from './site/check-refs.ts';
 import { checkReplay, loadState } from './store/index.ts';
 
 export interface CheckSection {
@@ -30,6 +31,7 @@ export const CHECKS: CourseCheck[] = [
     name: 'verified code unchanged (drift)',
     problems: state ? [...driftedLessons(course, state)].map((id) => `lesson ${id}: code changed since it was verified; move it back to code and verify again`) : [],
   }),
+  checkCodeRefs,
 ];
 
 export async function checkCourse(course: Course, command: string): Promise<CheckReport> {

@@ -1,0 +1,179 @@
+// THE read-only API of a course for the site: config, curriculum, state, lesson docs, code,
+// diagrams, verification, glossary, sources and report. It never writes into the course.
+import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State } from '../content-schemas/index.ts';
+import { CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../content-schemas/index.ts';
+import { listLessonCodeFiles } from './code-hash.ts';
+import { loadConfig } from './config.ts';
+import { ARTIFACTS, abs, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
+import { codeDrift, type CodeDrift } from './drift.ts';
+import { refuse } from './errors.ts';
+import { lastRun } from './runs.ts';
+import { langOf } from './site/code-refs.ts';
+import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from './site/segments.ts';
+import { readStateFile } from './store/state-file.ts';
+
+export type { Course, DiagramRef, RenderedDoc };
+export type { Segment } from './site/segments.ts';
+export { renderInline, renderMarkdown } from './site/markdown.ts';
+
+export interface SiteLesson {
+  id: string;
+  slug: string;
+  title: string;
+  summary: string;
+  objectives: string[];
+  module: { id: string; slug: string; title: string; summary: string; index: number };
+  /** Lesson folder relative to the course root. */
+  dir: string;
+  /** Stage from state.json; null when the course has no state (counts as not done). */
+  stage: Stage | null;
+  state: LessonState | null;
+}
+
+export interface CourseView {
+  course: Course;
+  config: Config;
+  curriculum: Curriculum;
+  state: State | null;
+  lessons: SiteLesson[];
+}
+
+/** Reads the course at `root`; an invalid data file throws DataFileError naming file and field. */
+export function readCourse(root: string): CourseView {
+  const course = courseAt(root);
+  const file = abs(course, ARTIFACTS.curriculum);
+  if (!existsSync(file)) refuse(`${ARTIFACTS.curriculum} not found in ${course.root}: the site needs a curriculum`, 'write the curriculum first (phase curriculum)');
+  const curriculum = parseDataFile(CurriculumSchema, file, ARTIFACTS.curriculum);
+  const state = readStateFile(course);
+  const lessons: SiteLesson[] = [];
+  curriculum.modules.forEach((mod, index) => {
+    for (const lesson of mod.lessons) {
+      const lessonState = state?.lessons[lesson.id] ?? null;
+      lessons.push({
+        id: lesson.id,
+        slug: lesson.slug,
+        title: lesson.title,
+        summary: lesson.summary,
+        objectives: lesson.objectives,
+        module: { id: mod.id, slug: mod.slug, title: mod.title, summary: mod.summary, index },
+        dir: lessonState?.dir ?? lessonDirName(mod.id, mod.slug, lesson.id, lesson.slug),
+        stage: lessonState?.stage ?? null,
+        state: lessonState,
+      });
+    }
+  });
+  return { course, config: loadConfig(course), curriculum, state, lessons };
+}
+
+/** Absolute lesson folder, refused when it resolves outside the course. */
+export function lessonPath(course: Course, lesson: SiteLesson): string {
+  return insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
+}
+
+export function readLessonSpec(course: Course, id: string): LessonSpec | null {
+  const file = abs(course, ARTIFACTS.lessonSpec(id));
+  return existsSync(file) ? parseDataFile(LessonSpecSchema, file, ARTIFACTS.lessonSpec(id)) : null;
+}
+
+export interface LessonDocs {
+  readalong: (RenderedDoc & { doc: string }) | null;
+  notes: (RenderedDoc & { doc: string }) | null;
+}
+
+/** readalong.md/.mdx and notes.md/.mdx rendered to segments (code references resolved). */
+export function readLessonDocs(course: Course, lesson: SiteLesson): LessonDocs {
+  const dir = lessonPath(course, lesson);
+  const read = (name: string) => {
+    for (const doc of [`docs/${name}.md`, `docs/${name}.mdx`]) {
+      const file = path.join(dir, doc);
+      if (existsSync(file)) return { doc, ...renderDoc(readTextFile(file, `${lesson.dir}/${doc}`), { lesson: lesson.id, lessonDir: dir, doc }) };
+    }
+    return null;
+  };
+  return { readalong: read('readalong'), notes: read('notes') };
+}
+
+/** `docs/diagrams/*.mmd` of a lesson, sorted by file name. */
+export function readDiagramFiles(course: Course, lesson: SiteLesson): DiagramRef[] {
+  const dir = path.join(lessonPath(course, lesson), 'docs', 'diagrams');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.mmd') && lstatSync(path.join(dir, name)).isFile())
+    .sort()
+    .map((name) => {
+      const source = readTextFile(path.join(dir, name), `${lesson.dir}/docs/diagrams/${name}`);
+      return { hash: diagramHash(source), source, label: `docs/diagrams/${name}`, title: diagramTitle(source, name.replace(/\.mmd$/, '')), lesson: lesson.id };
+    });
+}
+
+export interface CodeFile {
+  path: string;
+  lang: string;
+  text: string;
+  bytes: number;
+  binary: boolean;
+}
+
+/** Every code file of the lesson folder (docs/ and dependency folders skipped). */
+export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
+  const dir = lessonPath(course, lesson);
+  if (!existsSync(dir)) return [];
+  return listLessonCodeFiles(dir).map((file) => {
+    const full = path.join(dir, file);
+    const symlink = lstatSync(full).isSymbolicLink();
+    const bytes = symlink ? Buffer.from('(symbolic link)') : readFileSync(full);
+    const binary = bytes.subarray(0, 8000).includes(0) || bytes.length > 512 * 1024;
+    return { path: file, lang: langOf(file), text: binary ? '' : bytes.toString('utf8'), bytes: bytes.length, binary };
+  });
+}
+
+export function readReview(course: Course, id: string): { review: Review; body: string } | null {
+  const rel = ARTIFACTS.lessonReview(id);
+  const file = abs(course, rel);
+  if (!existsSync(file)) return null;
+  const { data, body } = parseFrontMatter(readTextFile(file, rel), rel);
+  return { review: parseData(ReviewSchema, data, rel), body };
+}
+
+export interface Verification {
+  run: RunResult | null;
+  drift: CodeDrift | null;
+  verified: LessonState['verified'];
+}
+
+/** Last verification run and code drift of a lesson (null parts when never verified). */
+export function readVerification(course: Course, lesson: SiteLesson): Verification {
+  return {
+    run: lastRun(course, lesson.id),
+    drift: lesson.state === null ? null : codeDrift(course, lesson.state),
+    verified: lesson.state?.verified ?? null,
+  };
+}
+
+export function readGlossary(course: Course): GlossaryEntry[] {
+  const file = abs(course, ARTIFACTS.glossary);
+  return existsSync(file) ? parseJsonlFile(GlossaryEntrySchema, file, ARTIFACTS.glossary) : [];
+}
+
+export type AcceptedSource = Source & { digest: string | null };
+
+/** Accepted sources with their digest markdown (null when not written). */
+export function readSources(course: Course): AcceptedSource[] {
+  const file = abs(course, ARTIFACTS.sources);
+  if (!existsSync(file)) return [];
+  return parseJsonlFile(SourceSchema, file, ARTIFACTS.sources)
+    .filter((source) => source.status === 'accepted')
+    .map((source) => {
+      const digest = abs(course, ARTIFACTS.sourceDigest(source.id));
+      return { ...source, digest: existsSync(digest) ? readTextFile(digest, ARTIFACTS.sourceDigest(source.id)) : null };
+    });
+}
+
+export function readReport(course: Course): Report | null {
+  const file = abs(course, ARTIFACTS.reportJson);
+  return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
+}
+
+export { readCachedDiagram as readDiagramSvg, type CachedDiagram } from './site/diagrams.ts';

@@ -1,0 +1,45 @@
+// The `codelabgen check` section for readalong code references: every reference in every lesson
+// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { State } from '../../content-schemas/index.ts';
+import type { CheckSection } from '../check.ts';
+import { type Course } from '../course.ts';
+import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
+import { splitFences } from './fences.ts';
+
+export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
+
+/** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
+export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string): string[] {
+  const problems: string[] = [];
+  for (const block of splitFences(text, doc.endsWith('.mdx'))) {
+    if (block.kind !== 'fence') continue;
+    try {
+      const ref = parseCodeRef(block.fence);
+      if (ref !== null) resolveCodeRef(lessonDir, ref, block.fence);
+    } catch (error) {
+      if (!(error instanceof CodeRefError)) throw error;
+      problems.push(`lesson ${lessonId} ${doc}:${block.fence.line}: code reference ${error.message}`);
+    }
+  }
+  return problems;
+}
+
+export function checkCodeRefs(course: Course, state: State | null): CheckSection {
+  const problems: string[] = [];
+  let refs = 0;
+  for (const id of state?.lesson_order ?? []) {
+    const lesson = state?.lessons[id];
+    if (lesson === undefined) continue;
+    const dir = path.join(course.root, lesson.dir);
+    for (const doc of LESSON_DOCS) {
+      const file = path.join(dir, doc);
+      if (!existsSync(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      refs += (text.match(/file=/g) ?? []).length;
+      problems.push(...codeRefProblems(id, dir, doc, text));
+    }
+  }
+  return { name: 'readalong code references resolve', detail: `${refs} references`, problems };
+}

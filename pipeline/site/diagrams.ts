@@ -1,0 +1,106 @@
+// Build-time mermaid: every diagram of a build rendered in ONE browser batch (light and dark), cached
+// by content hash outside the course, so an unchanged diagram is never rendered again.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { DiagramRef } from './segments.ts';
+
+export interface CachedDiagram {
+  light: string | null;
+  dark: string | null;
+  /** Mermaid's message when the source does not parse. */
+  error: string | null;
+}
+
+export interface DiagramStats {
+  rendered: number;
+  cached: number;
+  failed: number;
+  /** Diagrams left to client-side mermaid (no Chromium, or the renderer could not draw them). */
+  client: number;
+}
+
+export const MERMAID_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Cache folder: $CODELABGEN_DIAGRAM_CACHE, else $XDG_CACHE_HOME/codelabgen/diagrams, else ~/.cache. */
+export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CODELABGEN_DIAGRAM_CACHE) return path.resolve(env.CODELABGEN_DIAGRAM_CACHE);
+  const base = env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  return path.join(base, 'codelabgen', 'diagrams');
+}
+
+function cacheFile(dir: string, hash: string): string {
+  return path.join(dir, `${hash}.json`);
+}
+
+export function readCachedDiagram(dir: string, hash: string): CachedDiagram | null {
+  try {
+    return JSON.parse(readFileSync(cacheFile(dir, hash), 'utf8')) as CachedDiagram;
+  } catch {
+    return null; // not cached (or a torn file): render again
+  }
+}
+
+function writeCachedDiagram(dir: string, hash: string, entry: CachedDiagram): void {
+  mkdirSync(dir, { recursive: true });
+  const temp = `${cacheFile(dir, hash)}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(entry));
+  renameSync(temp, cacheFile(dir, hash));
+}
+
+/** Chromium for build-time rendering: $CODELABGEN_CHROMIUM, /usr/bin/chromium, Playwright's own. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.CODELABGEN_CHROMIUM === 'none') return null;
+  for (const candidate of [env.CODELABGEN_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (candidate && existsSync(candidate)) return candidate;
+  }
+  try {
+    const { chromium } = createRequire(import.meta.url)('playwright') as { chromium: { executablePath(): string } };
+    const own = chromium.executablePath();
+    return existsSync(own) ? own : null;
+  } catch {
+    return null; // no playwright browser either
+  }
+}
+
+const SYNTAX = /parse error|syntax error|lexical error|no diagram type detected|unknown diagram|expecting/i;
+
+/** Renders the uncached diagrams in one batch; returns the counts the build prints. */
+export async function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium: string | null): Promise<DiagramStats> {
+  const unique = new Map<string, DiagramRef>();
+  for (const diagram of diagrams) unique.set(diagram.hash, diagram);
+  const todo = [...unique.values()].filter((d) => readCachedDiagram(cacheDir, d.hash) === null);
+  const stats: DiagramStats = { rendered: 0, cached: unique.size - todo.length, failed: 0, client: 0 };
+  if (todo.length === 0) return stats;
+  if (chromium === null) return { ...stats, client: todo.length };
+  const { createMermaidRenderer } = await import('mermaid-isomorphic');
+  const render = createMermaidRenderer({ launchOptions: { executablePath: chromium, args: MERMAID_FLAGS, headless: true } });
+  const sources = todo.map((d) => d.source);
+  const base = { securityLevel: 'strict' as const, fontFamily: 'system-ui, sans-serif' };
+  const [light, dark] = await Promise.all([
+    render(sources, { prefix: 'cgxl', mermaidConfig: { ...base, theme: 'default' } }),
+    render(sources, { prefix: 'cgxd', mermaidConfig: { ...base, theme: 'dark' } }),
+  ]);
+  todo.forEach((diagram, i) => {
+    const l = light[i];
+    const d = dark[i];
+    if (l?.status === 'fulfilled' && d?.status === 'fulfilled') {
+      writeCachedDiagram(cacheDir, diagram.hash, { light: renameIds(l.value.svg, `cgxl-${i}`, `m${diagram.hash}l`), dark: renameIds(d.value.svg, `cgxd-${i}`, `m${diagram.hash}d`), error: null });
+      stats.rendered++;
+    } else {
+      const reason = l?.status === 'rejected' ? l.reason : d?.status === 'rejected' ? d.reason : 'no result';
+      const message = String((reason as Error)?.message ?? reason).split('\n').slice(0, 3).join(' ').slice(0, 300);
+      if (SYNTAX.test(message)) {
+        writeCachedDiagram(cacheDir, diagram.hash, { light: null, dark: null, error: message });
+        stats.failed++;
+      } else stats.client++; // the renderer could not draw it: the page falls back to client-side mermaid
+    }
+  });
+  return stats;
+}
+
+/** Gives each SVG ids unique to its content hash, so diagrams never clash on a page. */
+function renameIds(svg: string, from: string, to: string): string {
+  return svg.replace(new RegExp(`${from}(?![0-9])`, 'g'), to);
+}

@@ -1,0 +1,45 @@
+// Markdown prose → safe HTML. The course is written by generators from web sources, so raw HTML is
+// sanitized (no script, no event handlers, no javascript: URLs) and external links get rel=noopener.
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+
+const marked = new Marked({ gfm: true, async: false });
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'del', 'ins', 'details', 'summary', 'kbd', 'sup', 'sub', 'input', 'figure', 'figcaption'],
+  allowedAttributes: {
+    a: ['href', 'title', 'id', 'rel', 'target'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+    input: ['type', 'checked', 'disabled'],
+    code: ['class'],
+    th: ['align', 'colspan', 'rowspan'],
+    td: ['align', 'colspan', 'rowspan'],
+    '*': ['id', 'title', 'lang'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: (tagName, attribs) => {
+      const external = /^https?:\/\//i.test(attribs.href ?? '');
+      return { tagName, attribs: external ? { ...attribs, rel: 'noopener noreferrer', target: attribs.target ?? '_blank' } : attribs };
+    },
+    input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
+  },
+};
+
+/** Renders markdown prose to sanitized HTML. */
+export function renderMarkdown(text: string): string {
+  return sanitize(marked.parse(text) as string);
+}
+
+/** Renders a one-line markdown fragment (glossary definitions) without a paragraph around it. */
+export function renderInline(text: string): string {
+  return sanitize(marked.parseInline(text) as string);
+}
+
+/** Sanitizes untrusted HTML with the site's allow-list. */
+export function sanitize(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}

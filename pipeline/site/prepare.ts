@@ -1,0 +1,31 @@
+// Before Astro runs: read the course, pick the lessons (publish: only done ones), check every code
+// reference and collect every diagram of the build, so problems are named before any page is made.
+import { readCourse, readDiagramFiles, readLessonDocs, type CourseView, type DiagramRef, type SiteLesson } from '../read.ts';
+
+export interface Prepared {
+  view: CourseView;
+  included: SiteLesson[];
+  /** Lessons a publish build leaves out, with their stage. */
+  excluded: { id: string; title: string; stage: string }[];
+  diagrams: DiagramRef[];
+  /** `lesson <id> <doc>:<line>: code reference ...` */
+  problems: string[];
+}
+
+export function prepareSite(root: string, drafts: boolean): Prepared {
+  const view = readCourse(root);
+  const included = view.lessons.filter((lesson) => drafts || lesson.stage === 'done');
+  const excluded = view.lessons.filter((lesson) => !included.includes(lesson)).map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
+  const diagrams: DiagramRef[] = [];
+  const problems: string[] = [];
+  for (const lesson of included) {
+    const docs = readLessonDocs(view.course, lesson);
+    for (const doc of [docs.readalong, docs.notes]) {
+      if (doc === null) continue;
+      diagrams.push(...doc.diagrams);
+      problems.push(...doc.problems);
+    }
+    diagrams.push(...readDiagramFiles(view.course, lesson));
+  }
+  return { view, included, excluded, diagrams, problems };
+}

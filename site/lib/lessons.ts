@@ -1,0 +1,112 @@
+// Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
+// cache), code files as a tree, verification badge, stage and what is missing, prev/next.
+import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
+import { readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CodeFile, type CourseView, type DiagramRef, type Segment, type SiteLesson } from '../../pipeline/read.ts';
+import type { SiteOptions } from './options.ts';
+
+export type DiagramView = { title: string; label: string; source: string; hash: string; light: string | null; dark: string | null; error: string | null };
+export type SegmentView = Exclude<Segment, { kind: 'diagram' }> | ({ kind: 'diagram' } & DiagramView);
+export interface DocView {
+  doc: string;
+  segments: SegmentView[];
+}
+export interface LessonLink {
+  id: string;
+  slug: string;
+  title: string;
+}
+
+export interface LessonPage {
+  id: string;
+  slug: string;
+  title: string;
+  summary: string;
+  objectives: string[];
+  module: SiteLesson['module'];
+  order: number;
+  stage: Stage | null;
+  done: boolean;
+  missing: string[];
+  blocked: string | null;
+  stale: string | null;
+  readalong: DocView | null;
+  notes: DocView | null;
+  diagrams: DiagramView[];
+  files: CodeFile[];
+  verification: { tests: string | null; passed: boolean | null; at: string | null; codeHash: string | null; drifted: boolean; run: number | null };
+  readingMinutes: number;
+  prev: LessonLink | null;
+  next: LessonLink | null;
+  terms: { term: string; slug: string }[];
+  problems: string[];
+}
+
+const STEP_NAMES: Record<Stage, string> = { pending: 'pending', spec: 'spec', code: 'code', verified: 'verification', readalong: 'readalong', notes: 'notes', reviewed: 'review', done: 'done' };
+
+/** Stages still to do after `stage` (every one when the course has no state). */
+export function missingSteps(stage: Stage | null): string[] {
+  const from = stage === null ? 1 : STAGES.indexOf(stage) + 1;
+  return STAGES.slice(from).filter((s) => s !== 'done').map((s) => STEP_NAMES[s]);
+}
+
+export function isIncluded(lesson: SiteLesson, options: SiteOptions): boolean {
+  return options.drafts || options.dev || lesson.stage === 'done';
+}
+
+export function termSlug(entry: GlossaryEntry): string {
+  return entry.slug ?? entry.term.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
+  const cached = readDiagramSvg(options.diagramCache, ref.hash);
+  return { title: ref.title, label: ref.label, source: ref.source, hash: ref.hash, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
+}
+
+function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions): DocView | null {
+  if (doc === null) return null;
+  return { doc: doc.doc, segments: doc.segments.map((s) => (s.kind === 'diagram' ? { kind: 'diagram' as const, ...diagramView(s.diagram, options) } : s)) };
+}
+
+/** Every included lesson's page data in curriculum order. */
+export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[] {
+  const included = view.lessons.filter((lesson) => isIncluded(lesson, options));
+  const glossary = readGlossary(view.course);
+  const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
+  return included.map((lesson, index) => {
+    const docs = readLessonDocs(view.course, lesson);
+    const verification = readVerification(view.course, lesson);
+    const run = verification.run;
+    const words = (docs.readalong?.words ?? 0) + (docs.notes?.words ?? 0);
+    return {
+      id: lesson.id,
+      slug: lesson.slug,
+      title: lesson.title,
+      summary: lesson.summary,
+      objectives: lesson.objectives,
+      module: lesson.module,
+      order: index,
+      stage: lesson.stage,
+      done: lesson.stage === 'done',
+      missing: missingSteps(lesson.stage),
+      blocked: lesson.state?.blocked?.reason ?? null,
+      stale: lesson.state?.stale?.reason ?? null,
+      readalong: docView(docs.readalong, options),
+      notes: docView(docs.notes, options),
+      diagrams: readDiagramFiles(view.course, lesson).map((d) => diagramView(d, options)),
+      files: readCodeFiles(view.course, lesson),
+      verification: {
+        tests: run?.tests ? `${run.tests.passed}/${run.tests.total}` : null,
+        passed: run?.passed ?? null,
+        at: run?.started_at ?? verification.verified?.at ?? null,
+        codeHash: verification.verified?.code_hash ?? run?.code_hash ?? null,
+        drifted: verification.drift?.drifted ?? false,
+        run: run?.run ?? null,
+      },
+      readingMinutes: Math.max(1, Math.round(words / 200)),
+      prev: link(included[index - 1]),
+      next: link(included[index + 1]),
+      terms: glossary.filter((g) => g.lessons.includes(lesson.id)).map((g) => ({ term: g.term, slug: termSlug(g) })),
+      problems: [...(docs.readalong?.problems ?? []), ...(docs.notes?.problems ?? [])],
+    };
+  });
+}

@@ -1,0 +1,14 @@
+// Links that stay correct under any `--base` (e.g. /my-course/ on GitHub Pages project sites).
+export function href(path = ''): string {
+  const base = import.meta.env.BASE_URL.replace(/\/+$/, '');
+  const rest = path.replace(/^\/+/, '');
+  return `${base}/${rest}`;
+}
+
+export function lessonPath(lesson: { id: string; slug: string }): string {
+  return `lessons/${lesson.id}-${lesson.slug}/`;
+}
+
+export function lessonHref(lesson: { id: string; slug: string }): string {
+  return href(lessonPath(lesson));
+}
