@@ -2,14 +2,19 @@
 // one chunk per command, so `codelabgen --help` loads almost nothing. Heavy site dependencies stay
 // external and load only in the site commands.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build beside dist/ and swap it in, so CLI processes running during a rebuild never see a
+// half-written or missing bundle.
+const dist = new URL('../dist', import.meta.url);
+const fresh = new URL(`../dist.${process.pid}.tmp`, import.meta.url);
+const old = new URL(`../dist.${process.pid}.old`, import.meta.url);
+rmSync(fresh, { recursive: true, force: true });
 
 await build({
   entryPoints: { main: 'cli/main.ts' },
-  outdir: 'dist',
+  outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -23,3 +28,7 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(fresh, dist);
+rmSync(old, { recursive: true, force: true });

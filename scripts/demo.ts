@@ -59,7 +59,7 @@ function work(lesson: string, role: string, stage: string, artifacts: string[]):
   const status = JSON.stringify({ lesson, status: 'ok', stage, artifacts: artifacts.filter((a) => !a.endsWith('/')) });
   const file = path.join(course, '.codelabgen', `.demo-status-${task}.json`);
   writeFileSync(file, `Worker summary: done.\n\n\`\`\`json\n${status}\n\`\`\`\n`);
-  cl('status', 'check', file);
+  spawnOrDie(['status', 'check', file]);
   cl('state', 'task', 'done', task, '--result', file);
   rmSync(file);
 }
