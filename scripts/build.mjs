@@ -2,7 +2,7 @@
 // one chunk per command, so `codelabgen --help` loads almost nothing. Heavy site dependencies stay
 // external and load only in the site commands.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so CLI processes running during a rebuild never see a
@@ -29,6 +29,17 @@ await build({
   logLevel: 'warning',
 });
 
+// A CLI process that loaded the previous main.mjs may still import its command chunk: carry the
+// previous build's chunks over (hashed names never clash), dropping those older than an hour.
+const freshChunks = new URL(`../dist.${process.pid}.tmp/chunks/`, import.meta.url);
+const oldChunks = new URL('../dist/chunks/', import.meta.url);
+if (existsSync(oldChunks)) {
+  for (const name of readdirSync(oldChunks)) {
+    const from = new URL(name, oldChunks);
+    const to = new URL(name, freshChunks);
+    if (!existsSync(to) && Date.now() - statSync(from).mtimeMs < 3_600_000) linkSync(from, to);
+  }
+}
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(fresh, dist);
 rmSync(old, { recursive: true, force: true });
