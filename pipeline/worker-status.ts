@@ -3,11 +3,15 @@
 import type { WorkerStatus } from '../content-schemas/index.ts';
 import { DataFileError, WorkerStatusSchema, parseData } from '../content-schemas/index.ts';
 
+/** Characters the brace scan may visit in all (text of unbalanced braces is quadratic otherwise). */
+const SCAN_BUDGET = 32 * 1024 * 1024;
+
 /** End index (exclusive) of the JSON object starting at `start`, or -1; strings are skipped. */
-function objectEnd(text: string, start: number): number {
+function objectEnd(text: string, start: number, budget: { left: number }): number {
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length; i += 1) {
+    if (--budget.left < 0) throw new DataFileError('(worker status)', ['too many unbalanced braces to find the last JSON block; end the answer with one JSON object']);
     const c = text[i];
     if (inString) {
       if (c === '\\') i += 1;
@@ -25,9 +29,10 @@ function objectEnd(text: string, start: number): number {
 /** The last top-level JSON object in `text` that parses, or undefined. */
 export function lastJsonBlock(text: string): unknown {
   let found: unknown;
+  const budget = { left: SCAN_BUDGET };
   let i = text.indexOf('{');
   while (i !== -1) {
-    const end = objectEnd(text, i);
+    const end = objectEnd(text, i, budget);
     let next = i + 1;
     if (end !== -1) {
       try {
@@ -44,7 +49,13 @@ export function lastJsonBlock(text: string): unknown {
 
 /** Finds and validates the worker status in `text`; throws DataFileError naming `label` and fields. */
 export function parseWorkerStatus(text: string, label: string): WorkerStatus {
-  const block = lastJsonBlock(text);
+  let block: unknown;
+  try {
+    block = lastJsonBlock(text);
+  } catch (error) {
+    if (error instanceof DataFileError) throw new DataFileError(label, error.problems);
+    throw error;
+  }
   if (block === undefined) throw new DataFileError(label, ['no JSON object found (a worker ends its answer with one JSON block)']);
   return parseData(WorkerStatusSchema, block, label);
 }

@@ -1,6 +1,6 @@
 // Recovery, run by every command: sweep orphan temp files, move a torn last log line aside,
 // replay events the state has not applied. Cheap when nothing is wrong (one stat of the log).
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { ARTIFACTS, type Course } from '../course.ts';
@@ -44,6 +44,7 @@ export async function loadState(course: Course, command: string): Promise<Loaded
 
 /** Recovery under the lock. Throws a RefusalError when the log is corrupt or behind the state. */
 export function recoverLocked(course: Course): Loaded {
+  refuseSymlinkedStore(course);
   const notices = sweepTempFiles(course);
   let state = requireState(course);
   if (logSize(course) === state.log_bytes) return { state, notices };
@@ -53,12 +54,12 @@ export function recoverLocked(course: Course): Loaded {
       'run "codelabgen check" for the details; restore the log from a backup, then "codelabgen state rebuild"',
     ]);
   }
+  if (scan.lastSeq < state.last_seq) {
+    throw new RefusalError(`${ARTIFACTS.state} is at seq ${state.last_seq} but ${ARTIFACTS.events} ends at seq ${scan.lastSeq}`, ['run "codelabgen state rebuild" to rebuild the state from the log']);
+  }
   if (scan.torn) {
     const aside = moveTornTail(course, scan.torn, scan.goodBytes);
     notices.push(`recovered: the last line of ${ARTIFACTS.events} was torn (${scan.torn.length} bytes, an interrupted write); moved to ${aside}`);
-  }
-  if (scan.lastSeq < state.last_seq) {
-    throw new RefusalError(`${ARTIFACTS.state} is at seq ${state.last_seq} but ${ARTIFACTS.events} ends at seq ${scan.lastSeq}`, ['run "codelabgen state rebuild" to rebuild the state from the log']);
   }
   scan.events.forEach((event) => {
     state = apply(state, event);
@@ -67,6 +68,19 @@ export function recoverLocked(course: Course): Loaded {
   state = { ...state, log_bytes: scan.goodBytes };
   writeStateFile(course, state);
   return { state, notices };
+}
+
+/** The log is appended to and truncated in place: a symlink would let that reach a file outside. */
+function refuseSymlinkedStore(course: Course): void {
+  for (const file of [ARTIFACTS.events, ARTIFACTS.state]) {
+    let link = false;
+    try {
+      link = lstatSync(path.join(course.root, file)).isSymbolicLink();
+    } catch {
+      continue; // missing: handled by the callers
+    }
+    if (link) throw new RefusalError(`${file} is a symbolic link; the store writes only regular files inside the course`, [`replace it with the file it points to, then retry`]);
+  }
 }
 
 function moveTornTail(course: Course, torn: Buffer, goodBytes: number): string {
