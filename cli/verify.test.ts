@@ -49,6 +49,16 @@ test('a passing node lesson: exit 0, a run-result with every field, state untouc
   assert.match(human.stdout, /^run 2: \.codelabgen\/runs\/1\.1\/2\.json$/m);
 });
 
+test('a node lesson with a package.json test script runs npm test (after npm ci when locked)', async () => {
+  const manifest = JSON.stringify({ name: 'lesson', version: '1.0.0', private: true, scripts: { test: 'node --test' } });
+  const lock = JSON.stringify({ name: 'lesson', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'lesson', version: '1.0.0' } } });
+  const course = await courseWithLessons([{ id: '1.6', files: { ...PASSING, 'package.json': manifest, 'package-lock.json': lock } }]);
+  const result = verify(course, ['1.6', '--json']);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.deepEqual(json(result).argv, ['npm', 'test']);
+  assert.deepEqual(json(result).tests, { passed: 1, failed: 0, skipped: 0, total: 1 });
+});
+
 test('a failing node lesson: exit 1, the cause from the output, the output tail printed', async () => {
   const course = await courseWithLessons([{ id: '1.2', files: FAILING }]);
   const result = verify(course, ['1.2']);

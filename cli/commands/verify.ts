@@ -94,16 +94,16 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
   const render = () => {
     const now = Date.now();
     const running = [...started].map(([lesson, at]) => `${lesson} ${((now - at) / 1000).toFixed(1)}s`).join(', ');
-    ctx.out.status(`verifying: ${done} done${total ? ` of ${total}` : ''}${running ? ` · running ${running}` : ''}`);
+    ctx.out.status(`[${done}/${total}] ${running === '' ? 'done' : `running ${running}`}`);
   };
   const timer = ctx.out.isTTY ? setInterval(render, 250) : null;
   return {
     update: (progress) => {
+      done = progress.done;
+      total = progress.total;
       if (progress.kind === 'start') started.set(progress.lesson, Date.now());
       else {
         started.delete(progress.entry.lesson);
-        done = progress.done;
-        total = progress.total;
         ctx.out.warn(entryLine(ctx, progress.entry));
       }
       if (timer) render();

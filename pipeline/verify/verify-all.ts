@@ -59,7 +59,7 @@ export function shardOf<T>(items: readonly T[], shard: Shard): T[] {
   return items.filter((_, position) => position % shard.count === shard.index - 1);
 }
 
-export type Progress = { kind: 'start'; lesson: string; running: readonly string[] } | { kind: 'end'; entry: SummaryEntry; done: number; total: number };
+export type Progress = { kind: 'start'; lesson: string; done: number; total: number } | { kind: 'end'; entry: SummaryEntry; done: number; total: number };
 
 export interface VerifyAllOptions extends VerifyOptions {
   jobs: number;
@@ -81,7 +81,7 @@ export async function verifyAll(course: Course, state: State, ids: readonly stri
       const id = ids[next++]!;
       running.add(id);
       peak = Math.max(peak, running.size);
-      options.onProgress?.({ kind: 'start', lesson: id, running: [...running] });
+      options.onProgress?.({ kind: 'start', lesson: id, done: entries.size, total: ids.length });
       const entry = await verifyOne(course, state, id, options);
       running.delete(id);
       entries.set(id, entry);
