@@ -1,0 +1,53 @@
+// `npm run bench [-- --quick] [--only cli,contention,scale,site]`: runs the benchmarks and prints
+// ONE JSON document on stdout (a short table on stderr when it is a terminal).
+import { cpus, totalmem } from 'node:os';
+import { benchCliLatency } from './cli-latency.ts';
+import { benchContention } from './contention.ts';
+import { benchScale } from './scale.ts';
+import { benchSite } from './site.ts';
+
+const PARTS = ['cli', 'contention', 'scale', 'site'] as const;
+type Part = (typeof PARTS)[number];
+
+function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
+  const quick = argv.includes('--quick');
+  const at = argv.indexOf('--only');
+  const given = at === -1 ? [...PARTS] : (argv[at + 1] ?? '').split(',');
+  const unknown = given.filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) {
+    process.stderr.write(`error: --only ${unknown.join(',')}: choose from ${PARTS.join(',')}\n`);
+    process.exit(2);
+  }
+  return { quick, only: given as Part[] };
+}
+
+const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: benchCliLatency, contention: benchContention, scale: benchScale, site: benchSite };
+
+const { quick, only } = parseArgs(process.argv.slice(2));
+const started = Date.now();
+const results: Record<string, unknown> = {};
+for (const part of only) {
+  const t = Date.now();
+  results[part] = await RUNNERS[part](quick);
+  if (process.stderr.isTTY) process.stderr.write(`${part}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+}
+const doc = {
+  machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30) },
+  quick,
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  started_at: new Date(started).toISOString(),
+  duration_s: Math.round((Date.now() - started) / 100) / 10,
+  ...results,
+};
+process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+if (process.stderr.isTTY) process.stderr.write(table(results));
+
+function table(r: Record<string, any>): string {
+  const lines: string[] = [];
+  for (const row of r.cli?.rows ?? []) lines.push(`cli   ${row.command.padEnd(18)} median ${row.median_ms} ms  p95 ${row.p95_ms} ms  ×node ${row.median_vs_node}`);
+  for (const row of r.contention ?? []) lines.push(`lock  ${String(row.writers).padStart(2)} writers  ${row.changes_per_s}/s  p50 ${row.p50_ms} ms  p99 ${row.p99_ms} ms  lost ${row.lost_updates}`);
+  for (const row of r.scale?.rows ?? []) lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
+  for (const [name, ms] of Object.entries(r.scale?.once_ms ?? {})) lines.push(`scale ${name.padEnd(18)} ${ms} ms`);
+  for (const row of r.site ?? []) lines.push(`site  ${row.lessons} lessons  clean ${row.clean_ms} ms  rebuild ${row.rebuild_ms} ms  ${row.pages_per_s_clean} pages/s`);
+  return `${lines.join('\n')}\n`;
+}

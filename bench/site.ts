@@ -1,0 +1,67 @@
+// Site build: generated courses (readalong, notes, 3 code files, 1 diagram per lesson) built clean
+// and again with caches by `codelabgen site build`; pages per second and bytes per lesson page.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateCourse } from './generate-course.ts';
+import { CLI } from './state-course.ts';
+import { round, since } from './stats.ts';
+
+export interface SiteRow {
+  lessons: number;
+  clean_ms: number;
+  rebuild_ms: number;
+  pages: number;
+  pages_per_s_clean: number;
+  bytes_per_lesson_page: { html: number; css: number; js: number };
+}
+
+function build(root: string, out: string, env: NodeJS.ProcessEnv): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [CLI, 'site', 'build', '--course', root, '--out', out], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`site build exited ${result.status}: ${result.stderr.slice(0, 800)}`);
+  return since(start);
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Average HTML bytes of lesson pages, and the CSS/JS they reference (each asset counted once per page). */
+function pageWeights(out: string): { pages: number; html: number; css: number; js: number } {
+  const all = files(out);
+  const pages = all.filter((f) => f.endsWith('.html'));
+  const lessonPages = pages.filter((f) => /lessons?\//.test(path.relative(out, f)));
+  const sample = lessonPages.length > 0 ? lessonPages : pages;
+  let html = 0, css = 0, js = 0;
+  for (const page of sample) {
+    const text = readFileSync(page, 'utf8');
+    html += Buffer.byteLength(text);
+    for (const match of text.matchAll(/(?:href|src)="([^"]+\.(css|js|mjs))"/g)) {
+      const asset = all.find((f) => f.endsWith(match[1]!.replace(/^.*?\/(_astro|assets)\//, '/$1/')));
+      if (asset) (match[2] === 'css' ? (css += statSync(asset).size) : (js += statSync(asset).size));
+    }
+  }
+  const n = Math.max(1, sample.length);
+  return { pages: pages.length, html: Math.round(html / n), css: Math.round(css / n), js: Math.round(js / n) };
+}
+
+export async function benchSite(quick: boolean): Promise<SiteRow[]> {
+  const rows: SiteRow[] = [];
+  for (const lessons of quick ? [10] : [50, 200]) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-site-'));
+    try {
+      const root = path.join(dir, 'course');
+      await generateCourse(root, { lessons, perModule: 10 });
+      const env = { ...process.env, NO_COLOR: '1', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'cache') };
+      const clean = build(root, path.join(dir, 'out'), env);
+      const rebuild = build(root, path.join(dir, 'out'), env);
+      const weights = pageWeights(path.join(dir, 'out'));
+      rows.push({ lessons, clean_ms: round(clean, 0), rebuild_ms: round(rebuild, 0), pages: weights.pages, pages_per_s_clean: round(weights.pages / (clean / 1000), 1), bytes_per_lesson_page: { html: weights.html, css: weights.css, js: weights.js } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
