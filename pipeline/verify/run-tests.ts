@@ -49,14 +49,7 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
     let timedOut = false;
     let ended: { code: number | null; signal: string | null } | null = null;
     let grace: NodeJS.Timeout | undefined;
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // ESRCH: every process of the group has already exited
-      }
-    };
+    const killGroup = () => killProcessGroup(child.pid);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -85,4 +78,14 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
       if (child.pid !== undefined) finish();
     });
   });
+}
+
+/** SIGKILL to every process of the group led by `pid` (the test command and all it started). */
+function killProcessGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: every process of the group has already exited
+  }
 }
