@@ -256,6 +256,16 @@ test('drift: a code change after verification is reported and done refused; a do
   assert.equal(doneNow.code, 0, doneNow.stderr);
 });
 
+test('--all --update-state verifies the lessons at code and records each verdict', async () => {
+  const course = await courseWithLessons([{ id: '9.1', files: PASSING }, { id: '9.2', files: FAILING }, { id: '9.3', files: PASSING, stage: 'verified' }]);
+  const result = verify(course, ['--all', '--update-state', '--json']);
+  assert.equal(result.code, 1, result.stderr);
+  assert.deepEqual(json(result).lessons.map((entry: any) => `${entry.lesson}:${entry.status}`), ['9.1:passed', '9.2:failed']);
+  const lessons = readState(course.root).lessons as Record<string, any>;
+  assert.deepEqual([lessons['9.1'].stage, lessons['9.2'].stage, lessons['9.2'].fix_attempts_used, lessons['9.3'].stage], ['verified', 'code', 1, 'verified']);
+  assert.ok(!exists(path.join(course.dir, 'runs/9.3')), 'a lesson already verified is not selected with --update-state');
+});
+
 async function sixLessons(): Promise<Course> {
   const lessons: LessonFixture[] = ['8.1', '8.2', '8.3', '8.4', '8.5', '8.6'].map((id) => ({ id, files: id === '8.4' ? FAILING : SLOW_PASSING, stage: 'verified' }));
   lessons.push({ id: '8.7', files: PASSING, stage: 'code' }); // below verified: not selected by default
