@@ -3,7 +3,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -11,6 +12,7 @@ import {
   parseData, parseDataFile, parseFrontMatter, parseJsonlFile,
   type Config, type Curriculum, type CurriculumLesson,
 } from '../content-schemas/index.ts';
+import { codeRefProblems, fenceAttributes, fencedBlocks, lessonDiagrams } from './lesson-docs.ts';
 
 const EXAMPLES = path.dirname(fileURLToPath(import.meta.url));
 const EXPECTED_COURSES = ['node-streams', 'python-generators'];
@@ -41,73 +43,24 @@ function nonEmpty(file: string): string {
   return text;
 }
 
-/** A fenced block: its info string (language and attributes), body and 1-based line. */
-interface Fence { info: string; body: string; line: number }
-
-/** Top-level fenced blocks of a markdown text (a fence closes only with the same marker, at least as long). */
-export function fencedBlocks(markdown: string): Fence[] {
-  const blocks: Fence[] = [];
-  let open: { marker: string; info: string; line: number; body: string[] } | undefined;
-  markdown.split('\n').forEach((text, index) => {
-    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(text);
-    if (open) {
-      if (fence && fence[1]!.startsWith(open.marker) && fence[1]![0] === open.marker[0] && fence[2]!.trim() === '') {
-        blocks.push({ info: open.info, body: open.body.join('\n'), line: open.line });
-        open = undefined;
-      } else open.body.push(text);
-    } else if (fence) open = { marker: fence[1]!, info: fence[2]!.trim(), line: index + 1, body: [] };
-  });
-  return blocks;
-}
-
-/** `key=value` attributes of a fence info string. */
-function attributes(info: string): Record<string, string> {
-  return Object.fromEntries([...info.matchAll(/(\w+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
-}
-
-function lineCount(file: string): number {
-  const text = readFileSync(file, 'utf8');
-  return text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
-}
-
-/** Problems with the code references of one doc: missing files, bad ranges, non-empty bodies. */
-function codeRefProblems(lessonDir: string, doc: string): string[] {
-  const problems: string[] = [];
-  for (const block of fencedBlocks(readFileSync(path.join(lessonDir, doc), 'utf8'))) {
-    const attrs = attributes(block.info);
-    if (attrs.file === undefined) continue;
-    const where = `${doc}:${block.line}`;
-    if (block.body.trim() !== '') problems.push(`${where}: a code reference must have an empty body`);
-    if (path.isAbsolute(attrs.file) || attrs.file.split('/').includes('..')) { problems.push(`${where}: file=${attrs.file} leaves the lesson folder`); continue; }
-    const file = path.join(lessonDir, attrs.file);
-    if (!existsSync(file) || !statSync(file).isFile()) { problems.push(`${where}: file=${attrs.file} does not exist`); continue; }
-    if (attrs.lines === undefined) continue;
-    const range = /^(\d+)(?:-(\d+))?$/.exec(attrs.lines);
-    const start = Number(range?.[1]);
-    const end = Number(range?.[2] ?? range?.[1]);
-    if (!range || start < 1 || end < start || end > lineCount(file)) problems.push(`${where}: lines=${attrs.lines} is not a range inside ${attrs.file} (${lineCount(file)} lines)`);
+test('the doc checks find bad code references and skip examples nested in other fences', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'examples-docs-'));
+  try {
+    mkdirSync(path.join(dir, 'docs'));
+    writeFileSync(path.join(dir, 'a.mjs'), 'one\ntwo\nthree\n');
+    const doc = ['```js file=a.mjs lines=2-3', '```', '```js file=a.mjs lines=3-4', '```', '```js file=b.mjs', '```',
+      '```js file=a.mjs', 'code', '```', '````md', '```js file=nowhere.mjs', '```', '````', '```mermaid', 'flowchart LR', '```'].join('\n');
+    writeFileSync(path.join(dir, 'docs', 'notes.md'), doc);
+    assert.deepEqual(codeRefProblems(dir, 'docs/notes.md'), [
+      'docs/notes.md:3: lines=3-4 is not a range inside a.mjs (3 lines)',
+      'docs/notes.md:5: file=b.mjs does not exist',
+      'docs/notes.md:7: a code reference must have an empty body',
+    ]);
+    assert.deepEqual(lessonDiagrams(dir), [{ where: 'docs/notes.md:14', source: 'flowchart LR' }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return problems;
-}
-
-/** Mermaid sources of a lesson: ```mermaid blocks in its docs and docs/diagrams/*.mmd files. */
-function lessonDiagrams(lessonDir: string): { where: string; source: string }[] {
-  const diagrams: { where: string; source: string }[] = [];
-  for (const doc of ['docs/readalong.md', 'docs/notes.md']) {
-    const file = path.join(lessonDir, doc);
-    if (!existsSync(file)) continue;
-    for (const block of fencedBlocks(readFileSync(file, 'utf8'))) {
-      if (block.info.split(/\s+/)[0] === 'mermaid') diagrams.push({ where: `${doc}:${block.line}`, source: block.body });
-    }
-  }
-  const folder = path.join(lessonDir, 'docs', 'diagrams');
-  if (existsSync(folder)) {
-    for (const name of readdirSync(folder).filter((entry) => entry.endsWith('.mmd')).sort()) {
-      diagrams.push({ where: `docs/diagrams/${name}`, source: readFileSync(path.join(folder, name), 'utf8') });
-    }
-  }
-  return diagrams;
-}
+});
 
 test('both example courses are present', () => {
   assert.deepEqual(courseNames, EXPECTED_COURSES);
@@ -170,7 +123,7 @@ for (const course of courses) {
         nonEmpty(path.join(lesson.dir, 'docs/readalong.md'));
         nonEmpty(path.join(lesson.dir, 'docs/notes.md'));
         assert.deepEqual([...codeRefProblems(lesson.dir, 'docs/readalong.md'), ...codeRefProblems(lesson.dir, 'docs/notes.md')], []);
-        const refs = fencedBlocks(readFileSync(path.join(lesson.dir, 'docs/readalong.md'), 'utf8')).filter((block) => attributes(block.info).file);
+        const refs = fencedBlocks(readFileSync(path.join(lesson.dir, 'docs/readalong.md'), 'utf8')).filter((block) => fenceAttributes(block.info).file);
         assert.ok(refs.length >= 3, `the read-along of ${id} has ${refs.length} code references`);
         assert.ok(lessonDiagrams(lesson.dir).length >= 1, `lesson ${id} has no mermaid diagram`);
       });
@@ -211,17 +164,41 @@ function run(argv: string[], cwd: string): Promise<{ code: number | null; output
   });
 }
 
-describe('every lesson\'s tests pass', { concurrency: 3 }, () => {
+/** The argv that runs a lesson's tests in its folder, by the course runtime. */
+function testCommand(course: Course): string[] {
+  return course.config.runtime === 'python' ? ['python3', '-m', 'unittest', 'discover'] : [process.execPath, '--test', '--test-reporter=tap'];
+}
+
+// Lesson test runs start when this file loads, at most RUN_JOBS at a time, so they overlap with
+// the schema and diagram checks above; each test below awaits its lesson's run.
+const RUN_JOBS = 3;
+let running = 0;
+const waiting: (() => void)[] = [];
+async function limited<T>(job: () => Promise<T>): Promise<T> {
+  if (running >= RUN_JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  try {
+    return await job();
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
+}
+const lessonRuns = new Map(courses.flatMap((course) => course.lessons.map((lesson) => {
+  const result = limited(() => run(testCommand(course), lesson.dir));
+  result.catch(() => {}); // awaited (and reported) by the lesson's test
+  return [lesson.dir, result] as const;
+})));
+
+describe('every lesson\'s tests pass', () => {
   for (const course of courses) {
     for (const lesson of course.lessons) {
-      test(`${course.name} ${lesson.meta.id}`, async () => {
+      test(`${course.name} ${lesson.meta.id}: ${testCommand(course).slice(1).join(' ')}`, async () => {
+        const { code, output } = await lessonRuns.get(lesson.dir)!;
+        assert.equal(code, 0, output);
         if (course.config.runtime === 'python') {
-          const { code, output } = await run(['python3', '-m', 'unittest', 'discover'], lesson.dir);
-          assert.equal(code, 0, output);
           assert.match(output, /^Ran [1-9]\d* tests?/m, output);
         } else {
-          const { code, output } = await run([process.execPath, '--test', '--test-reporter=tap'], lesson.dir);
-          assert.equal(code, 0, output);
           assert.match(output, /^# pass [1-9]\d*$/m, output);
           assert.match(output, /^# fail 0$/m, output);
         }
