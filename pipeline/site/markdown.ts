@@ -3,7 +3,10 @@
 import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 
-const marked = new Marked({ gfm: true, async: false });
+// Doc headings sit under the lesson page's section headings: `#` becomes h2, `##` h3, and so on.
+const marked = new Marked({ gfm: true, async: false, walkTokens: (token) => {
+  if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
+} });
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'del', 'ins', 'details', 'summary', 'kbd', 'sup', 'sub', 'input', 'figure', 'figcaption'],

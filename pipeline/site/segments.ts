@@ -29,6 +29,8 @@ export interface DocContext {
 }
 
 export interface RenderedDoc {
+  /** Text of a leading `# Title` line (the page shows it as the section heading), else null. */
+  title: string | null;
   segments: Segment[];
   /** Code-reference problems: `lesson <id> <doc>:<line>: ...` (also shown as error segments). */
   problems: string[];
@@ -46,8 +48,16 @@ export function diagramTitle(source: string, fallback: string): string {
 }
 
 export function renderDoc(text: string, ctx: DocContext): RenderedDoc {
-  const out: RenderedDoc = { segments: [], problems: [], diagrams: [], words: 0 };
-  for (const block of splitFences(text, ctx.doc.endsWith('.mdx'))) {
+  const out: RenderedDoc = { title: null, segments: [], problems: [], diagrams: [], words: 0 };
+  const blocks = splitFences(text, ctx.doc.endsWith('.mdx'));
+  const first = blocks[0];
+  const heading = first?.kind === 'text' ? /^\s*# +(.+?)\s*#*\s*(?:\n|$)/.exec(first.text) : null;
+  if (first?.kind === 'text' && heading) {
+    out.title = heading[1] ?? null;
+    first.text = first.text.slice(heading[0].length);
+  }
+  for (const block of blocks) {
+    if (block.kind === 'text' && block.text.trim() === '') continue;
     if (block.kind === 'text') {
       out.words += block.text.split(/\s+/).filter(Boolean).length;
       out.segments.push({ kind: 'html', html: renderMarkdown(block.text) });

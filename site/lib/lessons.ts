@@ -8,6 +8,7 @@ export type DiagramView = { title: string; label: string; source: string; hash: 
 export type SegmentView = Exclude<Segment, { kind: 'diagram' }> | ({ kind: 'diagram' } & DiagramView);
 export interface DocView {
   doc: string;
+  title: string | null;
   segments: SegmentView[];
 }
 export interface LessonLink {
@@ -64,7 +65,7 @@ function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
 
 function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions): DocView | null {
   if (doc === null) return null;
-  return { doc: doc.doc, segments: doc.segments.map((s) => (s.kind === 'diagram' ? { kind: 'diagram' as const, ...diagramView(s.diagram, options) } : s)) };
+  return { doc: doc.doc, title: doc.title, segments: doc.segments.map((s) => (s.kind === 'diagram' ? { kind: 'diagram' as const, ...diagramView(s.diagram, options) } : s)) };
 }
 
 /** Every included lesson's page data in curriculum order. */
