@@ -4,7 +4,7 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, write
 import path from 'node:path';
 import type { RunResult } from '../content-schemas/index.ts';
 import { RunResultSchema, parseDataFile } from '../content-schemas/index.ts';
-import { ARTIFACTS, abs, type Course } from './course.ts';
+import { ARTIFACTS, abs, insideCourse, type Course } from './course.ts';
 import { errorCode } from './errors.ts';
 import { fsyncDir, safeUnlink, tempPathFor } from './store/atomic-write.ts';
 
@@ -33,7 +33,7 @@ export function runNumbers(dir: string): number[] {
  * concurrent verifies never share a number; the loser takes the next one.
  */
 export function writeRunResult(course: Course, result: Omit<RunResult, 'run'>): RunResult {
-  const dir = abs(course, ARTIFACTS.runsDir(result.lesson));
+  const dir = insideCourse(course, ARTIFACTS.runsDir(result.lesson), 'run-results folder'); // never through a symlink out of the course
   mkdirSync(dir, { recursive: true });
   let run = (runNumbers(dir).at(-1) ?? 0) + 1;
   for (;;) {
