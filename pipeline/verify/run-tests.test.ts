@@ -45,7 +45,7 @@ test('a timeout kills the whole process group, grandchild included', async () =>
     require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
     console.log('spawned');
     setInterval(() => {}, 1000);`;
-  const outcome = await node(code, 1500);
+  const outcome = await node(code, 4000);
   assert.equal(outcome.timed_out, true);
   assert.equal(outcome.signal, 'SIGKILL');
   assert.equal(outcome.exit_code, null);
