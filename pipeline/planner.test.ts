@@ -41,6 +41,7 @@ const cases: Array<{ name: string; input: PlanInput; items: Array<[string, strin
   { name: 'reviewed → orchestrator final checks; notes → reviewer', input: input(state([lesson('1.1', 'reviewed'), lesson('2.1', 'notes'), lesson('3.1', 'verified')])), items: [['1.1', 'done', 'orchestrator'], ['2.1', 'reviewed', 'lesson-reviewer'], ['3.1', 'readalong', 'readalong-writer']] },
   { name: 'a stale done lesson is the module\'s work item', input: input(state([lesson('1.1', 'done', { stale: { reason: 'x', at: T0 } }), lesson('1.2', 'pending')])), items: [['1.1', 'null', 'orchestrator']] },
   { name: 'a drifted lesson is sent back to verify', input: input(state([lesson('1.1', 'readalong')]), 3, ['1.1']), items: [['1.1', 'notes', 'verify']] },
+  { name: 'a drifted done lesson is its module\'s work item again', input: input(state([lesson('1.1', 'done'), lesson('1.2', 'pending')]), 3, ['1.1']), items: [['1.1', 'null', 'verify']] },
   { name: 'all done: no work items', input: input(state([lesson('1.1', 'done'), lesson('2.1', 'done')])), items: [] },
   { name: 'outside the lessons phase: no work items', input: input(state([lesson('1.1', 'pending')], [], 'scaffold')), items: [] },
 ];

@@ -87,23 +87,23 @@ interface ModuleState {
   underWay: boolean;
 }
 
-function modulesOf(state: State): ModuleState[] {
+function modulesOf(state: State, drifted: ReadonlySet<string>): ModuleState[] {
   const modules = new Map<string, ModuleState>();
   for (const id of state.lesson_order) {
     const lesson = state.lessons[id];
     if (!lesson) continue;
     const module = modules.get(lesson.module_id) ?? { id: lesson.module_id, first: null, underWay: false };
     if (lesson.stage !== 'pending') module.underWay = true;
-    if (module.first === null && (lesson.stage !== 'done' || lesson.stale)) module.first = lesson;
+    if (module.first === null && (lesson.stage !== 'done' || lesson.stale || drifted.has(id))) module.first = lesson;
     modules.set(lesson.module_id, module);
   }
   return [...modules.values()];
 }
 
-/** Work items: the first unfinished lesson of each module, modules under way first, up to budgets.parallel. */
+/** Work items: the first unfinished (or stale, or drifted) lesson of each module, modules under way first, up to budgets.parallel. */
 export function planLessons(input: PlanInput): WorkItem[] {
   const running = runningTasks(input.state);
-  const open = modulesOf(input.state).filter((module) => module.first !== null && !module.first.blocked);
+  const open = modulesOf(input.state, input.drifted).filter((module) => module.first !== null && !module.first.blocked);
   const ordered = [...open.filter((module) => module.underWay), ...open.filter((module) => !module.underWay)];
   return ordered.slice(0, input.budgets.parallel).map((module) => {
     const lesson = module.first as LessonState;
