@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
-import { type Course } from '../course.ts';
+import { insideCourse, type Course } from '../course.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { splitFences } from './fences.ts';
 
@@ -32,7 +32,12 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
   for (const id of state?.lesson_order ?? []) {
     const lesson = state?.lessons[id];
     if (lesson === undefined) continue;
-    const dir = path.join(course.root, lesson.dir);
+    let dir: string;
+    try {
+      dir = insideCourse(course, lesson.dir, `lesson ${id} dir`);
+    } catch {
+      continue; // a folder outside the course is reported by the artifact checks, not here
+    }
     for (const doc of LESSON_DOCS) {
       const file = path.join(dir, doc);
       if (!existsSync(file)) continue;
