@@ -1,12 +1,14 @@
 // Site build: generated courses (readalong, notes, 3 code files, 1 diagram per lesson) built clean
-// and again with caches by `codelabgen site build`; pages per second and bytes per lesson page.
+// and again with caches by `codelabgen site build`; pages per second and bytes per lesson page; and the
+// same content built by bench/bare-astro (Astro with no codelabgen features) in the same run: the floor.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCourse } from './generate-course.ts';
 import { CLI } from './state-course.ts';
-import { round, since } from './stats.ts';
+import { ratio, round, since } from './stats.ts';
+import { fileURLToPath } from 'node:url';
 
 export interface SiteRow {
   lessons: number;
@@ -15,6 +17,18 @@ export interface SiteRow {
   pages: number;
   pages_per_s_clean: number;
   bytes_per_lesson_page: { html: number; css: number; js: number };
+  bare_astro: { clean_ms: number; rebuild_ms: number; pages: number; bytes_per_lesson_page: { html: number; css: number; js: number } };
+  clean_vs_bare: number | null;
+  rebuild_vs_bare: number | null;
+}
+
+const BARE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-astro', 'build.mjs');
+
+function bareBuild(root: string, out: string, cache: string): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [BARE, root, out, cache], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`bare astro build exited ${result.status}: ${result.stderr.slice(0, 800)}`);
+  return since(start);
 }
 
 function build(root: string, out: string, env: NodeJS.ProcessEnv): number {
@@ -32,7 +46,7 @@ function files(dir: string): string[] {
 function pageWeights(out: string): { pages: number; html: number; css: number; js: number } {
   const all = files(out);
   const pages = all.filter((f) => f.endsWith('.html'));
-  const lessonPages = pages.filter((f) => /lessons?\//.test(path.relative(out, f)));
+  const lessonPages = pages.filter((f) => /^\d[^/]*\/[^/]+\/index\.html$|lessons?\//.test(path.relative(out, f)));
   const sample = lessonPages.length > 0 ? lessonPages : pages;
   let html = 0, css = 0, js = 0;
   for (const page of sample) {
@@ -58,7 +72,20 @@ export async function benchSite(quick: boolean): Promise<SiteRow[]> {
       const clean = build(root, path.join(dir, 'out'), env);
       const rebuild = build(root, path.join(dir, 'out'), env);
       const weights = pageWeights(path.join(dir, 'out'));
-      rows.push({ lessons, clean_ms: round(clean, 0), rebuild_ms: round(rebuild, 0), pages: weights.pages, pages_per_s_clean: round(weights.pages / (clean / 1000), 1), bytes_per_lesson_page: { html: weights.html, css: weights.css, js: weights.js } });
+      const bareClean = bareBuild(root, path.join(dir, 'bare-out'), path.join(dir, 'bare-cache'));
+      const bareRebuild = bareBuild(root, path.join(dir, 'bare-out'), path.join(dir, 'bare-cache'));
+      const bare = pageWeights(path.join(dir, 'bare-out'));
+      rows.push({
+        lessons,
+        clean_ms: round(clean, 0),
+        rebuild_ms: round(rebuild, 0),
+        pages: weights.pages,
+        pages_per_s_clean: round(weights.pages / (clean / 1000), 1),
+        bytes_per_lesson_page: { html: weights.html, css: weights.css, js: weights.js },
+        bare_astro: { clean_ms: round(bareClean, 0), rebuild_ms: round(bareRebuild, 0), pages: bare.pages, bytes_per_lesson_page: { html: bare.html, css: bare.css, js: bare.js } },
+        clean_vs_bare: ratio(clean, bareClean),
+        rebuild_vs_bare: ratio(rebuild, bareRebuild),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
