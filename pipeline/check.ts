@@ -17,6 +17,8 @@ export interface CheckReport {
   ok: boolean;
   problems: number;
   checks: CheckSection[];
+  /** What recovery did while loading the state (a torn line moved aside, events replayed). */
+  notices: string[];
 }
 
 /** A check; `state` is null when state.json could not be loaded (the replay check says why). */
@@ -37,13 +39,14 @@ export const CHECKS: CourseCheck[] = [
 export async function checkCourse(course: Course, command: string): Promise<CheckReport> {
   let state: State | null = null;
   const checks: CheckSection[] = [];
+  let notices: string[] = [];
   try {
-    state = (await loadState(course, command)).state;
+    ({ state, notices } = await loadState(course, command));
   } catch (error) {
     if (!(error instanceof RefusalError)) throw error;
     checks.push({ name: 'state loads', problems: [error.message] });
   }
   for (const check of CHECKS) checks.push(await check(course, state));
   const problems = checks.reduce((sum, section) => sum + section.problems.length, 0);
-  return { ok: problems === 0, problems, checks };
+  return { ok: problems === 0, problems, checks, notices };
 }

@@ -1,10 +1,11 @@
 // codelabgen check: every course check; exit 1 when any finds a problem.
 import { ChecksFailedError, checkCourse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
-import { courseOf } from '../course.ts';
+import { courseOf, reportNotices } from '../course.ts';
 
 export async function run(ctx: Context): Promise<number> {
   const report = await checkCourse(courseOf(ctx), ctx.commandLine);
+  reportNotices(ctx, report.notices);
   if (ctx.flag('json')) ctx.out.json(report);
   else {
     for (const section of report.checks) {

@@ -25,7 +25,7 @@ async function worker(id: number, latencies: number[], failures: string[]): Prom
   }
 }
 
-test(`${WORKERS} processes × ${CALLS} state log calls: ${WORKERS * CALLS} events, seq gapless, replay equals state, nothing left behind`, { timeout: 600_000 }, async () => {
+test(`${WORKERS} processes × ${CALLS} state log calls: ${WORKERS * CALLS} events, seq gapless, replay equals state, nothing left behind`, { timeout: 900_000 }, async () => {
   root = makeCourse();
   const latencies: number[] = [];
   const failures: string[] = [];
