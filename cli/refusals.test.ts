@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { advance, ARTIFACTS_BY_PHASE, courseAt, CURRICULUM, LESSON_DIRS, ok, refused, write, writeStageArtifact } from './protocol-fixture.ts';
-import { makeCourse, removeDir } from './testing.ts';
+import { cli, makeCourse, removeDir } from './testing.ts';
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => removeDir(path.dirname(root))));
@@ -122,6 +122,12 @@ describe('lesson stages (section 3)', () => {
     advance(root, '1.1', 'reviewed');
     writeFileSync(path.join(root, LESSON_DIRS['1.1'] as string, 'main.mjs'), 'export const answer = 43;\n');
     refused(root, ['state', 'set', '1.1', 'done'], /^error: lesson 1\.1: cannot move to done: lesson 1\.1: code changed since it was verified \(sha256:[0-9a-f]{64}\); move it back to code and verify again$/);
+    const check = cli(['check'], { cwd: root });
+    assert.equal(check.code, 1, check.stdout + check.stderr);
+    assert.match(check.stdout + check.stderr, /lesson 1\.1: code changed since it was verified; move it back to code and verify again/);
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
+    assert.deepEqual([item.drifted, item.role], [true, 'verify']);
+    assert.match(ok(root, 'state', 'show'), /DRIFTED: code changed since verified/);
     writeStageArtifact(root, '1.1', 'code');
     ok(root, 'state', 'set', '1.1', 'done');
   });
@@ -149,6 +155,7 @@ describe('lesson stages (section 3)', () => {
     refused(root, ['state', 'block', '1.2', '--reason', 'x'], /already blocked/);
     refused(root, ['state', 'fail', '1.2', '--note', 'x'], /^error: lesson 1\.2 is blocked \(needs an API key\); unblock it first$/);
     refused(root, ['state', 'set', '1.2', 'spec', '--note', 'x'], /^error: lesson 1\.2 is blocked \(needs an API key\); it cannot move until unblocked$/);
+    refused(root, ['state', 'phase', 'assembly'], /^error: cannot leave lessons: lesson 1\.[12]: at (notes|code), not done( \(blocked\))? \(and [12] more\)$/);
   });
 });
 
