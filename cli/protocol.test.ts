@@ -39,7 +39,7 @@ test('happy path: init → every phase → register → lessons through every st
     // The planner offers the first lesson of each module.
     const next = JSON.parse(ok(root, 'state', 'next'));
     assert.deepEqual(next.lessons.map((item: { lesson: string }) => item.lesson), ['1.1', '2.1']);
-    assert.deepEqual(next.lessons[0], { lesson: '1.1', module: '1', stage: 'pending', next_stage: 'spec', role: 'example-designer', action: 'example-designer writes .codelabgen/lessons/<id>/spec.yaml, then codelabgen state set 1.1 spec', task: null, drifted: false });
+    assert.deepEqual(next.lessons[0], { lesson: '1.1', module: '1', stage: 'pending', next_stage: 'spec', role: 'example-designer', action: 'example-designer writes .codelabgen/lessons/1.1/spec.yaml, then codelabgen state set 1.1 spec', task: null, drifted: false });
 
     for (const id of ['1.1', '1.2', '2.1']) {
       const task = ok(root, 'state', 'task', 'start', id, '--role', 'example-designer').trim();

@@ -77,7 +77,7 @@ export function roleFor(lesson: LessonState, drifted: boolean): { role: string; 
   }
   const row = stageRow(lesson.stage);
   if (row.role === 'orchestrator') return { role: 'orchestrator', action: row.next_stage ? `final checks, then ${row.then.replace('<id>', id)}` : 'nothing' };
-  return { role: row.role, action: `${row.role} ${row.work}, then ${row.then.replace('<id>', id)}` };
+  return { role: row.role, action: `${row.role} ${row.work.replaceAll('<id>', id)}, then ${row.then.replace('<id>', id)}` };
 }
 
 interface ModuleState {
