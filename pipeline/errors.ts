@@ -33,3 +33,17 @@ export function refuse(message: string, ...hints: string[]): never {
 export function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
+
+const WRITE_ERRORS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EIO: 'input/output error',
+};
+
+/** A short reason for a failed write, e.g. "no space left on device", for one-line errors. */
+export function writeErrorReason(error: unknown): string {
+  return WRITE_ERRORS[errorCode(error) ?? ''] ?? (error as Error).message;
+}

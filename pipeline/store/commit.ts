@@ -4,7 +4,7 @@ import os from 'node:os';
 import type { Event, EventDraft, State } from '../../content-schemas/index.ts';
 import { EventSchema, issuesToProblems } from '../../content-schemas/index.ts';
 import { ARTIFACTS, type Course } from '../course.ts';
-import { RefusalError, StoreWriteError, errorCode } from '../errors.ts';
+import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
 import { apply } from '../state/apply.ts';
 import { appendEvent, truncateLog } from './log.ts';
 import { withLock } from './lock.ts';
@@ -69,6 +69,6 @@ export function writeEventAndState(course: Course, event: Event, state: State, l
 function writeFailure(error: unknown, file: string, outcome: string): Error {
   const code = errorCode(error);
   if (code === undefined || !/^E[A-Z]+$/.test(code)) return error as Error;
-  const reason = code === 'ENOSPC' ? 'no space left on device' : code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+  const reason = writeErrorReason(error);
   return new StoreWriteError(`cannot write ${file}: ${reason} (${code}); ${outcome}`, [`free space or fix permissions on ${os.hostname()}, then retry`], { cause: error });
 }

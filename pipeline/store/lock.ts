@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Course } from '../course.ts';
-import { RefusalError, StoreWriteError, errorCode } from '../errors.ts';
+import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 
@@ -188,7 +188,8 @@ function timeoutRefusal(file: string, owner: LockOwner, timeoutMs: number): Refu
 
 function writeRefusal(error: unknown, file: string): RefusalError {
   const code = errorCode(error) ?? 'error';
-  return new StoreWriteError(`cannot write ${file}: ${code} (${(error as Error).message}); nothing was changed`, [], { cause: error });
+  const lock = path.join(path.basename(path.dirname(file)), 'lock');
+  return new StoreWriteError(`cannot write ${lock} (the course lock): ${writeErrorReason(error)} (${code}); nothing was changed`, [`check free space and permissions of ${path.dirname(file)}`], { cause: error });
 }
 
 function sleep(ms: number): Promise<void> {

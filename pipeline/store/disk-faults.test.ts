@@ -1,0 +1,136 @@
+// Disk faults: ENOSPC/EIO at each write step (fault seam), a real full disk (a tiny tmpfs, where
+// mounting is allowed), and a read-only course directory (as a non-root user). Each ends with one
+// `error: cannot write ...` line, state.json and events.jsonl byte-identical, the lock released.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLI, cli, makeCourse, readEvents, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
+
+const made: string[] = [];
+after(() => made.forEach(removeDir));
+
+function course(): string {
+  const root = makeCourse();
+  made.push(path.dirname(root));
+  assert.equal(cli(['state', 'log', 'acked'], { cwd: root }).code, 0);
+  return root;
+}
+
+function storeFiles(root: string): Buffer[] {
+  return ['state.json', 'events.jsonl'].map((name) => readFileSync(path.join(root, '.codelabgen', name)));
+}
+
+function debris(root: string): string[] {
+  return readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('lock') || name.endsWith('.tmp'));
+}
+
+function assertCannotWrite(result: CliResult, message: RegExp): void {
+  assert.equal(result.code, 2, `expected exit 2, got ${result.code} ${result.signal ?? ''}: ${result.stderr}`);
+  assert.equal(result.stdout, '');
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.match(lines[0] ?? '', message);
+  assert.equal(lines.filter((line) => line.startsWith('error: ')).length, 1);
+  assert.ok(lines.slice(1).every((line) => line.startsWith('hint: ')), result.stderr);
+}
+
+const SEAM: Array<[string, RegExp]> = [
+  ['enospc@event-write', /^error: cannot write \.codelabgen\/events\.jsonl: no space left on device \(ENOSPC\); nothing was changed$/],
+  ['eio@event-fsync', /^error: cannot write \.codelabgen\/events\.jsonl: input\/output error \(EIO\); nothing was changed$/],
+  ['enospc@temp-write', /^error: cannot write \.codelabgen\/state\.json: no space left on device \(ENOSPC\); nothing was changed$/],
+  ['eio@rename', /^error: cannot write \.codelabgen\/state\.json: input\/output error \(EIO\); nothing was changed$/],
+];
+
+for (const [fault, message] of SEAM) {
+  test(`${fault}: exit 2 with one error line, state and log byte-identical, lock released`, () => {
+    const root = course();
+    const before = snapshot(root);
+    const result = cli(['state', 'log', 'victim', '--data', `v=${'x'.repeat(10_000)}`], { cwd: root, env: { CODELABGEN_TEST_FAULT: fault } });
+    assertCannotWrite(result, message);
+    assert.deepEqual(snapshot(root), before, 'nothing changed: no partial event, no temp file, no lock');
+    const next = cli(['state', 'log', 'after'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '0' } });
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(next.stderr, '', 'nothing to recover');
+    assert.deepEqual(readEvents(root).map((event) => event.fact ?? event.kind), ['course.init', 'acked', 'after']);
+    assert.equal(cli(['check'], { cwd: root }).code, 0);
+  });
+}
+
+/** Mounts a tmpfs of `size` at a new folder, or returns why it cannot. */
+function mountTmpfs(size: string): { dir: string } | { skip: string } {
+  if (process.platform !== 'linux') return { skip: 'tmpfs needs Linux' };
+  const dir = tempDir('codelabgen-tmpfs-');
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { encoding: 'utf8' });
+  if (mounted.status !== 0) {
+    removeDir(dir);
+    return { skip: `cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || 'mount failed').trim()})` };
+  }
+  return { dir };
+}
+
+test('a real full disk (tiny tmpfs): the write is refused, nothing partial is left, and it works once space is freed', (t) => {
+  const mount = mountTmpfs('1m');
+  if ('skip' in mount) {
+    console.log(`skipped the real full-disk test: ${mount.skip}`);
+    t.skip(mount.skip);
+    return;
+  }
+  try {
+    const root = path.join(mount.dir, 'course');
+    assert.equal(cli(['init', root, '--title', 'Full disk']).code, 0);
+    const filler = path.join(mount.dir, 'filler');
+    const { bavail, bsize } = statfsSync(mount.dir);
+    writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - 3 * bsize))); // leave three pages
+    const before = snapshot(root);
+    const [state, events] = storeFiles(root);
+    const result = cli(['state', 'log', 'big', '--data', `v=${'x'.repeat(60_000)}`], { cwd: root });
+    assertCannotWrite(result, /^error: cannot write \.codelabgen\/(events\.jsonl|state\.json|lock \(the course lock\)): no space left on device \(ENOSPC\); nothing was changed$/);
+    assert.deepEqual(storeFiles(root), [state, events], 'state.json and events.jsonl byte-identical');
+    assert.deepEqual(debris(root), []);
+    assert.deepEqual(snapshot(root), before);
+    rmSync(filler);
+    assert.equal(cli(['state', 'log', 'big', '--data', `v=${'x'.repeat(60_000)}`], { cwd: root }).code, 0);
+    assert.equal(cli(['check'], { cwd: root }).code, 0);
+  } finally {
+    spawnSync('umount', [mount.dir]);
+    removeDir(mount.dir);
+  }
+});
+
+/** Runs the CLI as user nobody when we are root (setpriv), else as ourselves. */
+function cliAs(asNobody: boolean, args: string[], cwd: string): CliResult {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '5', NODE_COMPILE_CACHE: '' };
+  delete env.CODELABGEN_COURSE;
+  delete env.CODELABGEN_TEST_FAULT;
+  const [command, prefix] = asNobody ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath]] : [process.execPath, []];
+  const result = spawnSync(command, [...prefix, CLI, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+test('a read-only course directory: a clear error and nothing changed', (t) => {
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', '0']).status !== 0) {
+    console.log('skipped the read-only course test: running as root and setpriv cannot switch to nobody here');
+    t.skip('no way to run as a non-root user');
+    return;
+  }
+  const base = tempDir('codelabgen-ro-');
+  made.push(base);
+  const root = path.join(base, 'course');
+  mkdirSync(root);
+  assert.equal(cli(['init', root, '--title', 'Read only']).code, 0);
+  // As root: the files stay root's and the folders are world-readable, so nobody can read, not write.
+  // As a user: take write permission away from the course folders.
+  for (const dir of [base, root, path.join(root, '.codelabgen')]) chmodSync(dir, isRoot ? 0o755 : 0o555);
+  try {
+    const before = snapshot(root);
+    const show = cliAs(isRoot, ['state', 'show', '--json'], root);
+    assert.equal(show.code, 0, `reading works: ${show.stderr}`);
+    const result = cliAs(isRoot, ['state', 'log', 'x'], root);
+    assertCannotWrite(result, /^error: cannot write \.codelabgen\/lock \(the course lock\): permission denied \(EACCES\); nothing was changed$/);
+    assert.deepEqual(snapshot(root), before);
+  } finally {
+    for (const dir of [base, root, path.join(root, '.codelabgen')]) chmodSync(dir, 0o755);
+  }
+});
