@@ -30,8 +30,12 @@ export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'codelabgen', 'diagrams');
 }
 
+let mermaidVersion: string | null = null;
+
+/** Cache entries are per mermaid version: an upgrade renders every diagram again. */
 function cacheFile(dir: string, hash: string): string {
-  return path.join(dir, `${hash}.json`);
+  mermaidVersion ??= (createRequire(import.meta.url)('mermaid/package.json') as { version: string }).version;
+  return path.join(dir, `${hash}-mermaid${mermaidVersion}.json`);
 }
 
 export function readCachedDiagram(dir: string, hash: string): CachedDiagram | null {
