@@ -1,0 +1,142 @@
+// Lesson content against the course on disk: readalong code references show the real lines,
+// diagrams are visible SVGs in both themes, mermaid loads only where needed, search finds notes.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { courseDir, lessonDir, lessonUrl, lessons, readLessonFile, siteUrl, type Lesson } from './course.ts';
+import { expect, test } from './fixtures.ts';
+
+/** The code references (`file=... lines=A-B`) of a lesson's readalong, in order. */
+function codeRefs(lesson: Lesson): Array<{ file: string; from: number; to: number }> {
+  const refs = [...readLessonFile(lesson, 'docs/readalong.md').matchAll(/^```\w*[^\n]*\bfile=(\S+)[^\n]*?\blines=(\d+)(?:-(\d+))?/gm)];
+  return refs.map((m) => ({ file: m[1]!, from: Number(m[2]), to: Number(m[3] ?? m[2]) }));
+}
+
+test('readalong code references show exactly the lines of the real files', async ({ page }) => {
+  const checked: string[] = [];
+  for (const lesson of lessons()) {
+    const refs = codeRefs(lesson);
+    if (refs.length === 0) continue;
+    await page.goto(lessonUrl(lesson));
+    const blocks = page.locator('[data-doc="docs/readalong.md"] figure.frame');
+    await expect(blocks).toHaveCount(refs.length);
+    for (const [i, ref] of refs.entries()) {
+      const block = blocks.nth(i);
+      await expect(block.locator('figcaption .title')).toHaveText(ref.file);
+      const expected = readLessonFile(lesson, ref.file).split('\n').slice(ref.from - 1, ref.to);
+      const shown = await block.locator('.ec-line').evaluateAll((lines) =>
+        lines.map((line) => ({ n: line.querySelector('.ln')?.textContent ?? '', code: (line.querySelector('.code')?.textContent ?? '').replace(/\n$/, '') })),
+      );
+      expect(shown.map((l) => l.code), `${lesson.id} ${ref.file}:${ref.from}-${ref.to}`).toEqual(expected);
+      expect(shown.map((l) => Number(l.n))).toEqual(expected.map((_, k) => ref.from + k));
+      checked.push(`${lesson.id}:${ref.file}:${ref.from}`);
+    }
+  }
+  expect(checked.length, 'the demo course has readalong code references').toBeGreaterThan(5);
+});
+
+/** Lessons whose docs have a mermaid block or a docs/diagrams/*.mmd file. */
+function lessonsWithDiagrams(): Lesson[] {
+  return lessons().filter((lesson) => {
+    const docs = path.join(lessonDir(lesson), 'docs');
+    const mmd = readdirSync(path.join(docs, 'diagrams'), { withFileTypes: true }).some((f) => f.name.endsWith('.mmd'));
+    return mmd || ['readalong.md', 'notes.md'].some((f) => /^```mermaid/m.test(readFileSync(path.join(docs, f), 'utf8')));
+  });
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((t) => localStorage.setItem('codelabgen-theme', t), theme);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+/** Every diagram figure shows one visible SVG with a non-empty box (none shows an error). */
+async function expectVisibleDiagrams(page: Page, label: string): Promise<number> {
+  const figures = page.locator('figure.diagram');
+  const count = await figures.count();
+  expect(count, `${label}: diagrams on the page`).toBeGreaterThan(0);
+  await expect(page.locator('.diagram-error')).toHaveCount(0);
+  for (let i = 0; i < count; i++) {
+    const svg = figures.nth(i).locator('.diagram-svg svg').locator('visible=true');
+    await expect(svg, `${label}: diagram ${i + 1}`).toHaveCount(1);
+    const box = await svg.boundingBox();
+    expect(box && box.width > 20 && box.height > 20, `${label}: diagram ${i + 1} box ${JSON.stringify(box)}`).toBe(true);
+  }
+  return count;
+}
+
+for (const build of ['root', 'base'] as const) {
+  test(`diagrams are visible SVGs in light and dark mode (${build === 'root' ? 'build-time SVG' : 'client-side mermaid, non-root base'})`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const withDiagrams = lessonsWithDiagrams();
+    expect(withDiagrams.length).toBeGreaterThan(1);
+    // Every lesson with build-time SVGs; two with client-side mermaid (each load parses ~3 MB of it).
+    for (const lesson of build === 'root' ? withDiagrams : [withDiagrams[0]!, withDiagrams.at(-1)!]) {
+      await page.goto(lessonUrl(lesson, build));
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(page, theme);
+        await expectVisibleDiagrams(page, `${lesson.id} ${theme}`);
+        if (build === 'root') {
+          const other = theme === 'light' ? '.diagram-dark' : '.diagram-light';
+          await expect(page.locator(`figure.diagram ${other}`).first()).toBeHidden();
+        }
+      }
+    }
+  });
+}
+
+/** The URLs a page requests while loading (and for a moment after: mermaid loads from a module script). */
+async function requestsOf(page: Page, url: string): Promise<string[]> {
+  const requested: string[] = [];
+  const listener = (request: { url(): string }) => requested.push(request.url());
+  page.on('request', listener);
+  await page.goto(url, { waitUntil: 'networkidle' });
+  page.off('request', listener);
+  return requested;
+}
+
+test('pages without diagrams request no mermaid script; a page with diagrams does (client-side build)', async ({ page }) => {
+  const withDiagrams = lessonsWithDiagrams();
+  for (const build of ['root', 'base'] as const) {
+    const pages = [siteUrl(build), `${siteUrl(build)}glossary/`, `${siteUrl(build)}sources/`, `${siteUrl(build)}report/`, `${siteUrl(build)}search/`];
+    pages.push(...lessons().filter((l) => !withDiagrams.some((d) => d.id === l.id)).map((l) => lessonUrl(l, build)));
+    for (const url of pages) {
+      const mermaid = (await requestsOf(page, url)).filter((r) => /mermaid/i.test(r));
+      expect(mermaid, `${url} requests mermaid`).toEqual([]);
+    }
+  }
+  // The watcher sees mermaid when it is loaded: the non-root build renders its diagrams in the browser.
+  const loaded = await requestsOf(page, lessonUrl(withDiagrams[0]!, 'base'));
+  expect(loaded.filter((r) => /mermaid/i.test(r)).length).toBeGreaterThan(0);
+  // The build-time build never needs it.
+  expect((await requestsOf(page, lessonUrl(withDiagrams[0]!, 'root'))).filter((r) => /mermaid/i.test(r))).toEqual([]);
+});
+
+/** A word from one lesson's notes that no other lesson, nor the glossary, uses (so one page matches). */
+function distinctiveNotesWord(): { lesson: Lesson; word: string } {
+  const all = lessons();
+  const text = (l: Lesson) => ['docs/readalong.md', 'docs/notes.md'].map((f) => readLessonFile(l, f)).join('\n').toLowerCase();
+  const glossary = readFileSync(path.join(courseDir(), '.codelabgen', 'glossary.jsonl'), 'utf8').toLowerCase();
+  for (const lesson of [...all].reverse()) {
+    const others = all.filter((l) => l !== lesson).map(text).join('\n') + glossary;
+    const words = readLessonFile(lesson, 'docs/notes.md').match(/\b[a-z]{9,}\b/g) ?? [];
+    const word = words.find((w) => !others.includes(w.slice(0, 7)));
+    if (word) return { lesson, word };
+  }
+  throw new Error('no lesson notes word is unique to one lesson');
+}
+
+test("search finds a term from a lesson's notes and its result opens that lesson", async ({ page }) => {
+  const { lesson, word } = distinctiveNotesWord();
+  await page.goto(siteUrl());
+  await page.locator('#site-search').fill(word);
+  await page.locator('#site-search').press('Enter');
+  await expect(page).toHaveURL(`${siteUrl()}search/?q=${word}`);
+  const results = page.locator('.pagefind-ui__result');
+  await expect(results.first()).toBeVisible();
+  const first = results.first().locator('.pagefind-ui__result-link').first();
+  await expect(first).toContainText(lesson.title);
+  await first.click();
+  await expect(page).toHaveURL(new RegExp(`^${lessonUrl(lesson).replace(/[.?]/g, '\\$&')}`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
+});

@@ -1,0 +1,30 @@
+// Browser end-to-end tests (e2e/) against the site the demo builds; see e2e/global-setup.ts.
+// Chromium: $CODELABGEN_CHROMIUM, else /usr/bin/chromium, else Playwright's own (never downloaded here).
+import { defineConfig } from '@playwright/test';
+import { chromiumPath } from './e2e/paths.ts';
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  globalSetup: './e2e/global-setup.ts',
+  globalTimeout: 15 * 60_000,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    trace: 'retain-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+});
