@@ -176,6 +176,15 @@ describe('refusals', () => {
     assert.match(check.stdout, /- lesson 1\.1 docs\/readalong\.md:8: code reference file=src\/gone\.ts: no such file/);
   });
 
+  test('an invalid course file fails the build naming the file and field', async () => {
+    const root = path.join(work, 'course-f');
+    await generateCourse(root, { lessons: 1, diagram: () => null });
+    writeFileSync(path.join(root, '.codelabgen/curriculum.yaml'), 'title: T\nmodules:\n  - id: "1"\n    slug: m\n    lessons: []\n');
+    const result = cli(['site', 'build', '--course', root, '--out', path.join(work, 'out-f')]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^error: \.codelabgen\/curriculum\.yaml: modules\[0\]\.title: /m);
+  });
+
   test('an --out inside the course is refused and nothing changes', async () => {
     const root = path.join(work, 'course-d');
     await generateCourse(root, { lessons: 1, diagram: () => null });
