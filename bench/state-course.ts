@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Event, RegisteredLesson, State } from '../content-schemas/index.ts';
 import { apply, courseAt, eventsPath, readStateFile, writeFileAtomic } from '../pipeline/index.ts';
+import { replayBatch } from '../pipeline/state/keyed.ts';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'codelabgen.mjs');
 
@@ -48,8 +49,10 @@ export function buildStateCourse(root: string, options: StateCourseOptions): Sta
     bytes += Buffer.byteLength(line);
     state = apply(state, event);
   };
-  push({ kind: 'lessons.register', lessons, removed: [] });
-  for (let n = 3; n <= total; n += 1) push(fillerEvent(n, lessons, state));
+  replayBatch(() => {
+    push({ kind: 'lessons.register', lessons, removed: [] });
+    for (let n = 3; n <= total; n += 1) push(fillerEvent(n, lessons, state!));
+  });
   for (let i = 0; i < lines.length; i += 5000) appendFileSync(eventsPath(course), lines.slice(i, i + 5000).join(''));
   state = { ...state, log_bytes: bytes };
   writeFileAtomic(path.join(course.dir, 'state.json'), `${JSON.stringify(state, null, 1)}\n`);

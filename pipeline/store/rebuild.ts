@@ -4,6 +4,7 @@ import type { State } from '../../content-schemas/index.ts';
 import { ARTIFACTS, type Course } from '../course.ts';
 import { RefusalError } from '../errors.ts';
 import { apply, ReplayError } from '../state/apply.ts';
+import { replayBatch } from '../state/keyed.ts';
 import { scanLog, truncateLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
 import { eventsPath, readStateFile, refuseNewerStateFile, writeStateFile } from './state-file.ts';
@@ -11,9 +12,11 @@ import { eventsPath, readStateFile, refuseNewerStateFile, writeStateFile } from 
 /** Replays every complete event of the log from an empty state. */
 export function replayLog(scan: LogScan): State {
   let state: State | null = null;
-  scan.events.forEach((event, index) => {
-    state = { ...apply(state, event), log_bytes: scan.offsets[index] ?? 0 };
-  });
+  replayBatch(() =>
+    scan.events.forEach((event, index) => {
+      state = { ...apply(state, event), log_bytes: scan.offsets[index] ?? 0 };
+    }),
+  );
   if (state === null) throw new RefusalError(`${ARTIFACTS.events} has no events to rebuild from`, ['run "codelabgen init" to create a course']);
   return state;
 }

@@ -6,6 +6,7 @@ import type { State } from '../../content-schemas/index.ts';
 import { ARTIFACTS, type Course } from '../course.ts';
 import { RefusalError, errorCode } from '../errors.ts';
 import { apply } from '../state/apply.ts';
+import { replayBatch } from '../state/keyed.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { scanLog, truncateLog } from './log.ts';
 import { withLock } from './lock.ts';
@@ -61,9 +62,11 @@ export function recoverLocked(course: Course): Loaded {
     const aside = moveTornTail(course, scan.torn, scan.goodBytes);
     notices.push(`recovered: the last line of ${ARTIFACTS.events} was torn (${scan.torn.length} bytes, an interrupted write); moved to ${aside}`);
   }
-  scan.events.forEach((event) => {
-    state = apply(state, event);
-  });
+  replayBatch(() =>
+    scan.events.forEach((event) => {
+      state = apply(state, event);
+    }),
+  );
   if (scan.events.length > 0) notices.push(`recovered: replayed ${scan.events.length} event(s) missing from ${ARTIFACTS.state} (seq ${scan.events[0]?.seq}..${scan.lastSeq})`);
   state = { ...state, log_bytes: scan.goodBytes };
   writeStateFile(course, state);
