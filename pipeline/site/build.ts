@@ -124,10 +124,21 @@ interface AstroRun {
   port?: number;
 }
 
+/** A private folder per run under the package's node_modules (so bundles resolve its packages). */
+function workDir(repo: string): string {
+  const parent = path.join(repo, 'node_modules', '.cache', 'codelabgen');
+  try {
+    mkdirSync(parent, { recursive: true });
+    return mkdtempSync(path.join(parent, 'astro-'));
+  } catch {
+    return mkdtempSync(path.join(os.tmpdir(), 'codelabgen-astro-')); // read-only install
+  }
+}
+
 /** Runs Astro with the course handed over in $CODELABGEN_SITE and a private cache folder. */
 export async function runAstro(mode: 'build' | 'dev' | 'preview', run: AstroRun): Promise<{ stop(): Promise<void> } | null> {
   const repo = packageRoot();
-  const work = mkdtempSync(path.join(os.tmpdir(), 'codelabgen-astro-'));
+  const work = workDir(repo);
   const publicDir = path.join(work, 'public');
   mkdirSync(publicDir);
   if (mode === 'dev') copyMermaid(publicDir);
@@ -149,9 +160,14 @@ export async function runAstro(mode: 'build' | 'dev' | 'preview', run: AstroRun)
   };
   const cleanup = () => rmSync(work, { recursive: true, force: true });
   if (mode === 'build') {
+    // Astro puts its prerender bundle in <cwd>/.astro/ when outDir is outside the cwd: a private
+    // cwd keeps concurrent builds apart (the bundle still resolves node_modules from the repo).
+    const cwd = process.cwd();
+    process.chdir(work);
     try {
       await astro.build(config);
     } finally {
+      process.chdir(cwd);
       cleanup();
     }
     return null;
