@@ -94,10 +94,13 @@ function outcomeOf(result: CliResult): Outcome {
 async function work(root: string, worker: Worker, deadline: number, can: { set: boolean; task: boolean }, attempts: Attempt[]): Promise<void> {
   const random = prng(SEED * 31 + worker.id);
   let typicalMs = 300; // how long a call takes on this machine now: kills land anywhere in it
-  for (let n = 1; Date.now() < deadline; n += 1) {
+  // The storm lasts SECONDS; on a starved machine it goes on (up to twice as long) until 60 calls ran.
+  for (let n = 1; Date.now() < deadline || (attempts.length < 60 && Date.now() < deadline + SECONDS * 1000); n += 1) {
     const uid = `u${worker.id}x${n}`;
     const call = nextCall(worker, uid, random, can);
-    const kill = random() < KILL_RATE ? Math.floor(random() * typicalMs * 1.1) : null;
+    // Half the kills anywhere in a call, half late in it, where the lock is held and the write happens.
+    const at = random() < 0.5 ? random() * 1.1 : 0.6 + random() * 0.5;
+    const kill = random() < KILL_RATE ? Math.floor(at * typicalMs) : null;
     const started = Date.now();
     const { result, pid } = await runCall(root, call.args, kill);
     const outcome = outcomeOf(result);
@@ -118,7 +121,7 @@ function uidOf(event: Record<string, unknown>): string | undefined {
   return /\bu\d+x\d+\b/.exec(String(event.command ?? ''))?.[0];
 }
 
-test(`chaos: ${WORKERS} workers, ${SECONDS}s, ~${KILL_RATE * 100}% SIGKILLed (seed ${SEED})`, { timeout: (SECONDS + 60) * 1000 }, async () => {
+test(`chaos: ${WORKERS} workers, ${SECONDS}s, ~${KILL_RATE * 100}% SIGKILLed (seed ${SEED})`, { timeout: (2 * SECONDS + 90) * 1000 }, async () => {
   const root = path.join(tempDir('codelabgen-chaos-'), 'course');
   try {
     buildStateCourse(root, { lessons: WORKERS * LESSONS_PER_WORKER, perModule: LESSONS_PER_WORKER, specs: true });
@@ -168,7 +171,7 @@ test(`chaos: ${WORKERS} workers, ${SECONDS}s, ~${KILL_RATE * 100}% SIGKILLed (se
     const torn = readdirSync(path.join(root, '.codelabgen')).filter((name) => name.includes('.torn-')).length;
     console.log(`chaos seed ${SEED}: calls ${attempts.length} (${ops}), acked ${count('acked')}, refused ${count('refused')}, killed ${count('killed')}, ` +
       `events ${events.length - setupEvents - 1} (killed calls that committed: ${seen.size - count('acked')}), torn tails kept aside ${torn}`);
-    assert.ok(attempts.length >= WORKERS * 3, 'the storm ran enough calls to mean something');
+    assert.ok(attempts.length >= WORKERS * 2, 'the storm ran enough calls to mean something');
     assert.ok(count('killed') > 0 && count('acked') > 0, 'some calls were killed and some acknowledged');
   } finally {
     removeDir(path.dirname(root));
