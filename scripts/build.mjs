@@ -30,14 +30,14 @@ await build({
 });
 
 // A CLI process that loaded the previous main.mjs may still import its command chunk: carry the
-// previous build's chunks over (hashed names never clash), dropping those older than an hour.
+// previous build's chunks over (hashed names never clash), dropping those older than ten minutes.
 const freshChunks = new URL(`../dist.${process.pid}.tmp/chunks/`, import.meta.url);
 const oldChunks = new URL('../dist/chunks/', import.meta.url);
 if (existsSync(oldChunks)) {
   for (const name of readdirSync(oldChunks)) {
     const from = new URL(name, oldChunks);
     const to = new URL(name, freshChunks);
-    if (!existsSync(to) && Date.now() - statSync(from).mtimeMs < 3_600_000) linkSync(from, to);
+    if (!existsSync(to) && Date.now() - statSync(from).mtimeMs < 600_000) linkSync(from, to);
   }
 }
 if (existsSync(dist)) renameSync(dist, old);
