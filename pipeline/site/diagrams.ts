@@ -31,11 +31,15 @@ export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 let mermaidVersion: string | null = null;
+/** Bump when the render settings below change, so cached SVGs are drawn again. */
+const RENDER_SETTINGS = 2;
+/** Mermaid's dark edge-label background is too close to its text colour (WCAG contrast). */
+const DARK_VARIABLES = { edgeLabelBackground: '#2d333b' };
 
 /** Cache entries are per mermaid version: an upgrade renders every diagram again. */
 function cacheFile(dir: string, hash: string): string {
   mermaidVersion ??= (createRequire(import.meta.url)('mermaid/package.json') as { version: string }).version;
-  return path.join(dir, `${hash}-mermaid${mermaidVersion}.json`);
+  return path.join(dir, `${hash}-mermaid${mermaidVersion}-r${RENDER_SETTINGS}.json`);
 }
 
 export function readCachedDiagram(dir: string, hash: string): CachedDiagram | null {
@@ -84,7 +88,7 @@ export async function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, c
   const base = { securityLevel: 'strict' as const, fontFamily: 'system-ui, sans-serif' };
   const [light, dark] = await Promise.all([
     render(sources, { prefix: 'cgxl', mermaidConfig: { ...base, theme: 'default' } }),
-    render(sources, { prefix: 'cgxd', mermaidConfig: { ...base, theme: 'dark' } }),
+    render(sources, { prefix: 'cgxd', mermaidConfig: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } }),
   ]);
   todo.forEach((diagram, i) => {
     const l = light[i];
