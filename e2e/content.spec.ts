@@ -91,11 +91,14 @@ async function requestsOf(page: Page, url: string): Promise<string[]> {
   const listener = (request: { url(): string }) => requested.push(request.url());
   page.on('request', listener);
   await page.goto(url, { waitUntil: 'networkidle' });
+  // Client-side diagrams import mermaid's chunks lazily: wait for them so none is counted for the next page.
+  await expect(page.locator('pre.mermaid-source')).toHaveCount(0, { timeout: 60_000 });
   page.off('request', listener);
   return requested;
 }
 
 test('pages without diagrams request no mermaid script; a page with diagrams does (client-side build)', async ({ page }) => {
+  test.setTimeout(180_000);
   const withDiagrams = lessonsWithDiagrams();
   for (const build of ['root', 'base'] as const) {
     const pages = [siteUrl(build), `${siteUrl(build)}glossary/`, `${siteUrl(build)}sources/`, `${siteUrl(build)}report/`, `${siteUrl(build)}search/`];
