@@ -12,6 +12,19 @@ const fresh = new URL(`../dist.${process.pid}.tmp`, import.meta.url);
 const old = new URL(`../dist.${process.pid}.old`, import.meta.url);
 rmSync(fresh, { recursive: true, force: true });
 
+// zod re-exports every locale as `z.locales` (about 370 KB the CLI would parse on each start);
+// codelabgen speaks English only, so its locale index is replaced by English alone.
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (args.importer.includes('/zod/') ? { path: 'zod-locales-en', namespace: 'codelabgen' } : undefined));
+    build.onLoad({ filter: /^zod-locales-en$/, namespace: 'codelabgen' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: new URL('..', import.meta.url).pathname,
+    }));
+  },
+};
+
 await build({
   entryPoints: { main: 'cli/main.ts' },
   outdir: `dist.${process.pid}.tmp`,
@@ -26,6 +39,7 @@ await build({
   define: { CODELABGEN_VERSION: JSON.stringify(pkg.version) },
   external: ['astro', 'astro/*', '@astrojs/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [englishOnlyZodLocales],
   logLevel: 'warning',
 });
 
