@@ -107,3 +107,13 @@ test('parseFrontMatter splits YAML front matter from the body, and says when it 
   assert.deepEqual(parseFrontMatter('---\nverdict: pass\n---\nbody\n', 'review.md'), { data: { verdict: 'pass' }, body: 'body\n' });
   assert.deepEqual(problemsOf(() => parseFrontMatter('no front matter', 'review.md')), ['review.md: missing YAML front matter (a block between "---" lines at the top)']);
 });
+
+test('a missing or unreadable data file is a DataFileError naming the file, not a crash', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'parse-missing-'));
+  try {
+    assert.deepEqual(problemsOf(() => parseDataFile(ConfigSchema, path.join(dir, 'nope.yaml'), '.codelabgen/config.yaml')), ['.codelabgen/config.yaml: file not found']);
+    assert.deepEqual(problemsOf(() => parseDataFile(ConfigSchema, dir, '.codelabgen/config.yaml')), ['.codelabgen/config.yaml: is a folder, not a file']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -90,10 +90,25 @@ export function parseJsonText(text: string, file: string): unknown {
   return data;
 }
 
+const UNREADABLE: Record<string, string> = {
+  ENOENT: 'file not found',
+  EISDIR: 'is a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'too many symbolic links',
+  ENOTDIR: 'a parent of it is not a folder',
+};
+
 export function readTextFile(absPath: string, file: string): string {
-  const size = statSync(absPath).size;
-  if (size > MAX_DATA_FILE_BYTES) throw new DataFileError(file, [`file is ${size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
-  return decodeUtf8(readFileSync(absPath), file);
+  try {
+    const size = statSync(absPath).size;
+    if (size > MAX_DATA_FILE_BYTES) throw new DataFileError(file, [`file is ${size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
+    return decodeUtf8(readFileSync(absPath), file);
+  } catch (error) {
+    const reason = UNREADABLE[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason !== undefined) throw new DataFileError(file, [reason], { cause: error });
+    throw error;
+  }
 }
 
 /** Reads and validates a YAML or JSON data file. */
