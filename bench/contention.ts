@@ -54,6 +54,7 @@ async function contend(writers: number, perWriter: number): Promise<ContentionRo
 
 export async function benchContention(quick: boolean): Promise<ContentionRow[]> {
   const rows: ContentionRow[] = [];
-  for (const writers of quick ? [1, 4] : [1, 4, 8, 16]) rows.push(await contend(writers, quick ? 3 : 50));
+  const changes = Number(process.env.BENCH_CHANGES ?? (quick ? 3 : 50)); // per writer
+  for (const writers of quick ? [1, 4] : [1, 4, 8, 16]) rows.push(await contend(writers, changes));
   return rows;
 }

@@ -63,7 +63,8 @@ function pageWeights(out: string): { pages: number; html: number; css: number; j
 
 export async function benchSite(quick: boolean): Promise<SiteRow[]> {
   const rows: SiteRow[] = [];
-  for (const lessons of quick ? [10] : [50, 200]) {
+  const sizes = process.env.BENCH_SITE_LESSONS ? process.env.BENCH_SITE_LESSONS.split(',').map(Number) : quick ? [10] : [50, 200];
+  for (const lessons of sizes) {
     const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-site-'));
     try {
       const root = path.join(dir, 'course');
