@@ -1,8 +1,9 @@
 // Builds what the browser tests look at, once per run: the demo course and its site at base `/`
 // (scripts/demo.ts, driving the real CLI), the same course built again under `/course-site/` with
 // client-side diagrams, and a static server for each. Tests read the locations from E2E_* variables.
+// CODELABGEN_E2E_DIR=DIR builds into DIR and keeps it; a later run with the same DIR reuses the builds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveStatic } from './static-server.ts';
@@ -20,6 +21,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   Object.assign(process.env, { E2E_DIR: dir, E2E_COURSE: course, E2E_ROOT_URL: root.url, E2E_BASE_URL: base.url });
   return async () => {
     await Promise.all([root.close(), base.close()]);
+    if (!process.env.CODELABGEN_E2E_DIR) rmSync(dir, { recursive: true, force: true });
   };
 }
 

@@ -1,8 +1,8 @@
 // The one-command demo: copies the example course's artifacts into a fresh course directory and
 // drives the whole protocol through the real CLI as an orchestrator would, then builds the site.
 // Usage: node scripts/demo.ts [--example examples/node-streams] [--dir demo-course] [--out demo-site] [--base /]
-// It never writes into examples/.
-import { spawnSync } from 'node:child_process';
+// [--jobs 3] (lessons worked on at once, as parallel workers would). It never writes into examples/.
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,8 +19,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'demo-site' },
     base: { type: 'string', default: '/' },
     quiet: { type: 'boolean', default: false },
+    jobs: { type: 'string', default: '3' },
   },
 });
+const jobs = Math.max(1, Number.parseInt(values.jobs, 10) || 1);
 
 const example = path.resolve(REPO, values.example);
 const course = path.resolve(REPO, values.dir);
@@ -41,6 +43,23 @@ function cl(...args: string[]): string {
   return result.stdout;
 }
 
+/** The same as cl() without blocking, so several lessons' workers can run at once (the store locks). */
+function clAsync(...args: string[]): Promise<string> {
+  return exec([...args, '--course', course]);
+}
+
+function exec(args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) {
+        process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${error.code}\n${stderr}${stdout}`);
+        process.exit(1);
+      }
+      resolve(stdout);
+    });
+  });
+}
+
 function copy(relative: string): void {
   const from = path.join(example, relative);
   if (!existsSync(from)) throw new Error(`the example has no ${relative}`);
@@ -53,14 +72,14 @@ function phase(next: string, approved = false): void {
 }
 
 /** A worker's step: start a task, do the work (copy its artifacts), finish the task with its status. */
-function work(lesson: string, role: string, stage: string, artifacts: string[]): void {
-  const task = cl('state', 'task', 'start', lesson, '--role', role).trim();
+async function work(lesson: string, role: string, stage: string, artifacts: string[]): Promise<void> {
+  const task = (await clAsync('state', 'task', 'start', lesson, '--role', role)).trim();
   artifacts.forEach(copy);
   const status = JSON.stringify({ lesson, status: 'ok', stage, artifacts: artifacts.filter((a) => !a.endsWith('/')) });
   const file = path.join(course, '.codelabgen', `.demo-status-${task}.json`);
   writeFileSync(file, `Worker summary: done.\n\n\`\`\`json\n${status}\n\`\`\`\n`);
-  spawnOrDie(['status', 'check', file]);
-  cl('state', 'task', 'done', task, '--result', file);
+  await exec(['status', 'check', file]);
+  await clAsync('state', 'task', 'done', task, '--result', file);
   rmSync(file);
 }
 
@@ -68,7 +87,7 @@ interface Curriculum {
   modules: Array<{ id: string; slug: string; lessons: Array<{ id: string; slug: string; title: string }> }>;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   if (!existsSync(path.join(example, '.codelabgen', 'curriculum.yaml'))) throw new Error(`${example} is not an example course`);
   rmSync(course, { recursive: true, force: true });
   mkdirSync(course, { recursive: true });
@@ -96,9 +115,11 @@ function main(): void {
   say(`  registered ${curriculum.modules.reduce((n, m) => n + m.lessons.length, 0)} lessons in ${curriculum.modules.length} modules`);
   phase('lessons');
 
-  for (const module of curriculum.modules) {
-    for (const lesson of module.lessons) runLesson(`${module.id}-${module.slug}`, lesson);
-  }
+  const queue = curriculum.modules.flatMap((m) => m.lessons.map((lesson) => ({ moduleDir: `${m.id}-${m.slug}`, lesson })));
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await runLesson(next.moduleDir, next.lesson);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
   copy('.codelabgen/glossary.jsonl');
 
   phase('assembly');
@@ -112,25 +133,26 @@ function main(): void {
   say(`preview it: npx codelabgen site preview --course ${path.relative(process.cwd(), course)} --out ${path.relative(process.cwd(), out)}`);
 }
 
-function runLesson(moduleDir: string, lesson: { id: string; slug: string; title: string }): void {
+async function runLesson(moduleDir: string, lesson: { id: string; slug: string; title: string }): Promise<void> {
+  const begun = Date.now();
   const dir = `${moduleDir}/${lesson.id}-${lesson.slug}`;
   const meta = `.codelabgen/lessons/${lesson.id}`;
-  work(lesson.id, 'example-designer', 'spec', [`${meta}/spec.yaml`]);
-  cl('state', 'set', lesson.id, 'spec');
+  await work(lesson.id, 'example-designer', 'spec', [`${meta}/spec.yaml`]);
+  await clAsync('state', 'set', lesson.id, 'spec');
   const code = codeEntries(dir);
-  work(lesson.id, 'code-author', 'code', code);
-  cl('state', 'set', lesson.id, 'code');
-  cl('verify', lesson.id, '--update-state');
+  await work(lesson.id, 'code-author', 'code', code);
+  await clAsync('state', 'set', lesson.id, 'code');
+  await clAsync('verify', lesson.id, '--update-state');
   const docs = [`${dir}/docs/readalong.md`];
-  work(lesson.id, 'readalong-writer', 'readalong', docs);
-  cl('state', 'set', lesson.id, 'readalong');
+  await work(lesson.id, 'readalong-writer', 'readalong', docs);
+  await clAsync('state', 'set', lesson.id, 'readalong');
   const notes = [`${dir}/docs/notes.md`, ...(existsSync(path.join(example, dir, 'docs', 'diagrams')) ? [`${dir}/docs/diagrams`] : [])];
-  work(lesson.id, 'notes-writer', 'notes', notes);
-  cl('state', 'set', lesson.id, 'notes');
-  work(lesson.id, 'lesson-reviewer', 'reviewed', [`${meta}/review.md`]);
-  cl('state', 'set', lesson.id, 'reviewed');
-  cl('state', 'set', lesson.id, 'done');
-  say(`  lesson ${lesson.id} ${lesson.title}: verified, done`);
+  await work(lesson.id, 'notes-writer', 'notes', notes);
+  await clAsync('state', 'set', lesson.id, 'notes');
+  await work(lesson.id, 'lesson-reviewer', 'reviewed', [`${meta}/review.md`]);
+  await clAsync('state', 'set', lesson.id, 'reviewed');
+  await clAsync('state', 'set', lesson.id, 'done');
+  say(`  lesson ${lesson.id} ${lesson.title}: verified, done (${((Date.now() - begun) / 1000).toFixed(1)} s)`);
 }
 
 /** The lesson folder's code entries (everything but docs/), as course-relative paths. */
@@ -148,4 +170,4 @@ function spawnOrDie(args: string[]): void {
   }
 }
 
-main();
+await main();
