@@ -118,7 +118,13 @@ test('pages without diagrams request no mermaid script; a page with diagrams doe
 /** A word from one lesson's notes that no other lesson, nor the glossary, uses (so one page matches). */
 function distinctiveNotesWord(): { lesson: Lesson; word: string } {
   const all = lessons();
-  const text = (l: Lesson) => ['docs/readalong.md', 'docs/notes.md'].map((f) => readLessonFile(l, f)).join('\n').toLowerCase();
+  // Pagefind indexes the whole lesson page: docs and code.
+  const text = (l: Lesson) =>
+    readdirSync(lessonDir(l), { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile() && !f.parentPath.includes('node_modules'))
+      .map((f) => readFileSync(path.join(f.parentPath, f.name), 'utf8'))
+      .join('\n')
+      .toLowerCase();
   const glossary = readFileSync(path.join(courseDir(), '.codelabgen', 'glossary.jsonl'), 'utf8').toLowerCase();
   for (const lesson of [...all].reverse()) {
     const others = all.filter((l) => l !== lesson).map(text).join('\n') + glossary;
