@@ -10,12 +10,13 @@ const PAGES = [
   ['report', () => `${siteUrl()}report/`],
 ] as const;
 
-for (const [name, url] of PAGES) {
+for (const [name, url] of [...PAGES, ['lesson with client-side diagrams', () => lessonUrl(lessons()[2] ?? lessons()[0]!, 'base')] as const]) {
   for (const theme of ['light', 'dark'] as const) {
     test(`axe: no serious or critical violation on the ${name} page (${theme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: theme });
       await page.goto(url());
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      await expect(page.locator('pre.mermaid-source')).toHaveCount(0, { timeout: 60_000 }); // client-side diagrams drawn
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
