@@ -19,7 +19,7 @@ export function barChart(title: string, bars: Bar[], unit = ''): string {
   const rows = bars.map((b, i) => {
     const y = i * row + 5;
     const w = Math.round((b.value / max) * plot);
-    return `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${esc(b.label.length > 26 ? `${b.label.slice(0, 25)}…` : b.label)}</text>`
+    return `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${esc(b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label)}</text>`
       + `<rect class="${b.className ?? 'bar'}" x="${labelWidth}" y="${y + 2}" width="${Math.max(w, b.value > 0 ? 2 : 0)}" height="${row - 6}" rx="2"><title>${esc(`${b.label}: ${b.value}${unit}`)}</title></rect>`
       + `<text x="${labelWidth + w + 6}" y="${y + 14}">${b.value}${esc(unit)}</text>`;
   });
