@@ -1,6 +1,6 @@
 // Lesson content against the course on disk: readalong code references show the real lines,
 // diagrams are visible SVGs in both themes, mermaid loads only where needed, search finds notes.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { courseDir, lessonDir, lessonUrl, lessons, readLessonFile, siteUrl, type Lesson } from './course.ts';
@@ -39,7 +39,8 @@ test('readalong code references show exactly the lines of the real files', async
 function lessonsWithDiagrams(): Lesson[] {
   return lessons().filter((lesson) => {
     const docs = path.join(lessonDir(lesson), 'docs');
-    const mmd = readdirSync(path.join(docs, 'diagrams'), { withFileTypes: true }).some((f) => f.name.endsWith('.mmd'));
+    const diagrams = path.join(docs, 'diagrams');
+    const mmd = existsSync(diagrams) && readdirSync(diagrams, { withFileTypes: true }).some((f) => f.name.endsWith('.mmd'));
     return mmd || ['readalong.md', 'notes.md'].some((f) => /^```mermaid/m.test(readFileSync(path.join(docs, f), 'utf8')));
   });
 }
