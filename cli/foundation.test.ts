@@ -1,26 +1,15 @@
 // The foundation commands end to end through the real CLI: init, state show, state log, schema,
 // check, state rebuild, and course resolution (--course, $CODELABGEN_COURSE, nearest ancestor).
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SCHEMA_NAMES, StateSchema } from '../content-schemas/index.ts';
-import { cli, exists, makeCourse, readEvents, readState, removeDir, snapshot, tempDir, type CliResult } from './testing.ts';
+import { cli, exists, readEvents, readState, scratchCourse, scratchDir, snapshot, type CliResult } from './testing.ts';
 
-const made: string[] = [];
-after(() => made.forEach(removeDir));
+const course = (): string => scratchCourse();
 
-function course(): string {
-  const root = makeCourse();
-  made.push(path.dirname(root));
-  return root;
-}
-
-function scratch(): string {
-  const dir = tempDir();
-  made.push(dir);
-  return dir;
-}
+const scratch = (): string => scratchDir();
 
 /** Exit 2, nothing on stdout, exactly one `error:` line then only `hint:` lines. */
 function assertRefused(result: CliResult, message: RegExp): void {

@@ -1,6 +1,7 @@
 // Test helpers (imported only by *.test.ts): run the built CLI as a real process in a temporary
 // course, and snapshot files to prove that a refusal changed nothing.
 import { spawn, spawnSync } from 'node:child_process';
+import { after } from 'node:test';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,28 @@ export function makeCourse(title = 'Test course'): string {
   const root = path.join(tempDir(), 'course');
   const result = cli(['init', root, '--title', title]);
   if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
+  return root;
+}
+
+const scratchDirs: string[] = [];
+let cleanupRegistered = false;
+
+function removeWhenFileEnds(dir: string): string {
+  if (!cleanupRegistered) after(() => scratchDirs.splice(0).forEach(removeDir));
+  cleanupRegistered = true;
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** A temp folder removed when the test file ends. */
+export function scratchDir(prefix?: string): string {
+  return removeWhenFileEnds(tempDir(prefix));
+}
+
+/** A fresh course (as makeCourse) whose temp folder is removed when the test file ends. */
+export function scratchCourse(title?: string): string {
+  const root = makeCourse(title);
+  removeWhenFileEnds(path.dirname(root));
   return root;
 }
 

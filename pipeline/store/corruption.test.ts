@@ -1,19 +1,15 @@
 // Damaged and hostile input: corrupt or truncated state.json, a torn last log line, a corrupt middle
 // line, a newer schema_version, hostile ids and --data keys, an invalid config.yaml. Each gets its
 // documented refusal (or recovery), and nothing is ever written outside .codelabgen/.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cli, makeCourse, readEvents, removeDir, snapshot, type CliResult } from '../../cli/testing.ts';
-
-const made: string[] = [];
-after(() => made.forEach(removeDir));
+import { cli, readEvents, scratchCourse, snapshot, type CliResult } from '../../cli/testing.ts';
 
 /** A course with two acknowledged `state log` events after init. */
 function course(): string {
-  const root = makeCourse();
-  made.push(path.dirname(root));
+  const root = scratchCourse();
   for (const n of [1, 2]) assert.equal(cli(['state', 'log', 'acked', '--data', `n=${n}`], { cwd: root }).code, 0);
   return root;
 }

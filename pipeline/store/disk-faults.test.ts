@@ -1,19 +1,15 @@
 // Disk faults: ENOSPC/EIO at each write step (fault seam), a real full disk (a tiny tmpfs, where
 // mounting is allowed), and a read-only course directory (as a non-root user). Each ends with one
 // `error: cannot write ...` line, state.json and events.jsonl byte-identical, the lock released.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, cli, makeCourse, readEvents, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
-
-const made: string[] = [];
-after(() => made.forEach(removeDir));
+import { CLI, cli, readEvents, removeDir, scratchCourse, scratchDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
 
 function course(): string {
-  const root = makeCourse();
-  made.push(path.dirname(root));
+  const root = scratchCourse();
   assert.equal(cli(['state', 'log', 'acked'], { cwd: root }).code, 0);
   return root;
 }
@@ -115,8 +111,7 @@ test('a read-only course directory: a clear error and nothing changed', (t) => {
     t.skip('no way to run as a non-root user');
     return;
   }
-  const base = tempDir('codelabgen-ro-');
-  made.push(base);
+  const base = scratchDir('codelabgen-ro-');
   const root = path.join(base, 'course');
   mkdirSync(root);
   assert.equal(cli(['init', root, '--title', 'Read only']).code, 0);

@@ -1,23 +1,16 @@
 // The course lock: a dead owner's lock (or a reused pid's, or an unreadable one) is broken at once;
 // a live holder makes a writer wait, then refuse after CODELABGEN_LOCK_TIMEOUT naming the holder.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, cliAsync, makeCourse, readEvents, removeDir, snapshot } from '../../cli/testing.ts';
+import { cli, cliAsync, readEvents, scratchCourse, snapshot } from '../../cli/testing.ts';
 import type { LockOwner } from './lock.ts';
 
-const made: string[] = [];
-after(() => made.forEach(removeDir));
-
-function course(): string {
-  const root = makeCourse();
-  made.push(path.dirname(root));
-  return root;
-}
+const course = (): string => scratchCourse();
 
 const lockFile = (root: string) => path.join(root, '.codelabgen', 'lock');
 

@@ -1,23 +1,16 @@
 // SIGTERM and SIGINT while waiting for the course lock and while holding it: no lock (or lock temp
 // file) left behind, the change either complete or absent, and `check` clean afterwards.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, cliAsync, makeCourse, readEvents, readState, removeDir, snapshot } from '../../cli/testing.ts';
-
-const made: string[] = [];
-after(() => made.forEach(removeDir));
+import { cli, cliAsync, readEvents, readState, scratchCourse, snapshot } from '../../cli/testing.ts';
 
 const EXIT_FOR: Record<'SIGTERM' | 'SIGINT', number> = { SIGTERM: 143, SIGINT: 130 };
 
-function course(): string {
-  const root = makeCourse();
-  made.push(path.dirname(root));
-  return root;
-}
+const course = (): string => scratchCourse();
 
 function lockDebris(root: string): string[] {
   return readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('lock') || name.endsWith('.tmp'));
