@@ -1,7 +1,8 @@
 // The one-command demo: copies the example course's artifacts into a fresh course directory and
 // drives the whole protocol through the real CLI as an orchestrator would, then builds the site.
 // Usage: node scripts/demo.ts [--example examples/node-streams] [--dir demo-course] [--out demo-site] [--base /]
-// [--jobs 3] (lessons worked on at once, as parallel workers would). It never writes into examples/.
+// [--jobs 3] (at most this many of the lessons `state next` hands out, one a module, are worked on at
+// once, as parallel workers would). It never writes into examples/.
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -115,11 +116,7 @@ async function main(): Promise<void> {
   say(`  registered ${curriculum.modules.reduce((n, m) => n + m.lessons.length, 0)} lessons in ${curriculum.modules.length} modules`);
   phase('lessons');
 
-  const queue = curriculum.modules.flatMap((m) => m.lessons.map((lesson) => ({ moduleDir: `${m.id}-${m.slug}`, lesson })));
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await runLesson(next.moduleDir, next.lesson);
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+  await runLessonsAsPlanned(curriculum);
   copy('.codelabgen/glossary.jsonl');
 
   phase('assembly');
@@ -131,6 +128,25 @@ async function main(): Promise<void> {
   cl('check');
   say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: site in ${path.relative(process.cwd(), out) || out}`);
   say(`preview it: npx codelabgen site preview --course ${path.relative(process.cwd(), course)} --out ${path.relative(process.cwd(), out)}`);
+}
+
+/**
+ * As an orchestrator does: ask `state next` for the work items (the first unfinished lesson of each
+ * module, modules in parallel up to the budget), work them at once, and ask again until none is left.
+ */
+async function runLessonsAsPlanned(curriculum: Curriculum): Promise<void> {
+  const lessons = new Map(curriculum.modules.flatMap((m) => m.lessons.map((lesson) => [lesson.id, { moduleDir: `${m.id}-${m.slug}`, lesson }] as const)));
+  for (;;) {
+    const next = JSON.parse(await clAsync('state', 'next')) as { lessons: Array<{ lesson: string }>; blocked: unknown[] };
+    if (next.lessons.length === 0) break;
+    await Promise.all(
+      next.lessons.slice(0, jobs).map(({ lesson }) => {
+        const item = lessons.get(lesson);
+        if (!item) throw new Error(`state next names lesson ${lesson}, which the curriculum does not have`);
+        return runLesson(item.moduleDir, item.lesson);
+      }),
+    );
+  }
 }
 
 async function runLesson(moduleDir: string, lesson: { id: string; slug: string; title: string }): Promise<void> {
