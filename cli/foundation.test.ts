@@ -199,6 +199,8 @@ test('course resolution: --course, then $CODELABGEN_COURSE, then the nearest anc
   assert.equal(seqOf(cli(['state', 'show', '--json'], { cwd: sub, env: { CODELABGEN_COURSE: b } })), 2, 'env beats the ancestor');
   assert.equal(seqOf(cli(['state', 'show', '--json', '--course', a], { cwd: sub, env: { CODELABGEN_COURSE: b } })), 1, '--course beats env');
   assert.equal(seqOf(cli(['state', 'show', '--json', '--course', path.relative(sub, b)], { cwd: sub })), 2, '--course is relative to the cwd');
+  assert.equal(seqOf(cli(['--course', b, 'state', 'show', '--json'], { cwd: sub })), 2, '--course may come before the command');
+  assert.equal(seqOf(cli([`--course=${b}`, 'state', 'show', '--json'], { cwd: sub })), 2, '--course=DIR before the command');
   const other = scratch();
   assertRefused(cli(['state', 'show', '--course', other]), new RegExp(`^error: --course ${other}: not a course directory \\(no \\.codelabgen/ folder\\)$`));
   assertRefused(cli(['state', 'show'], { env: { CODELABGEN_COURSE: other }, cwd: other }), /^error: CODELABGEN_COURSE .*: not a course directory/);

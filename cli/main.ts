@@ -12,6 +12,17 @@ const VERSION = typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'd
 
 class UsageError extends Error {}
 
+/** `codelabgen --course D state show` means `codelabgen state show --course D`. */
+function hoistLeadingCourse(argv: string[]): string[] {
+  const rest = [...argv];
+  const moved: string[] = [];
+  for (;;) {
+    if (rest[0] === '--course' && rest.length >= 2) moved.push(...rest.splice(0, 2));
+    else if (rest[0]?.startsWith('--course=')) moved.push(...rest.splice(0, 1));
+    else return [...rest, ...moved];
+  }
+}
+
 function findCommand(argv: string[]): { spec: CommandSpec; rest: string[] } | null {
   let best: { spec: CommandSpec; rest: string[] } | null = null;
   for (const spec of COMMANDS) {
@@ -30,7 +41,8 @@ function unknownCommand(argv: string[]): never {
   throw new UsageError(`unknown command "${given}"${hint}`);
 }
 
-async function run(argv: string[]): Promise<number> {
+async function run(given: string[]): Promise<number> {
+  const argv = hoistLeadingCourse(given);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     process.stdout.write(`${mainHelp(COMMANDS, VERSION)}\n`);
     return EXIT.ok;
