@@ -108,7 +108,7 @@ function settle(error: unknown): number {
 
 async function releaseLocksAndExit(code: number): Promise<never> {
   try {
-    const { releaseHeldLocks } = await import('../pipeline/store/lock.ts');
+    const { releaseHeldLocks } = await import('../pipeline/index.ts');
     releaseHeldLocks();
   } finally {
     process.exit(code);

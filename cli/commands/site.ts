@@ -1,5 +1,5 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
-// (dynamic import of pipeline/site/build.ts, which imports them lazily in turn).
+// (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
 import { commit, RefusalError, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
@@ -8,10 +8,10 @@ import { courseOf, reportNotices } from '../course.ts';
 export async function run(ctx: Context): Promise<number> {
   const course = courseOf(ctx);
   if (ctx.command === 'site build') return build(ctx, course);
-  const site = await import('../../pipeline/site/build.ts');
+  const site = await import('../../pipeline/site/index.ts');
   const port = portOf(ctx);
   if (ctx.command === 'site dev') {
-    const { diagramCacheDir } = await import('../../pipeline/site/diagrams.ts');
+    const { diagramCacheDir } = await import('../../pipeline/site/index.ts');
     const server = await site.runAstro('dev', { root: course.root, out: path.join(ctx.cwd, 'dist-site'), base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: true, cacheDir: diagramCacheDir(ctx.env), port });
     return waitForInterrupt(server);
   }
@@ -37,7 +37,7 @@ async function waitForInterrupt(server: { stop(): Promise<void> } | null): Promi
 }
 
 async function build(ctx: Context, course: Course): Promise<number> {
-  const { buildSite } = await import('../../pipeline/site/build.ts');
+  const { buildSite } = await import('../../pipeline/site/index.ts');
   const drafts = ctx.flag('drafts');
   const json = ctx.flag('json');
   const progress = (step: string, detail: string) => {

@@ -1,0 +1,4 @@
+// pipeline/site: building, previewing and serving the course site. A second entry beside
+// pipeline/index.ts, imported lazily by the site commands only, so that no other command loads it.
+export * from './build.ts';
+export { diagramCacheDir } from './diagrams.ts';
