@@ -35,6 +35,11 @@ export const STAGES = ['pending', 'spec', 'code', 'verified', 'readalong', 'note
 export const StageSchema = z.enum(STAGES).describe('Last completed lesson stage, in protocol order.');
 export type Stage = z.infer<typeof StageSchema>;
 
+/** Position of a stage in protocol order (pending = 0, done = 7). */
+export function stageIndex(stage: Stage): number {
+  return STAGES.indexOf(stage);
+}
+
 export const RUNTIMES = ['node', 'python', 'python-uv', 'custom'] as const;
 export const RuntimeSchema = z.enum(RUNTIMES).describe('How a lesson\'s tests are run.');
 export type Runtime = z.infer<typeof RuntimeSchema>;

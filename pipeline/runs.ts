@@ -1,12 +1,12 @@
 // Run-results: `.codelabgen/runs/<id>/<n>.json`, one per verification run. Written atomically with
 // an exclusive number (safe under concurrent verifies of the same lesson); read with RunResultSchema.
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../content-schemas/index.ts';
 import { RunResultSchema, parseDataFile } from '../content-schemas/index.ts';
 import { ARTIFACTS, abs, insideCourse, type Course } from './course.ts';
 import { errorCode } from './errors.ts';
-import { fsyncDir, safeUnlink, tempPathFor } from './store/atomic-write.ts';
+import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from './store/atomic-write.ts';
 
 const RUN_FILE = /^([1-9][0-9]{0,8})\.json$/;
 
@@ -41,7 +41,7 @@ export function writeRunResult(course: Course, result: Omit<RunResult, 'run'>): 
     const target = path.join(dir, `${run}.json`);
     const temp = tempPathFor(target);
     try {
-      writeDurable(temp, `${JSON.stringify(complete, null, 2)}\n`);
+      writeNewFileDurably(temp, `${JSON.stringify(complete, null, 2)}\n`);
       linkSync(temp, target);
       fsyncDir(dir);
       return complete;
@@ -51,16 +51,6 @@ export function writeRunResult(course: Course, result: Omit<RunResult, 'run'>): 
     } finally {
       safeUnlink(temp);
     }
-  }
-}
-
-function writeDurable(file: string, text: string): void {
-  const fd = openSync(file, 'wx', 0o644);
-  try {
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, EventDraft, LessonState, Stage, State } from '../content-schemas/index.ts';
-import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter } from '../content-schemas/index.ts';
+import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
 import { codeDrift } from './drift.ts';
@@ -34,9 +34,7 @@ export const STAGE_TABLE: readonly StageRow[] = [
   { stage: 'done', next_stage: null, role: 'orchestrator', work: 'nothing', then: 'nothing' },
 ];
 
-export function stageIndex(stage: Stage): number {
-  return STAGES.indexOf(stage);
-}
+export { stageIndex };
 
 export function stageRow(stage: Stage): StageRow {
   return STAGE_TABLE[stageIndex(stage)] as StageRow;

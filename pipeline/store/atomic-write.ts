@@ -22,19 +22,24 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** Creates `file` (which must not exist), writes all of `data` and fsyncs it. */
+export function writeNewFileDurably(file: string, data: string | Uint8Array, beforeWrite?: () => void): void {
+  const fd = openSync(file, 'wx', 0o644);
+  try {
+    beforeWrite?.();
+    writeFileSync(fd, data); // on an fd, writeFileSync loops until every byte is written
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes all of `data` to `target` atomically. `faults` enables the store's fault seam steps. */
 export function writeFileAtomic(target: string, data: string | Uint8Array, faults = false): void {
   const temp = tempPathFor(target);
-  const fd = openSync(temp, 'wx', 0o644);
   let renamed = false;
   try {
-    try {
-      if (faults) faultPoint('temp-write');
-      writeFileSync(fd, data); // on an fd, writeFileSync loops until every byte is written
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeNewFileDurably(temp, data, faults ? () => faultPoint('temp-write') : undefined);
     if (faults) faultPoint('after-temp-write');
     if (faults) faultPoint('rename');
     renameSync(temp, target);

@@ -139,7 +139,8 @@ export function ownerGone(owner: LockOwner): boolean {
   return owner.start !== null && start !== null && start !== owner.start;
 }
 
-function pidAlive(pid: number): boolean {
+/** True while a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -9,7 +9,7 @@ import { apply } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { scanLog, truncateLog } from './log.ts';
-import { withLock } from './lock.ts';
+import { pidAlive, withLock } from './lock.ts';
 import { eventsPath, readStateFile, writeStateFile } from './state-file.ts';
 
 export interface Loaded {
@@ -103,14 +103,4 @@ function sweepTempFiles(course: Course): string[] {
     swept.push(name);
   }
   return swept.length > 0 ? [`recovered: removed ${swept.length} orphan temp file(s) left by an interrupted write`] : [];
-}
-
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
 }

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import type { RunResult, Stage, State } from '../../content-schemas/index.ts';
-import { STAGES } from '../../content-schemas/index.ts';
+import { STAGES, stageIndex } from '../../content-schemas/index.ts';
 import { printable } from '../course.ts';
 import type { Course } from '../course.ts';
 import { refuse } from '../errors.ts';
@@ -46,10 +46,10 @@ export function parseStage(text: string): Stage {
  * updateState only those at code and not blocked; then shard K of N takes every Nth (index mod N).
  */
 export function selectLessons(state: State, selection: Selection): string[] {
-  const least = STAGES.indexOf(selection.stageAtLeast ?? (selection.updateState ? 'code' : 'verified'));
+  const least = stageIndex(selection.stageAtLeast ?? (selection.updateState ? 'code' : 'verified'));
   const chosen = state.lesson_order.filter((id) => {
     const lesson = getOwn(state.lessons, id);
-    if (lesson === undefined || STAGES.indexOf(lesson.stage) < least) return false;
+    if (lesson === undefined || stageIndex(lesson.stage) < least) return false;
     return !selection.updateState || (lesson.stage === 'code' && lesson.blocked === null);
   });
   return selection.shard ? shardOf(chosen, selection.shard) : chosen;
