@@ -15,7 +15,9 @@ export async function run(ctx: Context): Promise<number> {
     const server = await site.runAstro('dev', { root: course.root, out: path.join(ctx.cwd, 'dist-site'), base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: true, cacheDir: diagramCacheDir(ctx.env), port });
     return waitForInterrupt(server);
   }
-  const out = site.checkOut(course.root, path.resolve(ctx.cwd, ctx.string('out') ?? 'site-out'));
+  const outArg = ctx.string('out') ?? 'site-out';
+  const out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
+  if (!site.isSiteBuild(out)) throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [`build it first: codelabgen site build --out ${outArg}`]);
   const server = await site.runAstro('preview', { root: course.root, out, base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: false, cacheDir: '', port });
   return waitForInterrupt(server);
 }

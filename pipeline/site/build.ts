@@ -1,6 +1,6 @@
 // `site build|dev|preview` orchestration: prepare (read + check), render diagrams in one batch,
 // run Astro through its programmatic API (imported only here), index for search, measure weight.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,18 +55,71 @@ export function normalizeBase(base: string): string {
   return trimmed === '' ? '/' : `/${trimmed}/`;
 }
 
-/** Refuses an output folder inside the course (the site never writes into the course). */
+/** Written into every finished build; an `--out` folder holding it may be replaced by the next build. */
+export const SITE_MARKER = path.join('_codelabgen', 'site.json');
+
+/**
+ * Where a build may put its output. A build replaces the whole folder, so it refuses the course
+ * itself, a folder inside it or containing it, something that is not a folder, and a non-empty
+ * folder that is not an earlier codelabgen build (no SITE_MARKER): never empty a user's folder.
+ */
 export function checkOut(courseRoot: string, out: string): string {
-  const real = realpathSync(courseRoot);
-  const target = path.resolve(out);
-  let probe = target;
-  while (!existsSync(probe)) probe = path.dirname(probe);
-  const resolved = path.join(realpathSync(probe), path.relative(probe, target));
-  const rel = path.relative(real, resolved);
-  if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
-    refuse(`--out ${out} is inside the course directory; the site never writes into the course`, 'pass an --out outside the course, e.g. --out ../site-out');
+  const course = realpathSync(courseRoot);
+  const resolved = resolveExisting(out);
+  const fix = 'pass a new or empty folder outside the course, e.g. --out ../site-out';
+  if (isWithin(course, resolved)) refuse(`--out ${out} is inside the course directory; the site never writes into the course`, fix);
+  if (isWithin(resolved, course)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
+  if (!existsSync(resolved)) return resolved;
+  if (!statSync(resolved).isDirectory()) refuse(`--out ${out} is not a folder`, fix);
+  if (readdirSync(resolved).length > 0 && !isSiteBuild(resolved)) {
+    refuse(`--out ${out} is a non-empty folder that is not an earlier codelabgen site build (no ${SITE_MARKER}); a build replaces its output folder`, `${fix}, or remove that folder yourself`);
   }
   return resolved;
+}
+
+/** A folder an earlier `site build` wrote (it may be served by `site preview` or replaced). */
+export function isSiteBuild(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(path.join(dir, SITE_MARKER), 'utf8')) as { generator?: unknown }).generator === 'codelabgen';
+  } catch {
+    return false; // missing or unreadable marker: not ours
+  }
+}
+
+/** The absolute path with every existing part's symlinks resolved (the rest may not exist yet). */
+function resolveExisting(target: string): string {
+  const absolute = path.resolve(target);
+  let probe = absolute;
+  while (!existsSync(probe)) probe = path.dirname(probe);
+  return path.join(realpathSync(probe), path.relative(probe, absolute));
+}
+
+function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Astro empties its output folder before it writes; it builds into a fresh sibling folder that
+ * replaces `out` only once the build, search index and marker are complete, so a failed or killed
+ * build leaves the previous site as it was.
+ */
+function stagingFolder(out: string): string {
+  mkdirSync(path.dirname(out), { recursive: true });
+  return mkdtempSync(path.join(path.dirname(out), `.${path.basename(out)}.building-`));
+}
+
+function replaceOutput(staging: string, out: string): void {
+  mkdirSync(path.join(staging, path.dirname(SITE_MARKER)), { recursive: true });
+  writeFileSync(path.join(staging, SITE_MARKER), `${JSON.stringify({ generator: 'codelabgen' })}\n`);
+  if (!existsSync(out)) {
+    renameSync(staging, out);
+    return;
+  }
+  const old = `${staging}.old`;
+  renameSync(out, old);
+  renameSync(staging, out);
+  rmSync(old, { recursive: true, force: true });
 }
 
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
@@ -84,10 +137,17 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   const diagramErrors = diagramProblems(prepared, cacheDir);
   if (diagramErrors.length > 0 && !options.drafts) throw contentProblems(diagramErrors);
   progress('pages', `${prepared.included.length} lessons`);
-  await runAstro('build', { ...options, out, base, cacheDir });
-  if (diagrams.client > 0) copyMermaid(out);
-  progress('search', 'indexing');
-  const searchPages = await indexSite(out);
+  const staging = stagingFolder(out);
+  let searchPages: number;
+  try {
+    await runAstro('build', { ...options, out: staging, base, cacheDir });
+    if (diagrams.client > 0) copyMermaid(staging);
+    progress('search', 'indexing');
+    searchPages = await indexSite(staging);
+    replaceOutput(staging, out);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   const pages = listPages(out);
   progress('done', `${pages.length} pages`);
   return { out, pages, lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, diagrams, diagramErrors, searchPages, weights: options.stats ? pageWeights(out, base) : null, ms: Date.now() - started };
