@@ -11,7 +11,8 @@ import { replayBatch } from '../state/keyed.ts';
 import { safeUnlink, writeNewFileDurably } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 import { lastLineSeq, scanLog, truncateLog, type LogScan } from './log.ts';
-import { pidAlive, withLock } from './lock.ts';
+import { withLock } from './lock.ts';
+import { pidAlive } from './process-identity.ts';
 import { eventsPath, readStateFile, refuseOddStoreFiles, writeStateFile } from './state-file.ts';
 
 export interface Loaded {
