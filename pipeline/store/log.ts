@@ -1,5 +1,6 @@
 // events.jsonl: append one complete line with fsync (undone on failure), and scan the log for
-// replay and checks: gapless seq, a torn last line told apart from a corrupt middle line.
+// replay and checks: gapless seq, a torn last line told apart from a corrupt line and from an event
+// written by a newer codelabgen; and the cheap read of the last line's seq.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import type { Event } from '../../content-schemas/index.ts';
 import { EventSchema, issuesToProblems } from '../../content-schemas/index.ts';
@@ -16,7 +17,7 @@ export interface LogScan {
   lastSeq: number;
   /** Bytes up to the end of the last complete, parseable line. */
   goodBytes: number;
-  /** Bytes of a torn last line (no newline, or unparseable at the very end), if any. */
+  /** Bytes of a torn last line (no newline, or not valid JSON at the very end), if any. */
   torn: Buffer | null;
   /** First corrupt line: a bad line followed by more lines, a seq gap, or a complete line that is not an event. */
   corrupt: { line: number; problem: string } | null;
@@ -25,7 +26,7 @@ export interface LogScan {
 }
 
 /** Events carry no schema_version yet; one that does (above 1) was written by a newer codelabgen. */
-export const EVENT_SCHEMA_VERSION = 1;
+const EVENT_SCHEMA_VERSION = 1;
 const KNOWN_KINDS = new Set<unknown>(EventSchema.options.map((option) => option.shape.kind.value));
 
 export function scanLog(file: string, after = 0): LogScan {
