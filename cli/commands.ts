@@ -43,7 +43,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'state rebuild',
     summary: 'rebuild state.json from events.jsonl',
-    description: 'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is cut off first.',
+    description: 'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
     options: { ...JSON_OPTION },
     load: () => import('./commands/state-rebuild.ts'),
   },

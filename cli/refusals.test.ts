@@ -62,6 +62,11 @@ describe('register', () => {
     ['unsafe slug', CURRICULUM.replace('slug: readable', 'slug: ../up'), /modules\[0\]\.lessons\[0\]\.slug: expected a lowercase kebab-case slug/],
     ['unknown prerequisite', CURRICULUM.replace('prerequisites: ["1.1"]', 'prerequisites: ["9.9"]'), /modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: unknown lesson "9\.9"$/],
     ['later prerequisite', CURRICULUM.replace('prerequisites: ["1.1"]', 'prerequisites: ["2.1"]'), /prerequisites\[0\]: "2\.1" comes later in the curriculum/],
+    [
+      'two lessons sharing one folder (1.1 + slug x-y, 1.1-x + slug y)',
+      CURRICULUM.replace('{ id: "1.1", slug: readable', '{ id: "1.1", slug: x-y').replace('{ id: "1.2", slug: writable', '{ id: "1.1-x", slug: y'),
+      /^error: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]: lessons 1\.1 \(modules\[0\]\.lessons\[0\]\) and 1\.1-x both map to the folder 1-basics\/1\.1-x-y$/,
+    ],
   ];
   for (const [name, text, pattern] of cases) {
     test(`refuses ${name}`, () => {

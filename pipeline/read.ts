@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State } from '../content-schemas/index.ts';
 import { CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
+import { fileInside, OutsideError, realPathInside } from './confined.ts';
 import { loadConfig } from './config.ts';
-import { ARTIFACTS, abs, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
+import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './drift.ts';
 import { refuse } from './errors.ts';
 import { lastRun } from './runs.ts';
@@ -43,7 +44,7 @@ export interface CourseView {
 /** Reads the course at `root`; an invalid data file throws DataFileError naming file and field. */
 export function readCourse(root: string): CourseView {
   const course = courseAt(root);
-  const file = abs(course, ARTIFACTS.curriculum);
+  const file = courseFile(course, ARTIFACTS.curriculum);
   if (!existsSync(file)) refuse(`${ARTIFACTS.curriculum} not found in ${course.root}: the site needs a curriculum`, 'write the curriculum first (phase curriculum)');
   const curriculum = parseDataFile(CurriculumSchema, file, ARTIFACTS.curriculum);
   const state = readStateFile(course);
@@ -67,13 +68,18 @@ export function readCourse(root: string): CourseView {
   return { course, config: loadConfig(course), curriculum, state, lessons };
 }
 
+/** A `.codelabgen/` file the site reads, refused when it resolves (through a symlink) outside the course. */
+function courseFile(course: Course, relative: string): string {
+  return insideCourse(course, relative, relative);
+}
+
 /** Absolute lesson folder, refused when it resolves outside the course. */
 export function lessonPath(course: Course, lesson: SiteLesson): string {
   return insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
 }
 
 export function readLessonSpec(course: Course, id: string): LessonSpec | null {
-  const file = abs(course, ARTIFACTS.lessonSpec(id));
+  const file = courseFile(course, ARTIFACTS.lessonSpec(id));
   return existsSync(file) ? parseDataFile(LessonSpecSchema, file, ARTIFACTS.lessonSpec(id)) : null;
 }
 
@@ -87,18 +93,35 @@ export function readLessonDocs(course: Course, lesson: SiteLesson): LessonDocs {
   const dir = lessonPath(course, lesson);
   const read = (name: string) => {
     for (const doc of [`docs/${name}.md`, `docs/${name}.mdx`]) {
-      const file = path.join(dir, doc);
-      if (existsSync(file)) return { doc, ...renderDoc(readTextFile(file, `${lesson.dir}/${doc}`), { lesson: lesson.id, lessonDir: dir, doc }) };
+      const file = lessonFile(dir, lesson, doc);
+      if (file !== null) return { doc, ...renderDoc(readTextFile(file, `${lesson.dir}/${doc}`), { lesson: lesson.id, lessonDir: dir, doc }) };
     }
     return null;
   };
   return { readalong: read('readalong'), notes: read('notes') };
 }
 
+/** A file of the lesson folder (real path), null when missing; refused when it resolves outside the folder. */
+function lessonFile(lessonDir: string, lesson: SiteLesson, relative: string): string | null {
+  try {
+    return fileInside(lessonDir, relative);
+  } catch (error) {
+    if (!(error instanceof OutsideError)) throw error;
+    return refuse(`${lesson.dir}/${relative} resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`, 'replace the symbolic link with the file itself');
+  }
+}
+
 /** `docs/diagrams/*.mmd` of a lesson, sorted by file name. */
 export function readDiagramFiles(course: Course, lesson: SiteLesson): DiagramRef[] {
-  const dir = path.join(lessonPath(course, lesson), 'docs', 'diagrams');
-  if (!existsSync(dir)) return [];
+  const lessonDir = lessonPath(course, lesson);
+  let dir: string | null;
+  try {
+    dir = realPathInside(lessonDir, 'docs/diagrams');
+  } catch (error) {
+    if (!(error instanceof OutsideError)) throw error;
+    return refuse(`${lesson.dir}/docs/diagrams resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`, 'replace the symbolic link with the folder itself');
+  }
+  if (dir === null) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.mmd') && lstatSync(path.join(dir, name)).isFile())
     .sort()
@@ -131,7 +154,7 @@ export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
 
 export function readReview(course: Course, id: string): { review: Review; body: string } | null {
   const rel = ARTIFACTS.lessonReview(id);
-  const file = abs(course, rel);
+  const file = courseFile(course, rel);
   if (!existsSync(file)) return null;
   const { data, body } = parseFrontMatter(readTextFile(file, rel), rel);
   return { review: parseData(ReviewSchema, data, rel), body };
@@ -153,7 +176,7 @@ export function readVerification(course: Course, lesson: SiteLesson): Verificati
 }
 
 export function readGlossary(course: Course): GlossaryEntry[] {
-  const file = abs(course, ARTIFACTS.glossary);
+  const file = courseFile(course, ARTIFACTS.glossary);
   return existsSync(file) ? parseJsonlFile(GlossaryEntrySchema, file, ARTIFACTS.glossary) : [];
 }
 
@@ -161,18 +184,18 @@ export type AcceptedSource = Source & { digest: string | null };
 
 /** Accepted sources with their digest markdown (null when not written). */
 export function readSources(course: Course): AcceptedSource[] {
-  const file = abs(course, ARTIFACTS.sources);
+  const file = courseFile(course, ARTIFACTS.sources);
   if (!existsSync(file)) return [];
   return parseJsonlFile(SourceSchema, file, ARTIFACTS.sources)
     .filter((source) => source.status === 'accepted')
     .map((source) => {
-      const digest = abs(course, ARTIFACTS.sourceDigest(source.id));
+      const digest = courseFile(course, ARTIFACTS.sourceDigest(source.id));
       return { ...source, digest: existsSync(digest) ? readTextFile(digest, ARTIFACTS.sourceDigest(source.id)) : null };
     });
 }
 
 export function readReport(course: Course): Report | null {
-  const file = abs(course, ARTIFACTS.reportJson);
+  const file = courseFile(course, ARTIFACTS.reportJson);
   return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
 }
 

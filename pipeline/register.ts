@@ -1,6 +1,6 @@
 // `codelabgen register`: the curriculum's lessons into state (pending, in curriculum order) and
-// their folders on disk. Refuses duplicates, unsafe paths, bad prerequisites, and dropping or
-// moving a lesson that has progressed unless explicitly allowed.
+// their folders on disk. Refuses duplicate ids, two lessons sharing a folder, unsafe paths, bad
+// prerequisites, and dropping or moving a lesson that has progressed unless explicitly allowed.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Curriculum, EventDraft, RegisteredLesson, State } from '../content-schemas/index.ts';
@@ -18,6 +18,7 @@ export function curriculumLessons(course: Course, curriculum: Curriculum): Regis
   const file = ARTIFACTS.curriculum;
   const modules = new Set<string>();
   const seen = new Map<string, string>();
+  const folders = new Map<string, { id: string; field: string }>(); // lowercased folder → its lesson
   const lessons: RegisteredLesson[] = [];
   const allIds = new Set(curriculum.modules.flatMap((module) => module.lessons.map((lesson) => lesson.id)));
   curriculum.modules.forEach((module, m) => {
@@ -35,6 +36,10 @@ export function curriculumLessons(course: Course, curriculum: Curriculum): Regis
       seen.set(lesson.id, field);
       const dir = lessonDirName(module.id, module.slug, lesson.id, lesson.slug);
       insideCourse(course, dir, `${file}: ${field} folder`);
+      // Lowercased too: on a case-insensitive file system "A" and "a" are one folder.
+      const sharing = folders.get(dir.toLowerCase());
+      if (sharing) refuse(`${file}: ${field}: lessons ${sharing.id} (${sharing.field}) and ${lesson.id} both map to the folder ${dir}`, 'change one of their slugs (or ids) so that each lesson has its own folder');
+      folders.set(dir.toLowerCase(), { id: lesson.id, field });
       lessons.push({ id: lesson.id, title: lesson.title, slug: lesson.slug, module_id: module.id, module_slug: module.slug, module_title: module.title, dir });
     });
   });

@@ -1,9 +1,9 @@
 // The `codelabgen check` section for readalong code references: every reference in every lesson
 // doc must name a real file and line range. Light: no markdown renderer, only the fence scanner.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
+import { fileInside, OutsideError } from '../confined.ts';
 import { insideCourse, type Course } from '../course.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { splitFences } from './fences.ts';
@@ -39,8 +39,15 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
       continue; // a folder outside the course is reported by the artifact checks, not here
     }
     for (const doc of LESSON_DOCS) {
-      const file = path.join(dir, doc);
-      if (!existsSync(file)) continue;
+      let file: string | null;
+      try {
+        file = fileInside(dir, doc);
+      } catch (error) {
+        if (!(error instanceof OutsideError)) throw error;
+        problems.push(`lesson ${id} ${doc}: resolves outside the lesson folder (through a symbolic link); the site refuses to publish it`);
+        continue;
+      }
+      if (file === null) continue;
       const text = readFileSync(file, 'utf8');
       refs += (text.match(/file=/g) ?? []).length;
       problems.push(...codeRefProblems(id, dir, doc, text));

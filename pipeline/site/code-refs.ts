@@ -1,7 +1,8 @@
 // Readalong code references (docs/conventions.md): a fenced block whose info string names
 // `file=` (and optionally `lines=`, `mark=`) shows the real lines of the lesson's tested file.
-import { lstatSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileInside, OutsideError } from '../confined.ts';
 import type { Fence } from './fences.ts';
 
 export interface CodeRef {
@@ -66,12 +67,13 @@ export function resolveCodeRef(lessonDir: string, ref: CodeRef, fence: Fence): R
     throw new CodeRefError(`${label}: the path must be relative to the lesson folder, without ".."`);
   }
   if (fence.body.trim() !== '') throw new CodeRefError(`${label}: the block must be empty (the site fills it from the file)`);
-  const full = path.join(lessonDir, ref.file);
   let text: string;
   try {
-    if (!lstatSync(full).isFile()) throw new Error('not a regular file');
-    text = readFileSync(full, 'utf8');
-  } catch {
+    const real = fileInside(lessonDir, ref.file);
+    if (real === null) throw new Error('not a regular file');
+    text = readFileSync(real, 'utf8');
+  } catch (error) {
+    if (error instanceof OutsideError) throw new CodeRefError(`${label}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are shown`);
     throw new CodeRefError(`${label}: no such file in the lesson folder`);
   }
   const lines = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');

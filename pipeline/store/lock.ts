@@ -1,23 +1,22 @@
 // The course lock: `.codelabgen/lock`, created atomically with its owner (pid, host, command, time,
 // process start) by linking a fully written temp file. It is broken only when its owner process is
 // gone (at once, no blind wait), under a second `lock.break` guard so that two breakers cannot both
-// remove it. Waiting backs off up to a timeout, then refuses naming the holder.
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+// remove it. Every wait sleeps (so signals are answered) and backs off up to a timeout, then
+// refuses naming the holder.
+import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Course } from '../course.ts';
-import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
+import { RefusalError, errorCode } from '../errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
+import { withBreakGuard } from './lock-guard.ts';
+import { lockName, notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
+import { currentProcess, processGone, type ProcessIdentity } from './process-identity.ts';
 
-export interface LockOwner {
-  pid: number;
-  host: string;
+export interface LockOwner extends ProcessIdentity {
   command: string;
   acquired_at: string;
-  /** Process start time in clock ticks since boot (Linux), to tell a reused pid apart. */
-  start: number | null;
   token: string;
 }
 
@@ -29,7 +28,6 @@ export interface LockOptions {
 }
 
 const held = new Map<string, string>(); // lock path → our token
-const pendingTemps = new Set<string>(); // owner temp files of locks being waited for
 
 export function lockPath(course: Course): string {
   return path.join(course.dir, 'lock');
@@ -63,25 +61,15 @@ export function releaseHeldLocks(): void {
 
 async function acquire(file: string, options: LockOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? lockTimeoutMs();
-  const owner: LockOwner = {
-    pid: process.pid,
-    host: hostname(),
-    command: options.command.slice(0, 300),
-    acquired_at: new Date().toISOString(),
-    start: processStart(process.pid),
-    token: randomBytes(8).toString('hex'),
-  };
+  const { pid, host, start } = currentProcess();
+  const owner: LockOwner = { pid, host, command: options.command.slice(0, 300), acquired_at: new Date().toISOString(), start, token: randomBytes(8).toString('hex') };
   const temp = `${file}.${process.pid}.${owner.token}.tmp`;
-  try {
-    writeFileSync(temp, `${JSON.stringify(owner)}\n`, { flag: 'wx' });
-    pendingTemps.add(temp);
-  } catch (error) {
-    throw writeRefusal(error, temp);
-  }
+  pendingTemps.add(temp);
   const started = Date.now();
   let delay = 2; // ms, doubled up to 100
   let announced = false;
   try {
+    writeCompleteFile(temp, `${JSON.stringify(owner)}\n`, 'lock-write');
     for (;;) {
       try {
         linkSync(temp, file);
@@ -91,13 +79,12 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
         if (errorCode(error) !== 'EEXIST') throw writeRefusal(error, file);
       }
       const current = readOwner(file);
-      if (current === 'missing') continue;
-      if (current === 'unreadable' || ownerGone(current)) {
-        breakLock(file, current === 'unreadable' ? null : current.token);
-        continue;
-      }
+      // A stale lock just removed is retried at once; every other outcome is a wait: it sleeps, so
+      // signal handlers run, and it counts against the timeout.
+      if ((current === 'unreadable' || (typeof current === 'object' && processGone(current))) && breakLock(file, current === 'unreadable' ? null : current.token)) continue;
+      if (current === 'missing') continue; // released between our link and our read
       if (Date.now() - started >= timeoutMs) throw timeoutRefusal(file, current, timeoutMs);
-      if (!announced) options.onWait?.(current);
+      if (!announced) options.onWait?.(typeof current === 'object' ? current : null);
       announced = true;
       faultPoint('lock-wait');
       await sleep(Math.min(delay, Math.max(1, timeoutMs - (Date.now() - started))) * (0.5 + Math.random()));
@@ -120,77 +107,56 @@ export function readOwner(file: string): LockOwner | 'missing' | 'unreadable' {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return 'missing';
-    throw error;
+    if (errorCode(error) === 'ENOENT') return existsAsLink(file) ? 'unreadable' : 'missing'; // a dangling symlink: not ours
+    throw notAFileRefusal(error, file);
   }
   try {
     const owner = JSON.parse(text) as LockOwner;
-    return typeof owner.pid === 'number' && typeof owner.token === 'string' ? owner : 'unreadable';
+    return typeof owner === 'object' && owner !== null && typeof owner.pid === 'number' && typeof owner.token === 'string' ? owner : 'unreadable';
   } catch {
     return 'unreadable'; // never written by codelabgen (it links complete files): treat as stale
   }
 }
 
-/** True when the owner is on this host and its process no longer exists (or the pid was reused). */
-export function ownerGone(owner: LockOwner): boolean {
-  if (owner.host !== hostname()) return false; // cannot see another host's processes
-  if (!pidAlive(owner.pid)) return true;
-  const start = processStart(owner.pid);
-  return owner.start !== null && start !== null && start !== owner.start;
-}
-
-/** True while a process with this pid exists (EPERM: it exists but belongs to another user). */
-export function pidAlive(pid: number): boolean {
+function existsAsLink(file: string): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
-
-function processStart(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const start = Number(fields[19]);
-    return Number.isFinite(start) ? start : null;
+    return lstatSync(file).isSymbolicLink();
   } catch {
-    return null; // no procfs (macOS) or the process is gone
+    return false; // gone
   }
 }
 
-/** Removes a stale lock, but only the one whose token was judged stale, under the break guard. */
-function breakLock(file: string, staleToken: string | null): void {
-  const guard = `${file}.break`;
-  try {
-    writeFileSync(guard, String(process.pid), { flag: 'wx' });
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw writeRefusal(error, guard);
-    const breaker = Number(readFileSync(guard, { encoding: 'utf8', flag: 'r' }) || NaN);
-    if (Number.isInteger(breaker) && !pidAlive(breaker)) safeUnlink(guard); // a breaker died mid-break
-    return;
-  }
-  try {
+/**
+ * Removes a stale lock, but only the one whose token was judged stale, under the break guard.
+ * Returns false when another breaker holds the guard (the caller waits).
+ */
+function breakLock(file: string, staleToken: string | null): boolean {
+  return withBreakGuard(file, () => {
     const current = readOwner(file);
     const token = typeof current === 'object' ? current.token : null;
-    if (current !== 'missing' && token === staleToken) unlinkSync(file);
-  } finally {
-    safeUnlink(guard);
-  }
+    try {
+      if (current !== 'missing' && token === staleToken) unlinkSync(file);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw writeRefusal(error, file);
+    }
+  });
 }
 
-function timeoutRefusal(file: string, owner: LockOwner, timeoutMs: number): RefusalError {
+function timeoutRefusal(file: string, owner: LockOwner | 'unreadable', timeoutMs: number): RefusalError {
+  if (owner === 'unreadable') {
+    return new RefusalError(`course lock ${lockName(file)} is stale but another process is breaking it (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
+      `wait and retry; if no codelabgen is running, remove ${file}.break`,
+    ]);
+  }
+  if (processGone(owner)) {
+    return new RefusalError(`course lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
+      `wait and retry; if no codelabgen is running, remove ${file}.break`,
+    ]);
+  }
   return new RefusalError(
     `course is locked by pid ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.acquired_at}; gave up after ${Math.round(timeoutMs / 1000)}s`,
     [`wait and retry, or raise CODELABGEN_LOCK_TIMEOUT (seconds); if that process is gone on another host, remove ${file}`],
   );
-}
-
-function writeRefusal(error: unknown, file: string): RefusalError {
-  const code = errorCode(error) ?? 'error';
-  const lock = path.join(path.basename(path.dirname(file)), 'lock');
-  return new StoreWriteError(`cannot write ${lock} (the course lock): ${writeErrorReason(error)} (${code}); nothing was changed`, [`check free space and permissions of ${path.dirname(file)}`], { cause: error });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,9 +1,12 @@
 // events.jsonl: append one complete line with fsync (undone on failure), and scan the log for
-// replay and checks: gapless seq, a torn last line told apart from a corrupt middle line.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+// replay and checks: gapless seq, a torn last line told apart from a corrupt line and from an event
+// written by a newer codelabgen; and the cheap read of the last line's seq.
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import type { Event } from '../../content-schemas/index.ts';
 import { EventSchema, issuesToProblems } from '../../content-schemas/index.ts';
+import { ARTIFACTS, printable } from '../course.ts';
 import { errorCode } from '../errors.ts';
+import { unreadableStoreFile } from './state-file.ts';
 import { faultArmed, faultPoint } from './fault.ts';
 
 export interface LogScan {
@@ -14,11 +17,17 @@ export interface LogScan {
   lastSeq: number;
   /** Bytes up to the end of the last complete, parseable line. */
   goodBytes: number;
-  /** Bytes of a torn last line (no newline, or unparseable at the very end), if any. */
+  /** Bytes of a torn last line (no newline, or not valid JSON at the very end), if any. */
   torn: Buffer | null;
-  /** First corrupt line that is followed by more lines, or a seq gap; the log must not be written. */
+  /** First corrupt line: a bad line followed by more lines, a seq gap, or a complete line that is not an event. */
   corrupt: { line: number; problem: string } | null;
+  /** First complete event written by a newer codelabgen (unknown kind or newer schema_version). */
+  newer: { line: number; seq: number; problem: string } | null;
 }
+
+/** Events carry no schema_version yet; one that does (above 1) was written by a newer codelabgen. */
+const EVENT_SCHEMA_VERSION = 1;
+const KNOWN_KINDS = new Set<unknown>(EventSchema.options.map((option) => option.shape.kind.value));
 
 export function scanLog(file: string, after = 0): LogScan {
   let data: Buffer;
@@ -26,13 +35,13 @@ export function scanLog(file: string, after = 0): LogScan {
     data = readFileSync(file);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') data = Buffer.alloc(0);
-    else throw error;
+    else throw unreadableStoreFile(ARTIFACTS.events, error);
   }
   return scanLogBytes(data, after);
 }
 
 export function scanLogBytes(data: Buffer, after = 0): LogScan {
-  const scan: LogScan = { events: [], offsets: [], lastSeq: 0, goodBytes: 0, torn: null, corrupt: null };
+  const scan: LogScan = { events: [], offsets: [], lastSeq: 0, goodBytes: 0, torn: null, corrupt: null, newer: null };
   let start = 0;
   let lineNumber = 0;
   while (start < data.length) {
@@ -40,12 +49,18 @@ export function scanLogBytes(data: Buffer, after = 0): LogScan {
     const newline = data.indexOf(0x0a, start);
     const end = newline === -1 ? data.length : newline + 1;
     const parsed = newline === -1 ? null : parseLine(data.subarray(start, newline), lineNumber, scan.lastSeq, after);
-    if (parsed === null || typeof parsed === 'string') {
-      if (end >= data.length) {
-        scan.torn = data.subarray(start); // the last line: torn by a crash mid-write
+    if (parsed !== null && 'newer' in parsed) {
+      scan.newer = { line: lineNumber, seq: parsed.seq, problem: parsed.newer };
+      return scan;
+    }
+    if (parsed === null || 'problem' in parsed) {
+      // Only an interrupted write can tear the last line: it lacks its newline or is cut mid-JSON.
+      // A complete line of valid JSON that is not a valid next event is corruption, never cut.
+      if (end >= data.length && (parsed === null || !parsed.json)) {
+        scan.torn = data.subarray(start);
         return scan;
       }
-      scan.corrupt = { line: lineNumber, problem: parsed ?? 'line has no newline' };
+      scan.corrupt = { line: lineNumber, problem: parsed?.problem ?? 'line has no newline' };
       return scan;
     }
     scan.lastSeq = parsed.seq;
@@ -59,20 +74,69 @@ export function scanLogBytes(data: Buffer, after = 0): LogScan {
   return scan;
 }
 
-function parseLine(bytes: Buffer, line: number, lastSeq: number, after: number): { seq: number; event: Event | null } | string {
+type ParsedLine = { seq: number; event: Event | null } | { seq: number; newer: string } | { problem: string; json: boolean };
+
+function parseLine(bytes: Buffer, line: number, lastSeq: number, after: number): ParsedLine {
   let raw: unknown;
   try {
     raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    return `not valid JSON (${(error as Error).message})`;
+    return { problem: `not valid JSON (${(error as Error).message})`, json: false };
   }
-  const seq = typeof raw === 'object' && raw !== null ? (raw as { seq?: unknown }).seq : undefined;
-  if (typeof seq !== 'number') return 'no seq';
-  if (seq !== lastSeq + 1) return `seq ${seq} follows seq ${lastSeq} (a gap or a duplicate)`;
+  const fields = typeof raw === 'object' && raw !== null ? (raw as { seq?: unknown; kind?: unknown; schema_version?: unknown }) : {};
+  if (typeof fields.seq !== 'number') return { problem: 'no seq', json: true };
+  const seq = fields.seq;
+  if (seq !== lastSeq + 1) return { problem: `seq ${seq} follows seq ${lastSeq} (a gap or a duplicate)`, json: true };
   if (seq <= after) return { seq, event: null };
   const result = EventSchema.safeParse(raw);
-  if (!result.success) return `invalid event: ${issuesToProblems(result.error.issues).join('; ')}`;
-  return { seq, event: result.data };
+  if (result.success) return { seq, event: result.data };
+  const newer = newerEvent(fields);
+  if (newer !== null) return { seq, newer };
+  return { problem: `invalid event: ${issuesToProblems(result.error.issues).join('; ')}`, json: true };
+}
+
+/** Why an event that fails the schema was written by a newer codelabgen, or null when it was not. */
+function newerEvent(fields: { kind?: unknown; schema_version?: unknown }): string | null {
+  const version = fields.schema_version;
+  if (typeof version === 'number' && version > EVENT_SCHEMA_VERSION) return `event schema_version ${version}, newer than the ${EVENT_SCHEMA_VERSION} this codelabgen reads`;
+  if (typeof fields.kind === 'string' && !KNOWN_KINDS.has(fields.kind)) {
+    return `event kind ${JSON.stringify(printable(fields.kind, 60))}, unknown to this codelabgen (event schema_version ${EVENT_SCHEMA_VERSION})`;
+  }
+  return null;
+}
+
+/**
+ * The seq of the log's last line, read from its end (cheap: one small read for a normal event);
+ * 0 for an empty log, null when the log does not end with a complete line that has a seq.
+ */
+export function lastLineSeq(file: string, size: number): number | null {
+  if (size === 0) return 0;
+  let chunkBytes = 8192; // doubled per read, so a long last line costs few reads
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    let tail = Buffer.alloc(0);
+    for (let position = size; position > 0; ) {
+      const length = Math.min(chunkBytes, position);
+      chunkBytes *= 2;
+      position -= length;
+      const chunk = Buffer.alloc(length);
+      readSync(fd, chunk, 0, length, position);
+      tail = Buffer.concat([chunk, tail]);
+      const newline = tail.length >= 2 ? tail.lastIndexOf(0x0a, tail.length - 2) : -1;
+      if (newline !== -1) {
+        tail = tail.subarray(newline + 1);
+        break;
+      }
+    }
+    if (tail.at(-1) !== 0x0a) return null;
+    const seq = (JSON.parse(tail.toString('utf8')) as { seq?: unknown } | null)?.seq;
+    return typeof seq === 'number' ? seq : null;
+  } catch {
+    return null; // unreadable or not JSON: the caller's full scan says what is wrong
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

@@ -5,9 +5,10 @@ import { ARTIFACTS, type Course } from '../course.ts';
 import { RefusalError } from '../errors.ts';
 import { apply, ReplayError } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
-import { scanLog, truncateLog, type LogScan } from './log.ts';
+import { scanLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
-import { eventsPath, readStateFile, refuseNewerStateFile, writeStateFile } from './state-file.ts';
+import { moveTornTail, refuseNewerEvent } from './recover.ts';
+import { eventsPath, readStateFile, refuseNewerStateFile, refuseOddStoreFiles, writeStateFile } from './state-file.ts';
 
 /** Replays every complete event of the log from an empty state. */
 export function replayLog(scan: LogScan): State {
@@ -23,6 +24,7 @@ export function replayLog(scan: LogScan): State {
 
 function scanForRebuild(course: Course): LogScan {
   const scan = scanLog(eventsPath(course));
+  refuseNewerEvent(scan);
   if (scan.corrupt) throw new RefusalError(`${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); cannot rebuild past it`, ['restore the log from a backup']);
   return scan;
 }
@@ -31,11 +33,14 @@ export interface Rebuilt {
   state: State;
   events: number;
   tornBytes: number;
+  /** Where a torn last line was copied before it was cut off (course-relative), or null. */
+  tornCopy: string | null;
 }
 
-/** `state rebuild`: rewrites state.json from the log (a torn last line is cut off first). */
+/** `state rebuild`: rewrites state.json from the log (a torn last line is moved aside first, as recovery does). */
 export async function rebuildState(course: Course, command: string): Promise<Rebuilt> {
   return withLock(course, { command }, () => {
+    refuseOddStoreFiles(course);
     refuseNewerStateFile(course);
     const scan = scanForRebuild(course);
     let state: State;
@@ -45,9 +50,9 @@ export async function rebuildState(course: Course, command: string): Promise<Reb
       if (error instanceof ReplayError) throw new RefusalError(`${ARTIFACTS.events}: ${error.message}; cannot rebuild`, [], { cause: error });
       throw error;
     }
-    if (scan.torn) truncateLog(eventsPath(course), scan.goodBytes);
+    const tornCopy = scan.torn ? moveTornTail(course, scan.torn, scan.goodBytes) : null;
     writeStateFile(course, state);
-    return { state, events: scan.events.length, tornBytes: scan.torn?.length ?? 0 };
+    return { state, events: scan.events.length, tornBytes: scan.torn?.length ?? 0, tornCopy };
   });
 }
 
@@ -59,7 +64,15 @@ export interface ReplayCheck {
 
 /** The replay check used by `check`: the whole log is well-formed and replays to the stored state. */
 export function checkReplay(course: Course): ReplayCheck {
-  const scan = scanLog(eventsPath(course));
+  let scan: LogScan;
+  try {
+    refuseOddStoreFiles(course);
+    scan = scanLog(eventsPath(course));
+    refuseNewerEvent(scan);
+  } catch (error) {
+    if (!(error instanceof RefusalError)) throw error;
+    return { ok: false, problems: [error.message], events: 0 };
+  }
   const problems: string[] = [];
   if (scan.corrupt) problems.push(`${ARTIFACTS.events} line ${scan.corrupt.line}: ${scan.corrupt.problem}`);
   if (scan.torn) problems.push(`${ARTIFACTS.events}: torn last line (${scan.torn.length} bytes); any write command moves it aside`);

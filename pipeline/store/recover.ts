@@ -1,16 +1,19 @@
 // Recovery, run by every command: sweep orphan temp files, move a torn last log line aside,
 // replay events the state has not applied. Cheap when nothing is wrong (one stat of the log).
-import { appendFileSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { ARTIFACTS, type Course } from '../course.ts';
-import { RefusalError, errorCode } from '../errors.ts';
+import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
 import { apply } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
-import { safeUnlink } from './atomic-write.ts';
-import { scanLog, truncateLog } from './log.ts';
-import { pidAlive, withLock } from './lock.ts';
-import { eventsPath, readStateFile, writeStateFile } from './state-file.ts';
+import { safeUnlink, writeNewFileDurably } from './atomic-write.ts';
+import { faultPoint } from './fault.ts';
+import { lastLineSeq, scanLog, truncateLog, type LogScan } from './log.ts';
+import { withLock } from './lock.ts';
+import { pidAlive } from './process-identity.ts';
+import { eventsPath, readStateFile, refuseOddStoreFiles, writeStateFile } from './state-file.ts';
 
 export interface Loaded {
   state: State;
@@ -27,6 +30,12 @@ function logSize(course: Course): number {
   }
 }
 
+/** The cheap consistency check: the log has the size and the last seq state.json recorded. */
+function logMatchesState(course: Course, state: State): boolean {
+  const size = logSize(course);
+  return size === state.log_bytes && lastLineSeq(eventsPath(course), size) === state.last_seq;
+}
+
 function requireState(course: Course): State {
   const state = readStateFile(course);
   if (state !== null) return state;
@@ -39,17 +48,18 @@ function requireState(course: Course): State {
 /** Reads state for a read-only command; takes the lock and recovers only when the log moved on. */
 export async function loadState(course: Course, command: string): Promise<Loaded> {
   const state = requireState(course);
-  if (logSize(course) === state.log_bytes) return { state, notices: [] };
+  if (logMatchesState(course, state)) return { state, notices: [] };
   return withLock(course, { command }, () => recoverLocked(course));
 }
 
 /** Recovery under the lock. Throws a RefusalError when the log is corrupt or behind the state. */
 export function recoverLocked(course: Course): Loaded {
-  refuseSymlinkedStore(course);
+  refuseOddStoreFiles(course);
   const notices = sweepTempFiles(course);
   let state = requireState(course);
-  if (logSize(course) === state.log_bytes) return { state, notices };
+  if (logMatchesState(course, state)) return { state, notices };
   const scan = scanLog(eventsPath(course), state.last_seq);
+  refuseNewerEvent(scan);
   if (scan.corrupt) {
     throw new RefusalError(`${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); writes are refused until it is repaired`, [
       'run "codelabgen check" for the details; restore the log from a backup, then "codelabgen state rebuild"',
@@ -73,22 +83,29 @@ export function recoverLocked(course: Course): Loaded {
   return { state, notices };
 }
 
-/** The log is appended to and truncated in place: a symlink would let that reach a file outside. */
-function refuseSymlinkedStore(course: Course): void {
-  for (const file of [ARTIFACTS.events, ARTIFACTS.state]) {
-    let link = false;
-    try {
-      link = lstatSync(path.join(course.root, file)).isSymbolicLink();
-    } catch {
-      continue; // missing: handled by the callers
-    }
-    if (link) throw new RefusalError(`${file} is a symbolic link; the store writes only regular files inside the course`, [`replace it with the file it points to, then retry`]);
-  }
+/** A complete event this codelabgen does not know is never cut or skipped: every command refuses. */
+export function refuseNewerEvent(scan: LogScan): void {
+  if (scan.newer === null) return;
+  throw new RefusalError(`${ARTIFACTS.events} line ${scan.newer.line} (seq ${scan.newer.seq}) was written by a newer codelabgen: ${scan.newer.problem}; nothing was changed`, [
+    'upgrade codelabgen to a version that reads it',
+  ]);
 }
 
-function moveTornTail(course: Course, torn: Buffer, goodBytes: number): string {
+/**
+ * Copies a torn last line to events.jsonl.torn-<time> (complete and fsynced, or not at all), then
+ * cuts it off the log. Returns the copy's course-relative name.
+ */
+export function moveTornTail(course: Course, torn: Buffer, goodBytes: number): string {
   const aside = `${ARTIFACTS.events}.torn-${Date.now()}`;
-  appendFileSync(path.join(course.root, aside), torn, { mode: 0o644 });
+  const file = path.join(course.root, aside);
+  try {
+    writeNewFileDurably(file, torn, () => faultPoint('torn-write'));
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') safeUnlink(file);
+    throw new StoreWriteError(`cannot write ${aside} (the copy of a torn last line of ${ARTIFACTS.events}): ${writeErrorReason(error)} (${errorCode(error) ?? 'error'}); nothing was changed`, [
+      `free space on ${os.hostname()}, then retry`,
+    ], { cause: error });
+  }
   truncateLog(eventsPath(course), goodBytes);
   return aside;
 }

@@ -1,12 +1,12 @@
 // state.json: read with schema_version checks (newer refused, never coerced); an unreadable file is
 // copied aside as state.corrupt-<hash>.json and the refusal names the recovery command.
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { STATE_SCHEMA_VERSION, StateSchema, issuesToProblems } from '../../content-schemas/index.ts';
 import { ARTIFACTS, abs, type Course } from '../course.ts';
-import { RefusalError, errorCode } from '../errors.ts';
+import { RefusalError, errorCode, writeErrorReason } from '../errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 export function statePath(course: Course): string {
@@ -25,7 +25,7 @@ export function readStateFile(course: Course): State | null {
     bytes = readFileSync(file);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
-    throw error;
+    throw unreadableStoreFile(ARTIFACTS.state, error);
   }
   let raw: unknown;
   try {
@@ -72,6 +72,32 @@ function corruptState(course: Course, bytes: Buffer, reason: string): RefusalErr
     kept = `it could not be copied aside (${errorCode(error) ?? 'error'})`;
   }
   return new RefusalError(`${ARTIFACTS.state} is unreadable: ${reason}; ${kept}`, [`run "codelabgen state rebuild" to rebuild it from ${ARTIFACTS.events}`]);
+}
+
+/**
+ * The log is appended to and truncated in place, and state.json replaced: each must be a regular
+ * file inside the course (a symlink would let a write reach a file elsewhere). Every writer calls it.
+ */
+export function refuseOddStoreFiles(course: Course): void {
+  for (const file of [ARTIFACTS.events, ARTIFACTS.state]) {
+    let stats: Stats;
+    try {
+      stats = lstatSync(path.join(course.root, file));
+    } catch {
+      continue; // missing: handled by the callers
+    }
+    if (stats.isSymbolicLink()) throw new RefusalError(`${file} is a symbolic link; the store writes only regular files inside the course`, [`replace it with the file it points to, then retry`]);
+    if (stats.isDirectory()) throw new RefusalError(`${file} is a folder, not a file; nothing was changed`, [`move the folder away, then run "codelabgen state rebuild" (or restore the file from a backup)`]);
+    if (!stats.isFile()) throw new RefusalError(`${file} is not a regular file; nothing was changed`, [`move it away, then run "codelabgen state rebuild" (or restore the file from a backup)`]);
+  }
+}
+
+/** A store file that exists but cannot be read (a folder, no permission): a refusal, not a crash. */
+export function unreadableStoreFile(file: string, error: unknown): Error {
+  const code = errorCode(error);
+  if (code === 'EISDIR') return new RefusalError(`${file} is a folder, not a file; nothing was changed`, [`move the folder away, then run "codelabgen state rebuild" (or restore the file from a backup)`], { cause: error });
+  if (code === undefined || !/^E[A-Z]+$/.test(code)) return error as Error;
+  return new RefusalError(`cannot read ${file}: ${writeErrorReason(error)} (${code}); nothing was changed`, [`fix its permissions, then retry`], { cause: error });
 }
 
 export function writeStateFile(course: Course, state: State, faults = false): void {

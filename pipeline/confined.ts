@@ -1,0 +1,40 @@
+// Reading inside a folder (a lesson folder, the course): a path is followed only when the real
+// path of every component stays inside, so a symlinked folder or file cannot lead a read outside.
+// Used by every reader of lesson docs and code references (check and the site).
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { errorCode } from './errors.ts';
+
+/** A path that resolves (through a symlink) outside the folder it must stay in. */
+export class OutsideError extends Error {
+  readonly real: string;
+  constructor(relative: string, real: string) {
+    super(`${relative} resolves outside its folder (to ${real})`);
+    this.name = 'OutsideError';
+    this.real = real;
+  }
+}
+
+/**
+ * The real path of `relative` under `root`: null when it does not exist (a dangling symlink
+ * included), OutsideError when it leaves `root`. `relative` has been checked for ".." already.
+ */
+export function realPathInside(root: string, relative: string): string | null {
+  const realRoot = realpathSync(root);
+  let real: string;
+  try {
+    real = realpathSync(path.resolve(root, relative));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+    throw error;
+  }
+  const rel = path.relative(realRoot, real);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new OutsideError(relative, real);
+  return real;
+}
+
+/** Like realPathInside, for a file to read: null also when it is not a regular file. */
+export function fileInside(root: string, relative: string): string | null {
+  const real = realPathInside(root, relative);
+  return real !== null && lstatSync(real).isFile() ? real : null;
+}
