@@ -15,7 +15,7 @@ const CLI = path.join(REPO, 'bin', 'codelabgen.mjs');
 const scratch = mkdtempSync(path.join(tmpdir(), 'codelabgen-report-fixture-'));
 const root = path.join(scratch, 'course');
 
-const env = { ...process.env, NO_COLOR: '1' };
+const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
 delete env.CODELABGEN_COURSE;
 
 function run(args: string[], expect = 0, input?: string): string {
