@@ -51,7 +51,7 @@ test('three failing verifies keep their evidence; the third blocks; the unblock 
     ['fix-budget', 'blank lines are not words; split on whitespace (by user)'],
     ['user', 'accept; the nit can wait (by user)'],
   ]);
-  assert.ok(texts('1.2').includes('task t14 (code-fixer) failed after 0s: could not tell whether blank lines count as words; gave up'));
+  assert.ok(texts('1.2').some((text) => /^task t14 \(code-fixer\) failed after \d+s: could not tell whether blank lines count as words; gave up$/.test(text)));
 });
 
 test('two review reworks with the findings, the refused third told by its block, the pass after it', () => {

@@ -8,14 +8,14 @@ const sample = (name: string) => readFileSync(new URL(`./failure-samples/${name}
 
 const exited = (exit_code: number) => ({ exit_code, signal: null, timed_out: false, timeout_seconds: 30 });
 
-test('node TAP: the failing test and its assertion message', () => {
+test('node TAP: the failing test and its assertion message with the values', () => {
   const output = "ok 1 - adds\nnot ok 2 - fails\n  ---\n  duration_ms: 4.3\n  failureType: 'testCodeFailure'\n  error: |-\n    Expected values to be strictly equal:\n\n    2 !== 3\n";
-  assert.equal(failureCause(output, exited(1)), 'fails: Expected values to be strictly equal:');
+  assert.equal(failureCause(output, exited(1)), 'fails: Expected values to be strictly equal: 2 !== 3');
 });
 
 test('node spec reporter: the failing test and the error line', () => {
-  const output = '✔ adds (1ms)\n✖ fails (10.3ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n✖ failing tests:\n';
-  assert.equal(failureCause(output, exited(1)), 'fails: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:');
+  const output = '✔ adds (1ms)\n✖ fails (10.3ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n  2 !== 3\n\n      at x (file:///a.mjs:1:1)\n';
+  assert.equal(failureCause(output, exited(1)), 'fails: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 2 !== 3');
 });
 
 test('pytest: the short summary line', () => {

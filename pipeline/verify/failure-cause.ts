@@ -42,7 +42,7 @@ function failingTest(lines: string[]): string | null {
       if (!match) continue;
       const name = match[1]!.trim();
       if (/ - \S/.test(name) && name.startsWith('FAILED')) return name; // pytest gives name and message
-      const message = tapError(lines, index + 1) ?? firstErrorLine(lines, index + 1, index + 20);
+      const message = tapError(lines, index + 1) ?? withValues(lines, index + 1, index + 20);
       return message ? `${name}: ${message}` : name;
     }
   }
@@ -54,7 +54,20 @@ function tapError(lines: string[], from: number): string | null {
     const match = TAP_ERROR.exec(lines[index]!);
     if (!match) continue;
     if (match[1] !== undefined) return match[1];
-    return lines.slice(index + 1, index + 4).map((line) => line.trim()).find((line) => line !== '') ?? null;
+    const block = lines.slice(index + 1, index + 6).map((line) => line.trim()).filter((line) => line !== '');
+    return block.length === 0 ? null : block[0]!.endsWith(':') && block[1] ? `${block[0]} ${block[1]}` : block[0]!;
+  }
+  return null;
+}
+
+/** The first error line; when it ends with a colon ("Expected values to be strictly equal:"), the line with the values too. */
+function withValues(lines: string[], from: number, to: number): string | null {
+  for (let index = from; index < Math.min(to, lines.length); index += 1) {
+    const match = ERROR_LINE.exec(lines[index]!);
+    if (!match) continue;
+    const first = match[1]!.trim();
+    const next = lines.slice(index + 1, index + 4).map((line) => line.trim()).find((line) => line !== '');
+    return first.endsWith(':') && next !== undefined && !next.startsWith('at ') ? `${first} ${next}` : first;
   }
   return null;
 }
