@@ -134,7 +134,7 @@ export const ReportLessonSchema = z
     tasks: z.array(ReportTaskSchema).describe('Every worker task on the lesson, oldest first.'),
     smooth: z.boolean().describe('True when nothing went wrong: no failure, block, rework, stale mark, drift, or failed or needs-user task.'),
     summary: z.string().describe('The lesson in one line (all a smooth lesson shows).'),
-    story: z.array(ReportStoryEntrySchema).describe('Every event about the lesson since it was registered, oldest first.'),
+    story: z.array(ReportStoryEntrySchema).describe('Every event about the lesson since it was registered, oldest first; empty for a smooth lesson (its summary is the whole story).'),
   })
   .describe('One lesson in the report.');
 

@@ -23,6 +23,7 @@ function phasesOf(events: readonly Event[]): Report['phases'] {
 function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
   const { lesson, verdicts } = track;
   const wallMs = ms(track.registered_at, track.done_at ?? generatedAt) ?? 0;
+  const smooth = isSmooth(track);
   return {
     id: lesson.id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: track.stage,
     blocked: track.blocked, stale: track.stale, fix_attempts: track.fix_attempts, fix_budget_resets: track.fix_budget_resets,
@@ -30,7 +31,7 @@ function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
     verify: { runs: verdicts.runs, passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
     failures: track.failures, blocks: track.blocks, stale_marks: track.stale_marks,
     registered_at: track.registered_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
-    tests: track.tests, reviews: track.reviews, tasks: track.tasks, smooth: isSmooth(track), summary: lessonSummary(track, wallMs), story: track.story,
+    tests: track.tests, reviews: track.reviews, tasks: track.tasks, smooth, summary: lessonSummary(track, wallMs), story: smooth ? [] : track.story,
   };
 }
 
