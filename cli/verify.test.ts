@@ -63,7 +63,7 @@ test('a failing node lesson: exit 1, the cause from the output, the output tail 
   const course = await courseWithLessons([{ id: '1.2', files: FAILING }]);
   const result = verify(course, ['1.2']);
   assert.equal(result.code, 1);
-  assert.equal(result.stderr, 'error: lesson 1.2 failed: adds: Expected values to be strictly equal:\n');
+  assert.equal(result.stderr, 'error: lesson 1.2 failed: adds: Expected values to be strictly equal: 2 !== 3\n');
   assert.match(result.stdout, /^    Expected values to be strictly equal:$/m);
   assert.match(result.stdout, /^lesson 1\.2 FAILED: 1 tests \(0 passed, 1 failed, 0 skipped\)/m);
   const run = JSON.parse(readFileSync(path.join(course.dir, 'runs/1.2/1.json'), 'utf8'));
@@ -225,8 +225,8 @@ test('budget: failures through verify --update-state use fix attempts up to the 
   assert.match(second.stdout, /; state: blocked: fix budget used up \(2 of 2\)$/m);
   const fails = readEvents(course.root).filter((event) => event.kind === 'lesson.fail');
   assert.deepEqual(fails.map((event) => [event.via, event.run, event.fix_attempts_used, event.blocked, event.note]), [
-    ['verify', 1, 1, false, 'adds: Expected values to be strictly equal:'],
-    ['verify', 2, 2, true, 'adds: Expected values to be strictly equal:'],
+    ['verify', 1, 1, false, 'adds: Expected values to be strictly equal: 2 !== 3'],
+    ['verify', 2, 2, true, 'adds: Expected values to be strictly equal: 2 !== 3'],
   ]);
   const lesson = (readState(course.root).lessons as Record<string, any>)['6.1'];
   assert.equal(lesson.blocked.by, 'fix-budget');

@@ -1,6 +1,8 @@
 // One line of `.codelabgen/events.jsonl`. Every event carries what replay needs (outcomes included).
 import { z } from 'zod';
 import { LessonIdSchema, ModuleIdSchema, PhaseSchema, RelPathSchema, RoleSchema, SlugSchema, StageSchema, TimestampSchema } from './common.ts';
+import { ReviewSchema } from './review.ts';
+import { TestCountsSchema } from './run-result.ts';
 import { TaskIdSchema } from './task.ts';
 import { WorkerStatusSchema } from './worker-status.ts';
 
@@ -12,6 +14,11 @@ const base = {
 };
 const lesson = LessonIdSchema.describe('Lesson the event is about.');
 const note = z.string().max(100_000).nullable().describe('Free-text note or reason.');
+// Evidence kept for the report (optional: older logs lack it; replay ignores it).
+const tests = TestCountsSchema.nullable().optional().describe('Test counts of the verification run, when verify recorded it.');
+const review = ReviewSchema.pick({ verdict: true, reviewer: true, round: true, findings: true })
+  .optional()
+  .describe('The review (review.md front matter) in force when the lesson moved to reviewed or back from notes or reviewed.');
 
 export const RegisteredLessonSchema = z.strictObject({
   id: LessonIdSchema,
@@ -41,8 +48,9 @@ export const EventSchema = z
       to: StageSchema,
       note,
       review_round_used: z.boolean().describe('True when the move back used a review round.'),
+      review,
     }),
-    z.strictObject({ ...base, kind: z.literal('lesson.verified'), lesson, code_hash: z.string(), run: z.int().min(1).nullable() }),
+    z.strictObject({ ...base, kind: z.literal('lesson.verified'), lesson, code_hash: z.string(), run: z.int().min(1).nullable(), tests }),
     z.strictObject({
       ...base,
       kind: z.literal('lesson.fail'),
@@ -52,6 +60,8 @@ export const EventSchema = z
       blocked: z.boolean().describe('True when this failure used up the fix budget and blocked the lesson.'),
       via: z.enum(['state fail', 'verify']).describe('What recorded the failure.'),
       run: z.int().min(1).nullable(),
+      tests,
+      evidence: z.string().max(4000).nullable().optional().describe('The first failing test and its message, a few lines, when verify found one.'),
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.block'), lesson, reason: z.string().max(100_000) }),
     z.strictObject({ ...base, kind: z.literal('lesson.unblock'), lesson, fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.') }),

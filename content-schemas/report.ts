@@ -1,14 +1,63 @@
-// `.codelabgen/report.json`: the course generation report computed from the event log by
+// `.codelabgen/report.json`: the course generation report computed from the event log alone by
 // `codelabgen report` (report.md is its markdown rendering); the site renders this file.
 import { z } from 'zod';
 import { LessonIdSchema, ModuleIdSchema, PhaseSchema, RoleSchema, StageSchema, TimestampSchema } from './common.ts';
 import { TestCountsSchema } from './run-result.ts';
 
 const durationMs = z.number().min(0).nullable();
+const rate = z.number().min(0).max(1).nullable();
+
+export const STORY_LABELS = ['stage', 'rework', 'verify', 'failure', 'block', 'unblock', 'review', 'stale', 'drift', 'task', 'fact', 'decision', 'event'] as const;
+
+export const ReportStoryEntrySchema = z
+  .strictObject({
+    seq: z.int().min(1).describe('Seq of the event the entry tells.'),
+    at: TimestampSchema.describe('When the event was committed.'),
+    kind: z.string().describe('The event kind (`lesson.stage`, `task.finish`, ...; kinds the report does not know are told generically).'),
+    label: z.enum(STORY_LABELS).describe('What the entry is about: a move forward, a rework (move back), a verification, a failure, ...'),
+    text: z.string().describe('The entry in one line.'),
+    details: z.array(z.string()).describe('Further lines: failure evidence, review findings, notes; empty when none.'),
+  })
+  .describe('One entry of a lesson\'s (or the course\'s) timeline.');
+
+export const NEEDS_HUMAN_KINDS = ['blocked', 'was-blocked', 'user-decision', 'budget-used-up', 'passed-after-rework', 'drift', 'stale', 'task-failed', 'task-needs-user'] as const;
+
+export const ReportNeedsHumanSchema = z
+  .strictObject({
+    kind: z.enum(NEEDS_HUMAN_KINDS).describe('Why a person should look: blocked now or before, a decision logged as the user\'s, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user.'),
+    lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
+    at: TimestampSchema.describe('When it happened (the latest event it rests on).'),
+    text: z.string().describe('What to look at, in one line.'),
+  })
+  .describe('One item of "What needs a human".');
+
+export const ReportReviewSchema = z
+  .strictObject({
+    at: TimestampSchema.describe('When the stage move that recorded it was committed.'),
+    verdict: z.enum(['pass', 'revise']).describe('The verdict of review.md at that move.'),
+    reviewer: z.string().nullable().describe('Who reviewed, when review.md says.'),
+    round: z.int().min(1).nullable().describe('Review round review.md names, if any.'),
+    findings: z
+      .array(z.strictObject({ severity: z.string().describe('blocker, major, minor or nit.'), where: z.string().nullable().describe('File and line or section.'), text: z.string().describe('The finding.') }))
+      .describe('What the reviewer found.'),
+  })
+  .describe('A review in force at a move to reviewed or back from notes or reviewed.');
+
+export const ReportTaskSchema = z
+  .strictObject({
+    id: z.string().describe('Task id (t1, t2, ...).'),
+    role: z.string().describe('Worker role.'),
+    status: z.enum(['running', 'done', 'failed', 'reset']).describe('Status at the time of the report.'),
+    worker_status: z.enum(['ok', 'failed', 'needs-user']).nullable().describe('The status the worker returned (--result), if any.'),
+    started_at: TimestampSchema.describe('When it started.'),
+    duration_ms: durationMs.describe('Wall time until done, failed or reset; null while running.'),
+    note: z.string().nullable().describe('The note given when it ended, or the worker\'s own notes.'),
+  })
+  .describe('One worker task on a lesson.');
 
 export const ReportPhaseSchema = z
   .strictObject({
-    phase: PhaseSchema,
+    phase: PhaseSchema.describe('The phase.'),
     started_at: TimestampSchema.describe('When the phase was entered.'),
     ended_at: TimestampSchema.nullable().describe('When the next phase was entered; null for the current phase.'),
     duration_ms: durationMs.describe('ended_at - started_at in milliseconds; null while the phase is current.'),
@@ -18,23 +67,25 @@ export const ReportPhaseSchema = z
 
 export const ReportVerifySchema = z
   .strictObject({
-    runs: z.int().min(0).describe('Verification runs recorded under .codelabgen/runs/<id>/.'),
+    runs: z.int().min(0).describe('Verdicts in the log: runs of `verify --update-state` (passed or failed).'),
     passed: z.int().min(0).describe('Runs that passed.'),
     failed: z.int().min(0).describe('Runs that failed or timed out.'),
     last_run: z.int().min(1).nullable().describe('Number of the last run, or null when none ran.'),
     last_passed: z.boolean().nullable().describe('Whether the last run passed; null when none ran.'),
     last_tests: TestCountsSchema.nullable().describe('Test counts of the last run; null when none ran or none were parsed.'),
-    last_at: TimestampSchema.nullable().describe('When the last run started.'),
+    last_at: TimestampSchema.nullable().describe('When the last verdict was committed.'),
   })
   .describe('Verification runs of one lesson.');
 
 export const ReportFailureSchema = z
   .strictObject({
-    at: TimestampSchema,
+    at: TimestampSchema.describe('When the failure was recorded.'),
     note: z.string().describe('One-line cause of the failure.'),
     via: z.enum(['state fail', 'verify']).describe('What recorded the failure.'),
     run: z.int().min(1).nullable().describe('Run number of the failing run-result, when verify recorded it.'),
     blocked: z.boolean().describe('True when this failure used up the fix budget and blocked the lesson.'),
+    tests: TestCountsSchema.nullable().describe('Test counts of the failing run, when verify recorded them.'),
+    evidence: z.string().nullable().describe('The first failing test and its message with actual and expected values, a few lines; null when none was found.'),
   })
   .describe('A failed verification that used a fix attempt.');
 
@@ -44,6 +95,7 @@ export const ReportBlockSchema = z
     reason: z.string().describe('Why it was blocked.'),
     by: z.enum(['user', 'fix-budget']).describe('`user`: `state block`; `fix-budget`: fix attempts used up.'),
     unblocked_at: TimestampSchema.nullable().describe('When it was unblocked; null while still blocked.'),
+    decision: z.string().nullable().describe('The decision recorded with the unblock (its note, or a `decision` fact logged for the lesson in between); null when none.'),
   })
   .describe('One period during which the lesson was blocked.');
 
@@ -57,7 +109,7 @@ export const ReportStaleSchema = z
 
 export const ReportLessonSchema = z
   .strictObject({
-    id: LessonIdSchema,
+    id: LessonIdSchema.describe('Lesson id.'),
     title: z.string().describe('Lesson title.'),
     module_id: ModuleIdSchema.describe('Id of the lesson\'s module.'),
     module_title: z.string().describe('Title of the lesson\'s module.'),
@@ -76,12 +128,19 @@ export const ReportLessonSchema = z
     registered_at: TimestampSchema.describe('When the lesson was first registered (entered pending).'),
     done_at: TimestampSchema.nullable().describe('When it last reached done; null when not done.'),
     pending_to_done_ms: durationMs.describe('done_at - registered_at in milliseconds; null when not done.'),
+    wall_ms: z.number().min(0).describe('Wall time: registered_at to done_at, or to generated_at while not done.'),
+    tests: TestCountsSchema.nullable().describe('Test counts of the last passing verification; null when none passed.'),
+    reviews: z.array(ReportReviewSchema).describe('Every review recorded with a stage move, oldest first.'),
+    tasks: z.array(ReportTaskSchema).describe('Every worker task on the lesson, oldest first.'),
+    smooth: z.boolean().describe('True when nothing went wrong: no failure, block, rework, stale mark, drift, or failed or needs-user task.'),
+    summary: z.string().describe('The lesson in one line (all a smooth lesson shows).'),
+    story: z.array(ReportStoryEntrySchema).describe('Every event about the lesson since it was registered, oldest first; empty for a smooth lesson (its summary is the whole story).'),
   })
   .describe('One lesson in the report.');
 
 export const ReportRoleSchema = z
   .strictObject({
-    role: RoleSchema,
+    role: RoleSchema.describe('Worker role.'),
     count: z.int().min(0).describe('Tasks started with this role.'),
     done: z.int().min(0).describe('Tasks that ended done.'),
     failed: z.int().min(0).describe('Tasks that ended failed.'),
@@ -95,7 +154,7 @@ export const ReportRoleSchema = z
 
 export const ReportFactSchema = z
   .strictObject({
-    at: TimestampSchema,
+    at: TimestampSchema.describe('When the fact was logged.'),
     lesson: LessonIdSchema.nullable().describe('Lesson the fact is about, if any.'),
     data: z.record(z.string(), z.string()).describe('The key=value pairs given with --data.'),
   })
@@ -103,8 +162,8 @@ export const ReportFactSchema = z
 
 export const ReportSchema = z
   .strictObject({
-    schema_version: z.literal(1).describe('Version of this file\'s format.'),
-    generated_at: TimestampSchema.describe('When `codelabgen report` wrote it.'),
+    schema_version: z.literal(2).describe('Version of this file\'s format.'),
+    generated_at: TimestampSchema.describe('Time of the last event the report covers (the log is its only clock, so the same log gives the same report).'),
     course: z
       .strictObject({ title: z.string().describe('Course title.'), topic: z.string().nullable().describe('Course topic.') })
       .describe('The course the report is about.'),
@@ -122,15 +181,23 @@ export const ReportSchema = z
         review_rounds: z.int().min(0).describe('Review rounds used in all.'),
         verify_runs: z.int().min(0).describe('Verification runs in all.'),
         tasks: z.int().min(0).describe('Tasks started in all.'),
+        tests: z.int().min(0).describe('Tests in all: the sum of each lesson\'s last passing verification.'),
+        verify_passed: z.int().min(0).describe('Verdicts that passed.'),
+        verify_pass_rate: rate.describe('verify_passed / verify_runs; null when none ran.'),
+        lessons_reworked: z.int().min(0).describe('Lessons moved back at least once.'),
+        rework_rate: rate.describe('lessons_reworked / lessons; null when there are none.'),
+        wall_ms: z.number().min(0).describe('Wall time from course.init to the last event.'),
       })
       .describe('Course-wide counts.'),
+    needs_human: z.array(ReportNeedsHumanSchema).describe('What a person should look at, most pressing kinds first, then by time.'),
     lessons: z.array(ReportLessonSchema).describe('Every registered lesson in curriculum order.'),
+    course_story: z.array(ReportStoryEntrySchema).describe('Events about no registered lesson that the rest of the report does not show (phase tasks, event kinds it does not know), oldest first.'),
     tasks: z.array(ReportRoleSchema).describe('Tasks grouped by role, roles sorted by name.'),
     facts: z
-      .array(z.strictObject({ kind: z.string().describe('Kind given to `state log <kind>`.'), count: z.int().min(0), entries: z.array(ReportFactSchema) }))
+      .array(z.strictObject({ kind: z.string().describe('Kind given to `state log <kind>`.'), count: z.int().min(0).describe('Facts of this kind.'), entries: z.array(ReportFactSchema).describe('The facts, oldest first.') }))
       .describe('`state log` facts grouped by kind, kinds sorted by name, entries oldest first.'),
     site_build: z
-      .strictObject({ at: TimestampSchema, pages: z.int().min(0).describe('Pages written.'), lessons: z.int().min(0).describe('Lessons published.') })
+      .strictObject({ at: TimestampSchema.describe('When the build was recorded.'), pages: z.int().min(0).describe('Pages written.'), lessons: z.int().min(0).describe('Lessons published.') })
       .nullable()
       .describe('The last successful publish build, or null.'),
   })
@@ -140,3 +207,8 @@ export type Report = z.infer<typeof ReportSchema>;
 export type ReportLesson = z.infer<typeof ReportLessonSchema>;
 export type ReportPhase = z.infer<typeof ReportPhaseSchema>;
 export type ReportRole = z.infer<typeof ReportRoleSchema>;
+export type ReportStoryEntry = z.infer<typeof ReportStoryEntrySchema>;
+export type ReportNeedsHuman = z.infer<typeof ReportNeedsHumanSchema>;
+export type ReportTask = z.infer<typeof ReportTaskSchema>;
+export type ReportReview = z.infer<typeof ReportReviewSchema>;
+export type ReportFailure = z.infer<typeof ReportFailureSchema>;

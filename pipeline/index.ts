@@ -21,4 +21,4 @@ export { createLessonDirs, curriculumLessons, decideRegister, readCurriculum } f
 export { decideTaskFinish, decideTaskReset, decideTaskStart, taskDurationMs } from './tasks.ts';
 export { lastJsonBlock, parseWorkerStatus } from './worker-status.ts';
 export { buildSummary } from './summary.ts';
-export { buildReport, renderReport, type ReportInput } from './report.ts';
+export { buildReport, renderReport } from './report.ts';

@@ -1,15 +1,9 @@
-// report.md: the markdown rendering of a Report (report.json's shape). Pure.
-import type { Report, ReportLesson } from '../content-schemas/index.ts';
+// report.md: the markdown rendering of a Report (report.json's shape): what needs a human first,
+// then the numbers, phases, lessons and each lesson's story (smooth lessons in one line). Pure.
+import type { Report, ReportLesson, ReportStoryEntry } from '../content-schemas/index.ts';
+import { formatDuration, percent, testsText } from './report-text.ts';
 
-export function formatDuration(ms: number | null): string {
-  if (ms === null) return '-';
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
-  const hours = Math.floor(minutes / 60);
-  return hours < 48 ? `${hours}h ${minutes % 60}m` : `${Math.floor(hours / 24)}d ${hours % 24}h`;
-}
+export { formatDuration } from './report-text.ts';
 
 /** A table cell: pipes escaped, newlines flattened. */
 function cell(text: string): string {
@@ -20,51 +14,82 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
 }
 
-function tests(lesson: ReportLesson): string {
-  const t = lesson.verify.last_tests;
-  return t ? `${t.passed}/${t.total} passed${t.failed > 0 ? `, ${t.failed} failed` : ''}` : '-';
+const time = (at: string) => at.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z');
+
+function storyLines(entry: ReportStoryEntry): string[] {
+  const lines = [`- ${time(entry.at)} · ${entry.text}`];
+  if (entry.details.length > 0) lines.push('', '  ```text', ...entry.details.map((line) => `  ${line.replace(/```/g, "'''")}`), '  ```', '');
+  return lines;
 }
 
-function lessonHistory(lesson: ReportLesson): string[] {
+function numbers(report: Report): string[] {
+  const t = report.totals;
+  const rows = [
+    ['wall time', formatDuration(t.wall_ms)],
+    ['lessons', `${t.lessons} (${t.done} done, ${t.blocked} blocked, ${t.stale} stale)`],
+    ['tests', `${t.tests} (last passing run of each lesson)`],
+    ['verification runs', `${t.verify_runs} (${t.verify_passed} passed, pass rate ${percent(t.verify_pass_rate)})`],
+    ['fix attempts', String(t.fix_attempts)],
+    ['review rounds', String(t.review_rounds)],
+    ['rework rate', `${percent(t.rework_rate)} (${t.lessons_reworked} of ${t.lessons} lessons moved back)`],
+    ['tasks', String(t.tasks)],
+  ];
+  return table(['measure', 'value'], rows);
+}
+
+function lessonRow(l: ReportLesson): string[] {
+  const flags = [l.blocked ? 'blocked' : '', l.stale ? 'stale' : ''].filter(Boolean).join(', ');
+  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed)`, String(l.fix_attempts), String(l.review_rounds), formatDuration(l.wall_ms), flags];
+}
+
+function stories(report: Report): string[] {
   const lines: string[] = [];
-  for (const failure of lesson.failures) lines.push(`- ${lesson.id} failure (${failure.via}${failure.run ? `, run ${failure.run}` : ''}) ${failure.at}: ${failure.note}${failure.blocked ? ' (blocked)' : ''}`);
-  for (const block of lesson.blocks) lines.push(`- ${lesson.id} blocked (${block.by}) ${block.at}${block.unblocked_at ? ` until ${block.unblocked_at}` : ', still blocked'}: ${block.reason}`);
-  for (const mark of lesson.stale_marks) lines.push(`- ${lesson.id} stale ${mark.at}${mark.cleared_at ? ` until ${mark.cleared_at}` : ', still stale'}: ${mark.reason}`);
-  return lines.map((line) => line.replace(/[\r\n]+/g, ' '));
+  const smooth = report.lessons.filter((l) => l.smooth);
+  if (smooth.length > 0) lines.push('### Went smoothly', '', ...smooth.map((l) => `- ${l.summary}`), '');
+  for (const lesson of report.lessons.filter((l) => !l.smooth)) {
+    lines.push(`### ${lesson.id} ${lesson.title}`, '', lesson.summary, '', ...lesson.story.flatMap(storyLines), '');
+  }
+  if (report.course_story.length > 0) lines.push('### Course events', '', ...report.course_story.flatMap(storyLines), '');
+  return lines.length > 0 ? lines : ['No lessons registered.', ''];
 }
 
 export function renderReport(report: Report): string {
-  const t = report.totals;
   const lines = [
     `# Report: ${report.course.title}`,
     '',
-    `Generated ${report.generated_at} at phase \`${report.phase}\` (event ${report.last_seq}).`,
+    `Up to event ${report.last_seq} (${time(report.generated_at)}), phase \`${report.phase}\`.`,
     '',
-    `${t.lessons} lessons, ${t.done} done, ${t.blocked} blocked, ${t.stale} stale; ${t.fix_attempts} fix attempts, ${t.review_rounds} review rounds, ${t.verify_runs} verify runs, ${t.tasks} tasks.`,
+    '## What needs a human',
+    '',
+    ...(report.needs_human.length === 0 ? ['Nothing: no lesson was blocked, no budget used up, no rework, drift, stale mark or failed task.'] : report.needs_human.map((item) => `- **${item.kind}** ${item.text}`)),
+    '',
+    '## Numbers',
+    '',
+    ...numbers(report),
     '',
     '## Phases',
     '',
-    ...table(['phase', 'started', 'ended', 'duration', 'approved'], report.phases.map((p) => [p.phase, p.started_at, p.ended_at ?? '(current)', formatDuration(p.duration_ms), p.approved ? 'yes' : ''])),
+    ...table(['phase', 'started', 'ended', 'duration', 'approved'], report.phases.map((p) => [p.phase, time(p.started_at), p.ended_at ? time(p.ended_at) : '(current)', formatDuration(p.duration_ms), p.approved ? 'yes' : ''])),
     '',
     '## Lessons',
     '',
-    ...table(
-      ['lesson', 'title', 'stage', 'fix attempts', 'review rounds', 'verify runs', 'last tests', 'pending → done', 'flags'],
-      report.lessons.map((l) => [l.id, l.title, l.stage, String(l.fix_attempts), String(l.review_rounds), `${l.verify.runs} (${l.verify.passed} passed)`, tests(l), formatDuration(l.pending_to_done_ms), [l.blocked ? 'blocked' : '', l.stale ? 'stale' : ''].filter(Boolean).join(', ')]),
-    ),
+    ...table(['lesson', 'title', 'stage', 'tests', 'verify runs', 'fix attempts', 'review rounds', 'wall time', 'flags'], report.lessons.map(lessonRow)),
+    '',
+    '## Stories',
+    '',
+    ...stories(report),
+    '## Tasks by role',
+    '',
   ];
-  const history = report.lessons.flatMap(lessonHistory);
-  if (history.length > 0) lines.push('', '### Failures, blocks and stale marks', '', ...history);
-  lines.push('', '## Tasks by role', '');
   if (report.tasks.length === 0) lines.push('No tasks recorded.');
   else lines.push(...table(['role', 'tasks', 'done', 'failed', 'reset', 'running', 'total', 'mean', 'longest'], report.tasks.map((r) => [r.role, String(r.count), String(r.done), String(r.failed), String(r.reset), String(r.running), formatDuration(r.total_ms), formatDuration(r.mean_ms), formatDuration(r.max_ms)])));
   lines.push('', '## Logged facts', '');
-  if (report.facts.length === 0) lines.push('No facts logged.');
+  if (report.facts.length === 0) lines.push('No facts logged.', '');
   for (const fact of report.facts) {
     lines.push(`### ${fact.kind} (${fact.count})`, '');
-    for (const entry of fact.entries) lines.push(`- ${entry.at}${entry.lesson ? ` lesson ${entry.lesson}` : ''}: ${Object.entries(entry.data).map(([k, v]) => `${k}=${v}`).join(', ')}`.replace(/[\r\n]+/g, ' '));
+    for (const entry of fact.entries) lines.push(`- ${time(entry.at)}${entry.lesson ? ` lesson ${entry.lesson}` : ''}: ${Object.entries(entry.data).map(([k, v]) => `${k}=${v}`).join(', ')}`.replace(/[\r\n]+/g, ' '));
     lines.push('');
   }
-  lines.push('## Site build', '', report.site_build ? `Last publish build ${report.site_build.at}: ${report.site_build.pages} pages, ${report.site_build.lessons} lessons.` : 'No publish build recorded.', '');
+  lines.push('## Site build', '', report.site_build ? `Last publish build ${time(report.site_build.at)}: ${report.site_build.pages} pages, ${report.site_build.lessons} lessons.` : 'No publish build recorded.', '');
   return lines.join('\n');
 }

@@ -1,71 +1,102 @@
-// buildReport folds the event log (replayed with apply) and run-results; renderReport is markdown.
+// buildReport folds the event log alone; renderReport is markdown. Unit tests of the pure fold;
+// report-fixture.test.ts replays a course log recorded by the real CLI.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Event, EventDraft, RunResult, State } from '../content-schemas/index.ts';
+import type { Event, EventDraft } from '../content-schemas/index.ts';
 import { ReportSchema } from '../content-schemas/index.ts';
 import { buildReport, renderReport } from './report.ts';
-import { apply } from './state/apply.ts';
 
 const lessons = [
   { id: '1.1', title: 'One', slug: 'one', module_id: '1', module_slug: 'm', module_title: 'Mod | One', dir: '1-m/1.1-one' },
   { id: '1.2', title: 'Two', slug: 'two', module_id: '1', module_slug: 'm', module_title: 'Mod | One', dir: '1-m/1.2-two' },
 ];
 
-function log(drafts: EventDraft[]): { state: State; events: Event[] } {
-  let state: State | null = null;
-  const events: Event[] = [];
-  drafts.forEach((draft, i) => {
-    const event = { seq: i + 1, ts: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), ...draft } as Event;
-    state = apply(state, event);
-    events.push(event);
-  });
-  return { state: state as unknown as State, events };
+/** Events one minute apart from 2026-01-01T00:00Z, seq from 1. */
+function log(drafts: EventDraft[]): Event[] {
+  return drafts.map((draft, i) => ({ seq: i + 1, ts: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), ...draft }) as Event);
 }
 
-const stage = (lesson: string, from: string, to: string, round = false) => ({ kind: 'lesson.stage', lesson, from, to, note: null, review_round_used: round }) as EventDraft;
+const stage = (lesson: string, from: string, to: string, extra: Record<string, unknown> = {}) =>
+  ({ kind: 'lesson.stage', lesson, from, to, note: null, review_round_used: false, ...extra }) as EventDraft;
+const tests4 = { passed: 4, failed: 0, skipped: 0, total: 4 };
 
-test('buildReport: phases, lesson history, tasks by role, facts', () => {
-  const { state, events } = log([
-    { kind: 'course.init', title: 'C', topic: null },
-    { kind: 'phase.advance', from: 'init', to: 'recon', approved: false },
-    { kind: 'lessons.register', lessons, removed: [] },
-    stage('1.1', 'pending', 'spec'),
-    stage('1.1', 'spec', 'code'),
-    { kind: 'lesson.fail', lesson: '1.1', note: 'boom', fix_attempts_used: 1, blocked: true, via: 'state fail', run: null },
-    { kind: 'lesson.unblock', lesson: '1.1', fix_budget_reset: true },
-    { kind: 'lesson.verified', lesson: '1.1', code_hash: 'sha256:x', run: 2 },
-    stage('1.1', 'verified', 'readalong'),
-    stage('1.1', 'readalong', 'notes'),
-    stage('1.1', 'notes', 'readalong', true),
-    stage('1.1', 'readalong', 'notes'),
-    stage('1.1', 'notes', 'reviewed'),
-    stage('1.1', 'reviewed', 'done'),
-    { kind: 'lesson.stale', lesson: '1.1', reason: 'upstream' },
-    { kind: 'task.start', task: 't1', lesson: '1.2', role: 'code-author' },
-    { kind: 'task.finish', task: 't1', status: 'done', note: null, result: null },
-    { kind: 'task.start', task: 't2', lesson: '1.2', role: 'code-author' },
-    { kind: 'log', fact: 'slow-test', lesson: '1.1', data: { seconds: '12' } },
+const EVENTS = log([
+  { kind: 'course.init', title: 'C', topic: null },
+  { kind: 'phase.advance', from: 'init', to: 'recon', approved: false },
+  { kind: 'lessons.register', lessons, removed: [] },
+  stage('1.1', 'pending', 'spec'),
+  stage('1.1', 'spec', 'code'),
+  { kind: 'lesson.fail', lesson: '1.1', note: 'adds: Expected values', fix_attempts_used: 1, blocked: true, via: 'verify', run: 1, tests: { passed: 1, failed: 1, skipped: 0, total: 2 }, evidence: 'adds\n  2 !== 3' },
+  { kind: 'log', fact: 'decision', lesson: '1.1', data: { by: 'user', decision: 'keep the example' } },
+  { kind: 'lesson.unblock', lesson: '1.1', fix_budget_reset: true },
+  { kind: 'lesson.verified', lesson: '1.1', code_hash: 'sha256:aaaa', run: 2, tests: tests4 },
+  stage('1.1', 'verified', 'readalong'),
+  stage('1.1', 'readalong', 'notes'),
+  stage('1.1', 'notes', 'readalong', { note: 'example 2 unclear', review_round_used: true, review: { verdict: 'revise', reviewer: 'lesson-reviewer', round: 1, findings: [{ severity: 'major', where: 'docs/readalong.md', text: 'Example 2 skips a step.' }] } }),
+  stage('1.1', 'readalong', 'notes'),
+  stage('1.1', 'notes', 'reviewed', { review: { verdict: 'pass', round: 2, findings: [] } }),
+  stage('1.1', 'reviewed', 'done'),
+  { kind: 'task.start', task: 't1', lesson: '1.2', role: 'code-author' },
+  { kind: 'task.finish', task: 't1', status: 'done', note: null, result: { lesson: '1.2', status: 'needs-user', stage: 'spec', artifacts: [], notes: 'which licence?' } },
+  { kind: 'task.start', task: 't2', lesson: '1.2', role: 'code-author' },
+  { kind: 'lesson.heartbeat', task: 't2', lesson: '1.2', lease_until: '2026-01-01T01:00:00.000Z' } as unknown as EventDraft,
+  { kind: 'phase.task', phase: 'recon', role: 'researcher' } as unknown as EventDraft,
+]);
+
+test('the story of a lesson: failure with evidence, block and decision, review rework with findings', () => {
+  const report = ReportSchema.parse(buildReport(EVENTS));
+  const one = report.lessons[0]!;
+  assert.equal(one.stage, 'done');
+  assert.equal(one.smooth, false);
+  assert.deepEqual(one.story.map((entry) => `${entry.label}: ${entry.text}`), [
+    'stage: pending → spec',
+    'stage: spec → code',
+    'failure: verify failed (run 1), 1/2 tests passed, 1 failed; fix attempt 1: adds: Expected values',
+    'block: blocked: fix budget used up after 1 failed attempts',
+    'decision: decision: keep the example (by user)',
+    'unblock: unblocked with a fresh fix budget; decision: keep the example (by user)',
+    'verify: verify passed (run 2): 4/4 tests passed',
+    'stage: verified → readalong',
+    'stage: readalong → notes',
+    'rework: moved back notes → readalong (review round 1): example 2 unclear',
+    'stage: readalong → notes',
+    'review: review passed after 1 rework round: notes → reviewed',
+    'stage: reviewed → done',
   ]);
-  const run = { run: 2, passed: true, tests: { passed: 4, failed: 0, skipped: 0, total: 4 }, started_at: '2026-01-01T00:06:00.000Z' } as RunResult;
-  const failed = { run: 1, passed: false, tests: null, started_at: '2026-01-01T00:05:00.000Z' } as RunResult;
-  const report = ReportSchema.parse(buildReport({ state, events, runs: new Map([['1.1', [failed, run]]]), now: new Date('2026-01-02T00:00:00.000Z') }));
-  assert.deepEqual(report.phases.map((p) => [p.phase, p.duration_ms]), [['init', 60_000], ['recon', null]]);
-  const one = report.lessons[0];
-  assert.equal(one?.stage, 'done');
-  assert.equal(one?.fix_attempts, 1);
-  assert.equal(one?.review_rounds, 1);
-  assert.equal(one?.reworks, 1);
-  assert.deepEqual(one?.blocks.map((b) => [b.by, b.unblocked_at]), [['fix-budget', '2026-01-01T00:06:00.000Z']]);
-  assert.deepEqual(one?.stale_marks.map((s) => [s.reason, s.cleared_at]), [['upstream', null]]);
-  assert.equal(one?.pending_to_done_ms, 11 * 60_000);
-  assert.deepEqual(one?.verify, { runs: 2, passed: 1, failed: 1, last_run: 2, last_passed: true, last_tests: run.tests, last_at: run.started_at });
-  assert.equal(report.lessons[1]?.pending_to_done_ms, null);
-  assert.deepEqual(report.tasks, [{ role: 'code-author', count: 2, done: 1, failed: 0, reset: 0, running: 1, total_ms: 60_000, mean_ms: 60_000, max_ms: 60_000 }]);
-  assert.deepEqual(report.facts, [{ kind: 'slow-test', count: 1, entries: [{ at: '2026-01-01T00:18:00.000Z', lesson: '1.1', data: { seconds: '12' } }] }]);
-  assert.equal(report.totals.stale, 1);
-  const md = renderReport(report);
-  assert.match(md, /^# Report: C\n/);
-  assert.match(md, /\| 1\.1 \| One \| done \| 1 \| 1 \| 2 \(1 passed\) \| 4\/4 passed \| 11m 0s \| stale \|/);
-  assert.match(md, /- 1\.1 blocked \(fix-budget\) 2026-01-01T00:05:00\.000Z until 2026-01-01T00:06:00\.000Z: fix budget used up: boom/);
-  assert.match(md, /### slow-test \(1\)/);
+  assert.deepEqual(one.story[2]?.details, ['adds', '  2 !== 3']);
+  assert.deepEqual(one.story[9]?.details, ['review: revise, round 1, by lesson-reviewer', '[major] docs/readalong.md: Example 2 skips a step.']);
+  assert.deepEqual(one.blocks, [{ at: '2026-01-01T00:05:00.000Z', reason: 'fix budget used up: adds: Expected values', by: 'fix-budget', unblocked_at: '2026-01-01T00:07:00.000Z', decision: 'keep the example (by user)' }]);
+  assert.equal(one.tests?.total, 4);
+  assert.equal(one.wall_ms, 12 * 60_000);
+});
+
+test('what needs a human, numbers, and event kinds the report does not know', () => {
+  const report = buildReport(EVENTS);
+  assert.deepEqual(report.needs_human.map((item) => `${item.kind} ${item.lesson}`), [
+    'was-blocked 1.1', 'user-decision 1.1', 'budget-used-up 1.1', 'passed-after-rework 1.1', 'task-needs-user 1.2',
+  ]);
+  assert.equal(report.generated_at, '2026-01-01T00:19:00.000Z', 'the clock is the last event');
+  assert.deepEqual([report.totals.verify_runs, report.totals.verify_passed, report.totals.verify_pass_rate, report.totals.tests, report.totals.rework_rate], [2, 1, 0.5, 4, 0.5]);
+  const two = report.lessons[1]!;
+  assert.deepEqual(two.story.map((entry) => entry.text), [
+    'task t1 (code-author) done after 1m 0s, worker says needs-user: which licence?',
+    'task t2 (code-author) still running',
+    'lesson.heartbeat: task=t2, lease_until=2026-01-01T01:00:00.000Z',
+  ]);
+  assert.deepEqual(report.course_story.map((entry) => entry.text), ['phase.task: phase=recon, role=researcher']);
+  assert.deepEqual(report.tasks.map((role) => [role.role, role.count, role.done, role.running]), [['code-author', 2, 1, 1]]);
+});
+
+test('renderReport: needs-a-human first, smooth lessons in one line, evidence kept in a block', () => {
+  const smoothLog = log([
+    { kind: 'course.init', title: 'C', topic: null },
+    { kind: 'lessons.register', lessons, removed: [] },
+    stage('1.2', 'pending', 'spec'),
+  ]);
+  const md = renderReport(buildReport([...EVENTS.slice(0, 15)]));
+  assert.match(md, /^# Report: C\n\nUp to event 15 \(2026-01-01 00:14:00Z\), phase `recon`\.\n\n## What needs a human\n\n- \*\*was-blocked\*\* 1\.1 was blocked/);
+  assert.match(md, /\n- 2026-01-01 00:05:00Z · verify failed \(run 1\), 1\/2 tests passed, 1 failed; fix attempt 1: adds: Expected values\n\n  ```text\n  adds\n    2 !== 3\n  ```\n/);
+  assert.match(md, /### Went smoothly\n\n- 1\.2 Two: at pending after 12m 0s, not verified yet, 0 tasks\n/);
+  assert.match(renderReport(buildReport(smoothLog)), /## What needs a human\n\nNothing: /);
+  assert.equal(renderReport(buildReport(EVENTS)), renderReport(buildReport(structuredClone(EVENTS))), 'same log, same bytes');
 });

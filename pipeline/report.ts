@@ -1,120 +1,49 @@
-// The course report (`codelabgen report`): buildReport() folds the event log and the run-results
-// into report.json's shape; renderReport() turns it into report.md. Both are pure.
-import type { Event, EventOf, Report, ReportLesson, RunResult, Stage, State, Task } from '../content-schemas/index.ts';
+// The course report (`codelabgen report`): buildReport() folds the event log, and nothing else,
+// into report.json's shape; renderReport() turns it into report.md. Both are pure, and the log is
+// their only clock, so the same log always gives byte-identical files.
+import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../content-schemas/index.ts';
 import { STAGES } from '../content-schemas/index.ts';
-import { stageIndex } from './stages.ts';
-import { taskDurationMs } from './tasks.ts';
-
-export interface ReportInput {
-  state: State;
-  /** Every event of the log up to state.last_seq, in order. */
-  events: readonly Event[];
-  /** Run-results by lesson id, oldest first. */
-  runs: ReadonlyMap<string, readonly RunResult[]>;
-  now: Date;
-}
+import { isSmooth, lessonSummary, needsHuman } from './report-human.ts';
+import { foldLessons, toReportTask, type LessonTrack } from './report-story.ts';
 
 function ms(from: string, to: string | null): number | null {
   return to === null ? null : Math.max(0, Date.parse(to) - Date.parse(from));
 }
 
-function phasesOf(state: State, events: readonly Event[]): Report['phases'] {
+function phasesOf(events: readonly Event[]): Report['phases'] {
+  const init = events.find((event) => event.kind === 'course.init');
   const advances = events.filter((event): event is EventOf<'phase.advance'> => event.kind === 'phase.advance');
-  return state.phase_history.map((entry, i) => {
-    const ended = state.phase_history[i + 1]?.entered_at ?? null;
-    const leaving = advances.find((event) => event.seq === state.phase_history[i + 1]?.seq);
-    return { phase: entry.phase, started_at: entry.entered_at, ended_at: ended, duration_ms: ms(entry.entered_at, ended), approved: leaving?.approved ?? false };
+  const entered = [{ phase: 'init' as const, at: init?.ts ?? events[0]?.ts ?? '', approved: false }, ...advances.map((event) => ({ phase: event.to, at: event.ts, approved: event.approved }))];
+  return entered.map((entry, i) => {
+    const next = entered[i + 1];
+    return { phase: entry.phase, started_at: entry.at, ended_at: next?.at ?? null, duration_ms: ms(entry.at, next?.at ?? null), approved: next?.approved ?? false };
   });
 }
 
-type Draft = Omit<ReportLesson, 'verify' | 'pending_to_done_ms' | 'id' | 'title' | 'module_id' | 'module_title' | 'dir' | 'stage' | 'blocked' | 'stale' | 'fix_budget_resets'>;
-
-function emptyDraft(at: string): Draft {
-  return { fix_attempts: 0, review_rounds: 0, reworks: 0, failures: [], blocks: [], stale_marks: [], registered_at: at, done_at: null };
-}
-
-function foldLessonEvent(draft: Draft, event: Event): void {
-  switch (event.kind) {
-    case 'lesson.stage':
-      if (event.review_round_used) draft.review_rounds += 1;
-      if (stageIndex(event.to) < stageIndex(event.from)) draft.reworks += 1;
-      draft.done_at = event.to === 'done' ? event.ts : null;
-      for (const mark of draft.stale_marks) if (mark.cleared_at === null) mark.cleared_at = event.ts;
-      break;
-    case 'lesson.fail':
-      draft.fix_attempts += 1;
-      draft.failures.push({ at: event.ts, note: event.note, via: event.via, run: event.run, blocked: event.blocked });
-      if (event.blocked) draft.blocks.push({ at: event.ts, reason: `fix budget used up: ${event.note}`, by: 'fix-budget', unblocked_at: null });
-      break;
-    case 'lesson.block':
-      draft.blocks.push({ at: event.ts, reason: event.reason, by: 'user', unblocked_at: null });
-      break;
-    case 'lesson.unblock':
-      for (const block of draft.blocks) if (block.unblocked_at === null) block.unblocked_at = event.ts;
-      break;
-    case 'lesson.stale':
-      draft.stale_marks.push({ at: event.ts, reason: event.reason, cleared_at: null });
-      break;
-    case 'lesson.verified':
-      draft.done_at = null;
-      break;
-    default:
-      break;
-  }
-}
-
-/** Lesson histories from the log: registration restarts a lesson that was dropped and re-added. */
-function lessonDrafts(events: readonly Event[]): Map<string, Draft> {
-  const drafts = new Map<string, Draft>();
-  for (const event of events) {
-    if (event.kind === 'lessons.register') {
-      for (const id of event.removed) drafts.delete(id);
-      for (const lesson of event.lessons) if (!drafts.has(lesson.id)) drafts.set(lesson.id, emptyDraft(event.ts));
-    } else if ('lesson' in event && typeof event.lesson === 'string' && event.kind.startsWith('lesson.')) {
-      const draft = drafts.get(event.lesson);
-      if (draft) foldLessonEvent(draft, event);
-    }
-  }
-  return drafts;
-}
-
-function verifyOf(runs: readonly RunResult[]): ReportLesson['verify'] {
-  const last = runs.at(-1);
+function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
+  const { lesson, verdicts } = track;
+  const wallMs = ms(track.registered_at, track.done_at ?? generatedAt) ?? 0;
+  const smooth = isSmooth(track);
   return {
-    runs: runs.length,
-    passed: runs.filter((run) => run.passed).length,
-    failed: runs.filter((run) => !run.passed).length,
-    last_run: last?.run ?? null,
-    last_passed: last ? last.passed : null,
-    last_tests: last?.tests ?? null,
-    last_at: last?.started_at ?? null,
+    id: lesson.id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: track.stage,
+    blocked: track.blocked, stale: track.stale, fix_attempts: track.fix_attempts, fix_budget_resets: track.fix_budget_resets,
+    review_rounds: track.review_rounds, reworks: track.reworks,
+    verify: { runs: verdicts.runs, passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
+    failures: track.failures, blocks: track.blocks, stale_marks: track.stale_marks,
+    registered_at: track.registered_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
+    tests: track.tests, reviews: track.reviews, tasks: track.tasks, smooth, summary: lessonSummary(track, wallMs), story: smooth ? [] : track.story,
   };
 }
 
-function lessonsOf(input: ReportInput): ReportLesson[] {
-  const drafts = lessonDrafts(input.events);
-  return input.state.lesson_order.flatMap((id) => {
-    const lesson = input.state.lessons[id];
-    if (!lesson) return [];
-    const draft = drafts.get(id) ?? emptyDraft(input.state.created_at);
-    const doneAt = lesson.stage === 'done' ? draft.done_at : null;
-    return [{
-      id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: lesson.stage,
-      blocked: lesson.blocked !== null, stale: lesson.stale !== null, fix_budget_resets: lesson.fix_budget_resets,
-      ...draft, done_at: doneAt, verify: verifyOf(input.runs.get(id) ?? []), pending_to_done_ms: ms(draft.registered_at, doneAt),
-    }];
-  });
-}
-
-function tasksOf(tasks: readonly Task[]): Report['tasks'] {
+function tasksByRole(tasks: readonly ReportTask[]): Report['tasks'] {
   const roles = [...new Set(tasks.map((task) => task.role))].sort();
   return roles.map((role) => {
     const mine = tasks.filter((task) => task.role === role);
-    const durations = mine.map(taskDurationMs).filter((value): value is number => value !== null);
+    const durations = mine.filter((task) => task.status !== 'running').map((task) => task.duration_ms ?? 0);
     const total = durations.reduce((sum, value) => sum + value, 0);
-    const count = (status: Task['status']) => mine.filter((task) => task.status === status).length;
+    const count = (status: ReportTask['status']) => mine.filter((task) => task.status === status).length;
     return {
-      role, count: mine.length, done: count('done'), failed: count('failed'), reset: count('reset'), running: count('running'),
+      role: role as Report['tasks'][number]['role'], count: mine.length, done: count('done'), failed: count('failed'), reset: count('reset'), running: count('running'),
       total_ms: total, mean_ms: durations.length > 0 ? Math.round(total / durations.length) : null, max_ms: durations.length > 0 ? Math.max(...durations) : null,
     };
   });
@@ -129,29 +58,49 @@ function factsOf(events: readonly Event[]): Report['facts'] {
   });
 }
 
-export function buildReport(input: ReportInput): Report {
-  const { state } = input;
-  const lessons = lessonsOf(input);
+const sum = (lessons: readonly ReportLesson[], pick: (lesson: ReportLesson) => number) => lessons.reduce((total, lesson) => total + pick(lesson), 0);
+const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+
+function totalsOf(lessons: readonly ReportLesson[], tasks: number, wallMs: number): Report['totals'] {
   const byStage = Object.fromEntries(STAGES.map((stage) => [stage, lessons.filter((lesson) => lesson.stage === stage).length])) as Record<Stage, number>;
-  const tasks = Object.values(state.tasks);
-  const build = state.last_site_build;
+  const runs = sum(lessons, (l) => l.verify.runs);
+  const passed = sum(lessons, (l) => l.verify.passed);
+  const reworked = lessons.filter((l) => l.reworks > 0).length;
   return {
-    schema_version: 1,
-    generated_at: input.now.toISOString(),
-    course: { title: state.title, topic: state.topic },
-    phase: state.phase,
-    last_seq: state.last_seq,
-    phases: phasesOf(state, input.events),
-    totals: {
-      lessons: lessons.length, by_stage: byStage, done: byStage.done,
-      blocked: lessons.filter((lesson) => lesson.blocked).length, stale: lessons.filter((lesson) => lesson.stale).length,
-      fix_attempts: lessons.reduce((sum, lesson) => sum + lesson.fix_attempts, 0), review_rounds: lessons.reduce((sum, lesson) => sum + lesson.review_rounds, 0),
-      verify_runs: lessons.reduce((sum, lesson) => sum + lesson.verify.runs, 0), tasks: tasks.length,
-    },
+    lessons: lessons.length, by_stage: byStage, done: byStage.done, blocked: lessons.filter((l) => l.blocked).length, stale: lessons.filter((l) => l.stale).length,
+    fix_attempts: sum(lessons, (l) => l.fix_attempts), review_rounds: sum(lessons, (l) => l.review_rounds), verify_runs: runs, tasks,
+    tests: sum(lessons, (l) => l.tests?.total ?? 0), verify_passed: passed, verify_pass_rate: ratio(passed, runs),
+    lessons_reworked: reworked, rework_rate: ratio(reworked, lessons.length), wall_ms: wallMs,
+  };
+}
+
+/** The report of a course from its event log (every event, in order, from course.init on). */
+export function buildReport(events: readonly Event[]): Report {
+  const init = events.find((event): event is EventOf<'course.init'> => event.kind === 'course.init');
+  if (!init) throw new Error('the event log has no course.init event: there is no course to report on');
+  const last = events.at(-1) as Event;
+  const generatedAt = last.ts;
+  const folded = foldLessons(events);
+  const order = [...events].reverse().find((event): event is EventOf<'lessons.register'> => event.kind === 'lessons.register')?.lessons.map((lesson) => lesson.id) ?? [];
+  const tracks = order.flatMap((id) => folded.lessons.get(id) ?? []);
+  const lessons = tracks.map((track) => lessonOf(track, generatedAt));
+  const tasks = [...folded.tasks.values()].map(toReportTask);
+  const phases = phasesOf(events);
+  const build = [...events].reverse().find((event): event is EventOf<'site.build'> => event.kind === 'site.build');
+  return {
+    schema_version: 2,
+    generated_at: generatedAt,
+    course: { title: init.title, topic: init.topic },
+    phase: phases.at(-1)?.phase ?? 'init',
+    last_seq: last.seq,
+    phases,
+    totals: totalsOf(lessons, tasks.length, ms(init.ts, generatedAt) ?? 0),
+    needs_human: needsHuman(tracks, events),
     lessons,
-    tasks: tasksOf(tasks),
-    facts: factsOf(input.events),
-    site_build: build ? { at: build.at, pages: build.pages, lessons: build.lessons.length } : null,
+    course_story: folded.course_story,
+    tasks: tasksByRole(tasks),
+    facts: factsOf(events),
+    site_build: build ? { at: build.ts, pages: build.pages, lessons: build.lessons.length } : null,
   };
 }
 

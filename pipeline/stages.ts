@@ -10,6 +10,7 @@ import { codeDrift } from './drift.ts';
 import { refuse } from './errors.ts';
 import { decideFailure, requireLesson } from './fix-budget.ts';
 import { nonEmptyFileProblems, problemsOf } from './phases.ts';
+import { reviewEvidence } from './report-review.ts';
 
 export interface StageRow {
   /** The stage the lesson is at (its last completed stage). */
@@ -110,23 +111,23 @@ export function decideSet(course: Course, state: State, id: string, stageName: s
   unblocked(lesson, 'move');
   const from = lesson.stage;
   if (target === from) refuse(`lesson ${id} is already at ${from}`);
-  if (stageIndex(target) < stageIndex(from)) return decideBack(lesson, target, note, budgets);
+  if (stageIndex(target) < stageIndex(from)) return decideBack(course, lesson, target, note, budgets);
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
   if (target !== next) refuse(`lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`);
   const problems = forwardProblems(course, lesson, target);
   if (problems.length > 0) refuse(`lesson ${id}: cannot move to ${target}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, ...problems.slice(1, 20));
-  return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false };
+  return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false, ...(target === 'reviewed' ? reviewEvidence(course, id) : {}) };
 }
 
-function decideBack(lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): EventDraft {
+function decideBack(course: Course, lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): EventDraft {
   const id = lesson.id;
   if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`);
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';
   if (usesRound && lesson.review_rounds_used >= budgets.review_rounds) {
     refuse(`lesson ${id}: review rounds used up (${lesson.review_rounds_used} of ${budgets.review_rounds}); it cannot move back from ${lesson.stage}`, `block it for the user: codelabgen state block ${id} --reason "..."`);
   }
-  return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound };
+  return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound, ...(usesRound ? reviewEvidence(course, id) : {}) };
 }
 
 /** `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). */

@@ -51,6 +51,7 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.match(home, /3 of 4 lessons done/);
     assert.ok(existsSync(path.join(out, 'pagefind', 'pagefind.js')), 'search index missing');
     assert.ok(existsSync(path.join(out, 'sitemap-index.xml')), 'sitemap missing with --site');
+    assert.doesNotMatch(html(out, 'report/index.html'), /What needs a human|Lesson stories/, 'the report story is for the producer view only');
   });
 
   test('every local link and asset resolves under --base', () => {
@@ -134,6 +135,7 @@ describe('drafts and broken content', { timeout: 600_000 }, () => {
     const page = html(out, 'lessons/1.3-lesson-3/index.html');
     assert.match(page, /draft: readalong/);
     assert.match(page, /missing: notes, review/);
+    assert.match(html(out, 'report/index.html'), /What needs a human[\s\S]*Numbers[\s\S]*Lesson stories/, 'the producer view shows the report story');
     if (chromium !== null) assert.match(html(out, 'lessons/1.2-lesson-2/index.html'), /class="diagram-error" role="alert">Diagram error in lesson 1\.2, docs\/diagrams\/flow\.mmd/);
     assert.doesNotMatch(readEvents(root).map((e) => e.kind).join(','), /site\.build/);
   });

@@ -2,14 +2,14 @@
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
+import type { Budgets, Config, EventDraft, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../code-hash.ts';
 import { insideCourse, printable, type Course } from '../course.ts';
 import { refuse, RefusalError } from '../errors.ts';
 import { decideFailure, requireLesson } from '../fix-budget.ts';
 import { writeRunResult } from '../runs.ts';
 import { commit, type Committed } from '../store/index.ts';
-import { failureCause } from './failure-cause.ts';
+import { failureCause, failureEvidence } from './failure-cause.ts';
 import { runTests, SpawnError, type RunOutcome } from './run-tests.ts';
 import { resolveTestCommand, MACHINE_PROBES, type Probes } from './runtime.ts';
 import { parseTestCounts } from './test-counts.ts';
@@ -87,8 +87,11 @@ export function requireAtCode(state: State, id: string): void {
 /** Commits the run's verdict: pass → lesson.verified with the code hash; failure → a fix attempt used. */
 export function recordVerdict(course: Course, result: RunResult, budgets: Budgets, commandLine: string): Promise<Committed> {
   return commit(course, { command: commandLine }, (state) => {
-    if (!result.passed) return decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run);
+    if (!result.passed) {
+      const failure = decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run);
+      return { ...failure, tests: result.tests, evidence: failureEvidence(result.output_tail) } as EventDraft;
+    }
     requireAtCode(state, result.lesson);
-    return { kind: 'lesson.verified', lesson: result.lesson, code_hash: result.code_hash, run: result.run };
+    return { kind: 'lesson.verified', lesson: result.lesson, code_hash: result.code_hash, run: result.run, tests: result.tests };
   });
 }

@@ -1,0 +1,42 @@
+// `codelabgen report` end to end: what verify and state set put into the log (failure evidence,
+// test counts, the review in force) reaches report.json, and a refusal leaves the report alone.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { LESSON_DIRS, advance, courseAt, ok, refused, write } from './protocol-fixture.ts';
+import { cli, readEvents, removeDir } from './testing.ts';
+
+const FAILING = "import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('answers', () => assert.equal(41, 42));\n";
+
+test('a failing verify keeps its evidence and counts; a move back keeps the review findings', () => {
+  const root = courseAt('lessons', 'budgets:\n  review_rounds: 1\n');
+  try {
+    advance(root, '1.1', 'code');
+    write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING);
+    assert.equal(cli(['verify', '1.1', '--update-state'], { cwd: root }).code, 1);
+    const fail = readEvents(root).at(-1) as Record<string, unknown>;
+    assert.equal(fail.kind, 'lesson.fail');
+    assert.equal(fail.note, 'answers: Expected values to be strictly equal: 41 !== 42');
+    assert.equal(fail.evidence, 'answers\n  Expected values to be strictly equal:\n  41 !== 42\n  expected: 42\n  actual: 41');
+    assert.deepEqual(fail.tests, { passed: 0, failed: 1, skipped: 0, total: 1 });
+
+    write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING.replace('41', '42'));
+    ok(root, 'verify', '1.1', '--update-state');
+    advance(root, '1.1', 'notes');
+    write(root, '.codelabgen/lessons/1.1/review.md', '---\nlesson: "1.1"\nverdict: revise\nround: 1\nfindings:\n  - { severity: major, where: docs/notes.md, text: Too short. }\n---\n');
+    ok(root, 'state', 'set', '1.1', 'readalong', '--note', 'reviewer: notes too short');
+    advance(root, '1.1', 'notes');
+    refused(root, ['state', 'set', '1.1', 'readalong', '--note', 'again'], /review rounds used up \(1 of 1\)/);
+
+    const report = JSON.parse(ok(root, 'report', '--json'));
+    const lesson = report.lessons.find((l: { id: string }) => l.id === '1.1');
+    assert.equal(lesson.failures[0].evidence, fail.evidence);
+    assert.deepEqual(lesson.tests, { passed: 1, failed: 0, skipped: 0, total: 1 });
+    assert.deepEqual(lesson.reviews.map((r: { verdict: string; findings: unknown[] }) => [r.verdict, r.findings]), [['revise', [{ severity: 'major', where: 'docs/notes.md', text: 'Too short.' }]]]);
+    assert.ok(lesson.story.some((e: { text: string }) => e.text === 'moved back notes → readalong (review round 1): reviewer: notes too short'));
+    assert.equal(report.needs_human.map((i: { kind: string }) => i.kind).join(','), '');
+    assert.equal(report.last_seq, readEvents(root).length);
+  } finally {
+    removeDir(path.dirname(root));
+  }
+});

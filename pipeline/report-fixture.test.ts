@@ -1,0 +1,81 @@
+// Replays test-fixtures/report-course/events.jsonl (recorded by scripts/record-report-fixture.ts
+// through the real CLI, every unhappy path on purpose): the report is the committed one, byte for
+// byte, from the log alone, and it tells each thing a person must see.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { cli, scratchDir } from '../cli/testing.ts';
+import { ReportSchema } from '../content-schemas/index.ts';
+import { buildReport, renderReport } from './report.ts';
+import { scanLog } from './store/log.ts';
+
+const FIXTURE = path.join(import.meta.dirname, 'test-fixtures', 'report-course');
+const expectedMd = readFileSync(path.join(FIXTURE, 'report.md'), 'utf8');
+const expectedJson = readFileSync(path.join(FIXTURE, 'report.json'), 'utf8');
+const events = scanLog(path.join(FIXTURE, 'events.jsonl')).events;
+const report = ReportSchema.parse(buildReport(events));
+const lesson = (id: string) => report.lessons.find((l) => l.id === id)!;
+const texts = (id: string) => lesson(id).story.map((entry) => entry.text);
+
+test('the recorded log gives the committed report.md and report.json byte for byte', () => {
+  assert.equal(events.length, 113);
+  assert.equal(renderReport(buildReport(events)), expectedMd);
+  assert.equal(`${JSON.stringify(buildReport(events), null, 2)}\n`, expectedJson);
+});
+
+test('codelabgen report regenerates the same files from events.jsonl alone', () => {
+  const root = scratchDir('report-fixture');
+  mkdirSync(path.join(root, '.codelabgen'));
+  copyFileSync(path.join(FIXTURE, 'events.jsonl'), path.join(root, '.codelabgen', 'events.jsonl'));
+  assert.equal(cli(['state', 'rebuild'], { cwd: root }).code, 0);
+  const result = cli(['report'], { cwd: root });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8'), expectedMd);
+  assert.equal(readFileSync(path.join(root, '.codelabgen', 'report.json'), 'utf8'), expectedJson);
+});
+
+test('what needs a human lists every kind the course went through, blocked-now first', () => {
+  assert.deepEqual(report.needs_human.map((item) => `${item.kind} ${item.lesson}`), [
+    'blocked 2.2', 'was-blocked 1.2', 'was-blocked 1.2', 'user-decision 1.2', 'user-decision 1.2', 'budget-used-up 1.2',
+    'passed-after-rework 1.2', 'drift 1.1', 'stale 1.2', 'task-failed 1.2', 'task-needs-user 2.2',
+  ]);
+  assert.match(expectedMd, /^# Report: Streams, the hard way\n\nUp to event 113 [^\n]+\n\n## What needs a human\n\n- \*\*blocked\*\* 2\.2 is blocked at pending: blocked for the user: which dataset/);
+});
+
+test('three failing verifies keep their evidence; the third blocks; the unblock carries the user decision', () => {
+  const failures = lesson('1.2').failures;
+  assert.deepEqual(failures.map((f) => [f.run, f.blocked, f.tests?.failed]), [[1, false, 1], [2, false, 1], [3, true, 1]]);
+  assert.equal(failures[0]?.evidence, 'counts words across lines\n  Expected values to be strictly equal:\n  4 !== 3\n  expected: 3\n  actual: 4');
+  assert.deepEqual(lesson('1.2').blocks.map((b) => [b.by, b.decision]), [
+    ['fix-budget', 'blank lines are not words; split on whitespace (by user)'],
+    ['user', 'accept; the nit can wait (by user)'],
+  ]);
+  assert.ok(texts('1.2').some((text) => /^task t14 \(code-fixer\) failed after \d+s: could not tell whether blank lines count as words; gave up$/.test(text)));
+});
+
+test('two review reworks with the findings, the refused third told by its block, the pass after it', () => {
+  const reviews = lesson('1.2').reviews;
+  assert.deepEqual(reviews.map((r) => [r.verdict, r.round, r.findings.length]), [['revise', 1, 1], ['revise', 2, 2], ['pass', 3, 1], ['pass', 1, 0]]);
+  assert.deepEqual(texts('1.2').filter((text) => text.startsWith('moved back')), [
+    'moved back notes → readalong (review round 1): reviewer: example 2 never shows the blank-line case',
+    'moved back notes → readalong (review round 2): reviewer: notes should say why filter(Boolean) is needed',
+    'moved back done → spec: redo from spec: 1.1 changed under it',
+  ]);
+  assert.ok(texts('1.2').includes('blocked for the user: review rounds used up (2 of 2); the last finding is a nit: accept or rework?'));
+});
+
+test('a lesson changed after its dependent was done: drift of 1.1, 1.2 stale and redone from spec', () => {
+  assert.ok(texts('1.1').some((text) => /^code changed after it was verified \([0-9a-f]{12} → [0-9a-f]{12}\); verified again$/.test(text)));
+  assert.deepEqual(lesson('1.2').stale_marks.map((m) => m.cleared_at !== null), [true]);
+  assert.equal(lesson('1.2').stage, 'done');
+});
+
+test('smooth lessons are one line; the numbers add up', () => {
+  assert.deepEqual(report.lessons.map((l) => [l.id, l.smooth]), [['1.1', false], ['1.2', false], ['2.1', true], ['2.2', false]]);
+  assert.match(expectedMd, /### Went smoothly\n\n- 2\.1 Reading CSV: done in \d+s, verified first time \(2\/2 tests passed\), 5 tasks\n\n### 1\.1/);
+  assert.doesNotMatch(expectedMd, /### 2\.1/);
+  const t = report.totals;
+  assert.deepEqual([t.tests, t.verify_runs, t.verify_passed, t.verify_pass_rate, t.lessons_reworked, t.rework_rate, t.tasks], [5, 8, 5, 0.625, 2, 0.5, 27]);
+  assert.deepEqual(report.tasks.map((r) => [r.role, r.count, r.failed]), [['code-author', 4, 0], ['code-fixer', 3, 1], ['example-designer', 4, 0], ['lesson-reviewer', 4, 0], ['notes-writer', 6, 0], ['readalong-writer', 6, 0]]);
+});

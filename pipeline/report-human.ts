@@ -1,0 +1,62 @@
+// "What needs a human" and the one-line lesson summaries of the report: drawn from the folded
+// lesson histories (report-story.ts) and the course-wide decisions. Pure.
+import type { Event, ReportNeedsHuman } from '../content-schemas/index.ts';
+import { NEEDS_HUMAN_KINDS } from '../content-schemas/index.ts';
+import { decisionOf, type LessonTrack } from './report-story.ts';
+import { formatDuration, plural, testsText } from './report-text.ts';
+
+const flat = (text: string) => text.replace(/[\r\n]+/g, ' ');
+
+function lessonItems(track: LessonTrack): ReportNeedsHuman[] {
+  const id = track.lesson.id;
+  const item = (kind: ReportNeedsHuman['kind'], at: string, text: string): ReportNeedsHuman => ({ kind, lesson: id, at, text: flat(text) });
+  const items: ReportNeedsHuman[] = [];
+  for (const block of track.blocks) {
+    const why = block.by === 'fix-budget' ? 'its fix budget was used up' : `blocked for the user: ${block.reason}`;
+    if (block.unblocked_at === null) items.push(item('blocked', block.at, `${id} is blocked at ${track.stage}: ${why}`));
+    else items.push(item('was-blocked', block.unblocked_at, `${id} was blocked (${why}); unblocked ${block.decision ? `with the decision: ${block.decision}` : 'with no decision recorded'}`));
+  }
+  for (const failure of track.failures.filter((f) => f.blocked)) items.push(item('budget-used-up', failure.at, `${id} used its whole fix budget; last failure: ${failure.note}`));
+  for (const entry of track.story.filter((e) => e.label === 'decision')) items.push(item('user-decision', entry.at, `${id}: ${entry.text}`));
+  const passed = track.story.filter((e) => e.label === 'review' && track.review_rounds > 0).at(-1);
+  if (passed) items.push(item('passed-after-rework', passed.at, `${id} passed review only after ${plural(track.review_rounds, 'rework round')}: ${track.reviews.filter((r) => r.verdict === 'revise').flatMap((r) => r.findings.map((f) => f.text)).slice(0, 3).join('; ') || 'see its story'}`));
+  for (const entry of track.story.filter((e) => e.label === 'drift')) items.push(item('drift', entry.at, `${id}: ${entry.text}`));
+  for (const mark of track.stale_marks) items.push(item('stale', mark.cleared_at ?? mark.at, `${id} was marked stale (${mark.reason}); ${mark.cleared_at ? 'cleared by a move back' : 'still stale'}`));
+  for (const task of track.tasks) {
+    if (task.status === 'failed') items.push(item('task-failed', task.started_at, `${id}: task ${task.id} (${task.role}) failed${task.note ? `: ${task.note}` : ''}`));
+    if (task.worker_status === 'needs-user') items.push(item('task-needs-user', task.started_at, `${id}: task ${task.id} (${task.role}) ended needs-user${task.note ? `: ${task.note}` : ''}`));
+  }
+  return items;
+}
+
+/** Everything a person should look at: most pressing kinds first, then by time and lesson. */
+export function needsHuman(tracks: readonly LessonTrack[], events: readonly Event[]): ReportNeedsHuman[] {
+  const items = tracks.flatMap(lessonItems);
+  for (const event of events) {
+    if (event.kind !== 'log' || event.lesson !== null) continue;
+    const decision = decisionOf(event);
+    if (decision !== null) items.push({ kind: 'user-decision', lesson: null, at: event.ts, text: flat(`course: decision: ${decision}`) });
+  }
+  const rank = (item: ReportNeedsHuman) => NEEDS_HUMAN_KINDS.indexOf(item.kind);
+  return items.sort((a, b) => rank(a) - rank(b) || a.at.localeCompare(b.at) || (a.lesson ?? '').localeCompare(b.lesson ?? ''));
+}
+
+export function isSmooth(track: LessonTrack): boolean {
+  const troubledTask = track.tasks.some((task) => task.status === 'failed' || task.status === 'reset' || task.worker_status === 'needs-user');
+  return track.failures.length === 0 && track.blocks.length === 0 && track.reworks === 0 && track.stale_marks.length === 0 && track.drifts === 0 && !troubledTask;
+}
+
+/** The lesson in one line: where it is, how verification went, what it took. */
+export function lessonSummary(track: LessonTrack, wallMs: number): string {
+  const v = track.verdicts;
+  const where = track.stage === 'done' ? `done in ${formatDuration(wallMs)}` : `at ${track.stage} after ${formatDuration(wallMs)}`;
+  const verified = v.passed === 0 ? 'not verified yet' : v.runs === v.passed ? `verified first time${track.tests ? ` (${testsText(track.tests)})` : ''}` : `verified after ${plural(v.runs - v.passed, 'failed run')}${track.tests ? ` (${testsText(track.tests)})` : ''}`;
+  const trouble = [
+    track.fix_attempts > 0 ? plural(track.fix_attempts, 'fix attempt') : '',
+    track.reworks > 0 ? plural(track.reworks, 'rework') : '',
+    track.blocks.length > 0 ? `blocked ${track.blocks.length === 1 ? 'once' : `${track.blocks.length} times`}` : '',
+    track.stale_marks.length > 0 ? 'marked stale' : '',
+    track.drifts > 0 ? 'code drifted' : '',
+  ].filter(Boolean);
+  return flat(`${track.lesson.id} ${track.lesson.title}: ${[where, verified, ...trouble, plural(track.tasks.length, 'task')].join(', ')}${track.blocked ? ' (blocked now)' : ''}${track.stale ? ' (stale now)' : ''}`);
+}

@@ -1,0 +1,23 @@
+// Small text pieces shared by the report's story, its markdown and its summaries. Pure.
+import type { TestCounts } from '../content-schemas/index.ts';
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '-';
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours}h ${minutes % 60}m` : `${Math.floor(hours / 24)}d ${hours % 24}h`;
+}
+
+export function testsText(tests: TestCounts): string {
+  return `${tests.passed}/${tests.total} tests passed${tests.failed > 0 ? `, ${tests.failed} failed` : ''}`;
+}
+
+/** A rate as a whole percentage, or "-" when there is nothing to divide. */
+export function percent(rate: number | null): string {
+  return rate === null ? '-' : `${Math.round(rate * 100)}%`;
+}
+
+export const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
