@@ -1,6 +1,6 @@
 // One lesson's verification: resolve its folder and command, hash its code, run its tests, write
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../code-hash.ts';
@@ -10,8 +10,10 @@ import { decideFailure, requireLesson } from '../fix-budget.ts';
 import { writeRunResult } from '../runs.ts';
 import { commit, type Committed } from '../store/index.ts';
 import { failureCause } from './failure-cause.ts';
-import { runTests, SpawnError, type RunOutcome } from './run-tests.ts';
-import { resolveTestCommand, MACHINE_PROBES, type Probes } from './runtime.ts';
+import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
+import { loadLessonSpec, resolveTestCommand, MACHINE_PROBES, type Probes, type TestCommand } from './runtime.ts';
+import { presentCaches, removeNewCaches } from './test-caches.ts';
+import { chooseSandbox, sandboxArgv, sandboxEnv, sandboxLayout, type FileProbes } from './sandbox.ts';
 import { parseTestCounts } from './test-counts.ts';
 
 export interface VerifyOptions {
@@ -38,25 +40,34 @@ export function lessonFolder(course: Course, state: State, id: string): string {
 
 /** Runs the lesson's tests and writes `.codelabgen/runs/<id>/<n>.json`; returns that run-result. */
 export async function verifyLesson(course: Course, state: State, id: string, options: VerifyOptions): Promise<RunResult> {
+  const probes = options.probes ?? MACHINE_PROBES;
+  const bwrap = chooseSandbox(options.config.verify.sandbox, options.env, probes.isExecutable);
   const dir = lessonFolder(course, state, id);
-  const command = resolveTestCommand(course, requireLesson(state, id), dir, options.config, options.env, options.probes ?? MACHINE_PROBES);
+  const command = resolveTestCommand(course, requireLesson(state, id), dir, options.config, options.env, probes);
   const timeoutSeconds = options.timeoutSeconds ?? options.config.verify_timeout_seconds;
   const codeHash = hashLessonCode(dir);
-  const run = async (argv: string[]): Promise<RunOutcome> => {
+  const network = loadLessonSpec(course, id)?.network ?? false;
+  const run = async (argv: string[], withNetwork: boolean): Promise<RunOutcome> => {
+    const sandbox = bwrap === null ? null : { bwrap, options: sandboxArgv(sandboxLayout(layoutInput(course, command, argv, withNetwork, options.env), FILE_PROBES(probes))) };
     try {
-      return await runTests({ argv, cwd: command.cwd, env: command.env, timeoutMs: timeoutSeconds * 1000 });
+      return await runTests({ argv, cwd: command.cwd, env: sandbox ? sandboxEnv(command.env) : command.env, timeoutMs: timeoutSeconds * 1000, sandbox });
     } catch (error) {
       if (error instanceof SpawnError) throw new RefusalError(`lesson ${id}: ${error.message}`, [], { cause: error });
+      if (error instanceof SandboxError) {
+        throw new RefusalError(`lesson ${id}: the sandbox could not start the tests: ${error.message}`, ['the sandbox shows only the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml'], { cause: error });
+      }
       throw error;
     }
   };
+  const cachesBefore = presentCaches(command.cwd);
   let argv = command.argv;
   let outcome: RunOutcome | null = null;
   if (command.prepare) {
-    const prepared = await run(command.prepare);
+    const prepared = await run(command.prepare, true); // npm ci downloads the dependencies
     if (prepared.exit_code !== 0 || prepared.timed_out) [argv, outcome] = [command.prepare, prepared];
   }
-  outcome ??= await run(argv);
+  outcome ??= await run(argv, network);
+  removeNewCaches(command.cwd, cachesBefore);
   const tests = parseTestCounts(outcome.output_tail);
   const succeeded = outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
   const noTests = succeeded && tests !== null && tests.total === 0;
@@ -73,9 +84,33 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
     passed,
     tests,
     code_hash: codeHash,
+    sandbox: bwrap === null ? 'none' : 'bwrap',
     cause: cause === null ? null : argv === command.prepare ? `${argv.slice(0, 2).join(' ')} failed: ${cause}` : cause,
   });
 }
+
+function layoutInput(course: Course, command: TestCommand, argv: readonly string[], network: boolean, env: NodeJS.ProcessEnv) {
+  // The working folder is the lesson folder, or for python-uv the workspace holding it (uv writes its .venv there).
+  return { writable: command.cwd, cwd: command.cwd, courseRoot: course.root, courseDotDir: course.dir, home: env.HOME, network, programs: [argv[0]!], env: command.env, nodePath: process.execPath };
+}
+
+const FILE_PROBES = (probes: Probes): FileProbes => ({
+  isExecutable: probes.isExecutable,
+  isDirectory: (dir) => {
+    try {
+      return statSync(dir).isDirectory();
+    } catch {
+      return false; // missing: nothing to hide or bind
+    }
+  },
+  realPath: (file) => {
+    try {
+      return realpathSync(file);
+    } catch {
+      return null; // missing
+    }
+  },
+});
 
 /** Refuses unless the lesson can take a verdict: at stage code and not blocked. */
 export function requireAtCode(state: State, id: string): void {
