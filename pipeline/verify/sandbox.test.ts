@@ -217,7 +217,7 @@ test('a setsid grandchild dies with the timeout in the sandbox (unsandboxed it s
   assert.equal(result.code, 1, result.stderr);
   assert.deepEqual([json(result).timed_out, json(result).sandbox], [true, 'bwrap']);
   assert.ok(existsSync(path.join(dirOf(made, '1.1'), 'started')), 'the grandchild was started before the timeout');
-  assert.deepEqual(await survivorsOf(token), []);
+  await assertNoSurvivors(token);
   const open = await course([{ id: '1.1', files: { 'probe.mjs': HANG(`${token}-open`) }, spec: custom('1.1') }], 'off');
   assert.equal(json(verify(open, ['1.1', '--timeout', '5', '--json'])).timed_out, true);
   const escaped = processesWith(`${token}-open`);
@@ -236,6 +236,13 @@ async function startedVerify(made: Course, detached = false): Promise<ReturnType
   return child;
 }
 
+/** Asserts that no process carries `token`; survivors are killed when the file ends, so a failure leaves nothing running. */
+async function assertNoSurvivors(token: string, message?: string): Promise<void> {
+  const survivors = await survivorsOf(token);
+  leftovers.push(...survivors);
+  assert.deepEqual(survivors, [], message);
+}
+
 const exitOf = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
 
 test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, then exits 143', needsBwrap, async () => {
@@ -246,8 +253,8 @@ test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, the
   const closed = exitOf(child);
   child.kill('SIGTERM');
   assert.equal(await closed, 143);
-  assert.deepEqual(await survivorsOf(token), []);
-  assert.deepEqual(await survivorsOf(made.root), [], 'no bwrap or test process left');
+  await assertNoSurvivors(token);
+  await assertNoSurvivors(made.root, 'no bwrap or test process left');
 });
 
 test('Ctrl-C (SIGINT to the terminal\'s process group) ends the sandboxed test and exits 130', needsBwrap, async () => {
@@ -257,7 +264,7 @@ test('Ctrl-C (SIGINT to the terminal\'s process group) ends the sandboxed test a
   const closed = exitOf(child);
   process.kill(-child.pid!, 'SIGINT');
   assert.equal(await closed, 130);
-  assert.deepEqual(await survivorsOf(token), []);
+  await assertNoSurvivors(token);
 });
 
 test('unsandboxed, SIGTERM to verify still kills the test\'s process group before exiting 143', async () => {
@@ -274,5 +281,5 @@ setInterval(() => {}, 1000);
   const closed = exitOf(child);
   child.kill('SIGTERM');
   assert.equal(await closed, 143);
-  assert.deepEqual(await survivorsOf(token), []);
+  await assertNoSurvivors(token);
 });
