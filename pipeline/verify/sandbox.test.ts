@@ -71,6 +71,11 @@ test('sandboxLayout: binds back the toolchain prefixes under hidden folders, nev
   assert.deepEqual(layout.readOnly, ['/tmp/venv', '/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/c/node_modules']);
   const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node' }, fs);
   assert.deepEqual(python.readOnly, ['/root/.pyenv', '/root/.pyenv/shims', '/c/node_modules'], 'a pyenv shim brings its whole pyenv root');
+  dirs.add('/run/systemd/resolve');
+  const resolved = { ...fs, realPath: (file: string) => (file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file)) };
+  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node' };
+  assert.deepEqual(sandboxLayout({ ...input, network: true }, resolved).readOnly, ['/c/node_modules', '/run/systemd/resolve'], 'with network, DNS through systemd-resolved keeps working');
+  assert.deepEqual(sandboxLayout({ ...input, network: false }, resolved).readOnly, ['/c/node_modules']);
 });
 
 test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {

@@ -131,12 +131,15 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   const real = (dir: string) => fs.realPath(dir) ?? dir;
   const courseRoot = real(input.courseRoot);
   const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter((dir) => dir !== '/' && fs.isDirectory(dir));
-  const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules')].filter(fs.isDirectory);
+  const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules')];
+  // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
+  const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
+  if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
   return {
     writable: real(input.writable),
     cwd: real(input.cwd),
     hidden,
-    readOnly: [...new Set(foldersToRebind(candidates, [...hidden, '/tmp'], real(input.courseDotDir)))],
+    readOnly: [...new Set(foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)))],
     courseDotDir: real(input.courseDotDir),
     network: input.network,
   };
