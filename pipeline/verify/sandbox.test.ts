@@ -123,6 +123,19 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
   assert.match(verify(auto, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).stdout, /, sandbox: none\)$/m);
 });
 
+test('a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run', needsBwrap, async () => {
+  const made = await course([{ id: '1.1', files: { 'a.txt': '' }, spec: 'lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [codelabgen-no-such-program]\n' }], 'required');
+  const before = snapshot(made.root);
+  const result = verify(made, ['1.1']);
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr, [
+    'error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp codelabgen-no-such-program: No such file or directory',
+    'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
+    '',
+  ].join('\n'));
+  assert.deepEqual(snapshot(made.root), before, 'no run-result written');
+});
+
 // --- end to end: what a sandboxed test cannot do ---
 
 const SECRET = `sandbox-secret-${process.pid}`;

@@ -4,7 +4,7 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../code-hash.ts';
-import { insideCourse, printable, type Course } from '../course.ts';
+import { ARTIFACTS, insideCourse, printable, type Course } from '../course.ts';
 import { refuse, RefusalError } from '../errors.ts';
 import { decideFailure, requireLesson } from '../fix-budget.ts';
 import { writeRunResult } from '../runs.ts';
@@ -47,18 +47,7 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const timeoutSeconds = options.timeoutSeconds ?? options.config.verify_timeout_seconds;
   const codeHash = hashLessonCode(dir);
   const network = loadLessonSpec(course, id)?.network ?? false;
-  const run = async (argv: string[], withNetwork: boolean): Promise<RunOutcome> => {
-    const sandbox = bwrap === null ? null : { bwrap, options: sandboxArgv(sandboxLayout(layoutInput(course, command, argv, withNetwork, options.env), FILE_PROBES(probes))) };
-    try {
-      return await runTests({ argv, cwd: command.cwd, env: sandbox ? sandboxEnv(command.env) : command.env, timeoutMs: timeoutSeconds * 1000, sandbox });
-    } catch (error) {
-      if (error instanceof SpawnError) throw new RefusalError(`lesson ${id}: ${error.message}`, [], { cause: error });
-      if (error instanceof SandboxError) {
-        throw new RefusalError(`lesson ${id}: the sandbox could not start the tests: ${error.message}`, ['the sandbox shows only the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml'], { cause: error });
-      }
-      throw error;
-    }
-  };
+  const run = testRunner(course, id, command, { bwrap, timeoutSeconds, env: options.env, probes });
   const cachesBefore = presentCaches(command.cwd);
   let argv = command.argv;
   let outcome: RunOutcome | null = null;
@@ -89,9 +78,29 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   });
 }
 
-function layoutInput(course: Course, command: TestCommand, argv: readonly string[], network: boolean, env: NodeJS.ProcessEnv) {
-  // The working folder is the lesson folder, or for python-uv the workspace holding it (uv writes its .venv there).
-  return { writable: command.cwd, cwd: command.cwd, courseRoot: course.root, courseDotDir: course.dir, home: env.HOME, network, programs: [argv[0]!], env: command.env, nodePath: process.execPath };
+interface RunnerSettings {
+  bwrap: string | null;
+  timeoutSeconds: number;
+  env: NodeJS.ProcessEnv;
+  probes: Probes;
+}
+
+/** Runs one argv of the lesson's command (in the sandbox when `bwrap` is given); a program that cannot start is a refusal. */
+function testRunner(course: Course, id: string, command: TestCommand, settings: RunnerSettings): (argv: string[], network: boolean) => Promise<RunOutcome> {
+  return async (argv, network) => {
+    // The writable folder is the working folder: the lesson folder, or for python-uv the workspace holding it (uv writes its .venv there).
+    const layout = { writable: command.cwd, cwd: command.cwd, courseRoot: course.root, courseDotDir: course.dir, home: settings.env.HOME, network, programs: [argv[0]!], env: command.env, nodePath: process.execPath };
+    const sandbox = settings.bwrap === null ? null : { bwrap: settings.bwrap, options: sandboxArgv(sandboxLayout(layout, FILE_PROBES(settings.probes))) };
+    try {
+      return await runTests({ argv, cwd: command.cwd, env: sandbox ? sandboxEnv(command.env) : command.env, timeoutMs: settings.timeoutSeconds * 1000, sandbox });
+    } catch (error) {
+      if (error instanceof SpawnError) throw new RefusalError(`lesson ${id}: ${error.message}`, [], { cause: error });
+      if (error instanceof SandboxError) {
+        throw new RefusalError(`lesson ${id}: the sandbox could not start the tests: ${error.message}`, [`the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in ${ARTIFACTS.config}`], { cause: error });
+      }
+      throw error;
+    }
+  };
 }
 
 const FILE_PROBES = (probes: Probes): FileProbes => ({
