@@ -142,6 +142,7 @@ class BwrapStatus {
       this.#pending = lines.pop() ?? '';
       for (const line of lines) this.#read(line);
     });
+    stream.on('end', () => this.#read(this.#pending));
   }
   #read(line: string): void {
     try {
