@@ -62,18 +62,18 @@ test('sandboxArgv: --share-net only when the spec asks; .codelabgen hidden again
 });
 
 test('sandboxLayout: binds back the toolchain prefixes under hidden folders, never a hidden folder itself or .codelabgen', () => {
-  const dirs = new Set(['/home', '/root', '/run', '/root/.pyenv', '/root/.pyenv/shims', '/root/bin', '/opt/node/bin', '/c', '/c/node_modules', '/c/1-m/1.1-a', '/tmp', '/tmp/venv', '/tmp/venv/bin']);
+  const dirs = new Set(['/home', '/root', '/run', '/root/.pyenv', '/root/.pyenv/shims', '/root/bin', '/opt/node/bin', '/c', '/c/node_modules', '/c/1-m/1.0-p', '/c/1-m/1.1-a', '/tmp', '/tmp/venv', '/tmp/venv/bin']);
   const programs = new Map([['/root/.pyenv/shims/python3', null], ['/tmp/venv/bin/python3', '/usr/bin/python3.11'], ['/opt/node/bin/node', null]]);
   const fs: FileProbes = { isDirectory: (dir) => dirs.has(dir), isExecutable: (file) => programs.has(file), realPath: (file) => (programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null)) };
   const env = { PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(':') };
-  const layout = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env, nodePath: '/opt/node/bin/node' }, fs);
+  const layout = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env, nodePath: '/opt/node/bin/node', prerequisiteDirs: ['/c/1-m/1.0-p'] }, fs);
   assert.deepEqual(layout.hidden, ['/home', '/root', '/run', '/root', '/c']);
-  assert.deepEqual(layout.readOnly, ['/tmp/venv', '/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/c/node_modules']);
-  const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node' }, fs);
+  assert.deepEqual(layout.readOnly, ['/tmp/venv', '/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/c/node_modules', '/c/1-m/1.0-p']);
+  const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] }, fs);
   assert.deepEqual(python.readOnly, ['/root/.pyenv', '/root/.pyenv/shims', '/c/node_modules'], 'a pyenv shim brings its whole pyenv root');
   dirs.add('/run/systemd/resolve');
   const resolved = { ...fs, realPath: (file: string) => (file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file)) };
-  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node' };
+  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] };
   assert.deepEqual(sandboxLayout({ ...input, network: true }, resolved).readOnly, ['/c/node_modules', '/run/systemd/resolve'], 'with network, DNS through systemd-resolved keeps working');
   assert.deepEqual(sandboxLayout({ ...input, network: false }, resolved).readOnly, ['/c/node_modules']);
 });
@@ -216,6 +216,28 @@ test('a sandboxed test sees neither .codelabgen, other lessons nor $HOME, and wr
   assert.ok(!existsSync(path.join(made.root, 'escaped.txt')) && !existsSync(path.join(home, 'escaped.txt')), 'writes to the hidden course and home went to a throwaway tmpfs');
   assert.ok(!existsSync(`/tmp/escaped-${process.pid}.txt`), '/tmp is private');
   assert.equal(readFileSync(path.join(dirOf(made, '1.1'), 'written.txt'), 'utf8'), 'x', 'the lesson folder is writable');
+});
+
+test('a sandboxed test can read (not write) the lessons its lesson lists as prerequisites, transitively, and no other', needsBwrap, async () => {
+  const read = `import fs from 'node:fs';
+const attempt = (action) => { try { return action(); } catch (error) { return error.code; } };
+console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) => [dir.split('/').at(-1), { read: attempt(() => fs.readFileSync(dir + '/code.txt', 'utf8')), write: attempt(() => fs.writeFileSync(dir + '/new.txt', 'x')) ?? 'ok' }]))));
+`;
+  const made = await course(['1.1', '1.2', '1.3', '1.4'].map((id) => ({ id, files: { 'code.txt': id, 'probe.mjs': read } })), 'required');
+  const lesson = (id: string, prerequisites: string[]) => `      - { id: "${id}", slug: ${registeredLesson(id).slug}, title: T, prerequisites: [${prerequisites.map((p) => `"${p}"`).join(', ')}] }\n`;
+  writeFileSync(path.join(made.dir, 'curriculum.yaml'), `title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n${lesson('1.1', [])}${lesson('1.2', ['1.1'])}${lesson('1.3', [])}${lesson('1.4', ['1.2'])}`);
+  const others = ['1.1', '1.2', '1.3'].map((id) => `"${dirOf(made, id)}"`).join(', ');
+  mkdirSync(path.join(made.dir, 'lessons/1.4'), { recursive: true });
+  writeFileSync(path.join(made.dir, 'lessons/1.4/spec.yaml'), custom('1.4').replace('[node, probe.mjs]', `[node, probe.mjs, ${others}]`));
+  const result = verify(made, ['1.4', '--json']);
+  assert.equal(result.code, 0, result.stderr);
+  const name = (id: string) => path.basename(dirOf(made, id));
+  assert.deepEqual(probeReport(result), {
+    [name('1.1')]: { read: '1.1', write: 'EROFS' },
+    [name('1.2')]: { read: '1.2', write: 'EROFS' },
+    [name('1.3')]: { read: 'ENOENT', write: 'ENOENT' },
+  });
+  assert.ok(!existsSync(path.join(dirOf(made, '1.3'), 'new.txt')), 'a lesson that is not a prerequisite is not there at all');
 });
 
 // --- end to end: nothing outlives the timeout or a stopped verify ---

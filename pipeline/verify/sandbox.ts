@@ -31,7 +31,7 @@ export interface SandboxLayout {
   cwd: string;
   /** Folders replaced by an empty tmpfs: the system ones, the caller's home, the course. */
   hidden: string[];
-  /** Folders under a hidden one bound back read-only: the toolchain, the course's node_modules. */
+  /** Folders under a hidden one bound back read-only: the toolchain, the course's node_modules, prerequisite lessons. */
   readOnly: string[];
   /** `.codelabgen/`, hidden again when the writable folder contains it (a uv workspace at the course root). */
   courseDotDir: string;
@@ -116,6 +116,8 @@ export interface LayoutInput {
   env: ChildEnv;
   /** The node running codelabgen: tests use it, so its install prefix stays visible. */
   nodePath: string;
+  /** Folders of the lessons this one builds on (curriculum prerequisites): its code may import theirs. */
+  prerequisiteDirs: readonly string[];
 }
 
 /** What the file system probes answer; passed in so tests can stand them in. */
@@ -126,12 +128,12 @@ export interface FileProbes {
   realPath(file: string): string | null;
 }
 
-/** Hides the system folders, the home folder and the course, then binds back the toolchain and the course's node_modules. */
+/** Hides the system folders, the home folder and the course, then binds back the toolchain, the course's node_modules and the prerequisite lessons. */
 export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout {
   const real = (dir: string) => fs.realPath(dir) ?? dir;
   const courseRoot = real(input.courseRoot);
   const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter((dir) => dir !== '/' && fs.isDirectory(dir));
-  const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules')];
+  const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules'), ...input.prerequisiteDirs.map(real)];
   // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));

@@ -1,10 +1,12 @@
 // One lesson's verification: resolve its folder and command, hash its code, run its tests, write
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../code-hash.ts';
-import { ARTIFACTS, insideCourse, printable, type Course } from '../course.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
+import { readCurriculum } from '../register.ts';
+import { getOwn } from '../state/keyed.ts';
 import { refuse, RefusalError } from '../errors.ts';
 import { decideFailure, requireLesson } from '../fix-budget.ts';
 import { writeRunResult } from '../runs.ts';
@@ -47,7 +49,8 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const timeoutSeconds = options.timeoutSeconds ?? options.config.verify_timeout_seconds;
   const codeHash = hashLessonCode(dir);
   const network = loadLessonSpec(course, id)?.network ?? false;
-  const run = testRunner(course, id, command, { bwrap, timeoutSeconds, env: options.env, probes });
+  const prerequisiteDirs = bwrap === null ? [] : prerequisiteFolders(course, state, id);
+  const run = testRunner(course, id, command, { bwrap, timeoutSeconds, env: options.env, probes, prerequisiteDirs });
   const cachesBefore = presentCaches(command.cwd);
   let argv = command.argv;
   let outcome: RunOutcome | null = null;
@@ -78,18 +81,38 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   });
 }
 
+/** The folders of the lesson's prerequisites in the curriculum, transitively (none without a curriculum); each checked to stay inside the course. */
+export function prerequisiteFolders(course: Course, state: State, id: string): string[] {
+  if (!existsSync(abs(course, ARTIFACTS.curriculum))) return [];
+  const prerequisites = new Map(readCurriculum(course).modules.flatMap((module) => module.lessons.map((lesson) => [lesson.id, lesson.prerequisites] as const)));
+  const found = new Set<string>();
+  const visit = (lessonId: string) => {
+    for (const prerequisite of prerequisites.get(lessonId) ?? []) {
+      if (found.has(prerequisite) || prerequisite === id) continue;
+      found.add(prerequisite);
+      visit(prerequisite);
+    }
+  };
+  visit(id);
+  return [...found].flatMap((prerequisite) => {
+    const lesson = getOwn(state.lessons, prerequisite);
+    return lesson === undefined ? [] : [insideCourse(course, lesson.dir, `lesson ${prerequisite}: dir`)];
+  });
+}
+
 interface RunnerSettings {
   bwrap: string | null;
   timeoutSeconds: number;
   env: NodeJS.ProcessEnv;
   probes: Probes;
+  prerequisiteDirs: string[];
 }
 
 /** Runs one argv of the lesson's command (in the sandbox when `bwrap` is given); a program that cannot start is a refusal. */
 function testRunner(course: Course, id: string, command: TestCommand, settings: RunnerSettings): (argv: string[], network: boolean) => Promise<RunOutcome> {
   return async (argv, network) => {
     // The writable folder is the working folder: the lesson folder, or for python-uv the workspace holding it (uv writes its .venv there).
-    const layout = { writable: command.cwd, cwd: command.cwd, courseRoot: course.root, courseDotDir: course.dir, home: settings.env.HOME, network, programs: [argv[0]!], env: command.env, nodePath: process.execPath };
+    const layout = { writable: command.cwd, cwd: command.cwd, courseRoot: course.root, courseDotDir: course.dir, home: settings.env.HOME, network, programs: [argv[0]!], env: command.env, nodePath: process.execPath, prerequisiteDirs: settings.prerequisiteDirs };
     const sandbox = settings.bwrap === null ? null : { bwrap: settings.bwrap, options: sandboxArgv(sandboxLayout(layout, FILE_PROBES(settings.probes))) };
     try {
       return await runTests({ argv, cwd: command.cwd, env: sandbox ? sandboxEnv(command.env) : command.env, timeoutMs: settings.timeoutSeconds * 1000, sandbox });
