@@ -209,7 +209,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[ID]',
     positionals: { min: 0, max: 1 },
     summary: 'run a lesson\'s tests (or --all), record a run-result; --update-state records the verdict',
-    description: 'Runs the lesson\'s tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group, killed as a group on timeout, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. See docs/verify.md.',
+    description: 'Runs the lesson\'s tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. See docs/verify.md.',
     options: {
       all: { type: 'boolean', help: 'verify many lessons (default: every lesson at verified or later; with --update-state: at code)' },
       'update-state': { type: 'boolean', help: 'record the verdict: verified on pass, a fix attempt on failure' },

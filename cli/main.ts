@@ -108,7 +108,8 @@ function settle(error: unknown): number {
 
 async function releaseLocksAndExit(code: number): Promise<never> {
   try {
-    const { releaseHeldLocks } = await import('../pipeline/index.ts');
+    const { releaseHeldLocks, stopRunningTests } = await import('../pipeline/index.ts');
+    stopRunningTests();
     releaseHeldLocks();
   } finally {
     process.exit(code);

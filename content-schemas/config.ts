@@ -10,6 +10,17 @@ export const BudgetsSchema = z
   })
   .describe('Budgets that bound rework.');
 
+export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
+
+export const VerifySettingsSchema = z
+  .strictObject({
+    sandbox: z
+      .enum(SANDBOX_MODES)
+      .default('auto')
+      .describe('Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says which), `required` refuses to run tests without it, `off` never uses it.'),
+  })
+  .describe('How `verify` runs lesson tests.');
+
 export const ConfigSchema = z
   .strictObject({
     schema_version: z.literal(1).default(1).describe('Version of this file\'s format.'),
@@ -20,8 +31,10 @@ export const ConfigSchema = z
     test_command: ArgvSchema.optional().describe('Default argv for the `custom` runtime (or to override a runtime\'s default command).'),
     verify_timeout_seconds: z.int().min(1).max(86400).default(300).describe('Seconds before a test run is killed (with its whole process group).'),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
+    verify: VerifySettingsSchema.default({ sandbox: 'auto' }),
   })
   .describe('Course configuration: `.codelabgen/config.yaml`.');
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type Budgets = z.infer<typeof BudgetsSchema>;
+export type SandboxMode = z.infer<typeof VerifySettingsSchema>['sandbox'];

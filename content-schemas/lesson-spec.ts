@@ -10,6 +10,7 @@ export const LessonSpecSchema = z
     objectives: z.array(z.string().min(1).max(500)).max(20).default([]).describe('What a learner can do afterwards.'),
     runtime: RuntimeSchema.optional().describe('Overrides the course runtime for this lesson.'),
     test_command: ArgvSchema.optional().describe('Argv for the `custom` runtime, or to override the runtime\'s default command.'),
+    network: z.boolean().default(false).describe('Let the lesson\'s tests use the network inside the sandbox (default: no network, not even loopback to the host).'),
     files: z
       .array(
         z.strictObject({

@@ -30,6 +30,7 @@ export const RunResultSchema = z
     output_bytes: z.int().min(0).describe('Bytes of output the command produced in all.'),
     output_truncated: z.boolean().describe('True when output_tail is only the tail of the output.'),
     code_hash: z.string().regex(/^sha256:[0-9a-f]{64}$/).describe('Hash of the lesson code (every file but docs/, dependency and cache folders).'),
+    sandbox: z.enum(['bwrap', 'none']).optional().describe('Where the tests ran: `bwrap` inside the bubblewrap sandbox, `none` without one (absent in runs written before the sandbox existed).'),
     cause: z.string().max(500).nullable().describe('One-line cause of a failure drawn from the output, or null when it passed.'),
   })
   .describe('A verification run: `.codelabgen/runs/<id>/<n>.json`.');

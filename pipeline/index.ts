@@ -13,6 +13,7 @@ export { codeDrift, currentCodeHash, type CodeDrift } from './drift.ts';
 export { lessonFolder, recordVerdict, requireAtCode, verifyLesson, type VerifyOptions } from './verify/verify-lesson.ts';
 export { defaultJobs, parseShard, parseStage, selectLessons, shardOf, verifyAll, type Progress, type Shard } from './verify/verify-all.ts';
 export { mergeRunFolders } from './verify/merge.ts';
+export { stopRunningTests } from './verify/run-tests.ts';
 export type { SummaryEntry, VerifySummary } from './verify/summary.ts';
 export { GATES, decidePhase, nextPhase, phaseActions, type PhaseAction } from './phases.ts';
 export { STAGE_TABLE, decideBlock, decideFail, decideSet, decideStale, decideUnblock, driftedLessons, stageRow, type StageRow } from './stages.ts';

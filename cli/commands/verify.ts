@@ -55,7 +55,7 @@ function printRun(ctx: Context, result: RunResult, verdict: string | null): void
     for (const line of lines.slice(-TAIL_LINES)) ctx.out.print(line);
   }
   const mark = result.passed ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', 'FAILED');
-  ctx.out.print(`lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd})`);
+  ctx.out.print(`lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd}${result.sandbox ? `, sandbox: ${result.sandbox}` : ''})`);
   ctx.out.print(`run ${result.run}: ${ARTIFACTS.runsDir(result.lesson)}/${result.run}.json${verdict ? `; state: ${verdict}` : ''}`);
 }
 

@@ -1,6 +1,6 @@
 // Test helper (imported only by *.test.ts): a temp course whose lessons are registered and moved
 // to a stage by committing events through the store, with their code written to disk.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RegisteredLesson, Stage } from '../../content-schemas/index.ts';
@@ -24,9 +24,9 @@ export function registeredLesson(id: string): RegisteredLesson {
   return { id, title: `Lesson ${id}`, slug, module_id: '1', module_slug: 'basics', module_title: 'Basics', dir: lessonDirName('1', 'basics', id, slug) };
 }
 
-/** A new course in a temp folder holding `lessons`; `configYaml` replaces the default config. */
-export async function courseWithLessons(lessons: LessonFixture[], configYaml?: string): Promise<Course> {
-  const root = path.join(mkdtempSync(path.join(tmpdir(), 'codelabgen-verify-')), 'course');
+/** A new course in a temp folder (under `base`) holding `lessons`; `configYaml` replaces the default config. */
+export async function courseWithLessons(lessons: LessonFixture[], configYaml?: string, base = tmpdir()): Promise<Course> {
+  const root = path.join(mkdtempSync(path.join(base, 'codelabgen-verify-')), 'course');
   const { course } = await createCourse(root, { title: 'Verify test', topic: null, command: 'test' });
   if (configYaml !== undefined) writeFileSync(abs(course, ARTIFACTS.config), configYaml);
   const registered = lessons.map((lesson) => registeredLesson(lesson.id));
@@ -77,4 +77,29 @@ export function processGone(pid: number): boolean {
   } catch {
     return true; // ESRCH: no such process
   }
+}
+
+/** Pids of the live processes whose command line contains `token` (also those inside a sandbox's PID namespace). */
+export function processesWith(token: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    if (cmdline.includes(token) && !processGone(Number(name))) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** Waits (up to ~5 s, for the kernel to finish the kills) until no process carries `token`; returns the survivors. */
+export async function survivorsOf(token: string): Promise<number[]> {
+  for (let i = 0; i < 250; i += 1) {
+    if (processesWith(token).length === 0) return [];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return processesWith(token);
 }

@@ -1,7 +1,10 @@
 // The process runner for lesson tests: argv without a shell, a given clean environment, its own
-// process group, a timeout that SIGKILLs the whole group, and output kept as a capped tail.
+// process group (inside bubblewrap when asked), a timeout that SIGKILLs the whole group, output
+// kept as a capped tail; stopRunningTests() kills every running test when codelabgen is stopped.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import type { ChildEnv } from './child-env.ts';
 import { OutputTail } from './output-tail.ts';
 
@@ -15,6 +18,8 @@ export interface RunRequest {
   env: ChildEnv;
   timeoutMs: number;
   tailBytes?: number;
+  /** Run inside bubblewrap: the bwrap program and its options (ending with `--`). */
+  sandbox?: { bwrap: string; options: readonly string[] } | null;
 }
 
 export interface RunOutcome {
@@ -38,18 +43,42 @@ export class SpawnError extends Error {
   }
 }
 
+/** bwrap ran but never started the command (a bad bind, the program missing inside the sandbox). */
+export class SandboxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxError';
+  }
+}
+
+/** Kills of the tests running now, so that SIGINT or SIGTERM to codelabgen leaves none behind. */
+const running = new Set<() => void>();
+
+/** SIGKILLs every test this process is running (each whole group or sandbox). */
+export function stopRunningTests(): void {
+  for (const kill of running) kill();
+}
+
 export function runTests(request: RunRequest): Promise<RunOutcome> {
-  const [program, ...args] = request.argv;
-  if (program === undefined) throw new Error('runTests: empty argv');
+  if (request.argv[0] === undefined) throw new Error('runTests: empty argv');
+  const sandbox = request.sandbox ?? null;
+  const [program = '', ...args] = sandbox ? [sandbox.bwrap, ...sandbox.options, ...request.argv] : request.argv;
   const tail = new OutputTail(request.tailBytes ?? DEFAULT_TAIL_BYTES);
   const startedAt = new Date().toISOString();
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: request.cwd, env: request.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, shell: false, windowsHide: true });
+    const child = spawn(program, args, { cwd: request.cwd, env: request.env, stdio: ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore'], detached: true, shell: false, windowsHide: true });
+    const [stdout, stderr, statusPipe] = [child.stdout!, child.stderr!, child.stdio[3] as Readable | null];
+    const status = statusPipe ? new BwrapStatus(statusPipe) : null;
     let timedOut = false;
     let ended: { code: number | null; signal: string | null } | null = null;
     let grace: NodeJS.Timeout | undefined;
-    const killGroup = () => killProcessGroup(child.pid);
+    const killGroup = () => {
+      killProcessGroup(child.pid);
+      // The sandbox's PID 1: killing it ends its PID namespace even in the few ms before bwrap arms --die-with-parent.
+      if (status?.childPid !== undefined && status.exitCode === undefined) killProcess(status.childPid);
+    };
+    running.add(killGroup);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -57,21 +86,29 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
     const finish = () => {
       clearTimeout(timer);
       clearTimeout(grace);
+      running.delete(killGroup);
       const result = tail.result();
-      resolve({ started_at: startedAt, duration_ms: Math.round((performance.now() - start) * 10) / 10, exit_code: ended?.code ?? null, signal: ended?.signal ?? null, timed_out: timedOut, ...result });
+      let ending = { code: ended?.code ?? null, signal: ended?.signal ?? null };
+      if (status && !timedOut) {
+        if (status.exitCode === undefined) return reject(new SandboxError(sandboxFailure(result.output_tail, ending)));
+        ending = exitOf(status.exitCode);
+      }
+      resolve({ started_at: startedAt, duration_ms: Math.round((performance.now() - start) * 10) / 10, exit_code: ending.code, signal: ending.signal, timed_out: timedOut, ...result });
     };
-    child.stdout.on('data', (chunk: Buffer) => tail.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
+    stdout.on('data', (chunk: Buffer) => tail.push(chunk));
+    stderr.on('data', (chunk: Buffer) => tail.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      running.delete(killGroup);
       if (child.pid === undefined) reject(new SpawnError(program, error));
     });
     child.on('exit', (code, signal) => {
       ended = { code, signal };
       killGroup(); // leftovers (a background grandchild) die with the test command
       grace = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
+        statusPipe?.destroy();
       }, CLOSE_GRACE_MS);
     });
     child.on('close', () => {
@@ -82,10 +119,50 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
 
 /** SIGKILL to every process of the group led by `pid` (the test command and all it started). */
 function killProcessGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+  if (pid !== undefined) killProcess(-pid);
+}
+
+function killProcess(pid: number): void {
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
   } catch {
-    // ESRCH: every process of the group has already exited
+    // ESRCH: already exited
   }
+}
+
+/** bwrap's `--json-status-fd` lines: `{"child-pid": N, ...}` when the sandbox starts, `{"exit-code": N}` when its command ends. */
+class BwrapStatus {
+  childPid: number | undefined;
+  exitCode: number | undefined;
+  #pending = '';
+  constructor(stream: Readable) {
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (this.#pending + chunk).split('\n');
+      this.#pending = lines.pop() ?? '';
+      for (const line of lines) this.#read(line);
+    });
+    stream.on('end', () => this.#read(this.#pending));
+  }
+  #read(line: string): void {
+    try {
+      const fields = JSON.parse(line) as Record<string, unknown>;
+      if (typeof fields['child-pid'] === 'number') this.childPid = fields['child-pid'];
+      if (typeof fields['exit-code'] === 'number') this.exitCode = fields['exit-code'];
+    } catch {
+      // not a status line (bwrap writes only JSON here): nothing to learn from it
+    }
+  }
+}
+
+/** bwrap reports a command killed by signal N as exit code 128 + N, like a shell: read it back as the signal. */
+function exitOf(code: number): { code: number | null; signal: string | null } {
+  const signal = code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
+  return signal === undefined ? { code, signal: null } : { code: null, signal };
+}
+
+/** bwrap's own complaint (`bwrap: execvp python3: No such file or directory`), else how it ended. */
+function sandboxFailure(output: string, ending: { code: number | null; signal: string | null }): string {
+  const complaint = output.split('\n').reverse().find((line) => line.startsWith('bwrap: '));
+  return complaint ?? `bwrap ended (${ending.signal ?? `exit ${ending.code}`}) before the tests started`;
 }

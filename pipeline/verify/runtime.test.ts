@@ -41,7 +41,7 @@ test('node: npm test when package.json has a test script; npm ci first when lock
 
 test('python: pytest when importable, else unittest discover', async () => {
   const { course, lesson, dir } = await setup();
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(true)).argv, ['python3', '-m', 'pytest']);
+  assert.deepEqual(resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(true)).argv, ['python3', '-m', 'pytest', '-p', 'no:cacheprovider']);
   assert.deepEqual(resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(false)).argv, ['python3', '-m', 'unittest', 'discover']);
 });
 
@@ -53,7 +53,7 @@ test('the lesson spec\'s runtime overrides the course config', async () => {
 test('test_command: the spec\'s wins; the config\'s applies only to lessons on the course runtime', async () => {
   const { course, lesson, dir } = await setup({}, spec('1.1', 'runtime: python\n'));
   const course2 = config({ runtime: 'node', test_command: ['node', 'run.mjs'] });
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, course2, process.env, probes(true)).argv, ['python3', '-m', 'pytest']);
+  assert.deepEqual(resolveTestCommand(course, lesson, dir, course2, process.env, probes(true)).argv, ['python3', '-m', 'pytest', '-p', 'no:cacheprovider']);
   const same = config({ runtime: 'python', test_command: ['python3', 'check.py'] });
   assert.deepEqual(resolveTestCommand(course, lesson, dir, same, process.env, probes(true)).argv, ['python3', 'check.py']);
   const { course: c3, lesson: l3, dir: d3 } = await setup({}, spec('1.1', 'runtime: custom\ntest_command: [make, test]\n'));
@@ -78,7 +78,7 @@ test('python-uv: refused when uv is not on PATH; else uv run pytest in the works
   assert.throws(() => resolveTestCommand(course, lesson, dir, uvConfig, process.env, probes(false)), (error: unknown) => error instanceof RefusalError && error.message === 'lesson 1.1: runtime python-uv needs uv, which is not on PATH');
   const env = { ...process.env, VIRTUAL_ENV: '/somewhere/.venv', CODELABGEN_VERIFY_ENV: 'VIRTUAL_ENV' };
   const command = resolveTestCommand(course, lesson, dir, uvConfig, env, probes(false, ['uv']));
-  assert.deepEqual(command.argv, ['uv', 'run', 'pytest', path.basename(dir)]);
+  assert.deepEqual(command.argv, ['uv', 'run', 'pytest', '-p', 'no:cacheprovider', path.basename(dir)]);
   assert.equal(command.cwd, path.dirname(dir));
   assert.equal(command.env.VIRTUAL_ENV, undefined);
 });

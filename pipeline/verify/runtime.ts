@@ -20,6 +20,9 @@ export interface TestCommand {
   prepare: string[] | null;
 }
 
+/** pytest would write `.pytest_cache/` into the lesson folder. */
+const PYTEST_NO_CACHE = ['-p', 'no:cacheprovider'];
+
 /** Checks that touch the machine, passed in so tests can stand them in. */
 export interface Probes {
   hasPytest(cwd: string, env: ChildEnv): boolean;
@@ -27,7 +30,8 @@ export interface Probes {
 }
 
 export const MACHINE_PROBES: Probes = {
-  hasPytest: (cwd, env) => spawnSync('python3', ['-c', 'import pytest'], { cwd, env, stdio: 'ignore', timeout: 30_000 }).status === 0,
+  // Dropping sys.path[0] (the lesson folder) keeps a lesson's own pytest.py from running here, outside the sandbox.
+  hasPytest: (cwd, env) => spawnSync('python3', ['-c', 'import sys; del sys.path[0]; import pytest'], { cwd, env, stdio: 'ignore', timeout: 30_000 }).status === 0,
   isExecutable: (file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -100,7 +104,7 @@ function hasTestScript(manifest: string): boolean {
 }
 
 function pythonArgv(lessonDir: string, env: ChildEnv, probes: Probes): string[] {
-  return probes.hasPytest(lessonDir, env) ? ['python3', '-m', 'pytest'] : ['python3', '-m', 'unittest', 'discover'];
+  return probes.hasPytest(lessonDir, env) ? ['python3', '-m', 'pytest', ...PYTEST_NO_CACHE] : ['python3', '-m', 'unittest', 'discover'];
 }
 
 /** `uv run pytest <lesson>` in the module's uv workspace, with VIRTUAL_ENV removed. */
@@ -111,7 +115,7 @@ function uvCommand(course: Course, lesson: LessonState, lessonDir: string, env: 
   }
   const workspace = uvWorkspace(course, lessonDir);
   const target = path.relative(workspace, lessonDir);
-  const argv = given ?? ['uv', 'run', 'pytest', ...(target === '' ? [] : [target])];
+  const argv = given ?? ['uv', 'run', 'pytest', ...PYTEST_NO_CACHE, ...(target === '' ? [] : [target])];
   return { runtime: 'python-uv', argv, cwd: workspace, env, prepare: null };
 }
 

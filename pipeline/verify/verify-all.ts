@@ -9,6 +9,8 @@ import type { Course } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { getOwn } from '../state/keyed.ts';
 import { summarize, summaryEntry, type VerifySummary, type SummaryEntry } from './summary.ts';
+import { MACHINE_PROBES } from './runtime.ts';
+import { chooseSandbox } from './sandbox.ts';
 import { recordVerdict, verifyLesson, type VerifyOptions } from './verify-lesson.ts';
 
 export interface Shard {
@@ -71,6 +73,7 @@ export interface VerifyAllOptions extends VerifyOptions {
 
 /** Verifies `ids` with up to `jobs` at once; a lesson that cannot run is an `error` entry, not a stop. */
 export async function verifyAll(course: Course, state: State, ids: readonly string[], options: VerifyAllOptions): Promise<VerifySummary> {
+  chooseSandbox(options.config.verify.sandbox, options.env, (options.probes ?? MACHINE_PROBES).isExecutable); // verify.sandbox: required refuses here, before any lesson runs
   const start = performance.now();
   const entries = new Map<string, SummaryEntry>();
   const running = new Set<string>();

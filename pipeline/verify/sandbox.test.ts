@@ -1,0 +1,325 @@
+// The bubblewrap sandbox: its argv and layout (pure), the verify.sandbox modes, and end to end
+// through the built CLI what a sandboxed lesson test cannot see, reach, write or outlive.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { CLI, cli, cliAsync, snapshot, type CliResult } from '../../cli/testing.ts';
+import type { Course } from '../course.ts';
+import { RefusalError } from '../errors.ts';
+import { courseWithLessons, processesWith, registeredLesson, survivorsOf, type LessonFixture } from './fixtures.ts';
+import { MACHINE_PROBES } from './runtime.ts';
+import { chooseSandbox, findBwrap, probeBwrap, sandboxArgv, sandboxLayout, type FileProbes, type SandboxLayout } from './sandbox.ts';
+import { presentCaches, removeNewCaches } from './test-caches.ts';
+
+const bwrap = findBwrap(process.env, MACHINE_PROBES.isExecutable);
+const availability = bwrap === null ? { usable: false as const, reason: 'bwrap is not on PATH' } : probeBwrap(bwrap);
+const needsBwrap = { skip: availability.usable ? false : `bubblewrap is not usable here (${'reason' in availability ? availability.reason : ''}); install it (apt-get install bubblewrap) to run this test` };
+const TOKEN = `codelabgen-sandbox-test-${process.pid}`;
+const leftovers: number[] = [];
+const scratch: string[] = [];
+after(() => {
+  for (const pid of leftovers) try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+const custom = (id: string, extra = '') => `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs]\n${extra}`;
+const dirOf = (course: Course, id: string) => path.join(course.root, registeredLesson(id).dir);
+const json = (result: CliResult) => JSON.parse(result.stdout) as Record<string, any>;
+/** The last line the lesson's probe printed, as JSON. */
+const probeReport = (result: CliResult) => JSON.parse(json(result).output_tail.trim().split('\n').at(-1)) as Record<string, any>;
+const verify = (course: Course, args: string[], env: NodeJS.ProcessEnv = {}) => cli(['verify', ...args, '--course', course.root], { env });
+
+async function course(lessons: LessonFixture[], sandbox: string, base = tmpdir()): Promise<Course> {
+  const made = await courseWithLessons(lessons, `verify:\n  sandbox: ${sandbox}\n`, base);
+  scratch.push(path.dirname(made.root));
+  return made;
+}
+
+// --- pure parts ---
+
+const LAYOUT: SandboxLayout = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', hidden: ['/home', '/root', '/run', '/home/me', '/c'], readOnly: ['/home/me/.nvm/versions/node/v22', '/c/node_modules'], courseDotDir: '/c/.codelabgen', network: false };
+
+test('sandboxArgv: everything read-only, secrets hidden, then the toolchain and the lesson bound back, no network', () => {
+  assert.deepEqual(sandboxArgv(LAYOUT), [
+    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--ro-bind', '/', '/', '--tmpfs', '/home', '--tmpfs', '/root', '--tmpfs', '/run', '--tmpfs', '/c',
+    '--dev', '/dev', '--proc', '/proc', '--size', String(512 * 1024 * 1024), '--tmpfs', '/tmp',
+    '--ro-bind', '/home/me/.nvm/versions/node/v22', '/home/me/.nvm/versions/node/v22', '--ro-bind', '/c/node_modules', '/c/node_modules',
+    '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--dir', '/tmp/home', '--chdir', '/c/1-m/1.1-a', '--json-status-fd', '3', '--',
+  ]);
+});
+
+test('sandboxArgv: --share-net only when the spec asks; .codelabgen hidden again when the writable folder holds it', () => {
+  assert.ok(sandboxArgv({ ...LAYOUT, network: true }).includes('--share-net'));
+  assert.ok(!sandboxArgv(LAYOUT).includes('--share-net'));
+  const workspace = sandboxArgv({ ...LAYOUT, writable: '/c', cwd: '/c' });
+  assert.deepEqual(workspace.slice(workspace.indexOf('--bind'), workspace.indexOf('--bind') + 5), ['--bind', '/c', '/c', '--tmpfs', '/c/.codelabgen']);
+  assert.ok(!workspace.includes('/c/node_modules'), 'a read-only bind inside the writable folder is left out');
+});
+
+test('sandboxLayout: binds back the toolchain prefixes under hidden folders, never a hidden folder itself or .codelabgen', () => {
+  const dirs = new Set(['/home', '/root', '/run', '/root/.pyenv', '/root/.pyenv/shims', '/root/bin', '/opt/node/bin', '/c', '/c/node_modules', '/c/1-m/1.0-p', '/c/1-m/1.1-a', '/tmp', '/tmp/venv', '/tmp/venv/bin']);
+  const programs = new Map([['/root/.pyenv/shims/python3', null], ['/tmp/venv/bin/python3', '/usr/bin/python3.11'], ['/opt/node/bin/node', null]]);
+  const fs: FileProbes = { isDirectory: (dir) => dirs.has(dir), isExecutable: (file) => programs.has(file), realPath: (file) => (programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null)) };
+  const env = { PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(':') };
+  const layout = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env, nodePath: '/opt/node/bin/node', prerequisiteDirs: ['/c/1-m/1.0-p'] }, fs);
+  assert.deepEqual(layout.hidden, ['/home', '/root', '/run', '/root', '/c']);
+  assert.deepEqual(layout.readOnly, ['/tmp/venv', '/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/c/node_modules', '/c/1-m/1.0-p']);
+  const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] }, fs);
+  assert.deepEqual(python.readOnly, ['/root/.pyenv', '/root/.pyenv/shims', '/c/node_modules'], 'a pyenv shim brings its whole pyenv root');
+  dirs.add('/run/systemd/resolve');
+  const resolved = { ...fs, realPath: (file: string) => (file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file)) };
+  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] };
+  assert.deepEqual(sandboxLayout({ ...input, network: true }, resolved).readOnly, ['/c/node_modules', '/run/systemd/resolve'], 'with network, DNS through systemd-resolved keeps working');
+  assert.deepEqual(sandboxLayout({ ...input, network: false }, resolved).readOnly, ['/c/node_modules']);
+});
+
+test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
+  const unusable = () => ({ usable: false as const, reason: '/nope not found' });
+  const env = { CODELABGEN_BWRAP: '/nope', PATH: '' };
+  assert.equal(chooseSandbox('off', env, () => true, () => assert.fail('off must not probe')), null);
+  assert.equal(chooseSandbox('auto', env, () => true, unusable), null);
+  assert.equal(chooseSandbox('auto', env, () => true, () => ({ usable: true })), '/nope');
+  assert.equal(chooseSandbox('auto', { PATH: '/sbin:/usr/bin' }, (file) => file === '/usr/bin/bwrap', () => ({ usable: true })), '/usr/bin/bwrap');
+  assert.throws(() => chooseSandbox('required', env, () => true, unusable), (error: unknown) => error instanceof RefusalError
+    && error.message === 'verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nope not found); install bubblewrap or change verify.sandbox');
+  assert.throws(() => chooseSandbox('required', { PATH: '' }, () => false), /bubblewrap cannot run here \(bwrap is not on PATH\)/);
+});
+
+test('removeNewCaches removes the cache folders a run created and keeps the ones that were there', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-caches-'));
+  scratch.push(dir);
+  mkdirSync(path.join(dir, '__pycache__'));
+  const before = presentCaches(dir);
+  for (const name of ['.pytest_cache', '.benchmarks', 'keep']) mkdirSync(path.join(dir, name));
+  writeFileSync(path.join(dir, '.pytest_cache', 'v'), 'x');
+  assert.deepEqual(removeNewCaches(dir, before), ['.pytest_cache', '.benchmarks']);
+  assert.deepEqual(['.pytest_cache', '.benchmarks', '__pycache__', 'keep'].map((name) => existsSync(path.join(dir, name))), [false, false, true, true]);
+});
+
+// --- end to end: verify.sandbox modes ---
+
+test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, one error, nothing changed); auto runs without and says so', async () => {
+  const required = await course([{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }], 'required');
+  const before = snapshot(required.root);
+  const refused = verify(required, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' });
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stderr, [
+    'error: verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nonexistent/bwrap not found); install bubblewrap or change verify.sandbox',
+    'hint: install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+    'hint: or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in .codelabgen/config.yaml',
+    '',
+  ].join('\n'));
+  assert.equal(verify(required, ['--all', '--stage-at-least', 'code'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).code, 2, '--all refuses too, before running any lesson');
+  assert.deepEqual(snapshot(required.root), before);
+  const auto = await course([{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }], 'auto');
+  const ran = verify(auto, ['1.1', '--json'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(json(ran).sandbox, 'none');
+  assert.match(verify(auto, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).stdout, /, sandbox: none\)$/m);
+});
+
+test('a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run', needsBwrap, async () => {
+  const made = await course([{ id: '1.1', files: { 'a.txt': '' }, spec: 'lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [codelabgen-no-such-program]\n' }], 'required');
+  const before = snapshot(made.root);
+  const result = verify(made, ['1.1']);
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr, [
+    'error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp codelabgen-no-such-program: No such file or directory',
+    'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
+    '',
+  ].join('\n'));
+  assert.deepEqual(snapshot(made.root), before, 'no run-result written');
+});
+
+// --- end to end: what a sandboxed test cannot do ---
+
+const SECRET = `sandbox-secret-${process.pid}`;
+const ENV_PROBE = `import fs from 'node:fs';
+const found = [];
+for (const pid of fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name))) {
+  try { if (fs.readFileSync('/proc/' + pid + '/environ', 'utf8').includes(process.argv[2])) found.push(Number(pid)); } catch {}
+}
+let parent;
+try { parent = fs.readFileSync('/proc/' + process.ppid + '/environ', 'utf8').includes(process.argv[2]); } catch (error) { parent = error.code; }
+console.log(JSON.stringify({ found, parent, own: process.env.SECRET_TOKEN ?? null }));
+`;
+
+test('a sandboxed test cannot read the caller\'s environment through /proc (unsandboxed it can)', needsBwrap, async () => {
+  const lesson = (id: string): LessonFixture => ({ id, files: { 'probe.mjs': ENV_PROBE }, spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, ${SECRET}]\n` });
+  const sandboxed = verify(await course([lesson('1.1')], 'required'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
+  assert.equal(sandboxed.code, 0, sandboxed.stderr);
+  assert.equal(json(sandboxed).sandbox, 'bwrap');
+  assert.deepEqual(probeReport(sandboxed), { found: [], parent: false, own: null });
+  const open = verify(await course([lesson('1.1')], 'off'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
+  assert.equal(json(open).sandbox, 'none');
+  assert.equal(probeReport(open).parent, true, 'without the sandbox, /proc/$PPID/environ is codelabgen\'s whole environment');
+});
+
+const NET_PROBE = `import net from 'node:net';
+const socket = net.connect(Number(process.argv[2]), '127.0.0.1');
+socket.on('connect', () => { console.log(JSON.stringify({ connected: true })); socket.destroy(); });
+socket.on('error', (error) => console.log(JSON.stringify({ connected: false, code: error.code })));
+`;
+
+test('a sandboxed test cannot reach the host, not even loopback, unless the spec says network: true', needsBwrap, async () => {
+  const server = createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const lesson = (id: string, extra: string): LessonFixture => ({ id, files: { 'probe.mjs': NET_PROBE }, spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${port}"]\n${extra}` });
+  const made = await course([lesson('1.1', ''), lesson('1.2', 'network: true\n')], 'required');
+  const verifyAsync = async (id: string) => cliAsync(['verify', id, '--json', '--course', made.root]).done;
+  try {
+    const [offline, online] = [await verifyAsync('1.1'), await verifyAsync('1.2')];
+    assert.deepEqual(probeReport(offline), { connected: false, code: 'ECONNREFUSED' });
+    assert.deepEqual(probeReport(online), { connected: true });
+  } finally {
+    server.close();
+  }
+});
+
+const FILE_PROBE = `import fs from 'node:fs';
+const [course, home, other] = process.argv.slice(2);
+const attempt = (action) => { try { action(); return 'ok'; } catch (error) { return error.code; } };
+console.log(JSON.stringify({
+  state: attempt(() => fs.readFileSync(course + '/.codelabgen/state.json')),
+  stateRelative: attempt(() => fs.readFileSync('../../.codelabgen/config.yaml')),
+  otherLesson: attempt(() => fs.readFileSync(other + '/secret.txt')),
+  home: attempt(() => fs.readFileSync(home + '/secret.txt')),
+  rootBashrc: attempt(() => fs.readFileSync('/root/.bashrc')),
+  writeCourse: attempt(() => fs.writeFileSync(course + '/escaped.txt', 'x')),
+  writeHome: attempt(() => fs.writeFileSync(home + '/escaped.txt', 'x')),
+  writeUsr: attempt(() => fs.writeFileSync('/usr/escaped-${process.pid}.txt', 'x')),
+  writeTmp: attempt(() => fs.writeFileSync('/tmp/escaped-${process.pid}.txt', 'x')),
+  writeLesson: attempt(() => fs.writeFileSync('written.txt', 'x')),
+}));
+`;
+
+test('a sandboxed test sees neither .codelabgen, other lessons nor $HOME, and writes only its lesson folder', needsBwrap, async () => {
+  const outside = existsSync('/var/tmp') ? '/var/tmp' : tmpdir(); // outside /tmp, so the course and home hiding is what hides them
+  const home = mkdtempSync(path.join(outside, 'codelabgen-home-'));
+  scratch.push(home);
+  writeFileSync(path.join(home, 'secret.txt'), 'secret');
+  const made = await course([{ id: '1.1', files: { 'probe.mjs': FILE_PROBE } }, { id: '1.2', files: { 'secret.txt': 'other lesson' } }], 'required', outside);
+  mkdirSync(path.dirname(path.join(made.dir, 'lessons/1.1/spec.yaml')), { recursive: true });
+  writeFileSync(path.join(made.dir, 'lessons/1.1/spec.yaml'), `lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${made.root}", "${home}", "${dirOf(made, '1.2')}"]\n`);
+  const result = verify(made, ['1.1', '--json'], { HOME: home });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(probeReport(result), {
+    state: 'ENOENT', stateRelative: 'ENOENT', otherLesson: 'ENOENT', home: 'ENOENT', rootBashrc: 'ENOENT',
+    writeCourse: 'ok', writeHome: 'ok', writeUsr: 'EROFS', writeTmp: 'ok', writeLesson: 'ok',
+  });
+  assert.ok(!existsSync(path.join(made.root, 'escaped.txt')) && !existsSync(path.join(home, 'escaped.txt')), 'writes to the hidden course and home went to a throwaway tmpfs');
+  assert.ok(!existsSync(`/tmp/escaped-${process.pid}.txt`), '/tmp is private');
+  assert.equal(readFileSync(path.join(dirOf(made, '1.1'), 'written.txt'), 'utf8'), 'x', 'the lesson folder is writable');
+});
+
+test('a sandboxed test can read (not write) the lessons its lesson lists as prerequisites, transitively, and no other', needsBwrap, async () => {
+  const read = `import fs from 'node:fs';
+const attempt = (action) => { try { return action(); } catch (error) { return error.code; } };
+console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) => [dir.split('/').at(-1), { read: attempt(() => fs.readFileSync(dir + '/code.txt', 'utf8')), write: attempt(() => fs.writeFileSync(dir + '/new.txt', 'x')) ?? 'ok' }]))));
+`;
+  const made = await course(['1.1', '1.2', '1.3', '1.4'].map((id) => ({ id, files: { 'code.txt': id, 'probe.mjs': read } })), 'required');
+  const lesson = (id: string, prerequisites: string[]) => `      - { id: "${id}", slug: ${registeredLesson(id).slug}, title: T, prerequisites: [${prerequisites.map((p) => `"${p}"`).join(', ')}] }\n`;
+  writeFileSync(path.join(made.dir, 'curriculum.yaml'), `title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n${lesson('1.1', [])}${lesson('1.2', ['1.1'])}${lesson('1.3', [])}${lesson('1.4', ['1.2'])}`);
+  const others = ['1.1', '1.2', '1.3'].map((id) => `"${dirOf(made, id)}"`).join(', ');
+  mkdirSync(path.join(made.dir, 'lessons/1.4'), { recursive: true });
+  writeFileSync(path.join(made.dir, 'lessons/1.4/spec.yaml'), custom('1.4').replace('[node, probe.mjs]', `[node, probe.mjs, ${others}]`));
+  const result = verify(made, ['1.4', '--json']);
+  assert.equal(result.code, 0, result.stderr);
+  const name = (id: string) => path.basename(dirOf(made, id));
+  assert.deepEqual(probeReport(result), {
+    [name('1.1')]: { read: '1.1', write: 'EROFS' },
+    [name('1.2')]: { read: '1.2', write: 'EROFS' },
+    [name('1.3')]: { read: 'ENOENT', write: 'ENOENT' },
+  });
+  assert.ok(!existsSync(path.join(dirOf(made, '1.3'), 'new.txt')), 'a lesson that is not a prerequisite is not there at all');
+});
+
+// --- end to end: nothing outlives the timeout or a stopped verify ---
+
+/** A lesson test that starts a `setsid` grandchild carrying TOKEN, marks that it started, and hangs. */
+const HANG = (token: string) => `import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchild'], { detached: true, stdio: 'ignore' }).unref();
+fs.writeFileSync('started', '');
+setInterval(() => {}, 1000);
+`;
+
+test('a setsid grandchild dies with the timeout in the sandbox (unsandboxed it survives)', needsBwrap, async () => {
+  const token = `${TOKEN}-timeout`;
+  const made = await course([{ id: '1.1', files: { 'probe.mjs': HANG(token) }, spec: custom('1.1') }], 'required');
+  const result = verify(made, ['1.1', '--timeout', '5', '--json']);
+  assert.equal(result.code, 1, result.stderr);
+  assert.deepEqual([json(result).timed_out, json(result).sandbox], [true, 'bwrap']);
+  assert.ok(existsSync(path.join(dirOf(made, '1.1'), 'started')), 'the grandchild was started before the timeout');
+  await assertNoSurvivors(token);
+  const open = await course([{ id: '1.1', files: { 'probe.mjs': HANG(`${token}-open`) }, spec: custom('1.1') }], 'off');
+  assert.equal(json(verify(open, ['1.1', '--timeout', '5', '--json'])).timed_out, true);
+  const escaped = processesWith(`${token}-open`);
+  leftovers.push(...escaped);
+  for (const pid of escaped) process.kill(pid, 'SIGKILL');
+  assert.equal(escaped.length, 1, 'unsandboxed, a setsid grandchild leaves the process group and outlives the timeout (docs/verify.md)');
+});
+
+async function startedVerify(made: Course, detached = false): Promise<ReturnType<typeof spawn>> {
+  const child = detached
+    ? spawn(process.execPath, [CLI, 'verify', '1.1', '--course', made.root], { detached: true, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } })
+    : cliAsync(['verify', '1.1', '--course', made.root]).child;
+  const marker = path.join(dirOf(made, '1.1'), 'started');
+  for (let i = 0; i < 1500 && !existsSync(marker); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(existsSync(marker), 'the lesson test started');
+  return child;
+}
+
+/** Asserts that no process carries `token`; survivors are killed when the file ends, so a failure leaves nothing running. */
+async function assertNoSurvivors(token: string, message?: string): Promise<void> {
+  const survivors = await survivorsOf(token);
+  leftovers.push(...survivors);
+  assert.deepEqual(survivors, [], message);
+}
+
+const exitOf = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+
+test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, then exits 143', needsBwrap, async () => {
+  const token = `${TOKEN}-sigterm`;
+  const made = await course([{ id: '1.1', files: { 'probe.mjs': HANG(token) }, spec: custom('1.1') }], 'required');
+  const child = await startedVerify(made);
+  assert.equal(processesWith(token).length, 1, 'the grandchild runs');
+  const closed = exitOf(child);
+  child.kill('SIGTERM');
+  assert.equal(await closed, 143);
+  await assertNoSurvivors(token);
+  await assertNoSurvivors(made.root, 'no bwrap or test process left');
+});
+
+test('Ctrl-C (SIGINT to the terminal\'s process group) ends the sandboxed test and exits 130', needsBwrap, async () => {
+  const token = `${TOKEN}-sigint`;
+  const made = await course([{ id: '1.1', files: { 'probe.mjs': HANG(token) }, spec: custom('1.1') }], 'required');
+  const child = await startedVerify(made, true);
+  const closed = exitOf(child);
+  process.kill(-child.pid!, 'SIGINT');
+  assert.equal(await closed, 130);
+  await assertNoSurvivors(token);
+});
+
+test('unsandboxed, SIGTERM to verify still kills the test\'s process group before exiting 143', async () => {
+  const token = `${TOKEN}-open-sigterm`;
+  const hang = `import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchild'], { stdio: 'ignore' });
+fs.writeFileSync('started', '');
+setInterval(() => {}, 1000);
+`;
+  const made = await course([{ id: '1.1', files: { 'probe.mjs': hang }, spec: custom('1.1') }], 'off');
+  const child = await startedVerify(made);
+  assert.equal(processesWith(token).length, 1, 'the grandchild runs');
+  const closed = exitOf(child);
+  child.kill('SIGTERM');
+  assert.equal(await closed, 143);
+  await assertNoSurvivors(token);
+});

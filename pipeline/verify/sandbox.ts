@@ -1,0 +1,183 @@
+// The bubblewrap sandbox for lesson tests: finding and probing bwrap (once per process), choosing
+// it by `verify.sandbox`, and the bwrap options (what is hidden, read-only, writable). docs/verify.md
+// says what it protects against. Used by verify-lesson.ts; run-tests.ts runs the argv.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { SandboxMode } from '../../content-schemas/index.ts';
+import { ARTIFACTS } from '../course.ts';
+import { refuse } from '../errors.ts';
+import type { ChildEnv } from './child-env.ts';
+
+/** Names the bwrap program to use instead of the first `bwrap` on PATH (tests point it at a missing file). */
+export const BWRAP_VARIABLE = 'CODELABGEN_BWRAP';
+export const SANDBOX_HOME = '/tmp/home';
+/** Size cap of the private /tmp, in bytes (bwrap's default is half of RAM). */
+const TMP_SIZE_BYTES = 512 * 1024 * 1024;
+/** Folders that hold the caller's secrets (home folders, runtime sockets), replaced by empty ones. */
+export const HIDDEN_SYSTEM_FOLDERS = ['/home', '/root', '/run'] as const;
+/**
+ * Own namespaces for everything (PID, network, IPC, mounts, user), no nested user namespaces, no
+ * capabilities (a root caller keeps all of them otherwise), no controlling terminal (TIOCSTI), and
+ * the whole sandbox dies with codelabgen.
+ */
+const ISOLATION = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+
+export type Availability = { usable: true } | { usable: false; reason: string };
+
+export interface SandboxLayout {
+  /** The folder the tests may write: the lesson folder (the uv workspace for python-uv). */
+  writable: string;
+  /** Working folder of the command (the writable folder or inside it). */
+  cwd: string;
+  /** Folders replaced by an empty tmpfs: the system ones, the caller's home, the course. */
+  hidden: string[];
+  /** Folders under a hidden one bound back read-only: the toolchain, the course's node_modules, prerequisite lessons. */
+  readOnly: string[];
+  /** `.codelabgen/`, hidden again when the writable folder contains it (a uv workspace at the course root). */
+  courseDotDir: string;
+  network: boolean;
+}
+
+/** `CODELABGEN_BWRAP` when set, else the first executable `bwrap` on PATH, else null. */
+export function findBwrap(env: NodeJS.ProcessEnv, isExecutable: (file: string) => boolean): string | null {
+  const given = env[BWRAP_VARIABLE];
+  if (given !== undefined && given !== '') return given;
+  const dir = (env.PATH ?? '').split(path.delimiter).find((entry) => path.isAbsolute(entry) && isExecutable(path.join(entry, 'bwrap')));
+  return dir === undefined ? null : path.join(dir, 'bwrap');
+}
+
+const probed = new Map<string, Availability>();
+
+/** Whether `bwrap` can build the sandbox here (user namespaces allowed, flags known): one spawn per process. */
+export function probeBwrap(bwrap: string): Availability {
+  const known = probed.get(bwrap);
+  if (known) return known;
+  const result = spawnSync(bwrap, [...ISOLATION, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], { env: {}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 10_000 });
+  const error = result.error as NodeJS.ErrnoException | undefined;
+  const firstLine = (result.stderr ?? '').split('\n').find((line) => line.trim() !== '') ?? `exit ${result.status ?? result.signal}`;
+  const availability: Availability =
+    error?.code === 'ENOENT' ? { usable: false, reason: `${bwrap} not found` }
+      : error ? { usable: false, reason: `${bwrap}: ${error.message}` }
+        : result.status === 0 ? { usable: true } : { usable: false, reason: firstLine.trim() };
+  probed.set(bwrap, availability);
+  return availability;
+}
+
+/**
+ * The bwrap program to run tests with, or null to run them unsandboxed: `off` never sandboxes,
+ * `auto` sandboxes when bwrap is usable, `required` refuses when it is not.
+ */
+export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, isExecutable: (file: string) => boolean, probe = probeBwrap): string | null {
+  if (mode === 'off') return null;
+  const bwrap = findBwrap(env, isExecutable);
+  const availability: Availability = bwrap === null ? { usable: false, reason: 'bwrap is not on PATH' } : probe(bwrap);
+  if (availability.usable) return bwrap;
+  if (mode === 'required') {
+    refuse(
+      `verify.sandbox is "required" in ${ARTIFACTS.config} but bubblewrap cannot run here (${availability.reason}); install bubblewrap or change verify.sandbox`,
+      'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+      `or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in ${ARTIFACTS.config}`,
+    );
+  }
+  return null;
+}
+
+/** bwrap's options, up to and including `--`: the command's argv follows. */
+export function sandboxArgv(layout: SandboxLayout): string[] {
+  const hidden = outermost(layout.hidden.filter((dir) => !isInside(dir, '/tmp')));
+  const readOnly = outermost(layout.readOnly.filter((dir) => !isInside(dir, layout.writable)));
+  const argv = [...ISOLATION, ...(layout.network ? ['--share-net'] : []), '--ro-bind', '/', '/'];
+  for (const dir of hidden) argv.push('--tmpfs', dir);
+  argv.push('--dev', '/dev', '--proc', '/proc', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
+  for (const dir of readOnly) argv.push('--ro-bind', dir, dir);
+  argv.push('--bind', layout.writable, layout.writable);
+  if (isInside(layout.courseDotDir, layout.writable)) argv.push('--tmpfs', layout.courseDotDir);
+  argv.push('--dir', SANDBOX_HOME, '--chdir', layout.cwd, '--json-status-fd', '3', '--');
+  return argv;
+}
+
+/** The child's environment inside the sandbox: home and temp folders point into the private /tmp. */
+export function sandboxEnv(env: ChildEnv): ChildEnv {
+  const inside: ChildEnv = { ...env, HOME: SANDBOX_HOME, TMPDIR: '/tmp' };
+  for (const name of ['TMP', 'TEMP']) if (inside[name] !== undefined) inside[name] = '/tmp';
+  return inside;
+}
+
+export interface LayoutInput {
+  writable: string;
+  cwd: string;
+  courseRoot: string;
+  courseDotDir: string;
+  /** The caller's home folder (HOME), hidden wherever it is. */
+  home: string | undefined;
+  network: boolean;
+  /** The programs that will run (argv[0] of the test command and of its prepare step). */
+  programs: readonly string[];
+  env: ChildEnv;
+  /** The node running codelabgen: tests use it, so its install prefix stays visible. */
+  nodePath: string;
+  /** Folders of the lessons this one builds on (curriculum prerequisites): its code may import theirs. */
+  prerequisiteDirs: readonly string[];
+}
+
+/** What the file system probes answer; passed in so tests can stand them in. */
+export interface FileProbes {
+  isDirectory(dir: string): boolean;
+  isExecutable(file: string): boolean;
+  /** The real path, or null when it does not exist. */
+  realPath(file: string): string | null;
+}
+
+/** Hides the system folders, the home folder and the course, then binds back the toolchain, the course's node_modules and the prerequisite lessons. */
+export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout {
+  const real = (dir: string) => fs.realPath(dir) ?? dir;
+  const courseRoot = real(input.courseRoot);
+  const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter((dir) => dir !== '/' && fs.isDirectory(dir));
+  const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules'), ...input.prerequisiteDirs.map(real)];
+  // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
+  const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
+  if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
+  return {
+    writable: real(input.writable),
+    cwd: real(input.cwd),
+    hidden,
+    readOnly: [...new Set(foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)))],
+    courseDotDir: real(input.courseDotDir),
+    network: input.network,
+  };
+}
+
+/** Folders the toolchain may need that a hidden folder covers: the program's install prefix (as found and as resolved), each PATH entry. */
+export function toolchainFolders(programs: readonly string[], env: ChildEnv, nodePath: string, resolve: (file: string) => string | null, isExecutable: (file: string) => boolean): string[] {
+  const folders = [prefixOf(resolve(nodePath) ?? nodePath)];
+  const pathEntries = (env.PATH ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry));
+  for (const program of programs) {
+    const found = path.isAbsolute(program) ? program : pathEntries.map((entry) => path.join(entry, program)).find(isExecutable);
+    if (found === undefined) continue;
+    folders.push(prefixOf(found));
+    const real = resolve(found);
+    if (real !== null) folders.push(prefixOf(real));
+  }
+  return [...folders, ...pathEntries];
+}
+
+/** `/opt/node/bin/node` → `/opt/node`; `.venv/bin/python3` → `.venv`. */
+function prefixOf(program: string): string {
+  return path.dirname(path.dirname(program));
+}
+
+/** Keeps the folders strictly inside one of `hidden` (re-binding a hidden folder itself would undo the hiding) and not holding `.codelabgen/`. */
+export function foldersToRebind(candidates: readonly string[], hidden: readonly string[], courseDotDir: string): string[] {
+  return candidates.filter((dir) => hidden.some((root) => dir !== root && isInside(dir, root)) && !isInside(courseDotDir, dir));
+}
+
+/** Drops folders inside another of the list (one bind covers them), keeping order. */
+function outermost(dirs: readonly string[]): string[] {
+  const unique = [...new Set(dirs)];
+  return unique.filter((dir) => !unique.some((other) => other !== dir && isInside(dir, other)));
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
