@@ -288,4 +288,13 @@ export const COMMANDS: CommandSpec[] = [
     },
     load: () => import('./commands/site.ts'),
   },
+  {
+    name: 'completion',
+    args: 'bash|zsh|fish',
+    positionals: { min: 1, max: 1 },
+    summary: 'print a shell completion script (generated from this command table)',
+    needsCourse: false,
+    examples: ['eval "$(codelabgen completion bash)"', 'codelabgen completion fish > ~/.config/fish/completions/codelabgen.fish'],
+    load: () => import('./commands/completion.ts'),
+  },
 ];

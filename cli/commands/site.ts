@@ -54,7 +54,7 @@ async function build(ctx: Context, course: Course): Promise<number> {
     stats: ctx.flag('stats'),
     env: ctx.env,
     progress,
-  });
+  }).finally(() => ctx.out.clearStatus());
   const recorded = !drafts && (await recordBuild(ctx, course, result.out, result.pages.length, result.lessons));
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });
