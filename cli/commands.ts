@@ -264,6 +264,7 @@ export const COMMANDS: CommandSpec[] = [
       site: { type: 'string', value: 'URL', help: 'public URL of the site; also writes a sitemap' },
       drafts: { type: 'boolean', help: 'include every lesson with its stage badge and what is missing' },
       stats: { type: 'boolean', help: 'print HTML, CSS and JS bytes per page' },
+      'strict-diagrams': { type: 'boolean', help: 'fail (exit 1) when a diagram would be drawn in the reader\'s browser instead of at build time (no Chromium)' },
       ...JSON_OPTION,
     },
     examples: ['codelabgen site build --out ../site', 'codelabgen site build --drafts --out /tmp/preview', 'codelabgen site build --base /my-course/ --site https://me.github.io/my-course/'],

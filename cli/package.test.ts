@@ -57,14 +57,19 @@ test('the packed tarball installs from the npm cache and builds the example cour
   const install = npm(['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir });
   assert.equal(install.code, 0, `npm ci of the tarball failed:\n${install.stderr}`);
 
-  const codelabgen = (args: string[]) => spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined } });
+  const codelabgen = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, ...env } });
   const init = codelabgen(['init', 'new-course', '--title', 'From the tarball']);
   assert.equal(init.status, 0, init.stderr);
   assert.ok(existsSync(path.join(dir, 'new-course', '.codelabgen', 'state.json')));
 
   cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
-  const build = codelabgen(['site', 'build', '--course', 'course', '--out', 'site', '--drafts']);
+  // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering
+  // loads must still resolve from the installed package: mermaid-isomorphic's optional peer playwright.
+  const playwright = spawnSync(process.execPath, ['--input-type=module', '-e', "import.meta.resolve('playwright')"], { cwd: path.join(dir, 'node_modules', 'mermaid-isomorphic'), encoding: 'utf8' });
+  assert.equal(playwright.status, 0, `playwright is not installed with codelabgen, so diagrams cannot render at build time:\n${playwright.stderr}`);
+  const build = codelabgen(['site', 'build', '--course', 'course', '--out', 'site', '--drafts'], { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') });
   assert.equal(build.status, 0, build.stderr);
+  assert.match(build.stdout, /diagrams: 0 rendered, 0 cached, 0 failed, 9 client-side\n/);
   assert.match(build.stdout, /built \d+ pages \(6 lessons, drafts\)/);
   for (const page of ['index.html', 'search/index.html', 'pagefind/pagefind.js']) assert.ok(existsSync(path.join(dir, 'site', page)), `${page} missing`);
   assert.ok(!existsSync(path.join(dir, 'course', '.astro')), 'the build wrote into the course');
