@@ -1,12 +1,13 @@
 // The site build's progress display: one line rewritten in place on a TTY (run under a pty with
-// util-linux `script`), cleared before the result or an error; plain lines on a pipe.
+// util-linux `script`), cleared before the result or an error; plain lines on a pipe. The piped
+// build also checks --strict-diagrams (no Chromium: the diagram would be drawn in the browser).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../bench/generate-course.ts';
 import { createOutput } from './output.ts';
-import { CLI, cli, scratchDir } from './testing.ts';
+import { CLI, cli, readEvents, scratchDir } from './testing.ts';
 
 function fakeStream(isTTY: boolean): NodeJS.WriteStream & { text: string } {
   const stream = { isTTY, columns: 40, text: '', write: (chunk: string) => ((stream.text += chunk), true) };
@@ -40,17 +41,17 @@ function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code: number
 
 const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
-test('site build shows one updating progress line on a TTY and plain lines on a pipe', { skip: !hasScript && 'needs util-linux script', timeout: 300_000 }, async () => {
+test('site build shows one updating progress line on a TTY and plain lines on a pipe; --strict-diagrams fails without Chromium', { skip: !hasScript && 'needs util-linux script', timeout: 300_000 }, async () => {
   const dir = scratchDir();
   const course = path.join(dir, 'course');
-  await generateCourse(course, { lessons: 1, perModule: 1, stageOf: () => 'done', diagram: () => null });
-  const env = { CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') };
+  await generateCourse(course, { lessons: 1, perModule: 1, stageOf: () => 'done' });
+  const env = { CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams'), CODELABGEN_CHROMIUM: 'none' };
   const tty = onTerminal(['site', 'build', '--course', course, '--out', path.join(dir, 'out'), '--drafts'], env);
   assert.equal(tty.code, 0, tty.screen);
   const steps = [...tty.screen.matchAll(/\r\x1b\[2K(site build: [a-z]+)/g)].map((match) => match[1]);
   assert.deepEqual(steps, ['site build: loading', 'site build: diagrams', 'site build: pages', 'site build: search', 'site build: done']);
   assert.doesNotMatch(tty.screen, /site build: [^\r\n]*\n/, 'a progress step ended with a newline on a TTY');
-  assert.match(tty.screen, /\r\x1b\[2Kdiagrams: 0 rendered/, 'the result starts on a cleared line');
+  assert.match(tty.screen, /\r\x1b\[2Kdiagrams: 0 rendered, 0 cached, 0 failed, 1 client-side\n/, 'the result starts on a cleared line');
 
   const empty = path.join(dir, 'empty');
   assert.equal(cli(['init', empty, '--title', 'No curriculum yet']).code, 0);
@@ -58,8 +59,11 @@ test('site build shows one updating progress line on a TTY and plain lines on a 
   assert.equal(failed.code, 2, failed.screen);
   assert.match(failed.screen, /^\r\x1b\[2Ksite build: loading: reading the course\r\x1b\[2Kerror: \.codelabgen\/curriculum\.yaml not found/, 'the error starts on a cleared line, not after the progress text');
 
-  const piped = cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out3'), '--drafts'], { env, timeoutMs: 300_000 });
-  assert.equal(piped.code, 0, piped.stderr);
-  assert.match(piped.stderr, /^site build: loading: reading the course\nsite build: diagrams: 0 diagrams\nsite build: pages: 1 lessons\nsite build: search: indexing\nsite build: done: \d+ pages\n/);
-  assert.doesNotMatch(piped.stderr, /\x1b/);
+  const events = readEvents(course).length;
+  const piped = cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out3'), '--strict-diagrams'], { env, timeoutMs: 300_000 });
+  assert.equal(piped.code, 1, piped.stderr);
+  const strictError = "error: site build: 1 diagram left to the reader's browser (no Chromium found, or it could not draw it); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that";
+  assert.match(piped.stderr, /^site build: loading: .+\nsite build: diagrams: .+\nsite build: pages: .+\nsite build: search: .+\nsite build: done: .+\n(.*)\n$/);
+  assert.equal(piped.stderr.trimEnd().split('\n').at(-1), strictError);
+  assert.equal(readEvents(course).length, events, 'a failed strict build was recorded as a site.build');
 });
