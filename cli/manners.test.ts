@@ -107,6 +107,13 @@ test('completion zsh and fish cover every command and are valid scripts where th
     const check = spawnSync(shell, ['-n', file], { encoding: 'utf8' });
     if (check.error) continue; // the shell is not installed here
     assert.equal(check.status, 0, `${shell} -n: ${check.stderr}`);
+    if (shell === 'zsh') {
+      // bashcompinit calls the function in sh emulation; zsh's compgen returns every candidate and
+      // zsh itself filters them by the typed prefix.
+      const complete = (...words: string[]) => spawnSync('zsh', ['-f', '-c', `source ${file}; emulate sh; COMP_WORDS=(${words.join(' ')}); COMP_CWORD=${words.length - 1}; _codelabgen; echo "\${COMPREPLY[*]}"`], { encoding: 'utf8' }).stdout.trim();
+      assert.equal(complete('codelabgen', '--course', 'd', 'state', 'task', 'x'), 'start done fail reset list');
+      assert.match(complete('codelabgen', 'site', 'build', '--o'), /--out .*--strict-diagrams/);
+    }
     if (shell === 'fish') {
       const complete = (line: string) => spawnSync('fish', ['--no-config', '-c', `source ${file}; complete -C '${line}'`], { encoding: 'utf8' }).stdout.split('\n').map((row) => row.split('\t')[0]).filter(Boolean);
       assert.deepEqual(complete('codelabgen site '), ['build', 'dev', 'preview']);
