@@ -264,6 +264,7 @@ export const COMMANDS: CommandSpec[] = [
       site: { type: 'string', value: 'URL', help: 'public URL of the site; also writes a sitemap' },
       drafts: { type: 'boolean', help: 'include every lesson with its stage badge and what is missing' },
       stats: { type: 'boolean', help: 'print HTML, CSS and JS bytes per page' },
+      'strict-diagrams': { type: 'boolean', help: 'fail (exit 1) when a diagram would be drawn in the reader\'s browser instead of at build time (no Chromium)' },
       ...JSON_OPTION,
     },
     examples: ['codelabgen site build --out ../site', 'codelabgen site build --drafts --out /tmp/preview', 'codelabgen site build --base /my-course/ --site https://me.github.io/my-course/'],
@@ -287,5 +288,14 @@ export const COMMANDS: CommandSpec[] = [
       base: { type: 'string', value: 'PATH', help: 'the --base it was built with (default: /)' },
     },
     load: () => import('./commands/site.ts'),
+  },
+  {
+    name: 'completion',
+    args: 'bash|zsh|fish',
+    positionals: { min: 1, max: 1 },
+    summary: 'print a shell completion script (generated from this command table)',
+    needsCourse: false,
+    examples: ['eval "$(codelabgen completion bash)"', 'codelabgen completion fish > ~/.config/fish/completions/codelabgen.fish'],
+    load: () => import('./commands/completion.ts'),
   },
 ];

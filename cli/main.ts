@@ -4,8 +4,9 @@ import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands.ts';
 import { createContext } from './context.ts';
 import { EXIT } from './exit-codes.ts';
-import { commandHelp, mainHelp, optionsOf } from './help.ts';
+import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandSpec } from './spec.ts';
+import { nearest } from './suggest.ts';
 
 declare const CODELABGEN_VERSION: string | undefined;
 const VERSION = typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev';
@@ -34,33 +35,79 @@ function findCommand(argv: string[]): { spec: CommandSpec; rest: string[] } | nu
   return best;
 }
 
+/** The leading command words of argv (up to the first option). */
+function commandWords(argv: string[]): string[] {
+  const end = argv.findIndex((arg) => arg.startsWith('-'));
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/** The longest leading run of `words` that names a group ("state task"), or "" for none. */
+function groupPrefix(words: string[]): string {
+  const groups = groupsOf(COMMANDS);
+  for (let length = words.length; length > 0; length--) {
+    const prefix = words.slice(0, length).join(' ');
+    if (groups.has(prefix)) return prefix;
+  }
+  return '';
+}
+
 function unknownCommand(argv: string[]): never {
-  const given = argv.filter((arg) => !arg.startsWith('-')).slice(0, 2).join(' ');
-  const group = COMMANDS.filter((spec) => spec.name.startsWith(`${argv[0]} `)).map((spec) => spec.name);
-  const hint = group.length > 0 ? `; "${argv[0]}" takes: ${group.map((name) => name.split(' ').slice(1).join(' ')).join(', ')}` : '; run "codelabgen --help" for the list';
+  const words = commandWords(argv);
+  const group = groupPrefix(words);
+  const depth = group === '' ? 0 : group.split(' ').length;
+  const options = nextWords(COMMANDS, group);
+  if (words.length === depth) throw new UsageError(`"${group}" needs a command: ${options.join(', ')} (see "codelabgen ${group} --help")`);
+  const given = words.slice(0, depth + 1).join(' ');
+  const guess = nearest(words[depth] ?? '', options);
+  if (guess !== undefined) {
+    const fixed = [...words.slice(0, depth), guess, ...words.slice(depth + 1)];
+    const command = findCommand(fixed)?.spec.name ?? fixed.slice(0, depth + 1).join(' ');
+    throw new UsageError(`unknown command "${given}"; did you mean "${command}"?`);
+  }
+  const hint = group !== '' ? `; "${group}" takes: ${options.join(', ')}` : '; run "codelabgen --help" for the list';
   throw new UsageError(`unknown command "${given}"${hint}`);
+}
+
+/** `help [words...]`: the main help, a group's help or a command's help. */
+function helpFor(argv: string[]): string {
+  const words = argv.filter((arg, index) => !arg.startsWith('-') && argv[index - 1] !== '--course');
+  if (words.length === 0) return mainHelp(COMMANDS, VERSION);
+  const found = findCommand(words);
+  if (found && found.rest.length === 0) return commandHelp(found.spec, COMMANDS);
+  if (groupsOf(COMMANDS).has(words.join(' '))) return groupHelp(COMMANDS, words.join(' '));
+  return unknownCommand(words);
+}
+
+function wantsHelp(argv: string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
 }
 
 async function run(given: string[]): Promise<number> {
   const argv = hoistLeadingCourse(given);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${mainHelp(COMMANDS, VERSION)}\n`);
+    process.stdout.write(`${helpFor(argv.slice(1))}\n`);
     return EXIT.ok;
   }
   if (argv[0] === '--version' || argv[0] === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const found = findCommand(argv) ?? unknownCommand(argv);
-  const { spec, rest } = found;
+  const found = findCommand(argv);
+  const group = commandWords(argv).join(' ');
+  if (!found && wantsHelp(argv) && groupsOf(COMMANDS).has(group)) {
+    process.stdout.write(`${groupHelp(COMMANDS, group)}\n`);
+    return EXIT.ok;
+  }
+  const { spec, rest } = found ?? unknownCommand(argv);
+  const options = acceptedOptionsOf(spec);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: rest, options: optionsOf(spec), allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`${spec.name}: ${parseArgsProblem(error)} (see "codelabgen ${spec.name} --help")`);
+    throw new UsageError(`${spec.name}: ${parseArgsProblem(error)}${optionGuess(error, Object.keys(options))} (see "codelabgen ${spec.name} --help")`);
   }
   if (parsed.values.help === true) {
-    process.stdout.write(`${commandHelp(spec)}\n`);
+    process.stdout.write(`${commandHelp(spec, COMMANDS)}\n`);
     return EXIT.ok;
   }
   const { min = 0, max = 0 } = spec.positionals ?? {};
@@ -76,6 +123,14 @@ async function run(given: string[]): Promise<number> {
 function parseArgsProblem(error: unknown): string {
   const first = ((error as Error).message.split(/\.\s/)[0] ?? '').replace(/\.$/, '');
   return `${first.charAt(0).toLowerCase()}${first.slice(1)}`;
+}
+
+/** "; did you mean --out?" for an unknown long option close to a known one. */
+function optionGuess(error: unknown, known: string[]): string {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const given = /'--([^'=]+)/.exec((error as Error).message)?.[1];
+  const guess = given === undefined ? undefined : nearest(given, known);
+  return guess === undefined ? '' : `; did you mean --${guess}?`;
 }
 
 function oneLine(text: string): string {

@@ -1,4 +1,5 @@
-// Printing: stdout for people and JSON, stderr for diagnostics; colour only on a TTY without NO_COLOR.
+// Printing: stdout for people and JSON, stderr for diagnostics; colour on a TTY, or as FORCE_COLOR
+// and NO_COLOR say.
 export interface Output {
   color: boolean;
   isTTY: boolean;
@@ -7,15 +8,19 @@ export interface Output {
   warn(text: string): void;
   /** Rewrites the current stderr line (progress on a TTY); no-op otherwise. */
   status(text: string): void;
+  /** Erases the status line, so what follows (an error too) starts on a clean line. */
+  clearStatus(): void;
   paint(style: Style, text: string): string;
 }
 
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
 const CODES: Record<Style, [number, number]> = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] };
 
+/** NO_COLOR turns colour off; else FORCE_COLOR decides when set (0 or false: off, anything else: on); else the TTY. */
 export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
@@ -41,10 +46,11 @@ export function createOutput(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStr
     },
     status: (text) => {
       if (!errIsTTY) return;
-      const width = Math.max(20, (stderr.columns ?? 80) - 1);
+      const width = Math.max(20, (stderr.columns || 80) - 1); // a pty may report 0 columns
       stderr.write(`\r\x1b[2K${text.length > width ? text.slice(0, width) : text}`);
       statusShown = true;
     },
+    clearStatus,
     paint: (style, text) => {
       if (!color) return text;
       const [open, close] = CODES[style];

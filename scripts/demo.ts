@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
+import { nextSteps } from './demo-next-steps.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(REPO, 'bin', 'codelabgen.mjs');
@@ -123,11 +124,20 @@ async function main(): Promise<void> {
   cl('report');
   say('  report → .codelabgen/report.md');
   say('  building the site...');
-  cl('site', 'build', '--out', out, '--base', values.base);
+  buildSiteShowingProgress();
   phase('done');
   cl('check');
-  say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: site in ${path.relative(process.cwd(), out) || out}`);
-  say(`preview it: npx codelabgen site preview --course ${path.relative(process.cwd(), course)} --out ${path.relative(process.cwd(), out)}`);
+  for (const line of nextSteps(course, out, (Date.now() - started) / 1000)) say(line);
+}
+
+/** `site build` with stderr on the terminal, so its progress line shows while pages render. */
+function buildSiteShowingProgress(): void {
+  const args = ['site', 'build', '--out', out, '--base', values.base, '--course', course];
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', values.quiet ? 'pipe' : 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  if (result.status !== 0) {
+    process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr ?? ''}${result.stdout}`);
+    process.exit(1);
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ export async function run(ctx: Context): Promise<number> {
   if (!title) refuse('init: --title is required', 'codelabgen init DIR --title "Course title"');
   if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);
   const topic = ctx.string('topic')?.trim() || null;
-  const root = path.resolve(ctx.cwd, ctx.positionals[0] ?? '.');
+  const root = path.resolve(ctx.cwd, ctx.positionals[0] ?? ctx.string('course') ?? '.'); // --course: accepted as DIR
   const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
   if (ctx.flag('json')) ctx.out.json({ course: course.root, phase: state.phase, title: state.title });
   else {

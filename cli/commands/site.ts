@@ -1,7 +1,7 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { commit, RefusalError, type Course } from '../../pipeline/index.ts';
+import { ChecksFailedError, commit, RefusalError, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -56,7 +56,11 @@ async function build(ctx: Context, course: Course): Promise<number> {
     stats: ctx.flag('stats'),
     env: ctx.env,
     progress,
-  });
+  }).finally(() => ctx.out.clearStatus());
+  if (ctx.flag('strict-diagrams') && result.diagrams.client > 0) {
+    const count = result.diagrams.client;
+    throw new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
+  }
   const recorded = !drafts && (await recordBuild(ctx, course, result.out, result.pages.length, result.lessons));
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });

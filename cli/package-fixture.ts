@@ -1,0 +1,49 @@
+// Test helper (imported only by *.test.ts): pack this repository with npm, and write a course
+// repository's package.json and lock that install the tarball from the local npm cache.
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './testing.ts';
+
+interface Lock {
+  packages: Record<string, { version?: string; dev?: boolean }>;
+}
+
+export function npm(args: string[], options: SpawnSyncOptions): { code: number | null; stdout: string; stderr: string } {
+  // Under `npm test` the npm that runs us is npm_execpath; alone, the one on PATH.
+  const execpath = process.env.npm_execpath;
+  const [command, prefix] = execpath?.endsWith('.js') ? [process.execPath, [execpath]] : ['npm', []];
+  const result = spawnSync(command, [...prefix, ...args], { encoding: 'utf8', timeout: 300_000, ...options });
+  return { code: result.status, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+}
+
+/** `npm pack` of the built repository into `dir`: the tarball's file name and the files it holds. */
+export function packInto(dir: string): { filename: string; files: string[] } {
+  const pack = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: REPO_ROOT });
+  if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+  const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  return { filename: packed!.filename, files: packed!.files.map((file) => file.path) };
+}
+
+/**
+ * Writes `dir`/package.json and package-lock.json depending on the tarball at `dir`/`tarball`, with
+ * codelabgen's own dependencies locked as in this repository. `npm ci` of this repository caches
+ * exactly those tarballs (npm keeps no registry metadata for them, so a lockless install could not
+ * resolve offline), and the repository's overrides come along so the lock is consistent.
+ */
+export function writeConsumer(dir: string, tarball: string): void {
+  const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as Lock;
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const spec = `file:${tarball}`;
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(path.join(dir, tarball))).digest('base64')}`;
+  const packages: Record<string, unknown> = {
+    '': { dependencies: { codelabgen: spec } },
+    'node_modules/codelabgen': { version: pkg.version, resolved: spec, integrity, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+  };
+  for (const [key, entry] of Object.entries(lock.packages)) if (key.startsWith('node_modules/') && !entry.dev) packages[key] = entry;
+  // "$mermaid" means "the version of the root's mermaid dependency": the consumer's root has none.
+  const pinned = JSON.parse(JSON.stringify(pkg.overrides ?? {}), (_key, value: unknown) => (typeof value === 'string' && value.startsWith('$') ? lock.packages[`node_modules/${value.slice(1)}`]?.version : value));
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, dependencies: { codelabgen: spec }, overrides: pinned }, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ name: 'course', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+}

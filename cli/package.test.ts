@@ -1,0 +1,211 @@
+// The npm package on its own and the deploy workflow that installs it. `npm pack` of this
+// repository goes into a generated course repository that depends on the tarball as the workflow's
+// header tells authors to, installed by `npm ci` from the local npm cache (once for the file).
+// docs/deploy/github-pages.yml is checked against the GitHub workflow schema (offline,
+// @action-validator/cli) and run here: jobs in `needs` order, matrix expanded, every `run:` step in
+// bash as on a runner, each `uses:` action replaced by a local equivalent (checkout copies the course
+// repository, artifacts are folders). The installed CLI then also builds the example course.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import { load } from 'js-yaml';
+import { generateCourse } from '../bench/generate-course.ts';
+import { findChromium } from '../pipeline/site/diagrams.ts';
+import { npm, packInto, writeConsumer } from './package-fixture.ts';
+import { REPO_ROOT, scratchDir } from './testing.ts';
+
+const WORKFLOW = path.join(REPO_ROOT, 'docs', 'deploy', 'github-pages.yml');
+
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, string | number | boolean>;
+  env?: Record<string, string>;
+}
+interface Job {
+  needs?: string | string[];
+  strategy?: { matrix?: Record<string, unknown[]> };
+  env?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  env?: Record<string, string>;
+  concurrency?: { 'cancel-in-progress'?: boolean };
+  jobs: Record<string, Job>;
+}
+
+test('the deploy workflow passes the GitHub workflow schema', () => {
+  const validator = path.join(REPO_ROOT, 'node_modules', '@action-validator', 'cli', 'cli.mjs');
+  const result = spawnSync(process.execPath, [validator, WORKFLOW], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+  const workflow = load(readText(WORKFLOW)) as Workflow;
+  assert.equal(workflow.concurrency?.['cancel-in-progress'], false, 'a running Pages deploy must never be cancelled');
+});
+
+function readText(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+/** Jobs in an order that respects `needs`, each matrix expanded into its instances. */
+function jobInstances(workflow: Workflow): Array<{ job: string; matrix: Record<string, unknown> }> {
+  const done = new Set<string>();
+  const order: Array<{ job: string; matrix: Record<string, unknown> }> = [];
+  while (done.size < Object.keys(workflow.jobs).length) {
+    const ready = Object.entries(workflow.jobs).filter(([name, job]) => !done.has(name) && [job.needs ?? []].flat().every((need) => done.has(need)));
+    assert.ok(ready.length > 0, 'the jobs\' needs form a cycle');
+    for (const [name, job] of ready) {
+      let matrices: Array<Record<string, unknown>> = [{}];
+      for (const [key, values] of Object.entries(job.strategy?.matrix ?? {})) matrices = matrices.flatMap((m) => values.map((value) => ({ ...m, [key]: value })));
+      for (const matrix of matrices) order.push({ job: name, matrix });
+      done.add(name);
+    }
+  }
+  return order;
+}
+
+/** Every file under `dir` (workspace-relative paths). */
+function filesUnder(dir: string, root: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
+
+const work = scratchDir('codelabgen-package-');
+const repo = path.join(work, 'course-repo');
+let packedFiles: string[] = [];
+/** A folder where `npm ci` of the course repository ran (the workflow's first job, else its own). */
+let installed: string | undefined;
+
+before(async () => {
+  assert.ok(existsSync(path.join(REPO_ROOT, 'dist', 'main.mjs')), 'build the CLI first: node scripts/build.mjs');
+  await generateCourse(repo, { lessons: 3, perModule: 2, stageOf: () => 'done', diagram: () => null });
+  mkdirSync(path.join(repo, 'vendor'));
+  const { filename, files } = packInto(path.join(repo, 'vendor'));
+  packedFiles = files;
+  writeConsumer(repo, `vendor/${filename}`);
+});
+
+test('the deploy workflow runs: verify shards, merge, build and deploy succeed', { timeout: 600_000 }, async (t) => {
+
+  const workflow = load(readText(WORKFLOW)) as Workflow;
+  const artifacts = path.join(work, 'artifacts');
+  const github = { 'github.event.repository.name': 'my-course', 'github.repository_owner': 'someone' };
+  const chromium = findChromium() ?? 'none';
+  const ran: string[] = [];
+
+  for (const { job: jobName, matrix } of jobInstances(workflow)) {
+    const job = workflow.jobs[jobName]!;
+    const label = `${jobName}${Object.keys(matrix).length ? ` ${JSON.stringify(matrix)}` : ''}`;
+    const workspace = path.join(work, 'runners', `${jobName}-${Object.values(matrix).join('-') || '0'}`);
+    const runnerTemp = path.join(workspace, '..', `${path.basename(workspace)}-temp`);
+    mkdirSync(runnerTemp, { recursive: true });
+    const env: Record<string, string> = {};
+    const outputs: Record<string, string> = {};
+    const expand = (text: string): string =>
+      text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_all, expression: string) => {
+        const [scope, ...rest] = expression.split('.');
+        const value =
+          scope === 'matrix' ? matrix[rest.join('.')]
+          : scope === 'env' ? env[rest.join('.')]
+          : scope === 'runner' && rest[0] === 'temp' ? runnerTemp
+          : scope === 'steps' && rest[1] === 'outputs' ? outputs[`${rest[0]}.${rest[2]}`]
+          : (github as Record<string, string>)[expression];
+        assert.ok(value !== undefined, `${label}: the local run does not know \${{ ${expression} }}`);
+        return String(value);
+      });
+    for (const [key, value] of Object.entries({ ...workflow.env, ...job.env })) env[key] = expand(String(value));
+
+    for (const step of job.steps) {
+      assert.ok(step.if === undefined || step.if === 'always()', `${label}: the local run does not evaluate if: ${step.if}`);
+      const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([key, value]) => [key, expand(String(value))]));
+      const action = step.uses?.replace(/@.*$/, '');
+      ran.push(`${label}: ${step.name ?? step.uses ?? step.run}`);
+      if (action === 'actions/checkout') cpSync(repo, workspace, { recursive: true });
+      else if (action === 'actions/setup-node') assert.equal(inputs['node-version'], '22');
+      else if (action === 'actions/setup-python') continue;
+      else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = chromium;
+      else if (action === 'actions/upload-artifact') {
+        // upload-artifact@v4 leaves out hidden files (any path segment starting with ".") unless told.
+        const from = path.join(workspace, inputs.path!);
+        const files = filesUnder(from, workspace).filter((file) => inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')));
+        for (const file of files) cpSync(path.join(workspace, file), path.join(artifacts, inputs.name!, path.relative(from, path.join(workspace, file))));
+      } else if (action === 'actions/download-artifact') {
+        const pattern = new RegExp(`^${(inputs.pattern ?? '*').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+        for (const name of existsSync(artifacts) ? readdirSync(artifacts) : []) if (pattern.test(name)) cpSync(path.join(artifacts, name), path.join(workspace, inputs.path!, name), { recursive: true });
+      } else if (action === 'actions/upload-pages-artifact') {
+        const site = path.resolve(workspace, inputs.path!);
+        assert.ok(existsSync(path.join(site, 'index.html')), `${label}: no site at ${inputs.path}`);
+        cpSync(site, path.join(artifacts, 'github-pages'), { recursive: true });
+      } else if (action === 'actions/deploy-pages') {
+        assert.ok(existsSync(path.join(artifacts, 'github-pages', 'index.html')), `${label}: nothing to deploy`);
+        outputs[`${step.id}.page_url`] = 'https://someone.github.io/my-course/';
+      } else if (step.uses !== undefined) assert.fail(`${label}: no local equivalent for ${step.uses}`);
+      else if (/^npm ci\b/.test(step.run ?? '') && installed !== undefined) {
+        // The same install in a later job: reuse the first one (as setup-node's npm cache makes it cheap).
+        symlinkSync(path.join(installed, 'node_modules'), path.join(workspace, 'node_modules'));
+      } else {
+        const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(String(value))]));
+        const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!)], {
+          cwd: workspace,
+          encoding: 'utf8',
+          timeout: 300_000,
+          env: {
+            ...process.env,
+            PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, // setup-node's Node first
+            CODELABGEN_COURSE: undefined,
+            NO_COLOR: '1',
+            npm_config_prefer_offline: 'true',
+            CI: 'true',
+            GITHUB_WORKSPACE: workspace,
+            RUNNER_TEMP: runnerTemp,
+            ...env,
+            ...stepEnv,
+          },
+        });
+        assert.equal(result.status, 0, `${label}: "${step.name ?? step.run}" exited ${result.status}\n${result.stdout}${result.stderr}`);
+        t.diagnostic(`${label}: ${step.name ?? step.run}: ${result.stdout.trim().split('\n').at(-1)}`);
+        if (/^npm ci\b/.test(step.run ?? '')) installed = workspace;
+      }
+    }
+  }
+  assert.deepEqual(readdirSync(artifacts).sort(), ['github-pages', 'runs-1', 'runs-2', 'runs-3']);
+  assert.ok(ran.some((line) => line.startsWith('deploy: ')), 'the deploy job did not run');
+  assert.ok(existsSync(path.join(artifacts, 'github-pages', 'lessons')), 'the deployed site has no lessons');
+});
+
+test('the package holds what runs, and the installed CLI inits a course and builds the example course', { timeout: 600_000 }, () => {
+  const files = packedFiles;
+  for (const needed of ['bin/codelabgen.mjs', 'dist/main.mjs', 'astro.config.mjs', 'site/pages/index.astro', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json']) assert.ok(files.includes(needed), `${needed} is not in the package`);
+  const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$/.test(file));
+  assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
+
+  if (installed === undefined) {
+    const install = npm(['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: repo });
+    assert.equal(install.code, 0, `npm ci of the tarball failed:\n${install.stderr}`);
+    installed = repo;
+  }
+  const dir = path.join(work, 'author');
+  mkdirSync(dir);
+  symlinkSync(path.join(installed, 'node_modules'), path.join(dir, 'node_modules'));
+
+  const codelabgen = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, ...env } });
+  const init = codelabgen(['init', 'new-course', '--title', 'From the tarball']);
+  assert.equal(init.status, 0, init.stderr);
+  assert.ok(existsSync(path.join(dir, 'new-course', '.codelabgen', 'state.json')));
+
+  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
+  // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering
+  // loads must still resolve from the installed package: mermaid-isomorphic's optional peer playwright.
+  const playwright = spawnSync(process.execPath, ['--input-type=module', '-e', "import.meta.resolve('playwright')"], { cwd: path.join(dir, 'node_modules', 'mermaid-isomorphic'), encoding: 'utf8' });
+  assert.equal(playwright.status, 0, `playwright is not installed with codelabgen, so diagrams cannot render at build time:\n${playwright.stderr}`);
+  const build = codelabgen(['site', 'build', '--course', 'course', '--out', 'site', '--drafts'], { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') });
+  assert.equal(build.status, 0, build.stderr);
+  assert.match(build.stdout, /diagrams: 0 rendered, 0 cached, 0 failed, 9 client-side\n/);
+  assert.match(build.stdout, /built \d+ pages \(6 lessons, drafts\)/);
+  for (const page of ['index.html', 'search/index.html', 'pagefind/pagefind.js']) assert.ok(existsSync(path.join(dir, 'site', page)), `${page} missing`);
+  assert.ok(!existsSync(path.join(dir, 'course', '.astro')), 'the build wrote into the course');
+});
