@@ -165,7 +165,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'state task reset',
     args: '<task>',
     positionals: { min: 1, max: 1 },
-    summary: 'abandon a running task (e.g. interrupted by a crash) so the lesson can be restarted',
+    summary: 'abandon a running task (e.g. interrupted by a crash), or close an open failed one',
     changesState: true,
     options: { note: { type: 'string', value: 'TEXT', help: 'why' }, ...JSON_OPTION },
     examples: ['codelabgen state task reset t7 --note "orchestrator restarted"'],
@@ -173,8 +173,12 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task list',
-    summary: 'list tasks (--open: only running ones)',
-    options: { open: { type: 'boolean', help: 'only running tasks' }, ...JSON_OPTION },
+    summary: 'list tasks (--open: running and failed ones; --running: running only)',
+    options: {
+      open: { type: 'boolean', help: 'tasks still running or failed (a failed task stays open until reset or a later task on its lesson finishes)' },
+      running: { type: 'boolean', help: 'only running tasks' },
+      ...JSON_OPTION,
+    },
     examples: ['codelabgen state task list --open --json'],
     load: () => import('./commands/state-task.ts'),
   },

@@ -52,6 +52,7 @@ export const EventSchema = z
       blocked: z.boolean().describe('True when this failure used up the fix budget and blocked the lesson.'),
       via: z.enum(['state fail', 'verify']).describe('What recorded the failure.'),
       run: z.int().min(1).nullable(),
+      code_hash: z.string().nullable().optional().describe('Hash of the code that failed (verify only); a `state fail` of the same code is refused as already counted.'),
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.block'), lesson, reason: z.string().max(100_000) }),
     z.strictObject({ ...base, kind: z.literal('lesson.unblock'), lesson, fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.') }),

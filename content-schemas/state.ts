@@ -39,6 +39,11 @@ export const LessonStateSchema = z
       .nullable()
       .describe('The last passing verification while the lesson is at `verified` or later.'),
     last_failure: z.string().max(2000).nullable().describe('One-line cause of the last failed verification.'),
+    last_verify_failure: z
+      .strictObject({ run: z.int().min(1).nullable().describe('Run number of the failing run-result.'), code_hash: z.string().describe('Hash of the code that failed.') })
+      .nullable()
+      .optional()
+      .describe('The failure `verify --update-state` counted last, until a pass or a `state fail`; `state fail` of the same code is refused.'),
     updated_at: TimestampSchema.describe('Time of the last event that changed the lesson.'),
   })
   .describe('One lesson\'s progress.');

@@ -6,9 +6,9 @@ import type { Budgets, EventDraft, LessonState, Stage, State } from '../content-
 import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
-import { codeDrift } from './drift.ts';
+import { codeDrift, currentCodeHash } from './drift.ts';
 import { refuse } from './errors.ts';
-import { decideFailure, requireLesson } from './fix-budget.ts';
+import { countedByVerify, decideFailure, requireLesson } from './fix-budget.ts';
 import { nonEmptyFileProblems, problemsOf } from './phases.ts';
 
 export interface StageRow {
@@ -129,9 +129,15 @@ function decideBack(lesson: LessonState, target: Stage, note: string | null, bud
   return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound };
 }
 
-/** `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). */
-export function decideFail(state: State, id: string, note: string | undefined, budgets: Budgets): EventDraft {
+/**
+ * `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). A failure that a failing
+ * `verify --update-state` already counted (same code since) is refused: one failure, one attempt.
+ */
+export function decideFail(course: Course, state: State, id: string, note: string | undefined, budgets: Budgets): EventDraft {
   if (note === undefined || note.trim() === '') refuse(`state fail ${id}: --note "<one-line cause>" is required`);
+  const lesson = requireLesson(state, id);
+  const run = lesson.stage === 'code' && !lesson.blocked ? countedByVerify(lesson, currentCodeHash(course, lesson)) : null;
+  if (run !== null) refuse(`lesson ${id}: this failure is already counted by verify run ${run} (the code has not changed since); fix the code, then: codelabgen verify ${id} --update-state`);
   return decideFailure(state, id, note, budgets, 'state fail', null);
 }
 

@@ -36,10 +36,34 @@ export function decideTaskFinish(state: State, id: string, status: 'done' | 'fai
   return { kind: 'task.finish', task: id, status, note, result };
 }
 
-/** `state task reset <task>`: abandons a running task (the worker is gone); the lesson is untouched. */
+/** `state task reset <task>`: abandons a running task (the worker is gone) or closes an open failed one; the lesson is untouched. */
 export function decideTaskReset(state: State, id: string, note: string | null): EventDraft {
+  const task = getOwn(state.tasks, id);
+  if (task?.status === 'failed' && isOpen(state, task)) return { kind: 'task.reset', task: id, note };
   requireRunningTask(state, id);
   return { kind: 'task.reset', task: id, note };
+}
+
+function byNumber(a: Task, b: Task): number {
+  return Number(a.id.slice(1)) - Number(b.id.slice(1));
+}
+
+/** Running, or failed and not yet followed by a finished task on the same lesson (or phase). */
+export function isOpen(state: State, task: Task): boolean {
+  if (task.status === 'running') return true;
+  if (task.status !== 'failed') return false;
+  return !Object.values(state.tasks).some((later) => byNumber(later, task) > 0 && sameSubject(later, task) && (later.status === 'done' || later.status === 'failed'));
+}
+
+function sameSubject(a: Task, b: Task): boolean {
+  return a.lesson === b.lesson;
+}
+
+/** `state task list --open` (running and open failed tasks) or `--running`, in task order. */
+export function listTasks(state: State, filter: 'all' | 'open' | 'running'): Task[] {
+  return Object.values(state.tasks)
+    .filter((task) => filter === 'all' || (filter === 'running' ? task.status === 'running' : isOpen(state, task)))
+    .sort(byNumber);
 }
 
 export function taskDurationMs(task: Task): number | null {

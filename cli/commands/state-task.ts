@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { commit, decideTaskFinish, decideTaskReset, decideTaskStart, loadState, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
+import { commit, decideTaskFinish, decideTaskReset, decideTaskStart, listTasks, loadState, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -32,14 +32,14 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
 async function list(ctx: Context): Promise<number> {
   const { state, notices } = await loadState(courseOf(ctx), ctx.commandLine);
   reportNotices(ctx, notices);
-  const tasks = Object.values(state.tasks)
-    .filter((task) => !ctx.flag('open') || task.status === 'running')
-    .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
+  const filter = ctx.flag('running') ? 'running' : ctx.flag('open') ? 'open' : 'all';
+  const tasks = listTasks(state, filter);
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
     return 0;
   }
-  if (tasks.length === 0) ctx.out.print(ctx.flag('open') ? 'no open tasks' : 'no tasks');
+  if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
     ctx.out.print(`${task.id.padEnd(5)} ${task.lesson.padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${task.note}` : ''}`);

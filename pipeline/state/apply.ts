@@ -63,12 +63,14 @@ function applyKind(state: State, event: Event): State {
         stage: 'verified',
         verified: { code_hash: event.code_hash, at: event.ts, run: event.run },
         last_failure: null,
+        last_verify_failure: null,
       }));
     case 'lesson.fail':
       return updateLesson(state, event, (lesson) => ({
         ...lesson,
         fix_attempts_used: event.fix_attempts_used,
         last_failure: event.note,
+        last_verify_failure: event.via === 'verify' && event.code_hash ? { run: event.run, code_hash: event.code_hash } : null,
         blocked: event.blocked ? { reason: `fix budget used up (${event.fix_attempts_used} failed attempts); last: ${event.note}`, by: 'fix-budget', at: event.ts } : lesson.blocked,
       }));
     case 'lesson.block':

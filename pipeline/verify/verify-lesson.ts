@@ -87,7 +87,7 @@ export function requireAtCode(state: State, id: string): void {
 /** Commits the run's verdict: pass → lesson.verified with the code hash; failure → a fix attempt used. */
 export function recordVerdict(course: Course, result: RunResult, budgets: Budgets, commandLine: string): Promise<Committed> {
   return commit(course, { command: commandLine }, (state) => {
-    if (!result.passed) return decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run);
+    if (!result.passed) return decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run, result.code_hash);
     requireAtCode(state, result.lesson);
     return { kind: 'lesson.verified', lesson: result.lesson, code_hash: result.code_hash, run: result.run };
   });

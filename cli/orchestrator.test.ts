@@ -1,0 +1,60 @@
+// The protocol as an orchestrator agent drives it (issue 18): one count per failure, open tasks,
+// reopening a finished course, leases, phase tasks, rework notes, prerequisites. Real CLI, temp dirs.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
+import { cli, readEvents, removeDir } from './testing.ts';
+import { after } from 'node:test';
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => removeDir(path.dirname(root))));
+function lessonsCourse(config = 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n'): string {
+  const root = courseAt('lessons', config);
+  ok(root, 'register');
+  roots.push(root);
+  return root;
+}
+
+const FAILING_TEST = "import test from 'node:test';\nimport assert from 'node:assert';\ntest('answer', () => assert.equal(1, 2));\n";
+
+describe('one failure, one count', () => {
+  test('state fail right after a failing verify of the same code is refused; a changed code or a failure seen without verify counts', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'code');
+    write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING_TEST);
+    const run = cli(['verify', '1.1', '--update-state'], { cwd: root });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 1);
+    refused(root, ['state', 'fail', '1.1', '--note', 'test answer fails'], /^error: lesson 1\.1: this failure is already counted by verify run 1 \(the code has not changed since\); fix the code, then: codelabgen verify 1\.1 --update-state$/);
+    write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 41;\n');
+    ok(root, 'state', 'fail', '1.1', '--note', 'the orchestrator saw it fail');
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 2);
+    ok(root, 'state', 'fail', '1.1', '--note', 'again, no verify between');
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 3);
+  });
+});
+
+describe('open tasks', () => {
+  test('--open lists running and failed tasks until reset or a later task finishes; --running lists running only', () => {
+    const root = lessonsCourse();
+    const ids = (...flags: string[]) => JSON.parse(ok(root, 'state', 'task', 'list', ...flags, '--json')).tasks.map((task: { id: string }) => task.id);
+    ok(root, 'state', 'task', 'start', '1.1', '--role', 'example-designer');
+    ok(root, 'state', 'task', 'fail', 't1', '--note', 'worker crashed');
+    ok(root, 'state', 'task', 'start', '2.1', '--role', 'example-designer');
+    assert.deepEqual(ids('--open'), ['t1', 't2']);
+    assert.deepEqual(ids('--running'), ['t2']);
+    ok(root, 'state', 'task', 'start', '1.1', '--role', 'example-designer');
+    assert.deepEqual(ids('--open'), ['t1', 't2', 't3']);
+    ok(root, 'state', 'task', 'done', 't3');
+    assert.deepEqual(ids('--open'), ['t2']);
+    ok(root, 'state', 'task', 'fail', 't2', '--note', 'gave up');
+    assert.deepEqual(ids('--running'), []);
+    assert.match(ok(root, 'state', 'task', 'list', '--running'), /^no running tasks\n$/);
+    ok(root, 'state', 'task', 'reset', 't2', '--note', 'user decided to skip');
+    assert.match(ok(root, 'state', 'task', 'list', '--open'), /^no open tasks\n$/);
+    refused(root, ['state', 'task', 'reset', 't1'], /^error: task t1 is not running \(it is failed since /);
+    refused(root, ['state', 'task', 'list', '--open', '--running'], /^error: state task list: give --open or --running, not both$/);
+  });
+});

@@ -1,0 +1,61 @@
+// Pure decisions behind issue 18's protocol changes: one count per failure, open tasks, leases,
+// reopening, rework, prerequisites. Table-driven where the rule is a table.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
+import { countedByVerify } from './fix-budget.ts';
+import { isOpen, listTasks } from './tasks.ts';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+
+function lesson(id: string, stage: Stage, extra: Partial<LessonState> = {}): LessonState {
+  const module = id.split('.')[0] as string;
+  return {
+    id, title: `Lesson ${id}`, slug: `l${id.replace('.', '-')}`, module_id: module, module_slug: `m${module}`, module_title: `Module ${module}`,
+    dir: `${module}-m${module}/${id}-l`, stage, blocked: null, stale: null, fix_attempts_used: 0, fix_budget_resets: 0, review_rounds_used: 0,
+    verified: null, last_failure: null, updated_at: T0, ...extra,
+  };
+}
+
+function task(id: string, lessonId: string, status: Task['status'] = 'running'): Task {
+  return { id, lesson: lessonId, role: 'code-author', status, started_at: T0, finished_at: status === 'running' ? null : T0, note: null, result: null };
+}
+
+function state(lessons: LessonState[], tasks: Task[] = [], phase: State['phase'] = 'lessons'): State {
+  return {
+    schema_version: 1, title: 'C', topic: null, created_at: T0, phase, phase_history: [{ phase: 'init', entered_at: T0, seq: 1 }], last_seq: 1, log_bytes: 0,
+    lesson_order: lessons.map((item) => item.id), lessons: Object.fromEntries(lessons.map((item) => [item.id, item])),
+    tasks: Object.fromEntries(tasks.map((item) => [item.id, item])), task_counter: tasks.length, last_site_build: null,
+  };
+}
+
+test('countedByVerify: only the failing verify run of the same code counts the failure', () => {
+  const failed = lesson('1.1', 'code', { last_verify_failure: { run: 4, code_hash: 'sha256:a' } });
+  const cases: Array<[string, LessonState, string | null, number | null]> = [
+    ['same code', failed, 'sha256:a', 4],
+    ['code changed', failed, 'sha256:b', null],
+    ['code missing', failed, null, null],
+    ['no verify failure', lesson('1.1', 'code'), 'sha256:a', null],
+    ['cleared by a state fail', lesson('1.1', 'code', { last_verify_failure: null }), 'sha256:a', null],
+  ];
+  for (const [name, item, hash, expected] of cases) assert.equal(countedByVerify(item, hash), expected, name);
+});
+
+test('open tasks: a failed task stays open until reset or a later task on its lesson finishes', () => {
+  const cases: Array<[string, Task[], string[]]> = [
+    ['running and failed are open', [task('t1', '1.1', 'failed'), task('t2', '1.2')], ['t1', 't2']],
+    ['a later running task does not close it', [task('t1', '1.1', 'failed'), task('t2', '1.1')], ['t1', 't2']],
+    ['a later done task closes it', [task('t1', '1.1', 'failed'), task('t2', '1.1', 'done')], []],
+    ['a later failed task replaces it', [task('t1', '1.1', 'failed'), task('t2', '1.1', 'failed')], ['t2']],
+    ['another lesson does not close it', [task('t1', '1.1', 'failed'), task('t2', '1.2', 'done')], ['t1']],
+    ['reset and done are closed', [task('t1', '1.1', 'reset'), task('t2', '1.2', 'done')], []],
+  ];
+  for (const [name, tasks, expected] of cases) {
+    const current = state([lesson('1.1', 'spec'), lesson('1.2', 'spec')], tasks);
+    assert.deepEqual(listTasks(current, 'open').map((item) => item.id), expected, name);
+    assert.equal(isOpen(current, tasks[0] as Task), expected.includes('t1'), name);
+  }
+  const mixed = state([lesson('1.1', 'spec')], [task('t2', '1.1'), task('t1', '1.1', 'failed')]);
+  assert.deepEqual(listTasks(mixed, 'running').map((item) => item.id), ['t2']);
+  assert.deepEqual(listTasks(mixed, 'all').map((item) => item.id), ['t1', 't2']);
+});
