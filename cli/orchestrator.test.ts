@@ -58,3 +58,20 @@ describe('open tasks', () => {
     refused(root, ['state', 'task', 'list', '--open', '--running'], /^error: state task list: give --open or --running, not both$/);
   });
 });
+
+describe('no finished course with an unfinished lesson', () => {
+  test('in assembly a move back is refused unless --reopen, which moves the course back to lessons in the same event; task start on a done lesson is refused', () => {
+    const root = lessonsCourse();
+    for (const id of ['1.1', '1.2', '2.1']) advance(root, id, 'done');
+    ok(root, 'state', 'phase', 'assembly');
+    refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to lessons\)$/);
+    refused(root, ['state', 'task', 'start', '1.2', '--role', 'notes-writer'], /^error: lesson 1\.2 is done; no worker runs on a done lesson$/);
+    assert.match(ok(root, 'state', 'set', '1.2', 'notes', '--note', 'typo in the notes', '--reopen'), /^lesson 1\.2: notes; course reopened: phase lessons \(seq \d+\)\n$/);
+    const event = readEvents(root).at(-1);
+    assert.deepEqual([event?.kind, event?.reopened, event?.to], ['lesson.stage', 'assembly', 'notes']);
+    assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+    refused(root, ['state', 'set', '1.1', 'reviewed', '--note', 'x', '--reopen'], /^error: state set 1\.1: --reopen is only for moving a lesson back while the course is at assembly or done \(it is at lessons\)$/);
+    ok(root, 'state', 'rebuild');
+    assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+  });
+});

@@ -41,6 +41,7 @@ export const EventSchema = z
       to: StageSchema,
       note,
       review_round_used: z.boolean().describe('True when the move back used a review round.'),
+      reopened: PhaseSchema.optional().describe('Set by `--reopen`: the phase (assembly or done) the course moved back from to `lessons` in this same event.'),
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.verified'), lesson, code_hash: z.string(), run: z.int().min(1).nullable() }),
     z.strictObject({

@@ -4,9 +4,22 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
 import { countedByVerify } from './fix-budget.ts';
-import { isOpen, listTasks } from './tasks.ts';
+import { isOpen, listTasks, decideTaskStart } from './tasks.ts';
+import { decideSet } from './stages.ts';
+import type { Course } from './course.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
+const COURSE: Course = { root: '/nonexistent-course', dir: '/nonexistent-course/.codelabgen' };
+const BUDGETS = { fix_attempts: 3, review_rounds: 2, parallel: 3 };
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'accepted';
+}
 
 function lesson(id: string, stage: Stage, extra: Partial<LessonState> = {}): LessonState {
   const module = id.split('.')[0] as string;
@@ -58,4 +71,31 @@ test('open tasks: a failed task stays open until reset or a later task on its le
   const mixed = state([lesson('1.1', 'spec')], [task('t2', '1.1'), task('t1', '1.1', 'failed')]);
   assert.deepEqual(listTasks(mixed, 'running').map((item) => item.id), ['t2']);
   assert.deepEqual(listTasks(mixed, 'all').map((item) => item.id), ['t1', 't2']);
+});
+
+test('reopen: a move back in assembly or done needs --reopen, which carries the phase left; elsewhere --reopen is refused', () => {
+  const cases: Array<[State['phase'], boolean, string]> = [
+    ['lessons', false, 'ok'],
+    ['lessons', true, '--reopen is only'],
+    ['assembly', false, 'reopen the course'],
+    ['assembly', true, 'reopened assembly'],
+    ['done', false, 'reopen the course'],
+    ['done', true, 'reopened done'],
+  ];
+  for (const [phase, reopen, expected] of cases) {
+    const current = state([lesson('1.1', 'done', { verified: { code_hash: 'sha256:a', at: T0, run: 1 } })], [], phase);
+    let outcome = '';
+    try {
+      const draft = decideSet(COURSE, current, '1.1', 'notes', 'typo', BUDGETS, reopen);
+      outcome = draft.kind === 'lesson.stage' && draft.reopened ? `reopened ${draft.reopened}` : 'ok';
+    } catch (error) {
+      outcome = `refused: ${(error as Error).message}`;
+    }
+    assert.ok(outcome.includes(expected), `${phase} reopen=${reopen}: ${outcome}`);
+  }
+});
+
+test('task start on a done lesson is refused', () => {
+  assert.match(refusal(() => decideTaskStart(state([lesson('1.1', 'done')]), '1.1', 'notes-writer')), /^lesson 1\.1 is done; no worker runs on a done lesson$/);
+  assert.equal(refusal(() => decideTaskStart(state([lesson('1.1', 'notes')]), '1.1', 'lesson-reviewer')), 'accepted');
 });

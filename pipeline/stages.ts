@@ -2,7 +2,7 @@
 // `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Budgets, EventDraft, LessonState, Stage, State } from '../content-schemas/index.ts';
+import type { Budgets, EventDraft, LessonState, Phase, Stage, State } from '../content-schemas/index.ts';
 import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
@@ -103,14 +103,24 @@ function parseStage(target: string): Stage {
   return target as Stage;
 }
 
-/** `state set <id> <stage> [--note]`: one step forward with its artifact check, or back with a note. */
-export function decideSet(course: Course, state: State, id: string, stageName: string, note: string | null, budgets: Budgets): EventDraft {
+/** Phases in which every lesson is done: a move back there must reopen the course (`--reopen`). */
+export const FINISHED_PHASES: readonly Phase[] = ['assembly', 'done'];
+
+/** `state set <id> <stage> [--note] [--reopen]`: one step forward with its artifact check, or back with a note. */
+export function decideSet(course: Course, state: State, id: string, stageName: string, note: string | null, budgets: Budgets, reopen = false): EventDraft {
   const lesson = requireLesson(state, id);
   const target = parseStage(stageName);
   unblocked(lesson, 'move');
   const from = lesson.stage;
   if (target === from) refuse(`lesson ${id} is already at ${from}`);
-  if (stageIndex(target) < stageIndex(from)) return decideBack(lesson, target, note, budgets);
+  const finished = FINISHED_PHASES.includes(state.phase);
+  if (reopen && (!finished || stageIndex(target) > stageIndex(from))) refuse(`state set ${id}: --reopen is only for moving a lesson back while the course is at ${FINISHED_PHASES.join(' or ')} (it is at ${state.phase})`);
+  if (stageIndex(target) < stageIndex(from)) {
+    if (finished && !reopen) {
+      refuse(`lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`);
+    }
+    return { ...decideBack(lesson, target, note, budgets), ...(reopen ? { reopened: state.phase } : {}) };
+  }
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
   if (target !== next) refuse(`lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`);
@@ -119,7 +129,7 @@ export function decideSet(course: Course, state: State, id: string, stageName: s
   return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false };
 }
 
-function decideBack(lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): EventDraft {
+function decideBack(lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): Extract<EventDraft, { kind: 'lesson.stage' }> {
   const id = lesson.id;
   if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`);
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';

@@ -16,6 +16,7 @@ export function decideTaskStart(state: State, lesson: string, role: string | und
   requireLesson(state, lesson);
   if (role === undefined || role === '') refuse('state task start: --role R is required (e.g. --role code-author)');
   if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  if (getOwn(state.lessons, lesson)?.stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role };

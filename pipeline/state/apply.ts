@@ -1,7 +1,7 @@
 // The pure transition function: apply(state, event) → state. Commit and replay both use it, so a
 // state rebuilt from events.jsonl equals the stored one. It trusts the event: commands validate
 // before they propose one; replay of an event that does not fit throws ReplayError.
-import type { Event, EventOf, LessonState, State, Task } from '../../content-schemas/index.ts';
+import type { Event, EventOf, LessonState, Phase, State, Task } from '../../content-schemas/index.ts';
 import { STATE_SCHEMA_VERSION, stageIndex } from '../../content-schemas/index.ts';
 import { getOwn, withOwn, withoutOwn } from './keyed.ts';
 
@@ -46,11 +46,11 @@ function applyKind(state: State, event: Event): State {
     case 'course.init':
       throw new ReplayError(event.seq, 'course.init after the course was created');
     case 'phase.advance':
-      return { ...state, phase: event.to, phase_history: [...state.phase_history, { phase: event.to, entered_at: event.ts, seq: event.seq }] };
+      return enterPhase(state, event.to, event);
     case 'lessons.register':
       return applyRegister(state, event);
     case 'lesson.stage':
-      return updateLesson(state, event, (lesson) => ({
+      return updateLesson(event.reopened ? enterPhase(state, 'lessons', event) : state, event, (lesson) => ({
         ...lesson,
         stage: event.to,
         stale: event.to === lesson.stage ? lesson.stale : null,
@@ -97,6 +97,9 @@ function applyKind(state: State, event: Event): State {
   }
 }
 
+function enterPhase(state: State, phase: Phase, event: Event): State {
+  return { ...state, phase, phase_history: [...state.phase_history, { phase, entered_at: event.ts, seq: event.seq }] };
+}
 
 function updateLesson(state: State, event: Event & { lesson: string }, change: (lesson: LessonState) => LessonState): State {
   const lesson = getOwn(state.lessons, event.lesson);
