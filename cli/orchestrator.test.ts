@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
-import { cli, readEvents, removeDir } from './testing.ts';
+import { cli, readEvents, removeDir, scratchDir } from './testing.ts';
 import { after } from 'node:test';
 
 const roots: string[] = [];
@@ -73,5 +73,30 @@ describe('no finished course with an unfinished lesson', () => {
     refused(root, ['state', 'set', '1.1', 'reviewed', '--note', 'x', '--reopen'], /^error: state set 1\.1: --reopen is only for moving a lesson back while the course is at assembly or done \(it is at lessons\)$/);
     ok(root, 'state', 'rebuild');
     assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+  });
+});
+
+describe('smaller mismatches', () => {
+  test('--role defaults to the role of the lesson\'s stage; state next and state stages name the same role; init\'s next is state next\'s next_step', () => {
+    const root = lessonsCourse();
+    const stages = JSON.parse(ok(root, 'state', 'stages')).stages as Array<{ stage: string; role: string }>;
+    const roleOf = (stage: string) => stages.find((row) => row.stage === stage)?.role;
+    advance(root, '1.1', 'code');
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
+    assert.deepEqual([item.stage, item.role], ['code', roleOf('code')]);
+    assert.equal(ok(root, 'state', 'task', 'start', '1.1', '--json').includes('"role": "code-fixer"'), true);
+    assert.equal(JSON.parse(ok(root, 'state', 'task', 'start', '2.1', '--json')).task.role, roleOf('pending'));
+    advance(root, '1.1', 'reviewed');
+    ok(root, 'state', 'task', 'reset', 't1');
+    refused(root, ['state', 'task', 'start', '1.1'], /^error: lesson 1\.1 is at reviewed: no worker role does the next step \(final checks\); give --role R if a worker runs anyway$/);
+  });
+
+  test('init prints the next step state next gives', () => {
+    const dir = scratchDir();
+    const init = cli(['init', 'fresh', '--title', 'Fresh'], { cwd: dir });
+    assert.equal(init.code, 0, init.stderr);
+    const next = JSON.parse(ok(path.join(dir, 'fresh'), 'state', 'next'));
+    assert.deepEqual([next.ready, next.done, next.next_step], [true, false, 'codelabgen state phase recon']);
+    assert.equal(init.stdout.split('\n')[1], `next: ${next.next_step} --course fresh`);
   });
 });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
 import { countedByVerify } from './fix-budget.ts';
 import { isOpen, listTasks, decideTaskStart } from './tasks.ts';
+import { planNext } from './planner.ts';
 import { decideSet } from './stages.ts';
 import type { Course } from './course.ts';
 
@@ -98,4 +99,39 @@ test('reopen: a move back in assembly or done needs --reopen, which carries the 
 test('task start on a done lesson is refused', () => {
   assert.match(refusal(() => decideTaskStart(state([lesson('1.1', 'done')]), '1.1', 'notes-writer')), /^lesson 1\.1 is done; no worker runs on a done lesson$/);
   assert.equal(refusal(() => decideTaskStart(state([lesson('1.1', 'notes')]), '1.1', 'lesson-reviewer')), 'accepted');
+});
+
+test('task start: --role defaults to the stage\'s worker; stages without a worker need --role', () => {
+  const cases: Array<[Stage, string | undefined, string]> = [
+    ['pending', undefined, 'example-designer'],
+    ['spec', undefined, 'code-author'],
+    ['code', undefined, 'code-fixer'],
+    ['notes', undefined, 'lesson-reviewer'],
+    ['reviewed', undefined, 'refused'],
+    ['reviewed', 'fact-checker', 'fact-checker'],
+  ];
+  for (const [stage, role, expected] of cases) {
+    let outcome = 'refused';
+    try {
+      const draft = decideTaskStart(state([lesson('1.1', stage)]), '1.1', role);
+      if (draft.kind === 'task.start') outcome = draft.role;
+    } catch {
+      outcome = 'refused';
+    }
+    assert.equal(outcome, expected, `${stage} ${role}`);
+  }
+});
+
+test('next_step: one line that says what to do, and that the course is done in phase done', () => {
+  const plan = (phase: State['phase'], nextPhase: State['phase'] | null, done: boolean[]) => planNext({
+    state: state([lesson('1.1', 'done')], [], phase), budgets: BUDGETS, next_phase: nextPhase, drifted: new Set(), now: new Date(T0),
+    actions: done.map((item, index) => ({ id: `a${index}`, description: `action ${index}`, path: index === 0 ? 'x.md' : null, done: item, problems: item ? [] : ['missing'] })),
+  });
+  const cases: Array<[string, ReturnType<typeof plan>, string, boolean, boolean]> = [
+    ['init', plan('init', 'recon', []), 'codelabgen state phase recon', true, false],
+    ['missing action', plan('recon', 'sources', [false]), 'action 0 (x.md), then: codelabgen state phase sources', false, false],
+    ['gate', plan('gate_plan', 'scaffold', []), 'ask the user to approve, then: codelabgen state phase scaffold --approved', true, false],
+    ['done', plan('done', null, []), 'the course is done: nothing left to do', false, true],
+  ];
+  for (const [name, next, step, ready, done] of cases) assert.deepEqual([next.next_step, next.ready, next.done], [step, ready, done], name);
 });

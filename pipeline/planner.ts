@@ -1,4 +1,4 @@
-// The planner behind `state next` (PROTOCOL.md section 4): a pure function from state, budgets,
+// The planner behind `state next` (docs/protocol.md, state next): a pure function from state, budgets,
 // phase actions, drift and the time to what the orchestrator should do next.
 import type { Budgets, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
 import type { PhaseAction } from './phases.ts';
@@ -10,7 +10,7 @@ export interface WorkItem {
   module: string;
   stage: Stage;
   next_stage: Stage | null;
-  /** Worker role for the next stage, "verify" when the orchestrator runs verify, or "orchestrator". */
+  /** Worker role of the lesson's stage as `state stages` names it, "verify" for a drifted lesson, or "orchestrator". */
   role: string;
   /** What the orchestrator does for it, as a command or a worker brief. */
   action: string;
@@ -42,6 +42,10 @@ export interface NextPlan {
   approval_needed: boolean;
   /** True when every action is done (and, at a gate, only the approval is left). */
   ready: boolean;
+  /** True in phase done: the course is finished. */
+  done: boolean;
+  /** One line: what to do now (the same line `init` prints as next). */
+  next_step: string;
   actions: PhaseAction[];
   lessons: WorkItem[];
   blocked: BlockedItem[];
@@ -72,8 +76,9 @@ export function roleFor(lesson: LessonState, drifted: boolean): { role: string; 
   const id = lesson.id;
   if (drifted) return { role: 'verify', action: `code changed since it was verified: codelabgen state set ${id} code --note "code changed", then verify` };
   if (lesson.stage === 'code') {
+    // The role is the stage's worker (as `state stages` says); before any failure no worker is needed yet.
     if (lesson.fix_attempts_used > 0) return { role: 'code-fixer', action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}), then codelabgen verify ${id} --update-state` };
-    return { role: 'verify', action: `codelabgen verify ${id} --update-state` };
+    return { role: 'code-fixer', action: `codelabgen verify ${id} --update-state (no worker yet: a code-fixer repairs the code only if it fails)` };
   }
   const row = stageRow(lesson.stage);
   if (row.role === 'orchestrator') return { role: 'orchestrator', action: row.next_stage ? `final checks, then ${row.then.replace('<id>', id)}` : 'nothing' };
@@ -129,15 +134,30 @@ export function planNext(input: PlanInput): NextPlan {
     return lesson?.blocked ? [{ lesson: id, module: lesson.module_id, stage: lesson.stage, reason: lesson.blocked.reason, by: lesson.blocked.by }] : [];
   });
   const interrupted = runningTasks(state).map((task) => ({ task: task.id, lesson: task.lesson, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, input.now) }));
-  return {
+  const plan = {
     phase: state.phase,
     next_phase: input.next_phase,
     approval_needed: GATES.includes(state.phase),
     ready: input.next_phase !== null && input.actions.every((item) => item.done),
+    done: state.phase === 'done',
+    next_step: '',
     actions: input.actions,
     lessons: state.phase === 'lessons' ? planLessons(input) : [],
     blocked,
     interrupted,
     budgets: input.budgets,
   };
+  return { ...plan, next_step: nextStep(plan) };
+}
+
+/** The plan in one line, most urgent first: interrupted tasks, lesson work, missing actions, the phase step. */
+export function nextStep(plan: Omit<NextPlan, 'next_step'>): string {
+  if (plan.done) return 'the course is done: nothing left to do';
+  if (plan.interrupted.length > 0) return `resume or reset the interrupted tasks first: ${plan.interrupted.map((task) => task.task).join(', ')}`;
+  if (plan.lessons.length > 0) return `work the lessons: ${plan.lessons.map((item) => `${item.lesson} (${item.role})`).join(', ')}`;
+  if (plan.phase === 'lessons' && plan.blocked.length > 0 && !plan.ready) return `every open lesson is blocked: ask the user about ${plan.blocked.map((item) => item.lesson).join(', ')}, then codelabgen state unblock <id>`;
+  const missing = plan.actions.find((item) => !item.done);
+  if (missing) return `${missing.description}${missing.path ? ` (${missing.path})` : ''}, then: codelabgen state phase ${plan.next_phase}`;
+  if (plan.approval_needed) return `ask the user to approve, then: codelabgen state phase ${plan.next_phase} --approved`;
+  return `codelabgen state phase ${plan.next_phase}`;
 }

@@ -1,4 +1,4 @@
-// Lesson stages (PROTOCOL.md section 3): the stage table, and the decisions of `state set`,
+// Lesson stages (docs/protocol.md, "Lesson stages"): the stage table, and the decisions of `state set`,
 // `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -172,7 +172,7 @@ export function decideStale(state: State, id: string, reason: string | undefined
   return { kind: 'lesson.stale', lesson: id, reason };
 }
 
-/** Lessons verified (at verified or later) whose code changed since: PROTOCOL.md section 6 drift. */
+/** Lessons verified (at verified or later) whose code changed since: docs/protocol.md, "check and drift". */
 export function driftedLessons(course: Course, state: State): Set<string> {
   const drifted = new Set<string>();
   for (const id of state.lesson_order) {

@@ -1,25 +1,33 @@
-// Tasks (PROTOCOL.md section 4): the orchestrator's record of worker runs. Decisions of
+// Tasks (docs/protocol.md, Tasks): the orchestrator's record of worker runs. Decisions of
 // `state task start|done|fail|reset`; one running task per lesson at a time.
-import type { EventDraft, State, Task, WorkerStatus } from '../content-schemas/index.ts';
+import type { EventDraft, Stage, State, Task, WorkerStatus } from '../content-schemas/index.ts';
 import { RoleSchema, TASK_ID_PATTERN } from '../content-schemas/index.ts';
 import { printable } from './course.ts';
 import { refuse } from './errors.ts';
 import { requireLesson } from './fix-budget.ts';
+import { stageRow } from './stages.ts';
 import { getOwn } from './state/keyed.ts';
 
 export function runningTaskFor(state: State, lesson: string): Task | undefined {
   return Object.values(state.tasks).find((task) => task.lesson === lesson && task.status === 'running');
 }
 
-/** `state task start <lesson> --role R`: refused while another task on the lesson is running. */
-export function decideTaskStart(state: State, lesson: string, role: string | undefined): EventDraft {
-  requireLesson(state, lesson);
-  if (role === undefined || role === '') refuse('state task start: --role R is required (e.g. --role code-author)');
+/** `state task start <lesson> [--role R]`: refused while another task on the lesson is running. */
+export function decideTaskStart(state: State, lesson: string, givenRole: string | undefined): EventDraft {
+  const stage = requireLesson(state, lesson).stage;
+  if (stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
+  const role = givenRole ?? defaultRole(lesson, stage);
   if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
-  if (getOwn(state.lessons, lesson)?.stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role };
+}
+
+/** The worker role of the lesson's current stage (`state stages`), as `--role` defaults to it. */
+export function defaultRole(lesson: string, stage: Stage): string {
+  const role = stageRow(stage).role;
+  if (role === 'orchestrator') refuse(`lesson ${lesson} is at ${stage}: no worker role does the next step (${stageRow(stage).work}); give --role R if a worker runs anyway`);
+  return role;
 }
 
 export function requireRunningTask(state: State, id: string): Task {

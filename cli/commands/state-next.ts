@@ -1,4 +1,4 @@
-// codelabgen state next: what to do next, as JSON (PROTOCOL.md section 4; shape in docs/protocol.md).
+// codelabgen state next: what to do next, as JSON (shape in docs/protocol.md, "state next").
 import { nextPhase, planNext } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
