@@ -133,8 +133,21 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'record that a worker started on a lesson; prints the task id',
     changesState: true,
-    options: { role: { type: 'string', value: 'R', help: 'worker role, e.g. code-author (required)' }, ...JSON_OPTION },
-    examples: ['codelabgen state task start 1.2 --role code-author'],
+    options: {
+      role: { type: 'string', value: 'R', help: 'worker role, e.g. code-author (default: the role of the lesson\'s stage, as in state stages)' },
+      lease: { type: 'string', value: 'D', help: 'how long it counts as running without a heartbeat, e.g. 20m, 90s, 2h (default: task_lease of config.yaml, 20m)' },
+      ...JSON_OPTION,
+    },
+    examples: ['codelabgen state task start 1.2', 'codelabgen state task start 1.2 --role code-author --lease 45m'],
+    load: () => import('./commands/state-task.ts'),
+  },
+  {
+    name: 'state task heartbeat',
+    args: '<task>',
+    positionals: { min: 1, max: 1 },
+    summary: 'renew a running task\'s lease (the worker is alive); workers may call it',
+    options: { lease: { type: 'string', value: 'D', help: 'new lease from now, e.g. 20m (default: task_lease of config.yaml)' }, ...JSON_OPTION },
+    examples: ['codelabgen state task heartbeat t7'],
     load: () => import('./commands/state-task.ts'),
   },
   {

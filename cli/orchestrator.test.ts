@@ -1,7 +1,7 @@
 // The protocol as an orchestrator agent drives it (issue 18): one count per failure, open tasks,
 // reopening a finished course, leases, phase tasks, rework notes, prerequisites. Real CLI, temp dirs.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
@@ -98,5 +98,39 @@ describe('smaller mismatches', () => {
     const next = JSON.parse(ok(path.join(dir, 'fresh'), 'state', 'next'));
     assert.deepEqual([next.ready, next.done, next.next_step], [true, false, 'codelabgen state phase recon']);
     assert.equal(init.stdout.split('\n')[1], `next: ${next.next_step} --course fresh`);
+  });
+});
+
+/** Appends a task.start event dated `agoSeconds` back with a lease, as if a worker started then (the next command applies it). */
+function startTaskBackdated(root: string, lesson: string, role: string, agoSeconds: number, leaseSeconds: number): string {
+  const state = JSON.parse(ok(root, 'state', 'show', '--json')) as { last_seq: number; task_counter: number };
+  const id = `t${state.task_counter + 1}`;
+  const event = { seq: state.last_seq + 1, ts: new Date(Date.now() - agoSeconds * 1000).toISOString(), kind: 'task.start', task: id, lesson, role, lease_seconds: leaseSeconds };
+  appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  return id;
+}
+
+describe('interrupted means interrupted', () => {
+  test('a task is running while its lease holds, renewed by heartbeat; once expired it is interrupted with the files changed since it started', () => {
+    const root = lessonsCourse('budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\ntask_lease: 30m\n');
+    advance(root, '1.1', 'spec');
+    const live = ok(root, 'state', 'task', 'start', '2.1').trim();
+    let next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.running.map((item: { task: string }) => item.task), [live]);
+    assert.ok(Date.parse(next.running[0].lease_expires_at) - Date.parse(next.running[0].started_at) === 30 * 60_000, 'the config lease (30m) applies');
+    const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
+    write(root, `${LESSON_DIRS['1.1']}/half-written.mjs`, 'export const answer =\n');
+    next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.running.map((item: { task: string }) => item.task), [live]);
+    assert.deepEqual(next.interrupted.map((item: { task: string; stage: string; role: string }) => [item.task, item.stage, item.role]), [[stale, 'spec', 'code-author']]);
+    assert.ok(next.interrupted[0].changed_files.includes(`${LESSON_DIRS['1.1']}/half-written.mjs`), JSON.stringify(next.interrupted[0]));
+    assert.match(next.interrupted[0].hint, /^code-author on lesson 1\.1 \(at spec\) stopped renewing its lease; check the \d+ files? it changed/);
+    assert.match(ok(root, 'state', 'task', 'heartbeat', stale, '--lease', '45m'), new RegExp(`^task ${stale} running until \\S+\\n$`));
+    next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual([next.running.map((item: { task: string }) => item.task), next.interrupted], [[live, stale], []]);
+    assert.equal(readEvents(root).at(-1)?.kind, 'task.heartbeat');
+    refused(root, ['state', 'task', 'heartbeat', stale, '--lease', '5 minutes'], /^error: --lease "5 minutes": expected a duration like "20m", "90s" or "2h"$/);
+    ok(root, 'state', 'task', 'done', stale);
+    refused(root, ['state', 'task', 'heartbeat', stale], /^error: task t\d+ is not running \(it is done since /);
   });
 });

@@ -58,7 +58,20 @@ export const EventSchema = z
     z.strictObject({ ...base, kind: z.literal('lesson.block'), lesson, reason: z.string().max(100_000) }),
     z.strictObject({ ...base, kind: z.literal('lesson.unblock'), lesson, fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.') }),
     z.strictObject({ ...base, kind: z.literal('lesson.stale'), lesson, reason: z.string().max(100_000) }),
-    z.strictObject({ ...base, kind: z.literal('task.start'), task: TaskIdSchema, lesson, role: RoleSchema }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('task.start'),
+      task: TaskIdSchema,
+      lesson,
+      role: RoleSchema,
+      lease_seconds: z.int().min(1).optional().describe('The task counts as running this long after the event (and after each heartbeat).'),
+    }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('task.heartbeat'),
+      task: TaskIdSchema,
+      lease_seconds: z.int().min(1).describe('The lease is renewed to this long after the event.'),
+    }),
     z.strictObject({ ...base, kind: z.literal('task.finish'), task: TaskIdSchema, status: z.enum(['done', 'failed']), note, result: WorkerStatusSchema.nullable() }),
     z.strictObject({ ...base, kind: z.literal('task.reset'), task: TaskIdSchema, note }),
     z.strictObject({

@@ -18,6 +18,8 @@ export const TaskSchema = z
     finished_at: TimestampSchema.nullable().describe('When it was done, failed or reset; null while running.'),
     note: z.string().max(2000).nullable().describe('One-line note given when it ended.'),
     result: WorkerStatusSchema.nullable().describe('The worker\'s status JSON, when given with --result.'),
+    lease_expires_at: TimestampSchema.optional().describe('Until when a running task counts as running; renewed by `state task heartbeat`. A running task past it (or without one) is interrupted.'),
+    heartbeat_at: TimestampSchema.optional().describe('Time of the last `state task heartbeat`.'),
   })
   .describe('A task: one worker run recorded by the orchestrator.');
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
 import { countedByVerify } from './fix-budget.ts';
-import { isOpen, listTasks, decideTaskStart } from './tasks.ts';
+import { isOpen, listTasks, decideTaskStart, parseLease } from './tasks.ts';
 import { planNext } from './planner.ts';
 import { decideSet } from './stages.ts';
 import type { Course } from './course.ts';
@@ -97,8 +97,8 @@ test('reopen: a move back in assembly or done needs --reopen, which carries the 
 });
 
 test('task start on a done lesson is refused', () => {
-  assert.match(refusal(() => decideTaskStart(state([lesson('1.1', 'done')]), '1.1', 'notes-writer')), /^lesson 1\.1 is done; no worker runs on a done lesson$/);
-  assert.equal(refusal(() => decideTaskStart(state([lesson('1.1', 'notes')]), '1.1', 'lesson-reviewer')), 'accepted');
+  assert.match(refusal(() => decideTaskStart(state([lesson('1.1', 'done')]), '1.1', 'notes-writer', 1200)), /^lesson 1\.1 is done; no worker runs on a done lesson$/);
+  assert.equal(refusal(() => decideTaskStart(state([lesson('1.1', 'notes')]), '1.1', 'lesson-reviewer', 1200)), 'accepted');
 });
 
 test('task start: --role defaults to the stage\'s worker; stages without a worker need --role', () => {
@@ -113,7 +113,7 @@ test('task start: --role defaults to the stage\'s worker; stages without a worke
   for (const [stage, role, expected] of cases) {
     let outcome = 'refused';
     try {
-      const draft = decideTaskStart(state([lesson('1.1', stage)]), '1.1', role);
+      const draft = decideTaskStart(state([lesson('1.1', stage)]), '1.1', role, 1200);
       if (draft.kind === 'task.start') outcome = draft.role;
     } catch {
       outcome = 'refused';
@@ -134,4 +134,30 @@ test('next_step: one line that says what to do, and that the course is done in p
     ['done', plan('done', null, []), 'the course is done: nothing left to do', false, true],
   ];
   for (const [name, next, step, ready, done] of cases) assert.deepEqual([next.next_step, next.ready, next.done], [step, ready, done], name);
+});
+
+test('leases: a running task is running while its lease holds and interrupted after, with a resume hint', () => {
+  const leased = (id: string, expires: string): Task => ({ ...task(id, id === 't1' ? '1.1' : '1.2'), lease_expires_at: expires });
+  const current = state([lesson('1.1', 'spec'), lesson('1.2', 'code')], [leased('t1', '2026-01-01T00:20:00.000Z'), leased('t2', '2026-01-01T00:05:00.000Z')]);
+  const cases: Array<[string, string[], string[]]> = [
+    ['2026-01-01T00:04:59.000Z', ['t1', 't2'], []],
+    ['2026-01-01T00:05:00.000Z', ['t1'], ['t2']],
+    ['2026-01-01T00:20:00.001Z', [], ['t1', 't2']],
+  ];
+  for (const [now, running, interrupted] of cases) {
+    const plan = planNext({ state: current, budgets: BUDGETS, next_phase: 'assembly', actions: [], drifted: new Set(), now: new Date(now), changedFiles: new Map([['t2', ['1-m1/1.2-l/src/half.ts']]]) });
+    assert.deepEqual([plan.running.map((item) => item.task), plan.interrupted.map((item) => item.task)], [running, interrupted], now);
+  }
+  const plan = planNext({ state: current, budgets: BUDGETS, next_phase: 'assembly', actions: [], drifted: new Set(), now: new Date('2026-01-01T00:06:00.000Z'), changedFiles: new Map([['t2', ['1-m1/1.2-l/src/half.ts']]]) });
+  assert.deepEqual(plan.interrupted[0], {
+    task: 't2', lesson: '1.2', role: 'code-author', started_at: T0, age_seconds: 360, lease_expired_at: '2026-01-01T00:05:00.000Z', stage: 'code',
+    changed_files: ['1-m1/1.2-l/src/half.ts'],
+    hint: 'code-author on lesson 1.2 (at code) stopped renewing its lease; check the 1 file it changed (changed_files), then record its answer (codelabgen state task done|fail t2) or reset it (codelabgen state task reset t2) and start the work again',
+  });
+  assert.equal(plan.next_step, 'resume or reset the interrupted tasks first: t2');
+});
+
+test('parseLease: seconds, minutes, hours; anything else is refused', () => {
+  assert.deepEqual(['90s', '20m', '2h'].map((text) => parseLease(text, '--lease')), [90, 1200, 7200]);
+  for (const bad of ['0m', '20', '1d', '-5m', '20 m', '']) assert.match(refusal(() => parseLease(bad, '--lease')), /^--lease ".*": expected a duration like "20m", "90s" or "2h"$/);
 });

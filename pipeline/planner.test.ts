@@ -57,7 +57,10 @@ test('planner: running tasks are attached to work items and listed as interrupte
   const plan = planNext(input(state([lesson('1.1', 'spec'), lesson('2.1', 'pending')], [task('t1', '1.1', 'code-author'), task('t2', '2.1', 'example-designer', 'done')])));
   assert.deepEqual(plan.lessons[0]?.task, { id: 't1', role: 'code-author', started_at: T0, age_seconds: 600 });
   assert.equal(plan.lessons[1]?.task, null);
-  assert.deepEqual(plan.interrupted, [{ task: 't1', lesson: '1.1', role: 'code-author', started_at: T0, age_seconds: 600 }]);
+  // A task without a lease (started before leases existed) counts as interrupted.
+  assert.deepEqual(plan.interrupted.map(({ task, lesson, role, started_at, age_seconds, lease_expired_at, stage }) => ({ task, lesson, role, started_at, age_seconds, lease_expired_at, stage })), [
+    { task: 't1', lesson: '1.1', role: 'code-author', started_at: T0, age_seconds: 600, lease_expired_at: null, stage: 'spec' },
+  ]);
 });
 
 test('planner: blocked lessons, gates and readiness', () => {

@@ -27,12 +27,30 @@ export interface BlockedItem {
   by: 'user' | 'fix-budget';
 }
 
+export interface RunningTask {
+  task: string;
+  lesson: string;
+  role: string;
+  started_at: string;
+  age_seconds: number;
+  /** Until when it counts as running; `state task heartbeat` renews it. */
+  lease_expires_at: string;
+}
+
 export interface InterruptedTask {
   task: string;
   lesson: string;
   role: string;
   started_at: string;
   age_seconds: number;
+  /** When its lease ran out, or null for a task started without one. */
+  lease_expired_at: string | null;
+  /** The lesson's stage now: the work the task was doing moves it from here. */
+  stage: Stage | null;
+  /** Lesson files changed since the task started (by mtime): maybe half-written by the crashed worker. */
+  changed_files: string[];
+  /** What to do, in one line. */
+  hint: string;
 }
 
 export interface NextPlan {
@@ -49,6 +67,9 @@ export interface NextPlan {
   actions: PhaseAction[];
   lessons: WorkItem[];
   blocked: BlockedItem[];
+  /** Tasks whose lease holds: a worker is (as far as anyone knows) still on them. */
+  running: RunningTask[];
+  /** Running tasks whose lease expired: the worker is gone or stuck. */
   interrupted: InterruptedTask[];
   budgets: Budgets;
 }
@@ -61,10 +82,35 @@ export interface PlanInput {
   /** Lesson ids whose verified code changed since verification. */
   drifted: ReadonlySet<string>;
   now: Date;
+  /** Files changed since each interrupted task started, by task id (read by the caller). */
+  changedFiles?: ReadonlyMap<string, string[]>;
 }
 
 function ageSeconds(from: string, now: Date): number {
   return Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 1000));
+}
+
+function taskAge(task: Task, now: Date) {
+  return { task: task.id, lesson: task.lesson, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, now) };
+}
+
+/** Running tasks whose lease holds at `now`, and those whose lease expired (or that never had one). */
+export function splitByLease(tasks: readonly Task[], now: Date): [Task[], Task[]] {
+  const holds = (task: Task) => task.lease_expires_at !== undefined && Date.parse(task.lease_expires_at) > now.getTime();
+  return [tasks.filter(holds), tasks.filter((task) => !holds(task))];
+}
+
+function interruptedTask(state: State, task: Task, input: PlanInput): InterruptedTask {
+  const stage = state.lessons[task.lesson]?.stage ?? null;
+  const changed = input.changedFiles?.get(task.id) ?? [];
+  const files = changed.length === 0 ? 'no lesson file changed since it started' : `check the ${changed.length} file${changed.length === 1 ? '' : 's'} it changed (changed_files)`;
+  return {
+    ...taskAge(task, input.now),
+    lease_expired_at: task.lease_expires_at ?? null,
+    stage,
+    changed_files: changed,
+    hint: `${task.role} on lesson ${task.lesson} (at ${stage ?? 'unknown stage'}) stopped renewing its lease; ${files}, then record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`,
+  };
 }
 
 function runningTasks(state: State): Task[] {
@@ -133,7 +179,9 @@ export function planNext(input: PlanInput): NextPlan {
     const lesson = state.lessons[id];
     return lesson?.blocked ? [{ lesson: id, module: lesson.module_id, stage: lesson.stage, reason: lesson.blocked.reason, by: lesson.blocked.by }] : [];
   });
-  const interrupted = runningTasks(state).map((task) => ({ task: task.id, lesson: task.lesson, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, input.now) }));
+  const [holding, expired] = splitByLease(runningTasks(state), input.now);
+  const running = holding.map((task) => ({ ...taskAge(task, input.now), lease_expires_at: task.lease_expires_at as string }));
+  const interrupted = expired.map((task) => interruptedTask(state, task, input));
   const plan = {
     phase: state.phase,
     next_phase: input.next_phase,
@@ -144,6 +192,7 @@ export function planNext(input: PlanInput): NextPlan {
     actions: input.actions,
     lessons: state.phase === 'lessons' ? planLessons(input) : [],
     blocked,
+    running,
     interrupted,
     budgets: input.budgets,
   };

@@ -13,14 +13,14 @@ export function runningTaskFor(state: State, lesson: string): Task | undefined {
 }
 
 /** `state task start <lesson> [--role R]`: refused while another task on the lesson is running. */
-export function decideTaskStart(state: State, lesson: string, givenRole: string | undefined): EventDraft {
+export function decideTaskStart(state: State, lesson: string, givenRole: string | undefined, leaseSeconds: number): EventDraft {
   const stage = requireLesson(state, lesson).stage;
   if (stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
   const role = givenRole ?? defaultRole(lesson, stage);
   if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
-  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role };
+  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role, lease_seconds: leaseSeconds };
 }
 
 /** The worker role of the lesson's current stage (`state stages`), as `--role` defaults to it. */
@@ -43,6 +43,19 @@ export function decideTaskFinish(state: State, id: string, status: 'done' | 'fai
   const task = requireRunningTask(state, id);
   if (result && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
   return { kind: 'task.finish', task: id, status, note, result };
+}
+
+/** `state task heartbeat <task> [--lease D]`: the worker is alive; its lease runs D from now. */
+export function decideTaskHeartbeat(state: State, id: string, leaseSeconds: number): EventDraft {
+  requireRunningTask(state, id);
+  return { kind: 'task.heartbeat', task: id, lease_seconds: leaseSeconds };
+}
+
+/** A duration like "20m", "90s" or "2h" in seconds (`--lease`, config `task_lease`). */
+export function parseLease(text: string, label: string): number {
+  const match = /^([1-9][0-9]{0,5})([smh])$/.exec(text);
+  if (!match) refuse(`${label} "${printable(text)}": expected a duration like "20m", "90s" or "2h"`);
+  return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'];
 }
 
 /** `state task reset <task>`: abandons a running task (the worker is gone) or closes an open failed one; the lesson is untouched. */

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { commit, decideTaskFinish, decideTaskReset, decideTaskStart, listTasks, loadState, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
+import { ARTIFACTS, commit, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, decideTaskStart, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -25,6 +25,7 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   const task = state.tasks[id] as Task;
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, task });
   else if (event.kind === 'task.start') ctx.out.print(id);
+  else if (event.kind === 'task.heartbeat') ctx.out.print(`task ${id} running until ${task.lease_expires_at}`);
   else ctx.out.print(`task ${id} ${task.status} (lesson ${task.lesson}, ${task.role})`);
   return 0;
 }
@@ -47,12 +48,20 @@ async function list(ctx: Context): Promise<number> {
   return 0;
 }
 
+/** --lease, else config.yaml `task_lease`. */
+function leaseSeconds(ctx: Context): number {
+  const given = ctx.string('lease');
+  return given === undefined ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`) : parseLease(given, '--lease');
+}
+
 export async function run(ctx: Context): Promise<number> {
   const arg = ctx.positionals[0] ?? '';
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
     case 'state task start':
-      return change(ctx, (state) => decideTaskStart(state, arg, ctx.string('role')));
+      return change(ctx, (state) => decideTaskStart(state, arg, ctx.string('role'), leaseSeconds(ctx)));
+    case 'state task heartbeat':
+      return change(ctx, (state) => decideTaskHeartbeat(state, arg, leaseSeconds(ctx)));
     case 'state task done':
     case 'state task fail': {
       const source = ctx.string('result');

@@ -88,6 +88,8 @@ function applyKind(state: State, event: Event): State {
       return applyTaskStart(state, event);
     case 'task.finish':
       return updateTask(state, event, (task) => ({ ...task, status: event.status, finished_at: event.ts, note: event.note, result: event.result }));
+    case 'task.heartbeat':
+      return updateTask(state, event, (task) => ({ ...task, heartbeat_at: event.ts, lease_expires_at: leaseEnd(event.ts, event.lease_seconds) }));
     case 'task.reset':
       return updateTask(state, event, (task) => ({ ...task, status: 'reset', finished_at: event.ts, note: event.note }));
     case 'log':
@@ -107,7 +109,11 @@ function updateLesson(state: State, event: Event & { lesson: string }, change: (
   return { ...state, lessons: withOwn(state.lessons, event.lesson, { ...change(lesson), updated_at: event.ts }) };
 }
 
-function updateTask(state: State, event: EventOf<'task.finish' | 'task.reset'>, change: (task: Task) => Task): State {
+function leaseEnd(from: string, seconds: number): string {
+  return new Date(Date.parse(from) + seconds * 1000).toISOString();
+}
+
+function updateTask(state: State, event: EventOf<'task.finish' | 'task.reset' | 'task.heartbeat'>, change: (task: Task) => Task): State {
   const task = getOwn(state.tasks, event.task);
   if (task === undefined) throw new ReplayError(event.seq, `unknown task "${event.task}"`);
   return { ...state, tasks: withOwn(state.tasks, event.task, change(task)) };
@@ -115,7 +121,10 @@ function updateTask(state: State, event: EventOf<'task.finish' | 'task.reset'>, 
 
 function applyTaskStart(state: State, event: EventOf<'task.start'>): State {
   if (getOwn(state.lessons, event.lesson) === undefined) throw new ReplayError(event.seq, `unknown lesson "${event.lesson}"`);
-  const task: Task = { id: event.task, lesson: event.lesson, role: event.role, status: 'running', started_at: event.ts, finished_at: null, note: null, result: null };
+  const task: Task = {
+    id: event.task, lesson: event.lesson, role: event.role, status: 'running', started_at: event.ts, finished_at: null, note: null, result: null,
+    ...(event.lease_seconds === undefined ? {} : { lease_expires_at: leaseEnd(event.ts, event.lease_seconds) }),
+  };
   return { ...state, tasks: withOwn(state.tasks, event.task, task), task_counter: Number(event.task.slice(1)) };
 }
 
