@@ -129,16 +129,17 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task start',
-    args: '<lesson>',
-    positionals: { min: 1, max: 1 },
-    summary: 'record that a worker started on a lesson; prints the task id',
+    args: '<lesson> | --phase P',
+    positionals: { min: 0, max: 1 },
+    summary: 'record that a worker started on a lesson (or, with --phase, for the current phase); prints the task id',
     changesState: true,
     options: {
+      phase: { type: 'string', value: 'P', help: 'a phase task instead of a lesson task: recon, sources, topics, curriculum, scaffold or assembly (the current phase; --role required)' },
       role: { type: 'string', value: 'R', help: 'worker role, e.g. code-author (default: the role of the lesson\'s stage, as in state stages)' },
       lease: { type: 'string', value: 'D', help: 'how long it counts as running without a heartbeat, e.g. 20m, 90s, 2h (default: task_lease of config.yaml, 20m)' },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen state task start 1.2', 'codelabgen state task start 1.2 --role code-author --lease 45m'],
+    examples: ['codelabgen state task start 1.2', 'codelabgen state task start 1.2 --role code-author --lease 45m', 'codelabgen state task start --phase sources --role source-researcher'],
     load: () => import('./commands/state-task.ts'),
   },
   {

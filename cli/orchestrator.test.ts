@@ -134,3 +134,27 @@ describe('interrupted means interrupted', () => {
     refused(root, ['state', 'task', 'heartbeat', stale], /^error: task t\d+ is not running \(it is done since /);
   });
 });
+
+describe('phase tasks', () => {
+  test('workers that are not about one lesson are recorded with --phase, listed, leased like lesson tasks, and counted in the report by role', () => {
+    const root = courseAt('sources');
+    roots.push(root);
+    assert.equal(ok(root, 'state', 'task', 'start', '--phase', 'sources', '--role', 'source-researcher').trim(), 't1');
+    assert.equal(ok(root, 'state', 'task', 'start', '--phase', 'sources', '--role', 'source-researcher').trim(), 't2');
+    refused(root, ['state', 'task', 'start', '--phase', 'recon', '--role', 'researcher'], /^error: --phase recon: the course is at phase sources; a phase task is for the current phase$/);
+    refused(root, ['state', 'task', 'start', '--phase', 'gate_sources', '--role', 'researcher'], /^error: --phase "gate_sources": phase tasks are for recon, sources, topics, curriculum, scaffold, assembly$/);
+    refused(root, ['state', 'task', 'start', '--phase', 'sources'], /^error: state task start --phase sources: --role R is required for a phase task/);
+    refused(root, ['state', 'task', 'start'], /^error: state task start: give a lesson id or --phase P, not both$/);
+    assert.match(ok(root, 'state', 'task', 'list', '--open'), /^t1 +sources +source-researcher +running /);
+    const next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.running.map((item: { task: string; lesson: null; phase: string }) => [item.task, item.lesson, item.phase]), [['t1', null, 'sources'], ['t2', null, 'sources']]);
+    assert.match(ok(root, 'state', 'task', 'done', 't1', '--note', 'found 4 sources'), /^task t1 done \(phase sources, source-researcher\)\n$/);
+    const state = JSON.parse(ok(root, 'state', 'show', '--json')) as { last_seq: number; task_counter: number };
+    appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: state.last_seq + 1, ts: new Date(Date.now() - 7_200_000).toISOString(), kind: 'task.start', task: 't3', lesson: null, phase: 'sources', role: 'source-digester', lease_seconds: 60 })}\n`);
+    const interrupted = JSON.parse(ok(root, 'state', 'next')).interrupted;
+    assert.deepEqual(interrupted.map((item: { task: string; phase: string; stage: null; changed_files: string[] }) => [item.task, item.phase, item.stage, item.changed_files]), [['t3', 'sources', null, []]]);
+    assert.match(interrupted[0].hint, /^source-digester on phase sources stopped renewing its lease; no lesson file changed since it started/);
+    const report = JSON.parse(ok(root, 'report', '--json'));
+    assert.deepEqual(report.tasks.map((row: { role: string; count: number }) => [row.role, row.count]), [['source-digester', 1], ['source-researcher', 2]]);
+  });
+});

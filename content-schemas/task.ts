@@ -1,6 +1,6 @@
 // A task: the orchestrator's record of one worker run, kept in state.json under `tasks`.
 import { z } from 'zod';
-import { LessonIdSchema, RoleSchema, TimestampSchema } from './common.ts';
+import { LessonIdSchema, PhaseSchema, RoleSchema, TimestampSchema } from './common.ts';
 import { WorkerStatusSchema } from './worker-status.ts';
 
 export const TASK_ID_PATTERN = '^t[1-9][0-9]{0,9}$';
@@ -11,7 +11,8 @@ export const TaskStatusSchema = z.enum(['running', 'done', 'failed', 'reset']).d
 export const TaskSchema = z
   .strictObject({
     id: TaskIdSchema,
-    lesson: LessonIdSchema.describe('Lesson the worker works on.'),
+    lesson: LessonIdSchema.nullable().describe('Lesson the worker works on; null for a phase task.'),
+    phase: PhaseSchema.optional().describe('Phase a phase task works for (recon, sources, topics, curriculum, scaffold, assembly).'),
     role: RoleSchema,
     status: TaskStatusSchema,
     started_at: TimestampSchema.describe('When the task started.'),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
 import { countedByVerify } from './fix-budget.ts';
-import { isOpen, listTasks, decideTaskStart, parseLease } from './tasks.ts';
+import { decidePhaseTaskStart, decideTaskStart, isOpen, listTasks, parseLease } from './tasks.ts';
 import { planNext } from './planner.ts';
 import { decideSet } from './stages.ts';
 import type { Course } from './course.ts';
@@ -160,4 +160,20 @@ test('leases: a running task is running while its lease holds and interrupted af
 test('parseLease: seconds, minutes, hours; anything else is refused', () => {
   assert.deepEqual(['90s', '20m', '2h'].map((text) => parseLease(text, '--lease')), [90, 1200, 7200]);
   for (const bad of ['0m', '20', '1d', '-5m', '20 m', '']) assert.match(refusal(() => parseLease(bad, '--lease')), /^--lease ".*": expected a duration like "20m", "90s" or "2h"$/);
+});
+
+test('phase tasks: only for the current worker phase, with a role; a later finished task of the same phase closes a failed one', () => {
+  const cases: Array<[State['phase'], string, string | undefined, string]> = [
+    ['sources', 'sources', 'source-researcher', 'accepted'],
+    ['assembly', 'assembly', 'site-assembler', 'accepted'],
+    ['sources', 'recon', 'researcher', 'the course is at phase sources'],
+    ['gate_plan', 'gate_plan', 'researcher', 'phase tasks are for'],
+    ['lessons', 'lessons', 'code-author', 'phase tasks are for'],
+    ['sources', 'sources', undefined, '--role R is required'],
+    ['sources', 'sources', 'Source Researcher', 'expected a worker role'],
+  ];
+  for (const [phase, target, role, expected] of cases) assert.ok(refusal(() => decidePhaseTaskStart(state([], [], phase), target, role, 60)).includes(expected), `${phase} ${target} ${role}`);
+  const phaseTask = (id: string, phase: State['phase'], status: Task['status']): Task => ({ ...task(id, '', status), lesson: null, phase });
+  const tasks = [phaseTask('t1', 'sources', 'failed'), phaseTask('t2', 'recon', 'done'), phaseTask('t3', 'topics', 'failed'), phaseTask('t4', 'topics', 'done')];
+  assert.deepEqual(listTasks(state([], tasks), 'open').map((item) => item.id), ['t1']);
 });

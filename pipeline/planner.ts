@@ -29,7 +29,10 @@ export interface BlockedItem {
 
 export interface RunningTask {
   task: string;
-  lesson: string;
+  /** Null for a phase task. */
+  lesson: string | null;
+  /** The phase of a phase task, else null. */
+  phase: Phase | null;
   role: string;
   started_at: string;
   age_seconds: number;
@@ -39,15 +42,18 @@ export interface RunningTask {
 
 export interface InterruptedTask {
   task: string;
-  lesson: string;
+  /** Null for a phase task. */
+  lesson: string | null;
+  /** The phase of a phase task, else null. */
+  phase: Phase | null;
   role: string;
   started_at: string;
   age_seconds: number;
   /** When its lease ran out, or null for a task started without one. */
   lease_expired_at: string | null;
-  /** The lesson's stage now: the work the task was doing moves it from here. */
+  /** The lesson's stage now: the work the task was doing moves it from here (null for a phase task). */
   stage: Stage | null;
-  /** Lesson files changed since the task started (by mtime): maybe half-written by the crashed worker. */
+  /** Lesson files changed since the task started (by mtime): maybe half-written by the crashed worker. Empty for a phase task. */
   changed_files: string[];
   /** What to do, in one line. */
   hint: string;
@@ -91,7 +97,7 @@ function ageSeconds(from: string, now: Date): number {
 }
 
 function taskAge(task: Task, now: Date) {
-  return { task: task.id, lesson: task.lesson, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, now) };
+  return { task: task.id, lesson: task.lesson, phase: task.phase ?? null, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, now) };
 }
 
 /** Running tasks whose lease holds at `now`, and those whose lease expired (or that never had one). */
@@ -101,7 +107,8 @@ export function splitByLease(tasks: readonly Task[], now: Date): [Task[], Task[]
 }
 
 function interruptedTask(state: State, task: Task, input: PlanInput): InterruptedTask {
-  const stage = state.lessons[task.lesson]?.stage ?? null;
+  const stage = task.lesson === null ? null : (state.lessons[task.lesson]?.stage ?? null);
+  const subject = task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson} (at ${stage ?? 'unknown stage'})`;
   const changed = input.changedFiles?.get(task.id) ?? [];
   const files = changed.length === 0 ? 'no lesson file changed since it started' : `check the ${changed.length} file${changed.length === 1 ? '' : 's'} it changed (changed_files)`;
   return {
@@ -109,7 +116,7 @@ function interruptedTask(state: State, task: Task, input: PlanInput): Interrupte
     lease_expired_at: task.lease_expires_at ?? null,
     stage,
     changed_files: changed,
-    hint: `${task.role} on lesson ${task.lesson} (at ${stage ?? 'unknown stage'}) stopped renewing its lease; ${files}, then record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`,
+    hint: `${task.role} on ${subject} stopped renewing its lease; ${files}, then record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`,
   };
 }
 

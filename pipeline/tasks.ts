@@ -1,6 +1,7 @@
 // Tasks (docs/protocol.md, Tasks): the orchestrator's record of worker runs. Decisions of
-// `state task start|done|fail|reset`; one running task per lesson at a time.
-import type { EventDraft, Stage, State, Task, WorkerStatus } from '../content-schemas/index.ts';
+// `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
+// (`--phase`) record the workers that are not about one lesson.
+import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../content-schemas/index.ts';
 import { RoleSchema, TASK_ID_PATTERN } from '../content-schemas/index.ts';
 import { printable } from './course.ts';
 import { refuse } from './errors.ts';
@@ -10,6 +11,18 @@ import { getOwn } from './state/keyed.ts';
 
 export function runningTaskFor(state: State, lesson: string): Task | undefined {
   return Object.values(state.tasks).find((task) => task.lesson === lesson && task.status === 'running');
+}
+
+/** Phases whose workers are recorded as phase tasks (`state task start --phase P --role R`). */
+export const TASK_PHASES: readonly Phase[] = ['recon', 'sources', 'topics', 'curriculum', 'scaffold', 'assembly'];
+
+/** `state task start --phase P --role R`: a worker for the current phase; several may run at once. */
+export function decidePhaseTaskStart(state: State, phase: string, role: string | undefined, leaseSeconds: number): EventDraft {
+  if (!(TASK_PHASES as readonly string[]).includes(phase)) refuse(`--phase "${printable(phase)}": phase tasks are for ${TASK_PHASES.join(', ')}`);
+  if (phase !== state.phase) refuse(`--phase ${phase}: the course is at phase ${state.phase}; a phase task is for the current phase`);
+  if (role === undefined) refuse(`state task start --phase ${phase}: --role R is required for a phase task (e.g. --role researcher)`);
+  if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson: null, phase: phase as Phase, role, lease_seconds: leaseSeconds };
 }
 
 /** `state task start <lesson> [--role R]`: refused while another task on the lesson is running. */
@@ -41,7 +54,7 @@ export function requireRunningTask(state: State, id: string): Task {
 /** `state task done|fail <task> [--note] [--result]`; a result must be about the task's lesson. */
 export function decideTaskFinish(state: State, id: string, status: 'done' | 'failed', note: string | null, result: WorkerStatus | null): EventDraft {
   const task = requireRunningTask(state, id);
-  if (result && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
   return { kind: 'task.finish', task: id, status, note, result };
 }
 
@@ -78,7 +91,7 @@ export function isOpen(state: State, task: Task): boolean {
 }
 
 function sameSubject(a: Task, b: Task): boolean {
-  return a.lesson === b.lesson;
+  return a.lesson === b.lesson && a.phase === b.phase;
 }
 
 /** `state task list --open` (running and open failed tasks) or `--running`, in task order. */

@@ -21,7 +21,7 @@ export async function readSnapshot(ctx: Context): Promise<Snapshot> {
   const budgets = loadConfig(course).budgets;
   const changedFiles = new Map<string, string[]>();
   for (const task of Object.values(state.tasks)) {
-    const lesson = task.status === 'running' ? getOwn(state.lessons, task.lesson) : undefined;
+    const lesson = task.status === 'running' && task.lesson !== null ? getOwn(state.lessons, task.lesson) : undefined;
     if (lesson) changedFiles.set(task.id, lessonFilesChangedSince(course, lesson, task.started_at));
   }
   return { course, state, budgets, actions: phaseActions(course, state), drifted: driftedLessons(course, state), changedFiles };

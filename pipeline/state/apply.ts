@@ -120,9 +120,9 @@ function updateTask(state: State, event: EventOf<'task.finish' | 'task.reset' | 
 }
 
 function applyTaskStart(state: State, event: EventOf<'task.start'>): State {
-  if (getOwn(state.lessons, event.lesson) === undefined) throw new ReplayError(event.seq, `unknown lesson "${event.lesson}"`);
+  if (event.lesson !== null && getOwn(state.lessons, event.lesson) === undefined) throw new ReplayError(event.seq, `unknown lesson "${event.lesson}"`);
   const task: Task = {
-    id: event.task, lesson: event.lesson, role: event.role, status: 'running', started_at: event.ts, finished_at: null, note: null, result: null,
+    id: event.task, lesson: event.lesson, ...(event.phase === undefined ? {} : { phase: event.phase }), role: event.role, status: 'running', started_at: event.ts, finished_at: null, note: null, result: null,
     ...(event.lease_seconds === undefined ? {} : { lease_expires_at: leaseEnd(event.ts, event.lease_seconds) }),
   };
   return { ...state, tasks: withOwn(state.tasks, event.task, task), task_counter: Number(event.task.slice(1)) };
