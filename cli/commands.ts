@@ -99,8 +99,12 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'unblock a lesson (a fix-budget block gets a fresh fix budget)',
     changesState: true,
-    options: { ...JSON_OPTION },
-    examples: ['codelabgen state unblock 2.1'],
+    options: {
+      note: { type: 'string', value: 'TEXT', help: 'the user\'s decision, recorded in the event' },
+      'review-round': { type: 'boolean', help: 'the user grants one more review round (needs --note)' },
+      ...JSON_OPTION,
+    },
+    examples: ['codelabgen state unblock 2.1', 'codelabgen state unblock 1.2 --review-round --note "user: one more try at example 2"'],
     load: () => import('./commands/state-unblock.ts'),
   },
   {

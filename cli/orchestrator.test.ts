@@ -1,7 +1,7 @@
 // The protocol as an orchestrator agent drives it (issue 18): one count per failure, open tasks,
 // reopening a finished course, leases, phase tasks, rework notes, prerequisites. Real CLI, temp dirs.
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
@@ -156,5 +156,32 @@ describe('phase tasks', () => {
     assert.match(interrupted[0].hint, /^source-digester on phase sources stopped renewing its lease; no lesson file changed since it started/);
     const report = JSON.parse(ok(root, 'report', '--json'));
     assert.deepEqual(report.tasks.map((row: { role: string; count: number }) => [row.role, row.count]), [['source-digester', 1], ['source-researcher', 2]]);
+  });
+});
+
+describe('rework keeps its reason', () => {
+  test('the work item carries the move-back note; reviewed needs a review of the current round; unblock --review-round records the user\'s decision', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'reviewed');
+    const review = path.join(root, '.codelabgen/lessons/1.1/review.md');
+    utimesSync(review, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    ok(root, 'state', 'set', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear');
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
+    assert.deepEqual([item.role, item.rework.from, item.rework.to, item.rework.note], ['notes-writer', 'reviewed', 'readalong', 'reviewer: example 2 unclear']);
+    assert.match(item.action, /^rework, moved back from reviewed to readalong: "reviewer: example 2 unclear"; the work redone now is notes \(to redo readalong itself, move it back one more stage\); notes-writer writes docs\/notes\.md/);
+    ok(root, 'state', 'set', '1.1', 'notes');
+    refused(root, ['state', 'set', '1.1', 'reviewed'], /^error: lesson 1\.1: cannot move to reviewed: \.codelabgen\/lessons\/1\.1\/review\.md: written before the move back from reviewed \(\S+\); the current review round is 2: review again \(round: 2\)$/);
+    write(root, '.codelabgen/lessons/1.1/review.md', '---\nlesson: "1.1"\nverdict: pass\nround: 2\n---\nClear now.\n');
+    utimesSync(review, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000)); // accepted by its round alone
+    ok(root, 'state', 'set', '1.1', 'reviewed');
+    assert.equal(JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1').rework, undefined);
+    refused(root, ['state', 'set', '1.1', 'notes', '--note', 'still unclear'], /^error: lesson 1\.1: review rounds used up \(1 of 1\); it cannot move back from reviewed$/);
+    ok(root, 'state', 'block', '1.1', '--reason', 'review rounds used up');
+    refused(root, ['state', 'unblock', '1.1', '--review-round'], /^error: state unblock 1\.1: --review-round records the user's decision; add --note "<what the user decided>"$/);
+    assert.match(ok(root, 'state', 'unblock', '1.1', '--review-round', '--note', 'user: one more round for example 2'), /^lesson 1\.1: unblocked at reviewed; one more review round granted \(1 in all\) \(seq \d+\)\n$/);
+    const event = readEvents(root).at(-1);
+    assert.deepEqual([event?.kind, event?.note, event?.review_round_granted], ['lesson.unblock', 'user: one more round for example 2', true]);
+    ok(root, 'state', 'set', '1.1', 'notes', '--note', 'still unclear');
+    assert.equal(lessonOf(root, '1.1').review_rounds_used, 2);
   });
 });

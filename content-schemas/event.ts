@@ -56,7 +56,14 @@ export const EventSchema = z
       code_hash: z.string().nullable().optional().describe('Hash of the code that failed (verify only); a `state fail` of the same code is refused as already counted.'),
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.block'), lesson, reason: z.string().max(100_000) }),
-    z.strictObject({ ...base, kind: z.literal('lesson.unblock'), lesson, fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.') }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('lesson.unblock'),
+      lesson,
+      fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.'),
+      note: z.string().max(100_000).nullable().optional().describe('The user\'s decision, given with --note.'),
+      review_round_granted: z.boolean().optional().describe('True when the user granted one more review round (--review-round).'),
+    }),
     z.strictObject({ ...base, kind: z.literal('lesson.stale'), lesson, reason: z.string().max(100_000) }),
     z.strictObject({
       ...base,

@@ -30,6 +30,17 @@ export const LessonStateSchema = z
     fix_attempts_used: z.int().min(0).describe('Failed verifications since the last fresh fix budget.'),
     fix_budget_resets: z.int().min(0).describe('Times `unblock` gave a fresh fix budget.'),
     review_rounds_used: z.int().min(0).describe('Moves back from notes or reviewed.'),
+    review_rounds_granted: z.int().min(0).optional().describe('Extra review rounds the user granted (`state unblock --review-round`), on top of budgets.review_rounds.'),
+    rework: z
+      .strictObject({
+        from: StageSchema.describe('Stage the lesson was moved back from.'),
+        to: StageSchema.describe('Stage it was moved back to.'),
+        note: z.string().max(100_000).describe('Why (the --note of the move back).'),
+        at: TimestampSchema,
+      })
+      .nullable()
+      .optional()
+      .describe('The last move back; `state next` shows it on the lesson\'s work item until the lesson is at `from` again.'),
     verified: z
       .strictObject({
         code_hash: z.string().describe('Hash of the lesson code that passed.'),

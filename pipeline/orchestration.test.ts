@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
 import { countedByVerify } from './fix-budget.ts';
 import { decidePhaseTaskStart, decideTaskStart, isOpen, listTasks, parseLease } from './tasks.ts';
-import { planNext } from './planner.ts';
-import { decideSet } from './stages.ts';
+import { activeRework, planNext } from './planner.ts';
+import { decideSet, decideUnblock, reviewRounds, staleReview } from './stages.ts';
 import type { Course } from './course.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -150,7 +150,7 @@ test('leases: a running task is running while its lease holds and interrupted af
   }
   const plan = planNext({ state: current, budgets: BUDGETS, next_phase: 'assembly', actions: [], drifted: new Set(), now: new Date('2026-01-01T00:06:00.000Z'), changedFiles: new Map([['t2', ['1-m1/1.2-l/src/half.ts']]]) });
   assert.deepEqual(plan.interrupted[0], {
-    task: 't2', lesson: '1.2', role: 'code-author', started_at: T0, age_seconds: 360, lease_expired_at: '2026-01-01T00:05:00.000Z', stage: 'code',
+    task: 't2', lesson: '1.2', phase: null, role: 'code-author', started_at: T0, age_seconds: 360, lease_expired_at: '2026-01-01T00:05:00.000Z', stage: 'code',
     changed_files: ['1-m1/1.2-l/src/half.ts'],
     hint: 'code-author on lesson 1.2 (at code) stopped renewing its lease; check the 1 file it changed (changed_files), then record its answer (codelabgen state task done|fail t2) or reset it (codelabgen state task reset t2) and start the work again',
   });
@@ -176,4 +176,31 @@ test('phase tasks: only for the current worker phase, with a role; a later finis
   const phaseTask = (id: string, phase: State['phase'], status: Task['status']): Task => ({ ...task(id, '', status), lesson: null, phase });
   const tasks = [phaseTask('t1', 'sources', 'failed'), phaseTask('t2', 'recon', 'done'), phaseTask('t3', 'topics', 'failed'), phaseTask('t4', 'topics', 'done')];
   assert.deepEqual(listTasks(state([], tasks), 'open').map((item) => item.id), ['t1']);
+});
+
+test('rework: shown until the lesson is back at the stage it left; a review must belong to the current round', () => {
+  const rework = { from: 'reviewed' as const, to: 'readalong' as const, note: 'example 2 unclear', at: '2026-01-01T01:00:00.000Z' };
+  const cases: Array<[Stage, boolean]> = [['readalong', true], ['notes', true], ['reviewed', false], ['done', false]];
+  for (const [stage, shown] of cases) assert.equal(activeRework(lesson('1.1', stage, { rework })) !== null, shown, stage);
+  assert.equal(activeRework(lesson('1.1', 'notes')), null);
+  const reworked = lesson('1.1', 'notes', { rework, review_rounds_used: 1 });
+  const before = Date.parse(rework.at) - 1;
+  const reviews: Array<[string, LessonState, number | undefined, number, boolean]> = [
+    ['never moved back', lesson('1.1', 'notes'), undefined, before, true],
+    ['old file, no round', reworked, undefined, before, false],
+    ['old file, old round', reworked, 1, before, false],
+    ['old file, current round', reworked, 2, before, true],
+    ['written after the move back', reworked, undefined, Date.parse(rework.at) + 1, true],
+  ];
+  for (const [name, item, round, mtime, accepted] of reviews) assert.equal(staleReview(item, round, mtime) === null, accepted, name);
+  assert.match(staleReview(reworked, 1, before) ?? '', /^written before the move back from reviewed \(2026-01-01T01:00:00\.000Z\) for round 1; the current review round is 2: review again \(round: 2\)$/);
+});
+
+test('unblock: --note is the user\'s decision; --review-round needs it and adds one round to the budget', () => {
+  const blocked = lesson('1.1', 'reviewed', { blocked: { reason: 'rounds used up', by: 'user', at: T0 }, review_rounds_used: 2 });
+  assert.deepEqual(decideUnblock(state([blocked]), '1.1', 'user: go on', true), { kind: 'lesson.unblock', lesson: '1.1', fix_budget_reset: false, note: 'user: go on', review_round_granted: true });
+  assert.match(refusal(() => decideUnblock(state([blocked]), '1.1', null, true)), /--review-round records the user's decision/);
+  assert.deepEqual([reviewRounds(blocked, BUDGETS), reviewRounds({ ...blocked, review_rounds_granted: 2 }, BUDGETS)], [2, 4]);
+  assert.match(refusal(() => decideSet(COURSE, state([{ ...blocked, blocked: null }]), '1.1', 'notes', 'again', BUDGETS)), /review rounds used up \(2 of 2\)/);
+  assert.equal(refusal(() => decideSet(COURSE, state([{ ...blocked, blocked: null, review_rounds_granted: 1 }]), '1.1', 'notes', 'again', BUDGETS)), 'accepted');
 });

@@ -3,7 +3,7 @@
 import type { Budgets, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
 import type { PhaseAction } from './phases.ts';
 import { GATES } from './phases.ts';
-import { stageRow } from './stages.ts';
+import { stageIndex, stageRow } from './stages.ts';
 
 export interface WorkItem {
   lesson: string;
@@ -17,6 +17,8 @@ export interface WorkItem {
   /** The running task for this lesson, if any. */
   task: { id: string; role: string; started_at: string; age_seconds: number } | null;
   drifted: boolean;
+  /** Present while the lesson is reworked after a move back (until it is at `from` again): why it moved back. */
+  rework?: { from: Stage; to: Stage; note: string; at: string };
 }
 
 export interface BlockedItem {
@@ -138,6 +140,18 @@ export function roleFor(lesson: LessonState, drifted: boolean): { role: string; 
   return { role: row.role, action: `${row.role} ${row.work.replaceAll('<id>', id)}, then ${row.then.replace('<id>', id)}` };
 }
 
+/** The last move back while the lesson has not yet reached the stage it was moved back from. */
+export function activeRework(lesson: LessonState): WorkItem['rework'] | null {
+  const rework = lesson.rework;
+  return rework && stageIndex(lesson.stage) < stageIndex(rework.from) ? rework : null;
+}
+
+function reworkLine(lesson: LessonState, rework: NonNullable<WorkItem['rework']>): string {
+  const next = stageRow(lesson.stage).next_stage;
+  const redo = stageIndex(lesson.stage) > 0 ? ` (to redo ${lesson.stage} itself, move it back one more stage)` : '';
+  return `rework, moved back from ${rework.from} to ${rework.to}: "${rework.note}"; the work redone now is ${next ?? 'nothing'}${redo}`;
+}
+
 interface ModuleState {
   id: string;
   /** First unfinished lesson of the module (in curriculum order), or null when all are done. */
@@ -167,14 +181,18 @@ export function planLessons(input: PlanInput): WorkItem[] {
     const lesson = module.first as LessonState;
     const drifted = input.drifted.has(lesson.id);
     const task = running.find((item) => item.lesson === lesson.id);
+    const rework = activeRework(lesson);
+    const work = lesson.stale ? { role: 'orchestrator', action: `stale (${lesson.stale.reason}): move it back with codelabgen state set ${lesson.id} <stage> --note "..."` } : roleFor(lesson, drifted);
     return {
       lesson: lesson.id,
       module: module.id,
       stage: lesson.stage,
       next_stage: lesson.stale ? null : stageRow(lesson.stage).next_stage,
-      ...(lesson.stale ? { role: 'orchestrator', action: `stale (${lesson.stale.reason}): move it back with codelabgen state set ${lesson.id} <stage> --note "..."` } : roleFor(lesson, drifted)),
+      role: work.role,
+      action: rework && !lesson.stale && !drifted ? `${reworkLine(lesson, rework)}; ${work.action}` : work.action,
       task: task ? { id: task.id, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, input.now) } : null,
       drifted,
+      ...(rework ? { rework } : {}),
     };
   });
 }

@@ -57,14 +57,25 @@ function specProblems(course: Course, id: string): string[] {
   });
 }
 
-function reviewProblems(course: Course, id: string): string[] {
+function reviewProblems(course: Course, lesson: LessonState): string[] {
+  const id = lesson.id;
   const rel = ARTIFACTS.lessonReview(id);
   if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
   return problemsOf(() => {
     const review = parseData(ReviewSchema, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
     if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
     if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
+    const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);
+    if (stale) refuse(`${rel}: ${stale}`);
   });
+}
+
+/** Why a review does not belong to the current round (after a move back), or null when it does. */
+export function staleReview(lesson: LessonState, round: number | undefined, mtimeMs: number): string | null {
+  if (!lesson.rework) return null;
+  const current = lesson.review_rounds_used + 1;
+  if (round === current || mtimeMs >= Date.parse(lesson.rework.at)) return null;
+  return `written before the move back from ${lesson.rework.from} (${lesson.rework.at})${round === undefined ? '' : ` for round ${round}`}; the current review round is ${current}: review again (round: ${current})`;
 }
 
 function doneProblems(course: Course, lesson: LessonState): string[] {
@@ -86,7 +97,7 @@ export function forwardProblems(course: Course, lesson: LessonState, target: Sta
     case 'notes':
       return docs('notes.md');
     case 'reviewed':
-      return reviewProblems(course, lesson.id);
+      return reviewProblems(course, lesson);
     case 'done':
       return doneProblems(course, lesson);
     default:
@@ -133,8 +144,12 @@ function decideBack(lesson: LessonState, target: Stage, note: string | null, bud
   const id = lesson.id;
   if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`);
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';
-  if (usesRound && lesson.review_rounds_used >= budgets.review_rounds) {
-    refuse(`lesson ${id}: review rounds used up (${lesson.review_rounds_used} of ${budgets.review_rounds}); it cannot move back from ${lesson.stage}`, `block it for the user: codelabgen state block ${id} --reason "..."`);
+  const rounds = reviewRounds(lesson, budgets);
+  if (usesRound && lesson.review_rounds_used >= rounds) {
+    refuse(
+      `lesson ${id}: review rounds used up (${lesson.review_rounds_used} of ${rounds}); it cannot move back from ${lesson.stage}`,
+      `block it for the user: codelabgen state block ${id} --reason "..."; the user may grant one more round: codelabgen state unblock ${id} --review-round --note "<their decision>"`,
+    );
   }
   return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound };
 }
@@ -158,10 +173,17 @@ export function decideBlock(state: State, id: string, reason: string | undefined
   return { kind: 'lesson.block', lesson: id, reason };
 }
 
-export function decideUnblock(state: State, id: string): EventDraft {
+/** Review rounds a lesson may use: the budget plus the rounds the user granted. */
+export function reviewRounds(lesson: LessonState, budgets: Budgets): number {
+  return budgets.review_rounds + (lesson.review_rounds_granted ?? 0);
+}
+
+/** `state unblock <id> [--note "decision"] [--review-round]`: --review-round grants one more review round. */
+export function decideUnblock(state: State, id: string, note: string | null = null, reviewRound = false): EventDraft {
   const lesson = requireLesson(state, id);
   if (!lesson.blocked) refuse(`lesson ${id} is not blocked`);
-  return { kind: 'lesson.unblock', lesson: id, fix_budget_reset: lesson.blocked.by === 'fix-budget' };
+  if (reviewRound && (note === null || note.trim() === '')) refuse(`state unblock ${id}: --review-round records the user's decision; add --note "<what the user decided>"`);
+  return { kind: 'lesson.unblock', lesson: id, fix_budget_reset: lesson.blocked.by === 'fix-budget', note, review_round_granted: reviewRound };
 }
 
 export function decideStale(state: State, id: string, reason: string | undefined): EventDraft {

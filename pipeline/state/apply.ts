@@ -55,6 +55,7 @@ function applyKind(state: State, event: Event): State {
         stage: event.to,
         stale: event.to === lesson.stage ? lesson.stale : null,
         review_rounds_used: lesson.review_rounds_used + (event.review_round_used ? 1 : 0),
+        ...(stageIndex(event.to) < stageIndex(lesson.stage) ? { rework: { from: lesson.stage, to: event.to, note: event.note ?? '', at: event.ts } } : {}),
         verified: stageIndex(event.to) >= stageIndex('verified') ? lesson.verified : null,
       }));
     case 'lesson.verified':
@@ -81,6 +82,7 @@ function applyKind(state: State, event: Event): State {
         blocked: null,
         fix_attempts_used: event.fix_budget_reset ? 0 : lesson.fix_attempts_used,
         fix_budget_resets: lesson.fix_budget_resets + (event.fix_budget_reset ? 1 : 0),
+        ...(event.review_round_granted ? { review_rounds_granted: (lesson.review_rounds_granted ?? 0) + 1 } : {}),
       }));
     case 'lesson.stale':
       return updateLesson(state, event, (lesson) => ({ ...lesson, stale: { reason: event.reason, at: event.ts } }));
