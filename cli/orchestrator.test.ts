@@ -185,3 +185,27 @@ describe('rework keeps its reason', () => {
     assert.equal(lessonOf(root, '1.1').review_rounds_used, 2);
   });
 });
+
+describe('prerequisites', () => {
+  test('check and state next flag a done lesson whose prerequisite drifted or was moved back after it was done', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'done');
+    advance(root, '1.2', 'done');
+    assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
+    write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 43;\n');
+    let next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.prerequisites_changed.map((flag: { lesson: string; depends_on: string; change: string }) => [flag.lesson, flag.depends_on, flag.change]), [['1.2', '1.1', 'drifted']]);
+    assert.equal(next.prerequisites_changed[0].message, '1.2 depends on 1.1, which changed after 1.2 was done (1.1 drifted)');
+    const drifted = cli(['check'], { cwd: root });
+    assert.equal(drifted.code, 1, drifted.stdout + drifted.stderr);
+    assert.match(drifted.stdout, /^warn done lessons whose prerequisites changed\n {5}- warning: 1\.2 depends on 1\.1, which changed after 1\.2 was done \(1\.1 drifted\); re-verify it: codelabgen verify 1\.2; if it fails, or to redo it anyway: codelabgen state stale 1\.2 --reason "1\.1 changed"$/m);
+    ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
+    next = JSON.parse(ok(root, 'state', 'next'));
+    assert.equal(next.prerequisites_changed[0]?.message, '1.2 depends on 1.1, which changed after 1.2 was done (1.1 was moved back to code)');
+    const movedBack = cli(['check', '--json'], { cwd: root });
+    assert.equal(movedBack.code, 0, 'warnings keep exit 0');
+    assert.equal(JSON.parse(movedBack.stdout).warnings, 1);
+    ok(root, 'state', 'stale', '1.2', '--reason', '1.1 changed');
+    assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
+  });
+});

@@ -23,7 +23,7 @@ test('tasks: start prints the id, done stores the validated result, list and nex
   const t1 = ok(root, 'state', 'task', 'start', '2.1', '--role', 'code-author').trim();
   assert.equal(t1, 't1');
   const next = JSON.parse(ok(root, 'state', 'next'));
-  assert.deepEqual(Object.keys(next), ['phase', 'next_phase', 'approval_needed', 'ready', 'done', 'next_step', 'actions', 'lessons', 'blocked', 'running', 'interrupted', 'budgets']);
+  assert.deepEqual(Object.keys(next), ['phase', 'next_phase', 'approval_needed', 'ready', 'done', 'next_step', 'actions', 'lessons', 'blocked', 'running', 'interrupted', 'prerequisites_changed', 'budgets']);
   assert.equal(next.lessons.length, 1);
   assert.equal(next.lessons[0].lesson, '2.1');
   assert.equal(next.lessons[0].task.id, 't1');

@@ -55,6 +55,7 @@ export const LessonStateSchema = z
       .nullable()
       .optional()
       .describe('The failure `verify --update-state` counted last, until a pass or a `state fail`; `state fail` of the same code is refused.'),
+    done_at: TimestampSchema.optional().describe('When the lesson last reached `done`.'),
     updated_at: TimestampSchema.describe('Time of the last event that changed the lesson.'),
   })
   .describe('One lesson\'s progress.');

@@ -6,6 +6,7 @@ import type { LessonState, Stage, State, Task } from '../content-schemas/index.t
 import { countedByVerify } from './fix-budget.ts';
 import { decidePhaseTaskStart, decideTaskStart, isOpen, listTasks, parseLease } from './tasks.ts';
 import { activeRework, planNext } from './planner.ts';
+import { changedPrerequisites } from './prerequisites.ts';
 import { decideSet, decideUnblock, reviewRounds, staleReview } from './stages.ts';
 import type { Course } from './course.ts';
 
@@ -203,4 +204,24 @@ test('unblock: --note is the user\'s decision; --review-round needs it and adds 
   assert.deepEqual([reviewRounds(blocked, BUDGETS), reviewRounds({ ...blocked, review_rounds_granted: 2 }, BUDGETS)], [2, 4]);
   assert.match(refusal(() => decideSet(COURSE, state([{ ...blocked, blocked: null }]), '1.1', 'notes', 'again', BUDGETS)), /review rounds used up \(2 of 2\)/);
   assert.equal(refusal(() => decideSet(COURSE, state([{ ...blocked, blocked: null, review_rounds_granted: 1 }]), '1.1', 'notes', 'again', BUDGETS)), 'accepted');
+});
+
+test('prerequisites: a done lesson is flagged when a prerequisite drifted, or was moved back or marked stale after it was done', () => {
+  const DONE = '2026-01-01T01:00:00.000Z';
+  const before = '2026-01-01T00:30:00.000Z';
+  const later = '2026-01-01T02:00:00.000Z';
+  const prerequisites = new Map([['1.2', ['1.1']]]);
+  const cases: Array<[string, LessonState, Partial<LessonState>, string[], string | null]> = [
+    ['unchanged', lesson('1.1', 'done'), {}, [], null],
+    ['drifted', lesson('1.1', 'done'), {}, ['1.1'], 'drifted'],
+    ['moved back after', lesson('1.1', 'code', { rework: { from: 'done', to: 'code', note: 'x', at: later } }), {}, [], 'moved back'],
+    ['moved back before (1.2 was done later)', lesson('1.1', 'code', { rework: { from: 'done', to: 'code', note: 'x', at: before } }), {}, [], null],
+    ['stale after', lesson('1.1', 'done', { stale: { reason: 'x', at: later } }), {}, [], 'stale'],
+    ['dependent not done', lesson('1.1', 'done'), { stage: 'notes' }, ['1.1'], null],
+    ['dependent already stale', lesson('1.1', 'done'), { stale: { reason: 'y', at: later } }, ['1.1'], null],
+  ];
+  for (const [name, prerequisite, dependent, drifted, change] of cases) {
+    const current = state([prerequisite, lesson('1.2', 'done', { done_at: DONE, ...dependent })]);
+    assert.deepEqual(changedPrerequisites(current, prerequisites, new Set(drifted)).map((flag) => flag.change), change ? [change] : [], name);
+  }
 });

@@ -3,6 +3,7 @@
 import type { Budgets, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
 import type { PhaseAction } from './phases.ts';
 import { GATES } from './phases.ts';
+import { changedPrerequisites, type ChangedPrerequisite } from './prerequisites.ts';
 import { stageIndex, stageRow } from './stages.ts';
 
 export interface WorkItem {
@@ -79,6 +80,8 @@ export interface NextPlan {
   running: RunningTask[];
   /** Running tasks whose lease expired: the worker is gone or stuck. */
   interrupted: InterruptedTask[];
+  /** Done lessons whose prerequisite drifted, was moved back or marked stale after they were done. */
+  prerequisites_changed: ChangedPrerequisite[];
   budgets: Budgets;
 }
 
@@ -92,6 +95,8 @@ export interface PlanInput {
   now: Date;
   /** Files changed since each interrupted task started, by task id (read by the caller). */
   changedFiles?: ReadonlyMap<string, string[]>;
+  /** Lesson id → prerequisites from curriculum.yaml (read by the caller). */
+  prerequisites?: ReadonlyMap<string, readonly string[]>;
 }
 
 function ageSeconds(from: string, now: Date): number {
@@ -219,6 +224,7 @@ export function planNext(input: PlanInput): NextPlan {
     blocked,
     running,
     interrupted,
+    prerequisites_changed: changedPrerequisites(state, input.prerequisites ?? new Map(), input.drifted),
     budgets: input.budgets,
   };
   return { ...plan, next_step: nextStep(plan) };
@@ -229,6 +235,8 @@ export function nextStep(plan: Omit<NextPlan, 'next_step'>): string {
   if (plan.done) return 'the course is done: nothing left to do';
   if (plan.interrupted.length > 0) return `resume or reset the interrupted tasks first: ${plan.interrupted.map((task) => task.task).join(', ')}`;
   if (plan.lessons.length > 0) return `work the lessons: ${plan.lessons.map((item) => `${item.lesson} (${item.role})`).join(', ')}`;
+  const changed = plan.prerequisites_changed[0];
+  if (changed) return `${changed.message}: ${changed.fix}`;
   if (plan.phase === 'lessons' && plan.blocked.length > 0 && !plan.ready) return `every open lesson is blocked: ask the user about ${plan.blocked.map((item) => item.lesson).join(', ')}, then codelabgen state unblock <id>`;
   const missing = plan.actions.find((item) => !item.done);
   if (missing) return `${missing.description}${missing.path ? ` (${missing.path})` : ''}, then: codelabgen state phase ${plan.next_phase}`;

@@ -1,6 +1,6 @@
 // What state next and state show both need: state (recovered), budgets, the phase's actions, drift.
 import type { Budgets, State } from '../../content-schemas/index.ts';
-import { driftedLessons, getOwn, lessonFilesChangedSince, loadConfig, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/index.ts';
+import { driftedLessons, getOwn, lessonFilesChangedSince, loadConfig, readPrerequisites, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -10,6 +10,7 @@ export interface Snapshot {
   budgets: Budgets;
   actions: PhaseAction[];
   drifted: Set<string>;
+  prerequisites: Map<string, string[]>;
   /** Files changed since each running task started, by task id (for interrupted tasks' hints). */
   changedFiles: Map<string, string[]>;
 }
@@ -24,6 +25,6 @@ export async function readSnapshot(ctx: Context): Promise<Snapshot> {
     const lesson = task.status === 'running' && task.lesson !== null ? getOwn(state.lessons, task.lesson) : undefined;
     if (lesson) changedFiles.set(task.id, lessonFilesChangedSince(course, lesson, task.started_at));
   }
-  return { course, state, budgets, actions: phaseActions(course, state), drifted: driftedLessons(course, state), changedFiles };
+  return { course, state, budgets, actions: phaseActions(course, state), drifted: driftedLessons(course, state), changedFiles, prerequisites: readPrerequisites(course) };
 }
 

@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  const { state, budgets, actions, drifted, changedFiles } = await readSnapshot(ctx);
-  ctx.out.json(planNext({ state, budgets, actions, drifted, changedFiles, next_phase: nextPhase(state.phase), now: new Date() }));
+  const { state, budgets, actions, drifted, changedFiles, prerequisites } = await readSnapshot(ctx);
+  ctx.out.json(planNext({ state, budgets, actions, drifted, changedFiles, prerequisites, next_phase: nextPhase(state.phase), now: new Date() }));
   return 0;
 }

@@ -55,6 +55,7 @@ function applyKind(state: State, event: Event): State {
         stage: event.to,
         stale: event.to === lesson.stage ? lesson.stale : null,
         review_rounds_used: lesson.review_rounds_used + (event.review_round_used ? 1 : 0),
+        ...(event.to === 'done' ? { done_at: event.ts } : {}),
         ...(stageIndex(event.to) < stageIndex(lesson.stage) ? { rework: { from: lesson.stage, to: event.to, note: event.note ?? '', at: event.ts } } : {}),
         verified: stageIndex(event.to) >= stageIndex('verified') ? lesson.verified : null,
       }));
