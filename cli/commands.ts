@@ -275,6 +275,16 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/schema.ts'),
   },
   {
+    name: 'conventions',
+    args: '[readalong|diagrams|review|notes]',
+    positionals: { min: 0, max: 1 },
+    summary: 'print the doc conventions (code references, diagrams, review files, notes) with examples',
+    description: 'The same text as docs/conventions.md, generated from one source. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
+    needsCourse: false,
+    examples: ['codelabgen conventions readalong', 'codelabgen conventions'],
+    load: () => import('./commands/conventions.ts'),
+  },
+  {
     name: 'check',
     summary: 'check the course: log replay, artifacts, drift (exit 1 when problems are found)',
     options: { ...JSON_OPTION },

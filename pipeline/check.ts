@@ -4,6 +4,7 @@
 import type { State } from '../content-schemas/index.ts';
 import type { Course } from './course.ts';
 import { RefusalError } from './errors.ts';
+import { checkConventions } from './conventions-check.ts';
 import { changedPrerequisites, readPrerequisites } from './prerequisites.ts';
 import { driftedLessons } from './stages.ts';
 import { checkCodeRefs } from './site/check-refs.ts';
@@ -39,6 +40,7 @@ export const CHECKS: CourseCheck[] = [
     problems: state ? [...driftedLessons(course, state)].map((id) => `lesson ${id}: code changed since it was verified; move it back to code and verify again`) : [],
   }),
   checkCodeRefs,
+  checkConventions,
   (course, state) => ({
     name: 'done lessons whose prerequisites changed',
     problems: [],

@@ -6,6 +6,7 @@ import type { Budgets, EventDraft, LessonState, Phase, Stage, State } from '../c
 import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
+import { lintDoc } from './conventions.ts';
 import { codeDrift, currentCodeHash } from './drift.ts';
 import { refuse } from './errors.ts';
 import { countedByVerify, decideFailure, requireLesson } from './fix-budget.ts';
@@ -78,6 +79,13 @@ export function staleReview(lesson: LessonState, round: number | undefined, mtim
   return `written before the move back from ${lesson.rework.from} (${lesson.rework.at})${round === undefined ? '' : ` for round ${round}`}; the current review round is ${current}: review again (round: ${current})`;
 }
 
+function readalongProblems(course: Course, lesson: LessonState, fileProblems: string[]): string[] {
+  if (fileProblems.length > 0) return fileProblems;
+  const rel = path.posix.join(lesson.dir, 'docs', 'readalong.md');
+  if (lintDoc(readFileSync(abs(course, rel), 'utf8')).references > 0) return [];
+  return [`${rel}: no code reference; a readalong shows the lesson's code with an empty fence like \`\`\`ts file=src/x.ts lines=10-24 (see: codelabgen conventions readalong)`];
+}
+
 function doneProblems(course: Course, lesson: LessonState): string[] {
   if (lesson.verified === null) return [`lesson ${lesson.id}: no verification recorded; move it back to code and verify again`];
   const drift = codeDrift(course, lesson);
@@ -93,7 +101,7 @@ export function forwardProblems(course: Course, lesson: LessonState, target: Sta
     case 'code':
       return lessonDirProblems(course, lesson);
     case 'readalong':
-      return docs('readalong.md');
+      return readalongProblems(course, lesson, docs('readalong.md'));
     case 'notes':
       return docs('notes.md');
     case 'reviewed':
