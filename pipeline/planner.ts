@@ -2,6 +2,7 @@
 // phase actions, drift and the time to what the orchestrator should do next.
 import type { Budgets, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
 import type { PhaseAction } from './phases.ts';
+import { ageSeconds, tasksByLease, type InterruptedTask, type RunningTask } from './leases.ts';
 import { GATES } from './phases.ts';
 import { changedPrerequisites, type ChangedPrerequisite } from './prerequisites.ts';
 import { stageIndex, stageRow } from './stages.ts';
@@ -28,38 +29,6 @@ export interface BlockedItem {
   stage: Stage;
   reason: string;
   by: 'user' | 'fix-budget';
-}
-
-export interface RunningTask {
-  task: string;
-  /** Null for a phase task. */
-  lesson: string | null;
-  /** The phase of a phase task, else null. */
-  phase: Phase | null;
-  role: string;
-  started_at: string;
-  age_seconds: number;
-  /** Until when it counts as running; `state task heartbeat` renews it. */
-  lease_expires_at: string;
-}
-
-export interface InterruptedTask {
-  task: string;
-  /** Null for a phase task. */
-  lesson: string | null;
-  /** The phase of a phase task, else null. */
-  phase: Phase | null;
-  role: string;
-  started_at: string;
-  age_seconds: number;
-  /** When its lease ran out, or null for a task started without one. */
-  lease_expired_at: string | null;
-  /** The lesson's stage now: the work the task was doing moves it from here (null for a phase task). */
-  stage: Stage | null;
-  /** Lesson files changed since the task started (by mtime): maybe half-written by the crashed worker. Empty for a phase task. */
-  changed_files: string[];
-  /** What to do, in one line. */
-  hint: string;
 }
 
 export interface NextPlan {
@@ -97,34 +66,6 @@ export interface PlanInput {
   changedFiles?: ReadonlyMap<string, string[]>;
   /** Lesson id → prerequisites from curriculum.yaml (read by the caller). */
   prerequisites?: ReadonlyMap<string, readonly string[]>;
-}
-
-function ageSeconds(from: string, now: Date): number {
-  return Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 1000));
-}
-
-function taskAge(task: Task, now: Date) {
-  return { task: task.id, lesson: task.lesson, phase: task.phase ?? null, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, now) };
-}
-
-/** Running tasks whose lease holds at `now`, and those whose lease expired (or that never had one). */
-export function splitByLease(tasks: readonly Task[], now: Date): [Task[], Task[]] {
-  const holds = (task: Task) => task.lease_expires_at !== undefined && Date.parse(task.lease_expires_at) > now.getTime();
-  return [tasks.filter(holds), tasks.filter((task) => !holds(task))];
-}
-
-function interruptedTask(state: State, task: Task, input: PlanInput): InterruptedTask {
-  const stage = task.lesson === null ? null : (state.lessons[task.lesson]?.stage ?? null);
-  const subject = task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson} (at ${stage ?? 'unknown stage'})`;
-  const changed = input.changedFiles?.get(task.id) ?? [];
-  const files = changed.length === 0 ? 'no lesson file changed since it started' : `check the ${changed.length} file${changed.length === 1 ? '' : 's'} it changed (changed_files)`;
-  return {
-    ...taskAge(task, input.now),
-    lease_expired_at: task.lease_expires_at ?? null,
-    stage,
-    changed_files: changed,
-    hint: `${task.role} on ${subject} stopped renewing its lease; ${files}, then record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`,
-  };
 }
 
 function runningTasks(state: State): Task[] {
@@ -209,9 +150,7 @@ export function planNext(input: PlanInput): NextPlan {
     const lesson = state.lessons[id];
     return lesson?.blocked ? [{ lesson: id, module: lesson.module_id, stage: lesson.stage, reason: lesson.blocked.reason, by: lesson.blocked.by }] : [];
   });
-  const [holding, expired] = splitByLease(runningTasks(state), input.now);
-  const running = holding.map((task) => ({ ...taskAge(task, input.now), lease_expires_at: task.lease_expires_at as string }));
-  const interrupted = expired.map((task) => interruptedTask(state, task, input));
+  const { running, interrupted } = tasksByLease(state, runningTasks(state), input.now, input.changedFiles ?? new Map());
   const plan = {
     phase: state.phase,
     next_phase: input.next_phase,
