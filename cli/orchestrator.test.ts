@@ -60,15 +60,22 @@ describe('open tasks', () => {
 });
 
 describe('no finished course with an unfinished lesson', () => {
-  test('in assembly a move back is refused unless --reopen, which moves the course back to lessons in the same event; task start on a done lesson is refused', () => {
+  test('in assembly and done a move back is refused unless --reopen, which moves the course back to lessons in the same event; state next says done; task start on a done lesson is refused', () => {
     const root = lessonsCourse();
     for (const id of ['1.1', '1.2', '2.1']) advance(root, id, 'done');
     ok(root, 'state', 'phase', 'assembly');
     refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to lessons\)$/);
     refused(root, ['state', 'task', 'start', '1.2', '--role', 'notes-writer'], /^error: lesson 1\.2 is done; no worker runs on a done lesson$/);
+    ok(root, 'report');
+    const last = readEvents(root).at(-1) as { seq: number };
+    appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: last.seq + 1, ts: new Date().toISOString(), kind: 'site.build', out: '/tmp/site', pages: 4, lessons: ['1.1', '1.2', '2.1'] })}\n`);
+    ok(root, 'state', 'phase', 'done');
+    const finished = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual([finished.phase, finished.done, finished.ready, finished.next_step], ['done', true, false, 'the course is done: nothing left to do']);
+    refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase done, which needs every lesson done; to rework it, reopen the course: /);
     assert.match(ok(root, 'state', 'set', '1.2', 'notes', '--note', 'typo in the notes', '--reopen'), /^lesson 1\.2: notes; course reopened: phase lessons \(seq \d+\)\n$/);
     const event = readEvents(root).at(-1);
-    assert.deepEqual([event?.kind, event?.reopened, event?.to], ['lesson.stage', 'assembly', 'notes']);
+    assert.deepEqual([event?.kind, event?.reopened, event?.to], ['lesson.stage', 'done', 'notes']);
     assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
     refused(root, ['state', 'set', '1.1', 'reviewed', '--note', 'x', '--reopen'], /^error: state set 1\.1: --reopen is only for moving a lesson back while the course is at assembly or done \(it is at lessons\)$/);
     ok(root, 'state', 'rebuild');
