@@ -20,6 +20,7 @@ export { planNext, type NextPlan, type WorkItem } from './planner.ts';
 export { createLessonDirs, curriculumLessons, decideRegister, readCurriculum } from './register.ts';
 export { decidePhaseTaskStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, decideTaskStart, isOpen, listTasks, parseLease, taskDurationMs } from './tasks.ts';
 export { lessonFilesChangedSince } from './task-files.ts';
+export { leaseHolds } from './leases.ts';
 export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type ConventionTopic } from './conventions.ts';
 export { changedPrerequisites, readPrerequisites, type ChangedPrerequisite } from './prerequisites.ts';
 export { lastJsonBlock, parseWorkerStatus } from './worker-status.ts';

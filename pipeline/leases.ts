@@ -44,8 +44,12 @@ function taskAge(task: Task, now: Date) {
 
 /** Running tasks whose lease holds at `now`, and those whose lease expired (or that never had one). */
 export function splitByLease(tasks: readonly Task[], now: Date): [Task[], Task[]] {
-  const holds = (task: Task) => task.lease_expires_at !== undefined && Date.parse(task.lease_expires_at) > now.getTime();
-  return [tasks.filter(holds), tasks.filter((task) => !holds(task))];
+  return [tasks.filter((task) => leaseHolds(task, now)), tasks.filter((task) => !leaseHolds(task, now))];
+}
+
+/** True when the task has a lease that has not run out at `now` (a task without one never holds). */
+export function leaseHolds(task: Task, now: Date): boolean {
+  return task.lease_expires_at !== undefined && Date.parse(task.lease_expires_at) > now.getTime();
 }
 
 function interruptedTask(state: State, task: Task, now: Date, changedFiles: ReadonlyMap<string, string[]>): InterruptedTask {
