@@ -151,7 +151,8 @@ describe('phase tasks', () => {
     refused(root, ['state', 'task', 'start', '--phase', 'recon', '--role', 'researcher'], /^error: --phase recon: the course is at phase sources; a phase task is for the current phase$/);
     refused(root, ['state', 'task', 'start', '--phase', 'gate_sources', '--role', 'researcher'], /^error: --phase "gate_sources": phase tasks are for recon, sources, topics, curriculum, scaffold, assembly$/);
     refused(root, ['state', 'task', 'start', '--phase', 'sources'], /^error: state task start --phase sources: --role R is required for a phase task/);
-    refused(root, ['state', 'task', 'start'], /^error: state task start: give a lesson id or --phase P, not both$/);
+    refused(root, ['state', 'task', 'start'], /^error: state task start: give a lesson id or --phase P$/);
+    refused(root, ['state', 'task', 'start', '1.1', '--phase', 'sources', '--role', 'researcher'], /^error: state task start: give a lesson id or --phase P, not both$/);
     assert.match(ok(root, 'state', 'task', 'list', '--open'), /^t1 +sources +source-researcher +running /);
     const next = JSON.parse(ok(root, 'state', 'next'));
     assert.deepEqual(next.running.map((item: { task: string; lesson: null; phase: string }) => [item.task, item.lesson, item.phase]), [['t1', null, 'sources'], ['t2', null, 'sources']]);

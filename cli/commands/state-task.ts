@@ -52,7 +52,7 @@ async function list(ctx: Context): Promise<number> {
 function startDecision(ctx: Context, state: State) {
   const lesson = ctx.positionals[0];
   const phase = ctx.string('phase');
-  if ((lesson === undefined) === (phase === undefined)) refuse('state task start: give a lesson id or --phase P, not both', 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
+  if ((lesson === undefined) === (phase === undefined)) refuse(`state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`, 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
   return phase === undefined ? decideTaskStart(state, lesson as string, ctx.string('role'), leaseSeconds(ctx)) : decidePhaseTaskStart(state, phase, ctx.string('role'), leaseSeconds(ctx));
 }
 
