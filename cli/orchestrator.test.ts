@@ -1,12 +1,11 @@
-// The protocol as an orchestrator agent drives it (issue 18): one count per failure, open tasks,
-// reopening a finished course, leases, phase tasks, rework notes, prerequisites. Real CLI, temp dirs.
+// The protocol as an orchestrator agent drives it: one count per failure, open tasks, reopening a
+// finished course, leases, phase tasks, rework notes, prerequisites. Real CLI in temp dirs.
 import assert from 'node:assert/strict';
 import { appendFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
 import { cli, readEvents, removeDir, scratchDir } from './testing.ts';
-import { after } from 'node:test';
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => removeDir(path.dirname(root))));

@@ -1,4 +1,4 @@
-// Pure decisions behind issue 18's protocol changes: one count per failure, open tasks, leases,
+// Pure decisions of the orchestrator protocol: one count per failure, open tasks, leases,
 // reopening, rework, prerequisites. Table-driven where the rule is a table.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
