@@ -1,4 +1,4 @@
-// Course resolution for commands: --course, $CODELABGEN_COURSE, nearest ancestor (PROTOCOL.md 1).
+// Course resolution for commands: --course, $CODELABGEN_COURSE, nearest ancestor (docs/protocol.md, "Course layout").
 import { resolveCourse, type Course } from '../pipeline/index.ts';
 import type { Context } from './context.ts';
 

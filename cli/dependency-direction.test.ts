@@ -1,4 +1,4 @@
-// Imports point one way (DESIGN.md): content-schemas ← pipeline ← cli; site reads only
+// Imports point one way: content-schemas ← pipeline ← cli; site reads only
 // content-schemas/index.ts and pipeline/read.ts; across folders only the entry files are imported
 // (pipeline/site/index.ts is the site commands' own, lazily loaded entry).
 // Test files and test helpers may reach inside.

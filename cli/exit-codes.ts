@@ -1,4 +1,4 @@
-// Exit codes are protocol (PROTOCOL.md section 7): agents branch on them. Defined once, here.
+// Exit codes are protocol (docs/protocol.md, "Exit codes and output"): agents branch on them. Defined once, here.
 export const EXIT = {
   ok: 0,
   checkFailed: 1,

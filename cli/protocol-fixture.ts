@@ -84,7 +84,7 @@ export function writeStageArtifact(root: string, id: string, stage: string): voi
     write(root, `${dir}/main.mjs`, 'export const answer = 42;\n');
     write(root, `${dir}/main.test.mjs`, "import test from 'node:test';\nimport assert from 'node:assert';\nimport { answer } from './main.mjs';\ntest('answer', () => assert.equal(answer, 42));\n");
   }
-  if (stage === 'readalong') write(root, `${dir}/docs/readalong.md`, '# Read along\n');
+  if (stage === 'readalong') write(root, `${dir}/docs/readalong.md`, '# Read along\n\n```js file=main.mjs\n```\n');
   if (stage === 'notes') write(root, `${dir}/docs/notes.md`, '# Notes\n');
   if (stage === 'reviewed') write(root, `.codelabgen/lessons/${id}/review.md`, `---\nlesson: "${id}"\nverdict: pass\n---\nLooks good.\n`);
 }

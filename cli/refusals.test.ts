@@ -1,4 +1,4 @@
-// Every refusal of PROTOCOL.md sections 2–3 (and register, tasks, status check): exit 2, exactly
+// Every refusal of docs/protocol.md "Phases" and "Lesson stages" (and register, tasks, status check): exit 2, exactly
 // one `error:` line, and state.json, events.jsonl and every other file byte-identical afterwards.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -172,7 +172,7 @@ describe('tasks and worker status', () => {
   });
 
   test('one running task per lesson; finishing needs a running task; results are validated', () => {
-    refused(root, ['state', 'task', 'start', '1.1'], /--role R is required/);
+    refused(root, ['state', 'task', 'start', '1.1', '--role', ''], /^error: --role "": expected a worker role in kebab-case/);
     refused(root, ['state', 'task', 'start', '9.9', '--role', 'code-author'], /unknown lesson "9\.9"/);
     assert.equal(ok(root, 'state', 'task', 'start', '1.1', '--role', 'example-designer'), 't1\n');
     refused(root, ['state', 'task', 'start', '1.1', '--role', 'code-author'], /^error: lesson 1\.1 already has a running task t1 \(example-designer, started /);

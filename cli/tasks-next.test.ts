@@ -23,12 +23,13 @@ test('tasks: start prints the id, done stores the validated result, list and nex
   const t1 = ok(root, 'state', 'task', 'start', '2.1', '--role', 'code-author').trim();
   assert.equal(t1, 't1');
   const next = JSON.parse(ok(root, 'state', 'next'));
-  assert.deepEqual(Object.keys(next), ['phase', 'next_phase', 'approval_needed', 'ready', 'actions', 'lessons', 'blocked', 'interrupted', 'budgets']);
+  assert.deepEqual(Object.keys(next), ['phase', 'next_phase', 'approval_needed', 'ready', 'done', 'next_step', 'actions', 'lessons', 'blocked', 'running', 'interrupted', 'prerequisites_changed', 'budgets']);
   assert.equal(next.lessons.length, 1);
   assert.equal(next.lessons[0].lesson, '2.1');
   assert.equal(next.lessons[0].task.id, 't1');
-  assert.equal(next.interrupted[0].task, 't1');
-  assert.equal(typeof next.interrupted[0].age_seconds, 'number');
+  assert.equal(next.running[0].task, 't1'); // a fresh lease: running, not interrupted
+  assert.equal(typeof next.running[0].age_seconds, 'number');
+  assert.deepEqual(next.interrupted, []);
   assert.match(ok(root, 'state', 'show'), /open tasks: 1\n {2}t1 2\.1 code-author since /);
   const open = JSON.parse(ok(root, 'state', 'task', 'list', '--open', '--json'));
   assert.deepEqual(open.tasks.map((task: { id: string }) => task.id), ['t1']);
@@ -42,10 +43,11 @@ test('tasks: start prints the id, done stores the validated result, list and nex
   assert.match(ok(root, 'state', 'task', 'list'), /^t1 +2\.1 +code-author +done /);
 });
 
-test('after a restart: running tasks are interrupted; reset frees the lesson', () => {
+test('after a restart: a task whose lease holds is running, not interrupted; reset frees the lesson', () => {
   const t2 = ok(root, 'state', 'task', 'start', '2.1', '--role', 'code-author').trim();
   const next = JSON.parse(cli(['state', 'next', '--course', root]).stdout);
-  assert.deepEqual(next.interrupted.map((item: { task: string; lesson: string }) => [item.task, item.lesson]), [[t2, '2.1']]);
+  assert.deepEqual(next.running.map((item: { task: string; lesson: string }) => [item.task, item.lesson]), [[t2, '2.1']]);
+  assert.deepEqual(next.interrupted, []);
   ok(root, 'state', 'task', 'reset', t2, '--note', 'orchestrator restarted');
   assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).interrupted, []);
   assert.equal(ok(root, 'state', 'task', 'start', '2.1', '--role', 'code-author').trim(), 't3');

@@ -30,6 +30,11 @@ export const ConfigSchema = z
     runtime: RuntimeSchema.default('node').describe('Default runtime for lesson tests; a lesson spec may override it.'),
     test_command: ArgvSchema.optional().describe('Default argv for the `custom` runtime (or to override a runtime\'s default command).'),
     verify_timeout_seconds: z.int().min(1).max(86400).default(300).describe('Seconds before a test run is killed (with its whole process group).'),
+    task_lease: z
+      .string()
+      .regex(/^[1-9][0-9]{0,5}[smh]$/, 'expected a duration like "20m", "90s" or "2h"')
+      .default('20m')
+      .describe('How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.'),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
     verify: VerifySettingsSchema.default({ sandbox: 'auto' }),
   })

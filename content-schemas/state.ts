@@ -30,6 +30,17 @@ export const LessonStateSchema = z
     fix_attempts_used: z.int().min(0).describe('Failed verifications since the last fresh fix budget.'),
     fix_budget_resets: z.int().min(0).describe('Times `unblock` gave a fresh fix budget.'),
     review_rounds_used: z.int().min(0).describe('Moves back from notes or reviewed.'),
+    review_rounds_granted: z.int().min(0).optional().describe('Extra review rounds the user granted (`state unblock --review-round`), on top of budgets.review_rounds.'),
+    rework: z
+      .strictObject({
+        from: StageSchema.describe('Stage the lesson was moved back from.'),
+        to: StageSchema.describe('Stage it was moved back to.'),
+        note: z.string().max(100_000).describe('Why (the --note of the move back).'),
+        at: TimestampSchema,
+      })
+      .nullable()
+      .optional()
+      .describe('The last move back; `state next` shows it on the lesson\'s work item until the lesson is at `from` again.'),
     verified: z
       .strictObject({
         code_hash: z.string().describe('Hash of the lesson code that passed.'),
@@ -39,6 +50,12 @@ export const LessonStateSchema = z
       .nullable()
       .describe('The last passing verification while the lesson is at `verified` or later.'),
     last_failure: z.string().max(2000).nullable().describe('One-line cause of the last failed verification.'),
+    last_verify_failure: z
+      .strictObject({ run: z.int().min(1).nullable().describe('Run number of the failing run-result.'), code_hash: z.string().describe('Hash of the code that failed.') })
+      .nullable()
+      .optional()
+      .describe('The failure `verify --update-state` counted last, until a pass or a `state fail`; `state fail` of the same code is refused.'),
+    done_at: TimestampSchema.optional().describe('When the lesson last reached `done`.'),
     updated_at: TimestampSchema.describe('Time of the last event that changed the lesson.'),
   })
   .describe('One lesson\'s progress.');

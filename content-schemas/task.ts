@@ -1,6 +1,6 @@
 // A task: the orchestrator's record of one worker run, kept in state.json under `tasks`.
 import { z } from 'zod';
-import { LessonIdSchema, RoleSchema, TimestampSchema } from './common.ts';
+import { LessonIdSchema, PhaseSchema, RoleSchema, TimestampSchema } from './common.ts';
 import { WorkerStatusSchema } from './worker-status.ts';
 
 export const TASK_ID_PATTERN = '^t[1-9][0-9]{0,9}$';
@@ -11,13 +11,16 @@ export const TaskStatusSchema = z.enum(['running', 'done', 'failed', 'reset']).d
 export const TaskSchema = z
   .strictObject({
     id: TaskIdSchema,
-    lesson: LessonIdSchema.describe('Lesson the worker works on.'),
+    lesson: LessonIdSchema.nullable().describe('Lesson the worker works on; null for a phase task.'),
+    phase: PhaseSchema.optional().describe('Phase a phase task works for (recon, sources, topics, curriculum, scaffold, assembly).'),
     role: RoleSchema,
     status: TaskStatusSchema,
     started_at: TimestampSchema.describe('When the task started.'),
     finished_at: TimestampSchema.nullable().describe('When it was done, failed or reset; null while running.'),
     note: z.string().max(2000).nullable().describe('One-line note given when it ended.'),
     result: WorkerStatusSchema.nullable().describe('The worker\'s status JSON, when given with --result.'),
+    lease_expires_at: TimestampSchema.optional().describe('Until when a running task counts as running; renewed by `state task heartbeat`. A running task past it (or without one) is interrupted.'),
+    heartbeat_at: TimestampSchema.optional().describe('Time of the last `state task heartbeat`.'),
   })
   .describe('A task: one worker run recorded by the orchestrator.');
 

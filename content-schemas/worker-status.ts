@@ -1,4 +1,4 @@
-// The JSON block a worker agent ends its answer with (PROTOCOL.md section 8).
+// The JSON block a worker agent ends its answer with (docs/protocol.md, "What a worker returns").
 import { z } from 'zod';
 import { LessonIdSchema, RelPathSchema, StageSchema } from './common.ts';
 

@@ -1,8 +1,11 @@
 // `codelabgen check`: the course checks, each a named section with its problems. Read-only.
-// Other modules add checks to CHECKS (drift, artifacts, code references).
+// Other modules add checks to CHECKS (drift, artifacts, code references). A section's warnings
+// are shown but never fail the check.
 import type { State } from '../content-schemas/index.ts';
 import type { Course } from './course.ts';
 import { RefusalError } from './errors.ts';
+import { checkConventions } from './conventions-check.ts';
+import { changedPrerequisites, readPrerequisites } from './prerequisites.ts';
 import { driftedLessons } from './stages.ts';
 import { checkCodeRefs } from './site/check-refs.ts';
 import { checkReplay, loadState } from './store/index.ts';
@@ -11,11 +14,14 @@ export interface CheckSection {
   name: string;
   detail?: string;
   problems: string[];
+  /** Findings that do not fail the check (exit stays 0): worth a look, maybe intended. */
+  warnings?: string[];
 }
 
 export interface CheckReport {
   ok: boolean;
   problems: number;
+  warnings: number;
   checks: CheckSection[];
   /** What recovery did while loading the state (a torn line moved aside, events replayed). */
   notices: string[];
@@ -34,6 +40,12 @@ export const CHECKS: CourseCheck[] = [
     problems: state ? [...driftedLessons(course, state)].map((id) => `lesson ${id}: code changed since it was verified; move it back to code and verify again`) : [],
   }),
   checkCodeRefs,
+  checkConventions,
+  (course, state) => ({
+    name: 'done lessons whose prerequisites changed',
+    problems: [],
+    warnings: state ? changedPrerequisites(state, readPrerequisites(course), driftedLessons(course, state)).map((flag) => `${flag.message}; ${flag.fix}`) : [],
+  }),
 ];
 
 export async function checkCourse(course: Course, command: string): Promise<CheckReport> {
@@ -48,5 +60,6 @@ export async function checkCourse(course: Course, command: string): Promise<Chec
   }
   for (const check of CHECKS) checks.push(await check(course, state));
   const problems = checks.reduce((sum, section) => sum + section.problems.length, 0);
-  return { ok: problems === 0, problems, checks, notices };
+  const warnings = checks.reduce((sum, section) => sum + (section.warnings?.length ?? 0), 0);
+  return { ok: problems === 0, problems, warnings, checks, notices };
 }

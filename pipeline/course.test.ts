@@ -42,7 +42,7 @@ test('resolveCourse refuses a folder that is not a course, naming where it came 
   assert.deepEqual(none.hints, ['create one with: codelabgen init DIR --title "Course title"']);
 });
 
-test('artifact paths follow PROTOCOL.md section 1', () => {
+test('artifact paths follow docs/protocol.md (Course layout)', () => {
   assert.equal(ARTIFACTS.state, '.codelabgen/state.json');
   assert.equal(ARTIFACTS.lock, '.codelabgen/lock');
   assert.equal(ARTIFACTS.lessonSpec('1.2'), '.codelabgen/lessons/1.2/spec.yaml');

@@ -1,5 +1,5 @@
 // Course resolution (--course, $CODELABGEN_COURSE, nearest ancestor) and the artifact paths of
-// PROTOCOL.md section 1. Every path the pipeline touches inside a course comes from here.
+// docs/protocol.md, "Course layout". Every path the pipeline touches inside a course comes from here.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { refuse } from './errors.ts';
@@ -54,7 +54,7 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** Paths relative to the course root, as PROTOCOL.md names them. */
+/** Paths relative to the course root, as docs/protocol.md ("Course layout") names them. */
 export const ARTIFACTS = {
   config: `${DOT_DIR}/config.yaml`,
   state: `${DOT_DIR}/state.json`,

@@ -19,7 +19,11 @@ export { GATES, decidePhase, nextPhase, phaseActions, type PhaseAction } from '.
 export { STAGE_TABLE, decideBlock, decideFail, decideSet, decideStale, decideUnblock, driftedLessons, stageRow, type StageRow } from './stages.ts';
 export { planNext, type NextPlan, type WorkItem } from './planner.ts';
 export { createLessonDirs, curriculumLessons, decideRegister, readCurriculum } from './register.ts';
-export { decideTaskFinish, decideTaskReset, decideTaskStart, taskDurationMs } from './tasks.ts';
+export { decidePhaseTaskStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, decideTaskStart, isOpen, listTasks, parseLease, taskDurationMs } from './tasks.ts';
+export { lessonFilesChangedSince } from './task-files.ts';
+export { leaseHolds } from './leases.ts';
+export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type ConventionTopic } from './conventions.ts';
+export { changedPrerequisites, readPrerequisites, type ChangedPrerequisite } from './prerequisites.ts';
 export { lastJsonBlock, parseWorkerStatus } from './worker-status.ts';
 export { buildSummary } from './summary.ts';
 export { buildReport, renderReport } from './report.ts';

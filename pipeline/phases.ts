@@ -1,4 +1,4 @@
-// Phases (PROTOCOL.md section 2): the order, each phase's required actions with their artifact
+// Phases (docs/protocol.md, "Phases"): the order, each phase's required actions with their artifact
 // checks, and the decision of `state phase <next>` (one step, gates need --approved).
 import { existsSync, statSync } from 'node:fs';
 import type { EventDraft, Phase, Source, State } from '../content-schemas/index.ts';

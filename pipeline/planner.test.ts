@@ -37,7 +37,7 @@ const cases: Array<{ name: string; input: PlanInput; items: Array<[string, strin
   { name: 'parallel budget limits modules', input: input(state([lesson('1.1', 'pending'), lesson('2.1', 'pending'), lesson('3.1', 'pending')]), 2), items: [['1.1', 'spec', 'example-designer'], ['2.1', 'spec', 'example-designer']] },
   { name: 'modules under way come first', input: input(state([lesson('1.1', 'pending'), lesson('2.1', 'pending'), lesson('3.1', 'readalong')]), 2), items: [['3.1', 'notes', 'notes-writer'], ['1.1', 'spec', 'example-designer']] },
   { name: 'a blocked module takes no slot and holds its later lessons', input: input(state([lesson('1.1', 'code', { blocked: { reason: 'r', by: 'user', at: T0 } }), lesson('1.2', 'pending'), lesson('2.1', 'pending')]), 1), items: [['2.1', 'spec', 'example-designer']] },
-  { name: 'code: verify first, code-fixer after a failure', input: input(state([lesson('1.1', 'code'), lesson('2.1', 'code', { fix_attempts_used: 1, last_failure: 'boom' })])), items: [['1.1', 'verified', 'verify'], ['2.1', 'verified', 'code-fixer']] },
+  { name: 'code: the stage\'s role code-fixer, before and after a failure (as state stages says)', input: input(state([lesson('1.1', 'code'), lesson('2.1', 'code', { fix_attempts_used: 1, last_failure: 'boom' })])), items: [['1.1', 'verified', 'code-fixer'], ['2.1', 'verified', 'code-fixer']] },
   { name: 'reviewed → orchestrator final checks; notes → reviewer', input: input(state([lesson('1.1', 'reviewed'), lesson('2.1', 'notes'), lesson('3.1', 'verified')])), items: [['1.1', 'done', 'orchestrator'], ['2.1', 'reviewed', 'lesson-reviewer'], ['3.1', 'readalong', 'readalong-writer']] },
   { name: 'a stale done lesson is the module\'s work item', input: input(state([lesson('1.1', 'done', { stale: { reason: 'x', at: T0 } }), lesson('1.2', 'pending')])), items: [['1.1', 'null', 'orchestrator']] },
   { name: 'a drifted lesson is sent back to verify', input: input(state([lesson('1.1', 'readalong')]), 3, ['1.1']), items: [['1.1', 'notes', 'verify']] },
@@ -57,7 +57,10 @@ test('planner: running tasks are attached to work items and listed as interrupte
   const plan = planNext(input(state([lesson('1.1', 'spec'), lesson('2.1', 'pending')], [task('t1', '1.1', 'code-author'), task('t2', '2.1', 'example-designer', 'done')])));
   assert.deepEqual(plan.lessons[0]?.task, { id: 't1', role: 'code-author', started_at: T0, age_seconds: 600 });
   assert.equal(plan.lessons[1]?.task, null);
-  assert.deepEqual(plan.interrupted, [{ task: 't1', lesson: '1.1', role: 'code-author', started_at: T0, age_seconds: 600 }]);
+  // A task without a lease (started before leases existed) counts as interrupted.
+  assert.deepEqual(plan.interrupted.map(({ task, lesson, role, started_at, age_seconds, lease_expired_at, stage }) => ({ task, lesson, role, started_at, age_seconds, lease_expired_at, stage })), [
+    { task: 't1', lesson: '1.1', role: 'code-author', started_at: T0, age_seconds: 600, lease_expired_at: null, stage: 'spec' },
+  ]);
 });
 
 test('planner: blocked lessons, gates and readiness', () => {

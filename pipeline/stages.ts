@@ -1,14 +1,15 @@
-// Lesson stages (PROTOCOL.md section 3): the stage table, and the decisions of `state set`,
+// Lesson stages (docs/protocol.md, "Lesson stages"): the stage table, and the decisions of `state set`,
 // `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Budgets, EventDraft, LessonState, Stage, State } from '../content-schemas/index.ts';
+import type { Budgets, EventDraft, LessonState, Phase, Stage, State } from '../content-schemas/index.ts';
 import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
-import { codeDrift } from './drift.ts';
+import { lintDoc } from './conventions.ts';
+import { codeDrift, currentCodeHash } from './drift.ts';
 import { refuse } from './errors.ts';
-import { decideFailure, requireLesson } from './fix-budget.ts';
+import { countedByVerify, decideFailure, requireLesson } from './fix-budget.ts';
 import { nonEmptyFileProblems, problemsOf } from './phases.ts';
 import { reviewEvidence } from './report-review.ts';
 
@@ -58,14 +59,32 @@ function specProblems(course: Course, id: string): string[] {
   });
 }
 
-function reviewProblems(course: Course, id: string): string[] {
+function reviewProblems(course: Course, lesson: LessonState): string[] {
+  const id = lesson.id;
   const rel = ARTIFACTS.lessonReview(id);
   if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
   return problemsOf(() => {
     const review = parseData(ReviewSchema, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
     if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
     if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
+    const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);
+    if (stale) refuse(`${rel}: ${stale}`);
   });
+}
+
+/** Why a review does not belong to the current round (after a move back), or null when it does. */
+export function staleReview(lesson: LessonState, round: number | undefined, mtimeMs: number): string | null {
+  if (!lesson.rework) return null;
+  const current = lesson.review_rounds_used + 1;
+  if (round === current || mtimeMs >= Date.parse(lesson.rework.at)) return null;
+  return `written before the move back from ${lesson.rework.from} (${lesson.rework.at})${round === undefined ? '' : ` for round ${round}`}; the current review round is ${current}: review again (round: ${current})`;
+}
+
+function readalongProblems(course: Course, lesson: LessonState, fileProblems: string[]): string[] {
+  if (fileProblems.length > 0) return fileProblems;
+  const rel = path.posix.join(lesson.dir, 'docs', 'readalong.md');
+  if (lintDoc(readFileSync(abs(course, rel), 'utf8')).references > 0) return [];
+  return [`${rel}: no code reference; a readalong shows the lesson's code with an empty fence like \`\`\`ts file=src/x.ts lines=10-24 (see: codelabgen conventions readalong)`];
 }
 
 function doneProblems(course: Course, lesson: LessonState): string[] {
@@ -83,11 +102,11 @@ export function forwardProblems(course: Course, lesson: LessonState, target: Sta
     case 'code':
       return lessonDirProblems(course, lesson);
     case 'readalong':
-      return docs('readalong.md');
+      return readalongProblems(course, lesson, docs('readalong.md'));
     case 'notes':
       return docs('notes.md');
     case 'reviewed':
-      return reviewProblems(course, lesson.id);
+      return reviewProblems(course, lesson);
     case 'done':
       return doneProblems(course, lesson);
     default:
@@ -104,14 +123,24 @@ function parseStage(target: string): Stage {
   return target as Stage;
 }
 
-/** `state set <id> <stage> [--note]`: one step forward with its artifact check, or back with a note. */
-export function decideSet(course: Course, state: State, id: string, stageName: string, note: string | null, budgets: Budgets): EventDraft {
+/** Phases in which every lesson is done: a move back there must reopen the course (`--reopen`). */
+export const FINISHED_PHASES: readonly Phase[] = ['assembly', 'done'];
+
+/** `state set <id> <stage> [--note] [--reopen]`: one step forward with its artifact check, or back with a note. */
+export function decideSet(course: Course, state: State, id: string, stageName: string, note: string | null, budgets: Budgets, reopen = false): EventDraft {
   const lesson = requireLesson(state, id);
   const target = parseStage(stageName);
   unblocked(lesson, 'move');
   const from = lesson.stage;
   if (target === from) refuse(`lesson ${id} is already at ${from}`);
-  if (stageIndex(target) < stageIndex(from)) return decideBack(course, lesson, target, note, budgets);
+  const finished = FINISHED_PHASES.includes(state.phase);
+  if (reopen && (!finished || stageIndex(target) > stageIndex(from))) refuse(`state set ${id}: --reopen is only for moving a lesson back while the course is at ${FINISHED_PHASES.join(' or ')} (it is at ${state.phase})`);
+  if (stageIndex(target) < stageIndex(from)) {
+    if (finished && !reopen) {
+      refuse(`lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`);
+    }
+    return { ...decideBack(course, lesson, target, note, budgets), ...(reopen ? { reopened: state.phase } : {}) };
+  }
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
   if (target !== next) refuse(`lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`);
@@ -120,19 +149,29 @@ export function decideSet(course: Course, state: State, id: string, stageName: s
   return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false, ...(target === 'reviewed' ? reviewEvidence(course, id) : {}) };
 }
 
-function decideBack(course: Course, lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): EventDraft {
+function decideBack(course: Course, lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): Extract<EventDraft, { kind: 'lesson.stage' }> {
   const id = lesson.id;
   if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`);
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';
-  if (usesRound && lesson.review_rounds_used >= budgets.review_rounds) {
-    refuse(`lesson ${id}: review rounds used up (${lesson.review_rounds_used} of ${budgets.review_rounds}); it cannot move back from ${lesson.stage}`, `block it for the user: codelabgen state block ${id} --reason "..."`);
+  const rounds = reviewRounds(lesson, budgets);
+  if (usesRound && lesson.review_rounds_used >= rounds) {
+    refuse(
+      `lesson ${id}: review rounds used up (${lesson.review_rounds_used} of ${rounds}); it cannot move back from ${lesson.stage}`,
+      `block it for the user: codelabgen state block ${id} --reason "..."; the user may grant one more round: codelabgen state unblock ${id} --review-round --note "<their decision>"`,
+    );
   }
   return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound, ...(usesRound ? reviewEvidence(course, id) : {}) };
 }
 
-/** `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). */
-export function decideFail(state: State, id: string, note: string | undefined, budgets: Budgets): EventDraft {
+/**
+ * `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). A failure that a failing
+ * `verify --update-state` already counted (same code since) is refused: one failure, one attempt.
+ */
+export function decideFail(course: Course, state: State, id: string, note: string | undefined, budgets: Budgets): EventDraft {
   if (note === undefined || note.trim() === '') refuse(`state fail ${id}: --note "<one-line cause>" is required`);
+  const lesson = requireLesson(state, id);
+  const run = lesson.stage === 'code' && !lesson.blocked ? countedByVerify(lesson, currentCodeHash(course, lesson)) : null;
+  if (run !== null) refuse(`lesson ${id}: this failure is already counted by verify run ${run} (the code has not changed since); fix the code, then: codelabgen verify ${id} --update-state`);
   return decideFailure(state, id, note, budgets, 'state fail', null);
 }
 
@@ -143,10 +182,17 @@ export function decideBlock(state: State, id: string, reason: string | undefined
   return { kind: 'lesson.block', lesson: id, reason };
 }
 
-export function decideUnblock(state: State, id: string): EventDraft {
+/** Review rounds a lesson may use: the budget plus the rounds the user granted. */
+export function reviewRounds(lesson: LessonState, budgets: Budgets): number {
+  return budgets.review_rounds + (lesson.review_rounds_granted ?? 0);
+}
+
+/** `state unblock <id> [--note "decision"] [--review-round]`: --review-round grants one more review round. */
+export function decideUnblock(state: State, id: string, note: string | null = null, reviewRound = false): EventDraft {
   const lesson = requireLesson(state, id);
   if (!lesson.blocked) refuse(`lesson ${id} is not blocked`);
-  return { kind: 'lesson.unblock', lesson: id, fix_budget_reset: lesson.blocked.by === 'fix-budget' };
+  if (reviewRound && (note === null || note.trim() === '')) refuse(`state unblock ${id}: --review-round records the user's decision; add --note "<what the user decided>"`);
+  return { kind: 'lesson.unblock', lesson: id, fix_budget_reset: lesson.blocked.by === 'fix-budget', note, review_round_granted: reviewRound };
 }
 
 export function decideStale(state: State, id: string, reason: string | undefined): EventDraft {
@@ -157,7 +203,7 @@ export function decideStale(state: State, id: string, reason: string | undefined
   return { kind: 'lesson.stale', lesson: id, reason };
 }
 
-/** Lessons verified (at verified or later) whose code changed since: PROTOCOL.md section 6 drift. */
+/** Lessons verified (at verified or later) whose code changed since: docs/protocol.md, "check and drift". */
 export function driftedLessons(course: Course, state: State): Set<string> {
   const drifted = new Set<string>();
   for (const id of state.lesson_order) {

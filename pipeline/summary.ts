@@ -74,7 +74,7 @@ export function buildSummary(input: SummaryInput): string[] {
   const next = nextPhase(state.phase);
   const lessons = state.lesson_order.flatMap((id) => (state.lessons[id] ? [state.lessons[id]] : []));
   const running = Object.values(state.tasks).filter((task) => task.status === 'running');
-  const runningByLesson = new Map(running.map((task) => [task.lesson, `${task.id} ${task.role}`]));
+  const runningByLesson = new Map(running.flatMap((task) => (task.lesson === null ? [] : [[task.lesson, `${task.id} ${task.role}`] as const])));
   const lines = [
     `${state.title}`,
     `phase: ${state.phase}${next ? ` (next: ${next})` : ''}   seq ${state.last_seq}`,
@@ -88,6 +88,6 @@ export function buildSummary(input: SummaryInput): string[] {
   }
   if (lessons.length > 0) lines.push('', ...moduleLines(input, runningByLesson));
   lines.push('', running.length > 0 ? `open tasks: ${running.length}` : 'open tasks: none');
-  for (const task of running) lines.push(`  ${task.id} ${task.lesson} ${task.role} since ${task.started_at}`);
+  for (const task of running) lines.push(`  ${task.id} ${task.lesson ?? `phase ${task.phase}`} ${task.role} since ${task.started_at}`);
   return lines;
 }

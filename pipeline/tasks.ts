@@ -1,24 +1,46 @@
-// Tasks (PROTOCOL.md section 4): the orchestrator's record of worker runs. Decisions of
-// `state task start|done|fail|reset`; one running task per lesson at a time.
-import type { EventDraft, State, Task, WorkerStatus } from '../content-schemas/index.ts';
+// Tasks (docs/protocol.md, Tasks): the orchestrator's record of worker runs. Decisions of
+// `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
+// (`--phase`) record the workers that are not about one lesson.
+import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../content-schemas/index.ts';
 import { RoleSchema, TASK_ID_PATTERN } from '../content-schemas/index.ts';
 import { printable } from './course.ts';
 import { refuse } from './errors.ts';
 import { requireLesson } from './fix-budget.ts';
+import { stageRow } from './stages.ts';
 import { getOwn } from './state/keyed.ts';
 
 export function runningTaskFor(state: State, lesson: string): Task | undefined {
   return Object.values(state.tasks).find((task) => task.lesson === lesson && task.status === 'running');
 }
 
-/** `state task start <lesson> --role R`: refused while another task on the lesson is running. */
-export function decideTaskStart(state: State, lesson: string, role: string | undefined): EventDraft {
-  requireLesson(state, lesson);
-  if (role === undefined || role === '') refuse('state task start: --role R is required (e.g. --role code-author)');
+/** Phases whose workers are recorded as phase tasks (`state task start --phase P --role R`). */
+export const TASK_PHASES: readonly Phase[] = ['recon', 'sources', 'topics', 'curriculum', 'scaffold', 'assembly'];
+
+/** `state task start --phase P --role R`: a worker for the current phase; several may run at once. */
+export function decidePhaseTaskStart(state: State, phase: string, role: string | undefined, leaseSeconds: number): EventDraft {
+  if (!(TASK_PHASES as readonly string[]).includes(phase)) refuse(`--phase "${printable(phase)}": phase tasks are for ${TASK_PHASES.join(', ')}`);
+  if (phase !== state.phase) refuse(`--phase ${phase}: the course is at phase ${state.phase}; a phase task is for the current phase`);
+  if (role === undefined) refuse(`state task start --phase ${phase}: --role R is required for a phase task (e.g. --role researcher)`);
+  if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson: null, phase: phase as Phase, role, lease_seconds: leaseSeconds };
+}
+
+/** `state task start <lesson> [--role R]`: refused while another task on the lesson is running. */
+export function decideTaskStart(state: State, lesson: string, givenRole: string | undefined, leaseSeconds: number): EventDraft {
+  const stage = requireLesson(state, lesson).stage;
+  if (stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
+  const role = givenRole ?? defaultRole(lesson, stage);
   if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
-  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role };
+  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role, lease_seconds: leaseSeconds };
+}
+
+/** The worker role of the lesson's current stage (`state stages`), as `--role` defaults to it. */
+export function defaultRole(lesson: string, stage: Stage): string {
+  const role = stageRow(stage).role;
+  if (role === 'orchestrator') refuse(`lesson ${lesson} is at ${stage}: no worker role does the next step (${stageRow(stage).work}); give --role R if a worker runs anyway`);
+  return role;
 }
 
 export function requireRunningTask(state: State, id: string): Task {
@@ -32,14 +54,51 @@ export function requireRunningTask(state: State, id: string): Task {
 /** `state task done|fail <task> [--note] [--result]`; a result must be about the task's lesson. */
 export function decideTaskFinish(state: State, id: string, status: 'done' | 'failed', note: string | null, result: WorkerStatus | null): EventDraft {
   const task = requireRunningTask(state, id);
-  if (result && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
   return { kind: 'task.finish', task: id, status, note, result };
 }
 
-/** `state task reset <task>`: abandons a running task (the worker is gone); the lesson is untouched. */
+/** `state task heartbeat <task> [--lease D]`: the worker is alive; its lease runs D from now. */
+export function decideTaskHeartbeat(state: State, id: string, leaseSeconds: number): EventDraft {
+  requireRunningTask(state, id);
+  return { kind: 'task.heartbeat', task: id, lease_seconds: leaseSeconds };
+}
+
+/** A duration like "20m", "90s" or "2h" in seconds (`--lease`, config `task_lease`). */
+export function parseLease(text: string, label: string): number {
+  const match = /^([1-9][0-9]{0,5})([smh])$/.exec(text);
+  if (!match) refuse(`${label} "${printable(text)}": expected a duration like "20m", "90s" or "2h"`);
+  return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'];
+}
+
+/** `state task reset <task>`: abandons a running task (the worker is gone) or closes an open failed one; the lesson is untouched. */
 export function decideTaskReset(state: State, id: string, note: string | null): EventDraft {
+  const task = getOwn(state.tasks, id);
+  if (task?.status === 'failed' && isOpen(state, task)) return { kind: 'task.reset', task: id, note };
   requireRunningTask(state, id);
   return { kind: 'task.reset', task: id, note };
+}
+
+function byNumber(a: Task, b: Task): number {
+  return Number(a.id.slice(1)) - Number(b.id.slice(1));
+}
+
+/** Running, or failed and not yet followed by a finished task on the same lesson (or phase). */
+export function isOpen(state: State, task: Task): boolean {
+  if (task.status === 'running') return true;
+  if (task.status !== 'failed') return false;
+  return !Object.values(state.tasks).some((later) => byNumber(later, task) > 0 && sameSubject(later, task) && (later.status === 'done' || later.status === 'failed'));
+}
+
+function sameSubject(a: Task, b: Task): boolean {
+  return a.lesson === b.lesson && a.phase === b.phase;
+}
+
+/** `state task list --open` (running and open failed tasks) or `--running`, in task order. */
+export function listTasks(state: State, filter: 'all' | 'open' | 'running'): Task[] {
+  return Object.values(state.tasks)
+    .filter((task) => filter === 'all' || (filter === 'running' ? task.status === 'running' : isOpen(state, task)))
+    .sort(byNumber);
 }
 
 export function taskDurationMs(task: Task): number | null {

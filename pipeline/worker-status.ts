@@ -1,4 +1,4 @@
-// A worker's status JSON (PROTOCOL.md section 8): find the last JSON object in a worker's answer
+// A worker's status JSON (docs/protocol.md, "What a worker returns"): find the last JSON object in a worker's answer
 // (the whole text, a ```json fence, or a bare object) and validate it with WorkerStatusSchema.
 import type { WorkerStatus } from '../content-schemas/index.ts';
 import { DataFileError, WorkerStatusSchema, parseData } from '../content-schemas/index.ts';

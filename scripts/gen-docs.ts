@@ -1,11 +1,14 @@
-// Generates docs/cli.md (every command's usage, options and examples) from the command table, so
-// the reference cannot drift from what the CLI accepts. `npm run docs`; cli/docs.test.ts fails on drift.
+// Generates docs/cli.md (every command's usage, options and examples) from the command table, and
+// docs/conventions.md from pipeline/conventions.ts, so neither can drift from what the CLI does.
+// `npm run docs`; cli/docs.test.ts and cli/conventions.test.ts fail on drift.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../cli/commands.ts';
 import { commandHelp } from '../cli/help.ts';
+import { renderConventionsDoc } from '../pipeline/conventions.ts';
 
+export const CONVENTIONS_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'conventions.md');
 export const CLI_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'cli.md');
 
 export function renderCliDoc(): string {
@@ -33,5 +36,6 @@ function anchor(name: string): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(CLI_DOC, renderCliDoc());
+  writeFileSync(CONVENTIONS_DOC, renderConventionsDoc());
   process.stdout.write(`wrote ${path.relative(process.cwd(), CLI_DOC)} (${COMMANDS.length} commands)\n`);
 }

@@ -1,4 +1,4 @@
-// codelabgen check: every course check; exit 1 when any finds a problem.
+// codelabgen check: every course check; exit 1 when any finds a problem (warnings keep exit 0).
 import { ChecksFailedError, checkCourse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
@@ -9,9 +9,11 @@ export async function run(ctx: Context): Promise<number> {
   if (ctx.flag('json')) ctx.out.json(report);
   else {
     for (const section of report.checks) {
-      const mark = section.problems.length === 0 ? ctx.out.paint('green', 'ok  ') : ctx.out.paint('red', 'FAIL');
+      const warnings = section.warnings ?? [];
+      const mark = section.problems.length > 0 ? ctx.out.paint('red', 'FAIL') : warnings.length > 0 ? ctx.out.paint('yellow', 'warn') : ctx.out.paint('green', 'ok  ');
       ctx.out.print(`${mark} ${section.name}${section.detail ? ` (${section.detail})` : ''}`);
       for (const problem of section.problems) ctx.out.print(`     - ${problem}`);
+      for (const warning of warnings) ctx.out.print(`     - warning: ${warning}`);
     }
   }
   if (!report.ok) {

@@ -1,6 +1,6 @@
 // codelabgen init [DIR] --title T [--topic X]
 import path from 'node:path';
-import { createCourse, refuse } from '../../pipeline/index.ts';
+import { createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 
 export async function run(ctx: Context): Promise<number> {
@@ -13,7 +13,9 @@ export async function run(ctx: Context): Promise<number> {
   if (ctx.flag('json')) ctx.out.json({ course: course.root, phase: state.phase, title: state.title });
   else {
     ctx.out.print(`Created course "${state.title}" in ${course.root}`);
-    ctx.out.print(`next: write .codelabgen/research/overview.md, then: codelabgen state phase recon --course ${path.relative(ctx.cwd, course.root) || '.'}`);
+    // The same line `state next` gives in phase init (its next_step), with the course to pass.
+    const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
+    ctx.out.print(`next: ${next.next_step} --course ${path.relative(ctx.cwd, course.root) || '.'}`);
   }
   return 0;
 }

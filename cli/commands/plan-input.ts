@@ -1,6 +1,6 @@
 // What state next and state show both need: state (recovered), budgets, the phase's actions, drift.
 import type { Budgets, State } from '../../content-schemas/index.ts';
-import { driftedLessons, loadConfig, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/index.ts';
+import { driftedLessons, getOwn, leaseHolds, lessonFilesChangedSince, loadConfig, readPrerequisites, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -10,6 +10,10 @@ export interface Snapshot {
   budgets: Budgets;
   actions: PhaseAction[];
   drifted: Set<string>;
+  /** Lesson id → prerequisites from curriculum.yaml. */
+  prerequisites: Map<string, string[]>;
+  /** Files changed since each interrupted task started, by task id (for their hints). */
+  changedFiles: Map<string, string[]>;
 }
 
 export async function readSnapshot(ctx: Context): Promise<Snapshot> {
@@ -17,6 +21,13 @@ export async function readSnapshot(ctx: Context): Promise<Snapshot> {
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
   const budgets = loadConfig(course).budgets;
-  return { course, state, budgets, actions: phaseActions(course, state), drifted: driftedLessons(course, state) };
+  const now = new Date();
+  const changedFiles = new Map<string, string[]>();
+  for (const task of Object.values(state.tasks)) {
+    // Only interrupted tasks (lease run out) get the changed-files hint.
+    const lesson = task.status === 'running' && !leaseHolds(task, now) && task.lesson !== null ? getOwn(state.lessons, task.lesson) : undefined;
+    if (lesson) changedFiles.set(task.id, lessonFilesChangedSince(course, lesson, task.started_at));
+  }
+  return { course, state, budgets, actions: phaseActions(course, state), drifted: driftedLessons(course, state), changedFiles, prerequisites: readPrerequisites(course) };
 }
 

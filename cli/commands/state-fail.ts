@@ -5,6 +5,6 @@ import { runLessonChange } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<number> {
   const id = ctx.positionals[0] ?? '';
-  return runLessonChange(ctx, (_course, state, budgets) => decideFail(state, id, ctx.string('note'), budgets), (lesson) =>
+  return runLessonChange(ctx, (course, state, budgets) => decideFail(course, state, id, ctx.string('note'), budgets), (lesson) =>
     lesson.blocked ? `lesson ${id}: fix attempt ${lesson.fix_attempts_used} failed; BLOCKED: ${lesson.blocked.reason}` : `lesson ${id}: fix attempt ${lesson.fix_attempts_used} failed`);
 }

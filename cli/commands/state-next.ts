@@ -1,10 +1,10 @@
-// codelabgen state next: what to do next, as JSON (PROTOCOL.md section 4; shape in docs/protocol.md).
+// codelabgen state next: what to do next, as JSON (shape in docs/protocol.md, "state next").
 import { nextPhase, planNext } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
 
 export async function run(ctx: Context): Promise<number> {
-  const { state, budgets, actions, drifted } = await readSnapshot(ctx);
-  ctx.out.json(planNext({ state, budgets, actions, drifted, next_phase: nextPhase(state.phase), now: new Date() }));
+  const { state, budgets, actions, drifted, changedFiles, prerequisites } = await readSnapshot(ctx);
+  ctx.out.json(planNext({ state, budgets, actions, drifted, changedFiles, prerequisites, next_phase: nextPhase(state.phase), now: new Date() }));
   return 0;
 }

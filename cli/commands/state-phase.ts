@@ -1,4 +1,4 @@
-// codelabgen state phase <next> [--approved]: one phase forward (PROTOCOL.md section 2).
+// codelabgen state phase <next> [--approved]: one phase forward (docs/protocol.md, "Phases").
 import { commit, decidePhase } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';

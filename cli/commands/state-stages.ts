@@ -1,4 +1,4 @@
-// codelabgen state stages: the stage table as JSON (PROTOCOL.md section 3).
+// codelabgen state stages: the stage table as JSON (docs/protocol.md, "Lesson stages").
 import { STAGE_TABLE } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 

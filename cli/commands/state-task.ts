@@ -1,8 +1,8 @@
 // codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { commit, decideTaskFinish, decideTaskReset, decideTaskStart, loadState, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
+import type { State, Task, WorkerStatus } from '../../content-schemas/index.ts';
+import { ARTIFACTS, commit, decideTaskFinish, decideTaskHeartbeat, decidePhaseTaskStart, decideTaskReset, decideTaskStart, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -25,26 +25,41 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   const task = state.tasks[id] as Task;
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, task });
   else if (event.kind === 'task.start') ctx.out.print(id);
-  else ctx.out.print(`task ${id} ${task.status} (lesson ${task.lesson}, ${task.role})`);
+  else if (event.kind === 'task.heartbeat') ctx.out.print(`task ${id} running until ${task.lease_expires_at}`);
+  else ctx.out.print(`task ${id} ${task.status} (${task.lesson === null ? `phase ${task.phase}` : `lesson ${task.lesson}`}, ${task.role})`);
   return 0;
 }
 
 async function list(ctx: Context): Promise<number> {
   const { state, notices } = await loadState(courseOf(ctx), ctx.commandLine);
   reportNotices(ctx, notices);
-  const tasks = Object.values(state.tasks)
-    .filter((task) => !ctx.flag('open') || task.status === 'running')
-    .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
+  const filter = ctx.flag('running') ? 'running' : ctx.flag('open') ? 'open' : 'all';
+  const tasks = listTasks(state, filter);
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
     return 0;
   }
-  if (tasks.length === 0) ctx.out.print(ctx.flag('open') ? 'no open tasks' : 'no tasks');
+  if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
-    ctx.out.print(`${task.id.padEnd(5)} ${task.lesson.padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${task.note}` : ''}`);
+    ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${task.note}` : ''}`);
   }
   return 0;
+}
+
+/** `state task start <lesson>` or `state task start --phase P --role R`. */
+function startDecision(ctx: Context, state: State) {
+  const lesson = ctx.positionals[0];
+  const phase = ctx.string('phase');
+  if ((lesson === undefined) === (phase === undefined)) refuse(`state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`, 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
+  return phase === undefined ? decideTaskStart(state, lesson as string, ctx.string('role'), leaseSeconds(ctx)) : decidePhaseTaskStart(state, phase, ctx.string('role'), leaseSeconds(ctx));
+}
+
+/** --lease, else config.yaml `task_lease`. */
+function leaseSeconds(ctx: Context): number {
+  const given = ctx.string('lease');
+  return given === undefined ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`) : parseLease(given, '--lease');
 }
 
 export async function run(ctx: Context): Promise<number> {
@@ -52,7 +67,9 @@ export async function run(ctx: Context): Promise<number> {
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
     case 'state task start':
-      return change(ctx, (state) => decideTaskStart(state, arg, ctx.string('role')));
+      return change(ctx, (state) => startDecision(ctx, state));
+    case 'state task heartbeat':
+      return change(ctx, (state) => decideTaskHeartbeat(state, arg, leaseSeconds(ctx)));
     case 'state task done':
     case 'state task fail': {
       const source = ctx.string('result');

@@ -128,6 +128,14 @@ const CASES: Case[] = [
   { kind: 'task.reset', name: 'resets a task', drafts: [INIT, REGISTER, { kind: 'task.start', task: 't1', lesson: '1.1', role: 'code-author' }, { kind: 'task.reset', task: 't1', note: 'worker died' }], expect: (s) => {
     assert.deepEqual([s.tasks.t1?.status, s.tasks.t1?.finished_at, s.tasks.t1?.note], ['reset', at(4), 'worker died']);
   } },
+  { kind: 'task.heartbeat', name: 'renews the lease from the heartbeat', drafts: [INIT, REGISTER, { kind: 'task.start', task: 't1', lesson: '1.1', role: 'code-author', lease_seconds: 60 }, { kind: 'task.heartbeat', task: 't1', lease_seconds: 120 }], expect: (s) => {
+    assert.deepEqual([s.tasks.t1?.status, s.tasks.t1?.heartbeat_at, s.tasks.t1?.lease_expires_at], ['running', at(4), new Date(Date.parse(at(4)) + 120_000).toISOString()]);
+  } },
+  { kind: 'lesson.stage', name: '--reopen moves the course back to lessons in the same event', drafts: [INIT, REGISTER, { kind: 'phase.advance', from: 'init', to: 'recon', approved: false },
+    { kind: 'lesson.stage', lesson: '1.1', from: 'pending', to: 'spec', note: null, review_round_used: false },
+    { kind: 'lesson.stage', lesson: '1.1', from: 'spec', to: 'pending', note: 'redo', review_round_used: false, reopened: 'done' }], expect: (s) => {
+    assert.deepEqual([s.phase, s.phase_history.at(-1)], ['lessons', { phase: 'lessons', entered_at: at(5), seq: 5 }]);
+  } },
   { kind: 'log', name: 'changes nothing but last_seq', drafts: [INIT, { kind: 'log', fact: 'source-unreachable', lesson: null, data: { url: 'x' } }], expect: (s) => {
     assert.deepEqual({ ...s, last_seq: 1 }, run(INIT));
     assert.equal(s.last_seq, 2);

@@ -1,7 +1,7 @@
 // The pure transition function: apply(state, event) → state. Commit and replay both use it, so a
 // state rebuilt from events.jsonl equals the stored one. It trusts the event: commands validate
 // before they propose one; replay of an event that does not fit throws ReplayError.
-import type { Event, EventOf, LessonState, State, Task } from '../../content-schemas/index.ts';
+import type { Event, EventOf, LessonState, Phase, State, Task } from '../../content-schemas/index.ts';
 import { STATE_SCHEMA_VERSION, stageIndex } from '../../content-schemas/index.ts';
 import { getOwn, withOwn, withoutOwn } from './keyed.ts';
 
@@ -46,15 +46,17 @@ function applyKind(state: State, event: Event): State {
     case 'course.init':
       throw new ReplayError(event.seq, 'course.init after the course was created');
     case 'phase.advance':
-      return { ...state, phase: event.to, phase_history: [...state.phase_history, { phase: event.to, entered_at: event.ts, seq: event.seq }] };
+      return enterPhase(state, event.to, event);
     case 'lessons.register':
       return applyRegister(state, event);
     case 'lesson.stage':
-      return updateLesson(state, event, (lesson) => ({
+      return updateLesson(event.reopened ? enterPhase(state, 'lessons', event) : state, event, (lesson) => ({
         ...lesson,
         stage: event.to,
         stale: event.to === lesson.stage ? lesson.stale : null,
         review_rounds_used: lesson.review_rounds_used + (event.review_round_used ? 1 : 0),
+        ...(event.to === 'done' ? { done_at: event.ts } : {}),
+        ...(stageIndex(event.to) < stageIndex(lesson.stage) ? { rework: { from: lesson.stage, to: event.to, note: event.note ?? '', at: event.ts } } : {}),
         verified: stageIndex(event.to) >= stageIndex('verified') ? lesson.verified : null,
       }));
     case 'lesson.verified':
@@ -63,12 +65,14 @@ function applyKind(state: State, event: Event): State {
         stage: 'verified',
         verified: { code_hash: event.code_hash, at: event.ts, run: event.run },
         last_failure: null,
+        last_verify_failure: null,
       }));
     case 'lesson.fail':
       return updateLesson(state, event, (lesson) => ({
         ...lesson,
         fix_attempts_used: event.fix_attempts_used,
         last_failure: event.note,
+        last_verify_failure: event.via === 'verify' && event.code_hash ? { run: event.run, code_hash: event.code_hash } : null,
         blocked: event.blocked ? { reason: `fix budget used up (${event.fix_attempts_used} failed attempts); last: ${event.note}`, by: 'fix-budget', at: event.ts } : lesson.blocked,
       }));
     case 'lesson.block':
@@ -79,6 +83,7 @@ function applyKind(state: State, event: Event): State {
         blocked: null,
         fix_attempts_used: event.fix_budget_reset ? 0 : lesson.fix_attempts_used,
         fix_budget_resets: lesson.fix_budget_resets + (event.fix_budget_reset ? 1 : 0),
+        ...(event.review_round_granted ? { review_rounds_granted: (lesson.review_rounds_granted ?? 0) + 1 } : {}),
       }));
     case 'lesson.stale':
       return updateLesson(state, event, (lesson) => ({ ...lesson, stale: { reason: event.reason, at: event.ts } }));
@@ -86,6 +91,8 @@ function applyKind(state: State, event: Event): State {
       return applyTaskStart(state, event);
     case 'task.finish':
       return updateTask(state, event, (task) => ({ ...task, status: event.status, finished_at: event.ts, note: event.note, result: event.result }));
+    case 'task.heartbeat':
+      return updateTask(state, event, (task) => ({ ...task, heartbeat_at: event.ts, lease_expires_at: leaseEnd(event.ts, event.lease_seconds) }));
     case 'task.reset':
       return updateTask(state, event, (task) => ({ ...task, status: 'reset', finished_at: event.ts, note: event.note }));
     case 'log':
@@ -95,6 +102,9 @@ function applyKind(state: State, event: Event): State {
   }
 }
 
+function enterPhase(state: State, phase: Phase, event: Event): State {
+  return { ...state, phase, phase_history: [...state.phase_history, { phase, entered_at: event.ts, seq: event.seq }] };
+}
 
 function updateLesson(state: State, event: Event & { lesson: string }, change: (lesson: LessonState) => LessonState): State {
   const lesson = getOwn(state.lessons, event.lesson);
@@ -102,15 +112,22 @@ function updateLesson(state: State, event: Event & { lesson: string }, change: (
   return { ...state, lessons: withOwn(state.lessons, event.lesson, { ...change(lesson), updated_at: event.ts }) };
 }
 
-function updateTask(state: State, event: EventOf<'task.finish' | 'task.reset'>, change: (task: Task) => Task): State {
+function leaseEnd(from: string, seconds: number): string {
+  return new Date(Date.parse(from) + seconds * 1000).toISOString();
+}
+
+function updateTask(state: State, event: EventOf<'task.finish' | 'task.reset' | 'task.heartbeat'>, change: (task: Task) => Task): State {
   const task = getOwn(state.tasks, event.task);
   if (task === undefined) throw new ReplayError(event.seq, `unknown task "${event.task}"`);
   return { ...state, tasks: withOwn(state.tasks, event.task, change(task)) };
 }
 
 function applyTaskStart(state: State, event: EventOf<'task.start'>): State {
-  if (getOwn(state.lessons, event.lesson) === undefined) throw new ReplayError(event.seq, `unknown lesson "${event.lesson}"`);
-  const task: Task = { id: event.task, lesson: event.lesson, role: event.role, status: 'running', started_at: event.ts, finished_at: null, note: null, result: null };
+  if (event.lesson !== null && getOwn(state.lessons, event.lesson) === undefined) throw new ReplayError(event.seq, `unknown lesson "${event.lesson}"`);
+  const task: Task = {
+    id: event.task, lesson: event.lesson, ...(event.phase === undefined ? {} : { phase: event.phase }), role: event.role, status: 'running', started_at: event.ts, finished_at: null, note: null, result: null,
+    ...(event.lease_seconds === undefined ? {} : { lease_expires_at: leaseEnd(event.ts, event.lease_seconds) }),
+  };
   return { ...state, tasks: withOwn(state.tasks, event.task, task), task_counter: Number(event.task.slice(1)) };
 }
 

@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG_YAML = `# codelabgen course configuration; see \`cod
 schema_version: 1
 runtime: node            # node | python | python-uv | custom
 verify_timeout_seconds: 300
+task_lease: 20m          # a task without a heartbeat for this long is listed as interrupted
 budgets:
   fix_attempts: 3        # failed verifications before a lesson is blocked
   review_rounds: 2       # moves back from notes or reviewed

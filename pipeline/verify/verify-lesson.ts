@@ -155,7 +155,7 @@ export function requireAtCode(state: State, id: string): void {
 export function recordVerdict(course: Course, result: RunResult, budgets: Budgets, commandLine: string): Promise<Committed> {
   return commit(course, { command: commandLine }, (state) => {
     if (!result.passed) {
-      const failure = decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run);
+      const failure = decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run, result.code_hash);
       return { ...failure, tests: result.tests, evidence: failureEvidence(result.output_tail) } as EventDraft;
     }
     requireAtCode(state, result.lesson);

@@ -1,0 +1,218 @@
+// The protocol as an orchestrator agent drives it: one count per failure, open tasks, reopening a
+// finished course, leases, phase tasks, rework notes, prerequisites. Real CLI in temp dirs.
+import assert from 'node:assert/strict';
+import { appendFileSync, utimesSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
+import { cli, readEvents, removeDir, scratchDir } from './testing.ts';
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => removeDir(path.dirname(root))));
+function lessonsCourse(config = 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n'): string {
+  const root = courseAt('lessons', config);
+  ok(root, 'register');
+  roots.push(root);
+  return root;
+}
+
+const FAILING_TEST = "import test from 'node:test';\nimport assert from 'node:assert';\ntest('answer', () => assert.equal(1, 2));\n";
+
+describe('one failure, one count', () => {
+  test('state fail right after a failing verify of the same code is refused; a changed code or a failure seen without verify counts', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'code');
+    write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING_TEST);
+    const run = cli(['verify', '1.1', '--update-state'], { cwd: root });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 1);
+    refused(root, ['state', 'fail', '1.1', '--note', 'test answer fails'], /^error: lesson 1\.1: this failure is already counted by verify run 1 \(the code has not changed since\); fix the code, then: codelabgen verify 1\.1 --update-state$/);
+    write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 41;\n');
+    ok(root, 'state', 'fail', '1.1', '--note', 'the orchestrator saw it fail');
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 2);
+    ok(root, 'state', 'fail', '1.1', '--note', 'again, no verify between');
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 3);
+  });
+});
+
+describe('open tasks', () => {
+  test('--open lists running and failed tasks until reset or a later task finishes; --running lists running only', () => {
+    const root = lessonsCourse();
+    const ids = (...flags: string[]) => JSON.parse(ok(root, 'state', 'task', 'list', ...flags, '--json')).tasks.map((task: { id: string }) => task.id);
+    ok(root, 'state', 'task', 'start', '1.1', '--role', 'example-designer');
+    ok(root, 'state', 'task', 'fail', 't1', '--note', 'worker crashed');
+    ok(root, 'state', 'task', 'start', '2.1', '--role', 'example-designer');
+    assert.deepEqual(ids('--open'), ['t1', 't2']);
+    assert.deepEqual(ids('--running'), ['t2']);
+    ok(root, 'state', 'task', 'start', '1.1', '--role', 'example-designer');
+    assert.deepEqual(ids('--open'), ['t1', 't2', 't3']);
+    ok(root, 'state', 'task', 'done', 't3');
+    assert.deepEqual(ids('--open'), ['t2']);
+    ok(root, 'state', 'task', 'fail', 't2', '--note', 'gave up');
+    assert.deepEqual(ids('--running'), []);
+    assert.match(ok(root, 'state', 'task', 'list', '--running'), /^no running tasks\n$/);
+    ok(root, 'state', 'task', 'reset', 't2', '--note', 'user decided to skip');
+    assert.match(ok(root, 'state', 'task', 'list', '--open'), /^no open tasks\n$/);
+    refused(root, ['state', 'task', 'reset', 't1'], /^error: task t1 is not running \(it is failed since /);
+    refused(root, ['state', 'task', 'list', '--open', '--running'], /^error: state task list: give --open or --running, not both$/);
+  });
+});
+
+describe('no finished course with an unfinished lesson', () => {
+  test('in assembly and done a move back is refused unless --reopen, which moves the course back to lessons in the same event; state next says done; task start on a done lesson is refused', () => {
+    const root = lessonsCourse();
+    for (const id of ['1.1', '1.2', '2.1']) advance(root, id, 'done');
+    ok(root, 'state', 'phase', 'assembly');
+    refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to lessons\)$/);
+    refused(root, ['state', 'task', 'start', '1.2', '--role', 'notes-writer'], /^error: lesson 1\.2 is done; no worker runs on a done lesson$/);
+    ok(root, 'report');
+    const last = readEvents(root).at(-1) as { seq: number };
+    appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: last.seq + 1, ts: new Date().toISOString(), kind: 'site.build', out: '/tmp/site', pages: 4, lessons: ['1.1', '1.2', '2.1'] })}\n`);
+    ok(root, 'state', 'phase', 'done');
+    const finished = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual([finished.phase, finished.done, finished.ready, finished.next_step], ['done', true, false, 'the course is done: nothing left to do']);
+    refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase done, which needs every lesson done; to rework it, reopen the course: /);
+    assert.match(ok(root, 'state', 'set', '1.2', 'notes', '--note', 'typo in the notes', '--reopen'), /^lesson 1\.2: notes; course reopened: phase lessons \(seq \d+\)\n$/);
+    const event = readEvents(root).at(-1);
+    assert.deepEqual([event?.kind, event?.reopened, event?.to], ['lesson.stage', 'done', 'notes']);
+    assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+    refused(root, ['state', 'set', '1.1', 'reviewed', '--note', 'x', '--reopen'], /^error: state set 1\.1: --reopen is only for moving a lesson back while the course is at assembly or done \(it is at lessons\)$/);
+    ok(root, 'state', 'rebuild');
+    assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+  });
+});
+
+describe('smaller mismatches', () => {
+  test('--role defaults to the role of the lesson\'s stage; state next and state stages name the same role; init\'s next is state next\'s next_step', () => {
+    const root = lessonsCourse();
+    const stages = JSON.parse(ok(root, 'state', 'stages')).stages as Array<{ stage: string; role: string }>;
+    const roleOf = (stage: string) => stages.find((row) => row.stage === stage)?.role;
+    advance(root, '1.1', 'code');
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
+    assert.deepEqual([item.stage, item.role], ['code', roleOf('code')]);
+    assert.equal(ok(root, 'state', 'task', 'start', '1.1', '--json').includes('"role": "code-fixer"'), true);
+    assert.equal(JSON.parse(ok(root, 'state', 'task', 'start', '2.1', '--json')).task.role, roleOf('pending'));
+    advance(root, '1.1', 'reviewed');
+    ok(root, 'state', 'task', 'reset', 't1');
+    refused(root, ['state', 'task', 'start', '1.1'], /^error: lesson 1\.1 is at reviewed: no worker role does the next step \(final checks\); give --role R if a worker runs anyway$/);
+  });
+
+  test('init prints the next step state next gives', () => {
+    const dir = scratchDir();
+    const init = cli(['init', 'fresh', '--title', 'Fresh'], { cwd: dir });
+    assert.equal(init.code, 0, init.stderr);
+    const next = JSON.parse(ok(path.join(dir, 'fresh'), 'state', 'next'));
+    assert.deepEqual([next.ready, next.done, next.next_step], [true, false, 'codelabgen state phase recon']);
+    assert.equal(init.stdout.split('\n')[1], `next: ${next.next_step} --course fresh`);
+  });
+});
+
+/** Appends a task.start event dated `agoSeconds` back with a lease, as if a worker started then (the next command applies it). */
+function startTaskBackdated(root: string, lesson: string, role: string, agoSeconds: number, leaseSeconds: number): string {
+  const state = JSON.parse(ok(root, 'state', 'show', '--json')) as { last_seq: number; task_counter: number };
+  const id = `t${state.task_counter + 1}`;
+  const event = { seq: state.last_seq + 1, ts: new Date(Date.now() - agoSeconds * 1000).toISOString(), kind: 'task.start', task: id, lesson, role, lease_seconds: leaseSeconds };
+  appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  return id;
+}
+
+describe('interrupted means interrupted', () => {
+  test('a task is running while its lease holds, renewed by heartbeat; once expired it is interrupted with the files changed since it started', () => {
+    const root = lessonsCourse('budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\ntask_lease: 30m\n');
+    advance(root, '1.1', 'spec');
+    const live = ok(root, 'state', 'task', 'start', '2.1').trim();
+    let next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.running.map((item: { task: string }) => item.task), [live]);
+    assert.ok(Date.parse(next.running[0].lease_expires_at) - Date.parse(next.running[0].started_at) === 30 * 60_000, 'the config lease (30m) applies');
+    const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
+    write(root, `${LESSON_DIRS['1.1']}/half-written.mjs`, 'export const answer =\n');
+    next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.running.map((item: { task: string }) => item.task), [live]);
+    assert.deepEqual(next.interrupted.map((item: { task: string; stage: string; role: string }) => [item.task, item.stage, item.role]), [[stale, 'spec', 'code-author']]);
+    assert.ok(next.interrupted[0].changed_files.includes(`${LESSON_DIRS['1.1']}/half-written.mjs`), JSON.stringify(next.interrupted[0]));
+    assert.match(next.interrupted[0].hint, /^code-author on lesson 1\.1 \(at spec\) stopped renewing its lease; check the \d+ files? it changed/);
+    assert.match(ok(root, 'state', 'task', 'heartbeat', stale, '--lease', '45m'), new RegExp(`^task ${stale} running until \\S+\\n$`));
+    next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual([next.running.map((item: { task: string }) => item.task), next.interrupted], [[live, stale], []]);
+    assert.equal(readEvents(root).at(-1)?.kind, 'task.heartbeat');
+    refused(root, ['state', 'task', 'heartbeat', stale, '--lease', '5 minutes'], /^error: --lease "5 minutes": expected a duration like "20m", "90s" or "2h"$/);
+    ok(root, 'state', 'task', 'done', stale);
+    refused(root, ['state', 'task', 'heartbeat', stale], /^error: task t\d+ is not running \(it is done since /);
+  });
+});
+
+describe('phase tasks', () => {
+  test('workers that are not about one lesson are recorded with --phase, listed, leased like lesson tasks, and counted in the report by role', () => {
+    const root = courseAt('sources');
+    roots.push(root);
+    assert.equal(ok(root, 'state', 'task', 'start', '--phase', 'sources', '--role', 'source-researcher').trim(), 't1');
+    assert.equal(ok(root, 'state', 'task', 'start', '--phase', 'sources', '--role', 'source-researcher').trim(), 't2');
+    refused(root, ['state', 'task', 'start', '--phase', 'recon', '--role', 'researcher'], /^error: --phase recon: the course is at phase sources; a phase task is for the current phase$/);
+    refused(root, ['state', 'task', 'start', '--phase', 'gate_sources', '--role', 'researcher'], /^error: --phase "gate_sources": phase tasks are for recon, sources, topics, curriculum, scaffold, assembly$/);
+    refused(root, ['state', 'task', 'start', '--phase', 'sources'], /^error: state task start --phase sources: --role R is required for a phase task/);
+    refused(root, ['state', 'task', 'start'], /^error: state task start: give a lesson id or --phase P$/);
+    refused(root, ['state', 'task', 'start', '1.1', '--phase', 'sources', '--role', 'researcher'], /^error: state task start: give a lesson id or --phase P, not both$/);
+    assert.match(ok(root, 'state', 'task', 'list', '--open'), /^t1 +sources +source-researcher +running /);
+    const next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.running.map((item: { task: string; lesson: null; phase: string }) => [item.task, item.lesson, item.phase]), [['t1', null, 'sources'], ['t2', null, 'sources']]);
+    assert.match(ok(root, 'state', 'task', 'done', 't1', '--note', 'found 4 sources'), /^task t1 done \(phase sources, source-researcher\)\n$/);
+    const state = JSON.parse(ok(root, 'state', 'show', '--json')) as { last_seq: number; task_counter: number };
+    appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: state.last_seq + 1, ts: new Date(Date.now() - 7_200_000).toISOString(), kind: 'task.start', task: 't3', lesson: null, phase: 'sources', role: 'source-digester', lease_seconds: 60 })}\n`);
+    const interrupted = JSON.parse(ok(root, 'state', 'next')).interrupted;
+    assert.deepEqual(interrupted.map((item: { task: string; phase: string; stage: null; changed_files: string[] }) => [item.task, item.phase, item.stage, item.changed_files]), [['t3', 'sources', null, []]]);
+    assert.match(interrupted[0].hint, /^source-digester on phase sources stopped renewing its lease; no lesson file changed since it started/);
+    const report = JSON.parse(ok(root, 'report', '--json'));
+    assert.deepEqual(report.tasks.map((row: { role: string; count: number }) => [row.role, row.count]), [['source-digester', 1], ['source-researcher', 2]]);
+  });
+});
+
+describe('rework keeps its reason', () => {
+  test('the work item carries the move-back note; reviewed needs a review of the current round; unblock --review-round records the user\'s decision', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'reviewed');
+    const review = path.join(root, '.codelabgen/lessons/1.1/review.md');
+    utimesSync(review, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    ok(root, 'state', 'set', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear');
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
+    assert.deepEqual([item.role, item.rework.from, item.rework.to, item.rework.note], ['notes-writer', 'reviewed', 'readalong', 'reviewer: example 2 unclear']);
+    assert.match(item.action, /^rework, moved back from reviewed to readalong: "reviewer: example 2 unclear"; the work redone now is notes \(to redo readalong itself, move it back one more stage\); notes-writer writes docs\/notes\.md/);
+    ok(root, 'state', 'set', '1.1', 'notes');
+    refused(root, ['state', 'set', '1.1', 'reviewed'], /^error: lesson 1\.1: cannot move to reviewed: \.codelabgen\/lessons\/1\.1\/review\.md: written before the move back from reviewed \(\S+\); the current review round is 2: review again \(round: 2\)$/);
+    write(root, '.codelabgen/lessons/1.1/review.md', '---\nlesson: "1.1"\nverdict: pass\nround: 2\n---\nClear now.\n');
+    utimesSync(review, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000)); // accepted by its round alone
+    ok(root, 'state', 'set', '1.1', 'reviewed');
+    assert.equal(JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1').rework, undefined);
+    refused(root, ['state', 'set', '1.1', 'notes', '--note', 'still unclear'], /^error: lesson 1\.1: review rounds used up \(1 of 1\); it cannot move back from reviewed$/);
+    ok(root, 'state', 'block', '1.1', '--reason', 'review rounds used up');
+    refused(root, ['state', 'unblock', '1.1', '--review-round'], /^error: state unblock 1\.1: --review-round records the user's decision; add --note "<what the user decided>"$/);
+    assert.match(ok(root, 'state', 'unblock', '1.1', '--review-round', '--note', 'user: one more round for example 2'), /^lesson 1\.1: unblocked at reviewed; one more review round granted \(1 in all\) \(seq \d+\)\n$/);
+    const event = readEvents(root).at(-1);
+    assert.deepEqual([event?.kind, event?.note, event?.review_round_granted], ['lesson.unblock', 'user: one more round for example 2', true]);
+    ok(root, 'state', 'set', '1.1', 'notes', '--note', 'still unclear');
+    assert.equal(lessonOf(root, '1.1').review_rounds_used, 2);
+  });
+});
+
+describe('prerequisites', () => {
+  test('check and state next flag a done lesson whose prerequisite drifted or was moved back after it was done', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'done');
+    advance(root, '1.2', 'done');
+    assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
+    write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 43;\n');
+    let next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.prerequisites_changed.map((flag: { lesson: string; depends_on: string; change: string }) => [flag.lesson, flag.depends_on, flag.change]), [['1.2', '1.1', 'drifted']]);
+    assert.equal(next.prerequisites_changed[0].message, '1.2 depends on 1.1, which changed after 1.2 was done (1.1 drifted)');
+    const drifted = cli(['check'], { cwd: root });
+    assert.equal(drifted.code, 1, drifted.stdout + drifted.stderr);
+    assert.match(drifted.stdout, /^warn done lessons whose prerequisites changed\n {5}- warning: 1\.2 depends on 1\.1, which changed after 1\.2 was done \(1\.1 drifted\); re-verify it: codelabgen verify 1\.2; if it fails, or to redo it anyway: codelabgen state stale 1\.2 --reason "1\.1 changed"$/m);
+    ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
+    next = JSON.parse(ok(root, 'state', 'next'));
+    assert.equal(next.prerequisites_changed[0]?.message, '1.2 depends on 1.1, which changed after 1.2 was done (1.1 was moved back to code)');
+    const movedBack = cli(['check', '--json'], { cwd: root });
+    assert.equal(movedBack.code, 0, 'warnings keep exit 0');
+    assert.equal(JSON.parse(movedBack.stdout).warnings, 1);
+    ok(root, 'state', 'stale', '1.2', '--reason', '1.1 changed');
+    assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
+  });
+});

@@ -1,0 +1,32 @@
+// `check`'s conventions section: warnings (never failures) for readalongs without a code reference
+// and for fences in lesson docs that look like a failed code reference.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { State } from '../content-schemas/index.ts';
+import type { CheckSection } from './check.ts';
+import { lintDoc } from './conventions.ts';
+import { insideCourse, type Course } from './course.ts';
+
+const HINT = 'see: codelabgen conventions readalong';
+
+export function checkConventions(course: Course, state: State | null): CheckSection {
+  const warnings: string[] = [];
+  for (const id of state?.lesson_order ?? []) {
+    const lesson = state?.lessons[id];
+    if (!lesson) continue;
+    for (const doc of ['docs/readalong.md', 'docs/notes.md']) {
+      let text: string;
+      try {
+        const file = insideCourse(course, path.posix.join(lesson.dir, doc), `lesson ${id} ${doc}`);
+        if (!existsSync(file)) continue;
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue; // unreadable or outside the course: the code-reference check reports it
+      }
+      const lint = lintDoc(text);
+      if (doc === 'docs/readalong.md' && lint.references === 0) warnings.push(`lesson ${id} ${doc}: no code reference (an empty fence like \`\`\`ts file=src/x.ts lines=10-24); ${HINT}`);
+      for (const line of lint.suspicious) warnings.push(`lesson ${id} ${doc}: ${line}; ${HINT}`);
+    }
+  }
+  return { name: 'doc conventions (code references)', problems: [], warnings };
+}

@@ -1,0 +1,145 @@
+// The doc conventions shared by the CLI, the site and the example courses: one source for
+// `codelabgen conventions [topic]` and docs/conventions.md (generated; a test fails on drift), and
+// the readalong lint behind `check`'s warnings and `state set <id> readalong`.
+import { splitFences, type Fence } from './site/fences.ts';
+
+export const CONVENTION_TOPICS = ['readalong', 'diagrams', 'review', 'notes'] as const;
+export type ConventionTopic = (typeof CONVENTION_TOPICS)[number];
+
+const FENCE = '```';
+
+export const CONVENTIONS: Record<ConventionTopic, { title: string; body: string }> = {
+  readalong: {
+    title: 'Readalong code references',
+    body: `A readalong (\`docs/readalong.md\`, or notes) shows real lines of the lesson's tested code with an
+**empty fenced block** whose info string names the file and the line range:
+
+${FENCE}\`md
+${FENCE}ts file=src/line-splitter.ts lines=10-24
+${FENCE}
+${FENCE}\`
+
+- \`file=\` is relative to the lesson folder (\`<module>/<lesson>/\`), never \`..\` or absolute.
+- \`lines=A-B\` (1-based, inclusive) or \`lines=A\`; without \`lines=\` the whole file is shown.
+- \`mark=12-14,18\` (optional) highlights those lines (numbers are line numbers of the file).
+- The block body must be empty: the site fills it from the file, so the page always shows the
+  verified code. A missing file or a range past the end fails the site build and \`codelabgen check\`
+  names the lesson, the doc and the line of the reference.
+- In \`.mdx\` docs the same is \`<CodeRef file="src/x.ts" lines="10-24" />\`.
+- \`codelabgen state set <id> readalong\` refuses a \`docs/readalong.md\` with no code reference.
+
+Not references (\`codelabgen check\` warns about fences that look like one):
+
+${FENCE}\`text
+${FENCE}ts title=src/line-splitter.ts          (title= is not file=)
+${FENCE}ts {10-24}                             (use lines=10-24 with file=)
+${FENCE}ts src/line-splitter.ts:10-24          (use file=src/line-splitter.ts lines=10-24)
+${FENCE}ts lines=10-24                         (lines= needs file=)
+<!-- file: src/line-splitter.ts -->          (a comment is not shown)
+${FENCE}\``,
+  },
+  diagrams: {
+    title: 'Diagrams',
+    body: `- \`\`\`\` ${FENCE}mermaid \`\`\`\` fenced blocks in \`docs/readalong.md\` or \`docs/notes.md\`:
+
+${FENCE}\`md
+${FENCE}mermaid
+flowchart LR
+  source --> transform --> sink
+${FENCE}
+${FENCE}\`
+
+- \`docs/diagrams/*.mmd\` files, shown in the lesson's Diagrams section; a first line
+  \`%% title: Some title\` names the diagram, else the file name does.`,
+  },
+  review: {
+    title: 'Review files',
+    body: `\`.codelabgen/lessons/<id>/review.md\` starts with YAML front matter valid against
+\`codelabgen schema show review\` (\`lesson\`, \`verdict: pass|revise\`, optional \`reviewer\`, \`round\`,
+\`findings\`), then the review in markdown:
+
+${FENCE}md
+---
+lesson: "1.2"
+verdict: pass
+reviewer: lesson-reviewer
+round: 2
+findings:
+  - { severity: minor, where: docs/readalong.md, text: "Say why write() returns false." }
+---
+Clear and correct; one minor finding.
+${FENCE}
+
+- \`codelabgen state set <id> reviewed\` needs \`verdict: pass\`. After a move back, the review must
+  be for the current round: \`round\` is the review rounds used so far plus one, or the file is
+  written after the move back.`,
+  },
+  notes: {
+    title: 'Notes',
+    body: `\`docs/notes.md\` is the lesson's explanation: prose in markdown, with code references and
+diagrams written as in the readalong (\`codelabgen conventions readalong\`, \`codelabgen conventions
+diagrams\`). A code reference is welcome but not required in the notes.
+
+${FENCE}\`md
+# Backpressure
+
+\`write()\` returns \`false\` when the buffer is full; wait for \`'drain'\`:
+
+${FENCE}js file=src/copy.mjs lines=8-14
+${FENCE}
+${FENCE}\``,
+  },
+};
+
+/** One topic, or all of them, as markdown (what `codelabgen conventions [topic]` prints). */
+export function renderConventions(topic?: ConventionTopic): string {
+  const topics = topic === undefined ? CONVENTION_TOPICS : [topic];
+  return topics.map((name) => `## ${CONVENTIONS[name].title}\n\n${CONVENTIONS[name].body}\n`).join('\n');
+}
+
+/** docs/conventions.md. */
+export function renderConventionsDoc(): string {
+  return [
+    '# Conventions shared by the CLI, the site and the example courses',
+    '',
+    '<!-- Generated from pipeline/conventions.ts by `npm run docs`; do not edit by hand. The CLI prints the same: `codelabgen conventions [readalong|diagrams|review|notes]`. -->',
+    '',
+    renderConventions(),
+  ].join('\n');
+}
+
+export interface ReadalongLint {
+  /** Code references (fences with `file=`, or `<CodeRef>` in .mdx). */
+  references: number;
+  /** Fences and comments that look like a failed code reference: one line each, with the doc line. */
+  suspicious: string[];
+}
+
+/** Why a fence without `file=` looks like a code reference that failed, or null. */
+function failedReferenceWhy(fence: Fence): string | null {
+  const info = `${fence.lang} ${fence.meta}`.trim();
+  if (/(^|\s)file=/.test(info)) return null;
+  if (/(^|\s)title=/.test(info)) return 'title= is not file=';
+  if (/(^|\s)lines=/.test(info)) return 'lines= needs file=';
+  if (/\{\d+(-\d+)?(,\d+(-\d+)?)*\}/.test(info)) return '{N-M} is not a range here: use file=... lines=N-M';
+  if (/\S+:\d+(-\d+)?(\s|$)/.test(info)) return 'path:N-M is not a reference: use file=PATH lines=N-M';
+  return null;
+}
+
+/** Counts the code references of a readalong or notes doc and finds the failed-looking ones. */
+export function lintDoc(text: string, mdx = false): ReadalongLint {
+  let references = 0;
+  const suspicious: string[] = [];
+  for (const block of splitFences(text, mdx)) {
+    if (block.kind === 'text') {
+      block.text.split('\n').forEach((line, index) => {
+        if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) suspicious.push(`line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24`);
+      });
+      continue;
+    }
+    const why = failedReferenceWhy(block.fence);
+    if (/(^|\s)file=/.test(`${block.fence.lang} ${block.fence.meta}`)) references++;
+    else if (why) suspicious.push(`line ${block.fence.line}: fence "${`${block.fence.lang} ${block.fence.meta}`.trim()}" looks like a code reference but is not one (${why})`);
+  }
+  return { references, suspicious };
+}

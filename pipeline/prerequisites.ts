@@ -1,0 +1,63 @@
+// Prerequisites: a done lesson whose prerequisite (curriculum `prerequisites`) drifted, was moved
+// back or was marked stale after it was done may be broken. `check` and `state next` flag it.
+import { existsSync } from 'node:fs';
+import type { LessonState, State } from '../content-schemas/index.ts';
+import { CurriculumSchema, parseDataFile } from '../content-schemas/index.ts';
+import { ARTIFACTS, abs, type Course } from './course.ts';
+
+export interface ChangedPrerequisite {
+  /** The done lesson that may be broken. */
+  lesson: string;
+  /** Its prerequisite that changed. */
+  depends_on: string;
+  change: 'drifted' | 'moved back' | 'stale';
+  message: string;
+  /** Commands that settle it. */
+  fix: string;
+}
+
+/** Lesson id → its prerequisites, from curriculum.yaml; empty when the file is missing or invalid (check reports that elsewhere). */
+export function readPrerequisites(course: Course): Map<string, string[]> {
+  const file = abs(course, ARTIFACTS.curriculum);
+  if (!existsSync(file)) return new Map();
+  try {
+    const curriculum = parseDataFile(CurriculumSchema, file, ARTIFACTS.curriculum);
+    return new Map(curriculum.modules.flatMap((module) => module.lessons.map((lesson) => [lesson.id, lesson.prerequisites] as const)));
+  } catch {
+    return new Map(); // an invalid curriculum is the phase checks' and register's problem, not this flag's
+  }
+}
+
+function after(time: string | undefined, doneAt: string | undefined): boolean {
+  return time !== undefined && (doneAt === undefined || Date.parse(time) > Date.parse(doneAt));
+}
+
+/** How `prerequisite` changed after `lesson` was done, or null. */
+function changeOf(lesson: LessonState, prerequisite: LessonState, drifted: ReadonlySet<string>): ChangedPrerequisite['change'] | null {
+  if (drifted.has(prerequisite.id)) return 'drifted';
+  if (prerequisite.stale && after(prerequisite.stale.at, lesson.done_at)) return 'stale';
+  if (prerequisite.stage !== 'done' && prerequisite.rework && after(prerequisite.rework.at, lesson.done_at)) return 'moved back';
+  return null;
+}
+
+/** Done, not stale lessons with a prerequisite that changed after they were done, in curriculum order. */
+export function changedPrerequisites(state: State, prerequisites: ReadonlyMap<string, readonly string[]>, drifted: ReadonlySet<string>): ChangedPrerequisite[] {
+  const flags: ChangedPrerequisite[] = [];
+  for (const id of state.lesson_order) {
+    const lesson = state.lessons[id];
+    if (!lesson || lesson.stage !== 'done' || lesson.stale) continue;
+    for (const before of prerequisites.get(id) ?? []) {
+      const prerequisite = state.lessons[before];
+      const change = prerequisite ? changeOf(lesson, prerequisite, drifted) : null;
+      if (change === null) continue;
+      flags.push({
+        lesson: id,
+        depends_on: before,
+        change,
+        message: `${id} depends on ${before}, which changed after ${id} was done (${before} ${change === 'drifted' ? 'drifted' : change === 'stale' ? 'is stale' : `was moved back to ${prerequisite?.stage}`})`,
+        fix: `re-verify it: codelabgen verify ${id}; if it fails, or to redo it anyway: codelabgen state stale ${id} --reason "${before} changed"`,
+      });
+    }
+  }
+  return flags;
+}
