@@ -36,7 +36,7 @@ test('a group answers --help, -h and help <group> with its commands', () => {
   const state = cli(['state', '--help']).stdout;
   assert.match(state, /^usage: codelabgen state <command> \[options\]\n/);
   assert.match(state, /^ {2}show +summary of the course state/m);
-  assert.match(state, /^ {2}task start <lesson> +record that a worker started/m);
+  assert.match(state, /^ {2}task start <lesson> \| --phase P +record that a worker started/m);
   const task = cli(['state', 'task', '--help']).stdout;
   assert.match(task, /^usage: codelabgen state task <command>/);
   assert.doesNotMatch(task, /^ {2}show /m, 'state task --help lists only the task commands');
@@ -49,7 +49,7 @@ test('a group answers --help, -h and help <group> with its commands', () => {
 });
 
 test('a bare group is refused with its commands', () => {
-  assert.equal(refusal(['state', 'task']), 'error: "state task" needs a command: start, done, fail, reset, list (see "codelabgen state task --help")');
+  assert.equal(refusal(['state', 'task']), 'error: "state task" needs a command: start, heartbeat, done, fail, reset, list (see "codelabgen state task --help")');
 });
 
 test('an unknown command or option close to a known one gets "did you mean"', () => {
@@ -92,7 +92,7 @@ test('completion bash offers the commands and options of the table', () => {
   };
   assert.equal(complete('codelabgen', 'sta'), 'state status');
   assert.equal(complete('codelabgen', 'site', ''), 'build dev preview');
-  assert.equal(complete('codelabgen', '--course', 'd', 'state', 'task', ''), 'start done fail reset list');
+  assert.equal(complete('codelabgen', '--course', 'd', 'state', 'task', ''), 'start heartbeat done fail reset list');
   assert.equal(complete('codelabgen', 'state', 'set', '1.2', '--n'), '--note');
   assert.equal(complete('codelabgen', 'site', 'build', '--o'), '--out');
   assert.equal(refusal(['completion', 'tcsh']), 'error: completion: unknown shell "tcsh"; expected one of bash, zsh, fish');
@@ -111,7 +111,7 @@ test('completion zsh and fish cover every command and are valid scripts where th
       // bashcompinit calls the function in sh emulation; zsh's compgen returns every candidate and
       // zsh itself filters them by the typed prefix.
       const complete = (...words: string[]) => spawnSync('zsh', ['-f', '-c', `source ${file}; emulate sh; COMP_WORDS=(${words.join(' ')}); COMP_CWORD=${words.length - 1}; _codelabgen; echo "\${COMPREPLY[*]}"`], { encoding: 'utf8' }).stdout.trim();
-      assert.equal(complete('codelabgen', '--course', 'd', 'state', 'task', 'x'), 'start done fail reset list');
+      assert.equal(complete('codelabgen', '--course', 'd', 'state', 'task', 'x'), 'start heartbeat done fail reset list');
       assert.match(complete('codelabgen', 'site', 'build', '--o'), /--out .*--strict-diagrams/);
     }
     if (shell === 'fish') {
