@@ -11,7 +11,8 @@ export default defineConfig({
   globalTimeout: 15 * 60_000,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  workers: 2,
+  // The pages mostly wait (network idle, client-side mermaid), so four browsers beat two on 2 cores.
+  workers: 4,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashLessonCode } from '../pipeline/index.ts';
-import { cli, makeCourse, readState, snapshot, type CliResult } from './testing.ts';
+import { cli, copyOfCourse, initCourse, readState, snapshot, type CliResult } from './testing.ts';
 
 export const CURRICULUM = `title: Streams
 modules:
@@ -63,17 +63,21 @@ export const ARTIFACTS_BY_PHASE: Record<string, (root: string) => void> = {
   scaffold: (root) => ok(root, 'register'),
 };
 
-/** A course with a test command that is a real process, advanced to `phase` with valid artifacts. */
+/**
+ * A course with a test command that is a real process, advanced to `phase` with valid artifacts
+ * (a copy of one made per test file for each phase and config).
+ */
 export function courseAt(phase: string, config = ''): string {
-  const root = makeCourse('Streams');
-  write(root, '.codelabgen/config.yaml', `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`);
-  const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
-  for (const next of order.slice(0, order.indexOf(phase) + 1)) {
-    const current = readState(root).phase as string;
-    ARTIFACTS_BY_PHASE[current]?.(root);
-    ok(root, 'state', 'phase', next, ...(current.startsWith('gate_') ? ['--approved'] : []));
-  }
-  return root;
+  return copyOfCourse(`phase ${phase}\n${config}`, (root) => {
+    initCourse(root, 'Streams');
+    write(root, '.codelabgen/config.yaml', `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`);
+    const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
+    for (const next of order.slice(0, order.indexOf(phase) + 1)) {
+      const current = readState(root).phase as string;
+      ARTIFACTS_BY_PHASE[current]?.(root);
+      ok(root, 'state', 'phase', next, ...(current.startsWith('gate_') ? ['--approved'] : []));
+    }
+  });
 }
 
 /** Writes the artifact the work for `stage` produces for lesson `id`. */

@@ -1,9 +1,8 @@
 // Test helpers (imported only by *.test.ts): run the built CLI as a real process in a temporary
 // course, and snapshot files to prove that a refusal changed nothing.
 import { spawn, spawnSync } from 'node:child_process';
-import { after } from 'node:test';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,27 +67,58 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** A fresh course in a temp dir; returns its root. */
-export function makeCourse(title = 'Test course'): string {
-  const root = path.join(tempDir(), 'course');
-  const result = cli(['init', root, '--title', title]);
-  if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
-  return root;
-}
-
 const scratchDirs: string[] = [];
-let cleanupRegistered = false;
 
+// On exit rather than with node:test's after(): called inside a test, after() runs when that test
+// ends, which would remove folders (and course templates) that later tests still use.
 function removeWhenFileEnds(dir: string): string {
-  if (!cleanupRegistered) after(() => scratchDirs.splice(0).forEach(removeDir));
-  cleanupRegistered = true;
+  if (scratchDirs.length === 0) process.once('exit', removeScratchDirs);
   scratchDirs.push(dir);
   return dir;
+}
+
+function removeScratchDirs(): void {
+  for (const dir of scratchDirs.splice(0)) {
+    try {
+      removeDir(dir);
+    } catch {
+      // a leftover temp folder (say, one a test left read-only) must not turn a passing file into a failure
+    }
+  }
 }
 
 /** A temp folder removed when the test file ends. */
 export function scratchDir(prefix?: string): string {
   return removeWhenFileEnds(tempDir(prefix));
+}
+
+const templates = new Map<string, string>();
+
+/**
+ * A copy of the course `make` builds at the root it is given, made once per test file for each
+ * `key`: copying a course takes far less than the CLI calls that made it. Returns the copy's root.
+ */
+export function copyOfCourse(key: string, make: (root: string) => void): string {
+  let template = templates.get(key);
+  if (template === undefined) {
+    template = path.join(scratchDir('codelabgen-template-'), 'course');
+    make(template);
+    templates.set(key, template);
+  }
+  const root = path.join(tempDir(), 'course');
+  cpSync(template, root, { recursive: true, verbatimSymlinks: true });
+  return root;
+}
+
+/** Runs `codelabgen init` at `root`; throws when it fails. */
+export function initCourse(root: string, title: string): void {
+  const result = cli(['init', root, '--title', title]);
+  if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
+}
+
+/** A fresh course in a temp dir (a copy of one `codelabgen init` per test file); returns its root. */
+export function makeCourse(title = 'Test course'): string {
+  return copyOfCourse(`init ${title}`, (root) => initCourse(root, title));
 }
 
 /** A fresh course (as makeCourse) whose temp folder is removed when the test file ends. */

@@ -1,13 +1,14 @@
-// 8 processes × 50 `state log` calls in parallel: every call acknowledged, seq gapless, replay
-// equals state, no lock or temp file left. Prints the figures (not asserted as times).
+// CONTENTION_WORKERS processes × CONTENTION_CALLS `state log` calls in parallel (4 × 10 in `npm test`,
+// 8 × 50 in `npm run test:stress`): every call acknowledged, seq gapless, replay equals state, no
+// lock or temp file left. Prints the figures (not asserted as times).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { cli, cliAsync, makeCourse, readEvents, removeDir } from '../../cli/testing.ts';
 
-const WORKERS = 8;
-const CALLS = 50;
+const WORKERS = Number(process.env.CONTENTION_WORKERS ?? 4);
+const CALLS = Number(process.env.CONTENTION_CALLS ?? 10);
 
 let root = '';
 after(() => root && removeDir(path.dirname(root)));

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, cli, readEvents, removeDir, scratchCourse, scratchDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
+import { REPO_ROOT, cli, readEvents, removeDir, scratchCourse, scratchDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
 
 function course(): string {
   const root = scratchCourse();
@@ -94,21 +94,43 @@ test('a real full disk (tiny tmpfs): the write is refused, nothing partial is le
   }
 });
 
-/** Runs the CLI as user nobody when we are root (setpriv), else as ourselves. */
-function cliAs(asNobody: boolean, args: string[], cwd: string): CliResult {
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+
+/**
+ * The node binary and the built CLI copied into a temp folder everyone can read, so that `nobody`
+ * can run them even when the checkout sits in a folder only its owner may enter (a 0700 temp dir).
+ */
+function nobodyRunner(): { node: string; cli: string } | { skip: string } {
+  const dir = scratchDir('codelabgen-nobody-');
+  chmodSync(dir, 0o755);
+  const node = path.join(dir, 'node');
+  try {
+    linkSync(process.execPath, node);
+  } catch {
+    copyFileSync(process.execPath, node); // another filesystem: a hard link is impossible
+  }
+  for (const folder of ['bin', 'dist']) cpSync(path.join(REPO_ROOT, folder), path.join(dir, folder), { recursive: true });
+  const probe = spawnSync('setpriv', [...NOBODY, node, path.join(dir, 'bin', 'codelabgen.mjs'), '--version'], { encoding: 'utf8' });
+  if (probe.status !== 0) return { skip: `running as root and cannot run the CLI as nobody (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})` };
+  return { node, cli: path.join(dir, 'bin', 'codelabgen.mjs') };
+}
+
+/** Runs the CLI as user nobody through `runner` when given (we are root), else as ourselves. */
+function cliAs(runner: { node: string; cli: string } | null, args: string[], cwd: string): CliResult {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '5', NODE_COMPILE_CACHE: '' };
   delete env.CODELABGEN_COURSE;
   delete env.CODELABGEN_TEST_FAULT;
-  const [command, prefix] = asNobody ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath]] : [process.execPath, []];
-  const result = spawnSync(command, [...prefix, CLI, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  const [command, prefix] = runner ? ['setpriv', [...NOBODY, runner.node, runner.cli]] : [process.execPath, [path.join(REPO_ROOT, 'bin', 'codelabgen.mjs')]];
+  const result = spawnSync(command, [...prefix, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
 
 test('a read-only course directory: a clear error and nothing changed', (t) => {
   const isRoot = process.getuid?.() === 0;
-  if (isRoot && spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', '0']).status !== 0) {
-    console.log('skipped the read-only course test: running as root and setpriv cannot switch to nobody here');
-    t.skip('no way to run as a non-root user');
+  const runner = isRoot ? nobodyRunner() : null;
+  if (runner && 'skip' in runner) {
+    console.log(`skipped the read-only course test: ${runner.skip}`);
+    t.skip(runner.skip);
     return;
   }
   const base = scratchDir('codelabgen-ro-');
@@ -120,9 +142,9 @@ test('a read-only course directory: a clear error and nothing changed', (t) => {
   for (const dir of [base, root, path.join(root, '.codelabgen')]) chmodSync(dir, isRoot ? 0o755 : 0o555);
   try {
     const before = snapshot(root);
-    const show = cliAs(isRoot, ['state', 'show', '--json'], root);
+    const show = cliAs(runner, ['state', 'show', '--json'], root);
     assert.equal(show.code, 0, `reading works: ${show.stderr}`);
-    const result = cliAs(isRoot, ['state', 'log', 'x'], root);
+    const result = cliAs(runner, ['state', 'log', 'x'], root);
     assertCannotWrite(result, /^error: cannot write \.codelabgen\/lock \(the course lock\): permission denied \(EACCES\); nothing was changed$/);
     assert.deepEqual(snapshot(root), before);
   } finally {
