@@ -3,6 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { load as loadYamlText, JSON_SCHEMA } from 'js-yaml';
 import type { z } from 'zod';
+import type { SafeParser } from './fast.ts';
 
 export const MAX_DATA_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -46,7 +47,7 @@ export function issuesToProblems(issues: readonly z.core.$ZodIssue[]): string[] 
 }
 
 /** Validates already-parsed data; throws DataFileError naming `file` and each field. */
-export function parseData<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
+export function parseData<T>(schema: SafeParser<T>, data: unknown, file: string): T {
   const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   throw new DataFileError(file, issuesToProblems(result.error.issues));
@@ -112,15 +113,15 @@ export function readTextFile(absPath: string, file: string): string {
 }
 
 /** Reads and validates a YAML or JSON data file. */
-export function parseDataFile<S extends z.ZodType>(schema: S, absPath: string, file: string): z.output<S> {
+export function parseDataFile<T>(schema: SafeParser<T>, absPath: string, file: string): T {
   const text = readTextFile(absPath, file);
   const data = /\.json$/i.test(file) ? parseJsonText(text, file) : parseYamlText(text, file);
   return parseData(schema, data, file);
 }
 
 /** Reads and validates a JSONL data file: problems are named `file:line: field: ...`. */
-export function parseJsonlText<S extends z.ZodType>(schema: S, text: string, file: string): z.output<S>[] {
-  const items: z.output<S>[] = [];
+export function parseJsonlText<T>(schema: SafeParser<T>, text: string, file: string): T[] {
+  const items: T[] = [];
   const problems: string[] = [];
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
@@ -136,7 +137,7 @@ export function parseJsonlText<S extends z.ZodType>(schema: S, text: string, fil
   return items;
 }
 
-export function parseJsonlFile<S extends z.ZodType>(schema: S, absPath: string, file: string): z.output<S>[] {
+export function parseJsonlFile<T>(schema: SafeParser<T>, absPath: string, file: string): T[] {
   return parseJsonlText(schema, readTextFile(absPath, file), file);
 }
 

@@ -1,7 +1,7 @@
 // The course report (`codelabgen report`): buildReport() folds the event log and the run-results
 // into report.json's shape; renderReport() turns it into report.md. Both are pure.
 import type { Event, EventOf, Report, ReportLesson, RunResult, Stage, State, Task } from '../content-schemas/index.ts';
-import { STAGES } from '../content-schemas/index.ts';
+import { STAGES } from '../content-schemas/fast.ts';
 import { stageIndex } from './stages.ts';
 import { taskDurationMs } from './tasks.ts';
 

@@ -1,7 +1,7 @@
 // Tasks (PROTOCOL.md section 4): the orchestrator's record of worker runs. Decisions of
 // `state task start|done|fail|reset`; one running task per lesson at a time.
 import type { EventDraft, State, Task, WorkerStatus } from '../content-schemas/index.ts';
-import { RoleSchema, TASK_ID_PATTERN } from '../content-schemas/index.ts';
+import { RoleParser, TASK_ID_PATTERN } from '../content-schemas/fast.ts';
 import { printable } from './course.ts';
 import { refuse } from './errors.ts';
 import { requireLesson } from './fix-budget.ts';
@@ -15,7 +15,7 @@ export function runningTaskFor(state: State, lesson: string): Task | undefined {
 export function decideTaskStart(state: State, lesson: string, role: string | undefined): EventDraft {
   requireLesson(state, lesson);
   if (role === undefined || role === '') refuse('state task start: --role R is required (e.g. --role code-author)');
-  if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  if (!RoleParser.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role };

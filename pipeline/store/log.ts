@@ -2,7 +2,7 @@
 // replay and checks: gapless seq, a torn last line told apart from a corrupt middle line.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { Event } from '../../content-schemas/index.ts';
-import { EventSchema, issuesToProblems } from '../../content-schemas/index.ts';
+import { EventParser, issuesToProblems } from '../../content-schemas/fast.ts';
 import { errorCode } from '../errors.ts';
 import { faultArmed, faultPoint } from './fault.ts';
 
@@ -70,7 +70,7 @@ function parseLine(bytes: Buffer, line: number, lastSeq: number, after: number):
   if (typeof seq !== 'number') return 'no seq';
   if (seq !== lastSeq + 1) return `seq ${seq} follows seq ${lastSeq} (a gap or a duplicate)`;
   if (seq <= after) return { seq, event: null };
-  const result = EventSchema.safeParse(raw);
+  const result = EventParser.safeParse(raw);
   if (!result.success) return `invalid event: ${issuesToProblems(result.error.issues).join('; ')}`;
   return { seq, event: result.data };
 }

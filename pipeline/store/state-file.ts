@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
-import { STATE_SCHEMA_VERSION, StateSchema, issuesToProblems } from '../../content-schemas/index.ts';
+import { StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course.ts';
 import { RefusalError, errorCode } from '../errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -37,7 +37,7 @@ export function readStateFile(course: Course): State | null {
   if (version !== STATE_SCHEMA_VERSION) {
     throw corruptState(course, bytes, `unknown schema_version ${JSON.stringify(version) ?? 'missing'}`);
   }
-  const result = StateSchema.safeParse(raw);
+  const result = StateParser.safeParse(raw);
   if (!result.success) throw corruptState(course, bytes, issuesToProblems(result.error.issues).slice(0, 3).join('; '));
   return result.data;
 }
