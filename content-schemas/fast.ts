@@ -1,9 +1,9 @@
 // The pipeline's entry into content-schemas without zod: fixed names, the parse helpers and one parser
 // per schema that tries the generated validator (validators.generated.ts) first and asks zod only
 // when it answers FAIL, so a refusal reads exactly as zod words it. zod loads on that first FAIL.
-import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import type * as Schemas from './index.ts';
+import { loadLazily } from './lazy-load.ts';
 import { FAIL, VALIDATORS } from './validators.generated.ts';
 
 export * from './names.ts';
@@ -16,21 +16,11 @@ export interface SafeParser<T> {
   parse(data: unknown): T;
 }
 
-// Set by scripts/build.mjs: the bundle's entry re-exporting content-schemas/index.ts, relative to
-// dist/. Unbundled (tests, scripts) the zod schemas are ./index.ts beside this file.
-declare const CODELABGEN_SCHEMAS_ENTRY: string | undefined;
-
 let schemas: typeof Schemas | undefined;
 
 /** The zod schemas, loaded on first need: synchronously, as the store's reads are synchronous. */
 export function zodSchemas(): typeof Schemas {
-  if (schemas === undefined) {
-    const load = createRequire(import.meta.url);
-    if (typeof CODELABGEN_SCHEMAS_ENTRY === 'string') {
-      const dist = new URL(import.meta.url.includes('/chunks/') ? '../' : './', import.meta.url);
-      schemas = load(new URL(CODELABGEN_SCHEMAS_ENTRY, dist).pathname) as typeof Schemas;
-    } else schemas = load('./index.ts') as typeof Schemas;
-  }
+  schemas ??= loadLazily<typeof Schemas>('schemas', './index.ts');
   return schemas;
 }
 

@@ -39,8 +39,9 @@ const englishOnlyZodLocales = {
 const metafileAt = process.argv.indexOf('--metafile');
 const result = await build({
   metafile: metafileAt !== -1,
-  // schemas: the zod schemas, loaded (require) only when a file fails its generated validator.
-  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts' },
+  // schemas and yaml: loaded (content-schemas/lazy-load.ts) only by a command that needs them: zod
+  // when a file fails its generated validator, js-yaml when a YAML file is read.
+  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -50,7 +51,7 @@ const result = await build({
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_SCHEMAS_ENTRY: JSON.stringify('./schemas.mjs') },
+  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true' },
   external: ['astro', 'astro/*', '@astrojs/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales],
