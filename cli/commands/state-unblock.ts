@@ -1,5 +1,5 @@
 // codelabgen state unblock <id>: a fix-budget block also gets a fresh fix budget.
-import { decideUnblock } from '../../pipeline/index.ts';
+import { decideUnblock } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
 
