@@ -9,7 +9,8 @@ declare const CODELABGEN_BUNDLED: boolean | undefined;
 export function loadLazily<T>(entry: string, source: string): T {
   const load = createRequire(import.meta.url);
   if (typeof CODELABGEN_BUNDLED === 'boolean') {
-    const dist = new URL(import.meta.url.includes('/chunks/') ? '../' : './', import.meta.url);
+    const here = new URL('./', import.meta.url);
+    const dist = here.pathname.endsWith('/dist/chunks/') ? new URL('../', here) : here;
     return load(new URL(`${entry}.mjs`, dist).pathname) as T;
   }
   return load(source) as T;
