@@ -57,6 +57,15 @@ test('a valid hand edit is checked and accepted; the next change records its own
   assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`);
 });
 
+test('check validates state.json in full even when its hash matches', () => {
+  const root = scratchCourse('Checksum course');
+  const course = courseAt(root);
+  writeStateFile(course, { ...readStateFile(course)!, title: '' });
+  const result = cli(['check'], { cwd: root });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stdout, /state\.json is unreadable: title: Too small: expected string to have >=1 characters/);
+});
+
 test('only bytes matching the recorded hash skip the check (a missing or torn hash means a full check)', () => {
   const root = scratchCourse('Checksum course');
   const course = courseAt(root);
