@@ -17,6 +17,8 @@ class Unsupported extends Error {}
 class Emitter {
   private readonly names = new Map<Node, string>();
   private readonly bodies: string[] = [];
+  /** Field tables of objects: they name validator functions, so they come after every function. */
+  private readonly tables: string[] = [];
   /** Function name by body: zod's `.describe()` copies a schema, the copies validate alike. */
   private readonly byBody = new Map<string, string>();
   private readonly constants: string[] = [];
@@ -55,8 +57,14 @@ class Emitter {
     return name;
   }
 
+  table(code: string): string {
+    const name = `t${this.tables.length}`;
+    this.tables.push(`const ${name}: Field[] = ${code};`);
+    return name;
+  }
+
   source(): string {
-    return [...this.constants, '', ...this.bodies].join('\n');
+    return [...this.constants, '', ...this.bodies, '', ...this.tables].join('\n');
   }
 
   private body(node: Node): string {
@@ -111,48 +119,47 @@ class Emitter {
   }
 
   private string(def: Def): string {
-    const lines = [`  if (typeof v !== 'string') return FAIL;`];
     if (def.coerce) throw new Unsupported('coerce');
+    const patterns: RegExp[] = [];
+    let min = -1;
+    let max = -1;
     if (def.format !== undefined) {
       if (!(def.pattern instanceof RegExp)) throw new Unsupported(`string format ${def.format}`);
-      const re = this.regex(def.pattern);
-      lines.push(`  ${re}.lastIndex = 0;`, `  if (!${re}.test(v)) return FAIL;`);
+      patterns.push(def.pattern);
     }
     for (const check of checksOf(def)) {
-      if (check.check === 'min_length') lines.push(`  if (v.length < ${check.minimum} || (v.length < ${2 * check.minimum} && codePoints(v) < ${check.minimum})) return FAIL;`);
-      else if (check.check === 'max_length') lines.push(`  if (v.length > ${check.maximum} && codePoints(v) > ${check.maximum}) return FAIL;`);
-      else if (check.check === 'string_format' && check.format === 'regex' && check.pattern instanceof RegExp) {
-        const re = this.regex(check.pattern);
-        lines.push(`  ${re}.lastIndex = 0;`, `  if (!${re}.test(v)) return FAIL;`);
-      } else throw new Unsupported(`string check ${check.check}${check.format ? ` ${check.format}` : ''}`);
+      if (check.check === 'min_length') min = Math.max(min, check.minimum);
+      else if (check.check === 'max_length') max = max === -1 ? check.maximum : Math.min(max, check.maximum);
+      else if (check.check === 'string_format' && check.format === 'regex' && check.pattern instanceof RegExp) patterns.push(check.pattern);
+      else throw new Unsupported(`string check ${check.check}${check.format ? ` ${check.format}` : ''}`);
     }
-    lines.push('  return v;');
-    return lines.join('\n');
+    const res = patterns.length === 0 ? 'null' : this.constant(`[${patterns.map((pattern) => pattern.toString()).join(', ')}]`);
+    return `  return str(v, ${min}, ${max}, ${res});`;
   }
 
   private number(def: Def): string {
     if (def.coerce) throw new Unsupported('coerce');
-    const lines = [`  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;`];
+    let integer = false;
+    const bounds: string[] = [];
     for (const check of [...(def.check === 'number_format' ? [def] : []), ...checksOf(def)]) {
-      if (check.check === 'number_format' && check.format === 'safeint') lines.push('  if (!Number.isSafeInteger(v)) return FAIL;');
-      else if (check.check === 'greater_than' && typeof check.value === 'number') lines.push(`  if (!(v ${check.inclusive ? '>=' : '>'} ${check.value})) return FAIL;`);
-      else if (check.check === 'less_than' && typeof check.value === 'number') lines.push(`  if (!(v ${check.inclusive ? '<=' : '<'} ${check.value})) return FAIL;`);
+      if (check.check === 'number_format' && check.format === 'safeint') integer = true;
+      else if (check.check === 'greater_than' && typeof check.value === 'number') bounds.push(`v ${check.inclusive ? '>=' : '>'} ${check.value}`);
+      else if (check.check === 'less_than' && typeof check.value === 'number') bounds.push(`v ${check.inclusive ? '<=' : '<'} ${check.value}`);
       else throw new Unsupported(`number check ${check.check}${check.format ? ` ${check.format}` : ''}`);
     }
-    lines.push('  return v;');
-    return lines.join('\n');
+    const test = [integer ? 'Number.isSafeInteger(v)' : `typeof v === 'number' && Number.isFinite(v)`, ...bounds].join(' && ');
+    return `  return ${test} ? v : FAIL;`;
   }
 
   private array(def: Def): string {
-    const lines = ['  if (!Array.isArray(v)) return FAIL;'];
+    let min = -1;
+    let max = -1;
     for (const check of checksOf(def)) {
-      if (check.check === 'min_length') lines.push(`  if (v.length < ${check.minimum}) return FAIL;`);
-      else if (check.check === 'max_length') lines.push(`  if (v.length > ${check.maximum}) return FAIL;`);
+      if (check.check === 'min_length') min = Math.max(min, check.minimum);
+      else if (check.check === 'max_length') max = max === -1 ? check.maximum : Math.min(max, check.maximum);
       else throw new Unsupported(`array check ${check.check}`);
     }
-    const element = this.fn(def.element);
-    lines.push('  const out: any[] = [];', '  for (let i = 0; i < v.length; i++) {', `    const r = ${element}(v[i]);`, '    if (r === FAIL) return FAIL;', '    out.push(r);', '  }', '  return out;');
-    return lines.join('\n');
+    return `  return arr(v, ${min}, ${max}, ${this.fn(def.element)});`;
   }
 
   private object(def: Def): string {
@@ -161,19 +168,17 @@ class Emitter {
     if (def.catchall?._zod.def.type !== 'never') throw new Unsupported('non-strict object');
     const keys = Object.keys(def.shape);
     const known = this.constant(`new Set<string>(${JSON.stringify(keys)})`);
-    const lines = ['  if (!isObject(v)) return FAIL;', `  for (const k of Object.keys(v)) if (!${known}.has(k)) return FAIL;`, '  const out: any = {};', '  let r: any;'];
-    for (const key of keys) {
+    const fields = keys.map((key) => {
       const field = def.shape[key] as Node;
-      const at = JSON.stringify(key);
       const { optin, optout } = field._zod;
-      const check = `    r = ${this.fn(field)}(v[${at}]);\n    if (r === FAIL) return FAIL;\n    out[${at}] = r;`;
-      if (optin === undefined && optout === undefined) lines.push(`  if (!(${at} in v)) return FAIL;`, '  {', check, '  }');
-      else if (optin === 'optional' && optout === 'optional') lines.push(`  if (${at} in v) {`, check, '  }');
-      else if ((optin === 'defaulted' || optin === 'optional') && optout === undefined && (field._zod.def as Def).type === 'default') lines.push('  {', check, '  }');
+      let mode: number;
+      if (optin === undefined && optout === undefined) mode = REQUIRED;
+      else if (optin === 'optional' && optout === 'optional') mode = OPTIONAL;
+      else if ((optin === 'defaulted' || optin === 'optional') && optout === undefined && (field._zod.def as Def).type === 'default') mode = DEFAULTED;
       else throw new Unsupported(`field ${key} with optin ${optin} / optout ${optout}`);
-    }
-    lines.push('  return out;');
-    return lines.join('\n');
+      return `[${JSON.stringify(key)}, ${this.fn(field)}, ${mode}]`;
+    });
+    return `  return obj(v, ${known}, ${this.table(`[${fields.join(', ')}]`)});`;
   }
 
   private record(def: Def): string {
@@ -211,6 +216,11 @@ class Emitter {
   }
 }
 
+// How an object treats an absent field (the modes of obj() in the generated file).
+const REQUIRED = 0;
+const OPTIONAL = 1;
+const DEFAULTED = 2;
+
 function checksOf(def: Def): Def[] {
   return (def.checks ?? []).map((check: Node) => check._zod.def as Def);
 }
@@ -238,6 +248,51 @@ function codePoints(s: string): number {
   let count = 0;
   for (const _ of s) count++;
   return count;
+}
+
+/** A string within [min, max] code points (-1: no bound) matching every pattern. */
+function str(v: unknown, min: number, max: number, patterns: RegExp[] | null): unknown {
+  if (typeof v !== 'string') return FAIL;
+  if (min !== -1 && (v.length < min || (v.length < 2 * min && codePoints(v) < min))) return FAIL;
+  if (max !== -1 && v.length > max && codePoints(v) > max) return FAIL;
+  if (patterns !== null) {
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      if (!pattern.test(v)) return FAIL;
+    }
+  }
+  return v;
+}
+
+function arr(v: unknown, min: number, max: number, element: (v: any) => any): unknown {
+  if (!Array.isArray(v) || (min !== -1 && v.length < min) || (max !== -1 && v.length > max)) return FAIL;
+  const out: unknown[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const r = element(v[i]);
+    if (r === FAIL) return FAIL;
+    out.push(r);
+  }
+  return out;
+}
+
+/** A field: its key, its validator, and 0 required / 1 optional (absent stays absent) / 2 defaulted. */
+type Field = [string, (v: any) => any, number];
+
+/** A strict object: no unknown key; the output has zod's key order (the schema's). */
+function obj(v: unknown, known: Set<string>, fields: Field[]): unknown {
+  if (!isObject(v)) return FAIL;
+  for (const k of Object.keys(v)) if (!known.has(k)) return FAIL;
+  const out: Record<string, unknown> = {};
+  for (const [key, check, mode] of fields) {
+    if (!(key in v)) {
+      if (mode === 0) return FAIL;
+      if (mode === 1) continue;
+    }
+    const r = check(v[key]);
+    if (r === FAIL) return FAIL;
+    out[key] = r;
+  }
+  return out;
 }
 `;
 

@@ -17,27 +17,72 @@ function codePoints(s: string): number {
   return count;
 }
 
+/** A string within [min, max] code points (-1: no bound) matching every pattern. */
+function str(v: unknown, min: number, max: number, patterns: RegExp[] | null): unknown {
+  if (typeof v !== 'string') return FAIL;
+  if (min !== -1 && (v.length < min || (v.length < 2 * min && codePoints(v) < min))) return FAIL;
+  if (max !== -1 && v.length > max && codePoints(v) > max) return FAIL;
+  if (patterns !== null) {
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      if (!pattern.test(v)) return FAIL;
+    }
+  }
+  return v;
+}
+
+function arr(v: unknown, min: number, max: number, element: (v: any) => any): unknown {
+  if (!Array.isArray(v) || (min !== -1 && v.length < min) || (max !== -1 && v.length > max)) return FAIL;
+  const out: unknown[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const r = element(v[i]);
+    if (r === FAIL) return FAIL;
+    out.push(r);
+  }
+  return out;
+}
+
+/** A field: its key, its validator, and 0 required / 1 optional (absent stays absent) / 2 defaulted. */
+type Field = [string, (v: any) => any, number];
+
+/** A strict object: no unknown key; the output has zod's key order (the schema's). */
+function obj(v: unknown, known: Set<string>, fields: Field[]): unknown {
+  if (!isObject(v)) return FAIL;
+  for (const k of Object.keys(v)) if (!known.has(k)) return FAIL;
+  const out: Record<string, unknown> = {};
+  for (const [key, check, mode] of fields) {
+    if (!(key in v)) {
+      if (mode === 0) return FAIL;
+      if (mode === 1) continue;
+    }
+    const r = check(v[key]);
+    if (r === FAIL) return FAIL;
+    out[key] = r;
+  }
+  return out;
+}
+
 const c0 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","budgets"]);
 const c1 = new Set<unknown>([1]);
 const c2 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c3 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
 const c4 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
-const c5 = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const c5 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
 const c6 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
 const c7 = new Set<unknown>(["candidate","accepted","rejected"]);
-const c8 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
+const c8 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
 const c9 = new Set<string>(["id","source","title","summary","importance"]);
 const c10 = new Set<unknown>(["core","useful","optional"]);
 const c11 = new Set<string>(["title","summary","audience","modules"]);
 const c12 = new Set<string>(["id","slug","title","summary","lessons"]);
-const c13 = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const c13 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
 const c14 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
 const c15 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","files","tests"]);
 const c16 = new Set<string>(["path","purpose"]);
-const c17 = /^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/;
+const c17 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
 const c18 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","cause"]);
 const c19 = new Set<string>(["passed","failed","skipped","total"]);
-const c20 = /^sha256:[0-9a-f]{64}$/;
+const c20 = [/^sha256:[0-9a-f]{64}$/];
 const c21 = new Set<string>(["term","slug","definition","aliases","lessons"]);
 const c22 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
 const c23 = new Set<unknown>(["pass","revise"]);
@@ -55,8 +100,8 @@ const c34 = new Set<unknown>(["user","fix-budget"]);
 const c35 = new Set<string>(["reason","at"]);
 const c36 = new Set<string>(["code_hash","at","run"]);
 const c37 = new Set<string>(["id","lesson","role","status","started_at","finished_at","note","result"]);
-const c38 = /^t[1-9][0-9]{0,9}$/;
-const c39 = /^[a-z][a-z0-9-]{0,63}$/;
+const c38 = [/^t[1-9][0-9]{0,9}$/];
+const c39 = [/^[a-z][a-z0-9-]{0,63}$/];
 const c40 = new Set<unknown>(["running","done","failed","reset"]);
 const c41 = new Set<string>(["at","seq","out","pages","lessons"]);
 const c42 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
@@ -111,26 +156,19 @@ function v1(v: any): any {
   return v === undefined ? 1 : v2(v);
 }
 function v4(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length < 1 || (v.length < 2 && codePoints(v) < 1)) return FAIL;
-  if (v.length > 200 && codePoints(v) > 200) return FAIL;
-  return v;
+  return str(v, 1, 200, null);
 }
 function v3(v: any): any {
   return v === undefined ? undefined : v4(v);
 }
 function v6(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 500 && codePoints(v) > 500) return FAIL;
-  return v;
+  return str(v, -1, 500, null);
 }
 function v5(v: any): any {
   return v === undefined ? undefined : v6(v);
 }
 function v8(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 40 && codePoints(v) > 40) return FAIL;
-  return v;
+  return str(v, -1, 40, null);
 }
 function v7(v: any): any {
   return v === undefined ? undefined : v8(v);
@@ -142,148 +180,52 @@ function v9(v: any): any {
   return v === undefined ? "node" : v10(v);
 }
 function v13(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length < 1 || (v.length < 2 && codePoints(v) < 1)) return FAIL;
-  if (v.length > 4096 && codePoints(v) > 4096) return FAIL;
-  return v;
+  return str(v, 1, 4096, null);
 }
 function v12(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length < 1) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v13(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, 1, -1, v13);
 }
 function v11(v: any): any {
   return v === undefined ? undefined : v12(v);
 }
 function v15(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  if (!(v >= 1)) return FAIL;
-  if (!(v <= 86400)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) && v >= 1 && v <= 86400 ? v : FAIL;
 }
 function v14(v: any): any {
   return v === undefined ? 300 : v15(v);
 }
 function v19(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  if (!(v >= 1)) return FAIL;
-  if (!(v <= 100)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) && v >= 1 && v <= 100 ? v : FAIL;
 }
 function v18(v: any): any {
   return v === undefined ? 3 : v19(v);
 }
 function v21(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  if (!(v >= 0)) return FAIL;
-  if (!(v <= 100)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) && v >= 0 && v <= 100 ? v : FAIL;
 }
 function v20(v: any): any {
   return v === undefined ? 2 : v21(v);
 }
 function v23(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  if (!(v >= 1)) return FAIL;
-  if (!(v <= 64)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) && v >= 1 && v <= 64 ? v : FAIL;
 }
 function v22(v: any): any {
   return v === undefined ? 3 : v23(v);
 }
 function v17(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c3.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  {
-    r = v18(v["fix_attempts"]);
-    if (r === FAIL) return FAIL;
-    out["fix_attempts"] = r;
-  }
-  {
-    r = v20(v["review_rounds"]);
-    if (r === FAIL) return FAIL;
-    out["review_rounds"] = r;
-  }
-  {
-    r = v22(v["parallel"]);
-    if (r === FAIL) return FAIL;
-    out["parallel"] = r;
-  }
-  return out;
+  return obj(v, c3, t0);
 }
 function v16(v: any): any {
   return v === undefined ? JSON.parse("{\"fix_attempts\":3,\"review_rounds\":2,\"parallel\":3}") : v17(v);
 }
 function v0(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c0.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  {
-    r = v1(v["schema_version"]);
-    if (r === FAIL) return FAIL;
-    out["schema_version"] = r;
-  }
-  if ("title" in v) {
-    r = v3(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if ("topic" in v) {
-    r = v5(v["topic"]);
-    if (r === FAIL) return FAIL;
-    out["topic"] = r;
-  }
-  if ("language" in v) {
-    r = v7(v["language"]);
-    if (r === FAIL) return FAIL;
-    out["language"] = r;
-  }
-  {
-    r = v9(v["runtime"]);
-    if (r === FAIL) return FAIL;
-    out["runtime"] = r;
-  }
-  if ("test_command" in v) {
-    r = v11(v["test_command"]);
-    if (r === FAIL) return FAIL;
-    out["test_command"] = r;
-  }
-  {
-    r = v14(v["verify_timeout_seconds"]);
-    if (r === FAIL) return FAIL;
-    out["verify_timeout_seconds"] = r;
-  }
-  {
-    r = v16(v["budgets"]);
-    if (r === FAIL) return FAIL;
-    out["budgets"] = r;
-  }
-  return out;
+  return obj(v, c0, t1);
 }
 function v25(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  c5.lastIndex = 0;
-  if (!c5.test(v)) return FAIL;
-  return v;
+  return str(v, -1, -1, c5);
 }
 function v26(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length < 1 || (v.length < 2 && codePoints(v) < 1)) return FAIL;
-  if (v.length > 500 && codePoints(v) > 500) return FAIL;
-  return v;
+  return str(v, 1, 500, null);
 }
 function v27(v: any): any {
   return FAIL; // string format url: zod decides
@@ -295,89 +237,30 @@ function v29(v: any): any {
   return c7.has(v) ? v : FAIL;
 }
 function v31(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 2000 && codePoints(v) > 2000) return FAIL;
-  return v;
+  return str(v, -1, 2000, null);
 }
 function v30(v: any): any {
   return v === undefined ? undefined : v31(v);
 }
 function v33(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 4000 && codePoints(v) > 4000) return FAIL;
-  return v;
+  return str(v, -1, 4000, null);
 }
 function v32(v: any): any {
   return v === undefined ? undefined : v33(v);
 }
 function v35(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  c8.lastIndex = 0;
-  if (!c8.test(v)) return FAIL;
-  return v;
+  return str(v, -1, -1, c8);
 }
 function v34(v: any): any {
   return v === undefined ? undefined : v35(v);
 }
 function v24(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c4.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v25(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v26(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("url" in v)) return FAIL;
-  {
-    r = v27(v["url"]);
-    if (r === FAIL) return FAIL;
-    out["url"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v28(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("status" in v)) return FAIL;
-  {
-    r = v29(v["status"]);
-    if (r === FAIL) return FAIL;
-    out["status"] = r;
-  }
-  if ("reason" in v) {
-    r = v30(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  if ("summary" in v) {
-    r = v32(v["summary"]);
-    if (r === FAIL) return FAIL;
-    out["summary"] = r;
-  }
-  if ("retrieved_at" in v) {
-    r = v34(v["retrieved_at"]);
-    if (r === FAIL) return FAIL;
-    out["retrieved_at"] = r;
-  }
-  return out;
+  return obj(v, c4, t2);
 }
 const v37 = v25;
 const v38 = v25;
 function v39(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length < 1 || (v.length < 2 && codePoints(v) < 1)) return FAIL;
-  if (v.length > 300 && codePoints(v) > 300) return FAIL;
-  return v;
+  return str(v, 1, 300, null);
 }
 const v40 = v33;
 function v42(v: any): any {
@@ -387,40 +270,7 @@ function v41(v: any): any {
   return v === undefined ? "useful" : v42(v);
 }
 function v36(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c9.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v37(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("source" in v)) return FAIL;
-  {
-    r = v38(v["source"]);
-    if (r === FAIL) return FAIL;
-    out["source"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v39(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("summary" in v)) return FAIL;
-  {
-    r = v40(v["summary"]);
-    if (r === FAIL) return FAIL;
-    out["summary"] = r;
-  }
-  {
-    r = v41(v["importance"]);
-    if (r === FAIL) return FAIL;
-    out["importance"] = r;
-  }
-  return out;
+  return obj(v, c9, t3);
 }
 const v44 = v39;
 const v46 = v33;
@@ -433,11 +283,7 @@ function v47(v: any): any {
 }
 const v51 = v25;
 function v52(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 80 && codePoints(v) > 80) return FAIL;
-  c13.lastIndex = 0;
-  if (!c13.test(v)) return FAIL;
-  return v;
+  return str(v, -1, 80, c13);
 }
 const v53 = v39;
 const v55 = v31;
@@ -453,29 +299,13 @@ function v61(v: any): any {
 }
 const v65 = v26;
 function v64(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 20) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v65(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 20, v65);
 }
 function v63(v: any): any {
   return v === undefined ? JSON.parse("[]") : v64(v);
 }
 function v67(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 50) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v58(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 50, v58);
 }
 function v66(v: any): any {
   return v === undefined ? JSON.parse("[]") : v67(v);
@@ -485,158 +315,28 @@ function v68(v: any): any {
   return v === undefined ? JSON.parse("[]") : v69(v);
 }
 function v57(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c14.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v58(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("slug" in v)) return FAIL;
-  {
-    r = v59(v["slug"]);
-    if (r === FAIL) return FAIL;
-    out["slug"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v60(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  {
-    r = v61(v["summary"]);
-    if (r === FAIL) return FAIL;
-    out["summary"] = r;
-  }
-  {
-    r = v63(v["objectives"]);
-    if (r === FAIL) return FAIL;
-    out["objectives"] = r;
-  }
-  {
-    r = v66(v["prerequisites"]);
-    if (r === FAIL) return FAIL;
-    out["prerequisites"] = r;
-  }
-  {
-    r = v68(v["topics"]);
-    if (r === FAIL) return FAIL;
-    out["topics"] = r;
-  }
-  return out;
+  return obj(v, c14, t4);
 }
 function v56(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length < 1) return FAIL;
-  if (v.length > 500) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v57(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, 1, 500, v57);
 }
 function v50(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c12.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v51(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("slug" in v)) return FAIL;
-  {
-    r = v52(v["slug"]);
-    if (r === FAIL) return FAIL;
-    out["slug"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v53(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  {
-    r = v54(v["summary"]);
-    if (r === FAIL) return FAIL;
-    out["summary"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v56(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  return out;
+  return obj(v, c12, t5);
 }
 function v49(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length < 1) return FAIL;
-  if (v.length > 200) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v50(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, 1, 200, v50);
 }
 function v43(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c11.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("title" in v)) return FAIL;
-  {
-    r = v44(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  {
-    r = v45(v["summary"]);
-    if (r === FAIL) return FAIL;
-    out["summary"] = r;
-  }
-  {
-    r = v47(v["audience"]);
-    if (r === FAIL) return FAIL;
-    out["audience"] = r;
-  }
-  if (!("modules" in v)) return FAIL;
-  {
-    r = v49(v["modules"]);
-    if (r === FAIL) return FAIL;
-    out["modules"] = r;
-  }
-  return out;
+  return obj(v, c11, t6);
 }
 const v71 = v25;
 const v72 = v39;
 function v73(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length < 1 || (v.length < 2 && codePoints(v) < 1)) return FAIL;
-  if (v.length > 4000 && codePoints(v) > 4000) return FAIL;
-  return v;
+  return str(v, 1, 4000, null);
 }
 const v76 = v26;
 function v75(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 20) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v76(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 20, v76);
 }
 function v74(v: any): any {
   return v === undefined ? JSON.parse("[]") : v75(v);
@@ -646,153 +346,56 @@ function v77(v: any): any {
 }
 const v78 = v11;
 function v82(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  c17.lastIndex = 0;
-  if (!c17.test(v)) return FAIL;
-  return v;
+  return str(v, -1, -1, c17);
 }
 function v84(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 1000 && codePoints(v) > 1000) return FAIL;
-  return v;
+  return str(v, -1, 1000, null);
 }
 function v83(v: any): any {
   return v === undefined ? "" : v84(v);
 }
 function v81(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c16.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("path" in v)) return FAIL;
-  {
-    r = v82(v["path"]);
-    if (r === FAIL) return FAIL;
-    out["path"] = r;
-  }
-  {
-    r = v83(v["purpose"]);
-    if (r === FAIL) return FAIL;
-    out["purpose"] = r;
-  }
-  return out;
+  return obj(v, c16, t7);
 }
 function v80(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 100) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v81(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 100, v81);
 }
 function v79(v: any): any {
   return v === undefined ? JSON.parse("[]") : v80(v);
 }
 function v87(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length < 1 || (v.length < 2 && codePoints(v) < 1)) return FAIL;
-  if (v.length > 1000 && codePoints(v) > 1000) return FAIL;
-  return v;
+  return str(v, 1, 1000, null);
 }
 function v86(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 100) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v87(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 100, v87);
 }
 function v85(v: any): any {
   return v === undefined ? JSON.parse("[]") : v86(v);
 }
 function v70(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c15.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v71(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v72(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("goal" in v)) return FAIL;
-  {
-    r = v73(v["goal"]);
-    if (r === FAIL) return FAIL;
-    out["goal"] = r;
-  }
-  {
-    r = v74(v["objectives"]);
-    if (r === FAIL) return FAIL;
-    out["objectives"] = r;
-  }
-  if ("runtime" in v) {
-    r = v77(v["runtime"]);
-    if (r === FAIL) return FAIL;
-    out["runtime"] = r;
-  }
-  if ("test_command" in v) {
-    r = v78(v["test_command"]);
-    if (r === FAIL) return FAIL;
-    out["test_command"] = r;
-  }
-  {
-    r = v79(v["files"]);
-    if (r === FAIL) return FAIL;
-    out["files"] = r;
-  }
-  {
-    r = v85(v["tests"]);
-    if (r === FAIL) return FAIL;
-    out["tests"] = r;
-  }
-  return out;
+  return obj(v, c15, t8);
 }
 const v89 = v2;
 const v90 = v25;
 function v91(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  if (!(v >= 1)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
 const v92 = v12;
 function v93(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 1024 && codePoints(v) > 1024) return FAIL;
-  return v;
+  return str(v, -1, 1024, null);
 }
 const v94 = v35;
 function v95(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!(v >= 0)) return FAIL;
-  return v;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
 function v97(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v96(v: any): any {
   return v === null ? null : v97(v);
 }
 function v99(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 32 && codePoints(v) > 32) return FAIL;
-  return v;
+  return str(v, -1, 32, null);
 }
 function v98(v: any): any {
   return v === null ? null : v99(v);
@@ -802,178 +405,31 @@ function v100(v: any): any {
 }
 const v101 = v100;
 function v104(v: any): any {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return FAIL;
-  if (!Number.isSafeInteger(v)) return FAIL;
-  if (!(v >= 0)) return FAIL;
-  return v;
+  return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
 const v105 = v104;
 const v106 = v104;
 const v107 = v104;
 function v103(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c19.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("passed" in v)) return FAIL;
-  {
-    r = v104(v["passed"]);
-    if (r === FAIL) return FAIL;
-    out["passed"] = r;
-  }
-  if (!("failed" in v)) return FAIL;
-  {
-    r = v105(v["failed"]);
-    if (r === FAIL) return FAIL;
-    out["failed"] = r;
-  }
-  if (!("skipped" in v)) return FAIL;
-  {
-    r = v106(v["skipped"]);
-    if (r === FAIL) return FAIL;
-    out["skipped"] = r;
-  }
-  if (!("total" in v)) return FAIL;
-  {
-    r = v107(v["total"]);
-    if (r === FAIL) return FAIL;
-    out["total"] = r;
-  }
-  return out;
+  return obj(v, c19, t9);
 }
 function v102(v: any): any {
   return v === null ? null : v103(v);
 }
 function v108(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  return v;
+  return str(v, -1, -1, null);
 }
 const v109 = v104;
 const v110 = v100;
 function v111(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  c20.lastIndex = 0;
-  if (!c20.test(v)) return FAIL;
-  return v;
+  return str(v, -1, -1, c20);
 }
 const v113 = v6;
 function v112(v: any): any {
   return v === null ? null : v113(v);
 }
 function v88(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c18.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("schema_version" in v)) return FAIL;
-  {
-    r = v89(v["schema_version"]);
-    if (r === FAIL) return FAIL;
-    out["schema_version"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v90(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("run" in v)) return FAIL;
-  {
-    r = v91(v["run"]);
-    if (r === FAIL) return FAIL;
-    out["run"] = r;
-  }
-  if (!("runtime" in v)) return FAIL;
-  {
-    r = v10(v["runtime"]);
-    if (r === FAIL) return FAIL;
-    out["runtime"] = r;
-  }
-  if (!("argv" in v)) return FAIL;
-  {
-    r = v92(v["argv"]);
-    if (r === FAIL) return FAIL;
-    out["argv"] = r;
-  }
-  if (!("cwd" in v)) return FAIL;
-  {
-    r = v93(v["cwd"]);
-    if (r === FAIL) return FAIL;
-    out["cwd"] = r;
-  }
-  if (!("started_at" in v)) return FAIL;
-  {
-    r = v94(v["started_at"]);
-    if (r === FAIL) return FAIL;
-    out["started_at"] = r;
-  }
-  if (!("duration_ms" in v)) return FAIL;
-  {
-    r = v95(v["duration_ms"]);
-    if (r === FAIL) return FAIL;
-    out["duration_ms"] = r;
-  }
-  if (!("exit_code" in v)) return FAIL;
-  {
-    r = v96(v["exit_code"]);
-    if (r === FAIL) return FAIL;
-    out["exit_code"] = r;
-  }
-  if (!("signal" in v)) return FAIL;
-  {
-    r = v98(v["signal"]);
-    if (r === FAIL) return FAIL;
-    out["signal"] = r;
-  }
-  if (!("timed_out" in v)) return FAIL;
-  {
-    r = v100(v["timed_out"]);
-    if (r === FAIL) return FAIL;
-    out["timed_out"] = r;
-  }
-  if (!("passed" in v)) return FAIL;
-  {
-    r = v101(v["passed"]);
-    if (r === FAIL) return FAIL;
-    out["passed"] = r;
-  }
-  if (!("tests" in v)) return FAIL;
-  {
-    r = v102(v["tests"]);
-    if (r === FAIL) return FAIL;
-    out["tests"] = r;
-  }
-  if (!("output_tail" in v)) return FAIL;
-  {
-    r = v108(v["output_tail"]);
-    if (r === FAIL) return FAIL;
-    out["output_tail"] = r;
-  }
-  if (!("output_bytes" in v)) return FAIL;
-  {
-    r = v109(v["output_bytes"]);
-    if (r === FAIL) return FAIL;
-    out["output_bytes"] = r;
-  }
-  if (!("output_truncated" in v)) return FAIL;
-  {
-    r = v110(v["output_truncated"]);
-    if (r === FAIL) return FAIL;
-    out["output_truncated"] = r;
-  }
-  if (!("code_hash" in v)) return FAIL;
-  {
-    r = v111(v["code_hash"]);
-    if (r === FAIL) return FAIL;
-    out["code_hash"] = r;
-  }
-  if (!("cause" in v)) return FAIL;
-  {
-    r = v112(v["cause"]);
-    if (r === FAIL) return FAIL;
-    out["cause"] = r;
-  }
-  return out;
+  return obj(v, c18, t10);
 }
 const v115 = v4;
 const v117 = v52;
@@ -983,75 +439,26 @@ function v116(v: any): any {
 const v118 = v73;
 const v121 = v4;
 function v120(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 20) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v121(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 20, v121);
 }
 function v119(v: any): any {
   return v === undefined ? JSON.parse("[]") : v120(v);
 }
 function v123(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 500) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v58(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 500, v58);
 }
 function v122(v: any): any {
   return v === undefined ? JSON.parse("[]") : v123(v);
 }
 function v114(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c21.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("term" in v)) return FAIL;
-  {
-    r = v115(v["term"]);
-    if (r === FAIL) return FAIL;
-    out["term"] = r;
-  }
-  if ("slug" in v) {
-    r = v116(v["slug"]);
-    if (r === FAIL) return FAIL;
-    out["slug"] = r;
-  }
-  if (!("definition" in v)) return FAIL;
-  {
-    r = v118(v["definition"]);
-    if (r === FAIL) return FAIL;
-    out["definition"] = r;
-  }
-  {
-    r = v119(v["aliases"]);
-    if (r === FAIL) return FAIL;
-    out["aliases"] = r;
-  }
-  {
-    r = v122(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  return out;
+  return obj(v, c21, t11);
 }
 const v125 = v25;
 function v126(v: any): any {
   return c23.has(v) ? v : FAIL;
 }
 function v128(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 200 && codePoints(v) > 200) return FAIL;
-  return v;
+  return str(v, -1, 200, null);
 }
 function v127(v: any): any {
   return v === undefined ? undefined : v128(v);
@@ -1069,76 +476,16 @@ function v135(v: any): any {
 }
 const v137 = v73;
 function v133(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c24.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("severity" in v)) return FAIL;
-  {
-    r = v134(v["severity"]);
-    if (r === FAIL) return FAIL;
-    out["severity"] = r;
-  }
-  if ("where" in v) {
-    r = v135(v["where"]);
-    if (r === FAIL) return FAIL;
-    out["where"] = r;
-  }
-  if (!("text" in v)) return FAIL;
-  {
-    r = v137(v["text"]);
-    if (r === FAIL) return FAIL;
-    out["text"] = r;
-  }
-  return out;
+  return obj(v, c24, t12);
 }
 function v132(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 200) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v133(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 200, v133);
 }
 function v131(v: any): any {
   return v === undefined ? JSON.parse("[]") : v132(v);
 }
 function v124(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c22.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v125(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("verdict" in v)) return FAIL;
-  {
-    r = v126(v["verdict"]);
-    if (r === FAIL) return FAIL;
-    out["verdict"] = r;
-  }
-  if ("reviewer" in v) {
-    r = v127(v["reviewer"]);
-    if (r === FAIL) return FAIL;
-    out["reviewer"] = r;
-  }
-  if ("round" in v) {
-    r = v129(v["round"]);
-    if (r === FAIL) return FAIL;
-    out["round"] = r;
-  }
-  {
-    r = v131(v["findings"]);
-    if (r === FAIL) return FAIL;
-    out["findings"] = r;
-  }
-  return out;
+  return obj(v, c22, t13);
 }
 const v139 = v25;
 function v140(v: any): any {
@@ -1149,15 +496,7 @@ function v141(v: any): any {
 }
 const v144 = v82;
 function v143(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  if (v.length > 500) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v144(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, 500, v144);
 }
 function v142(v: any): any {
   return v === undefined ? JSON.parse("[]") : v143(v);
@@ -1167,39 +506,7 @@ function v145(v: any): any {
   return v === undefined ? undefined : v146(v);
 }
 function v138(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c26.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v139(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("status" in v)) return FAIL;
-  {
-    r = v140(v["status"]);
-    if (r === FAIL) return FAIL;
-    out["status"] = r;
-  }
-  if (!("stage" in v)) return FAIL;
-  {
-    r = v141(v["stage"]);
-    if (r === FAIL) return FAIL;
-    out["stage"] = r;
-  }
-  {
-    r = v142(v["artifacts"]);
-    if (r === FAIL) return FAIL;
-    out["artifacts"] = r;
-  }
-  if ("notes" in v) {
-    r = v145(v["notes"]);
-    if (r === FAIL) return FAIL;
-    out["notes"] = r;
-  }
-  return out;
+  return obj(v, c26, t14);
 }
 const v148 = v2;
 const v149 = v4;
@@ -1213,56 +520,18 @@ function v152(v: any): any {
 const v155 = v152;
 const v156 = v91;
 function v154(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c31.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("phase" in v)) return FAIL;
-  {
-    r = v155(v["phase"]);
-    if (r === FAIL) return FAIL;
-    out["phase"] = r;
-  }
-  if (!("entered_at" in v)) return FAIL;
-  {
-    r = v35(v["entered_at"]);
-    if (r === FAIL) return FAIL;
-    out["entered_at"] = r;
-  }
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v156(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  return out;
+  return obj(v, c31, t15);
 }
 function v153(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v154(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v154);
 }
 const v157 = v104;
 const v158 = v104;
 function v159(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v58(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v58);
 }
 function v162(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 300 && codePoints(v) > 300) return FAIL;
-  return v;
+  return str(v, -1, 300, null);
 }
 const v163 = v25;
 const v164 = v52;
@@ -1274,52 +543,14 @@ function v171(v: any): any {
   return c34.has(v) ? v : FAIL;
 }
 function v169(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c33.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("reason" in v)) return FAIL;
-  {
-    r = v170(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  if (!("by" in v)) return FAIL;
-  {
-    r = v171(v["by"]);
-    if (r === FAIL) return FAIL;
-    out["by"] = r;
-  }
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  return out;
+  return obj(v, c33, t16);
 }
 function v168(v: any): any {
   return v === null ? null : v169(v);
 }
 const v174 = v31;
 function v173(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c35.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("reason" in v)) return FAIL;
-  {
-    r = v174(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  return out;
+  return obj(v, c35, t17);
 }
 function v172(v: any): any {
   return v === null ? null : v173(v);
@@ -1333,29 +564,7 @@ function v181(v: any): any {
   return v === null ? null : v182(v);
 }
 function v179(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c36.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("code_hash" in v)) return FAIL;
-  {
-    r = v180(v["code_hash"]);
-    if (r === FAIL) return FAIL;
-    out["code_hash"] = r;
-  }
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("run" in v)) return FAIL;
-  {
-    r = v181(v["run"]);
-    if (r === FAIL) return FAIL;
-    out["run"] = r;
-  }
-  return out;
+  return obj(v, c36, t18);
 }
 function v178(v: any): any {
   return v === null ? null : v179(v);
@@ -1366,107 +575,7 @@ function v183(v: any): any {
 }
 const v185 = v35;
 function v161(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c32.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v58(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v162(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("slug" in v)) return FAIL;
-  {
-    r = v117(v["slug"]);
-    if (r === FAIL) return FAIL;
-    out["slug"] = r;
-  }
-  if (!("module_id" in v)) return FAIL;
-  {
-    r = v163(v["module_id"]);
-    if (r === FAIL) return FAIL;
-    out["module_id"] = r;
-  }
-  if (!("module_slug" in v)) return FAIL;
-  {
-    r = v164(v["module_slug"]);
-    if (r === FAIL) return FAIL;
-    out["module_slug"] = r;
-  }
-  if (!("module_title" in v)) return FAIL;
-  {
-    r = v165(v["module_title"]);
-    if (r === FAIL) return FAIL;
-    out["module_title"] = r;
-  }
-  if (!("dir" in v)) return FAIL;
-  {
-    r = v166(v["dir"]);
-    if (r === FAIL) return FAIL;
-    out["dir"] = r;
-  }
-  if (!("stage" in v)) return FAIL;
-  {
-    r = v167(v["stage"]);
-    if (r === FAIL) return FAIL;
-    out["stage"] = r;
-  }
-  if (!("blocked" in v)) return FAIL;
-  {
-    r = v168(v["blocked"]);
-    if (r === FAIL) return FAIL;
-    out["blocked"] = r;
-  }
-  if (!("stale" in v)) return FAIL;
-  {
-    r = v172(v["stale"]);
-    if (r === FAIL) return FAIL;
-    out["stale"] = r;
-  }
-  if (!("fix_attempts_used" in v)) return FAIL;
-  {
-    r = v175(v["fix_attempts_used"]);
-    if (r === FAIL) return FAIL;
-    out["fix_attempts_used"] = r;
-  }
-  if (!("fix_budget_resets" in v)) return FAIL;
-  {
-    r = v176(v["fix_budget_resets"]);
-    if (r === FAIL) return FAIL;
-    out["fix_budget_resets"] = r;
-  }
-  if (!("review_rounds_used" in v)) return FAIL;
-  {
-    r = v177(v["review_rounds_used"]);
-    if (r === FAIL) return FAIL;
-    out["review_rounds_used"] = r;
-  }
-  if (!("verified" in v)) return FAIL;
-  {
-    r = v178(v["verified"]);
-    if (r === FAIL) return FAIL;
-    out["verified"] = r;
-  }
-  if (!("last_failure" in v)) return FAIL;
-  {
-    r = v183(v["last_failure"]);
-    if (r === FAIL) return FAIL;
-    out["last_failure"] = r;
-  }
-  if (!("updated_at" in v)) return FAIL;
-  {
-    r = v185(v["updated_at"]);
-    if (r === FAIL) return FAIL;
-    out["updated_at"] = r;
-  }
-  return out;
+  return obj(v, c32, t19);
 }
 function v160(v: any): any {
   if (!isObject(v)) return FAIL;
@@ -1481,17 +590,11 @@ function v160(v: any): any {
 }
 const v187 = v108;
 function v189(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  c38.lastIndex = 0;
-  if (!c38.test(v)) return FAIL;
-  return v;
+  return str(v, -1, -1, c38);
 }
 const v190 = v25;
 function v191(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  c39.lastIndex = 0;
-  if (!c39.test(v)) return FAIL;
-  return v;
+  return str(v, -1, -1, c39);
 }
 function v192(v: any): any {
   return c40.has(v) ? v : FAIL;
@@ -1508,59 +611,7 @@ function v197(v: any): any {
   return v === null ? null : v138(v);
 }
 function v188(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c37.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v189(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v190(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("role" in v)) return FAIL;
-  {
-    r = v191(v["role"]);
-    if (r === FAIL) return FAIL;
-    out["role"] = r;
-  }
-  if (!("status" in v)) return FAIL;
-  {
-    r = v192(v["status"]);
-    if (r === FAIL) return FAIL;
-    out["status"] = r;
-  }
-  if (!("started_at" in v)) return FAIL;
-  {
-    r = v193(v["started_at"]);
-    if (r === FAIL) return FAIL;
-    out["started_at"] = r;
-  }
-  if (!("finished_at" in v)) return FAIL;
-  {
-    r = v194(v["finished_at"]);
-    if (r === FAIL) return FAIL;
-    out["finished_at"] = r;
-  }
-  if (!("note" in v)) return FAIL;
-  {
-    r = v195(v["note"]);
-    if (r === FAIL) return FAIL;
-    out["note"] = r;
-  }
-  if (!("result" in v)) return FAIL;
-  {
-    r = v197(v["result"]);
-    if (r === FAIL) return FAIL;
-    out["result"] = r;
-  }
-  return out;
+  return obj(v, c37, t20);
 }
 function v186(v: any): any {
   if (!isObject(v)) return FAIL;
@@ -1579,129 +630,13 @@ const v202 = v93;
 const v203 = v104;
 const v204 = v159;
 function v200(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c41.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v201(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("out" in v)) return FAIL;
-  {
-    r = v202(v["out"]);
-    if (r === FAIL) return FAIL;
-    out["out"] = r;
-  }
-  if (!("pages" in v)) return FAIL;
-  {
-    r = v203(v["pages"]);
-    if (r === FAIL) return FAIL;
-    out["pages"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v204(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  return out;
+  return obj(v, c41, t21);
 }
 function v199(v: any): any {
   return v === null ? null : v200(v);
 }
 function v147(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c29.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("schema_version" in v)) return FAIL;
-  {
-    r = v148(v["schema_version"]);
-    if (r === FAIL) return FAIL;
-    out["schema_version"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v149(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("topic" in v)) return FAIL;
-  {
-    r = v150(v["topic"]);
-    if (r === FAIL) return FAIL;
-    out["topic"] = r;
-  }
-  if (!("created_at" in v)) return FAIL;
-  {
-    r = v35(v["created_at"]);
-    if (r === FAIL) return FAIL;
-    out["created_at"] = r;
-  }
-  if (!("phase" in v)) return FAIL;
-  {
-    r = v152(v["phase"]);
-    if (r === FAIL) return FAIL;
-    out["phase"] = r;
-  }
-  if (!("phase_history" in v)) return FAIL;
-  {
-    r = v153(v["phase_history"]);
-    if (r === FAIL) return FAIL;
-    out["phase_history"] = r;
-  }
-  if (!("last_seq" in v)) return FAIL;
-  {
-    r = v157(v["last_seq"]);
-    if (r === FAIL) return FAIL;
-    out["last_seq"] = r;
-  }
-  if (!("log_bytes" in v)) return FAIL;
-  {
-    r = v158(v["log_bytes"]);
-    if (r === FAIL) return FAIL;
-    out["log_bytes"] = r;
-  }
-  if (!("lesson_order" in v)) return FAIL;
-  {
-    r = v159(v["lesson_order"]);
-    if (r === FAIL) return FAIL;
-    out["lesson_order"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v160(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  if (!("tasks" in v)) return FAIL;
-  {
-    r = v186(v["tasks"]);
-    if (r === FAIL) return FAIL;
-    out["tasks"] = r;
-  }
-  if (!("task_counter" in v)) return FAIL;
-  {
-    r = v198(v["task_counter"]);
-    if (r === FAIL) return FAIL;
-    out["task_counter"] = r;
-  }
-  if (!("last_site_build" in v)) return FAIL;
-  {
-    r = v199(v["last_site_build"]);
-    if (r === FAIL) return FAIL;
-    out["last_site_build"] = r;
-  }
-  return out;
+  return obj(v, c29, t22);
 }
 const v207 = v91;
 const v208 = v35;
@@ -1722,108 +657,14 @@ function v215(v: any): any {
   return v === null ? null : v216(v);
 }
 function v206(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c42.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v213(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v214(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("topic" in v)) return FAIL;
-  {
-    r = v215(v["topic"]);
-    if (r === FAIL) return FAIL;
-    out["topic"] = r;
-  }
-  return out;
+  return obj(v, c42, t23);
 }
 function v218(v: any): any {
   return c45.has(v) ? v : FAIL;
 }
 const v219 = v100;
 function v217(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c44.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v218(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("from" in v)) return FAIL;
-  {
-    r = v155(v["from"]);
-    if (r === FAIL) return FAIL;
-    out["from"] = r;
-  }
-  if (!("to" in v)) return FAIL;
-  {
-    r = v155(v["to"]);
-    if (r === FAIL) return FAIL;
-    out["to"] = r;
-  }
-  if (!("approved" in v)) return FAIL;
-  {
-    r = v219(v["approved"]);
-    if (r === FAIL) return FAIL;
-    out["approved"] = r;
-  }
-  return out;
+  return obj(v, c44, t24);
 }
 function v221(v: any): any {
   return c47.has(v) ? v : FAIL;
@@ -1831,189 +672,28 @@ function v221(v: any): any {
 const v224 = v162;
 const v225 = v162;
 function v223(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c48.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v58(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v224(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("slug" in v)) return FAIL;
-  {
-    r = v117(v["slug"]);
-    if (r === FAIL) return FAIL;
-    out["slug"] = r;
-  }
-  if (!("module_id" in v)) return FAIL;
-  {
-    r = v51(v["module_id"]);
-    if (r === FAIL) return FAIL;
-    out["module_id"] = r;
-  }
-  if (!("module_slug" in v)) return FAIL;
-  {
-    r = v117(v["module_slug"]);
-    if (r === FAIL) return FAIL;
-    out["module_slug"] = r;
-  }
-  if (!("module_title" in v)) return FAIL;
-  {
-    r = v225(v["module_title"]);
-    if (r === FAIL) return FAIL;
-    out["module_title"] = r;
-  }
-  if (!("dir" in v)) return FAIL;
-  {
-    r = v144(v["dir"]);
-    if (r === FAIL) return FAIL;
-    out["dir"] = r;
-  }
-  return out;
+  return obj(v, c48, t25);
 }
 function v222(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v223(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v223);
 }
 const v226 = v159;
 function v220(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c46.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v221(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v222(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  if (!("removed" in v)) return FAIL;
-  {
-    r = v226(v["removed"]);
-    if (r === FAIL) return FAIL;
-    out["removed"] = r;
-  }
-  return out;
+  return obj(v, c46, t26);
 }
 function v228(v: any): any {
   return c50.has(v) ? v : FAIL;
 }
 const v229 = v25;
 function v231(v: any): any {
-  if (typeof v !== 'string') return FAIL;
-  if (v.length > 100000 && codePoints(v) > 100000) return FAIL;
-  return v;
+  return str(v, -1, 100000, null);
 }
 function v230(v: any): any {
   return v === null ? null : v231(v);
 }
 const v232 = v100;
 function v227(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c49.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v228(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("from" in v)) return FAIL;
-  {
-    r = v167(v["from"]);
-    if (r === FAIL) return FAIL;
-    out["from"] = r;
-  }
-  if (!("to" in v)) return FAIL;
-  {
-    r = v167(v["to"]);
-    if (r === FAIL) return FAIL;
-    out["to"] = r;
-  }
-  if (!("note" in v)) return FAIL;
-  {
-    r = v230(v["note"]);
-    if (r === FAIL) return FAIL;
-    out["note"] = r;
-  }
-  if (!("review_round_used" in v)) return FAIL;
-  {
-    r = v232(v["review_round_used"]);
-    if (r === FAIL) return FAIL;
-    out["review_round_used"] = r;
-  }
-  return out;
+  return obj(v, c49, t27);
 }
 function v234(v: any): any {
   return c52.has(v) ? v : FAIL;
@@ -2024,57 +704,7 @@ function v236(v: any): any {
   return v === null ? null : v237(v);
 }
 function v233(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c51.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v234(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("code_hash" in v)) return FAIL;
-  {
-    r = v235(v["code_hash"]);
-    if (r === FAIL) return FAIL;
-    out["code_hash"] = r;
-  }
-  if (!("run" in v)) return FAIL;
-  {
-    r = v236(v["run"]);
-    if (r === FAIL) return FAIL;
-    out["run"] = r;
-  }
-  return out;
+  return obj(v, c51, t28);
 }
 function v239(v: any): any {
   return c54.has(v) ? v : FAIL;
@@ -2090,284 +720,34 @@ function v244(v: any): any {
   return v === null ? null : v245(v);
 }
 function v238(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c53.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v239(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("note" in v)) return FAIL;
-  {
-    r = v240(v["note"]);
-    if (r === FAIL) return FAIL;
-    out["note"] = r;
-  }
-  if (!("fix_attempts_used" in v)) return FAIL;
-  {
-    r = v241(v["fix_attempts_used"]);
-    if (r === FAIL) return FAIL;
-    out["fix_attempts_used"] = r;
-  }
-  if (!("blocked" in v)) return FAIL;
-  {
-    r = v242(v["blocked"]);
-    if (r === FAIL) return FAIL;
-    out["blocked"] = r;
-  }
-  if (!("via" in v)) return FAIL;
-  {
-    r = v243(v["via"]);
-    if (r === FAIL) return FAIL;
-    out["via"] = r;
-  }
-  if (!("run" in v)) return FAIL;
-  {
-    r = v244(v["run"]);
-    if (r === FAIL) return FAIL;
-    out["run"] = r;
-  }
-  return out;
+  return obj(v, c53, t29);
 }
 function v247(v: any): any {
   return c57.has(v) ? v : FAIL;
 }
 const v248 = v231;
 function v246(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c56.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v247(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("reason" in v)) return FAIL;
-  {
-    r = v248(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  return out;
+  return obj(v, c56, t30);
 }
 function v250(v: any): any {
   return c59.has(v) ? v : FAIL;
 }
 const v251 = v100;
 function v249(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c58.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v250(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("fix_budget_reset" in v)) return FAIL;
-  {
-    r = v251(v["fix_budget_reset"]);
-    if (r === FAIL) return FAIL;
-    out["fix_budget_reset"] = r;
-  }
-  return out;
+  return obj(v, c58, t31);
 }
 function v253(v: any): any {
   return c60.has(v) ? v : FAIL;
 }
 const v254 = v231;
 function v252(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c56.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v253(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("reason" in v)) return FAIL;
-  {
-    r = v254(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  return out;
+  return obj(v, c56, t32);
 }
 function v256(v: any): any {
   return c62.has(v) ? v : FAIL;
 }
 function v255(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c61.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v256(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("task" in v)) return FAIL;
-  {
-    r = v189(v["task"]);
-    if (r === FAIL) return FAIL;
-    out["task"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v229(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("role" in v)) return FAIL;
-  {
-    r = v191(v["role"]);
-    if (r === FAIL) return FAIL;
-    out["role"] = r;
-  }
-  return out;
+  return obj(v, c61, t33);
 }
 function v258(v: any): any {
   return c64.has(v) ? v : FAIL;
@@ -2377,113 +757,13 @@ function v259(v: any): any {
 }
 const v260 = v197;
 function v257(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c63.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v258(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("task" in v)) return FAIL;
-  {
-    r = v189(v["task"]);
-    if (r === FAIL) return FAIL;
-    out["task"] = r;
-  }
-  if (!("status" in v)) return FAIL;
-  {
-    r = v259(v["status"]);
-    if (r === FAIL) return FAIL;
-    out["status"] = r;
-  }
-  if (!("note" in v)) return FAIL;
-  {
-    r = v230(v["note"]);
-    if (r === FAIL) return FAIL;
-    out["note"] = r;
-  }
-  if (!("result" in v)) return FAIL;
-  {
-    r = v260(v["result"]);
-    if (r === FAIL) return FAIL;
-    out["result"] = r;
-  }
-  return out;
+  return obj(v, c63, t34);
 }
 function v262(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
 function v261(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c66.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v262(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("task" in v)) return FAIL;
-  {
-    r = v189(v["task"]);
-    if (r === FAIL) return FAIL;
-    out["task"] = r;
-  }
-  if (!("note" in v)) return FAIL;
-  {
-    r = v230(v["note"]);
-    if (r === FAIL) return FAIL;
-    out["note"] = r;
-  }
-  return out;
+  return obj(v, c66, t35);
 }
 function v264(v: any): any {
   return c69.has(v) ? v : FAIL;
@@ -2506,57 +786,7 @@ function v267(v: any): any {
   return out;
 }
 function v263(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c68.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v264(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("fact" in v)) return FAIL;
-  {
-    r = v265(v["fact"]);
-    if (r === FAIL) return FAIL;
-    out["fact"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v266(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("data" in v)) return FAIL;
-  {
-    r = v267(v["data"]);
-    if (r === FAIL) return FAIL;
-    out["data"] = r;
-  }
-  return out;
+  return obj(v, c68, t36);
 }
 function v271(v: any): any {
   return c71.has(v) ? v : FAIL;
@@ -2565,57 +795,7 @@ const v272 = v93;
 const v273 = v104;
 const v274 = v159;
 function v270(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c70.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("seq" in v)) return FAIL;
-  {
-    r = v207(v["seq"]);
-    if (r === FAIL) return FAIL;
-    out["seq"] = r;
-  }
-  if (!("ts" in v)) return FAIL;
-  {
-    r = v208(v["ts"]);
-    if (r === FAIL) return FAIL;
-    out["ts"] = r;
-  }
-  if ("pid" in v) {
-    r = v209(v["pid"]);
-    if (r === FAIL) return FAIL;
-    out["pid"] = r;
-  }
-  if ("command" in v) {
-    r = v211(v["command"]);
-    if (r === FAIL) return FAIL;
-    out["command"] = r;
-  }
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v271(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("out" in v)) return FAIL;
-  {
-    r = v272(v["out"]);
-    if (r === FAIL) return FAIL;
-    out["out"] = r;
-  }
-  if (!("pages" in v)) return FAIL;
-  {
-    r = v273(v["pages"]);
-    if (r === FAIL) return FAIL;
-    out["pages"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v274(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  return out;
+  return obj(v, c70, t37);
 }
 function v205(v: any): any {
   if (!isObject(v)) return FAIL;
@@ -2630,23 +810,7 @@ function v280(v: any): any {
   return v === null ? null : v281(v);
 }
 function v278(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c74.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("title" in v)) return FAIL;
-  {
-    r = v279(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("topic" in v)) return FAIL;
-  {
-    r = v280(v["topic"]);
-    if (r === FAIL) return FAIL;
-    out["topic"] = r;
-  }
-  return out;
+  return obj(v, c74, t38);
 }
 const v282 = v152;
 const v283 = v104;
@@ -2658,51 +822,10 @@ function v288(v: any): any {
 }
 const v290 = v100;
 function v285(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c75.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("phase" in v)) return FAIL;
-  {
-    r = v155(v["phase"]);
-    if (r === FAIL) return FAIL;
-    out["phase"] = r;
-  }
-  if (!("started_at" in v)) return FAIL;
-  {
-    r = v286(v["started_at"]);
-    if (r === FAIL) return FAIL;
-    out["started_at"] = r;
-  }
-  if (!("ended_at" in v)) return FAIL;
-  {
-    r = v287(v["ended_at"]);
-    if (r === FAIL) return FAIL;
-    out["ended_at"] = r;
-  }
-  if (!("duration_ms" in v)) return FAIL;
-  {
-    r = v288(v["duration_ms"]);
-    if (r === FAIL) return FAIL;
-    out["duration_ms"] = r;
-  }
-  if (!("approved" in v)) return FAIL;
-  {
-    r = v290(v["approved"]);
-    if (r === FAIL) return FAIL;
-    out["approved"] = r;
-  }
-  return out;
+  return obj(v, c75, t39);
 }
 function v284(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v285(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v285);
 }
 const v292 = v104;
 function v293(v: any): any {
@@ -2716,65 +839,7 @@ const v298 = v104;
 const v299 = v104;
 const v300 = v104;
 function v291(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c76.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v292(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  if (!("by_stage" in v)) return FAIL;
-  {
-    r = v293(v["by_stage"]);
-    if (r === FAIL) return FAIL;
-    out["by_stage"] = r;
-  }
-  if (!("done" in v)) return FAIL;
-  {
-    r = v294(v["done"]);
-    if (r === FAIL) return FAIL;
-    out["done"] = r;
-  }
-  if (!("blocked" in v)) return FAIL;
-  {
-    r = v295(v["blocked"]);
-    if (r === FAIL) return FAIL;
-    out["blocked"] = r;
-  }
-  if (!("stale" in v)) return FAIL;
-  {
-    r = v296(v["stale"]);
-    if (r === FAIL) return FAIL;
-    out["stale"] = r;
-  }
-  if (!("fix_attempts" in v)) return FAIL;
-  {
-    r = v297(v["fix_attempts"]);
-    if (r === FAIL) return FAIL;
-    out["fix_attempts"] = r;
-  }
-  if (!("review_rounds" in v)) return FAIL;
-  {
-    r = v298(v["review_rounds"]);
-    if (r === FAIL) return FAIL;
-    out["review_rounds"] = r;
-  }
-  if (!("verify_runs" in v)) return FAIL;
-  {
-    r = v299(v["verify_runs"]);
-    if (r === FAIL) return FAIL;
-    out["verify_runs"] = r;
-  }
-  if (!("tasks" in v)) return FAIL;
-  {
-    r = v300(v["tasks"]);
-    if (r === FAIL) return FAIL;
-    out["tasks"] = r;
-  }
-  return out;
+  return obj(v, c76, t40);
 }
 const v303 = v108;
 const v304 = v25;
@@ -2801,53 +866,7 @@ function v320(v: any): any {
 const v322 = v102;
 const v323 = v194;
 function v314(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c78.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("runs" in v)) return FAIL;
-  {
-    r = v315(v["runs"]);
-    if (r === FAIL) return FAIL;
-    out["runs"] = r;
-  }
-  if (!("passed" in v)) return FAIL;
-  {
-    r = v316(v["passed"]);
-    if (r === FAIL) return FAIL;
-    out["passed"] = r;
-  }
-  if (!("failed" in v)) return FAIL;
-  {
-    r = v317(v["failed"]);
-    if (r === FAIL) return FAIL;
-    out["failed"] = r;
-  }
-  if (!("last_run" in v)) return FAIL;
-  {
-    r = v318(v["last_run"]);
-    if (r === FAIL) return FAIL;
-    out["last_run"] = r;
-  }
-  if (!("last_passed" in v)) return FAIL;
-  {
-    r = v320(v["last_passed"]);
-    if (r === FAIL) return FAIL;
-    out["last_passed"] = r;
-  }
-  if (!("last_tests" in v)) return FAIL;
-  {
-    r = v322(v["last_tests"]);
-    if (r === FAIL) return FAIL;
-    out["last_tests"] = r;
-  }
-  if (!("last_at" in v)) return FAIL;
-  {
-    r = v323(v["last_at"]);
-    if (r === FAIL) return FAIL;
-    out["last_at"] = r;
-  }
-  return out;
+  return obj(v, c78, t41);
 }
 const v326 = v108;
 const v327 = v243;
@@ -2857,268 +876,38 @@ function v328(v: any): any {
 }
 const v330 = v100;
 function v325(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c79.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("note" in v)) return FAIL;
-  {
-    r = v326(v["note"]);
-    if (r === FAIL) return FAIL;
-    out["note"] = r;
-  }
-  if (!("via" in v)) return FAIL;
-  {
-    r = v327(v["via"]);
-    if (r === FAIL) return FAIL;
-    out["via"] = r;
-  }
-  if (!("run" in v)) return FAIL;
-  {
-    r = v328(v["run"]);
-    if (r === FAIL) return FAIL;
-    out["run"] = r;
-  }
-  if (!("blocked" in v)) return FAIL;
-  {
-    r = v330(v["blocked"]);
-    if (r === FAIL) return FAIL;
-    out["blocked"] = r;
-  }
-  return out;
+  return obj(v, c79, t42);
 }
 function v324(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v325(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v325);
 }
 const v333 = v35;
 const v334 = v108;
 const v335 = v171;
 const v336 = v194;
 function v332(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c80.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("at" in v)) return FAIL;
-  {
-    r = v333(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("reason" in v)) return FAIL;
-  {
-    r = v334(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  if (!("by" in v)) return FAIL;
-  {
-    r = v335(v["by"]);
-    if (r === FAIL) return FAIL;
-    out["by"] = r;
-  }
-  if (!("unblocked_at" in v)) return FAIL;
-  {
-    r = v336(v["unblocked_at"]);
-    if (r === FAIL) return FAIL;
-    out["unblocked_at"] = r;
-  }
-  return out;
+  return obj(v, c80, t43);
 }
 function v331(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v332(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v332);
 }
 const v339 = v35;
 const v340 = v108;
 const v341 = v194;
 function v338(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c81.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("at" in v)) return FAIL;
-  {
-    r = v339(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("reason" in v)) return FAIL;
-  {
-    r = v340(v["reason"]);
-    if (r === FAIL) return FAIL;
-    out["reason"] = r;
-  }
-  if (!("cleared_at" in v)) return FAIL;
-  {
-    r = v341(v["cleared_at"]);
-    if (r === FAIL) return FAIL;
-    out["cleared_at"] = r;
-  }
-  return out;
+  return obj(v, c81, t44);
 }
 function v337(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v338(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v338);
 }
 const v342 = v35;
 const v343 = v194;
 const v344 = v288;
 function v302(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c77.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("id" in v)) return FAIL;
-  {
-    r = v58(v["id"]);
-    if (r === FAIL) return FAIL;
-    out["id"] = r;
-  }
-  if (!("title" in v)) return FAIL;
-  {
-    r = v303(v["title"]);
-    if (r === FAIL) return FAIL;
-    out["title"] = r;
-  }
-  if (!("module_id" in v)) return FAIL;
-  {
-    r = v304(v["module_id"]);
-    if (r === FAIL) return FAIL;
-    out["module_id"] = r;
-  }
-  if (!("module_title" in v)) return FAIL;
-  {
-    r = v305(v["module_title"]);
-    if (r === FAIL) return FAIL;
-    out["module_title"] = r;
-  }
-  if (!("dir" in v)) return FAIL;
-  {
-    r = v306(v["dir"]);
-    if (r === FAIL) return FAIL;
-    out["dir"] = r;
-  }
-  if (!("stage" in v)) return FAIL;
-  {
-    r = v307(v["stage"]);
-    if (r === FAIL) return FAIL;
-    out["stage"] = r;
-  }
-  if (!("blocked" in v)) return FAIL;
-  {
-    r = v308(v["blocked"]);
-    if (r === FAIL) return FAIL;
-    out["blocked"] = r;
-  }
-  if (!("stale" in v)) return FAIL;
-  {
-    r = v309(v["stale"]);
-    if (r === FAIL) return FAIL;
-    out["stale"] = r;
-  }
-  if (!("fix_attempts" in v)) return FAIL;
-  {
-    r = v310(v["fix_attempts"]);
-    if (r === FAIL) return FAIL;
-    out["fix_attempts"] = r;
-  }
-  if (!("fix_budget_resets" in v)) return FAIL;
-  {
-    r = v311(v["fix_budget_resets"]);
-    if (r === FAIL) return FAIL;
-    out["fix_budget_resets"] = r;
-  }
-  if (!("review_rounds" in v)) return FAIL;
-  {
-    r = v312(v["review_rounds"]);
-    if (r === FAIL) return FAIL;
-    out["review_rounds"] = r;
-  }
-  if (!("reworks" in v)) return FAIL;
-  {
-    r = v313(v["reworks"]);
-    if (r === FAIL) return FAIL;
-    out["reworks"] = r;
-  }
-  if (!("verify" in v)) return FAIL;
-  {
-    r = v314(v["verify"]);
-    if (r === FAIL) return FAIL;
-    out["verify"] = r;
-  }
-  if (!("failures" in v)) return FAIL;
-  {
-    r = v324(v["failures"]);
-    if (r === FAIL) return FAIL;
-    out["failures"] = r;
-  }
-  if (!("blocks" in v)) return FAIL;
-  {
-    r = v331(v["blocks"]);
-    if (r === FAIL) return FAIL;
-    out["blocks"] = r;
-  }
-  if (!("stale_marks" in v)) return FAIL;
-  {
-    r = v337(v["stale_marks"]);
-    if (r === FAIL) return FAIL;
-    out["stale_marks"] = r;
-  }
-  if (!("registered_at" in v)) return FAIL;
-  {
-    r = v342(v["registered_at"]);
-    if (r === FAIL) return FAIL;
-    out["registered_at"] = r;
-  }
-  if (!("done_at" in v)) return FAIL;
-  {
-    r = v343(v["done_at"]);
-    if (r === FAIL) return FAIL;
-    out["done_at"] = r;
-  }
-  if (!("pending_to_done_ms" in v)) return FAIL;
-  {
-    r = v344(v["pending_to_done_ms"]);
-    if (r === FAIL) return FAIL;
-    out["pending_to_done_ms"] = r;
-  }
-  return out;
+  return obj(v, c77, t45);
 }
 function v301(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v302(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v302);
 }
 const v347 = v104;
 const v348 = v104;
@@ -3129,75 +918,10 @@ const v352 = v95;
 const v353 = v288;
 const v354 = v288;
 function v346(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c82.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("role" in v)) return FAIL;
-  {
-    r = v191(v["role"]);
-    if (r === FAIL) return FAIL;
-    out["role"] = r;
-  }
-  if (!("count" in v)) return FAIL;
-  {
-    r = v347(v["count"]);
-    if (r === FAIL) return FAIL;
-    out["count"] = r;
-  }
-  if (!("done" in v)) return FAIL;
-  {
-    r = v348(v["done"]);
-    if (r === FAIL) return FAIL;
-    out["done"] = r;
-  }
-  if (!("failed" in v)) return FAIL;
-  {
-    r = v349(v["failed"]);
-    if (r === FAIL) return FAIL;
-    out["failed"] = r;
-  }
-  if (!("reset" in v)) return FAIL;
-  {
-    r = v350(v["reset"]);
-    if (r === FAIL) return FAIL;
-    out["reset"] = r;
-  }
-  if (!("running" in v)) return FAIL;
-  {
-    r = v351(v["running"]);
-    if (r === FAIL) return FAIL;
-    out["running"] = r;
-  }
-  if (!("total_ms" in v)) return FAIL;
-  {
-    r = v352(v["total_ms"]);
-    if (r === FAIL) return FAIL;
-    out["total_ms"] = r;
-  }
-  if (!("mean_ms" in v)) return FAIL;
-  {
-    r = v353(v["mean_ms"]);
-    if (r === FAIL) return FAIL;
-    out["mean_ms"] = r;
-  }
-  if (!("max_ms" in v)) return FAIL;
-  {
-    r = v354(v["max_ms"]);
-    if (r === FAIL) return FAIL;
-    out["max_ms"] = r;
-  }
-  return out;
+  return obj(v, c82, t46);
 }
 function v345(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v346(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v346);
 }
 const v357 = v108;
 const v358 = v104;
@@ -3216,178 +940,80 @@ function v362(v: any): any {
   return out;
 }
 function v360(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c84.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("lesson" in v)) return FAIL;
-  {
-    r = v361(v["lesson"]);
-    if (r === FAIL) return FAIL;
-    out["lesson"] = r;
-  }
-  if (!("data" in v)) return FAIL;
-  {
-    r = v362(v["data"]);
-    if (r === FAIL) return FAIL;
-    out["data"] = r;
-  }
-  return out;
+  return obj(v, c84, t47);
 }
 function v359(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v360(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v360);
 }
 function v356(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c83.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("kind" in v)) return FAIL;
-  {
-    r = v357(v["kind"]);
-    if (r === FAIL) return FAIL;
-    out["kind"] = r;
-  }
-  if (!("count" in v)) return FAIL;
-  {
-    r = v358(v["count"]);
-    if (r === FAIL) return FAIL;
-    out["count"] = r;
-  }
-  if (!("entries" in v)) return FAIL;
-  {
-    r = v359(v["entries"]);
-    if (r === FAIL) return FAIL;
-    out["entries"] = r;
-  }
-  return out;
+  return obj(v, c83, t48);
 }
 function v355(v: any): any {
-  if (!Array.isArray(v)) return FAIL;
-  const out: any[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const r = v356(v[i]);
-    if (r === FAIL) return FAIL;
-    out.push(r);
-  }
-  return out;
+  return arr(v, -1, -1, v356);
 }
 const v367 = v104;
 const v368 = v104;
 function v366(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c85.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("at" in v)) return FAIL;
-  {
-    r = v35(v["at"]);
-    if (r === FAIL) return FAIL;
-    out["at"] = r;
-  }
-  if (!("pages" in v)) return FAIL;
-  {
-    r = v367(v["pages"]);
-    if (r === FAIL) return FAIL;
-    out["pages"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v368(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  return out;
+  return obj(v, c85, t49);
 }
 function v365(v: any): any {
   return v === null ? null : v366(v);
 }
 function v275(v: any): any {
-  if (!isObject(v)) return FAIL;
-  for (const k of Object.keys(v)) if (!c73.has(k)) return FAIL;
-  const out: any = {};
-  let r: any;
-  if (!("schema_version" in v)) return FAIL;
-  {
-    r = v276(v["schema_version"]);
-    if (r === FAIL) return FAIL;
-    out["schema_version"] = r;
-  }
-  if (!("generated_at" in v)) return FAIL;
-  {
-    r = v277(v["generated_at"]);
-    if (r === FAIL) return FAIL;
-    out["generated_at"] = r;
-  }
-  if (!("course" in v)) return FAIL;
-  {
-    r = v278(v["course"]);
-    if (r === FAIL) return FAIL;
-    out["course"] = r;
-  }
-  if (!("phase" in v)) return FAIL;
-  {
-    r = v282(v["phase"]);
-    if (r === FAIL) return FAIL;
-    out["phase"] = r;
-  }
-  if (!("last_seq" in v)) return FAIL;
-  {
-    r = v283(v["last_seq"]);
-    if (r === FAIL) return FAIL;
-    out["last_seq"] = r;
-  }
-  if (!("phases" in v)) return FAIL;
-  {
-    r = v284(v["phases"]);
-    if (r === FAIL) return FAIL;
-    out["phases"] = r;
-  }
-  if (!("totals" in v)) return FAIL;
-  {
-    r = v291(v["totals"]);
-    if (r === FAIL) return FAIL;
-    out["totals"] = r;
-  }
-  if (!("lessons" in v)) return FAIL;
-  {
-    r = v301(v["lessons"]);
-    if (r === FAIL) return FAIL;
-    out["lessons"] = r;
-  }
-  if (!("tasks" in v)) return FAIL;
-  {
-    r = v345(v["tasks"]);
-    if (r === FAIL) return FAIL;
-    out["tasks"] = r;
-  }
-  if (!("facts" in v)) return FAIL;
-  {
-    r = v355(v["facts"]);
-    if (r === FAIL) return FAIL;
-    out["facts"] = r;
-  }
-  if (!("site_build" in v)) return FAIL;
-  {
-    r = v365(v["site_build"]);
-    if (r === FAIL) return FAIL;
-    out["site_build"] = r;
-  }
-  return out;
+  return obj(v, c73, t50);
 }
+
+const t0: Field[] = [["fix_attempts", v18, 2], ["review_rounds", v20, 2], ["parallel", v22, 2]];
+const t1: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["budgets", v16, 2]];
+const t2: Field[] = [["id", v25, 0], ["title", v26, 0], ["url", v27, 0], ["kind", v28, 0], ["status", v29, 0], ["reason", v30, 1], ["summary", v32, 1], ["retrieved_at", v34, 1]];
+const t3: Field[] = [["id", v37, 0], ["source", v38, 0], ["title", v39, 0], ["summary", v40, 0], ["importance", v41, 2]];
+const t4: Field[] = [["id", v58, 0], ["slug", v59, 0], ["title", v60, 0], ["summary", v61, 2], ["objectives", v63, 2], ["prerequisites", v66, 2], ["topics", v68, 2]];
+const t5: Field[] = [["id", v51, 0], ["slug", v52, 0], ["title", v53, 0], ["summary", v54, 2], ["lessons", v56, 0]];
+const t6: Field[] = [["title", v44, 0], ["summary", v45, 2], ["audience", v47, 2], ["modules", v49, 0]];
+const t7: Field[] = [["path", v82, 0], ["purpose", v83, 2]];
+const t8: Field[] = [["lesson", v71, 0], ["title", v72, 0], ["goal", v73, 0], ["objectives", v74, 2], ["runtime", v77, 1], ["test_command", v78, 1], ["files", v79, 2], ["tests", v85, 2]];
+const t9: Field[] = [["passed", v104, 0], ["failed", v105, 0], ["skipped", v106, 0], ["total", v107, 0]];
+const t10: Field[] = [["schema_version", v89, 0], ["lesson", v90, 0], ["run", v91, 0], ["runtime", v10, 0], ["argv", v92, 0], ["cwd", v93, 0], ["started_at", v94, 0], ["duration_ms", v95, 0], ["exit_code", v96, 0], ["signal", v98, 0], ["timed_out", v100, 0], ["passed", v101, 0], ["tests", v102, 0], ["output_tail", v108, 0], ["output_bytes", v109, 0], ["output_truncated", v110, 0], ["code_hash", v111, 0], ["cause", v112, 0]];
+const t11: Field[] = [["term", v115, 0], ["slug", v116, 1], ["definition", v118, 0], ["aliases", v119, 2], ["lessons", v122, 2]];
+const t12: Field[] = [["severity", v134, 0], ["where", v135, 1], ["text", v137, 0]];
+const t13: Field[] = [["lesson", v125, 0], ["verdict", v126, 0], ["reviewer", v127, 1], ["round", v129, 1], ["findings", v131, 2]];
+const t14: Field[] = [["lesson", v139, 0], ["status", v140, 0], ["stage", v141, 0], ["artifacts", v142, 2], ["notes", v145, 1]];
+const t15: Field[] = [["phase", v155, 0], ["entered_at", v35, 0], ["seq", v156, 0]];
+const t16: Field[] = [["reason", v170, 0], ["by", v171, 0], ["at", v35, 0]];
+const t17: Field[] = [["reason", v174, 0], ["at", v35, 0]];
+const t18: Field[] = [["code_hash", v180, 0], ["at", v35, 0], ["run", v181, 0]];
+const t19: Field[] = [["id", v58, 0], ["title", v162, 0], ["slug", v117, 0], ["module_id", v163, 0], ["module_slug", v164, 0], ["module_title", v165, 0], ["dir", v166, 0], ["stage", v167, 0], ["blocked", v168, 0], ["stale", v172, 0], ["fix_attempts_used", v175, 0], ["fix_budget_resets", v176, 0], ["review_rounds_used", v177, 0], ["verified", v178, 0], ["last_failure", v183, 0], ["updated_at", v185, 0]];
+const t20: Field[] = [["id", v189, 0], ["lesson", v190, 0], ["role", v191, 0], ["status", v192, 0], ["started_at", v193, 0], ["finished_at", v194, 0], ["note", v195, 0], ["result", v197, 0]];
+const t21: Field[] = [["at", v35, 0], ["seq", v201, 0], ["out", v202, 0], ["pages", v203, 0], ["lessons", v204, 0]];
+const t22: Field[] = [["schema_version", v148, 0], ["title", v149, 0], ["topic", v150, 0], ["created_at", v35, 0], ["phase", v152, 0], ["phase_history", v153, 0], ["last_seq", v157, 0], ["log_bytes", v158, 0], ["lesson_order", v159, 0], ["lessons", v160, 0], ["tasks", v186, 0], ["task_counter", v198, 0], ["last_site_build", v199, 0]];
+const t23: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v213, 0], ["title", v214, 0], ["topic", v215, 0]];
+const t24: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v218, 0], ["from", v155, 0], ["to", v155, 0], ["approved", v219, 0]];
+const t25: Field[] = [["id", v58, 0], ["title", v224, 0], ["slug", v117, 0], ["module_id", v51, 0], ["module_slug", v117, 0], ["module_title", v225, 0], ["dir", v144, 0]];
+const t26: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v221, 0], ["lessons", v222, 0], ["removed", v226, 0]];
+const t27: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v228, 0], ["lesson", v229, 0], ["from", v167, 0], ["to", v167, 0], ["note", v230, 0], ["review_round_used", v232, 0]];
+const t28: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v234, 0], ["lesson", v229, 0], ["code_hash", v235, 0], ["run", v236, 0]];
+const t29: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v239, 0], ["lesson", v229, 0], ["note", v240, 0], ["fix_attempts_used", v241, 0], ["blocked", v242, 0], ["via", v243, 0], ["run", v244, 0]];
+const t30: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v247, 0], ["lesson", v229, 0], ["reason", v248, 0]];
+const t31: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v250, 0], ["lesson", v229, 0], ["fix_budget_reset", v251, 0]];
+const t32: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v253, 0], ["lesson", v229, 0], ["reason", v254, 0]];
+const t33: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v256, 0], ["task", v189, 0], ["lesson", v229, 0], ["role", v191, 0]];
+const t34: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v258, 0], ["task", v189, 0], ["status", v259, 0], ["note", v230, 0], ["result", v260, 0]];
+const t35: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v262, 0], ["task", v189, 0], ["note", v230, 0]];
+const t36: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v264, 0], ["fact", v265, 0], ["lesson", v266, 0], ["data", v267, 0]];
+const t37: Field[] = [["seq", v207, 0], ["ts", v208, 0], ["pid", v209, 1], ["command", v211, 1], ["kind", v271, 0], ["out", v272, 0], ["pages", v273, 0], ["lessons", v274, 0]];
+const t38: Field[] = [["title", v279, 0], ["topic", v280, 0]];
+const t39: Field[] = [["phase", v155, 0], ["started_at", v286, 0], ["ended_at", v287, 0], ["duration_ms", v288, 0], ["approved", v290, 0]];
+const t40: Field[] = [["lessons", v292, 0], ["by_stage", v293, 0], ["done", v294, 0], ["blocked", v295, 0], ["stale", v296, 0], ["fix_attempts", v297, 0], ["review_rounds", v298, 0], ["verify_runs", v299, 0], ["tasks", v300, 0]];
+const t41: Field[] = [["runs", v315, 0], ["passed", v316, 0], ["failed", v317, 0], ["last_run", v318, 0], ["last_passed", v320, 0], ["last_tests", v322, 0], ["last_at", v323, 0]];
+const t42: Field[] = [["at", v35, 0], ["note", v326, 0], ["via", v327, 0], ["run", v328, 0], ["blocked", v330, 0]];
+const t43: Field[] = [["at", v333, 0], ["reason", v334, 0], ["by", v335, 0], ["unblocked_at", v336, 0]];
+const t44: Field[] = [["at", v339, 0], ["reason", v340, 0], ["cleared_at", v341, 0]];
+const t45: Field[] = [["id", v58, 0], ["title", v303, 0], ["module_id", v304, 0], ["module_title", v305, 0], ["dir", v306, 0], ["stage", v307, 0], ["blocked", v308, 0], ["stale", v309, 0], ["fix_attempts", v310, 0], ["fix_budget_resets", v311, 0], ["review_rounds", v312, 0], ["reworks", v313, 0], ["verify", v314, 0], ["failures", v324, 0], ["blocks", v331, 0], ["stale_marks", v337, 0], ["registered_at", v342, 0], ["done_at", v343, 0], ["pending_to_done_ms", v344, 0]];
+const t46: Field[] = [["role", v191, 0], ["count", v347, 0], ["done", v348, 0], ["failed", v349, 0], ["reset", v350, 0], ["running", v351, 0], ["total_ms", v352, 0], ["mean_ms", v353, 0], ["max_ms", v354, 0]];
+const t47: Field[] = [["at", v35, 0], ["lesson", v361, 0], ["data", v362, 0]];
+const t48: Field[] = [["kind", v357, 0], ["count", v358, 0], ["entries", v359, 0]];
+const t49: Field[] = [["at", v35, 0], ["pages", v367, 0], ["lessons", v368, 0]];
+const t50: Field[] = [["schema_version", v276, 0], ["generated_at", v277, 0], ["course", v278, 0], ["phase", v282, 0], ["last_seq", v283, 0], ["phases", v284, 0], ["totals", v291, 0], ["lessons", v301, 0], ["tasks", v345, 0], ["facts", v355, 0], ["site_build", v365, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
