@@ -1,7 +1,6 @@
-// The start-up budget in the bundle itself: the state commands' chunks, with everything they import
-// statically, hold no zod and no zod schema (zod loads only when a file fails its generated validator),
-// and `state log`'s no js-yaml (it loads with the first YAML file read).
-// Reads the built dist/ (node scripts/build.mjs); esbuild names each bundled source in a comment.
+// The start-up budget in the built dist/: the state commands' chunks and all they import statically
+// hold no zod or zod schema (zod loads only when a file fails its generated validator), and
+// `state log`'s no js-yaml. esbuild names each bundled source in a `// path` comment.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
