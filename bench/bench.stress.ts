@@ -15,6 +15,8 @@ test('bench --quick prints one JSON document with the CLI figures', { timeout: 1
   const doc = JSON.parse(result.stdout);
   assert.deepEqual(doc.cli.rows.map((row: { command: string }) => row.command), ['node -e 0', 'state show --json', 'state next', 'state log', 'state set']);
   assert.ok(doc.cli.rows.every((row: { median_ms: number }) => row.median_ms > 0));
+  assert.equal(doc.machine.load_average_at_start.length, 3, 'the load average is part of the figures');
+  assert.match(result.stderr, /^load average at start: [\d.]+ [\d.]+ [\d.]+ \(1, 5, 15 min\)/m);
   assert.deepEqual(doc.contention.map((row: { writers: number }) => row.writers), [1, 4]);
   assert.ok(doc.contention.every((row: { lost_updates: number; refused: number }) => row.lost_updates === 0 && row.refused === 0));
   assert.ok(doc.scale.rows.length === 4 && typeof doc.scale.once_ms.check === 'number');

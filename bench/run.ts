@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [--only cli,contention,scale,site]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
 import { benchScale } from './scale.ts';
@@ -25,6 +25,9 @@ const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: bench
 
 const { quick, only } = parseArgs(process.argv.slice(2));
 const started = Date.now();
+// Ratios hold up on a busy machine better than times, but a reader still wants to know it was busy.
+const loadAtStart = loadavg().map((value) => Math.round(value * 100) / 100);
+process.stderr.write(`load average at start: ${loadAtStart.join(' ')} (1, 5, 15 min) on ${cpus().length} CPUs\n`);
 const results: Record<string, unknown> = {};
 for (const part of only) {
   const t = Date.now();
@@ -32,7 +35,7 @@ for (const part of only) {
   if (process.stderr.isTTY) process.stderr.write(`${part}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
 }
 const doc = {
-  machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30) },
+  machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), load_average_at_start: loadAtStart, load_average_at_end: loadavg().map((value) => Math.round(value * 100) / 100) },
   quick,
   command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
   started_at: new Date(started).toISOString(),

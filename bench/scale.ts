@@ -1,10 +1,10 @@
 // Scale: a course of 1,000 lessons and 100,000 events against a 10-lesson course, the same
-// commands' latency as a ratio (measured in the same run), plus report, check and state rebuild.
+// commands' latency as a ratio (interleaved round by round), plus report, check and state rebuild.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { measureLatency } from './cli-latency.ts';
+import { measurePaired } from './cli-latency.ts';
 import { buildStateCourse, CLI } from './state-course.ts';
 import { ratio, round, since } from './stats.ts';
 
@@ -28,7 +28,7 @@ export async function benchScale(quick: boolean): Promise<ScaleResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-scale-'));
   const lessons = quick ? 50 : 1000;
   const events = quick ? 500 : 100_000;
-  const rounds = quick ? 2 : 10;
+  const rounds = quick ? 2 : 15;
   try {
     const small = path.join(dir, 'small');
     const large = path.join(dir, 'large');
@@ -36,8 +36,7 @@ export async function benchScale(quick: boolean): Promise<ScaleResult> {
     const start = process.hrtime.bigint();
     buildStateCourse(large, { lessons, events, specs: true });
     const generate = since(start);
-    const smallRows = measureLatency(small, rounds);
-    const largeRows = measureLatency(large, rounds);
+    const [smallRows = [], largeRows = []] = measurePaired([small, large], rounds);
     const rows = smallRows.filter((row) => row.command !== 'node -e 0').map((row) => {
       const big = largeRows.find((other) => other.command === row.command)!;
       return { command: row.command, small_median_ms: row.median_ms, large_median_ms: big.median_ms, large_p95_ms: big.p95_ms, ratio: ratio(big.median_ms, row.median_ms) };

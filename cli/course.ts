@@ -1,5 +1,5 @@
 // Course resolution for commands: --course, $CODELABGEN_COURSE, nearest ancestor (docs/protocol.md, "Course layout").
-import { resolveCourse, type Course } from '../pipeline/index.ts';
+import { resolveCourse, type Course } from '../pipeline/state-commands.ts';
 import type { Context } from './context.ts';
 
 export function courseOf(ctx: Context): Course {

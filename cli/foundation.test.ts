@@ -22,14 +22,14 @@ function assertRefused(result: CliResult, message: RegExp): void {
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-test('init creates .codelabgen with config, state and the course.init event, and nothing else', () => {
+test('init creates .codelabgen with config, state (and its hash) and the course.init event, and nothing else', () => {
   const dir = scratch();
   const root = path.join(dir, 'streams');
   const result = cli(['init', 'streams', '--title', ' Node streams ', '--topic', 'streams in depth'], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
   assert.equal(result.stdout, `Created course "Node streams" in ${root}\nnext: codelabgen state phase recon --course streams\n`);
-  assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json']);
+  assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json', '.codelabgen/state.json.sha256']);
   const [init, ...more] = readEvents(root);
   assert.equal(more.length, 0);
   assert.equal(init?.kind, 'course.init');

@@ -1,6 +1,9 @@
 // Building blocks shared by every data-file schema: ids, slugs, safe paths, enums.
 // Imported only by the other files of content-schemas/.
 import { z } from 'zod';
+import { PHASES, STAGES } from './names.ts';
+
+export { PHASES, STAGES, stageIndex } from './names.ts';
 
 export const LESSON_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
@@ -27,18 +30,11 @@ export const RelPathSchema = z
 
 export const TimestampSchema = z.iso.datetime({ offset: true }).describe('ISO 8601 time, UTC.');
 
-export const PHASES = ['init', 'recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons', 'assembly', 'done'] as const;
 export const PhaseSchema = z.enum(PHASES).describe('Course generation phase, in protocol order.');
 export type Phase = z.infer<typeof PhaseSchema>;
 
-export const STAGES = ['pending', 'spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done'] as const;
 export const StageSchema = z.enum(STAGES).describe('Last completed lesson stage, in protocol order.');
 export type Stage = z.infer<typeof StageSchema>;
-
-/** Position of a stage in protocol order (pending = 0, done = 7). */
-export function stageIndex(stage: Stage): number {
-  return STAGES.indexOf(stage);
-}
 
 export const RUNTIMES = ['node', 'python', 'python-uv', 'custom'] as const;
 export const RuntimeSchema = z.enum(RUNTIMES).describe('How a lesson\'s tests are run.');

@@ -1,8 +1,18 @@
 // The one parse entry point for data files: text → YAML/JSON → schema, or a DataFileError whose
 // message has one line per problem naming the file and the field path.
 import { readFileSync, statSync } from 'node:fs';
-import { load as loadYamlText, JSON_SCHEMA } from 'js-yaml';
 import type { z } from 'zod';
+import type { SafeParser } from './fast.ts';
+import { loadLazily } from './lazy-load.ts';
+import type * as Yaml from './yaml.ts';
+
+let yamlModule: typeof Yaml | undefined;
+
+/** js-yaml, loaded on the first YAML (or JSON duplicate-key) check: `state log` never needs it. */
+function yaml(): typeof Yaml {
+  yamlModule ??= loadLazily<typeof Yaml>('yaml', './yaml.ts');
+  return yamlModule;
+}
 
 export const MAX_DATA_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -46,7 +56,7 @@ export function issuesToProblems(issues: readonly z.core.$ZodIssue[]): string[] 
 }
 
 /** Validates already-parsed data; throws DataFileError naming `file` and each field. */
-export function parseData<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
+export function parseData<T>(schema: SafeParser<T>, data: unknown, file: string): T {
   const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   throw new DataFileError(file, issuesToProblems(result.error.issues));
@@ -63,7 +73,7 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
 export function parseYamlText(text: string, file: string): unknown {
   try {
     // maxAliases bounds alias bombs ("billion laughs"); maxDepth bounds deep nesting.
-    return loadYamlText(text, { filename: file, maxAliases: 100, maxDepth: 64 });
+    return yaml().load(text, { filename: file, maxAliases: 100, maxDepth: 64 });
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     throw new DataFileError(file, [`invalid YAML: ${message.replace(/^YAMLException: /, '')}`], { cause: error });
@@ -80,7 +90,7 @@ export function parseJsonText(text: string, file: string): unknown {
   }
   if (typeof data === 'object' && data !== null && /"\s*:/.test(text)) {
     try {
-      loadYamlText(text, { schema: JSON_SCHEMA, maxAliases: 0, maxDepth: 256 });
+      yaml().load(text, { schema: yaml().JSON_SCHEMA, maxAliases: 0, maxDepth: 256 });
     } catch (error) {
       const message = (error as Error).message;
       if (/duplicat/i.test(message)) throw new DataFileError(file, [`invalid JSON: ${message.split('\n')[0]}`], { cause: error });
@@ -112,15 +122,15 @@ export function readTextFile(absPath: string, file: string): string {
 }
 
 /** Reads and validates a YAML or JSON data file. */
-export function parseDataFile<S extends z.ZodType>(schema: S, absPath: string, file: string): z.output<S> {
+export function parseDataFile<T>(schema: SafeParser<T>, absPath: string, file: string): T {
   const text = readTextFile(absPath, file);
   const data = /\.json$/i.test(file) ? parseJsonText(text, file) : parseYamlText(text, file);
   return parseData(schema, data, file);
 }
 
 /** Reads and validates a JSONL data file: problems are named `file:line: field: ...`. */
-export function parseJsonlText<S extends z.ZodType>(schema: S, text: string, file: string): z.output<S>[] {
-  const items: z.output<S>[] = [];
+export function parseJsonlText<T>(schema: SafeParser<T>, text: string, file: string): T[] {
+  const items: T[] = [];
   const problems: string[] = [];
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
@@ -136,7 +146,7 @@ export function parseJsonlText<S extends z.ZodType>(schema: S, text: string, fil
   return items;
 }
 
-export function parseJsonlFile<S extends z.ZodType>(schema: S, absPath: string, file: string): z.output<S>[] {
+export function parseJsonlFile<T>(schema: SafeParser<T>, absPath: string, file: string): T[] {
   return parseJsonlText(schema, readTextFile(absPath, file), file);
 }
 

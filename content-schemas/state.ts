@@ -1,9 +1,10 @@
 // `.codelabgen/state.json`: the materialized view of the event log (events.jsonl is the truth).
 import { z } from 'zod';
 import { LessonIdSchema, ModuleIdSchema, PhaseSchema, RelPathSchema, SlugSchema, StageSchema, TimestampSchema } from './common.ts';
+import { STATE_SCHEMA_VERSION } from './names.ts';
 import { TaskSchema } from './task.ts';
 
-export const STATE_SCHEMA_VERSION = 1;
+export { STATE_SCHEMA_VERSION } from './names.ts';
 
 export const LessonStateSchema = z
   .strictObject({

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { LessonIdSchema, PhaseSchema, RoleSchema, TimestampSchema } from './common.ts';
 import { WorkerStatusSchema } from './worker-status.ts';
 
-export const TASK_ID_PATTERN = '^t[1-9][0-9]{0,9}$';
+import { TASK_ID_PATTERN } from './names.ts';
+
+export { TASK_ID_PATTERN } from './names.ts';
 export const TaskIdSchema = z.string().regex(new RegExp(TASK_ID_PATTERN), 'expected a task id like "t12"').describe('Task id, "t" and a number given by `state task start`.');
 
 export const TaskStatusSchema = z.enum(['running', 'done', 'failed', 'reset']).describe('running until done, failed or reset.');

@@ -2,7 +2,7 @@
 // checks, and the decision of `state phase <next>` (one step, gates need --approved).
 import { existsSync, statSync } from 'node:fs';
 import type { EventDraft, Phase, Source, State } from '../content-schemas/index.ts';
-import { CurriculumSchema, DataFileError, PHASES, SourceSchema, TopicSchema, parseDataFile, parseJsonlFile } from '../content-schemas/index.ts';
+import { CurriculumParser, DataFileError, SourceParser, TopicParser, PHASES, parseDataFile, parseJsonlFile } from '../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
 import { codeDrift } from './drift.ts';
 import { refuse } from './errors.ts';
@@ -54,7 +54,7 @@ function acceptedSources(course: Course): { sources: Source[]; problems: string[
   if (!existsSync(abs(course, ARTIFACTS.sources))) return { sources: [], problems: [`${ARTIFACTS.sources}: missing`] };
   let sources: Source[] = [];
   const problems = problemsOf(() => {
-    sources = parseJsonlFile(SourceSchema, abs(course, ARTIFACTS.sources), ARTIFACTS.sources).filter((source) => source.status === 'accepted');
+    sources = parseJsonlFile(SourceParser, abs(course, ARTIFACTS.sources), ARTIFACTS.sources).filter((source) => source.status === 'accepted');
   });
   if (problems.length === 0 && sources.length === 0) problems.push(`${ARTIFACTS.sources}: no source has status "accepted"`);
   return { sources, problems };
@@ -75,7 +75,7 @@ function topicsActions(course: Course): PhaseAction[] {
     const rel = ARTIFACTS.topics(source.id);
     if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
     return problemsOf(() => {
-      if (parseJsonlFile(TopicSchema, abs(course, rel), rel).length === 0) throw new DataFileError(rel, ['no topics']);
+      if (parseJsonlFile(TopicParser, abs(course, rel), rel).length === 0) throw new DataFileError(rel, ['no topics']);
     });
   });
   return [action('topics.files', 'a valid topics file .codelabgen/topics/<source-id>.jsonl for each accepted source', '.codelabgen/topics/', problems.length > 0 ? problems : topicProblems)];
@@ -83,7 +83,7 @@ function topicsActions(course: Course): PhaseAction[] {
 
 function curriculumActions(course: Course): PhaseAction[] {
   const curriculum = existsSync(abs(course, ARTIFACTS.curriculum))
-    ? problemsOf(() => parseDataFile(CurriculumSchema, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum))
+    ? problemsOf(() => parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum))
     : [`${ARTIFACTS.curriculum}: missing`];
   return [
     action('curriculum.yaml', 'a valid curriculum.yaml', ARTIFACTS.curriculum, curriculum),
@@ -96,7 +96,7 @@ function scaffoldActions(course: Course, state: State): PhaseAction[] {
   if (!existsSync(abs(course, ARTIFACTS.curriculum))) problems.push(`${ARTIFACTS.curriculum}: missing`);
   else {
     problems.push(...problemsOf(() => {
-      const curriculum = parseDataFile(CurriculumSchema, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
+      const curriculum = parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
       for (const lesson of curriculum.modules.flatMap((module) => module.lessons)) {
         if (!state.lesson_order.includes(lesson.id)) problems.push(`lesson ${lesson.id}: in the curriculum but not registered (run: codelabgen register)`);
       }

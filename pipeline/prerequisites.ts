@@ -2,7 +2,7 @@
 // back or was marked stale after it was done may be broken. `check` and `state next` flag it.
 import { existsSync } from 'node:fs';
 import type { LessonState, State } from '../content-schemas/index.ts';
-import { CurriculumSchema, parseDataFile } from '../content-schemas/index.ts';
+import { CurriculumParser, parseDataFile } from '../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from './course.ts';
 
 export interface ChangedPrerequisite {
@@ -21,7 +21,7 @@ export function readPrerequisites(course: Course): Map<string, string[]> {
   const file = abs(course, ARTIFACTS.curriculum);
   if (!existsSync(file)) return new Map();
   try {
-    const curriculum = parseDataFile(CurriculumSchema, file, ARTIFACTS.curriculum);
+    const curriculum = parseDataFile(CurriculumParser, file, ARTIFACTS.curriculum);
     return new Map(curriculum.modules.flatMap((module) => module.lessons.map((lesson) => [lesson.id, lesson.prerequisites] as const)));
   } catch {
     return new Map(); // an invalid curriculum is the phase checks' and register's problem, not this flag's

@@ -4,13 +4,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Curriculum, EventDraft, RegisteredLesson, State } from '../content-schemas/index.ts';
-import { CurriculumSchema, parseDataFile } from '../content-schemas/index.ts';
+import { CurriculumParser, parseDataFile } from '../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, lessonDirName, type Course } from './course.ts';
 import { refuse } from './errors.ts';
 import { getOwn } from './state/keyed.ts';
 
 export function readCurriculum(course: Course): Curriculum {
-  return parseDataFile(CurriculumSchema, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
+  return parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
 }
 
 /** The lessons of a curriculum as registered lessons; refuses duplicates, bad prerequisites, unsafe dirs. */

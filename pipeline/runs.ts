@@ -3,7 +3,7 @@
 import { linkSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../content-schemas/index.ts';
-import { RunResultSchema, parseDataFile } from '../content-schemas/index.ts';
+import { RunResultParser, parseDataFile } from '../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, type Course } from './course.ts';
 import { errorCode } from './errors.ts';
 import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from './store/atomic-write.ts';
@@ -37,7 +37,7 @@ export function writeRunResult(course: Course, result: Omit<RunResult, 'run'>): 
   mkdirSync(dir, { recursive: true });
   let run = (runNumbers(dir).at(-1) ?? 0) + 1;
   for (;;) {
-    const complete = RunResultSchema.parse({ ...result, run });
+    const complete = RunResultParser.parse({ ...result, run });
     const target = path.join(dir, `${run}.json`);
     const temp = tempPathFor(target);
     try {
@@ -61,7 +61,7 @@ export function readRuns(course: Course, id: string): RunResult[] {
 
 /** Run-results in any runs folder (e.g. a CI shard's copy); `label` names it in errors. */
 export function readRunsIn(dir: string, label: string): RunResult[] {
-  return runNumbers(dir).map((n) => parseDataFile(RunResultSchema, path.join(dir, `${n}.json`), `${label}/${n}.json`));
+  return runNumbers(dir).map((n) => parseDataFile(RunResultParser, path.join(dir, `${n}.json`), `${label}/${n}.json`));
 }
 
 /** The newest run-result of a lesson, or null when it was never verified here. */
@@ -69,5 +69,5 @@ export function lastRun(course: Course, id: string): RunResult | null {
   const dir = abs(course, ARTIFACTS.runsDir(id));
   const last = runNumbers(dir).at(-1);
   if (last === undefined) return null;
-  return parseDataFile(RunResultSchema, path.join(dir, `${last}.json`), `${ARTIFACTS.runsDir(id)}/${last}.json`);
+  return parseDataFile(RunResultParser, path.join(dir, `${last}.json`), `${ARTIFACTS.runsDir(id)}/${last}.json`);
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, EventDraft, LessonState, Phase, Stage, State } from '../content-schemas/index.ts';
-import { LessonSpecSchema, ReviewSchema, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/index.ts';
+import { LessonSpecParser, ReviewParser, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/fast.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
 import { lintDoc } from './conventions.ts';
@@ -54,7 +54,7 @@ function specProblems(course: Course, id: string): string[] {
   const rel = ARTIFACTS.lessonSpec(id);
   if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
   return problemsOf(() => {
-    const spec = parseDataFile(LessonSpecSchema, abs(course, rel), rel);
+    const spec = parseDataFile(LessonSpecParser, abs(course, rel), rel);
     if (spec.lesson !== id) refuse(`${rel}: lesson: is "${printable(spec.lesson)}", expected "${id}"`);
   });
 }
@@ -64,7 +64,7 @@ function reviewProblems(course: Course, lesson: LessonState): string[] {
   const rel = ARTIFACTS.lessonReview(id);
   if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
   return problemsOf(() => {
-    const review = parseData(ReviewSchema, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
+    const review = parseData(ReviewParser, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
     if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
     if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
     const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);

@@ -1,7 +1,7 @@
 // The human summary of `state show`: phase, counts, missing phase actions, then per module a
 // count line and only the lessons that need attention (every lesson with `all`), and open tasks.
 import type { Budgets, LessonState, State } from '../content-schemas/index.ts';
-import { STAGES } from '../content-schemas/index.ts';
+import { STAGES } from '../content-schemas/fast.ts';
 import type { PhaseAction } from './phases.ts';
 import { nextPhase } from './phases.ts';
 

@@ -2,7 +2,7 @@
 // `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
 // (`--phase`) record the workers that are not about one lesson.
 import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../content-schemas/index.ts';
-import { RoleSchema, TASK_ID_PATTERN } from '../content-schemas/index.ts';
+import { RoleParser, TASK_ID_PATTERN } from '../content-schemas/fast.ts';
 import { printable } from './course.ts';
 import { refuse } from './errors.ts';
 import { requireLesson } from './fix-budget.ts';
@@ -21,7 +21,7 @@ export function decidePhaseTaskStart(state: State, phase: string, role: string |
   if (!(TASK_PHASES as readonly string[]).includes(phase)) refuse(`--phase "${printable(phase)}": phase tasks are for ${TASK_PHASES.join(', ')}`);
   if (phase !== state.phase) refuse(`--phase ${phase}: the course is at phase ${state.phase}; a phase task is for the current phase`);
   if (role === undefined) refuse(`state task start --phase ${phase}: --role R is required for a phase task (e.g. --role researcher)`);
-  if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  if (!RoleParser.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson: null, phase: phase as Phase, role, lease_seconds: leaseSeconds };
 }
 
@@ -30,7 +30,7 @@ export function decideTaskStart(state: State, lesson: string, givenRole: string 
   const stage = requireLesson(state, lesson).stage;
   if (stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
   const role = givenRole ?? defaultRole(lesson, stage);
-  if (!RoleSchema.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  if (!RoleParser.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role, lease_seconds: leaseSeconds };

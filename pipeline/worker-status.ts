@@ -1,7 +1,7 @@
 // A worker's status JSON (docs/protocol.md, "What a worker returns"): find the last JSON object in a worker's answer
 // (the whole text, a ```json fence, or a bare object) and validate it with WorkerStatusSchema.
 import type { WorkerStatus } from '../content-schemas/index.ts';
-import { DataFileError, WorkerStatusSchema, parseData } from '../content-schemas/index.ts';
+import { DataFileError, WorkerStatusParser, parseData } from '../content-schemas/fast.ts';
 
 /** Characters the brace scan may visit in all (text of unbalanced braces is quadratic otherwise). */
 const SCAN_BUDGET = 32 * 1024 * 1024;
@@ -57,5 +57,5 @@ export function parseWorkerStatus(text: string, label: string): WorkerStatus {
     throw error;
   }
   if (block === undefined) throw new DataFileError(label, ['no JSON object found (a worker ends its answer with one JSON block)']);
-  return parseData(WorkerStatusSchema, block, label);
+  return parseData(WorkerStatusParser, block, label);
 }

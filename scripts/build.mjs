@@ -1,10 +1,20 @@
 // Bundles the CLI into dist/ with esbuild: one small entry chunk (the command table and help) and
 // one chunk per command, so `codelabgen --help` loads almost nothing. Heavy site dependencies stay
-// external and load only in the site commands.
+// external and load only in the site commands; zod loads only when a command needs it.
 import { build } from 'esbuild';
-import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// The hot path validates with plain functions generated from the zod schemas; regenerate them so a
+// schema change never needs a separate step. A Node without TypeScript support (the prepare script
+// on an old node) keeps the committed file; content-schemas/validators.test.ts catches a stale one.
+const validators = new URL('../content-schemas/validators.generated.ts', import.meta.url);
+if (process.features.typescript) {
+  const { renderValidators } = await import('../content-schemas/generate-validators.ts');
+  const text = renderValidators();
+  if (!existsSync(validators) || readFileSync(validators, 'utf8') !== text) writeFileSync(validators, text);
+}
 // Build beside dist/ and swap it in, so CLI processes running during a rebuild never see a
 // half-written or missing bundle.
 const dist = new URL('../dist', import.meta.url);
@@ -25,8 +35,13 @@ const englishOnlyZodLocales = {
   },
 };
 
-await build({
-  entryPoints: { main: 'cli/main.ts' },
+// `node scripts/build.mjs --metafile FILE` also writes esbuild's metafile (what each chunk holds).
+const metafileAt = process.argv.indexOf('--metafile');
+const result = await build({
+  metafile: metafileAt !== -1,
+  // schemas and yaml: loaded (content-schemas/lazy-load.ts) only by a command that needs them: zod
+  // when a file fails its generated validator, js-yaml when a YAML file is read.
+  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -36,12 +51,13 @@ await build({
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version) },
+  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true' },
   external: ['astro', 'astro/*', '@astrojs/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales],
   logLevel: 'warning',
 });
+if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1], JSON.stringify(result.metafile));
 
 // A CLI process that loaded the previous main.mjs may still import its command chunk: carry the
 // previous build's chunks over (hashed names never clash), dropping those older than ten minutes.

@@ -1,7 +1,7 @@
 // Shared runner of the lesson commands (state set|fail|block|unblock|stale): commit the decided
 // event and print what changed (one line, or --json {seq, kind, lesson, stage, ...}).
 import type { EventDraft, LessonState, State } from '../../content-schemas/index.ts';
-import { commit, loadConfig, type Course } from '../../pipeline/index.ts';
+import { commit, loadConfig, type Course } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 

@@ -1,6 +1,6 @@
 // What state next and state show both need: state (recovered), budgets, the phase's actions, drift.
 import type { Budgets, State } from '../../content-schemas/index.ts';
-import { driftedLessons, getOwn, leaseHolds, lessonFilesChangedSince, loadConfig, readPrerequisites, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/index.ts';
+import { driftedLessons, getOwn, leaseHolds, lessonFilesChangedSince, loadConfig, readPrerequisites, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 

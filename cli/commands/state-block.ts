@@ -1,5 +1,5 @@
 // codelabgen state block <id> --reason: blocked for a decision only the user can make.
-import { decideBlock } from '../../pipeline/index.ts';
+import { decideBlock } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
 

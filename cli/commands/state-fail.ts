@@ -1,5 +1,5 @@
 // codelabgen state fail <id> --note: a failed verification uses one fix attempt; the last blocks.
-import { decideFail } from '../../pipeline/index.ts';
+import { decideFail } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
 

@@ -1,5 +1,5 @@
 // codelabgen state log <kind> [--lesson ID] --data key=value ...
-import { commit, getOwn, printable, refuse } from '../../pipeline/index.ts';
+import { commit, getOwn, printable, refuse } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 

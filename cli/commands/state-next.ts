@@ -1,5 +1,5 @@
 // codelabgen state next: what to do next, as JSON (shape in docs/protocol.md, "state next").
-import { nextPhase, planNext } from '../../pipeline/index.ts';
+import { nextPhase, planNext } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
 

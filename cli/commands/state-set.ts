@@ -1,5 +1,5 @@
 // codelabgen state set <id> <stage> [--note]: one stage forward, or back with a note.
-import { decideSet } from '../../pipeline/index.ts';
+import { decideSet } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
 

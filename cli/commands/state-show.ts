@@ -1,5 +1,5 @@
 // codelabgen state show [--json] [--all]: the human summary, or the whole state as JSON.
-import { buildSummary } from '../../pipeline/index.ts';
+import { buildSummary } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
 

@@ -1,5 +1,5 @@
 // codelabgen state stale <id> --reason: a done lesson whose upstream changed.
-import { decideStale } from '../../pipeline/index.ts';
+import { decideStale } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
 

@@ -1,6 +1,6 @@
 // codelabgen state unblock <id> [--note] [--review-round]: a fix-budget block also gets a fresh fix
 // budget; --note records the user's decision, --review-round grants one more review round.
-import { decideUnblock } from '../../pipeline/index.ts';
+import { decideUnblock } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
 

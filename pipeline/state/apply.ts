@@ -2,7 +2,7 @@
 // state rebuilt from events.jsonl equals the stored one. It trusts the event: commands validate
 // before they propose one; replay of an event that does not fit throws ReplayError.
 import type { Event, EventOf, LessonState, Phase, State, Task } from '../../content-schemas/index.ts';
-import { STATE_SCHEMA_VERSION, stageIndex } from '../../content-schemas/index.ts';
+import { STATE_SCHEMA_VERSION, stageIndex } from '../../content-schemas/fast.ts';
 import { getOwn, withOwn, withoutOwn } from './keyed.ts';
 
 export class ReplayError extends Error {

@@ -2,7 +2,7 @@
 // atomically, unlock. A failure before the state is renamed undoes the event, so nothing changes.
 import os from 'node:os';
 import type { Event, EventDraft, State } from '../../content-schemas/index.ts';
-import { EventSchema, issuesToProblems } from '../../content-schemas/index.ts';
+import { EventParser, issuesToProblems } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, type Course } from '../course.ts';
 import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
 import { apply } from '../state/apply.ts';
@@ -36,7 +36,7 @@ export async function commit(course: Course, options: CommitOptions, decide: (st
 
 export function toEvent(draft: EventDraft, seq: number, options: CommitOptions): Event {
   const candidate = { seq, ts: (options.now?.() ?? new Date()).toISOString(), pid: process.pid, command: options.command.slice(0, 500), ...draft };
-  const result = EventSchema.safeParse(candidate);
+  const result = EventParser.safeParse(candidate);
   if (!result.success) throw new RefusalError(`invalid change: ${issuesToProblems(result.error.issues).join('; ')}`);
   return result.data;
 }

@@ -3,7 +3,7 @@
 // written by a newer codelabgen; and the cheap read of the last line's seq.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import type { Event } from '../../content-schemas/index.ts';
-import { EventSchema, issuesToProblems } from '../../content-schemas/index.ts';
+import { EventParser, issuesToProblems, zodSchemas } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, printable } from '../course.ts';
 import { errorCode } from '../errors.ts';
 import { unreadableStoreFile } from './state-file.ts';
@@ -27,7 +27,13 @@ export interface LogScan {
 
 /** Events carry no schema_version yet; one that does (above 1) was written by a newer codelabgen. */
 const EVENT_SCHEMA_VERSION = 1;
-const KNOWN_KINDS = new Set<unknown>(EventSchema.options.map((option) => option.shape.kind.value));
+let knownKinds: Set<unknown> | undefined;
+
+/** Event kinds this version knows: asked only after an event failed the fast check (zod is loaded by then). */
+function isKnownKind(kind: string): boolean {
+  knownKinds ??= new Set<unknown>(zodSchemas().EventSchema.options.map((option) => option.shape.kind.value));
+  return knownKinds.has(kind);
+}
 
 export function scanLog(file: string, after = 0): LogScan {
   let data: Buffer;
@@ -88,7 +94,7 @@ function parseLine(bytes: Buffer, line: number, lastSeq: number, after: number):
   const seq = fields.seq;
   if (seq !== lastSeq + 1) return { problem: `seq ${seq} follows seq ${lastSeq} (a gap or a duplicate)`, json: true };
   if (seq <= after) return { seq, event: null };
-  const result = EventSchema.safeParse(raw);
+  const result = EventParser.safeParse(raw);
   if (result.success) return { seq, event: result.data };
   const newer = newerEvent(fields);
   if (newer !== null) return { seq, newer };
@@ -99,7 +105,7 @@ function parseLine(bytes: Buffer, line: number, lastSeq: number, after: number):
 function newerEvent(fields: { kind?: unknown; schema_version?: unknown }): string | null {
   const version = fields.schema_version;
   if (typeof version === 'number' && version > EVENT_SCHEMA_VERSION) return `event schema_version ${version}, newer than the ${EVENT_SCHEMA_VERSION} this codelabgen reads`;
-  if (typeof fields.kind === 'string' && !KNOWN_KINDS.has(fields.kind)) {
+  if (typeof fields.kind === 'string' && !isKnownKind(fields.kind)) {
     return `event kind ${JSON.stringify(printable(fields.kind, 60))}, unknown to this codelabgen (event schema_version ${EVENT_SCHEMA_VERSION})`;
   }
   return null;

@@ -79,7 +79,7 @@ export function checkReplay(course: Course): ReplayCheck {
   if (problems.length > 0) return { ok: false, problems, events: scan.events.length };
   let stored: State | null;
   try {
-    stored = readStateFile(course);
+    stored = readStateFile(course, true);
   } catch (error) {
     if (!(error instanceof RefusalError)) throw error;
     return { ok: false, problems: [error.message], events: scan.events.length }; // corrupt or newer state.json

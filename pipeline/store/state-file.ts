@@ -1,13 +1,14 @@
 // state.json: read with schema_version checks (newer refused, never coerced); an unreadable file is
-// copied aside as state.corrupt-<hash>.json and the refusal names the recovery command.
-import { copyFileSync, existsSync, lstatSync, readFileSync, type Stats } from 'node:fs';
+// copied aside as state.corrupt-<hash>.json and the refusal names the recovery command. A file whose
+// bytes hash to state.json.sha256 (written beside it by writeStateFile) skips the schema check.
+import { copyFileSync, existsSync, lstatSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
-import { STATE_SCHEMA_VERSION, StateSchema, issuesToProblems } from '../../content-schemas/index.ts';
+import { StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course.ts';
 import { RefusalError, errorCode, writeErrorReason } from '../errors.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { safeUnlink, tempPathFor, writeFileAtomic } from './atomic-write.ts';
 
 export function statePath(course: Course): string {
   return abs(course, ARTIFACTS.state);
@@ -17,8 +18,31 @@ export function eventsPath(course: Course): string {
   return abs(course, ARTIFACTS.events);
 }
 
-/** The stored state, or null when the course has no state.json (and no events: see readState). */
-export function readStateFile(course: Course): State | null {
+/** The sha256 of the state.json this codelabgen last wrote: only a speed-up, never the truth. */
+export function stateSumPath(course: Course): string {
+  return `${statePath(course)}.sha256`;
+}
+
+function sha256(bytes: string | Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** True when `bytes` are exactly what writeStateFile wrote last (a hand edit changes the hash). */
+function writtenByCodelabgen(course: Course, bytes: Buffer): boolean {
+  let sum: string;
+  try {
+    sum = readFileSync(stateSumPath(course), 'utf8');
+  } catch {
+    return false;
+  }
+  return sum === `${sha256(bytes)}\n`;
+}
+
+/**
+ * The stored state, or null when the course has no state.json (and no events: see readState).
+ * `fullCheck` validates even bytes that match state.json.sha256 (`check` trusts nothing).
+ */
+export function readStateFile(course: Course, fullCheck = false): State | null {
   const file = statePath(course);
   let bytes: Buffer;
   try {
@@ -37,7 +61,10 @@ export function readStateFile(course: Course): State | null {
   if (version !== STATE_SCHEMA_VERSION) {
     throw corruptState(course, bytes, `unknown schema_version ${JSON.stringify(version) ?? 'missing'}`);
   }
-  const result = StateSchema.safeParse(raw);
+  // The writer produced this state from validated state by the tested, pure apply(); a file anyone
+  // else wrote or edited fails the hash and gets the full check, with the same refusals.
+  if (!fullCheck && writtenByCodelabgen(course, bytes)) return raw as State;
+  const result = StateParser.safeParse(raw);
   if (!result.success) throw corruptState(course, bytes, issuesToProblems(result.error.issues).slice(0, 3).join('; '));
   return result.data;
 }
@@ -101,5 +128,18 @@ export function unreadableStoreFile(file: string, error: unknown): Error {
 }
 
 export function writeStateFile(course: Course, state: State, faults = false): void {
-  writeFileAtomic(statePath(course), `${JSON.stringify(state, null, 1)}\n`, faults);
+  const text = `${JSON.stringify(state, null, 1)}\n`;
+  writeFileAtomic(statePath(course), text, faults);
+  // Written after state.json: a crash in between leaves the old hash, which the new bytes do not
+  // match, so the next read checks them in full. A missing or torn hash means the same.
+  // A new temp file renamed over the hash: a symlink or hard link planted there is replaced, never
+  // written through. No fsync: a hash lost in a crash only costs one full check.
+  const sum = stateSumPath(course);
+  const temp = tempPathFor(sum);
+  try {
+    writeFileSync(temp, `${sha256(text)}\n`, { flag: 'wx', mode: 0o644 });
+    renameSync(temp, sum);
+  } catch {
+    safeUnlink(temp); // only a speed-up: the next read checks state.json in full
+  }
 }

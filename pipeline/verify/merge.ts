@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../../content-schemas/index.ts';
-import { LessonIdSchema } from '../../content-schemas/index.ts';
+import { LessonIdParser } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { readRunsIn } from '../runs.ts';
@@ -15,7 +15,7 @@ export function mergeRunFolders(dirs: readonly string[], cwd: string): VerifySum
     const dir = path.resolve(cwd, given);
     if (!isDirectory(dir)) refuse(`verify merge: "${printable(given)}" is not a folder; give folders that are copies of .codelabgen/runs/`);
     for (const name of readdirSync(dir)) {
-      if (!LessonIdSchema.safeParse(name).success || !isDirectory(path.join(dir, name))) continue;
+      if (!LessonIdParser.safeParse(name).success || !isDirectory(path.join(dir, name))) continue;
       for (const run of readRunsIn(path.join(dir, name), path.join(given, name))) {
         const seen = newest.get(run.lesson);
         if (seen === undefined || run.started_at > seen.started_at) newest.set(run.lesson, run);

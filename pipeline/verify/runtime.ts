@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, LessonSpec, LessonState, Runtime } from '../../content-schemas/index.ts';
-import { LessonSpecSchema, parseDataFile } from '../../content-schemas/index.ts';
+import { LessonSpecParser, parseDataFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { childEnv, onPath, type ChildEnv } from './child-env.ts';
@@ -45,7 +45,7 @@ export const MACHINE_PROBES: Probes = {
 /** The lesson's spec, or null when it has none yet. */
 export function loadLessonSpec(course: Course, id: string): LessonSpec | null {
   const file = abs(course, ARTIFACTS.lessonSpec(id));
-  return existsSync(file) ? parseDataFile(LessonSpecSchema, file, ARTIFACTS.lessonSpec(id)) : null;
+  return existsSync(file) ? parseDataFile(LessonSpecParser, file, ARTIFACTS.lessonSpec(id)) : null;
 }
 
 export function resolveTestCommand(course: Course, lesson: LessonState, lessonDir: string, config: Config, parentEnv: NodeJS.ProcessEnv, probes: Probes = MACHINE_PROBES): TestCommand {

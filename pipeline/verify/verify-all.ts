@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import type { RunResult, Stage, State } from '../../content-schemas/index.ts';
-import { STAGES, stageIndex } from '../../content-schemas/index.ts';
+import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import type { Course } from '../course.ts';
 import { refuse } from '../errors.ts';

@@ -1,0 +1,44 @@
+// The start-up budget in the built dist/: the state commands' chunks and all they import statically
+// hold no zod or zod schema (zod loads only when a file fails its generated validator), and
+// `state log`'s no js-yaml. esbuild names each bundled source in a `// path` comment.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+/** The chunk file `name` and every chunk it imports statically, transitively. */
+function staticClosure(file: string): Map<string, string> {
+  const seen = new Map<string, string>();
+  const todo = [file];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    if (seen.has(next)) continue;
+    const text = readFileSync(next, 'utf8');
+    seen.set(next, text);
+    for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.\/[^"]+)"/gms)) todo.push(path.join(path.dirname(next), match[1]!));
+  }
+  return seen;
+}
+
+/** Sources bundled into `text`, from esbuild's `// path/to/source.ts` comments. */
+function sources(text: string): string[] {
+  return [...text.matchAll(/^\/\/ ((?:node_modules|content-schemas|pipeline|cli)\/\S+)$/gm)].map((match) => match[1]!);
+}
+
+const ZOD_FREE_SCHEMA_FILES = new Set(['content-schemas/fast.ts', 'content-schemas/lazy-load.ts', 'content-schemas/names.ts', 'content-schemas/parse.ts', 'content-schemas/validators.generated.ts']);
+
+for (const command of ['state-show', 'state-next', 'state-log', 'state-set']) {
+  test(`${command.replace('-', ' ')} loads no zod: its chunks import only the generated validators`, () => {
+    const main = readFileSync(path.join(DIST, 'main.mjs'), 'utf8');
+    const chunk = new RegExp(`import\\("\\./(chunks/${command}-[A-Z0-9]+\\.mjs)"\\)`).exec(main)?.[1];
+    assert.ok(chunk, `dist/main.mjs loads no ${command} chunk: run node scripts/build.mjs`);
+    const bundled = [...staticClosure(path.join(DIST, chunk)).values()].flatMap(sources);
+    assert.ok(bundled.includes('content-schemas/validators.generated.ts'), 'the generated validators are on the path');
+    const heavy = bundled.filter((source) => source.startsWith('node_modules/zod/') || (source.startsWith('content-schemas/') && !ZOD_FREE_SCHEMA_FILES.has(source)));
+    assert.deepEqual(heavy, [], `${command} pulls zod into its start-up`);
+    if (command === 'state-log') assert.deepEqual(bundled.filter((source) => source.startsWith('node_modules/js-yaml/')), [], 'state log reads no YAML: js-yaml stays out of its start-up');
+  });
+}

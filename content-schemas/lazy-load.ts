@@ -1,0 +1,17 @@
+// Synchronous lazy loading for what the hot path rarely needs (the zod schemas, js-yaml). Bundled,
+// each is a dist/ entry of its own (scripts/build.mjs); unbundled, the source file beside this one.
+import { createRequire } from 'node:module';
+
+// Defined (true) by scripts/build.mjs in the bundle.
+declare const CODELABGEN_BUNDLED: boolean | undefined;
+
+/** `entry`: the bundle's dist/<entry>.mjs; `source`: the same module's file, relative to this one. */
+export function loadLazily<T>(entry: string, source: string): T {
+  const load = createRequire(import.meta.url);
+  if (typeof CODELABGEN_BUNDLED === 'boolean') {
+    const here = new URL('./', import.meta.url);
+    const dist = here.pathname.endsWith('/dist/chunks/') ? new URL('../', here) : here;
+    return load(new URL(`${entry}.mjs`, dist).pathname) as T;
+  }
+  return load(source) as T;
+}

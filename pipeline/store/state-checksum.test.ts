@@ -1,0 +1,81 @@
+// state.json.sha256: the CLI records the hash of each state.json it writes and skips the schema check
+// only for those exact bytes. A hand-edited state.json is checked in full and refused word for word
+// as before the hash existed (the messages below are the ones zod gave then).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { cli, scratchCourse, snapshot } from '../../cli/testing.ts';
+import { courseAt } from '../course.ts';
+import { readStateFile, writeStateFile } from './state-file.ts';
+
+const stateFile = (root: string) => path.join(root, '.codelabgen', 'state.json');
+const sumFile = (root: string) => path.join(root, '.codelabgen', 'state.json.sha256');
+const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+test('every state.json the CLI writes has its sha256 beside it', () => {
+  const root = scratchCourse('Checksum course');
+  assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`, 'after init');
+  assert.equal(cli(['state', 'log', 'fact', '--data', 'k=v'], { cwd: root }).code, 0);
+  assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`, 'after a change');
+});
+
+const PHASES = '"init"|"recon"|"sources"|"gate_sources"|"topics"|"curriculum"|"gate_plan"|"scaffold"|"lessons"|"assembly"|"done"';
+
+for (const [name, edit, problems] of [
+  ['an unknown phase', (text: string) => text.replace('"phase": "init"', '"phase": "nowhere"'), `phase: Invalid option: expected one of ${PHASES}`],
+  ['an empty title', (text: string) => text.replace('"title": "Checksum course"', '"title": ""'), 'title: Too small: expected string to have >=1 characters'],
+  ['a fraction and an unknown field', (text: string) => text.replace('"task_counter": 0', '"task_counter": 1.5, "extra": true'), 'task_counter: Invalid input: expected int, received number; (top level): unknown field "extra"'],
+  ['a date that is not ISO 8601', (text: string) => text.replace(/"created_at": "[^"]*"/, '"created_at": "yesterday"'), 'created_at: Invalid ISO datetime'],
+] as const) {
+  test(`a hand-edited state.json with ${name} gets the full check and today's refusal, and nothing changes`, () => {
+    const root = scratchCourse('Checksum course');
+    const bad = edit(readFileSync(stateFile(root), 'utf8'));
+    writeFileSync(stateFile(root), bad);
+    const before = snapshot(root);
+    for (const args of [['state', 'show', '--json'], ['state', 'next'], ['state', 'log', 'x']]) {
+      const result = cli(args, { cwd: root });
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stdout, '');
+      const copy = `.codelabgen/state.corrupt-${sha256(bad).slice(0, 12)}.json`;
+      assert.equal(result.stderr.split('\n')[0], `error: .codelabgen/state.json is unreadable: ${problems}; a copy is kept as ${copy}`);
+    }
+    const after = snapshot(root);
+    for (const key of after.keys()) if (key.startsWith('.codelabgen/state.corrupt-')) after.delete(key);
+    assert.deepEqual(after, before, 'a refusal changes nothing (beyond the copy kept aside)');
+  });
+}
+
+test('a valid hand edit is checked and accepted; the next change records its own hash', () => {
+  const root = scratchCourse('Checksum course');
+  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"title": "Checksum course"', '"title": "Edited by hand"'));
+  const shown = cli(['state', 'show', '--json'], { cwd: root });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(JSON.parse(shown.stdout).title, 'Edited by hand');
+  assert.equal(cli(['state', 'log', 'fact'], { cwd: root }).code, 0);
+  assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`);
+});
+
+test('check validates state.json in full even when its hash matches', () => {
+  const root = scratchCourse('Checksum course');
+  const course = courseAt(root);
+  writeStateFile(course, { ...readStateFile(course)!, title: '' });
+  const result = cli(['check'], { cwd: root });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stdout, /state\.json is unreadable: title: Too small: expected string to have >=1 characters/);
+});
+
+test('only bytes matching the recorded hash skip the check (a missing or torn hash means a full check)', () => {
+  const root = scratchCourse('Checksum course');
+  const course = courseAt(root);
+  const state = readStateFile(course)!;
+  const invalid = { ...state, phase: 'nowhere' } as unknown as typeof state;
+  writeStateFile(course, invalid);
+  assert.equal(readStateFile(course)?.phase, 'nowhere', 'the hash matches: the bytes are the ones writeStateFile wrote');
+  for (const sum of [null, 'torn', `${'0'.repeat(64)}\n`]) {
+    if (sum === null) writeFileSync(sumFile(root), '');
+    else writeFileSync(sumFile(root), sum);
+    assert.throws(() => readStateFile(course), /state\.json is unreadable: phase: Invalid option/);
+  }
+});
