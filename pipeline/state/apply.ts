@@ -109,7 +109,17 @@ function enterPhase(state: State, phase: Phase, event: Event): State {
 function updateLesson(state: State, event: Event & { lesson: string }, change: (lesson: LessonState) => LessonState): State {
   const lesson = getOwn(state.lessons, event.lesson);
   if (lesson === undefined) throw new ReplayError(event.seq, `unknown lesson "${event.lesson}"`);
-  return { ...state, lessons: withOwn(state.lessons, event.lesson, { ...change(lesson), updated_at: event.ts }) };
+  return { ...state, lessons: withOwn(state.lessons, event.lesson, inSchemaOrder({ ...change(lesson), updated_at: event.ts })) };
+}
+
+/** LessonStateSchema's key order: state.json read without the schema check prints as zod would. */
+const LESSON_KEYS = ['id', 'title', 'slug', 'module_id', 'module_slug', 'module_title', 'dir', 'stage', 'blocked', 'stale', 'fix_attempts_used', 'fix_budget_resets', 'review_rounds_used', 'review_rounds_granted', 'rework', 'verified', 'last_failure', 'last_verify_failure', 'done_at', 'updated_at'] as const;
+
+function inSchemaOrder(lesson: LessonState): LessonState {
+  const ordered: Record<string, unknown> = {};
+  for (const key of LESSON_KEYS) if (key in lesson) ordered[key] = lesson[key];
+  for (const [key, value] of Object.entries(lesson)) if (!(key in ordered)) ordered[key] = value;
+  return ordered as LessonState;
 }
 
 function leaseEnd(from: string, seconds: number): string {
