@@ -2,7 +2,8 @@
 // renewed by `state task heartbeat`), and as interrupted after, with a hint to resume it. Pure.
 import type { Phase, Stage, State, Task } from '../content-schemas/index.ts';
 
-export interface RunningTask {
+/** What `state next` shows of every task it lists. */
+interface ListedTask {
   task: string;
   /** Null for a phase task. */
   lesson: string | null;
@@ -11,19 +12,14 @@ export interface RunningTask {
   role: string;
   started_at: string;
   age_seconds: number;
+}
+
+export interface RunningTask extends ListedTask {
   /** Until when it counts as running; `state task heartbeat` renews it. */
   lease_expires_at: string;
 }
 
-export interface InterruptedTask {
-  task: string;
-  /** Null for a phase task. */
-  lesson: string | null;
-  /** The phase of a phase task, else null. */
-  phase: Phase | null;
-  role: string;
-  started_at: string;
-  age_seconds: number;
+export interface InterruptedTask extends ListedTask {
   /** When its lease ran out, or null for a task started without one. */
   lease_expired_at: string | null;
   /** The lesson's stage now: the work the task was doing moves it from here (null for a phase task). */
