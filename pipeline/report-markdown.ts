@@ -31,15 +31,17 @@ function numbers(report: Report): string[] {
     ['verification runs', `${t.verify_runs} (${t.verify_passed} passed, pass rate ${percent(t.verify_pass_rate)})`],
     ['fix attempts', String(t.fix_attempts)],
     ['review rounds', String(t.review_rounds)],
+    ['course reopened', t.reopens === 0 ? 'never' : t.reopens === 1 ? 'once' : `${t.reopens} times`],
     ['rework rate', `${percent(t.rework_rate)} (${t.lessons_reworked} of ${t.lessons} lessons moved back)`],
-    ['tasks', String(t.tasks)],
+    ['tasks', `${t.tasks} (${t.phase_tasks} phase tasks)`],
   ];
   return table(['measure', 'value'], rows);
 }
 
 function lessonRow(l: ReportLesson): string[] {
   const flags = [l.blocked ? 'blocked' : '', l.stale ? 'stale' : ''].filter(Boolean).join(', ');
-  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed)`, String(l.fix_attempts), String(l.review_rounds), formatDuration(l.wall_ms), flags];
+  const rounds = `${l.review_rounds}${l.review_rounds_granted > 0 ? ` (${l.review_rounds_granted} granted)` : ''}`;
+  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed)`, String(l.fix_attempts), rounds, formatDuration(l.wall_ms), flags];
 }
 
 function stories(report: Report): string[] {
@@ -69,7 +71,7 @@ export function renderReport(report: Report): string {
     '',
     '## Phases',
     '',
-    ...table(['phase', 'started', 'ended', 'duration', 'approved'], report.phases.map((p) => [p.phase, time(p.started_at), p.ended_at ? time(p.ended_at) : '(current)', formatDuration(p.duration_ms), p.approved ? 'yes' : ''])),
+    ...table(['phase', 'started', 'ended', 'duration', 'approved'], report.phases.map((p) => [p.reopened_from ? `${p.phase} (reopened from ${p.reopened_from})` : p.phase, time(p.started_at), p.ended_at ? time(p.ended_at) : '(current)', formatDuration(p.duration_ms), p.approved ? 'yes' : ''])),
     '',
     '## Lessons',
     '',
@@ -83,6 +85,9 @@ export function renderReport(report: Report): string {
   ];
   if (report.tasks.length === 0) lines.push('No tasks recorded.');
   else lines.push(...table(['role', 'tasks', 'done', 'failed', 'reset', 'running', 'total', 'mean', 'longest'], report.tasks.map((r) => [r.role, String(r.count), String(r.done), String(r.failed), String(r.reset), String(r.running), formatDuration(r.total_ms), formatDuration(r.mean_ms), formatDuration(r.max_ms)])));
+  lines.push('', '## Phase tasks by phase', '');
+  if (report.tasks_by_phase.length === 0) lines.push('No phase tasks recorded.');
+  else lines.push(...table(['phase', 'roles', 'tasks', 'done', 'failed', 'reset', 'running', 'total'], report.tasks_by_phase.map((p) => [p.phase, p.roles.join(', '), String(p.count), String(p.done), String(p.failed), String(p.reset), String(p.running), formatDuration(p.total_ms)])));
   lines.push('', '## Logged facts', '');
   if (report.facts.length === 0) lines.push('No facts logged.', '');
   for (const fact of report.facts) {
