@@ -111,6 +111,7 @@ const PHASE_TASKS = log([
   { kind: 'task.start', task: 't2', lesson: null, phase: 'sources', role: 'source-scout', lease_seconds: 1200 },
   { kind: 'task.finish', task: 't2', status: 'failed', note: 'the spec is paywalled', result: null },
   { kind: 'task.start', task: 't3', lesson: null, phase: 'sources', role: 'researcher', lease_seconds: 60 },
+  { kind: 'task.heartbeat', task: 't3', lease_seconds: 60 },
   { kind: 'lessons.register', lessons, removed: [] },
   { kind: 'task.start', task: 't4', lesson: '1.1', role: 'researcher' },
 ]);
@@ -122,12 +123,12 @@ test('phase tasks are counted by role and by phase; a heartbeat is no story line
     { phase: 'sources', roles: ['researcher', 'source-scout'], count: 2, done: 0, failed: 1, reset: 0, running: 1, total_ms: 60_000 },
   ]);
   assert.deepEqual(report.tasks.map((r) => [r.role, r.count, r.done, r.failed, r.running]), [['researcher', 3, 1, 0, 2], ['source-scout', 1, 0, 1, 0]]);
-  assert.deepEqual(report.phase_tasks.map((task) => [task.id, task.phase, task.heartbeats, task.duration_ms]), [['t1', 'recon', 2, 3 * 60_000], ['t2', 'sources', 0, 60_000], ['t3', 'sources', 0, null]]);
+  assert.deepEqual(report.phase_tasks.map((task) => [task.id, task.phase, task.heartbeats, task.duration_ms]), [['t1', 'recon', 2, 3 * 60_000], ['t2', 'sources', 0, 60_000], ['t3', 'sources', 1, null]]);
   assert.deepEqual([report.totals.tasks, report.totals.phase_tasks], [4, 3]);
   assert.deepEqual(report.course_story.map((entry) => entry.text), [
     'task t1 (researcher, phase recon) done after 3m 0s, 2 heartbeats: overview written',
     'task t2 (source-scout, phase sources) failed after 1m 0s: the spec is paywalled',
-    'task t3 (researcher, phase sources) still running (its lease ran out at 2026-01-01T00:10:00.000Z: interrupted?)',
+    'task t3 (researcher, phase sources) still running (its lease ran out at 2026-01-01T00:11:00.000Z: interrupted?), 1 heartbeat',
   ]);
   assert.deepEqual(report.needs_human.map((item) => [item.kind, item.lesson, item.text]), [['task-failed', null, 'phase sources: task t2 (source-scout) failed: the spec is paywalled']]);
   const md = renderReport(report);
