@@ -2,7 +2,8 @@
 // its counts, failures, blocks, reviews, tasks and a timeline (story). Pure; event kinds it does
 // not know are told generically, so a newer log still gives a report.
 import type { Event, EventOf, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
-import { formatDuration, testsText } from './report-text.ts';
+import { startTask, taskText, toReportTask, updateTask, type FoldedTask } from './report-tasks.ts';
+import { testsText } from './report-text.ts';
 import { stageIndex } from './stages.ts';
 
 export interface LessonTrack {
@@ -32,8 +33,6 @@ export interface LessonTrack {
   /** A decision logged for the lesson since its last block, given to the next unblock. */
   pending_decision: string | null;
 }
-
-export type FoldedTask = ReportTask & { lesson: string | null; entry: ReportStoryEntry };
 
 /** What the fold keeps beside the lessons: tasks of no lesson and events no section shows. */
 export interface Folded {
@@ -181,37 +180,15 @@ function foldLessonEvent(track: LessonTrack, event: Event): void {
   }
 }
 
-/** A task in one line; `lastAt`, the log's last event, tells a lease that ran out before it. */
-function taskText(task: ReportTask, lastAt: string): string {
-  const expired = task.lease_until !== null && task.lease_until < lastAt;
-  const lease = task.lease_until === null ? '' : expired ? ` (its lease ran out at ${task.lease_until}: interrupted?)` : ` (lease until ${task.lease_until})`;
-  const ended = task.status === 'running' ? `still running${lease}` : `${task.status}${task.duration_ms === null ? '' : ` after ${formatDuration(task.duration_ms)}`}`;
-  const beats = task.heartbeats > 0 ? `, ${task.heartbeats} heartbeat${task.heartbeats === 1 ? '' : 's'}` : '';
-  const worker = task.worker_status && task.worker_status !== 'ok' ? `, worker says ${task.worker_status}` : '';
-  return `task ${task.id} (${task.role}${task.phase ? `, phase ${task.phase}` : ''}) ${ended}${beats}${worker}${task.note ? `: ${task.note}` : ''}`;
-}
-
-const leaseEnd = (at: string, seconds: number | undefined) => (seconds === undefined ? null : new Date(Date.parse(at) + seconds * 1000).toISOString());
-
 function foldTask(folded: Folded, event: EventOf<'task.start' | 'task.heartbeat' | 'task.finish' | 'task.reset'>): void {
-  if (event.kind === 'task.start') {
-    const lesson = event.lesson ?? null;
-    const task: FoldedTask = {
-      id: event.task, role: event.role, phase: event.phase ?? null, status: 'running', worker_status: null, started_at: event.ts, duration_ms: null,
-      heartbeats: 0, lease_until: leaseEnd(event.ts, event.lease_seconds), note: null, lesson, entry: entry(event, 'task', ''),
-    };
-    folded.tasks.set(event.task, task);
-    const track = lesson === null ? undefined : folded.lessons.get(lesson);
-    (track ? track.story : folded.course_story).push(task.entry);
-    return;
+  if (event.kind !== 'task.start') {
+    const task = folded.tasks.get(event.task);
+    return task ? updateTask(task, event) : undefined;
   }
-  const task = folded.tasks.get(event.task);
-  if (!task) return;
-  // A heartbeat renews the lease; it is no story line and leaves the duration (start to end) alone.
-  if (event.kind === 'task.heartbeat') return void Object.assign(task, { heartbeats: task.heartbeats + 1, lease_until: leaseEnd(event.ts, event.lease_seconds) });
-  if (event.kind === 'task.finish') Object.assign(task, { status: event.status, worker_status: event.result?.status ?? null, note: event.note ?? event.result?.notes ?? null });
-  if (event.kind === 'task.reset') Object.assign(task, { status: 'reset', note: event.note });
-  task.duration_ms = Math.max(0, Date.parse(event.ts) - Date.parse(task.started_at));
+  const task = startTask(event, entry(event, 'task', ''));
+  folded.tasks.set(event.task, task);
+  const track = task.lesson === null ? undefined : folded.lessons.get(task.lesson);
+  (track ? track.story : folded.course_story).push(task.entry);
 }
 
 export function foldLessons(events: readonly Event[]): Folded {
@@ -239,9 +216,4 @@ export function foldLessons(events: readonly Event[]): Folded {
     if (task.lesson !== null) folded.lessons.get(task.lesson)?.tasks.push(toReportTask(task));
   }
   return folded;
-}
-
-export function toReportTask(task: FoldedTask): ReportTask {
-  const { id, role, phase, status, worker_status, started_at, duration_ms, heartbeats, lease_until, note } = task;
-  return { id, role, phase, status, worker_status, started_at, duration_ms, heartbeats, lease_until, note };
 }

@@ -80,7 +80,7 @@ test('what needs a human, numbers, and event kinds the report does not know', ()
   const two = report.lessons[1]!;
   assert.deepEqual(two.story.map((entry) => entry.text), [
     'task t1 (code-author) done after 1m 0s, worker says needs-user: which licence?',
-    'task t2 (code-author) still running (lease until 2026-01-01T00:38:00.000Z), 1 heartbeat',
+    'task t2 (code-author) still running (lease until 2026-01-01 00:38:00Z), 1 heartbeat',
   ]);
   assert.deepEqual(report.course_story.map((entry) => entry.text), ['course.future: phase=recon, role=researcher']);
   assert.deepEqual(report.tasks.map((role) => [role.role, role.count, role.done, role.running]), [['code-author', 2, 1, 1]]);
@@ -128,7 +128,7 @@ test('phase tasks are counted by role and by phase; a heartbeat is no story line
   assert.deepEqual(report.course_story.map((entry) => entry.text), [
     'task t1 (researcher, phase recon) done after 3m 0s, 2 heartbeats: overview written',
     'task t2 (source-scout, phase sources) failed after 1m 0s: the spec is paywalled',
-    'task t3 (researcher, phase sources) still running (its lease ran out at 2026-01-01T00:11:00.000Z: interrupted?), 1 heartbeat',
+    'task t3 (researcher, phase sources) still running (its lease ran out at 2026-01-01 00:11:00Z: interrupted?), 1 heartbeat',
   ]);
   assert.deepEqual(report.needs_human.map((item) => [item.kind, item.lesson, item.text]), [['task-failed', null, 'phase sources: task t2 (source-scout) failed: the spec is paywalled']]);
   const md = renderReport(report);

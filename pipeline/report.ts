@@ -4,7 +4,8 @@
 import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../content-schemas/index.ts';
 import { PHASES, STAGES } from '../content-schemas/index.ts';
 import { isSmooth, lessonSummary, needsHuman } from './report-human.ts';
-import { foldLessons, toReportTask, type LessonTrack } from './report-story.ts';
+import { foldLessons, type LessonTrack } from './report-story.ts';
+import { toReportTask } from './report-tasks.ts';
 
 function ms(from: string, to: string | null): number | null {
   return to === null ? null : Math.max(0, Date.parse(to) - Date.parse(from));
