@@ -132,6 +132,7 @@ forward('1.2', 'pending', 'spec');
 task('1.2', 'code-author', () => [artifact('1.2', 'code'), write(`${DIRS['1.2']}/main.mjs`, "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(' ').length;\n")], { stage: 'code' });
 run(['state', 'set', '1.2', 'code']);
 run(['verify', '1.2', '--update-state'], 1);
+run(['state', 'fail', '1.2', '--note', 'counts words across lines fails'], 2); // already counted by verify: one failure, one count
 task('1.2', 'code-fixer', () => write(`${DIRS['1.2']}/main.mjs`, "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(' ').filter((word) => word !== ' ').length;\n"), { stage: 'code', heartbeat: true });
 run(['verify', '1.2', '--update-state'], 1);
 task('1.2', 'code-fixer', () => undefined, { fail: 'could not tell whether blank lines count as words; gave up' });
@@ -182,6 +183,7 @@ run(['state', 'phase', 'assembly']);
 
 // In assembly the dataset turns out not to be CC0: 2.2 is reopened (the course goes back to lessons) and blocked again.
 phaseTask('assembly', 'site-assembler', { fail: "2.2's dataset page says CC BY-NC, not CC0" });
+run(['state', 'set', '2.2', 'spec', '--note', 'the dataset is CC BY-NC after all: find another'], 2); // in assembly a move back needs --reopen
 run(['state', 'set', '2.2', 'spec', '--note', 'the dataset is CC BY-NC after all: find another', '--reopen']);
 run(['state', 'block', '2.2', '--reason', 'which dataset now? the bike-counter data is CC BY-NC']);
 
