@@ -1,7 +1,7 @@
 // Lesson histories for the report: foldLessons() walks the event log once and keeps, per lesson,
 // its counts, failures, blocks, reviews, tasks and a timeline (story). Pure; event kinds it does
 // not know are told generically, so a newer log still gives a report.
-import type { Event, EventOf, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
+import type { Event, EventOf, Phase, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
 import { startTask, taskText, toReportTask, updateTask, type FoldedTask } from './report-tasks.ts';
 import { testsText } from './report-text.ts';
 import { stageIndex } from './stages.ts';
@@ -27,7 +27,7 @@ export interface LessonTrack {
   reviews: ReportReview[];
   tasks: ReportTask[];
   /** Moves back that reopened the course (`--reopen`): the phase left and the note given. */
-  reopens: { at: string; from_phase: string; from: Stage; to: Stage; note: string | null }[];
+  reopens: { at: string; from_phase: Phase; from: Stage; to: Stage; note: string | null }[];
   done_at: string | null;
   story: ReportStoryEntry[];
   /** A decision logged for the lesson since its last block, given to the next unblock. */
