@@ -26,7 +26,7 @@ const englishOnlyZodLocales = {
 };
 
 await build({
-  entryPoints: { main: 'cli/main.ts' },
+  entryPoints: { main: 'cli/main.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -37,7 +37,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   define: { CODELABGEN_VERSION: JSON.stringify(pkg.version) },
-  external: ['astro', 'astro/*', '@astrojs/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
+  external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales],
   logLevel: 'warning',

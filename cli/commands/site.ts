@@ -1,22 +1,17 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { commit, RefusalError, type Course } from '../../pipeline/index.ts';
+import { RefusalError, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
-import { courseOf, reportNotices } from '../course.ts';
+import { courseOf } from '../course.ts';
 
 export async function run(ctx: Context): Promise<number> {
   const course = courseOf(ctx);
   if (ctx.command === 'site build') return build(ctx, course);
   const site = await import('../../pipeline/site/index.ts');
-  const port = portOf(ctx);
-  if (ctx.command === 'site dev') {
-    const { diagramCacheDir } = await import('../../pipeline/site/index.ts');
-    const server = await site.runAstro('dev', { root: course.root, out: path.join(ctx.cwd, 'dist-site'), base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: true, cacheDir: diagramCacheDir(ctx.env), port });
-    return waitForInterrupt(server);
-  }
-  const out = site.checkOut(course.root, path.resolve(ctx.cwd, ctx.string('out') ?? 'site-out'));
-  const server = await site.runAstro('preview', { root: course.root, out, base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: false, cacheDir: '', port });
+  const mode = ctx.command === 'site dev' ? 'dev' : 'preview';
+  const out = mode === 'dev' ? path.join(ctx.cwd, 'dist-site') : site.checkOut(course.root, path.resolve(ctx.cwd, ctx.string('out') ?? 'site-out'));
+  const server = await site.serveSite(mode, { root: course.root, out, base: ctx.string('base') ?? '/', port: portOf(ctx), env: ctx.env });
   return waitForInterrupt(server);
 }
 
@@ -27,12 +22,16 @@ function portOf(ctx: Context): number | undefined {
   return Number(port);
 }
 
-async function waitForInterrupt(server: { stop(): Promise<void> } | null): Promise<number> {
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await server?.stop();
+/** Serves until interrupted; a server that stops by itself fails with its `error:` line. */
+async function waitForInterrupt(server: { stop(): Promise<void>; done: Promise<void> }): Promise<number> {
+  await Promise.race([
+    server.done,
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    }),
+  ]);
+  await server.stop();
   return 0;
 }
 
@@ -52,10 +51,11 @@ async function build(ctx: Context, course: Course): Promise<number> {
     site: ctx.string('site'),
     drafts,
     stats: ctx.flag('stats'),
+    command: ctx.commandLine,
     env: ctx.env,
     progress,
   });
-  const recorded = !drafts && (await recordBuild(ctx, course, result.out, result.pages.length, result.lessons));
+  const recorded = result.recorded;
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });
     return 0;
@@ -77,13 +77,4 @@ async function build(ctx: Context, course: Course): Promise<number> {
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1).padStart(7)}KB`;
-}
-
-/** A publish build of a course with a state is recorded (so `assembly` can be left). */
-async function recordBuild(ctx: Context, course: Course, out: string, pages: number, lessons: string[]): Promise<boolean> {
-  const { existsSync } = await import('node:fs');
-  if (!existsSync(path.join(course.dir, 'state.json'))) return false;
-  const committed = await commit(course, { command: ctx.commandLine }, () => ({ kind: 'site.build', out: out.slice(0, 1024), pages, lessons }));
-  reportNotices(ctx, committed.notices);
-  return true;
 }
