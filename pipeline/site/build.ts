@@ -3,7 +3,7 @@
 // or module state behind in the CLI. Also the output-folder checks shared with the integration.
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,7 @@ export function copyMermaid(out: string): void {
 
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
   const out = checkOut(options.root, options.out);
+  if (existsSync(out) && !statSync(out).isDirectory()) refuse(`--out ${options.out} is a file, not a folder`, 'pass a folder for the site, e.g. --out site-out');
   const base = normalizeBase(options.base);
   const { diagramCacheDir } = await import('./diagrams.ts');
   const job = siteJob('build', options.root, { out, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command: options.command ?? 'codelabgen site build' });
@@ -133,6 +134,9 @@ export interface ServeOptions {
 
 /** Starts `astro dev` or `astro preview` in a worker; resolves once it listens. */
 export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions): Promise<{ stop(): Promise<void>; done: Promise<void> }> {
+  if (mode === 'preview' && !existsSync(path.join(options.out, 'index.html'))) {
+    refuse(`--out ${options.out}: no built site there`, `build it first: codelabgen site build --out ${options.out}`);
+  }
   const { diagramCacheDir } = await import('./diagrams.ts');
   const job = siteJob(mode, options.root, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
   let ready: () => void = () => {};

@@ -4,21 +4,16 @@
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { packageRoot, type SiteBuildResult, type SiteJob, type WorkerMessage } from './build.ts';
+import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
 import { listPages, pageWeights } from './stats.ts';
-
-const OUR_ERRORS = new Set(['RefusalError', 'StoreWriteError', 'DataFileError', 'ChecksFailedError']);
 
 function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolve) => process.send!(message, () => resolve()));
 }
 
 async function fail(error: unknown, mode: string): Promise<never> {
-  let own: unknown = error;
-  while (own instanceof Error && !OUR_ERRORS.has(own.name) && own.cause instanceof Error) own = own.cause;
-  const e = (OUR_ERRORS.has((own as Error)?.name) ? own : error) as Error & { hints?: string[] };
-  const message = OUR_ERRORS.has(e?.name) ? e.message : `site ${mode} failed: ${String(e?.message ?? e).split('\n').find((line) => line.trim() !== '') ?? 'unknown error'}`;
-  await send({ kind: 'failed', name: e?.name ?? 'Error', message, hints: e?.hints ?? [] });
+  await send({ kind: 'failed', ...failure(error, mode) });
   process.exit(1);
 }
 
