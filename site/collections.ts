@@ -1,88 +1,91 @@
-// The course's content collections (`codelabgen/content`): loaders read the course through
-// pipeline/read.ts (the folder comes from the integration's options) and validate with the schemas
-// of content-schemas/. In dev they watch the course and reload on any change.
-import { defineCollection, type LoaderContext } from 'astro:content';
+// The course's content collections (`codelabgen/content`): one loader kind reads the course
+// through pipeline/read.ts (folder from the integration's options), validates every entry with
+// its schema (parseData) and stores it with a digest, so unchanged entries are kept as they are.
+import { defineCollection } from 'astro:content';
+import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { CurriculumLessonSchema, CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
-import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown } from '../pipeline/read.ts';
-import { isIncluded, lessonPages, missingSteps, termSlug, type LessonPage } from './lib/lessons.ts';
-import { siteOptions } from './lib/options.ts';
+import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
+import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, type CourseView } from '../pipeline/read.ts';
+import { isIncluded, lessonPages, missingSteps, termSlug } from './lib/lessons.ts';
+import { siteOptions, type SiteOptions } from './lib/options.ts';
+import { LessonPageSchema } from './lib/page-schema.ts';
 
-type Fill = (ctx: LoaderContext) => void;
+/** Part of every digest: bump when what an entry holds changes without its data changing. */
+const ENTRY_FORMAT = 1;
 
-/** A loader that fills the store from the course and, in dev, refills it when the course changes. */
-function courseLoader(name: string, fill: Fill) {
+type Entry = { id: string; data: Record<string, unknown> };
+type Entries = (view: CourseView, options: SiteOptions) => Entry[];
+
+/** One read of the course per sync, shared by the collections (invalidated by any course change). */
+let snapshot: { root: string; view: CourseView } | null = null;
+function courseView(root: string): CourseView {
+  if (snapshot?.root !== root) snapshot = { root, view: readCourse(root) };
+  return snapshot.view;
+}
+
+/** Stores the entries whose digest changed, drops the ones that are gone. */
+async function syncEntries(ctx: LoaderContext, entries: Entry[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const { id, data } of entries) {
+    seen.add(id);
+    const digest = ctx.generateDigest({ format: ENTRY_FORMAT, data });
+    if (ctx.store.get(id)?.digest === digest) continue;
+    ctx.store.set({ id, data: await ctx.parseData({ id, data }), digest });
+  }
+  for (const id of ctx.store.keys()) if (!seen.has(id)) ctx.store.delete(id);
+}
+
+/** A loader that fills its collection from the course and, in dev, refills it when the course changes. */
+function courseLoader(name: string, entries: Entries): Loader {
   return {
     name: `codelabgen-${name}`,
-    load: async (ctx: LoaderContext) => {
-      const run = () => {
-        ctx.store.clear();
-        fill(ctx);
-      };
-      run();
-      const root = siteOptions().course;
-      if (ctx.watcher) {
-        ctx.watcher.add(root);
-        ctx.watcher.on('all', (_event, file) => {
-          if (!file.startsWith(root)) return;
-          try {
-            run();
-          } catch (error) {
-            ctx.logger.error(`${name}: ${(error as Error).message}`);
-          }
-        });
-      }
+    load: async (ctx) => {
+      const options = siteOptions();
+      await syncEntries(ctx, entries(courseView(options.course), options));
+      if (!ctx.watcher) return;
+      ctx.watcher.add(options.course);
+      ctx.watcher.on('all', (_event: string, file: string) => {
+        if (!file.startsWith(options.course)) return;
+        snapshot = null;
+        syncEntries(ctx, entries(courseView(options.course), options)).catch((error: unknown) => ctx.logger.error(`${name}: ${(error as Error).message}`));
+      });
     },
   };
 }
 
-const set = (ctx: LoaderContext, id: string, data: Record<string, unknown>) => ctx.store.set({ id, data });
-
 const course = defineCollection({
-  loader: courseLoader('course', (ctx) => {
-    const options = siteOptions();
-    const view = readCourse(options.course);
+  loader: courseLoader('course', (view, options) => {
     const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(l, options), missing: missingSteps(l.stage) }));
-    set(ctx, 'course', { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, lessons });
+    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, lessons } }];
   }),
-  schema: z.object({
+  schema: z.strictObject({
     curriculum: CurriculumSchema,
     phase: z.string().nullable(),
     hasState: z.boolean(),
     drafts: z.boolean(),
-    lessons: z.array(z.object({ id: z.string(), stage: StageSchema.nullable(), included: z.boolean(), missing: z.array(z.string()) })),
+    lessons: z.array(z.strictObject({ id: z.string(), stage: StageSchema.nullable(), included: z.boolean(), missing: z.array(z.string()) })),
   }),
 });
 
 const lessons = defineCollection({
-  loader: courseLoader('lessons', (ctx) => {
-    const options = siteOptions();
-    for (const page of lessonPages(readCourse(options.course), options)) set(ctx, page.id, { ...page });
-  }),
-  schema: CurriculumLessonSchema.pick({ id: true, slug: true, title: true, summary: true, objectives: true }).extend({ stage: StageSchema.nullable(), page: z.custom<LessonPage>().optional() }).passthrough(),
+  loader: courseLoader('lessons', (view, options) => lessonPages(view, options).map((page) => ({ id: page.id, data: page }))),
+  schema: LessonPageSchema,
 });
 
 const glossary = defineCollection({
-  loader: courseLoader('glossary', (ctx) => {
-    const view = readCourse(siteOptions().course);
-    for (const entry of readGlossary(view.course)) set(ctx, termSlug(entry), { ...entry, slug: termSlug(entry), html: renderInline(entry.definition) });
-  }),
-  schema: GlossaryEntrySchema.extend({ html: z.string() }),
+  loader: courseLoader('glossary', (view) => readGlossary(view.course).map((entry) => ({ id: termSlug(entry), data: { ...entry, slug: termSlug(entry), html: renderInline(entry.definition) } }))),
+  schema: GlossaryEntrySchema.extend({ slug: z.string(), html: z.string() }),
 });
 
 const sources = defineCollection({
-  loader: courseLoader('sources', (ctx) => {
-    const view = readCourse(siteOptions().course);
-    for (const source of readSources(view.course)) set(ctx, source.id, { ...source, digestHtml: source.digest === null ? null : renderMarkdown(source.digest) });
-  }),
+  loader: courseLoader('sources', (view) => readSources(view.course).map((source) => ({ id: source.id, data: { ...source, digestHtml: source.digest === null ? null : renderMarkdown(source.digest) } }))),
   schema: SourceSchema.extend({ digest: z.string().nullable(), digestHtml: z.string().nullable() }),
 });
 
 const report = defineCollection({
-  loader: courseLoader('report', (ctx) => {
-    const view = readCourse(siteOptions().course);
+  loader: courseLoader('report', (view) => {
     const data = readReport(view.course);
-    if (data !== null) set(ctx, 'report', data);
+    return data === null ? [] : [{ id: 'report', data }];
   }),
   schema: ReportSchema,
 });
