@@ -1,6 +1,7 @@
 // The course's content collections (`codelabgen/content`): one loader kind reads the course
 // through pipeline/read.ts (folder from the integration's options), validates every entry with
 // its schema (parseData) and stores it with a digest, so unchanged entries are kept as they are.
+// In dev the integration refreshes them on course changes (pipeline/site/dev-watch.ts).
 import { defineCollection } from 'astro:content';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
@@ -16,11 +17,19 @@ const ENTRY_FORMAT = 1;
 type Entry = { id: string; data: Record<string, unknown> };
 type Entries = (view: CourseView, options: SiteOptions) => Entry[];
 
-/** One read of the course per sync, shared by the collections (invalidated by any course change). */
-let snapshot: { root: string; view: CourseView } | null = null;
-function courseView(root: string): CourseView {
-  if (snapshot?.root !== root) snapshot = { root, view: readCourse(root) };
+/** One read of the course per sync generation, shared by the collections (pipeline/site/dev-watch.ts
+ * starts a new generation on every course change). */
+let snapshot: { root: string; generation: unknown; view: CourseView } | null = null;
+function courseView(root: string, generation: unknown): CourseView {
+  if (snapshot?.root !== root || snapshot.generation !== generation) snapshot = { root, generation, view: readCourse(root) };
   return snapshot.view;
+}
+
+/** Tells pipeline/site/dev-watch.ts which course change the collections have read. */
+function markLoaded(generation: unknown): void {
+  const key = Symbol.for('codelabgen.loadedGeneration');
+  const loaded: unknown = Reflect.get(globalThis, key);
+  if (typeof generation === 'number' && generation > (typeof loaded === 'number' ? loaded : 0)) Reflect.set(globalThis, key, generation);
 }
 
 /** Stores the entries whose digest changed, drops the ones that are gone. */
@@ -35,20 +44,26 @@ async function syncEntries(ctx: LoaderContext, entries: Entry[]): Promise<void> 
   for (const id of ctx.store.keys()) if (!seen.has(id)) ctx.store.delete(id);
 }
 
-/** A loader that fills its collection from the course and, in dev, refills it when the course changes. */
+/**
+ * A loader that fills its collection from the course. In dev a course that fails to read keeps the
+ * entries it had (dev-watch prints the error; the course entry carries it for the page banner).
+ */
 function courseLoader(name: string, entries: Entries): Loader {
   return {
     name: `codelabgen-${name}`,
     load: async (ctx) => {
       const options = siteOptions();
-      await syncEntries(ctx, entries(courseView(options.course), options));
-      if (!ctx.watcher) return;
-      ctx.watcher.add(options.course);
-      ctx.watcher.on('all', (_event: string, file: string) => {
-        if (!file.startsWith(options.course)) return;
-        snapshot = null;
-        syncEntries(ctx, entries(courseView(options.course), options)).catch((error: unknown) => ctx.logger.error(`${name}: ${(error as Error).message}`));
-      });
+      let fresh: Entry[];
+      try {
+        fresh = entries(courseView(options.course, ctx.refreshContextData?.generation), options);
+      } catch (error) {
+        if (!options.dev) throw error;
+        const kept = ctx.store.get('course');
+        if (name === 'course' && kept) ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }) });
+        return;
+      }
+      await syncEntries(ctx, fresh);
+      markLoaded(ctx.refreshContextData?.generation);
     },
   };
 }
@@ -56,7 +71,7 @@ function courseLoader(name: string, entries: Entries): Loader {
 const course = defineCollection({
   loader: courseLoader('course', (view, options) => {
     const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(l, options), missing: missingSteps(l.stage) }));
-    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, lessons } }];
+    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, lessons, problem: null } }];
   }),
   schema: z.strictObject({
     curriculum: CurriculumSchema,
@@ -64,6 +79,7 @@ const course = defineCollection({
     hasState: z.boolean(),
     drafts: z.boolean(),
     lessons: z.array(z.strictObject({ id: z.string(), stage: StageSchema.nullable(), included: z.boolean(), missing: z.array(z.string()) })),
+    problem: z.string().nullable().describe('Why the course could not be read again (dev); the page shows the last good content.'),
   }),
 });
 

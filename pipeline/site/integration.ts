@@ -1,13 +1,14 @@
 // The codelabgen Astro integration (`codelabgen/astro`): mounts a course's pages in an Astro site.
 // Options reach the pages through a virtual module; a build checks the course and renders its
 // diagrams first, then adds the search index, mermaid fallback and site.build event when done.
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, ChecksFailedError } from '../index.ts';
-import { diagramCacheDir, findChromium, readCachedDiagram, renderDiagrams, type DiagramStats } from './diagrams.ts';
+import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { diagramCacheDir, findChromium, renderDiagrams, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { checkOut, copyMermaid, mermaidDist, packageRoot } from './build.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
@@ -52,6 +53,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let site: SiteOptions;
   let prepared: Prepared | null = null;
   let summary: Omit<BuildSummary, 'searchPages' | 'recorded'> | null = null;
+  let courseWatcher: FSWatcher | undefined;
   return {
     name: 'codelabgen',
     hooks: {
@@ -79,7 +81,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);
           const diagrams = await renderDiagrams(prepared.diagrams, site.diagramCache, findChromium());
-          const diagramErrors = diagramProblems(prepared, site.diagramCache);
+          const diagramErrors = diagramProblemsOf(prepared, site.diagramCache);
           if (diagramErrors.length > 0 && !site.drafts) throw contentProblems(diagramErrors);
           summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, diagrams, diagramErrors };
           progress('pages', `${prepared.included.length} lessons`);
@@ -89,7 +91,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         // Refuses an output folder inside the course before anything is written.
         if (buildOutput === 'static' && prepared !== null) checkOut(site.course, fileURLToPath(config.outDir));
       },
-      'astro:server:setup': ({ server }) => {
+      'astro:server:setup': ({ server, refreshContent }) => {
+        courseWatcher?.close();
+        courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
         const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
         server.middlewares.use((req, res, next) => {
@@ -100,6 +104,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           createReadStream(file).pipe(res);
         });
       },
+      'astro:server:done': () => courseWatcher?.close(),
       'astro:build:done': async ({ dir }) => {
         if (summary === null) return;
         const out = path.join(fileURLToPath(dir), prefix);
@@ -118,13 +123,6 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
 function contentProblems(problems: string[]): ChecksFailedError {
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1, 4).join('; ')})` : '';
   return new ChecksFailedError(`site build failed: ${problems[0]}${more}`);
-}
-
-function diagramProblems(prepared: Prepared, cacheDir: string): string[] {
-  return prepared.diagrams.flatMap((d) => {
-    const error = readCachedDiagram(cacheDir, d.hash)?.error;
-    return error ? [`lesson ${d.lesson} diagram ${d.label} ("${d.title}"): ${error}`] : [];
-  });
 }
 
 /** A publish build of a course with a state is recorded (so `assembly` can be left). */
