@@ -25,7 +25,7 @@ export function termSlug(entry: GlossaryEntry): string {
 
 function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
-  return { title: ref.title, label: ref.label, source: ref.source, hash: ref.hash, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
+  return { title: ref.title, label: ref.label, source: ref.source, hash: ref.hash, svg: cached?.svg ?? null, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
 }
 
 function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions): DocView | null {

@@ -8,6 +8,7 @@ export const DiagramViewSchema = z.strictObject({
   label: z.string().describe('Where the diagram is: `docs/readalong.md:12` or `docs/diagrams/x.mmd`.'),
   source: z.string(),
   hash: z.string().describe('Content hash of the source: the diagram cache key.'),
+  svg: z.string().nullable().describe('Build-time SVG themed by CSS variables (one copy for both themes), null when not rendered so.'),
   light: z.string().nullable().describe('Build-time SVG (light theme), null when not rendered.'),
   dark: z.string().nullable().describe('Build-time SVG (dark theme), null when not rendered.'),
   error: z.string().nullable().describe("Mermaid's syntax error, if any."),
