@@ -3,7 +3,7 @@
 // or module state behind in the CLI. Also the output-folder checks shared with the integration.
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,10 +146,31 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
   return { stop: async () => worker.stop(), done: worker.then(() => {}) };
 }
 
+/** Content caches unused this long are removed (courses in temp folders come and go). */
+const CACHE_KEEP_MS = 7 * 24 * 3600_000;
+
 function siteJob(mode: SiteJob['mode'], root: string, rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>): SiteJob {
   const course = realpathSync(root);
   const key = createHash('sha256').update(`${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
-  return { mode, course, cacheDir: path.join(cacheRoot(), `content-${key}`), ...rest };
+  const cacheDir = path.join(cacheRoot(), `content-${key}`);
+  sweepCaches(cacheDir);
+  return { mode, course, cacheDir, ...rest };
+}
+
+/** Marks this run's content cache as used and removes the ones unused for CACHE_KEEP_MS. */
+function sweepCaches(current: string): void {
+  mkdirSync(current, { recursive: true });
+  const now = new Date();
+  utimesSync(current, now, now);
+  for (const name of readdirSync(path.dirname(current))) {
+    const dir = path.join(path.dirname(current), name);
+    if (!name.startsWith('content-') || dir === current) continue;
+    try {
+      if (now.getTime() - statSync(dir).mtimeMs > CACHE_KEEP_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another build removed or is using it: leave it
+    }
+  }
 }
 
 /** Under the package's node_modules, so Astro's bundles there resolve the package's dependencies. */

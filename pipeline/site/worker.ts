@@ -31,6 +31,8 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     trailingSlash: 'ignore',
     build: { format: 'directory', inlineStylesheets: 'never' },
     devToolbar: { enabled: false },
+    // Lesson pages give a cacheKey (their entry digests): a rebuild renders only changed lessons.
+    experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
     integrations: [integration, ...(integrations ?? [])],
     vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(process.cwd(), 'vite') },
