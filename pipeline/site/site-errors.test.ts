@@ -33,7 +33,7 @@ test('an --out that is a file is refused before Astro runs', () => {
   writeFileSync(file, 'not a folder\n');
   const result = cli(['site', 'build', '--drafts', '--course', course, '--out', file]);
   assert.equal(result.code, 2);
-  assert.equal(result.stderr, `error: --out ${file} is a file, not a folder\nhint: pass a folder for the site, e.g. --out site-out\n`);
+  assert.equal(result.stderr, `error: --out ${file} is not a folder\nhint: pass a new or empty folder outside the course, e.g. --out ../site-out\n`);
 });
 
 test('preview of a folder with no built site is refused, naming the build command', () => {
@@ -42,7 +42,7 @@ test('preview of a folder with no built site is refused, naming the build comman
   const out = path.join(work, 'never-built');
   const result = cli(['site', 'preview', '--course', course, '--out', out]);
   assert.equal(result.code, 2);
-  assert.equal(result.stderr, `error: --out ${out}: no built site there\nhint: build it first: codelabgen site build --out ${out}\n`);
+  assert.equal(result.stderr, `error: --out ${out} is not a codelabgen site build\nhint: build it first: codelabgen site build --out ${out}\n`);
   assert.ok(!existsSync(out));
 });
 
