@@ -14,9 +14,11 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       title: { type: 'string', value: 'T', help: 'course title (required)' },
       topic: { type: 'string', value: 'X', help: 'what the course is about' },
+      runtime: { type: 'string', value: 'R', help: 'how lesson tests run: node (default), python, python-uv or custom' },
+      example: { type: 'boolean', help: 'also add a sample module and lesson (code, test, readalong, notes, spec) from the runtime\'s template (node or python)' },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen init streams-course --title "Node.js streams" --topic "streams in depth"'],
+    examples: ['codelabgen init streams-course --title "Node.js streams" --topic "streams in depth"', 'codelabgen init my-course --title "My course" --example'],
     load: () => import('./commands/init.ts'),
   },
   {
@@ -222,6 +224,35 @@ export const COMMANDS: CommandSpec[] = [
     options: { 'allow-drop': { type: 'boolean', help: 'allow dropping or renumbering lessons that have progressed' }, ...JSON_OPTION },
     examples: ['codelabgen register'],
     load: () => import('./commands/register.ts'),
+  },
+  {
+    name: 'new module',
+    args: '"<title>"',
+    positionals: { min: 1, max: 1 },
+    summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
+    description: 'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python), a passing lesson to edit. curriculum.yaml is rewritten (its comments are not kept).',
+    changesState: true,
+    options: {
+      slug: { type: 'string', value: 'SLUG', help: 'module slug (default: made from the title)' },
+      lesson: { type: 'string', value: 'T', help: 'title of the first lesson (default: Introduction)' },
+      ...JSON_OPTION,
+    },
+    examples: ['codelabgen new module "Composing streams"', 'codelabgen new module "Composing streams" --lesson "pipeline() and errors"'],
+    load: () => import('./commands/new.ts'),
+  },
+  {
+    name: 'new lesson',
+    args: '<module-id> "<title>"',
+    positionals: { min: 2, max: 2 },
+    summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
+    description: 'The lesson gets the module\'s next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python). curriculum.yaml is rewritten (its comments are not kept).',
+    changesState: true,
+    options: {
+      slug: { type: 'string', value: 'SLUG', help: 'lesson slug (default: made from the title)' },
+      ...JSON_OPTION,
+    },
+    examples: ['codelabgen new lesson 1 "Writable streams"', 'codelabgen new lesson 2 "Async iteration" --slug async-iteration --json'],
+    load: () => import('./commands/new.ts'),
   },
   {
     name: 'report',
