@@ -47,7 +47,8 @@ describe('init --example', () => {
 
   test('--runtime python writes the runtime into config.yaml and a python sample that verify and check pass', () => {
     const root = path.join(work, 'python-course');
-    ok(work, 'init', 'python-course', '--title', 'Hand made', '--runtime', 'python', '--example');
+    const init = JSON.parse(ok(work, 'init', 'python-course', '--title', 'Hand made', '--runtime', 'python', '--example', '--json')) as { example: Record<string, unknown> };
+    assert.deepEqual(init.example, { lesson: '1.1', dir: '1-first-steps/1.1-a-first-lesson', runtime: 'python', files: ['1-first-steps/1.1-a-first-lesson/docs/notes.md', '1-first-steps/1.1-a-first-lesson/docs/readalong.md', '1-first-steps/1.1-a-first-lesson/greet.py', '1-first-steps/1.1-a-first-lesson/tests/__init__.py', '1-first-steps/1.1-a-first-lesson/tests/test_greet.py', '.codelabgen/lessons/1.1/spec.yaml'] });
     assert.match(readFileSync(path.join(root, '.codelabgen', 'config.yaml'), 'utf8'), /^runtime: python {10}# node \| python/m);
     const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
     for (const file of ['greet.py', 'tests/__init__.py', 'tests/test_greet.py', 'docs/readalong.md', 'docs/notes.md']) assert.ok(exists(path.join(lesson, file)), file);

@@ -149,8 +149,8 @@ export function renderLessonTemplate(runtime: string, lesson: RegisteredLesson):
   const fill = (text: string) => text.replaceAll('{{id}}', lesson.id).replaceAll('{{title_json}}', JSON.stringify(lesson.title)).replaceAll('{{title}}', lesson.title);
   const files = new Map<string, string>();
   const lessonRoot = path.join(root, 'lesson');
-  for (const entry of readdirSync(lessonRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
-    const rel = path.relative(lessonRoot, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+  const rels = readdirSync(lessonRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(lessonRoot, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  for (const rel of rels.sort()) {
     files.set(`${lesson.dir}/${rel}`, fill(readFileSync(path.join(lessonRoot, rel), 'utf8')));
   }
   files.set(ARTIFACTS.lessonSpec(lesson.id), fill(readFileSync(path.join(root, 'spec.yaml'), 'utf8')));

@@ -25,7 +25,7 @@ export async function run(ctx: Context): Promise<number> {
   const added = example ? await addCurriculumEntry(course, { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' }, ctx.commandLine) : null;
   const where = path.relative(ctx.cwd, course.root) || '.';
   if (ctx.flag('json')) {
-    ctx.out.json({ course: course.root, phase: state.phase, title: state.title, runtime: loadConfig(course).runtime, example: added && { lesson: added.lesson.id, dir: added.lesson.dir, files: added.files } });
+    ctx.out.json({ course: course.root, phase: state.phase, title: state.title, ...(added && { example: { lesson: added.lesson.id, dir: added.lesson.dir, runtime: added.runtime, files: added.files } }) });
     return 0;
   }
   ctx.out.print(`Created course "${state.title}" in ${course.root}`);
