@@ -8,7 +8,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[DIR]',
     positionals: { min: 0, max: 1 },
     summary: 'create a course directory (refuses an existing state)',
-    description: 'Creates DIR/.codelabgen/ (DIR defaults to the working directory) with a default config.yaml, state.json and the first event. A course is never re-initialized: an existing state is refused.',
+    description: 'Creates DIR/.codelabgen/ (DIR defaults to the working directory) with a default config.yaml, state.json and the first event. A course is never re-initialized: an existing state is refused. --example also adds a sample module and lesson from the runtime\'s template, registered as `new module` does: a passing lesson to preview with `site dev` and edit.',
     needsCourse: false,
     changesState: true,
     options: {
