@@ -1,18 +1,13 @@
-// Astro config of the course site. `codelabgen site build|dev|preview` runs Astro through its
-// programmatic API with this file, `site/` as the source folder and the course handed over in
-// $CODELABGEN_SITE (see pipeline/site/build.ts); base, site, outDir and cacheDir come inline.
+// Astro config for working on the site itself (`npx astro dev` in the repo): the example course in
+// drafts mode through the codelabgen integration. `codelabgen site build|dev|preview` do not read
+// this file: they run the same integration with an inline config (pipeline/site/worker.ts).
 import { defineConfig } from 'astro/config';
-import expressiveCode from 'astro-expressive-code';
-import sitemap from '@astrojs/sitemap';
-
-const withSitemap = process.env.CODELABGEN_SITE_SITEMAP === '1';
+import codelabgen from './pipeline/site/integration.ts';
 
 export default defineConfig({
   srcDir: './site',
-  publicDir: process.env.CODELABGEN_SITE_PUBLIC || './site/public',
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'never' },
   devToolbar: { enabled: false },
-  integrations: [expressiveCode(), ...(withSitemap ? [sitemap()] : [])],
-  vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error' },
+  integrations: [codelabgen({ course: './examples/node-streams', drafts: true })],
 });

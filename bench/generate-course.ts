@@ -81,17 +81,17 @@ function writeReport(root: string, lessons: { id: string; title: string; module_
   const phases = ['init', 'recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'] as const;
   const byStage = Object.fromEntries(STAGES.map((s) => [s, lessons.filter((_, i) => stageOf(i) === s).length]));
   const report = {
-    schema_version: 2, generated_at: at(600), course: { title: 'Generated course', topic: 'site benchmark' }, phase: 'lessons', last_seq: 1,
-    phases: phases.map((phase, i) => ({ phase, started_at: at(i * 20 + (i > 6 ? 100 : 0)), ended_at: i === phases.length - 1 ? null : at((i + 1) * 20 + (i + 1 > 6 ? 100 : 0)), duration_ms: i === phases.length - 1 ? null : (20 + (i === 6 ? 100 : 0)) * 60_000, approved: phase.startsWith('gate') })),
-    totals: { lessons: lessons.length, by_stage: byStage, done: byStage.done ?? 0, blocked: 0, stale: 0, fix_attempts: lessons.length % 7, review_rounds: Math.floor(lessons.length / 3), verify_runs: lessons.length, tasks: lessons.length * 4,
+    schema_version: 3, generated_at: at(600), course: { title: 'Generated course', topic: 'site benchmark' }, phase: 'lessons', last_seq: 1,
+    phases: phases.map((phase, i) => ({ phase, started_at: at(i * 20 + (i > 6 ? 100 : 0)), ended_at: i === phases.length - 1 ? null : at((i + 1) * 20 + (i + 1 > 6 ? 100 : 0)), duration_ms: i === phases.length - 1 ? null : (20 + (i === 6 ? 100 : 0)) * 60_000, approved: phase.startsWith('gate'), reopened_from: null })),
+    totals: { lessons: lessons.length, by_stage: byStage, done: byStage.done ?? 0, blocked: 0, stale: 0, fix_attempts: lessons.length % 7, review_rounds: Math.floor(lessons.length / 3), verify_runs: lessons.length, tasks: lessons.length * 4, phase_tasks: 0, reopens: 0,
       tests: lessons.length, verify_passed: lessons.length, verify_pass_rate: 1, lessons_reworked: 0, rework_rate: 0, wall_ms: 600 * 60_000 },
     needs_human: [], course_story: [],
-    lessons: lessons.map((l, i) => ({ id: l.id, title: l.title, module_id: l.module_id, module_title: l.module_title, dir: l.dir, stage: stageOf(i), blocked: false, stale: false, fix_attempts: i % 3, fix_budget_resets: 0, review_rounds: i % 2, reworks: i % 2,
+    lessons: lessons.map((l, i) => ({ id: l.id, title: l.title, module_id: l.module_id, module_title: l.module_title, dir: l.dir, stage: stageOf(i), blocked: false, stale: false, fix_attempts: i % 3, fix_budget_resets: 0, review_rounds: i % 2, review_rounds_granted: 0, reworks: i % 2,
       verify: { runs: 1 + (i % 3), passed: 1, failed: i % 3, last_run: 1 + (i % 3), last_passed: true, last_tests: { passed: 1, failed: 0, skipped: 0, total: 1 }, last_at: at(300 + i) },
       failures: [], blocks: [], stale_marks: [], registered_at: at(180), done_at: stageOf(i) === 'done' ? at(300 + i * 3) : null, pending_to_done_ms: stageOf(i) === 'done' ? (120 + i * 3) * 60_000 : null,
       wall_ms: (120 + i * 3) * 60_000, tests: { passed: 1, failed: 0, skipped: 0, total: 1 }, reviews: [], tasks: [], smooth: true, summary: `${l.id} ${l.title}: done`, story: [] })),
     tasks: [{ role: 'code-author', count: lessons.length, done: lessons.length, failed: 0, reset: 0, running: 0, total_ms: lessons.length * 60_000, mean_ms: 60_000, max_ms: 90_000 }],
-    facts: [], site_build: null,
+    phase_tasks: [], tasks_by_phase: [], facts: [], site_build: null,
   };
   W(root, '.codelabgen/report.json', `${JSON.stringify(ReportSchema.parse(report), null, 2)}\n`);
 }

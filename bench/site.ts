@@ -2,7 +2,7 @@
 // and again with caches by `codelabgen site build`; pages per second and bytes per lesson page; and the
 // same content built by bench/bare-astro (Astro with no codelabgen features) in the same run: the floor.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCourse } from './generate-course.ts';
@@ -14,12 +14,15 @@ export interface SiteRow {
   lessons: number;
   clean_ms: number;
   rebuild_ms: number;
+  /** Rebuild after editing one lesson's notes. */
+  edit_one_ms: number;
   pages: number;
   pages_per_s_clean: number;
   bytes_per_lesson_page: { html: number; css: number; js: number };
   bare_astro: { clean_ms: number; rebuild_ms: number; pages: number; bytes_per_lesson_page: { html: number; css: number; js: number } };
   clean_vs_bare: number | null;
   rebuild_vs_bare: number | null;
+  edit_one_vs_clean: number | null;
 }
 
 const BARE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-astro', 'build.mjs');
@@ -68,10 +71,12 @@ export async function benchSite(quick: boolean): Promise<SiteRow[]> {
     const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-site-'));
     try {
       const root = path.join(dir, 'course');
-      await generateCourse(root, { lessons, perModule: 10 });
+      const { dirs } = await generateCourse(root, { lessons, perModule: 10 });
       const env = { ...process.env, NO_COLOR: '1', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'cache') };
       const clean = build(root, path.join(dir, 'out'), env);
       const rebuild = build(root, path.join(dir, 'out'), env);
+      appendFileSync(path.join(root, dirs[Math.floor(lessons / 2)]!, 'docs', 'notes.md'), '\n\nOne edited paragraph.\n');
+      const editOne = build(root, path.join(dir, 'out'), env);
       const weights = pageWeights(path.join(dir, 'out'));
       const bareClean = bareBuild(root, path.join(dir, 'bare-out'), path.join(dir, 'bare-cache'));
       const bareRebuild = bareBuild(root, path.join(dir, 'bare-out'), path.join(dir, 'bare-cache'));
@@ -80,12 +85,14 @@ export async function benchSite(quick: boolean): Promise<SiteRow[]> {
         lessons,
         clean_ms: round(clean, 0),
         rebuild_ms: round(rebuild, 0),
+        edit_one_ms: round(editOne, 0),
         pages: weights.pages,
         pages_per_s_clean: round(weights.pages / (clean / 1000), 1),
         bytes_per_lesson_page: { html: weights.html, css: weights.css, js: weights.js },
         bare_astro: { clean_ms: round(bareClean, 0), rebuild_ms: round(bareRebuild, 0), pages: bare.pages, bytes_per_lesson_page: { html: bare.html, css: bare.css, js: bare.js } },
         clean_vs_bare: ratio(clean, bareClean),
         rebuild_vs_bare: ratio(rebuild, bareRebuild),
+        edit_one_vs_clean: ratio(editOne, clean),
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

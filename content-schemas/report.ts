@@ -7,7 +7,7 @@ import { TestCountsSchema } from './run-result.ts';
 const durationMs = z.number().min(0).nullable();
 const rate = z.number().min(0).max(1).nullable();
 
-export const STORY_LABELS = ['stage', 'rework', 'verify', 'failure', 'block', 'unblock', 'review', 'stale', 'drift', 'task', 'fact', 'decision', 'event'] as const;
+export const STORY_LABELS = ['stage', 'rework', 'verify', 'failure', 'block', 'unblock', 'review', 'stale', 'drift', 'task', 'fact', 'decision', 'reopen', 'event'] as const;
 
 export const ReportStoryEntrySchema = z
   .strictObject({
@@ -20,11 +20,11 @@ export const ReportStoryEntrySchema = z
   })
   .describe('One entry of a lesson\'s (or the course\'s) timeline.');
 
-export const NEEDS_HUMAN_KINDS = ['blocked', 'was-blocked', 'user-decision', 'budget-used-up', 'passed-after-rework', 'drift', 'stale', 'task-failed', 'task-needs-user'] as const;
+export const NEEDS_HUMAN_KINDS = ['blocked', 'reopened', 'was-blocked', 'user-decision', 'budget-used-up', 'passed-after-rework', 'drift', 'stale', 'task-failed', 'task-needs-user'] as const;
 
 export const ReportNeedsHumanSchema = z
   .strictObject({
-    kind: z.enum(NEEDS_HUMAN_KINDS).describe('Why a person should look: blocked now or before, a decision logged as the user\'s, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user.'),
+    kind: z.enum(NEEDS_HUMAN_KINDS).describe('Why a person should look: blocked now, a course reopened (a lesson moved back with --reopen after every lesson was done), blocked before, a decision logged as the user\'s, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user.'),
     lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
     at: TimestampSchema.describe('When it happened (the latest event it rests on).'),
     text: z.string().describe('What to look at, in one line.'),
@@ -47,13 +47,16 @@ export const ReportTaskSchema = z
   .strictObject({
     id: z.string().describe('Task id (t1, t2, ...).'),
     role: z.string().describe('Worker role.'),
+    phase: PhaseSchema.nullable().describe('Phase of a phase task (`state task start --phase`); null for a lesson task.'),
     status: z.enum(['running', 'done', 'failed', 'reset']).describe('Status at the time of the report.'),
     worker_status: z.enum(['ok', 'failed', 'needs-user']).nullable().describe('The status the worker returned (--result), if any.'),
     started_at: TimestampSchema.describe('When it started.'),
-    duration_ms: durationMs.describe('Wall time until done, failed or reset; null while running.'),
+    duration_ms: durationMs.describe('Wall time from start until done, failed or reset (heartbeats do not change it); null while running.'),
+    heartbeats: z.int().min(0).describe('Heartbeats recorded (`state task heartbeat`), each renewing the lease.'),
+    lease_until: TimestampSchema.nullable().describe('When the lease of the last start or heartbeat ran out; null when the log records no lease.'),
     note: z.string().nullable().describe('The note given when it ended, or the worker\'s own notes.'),
   })
-  .describe('One worker task on a lesson.');
+  .describe('One worker task, on a lesson or for a phase.');
 
 export const ReportPhaseSchema = z
   .strictObject({
@@ -62,6 +65,7 @@ export const ReportPhaseSchema = z
     ended_at: TimestampSchema.nullable().describe('When the next phase was entered; null for the current phase.'),
     duration_ms: durationMs.describe('ended_at - started_at in milliseconds; null while the phase is current.'),
     approved: z.boolean().describe('True when leaving it was approved with --approved (gates).'),
+    reopened_from: PhaseSchema.nullable().describe('The phase (assembly or done) a `--reopen` moved the course back from to enter this phase; null when entered forward.'),
   })
   .describe('One phase of the generation, in the order it was entered.');
 
@@ -120,6 +124,7 @@ export const ReportLessonSchema = z
     fix_attempts: z.int().min(0).describe('Failed verifications in all (every fix budget together).'),
     fix_budget_resets: z.int().min(0).describe('Fresh fix budgets given by unblock.'),
     review_rounds: z.int().min(0).describe('Review rounds used (moves back from notes or reviewed).'),
+    review_rounds_granted: z.int().min(0).describe('Extra review rounds the user granted (`state unblock --review-round`).'),
     reworks: z.int().min(0).describe('Moves back to an earlier stage in all, review rounds included.'),
     verify: ReportVerifySchema,
     failures: z.array(ReportFailureSchema).describe('Every failed verification, oldest first.'),
@@ -152,6 +157,19 @@ export const ReportRoleSchema = z
   })
   .describe('Tasks of one worker role.');
 
+export const ReportPhaseTasksSchema = z
+  .strictObject({
+    phase: PhaseSchema.describe('The phase the tasks were started for.'),
+    roles: z.array(RoleSchema).describe('Roles of those tasks, sorted by name.'),
+    count: z.int().min(0).describe('Phase tasks started for this phase.'),
+    done: z.int().min(0).describe('Tasks that ended done.'),
+    failed: z.int().min(0).describe('Tasks that ended failed.'),
+    reset: z.int().min(0).describe('Tasks that were reset.'),
+    running: z.int().min(0).describe('Tasks still running at the time of the report.'),
+    total_ms: z.number().min(0).describe('Sum of the durations of the finished tasks, in milliseconds.'),
+  })
+  .describe('Phase tasks (`state task start --phase`) of one phase.');
+
 export const ReportFactSchema = z
   .strictObject({
     at: TimestampSchema.describe('When the fact was logged.'),
@@ -162,7 +180,7 @@ export const ReportFactSchema = z
 
 export const ReportSchema = z
   .strictObject({
-    schema_version: z.literal(2).describe('Version of this file\'s format.'),
+    schema_version: z.literal(3).describe('Version of this file\'s format.'),
     generated_at: TimestampSchema.describe('Time of the last event the report covers (the log is its only clock, so the same log gives the same report).'),
     course: z
       .strictObject({ title: z.string().describe('Course title.'), topic: z.string().nullable().describe('Course topic.') })
@@ -180,7 +198,9 @@ export const ReportSchema = z
         fix_attempts: z.int().min(0).describe('Failed verifications in all.'),
         review_rounds: z.int().min(0).describe('Review rounds used in all.'),
         verify_runs: z.int().min(0).describe('Verification runs in all.'),
-        tasks: z.int().min(0).describe('Tasks started in all.'),
+        tasks: z.int().min(0).describe('Tasks started in all, lesson and phase tasks.'),
+        phase_tasks: z.int().min(0).describe('Phase tasks started (`state task start --phase`).'),
+        reopens: z.int().min(0).describe('Times a `--reopen` moved the course back to lessons.'),
         tests: z.int().min(0).describe('Tests in all: the sum of each lesson\'s last passing verification.'),
         verify_passed: z.int().min(0).describe('Verdicts that passed.'),
         verify_pass_rate: rate.describe('verify_passed / verify_runs; null when none ran.'),
@@ -192,7 +212,9 @@ export const ReportSchema = z
     needs_human: z.array(ReportNeedsHumanSchema).describe('What a person should look at, most pressing kinds first, then by time.'),
     lessons: z.array(ReportLessonSchema).describe('Every registered lesson in curriculum order.'),
     course_story: z.array(ReportStoryEntrySchema).describe('Events about no registered lesson that the rest of the report does not show (phase tasks, event kinds it does not know), oldest first.'),
-    tasks: z.array(ReportRoleSchema).describe('Tasks grouped by role, roles sorted by name.'),
+    tasks: z.array(ReportRoleSchema).describe('Tasks, lesson and phase tasks, grouped by role, roles sorted by name.'),
+    phase_tasks: z.array(ReportTaskSchema).describe('Every phase task, oldest first (lesson tasks are under their lesson).'),
+    tasks_by_phase: z.array(ReportPhaseTasksSchema).describe('Phase tasks grouped by phase, in protocol order.'),
     facts: z
       .array(z.strictObject({ kind: z.string().describe('Kind given to `state log <kind>`.'), count: z.int().min(0).describe('Facts of this kind.'), entries: z.array(ReportFactSchema).describe('The facts, oldest first.') }))
       .describe('`state log` facts grouped by kind, kinds sorted by name, entries oldest first.'),
@@ -207,6 +229,7 @@ export type Report = z.infer<typeof ReportSchema>;
 export type ReportLesson = z.infer<typeof ReportLessonSchema>;
 export type ReportPhase = z.infer<typeof ReportPhaseSchema>;
 export type ReportRole = z.infer<typeof ReportRoleSchema>;
+export type ReportPhaseTasks = z.infer<typeof ReportPhaseTasksSchema>;
 export type ReportStoryEntry = z.infer<typeof ReportStoryEntrySchema>;
 export type ReportNeedsHuman = z.infer<typeof ReportNeedsHumanSchema>;
 export type ReportTask = z.infer<typeof ReportTaskSchema>;

@@ -144,26 +144,27 @@ const c78 = new Set<unknown>(["log"]);
 const c79 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c80 = new Set<unknown>(["site.build"]);
 const c81 = new Map<unknown, (v: any) => any>([["course.init", v235], ["phase.advance", v246], ["lessons.register", v249], ["lesson.stage", v256], ["lesson.verified", v265], ["lesson.fail", v272], ["lesson.block", v286], ["lesson.unblock", v289], ["lesson.stale", v297], ["task.start", v300], ["task.heartbeat", v306], ["task.finish", v309], ["task.reset", v313], ["log", v315], ["site.build", v322]]);
-const c82 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","facts","site_build"]);
-const c83 = new Set<unknown>([2]);
+const c82 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c83 = new Set<unknown>([3]);
 const c84 = new Set<string>(["title","topic"]);
-const c85 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved"]);
-const c86 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c85 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c86 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
 const c87 = new Set<string>(["kind","lesson","at","text"]);
-const c88 = new Set<unknown>(["blocked","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c89 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c88 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
+const c89 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
 const c90 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
 const c91 = new Set<string>(["at","note","via","run","blocked","tests","evidence"]);
 const c92 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
 const c93 = new Set<string>(["at","reason","cleared_at"]);
 const c94 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c95 = new Set<string>(["id","role","status","worker_status","started_at","duration_ms","note"]);
+const c95 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
 const c96 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c97 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","event"]);
+const c97 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
 const c98 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c99 = new Set<string>(["kind","count","entries"]);
-const c100 = new Set<string>(["at","lesson","data"]);
-const c101 = new Set<string>(["at","pages","lessons"]);
+const c99 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c100 = new Set<string>(["kind","count","entries"]);
+const c101 = new Set<string>(["at","lesson","data"]);
+const c102 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -956,17 +957,19 @@ function v341(v: any): any {
   return v === null ? null : v342(v);
 }
 const v343 = v87;
+function v344(v: any): any {
+  return v === null ? null : v166(v);
+}
 function v337(v: any): any {
   return obj(v, c85, t44);
 }
 function v336(v: any): any {
   return arr(v, -1, -1, v337);
 }
-const v345 = v113;
-function v346(v: any): any {
+const v346 = v113;
+function v347(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v347 = v113;
 const v348 = v113;
 const v349 = v113;
 const v350 = v113;
@@ -975,233 +978,257 @@ const v352 = v113;
 const v353 = v113;
 const v354 = v113;
 const v355 = v113;
-function v357(v: any): any {
+const v356 = v113;
+const v357 = v113;
+const v358 = v113;
+function v360(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v356(v: any): any {
-  return v === null ? null : v357(v);
+function v359(v: any): any {
+  return v === null ? null : v360(v);
 }
-const v358 = v113;
-const v359 = v356;
-const v360 = v104;
-function v344(v: any): any {
+const v361 = v113;
+const v362 = v359;
+const v363 = v104;
+function v345(v: any): any {
   return obj(v, c86, t45);
 }
-function v363(v: any): any {
+function v366(v: any): any {
   return c88.has(v) ? v : FAIL;
 }
-const v364 = v216;
-const v365 = v41;
-const v366 = v117;
-function v362(v: any): any {
+const v367 = v216;
+const v368 = v41;
+const v369 = v117;
+function v365(v: any): any {
   return obj(v, c87, t46);
 }
-function v361(v: any): any {
-  return arr(v, -1, -1, v362);
+function v364(v: any): any {
+  return arr(v, -1, -1, v365);
 }
-const v369 = v31;
-const v370 = v117;
-const v371 = v31;
-const v372 = v117;
+const v372 = v31;
 const v373 = v117;
-const v374 = v152;
-const v375 = v87;
-const v376 = v87;
-const v377 = v113;
-const v378 = v113;
-const v379 = v113;
+const v374 = v31;
+const v375 = v117;
+const v376 = v117;
+const v377 = v152;
+const v378 = v87;
+const v379 = v87;
 const v380 = v113;
+const v381 = v113;
 const v382 = v113;
 const v383 = v113;
 const v384 = v113;
-const v386 = v100;
+const v386 = v113;
+const v387 = v113;
+const v388 = v113;
+const v390 = v100;
+function v389(v: any): any {
+  return v === null ? null : v390(v);
+}
+const v392 = v87;
+function v391(v: any): any {
+  return v === null ? null : v392(v);
+}
+const v393 = v111;
+const v394 = v221;
 function v385(v: any): any {
-  return v === null ? null : v386(v);
-}
-const v388 = v87;
-function v387(v: any): any {
-  return v === null ? null : v388(v);
-}
-const v389 = v111;
-const v390 = v221;
-function v381(v: any): any {
   return obj(v, c90, t47);
 }
-const v393 = v41;
-const v394 = v117;
-const v395 = v277;
-const v397 = v100;
-function v396(v: any): any {
-  return v === null ? null : v397(v);
-}
-const v398 = v87;
-const v399 = v111;
-const v401 = v117;
+const v397 = v41;
+const v398 = v117;
+const v399 = v277;
+const v401 = v100;
 function v400(v: any): any {
   return v === null ? null : v401(v);
 }
-function v392(v: any): any {
+const v402 = v87;
+const v403 = v111;
+const v405 = v117;
+function v404(v: any): any {
+  return v === null ? null : v405(v);
+}
+function v396(v: any): any {
   return obj(v, c91, t48);
 }
-function v391(v: any): any {
-  return arr(v, -1, -1, v392);
+function v395(v: any): any {
+  return arr(v, -1, -1, v396);
 }
-const v404 = v41;
-const v405 = v117;
-const v406 = v182;
-const v407 = v221;
+const v408 = v41;
 const v409 = v117;
-function v408(v: any): any {
-  return v === null ? null : v409(v);
+const v410 = v182;
+const v411 = v221;
+const v413 = v117;
+function v412(v: any): any {
+  return v === null ? null : v413(v);
 }
-function v403(v: any): any {
+function v407(v: any): any {
   return obj(v, c92, t49);
 }
-function v402(v: any): any {
-  return arr(v, -1, -1, v403);
+function v406(v: any): any {
+  return arr(v, -1, -1, v407);
 }
-const v412 = v41;
-const v413 = v117;
-const v414 = v221;
-function v411(v: any): any {
+const v416 = v41;
+const v417 = v117;
+const v418 = v221;
+function v415(v: any): any {
   return obj(v, c93, t50);
 }
-function v410(v: any): any {
-  return arr(v, -1, -1, v411);
+function v414(v: any): any {
+  return arr(v, -1, -1, v415);
 }
-const v415 = v41;
-const v416 = v221;
-const v417 = v341;
-const v418 = v104;
-const v419 = v111;
-const v422 = v41;
-const v423 = v137;
-const v425 = v117;
-function v424(v: any): any {
-  return v === null ? null : v425(v);
+const v419 = v41;
+const v420 = v221;
+const v421 = v341;
+const v422 = v104;
+const v423 = v111;
+const v426 = v41;
+const v427 = v137;
+const v429 = v117;
+function v428(v: any): any {
+  return v === null ? null : v429(v);
 }
-const v427 = v100;
-function v426(v: any): any {
-  return v === null ? null : v427(v);
+const v431 = v100;
+function v430(v: any): any {
+  return v === null ? null : v431(v);
 }
-const v430 = v117;
-const v432 = v117;
-function v431(v: any): any {
-  return v === null ? null : v432(v);
+const v434 = v117;
+const v436 = v117;
+function v435(v: any): any {
+  return v === null ? null : v436(v);
 }
-const v433 = v117;
-function v429(v: any): any {
+const v437 = v117;
+function v433(v: any): any {
   return obj(v, c28, t51);
 }
-function v428(v: any): any {
-  return arr(v, -1, -1, v429);
+function v432(v: any): any {
+  return arr(v, -1, -1, v433);
 }
-function v421(v: any): any {
+function v425(v: any): any {
   return obj(v, c94, t52);
 }
-function v420(v: any): any {
-  return arr(v, -1, -1, v421);
+function v424(v: any): any {
+  return arr(v, -1, -1, v425);
 }
-const v436 = v117;
-const v437 = v117;
-const v438 = v219;
-const v440 = v151;
+const v440 = v117;
+const v441 = v117;
+const v442 = v344;
+const v443 = v219;
+const v445 = v151;
+function v444(v: any): any {
+  return v === null ? null : v445(v);
+}
+const v446 = v41;
+const v447 = v341;
+const v448 = v113;
+const v449 = v221;
+const v451 = v117;
+function v450(v: any): any {
+  return v === null ? null : v451(v);
+}
 function v439(v: any): any {
-  return v === null ? null : v440(v);
-}
-const v441 = v41;
-const v442 = v341;
-const v444 = v117;
-function v443(v: any): any {
-  return v === null ? null : v444(v);
-}
-function v435(v: any): any {
   return obj(v, c95, t53);
 }
-function v434(v: any): any {
-  return arr(v, -1, -1, v435);
+function v438(v: any): any {
+  return arr(v, -1, -1, v439);
 }
-const v445 = v87;
-const v446 = v117;
-const v449 = v100;
-const v450 = v41;
-const v451 = v117;
-function v452(v: any): any {
+const v452 = v87;
+const v453 = v117;
+const v456 = v100;
+const v457 = v41;
+const v458 = v117;
+function v459(v: any): any {
   return c97.has(v) ? v : FAIL;
 }
-const v453 = v117;
-const v455 = v117;
+const v460 = v117;
+const v462 = v117;
+function v461(v: any): any {
+  return arr(v, -1, -1, v462);
+}
+function v455(v: any): any {
+  return obj(v, c96, t54);
+}
 function v454(v: any): any {
   return arr(v, -1, -1, v455);
 }
-function v448(v: any): any {
-  return obj(v, c96, t54);
-}
-function v447(v: any): any {
-  return arr(v, -1, -1, v448);
-}
-function v368(v: any): any {
+function v371(v: any): any {
   return obj(v, c89, t55);
 }
-function v367(v: any): any {
-  return arr(v, -1, -1, v368);
+function v370(v: any): any {
+  return arr(v, -1, -1, v371);
 }
-const v456 = v447;
-const v459 = v218;
-const v460 = v113;
-const v461 = v113;
-const v462 = v113;
-const v463 = v113;
-const v464 = v113;
-const v465 = v104;
-const v466 = v341;
-const v467 = v341;
-function v458(v: any): any {
+const v463 = v454;
+const v466 = v218;
+const v467 = v113;
+const v468 = v113;
+const v469 = v113;
+const v470 = v113;
+const v471 = v113;
+const v472 = v104;
+const v473 = v341;
+const v474 = v341;
+function v465(v: any): any {
   return obj(v, c98, t56);
 }
-function v457(v: any): any {
-  return arr(v, -1, -1, v458);
+function v464(v: any): any {
+  return arr(v, -1, -1, v465);
 }
-const v470 = v117;
-const v471 = v113;
-const v474 = v41;
-const v475 = v216;
-const v477 = v117;
-const v478 = v117;
+const v475 = v438;
+const v478 = v163;
+function v479(v: any): any {
+  return arr(v, -1, -1, v218);
+}
+const v480 = v113;
+const v481 = v113;
+const v482 = v113;
+const v483 = v113;
+const v484 = v113;
+const v485 = v104;
+function v477(v: any): any {
+  return obj(v, c99, t57);
+}
 function v476(v: any): any {
+  return arr(v, -1, -1, v477);
+}
+const v488 = v117;
+const v489 = v113;
+const v492 = v41;
+const v493 = v216;
+const v495 = v117;
+const v496 = v117;
+function v494(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v477(k) !== k) return FAIL;
-    const r = v478(v[k]);
+    if (k === '__proto__' || v495(k) !== k) return FAIL;
+    const r = v496(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v473(v: any): any {
-  return obj(v, c100, t57);
+function v491(v: any): any {
+  return obj(v, c101, t58);
 }
-function v472(v: any): any {
-  return arr(v, -1, -1, v473);
+function v490(v: any): any {
+  return arr(v, -1, -1, v491);
 }
-function v469(v: any): any {
-  return obj(v, c99, t58);
+function v487(v: any): any {
+  return obj(v, c100, t59);
 }
-function v468(v: any): any {
-  return arr(v, -1, -1, v469);
+function v486(v: any): any {
+  return arr(v, -1, -1, v487);
 }
-const v481 = v41;
-const v482 = v113;
-const v483 = v113;
-function v480(v: any): any {
-  return obj(v, c101, t59);
+const v499 = v41;
+const v500 = v113;
+const v501 = v113;
+function v498(v: any): any {
+  return obj(v, c102, t60);
 }
-function v479(v: any): any {
-  return v === null ? null : v480(v);
+function v497(v: any): any {
+  return v === null ? null : v498(v);
 }
 function v327(v: any): any {
-  return obj(v, c82, t60);
+  return obj(v, c82, t61);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1248,23 +1275,24 @@ const t40: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["com
 const t41: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v316, 0], ["fact", v317, 0], ["lesson", v318, 0], ["data", v319, 0]];
 const t42: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v323, 0], ["out", v324, 0], ["pages", v325, 0], ["lessons", v326, 0]];
 const t43: Field[] = [["title", v331, 0], ["topic", v332, 0]];
-const t44: Field[] = [["phase", v338, 0], ["started_at", v339, 0], ["ended_at", v340, 0], ["duration_ms", v341, 0], ["approved", v343, 0]];
-const t45: Field[] = [["lessons", v345, 0], ["by_stage", v346, 0], ["done", v347, 0], ["blocked", v348, 0], ["stale", v349, 0], ["fix_attempts", v350, 0], ["review_rounds", v351, 0], ["verify_runs", v352, 0], ["tasks", v353, 0], ["tests", v354, 0], ["verify_passed", v355, 0], ["verify_pass_rate", v356, 0], ["lessons_reworked", v358, 0], ["rework_rate", v359, 0], ["wall_ms", v360, 0]];
-const t46: Field[] = [["kind", v363, 0], ["lesson", v364, 0], ["at", v365, 0], ["text", v366, 0]];
-const t47: Field[] = [["runs", v382, 0], ["passed", v383, 0], ["failed", v384, 0], ["last_run", v385, 0], ["last_passed", v387, 0], ["last_tests", v389, 0], ["last_at", v390, 0]];
-const t48: Field[] = [["at", v393, 0], ["note", v394, 0], ["via", v395, 0], ["run", v396, 0], ["blocked", v398, 0], ["tests", v399, 0], ["evidence", v400, 0]];
-const t49: Field[] = [["at", v404, 0], ["reason", v405, 0], ["by", v406, 0], ["unblocked_at", v407, 0], ["decision", v408, 0]];
-const t50: Field[] = [["at", v412, 0], ["reason", v413, 0], ["cleared_at", v414, 0]];
-const t51: Field[] = [["severity", v430, 0], ["where", v431, 0], ["text", v433, 0]];
-const t52: Field[] = [["at", v422, 0], ["verdict", v423, 0], ["reviewer", v424, 0], ["round", v426, 0], ["findings", v428, 0]];
-const t53: Field[] = [["id", v436, 0], ["role", v437, 0], ["status", v438, 0], ["worker_status", v439, 0], ["started_at", v441, 0], ["duration_ms", v442, 0], ["note", v443, 0]];
-const t54: Field[] = [["seq", v449, 0], ["at", v450, 0], ["kind", v451, 0], ["label", v452, 0], ["text", v453, 0], ["details", v454, 0]];
-const t55: Field[] = [["id", v369, 0], ["title", v370, 0], ["module_id", v371, 0], ["module_title", v372, 0], ["dir", v373, 0], ["stage", v374, 0], ["blocked", v375, 0], ["stale", v376, 0], ["fix_attempts", v377, 0], ["fix_budget_resets", v378, 0], ["review_rounds", v379, 0], ["reworks", v380, 0], ["verify", v381, 0], ["failures", v391, 0], ["blocks", v402, 0], ["stale_marks", v410, 0], ["registered_at", v415, 0], ["done_at", v416, 0], ["pending_to_done_ms", v417, 0], ["wall_ms", v418, 0], ["tests", v419, 0], ["reviews", v420, 0], ["tasks", v434, 0], ["smooth", v445, 0], ["summary", v446, 0], ["story", v447, 0]];
-const t56: Field[] = [["role", v459, 0], ["count", v460, 0], ["done", v461, 0], ["failed", v462, 0], ["reset", v463, 0], ["running", v464, 0], ["total_ms", v465, 0], ["mean_ms", v466, 0], ["max_ms", v467, 0]];
-const t57: Field[] = [["at", v474, 0], ["lesson", v475, 0], ["data", v476, 0]];
-const t58: Field[] = [["kind", v470, 0], ["count", v471, 0], ["entries", v472, 0]];
-const t59: Field[] = [["at", v481, 0], ["pages", v482, 0], ["lessons", v483, 0]];
-const t60: Field[] = [["schema_version", v328, 0], ["generated_at", v329, 0], ["course", v330, 0], ["phase", v334, 0], ["last_seq", v335, 0], ["phases", v336, 0], ["totals", v344, 0], ["needs_human", v361, 0], ["lessons", v367, 0], ["course_story", v456, 0], ["tasks", v457, 0], ["facts", v468, 0], ["site_build", v479, 0]];
+const t44: Field[] = [["phase", v338, 0], ["started_at", v339, 0], ["ended_at", v340, 0], ["duration_ms", v341, 0], ["approved", v343, 0], ["reopened_from", v344, 0]];
+const t45: Field[] = [["lessons", v346, 0], ["by_stage", v347, 0], ["done", v348, 0], ["blocked", v349, 0], ["stale", v350, 0], ["fix_attempts", v351, 0], ["review_rounds", v352, 0], ["verify_runs", v353, 0], ["tasks", v354, 0], ["phase_tasks", v355, 0], ["reopens", v356, 0], ["tests", v357, 0], ["verify_passed", v358, 0], ["verify_pass_rate", v359, 0], ["lessons_reworked", v361, 0], ["rework_rate", v362, 0], ["wall_ms", v363, 0]];
+const t46: Field[] = [["kind", v366, 0], ["lesson", v367, 0], ["at", v368, 0], ["text", v369, 0]];
+const t47: Field[] = [["runs", v386, 0], ["passed", v387, 0], ["failed", v388, 0], ["last_run", v389, 0], ["last_passed", v391, 0], ["last_tests", v393, 0], ["last_at", v394, 0]];
+const t48: Field[] = [["at", v397, 0], ["note", v398, 0], ["via", v399, 0], ["run", v400, 0], ["blocked", v402, 0], ["tests", v403, 0], ["evidence", v404, 0]];
+const t49: Field[] = [["at", v408, 0], ["reason", v409, 0], ["by", v410, 0], ["unblocked_at", v411, 0], ["decision", v412, 0]];
+const t50: Field[] = [["at", v416, 0], ["reason", v417, 0], ["cleared_at", v418, 0]];
+const t51: Field[] = [["severity", v434, 0], ["where", v435, 0], ["text", v437, 0]];
+const t52: Field[] = [["at", v426, 0], ["verdict", v427, 0], ["reviewer", v428, 0], ["round", v430, 0], ["findings", v432, 0]];
+const t53: Field[] = [["id", v440, 0], ["role", v441, 0], ["phase", v442, 0], ["status", v443, 0], ["worker_status", v444, 0], ["started_at", v446, 0], ["duration_ms", v447, 0], ["heartbeats", v448, 0], ["lease_until", v449, 0], ["note", v450, 0]];
+const t54: Field[] = [["seq", v456, 0], ["at", v457, 0], ["kind", v458, 0], ["label", v459, 0], ["text", v460, 0], ["details", v461, 0]];
+const t55: Field[] = [["id", v372, 0], ["title", v373, 0], ["module_id", v374, 0], ["module_title", v375, 0], ["dir", v376, 0], ["stage", v377, 0], ["blocked", v378, 0], ["stale", v379, 0], ["fix_attempts", v380, 0], ["fix_budget_resets", v381, 0], ["review_rounds", v382, 0], ["review_rounds_granted", v383, 0], ["reworks", v384, 0], ["verify", v385, 0], ["failures", v395, 0], ["blocks", v406, 0], ["stale_marks", v414, 0], ["registered_at", v419, 0], ["done_at", v420, 0], ["pending_to_done_ms", v421, 0], ["wall_ms", v422, 0], ["tests", v423, 0], ["reviews", v424, 0], ["tasks", v438, 0], ["smooth", v452, 0], ["summary", v453, 0], ["story", v454, 0]];
+const t56: Field[] = [["role", v466, 0], ["count", v467, 0], ["done", v468, 0], ["failed", v469, 0], ["reset", v470, 0], ["running", v471, 0], ["total_ms", v472, 0], ["mean_ms", v473, 0], ["max_ms", v474, 0]];
+const t57: Field[] = [["phase", v478, 0], ["roles", v479, 0], ["count", v480, 0], ["done", v481, 0], ["failed", v482, 0], ["reset", v483, 0], ["running", v484, 0], ["total_ms", v485, 0]];
+const t58: Field[] = [["at", v492, 0], ["lesson", v493, 0], ["data", v494, 0]];
+const t59: Field[] = [["kind", v488, 0], ["count", v489, 0], ["entries", v490, 0]];
+const t60: Field[] = [["at", v499, 0], ["pages", v500, 0], ["lessons", v501, 0]];
+const t61: Field[] = [["schema_version", v328, 0], ["generated_at", v329, 0], ["course", v330, 0], ["phase", v334, 0], ["last_seq", v335, 0], ["phases", v336, 0], ["totals", v345, 0], ["needs_human", v364, 0], ["lessons", v370, 0], ["course_story", v463, 0], ["tasks", v464, 0], ["phase_tasks", v475, 0], ["tasks_by_phase", v476, 0], ["facts", v486, 0], ["site_build", v497, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,

@@ -18,6 +18,7 @@ import { readStateFile } from './store/state-file.ts';
 export type { Course, DiagramRef, RenderedDoc };
 export type { Segment } from './site/segments.ts';
 export { renderInline, renderMarkdown } from './site/markdown.ts';
+export type { SiteOptions } from './site/options.ts';
 
 export interface SiteLesson {
   id: string;

@@ -1,6 +1,6 @@
 // "What needs a human" and the one-line lesson summaries of the report: drawn from the folded
 // lesson histories (report-story.ts) and the course-wide decisions. Pure.
-import type { Event, ReportNeedsHuman } from '../content-schemas/index.ts';
+import type { Event, ReportNeedsHuman, ReportTask } from '../content-schemas/index.ts';
 import { NEEDS_HUMAN_KINDS } from '../content-schemas/index.ts';
 import { decisionOf, type LessonTrack } from './report-story.ts';
 import { formatDuration, plural, testsText } from './report-text.ts';
@@ -11,6 +11,9 @@ function lessonItems(track: LessonTrack): ReportNeedsHuman[] {
   const id = track.lesson.id;
   const item = (kind: ReportNeedsHuman['kind'], at: string, text: string): ReportNeedsHuman => ({ kind, lesson: id, at, text: flat(text) });
   const items: ReportNeedsHuman[] = [];
+  for (const reopen of track.reopens) {
+    items.push(item('reopened', reopen.at, `${id} reopened the course at ${reopen.from_phase} (moved back ${reopen.from} → ${reopen.to}, the course back to lessons): ${reopen.note ?? '(no note)'}`));
+  }
   for (const block of track.blocks) {
     const why = block.by === 'fix-budget' ? 'its fix budget was used up' : `blocked for the user: ${block.reason}`;
     if (block.unblocked_at === null) items.push(item('blocked', block.at, `${id} is blocked at ${track.stage}: ${why}`));
@@ -29,9 +32,14 @@ function lessonItems(track: LessonTrack): ReportNeedsHuman[] {
   return items;
 }
 
+function phaseTaskItems(task: ReportTask): ReportNeedsHuman[] {
+  if (task.status !== 'failed') return [];
+  return [{ kind: 'task-failed', lesson: null, at: task.started_at, text: flat(`phase ${task.phase}: task ${task.id} (${task.role}) failed${task.note ? `: ${task.note}` : ''}`) }];
+}
+
 /** Everything a person should look at: most pressing kinds first, then by time and lesson. */
-export function needsHuman(tracks: readonly LessonTrack[], events: readonly Event[]): ReportNeedsHuman[] {
-  const items = tracks.flatMap(lessonItems);
+export function needsHuman(tracks: readonly LessonTrack[], events: readonly Event[], phaseTasks: readonly ReportTask[]): ReportNeedsHuman[] {
+  const items = [...tracks.flatMap(lessonItems), ...phaseTasks.flatMap(phaseTaskItems)];
   for (const event of events) {
     if (event.kind !== 'log' || event.lesson !== null) continue;
     const decision = decisionOf(event);
@@ -57,6 +65,7 @@ export function lessonSummary(track: LessonTrack, wallMs: number): string {
     track.blocks.length > 0 ? `blocked ${track.blocks.length === 1 ? 'once' : `${track.blocks.length} times`}` : '',
     track.stale_marks.length > 0 ? 'marked stale' : '',
     track.drifts > 0 ? 'code drifted' : '',
+    track.reopens.length > 0 ? 'reopened the course' : '',
   ].filter(Boolean);
   return flat(`${track.lesson.id} ${track.lesson.title}: ${[where, verified, ...trouble, plural(track.tasks.length, 'task')].join(', ')}${track.blocked ? ' (blocked now)' : ''}${track.stale ? ' (stale now)' : ''}`);
 }

@@ -1,7 +1,7 @@
 // report.md: the markdown rendering of a Report (report.json's shape): what needs a human first,
 // then the numbers, phases, lessons and each lesson's story (smooth lessons in one line). Pure.
 import type { Report, ReportLesson, ReportStoryEntry } from '../content-schemas/index.ts';
-import { formatDuration, percent, testsText } from './report-text.ts';
+import { clockText, formatDuration, percent, testsText } from './report-text.ts';
 
 export { formatDuration } from './report-text.ts';
 
@@ -14,10 +14,9 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
 }
 
-const time = (at: string) => at.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z');
 
 function storyLines(entry: ReportStoryEntry): string[] {
-  const lines = [`- ${time(entry.at)} · ${entry.text}`];
+  const lines = [`- ${clockText(entry.at)} · ${entry.text}`];
   if (entry.details.length > 0) lines.push('', '  ```text', ...entry.details.map((line) => `  ${line.replace(/```/g, "'''")}`), '  ```', '');
   return lines;
 }
@@ -31,15 +30,17 @@ function numbers(report: Report): string[] {
     ['verification runs', `${t.verify_runs} (${t.verify_passed} passed, pass rate ${percent(t.verify_pass_rate)})`],
     ['fix attempts', String(t.fix_attempts)],
     ['review rounds', String(t.review_rounds)],
+    ['course reopened', t.reopens === 0 ? 'never' : t.reopens === 1 ? 'once' : `${t.reopens} times`],
     ['rework rate', `${percent(t.rework_rate)} (${t.lessons_reworked} of ${t.lessons} lessons moved back)`],
-    ['tasks', String(t.tasks)],
+    ['tasks', `${t.tasks} (${t.phase_tasks} phase tasks)`],
   ];
   return table(['measure', 'value'], rows);
 }
 
 function lessonRow(l: ReportLesson): string[] {
   const flags = [l.blocked ? 'blocked' : '', l.stale ? 'stale' : ''].filter(Boolean).join(', ');
-  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed)`, String(l.fix_attempts), String(l.review_rounds), formatDuration(l.wall_ms), flags];
+  const rounds = `${l.review_rounds}${l.review_rounds_granted > 0 ? ` (${l.review_rounds_granted} granted)` : ''}`;
+  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed)`, String(l.fix_attempts), rounds, formatDuration(l.wall_ms), flags];
 }
 
 function stories(report: Report): string[] {
@@ -57,7 +58,7 @@ export function renderReport(report: Report): string {
   const lines = [
     `# Report: ${report.course.title}`,
     '',
-    `Up to event ${report.last_seq} (${time(report.generated_at)}), phase \`${report.phase}\`.`,
+    `Up to event ${report.last_seq} (${clockText(report.generated_at)}), phase \`${report.phase}\`.`,
     '',
     '## What needs a human',
     '',
@@ -69,7 +70,7 @@ export function renderReport(report: Report): string {
     '',
     '## Phases',
     '',
-    ...table(['phase', 'started', 'ended', 'duration', 'approved'], report.phases.map((p) => [p.phase, time(p.started_at), p.ended_at ? time(p.ended_at) : '(current)', formatDuration(p.duration_ms), p.approved ? 'yes' : ''])),
+    ...table(['phase', 'started', 'ended', 'duration', 'approved'], report.phases.map((p) => [p.reopened_from ? `${p.phase} (reopened from ${p.reopened_from})` : p.phase, clockText(p.started_at), p.ended_at ? clockText(p.ended_at) : '(current)', formatDuration(p.duration_ms), p.approved ? 'yes' : ''])),
     '',
     '## Lessons',
     '',
@@ -83,13 +84,16 @@ export function renderReport(report: Report): string {
   ];
   if (report.tasks.length === 0) lines.push('No tasks recorded.');
   else lines.push(...table(['role', 'tasks', 'done', 'failed', 'reset', 'running', 'total', 'mean', 'longest'], report.tasks.map((r) => [r.role, String(r.count), String(r.done), String(r.failed), String(r.reset), String(r.running), formatDuration(r.total_ms), formatDuration(r.mean_ms), formatDuration(r.max_ms)])));
+  lines.push('', '## Phase tasks by phase', '');
+  if (report.tasks_by_phase.length === 0) lines.push('No phase tasks recorded.');
+  else lines.push(...table(['phase', 'roles', 'tasks', 'done', 'failed', 'reset', 'running', 'total'], report.tasks_by_phase.map((p) => [p.phase, p.roles.join(', '), String(p.count), String(p.done), String(p.failed), String(p.reset), String(p.running), formatDuration(p.total_ms)])));
   lines.push('', '## Logged facts', '');
   if (report.facts.length === 0) lines.push('No facts logged.', '');
   for (const fact of report.facts) {
     lines.push(`### ${fact.kind} (${fact.count})`, '');
-    for (const entry of fact.entries) lines.push(`- ${time(entry.at)}${entry.lesson ? ` lesson ${entry.lesson}` : ''}: ${Object.entries(entry.data).map(([k, v]) => `${k}=${v}`).join(', ')}`.replace(/[\r\n]+/g, ' '));
+    for (const entry of fact.entries) lines.push(`- ${clockText(entry.at)}${entry.lesson ? ` lesson ${entry.lesson}` : ''}: ${Object.entries(entry.data).map(([k, v]) => `${k}=${v}`).join(', ')}`.replace(/[\r\n]+/g, ' '));
     lines.push('');
   }
-  lines.push('## Site build', '', report.site_build ? `Last publish build ${time(report.site_build.at)}: ${report.site_build.pages} pages, ${report.site_build.lessons} lessons.` : 'No publish build recorded.', '');
+  lines.push('## Site build', '', report.site_build ? `Last publish build ${clockText(report.site_build.at)}: ${report.site_build.pages} pages, ${report.site_build.lessons} lessons.` : 'No publish build recorded.', '');
   return lines.join('\n');
 }

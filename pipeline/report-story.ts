@@ -1,8 +1,9 @@
 // Lesson histories for the report: foldLessons() walks the event log once and keeps, per lesson,
 // its counts, failures, blocks, reviews, tasks and a timeline (story). Pure; event kinds it does
 // not know are told generically, so a newer log still gives a report.
-import type { Event, EventOf, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
-import { formatDuration, testsText } from './report-text.ts';
+import type { Event, EventOf, Phase, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
+import { startTask, taskText, toReportTask, updateTask, type FoldedTask } from './report-tasks.ts';
+import { testsText } from './report-text.ts';
 import { stageIndex } from './stages.ts';
 
 export interface LessonTrack {
@@ -14,6 +15,7 @@ export interface LessonTrack {
   fix_budget_resets: number;
   fix_attempts: number;
   review_rounds: number;
+  review_rounds_granted: number;
   reworks: number;
   verdicts: { runs: number; passed: number; last_run: number | null; last_passed: boolean | null; last_tests: TestCounts | null; last_at: string | null };
   tests: TestCounts | null;
@@ -24,6 +26,8 @@ export interface LessonTrack {
   stale_marks: ReportLesson['stale_marks'];
   reviews: ReportReview[];
   tasks: ReportTask[];
+  /** Moves back that reopened the course (`--reopen`): the phase left and the note given. */
+  reopens: { at: string; from_phase: Phase; from: Stage; to: Stage; note: string | null }[];
   done_at: string | null;
   story: ReportStoryEntry[];
   /** A decision logged for the lesson since its last block, given to the next unblock. */
@@ -33,7 +37,7 @@ export interface LessonTrack {
 /** What the fold keeps beside the lessons: tasks of no lesson and events no section shows. */
 export interface Folded {
   lessons: Map<string, LessonTrack>;
-  tasks: Map<string, ReportTask & { lesson: string | null; entry: ReportStoryEntry }>;
+  tasks: Map<string, FoldedTask>;
   course_story: ReportStoryEntry[];
 }
 
@@ -42,9 +46,9 @@ const ENVELOPE = new Set(['seq', 'ts', 'pid', 'command', 'kind', 'lesson']);
 
 function newTrack(lesson: RegisteredLesson, at: string): LessonTrack {
   return {
-    lesson, registered_at: at, stage: 'pending', blocked: false, stale: false, fix_budget_resets: 0, fix_attempts: 0, review_rounds: 0, reworks: 0,
+    lesson, registered_at: at, stage: 'pending', blocked: false, stale: false, fix_budget_resets: 0, fix_attempts: 0, review_rounds: 0, review_rounds_granted: 0, reworks: 0,
     verdicts: { runs: 0, passed: 0, last_run: null, last_passed: null, last_tests: null, last_at: null },
-    tests: null, verified_hash: null, drifts: 0, failures: [], blocks: [], stale_marks: [], reviews: [], tasks: [], done_at: null, story: [], pending_decision: null,
+    tests: null, verified_hash: null, drifts: 0, failures: [], blocks: [], stale_marks: [], reviews: [], tasks: [], reopens: [], done_at: null, story: [], pending_decision: null,
   };
 }
 
@@ -80,7 +84,13 @@ function foldStage(track: LessonTrack, event: EventOf<'lesson.stage'>): void {
   if (back) {
     track.reworks += 1;
     const round = event.review_round_used ? ` (review round ${track.review_rounds})` : '';
-    track.story.push(entry(event, 'rework', `moved back ${event.from} → ${event.to}${round}: ${event.note ?? '(no note)'}`, details));
+    const note = event.note ?? '(no note)';
+    if (event.reopened) {
+      track.reopens.push({ at: event.ts, from_phase: event.reopened, from: event.from, to: event.to, note: event.note });
+      track.story.push(entry(event, 'reopen', `reopened the course (${event.reopened} → lessons): moved back ${event.from} → ${event.to}${round}: ${note}`, details));
+    } else {
+      track.story.push(entry(event, 'rework', `moved back ${event.from} → ${event.to}${round}: ${note}`, details));
+    }
   } else if (event.to === 'reviewed' && review) {
     const after = track.review_rounds > 0 ? ` after ${track.review_rounds} rework round${track.review_rounds === 1 ? '' : 's'}` : '';
     track.story.push(entry(event, 'review', `review passed${after}: ${event.from} → reviewed${event.note ? `: ${event.note}` : ''}`, details));
@@ -120,14 +130,14 @@ function foldFail(track: LessonTrack, event: EventOf<'lesson.fail'>): void {
 }
 
 function foldUnblock(track: LessonTrack, event: EventOf<'lesson.unblock'>): void {
-  const loose = event as unknown as Record<string, unknown>;
-  const note = typeof loose.note === 'string' && loose.note.trim() !== '' ? loose.note : null;
+  const note = event.note?.trim() ? `${event.note} (by user)` : null;
   const decision = note ?? track.pending_decision;
   for (const block of track.blocks) if (block.unblocked_at === null) Object.assign(block, { unblocked_at: event.ts, decision });
   track.blocked = false;
   track.pending_decision = null;
   if (event.fix_budget_reset) track.fix_budget_resets += 1;
-  const grants = [event.fix_budget_reset ? 'a fresh fix budget' : '', loose.review_round_granted === true || loose.review_round === true ? 'one more review round' : ''].filter(Boolean);
+  if (event.review_round_granted) track.review_rounds_granted += 1;
+  const grants = [event.fix_budget_reset ? 'a fresh fix budget' : '', event.review_round_granted ? 'one more review round' : ''].filter(Boolean);
   track.story.push(entry(event, 'unblock', `unblocked${grants.length > 0 ? ` with ${grants.join(' and ')}` : ''}${decision ? `; decision: ${decision}` : '; no decision recorded'}`));
 }
 
@@ -170,27 +180,15 @@ function foldLessonEvent(track: LessonTrack, event: Event): void {
   }
 }
 
-function taskText(task: ReportTask): string {
-  const ended = task.status === 'running' ? 'still running' : `${task.status}${task.duration_ms === null ? '' : ` after ${formatDuration(task.duration_ms)}`}`;
-  const worker = task.worker_status && task.worker_status !== 'ok' ? `, worker says ${task.worker_status}` : '';
-  return `task ${task.id} (${task.role}) ${ended}${worker}${task.note ? `: ${task.note}` : ''}`;
-}
-
-function foldTask(folded: Folded, event: Event): void {
-  const loose = event as unknown as Record<string, unknown>;
-  if (event.kind === 'task.start') {
-    const lesson = typeof loose.lesson === 'string' ? loose.lesson : null;
-    const task = { id: event.task, role: event.role, status: 'running' as const, worker_status: null, started_at: event.ts, duration_ms: null, note: null, lesson, entry: entry(event, 'task', '') };
-    folded.tasks.set(event.task, task);
-    const track = lesson === null ? undefined : folded.lessons.get(lesson);
-    (track ? track.story : folded.course_story).push(task.entry);
-    return;
+function foldTask(folded: Folded, event: EventOf<'task.start' | 'task.heartbeat' | 'task.finish' | 'task.reset'>): void {
+  if (event.kind !== 'task.start') {
+    const task = folded.tasks.get(event.task);
+    return task ? updateTask(task, event) : undefined;
   }
-  const task = folded.tasks.get((loose.task as string) ?? '');
-  if (!task) return;
-  if (event.kind === 'task.finish') Object.assign(task, { status: event.status, worker_status: event.result?.status ?? null, note: event.note ?? event.result?.notes ?? null });
-  if (event.kind === 'task.reset') Object.assign(task, { status: 'reset', note: event.note });
-  task.duration_ms = Math.max(0, Date.parse(event.ts) - Date.parse(task.started_at));
+  const task = startTask(event, entry(event, 'task', ''));
+  folded.tasks.set(event.task, task);
+  const track = task.lesson === null ? undefined : folded.lessons.get(task.lesson);
+  (track ? track.story : folded.course_story).push(task.entry);
 }
 
 export function foldLessons(events: readonly Event[]): Folded {
@@ -204,7 +202,7 @@ export function foldLessons(events: readonly Event[]): Folded {
         if (track) track.lesson = lesson;
         else folded.lessons.set(lesson.id, newTrack(lesson, event.ts));
       }
-    } else if (event.kind === 'task.start' || event.kind === 'task.finish' || event.kind === 'task.reset') {
+    } else if (event.kind === 'task.start' || event.kind === 'task.heartbeat' || event.kind === 'task.finish' || event.kind === 'task.reset') {
       foldTask(folded, event);
     } else if (typeof loose.lesson === 'string' && folded.lessons.has(loose.lesson)) {
       foldLessonEvent(folded.lessons.get(loose.lesson) as LessonTrack, event);
@@ -212,14 +210,10 @@ export function foldLessons(events: readonly Event[]): Folded {
       folded.course_story.push(entry(event, 'event', genericText(event)));
     }
   }
+  const lastAt = events.at(-1)?.ts ?? '';
   for (const task of folded.tasks.values()) {
-    task.entry.text = taskText(task);
+    task.entry.text = taskText(task, lastAt);
     if (task.lesson !== null) folded.lessons.get(task.lesson)?.tasks.push(toReportTask(task));
   }
   return folded;
-}
-
-export function toReportTask(task: ReportTask & { lesson: string | null; entry: ReportStoryEntry }): ReportTask {
-  const { id, role, status, worker_status, started_at, duration_ms, note } = task;
-  return { id, role, status, worker_status, started_at, duration_ms, note };
 }

@@ -11,6 +11,9 @@ export function formatDuration(ms: number | null): string {
   return hours < 48 ? `${hours}h ${minutes % 60}m` : `${Math.floor(hours / 24)}d ${hours % 24}h`;
 }
 
+/** A timestamp as the report prints it: `2026-01-01 00:05:00Z`. */
+export const clockText = (at: string) => at.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z');
+
 export function testsText(tests: TestCounts): string {
   return `${tests.passed}/${tests.total} tests passed${tests.failed > 0 ? `, ${tests.failed} failed` : ''}`;
 }

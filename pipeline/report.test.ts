@@ -39,8 +39,8 @@ const EVENTS = log([
   { kind: 'task.start', task: 't1', lesson: '1.2', role: 'code-author' },
   { kind: 'task.finish', task: 't1', status: 'done', note: null, result: { lesson: '1.2', status: 'needs-user', stage: 'spec', artifacts: [], notes: 'which licence?' } },
   { kind: 'task.start', task: 't2', lesson: '1.2', role: 'code-author' },
-  { kind: 'lesson.heartbeat', task: 't2', lesson: '1.2', lease_until: '2026-01-01T01:00:00.000Z' } as unknown as EventDraft,
-  { kind: 'phase.task', phase: 'recon', role: 'researcher' } as unknown as EventDraft,
+  { kind: 'task.heartbeat', task: 't2', lease_seconds: 1200 },
+  { kind: 'course.future', phase: 'recon', role: 'researcher' } as unknown as EventDraft,
 ]);
 
 test('the story of a lesson: failure with evidence, block and decision, review rework with findings', () => {
@@ -80,10 +80,9 @@ test('what needs a human, numbers, and event kinds the report does not know', ()
   const two = report.lessons[1]!;
   assert.deepEqual(two.story.map((entry) => entry.text), [
     'task t1 (code-author) done after 1m 0s, worker says needs-user: which licence?',
-    'task t2 (code-author) still running',
-    'lesson.heartbeat: task=t2, lease_until=2026-01-01T01:00:00.000Z',
+    'task t2 (code-author) still running (lease until 2026-01-01 00:38:00Z), 1 heartbeat',
   ]);
-  assert.deepEqual(report.course_story.map((entry) => entry.text), ['phase.task: phase=recon, role=researcher']);
+  assert.deepEqual(report.course_story.map((entry) => entry.text), ['course.future: phase=recon, role=researcher']);
   assert.deepEqual(report.tasks.map((role) => [role.role, role.count, role.done, role.running]), [['code-author', 2, 1, 1]]);
 });
 
@@ -99,4 +98,77 @@ test('renderReport: needs-a-human first, smooth lessons in one line, evidence ke
   assert.match(md, /### Went smoothly\n\n- 1\.2 Two: at pending after 12m 0s, not verified yet, 0 tasks\n/);
   assert.match(renderReport(buildReport(smoothLog)), /## What needs a human\n\nNothing: /);
   assert.equal(renderReport(buildReport(EVENTS)), renderReport(buildReport(structuredClone(EVENTS))), 'same log, same bytes');
+});
+
+const PHASE_TASKS = log([
+  { kind: 'course.init', title: 'C', topic: null },
+  { kind: 'phase.advance', from: 'init', to: 'recon', approved: false },
+  { kind: 'task.start', task: 't1', lesson: null, phase: 'recon', role: 'researcher', lease_seconds: 1200 },
+  { kind: 'task.heartbeat', task: 't1', lease_seconds: 1200 },
+  { kind: 'task.heartbeat', task: 't1', lease_seconds: 1200 },
+  { kind: 'task.finish', task: 't1', status: 'done', note: 'overview written', result: null },
+  { kind: 'phase.advance', from: 'recon', to: 'sources', approved: false },
+  { kind: 'task.start', task: 't2', lesson: null, phase: 'sources', role: 'source-scout', lease_seconds: 1200 },
+  { kind: 'task.finish', task: 't2', status: 'failed', note: 'the spec is paywalled', result: null },
+  { kind: 'task.start', task: 't3', lesson: null, phase: 'sources', role: 'researcher', lease_seconds: 60 },
+  { kind: 'task.heartbeat', task: 't3', lease_seconds: 60 },
+  { kind: 'lessons.register', lessons, removed: [] },
+  { kind: 'task.start', task: 't4', lesson: '1.1', role: 'researcher' },
+]);
+
+test('phase tasks are counted by role and by phase; a heartbeat is no story line and leaves the duration alone', () => {
+  const report = ReportSchema.parse(buildReport(PHASE_TASKS));
+  assert.deepEqual(report.tasks_by_phase, [
+    { phase: 'recon', roles: ['researcher'], count: 1, done: 1, failed: 0, reset: 0, running: 0, total_ms: 3 * 60_000 },
+    { phase: 'sources', roles: ['researcher', 'source-scout'], count: 2, done: 0, failed: 1, reset: 0, running: 1, total_ms: 60_000 },
+  ]);
+  assert.deepEqual(report.tasks.map((r) => [r.role, r.count, r.done, r.failed, r.running]), [['researcher', 3, 1, 0, 2], ['source-scout', 1, 0, 1, 0]]);
+  assert.deepEqual(report.phase_tasks.map((task) => [task.id, task.phase, task.heartbeats, task.duration_ms]), [['t1', 'recon', 2, 3 * 60_000], ['t2', 'sources', 0, 60_000], ['t3', 'sources', 1, null]]);
+  assert.deepEqual([report.totals.tasks, report.totals.phase_tasks], [4, 3]);
+  assert.deepEqual(report.course_story.map((entry) => entry.text), [
+    'task t1 (researcher, phase recon) done after 3m 0s, 2 heartbeats: overview written',
+    'task t2 (source-scout, phase sources) failed after 1m 0s: the spec is paywalled',
+    'task t3 (researcher, phase sources) still running (its lease ran out at 2026-01-01 00:11:00Z: interrupted?), 1 heartbeat',
+  ]);
+  assert.deepEqual(report.needs_human.map((item) => [item.kind, item.lesson, item.text]), [['task-failed', null, 'phase sources: task t2 (source-scout) failed: the spec is paywalled']]);
+  const md = renderReport(report);
+  assert.match(md, /\| tasks \| 4 \(3 phase tasks\) \|/);
+  assert.match(md, /## Phase tasks by phase\n\n\| phase \| roles \| tasks \| done \| failed \| reset \| running \| total \|\n\|---\|---\|---\|---\|---\|---\|---\|---\|\n\| recon \| researcher \| 1 \| 1 \| 0 \| 0 \| 0 \| 3m 0s \|\n\| sources \| researcher, source-scout \| 2 \| 0 \| 1 \| 0 \| 1 \| 1m 0s \|\n/);
+});
+
+const REOPENED = log([
+  { kind: 'course.init', title: 'C', topic: null },
+  { kind: 'lessons.register', lessons, removed: [] },
+  { kind: 'phase.advance', from: 'init', to: 'lessons', approved: false },
+  stage('1.1', 'pending', 'spec'),
+  { kind: 'lesson.block', lesson: '1.1', reason: 'review rounds used up' },
+  { kind: 'log', fact: 'decision', lesson: '1.1', data: { by: 'user', decision: 'logged, then overridden' } },
+  { kind: 'lesson.unblock', lesson: '1.1', fix_budget_reset: false, note: 'one more round for example 2', review_round_granted: true },
+  stage('1.1', 'spec', 'done'),
+  { kind: 'phase.advance', from: 'lessons', to: 'assembly', approved: false },
+  stage('1.1', 'done', 'code', { note: 'the user found a bug in the example', reopened: 'assembly' }),
+]);
+
+test('a --reopen is in the story, under what needs a human and in the phases; an unblock note is the decision, a granted round is counted', () => {
+  const report = ReportSchema.parse(buildReport(REOPENED));
+  assert.equal(report.phase, 'lessons');
+  assert.deepEqual(report.phases.map((p) => [p.phase, p.ended_at, p.reopened_from]), [
+    ['init', '2026-01-01T00:02:00.000Z', null], ['lessons', '2026-01-01T00:08:00.000Z', null], ['assembly', '2026-01-01T00:09:00.000Z', null], ['lessons', null, 'assembly'],
+  ]);
+  assert.equal(report.totals.reopens, 1);
+  const one = report.lessons[0]!;
+  assert.deepEqual(one.story.filter((e) => e.label === 'reopen' || e.label === 'unblock').map((e) => `${e.label}: ${e.text}`), [
+    'unblock: unblocked with one more review round; decision: one more round for example 2 (by user)',
+    'reopen: reopened the course (assembly → lessons): moved back done → code: the user found a bug in the example',
+  ]);
+  assert.deepEqual([one.review_rounds_granted, one.blocks[0]?.decision, one.smooth], [1, 'one more round for example 2 (by user)', false]);
+  assert.deepEqual(report.needs_human.slice(0, 2).map((item) => [item.kind, item.text]), [
+    ['reopened', '1.1 reopened the course at assembly (moved back done → code, the course back to lessons): the user found a bug in the example'],
+    ['was-blocked', '1.1 was blocked (blocked for the user: review rounds used up); unblocked with the decision: one more round for example 2 (by user)'],
+  ]);
+  assert.match(one.summary, /, 1 rework, blocked once, reopened the course, 0 tasks$/);
+  const md = renderReport(report);
+  assert.match(md, /\| lessons \(reopened from assembly\) \| 2026-01-01 00:09:00Z \| \(current\) \| - \|  \|/);
+  assert.match(md, /\| 1\.1 \| One \| code \| - \| 0 \(0 passed\) \| 0 \| 0 \(1 granted\) \|/);
+  assert.match(md, /\| course reopened \| once \|/);
 });

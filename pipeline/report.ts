@@ -2,21 +2,27 @@
 // into report.json's shape; renderReport() turns it into report.md. Both are pure, and the log is
 // their only clock, so the same log always gives byte-identical files.
 import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../content-schemas/index.ts';
-import { STAGES } from '../content-schemas/index.ts';
+import { PHASES, STAGES } from '../content-schemas/index.ts';
 import { isSmooth, lessonSummary, needsHuman } from './report-human.ts';
-import { foldLessons, toReportTask, type LessonTrack } from './report-story.ts';
+import { foldLessons, type LessonTrack } from './report-story.ts';
+import { toReportTask } from './report-tasks.ts';
 
 function ms(from: string, to: string | null): number | null {
   return to === null ? null : Math.max(0, Date.parse(to) - Date.parse(from));
 }
 
+/** Phases in the order entered: forward by phase.advance, back to lessons by a `--reopen` move. */
 function phasesOf(events: readonly Event[]): Report['phases'] {
   const init = events.find((event) => event.kind === 'course.init');
-  const advances = events.filter((event): event is EventOf<'phase.advance'> => event.kind === 'phase.advance');
-  const entered = [{ phase: 'init' as const, at: init?.ts ?? events[0]?.ts ?? '', approved: false }, ...advances.map((event) => ({ phase: event.to, at: event.ts, approved: event.approved }))];
+  type Entered = { phase: Report['phase']; at: string; approved: boolean; reopened_from: Report['phase'] | null };
+  const entered: Entered[] = [{ phase: 'init', at: init?.ts ?? events[0]?.ts ?? '', approved: false, reopened_from: null }];
+  for (const event of events) {
+    if (event.kind === 'phase.advance') entered.push({ phase: event.to, at: event.ts, approved: event.approved, reopened_from: null });
+    if (event.kind === 'lesson.stage' && event.reopened) entered.push({ phase: 'lessons', at: event.ts, approved: false, reopened_from: event.reopened });
+  }
   return entered.map((entry, i) => {
     const next = entered[i + 1];
-    return { phase: entry.phase, started_at: entry.at, ended_at: next?.at ?? null, duration_ms: ms(entry.at, next?.at ?? null), approved: next?.approved ?? false };
+    return { phase: entry.phase, started_at: entry.at, ended_at: next?.at ?? null, duration_ms: ms(entry.at, next?.at ?? null), approved: next?.approved ?? false, reopened_from: entry.reopened_from };
   });
 }
 
@@ -27,7 +33,7 @@ function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
   return {
     id: lesson.id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: track.stage,
     blocked: track.blocked, stale: track.stale, fix_attempts: track.fix_attempts, fix_budget_resets: track.fix_budget_resets,
-    review_rounds: track.review_rounds, reworks: track.reworks,
+    review_rounds: track.review_rounds, review_rounds_granted: track.review_rounds_granted, reworks: track.reworks,
     verify: { runs: verdicts.runs, passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
     failures: track.failures, blocks: track.blocks, stale_marks: track.stale_marks,
     registered_at: track.registered_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
@@ -35,17 +41,29 @@ function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
   };
 }
 
+/** Counts and finished durations (ms) of a group of tasks. */
+function taskCounts(tasks: readonly ReportTask[]) {
+  const durations = tasks.filter((task) => task.status !== 'running').map((task) => task.duration_ms ?? 0);
+  const count = (status: ReportTask['status']) => tasks.filter((task) => task.status === status).length;
+  const counts = { count: tasks.length, done: count('done'), failed: count('failed'), reset: count('reset'), running: count('running'), total_ms: durations.reduce((sum, value) => sum + value, 0) };
+  return { counts, durations };
+}
+
 function tasksByRole(tasks: readonly ReportTask[]): Report['tasks'] {
   const roles = [...new Set(tasks.map((task) => task.role))].sort();
   return roles.map((role) => {
-    const mine = tasks.filter((task) => task.role === role);
-    const durations = mine.filter((task) => task.status !== 'running').map((task) => task.duration_ms ?? 0);
-    const total = durations.reduce((sum, value) => sum + value, 0);
-    const count = (status: ReportTask['status']) => mine.filter((task) => task.status === status).length;
-    return {
-      role: role as Report['tasks'][number]['role'], count: mine.length, done: count('done'), failed: count('failed'), reset: count('reset'), running: count('running'),
-      total_ms: total, mean_ms: durations.length > 0 ? Math.round(total / durations.length) : null, max_ms: durations.length > 0 ? Math.max(...durations) : null,
-    };
+    const { counts, durations } = taskCounts(tasks.filter((task) => task.role === role));
+    const mean = durations.length > 0 ? Math.round(counts.total_ms / durations.length) : null;
+    return { role: role as Report['tasks'][number]['role'], ...counts, mean_ms: mean, max_ms: durations.length > 0 ? Math.max(...durations) : null };
+  });
+}
+
+function tasksByPhase(phaseTasks: readonly ReportTask[]): Report['tasks_by_phase'] {
+  return PHASES.flatMap((phase) => {
+    const mine = phaseTasks.filter((task) => task.phase === phase);
+    if (mine.length === 0) return [];
+    const roles = [...new Set(mine.map((task) => task.role))].sort() as Report['tasks_by_phase'][number]['roles'];
+    return [{ phase, roles, ...taskCounts(mine).counts }];
   });
 }
 
@@ -61,14 +79,15 @@ function factsOf(events: readonly Event[]): Report['facts'] {
 const sum = (lessons: readonly ReportLesson[], pick: (lesson: ReportLesson) => number) => lessons.reduce((total, lesson) => total + pick(lesson), 0);
 const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
-function totalsOf(lessons: readonly ReportLesson[], tasks: number, wallMs: number): Report['totals'] {
+function totalsOf(lessons: readonly ReportLesson[], tasks: readonly ReportTask[], phases: Report['phases'], wallMs: number): Report['totals'] {
   const byStage = Object.fromEntries(STAGES.map((stage) => [stage, lessons.filter((lesson) => lesson.stage === stage).length])) as Record<Stage, number>;
   const runs = sum(lessons, (l) => l.verify.runs);
   const passed = sum(lessons, (l) => l.verify.passed);
   const reworked = lessons.filter((l) => l.reworks > 0).length;
   return {
     lessons: lessons.length, by_stage: byStage, done: byStage.done, blocked: lessons.filter((l) => l.blocked).length, stale: lessons.filter((l) => l.stale).length,
-    fix_attempts: sum(lessons, (l) => l.fix_attempts), review_rounds: sum(lessons, (l) => l.review_rounds), verify_runs: runs, tasks,
+    fix_attempts: sum(lessons, (l) => l.fix_attempts), review_rounds: sum(lessons, (l) => l.review_rounds), verify_runs: runs,
+    tasks: tasks.length, phase_tasks: tasks.filter((task) => task.phase !== null).length, reopens: phases.filter((p) => p.reopened_from !== null).length,
     tests: sum(lessons, (l) => l.tests?.total ?? 0), verify_passed: passed, verify_pass_rate: ratio(passed, runs),
     lessons_reworked: reworked, rework_rate: ratio(reworked, lessons.length), wall_ms: wallMs,
   };
@@ -85,20 +104,23 @@ export function buildReport(events: readonly Event[]): Report {
   const tracks = order.flatMap((id) => folded.lessons.get(id) ?? []);
   const lessons = tracks.map((track) => lessonOf(track, generatedAt));
   const tasks = [...folded.tasks.values()].map(toReportTask);
+  const phaseTasks = tasks.filter((task) => task.phase !== null);
   const phases = phasesOf(events);
   const build = [...events].reverse().find((event): event is EventOf<'site.build'> => event.kind === 'site.build');
   return {
-    schema_version: 2,
+    schema_version: 3,
     generated_at: generatedAt,
     course: { title: init.title, topic: init.topic },
     phase: phases.at(-1)?.phase ?? 'init',
     last_seq: last.seq,
     phases,
-    totals: totalsOf(lessons, tasks.length, ms(init.ts, generatedAt) ?? 0),
-    needs_human: needsHuman(tracks, events),
+    totals: totalsOf(lessons, tasks, phases, ms(init.ts, generatedAt) ?? 0),
+    needs_human: needsHuman(tracks, events, phaseTasks),
     lessons,
     course_story: folded.course_story,
     tasks: tasksByRole(tasks),
+    phase_tasks: phaseTasks,
+    tasks_by_phase: tasksByPhase(phaseTasks),
     facts: factsOf(events),
     site_build: build ? { at: build.ts, pages: build.pages, lessons: build.lessons.length } : null,
   };

@@ -41,7 +41,7 @@ const result = await build({
   metafile: metafileAt !== -1,
   // schemas and yaml: loaded (content-schemas/lazy-load.ts) only by a command that needs them: zod
   // when a file fails its generated validator, js-yaml when a YAML file is read.
-  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts' },
+  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -52,7 +52,7 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true' },
-  external: ['astro', 'astro/*', '@astrojs/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
+  external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales],
   logLevel: 'warning',

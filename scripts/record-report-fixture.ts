@@ -1,7 +1,8 @@
 // Records pipeline/test-fixtures/report-course/: drives the built CLI once through every unhappy
-// path the report must tell (failing verifies and a fix-budget block, review reworks and a refused
-// third, a user block, a lesson changed after a dependent was done, failed and needs-user tasks)
-// and keeps events.jsonl with the report.md and report.json `codelabgen report` wrote from it.
+// path the report must tell (failing verifies and a fix-budget block, review reworks, a refused
+// third and a round the user granted, user blocks, a lesson changed after a dependent was done,
+// failed and needs-user tasks, phase tasks, heartbeats, a --reopen) and keeps events.jsonl with
+// the report.md and report.json `codelabgen report` wrote from it.
 // Run: node scripts/build.mjs && node scripts/record-report-fixture.ts (then review the diff).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +53,7 @@ const CODE: Record<string, [string, string]> = {
     "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(/\\s+/).filter(Boolean).length;\n",
     "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { words } from './main.mjs';\ntest('counts one word', () => assert.equal(words('a'), 1));\ntest('counts words across lines', () => assert.equal(words('a b\\n\\nc'), 3));\n",
   ],
+  '2.2': ["export const total = (counts) => counts.reduce((sum, count) => sum + count, 0);\n", "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { total } from './main.mjs';\ntest('adds the counts', () => assert.equal(total([3, 4]), 7));\n"],
   '2.1': ["export const cells = (row) => row.split(',');\n", "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { cells } from './main.mjs';\ntest('splits cells', () => assert.deepEqual(cells('a,b'), ['a', 'b']));\ntest('keeps empty cells', () => assert.deepEqual(cells('a,,b'), ['a', '', 'b']));\n"],
 };
 
@@ -68,13 +70,24 @@ function review(id: string, verdict: 'pass' | 'revise', round: number, findings:
   write(`.codelabgen/lessons/${id}/review.md`, `---\nlesson: "${id}"\nverdict: ${verdict}\nreviewer: lesson-reviewer\nround: ${round}\nfindings:${items ? `\n${items}` : ' []\n'}---\nRound ${round}.\n`);
 }
 
-/** One worker task: start, the work, then done (or failed) with its note and worker status. */
-function task(id: string, role: string, work: () => void, end: { fail?: string; status?: 'ok' | 'needs-user'; stage?: string; notes?: string } = {}): void {
+type TaskEnd = { fail?: string; status?: 'ok' | 'needs-user'; stage?: string; notes?: string; heartbeat?: boolean };
+
+/** One worker task: start, the work (a heartbeat first if asked), then done or failed with its note and worker status. */
+function task(id: string, role: string, work: () => void, end: TaskEnd = {}): void {
   const taskId = run(['state', 'task', 'start', id, '--role', role]).trim().split(/\s+/)[0] as string;
+  if (end.heartbeat) run(['state', 'task', 'heartbeat', taskId]);
   work();
   if (end.fail) return void run(['state', 'task', 'fail', taskId, '--note', end.fail]);
   const result = JSON.stringify({ lesson: id, status: end.status ?? 'ok', stage: end.stage ?? 'spec', artifacts: [], ...(end.notes ? { notes: end.notes } : {}) });
   run(['state', 'task', 'done', taskId, '--result', '-'], 0, result);
+}
+
+/** One phase task (`state task start --phase`) with a heartbeat; done with a note, or failed. */
+function phaseTask(phase: string, role: string, end: { done?: string; fail?: string }): void {
+  const taskId = run(['state', 'task', 'start', '--phase', phase, '--role', role]).trim().split(/\s+/)[0] as string;
+  run(['state', 'task', 'heartbeat', taskId]);
+  if (end.fail) run(['state', 'task', 'fail', taskId, '--note', end.fail]);
+  else run(['state', 'task', 'done', taskId, '--note', end.done ?? 'done']);
 }
 
 const ROLE: Record<string, string> = { spec: 'example-designer', code: 'code-author', readalong: 'readalong-writer', notes: 'notes-writer', reviewed: 'lesson-reviewer' };
@@ -94,6 +107,7 @@ run(['init', 'course', '--title', 'Streams, the hard way']);
 write('.codelabgen/config.yaml', 'schema_version: 1\nruntime: node\n');
 write('.codelabgen/research/overview.md', '# Overview\n');
 run(['state', 'phase', 'recon']);
+phaseTask('recon', 'researcher', { done: 'overview written' });
 run(['state', 'phase', 'sources']);
 write('.codelabgen/sources.jsonl', `${JSON.stringify({ id: 'node-docs', title: 'Node docs', url: 'https://nodejs.org/api/stream.html', kind: 'official-docs', status: 'accepted' })}\n`);
 write('.codelabgen/sources/node-docs.md', '# Digest\n');
@@ -101,6 +115,7 @@ run(['state', 'phase', 'gate_sources']);
 run(['state', 'phase', 'topics', '--approved']);
 write('.codelabgen/topics/node-docs.jsonl', `${JSON.stringify({ id: 'lines', source: 'node-docs', title: 'Lines', summary: 'Splitting text into lines.' })}\n`);
 run(['state', 'phase', 'curriculum']);
+phaseTask('curriculum', 'curriculum-designer', { done: 'two modules, four lessons' });
 write('.codelabgen/curriculum.yaml', CURRICULUM);
 write('.codelabgen/plan.md', '# Plan\n');
 run(['state', 'phase', 'gate_plan']);
@@ -117,7 +132,8 @@ forward('1.2', 'pending', 'spec');
 task('1.2', 'code-author', () => [artifact('1.2', 'code'), write(`${DIRS['1.2']}/main.mjs`, "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(' ').length;\n")], { stage: 'code' });
 run(['state', 'set', '1.2', 'code']);
 run(['verify', '1.2', '--update-state'], 1);
-task('1.2', 'code-fixer', () => write(`${DIRS['1.2']}/main.mjs`, "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(' ').filter((word) => word !== ' ').length;\n"), { stage: 'code' });
+run(['state', 'fail', '1.2', '--note', 'counts words across lines fails'], 2); // already counted by verify: one failure, one count
+task('1.2', 'code-fixer', () => write(`${DIRS['1.2']}/main.mjs`, "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(' ').filter((word) => word !== ' ').length;\n"), { stage: 'code', heartbeat: true });
 run(['verify', '1.2', '--update-state'], 1);
 task('1.2', 'code-fixer', () => undefined, { fail: 'could not tell whether blank lines count as words; gave up' });
 run(['verify', '1.2', '--update-state'], 1);
@@ -127,7 +143,7 @@ task('1.2', 'code-fixer', () => artifact('1.2', 'code'), { stage: 'code' });
 run(['verify', '1.2', '--update-state']);
 forward('1.2', 'verified', 'notes');
 
-// Two review reworks, then a third is refused: the review rounds are used up.
+// Two review reworks, then a third is refused: the review rounds are used up; the user grants one more.
 review('1.2', 'revise', 1, ['{ severity: major, where: docs/readalong.md, text: "Example 2 never shows the blank-line case." }']);
 run(['state', 'set', '1.2', 'readalong', '--note', 'reviewer: example 2 never shows the blank-line case']);
 task('1.2', 'readalong-writer', () => artifact('1.2', 'readalong'), { stage: 'readalong' });
@@ -139,9 +155,11 @@ run(['state', 'set', '1.2', 'notes']);
 review('1.2', 'revise', 3, ['{ severity: nit, text: "Title case in the heading." }']);
 run(['state', 'set', '1.2', 'readalong', '--note', 'reviewer: title case'], 2);
 run(['state', 'block', '1.2', '--reason', 'review rounds used up (2 of 2); the last finding is a nit: accept or rework?']);
-run(['state', 'log', 'decision', '--lesson', '1.2', '--data', 'by=user', '--data', 'decision=accept; the nit can wait']);
-run(['state', 'unblock', '1.2']);
-review('1.2', 'pass', 3, ['{ severity: nit, text: "Title case in the heading (accepted by the user)." }']);
+run(['state', 'unblock', '1.2', '--note', 'one more round: fix the title case', '--review-round']);
+run(['state', 'set', '1.2', 'readalong', '--note', 'reviewer: title case']);
+task('1.2', 'readalong-writer', () => artifact('1.2', 'readalong'), { stage: 'readalong' });
+run(['state', 'set', '1.2', 'notes']);
+review('1.2', 'pass', 4, []);
 run(['state', 'set', '1.2', 'reviewed']);
 run(['state', 'set', '1.2', 'done']);
 
@@ -157,6 +175,17 @@ forward('1.1', 'verified', 'done');
 run(['state', 'stale', '1.2', '--reason', '1.1 changed after 1.2 was done: lines() splits \\r\\n now']);
 run(['state', 'set', '1.2', 'spec', '--note', 'redo from spec: 1.1 changed under it']);
 forward('1.2', 'spec', 'done');
+
+// The user settles 2.2's dataset; every lesson is done and the course moves on to assembly.
+run(['state', 'unblock', '2.2', '--note', "use the city's bike-counter data: CC0"]);
+forward('2.2', 'pending', 'done');
+run(['state', 'phase', 'assembly']);
+
+// In assembly the dataset turns out not to be CC0: 2.2 is reopened (the course goes back to lessons) and blocked again.
+phaseTask('assembly', 'site-assembler', { fail: "2.2's dataset page says CC BY-NC, not CC0" });
+run(['state', 'set', '2.2', 'spec', '--note', 'the dataset is CC BY-NC after all: find another'], 2); // in assembly a move back needs --reopen
+run(['state', 'set', '2.2', 'spec', '--note', 'the dataset is CC BY-NC after all: find another', '--reopen']);
+run(['state', 'block', '2.2', '--reason', 'which dataset now? the bike-counter data is CC BY-NC']);
 
 run(['state', 'log', 'slow-test', '--lesson', '1.2', '--data', 'seconds=2']);
 run(['report']);

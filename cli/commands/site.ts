@@ -1,24 +1,22 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { ChecksFailedError, commit, RefusalError, type Course } from '../../pipeline/index.ts';
+import { RefusalError, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
-import { courseOf, reportNotices } from '../course.ts';
+import { courseOf } from '../course.ts';
 
 export async function run(ctx: Context): Promise<number> {
   const course = courseOf(ctx);
   if (ctx.command === 'site build') return build(ctx, course);
   const site = await import('../../pipeline/site/index.ts');
-  const port = portOf(ctx);
-  if (ctx.command === 'site dev') {
-    const { diagramCacheDir } = await import('../../pipeline/site/index.ts');
-    const server = await site.runAstro('dev', { root: course.root, out: path.join(ctx.cwd, 'dist-site'), base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: true, cacheDir: diagramCacheDir(ctx.env), port });
-    return waitForInterrupt(server);
+  const mode = ctx.command === 'site dev' ? 'dev' : 'preview';
+  let out = path.join(ctx.cwd, 'dist-site');
+  if (mode === 'preview') {
+    const outArg = ctx.string('out') ?? 'site-out';
+    out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
+    if (!site.isSiteBuild(out)) throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [`build it first: codelabgen site build --out ${outArg}`]);
   }
-  const outArg = ctx.string('out') ?? 'site-out';
-  const out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
-  if (!site.isSiteBuild(out)) throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [`build it first: codelabgen site build --out ${outArg}`]);
-  const server = await site.runAstro('preview', { root: course.root, out, base: site.normalizeBase(ctx.string('base') ?? '/'), drafts: false, cacheDir: '', port });
+  const server = await site.serveSite(mode, { root: course.root, out, base: ctx.string('base') ?? '/', port: portOf(ctx), env: ctx.env });
   return waitForInterrupt(server);
 }
 
@@ -29,12 +27,16 @@ function portOf(ctx: Context): number | undefined {
   return Number(port);
 }
 
-async function waitForInterrupt(server: { stop(): Promise<void> } | null): Promise<number> {
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await server?.stop();
+/** Serves until interrupted; a server that stops by itself fails with its `error:` line. */
+async function waitForInterrupt(server: { stop(): Promise<void>; done: Promise<void> }): Promise<number> {
+  await Promise.race([
+    server.done,
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    }),
+  ]);
+  await server.stop();
   return 0;
 }
 
@@ -54,14 +56,12 @@ async function build(ctx: Context, course: Course): Promise<number> {
     site: ctx.string('site'),
     drafts,
     stats: ctx.flag('stats'),
+    strictDiagrams: ctx.flag('strict-diagrams'),
+    command: ctx.commandLine,
     env: ctx.env,
     progress,
   }).finally(() => ctx.out.clearStatus());
-  if (ctx.flag('strict-diagrams') && result.diagrams.client > 0) {
-    const count = result.diagrams.client;
-    throw new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
-  }
-  const recorded = !drafts && (await recordBuild(ctx, course, result.out, result.pages.length, result.lessons));
+  const recorded = result.recorded;
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });
     return 0;
@@ -83,13 +83,4 @@ async function build(ctx: Context, course: Course): Promise<number> {
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1).padStart(7)}KB`;
-}
-
-/** A publish build of a course with a state is recorded (so `assembly` can be left). */
-async function recordBuild(ctx: Context, course: Course, out: string, pages: number, lessons: string[]): Promise<boolean> {
-  const { existsSync } = await import('node:fs');
-  if (!existsSync(path.join(course.dir, 'state.json'))) return false;
-  const committed = await commit(course, { command: ctx.commandLine }, () => ({ kind: 'site.build', out: out.slice(0, 1024), pages, lessons }));
-  reportNotices(ctx, committed.notices);
-  return true;
 }

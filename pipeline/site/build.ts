@@ -1,17 +1,19 @@
-// `site build|dev|preview` orchestration: prepare (read + check), render diagrams in one batch,
-// run Astro through its programmatic API (imported only here), index for search, measure weight.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// `site build|dev|preview`: thin wrappers that run Astro with the codelabgen integration in a child
+// process (pipeline/site/worker.ts), one per run, so a failed build can never leave Astro's timers
+// or module state behind in the CLI. Also the output-folder checks shared with the integration.
+import { fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChecksFailedError, refuse } from '../errors.ts';
-import { diagramCacheDir, findChromium, readCachedDiagram, renderDiagrams, type DiagramStats } from './diagrams.ts';
-import { prepareSite, type Prepared } from './prepare.ts';
-import { indexSite } from './search.ts';
-import { listPages, pageWeights, type PageWeight } from './stats.ts';
+import { ChecksFailedError, refuse, RefusalError } from '../errors.ts';
+import type { DiagramStats } from './diagrams.ts';
+import type { BuildStep, Progress } from './integration.ts';
+import type { Prepared } from './prepare.ts';
+import type { PageWeight } from './stats.ts';
 
-export type BuildStep = 'loading' | 'diagrams' | 'pages' | 'search' | 'done';
-export type Progress = (step: BuildStep, detail: string) => void;
+export type { BuildStep, Progress };
 
 export interface SiteBuildOptions {
   root: string;
@@ -20,6 +22,10 @@ export interface SiteBuildOptions {
   site?: string | undefined;
   drafts: boolean;
   stats: boolean;
+  /** Fail (exit 1) before anything is written when a diagram would be drawn in the reader's browser. */
+  strictDiagrams?: boolean;
+  /** Recorded with the site.build event. */
+  command?: string;
   env?: NodeJS.ProcessEnv;
   progress?: Progress;
 }
@@ -34,10 +40,38 @@ export interface SiteBuildResult {
   diagramErrors: string[];
   searchPages: number;
   weights: PageWeight[] | null;
+  recorded: boolean;
   ms: number;
 }
 
-/** Repository root: where astro.config.mjs and site/ live (works from source and from dist/). */
+/** What the CLI asks of one worker run. */
+export interface SiteJob {
+  mode: 'build' | 'dev' | 'preview';
+  course: string;
+  /** Where Astro writes: for a build, a staging folder that replaces `publishedOut` at the end. */
+  out: string;
+  /** The --out folder the site.build event names. */
+  publishedOut?: string;
+  strictDiagrams?: boolean;
+  base: string;
+  site?: string | undefined;
+  drafts: boolean;
+  stats: boolean;
+  diagramCache: string;
+  /** Astro's content cache, kept between runs of the same course. */
+  cacheDir: string;
+  command: string;
+  port?: number | undefined;
+}
+
+/** Messages from the worker. */
+export type WorkerMessage =
+  | { kind: 'progress'; step: BuildStep; detail: string }
+  | { kind: 'built'; result: SiteBuildResult }
+  | { kind: 'ready' }
+  | { kind: 'failed'; name: string; message: string; hints: string[] };
+
+/** Package root: where astro.config.mjs and site/ live (works from source and from dist/). */
 export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'astro.config.mjs'))) {
@@ -64,16 +98,26 @@ export const SITE_MARKER = path.join('_codelabgen', 'site.json');
  * folder that is not an earlier codelabgen build (no SITE_MARKER): never empty a user's folder.
  */
 export function checkOut(courseRoot: string, out: string): string {
-  const course = realpathSync(courseRoot);
-  const resolved = resolveExisting(out);
+  const resolved = checkOutsideCourse(courseRoot, out);
   const fix = 'pass a new or empty folder outside the course, e.g. --out ../site-out';
-  if (isWithin(course, resolved)) refuse(`--out ${out} is inside the course directory; the site never writes into the course`, fix);
-  if (isWithin(resolved, course)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
   if (!existsSync(resolved)) return resolved;
   if (!statSync(resolved).isDirectory()) refuse(`--out ${out} is not a folder`, fix);
   if (readdirSync(resolved).length > 0 && !isSiteBuild(resolved)) {
     refuse(`--out ${out} is a non-empty folder that is not an earlier codelabgen site build (no ${SITE_MARKER}); a build replaces its output folder`, `${fix}, or remove that folder yourself`);
   }
+  return resolved;
+}
+
+/**
+ * The part of checkOut that also holds for an author's own Astro project using the integration
+ * (whose outDir Astro empties as it always does): never the course, inside it or around it.
+ */
+export function checkOutsideCourse(courseRoot: string, out: string): string {
+  const course = realpathSync(courseRoot);
+  const resolved = resolveExisting(out);
+  const fix = 'pass a new or empty folder outside the course, e.g. --out ../site-out';
+  if (isWithin(course, resolved)) refuse(`--out ${out} is inside the course directory; the site never writes into the course`, fix);
+  if (isWithin(resolved, course)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
   return resolved;
 }
 
@@ -99,10 +143,22 @@ function isWithin(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+export function mermaidDist(): string {
+  return path.dirname(fileURLToPath(import.meta.resolve('mermaid')));
+}
+
+/** Serves mermaid's prebuilt ESM (never bundled by Vite) for pages that render diagrams client-side. */
+export function copyMermaid(out: string): void {
+  const target = path.join(out, '_codelabgen', 'mermaid');
+  mkdirSync(path.join(target, 'chunks'), { recursive: true });
+  cpSync(path.join(mermaidDist(), 'mermaid.esm.min.mjs'), path.join(target, 'mermaid.esm.min.mjs'));
+  cpSync(path.join(mermaidDist(), 'chunks', 'mermaid.esm.min'), path.join(target, 'chunks', 'mermaid.esm.min'), { recursive: true });
+}
+
 /**
- * Astro empties its output folder before it writes; it builds into a fresh sibling folder that
- * replaces `out` only once the build, search index and marker are complete, so a failed or killed
- * build leaves the previous site as it was.
+ * Astro empties its output folder before it writes, so `site build` has it build into a fresh
+ * sibling folder that replaces `out` only once the pages, search index and marker are complete: a
+ * failed or killed build leaves the previous site as it was.
  */
 function stagingFolder(out: string): string {
   mkdirSync(path.dirname(out), { recursive: true });
@@ -123,115 +179,120 @@ function replaceOutput(staging: string, out: string): void {
 }
 
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
-  const started = Date.now();
-  const env = options.env ?? process.env;
-  const progress = options.progress ?? (() => {});
   const out = checkOut(options.root, options.out);
   const base = normalizeBase(options.base);
-  progress('loading', 'reading the course');
-  const prepared = prepareSite(options.root, options.drafts);
-  if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
-  const cacheDir = diagramCacheDir(env);
-  progress('diagrams', `${prepared.diagrams.length} diagrams`);
-  const diagrams = await renderDiagrams(prepared.diagrams, cacheDir, findChromium(env));
-  const diagramErrors = diagramProblems(prepared, cacheDir);
-  if (diagramErrors.length > 0 && !options.drafts) throw contentProblems(diagramErrors);
-  progress('pages', `${prepared.included.length} lessons`);
+  const { diagramCacheDir } = await import('./diagrams.ts');
   const staging = stagingFolder(out);
-  let searchPages: number;
   try {
-    await runAstro('build', { ...options, out: staging, base, cacheDir });
-    if (diagrams.client > 0) copyMermaid(staging);
-    progress('search', 'indexing');
-    searchPages = await indexSite(staging);
+    const job = siteJob('build', options.root, { out: staging, publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command: options.command ?? 'codelabgen site build' });
+    let result: SiteBuildResult | null = null;
+    await runWorker(job, options.env ?? process.env, (message) => {
+      if (message.kind === 'progress') options.progress?.(message.step, message.detail);
+      if (message.kind === 'built') result = message.result;
+    });
+    if (result === null) throw new ChecksFailedError('site build failed: the Astro build ended without a result');
     replaceOutput(staging, out);
+    return { ...(result as SiteBuildResult), out };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  const pages = listPages(out);
-  progress('done', `${pages.length} pages`);
-  return { out, pages, lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, diagrams, diagramErrors, searchPages, weights: options.stats ? pageWeights(out, base) : null, ms: Date.now() - started };
 }
 
-function contentProblems(problems: string[]): ChecksFailedError {
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1, 4).join('; ')})` : '';
-  return new ChecksFailedError(`site build failed: ${problems[0]}${more}`);
-}
-
-function diagramProblems(prepared: Prepared, cacheDir: string): string[] {
-  return prepared.diagrams.flatMap((d) => {
-    const error = readCachedDiagram(cacheDir, d.hash)?.error;
-    return error ? [`lesson ${d.lesson} diagram ${d.label} ("${d.title}"): ${error}`] : [];
-  });
-}
-
-/** Serves mermaid's prebuilt ESM (never bundled by Vite) for pages that render diagrams client-side. */
-export function copyMermaid(out: string): void {
-  const dist = path.join(path.dirname(fileURLToPath(import.meta.resolve('mermaid'))));
-  const target = path.join(out, '_codelabgen', 'mermaid');
-  mkdirSync(path.join(target, 'chunks'), { recursive: true });
-  cpSync(path.join(dist, 'mermaid.esm.min.mjs'), path.join(target, 'mermaid.esm.min.mjs'));
-  cpSync(path.join(dist, 'chunks', 'mermaid.esm.min'), path.join(target, 'chunks', 'mermaid.esm.min'), { recursive: true });
-}
-
-interface AstroRun {
+export interface ServeOptions {
   root: string;
   out: string;
   base: string;
-  site?: string | undefined;
-  drafts: boolean;
-  cacheDir: string;
-  port?: number;
+  port?: number | undefined;
+  env?: NodeJS.ProcessEnv;
 }
 
-/** A private folder per run under the package's node_modules (so bundles resolve its packages). */
-function workDir(repo: string): string {
-  const parent = path.join(repo, 'node_modules', '.cache', 'codelabgen');
-  try {
-    mkdirSync(parent, { recursive: true });
-    return mkdtempSync(path.join(parent, 'astro-'));
-  } catch {
-    return mkdtempSync(path.join(os.tmpdir(), 'codelabgen-astro-')); // read-only install
+/** Starts `astro dev` or `astro preview` in a worker; resolves once it listens. */
+export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions): Promise<{ stop(): Promise<void>; done: Promise<void> }> {
+  if (mode === 'preview' && !existsSync(path.join(options.out, 'index.html'))) {
+    refuse(`--out ${options.out}: no built site there`, `build it first: codelabgen site build --out ${options.out}`);
   }
+  const { diagramCacheDir } = await import('./diagrams.ts');
+  const job = siteJob(mode, options.root, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
+  let ready: () => void = () => {};
+  const listening = new Promise<void>((resolve) => (ready = resolve));
+  const worker = runWorker(job, options.env ?? process.env, (message) => message.kind === 'ready' && ready());
+  await Promise.race([listening, worker]);
+  return { stop: async () => worker.stop(), done: worker.then(() => {}) };
 }
 
-/** Runs Astro with the course handed over in $CODELABGEN_SITE and a private cache folder. */
-export async function runAstro(mode: 'build' | 'dev' | 'preview', run: AstroRun): Promise<{ stop(): Promise<void> } | null> {
-  const repo = packageRoot();
-  const work = workDir(repo);
-  const publicDir = path.join(work, 'public');
-  mkdirSync(publicDir);
-  if (mode === 'dev') copyMermaid(publicDir);
-  process.env.CODELABGEN_SITE = JSON.stringify({ course: realpathSync(run.root), drafts: run.drafts || mode === 'dev', dev: mode === 'dev', diagramCache: run.cacheDir });
-  process.env.CODELABGEN_SITE_PUBLIC = publicDir;
-  process.env.CODELABGEN_SITE_SITEMAP = run.site ? '1' : '0';
-  process.env.ASTRO_TELEMETRY_DISABLED = '1';
-  const astro = await import('astro');
-  const config = {
-    root: repo,
-    configFile: 'astro.config.mjs',
-    outDir: run.out,
-    base: run.base,
-    ...(run.site ? { site: run.site } : {}),
-    cacheDir: path.join(work, 'cache'),
-    logLevel: mode === 'build' ? ('error' as const) : ('info' as const),
-    vite: { cacheDir: path.join(work, 'vite') },
-    ...(run.port ? { server: { port: run.port, host: '127.0.0.1' } } : {}),
-  };
-  const cleanup = () => rmSync(work, { recursive: true, force: true });
-  if (mode === 'build') {
-    // Astro puts its prerender bundle in <cwd>/.astro/ when outDir is outside the cwd: a private
-    // cwd keeps concurrent builds apart (the bundle still resolves node_modules from the repo).
-    const cwd = process.cwd();
-    process.chdir(work);
+/** Content caches unused this long are removed (courses in temp folders come and go). */
+const CACHE_KEEP_MS = 7 * 24 * 3600_000;
+
+function siteJob(mode: SiteJob['mode'], root: string, rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>): SiteJob {
+  const course = realpathSync(root);
+  const key = createHash('sha256').update(`${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
+  const cacheDir = path.join(cacheRoot(), `content-${key}`);
+  sweepCaches(cacheDir);
+  return { mode, course, cacheDir, ...rest };
+}
+
+/** Marks this run's content cache as used; removes caches and run folders unused for CACHE_KEEP_MS. */
+function sweepCaches(current: string): void {
+  mkdirSync(current, { recursive: true });
+  const now = new Date();
+  utimesSync(current, now, now);
+  for (const name of readdirSync(path.dirname(current))) {
+    const dir = path.join(path.dirname(current), name);
+    // run-* folders are left behind only when the CLI was killed mid-run
+    if (!(name.startsWith('content-') || name.startsWith('run-')) || dir === current) continue;
     try {
-      await astro.build(config);
-    } finally {
-      process.chdir(cwd);
-      cleanup();
+      if (now.getTime() - statSync(dir).mtimeMs > CACHE_KEEP_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another build removed or is using it: leave it
     }
-    return null;
   }
-  const server = mode === 'dev' ? await astro.dev(config) : await astro.preview(config);
-  return { stop: async () => { await server.stop(); cleanup(); } };
+}
+
+/** Under the package's node_modules, so Astro's bundles there resolve the package's dependencies. */
+function cacheRoot(): string {
+  const dir = path.join(packageRoot(), 'node_modules', '.cache', 'codelabgen');
+  try {
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  } catch {
+    return path.join(os.tmpdir(), 'codelabgen-astro'); // read-only install
+  }
+}
+
+type Running = Promise<void> & { stop(): Promise<void> };
+
+/** Runs the worker in a private folder (Astro's prerender bundle goes to <cwd>/.astro/). */
+function runWorker(job: SiteJob, env: NodeJS.ProcessEnv, onMessage: (message: WorkerMessage) => void): Running {
+  const work = mkdtempSync(path.join(cacheRoot(), 'run-'));
+  const entry = import.meta.url.endsWith('.ts') ? fileURLToPath(new URL('./worker.ts', import.meta.url)) : path.join(packageRoot(), 'dist', 'site-worker.mjs');
+  const child = fork(entry, [], { cwd: work, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: job.mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let failure: Error | null = null;
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.on('message', (message: WorkerMessage) => {
+    if (message.kind === 'failed') failure = rebuildError(message);
+    else onMessage(message);
+  });
+  child.send(job);
+  const running = new Promise<void>((resolve, reject) => {
+    child.on('exit', (code, signal) => {
+      rmSync(work, { recursive: true, force: true });
+      if (failure) return reject(failure);
+      if (code === 0 || signal === 'SIGTERM') return resolve();
+      const last = stderr.trim().split('\n').filter((line) => line.trim() !== '').at(-1) ?? `exit ${code ?? signal}`;
+      reject(new ChecksFailedError(`site ${job.mode} failed: ${last.trim()}`));
+    });
+  }) as Running;
+  running.stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await running.catch(() => {});
+  };
+  return running;
+}
+
+/** The worker's error as the CLI's own error type (so cli/main.ts prints one `error:` line). */
+function rebuildError(message: { name: string; message: string; hints: string[] }): Error {
+  if (message.name === 'RefusalError' || message.name === 'StoreWriteError') return new RefusalError(message.message, message.hints);
+  if (message.name === 'DataFileError') return Object.assign(new Error(message.message), { name: 'DataFileError' });
+  return new ChecksFailedError(message.message);
 }

@@ -4,9 +4,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import type { DiagramRef } from './segments.ts';
 
 export interface CachedDiagram {
+  /** One SVG themed by CSS variables (pipeline/site/diagram-theme.ts), or null: then light + dark. */
+  svg: string | null;
   light: string | null;
   dark: string | null;
   /** Mermaid's message when the source does not parse. */
@@ -32,7 +35,7 @@ export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 let mermaidVersion: string | null = null;
 /** Bump when the render settings below change, so cached SVGs are drawn again. */
-const RENDER_SETTINGS = 2;
+const RENDER_SETTINGS = 3;
 /** Mermaid's dark edge-label background is too close to its text colour (WCAG contrast). */
 const DARK_VARIABLES = { edgeLabelBackground: '#2d333b' };
 
@@ -84,27 +87,30 @@ export async function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, c
   if (chromium === null) return { ...stats, client: todo.length };
   const { createMermaidRenderer } = await import('mermaid-isomorphic');
   const render = createMermaidRenderer({ launchOptions: { executablePath: chromium, args: MERMAID_FLAGS, headless: true } });
-  const sources = todo.map((d) => d.source);
   const base = { securityLevel: 'strict' as const, fontFamily: 'system-ui, sans-serif' };
-  const [light, dark] = await Promise.all([
-    render(sources, { prefix: 'cgxl', mermaidConfig: { ...base, theme: 'default' } }),
-    render(sources, { prefix: 'cgxd', mermaidConfig: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } }),
+  const themed = todo.filter((d) => isThemedType(d.source));
+  const paired = todo.filter((d) => !isThemedType(d.source));
+  const [single, light, dark] = await Promise.all([
+    themed.length > 0 ? render(themed.map((d) => d.source), { prefix: 'cgxt', mermaidConfig: { ...base, theme: 'base', themeVariables: SENTINEL_VARIABLES } }) : [],
+    paired.length > 0 ? render(paired.map((d) => d.source), { prefix: 'cgxl', mermaidConfig: { ...base, theme: 'default' } }) : [],
+    paired.length > 0 ? render(paired.map((d) => d.source), { prefix: 'cgxd', mermaidConfig: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } }) : [],
   ]);
-  todo.forEach((diagram, i) => {
-    const l = light[i];
-    const d = dark[i];
-    if (l?.status === 'fulfilled' && d?.status === 'fulfilled') {
-      writeCachedDiagram(cacheDir, diagram.hash, { light: renameIds(l.value.svg, `cgxl-${i}`, `m${diagram.hash}l`), dark: renameIds(d.value.svg, `cgxd-${i}`, `m${diagram.hash}d`), error: null });
+  const settle = (diagram: DiagramRef, results: PromiseSettledResult<{ svg: string }>[], entry: (svgs: string[]) => CachedDiagram) => {
+    const failed = results.find((r) => r?.status !== 'fulfilled');
+    if (failed === undefined) {
+      writeCachedDiagram(cacheDir, diagram.hash, entry(results.map((r) => (r as PromiseFulfilledResult<{ svg: string }>).value.svg)));
       stats.rendered++;
-    } else {
-      const reason = l?.status === 'rejected' ? l.reason : d?.status === 'rejected' ? d.reason : 'no result';
-      const message = String((reason as Error)?.message ?? reason).split('\n').slice(0, 3).join(' ').slice(0, 300);
-      if (SYNTAX.test(message)) {
-        writeCachedDiagram(cacheDir, diagram.hash, { light: null, dark: null, error: message });
-        stats.failed++;
-      } else stats.client++; // the renderer could not draw it: the page falls back to client-side mermaid
+      return;
     }
-  });
+    const reason = failed?.status === 'rejected' ? failed.reason : 'no result';
+    const message = String((reason as Error)?.message ?? reason).split('\n').slice(0, 3).join(' ').slice(0, 300);
+    if (SYNTAX.test(message)) {
+      writeCachedDiagram(cacheDir, diagram.hash, { svg: null, light: null, dark: null, error: message });
+      stats.failed++;
+    } else stats.client++; // the renderer could not draw it: the page falls back to client-side mermaid
+  };
+  themed.forEach((diagram, i) => settle(diagram, [single[i]!], ([svg]) => ({ svg: themeSvg(renameIds(svg!, `cgxt-${i}`, `m${diagram.hash}`)), light: null, dark: null, error: null })));
+  paired.forEach((diagram, i) => settle(diagram, [light[i]!, dark[i]!], ([l, d]) => ({ svg: null, light: renameIds(l!, `cgxl-${i}`, `m${diagram.hash}l`), dark: renameIds(d!, `cgxd-${i}`, `m${diagram.hash}d`), error: null })));
   return stats;
 }
 

@@ -105,12 +105,14 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.ok(scripts.length <= 3, scripts.join(' '));
   });
 
-  test('diagrams render to inline SVG once; a rebuild renders none', { skip: chromium === null ? 'no Chromium here' : false }, () => {
+  test('diagrams render to one inline SVG themed by CSS variables; a rebuild renders none', { skip: chromium === null ? 'no Chromium here' : false }, () => {
     assert.match(first.stdout, /diagrams: 3 rendered, 0 cached, 0 failed, 0 client-side/);
     assert.match(second.stdout, /diagrams: 0 rendered, 3 cached, 0 failed, 0 client-side/);
     const page = html(out, 'lessons/1.1-lesson-1/index.html');
-    assert.match(page, /<div class="diagram-svg diagram-light"><svg id="m[0-9a-f]{16}l"/);
-    assert.match(page, /<div class="diagram-svg diagram-dark"><svg id="m[0-9a-f]{16}d"/);
+    assert.equal([...page.matchAll(/<div class="diagram-svg diagram-themed"><svg id="m[0-9a-f]{16}"/g)].length, 1);
+    assert.doesNotMatch(page, /diagram-light|diagram-dark/);
+    assert.match(page, /fill:var\(--cg-mermaid-node\)/);
+    assert.doesNotMatch(page, /#0000(0[1-8]|1[1-8])\b/, 'a sentinel colour was left in the SVG');
   });
 });
 

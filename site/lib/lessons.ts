@@ -1,46 +1,11 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CodeFile, type CourseView, type DiagramRef, type Segment, type SiteLesson } from '../../pipeline/read.ts';
+import { readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CourseView, type DiagramRef, type SiteLesson } from '../../pipeline/read.ts';
 import type { SiteOptions } from './options.ts';
+import type { DiagramView, DocView, LessonLink, LessonPage, SegmentView } from './page-schema.ts';
 
-export type DiagramView = { title: string; label: string; source: string; hash: string; light: string | null; dark: string | null; error: string | null };
-export type SegmentView = Exclude<Segment, { kind: 'diagram' }> | ({ kind: 'diagram' } & DiagramView);
-export interface DocView {
-  doc: string;
-  title: string | null;
-  segments: SegmentView[];
-}
-export interface LessonLink {
-  id: string;
-  slug: string;
-  title: string;
-}
-
-export interface LessonPage {
-  id: string;
-  slug: string;
-  title: string;
-  summary: string;
-  objectives: string[];
-  module: SiteLesson['module'];
-  order: number;
-  stage: Stage | null;
-  done: boolean;
-  missing: string[];
-  blocked: string | null;
-  stale: string | null;
-  readalong: DocView | null;
-  notes: DocView | null;
-  diagrams: DiagramView[];
-  files: CodeFile[];
-  verification: { tests: string | null; passed: boolean | null; at: string | null; codeHash: string | null; drifted: boolean; run: number | null };
-  readingMinutes: number;
-  prev: LessonLink | null;
-  next: LessonLink | null;
-  terms: { term: string; slug: string }[];
-  problems: string[];
-}
+export type { DiagramView, DocView, LessonLink, LessonPage, SegmentView };
 
 const STEP_NAMES: Record<Stage, string> = { pending: 'pending', spec: 'spec', code: 'code', verified: 'verification', readalong: 'readalong', notes: 'notes', reviewed: 'review', done: 'done' };
 
@@ -60,12 +25,13 @@ export function termSlug(entry: GlossaryEntry): string {
 
 function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
-  return { title: ref.title, label: ref.label, source: ref.source, hash: ref.hash, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
+  return { title: ref.title, label: ref.label, source: ref.source, hash: ref.hash, svg: cached?.svg ?? null, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
 }
 
 function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions): DocView | null {
   if (doc === null) return null;
-  return { doc: doc.doc, title: doc.title, segments: doc.segments.map((s) => (s.kind === 'diagram' ? { kind: 'diagram' as const, ...diagramView(s.diagram, options) } : s)) };
+  const segments: SegmentView[] = doc.segments.map((s) => (s.kind === 'diagram' ? { kind: 'diagram' as const, ...diagramView(s.diagram, options) } : s));
+  return { doc: doc.doc, title: doc.title, segments };
 }
 
 /** Every included lesson's page data in curriculum order. */

@@ -1,14 +1,10 @@
-// What the CLI hands the site for one build: the course folder, drafts or publish, dev mode and
-// the diagram cache. Set by pipeline/site/build.ts in $CODELABGEN_SITE (one build per process).
-export interface SiteOptions {
-  course: string;
-  drafts: boolean;
-  dev: boolean;
-  diagramCache: string;
-}
+// The options the codelabgen integration (pipeline/site/integration.ts) gives the course pages,
+// read from its virtual module: the course folder, drafts, dev mode, diagram cache, route prefix.
+import options from 'virtual:codelabgen/options';
+import type { SiteOptions } from '../../pipeline/read.ts';
+
+export type { SiteOptions };
 
 export function siteOptions(): SiteOptions {
-  const raw = process.env.CODELABGEN_SITE;
-  if (!raw) throw new Error('CODELABGEN_SITE is not set: run the site through `codelabgen site build|dev|preview`');
-  return JSON.parse(raw) as SiteOptions;
+  return options;
 }

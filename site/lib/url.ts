@@ -1,6 +1,9 @@
-// Links that stay correct under any `--base` (e.g. /my-course/ on GitHub Pages project sites).
+// Links that stay correct under any base (e.g. /my-course/ on GitHub Pages project sites) and any
+// route prefix the course is mounted at inside a bigger Astro site (e.g. /course).
+import { siteOptions } from './options.ts';
+
 export function href(path = ''): string {
-  const base = import.meta.env.BASE_URL.replace(/\/+$/, '');
+  const base = import.meta.env.BASE_URL.replace(/\/+$/, '') + siteOptions().prefix;
   const rest = path.replace(/^\/+/, '');
   return `${base}/${rest}`;
 }

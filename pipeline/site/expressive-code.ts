@@ -1,9 +1,10 @@
-// Expressive Code settings for the course site (shiki at build time): light and dark themes that
-// follow the page's data-theme, line numbers, and no JS beyond the copy button.
-import { defineEcConfig } from 'astro-expressive-code';
+// Expressive Code settings of the course pages (shiki at build time): light and dark themes that
+// follow the page's data-theme, line numbers, and no JS beyond the copy button. The integration
+// passes them inline and to the <Code> component, so no ec.config.mjs is needed in a host site.
 import { pluginLineNumbers } from '@expressive-code/plugin-line-numbers';
+import type { AstroExpressiveCodeOptions } from 'astro-expressive-code';
 
-export default defineEcConfig({
+export const expressiveCodeOptions: AstroExpressiveCodeOptions = {
   themes: ['github-light', 'github-dark'],
   themeCssSelector: (theme) => `[data-theme='${theme.type}']`,
   useDarkModeMediaQuery: false,
@@ -15,4 +16,4 @@ export default defineEcConfig({
     // The themes' dimmed gutter fails WCAG AA contrast (axe: color-contrast); the site's muted colours pass.
     lineNumbers: { foreground: ({ theme }) => (theme.type === 'dark' ? '#9198a1' : '#59636e') },
   },
-});
+};

@@ -1,0 +1,142 @@
+// The codelabgen Astro integration (`codelabgen/astro`): mounts a course's pages in an Astro site.
+// Options reach the pages through a virtual module; a build checks the course and renders its
+// diagrams first, then adds the search index, mermaid fallback and site.build event when done.
+import { createReadStream, existsSync, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+import expressiveCode from 'astro-expressive-code';
+import { commit, courseAt, ChecksFailedError } from '../index.ts';
+import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { diagramCacheDir, findChromium, renderDiagrams, type DiagramStats } from './diagrams.ts';
+import { expressiveCodeOptions } from './expressive-code.ts';
+import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './build.ts';
+import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
+import { prepareSite, type Prepared } from './prepare.ts';
+import { indexSite } from './search.ts';
+import { listPages } from './stats.ts';
+
+export type BuildStep = 'loading' | 'diagrams' | 'pages' | 'search' | 'done';
+export type Progress = (step: BuildStep, detail: string) => void;
+
+export interface CodelabgenOptions {
+  /** The course folder, relative to the Astro project root (or absolute). */
+  course: string;
+  /** Where the course goes under the site's base, e.g. '/course'; default: the site root. */
+  prefix?: string;
+  /** Every lesson with its stage instead of done lessons only (always on in `astro dev`). */
+  drafts?: boolean;
+  /** Build-time diagram cache; default $CODELABGEN_DIAGRAM_CACHE or ~/.cache/codelabgen/diagrams. */
+  diagramCache?: string;
+  /** The command line recorded with the site.build event. */
+  command?: string;
+  /** The folder the site.build event names, when Astro's outDir is a staging folder (`site build`). */
+  recordedOut?: string;
+  /** Fail before anything is written when a diagram would be drawn in the reader's browser. */
+  strictDiagrams?: boolean;
+  progress?: Progress;
+  /** Called at the end of a successful build (the CLI prints it). */
+  onBuilt?: (summary: BuildSummary) => void;
+}
+
+export interface BuildSummary {
+  lessons: string[];
+  excluded: Prepared['excluded'];
+  diagrams: DiagramStats;
+  /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
+  diagramErrors: string[];
+  searchPages: number;
+  recorded: boolean;
+}
+
+const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'search'];
+
+export default function codelabgen(options: CodelabgenOptions): AstroIntegration {
+  const progress = options.progress ?? (() => {});
+  const prefix = normalizePrefix(options.prefix ?? '');
+  let site: SiteOptions;
+  let prepared: Prepared | null = null;
+  let summary: Omit<BuildSummary, 'searchPages' | 'recorded'> | null = null;
+  let courseWatcher: FSWatcher | undefined;
+  return {
+    name: 'codelabgen',
+    hooks: {
+      'astro:config:setup': async ({ config, command, injectRoute, updateConfig }) => {
+        const dev = command === 'dev';
+        site = { course: path.resolve(fileURLToPath(config.root), options.course), drafts: (options.drafts ?? false) || dev, dev, diagramCache: options.diagramCache ?? diagramCacheDir(), prefix };
+        const routes = path.join(packageRoot(), 'site', 'routes');
+        for (const route of ROUTES) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
+        if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
+        // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
+        const ec = expressiveCode({
+          customConfigPreprocessors: {
+            preprocessAstroIntegrationConfig: ({ ecConfig }) => ({ ...(ecConfig as object), ...expressiveCodeOptions }),
+            preprocessComponentConfig: `import { expressiveCodeOptions } from ${JSON.stringify(path.join(packageRoot(), 'pipeline', 'site', 'expressive-code.ts'))}; export default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });`,
+          },
+        });
+        const hasEc = config.integrations.some((i) => i.name === 'astro-expressive-code');
+        updateConfig({
+          integrations: hasEc ? [] : [ec],
+          vite: { plugins: [optionsPlugin(site)], resolve: { noExternal: ['codelabgen'] } },
+        });
+        if (command === 'build') {
+          progress('loading', 'reading the course');
+          prepared = prepareSite(site.course, site.drafts);
+          if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
+          progress('diagrams', `${prepared.diagrams.length} diagrams`);
+          const diagrams = await renderDiagrams(prepared.diagrams, site.diagramCache, findChromium());
+          const diagramErrors = diagramProblemsOf(prepared, site.diagramCache);
+          if (diagramErrors.length > 0 && !site.drafts) throw contentProblems(diagramErrors);
+          if (options.strictDiagrams && diagrams.client > 0) {
+            const count = diagrams.client;
+            throw new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
+          }
+          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, diagrams, diagramErrors };
+          progress('pages', `${prepared.included.length} lessons`);
+        }
+      },
+      'astro:config:done': ({ config, buildOutput }) => {
+        // Refuses an output folder inside or around the course before anything is written.
+        if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
+      },
+      'astro:server:setup': ({ server, refreshContent }) => {
+        courseWatcher?.close();
+        courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
+        // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
+        const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
+        server.middlewares.use((req, res, next) => {
+          if (!req.url?.startsWith(url)) return next();
+          const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
+          if (!file.startsWith(mermaidDist()) || !existsSync(file)) return next();
+          res.setHeader('content-type', 'text/javascript');
+          createReadStream(file).pipe(res);
+        });
+      },
+      'astro:server:done': () => courseWatcher?.close(),
+      'astro:build:done': async ({ dir }) => {
+        if (summary === null) return;
+        const out = path.join(fileURLToPath(dir), prefix);
+        if (summary.diagrams.client > 0) copyMermaid(out);
+        progress('search', 'indexing');
+        const searchPages = await indexSite(out);
+        const pages = listPages(out).length;
+        const recorded = !site.drafts && (await recordBuild(site.course, options.recordedOut ?? out, pages, summary.lessons, options.command ?? 'astro build'));
+        progress('done', `${pages} pages`);
+        options.onBuilt?.({ ...summary, searchPages, recorded });
+      },
+    },
+  };
+}
+
+function contentProblems(problems: string[]): ChecksFailedError {
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1, 4).join('; ')})` : '';
+  return new ChecksFailedError(`site build failed: ${problems[0]}${more}`);
+}
+
+/** A publish build of a course with a state is recorded (so `assembly` can be left). */
+async function recordBuild(root: string, out: string, pages: number, lessons: string[], command: string): Promise<boolean> {
+  const course = courseAt(root);
+  if (!existsSync(path.join(course.dir, 'state.json'))) return false;
+  await commit(course, { command }, () => ({ kind: 'site.build', out: out.slice(0, 1024), pages, lessons }));
+  return true;
+}

@@ -1,0 +1,56 @@
+// Every failure of `site build|preview` ends with one `error:` line and exit 1 or 2, never an Astro
+// stack trace (issue 11's reproduction: a javascript: URL in sources.jsonl, `site build --drafts`).
+import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { cli, cliAsync, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
+import { failure } from './failure.ts';
+
+const work = scratchDir('codelabgen-site-errors-');
+const EVIL_SOURCE = '{"id":"evil","title":"E","url":"javascript:alert(1)","kind":"article","status":"accepted","reason":"x","summary":"y","retrieved_at":"2026-11-29T09:00:00Z"}\n';
+
+/** The stderr lines that are not progress: exactly the one `error:` line (and its hints). */
+function problemLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line !== '' && !line.startsWith('site build: '));
+}
+
+test('a javascript: URL in sources.jsonl ends a drafts build with its error line, exit 2, no trace', { timeout: 300_000 }, async () => {
+  const course = path.join(work, 'evil-course');
+  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), course, { recursive: true });
+  appendFileSync(path.join(course, '.codelabgen', 'sources.jsonl'), EVIL_SOURCE);
+  const out = path.join(work, 'evil-out');
+  const result = await cliAsync(['site', 'build', '--drafts', '--course', course, '--out', out], { env: { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') }, timeoutMs: 300_000 }).done;
+  assert.equal(result.code, 2, result.stderr);
+  assert.deepEqual(problemLines(result.stderr), ['error: .codelabgen/sources.jsonl: line 5: url: Invalid URL, got "javascript:alert(1)"']);
+  assert.equal(result.stdout, '');
+});
+
+test('an --out that is a file is refused before Astro runs', () => {
+  const course = path.join(work, 'file-out-course');
+  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), course, { recursive: true });
+  const file = path.join(work, 'a-file');
+  writeFileSync(file, 'not a folder\n');
+  const result = cli(['site', 'build', '--drafts', '--course', course, '--out', file]);
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr, `error: --out ${file} is a file, not a folder\nhint: pass a folder for the site, e.g. --out site-out\n`);
+});
+
+test('preview of a folder with no built site is refused, naming the build command', () => {
+  const course = path.join(work, 'preview-course');
+  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), course, { recursive: true });
+  const out = path.join(work, 'never-built');
+  const result = cli(['site', 'preview', '--course', course, '--out', out]);
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr, `error: --out ${out}: no built site there\nhint: build it first: codelabgen site build --out ${out}\n`);
+  assert.ok(!existsSync(out));
+});
+
+test('an Astro failure becomes one line without colours or trace; our errors keep name and hints', () => {
+  const rolldown = new Error('Build failed with 1 error:\n\u001b[31m[UNHANDLEABLE_ERROR]\u001b[39m Could not create directory: /x\nCaused by: File exists\nStack backtrace:\n 0: <unknown>');
+  assert.deepEqual(failure(rolldown, 'build'), { name: 'ChecksFailedError', message: 'site build failed: Build failed with 1 error: [UNHANDLEABLE_ERROR] Could not create directory: /x Caused by: File exists', hints: [] });
+  const traced = new Error('boom\n    at Object.<anonymous> (/x.js:1:1)');
+  assert.equal(failure(traced, 'dev').message, 'site dev failed: boom');
+  const ours = Object.assign(new Error('--course x: not a course'), { name: 'RefusalError', hints: ['create one'] });
+  assert.deepEqual(failure(new Error('[content] sync failed', { cause: ours }), 'build'), { name: 'RefusalError', message: '--course x: not a course', hints: ['create one'] });
+});

@@ -1,0 +1,79 @@
+// One Astro run (build, dev or preview) of the course site, forked by pipeline/site/build.ts: it
+// receives a SiteJob, reports progress and the result over IPC, and turns every failure into one
+// `failed` message (never a stack trace), then exits.
+import path from 'node:path';
+import type { AstroInlineConfig } from 'astro';
+import { packageRoot, type SiteBuildResult, type SiteJob, type WorkerMessage } from './build.ts';
+import { failure } from './failure.ts';
+import codelabgen, { type BuildSummary } from './integration.ts';
+import { listPages, pageWeights } from './stats.ts';
+
+function send(message: WorkerMessage): Promise<void> {
+  return new Promise((resolve) => process.send!(message, () => resolve()));
+}
+
+async function fail(error: unknown, mode: string): Promise<never> {
+  await send({ kind: 'failed', ...failure(error, mode) });
+  process.exit(1);
+}
+
+function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, integrations: AstroInlineConfig['integrations'] = []): AstroInlineConfig {
+  const root = packageRoot();
+  return {
+    root,
+    configFile: false,
+    srcDir: './site',
+    // Paths that end up in the bundle stay the same from run to run (else no page is ever kept).
+    publicDir: path.join(job.cacheDir, 'public'),
+    outDir: job.out,
+    base: job.base,
+    ...(job.site ? { site: job.site } : {}),
+    cacheDir: job.cacheDir,
+    trailingSlash: 'ignore',
+    build: { format: 'directory', inlineStylesheets: 'never' },
+    devToolbar: { enabled: false },
+    // Lesson pages give a cacheKey (their entry digests): unchanged ones are restored, not rendered.
+    experimental: { incrementalBuild: true },
+    logLevel: job.mode === 'build' ? 'silent' : 'info',
+    integrations: [integration, ...(integrations ?? [])],
+    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite') },
+    ...(job.port ? { server: { port: job.port, host: '127.0.0.1' } } : {}),
+  };
+}
+
+async function run(job: SiteJob): Promise<void> {
+  const started = Date.now();
+  let summary: BuildSummary | null = null;
+  const integration = codelabgen({
+    course: job.course,
+    drafts: job.drafts,
+    diagramCache: job.diagramCache,
+    command: job.command,
+    ...(job.publishedOut ? { recordedOut: job.publishedOut } : {}),
+    strictDiagrams: job.strictDiagrams ?? false,
+    progress: (step, detail) => void send({ kind: 'progress', step, detail }),
+    onBuilt: (built) => (summary = built),
+  });
+  const astro = await import('astro');
+  if (job.mode === 'build') {
+    const sitemap = job.site ? [(await import('@astrojs/sitemap')).default()] : [];
+    await astro.build(astroConfig(job, integration, sitemap));
+    if (summary === null) throw new Error('the codelabgen integration did not finish the build');
+    const done: BuildSummary = summary;
+    const result: SiteBuildResult = { out: job.out, pages: listPages(job.out), ...done, weights: job.stats ? pageWeights(job.out, job.base) : null, ms: Date.now() - started };
+    await send({ kind: 'built', result });
+    // A pending content-store write may still be armed: it lands in the kept cacheDir, or dies here.
+    process.exit(0);
+  }
+  const server = job.mode === 'dev' ? await astro.dev(astroConfig(job, integration)) : await astro.preview(astroConfig(job, integration));
+  process.once('SIGTERM', () => void server.stop().finally(() => process.exit(0)));
+  await send({ kind: 'ready' });
+}
+
+// The CLI went away (killed): so does its Astro run.
+process.once('disconnect', () => process.exit(0));
+process.once('message', (job: SiteJob) => {
+  process.on('uncaughtException', (error) => void fail(error, job.mode));
+  process.on('unhandledRejection', (error) => void fail(error, job.mode));
+  run(job).catch((error: unknown) => fail(error, job.mode));
+});

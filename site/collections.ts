@@ -1,0 +1,112 @@
+// The course's content collections (`codelabgen/content`): one loader kind reads the course
+// through pipeline/read.ts (folder from the integration's options), validates every entry with
+// its schema (parseData) and stores it with a digest, so unchanged entries are kept as they are.
+// In dev the integration refreshes them on course changes (pipeline/site/dev-watch.ts).
+import { defineCollection } from 'astro:content';
+import type { Loader, LoaderContext } from 'astro/loaders';
+import { z } from 'astro/zod';
+import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
+import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, type CourseView } from '../pipeline/read.ts';
+import { isIncluded, lessonPages, missingSteps, termSlug } from './lib/lessons.ts';
+import { siteOptions, type SiteOptions } from './lib/options.ts';
+import { LessonPageSchema } from './lib/page-schema.ts';
+
+/** Part of every digest: bump when what an entry holds changes without its data changing. */
+const ENTRY_FORMAT = 1;
+
+type Entry = { id: string; data: Record<string, unknown> };
+type Entries = (view: CourseView, options: SiteOptions) => Entry[];
+
+/** One read of the course per sync generation, shared by the collections (pipeline/site/dev-watch.ts
+ * starts a new generation on every course change). */
+let snapshot: { root: string; generation: unknown; view: CourseView } | null = null;
+function courseView(root: string, generation: unknown): CourseView {
+  if (snapshot?.root !== root || snapshot.generation !== generation) snapshot = { root, generation, view: readCourse(root) };
+  return snapshot.view;
+}
+
+/** Tells pipeline/site/dev-watch.ts which course change the collections have read. */
+function markLoaded(generation: unknown): void {
+  const key = Symbol.for('codelabgen.loadedGeneration');
+  const loaded: unknown = Reflect.get(globalThis, key);
+  if (typeof generation === 'number' && generation > (typeof loaded === 'number' ? loaded : 0)) Reflect.set(globalThis, key, generation);
+}
+
+/** Stores the entries whose digest changed, drops the ones that are gone. */
+async function syncEntries(ctx: LoaderContext, entries: Entry[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const { id, data } of entries) {
+    seen.add(id);
+    const digest = ctx.generateDigest({ format: ENTRY_FORMAT, data });
+    if (ctx.store.get(id)?.digest === digest) continue;
+    ctx.store.set({ id, data: await ctx.parseData({ id, data }), digest });
+  }
+  for (const id of ctx.store.keys()) if (!seen.has(id)) ctx.store.delete(id);
+}
+
+/**
+ * A loader that fills its collection from the course. In dev a course that fails to read keeps the
+ * entries it had (dev-watch prints the error; the course entry carries it for the page banner).
+ */
+function courseLoader(name: string, entries: Entries): Loader {
+  return {
+    name: `codelabgen-${name}`,
+    load: async (ctx) => {
+      const options = siteOptions();
+      let fresh: Entry[];
+      try {
+        fresh = entries(courseView(options.course, ctx.refreshContextData?.generation), options);
+      } catch (error) {
+        if (!options.dev) throw error;
+        const kept = ctx.store.get('course');
+        if (name === 'course' && kept) ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }) });
+        return;
+      }
+      await syncEntries(ctx, fresh);
+      markLoaded(ctx.refreshContextData?.generation);
+    },
+  };
+}
+
+const course = defineCollection({
+  loader: courseLoader('course', (view, options) => {
+    const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(l, options), missing: missingSteps(l.stage) }));
+    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, lessons, problem: null } }];
+  }),
+  schema: z.strictObject({
+    curriculum: CurriculumSchema,
+    phase: z.string().nullable(),
+    hasState: z.boolean(),
+    drafts: z.boolean(),
+    lessons: z.array(z.strictObject({ id: z.string(), stage: StageSchema.nullable(), included: z.boolean(), missing: z.array(z.string()) })),
+    problem: z.string().nullable().describe('Why the course could not be read again (dev); the page shows the last good content.'),
+  }),
+});
+
+const lessons = defineCollection({
+  loader: courseLoader('lessons', (view, options) => lessonPages(view, options).map((page) => ({ id: page.id, data: page }))),
+  schema: LessonPageSchema,
+});
+
+const glossary = defineCollection({
+  loader: courseLoader('glossary', (view) => readGlossary(view.course).map((entry) => ({ id: termSlug(entry), data: { ...entry, slug: termSlug(entry), html: renderInline(entry.definition) } }))),
+  schema: GlossaryEntrySchema.extend({ slug: z.string(), html: z.string() }),
+});
+
+const sources = defineCollection({
+  loader: courseLoader('sources', (view) => readSources(view.course).map((source) => ({ id: source.id, data: { ...source, digestHtml: source.digest === null ? null : renderMarkdown(source.digest) } }))),
+  schema: SourceSchema.extend({ digest: z.string().nullable(), digestHtml: z.string().nullable() }),
+});
+
+const report = defineCollection({
+  loader: courseLoader('report', (view) => {
+    const data = readReport(view.course);
+    return data === null ? [] : [{ id: 'report', data }];
+  }),
+  schema: ReportSchema,
+});
+
+/** The collections the course pages read; spread them into a site's own `collections`. */
+export function codelabgenCollections() {
+  return { course, lessons, glossary, sources, report };
+}

@@ -1,0 +1,73 @@
+// The schema of what each lesson page shows (the `lessons` collection): built on the
+// content-schemas, strict, and the one source of the page's types (LessonPage, DocView, ...).
+import { z } from 'astro/zod';
+import { CurriculumLessonSchema, StageSchema } from '../../content-schemas/index.ts';
+
+export const DiagramViewSchema = z.strictObject({
+  title: z.string(),
+  label: z.string().describe('Where the diagram is: `docs/readalong.md:12` or `docs/diagrams/x.mmd`.'),
+  source: z.string(),
+  hash: z.string().describe('Content hash of the source: the diagram cache key.'),
+  svg: z.string().nullable().describe('Build-time SVG themed by CSS variables (one copy for both themes), null when not rendered so.'),
+  light: z.string().nullable().describe('Build-time SVG (light theme), null when not rendered.'),
+  dark: z.string().nullable().describe('Build-time SVG (dark theme), null when not rendered.'),
+  error: z.string().nullable().describe("Mermaid's syntax error, if any."),
+});
+
+export const SegmentViewSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('html'), html: z.string().describe('Sanitized HTML.') }),
+  z.strictObject({
+    kind: z.literal('code'),
+    code: z.string(),
+    lang: z.string(),
+    meta: z.string(),
+    title: z.string().nullable(),
+    startLine: z.number().int().nullable().describe('First line number of a referenced file part.'),
+    mark: z.array(z.number().int()).describe('Marked line numbers of the file.'),
+  }),
+  DiagramViewSchema.extend({ kind: z.literal('diagram') }),
+  z.strictObject({ kind: z.literal('error'), message: z.string() }),
+]);
+
+export const DocViewSchema = z.strictObject({
+  doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
+  title: z.string().nullable(),
+  segments: z.array(SegmentViewSchema),
+});
+
+const LessonLinkSchema = z.strictObject({ id: z.string(), slug: z.string(), title: z.string() });
+
+export const CodeFileSchema = z.strictObject({ path: z.string(), lang: z.string(), text: z.string(), bytes: z.number().int(), binary: z.boolean() });
+
+export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: true, title: true, summary: true, objectives: true }).extend({
+  module: z.strictObject({ id: z.string(), slug: z.string(), title: z.string(), summary: z.string(), index: z.number().int() }),
+  order: z.number().int().describe('Position among the pages of this build.'),
+  stage: StageSchema.nullable(),
+  done: z.boolean(),
+  missing: z.array(z.string()).describe('Steps still to do, e.g. verification, notes.'),
+  blocked: z.string().nullable(),
+  stale: z.string().nullable(),
+  readalong: DocViewSchema.nullable(),
+  notes: DocViewSchema.nullable(),
+  diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),
+  files: z.array(CodeFileSchema),
+  verification: z.strictObject({
+    tests: z.string().nullable().describe('passed/total of the last run'),
+    passed: z.boolean().nullable(),
+    at: z.string().nullable(),
+    codeHash: z.string().nullable(),
+    drifted: z.boolean(),
+    run: z.number().int().nullable(),
+  }),
+  readingMinutes: z.number().int(),
+  prev: LessonLinkSchema.nullable(),
+  next: LessonLinkSchema.nullable(),
+  terms: z.array(z.strictObject({ term: z.string(), slug: z.string() })),
+  problems: z.array(z.string()),
+});
+
+export type DiagramView = z.infer<typeof DiagramViewSchema>;
+export type SegmentView = z.infer<typeof SegmentViewSchema>;
+export type DocView = z.infer<typeof DocViewSchema>;
+export type LessonLink = z.infer<typeof LessonLinkSchema>;
+export type LessonPage = z.infer<typeof LessonPageSchema>;
