@@ -19,6 +19,7 @@ export { GATES, decidePhase, nextPhase, phaseActions, type PhaseAction } from '.
 export { STAGE_TABLE, decideBlock, decideFail, decideSet, decideStale, decideUnblock, driftedLessons, stageRow, type StageRow } from './stages.ts';
 export { planNext, type NextPlan, type WorkItem } from './planner.ts';
 export { createLessonDirs, curriculumLessons, decideRegister, readCurriculum } from './register.ts';
+export { addCurriculumEntry, requireTemplate, slugify, type NewEntry } from './authoring.ts';
 export { decidePhaseTaskStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, decideTaskStart, isOpen, listTasks, parseLease, taskDurationMs } from './tasks.ts';
 export { lessonFilesChangedSince } from './task-files.ts';
 export { leaseHolds } from './leases.ts';

@@ -1,21 +1,46 @@
-// codelabgen init [DIR] --title T [--topic X]
+// codelabgen init [DIR] --title T [--topic X] [--runtime R] [--example]
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse } from '../../pipeline/index.ts';
+import { DEFAULT_CONFIG_YAML, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+
+const RUNTIMES = ['node', 'python', 'python-uv', 'custom'];
 
 export async function run(ctx: Context): Promise<number> {
   const title = ctx.string('title')?.trim();
   if (!title) refuse('init: --title is required', 'codelabgen init DIR --title "Course title"');
   if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);
   const topic = ctx.string('topic')?.trim() || null;
+  const runtime = ctx.string('runtime');
+  if (runtime !== undefined && !RUNTIMES.includes(runtime)) refuse(`init: --runtime ${runtime} is not one of ${RUNTIMES.join(', ')}`);
+  const example = ctx.flag('example');
   const root = path.resolve(ctx.cwd, ctx.positionals[0] ?? ctx.string('course') ?? '.'); // --course: accepted as DIR
+  const existing = existingRuntime(root);
+  if (runtime !== undefined && existing !== null && existing !== runtime) refuse(`init: ${ARTIFACTS.config} already says runtime: ${existing}; --runtime ${runtime} disagrees`, `drop --runtime, or edit ${ARTIFACTS.config} first`);
+  if (example) requireTemplate(runtime ?? existing ?? 'node', 'init --example');
+
   const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
-  if (ctx.flag('json')) ctx.out.json({ course: course.root, phase: state.phase, title: state.title });
-  else {
-    ctx.out.print(`Created course "${state.title}" in ${course.root}`);
-    // The same line `state next` gives in phase init (its next_step), with the course to pass.
-    const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
-    ctx.out.print(`next: ${next.next_step} --course ${path.relative(ctx.cwd, course.root) || '.'}`);
+  // A config init just wrote is the default; a runtime other than node replaces that line only.
+  if (runtime !== undefined && existing === null) writeFileAtomic(abs(course, ARTIFACTS.config), DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) => `runtime: ${runtime}`.padEnd(`runtime: node${pad}`.length)));
+  const added = example ? await addCurriculumEntry(course, { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' }, ctx.commandLine) : null;
+  const where = path.relative(ctx.cwd, course.root) || '.';
+  if (ctx.flag('json')) {
+    ctx.out.json({ course: course.root, phase: state.phase, title: state.title, ...(added && { example: { lesson: added.lesson.id, dir: added.lesson.dir, runtime: added.runtime, files: added.files } }) });
+    return 0;
   }
+  ctx.out.print(`Created course "${state.title}" in ${course.root}`);
+  if (added) {
+    ctx.out.print(`added sample lesson ${added.lesson.id} "${added.lesson.title}" in ${added.lesson.dir}/ (runtime ${added.runtime}): code, test, readalong, notes, spec`);
+    ctx.out.print(`preview: ${where === '.' ? '' : `cd ${where} && `}codelabgen site dev`);
+  }
+  // The same line `state next` gives in phase init (its next_step), with the course to pass.
+  const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
+  ctx.out.print(`next: ${next.next_step} --course ${where}`);
   return 0;
+}
+
+/** The runtime of a config.yaml already in DIR (createCourse keeps it), or null when there is none. */
+function existingRuntime(root: string): string | null {
+  const course = courseAt(root);
+  return existsSync(abs(course, ARTIFACTS.config)) ? loadConfig(course).runtime : null;
 }

@@ -1,0 +1,115 @@
+// The fast path for human authors, through the built CLI: `init --example` gives a lesson that
+// verify and check pass; `new module` / `new lesson` add registered lessons from the runtime's
+// template, and every refusal exits 2 with one error: line and leaves every file as it was.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { refused } from './protocol-fixture.ts';
+import { cli, copyOfCourse, exists, readEvents, readState, scratchDir } from './testing.ts';
+
+const work = scratchDir('codelabgen-authoring-');
+
+function ok(root: string, ...args: string[]): string {
+  const result = cli(args, { cwd: root });
+  assert.equal(result.code, 0, `codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
+/** A copy of `init course --title "Hand made" --example` (made once per file). */
+function exampleCourse(): string {
+  return copyOfCourse('example', (root) => {
+    const result = cli(['init', path.basename(root), '--title', 'Hand made', '--example'], { cwd: path.dirname(root) });
+    assert.equal(result.code, 0, result.stderr);
+  });
+}
+
+function lessonsInState(root: string): Array<[string, string, string]> {
+  const state = readState(root) as { lesson_order: string[]; lessons: Record<string, { stage: string; dir: string }> };
+  return state.lesson_order.map((id) => [id, state.lessons[id]!.stage, state.lessons[id]!.dir]);
+}
+
+describe('init --example', () => {
+  test('creates a registered sample lesson that verify and check pass (node)', () => {
+    const root = path.join(work, 'node-course');
+    const out = ok(work, 'init', 'node-course', '--title', 'Hand made', '--example');
+    assert.match(out, /^added sample lesson 1\.1 "A first lesson" in 1-first-steps\/1\.1-a-first-lesson\/ \(runtime node\): code, test, readalong, notes, spec$/m);
+    assert.match(out, /^preview: cd node-course && codelabgen site dev$/m);
+    assert.deepEqual(lessonsInState(root), [['1.1', 'pending', '1-first-steps/1.1-a-first-lesson']]);
+    assert.deepEqual(readEvents(root).map((event) => event.kind), ['course.init', 'lessons.register']);
+    const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
+    for (const file of ['src/greet.mjs', 'test/greet.test.mjs', 'docs/readalong.md', 'docs/notes.md']) assert.ok(exists(path.join(lesson, file)), file);
+    assert.match(readFileSync(path.join(lesson, 'docs', 'notes.md'), 'utf8'), /```mermaid\n/);
+    assert.match(readFileSync(path.join(root, '.codelabgen', 'lessons', '1.1', 'spec.yaml'), 'utf8'), /^lesson: "1\.1"\ntitle: "A first lesson"\n/);
+    assert.match(ok(root, 'verify', '1.1'), /^lesson 1\.1 passed: 2 tests \(2 passed, 0 failed, 0 skipped\)/);
+    assert.match(ok(root, 'check'), /^ok {3}readalong code references resolve \(4 references\)$/m);
+  });
+
+  test('--runtime python writes the runtime into config.yaml and a python sample that verify and check pass', () => {
+    const root = path.join(work, 'python-course');
+    const init = JSON.parse(ok(work, 'init', 'python-course', '--title', 'Hand made', '--runtime', 'python', '--example', '--json')) as { example: Record<string, unknown> };
+    assert.deepEqual(init.example, { lesson: '1.1', dir: '1-first-steps/1.1-a-first-lesson', runtime: 'python', files: ['1-first-steps/1.1-a-first-lesson/docs/notes.md', '1-first-steps/1.1-a-first-lesson/docs/readalong.md', '1-first-steps/1.1-a-first-lesson/greet.py', '1-first-steps/1.1-a-first-lesson/tests/__init__.py', '1-first-steps/1.1-a-first-lesson/tests/test_greet.py', '.codelabgen/lessons/1.1/spec.yaml'] });
+    assert.match(readFileSync(path.join(root, '.codelabgen', 'config.yaml'), 'utf8'), /^runtime: python {10}# node \| python/m);
+    const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
+    for (const file of ['greet.py', 'tests/__init__.py', 'tests/test_greet.py', 'docs/readalong.md', 'docs/notes.md']) assert.ok(exists(path.join(lesson, file)), file);
+    assert.match(ok(root, 'verify', '1.1'), /^lesson 1\.1 passed: 2 tests/);
+    ok(root, 'check');
+  });
+
+  test('refuses a runtime without a template, or one that contradicts an existing config, before creating anything', () => {
+    const dir = path.join(work, 'refusals');
+    ok(work, 'init', 'refusals', '--title', 'Other');
+    refused(work, ['init', 'custom-course', '--title', 'T', '--runtime', 'custom', '--example'], /^error: init --example: there is no lesson template for runtime custom; templates exist for node and python$/);
+    assert.ok(!exists(path.join(work, 'custom-course')));
+    refused(work, ['init', 'x', '--title', 'T', '--runtime', 'ruby'], /^error: init: --runtime ruby is not one of node, python, python-uv, custom$/);
+    refused(dir, ['init', '.', '--title', 'T', '--runtime', 'python'], /^error: init: \.codelabgen\/config\.yaml already says runtime: node; --runtime python disagrees$/);
+  });
+});
+
+describe('new module and new lesson', () => {
+  test('add registered, pending lessons with derived ids and slugs from the template', () => {
+    const root = exampleCourse();
+    assert.match(ok(root, 'new', 'lesson', '1', 'Writable streams & drain'), /^added lesson 1\.2 "Writable streams & drain" \(pending, seq 3\) in 1-first-steps\/1\.2-writable-streams-drain\/ from the node template$/m);
+    const added = JSON.parse(ok(root, 'new', 'module', 'Composing streams', '--lesson', 'pipeline() and errors', '--json')) as Record<string, unknown>;
+    assert.deepEqual(added.module, { id: '2', slug: 'composing-streams', title: 'Composing streams' });
+    assert.deepEqual(added.lesson, { id: '2.1', slug: 'pipeline-and-errors', title: 'pipeline() and errors', dir: '2-composing-streams/2.1-pipeline-and-errors' });
+    ok(root, 'new', 'lesson', '2', 'Über Café', '--slug', 'cafe');
+    assert.deepEqual(lessonsInState(root), [
+      ['1.1', 'pending', '1-first-steps/1.1-a-first-lesson'],
+      ['1.2', 'pending', '1-first-steps/1.2-writable-streams-drain'],
+      ['2.1', 'pending', '2-composing-streams/2.1-pipeline-and-errors'],
+      ['2.2', 'pending', '2-composing-streams/2.2-cafe'],
+    ]);
+    assert.deepEqual(readEvents(root).map((event) => event.kind), ['course.init', 'lessons.register', 'lessons.register', 'lessons.register', 'lessons.register']);
+    assert.match(readFileSync(path.join(root, '2-composing-streams', '2.2-cafe', 'docs', 'readalong.md'), 'utf8'), /^# Read-along: Über Café\n/);
+    // The rewritten curriculum.yaml is what register reads: registering again changes nothing.
+    assert.match(ok(root, 'register'), /^registered 4 lessons: 0 added, 0 updated, 0 removed \(state unchanged\)$/m);
+    assert.match(ok(root, 'verify', '2.2'), /^lesson 2\.2 passed/);
+    ok(root, 'check');
+  });
+
+  test('each refusal exits 2 with one error: line and changes no file', () => {
+    const root = exampleCourse();
+    refused(root, ['new', 'lesson', '7', 'Anything'], /^error: new lesson: no module "7" in \.codelabgen\/curriculum\.yaml \(modules: 1\)$/);
+    refused(root, ['new', 'lesson', '1', 'A first lesson!'], /^error: new lesson: lesson 1\.1 "A first lesson" of module 1 already has the slug "a-first-lesson"$/);
+    refused(root, ['new', 'lesson', '1', 'Other', '--slug', 'a-first-lesson'], /already has the slug "a-first-lesson"$/);
+    refused(root, ['new', 'module', 'First  steps'], /^error: new module: module 1 "First steps" already has the slug "first-steps"$/);
+    refused(root, ['new', 'lesson', '1', '¿¡!'], /^error: new lesson: no slug can be made from the title "¿¡!" \(it has no letters or digits a-z, 0-9\)$/);
+    refused(root, ['new', 'lesson', '1', 'Fine', '--slug', 'Not A Slug'], /^error: new lesson: --slug "Not A Slug" is not a lowercase kebab-case slug/);
+    refused(root, ['new', 'module', '   '], /^error: new module: the title is empty$/);
+    // A folder already in the way of the next lesson, and a course whose runtime has no template.
+    ok(root, 'state', 'log', 'note'); // state moves on; the refusals below must still leave it as it is
+    writeFileSync(path.join(root, '1-first-steps', '1.2-in-the-way'), 'mine');
+    refused(root, ['new', 'lesson', '1', 'In the way'], /^error: new lesson: 1-first-steps\/1\.2-in-the-way already exists; lesson 1\.2 would overwrite it$/);
+    const config = path.join(root, '.codelabgen', 'config.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/^runtime: node/m, 'runtime: custom'));
+    refused(root, ['new', 'lesson', '1', 'Custom'], /^error: new lesson: there is no lesson template for runtime custom; templates exist for node and python$/);
+  });
+
+  test('new lesson in a course without a curriculum points to new module', () => {
+    const root = copyOfCourse('plain', (dir) => assert.equal(cli(['init', dir, '--title', 'Plain']).code, 0));
+    refused(root, ['new', 'lesson', '1', 'Anything'], /^error: new lesson: no module "1": \.codelabgen\/curriculum\.yaml has no modules yet$/);
+    assert.match(ok(root, 'new', 'module', 'Basics'), /^added module 1 "Basics" to curriculum\.yaml$/m);
+    assert.match(readFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), 'utf8'), /^title: "Plain"\n/m);
+  });
+});

@@ -1,0 +1,189 @@
+// `new module`, `new lesson` and `init --example`: a curriculum entry with derived ids and slugs,
+// registered as `register` does (one lessons.register event), and the lesson's folder and spec
+// copied from templates/<runtime>/. Everything is decided before anything is written.
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../content-schemas/index.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
+import { loadConfig } from './config.ts';
+import { refuse } from './errors.ts';
+import { curriculumLessons, decideRegister, readCurriculum } from './register.ts';
+import { writeFileAtomic } from './store/atomic-write.ts';
+import { commit } from './store/commit.ts';
+
+/** Runtimes with a lesson template in templates/. */
+export const TEMPLATE_RUNTIMES: readonly string[] = ['node', 'python'];
+
+export type NewEntry =
+  | { kind: 'module'; title: string; slug?: string | undefined; lessonTitle: string }
+  | { kind: 'lesson'; moduleId: string; title: string; slug?: string | undefined };
+
+export interface Addition {
+  curriculum: Curriculum;
+  moduleId: string;
+  lessonId: string;
+}
+
+export interface AddedLesson {
+  seq: number;
+  lesson: RegisteredLesson;
+  runtime: string;
+  /** Course-relative paths of the files written from the template, the spec last. */
+  files: string[];
+}
+
+/** "Readable streams & más" → "readable-streams-mas"; "" when nothing usable is left. */
+export function slugify(title: string): string {
+  const words = title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  let slug = '';
+  for (const word of words) {
+    const next = slug === '' ? word : `${slug}-${word}`;
+    if (next.length > 60) break;
+    slug = next;
+  }
+  return slug;
+}
+
+/** The curriculum with the entry appended (ids: next number; slugs: from titles). Pure; may refuse. */
+export function addToCurriculum(current: Curriculum | null, entry: NewEntry, courseTitle: string): Addition {
+  const what = `new ${entry.kind}`;
+  const title = checkedTitle(entry.title, what);
+  const slug = checkedSlug(entry.slug, title, what);
+  const modules = current?.modules ?? [];
+  if (entry.kind === 'module') {
+    const sameSlug = modules.find((module) => module.slug === slug);
+    if (sameSlug) refuse(`${what}: module ${sameSlug.id} "${printable(sameSlug.title)}" already has the slug "${slug}"`, 'choose another title, or pass --slug SLUG');
+    const moduleId = String(nextNumber(modules.map((module) => module.id), /^(\d+)$/));
+    const lessonTitle = checkedTitle(entry.lessonTitle, `${what}: --lesson`);
+    const lesson = newLesson(`${moduleId}.1`, slugify(lessonTitle) || 'lesson', lessonTitle);
+    const module: CurriculumModule = { id: moduleId, slug, title, summary: '', lessons: [lesson] };
+    const curriculum = current ? { ...current, modules: [...modules, module] } : { title: courseTitle, summary: '', audience: '', modules: [module] };
+    return { curriculum, moduleId, lessonId: lesson.id };
+  }
+  const target = modules.find((module) => module.id === entry.moduleId);
+  if (!target) {
+    if (modules.length === 0) refuse(`${what}: no module "${printable(entry.moduleId)}": ${ARTIFACTS.curriculum} has no modules yet`, 'add one first: codelabgen new module "Module title"');
+    refuse(`${what}: no module "${printable(entry.moduleId)}" in ${ARTIFACTS.curriculum} (modules: ${modules.map((module) => module.id).join(', ')})`, 'pass one of those ids, or add a module: codelabgen new module "Module title"');
+  }
+  const sameSlug = target.lessons.find((lesson) => lesson.slug === slug);
+  if (sameSlug) refuse(`${what}: lesson ${sameSlug.id} "${printable(sameSlug.title)}" of module ${target.id} already has the slug "${slug}"`, 'choose another title, or pass --slug SLUG');
+  const escaped = target.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const lessonId = `${target.id}.${nextNumber(target.lessons.map((lesson) => lesson.id), new RegExp(`^${escaped}\\.(\\d+)$`))}`;
+  const taken = modules.flatMap((module) => module.lessons).find((lesson) => lesson.id === lessonId);
+  if (taken) refuse(`${what}: the next id of module ${target.id}, ${lessonId}, is already used by "${printable(taken.title)}"`, `renumber that lesson in ${ARTIFACTS.curriculum}, then retry`);
+  const lesson = newLesson(lessonId, slug, title);
+  const changed = modules.map((module) => (module === target ? { ...module, lessons: [...module.lessons, lesson] } : module));
+  return { curriculum: { ...current!, modules: changed }, moduleId: target.id, lessonId };
+}
+
+function newLesson(id: string, slug: string, title: string): CurriculumLesson {
+  return { id, slug, title, summary: '', objectives: [], prerequisites: [], topics: [] };
+}
+
+function checkedTitle(given: string, what: string): string {
+  const title = given.trim();
+  if (title === '') refuse(`${what}: the title is empty`);
+  if (title.length > 300) refuse(`${what}: the title is ${title.length} characters; the limit is 300`);
+  return title;
+}
+
+function checkedSlug(given: string | undefined, title: string, what: string): string {
+  if (given === undefined) {
+    const slug = slugify(title);
+    if (slug === '') refuse(`${what}: no slug can be made from the title "${printable(title)}" (it has no letters or digits a-z, 0-9)`, 'pass one: --slug my-slug');
+    return slug;
+  }
+  if (given.length > 80 || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(given)) refuse(`${what}: --slug "${printable(given)}" is not a lowercase kebab-case slug like "readable-streams" (at most 80 characters)`);
+  return given;
+}
+
+/** One more than the largest number any id captures with `pattern`; 1 when none does. */
+function nextNumber(ids: readonly string[], pattern: RegExp): number {
+  const numbers = ids.map((id) => pattern.exec(id)?.[1]).filter((n) => n !== undefined).map(Number);
+  return Math.max(0, ...numbers) + 1;
+}
+
+/** curriculum.yaml as block YAML; every string JSON-quoted (valid YAML), empty optional fields left out. */
+export function renderCurriculum(curriculum: Curriculum): string {
+  const q = (value: string) => JSON.stringify(value);
+  const list = (values: readonly string[]) => `[${values.map(q).join(', ')}]`;
+  const lines = ['# Modules and lessons in teaching order; `codelabgen schema show curriculum`.', `title: ${q(curriculum.title)}`];
+  if (curriculum.summary) lines.push(`summary: ${q(curriculum.summary)}`);
+  if (curriculum.audience) lines.push(`audience: ${q(curriculum.audience)}`);
+  lines.push('modules:');
+  for (const module of curriculum.modules) {
+    lines.push(`  - id: ${q(module.id)}`, `    slug: ${module.slug}`, `    title: ${q(module.title)}`);
+    if (module.summary) lines.push(`    summary: ${q(module.summary)}`);
+    lines.push('    lessons:');
+    for (const lesson of module.lessons) {
+      lines.push(`      - id: ${q(lesson.id)}`, `        slug: ${lesson.slug}`, `        title: ${q(lesson.title)}`);
+      if (lesson.summary) lines.push(`        summary: ${q(lesson.summary)}`);
+      if (lesson.objectives.length > 0) lines.push('        objectives:', ...lesson.objectives.map((objective) => `          - ${q(objective)}`));
+      if (lesson.prerequisites.length > 0) lines.push(`        prerequisites: ${list(lesson.prerequisites)}`);
+      if (lesson.topics.length > 0) lines.push(`        topics: ${list(lesson.topics)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Refuses a runtime without a lesson template (before anything is written). */
+export function requireTemplate(runtime: string, what: string): void {
+  if (!TEMPLATE_RUNTIMES.includes(runtime)) refuse(`${what}: there is no lesson template for runtime ${runtime}; templates exist for ${TEMPLATE_RUNTIMES.join(' and ')}`, `set runtime: node or python in ${ARTIFACTS.config}, or write the lesson folder by hand`);
+}
+
+/** templates/ of the installed package: beside dist/ in the bundle, at the repository root from source. */
+function templatesDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'templates', 'node', 'spec.yaml'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('templates/ not found above the codelabgen code');
+    dir = parent;
+  }
+  return path.join(dir, 'templates');
+}
+
+/** Course-relative path → text of the lesson's files and spec, placeholders filled. */
+export function renderLessonTemplate(runtime: string, lesson: RegisteredLesson): Map<string, string> {
+  const root = path.join(templatesDir(), runtime);
+  const fill = (text: string) => text.replaceAll('{{id}}', lesson.id).replaceAll('{{title_json}}', JSON.stringify(lesson.title)).replaceAll('{{title}}', lesson.title);
+  const files = new Map<string, string>();
+  const lessonRoot = path.join(root, 'lesson');
+  const rels = readdirSync(lessonRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(lessonRoot, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  for (const rel of rels.sort()) {
+    files.set(`${lesson.dir}/${rel}`, fill(readFileSync(path.join(lessonRoot, rel), 'utf8')));
+  }
+  files.set(ARTIFACTS.lessonSpec(lesson.id), fill(readFileSync(path.join(root, 'spec.yaml'), 'utf8')));
+  return files;
+}
+
+/**
+ * Adds the entry under the course lock: curriculum.yaml, then the lesson's files, then the
+ * lessons.register event. A failed event write leaves curriculum and files ahead of state;
+ * `codelabgen register` brings state up to date again.
+ */
+export async function addCurriculumEntry(course: Course, entry: NewEntry, command: string): Promise<AddedLesson> {
+  const what = `new ${entry.kind}`;
+  const runtime = loadConfig(course).runtime;
+  requireTemplate(runtime, what);
+  let added: Omit<AddedLesson, 'seq'> | undefined;
+  const committed = await commit(course, { command }, (state) => {
+    const current = existsSync(abs(course, ARTIFACTS.curriculum)) ? readCurriculum(course) : null;
+    const addition = addToCurriculum(current, entry, state.title);
+    const lessons = curriculumLessons(course, addition.curriculum);
+    const lesson = lessons.find((candidate) => candidate.id === addition.lessonId)!;
+    const plan = decideRegister(state, lessons, false);
+    const files = renderLessonTemplate(runtime, lesson);
+    for (const taken of [lesson.dir, ARTIFACTS.lessonSpec(lesson.id)]) {
+      if (existsSync(insideCourse(course, taken, `${what}: lesson ${lesson.id}`))) refuse(`${what}: ${taken} already exists; lesson ${lesson.id} would overwrite it`, 'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register');
+    }
+    writeFileAtomic(abs(course, ARTIFACTS.curriculum), renderCurriculum(addition.curriculum));
+    for (const [file, text] of files) {
+      mkdirSync(path.dirname(abs(course, file)), { recursive: true });
+      writeFileAtomic(abs(course, file), text);
+    }
+    added = { lesson, runtime, files: [...files.keys()] };
+    return plan.draft;
+  });
+  return { seq: committed.event.seq, ...added! };
+}
