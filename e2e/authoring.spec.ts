@@ -3,37 +3,11 @@
 // the sample lesson's page shows its title, its stage and the code its readalong references.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { REPO } from './paths.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls `url` until it answers 200; the dev server's first start compiles the site. */
-async function waitForServer(url: string, ms: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`site dev exited ${child.exitCode}:\n${log()}`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`site dev did not answer ${url} within ${ms / 1000} s:\n${log()}`);
-}
+import { freePort, waitForServer } from './dev-server.ts';
 
 test('write a course by hand: three commands from an empty folder to a lesson page in site dev', async ({ page }) => {
   test.setTimeout(240_000);
