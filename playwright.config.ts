@@ -17,6 +17,12 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: [['list']],
+  projects: [
+    { name: 'site', testIgnore: ['**/dev.spec.ts', '**/authoring.spec.ts'] },
+    // `site dev` specs time saves against a 2 s budget (issue 11): they run after the others, one at
+    // a time, so no other browser or build competes for the 2 cores while they measure.
+    { name: 'dev', testMatch: ['**/dev.spec.ts', '**/authoring.spec.ts'], dependencies: ['site'], workers: 1, fullyParallel: false },
+  ],
   use: {
     browserName: 'chromium',
     headless: true,
