@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { EXIT } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<number> {
   const title = ctx.string('title')?.trim();
@@ -17,5 +18,5 @@ export async function run(ctx: Context): Promise<number> {
     const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
     ctx.out.print(`next: ${next.next_step} --course ${path.relative(ctx.cwd, course.root) || '.'}`);
   }
-  return 0;
+  return EXIT.ok;
 }

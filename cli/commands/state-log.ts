@@ -2,6 +2,7 @@
 import { commit, getOwn, printable, refuse } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT } from '../exit-codes.ts';
 
 const KIND = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
@@ -37,5 +38,5 @@ export async function run(ctx: Context): Promise<number> {
   reportNotices(ctx, notices);
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, kind: event.kind, fact: kind });
   else ctx.out.print(`logged ${kind} (seq ${event.seq})`);
-  return 0;
+  return EXIT.ok;
 }

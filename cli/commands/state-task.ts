@@ -5,6 +5,7 @@ import type { State, Task, WorkerStatus } from '../../content-schemas/index.ts';
 import { ARTIFACTS, commit, decideTaskFinish, decideTaskHeartbeat, decidePhaseTaskStart, decideTaskReset, decideTaskStart, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT } from '../exit-codes.ts';
 
 /** Reads FILE or stdin (-) and validates its last JSON block as a worker status. */
 export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
@@ -27,7 +28,7 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   else if (event.kind === 'task.start') ctx.out.print(id);
   else if (event.kind === 'task.heartbeat') ctx.out.print(`task ${id} running until ${task.lease_expires_at}`);
   else ctx.out.print(`task ${id} ${task.status} (${task.lesson === null ? `phase ${task.phase}` : `lesson ${task.lesson}`}, ${task.role})`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function list(ctx: Context): Promise<number> {
@@ -38,14 +39,14 @@ async function list(ctx: Context): Promise<number> {
   const tasks = listTasks(state, filter);
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
-    return 0;
+    return EXIT.ok;
   }
   if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
     ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${task.note}` : ''}`);
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /** `state task start <lesson>` or `state task start --phase P --role R`. */

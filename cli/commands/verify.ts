@@ -7,6 +7,7 @@ import {
   requireAtCode, requireLesson, selectLessons, verifyAll, verifyLesson, ARTIFACTS, type Progress, type SummaryEntry, type VerifySummary,
 } from '../../pipeline/index.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT } from '../exit-codes.ts';
 
 const TAIL_LINES = 30;
 
@@ -43,9 +44,8 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   }
   if (ctx.flag('json')) ctx.out.json({ ...result, file: `${ARTIFACTS.runsDir(id)}/${result.run}.json`, state: verdict });
   else printRun(ctx, result, verdict);
-  if (result.passed) return 0;
-  if (ctx.flag('json')) return 1;
-  throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`);
+  if (result.passed) return EXIT.ok;
+  throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`, { quiet: ctx.flag('json') });
 }
 
 function printRun(ctx: Context, result: RunResult, verdict: string | null): void {
@@ -127,9 +127,8 @@ async function runMerge(ctx: Context): Promise<number> {
 function finishSummary(ctx: Context, summary: VerifySummary, label: string): number {
   if (ctx.flag('json')) ctx.out.json(summary);
   else printSummary(ctx, summary);
-  if (summary.ok) return 0;
-  if (ctx.flag('json')) return 1;
-  throw new ChecksFailedError(`${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`);
+  if (summary.ok) return EXIT.ok;
+  throw new ChecksFailedError(`${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`, { quiet: ctx.flag('json') });
 }
 
 function printSummary(ctx: Context, summary: VerifySummary): void {
