@@ -3,7 +3,7 @@
 // not know are told generically, so a newer log still gives a report.
 import type { Event, EventOf, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
 import { formatDuration, testsText } from './report-text.ts';
-import { stageIndex } from './stages.ts';
+import { stageIndex } from '../content-schemas/fast.ts';
 
 export interface LessonTrack {
   lesson: RegisteredLesson;

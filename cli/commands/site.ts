@@ -1,7 +1,7 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { ChecksFailedError, commit, RefusalError, type Course } from '../../pipeline/index.ts';
+import { ChecksFailedError, commit, decideSiteBuild, RefusalError, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -89,7 +89,7 @@ function kb(bytes: number): string {
 async function recordBuild(ctx: Context, course: Course, out: string, pages: number, lessons: string[]): Promise<boolean> {
   const { existsSync } = await import('node:fs');
   if (!existsSync(path.join(course.dir, 'state.json'))) return false;
-  const committed = await commit(course, { command: ctx.commandLine }, () => ({ kind: 'site.build', out: out.slice(0, 1024), pages, lessons }));
+  const committed = await commit(course, { command: ctx.commandLine }, () => decideSiteBuild({ out, pages, lessons }));
   reportNotices(ctx, committed.notices);
   return true;
 }

@@ -1,8 +1,8 @@
 // codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { State, Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { ARTIFACTS, commit, decideTaskFinish, decideTaskHeartbeat, decidePhaseTaskStart, decideTaskReset, decideTaskStart, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
+import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
+import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -49,14 +49,6 @@ async function list(ctx: Context): Promise<number> {
   return EXIT.ok;
 }
 
-/** `state task start <lesson>` or `state task start --phase P --role R`. */
-function startDecision(ctx: Context, state: State) {
-  const lesson = ctx.positionals[0];
-  const phase = ctx.string('phase');
-  if ((lesson === undefined) === (phase === undefined)) refuse(`state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`, 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
-  return phase === undefined ? decideTaskStart(state, lesson as string, ctx.string('role'), leaseSeconds(ctx)) : decidePhaseTaskStart(state, phase, ctx.string('role'), leaseSeconds(ctx));
-}
-
 /** --lease, else config.yaml `task_lease`. */
 function leaseSeconds(ctx: Context): number {
   const given = ctx.string('lease');
@@ -68,7 +60,7 @@ export async function run(ctx: Context): Promise<number> {
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
     case 'state task start':
-      return change(ctx, (state) => startDecision(ctx, state));
+      return change(ctx, (state) => decideStart(state, { lesson: ctx.positionals[0], phase: ctx.string('phase'), role: ctx.string('role'), leaseSeconds: leaseSeconds(ctx) }));
     case 'state task heartbeat':
       return change(ctx, (state) => decideTaskHeartbeat(state, arg, leaseSeconds(ctx)));
     case 'state task done':

@@ -74,7 +74,7 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
   const stageText = ctx.string('stage-at-least');
-  const stageAtLeast: Stage | undefined = stageText === undefined ? undefined : parseStage(stageText);
+  const stageAtLeast: Stage | undefined = stageText === undefined ? undefined : parseStage(stageText, '--stage-at-least');
   const shardText = ctx.string('shard');
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const jobs = positiveInt(ctx.string('jobs'), '--jobs', 64) ?? defaultJobs();
