@@ -17,4 +17,4 @@ export { driftedLessons } from './artifacts/lesson-artifacts.ts';
 export { phaseActions } from './artifacts/phase-actions.ts';
 export { readPrerequisites } from './artifacts/prerequisites.ts';
 export { buildSummary } from './summary.ts';
-export { lessonFilesChangedSince } from './task-files.ts';
+export { lessonFilesChangedSince } from './artifacts/task-files.ts';

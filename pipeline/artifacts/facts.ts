@@ -3,7 +3,7 @@
 import type { State } from '../../content-schemas/index.ts';
 import { STAGES } from '../../content-schemas/fast.ts';
 import type { Course } from '../course.ts';
-import { currentCodeHash } from '../drift.ts';
+import { currentCodeHash } from './drift.ts';
 import { nextPhase, type PhaseFacts } from '../protocol/phases.ts';
 import { stageRow, type FailFacts, type SetRequest, type StageMoveFacts } from '../protocol/stages.ts';
 import { reviewEvidence } from '../report-review.ts';

@@ -7,7 +7,7 @@ import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../content-schemas/index.ts';
 import { ARTIFACTS, abs } from '../course.ts';
-import { codeDrift } from '../drift.ts';
+import { codeDrift } from '../artifacts/drift.ts';
 import { lastRun, readRuns, writeRunResult } from '../runs.ts';
 import { loadState } from '../store/index.ts';
 import { courseWithLessons, registeredLesson } from './fixtures.ts';

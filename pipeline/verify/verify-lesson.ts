@@ -3,7 +3,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
-import { hashLessonCode } from '../code-hash.ts';
+import { hashLessonCode } from '../artifacts/code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, type Course } from '../course.ts';
 import { readCurriculum } from '../artifacts/curriculum.ts';
 import { getOwn } from '../state/keyed.ts';
