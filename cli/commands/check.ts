@@ -2,9 +2,9 @@
 import { ChecksFailedError, checkCourse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const report = await checkCourse(courseOf(ctx), ctx.commandLine);
   reportNotices(ctx, report.notices);
   if (ctx.flag('json')) ctx.out.json(report);

@@ -2,9 +2,9 @@
 import path from 'node:path';
 import { createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const title = ctx.string('title')?.trim();
   if (!title) refuse('init: --title is required', 'codelabgen init DIR --title "Course title"');
   if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);

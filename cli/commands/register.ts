@@ -2,9 +2,9 @@
 import { commit, createLessonDirs, curriculumLessons, decideRegister, loadState, readCurriculum } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const lessons = curriculumLessons(course, readCurriculum(course));
   const allowDrop = ctx.flag('allow-drop');

@@ -2,9 +2,9 @@
 import { commit, decideLog, parseLogRequest } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const request = parseLogRequest(ctx.positionals[0] ?? '', ctx.list('data'), ctx.string('lesson') ?? null);
   const course = courseOf(ctx);
   const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decideLog(state, request));

@@ -2,9 +2,9 @@
 import { commit, decidePhase, phaseFacts } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const target = ctx.positionals[0] ?? '';
   const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state)));

@@ -2,8 +2,9 @@
 import { decideSet, stageMoveFacts } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { runLessonChange } from './lesson-change.ts';
+import type { ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const [id = '', stage = ''] = ctx.positionals;
   const request = { id, stage, note: ctx.string('note') ?? null, reopen: ctx.flag('reopen') };
   return runLessonChange(ctx, (course, state, budgets) => decideSet(state, request, stageMoveFacts(course, state, request), budgets), (lesson) =>

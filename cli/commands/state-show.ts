@@ -2,9 +2,9 @@
 import { buildSummary } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const { state, budgets, actions, drifted } = await readSnapshot(ctx);
   if (ctx.flag('json')) {
     ctx.out.json(state);

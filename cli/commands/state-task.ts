@@ -5,7 +5,7 @@ import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
 import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Reads FILE or stdin (-) and validates its last JSON block as a worker status. */
 export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
@@ -19,7 +19,7 @@ export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
   return parseWorkerStatus(text, label);
 }
 
-async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<number> {
+async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<ExitCode> {
   const { event, state, notices } = await commit(courseOf(ctx), { command: ctx.commandLine }, decide);
   reportNotices(ctx, notices);
   const id = 'task' in event ? event.task : '';
@@ -31,7 +31,7 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   return EXIT.ok;
 }
 
-async function list(ctx: Context): Promise<number> {
+async function list(ctx: Context): Promise<ExitCode> {
   const { state, notices } = await loadState(courseOf(ctx), ctx.commandLine);
   reportNotices(ctx, notices);
   if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
@@ -55,7 +55,7 @@ function leaseSeconds(ctx: Context): number {
   return given === undefined ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`) : parseLease(given, '--lease');
 }
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const arg = ctx.positionals[0] ?? '';
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
