@@ -10,7 +10,7 @@ import { loadConfig } from './config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
 import { refuse } from './errors.ts';
-import { lastRun } from './runs.ts';
+import { lastRun } from './verify/runs.ts';
 import { langOf } from './site/code-refs.ts';
 import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from './site/segments.ts';
 import { readStateFile } from './store/state-file.ts';

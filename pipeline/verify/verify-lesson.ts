@@ -10,7 +10,7 @@ import { getOwn } from '../state/keyed.ts';
 import { refuse, RefusalError } from '../errors.ts';
 import { requireLesson } from '../protocol/lessons.ts';
 import { decideVerdict } from '../protocol/verdict.ts';
-import { writeRunResult } from '../runs.ts';
+import { writeRunResult } from './runs.ts';
 import { commit, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
 import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
