@@ -11,7 +11,10 @@ import { nearest } from './suggest.ts';
 declare const CODELABGEN_VERSION: string | undefined;
 const VERSION = typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev';
 
-class UsageError extends Error {}
+/** A command line that names no command or takes wrong options: refused, exit 2. */
+class UsageError extends CodelabgenError {
+  readonly exitCode = EXIT.refused;
+}
 
 /** `codelabgen --course D state show` means `codelabgen state show --course D`. */
 function hoistLeadingCourse(argv: string[]): string[] {
@@ -139,10 +142,6 @@ function oneLine(text: string): string {
 
 /** Maps an error to its exit code and writes `error: ...` (one line, then optional hints). */
 function settle(error: unknown): number {
-  if (error instanceof UsageError) {
-    process.stderr.write(`error: ${oneLine(error.message)}\n`);
-    return EXIT.refused;
-  }
   if (error instanceof CodelabgenError) {
     const { error: line, hints } = error.report();
     if (!error.quiet) process.stderr.write(`error: ${oneLine(line)}\n${hints.map((hint) => `hint: ${oneLine(hint)}\n`).join('')}`);
