@@ -7,7 +7,7 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const target = ctx.positionals[0] ?? '';
-  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state)));
+  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state, target, ctx.flag('approved'))));
   reportNotices(ctx, notices);
   if (event.kind !== 'phase.advance') return EXIT.ok;
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved });

@@ -4,7 +4,7 @@ import type { State } from '../../content-schemas/index.ts';
 import { STAGES } from '../../content-schemas/fast.ts';
 import type { Course } from '../course.ts';
 import { currentCodeHash } from './drift.ts';
-import { nextPhase, type PhaseFacts } from '../protocol/phases.ts';
+import { GATES, nextPhase, type PhaseFacts } from '../protocol/phases.ts';
 import { stageRow, type FailFacts, type SetRequest, type StageMoveFacts } from '../protocol/stages.ts';
 import { reviewEvidence } from '../report-review.ts';
 import { getOwn } from '../state/keyed.ts';
@@ -26,8 +26,12 @@ export function failFacts(course: Course, state: State, id: string): FailFacts {
   return { codeHash: lesson && lesson.stage === 'code' && !lesson.blocked ? currentCodeHash(course, lesson) : null };
 }
 
-/** `state phase`: the problems of the current phase's required actions (none at the last phase). */
-export function phaseFacts(course: Course, state: State): PhaseFacts {
-  if (nextPhase(state.phase) === null) return { problems: [] };
+/**
+ * `state phase <target>`: the problems of the current phase's required actions, checked only for a move
+ * the decision may allow (the next phase, approved at a gate), so a refusal before them reads nothing.
+ */
+export function phaseFacts(course: Course, state: State, target: string, approved: boolean): PhaseFacts {
+  const next = nextPhase(state.phase);
+  if (next === null || target !== next || (GATES.includes(state.phase) && !approved)) return { problems: [] };
   return { problems: phaseActions(course, state).flatMap((action) => action.problems) };
 }
