@@ -2,7 +2,7 @@
 // content-schemas/index.ts and pipeline/read.ts; across folders only the entry files are imported
 // (pipeline/site/index.ts is the site commands' own, lazily loaded entry, pipeline/state-commands.ts
 // the state commands' narrow one; content-schemas/fast.ts is the zod-free entry the pipeline
-// validates through).
+// validates through, content-schemas/errors.ts the exit codes cli/main.ts reads).
 // Test files and test helpers may reach inside.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -18,7 +18,7 @@ const TEST_HELPERS = new Set(['cli/testing.ts', 'cli/protocol-fixture.ts', 'cli/
 const ALLOWED: Record<Folder, Partial<Record<Folder, readonly string[]>>> = {
   'content-schemas': {},
   pipeline: { 'content-schemas': ['content-schemas/index.ts', 'content-schemas/fast.ts'] },
-  cli: { 'content-schemas': ['content-schemas/index.ts'], pipeline: ['pipeline/index.ts', 'pipeline/site/index.ts', 'pipeline/state-commands.ts'] },
+  cli: { 'content-schemas': ['content-schemas/index.ts', 'content-schemas/errors.ts'], pipeline: ['pipeline/index.ts', 'pipeline/site/index.ts', 'pipeline/state-commands.ts'] },
   site: { 'content-schemas': ['content-schemas/index.ts'], pipeline: ['pipeline/read.ts'] },
 };
 

@@ -168,6 +168,7 @@ test('check exits 0 on a clean course and 1 when state.json differs from the log
   assert.match(dirty.stderr, /^error: check found 1 problem\n$/);
   const json = cli(['check', '--json'], { cwd: root });
   assert.equal(json.code, 1);
+  assert.equal(json.stderr, '', 'with --json the report on stdout says it all: no error line');
   const report = JSON.parse(json.stdout) as { ok: boolean; problems: number };
   assert.deepEqual([report.ok, report.problems], [false, 1]);
 });

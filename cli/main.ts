@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands.ts';
 import { createContext } from './context.ts';
-import { EXIT } from './exit-codes.ts';
+import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandSpec } from './spec.ts';
 import { nearest } from './suggest.ts';
@@ -11,7 +11,10 @@ import { nearest } from './suggest.ts';
 declare const CODELABGEN_VERSION: string | undefined;
 const VERSION = typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev';
 
-class UsageError extends Error {}
+/** A command line that names no command or takes wrong options: refused, exit 2. */
+class UsageError extends CodelabgenError {
+  readonly exitCode = EXIT.refused;
+}
 
 /** `codelabgen --course D state show` means `codelabgen state show --course D`. */
 function hoistLeadingCourse(argv: string[]): string[] {
@@ -139,24 +142,12 @@ function oneLine(text: string): string {
 
 /** Maps an error to its exit code and writes `error: ...` (one line, then optional hints). */
 function settle(error: unknown): number {
-  const e = error as Error & { hints?: string[]; problems?: string[] };
-  if (error instanceof UsageError) {
-    process.stderr.write(`error: ${oneLine(e.message)}\n`);
-    return EXIT.refused;
+  if (error instanceof CodelabgenError) {
+    const { error: line, hints } = error.report();
+    if (!error.quiet) process.stderr.write(`error: ${oneLine(line)}\n${hints.map((hint) => `hint: ${oneLine(hint)}\n`).join('')}`);
+    return error.exitCode;
   }
-  if (e?.name === 'RefusalError' || e?.name === 'StoreWriteError') {
-    process.stderr.write(`error: ${oneLine(e.message)}\n${(e.hints ?? []).map((hint) => `hint: ${oneLine(hint)}\n`).join('')}`);
-    return EXIT.refused;
-  }
-  if (e?.name === 'DataFileError') {
-    const [first, ...more] = e.message.split('\n');
-    process.stderr.write(`error: ${oneLine(first ?? '')}${more.length > 0 ? ` (and ${more.length} more problem${more.length > 1 ? 's' : ''})` : ''}\n${more.map((line) => `hint: ${oneLine(line)}\n`).join('')}`);
-    return EXIT.refused;
-  }
-  if (e?.name === 'ChecksFailedError') {
-    process.stderr.write(`error: ${oneLine(e.message)}\n`);
-    return EXIT.checkFailed;
-  }
+  const e = error as Error | undefined;
   process.stderr.write(`internal error: ${oneLine(e?.stack ?? String(error))}\n`);
   return EXIT.internal;
 }

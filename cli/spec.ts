@@ -1,6 +1,7 @@
 // The shape of a command in the command table: options, positionals, help, and a lazy loader so
 // that only the chosen command's code (and its heavy dependencies) is ever imported.
 import type { Context } from './context.ts';
+import type { ExitCode } from './exit-codes.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -12,7 +13,8 @@ export interface OptionSpec {
 }
 
 export interface CommandModule {
-  run(ctx: Context): Promise<number | void>;
+  /** An EXIT constant; a problem is thrown as an error that carries its own exit code. */
+  run(ctx: Context): Promise<ExitCode | void>;
 }
 
 export interface CommandSpec {

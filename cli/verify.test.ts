@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
-import { hashLessonCode } from '../pipeline/code-hash.ts';
+import { hashLessonCode } from '../pipeline/artifacts/code-hash.ts';
 import type { Course } from '../pipeline/course.ts';
 import { courseWithLessons, registeredLesson, survivorsOf, type LessonFixture } from '../pipeline/verify/fixtures.ts';
 import { cli, exists, readEvents, readState, snapshot, type CliResult } from './testing.ts';

@@ -7,6 +7,7 @@ import { loadLazily } from './lazy-load.ts';
 import { FAIL, VALIDATORS } from './validators.generated.ts';
 
 export * from './names.ts';
+export * from './errors.ts';
 export * from './parse.ts';
 
 /** The part of a zod schema that parseData and the store use. */

@@ -14,5 +14,6 @@ export * from './task.ts';
 export * from './state.ts';
 export * from './event.ts';
 export * from './report.ts';
+export * from './errors.ts';
 export * from './parse.ts';
 export * from './registry.ts';

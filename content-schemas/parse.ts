@@ -2,6 +2,7 @@
 // message has one line per problem naming the file and the field path.
 import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
+import { CodelabgenError, EXIT } from './errors.ts';
 import type { SafeParser } from './fast.ts';
 import { loadLazily } from './lazy-load.ts';
 import type * as Yaml from './yaml.ts';
@@ -16,14 +17,22 @@ function yaml(): typeof Yaml {
 
 export const MAX_DATA_FILE_BYTES = 8 * 1024 * 1024;
 
-export class DataFileError extends Error {
+/** A data file that does not parse or validate: exit 2, one line per problem. */
+export class DataFileError extends CodelabgenError {
+  readonly exitCode = EXIT.refused;
   readonly file: string;
   readonly problems: string[];
   constructor(file: string, problems: string[], options?: ErrorOptions) {
-    super(problems.map((problem) => `${file}: ${problem}`).join('\n'), options);
+    super(problems.map((problem) => `${file}: ${problem}`).join('\n'), [], options);
     this.name = 'DataFileError';
     this.file = file;
     this.problems = problems;
+  }
+
+  /** The first problem as the error line, with a count of the others, which follow as hints. */
+  override report(): { error: string; hints: string[] } {
+    const [first = '', ...more] = this.message.split('\n');
+    return { error: `${first}${more.length > 0 ? ` (and ${more.length} more problem${more.length > 1 ? 's' : ''})` : ''}`, hints: more };
   }
 }
 

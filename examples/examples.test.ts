@@ -12,7 +12,7 @@ import {
   parseData, parseDataFile, parseFrontMatter, parseJsonlFile,
   type Config, type Curriculum, type CurriculumLesson,
 } from '../content-schemas/index.ts';
-import { codeRefProblems, fenceAttributes, fencedBlocks, lessonDiagrams } from './lesson-docs.ts';
+import { codeRefProblems, codeRefs, lessonDiagrams } from './lesson-docs.ts';
 
 const EXAMPLES = path.dirname(fileURLToPath(import.meta.url));
 const EXPECTED_COURSES = ['node-streams', 'python-generators'];
@@ -51,11 +51,13 @@ test('the doc checks find bad code references and skip examples nested in other 
     const doc = ['```js file=a.mjs lines=2-3', '```', '```js file=a.mjs lines=3-4', '```', '```js file=b.mjs', '```',
       '```js file=a.mjs', 'code', '```', '````md', '```js file=nowhere.mjs', '```', '````', '```mermaid', 'flowchart LR', '```'].join('\n');
     writeFileSync(path.join(dir, 'docs', 'notes.md'), doc);
+    const lesson = path.basename(dir);
     assert.deepEqual(codeRefProblems(dir, 'docs/notes.md'), [
-      'docs/notes.md:3: lines=3-4 is not a range inside a.mjs (3 lines)',
-      'docs/notes.md:5: file=b.mjs does not exist',
-      'docs/notes.md:7: a code reference must have an empty body',
+      `lesson ${lesson} docs/notes.md:3: code reference file=a.mjs lines=3-4: the file has only 3 lines`,
+      `lesson ${lesson} docs/notes.md:5: code reference file=b.mjs: no such file in the lesson folder`,
+      `lesson ${lesson} docs/notes.md:7: code reference file=a.mjs: the block must be empty (the site fills it from the file)`,
     ]);
+    assert.equal(codeRefs(readFileSync(path.join(dir, 'docs', 'notes.md'), 'utf8')).length, 4, 'the reference nested in ````md is an example, not a reference');
     assert.deepEqual(lessonDiagrams(dir), [{ where: 'docs/notes.md:14', source: 'flowchart LR' }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -123,7 +125,7 @@ for (const course of courses) {
         nonEmpty(path.join(lesson.dir, 'docs/readalong.md'));
         nonEmpty(path.join(lesson.dir, 'docs/notes.md'));
         assert.deepEqual([...codeRefProblems(lesson.dir, 'docs/readalong.md'), ...codeRefProblems(lesson.dir, 'docs/notes.md')], []);
-        const refs = fencedBlocks(readFileSync(path.join(lesson.dir, 'docs/readalong.md'), 'utf8')).filter((block) => fenceAttributes(block.info).file);
+        const refs = codeRefs(readFileSync(path.join(lesson.dir, 'docs/readalong.md'), 'utf8'));
         assert.ok(refs.length >= 3, `the read-along of ${id} has ${refs.length} code references`);
         assert.ok(lessonDiagrams(lesson.dir).length >= 1, `lesson ${id} has no mermaid diagram`);
       });

@@ -8,7 +8,8 @@ import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson }
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
 import { loadConfig } from './config.ts';
 import { refuse } from './errors.ts';
-import { curriculumLessons, decideRegister, readCurriculum } from './register.ts';
+import { curriculumLessons, readCurriculum } from './artifacts/curriculum.ts';
+import { decideRegister } from './protocol/register.ts';
 import { writeFileAtomic } from './store/atomic-write.ts';
 import { commit } from './store/commit.ts';
 

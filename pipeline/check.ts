@@ -5,8 +5,9 @@ import type { State } from '../content-schemas/index.ts';
 import type { Course } from './course.ts';
 import { RefusalError } from './errors.ts';
 import { checkConventions } from './conventions-check.ts';
-import { changedPrerequisites, readPrerequisites } from './prerequisites.ts';
-import { driftedLessons } from './stages.ts';
+import { driftedLessons } from './artifacts/lesson-artifacts.ts';
+import { readPrerequisites } from './artifacts/prerequisites.ts';
+import { changedPrerequisites } from './protocol/prerequisites.ts';
 import { checkCodeRefs } from './site/check-refs.ts';
 import { checkReplay, loadState } from './store/index.ts';
 

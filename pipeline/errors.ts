@@ -1,16 +1,19 @@
-// Typed errors the pipeline throws; only cli/main.ts turns them into exit codes and messages.
-// RefusalError → exit 2 (nothing changed), ChecksFailedError → exit 1.
+// Typed errors the pipeline throws, each carrying its exit code (content-schemas/errors.ts); only
+// cli/main.ts turns them into messages and that code. RefusalError → 2 (nothing changed), ChecksFailedError → 1.
+import { CodelabgenError, EXIT } from '../content-schemas/fast.ts';
 
-export class RefusalError extends Error {
-  readonly hints: string[];
+export { CodelabgenError, EXIT };
+
+/** The command refused: nothing changed; exit 2. */
+export class RefusalError extends CodelabgenError {
+  readonly exitCode = EXIT.refused;
   constructor(message: string, hints: string[] = [], options?: ErrorOptions) {
-    super(message, options);
+    super(message, hints, options);
     this.name = 'RefusalError';
-    this.hints = hints;
   }
 }
 
-/** A write that the disk or the operating system refused (ENOSPC, EIO, EACCES, EROFS...). */
+/** A write that the disk or the operating system refused (ENOSPC, EIO, EACCES, EROFS...): exit 2. */
 export class StoreWriteError extends RefusalError {
   constructor(message: string, hints: string[] = [], options?: ErrorOptions) {
     super(message, hints, options);
@@ -19,9 +22,10 @@ export class StoreWriteError extends RefusalError {
 }
 
 /** The command ran and found problems (check, verify): exit 1. */
-export class ChecksFailedError extends Error {
-  constructor(message: string) {
-    super(message);
+export class ChecksFailedError extends CodelabgenError {
+  readonly exitCode = EXIT.checkFailed;
+  constructor(message: string, options: { quiet?: boolean } = {}) {
+    super(message, [], options);
     this.name = 'ChecksFailedError';
   }
 }

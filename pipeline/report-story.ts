@@ -4,7 +4,7 @@
 import type { Event, EventOf, Phase, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
 import { startTask, taskText, toReportTask, updateTask, type FoldedTask } from './report-tasks.ts';
 import { testsText } from './report-text.ts';
-import { stageIndex } from './stages.ts';
+import { stageIndex } from '../content-schemas/fast.ts';
 
 export interface LessonTrack {
   lesson: RegisteredLesson;

@@ -2,8 +2,8 @@
 // count line and only the lessons that need attention (every lesson with `all`), and open tasks.
 import type { Budgets, LessonState, State } from '../content-schemas/index.ts';
 import { STAGES } from '../content-schemas/fast.ts';
-import type { PhaseAction } from './phases.ts';
-import { nextPhase } from './phases.ts';
+import type { PhaseAction } from './protocol/phases.ts';
+import { nextPhase } from './protocol/phases.ts';
 
 export interface SummaryInput {
   state: State;

@@ -2,8 +2,9 @@
 import { ChecksFailedError, checkCourse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const report = await checkCourse(courseOf(ctx), ctx.commandLine);
   reportNotices(ctx, report.notices);
   if (ctx.flag('json')) ctx.out.json(report);
@@ -16,9 +17,6 @@ export async function run(ctx: Context): Promise<number> {
       for (const warning of warnings) ctx.out.print(`     - warning: ${warning}`);
     }
   }
-  if (!report.ok) {
-    if (ctx.flag('json')) return 1;
-    throw new ChecksFailedError(`check found ${report.problems} problem${report.problems === 1 ? '' : 's'}`);
-  }
-  return 0;
+  if (!report.ok) throw new ChecksFailedError(`check found ${report.problems} problem${report.problems === 1 ? '' : 's'}`, { quiet: ctx.flag('json') });
+  return EXIT.ok;
 }

@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CONFIG_YAML, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 const RUNTIMES = ['node', 'python', 'python-uv', 'custom'];
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const title = ctx.string('title')?.trim();
   if (!title) refuse('init: --title is required', 'codelabgen init DIR --title "Course title"');
   if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);
@@ -36,7 +37,7 @@ export async function run(ctx: Context): Promise<number> {
   // The same line `state next` gives in phase init (its next_step), with the course to pass.
   const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
   ctx.out.print(`next: ${next.next_step} --course ${where}`);
-  return 0;
+  return EXIT.ok;
 }
 
 /** The runtime of a config.yaml already in DIR (createCourse keeps it), or null when there is none. */

@@ -4,10 +4,11 @@ import type { EventDraft, LessonState, State } from '../../content-schemas/index
 import { commit, loadConfig, type Course } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export type LessonDecision = (course: Course, state: State, budgets: ReturnType<typeof loadConfig>['budgets']) => EventDraft;
 
-export async function runLessonChange(ctx: Context, decide: LessonDecision, describe: (lesson: LessonState) => string): Promise<number> {
+export async function runLessonChange(ctx: Context, decide: LessonDecision, describe: (lesson: LessonState) => string): Promise<ExitCode> {
   const course = courseOf(ctx);
   const budgets = loadConfig(course).budgets;
   const id = ctx.positionals[0] ?? '';
@@ -20,5 +21,5 @@ export async function runLessonChange(ctx: Context, decide: LessonDecision, desc
       fix_attempts_used: lesson.fix_attempts_used, review_rounds_used: lesson.review_rounds_used, budgets,
     });
   } else ctx.out.print(`${describe(lesson)} (seq ${event.seq})`);
-  return 0;
+  return EXIT.ok;
 }

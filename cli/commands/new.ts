@@ -3,9 +3,10 @@
 import path from 'node:path';
 import { addCurriculumEntry, type NewEntry } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { courseOf } from '../course.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const slug = ctx.string('slug');
   const entry: NewEntry = ctx.command === 'new module'
@@ -15,11 +16,11 @@ export async function run(ctx: Context): Promise<number> {
   const { lesson } = added;
   if (ctx.flag('json')) {
     ctx.out.json({ seq: added.seq, module: { id: lesson.module_id, slug: lesson.module_slug, title: lesson.module_title }, lesson: { id: lesson.id, slug: lesson.slug, title: lesson.title, dir: lesson.dir }, runtime: added.runtime, files: added.files });
-    return 0;
+    return EXIT.ok;
   }
   if (entry.kind === 'module') ctx.out.print(`added module ${lesson.module_id} "${lesson.module_title}" to curriculum.yaml`);
   ctx.out.print(`added lesson ${lesson.id} "${lesson.title}" (pending, seq ${added.seq}) in ${lesson.dir}/ from the ${added.runtime} template`);
   const where = path.relative(ctx.cwd, course.root);
   ctx.out.print(`next: edit its files, then codelabgen verify ${lesson.id}${where === '' ? '' : ` --course ${where}`}; preview: codelabgen site dev`);
-  return 0;
+  return EXIT.ok;
 }

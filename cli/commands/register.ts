@@ -2,8 +2,9 @@
 import { commit, createLessonDirs, curriculumLessons, decideRegister, loadState, readCurriculum } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const lessons = curriculumLessons(course, readCurriculum(course));
   const allowDrop = ctx.flag('allow-drop');
@@ -26,5 +27,5 @@ export async function run(ctx: Context): Promise<number> {
     ctx.out.print(`registered ${lessons.length} lessons: ${plan.added.length} added, ${plan.updated.length} updated, ${plan.removed.length} removed${seq === null ? ' (state unchanged)' : ` (seq ${seq})`}`);
     if (created.length > 0) ctx.out.print(`created ${created.length} lesson folder${created.length === 1 ? '' : 's'}`);
   }
-  return 0;
+  return EXIT.ok;
 }

@@ -2,8 +2,9 @@
 import { ARTIFACTS, abs, buildReport, eventsPath, loadState, renderReport, scanLog, writeFileAtomic } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   // loadState replays events the state has not applied yet; the report reads only the log.
   const { state, notices } = await loadState(course, ctx.commandLine);
@@ -14,5 +15,5 @@ export async function run(ctx: Context): Promise<number> {
   writeFileAtomic(abs(course, ARTIFACTS.reportMd), renderReport(report));
   if (ctx.flag('json')) ctx.out.json(report);
   else ctx.out.print(`wrote ${ARTIFACTS.reportMd} and ${ARTIFACTS.reportJson}: ${report.totals.lessons} lessons, ${report.totals.done} done, ${report.phases.length} phases`);
-  return 0;
+  return EXIT.ok;
 }

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { RefusalError, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   if (ctx.command === 'site build') return build(ctx, course);
   const site = await import('../../pipeline/site/index.ts');
@@ -28,7 +29,7 @@ function portOf(ctx: Context): number | undefined {
 }
 
 /** Serves until interrupted; a server that stops by itself fails with its `error:` line. */
-async function waitForInterrupt(server: { stop(): Promise<void>; done: Promise<void> }): Promise<number> {
+async function waitForInterrupt(server: { stop(): Promise<void>; done: Promise<void> }): Promise<ExitCode> {
   await Promise.race([
     server.done,
     new Promise<void>((resolve) => {
@@ -37,10 +38,10 @@ async function waitForInterrupt(server: { stop(): Promise<void>; done: Promise<v
     }),
   ]);
   await server.stop();
-  return 0;
+  return EXIT.ok;
 }
 
-async function build(ctx: Context, course: Course): Promise<number> {
+async function build(ctx: Context, course: Course): Promise<ExitCode> {
   const { buildSite } = await import('../../pipeline/site/index.ts');
   const drafts = ctx.flag('drafts');
   const json = ctx.flag('json');
@@ -64,7 +65,7 @@ async function build(ctx: Context, course: Course): Promise<number> {
   const recorded = result.recorded;
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });
-    return 0;
+    return EXIT.ok;
   }
   for (const problem of result.diagramErrors) ctx.out.warn(`warning: ${problem} (shown as an error box)`);
   if (!drafts && result.excluded.length > 0) {
@@ -78,7 +79,7 @@ async function build(ctx: Context, course: Course): Promise<number> {
   }
   ctx.out.print(`built ${result.pages.length} pages (${result.lessons.length} lessons${drafts ? ', drafts' : ''}) in ${(result.ms / 1000).toFixed(1)} s → ${result.out}`);
   if (recorded) ctx.out.print('recorded site.build event');
-  return 0;
+  return EXIT.ok;
 }
 
 function kb(bytes: number): string {

@@ -1,15 +1,16 @@
 // codelabgen state phase <next> [--approved]: one phase forward (docs/protocol.md, "Phases").
-import { commit, decidePhase } from '../../pipeline/index.ts';
+import { commit, decidePhase, phaseFacts } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const target = ctx.positionals[0] ?? '';
-  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(course, state, target, ctx.flag('approved')));
+  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state, target, ctx.flag('approved'))));
   reportNotices(ctx, notices);
-  if (event.kind !== 'phase.advance') return 0;
+  if (event.kind !== 'phase.advance') return EXIT.ok;
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved });
   else ctx.out.print(`phase ${event.from} → ${event.to} (seq ${event.seq})`);
-  return 0;
+  return EXIT.ok;
 }

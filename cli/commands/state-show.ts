@@ -2,15 +2,16 @@
 import { buildSummary } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { readSnapshot } from './plan-input.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const { state, budgets, actions, drifted } = await readSnapshot(ctx);
   if (ctx.flag('json')) {
     ctx.out.json(state);
-    return 0;
+    return EXIT.ok;
   }
   const [title = '', ...rest] = buildSummary({ state, budgets, actions, drifted, all: ctx.flag('all') });
   ctx.out.print(ctx.out.paint('bold', title));
   for (const line of rest) ctx.out.print(line);
-  return 0;
+  return EXIT.ok;
 }

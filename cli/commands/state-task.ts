@@ -1,10 +1,11 @@
 // codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { State, Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { ARTIFACTS, commit, decideTaskFinish, decideTaskHeartbeat, decidePhaseTaskStart, decideTaskReset, decideTaskStart, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
+import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
+import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Reads FILE or stdin (-) and validates its last JSON block as a worker status. */
 export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
@@ -18,7 +19,7 @@ export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
   return parseWorkerStatus(text, label);
 }
 
-async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<number> {
+async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<ExitCode> {
   const { event, state, notices } = await commit(courseOf(ctx), { command: ctx.commandLine }, decide);
   reportNotices(ctx, notices);
   const id = 'task' in event ? event.task : '';
@@ -27,10 +28,10 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   else if (event.kind === 'task.start') ctx.out.print(id);
   else if (event.kind === 'task.heartbeat') ctx.out.print(`task ${id} running until ${task.lease_expires_at}`);
   else ctx.out.print(`task ${id} ${task.status} (${task.lesson === null ? `phase ${task.phase}` : `lesson ${task.lesson}`}, ${task.role})`);
-  return 0;
+  return EXIT.ok;
 }
 
-async function list(ctx: Context): Promise<number> {
+async function list(ctx: Context): Promise<ExitCode> {
   const { state, notices } = await loadState(courseOf(ctx), ctx.commandLine);
   reportNotices(ctx, notices);
   if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
@@ -38,22 +39,14 @@ async function list(ctx: Context): Promise<number> {
   const tasks = listTasks(state, filter);
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
-    return 0;
+    return EXIT.ok;
   }
   if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
     ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${task.note}` : ''}`);
   }
-  return 0;
-}
-
-/** `state task start <lesson>` or `state task start --phase P --role R`. */
-function startDecision(ctx: Context, state: State) {
-  const lesson = ctx.positionals[0];
-  const phase = ctx.string('phase');
-  if ((lesson === undefined) === (phase === undefined)) refuse(`state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`, 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
-  return phase === undefined ? decideTaskStart(state, lesson as string, ctx.string('role'), leaseSeconds(ctx)) : decidePhaseTaskStart(state, phase, ctx.string('role'), leaseSeconds(ctx));
+  return EXIT.ok;
 }
 
 /** --lease, else config.yaml `task_lease`. */
@@ -62,12 +55,12 @@ function leaseSeconds(ctx: Context): number {
   return given === undefined ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`) : parseLease(given, '--lease');
 }
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   const arg = ctx.positionals[0] ?? '';
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
     case 'state task start':
-      return change(ctx, (state) => startDecision(ctx, state));
+      return change(ctx, (state) => decideStart(state, { lesson: ctx.positionals[0], phase: ctx.string('phase'), role: ctx.string('role'), leaseSeconds: leaseSeconds(ctx) }));
     case 'state task heartbeat':
       return change(ctx, (state) => decideTaskHeartbeat(state, arg, leaseSeconds(ctx)));
     case 'state task done':

@@ -7,10 +7,11 @@ import {
   requireAtCode, requireLesson, selectLessons, verifyAll, verifyLesson, ARTIFACTS, type Progress, type SummaryEntry, type VerifySummary,
 } from '../../pipeline/index.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 const TAIL_LINES = 30;
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<ExitCode> {
   if (ctx.command === 'verify merge') return runMerge(ctx);
   const id = ctx.positionals[0];
   if (ctx.flag('all') === (id !== undefined)) refuse('verify: give one lesson id or --all', 'codelabgen verify 1.2   or   codelabgen verify --all');
@@ -25,7 +26,7 @@ function positiveInt(text: string | undefined, option: string, max: number): num
   return Number(text);
 }
 
-async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefined): Promise<number> {
+async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefined): Promise<ExitCode> {
   const course = courseOf(ctx);
   const config = loadConfig(course);
   const { state, notices } = await loadState(course, ctx.commandLine);
@@ -43,9 +44,8 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   }
   if (ctx.flag('json')) ctx.out.json({ ...result, file: `${ARTIFACTS.runsDir(id)}/${result.run}.json`, state: verdict });
   else printRun(ctx, result, verdict);
-  if (result.passed) return 0;
-  if (ctx.flag('json')) return 1;
-  throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`);
+  if (result.passed) return EXIT.ok;
+  throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`, { quiet: ctx.flag('json') });
 }
 
 function printRun(ctx: Context, result: RunResult, verdict: string | null): void {
@@ -68,13 +68,13 @@ function seconds(ms: number | null): string {
   return ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`;
 }
 
-async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise<number> {
+async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise<ExitCode> {
   const course = courseOf(ctx);
   const config = loadConfig(course);
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
   const stageText = ctx.string('stage-at-least');
-  const stageAtLeast: Stage | undefined = stageText === undefined ? undefined : parseStage(stageText);
+  const stageAtLeast: Stage | undefined = stageText === undefined ? undefined : parseStage(stageText, '--stage-at-least');
   const shardText = ctx.string('shard');
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const jobs = positiveInt(ctx.string('jobs'), '--jobs', 64) ?? defaultJobs();
@@ -120,16 +120,15 @@ function entryLine(ctx: Context, entry: SummaryEntry): string {
   return `${entry.lesson.padEnd(8)} ${status} ${seconds(entry.duration_ms).padStart(7)}${entry.cause ? `  ${entry.cause}` : ''}`;
 }
 
-async function runMerge(ctx: Context): Promise<number> {
+async function runMerge(ctx: Context): Promise<ExitCode> {
   return finishSummary(ctx, mergeRunFolders(ctx.positionals, ctx.cwd), 'verify merge');
 }
 
-function finishSummary(ctx: Context, summary: VerifySummary, label: string): number {
+function finishSummary(ctx: Context, summary: VerifySummary, label: string): ExitCode {
   if (ctx.flag('json')) ctx.out.json(summary);
   else printSummary(ctx, summary);
-  if (summary.ok) return 0;
-  if (ctx.flag('json')) return 1;
-  throw new ChecksFailedError(`${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`);
+  if (summary.ok) return EXIT.ok;
+  throw new ChecksFailedError(`${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`, { quiet: ctx.flag('json') });
 }
 
 function printSummary(ctx: Context, summary: VerifySummary): void {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
-import { commit, courseAt, ChecksFailedError } from '../index.ts';
+import { commit, courseAt, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, renderDiagrams, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
@@ -137,6 +137,6 @@ function contentProblems(problems: string[]): ChecksFailedError {
 async function recordBuild(root: string, out: string, pages: number, lessons: string[], command: string): Promise<boolean> {
   const course = courseAt(root);
   if (!existsSync(path.join(course.dir, 'state.json'))) return false;
-  await commit(course, { command }, () => ({ kind: 'site.build', out: out.slice(0, 1024), pages, lessons }));
+  await commit(course, { command }, () => decideSiteBuild({ out, pages, lessons }));
   return true;
 }

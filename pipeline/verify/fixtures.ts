@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RegisteredLesson, Stage } from '../../content-schemas/index.ts';
 import { STAGES } from '../../content-schemas/index.ts';
-import { hashLessonCode } from '../code-hash.ts';
+import { hashLessonCode } from '../artifacts/code-hash.ts';
 import { ARTIFACTS, abs, lessonDirName, type Course } from '../course.ts';
 import { commit, createCourse } from '../store/index.ts';
 

@@ -6,7 +6,7 @@ import type { RunResult } from '../../content-schemas/index.ts';
 import { LessonIdParser } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import { refuse } from '../errors.ts';
-import { readRunsIn } from '../runs.ts';
+import { readRunsIn } from './runs.ts';
 import { summarize, summaryEntry, type VerifySummary } from './summary.ts';
 
 export function mergeRunFolders(dirs: readonly string[], cwd: string): VerifySummary & { sources: string[] } {

@@ -7,8 +7,8 @@ import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../content-schemas/index.ts';
 import { ARTIFACTS, abs } from '../course.ts';
-import { codeDrift } from '../drift.ts';
-import { lastRun, readRuns, writeRunResult } from '../runs.ts';
+import { codeDrift } from '../artifacts/drift.ts';
+import { lastRun, readRuns, writeRunResult } from './runs.ts';
 import { loadState } from '../store/index.ts';
 import { courseWithLessons, registeredLesson } from './fixtures.ts';
 
@@ -43,7 +43,7 @@ test('a corrupt run file is an error naming it, not a silent skip', async () => 
 test('concurrent writers never share a run number', async () => {
   const course = await courseWithLessons([{ id: '1.1', files: {} }]);
   const writer = `
-    import { writeRunResult } from ${JSON.stringify(path.join(here, '..', 'runs.ts'))};
+    import { writeRunResult } from ${JSON.stringify(path.join(here, 'runs.ts'))};
     import { courseAt } from ${JSON.stringify(path.join(here, '..', 'course.ts'))};
     const run = ${JSON.stringify(sampleRun('1.1'))};
     for (let i = 0; i < 15; i++) writeRunResult(courseAt(${JSON.stringify(course.root)}), run);`;

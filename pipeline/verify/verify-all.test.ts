@@ -4,7 +4,8 @@ import test from 'node:test';
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
 import { RefusalError } from '../errors.ts';
 import { registeredLesson } from './fixtures.ts';
-import { parseShard, parseStage, selectLessons, shardOf } from './verify-all.ts';
+import { parseStage } from '../protocol/lessons.ts';
+import { parseShard, selectLessons, shardOf } from './verify-all.ts';
 
 function stateWith(stages: Array<[string, Stage, boolean?]>): State {
   const lessons: Record<string, LessonState> = {};
@@ -47,6 +48,6 @@ test('--shard and --stage-at-least values are checked', () => {
   for (const bad of ['0/3', '4/3', '3', '1/0', 'a/b', '1/3/4', '-1/3']) {
     assert.throws(() => parseShard(bad), (error: unknown) => error instanceof RefusalError && error.message.startsWith(`--shard "${bad}": expected K/N with 1 <= K <= N`));
   }
-  assert.equal(parseStage('notes'), 'notes');
-  assert.throws(() => parseStage('finished'), /--stage-at-least "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done/);
+  assert.equal(parseStage('notes', '--stage-at-least'), 'notes');
+  assert.throws(() => parseStage('finished', '--stage-at-least'), /--stage-at-least "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done/);
 });

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import type { RunResult, Stage, State } from '../../content-schemas/index.ts';
-import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
+import { stageIndex } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import type { Course } from '../course.ts';
 import { refuse } from '../errors.ts';
@@ -36,11 +36,6 @@ export function parseShard(text: string): Shard {
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) refuse(`--shard "${printable(text)}": expected K/N with 1 <= K <= N, e.g. 2/4`);
   return { index, count };
-}
-
-export function parseStage(text: string): Stage {
-  if (!(STAGES as readonly string[]).includes(text)) refuse(`--stage-at-least "${printable(text)}": expected one of ${STAGES.join(', ')}`);
-  return text as Stage;
 }
 
 /**

@@ -2,14 +2,15 @@
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Budgets, Config, EventDraft, RunResult, State } from '../../content-schemas/index.ts';
-import { hashLessonCode } from '../code-hash.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
-import { readCurriculum } from '../register.ts';
+import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
+import { hashLessonCode } from '../artifacts/code-hash.ts';
+import { ARTIFACTS, abs, insideCourse, type Course } from '../course.ts';
+import { readCurriculum } from '../artifacts/curriculum.ts';
 import { getOwn } from '../state/keyed.ts';
 import { refuse, RefusalError } from '../errors.ts';
-import { decideFailure, requireLesson } from '../fix-budget.ts';
-import { writeRunResult } from '../runs.ts';
+import { requireLesson } from '../protocol/lessons.ts';
+import { decideVerdict } from '../protocol/verdict.ts';
+import { writeRunResult } from './runs.ts';
 import { commit, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
 import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
@@ -144,21 +145,8 @@ const FILE_PROBES = (probes: Probes): FileProbes => ({
   },
 });
 
-/** Refuses unless the lesson can take a verdict: at stage code and not blocked. */
-export function requireAtCode(state: State, id: string): void {
-  const lesson = requireLesson(state, id);
-  if (lesson.blocked) refuse(`lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`, `codelabgen state unblock ${id}`);
-  if (lesson.stage !== 'code') refuse(`lesson ${id} is at ${lesson.stage}; verify --update-state needs it at code`, `to verify it again: codelabgen state set ${id} code`);
-}
-
 /** Commits the run's verdict: pass → lesson.verified with the code hash; failure → a fix attempt used. */
 export function recordVerdict(course: Course, result: RunResult, budgets: Budgets, commandLine: string): Promise<Committed> {
-  return commit(course, { command: commandLine }, (state) => {
-    if (!result.passed) {
-      const failure = decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run, result.code_hash);
-      return { ...failure, tests: result.tests, evidence: failureEvidence(result.output_tail) } as EventDraft;
-    }
-    requireAtCode(state, result.lesson);
-    return { kind: 'lesson.verified', lesson: result.lesson, code_hash: result.code_hash, run: result.run, tests: result.tests };
-  });
+  const evidence = result.passed ? null : failureEvidence(result.output_tail);
+  return commit(course, { command: commandLine }, (state) => decideVerdict(state, result, evidence, budgets));
 }

@@ -1,13 +1,13 @@
 // Tasks (docs/protocol.md, Tasks): the orchestrator's record of worker runs. Decisions of
 // `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
 // (`--phase`) record the workers that are not about one lesson.
-import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../content-schemas/index.ts';
-import { RoleParser, TASK_ID_PATTERN } from '../content-schemas/fast.ts';
-import { printable } from './course.ts';
-import { refuse } from './errors.ts';
-import { requireLesson } from './fix-budget.ts';
+import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
+import { RoleParser, TASK_ID_PATTERN } from '../../content-schemas/fast.ts';
+import { printable } from '../course.ts';
+import { refuse } from '../errors.ts';
+import { requireLesson } from './lessons.ts';
 import { stageRow } from './stages.ts';
-import { getOwn } from './state/keyed.ts';
+import { getOwn } from '../state/keyed.ts';
 
 export function runningTaskFor(state: State, lesson: string): Task | undefined {
   return Object.values(state.tasks).find((task) => task.lesson === lesson && task.status === 'running');
@@ -34,6 +34,21 @@ export function decideTaskStart(state: State, lesson: string, givenRole: string 
   const running = runningTaskFor(state, lesson);
   if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role, lease_seconds: leaseSeconds };
+}
+
+/** What `state task start` is asked: a lesson, or a phase with a role. */
+export interface TaskStartRequest {
+  lesson: string | undefined;
+  phase: string | undefined;
+  role: string | undefined;
+  leaseSeconds: number;
+}
+
+/** `state task start <lesson>` or `state task start --phase P --role R`. */
+export function decideStart(state: State, request: TaskStartRequest): EventDraft {
+  const { lesson, phase, role, leaseSeconds } = request;
+  if ((lesson === undefined) === (phase === undefined)) refuse(`state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`, 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
+  return phase === undefined ? decideTaskStart(state, lesson as string, role, leaseSeconds) : decidePhaseTaskStart(state, phase, role, leaseSeconds);
 }
 
 /** The worker role of the lesson's current stage (`state stages`), as `--role` defaults to it. */

@@ -1,9 +1,7 @@
 // Prerequisites: a done lesson whose prerequisite (curriculum `prerequisites`) drifted, was moved
-// back or was marked stale after it was done may be broken. `check` and `state next` flag it.
-import { existsSync } from 'node:fs';
-import type { LessonState, State } from '../content-schemas/index.ts';
-import { CurriculumParser, parseDataFile } from '../content-schemas/fast.ts';
-import { ARTIFACTS, abs, type Course } from './course.ts';
+// back or was marked stale after it was done may be broken. `check` and `state next` flag it. Pure:
+// the prerequisites come from artifacts/prerequisites.ts.
+import type { LessonState, State } from '../../content-schemas/index.ts';
 
 export interface ChangedPrerequisite {
   /** The done lesson that may be broken. */
@@ -14,18 +12,6 @@ export interface ChangedPrerequisite {
   message: string;
   /** Commands that settle it. */
   fix: string;
-}
-
-/** Lesson id → its prerequisites, from curriculum.yaml; empty when the file is missing or invalid (check reports that elsewhere). */
-export function readPrerequisites(course: Course): Map<string, string[]> {
-  const file = abs(course, ARTIFACTS.curriculum);
-  if (!existsSync(file)) return new Map();
-  try {
-    const curriculum = parseDataFile(CurriculumParser, file, ARTIFACTS.curriculum);
-    return new Map(curriculum.modules.flatMap((module) => module.lessons.map((lesson) => [lesson.id, lesson.prerequisites] as const)));
-  } catch {
-    return new Map(); // an invalid curriculum is the phase checks' and register's problem, not this flag's
-  }
 }
 
 function after(time: string | undefined, doneAt: string | undefined): boolean {

@@ -2,8 +2,8 @@
 // changed since the task started, by mtime, which a crashed worker may have left half-written.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { LessonState } from '../content-schemas/index.ts';
-import { DOT_DIR, insideCourse, type Course } from './course.ts';
+import type { LessonState } from '../../content-schemas/index.ts';
+import { DOT_DIR, insideCourse, type Course } from '../course.ts';
 
 const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', '__pycache__', '.pytest_cache', '.benchmarks', '.git', 'dist', 'build']);
 const MAX_FILES = 50;

@@ -1,9 +1,9 @@
 // Drift: a verified lesson whose code (not its docs) no longer hashes to the verified hash. The
 // verdict's scope is the hash, so drift means the lesson needs verifying again.
 import { statSync } from 'node:fs';
-import type { LessonState } from '../content-schemas/index.ts';
+import type { LessonState } from '../../content-schemas/index.ts';
 import { hashLessonCode } from './code-hash.ts';
-import { insideCourse, type Course } from './course.ts';
+import { insideCourse, type Course } from '../course.ts';
 
 export interface CodeDrift {
   /** True when the lesson was verified and its code now hashes differently (or is gone). */

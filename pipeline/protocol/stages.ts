@@ -1,17 +1,15 @@
 // Lesson stages (docs/protocol.md, "Lesson stages"): the stage table, and the decisions of `state set`,
-// `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import type { Budgets, EventDraft, LessonState, Phase, Stage, State } from '../content-schemas/index.ts';
-import { LessonSpecParser, ReviewParser, STAGES, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../content-schemas/fast.ts';
-import { listLessonCodeFiles } from './code-hash.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
-import { lintDoc } from './conventions.ts';
-import { codeDrift, currentCodeHash } from './drift.ts';
-import { refuse } from './errors.ts';
-import { countedByVerify, decideFailure, requireLesson } from './fix-budget.ts';
-import { nonEmptyFileProblems, problemsOf } from './phases.ts';
-import { reviewEvidence } from './report-review.ts';
+// `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals. Pure:
+// what the disk says comes in as facts (artifacts/facts.ts).
+import type { Budgets, EventDraft, EventOf, LessonState, Phase, Stage, State } from '../../content-schemas/index.ts';
+import { stageIndex } from '../../content-schemas/fast.ts';
+import { printable } from '../course.ts';
+import { refuse } from '../errors.ts';
+import { countedByVerify, decideFailure } from './fix-budget.ts';
+import { parseStage, requireLesson } from './lessons.ts';
+
+/** `{ review }` of a lesson.stage event: review.md's verdict and findings, or `{}` when there is none. */
+export type ReviewEvidence = Pick<EventOf<'lesson.stage'>, 'review'>;
 
 export interface StageRow {
   /** The stage the lesson is at (its last completed stage). */
@@ -42,36 +40,6 @@ export function stageRow(stage: Stage): StageRow {
   return STAGE_TABLE[stageIndex(stage)] as StageRow;
 }
 
-function lessonDirProblems(course: Course, lesson: LessonState): string[] {
-  return problemsOf(() => {
-    const dir = insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) refuse(`${lesson.dir}: lesson folder missing`);
-    if (listLessonCodeFiles(dir).length === 0) refuse(`${lesson.dir}: no code files (everything but docs/ is code)`);
-  });
-}
-
-function specProblems(course: Course, id: string): string[] {
-  const rel = ARTIFACTS.lessonSpec(id);
-  if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
-  return problemsOf(() => {
-    const spec = parseDataFile(LessonSpecParser, abs(course, rel), rel);
-    if (spec.lesson !== id) refuse(`${rel}: lesson: is "${printable(spec.lesson)}", expected "${id}"`);
-  });
-}
-
-function reviewProblems(course: Course, lesson: LessonState): string[] {
-  const id = lesson.id;
-  const rel = ARTIFACTS.lessonReview(id);
-  if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
-  return problemsOf(() => {
-    const review = parseData(ReviewParser, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
-    if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
-    if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
-    const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);
-    if (stale) refuse(`${rel}: ${stale}`);
-  });
-}
-
 /** Why a review does not belong to the current round (after a move back), or null when it does. */
 export function staleReview(lesson: LessonState, round: number | undefined, mtimeMs: number): string | null {
   if (!lesson.rework) return null;
@@ -80,54 +48,33 @@ export function staleReview(lesson: LessonState, round: number | undefined, mtim
   return `written before the move back from ${lesson.rework.from} (${lesson.rework.at})${round === undefined ? '' : ` for round ${round}`}; the current review round is ${current}: review again (round: ${current})`;
 }
 
-function readalongProblems(course: Course, lesson: LessonState, fileProblems: string[]): string[] {
-  if (fileProblems.length > 0) return fileProblems;
-  const rel = path.posix.join(lesson.dir, 'docs', 'readalong.md');
-  if (lintDoc(readFileSync(abs(course, rel), 'utf8')).references > 0) return [];
-  return [`${rel}: no code reference; a readalong shows the lesson's code with an empty fence like \`\`\`ts file=src/x.ts lines=10-24 (see: codelabgen conventions readalong)`];
-}
-
-function doneProblems(course: Course, lesson: LessonState): string[] {
-  if (lesson.verified === null) return [`lesson ${lesson.id}: no verification recorded; move it back to code and verify again`];
-  const drift = codeDrift(course, lesson);
-  return drift.drifted ? [`lesson ${lesson.id}: code changed since it was verified (${drift.current_hash ?? 'code missing'}); move it back to code and verify again`] : [];
-}
-
-/** Problems of the artifact that a forward move to `target` needs; empty when it may move. */
-export function forwardProblems(course: Course, lesson: LessonState, target: Stage): string[] {
-  const docs = (name: string) => nonEmptyFileProblems(course, path.posix.join(lesson.dir, 'docs', name));
-  switch (target) {
-    case 'spec':
-      return specProblems(course, lesson.id);
-    case 'code':
-      return lessonDirProblems(course, lesson);
-    case 'readalong':
-      return readalongProblems(course, lesson, docs('readalong.md'));
-    case 'notes':
-      return docs('notes.md');
-    case 'reviewed':
-      return reviewProblems(course, lesson);
-    case 'done':
-      return doneProblems(course, lesson);
-    default:
-      return [];
-  }
-}
-
 function unblocked(lesson: LessonState, verb: string): void {
   if (lesson.blocked) refuse(`lesson ${lesson.id} is blocked (${printable(lesson.blocked.reason, 120)}); it cannot ${verb} until unblocked`, `codelabgen state unblock ${lesson.id}`);
-}
-
-function parseStage(target: string): Stage {
-  if (!(STAGES as readonly string[]).includes(target)) refuse(`unknown stage "${printable(target)}"; stages: ${STAGES.join(', ')}`);
-  return target as Stage;
 }
 
 /** Phases in which every lesson is done: a move back there must reopen the course (`--reopen`). */
 export const FINISHED_PHASES: readonly Phase[] = ['assembly', 'done'];
 
-/** `state set <id> <stage> [--note] [--reopen]`: one step forward with its artifact check, or back with a note. */
-export function decideSet(course: Course, state: State, id: string, stageName: string, note: string | null, budgets: Budgets, reopen = false): EventDraft {
+/** What `state set` is asked: `state set <id> <stage> [--note] [--reopen]`. */
+export interface SetRequest {
+  id: string;
+  stage: string;
+  note: string | null;
+  reopen?: boolean;
+}
+
+/** What the disk says for a stage move (artifacts/facts.ts gathers it under the lock). */
+export interface StageMoveFacts {
+  /** Problems of the artifact the forward move needs; empty when it may move (or not a forward move). */
+  forwardProblems: string[];
+  /** The review.md verdict and findings, recorded on a move to or back from review. */
+  review: ReviewEvidence;
+}
+
+/** `state set`: one step forward when the artifact checks passed, or back with a note. */
+export function decideSet(state: State, request: SetRequest, facts: StageMoveFacts, budgets: Budgets): EventDraft {
+  const { id, note, reopen = false } = request;
+  const stageName = request.stage;
   const lesson = requireLesson(state, id);
   const target = parseStage(stageName);
   unblocked(lesson, 'move');
@@ -139,17 +86,17 @@ export function decideSet(course: Course, state: State, id: string, stageName: s
     if (finished && !reopen) {
       refuse(`lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`);
     }
-    return { ...decideBack(course, lesson, target, note, budgets), ...(reopen ? { reopened: state.phase } : {}) };
+    return { ...decideBack(lesson, target, note, budgets, facts.review), ...(reopen ? { reopened: state.phase } : {}) };
   }
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
   if (target !== next) refuse(`lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`);
-  const problems = forwardProblems(course, lesson, target);
+  const problems = facts.forwardProblems;
   if (problems.length > 0) refuse(`lesson ${id}: cannot move to ${target}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, ...problems.slice(1, 20));
-  return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false, ...(target === 'reviewed' ? reviewEvidence(course, id) : {}) };
+  return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false, ...(target === 'reviewed' ? facts.review : {}) };
 }
 
-function decideBack(course: Course, lesson: LessonState, target: Stage, note: string | null, budgets: Budgets): Extract<EventDraft, { kind: 'lesson.stage' }> {
+function decideBack(lesson: LessonState, target: Stage, note: string | null, budgets: Budgets, review: ReviewEvidence): Extract<EventDraft, { kind: 'lesson.stage' }> {
   const id = lesson.id;
   if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`);
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';
@@ -160,17 +107,22 @@ function decideBack(course: Course, lesson: LessonState, target: Stage, note: st
       `block it for the user: codelabgen state block ${id} --reason "..."; the user may grant one more round: codelabgen state unblock ${id} --review-round --note "<their decision>"`,
     );
   }
-  return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound, ...(usesRound ? reviewEvidence(course, id) : {}) };
+  return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound, ...(usesRound ? review : {}) };
+}
+
+/** What the disk says for `state fail`: the hash of the lesson's code now (null when missing). */
+export interface FailFacts {
+  codeHash: string | null;
 }
 
 /**
  * `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). A failure that a failing
  * `verify --update-state` already counted (same code since) is refused: one failure, one attempt.
  */
-export function decideFail(course: Course, state: State, id: string, note: string | undefined, budgets: Budgets): EventDraft {
+export function decideFail(state: State, id: string, note: string | undefined, facts: FailFacts, budgets: Budgets): EventDraft {
   if (note === undefined || note.trim() === '') refuse(`state fail ${id}: --note "<one-line cause>" is required`);
   const lesson = requireLesson(state, id);
-  const run = lesson.stage === 'code' && !lesson.blocked ? countedByVerify(lesson, currentCodeHash(course, lesson)) : null;
+  const run = lesson.stage === 'code' && !lesson.blocked ? countedByVerify(lesson, facts.codeHash) : null;
   if (run !== null) refuse(`lesson ${id}: this failure is already counted by verify run ${run} (the code has not changed since); fix the code, then: codelabgen verify ${id} --update-state`);
   return decideFailure(state, id, note, budgets, 'state fail', null);
 }
@@ -201,14 +153,4 @@ export function decideStale(state: State, id: string, reason: string | undefined
   if (lesson.stage !== 'done') refuse(`lesson ${id} is at ${lesson.stage}: only a done lesson can be marked stale`);
   if (lesson.stale) refuse(`lesson ${id} is already stale (${printable(lesson.stale.reason, 120)})`);
   return { kind: 'lesson.stale', lesson: id, reason };
-}
-
-/** Lessons verified (at verified or later) whose code changed since: docs/protocol.md, "check and drift". */
-export function driftedLessons(course: Course, state: State): Set<string> {
-  const drifted = new Set<string>();
-  for (const id of state.lesson_order) {
-    const lesson = state.lessons[id];
-    if (lesson && lesson.verified && stageIndex(lesson.stage) >= stageIndex('verified') && codeDrift(course, lesson).drifted) drifted.add(id);
-  }
-  return drifted;
 }

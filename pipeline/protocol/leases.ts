@@ -1,6 +1,6 @@
 // Task leases: a running task counts as running while its lease holds (`state task start --lease`,
 // renewed by `state task heartbeat`), and as interrupted after, with a hint to resume it. Pure.
-import type { Phase, Stage, State, Task } from '../content-schemas/index.ts';
+import type { Phase, Stage, State, Task } from '../../content-schemas/index.ts';
 
 /** What `state next` shows of every task it lists. */
 interface ListedTask {

@@ -2,7 +2,7 @@
 // blocked modules, stale and drifted lessons, running and interrupted tasks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
+import type { LessonState, Stage, State, Task } from '../../content-schemas/index.ts';
 import { planNext, type PlanInput } from './planner.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';

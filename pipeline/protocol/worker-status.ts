@@ -1,7 +1,7 @@
 // A worker's status JSON (docs/protocol.md, "What a worker returns"): find the last JSON object in a worker's answer
 // (the whole text, a ```json fence, or a bare object) and validate it with WorkerStatusSchema.
-import type { WorkerStatus } from '../content-schemas/index.ts';
-import { DataFileError, WorkerStatusParser, parseData } from '../content-schemas/fast.ts';
+import type { WorkerStatus } from '../../content-schemas/index.ts';
+import { DataFileError, WorkerStatusParser, parseData } from '../../content-schemas/fast.ts';
 
 /** Characters the brace scan may visit in all (text of unbalanced braces is quadratic otherwise). */
 const SCAN_BUDGET = 32 * 1024 * 1024;

@@ -1,16 +1,10 @@
 // The fix-attempt rule shared by `state fail` and `verify --update-state`: each failure uses one
 // attempt; the one that uses up `budgets.fix_attempts` blocks the lesson. The outcome is put in
 // the event, so replay never recomputes it from config.
-import type { Budgets, EventDraft, LessonState, State } from '../content-schemas/index.ts';
-import { printable } from './course.ts';
-import { refuse } from './errors.ts';
-import { getOwn } from './state/keyed.ts';
-
-export function requireLesson(state: State, id: string) {
-  const lesson = getOwn(state.lessons, id);
-  if (lesson === undefined) refuse(`unknown lesson "${printable(id)}"`, 'list lessons with: codelabgen state show --all');
-  return lesson;
-}
+import type { Budgets, EventDraft, LessonState, State } from '../../content-schemas/index.ts';
+import { printable } from '../course.ts';
+import { refuse } from '../errors.ts';
+import { requireLesson } from './lessons.ts';
 
 export function decideFailure(state: State, id: string, note: string, budgets: Budgets, via: 'state fail' | 'verify', run: number | null, codeHash: string | null = null): EventDraft {
   const lesson = requireLesson(state, id);

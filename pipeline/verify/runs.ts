@@ -2,11 +2,11 @@
 // an exclusive number (safe under concurrent verifies of the same lesson); read with RunResultSchema.
 import { linkSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { RunResult } from '../content-schemas/index.ts';
-import { RunResultParser, parseDataFile } from '../content-schemas/fast.ts';
-import { ARTIFACTS, abs, insideCourse, type Course } from './course.ts';
-import { errorCode } from './errors.ts';
-import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from './store/atomic-write.ts';
+import type { RunResult } from '../../content-schemas/index.ts';
+import { RunResultParser, parseDataFile } from '../../content-schemas/fast.ts';
+import { ARTIFACTS, abs, insideCourse, type Course } from '../course.ts';
+import { errorCode } from '../errors.ts';
+import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from '../store/atomic-write.ts';
 
 const RUN_FILE = /^([1-9][0-9]{0,8})\.json$/;
 

@@ -1,50 +1,12 @@
-// Phases (docs/protocol.md, "Phases"): the order, each phase's required actions with their artifact
-// checks, and the decision of `state phase <next>` (one step, gates need --approved).
+// Each phase's required actions checked against the course (docs/protocol.md, "Phases"): what
+// `state next` lists and the facts `state phase` decides on.
 import { existsSync, statSync } from 'node:fs';
-import type { EventDraft, Phase, Source, State } from '../content-schemas/index.ts';
-import { CurriculumParser, DataFileError, SourceParser, TopicParser, PHASES, parseDataFile, parseJsonlFile } from '../content-schemas/fast.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
+import type { Phase, Source, State } from '../../content-schemas/index.ts';
+import { CurriculumParser, DataFileError, SourceParser, TopicParser, parseDataFile, parseJsonlFile } from '../../content-schemas/fast.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
 import { codeDrift } from './drift.ts';
-import { refuse } from './errors.ts';
-
-/** One required action of a phase, as `state next` shows it. */
-export interface PhaseAction {
-  /** Stable id, e.g. "recon.overview". */
-  id: string;
-  description: string;
-  /** The artifact it is about, relative to the course root (null when not one file). */
-  path: string | null;
-  done: boolean;
-  /** Why it is not done: one line each, naming the file and field. */
-  problems: string[];
-}
-
-export const GATES: readonly Phase[] = ['gate_sources', 'gate_plan'];
-
-export function nextPhase(phase: Phase): Phase | null {
-  return PHASES[PHASES.indexOf(phase) + 1] ?? null;
-}
-
-/** Problems of a file that must exist and not be empty. */
-export function nonEmptyFileProblems(course: Course, rel: string): string[] {
-  const file = abs(course, rel);
-  if (!existsSync(file)) return [`${rel}: missing`];
-  const stat = statSync(file);
-  if (!stat.isFile()) return [`${rel}: not a file`];
-  return stat.size === 0 ? [`${rel}: empty`] : [];
-}
-
-/** Runs a parse and turns a DataFileError (or a refusal) into problem lines. */
-export function problemsOf(run: () => void): string[] {
-  try {
-    run();
-    return [];
-  } catch (error) {
-    if (error instanceof DataFileError) return error.message.split('\n');
-    if (error instanceof Error && error.name === 'RefusalError') return [error.message];
-    throw error;
-  }
-}
+import type { PhaseAction } from '../protocol/phases.ts';
+import { nonEmptyFileProblems, problemsOf } from './problems.ts';
 
 function action(id: string, description: string, path: string | null, problems: string[]): PhaseAction {
   return { id, description, path, done: problems.length === 0, problems };
@@ -159,20 +121,4 @@ export function phaseActions(course: Course, state: State, phase: Phase = state.
     default:
       return []; // init, gates and done have no artifacts to check
   }
-}
-
-/** The event of `state phase <target>`, or a refusal listing what is missing. */
-export function decidePhase(course: Course, state: State, target: string, approved: boolean): EventDraft {
-  const next = nextPhase(state.phase);
-  if (next === null) refuse(`the course is already at the last phase (done)`);
-  if (!(PHASES as readonly string[]).includes(target)) refuse(`unknown phase "${printable(target)}"; the next phase is ${next}`, `phases: ${PHASES.join(' → ')}`);
-  if (target !== next) refuse(`cannot move from ${state.phase} to ${target}: phases move one step at a time; the next phase is ${next}`);
-  if (GATES.includes(state.phase) && !approved) refuse(`leaving ${state.phase} needs the user's approval: codelabgen state phase ${next} --approved`);
-  const problems = phaseActions(course, state).flatMap((item) => item.problems);
-  if (problems.length > 0) {
-    const first = problems.slice(0, 1).join('');
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    refuse(`cannot leave ${state.phase}: ${first}${more}`, ...problems.slice(1, 20), `see: codelabgen state next`);
-  }
-  return { kind: 'phase.advance', from: state.phase, to: next, approved };
 }

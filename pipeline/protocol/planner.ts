@@ -1,6 +1,6 @@
 // The planner behind `state next` (docs/protocol.md, state next): a pure function from state, budgets,
 // phase actions, drift and the time to what the orchestrator should do next.
-import type { Budgets, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
+import type { Budgets, LessonState, Phase, Stage, State, Task } from '../../content-schemas/index.ts';
 import type { PhaseAction } from './phases.ts';
 import { ageSeconds, tasksByLease, type InterruptedTask, type RunningTask } from './leases.ts';
 import { GATES } from './phases.ts';

@@ -2,16 +2,15 @@
 // reopening, rework, prerequisites. Table-driven where the rule is a table.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LessonState, Stage, State, Task } from '../content-schemas/index.ts';
+import type { LessonState, Stage, State, Task } from '../../content-schemas/index.ts';
 import { countedByVerify } from './fix-budget.ts';
 import { decidePhaseTaskStart, decideTaskStart, isOpen, listTasks, parseLease } from './tasks.ts';
 import { activeRework, planNext } from './planner.ts';
 import { changedPrerequisites } from './prerequisites.ts';
-import { decideSet, decideUnblock, reviewRounds, staleReview } from './stages.ts';
-import type { Course } from './course.ts';
+import { decideSet, decideUnblock, reviewRounds, staleReview, type StageMoveFacts } from './stages.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
-const COURSE: Course = { root: '/nonexistent-course', dir: '/nonexistent-course/.codelabgen' };
+const NO_FACTS: StageMoveFacts = { forwardProblems: [], review: {} };
 const BUDGETS = { fix_attempts: 3, review_rounds: 2, parallel: 3 };
 
 function refusal(run: () => unknown): string {
@@ -88,7 +87,7 @@ test('reopen: a move back in assembly or done needs --reopen, which carries the 
     const current = state([lesson('1.1', 'done', { verified: { code_hash: 'sha256:a', at: T0, run: 1 } })], [], phase);
     let outcome = '';
     try {
-      const draft = decideSet(COURSE, current, '1.1', 'notes', 'typo', BUDGETS, reopen);
+      const draft = decideSet(current, { id: '1.1', stage: 'notes', note: 'typo', reopen }, NO_FACTS, BUDGETS);
       outcome = draft.kind === 'lesson.stage' && draft.reopened ? `reopened ${draft.reopened}` : 'ok';
     } catch (error) {
       outcome = `refused: ${(error as Error).message}`;
@@ -202,8 +201,8 @@ test('unblock: --note is the user\'s decision; --review-round needs it and adds 
   assert.deepEqual(decideUnblock(state([blocked]), '1.1', 'user: go on', true), { kind: 'lesson.unblock', lesson: '1.1', fix_budget_reset: false, note: 'user: go on', review_round_granted: true });
   assert.match(refusal(() => decideUnblock(state([blocked]), '1.1', null, true)), /--review-round records the user's decision/);
   assert.deepEqual([reviewRounds(blocked, BUDGETS), reviewRounds({ ...blocked, review_rounds_granted: 2 }, BUDGETS)], [2, 4]);
-  assert.match(refusal(() => decideSet(COURSE, state([{ ...blocked, blocked: null }]), '1.1', 'notes', 'again', BUDGETS)), /review rounds used up \(2 of 2\)/);
-  assert.equal(refusal(() => decideSet(COURSE, state([{ ...blocked, blocked: null, review_rounds_granted: 1 }]), '1.1', 'notes', 'again', BUDGETS)), 'accepted');
+  assert.match(refusal(() => decideSet(state([{ ...blocked, blocked: null }]), { id: '1.1', stage: 'notes', note: 'again' }, NO_FACTS, BUDGETS)), /review rounds used up \(2 of 2\)/);
+  assert.equal(refusal(() => decideSet(state([{ ...blocked, blocked: null, review_rounds_granted: 1 }]), { id: '1.1', stage: 'notes', note: 'again' }, NO_FACTS, BUDGETS)), 'accepted');
 });
 
 test('prerequisites: a done lesson is flagged when a prerequisite drifted, or was moved back or marked stale after it was done', () => {

@@ -1,7 +1,7 @@
 // The worker status finder: the last JSON object of a longer text, validated.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DataFileError } from '../content-schemas/index.ts';
+import { DataFileError } from '../../content-schemas/index.ts';
 import { lastJsonBlock, parseWorkerStatus } from './worker-status.ts';
 
 const cases: Array<[string, string, unknown]> = [

@@ -1,0 +1,87 @@
+// The artifact checks of a lesson's forward stage moves (docs/protocol.md, "Lesson stages") and
+// drift: they read the course, so they run before protocol/stages.ts decides (artifacts/facts.ts).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
+import { LessonSpecParser, ReviewParser, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../../content-schemas/fast.ts';
+import { listLessonCodeFiles } from './code-hash.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
+import { lintDoc } from '../conventions.ts';
+import { codeDrift } from './drift.ts';
+import { refuse } from '../errors.ts';
+import { staleReview } from '../protocol/stages.ts';
+import { nonEmptyFileProblems, problemsOf } from './problems.ts';
+
+function lessonDirProblems(course: Course, lesson: LessonState): string[] {
+  return problemsOf(() => {
+    const dir = insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) refuse(`${lesson.dir}: lesson folder missing`);
+    if (listLessonCodeFiles(dir).length === 0) refuse(`${lesson.dir}: no code files (everything but docs/ is code)`);
+  });
+}
+
+function specProblems(course: Course, id: string): string[] {
+  const rel = ARTIFACTS.lessonSpec(id);
+  if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
+  return problemsOf(() => {
+    const spec = parseDataFile(LessonSpecParser, abs(course, rel), rel);
+    if (spec.lesson !== id) refuse(`${rel}: lesson: is "${printable(spec.lesson)}", expected "${id}"`);
+  });
+}
+
+function reviewProblems(course: Course, lesson: LessonState): string[] {
+  const id = lesson.id;
+  const rel = ARTIFACTS.lessonReview(id);
+  if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
+  return problemsOf(() => {
+    const review = parseData(ReviewParser, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
+    if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
+    if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
+    const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);
+    if (stale) refuse(`${rel}: ${stale}`);
+  });
+}
+
+function readalongProblems(course: Course, lesson: LessonState, fileProblems: string[]): string[] {
+  if (fileProblems.length > 0) return fileProblems;
+  const rel = path.posix.join(lesson.dir, 'docs', 'readalong.md');
+  if (lintDoc(readFileSync(abs(course, rel), 'utf8')).references > 0) return [];
+  return [`${rel}: no code reference; a readalong shows the lesson's code with an empty fence like \`\`\`ts file=src/x.ts lines=10-24 (see: codelabgen conventions readalong)`];
+}
+
+function doneProblems(course: Course, lesson: LessonState): string[] {
+  if (lesson.verified === null) return [`lesson ${lesson.id}: no verification recorded; move it back to code and verify again`];
+  const drift = codeDrift(course, lesson);
+  return drift.drifted ? [`lesson ${lesson.id}: code changed since it was verified (${drift.current_hash ?? 'code missing'}); move it back to code and verify again`] : [];
+}
+
+/** Problems of the artifact that a forward move to `target` needs; empty when it may move. */
+export function forwardProblems(course: Course, lesson: LessonState, target: Stage): string[] {
+  const docs = (name: string) => nonEmptyFileProblems(course, path.posix.join(lesson.dir, 'docs', name));
+  switch (target) {
+    case 'spec':
+      return specProblems(course, lesson.id);
+    case 'code':
+      return lessonDirProblems(course, lesson);
+    case 'readalong':
+      return readalongProblems(course, lesson, docs('readalong.md'));
+    case 'notes':
+      return docs('notes.md');
+    case 'reviewed':
+      return reviewProblems(course, lesson);
+    case 'done':
+      return doneProblems(course, lesson);
+    default:
+      return [];
+  }
+}
+
+/** Lessons verified (at verified or later) whose code changed since: docs/protocol.md, "check and drift". */
+export function driftedLessons(course: Course, state: State): Set<string> {
+  const drifted = new Set<string>();
+  for (const id of state.lesson_order) {
+    const lesson = state.lessons[id];
+    if (lesson && lesson.verified && stageIndex(lesson.stage) >= stageIndex('verified') && codeDrift(course, lesson).drifted) drifted.add(id);
+  }
+  return drifted;
+}
