@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DataFileError } from '../../content-schemas/fast.ts';
 import { ChecksFailedError, refuse, RefusalError } from '../errors.ts';
 import type { DiagramStats } from './diagrams.ts';
 import type { BuildStep, Progress } from './integration.ts';
@@ -293,6 +294,10 @@ function runWorker(job: SiteJob, env: NodeJS.ProcessEnv, onMessage: (message: Wo
 /** The worker's error as the CLI's own error type (so cli/main.ts prints one `error:` line). */
 function rebuildError(message: { name: string; message: string; hints: string[] }): Error {
   if (message.name === 'RefusalError' || message.name === 'StoreWriteError') return new RefusalError(message.message, message.hints);
-  if (message.name === 'DataFileError') return Object.assign(new Error(message.message), { name: 'DataFileError' });
+  if (message.name === 'DataFileError') {
+    const error = new DataFileError('', []); // its problem lines come whole in the message
+    error.message = message.message;
+    return error;
+  }
   return new ChecksFailedError(message.message);
 }
