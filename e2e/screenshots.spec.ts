@@ -8,7 +8,7 @@ const SHOTS = [
   ['home-light', () => siteUrl(), 'light'],
   ['lesson-light', () => lessonUrl(lessons()[0]!), 'light'],
   ['lesson-dark', () => lessonUrl(lessons()[0]!), 'dark'],
-  ['report-light', () => `${siteUrl()}report/`, 'light'],
+  ['report-light', () => `${siteUrl('base')}report/`, 'light'],
 ] as const;
 
 test('screenshots of home, a lesson (light and dark) and the report', async ({ page }, testInfo) => {
