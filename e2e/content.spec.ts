@@ -138,14 +138,12 @@ function distinctiveNotesWord(): { lesson: Lesson; word: string } {
 
 test("search finds a term from a lesson's notes and its result opens that lesson", async ({ page }) => {
   const { lesson, word } = distinctiveNotesWord();
-  await page.goto(siteUrl());
-  await page.locator('#site-search').fill(word);
-  await page.locator('#site-search').press('Enter');
-  await expect(page).toHaveURL(`${siteUrl()}search/?q=${word}`);
-  const results = page.locator('.pagefind-ui__result');
-  await expect(results.first()).toBeVisible();
-  const first = results.first().locator('.pagefind-ui__result-link').first();
-  await expect(first).toContainText(lesson.title);
+  // The search page's ?q= link opens the search dialog with the query.
+  await page.goto(`${siteUrl()}search/?q=${word}`);
+  await expect(page.getByRole('searchbox')).toHaveValue(word);
+  const first = page.locator('.search-results a').first();
+  await expect(first).toBeVisible();
+  await expect(first.locator('strong')).toContainText(lesson.title);
   await first.click();
   await expect(page).toHaveURL(new RegExp(`^${lessonUrl(lesson).replace(/[.?]/g, '\\$&')}`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
