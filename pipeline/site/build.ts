@@ -157,14 +157,15 @@ function siteJob(mode: SiteJob['mode'], root: string, rest: Omit<SiteJob, 'mode'
   return { mode, course, cacheDir, ...rest };
 }
 
-/** Marks this run's content cache as used and removes the ones unused for CACHE_KEEP_MS. */
+/** Marks this run's content cache as used; removes caches and run folders unused for CACHE_KEEP_MS. */
 function sweepCaches(current: string): void {
   mkdirSync(current, { recursive: true });
   const now = new Date();
   utimesSync(current, now, now);
   for (const name of readdirSync(path.dirname(current))) {
     const dir = path.join(path.dirname(current), name);
-    if (!name.startsWith('content-') || dir === current) continue;
+    // run-* folders are left behind only when the CLI was killed mid-run
+    if (!(name.startsWith('content-') || name.startsWith('run-')) || dir === current) continue;
     try {
       if (now.getTime() - statSync(dir).mtimeMs > CACHE_KEEP_MS) rmSync(dir, { recursive: true, force: true });
     } catch {

@@ -23,7 +23,8 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     root,
     configFile: false,
     srcDir: './site',
-    publicDir: path.join(process.cwd(), 'public'),
+    // Paths that end up in the bundle stay the same from run to run (else no page is ever kept).
+    publicDir: path.join(job.cacheDir, 'public'),
     outDir: job.out,
     base: job.base,
     ...(job.site ? { site: job.site } : {}),
@@ -31,11 +32,11 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     trailingSlash: 'ignore',
     build: { format: 'directory', inlineStylesheets: 'never' },
     devToolbar: { enabled: false },
-    // Lesson pages give a cacheKey (their entry digests): a rebuild renders only changed lessons.
+    // Lesson pages give a cacheKey (their entry digests): unchanged ones are restored, not rendered.
     experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
     integrations: [integration, ...(integrations ?? [])],
-    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(process.cwd(), 'vite') },
+    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite') },
     ...(job.port ? { server: { port: job.port, host: '127.0.0.1' } } : {}),
   };
 }
