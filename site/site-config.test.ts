@@ -1,11 +1,13 @@
 // The site: section of config.yaml and the heading anchors: WCAG contrast of accents (a failing
-// one refuses the build naming file and field), the derived dark accent, ids and the TOC.
+// one refuses the build naming file and field), the derived dark accent, ids and the TOC, and
+// last-updated dates from git.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../bench/generate-course.ts';
-import { cli, scratchDir, snapshot } from '../cli/testing.ts';
+import { cli, cliAsync, scratchDir, snapshot } from '../cli/testing.ts';
 import { ConfigSchema, contrastRatio, darkAccent, worstContrast } from '../content-schemas/index.ts';
 import { anchorHeadings, slugify } from './lib/headings.ts';
 
@@ -68,4 +70,22 @@ test('doc headings get unique ids (never a page section id), an anchor link and 
   ]);
   assert.match(html, /^<div class="heading-wrap h3"><h3 id="notes-2">Notes<\/h3><a class="heading-anchor" href="#notes-2">/);
   assert.match(html, /<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; id”<\/span><\/a><\/div><h4>deeper<\/h4>$/);
+});
+
+test('a course in git shows each lesson\'s last commit date; the same course outside git shows none', async () => {
+  const work = scratchDir('codelabgen-site-git-');
+  const root = path.join(work, 'course');
+  await generateCourse(root, { lessons: 2, diagram: () => null });
+  const build = async (out: string) => {
+    const result = await cliAsync(['site', 'build', '--course', root, '--out', out], { env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') }, timeoutMs: 300_000 }).done;
+    assert.equal(result.code, 0, result.stderr);
+    const dir = path.join(out, 'lessons');
+    return readdirSync(dir).sort().map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
+  };
+  for (const page of await build(path.join(work, 'out-plain'))) assert.doesNotMatch(page, /Last updated/);
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org', GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z', GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z' };
+  for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'course']]) assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
+  const pages = await build(path.join(work, 'out-git'));
+  assert.equal(pages.length, 2);
+  for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
 });
