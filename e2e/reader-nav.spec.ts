@@ -81,6 +81,11 @@ test('narrow screens: the menu button opens the sidebar, traps the page behind i
   await expect(sidebar).toBeHidden();
   await expect(button).toBeFocused();
   await expect(button).toHaveAttribute('aria-expanded', 'false');
+  // The table of contents is a closed disclosure at the top instead.
+  const mobileToc = page.locator('details.toc-mobile');
+  await expect(mobileToc.locator('a').first()).toBeHidden();
+  await mobileToc.locator('summary').click();
+  await expect(mobileToc.locator('a')).toHaveText(await page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => h.textContent?.trim() ?? '')));
   // Glossary and Sources move into the menu when the header has no room for them.
   await button.click();
   await sidebar.getByRole('link', { name: 'Glossary' }).click();
