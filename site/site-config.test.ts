@@ -89,3 +89,19 @@ test('a course in git shows each lesson\'s last commit date; the same course out
   assert.equal(pages.length, 2);
   for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
 });
+
+test('site.report: true publishes the report page and the production details', async () => {
+  const work = scratchDir('codelabgen-site-report-');
+  const root = path.join(work, 'course');
+  await generateCourse(root, { lessons: 1, diagram: () => null });
+  const config = path.join(root, '.codelabgen', 'config.yaml');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
+  const out = path.join(work, 'out');
+  const result = await cliAsync(['site', 'build', '--course', root, '--out', out], { env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') }, timeoutMs: 300_000 }).done;
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(readFileSync(path.join(out, 'report', 'index.html'), 'utf8'), /Generation report/);
+  const home = readFileSync(path.join(out, 'index.html'), 'utf8');
+  assert.match(home, /href="\/report\/"/);
+  assert.match(home, /class="badge stage-done"/);
+  assert.doesNotMatch(home, /name="robots"/, 'a publish build with the report is still indexed');
+});
