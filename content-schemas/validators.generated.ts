@@ -62,109 +62,112 @@ function obj(v: unknown, known: Set<string>, fields: Field[]): unknown {
   return out;
 }
 
-const c0 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify"]);
+const c0 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site"]);
 const c1 = new Set<unknown>([1]);
 const c2 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
 const c5 = new Set<string>(["sandbox"]);
 const c6 = new Set<unknown>(["auto","required","off"]);
-const c7 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
-const c8 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
-const c9 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
-const c10 = new Set<unknown>(["candidate","accepted","rejected"]);
-const c11 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
-const c12 = new Set<string>(["id","source","title","summary","importance"]);
-const c13 = new Set<unknown>(["core","useful","optional"]);
-const c14 = new Set<string>(["title","summary","audience","modules"]);
-const c15 = new Set<string>(["id","slug","title","summary","lessons"]);
-const c16 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
-const c17 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c18 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
-const c19 = new Set<string>(["path","purpose"]);
-const c20 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
-const c21 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
-const c22 = new Set<string>(["passed","failed","skipped","total"]);
-const c23 = [/^sha256:[0-9a-f]{64}$/];
-const c24 = new Set<unknown>(["bwrap","none"]);
-const c25 = new Set<string>(["term","slug","definition","aliases","lessons"]);
-const c26 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
-const c27 = new Set<unknown>(["pass","revise"]);
-const c28 = new Set<string>(["severity","where","text"]);
-const c29 = new Set<unknown>(["blocker","major","minor","nit"]);
-const c30 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
-const c31 = new Set<unknown>(["ok","failed","needs-user"]);
-const c32 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c33 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
-const c34 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
-const c35 = new Set<string>(["phase","entered_at","seq"]);
-const c36 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
-const c37 = new Set<string>(["reason","by","at"]);
-const c38 = new Set<unknown>(["user","fix-budget"]);
-const c39 = new Set<string>(["reason","at"]);
-const c40 = new Set<string>(["from","to","note","at"]);
-const c41 = new Set<string>(["code_hash","at","run"]);
-const c42 = new Set<string>(["run","code_hash"]);
-const c43 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
-const c44 = [/^t[1-9][0-9]{0,9}$/];
-const c45 = [/^[a-z][a-z0-9-]{0,63}$/];
-const c46 = new Set<unknown>(["running","done","failed","reset"]);
-const c47 = new Set<string>(["at","seq","out","pages","lessons"]);
-const c48 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
-const c49 = new Set<unknown>(["course.init"]);
-const c50 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
-const c51 = new Set<unknown>(["phase.advance"]);
-const c52 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
-const c53 = new Set<unknown>(["lessons.register"]);
-const c54 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c55 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
-const c56 = new Set<unknown>(["lesson.stage"]);
-const c57 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c58 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c59 = new Set<unknown>(["lesson.verified"]);
-const c60 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c61 = new Set<unknown>(["lesson.fail"]);
-const c62 = new Set<unknown>(["state fail","verify"]);
-const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c64 = new Set<unknown>(["lesson.block"]);
-const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c66 = new Set<unknown>(["lesson.unblock"]);
-const c67 = new Set<unknown>(["lesson.stale"]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c69 = new Set<unknown>(["task.start"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c71 = new Set<unknown>(["task.heartbeat"]);
-const c72 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c73 = new Set<unknown>(["task.finish"]);
-const c74 = new Set<unknown>(["done","failed"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c76 = new Set<unknown>(["task.reset"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c78 = new Set<unknown>(["log"]);
-const c79 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c80 = new Set<unknown>(["site.build"]);
-const c81 = new Map<unknown, (v: any) => any>([["course.init", v235], ["phase.advance", v246], ["lessons.register", v249], ["lesson.stage", v256], ["lesson.verified", v265], ["lesson.fail", v272], ["lesson.block", v286], ["lesson.unblock", v289], ["lesson.stale", v297], ["task.start", v300], ["task.heartbeat", v306], ["task.finish", v309], ["task.reset", v313], ["log", v315], ["site.build", v322]]);
-const c82 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c83 = new Set<unknown>([3]);
-const c84 = new Set<string>(["title","topic"]);
-const c85 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c86 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c87 = new Set<string>(["kind","lesson","at","text"]);
-const c88 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c89 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c90 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c91 = new Set<string>(["at","note","via","run","blocked","tests","evidence"]);
-const c92 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c93 = new Set<string>(["at","reason","cleared_at"]);
-const c94 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c95 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c96 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c97 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c98 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c99 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c100 = new Set<string>(["kind","count","entries"]);
-const c101 = new Set<string>(["at","lesson","data"]);
-const c102 = new Set<string>(["at","pages","lessons"]);
+const c7 = new Set<string>(["report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang"]);
+const c8 = [/^https?:\/\/\S*\{path\}\S*$/];
+const c9 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
+const c10 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
+const c11 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
+const c12 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
+const c13 = new Set<unknown>(["candidate","accepted","rejected"]);
+const c14 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
+const c15 = new Set<string>(["id","source","title","summary","importance"]);
+const c16 = new Set<unknown>(["core","useful","optional"]);
+const c17 = new Set<string>(["title","summary","audience","modules"]);
+const c18 = new Set<string>(["id","slug","title","summary","lessons"]);
+const c19 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
+const c20 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
+const c21 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
+const c22 = new Set<string>(["path","purpose"]);
+const c23 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
+const c24 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
+const c25 = new Set<string>(["passed","failed","skipped","total"]);
+const c26 = [/^sha256:[0-9a-f]{64}$/];
+const c27 = new Set<unknown>(["bwrap","none"]);
+const c28 = new Set<string>(["term","slug","definition","aliases","lessons"]);
+const c29 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
+const c30 = new Set<unknown>(["pass","revise"]);
+const c31 = new Set<string>(["severity","where","text"]);
+const c32 = new Set<unknown>(["blocker","major","minor","nit"]);
+const c33 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
+const c34 = new Set<unknown>(["ok","failed","needs-user"]);
+const c35 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
+const c36 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
+const c37 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
+const c38 = new Set<string>(["phase","entered_at","seq"]);
+const c39 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
+const c40 = new Set<string>(["reason","by","at"]);
+const c41 = new Set<unknown>(["user","fix-budget"]);
+const c42 = new Set<string>(["reason","at"]);
+const c43 = new Set<string>(["from","to","note","at"]);
+const c44 = new Set<string>(["code_hash","at","run"]);
+const c45 = new Set<string>(["run","code_hash"]);
+const c46 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
+const c47 = [/^t[1-9][0-9]{0,9}$/];
+const c48 = [/^[a-z][a-z0-9-]{0,63}$/];
+const c49 = new Set<unknown>(["running","done","failed","reset"]);
+const c50 = new Set<string>(["at","seq","out","pages","lessons"]);
+const c51 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
+const c52 = new Set<unknown>(["course.init"]);
+const c53 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
+const c54 = new Set<unknown>(["phase.advance"]);
+const c55 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
+const c56 = new Set<unknown>(["lessons.register"]);
+const c57 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c58 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c59 = new Set<unknown>(["lesson.stage"]);
+const c60 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c61 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c62 = new Set<unknown>(["lesson.verified"]);
+const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c64 = new Set<unknown>(["lesson.fail"]);
+const c65 = new Set<unknown>(["state fail","verify"]);
+const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c67 = new Set<unknown>(["lesson.block"]);
+const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c69 = new Set<unknown>(["lesson.unblock"]);
+const c70 = new Set<unknown>(["lesson.stale"]);
+const c71 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c72 = new Set<unknown>(["task.start"]);
+const c73 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c74 = new Set<unknown>(["task.heartbeat"]);
+const c75 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c76 = new Set<unknown>(["task.finish"]);
+const c77 = new Set<unknown>(["done","failed"]);
+const c78 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c79 = new Set<unknown>(["task.reset"]);
+const c80 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c81 = new Set<unknown>(["log"]);
+const c82 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c83 = new Set<unknown>(["site.build"]);
+const c84 = new Map<unknown, (v: any) => any>([["course.init", v255], ["phase.advance", v266], ["lessons.register", v269], ["lesson.stage", v276], ["lesson.verified", v285], ["lesson.fail", v292], ["lesson.block", v306], ["lesson.unblock", v309], ["lesson.stale", v317], ["task.start", v320], ["task.heartbeat", v326], ["task.finish", v329], ["task.reset", v333], ["log", v335], ["site.build", v342]]);
+const c85 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c86 = new Set<unknown>([3]);
+const c87 = new Set<string>(["title","topic"]);
+const c88 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c89 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c90 = new Set<string>(["kind","lesson","at","text"]);
+const c91 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
+const c92 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c93 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
+const c94 = new Set<string>(["at","note","via","run","blocked","tests","evidence"]);
+const c95 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c96 = new Set<string>(["at","reason","cleared_at"]);
+const c97 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c98 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c99 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c100 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c101 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c102 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c103 = new Set<string>(["kind","count","entries"]);
+const c104 = new Set<string>(["at","lesson","data"]);
+const c105 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -253,1061 +256,1112 @@ function v27(v: any): any {
 function v26(v: any): any {
   return v === undefined ? JSON.parse("{\"sandbox\":\"auto\"}") : v27(v);
 }
-function v0(v: any): any {
-  return obj(v, c0, t2);
-}
-function v31(v: any): any {
-  return str(v, -1, -1, c8);
+function v33(v: any): any {
+  return typeof v === 'boolean' ? v : FAIL;
 }
 function v32(v: any): any {
-  return str(v, 1, 500, null);
-}
-function v33(v: any): any {
-  return FAIL; // string format url: zod decides
-}
-function v34(v: any): any {
-  return c9.has(v) ? v : FAIL;
+  return v === undefined ? false : v33(v);
 }
 function v35(v: any): any {
-  return c10.has(v) ? v : FAIL;
+  return str(v, 1, -1, null);
 }
-function v37(v: any): any {
-  return str(v, -1, 2000, null);
+function v34(v: any): any {
+  return v === undefined ? undefined : v35(v);
 }
+const v37 = v35;
 function v36(v: any): any {
   return v === undefined ? undefined : v37(v);
 }
 function v39(v: any): any {
-  return str(v, -1, 4000, null);
+  return FAIL; // string check custom: zod decides
 }
 function v38(v: any): any {
   return v === undefined ? undefined : v39(v);
 }
-function v41(v: any): any {
-  return str(v, -1, -1, c11);
-}
+const v41 = v39;
 function v40(v: any): any {
   return v === undefined ? undefined : v41(v);
 }
-function v30(v: any): any {
-  return obj(v, c7, t3);
+const v43 = v6;
+function v42(v: any): any {
+  return v === undefined ? undefined : v43(v);
 }
-const v43 = v31;
-const v44 = v31;
 function v45(v: any): any {
-  return str(v, 1, 300, null);
+  return str(v, -1, -1, c8);
 }
-const v46 = v39;
-function v48(v: any): any {
-  return c13.has(v) ? v : FAIL;
+function v44(v: any): any {
+  return v === undefined ? undefined : v45(v);
 }
 function v47(v: any): any {
-  return v === undefined ? "useful" : v48(v);
+  return FAIL; // string format url: zod decides
 }
-function v42(v: any): any {
-  return obj(v, c12, t4);
-}
-const v50 = v45;
-const v52 = v39;
-function v51(v: any): any {
-  return v === undefined ? "" : v52(v);
-}
-const v54 = v37;
-function v53(v: any): any {
-  return v === undefined ? "" : v54(v);
-}
-const v57 = v31;
-function v58(v: any): any {
-  return str(v, -1, 80, c16);
-}
-const v59 = v45;
-const v61 = v37;
-function v60(v: any): any {
-  return v === undefined ? "" : v61(v);
-}
-const v64 = v31;
-const v65 = v58;
-const v66 = v45;
-const v68 = v37;
-function v67(v: any): any {
-  return v === undefined ? "" : v68(v);
-}
-const v71 = v32;
-function v70(v: any): any {
-  return arr(v, -1, 20, v71);
-}
-function v69(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v70(v);
-}
-function v73(v: any): any {
-  return arr(v, -1, 50, v64);
-}
-function v72(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v73(v);
-}
-const v76 = v31;
-function v75(v: any): any {
-  return arr(v, -1, 50, v76);
-}
-function v74(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v75(v);
-}
-function v63(v: any): any {
-  return obj(v, c17, t5);
-}
-function v62(v: any): any {
-  return arr(v, 1, 500, v63);
-}
-function v56(v: any): any {
-  return obj(v, c15, t6);
-}
-function v55(v: any): any {
-  return arr(v, 1, 200, v56);
+function v46(v: any): any {
+  return v === undefined ? undefined : v47(v);
 }
 function v49(v: any): any {
-  return obj(v, c14, t7);
+  return str(v, -1, -1, c9);
 }
-const v78 = v31;
-const v79 = v45;
+function v48(v: any): any {
+  return v === undefined ? "en" : v49(v);
+}
+function v31(v: any): any {
+  return obj(v, c7, t2);
+}
+function v30(v: any): any {
+  return v === undefined ? JSON.parse("{\"report\":false,\"lang\":\"en\"}") : v31(v);
+}
+function v0(v: any): any {
+  return obj(v, c0, t3);
+}
+function v51(v: any): any {
+  return str(v, -1, -1, c11);
+}
+function v52(v: any): any {
+  return str(v, 1, 500, null);
+}
+const v53 = v47;
+function v54(v: any): any {
+  return c12.has(v) ? v : FAIL;
+}
+function v55(v: any): any {
+  return c13.has(v) ? v : FAIL;
+}
+function v57(v: any): any {
+  return str(v, -1, 2000, null);
+}
+function v56(v: any): any {
+  return v === undefined ? undefined : v57(v);
+}
+function v59(v: any): any {
+  return str(v, -1, 4000, null);
+}
+function v58(v: any): any {
+  return v === undefined ? undefined : v59(v);
+}
+function v61(v: any): any {
+  return str(v, -1, -1, c14);
+}
+function v60(v: any): any {
+  return v === undefined ? undefined : v61(v);
+}
+function v50(v: any): any {
+  return obj(v, c10, t4);
+}
+const v63 = v51;
+const v64 = v51;
+function v65(v: any): any {
+  return str(v, 1, 300, null);
+}
+const v66 = v59;
+function v68(v: any): any {
+  return c16.has(v) ? v : FAIL;
+}
+function v67(v: any): any {
+  return v === undefined ? "useful" : v68(v);
+}
+function v62(v: any): any {
+  return obj(v, c15, t5);
+}
+const v70 = v65;
+const v72 = v59;
+function v71(v: any): any {
+  return v === undefined ? "" : v72(v);
+}
+const v74 = v57;
+function v73(v: any): any {
+  return v === undefined ? "" : v74(v);
+}
+const v77 = v51;
+function v78(v: any): any {
+  return str(v, -1, 80, c19);
+}
+const v79 = v65;
+const v81 = v57;
 function v80(v: any): any {
-  return str(v, 1, 4000, null);
+  return v === undefined ? "" : v81(v);
 }
-const v83 = v32;
-function v82(v: any): any {
-  return arr(v, -1, 20, v83);
-}
-function v81(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v82(v);
-}
-function v84(v: any): any {
-  return v === undefined ? undefined : v10(v);
-}
-const v85 = v11;
+const v84 = v51;
+const v85 = v78;
+const v86 = v65;
+const v88 = v57;
 function v87(v: any): any {
-  return typeof v === 'boolean' ? v : FAIL;
+  return v === undefined ? "" : v88(v);
 }
-function v86(v: any): any {
-  return v === undefined ? false : v87(v);
-}
-function v91(v: any): any {
-  return str(v, -1, -1, c20);
-}
-function v93(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v92(v: any): any {
-  return v === undefined ? "" : v93(v);
-}
+const v91 = v52;
 function v90(v: any): any {
-  return obj(v, c19, t8);
+  return arr(v, -1, 20, v91);
 }
 function v89(v: any): any {
-  return arr(v, -1, 100, v90);
+  return v === undefined ? JSON.parse("[]") : v90(v);
 }
-function v88(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v89(v);
+function v93(v: any): any {
+  return arr(v, -1, 50, v84);
 }
-function v96(v: any): any {
-  return str(v, 1, 1000, null);
+function v92(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v93(v);
 }
+const v96 = v51;
 function v95(v: any): any {
-  return arr(v, -1, 100, v96);
+  return arr(v, -1, 50, v96);
 }
 function v94(v: any): any {
   return v === undefined ? JSON.parse("[]") : v95(v);
 }
-function v77(v: any): any {
-  return obj(v, c18, t9);
+function v83(v: any): any {
+  return obj(v, c20, t6);
 }
-const v98 = v2;
-const v99 = v31;
+function v82(v: any): any {
+  return arr(v, 1, 500, v83);
+}
+function v76(v: any): any {
+  return obj(v, c18, t7);
+}
+function v75(v: any): any {
+  return arr(v, 1, 200, v76);
+}
+function v69(v: any): any {
+  return obj(v, c17, t8);
+}
+const v98 = v51;
+const v99 = v65;
 function v100(v: any): any {
-  return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
+  return str(v, 1, 4000, null);
 }
-const v101 = v12;
+const v103 = v52;
 function v102(v: any): any {
-  return str(v, -1, 1024, null);
+  return arr(v, -1, 20, v103);
 }
-const v103 = v41;
+function v101(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v102(v);
+}
 function v104(v: any): any {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
+  return v === undefined ? undefined : v10(v);
 }
+const v105 = v11;
+const v107 = v33;
 function v106(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
-}
-function v105(v: any): any {
-  return v === null ? null : v106(v);
-}
-function v108(v: any): any {
-  return str(v, -1, 32, null);
-}
-function v107(v: any): any {
-  return v === null ? null : v108(v);
-}
-const v109 = v87;
-const v110 = v87;
-function v113(v: any): any {
-  return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
-}
-const v114 = v113;
-const v115 = v113;
-const v116 = v113;
-function v112(v: any): any {
-  return obj(v, c22, t10);
+  return v === undefined ? false : v107(v);
 }
 function v111(v: any): any {
-  return v === null ? null : v112(v);
-}
-function v117(v: any): any {
-  return str(v, -1, -1, null);
-}
-const v118 = v113;
-const v119 = v87;
-function v120(v: any): any {
   return str(v, -1, -1, c23);
 }
-function v122(v: any): any {
-  return c24.has(v) ? v : FAIL;
+function v113(v: any): any {
+  return str(v, -1, 1000, null);
 }
-function v121(v: any): any {
-  return v === undefined ? undefined : v122(v);
+function v112(v: any): any {
+  return v === undefined ? "" : v113(v);
 }
-const v124 = v6;
-function v123(v: any): any {
-  return v === null ? null : v124(v);
+function v110(v: any): any {
+  return obj(v, c22, t9);
+}
+function v109(v: any): any {
+  return arr(v, -1, 100, v110);
+}
+function v108(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v109(v);
+}
+function v116(v: any): any {
+  return str(v, 1, 1000, null);
+}
+function v115(v: any): any {
+  return arr(v, -1, 100, v116);
+}
+function v114(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v115(v);
 }
 function v97(v: any): any {
-  return obj(v, c21, t11);
+  return obj(v, c21, t10);
 }
-const v126 = v4;
-const v128 = v58;
-function v127(v: any): any {
-  return v === undefined ? undefined : v128(v);
+const v118 = v2;
+const v119 = v51;
+function v120(v: any): any {
+  return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v129 = v80;
-const v132 = v4;
-function v131(v: any): any {
-  return arr(v, -1, 20, v132);
+const v121 = v12;
+function v122(v: any): any {
+  return str(v, -1, 1024, null);
 }
-function v130(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v131(v);
+const v123 = v61;
+function v124(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v134(v: any): any {
-  return arr(v, -1, 500, v64);
-}
-function v133(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v134(v);
+function v126(v: any): any {
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v125(v: any): any {
-  return obj(v, c25, t12);
+  return v === null ? null : v126(v);
 }
-const v136 = v31;
+function v128(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v127(v: any): any {
+  return v === null ? null : v128(v);
+}
+const v129 = v33;
+const v130 = v33;
+function v133(v: any): any {
+  return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
+}
+const v134 = v133;
+const v135 = v133;
+const v136 = v133;
+function v132(v: any): any {
+  return obj(v, c25, t11);
+}
+function v131(v: any): any {
+  return v === null ? null : v132(v);
+}
 function v137(v: any): any {
-  return c27.has(v) ? v : FAIL;
+  return str(v, -1, -1, null);
 }
-function v139(v: any): any {
-  return str(v, -1, 200, null);
-}
-function v138(v: any): any {
-  return v === undefined ? undefined : v139(v);
-}
-const v141 = v21;
+const v138 = v133;
+const v139 = v33;
 function v140(v: any): any {
-  return v === undefined ? undefined : v141(v);
-}
-function v145(v: any): any {
-  return c29.has(v) ? v : FAIL;
-}
-const v147 = v6;
-function v146(v: any): any {
-  return v === undefined ? undefined : v147(v);
-}
-const v148 = v80;
-function v144(v: any): any {
-  return obj(v, c28, t13);
-}
-function v143(v: any): any {
-  return arr(v, -1, 200, v144);
+  return str(v, -1, -1, c26);
 }
 function v142(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v143(v);
+  return c27.has(v) ? v : FAIL;
 }
-function v135(v: any): any {
-  return obj(v, c26, t14);
+function v141(v: any): any {
+  return v === undefined ? undefined : v142(v);
 }
-const v150 = v31;
+const v144 = v6;
+function v143(v: any): any {
+  return v === null ? null : v144(v);
+}
+function v117(v: any): any {
+  return obj(v, c24, t12);
+}
+const v146 = v4;
+const v148 = v78;
+function v147(v: any): any {
+  return v === undefined ? undefined : v148(v);
+}
+const v149 = v100;
+const v152 = v4;
 function v151(v: any): any {
-  return c31.has(v) ? v : FAIL;
+  return arr(v, -1, 20, v152);
 }
-function v152(v: any): any {
-  return c32.has(v) ? v : FAIL;
+function v150(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v151(v);
 }
-const v155 = v91;
 function v154(v: any): any {
-  return arr(v, -1, 500, v155);
+  return arr(v, -1, 500, v84);
 }
 function v153(v: any): any {
   return v === undefined ? JSON.parse("[]") : v154(v);
 }
-const v157 = v37;
-function v156(v: any): any {
-  return v === undefined ? undefined : v157(v);
+function v145(v: any): any {
+  return obj(v, c28, t13);
 }
-function v149(v: any): any {
-  return obj(v, c30, t15);
+const v156 = v51;
+function v157(v: any): any {
+  return c30.has(v) ? v : FAIL;
 }
-const v159 = v2;
-const v160 = v4;
-const v162 = v6;
-function v161(v: any): any {
-  return v === null ? null : v162(v);
+function v159(v: any): any {
+  return str(v, -1, 200, null);
+}
+function v158(v: any): any {
+  return v === undefined ? undefined : v159(v);
+}
+const v161 = v21;
+function v160(v: any): any {
+  return v === undefined ? undefined : v161(v);
+}
+function v165(v: any): any {
+  return c32.has(v) ? v : FAIL;
+}
+const v167 = v6;
+function v166(v: any): any {
+  return v === undefined ? undefined : v167(v);
+}
+const v168 = v100;
+function v164(v: any): any {
+  return obj(v, c31, t14);
 }
 function v163(v: any): any {
+  return arr(v, -1, 200, v164);
+}
+function v162(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v163(v);
+}
+function v155(v: any): any {
+  return obj(v, c29, t15);
+}
+const v170 = v51;
+function v171(v: any): any {
   return c34.has(v) ? v : FAIL;
 }
-const v166 = v163;
-const v167 = v100;
-function v165(v: any): any {
-  return obj(v, c35, t16);
+function v172(v: any): any {
+  return c35.has(v) ? v : FAIL;
 }
-function v164(v: any): any {
-  return arr(v, -1, -1, v165);
-}
-const v168 = v113;
-const v169 = v113;
-function v170(v: any): any {
-  return arr(v, -1, -1, v64);
+const v175 = v111;
+function v174(v: any): any {
+  return arr(v, -1, 500, v175);
 }
 function v173(v: any): any {
-  return str(v, -1, 300, null);
+  return v === undefined ? JSON.parse("[]") : v174(v);
 }
-const v174 = v31;
-const v175 = v58;
-const v176 = v173;
-const v177 = v91;
-const v178 = v152;
-const v181 = v37;
-function v182(v: any): any {
-  return c38.has(v) ? v : FAIL;
+const v177 = v57;
+function v176(v: any): any {
+  return v === undefined ? undefined : v177(v);
 }
-function v180(v: any): any {
-  return obj(v, c37, t17);
+function v169(v: any): any {
+  return obj(v, c33, t16);
 }
-function v179(v: any): any {
-  return v === null ? null : v180(v);
-}
-const v185 = v37;
-function v184(v: any): any {
-  return obj(v, c39, t18);
+const v179 = v2;
+const v180 = v4;
+const v182 = v6;
+function v181(v: any): any {
+  return v === null ? null : v182(v);
 }
 function v183(v: any): any {
-  return v === null ? null : v184(v);
+  return c37.has(v) ? v : FAIL;
 }
-const v186 = v113;
-const v187 = v113;
-const v188 = v113;
-const v190 = v113;
-function v189(v: any): any {
-  return v === undefined ? undefined : v190(v);
+const v186 = v183;
+const v187 = v120;
+function v185(v: any): any {
+  return obj(v, c38, t17);
 }
-const v194 = v152;
-const v195 = v152;
-function v196(v: any): any {
-  return str(v, -1, 100000, null);
+function v184(v: any): any {
+  return arr(v, -1, -1, v185);
+}
+const v188 = v133;
+const v189 = v133;
+function v190(v: any): any {
+  return arr(v, -1, -1, v84);
 }
 function v193(v: any): any {
-  return obj(v, c40, t19);
+  return str(v, -1, 300, null);
 }
-function v192(v: any): any {
-  return v === null ? null : v193(v);
-}
-function v191(v: any): any {
-  return v === undefined ? undefined : v192(v);
-}
-const v199 = v117;
-const v201 = v100;
-function v200(v: any): any {
-  return v === null ? null : v201(v);
-}
-function v198(v: any): any {
-  return obj(v, c41, t20);
-}
-function v197(v: any): any {
-  return v === null ? null : v198(v);
-}
-const v203 = v37;
+const v194 = v51;
+const v195 = v78;
+const v196 = v193;
+const v197 = v111;
+const v198 = v172;
+const v201 = v57;
 function v202(v: any): any {
-  return v === null ? null : v203(v);
+  return c41.has(v) ? v : FAIL;
 }
-const v208 = v100;
-function v207(v: any): any {
-  return v === null ? null : v208(v);
+function v200(v: any): any {
+  return obj(v, c40, t18);
 }
-const v209 = v117;
-function v206(v: any): any {
-  return obj(v, c42, t21);
+function v199(v: any): any {
+  return v === null ? null : v200(v);
 }
-function v205(v: any): any {
-  return v === null ? null : v206(v);
-}
+const v205 = v57;
 function v204(v: any): any {
-  return v === undefined ? undefined : v205(v);
+  return obj(v, c42, t19);
 }
-const v210 = v40;
-const v211 = v41;
-function v172(v: any): any {
-  return obj(v, c36, t22);
+function v203(v: any): any {
+  return v === null ? null : v204(v);
 }
-function v171(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const out: any = {};
-  for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v64(k) !== k) return FAIL;
-    const r = v172(v[k]);
-    if (r === FAIL) return FAIL;
-    out[k] = r;
-  }
-  return out;
+const v206 = v133;
+const v207 = v133;
+const v208 = v133;
+const v210 = v133;
+function v209(v: any): any {
+  return v === undefined ? undefined : v210(v);
 }
-const v213 = v117;
-function v215(v: any): any {
-  return str(v, -1, -1, c44);
-}
+const v214 = v172;
+const v215 = v172;
 function v216(v: any): any {
-  return v === null ? null : v64(v);
+  return str(v, -1, 100000, null);
 }
-function v217(v: any): any {
-  return v === undefined ? undefined : v166(v);
+function v213(v: any): any {
+  return obj(v, c43, t20);
+}
+function v212(v: any): any {
+  return v === null ? null : v213(v);
+}
+function v211(v: any): any {
+  return v === undefined ? undefined : v212(v);
+}
+const v219 = v137;
+const v221 = v120;
+function v220(v: any): any {
+  return v === null ? null : v221(v);
 }
 function v218(v: any): any {
-  return str(v, -1, -1, c45);
+  return obj(v, c44, t21);
 }
-function v219(v: any): any {
-  return c46.has(v) ? v : FAIL;
+function v217(v: any): any {
+  return v === null ? null : v218(v);
 }
-const v220 = v41;
-function v221(v: any): any {
-  return v === null ? null : v41(v);
-}
-const v223 = v37;
+const v223 = v57;
 function v222(v: any): any {
   return v === null ? null : v223(v);
 }
+const v228 = v120;
+function v227(v: any): any {
+  return v === null ? null : v228(v);
+}
+const v229 = v137;
+function v226(v: any): any {
+  return obj(v, c45, t22);
+}
+function v225(v: any): any {
+  return v === null ? null : v226(v);
+}
 function v224(v: any): any {
-  return v === null ? null : v149(v);
+  return v === undefined ? undefined : v225(v);
 }
-const v225 = v40;
-const v226 = v40;
-function v214(v: any): any {
-  return obj(v, c43, t23);
+const v230 = v60;
+const v231 = v61;
+function v192(v: any): any {
+  return obj(v, c39, t23);
 }
-function v212(v: any): any {
+function v191(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v213(k) !== k) return FAIL;
-    const r = v214(v[k]);
+    if (k === '__proto__' || v84(k) !== k) return FAIL;
+    const r = v192(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v227 = v113;
-const v230 = v100;
-const v231 = v102;
-const v232 = v113;
-const v233 = v170;
-function v229(v: any): any {
-  return obj(v, c47, t24);
+const v233 = v137;
+function v235(v: any): any {
+  return str(v, -1, -1, c47);
 }
-function v228(v: any): any {
-  return v === null ? null : v229(v);
+function v236(v: any): any {
+  return v === null ? null : v84(v);
 }
-function v158(v: any): any {
-  return obj(v, c33, t25);
+function v237(v: any): any {
+  return v === undefined ? undefined : v186(v);
 }
-const v236 = v100;
-const v237 = v41;
-const v239 = v113;
 function v238(v: any): any {
-  return v === undefined ? undefined : v239(v);
+  return str(v, -1, -1, c48);
 }
-const v241 = v6;
-function v240(v: any): any {
-  return v === undefined ? undefined : v241(v);
-}
-function v242(v: any): any {
+function v239(v: any): any {
   return c49.has(v) ? v : FAIL;
 }
-const v243 = v4;
-const v245 = v6;
+const v240 = v61;
+function v241(v: any): any {
+  return v === null ? null : v61(v);
+}
+const v243 = v57;
+function v242(v: any): any {
+  return v === null ? null : v243(v);
+}
 function v244(v: any): any {
-  return v === null ? null : v245(v);
+  return v === null ? null : v169(v);
 }
-function v235(v: any): any {
-  return obj(v, c48, t26);
+const v245 = v60;
+const v246 = v60;
+function v234(v: any): any {
+  return obj(v, c46, t24);
 }
-function v247(v: any): any {
-  return c51.has(v) ? v : FAIL;
-}
-const v248 = v87;
-function v246(v: any): any {
-  return obj(v, c50, t27);
-}
-function v250(v: any): any {
-  return c53.has(v) ? v : FAIL;
-}
-const v253 = v173;
-const v254 = v173;
-function v252(v: any): any {
-  return obj(v, c54, t28);
-}
-function v251(v: any): any {
-  return arr(v, -1, -1, v252);
-}
-const v255 = v170;
-function v249(v: any): any {
-  return obj(v, c52, t29);
-}
-function v257(v: any): any {
-  return c56.has(v) ? v : FAIL;
-}
-const v258 = v31;
-const v260 = v196;
-function v259(v: any): any {
-  return v === null ? null : v260(v);
-}
-const v261 = v87;
-function v263(v: any): any {
-  return obj(v, c57, t30);
-}
-function v262(v: any): any {
-  return v === undefined ? undefined : v263(v);
-}
-const v264 = v217;
-function v256(v: any): any {
-  return obj(v, c55, t31);
-}
-function v266(v: any): any {
-  return c59.has(v) ? v : FAIL;
-}
-const v267 = v117;
-const v269 = v100;
-function v268(v: any): any {
-  return v === null ? null : v269(v);
-}
-const v271 = v111;
-function v270(v: any): any {
-  return v === undefined ? undefined : v271(v);
-}
-function v265(v: any): any {
-  return obj(v, c58, t32);
-}
-function v273(v: any): any {
-  return c61.has(v) ? v : FAIL;
-}
-const v274 = v196;
-const v275 = v100;
-const v276 = v87;
-function v277(v: any): any {
-  return c62.has(v) ? v : FAIL;
-}
-const v279 = v100;
-function v278(v: any): any {
-  return v === null ? null : v279(v);
-}
-const v282 = v39;
-function v281(v: any): any {
-  return v === null ? null : v282(v);
-}
-function v280(v: any): any {
-  return v === undefined ? undefined : v281(v);
-}
-const v285 = v117;
-function v284(v: any): any {
-  return v === null ? null : v285(v);
-}
-function v283(v: any): any {
-  return v === undefined ? undefined : v284(v);
-}
-function v272(v: any): any {
-  return obj(v, c60, t33);
-}
-function v287(v: any): any {
-  return c64.has(v) ? v : FAIL;
-}
-const v288 = v196;
-function v286(v: any): any {
-  return obj(v, c63, t34);
-}
-function v290(v: any): any {
-  return c66.has(v) ? v : FAIL;
-}
-const v291 = v87;
-const v294 = v196;
-function v293(v: any): any {
-  return v === null ? null : v294(v);
-}
-function v292(v: any): any {
-  return v === undefined ? undefined : v293(v);
-}
-const v296 = v87;
-function v295(v: any): any {
-  return v === undefined ? undefined : v296(v);
-}
-function v289(v: any): any {
-  return obj(v, c65, t35);
-}
-function v298(v: any): any {
-  return c67.has(v) ? v : FAIL;
-}
-const v299 = v196;
-function v297(v: any): any {
-  return obj(v, c63, t36);
-}
-function v301(v: any): any {
-  return c69.has(v) ? v : FAIL;
-}
-const v302 = v216;
-const v303 = v217;
-const v305 = v100;
-function v304(v: any): any {
-  return v === undefined ? undefined : v305(v);
-}
-function v300(v: any): any {
-  return obj(v, c68, t37);
-}
-function v307(v: any): any {
-  return c71.has(v) ? v : FAIL;
-}
-const v308 = v100;
-function v306(v: any): any {
-  return obj(v, c70, t38);
-}
-function v310(v: any): any {
-  return c73.has(v) ? v : FAIL;
-}
-function v311(v: any): any {
-  return c74.has(v) ? v : FAIL;
-}
-const v312 = v224;
-function v309(v: any): any {
-  return obj(v, c72, t39);
-}
-function v314(v: any): any {
-  return c76.has(v) ? v : FAIL;
-}
-function v313(v: any): any {
-  return obj(v, c75, t40);
-}
-function v316(v: any): any {
-  return c78.has(v) ? v : FAIL;
-}
-const v317 = v31;
-const v318 = v216;
-const v320 = v117;
-const v321 = v117;
-function v319(v: any): any {
+function v232(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v320(k) !== k) return FAIL;
-    const r = v321(v[k]);
+    if (k === '__proto__' || v233(k) !== k) return FAIL;
+    const r = v234(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
+const v247 = v133;
+const v250 = v120;
+const v251 = v122;
+const v252 = v133;
+const v253 = v190;
+function v249(v: any): any {
+  return obj(v, c50, t25);
+}
+function v248(v: any): any {
+  return v === null ? null : v249(v);
+}
+function v178(v: any): any {
+  return obj(v, c36, t26);
+}
+const v256 = v120;
+const v257 = v61;
+const v259 = v133;
+function v258(v: any): any {
+  return v === undefined ? undefined : v259(v);
+}
+const v261 = v6;
+function v260(v: any): any {
+  return v === undefined ? undefined : v261(v);
+}
+function v262(v: any): any {
+  return c52.has(v) ? v : FAIL;
+}
+const v263 = v4;
+const v265 = v6;
+function v264(v: any): any {
+  return v === null ? null : v265(v);
+}
+function v255(v: any): any {
+  return obj(v, c51, t27);
+}
+function v267(v: any): any {
+  return c54.has(v) ? v : FAIL;
+}
+const v268 = v33;
+function v266(v: any): any {
+  return obj(v, c53, t28);
+}
+function v270(v: any): any {
+  return c56.has(v) ? v : FAIL;
+}
+const v273 = v193;
+const v274 = v193;
+function v272(v: any): any {
+  return obj(v, c57, t29);
+}
+function v271(v: any): any {
+  return arr(v, -1, -1, v272);
+}
+const v275 = v190;
+function v269(v: any): any {
+  return obj(v, c55, t30);
+}
+function v277(v: any): any {
+  return c59.has(v) ? v : FAIL;
+}
+const v278 = v51;
+const v280 = v216;
+function v279(v: any): any {
+  return v === null ? null : v280(v);
+}
+const v281 = v33;
+function v283(v: any): any {
+  return obj(v, c60, t31);
+}
+function v282(v: any): any {
+  return v === undefined ? undefined : v283(v);
+}
+const v284 = v237;
+function v276(v: any): any {
+  return obj(v, c58, t32);
+}
+function v286(v: any): any {
+  return c62.has(v) ? v : FAIL;
+}
+const v287 = v137;
+const v289 = v120;
+function v288(v: any): any {
+  return v === null ? null : v289(v);
+}
+const v291 = v131;
+function v290(v: any): any {
+  return v === undefined ? undefined : v291(v);
+}
+function v285(v: any): any {
+  return obj(v, c61, t33);
+}
+function v293(v: any): any {
+  return c64.has(v) ? v : FAIL;
+}
+const v294 = v216;
+const v295 = v120;
+const v296 = v33;
+function v297(v: any): any {
+  return c65.has(v) ? v : FAIL;
+}
+const v299 = v120;
+function v298(v: any): any {
+  return v === null ? null : v299(v);
+}
+const v302 = v59;
+function v301(v: any): any {
+  return v === null ? null : v302(v);
+}
+function v300(v: any): any {
+  return v === undefined ? undefined : v301(v);
+}
+const v305 = v137;
+function v304(v: any): any {
+  return v === null ? null : v305(v);
+}
+function v303(v: any): any {
+  return v === undefined ? undefined : v304(v);
+}
+function v292(v: any): any {
+  return obj(v, c63, t34);
+}
+function v307(v: any): any {
+  return c67.has(v) ? v : FAIL;
+}
+const v308 = v216;
+function v306(v: any): any {
+  return obj(v, c66, t35);
+}
+function v310(v: any): any {
+  return c69.has(v) ? v : FAIL;
+}
+const v311 = v33;
+const v314 = v216;
+function v313(v: any): any {
+  return v === null ? null : v314(v);
+}
+function v312(v: any): any {
+  return v === undefined ? undefined : v313(v);
+}
+const v316 = v33;
 function v315(v: any): any {
-  return obj(v, c77, t41);
+  return v === undefined ? undefined : v316(v);
 }
-function v323(v: any): any {
-  return c80.has(v) ? v : FAIL;
+function v309(v: any): any {
+  return obj(v, c68, t36);
 }
-const v324 = v102;
-const v325 = v113;
-const v326 = v170;
-function v322(v: any): any {
-  return obj(v, c79, t42);
+function v318(v: any): any {
+  return c70.has(v) ? v : FAIL;
 }
-function v234(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const option = c81.get(v["kind"]);
-  return option === undefined ? FAIL : option(v);
+const v319 = v216;
+function v317(v: any): any {
+  return obj(v, c66, t37);
 }
-function v328(v: any): any {
-  return c83.has(v) ? v : FAIL;
+function v321(v: any): any {
+  return c72.has(v) ? v : FAIL;
 }
-const v329 = v41;
-const v331 = v117;
-const v333 = v117;
-function v332(v: any): any {
-  return v === null ? null : v333(v);
+const v322 = v236;
+const v323 = v237;
+const v325 = v120;
+function v324(v: any): any {
+  return v === undefined ? undefined : v325(v);
+}
+function v320(v: any): any {
+  return obj(v, c71, t38);
+}
+function v327(v: any): any {
+  return c74.has(v) ? v : FAIL;
+}
+const v328 = v120;
+function v326(v: any): any {
+  return obj(v, c73, t39);
 }
 function v330(v: any): any {
-  return obj(v, c84, t43);
+  return c76.has(v) ? v : FAIL;
 }
-const v334 = v163;
-const v335 = v113;
-const v338 = v163;
-const v339 = v41;
-const v340 = v221;
-const v342 = v104;
-function v341(v: any): any {
-  return v === null ? null : v342(v);
+function v331(v: any): any {
+  return c77.has(v) ? v : FAIL;
 }
-const v343 = v87;
-function v344(v: any): any {
-  return v === null ? null : v166(v);
+const v332 = v244;
+function v329(v: any): any {
+  return obj(v, c75, t40);
 }
-function v337(v: any): any {
-  return obj(v, c85, t44);
+function v334(v: any): any {
+  return c79.has(v) ? v : FAIL;
+}
+function v333(v: any): any {
+  return obj(v, c78, t41);
 }
 function v336(v: any): any {
-  return arr(v, -1, -1, v337);
+  return c81.has(v) ? v : FAIL;
 }
-const v346 = v113;
-function v347(v: any): any {
+const v337 = v51;
+const v338 = v236;
+const v340 = v137;
+const v341 = v137;
+function v339(v: any): any {
+  if (!isObject(v)) return FAIL;
+  const out: any = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__' || v340(k) !== k) return FAIL;
+    const r = v341(v[k]);
+    if (r === FAIL) return FAIL;
+    out[k] = r;
+  }
+  return out;
+}
+function v335(v: any): any {
+  return obj(v, c80, t42);
+}
+function v343(v: any): any {
+  return c83.has(v) ? v : FAIL;
+}
+const v344 = v122;
+const v345 = v133;
+const v346 = v190;
+function v342(v: any): any {
+  return obj(v, c82, t43);
+}
+function v254(v: any): any {
+  if (!isObject(v)) return FAIL;
+  const option = c84.get(v["kind"]);
+  return option === undefined ? FAIL : option(v);
+}
+function v348(v: any): any {
+  return c86.has(v) ? v : FAIL;
+}
+const v349 = v61;
+const v351 = v137;
+const v353 = v137;
+function v352(v: any): any {
+  return v === null ? null : v353(v);
+}
+function v350(v: any): any {
+  return obj(v, c87, t44);
+}
+const v354 = v183;
+const v355 = v133;
+const v358 = v183;
+const v359 = v61;
+const v360 = v241;
+const v362 = v124;
+function v361(v: any): any {
+  return v === null ? null : v362(v);
+}
+const v363 = v33;
+function v364(v: any): any {
+  return v === null ? null : v186(v);
+}
+function v357(v: any): any {
+  return obj(v, c88, t45);
+}
+function v356(v: any): any {
+  return arr(v, -1, -1, v357);
+}
+const v366 = v133;
+function v367(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v348 = v113;
-const v349 = v113;
-const v350 = v113;
-const v351 = v113;
-const v352 = v113;
-const v353 = v113;
-const v354 = v113;
-const v355 = v113;
-const v356 = v113;
-const v357 = v113;
-const v358 = v113;
-function v360(v: any): any {
+const v368 = v133;
+const v369 = v133;
+const v370 = v133;
+const v371 = v133;
+const v372 = v133;
+const v373 = v133;
+const v374 = v133;
+const v375 = v133;
+const v376 = v133;
+const v377 = v133;
+const v378 = v133;
+function v380(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v359(v: any): any {
-  return v === null ? null : v360(v);
+function v379(v: any): any {
+  return v === null ? null : v380(v);
 }
-const v361 = v113;
-const v362 = v359;
-const v363 = v104;
-function v345(v: any): any {
-  return obj(v, c86, t45);
-}
-function v366(v: any): any {
-  return c88.has(v) ? v : FAIL;
-}
-const v367 = v216;
-const v368 = v41;
-const v369 = v117;
+const v381 = v133;
+const v382 = v379;
+const v383 = v124;
 function v365(v: any): any {
-  return obj(v, c87, t46);
+  return obj(v, c89, t46);
 }
-function v364(v: any): any {
-  return arr(v, -1, -1, v365);
+function v386(v: any): any {
+  return c91.has(v) ? v : FAIL;
 }
-const v372 = v31;
-const v373 = v117;
-const v374 = v31;
-const v375 = v117;
-const v376 = v117;
-const v377 = v152;
-const v378 = v87;
-const v379 = v87;
-const v380 = v113;
-const v381 = v113;
-const v382 = v113;
-const v383 = v113;
-const v384 = v113;
-const v386 = v113;
-const v387 = v113;
-const v388 = v113;
-const v390 = v100;
-function v389(v: any): any {
-  return v === null ? null : v390(v);
-}
-const v392 = v87;
-function v391(v: any): any {
-  return v === null ? null : v392(v);
-}
-const v393 = v111;
-const v394 = v221;
+const v387 = v236;
+const v388 = v61;
+const v389 = v137;
 function v385(v: any): any {
   return obj(v, c90, t47);
 }
-const v397 = v41;
-const v398 = v117;
-const v399 = v277;
-const v401 = v100;
-function v400(v: any): any {
-  return v === null ? null : v401(v);
+function v384(v: any): any {
+  return arr(v, -1, -1, v385);
 }
-const v402 = v87;
-const v403 = v111;
-const v405 = v117;
-function v404(v: any): any {
-  return v === null ? null : v405(v);
+const v392 = v51;
+const v393 = v137;
+const v394 = v51;
+const v395 = v137;
+const v396 = v137;
+const v397 = v172;
+const v398 = v33;
+const v399 = v33;
+const v400 = v133;
+const v401 = v133;
+const v402 = v133;
+const v403 = v133;
+const v404 = v133;
+const v406 = v133;
+const v407 = v133;
+const v408 = v133;
+const v410 = v120;
+function v409(v: any): any {
+  return v === null ? null : v410(v);
 }
-function v396(v: any): any {
-  return obj(v, c91, t48);
+const v412 = v33;
+function v411(v: any): any {
+  return v === null ? null : v412(v);
 }
-function v395(v: any): any {
-  return arr(v, -1, -1, v396);
+const v413 = v131;
+const v414 = v241;
+function v405(v: any): any {
+  return obj(v, c93, t48);
 }
-const v408 = v41;
-const v409 = v117;
-const v410 = v182;
-const v411 = v221;
-const v413 = v117;
-function v412(v: any): any {
-  return v === null ? null : v413(v);
+const v417 = v61;
+const v418 = v137;
+const v419 = v297;
+const v421 = v120;
+function v420(v: any): any {
+  return v === null ? null : v421(v);
 }
-function v407(v: any): any {
-  return obj(v, c92, t49);
-}
-function v406(v: any): any {
-  return arr(v, -1, -1, v407);
-}
-const v416 = v41;
-const v417 = v117;
-const v418 = v221;
-function v415(v: any): any {
-  return obj(v, c93, t50);
-}
-function v414(v: any): any {
-  return arr(v, -1, -1, v415);
-}
-const v419 = v41;
-const v420 = v221;
-const v421 = v341;
-const v422 = v104;
-const v423 = v111;
-const v426 = v41;
-const v427 = v137;
-const v429 = v117;
-function v428(v: any): any {
-  return v === null ? null : v429(v);
-}
-const v431 = v100;
-function v430(v: any): any {
-  return v === null ? null : v431(v);
-}
-const v434 = v117;
-const v436 = v117;
-function v435(v: any): any {
-  return v === null ? null : v436(v);
-}
-const v437 = v117;
-function v433(v: any): any {
-  return obj(v, c28, t51);
-}
-function v432(v: any): any {
-  return arr(v, -1, -1, v433);
-}
-function v425(v: any): any {
-  return obj(v, c94, t52);
-}
+const v422 = v33;
+const v423 = v131;
+const v425 = v137;
 function v424(v: any): any {
-  return arr(v, -1, -1, v425);
+  return v === null ? null : v425(v);
 }
-const v440 = v117;
-const v441 = v117;
-const v442 = v344;
-const v443 = v219;
-const v445 = v151;
-function v444(v: any): any {
-  return v === null ? null : v445(v);
+function v416(v: any): any {
+  return obj(v, c94, t49);
 }
-const v446 = v41;
-const v447 = v341;
-const v448 = v113;
-const v449 = v221;
-const v451 = v117;
+function v415(v: any): any {
+  return arr(v, -1, -1, v416);
+}
+const v428 = v61;
+const v429 = v137;
+const v430 = v202;
+const v431 = v241;
+const v433 = v137;
+function v432(v: any): any {
+  return v === null ? null : v433(v);
+}
+function v427(v: any): any {
+  return obj(v, c95, t50);
+}
+function v426(v: any): any {
+  return arr(v, -1, -1, v427);
+}
+const v436 = v61;
+const v437 = v137;
+const v438 = v241;
+function v435(v: any): any {
+  return obj(v, c96, t51);
+}
+function v434(v: any): any {
+  return arr(v, -1, -1, v435);
+}
+const v439 = v61;
+const v440 = v241;
+const v441 = v361;
+const v442 = v124;
+const v443 = v131;
+const v446 = v61;
+const v447 = v157;
+const v449 = v137;
+function v448(v: any): any {
+  return v === null ? null : v449(v);
+}
+const v451 = v120;
 function v450(v: any): any {
   return v === null ? null : v451(v);
 }
-function v439(v: any): any {
-  return obj(v, c95, t53);
-}
-function v438(v: any): any {
-  return arr(v, -1, -1, v439);
-}
-const v452 = v87;
-const v453 = v117;
-const v456 = v100;
-const v457 = v41;
-const v458 = v117;
-function v459(v: any): any {
-  return c97.has(v) ? v : FAIL;
-}
-const v460 = v117;
-const v462 = v117;
-function v461(v: any): any {
-  return arr(v, -1, -1, v462);
-}
+const v454 = v137;
+const v456 = v137;
 function v455(v: any): any {
-  return obj(v, c96, t54);
+  return v === null ? null : v456(v);
 }
-function v454(v: any): any {
-  return arr(v, -1, -1, v455);
+const v457 = v137;
+function v453(v: any): any {
+  return obj(v, c31, t52);
 }
-function v371(v: any): any {
-  return obj(v, c89, t55);
+function v452(v: any): any {
+  return arr(v, -1, -1, v453);
 }
-function v370(v: any): any {
-  return arr(v, -1, -1, v371);
+function v445(v: any): any {
+  return obj(v, c97, t53);
 }
-const v463 = v454;
-const v466 = v218;
-const v467 = v113;
-const v468 = v113;
-const v469 = v113;
-const v470 = v113;
-const v471 = v113;
-const v472 = v104;
-const v473 = v341;
-const v474 = v341;
-function v465(v: any): any {
-  return obj(v, c98, t56);
+function v444(v: any): any {
+  return arr(v, -1, -1, v445);
 }
+const v460 = v137;
+const v461 = v137;
+const v462 = v364;
+const v463 = v239;
+const v465 = v171;
 function v464(v: any): any {
-  return arr(v, -1, -1, v465);
+  return v === null ? null : v465(v);
 }
-const v475 = v438;
-const v478 = v163;
+const v466 = v61;
+const v467 = v361;
+const v468 = v133;
+const v469 = v241;
+const v471 = v137;
+function v470(v: any): any {
+  return v === null ? null : v471(v);
+}
+function v459(v: any): any {
+  return obj(v, c98, t54);
+}
+function v458(v: any): any {
+  return arr(v, -1, -1, v459);
+}
+const v472 = v33;
+const v473 = v137;
+const v476 = v120;
+const v477 = v61;
+const v478 = v137;
 function v479(v: any): any {
-  return arr(v, -1, -1, v218);
+  return c100.has(v) ? v : FAIL;
 }
-const v480 = v113;
-const v481 = v113;
-const v482 = v113;
-const v483 = v113;
-const v484 = v113;
-const v485 = v104;
-function v477(v: any): any {
-  return obj(v, c99, t57);
+const v480 = v137;
+const v482 = v137;
+function v481(v: any): any {
+  return arr(v, -1, -1, v482);
 }
-function v476(v: any): any {
-  return arr(v, -1, -1, v477);
+function v475(v: any): any {
+  return obj(v, c99, t55);
 }
-const v488 = v117;
-const v489 = v113;
-const v492 = v41;
-const v493 = v216;
-const v495 = v117;
-const v496 = v117;
-function v494(v: any): any {
+function v474(v: any): any {
+  return arr(v, -1, -1, v475);
+}
+function v391(v: any): any {
+  return obj(v, c92, t56);
+}
+function v390(v: any): any {
+  return arr(v, -1, -1, v391);
+}
+const v483 = v474;
+const v486 = v238;
+const v487 = v133;
+const v488 = v133;
+const v489 = v133;
+const v490 = v133;
+const v491 = v133;
+const v492 = v124;
+const v493 = v361;
+const v494 = v361;
+function v485(v: any): any {
+  return obj(v, c101, t57);
+}
+function v484(v: any): any {
+  return arr(v, -1, -1, v485);
+}
+const v495 = v458;
+const v498 = v183;
+function v499(v: any): any {
+  return arr(v, -1, -1, v238);
+}
+const v500 = v133;
+const v501 = v133;
+const v502 = v133;
+const v503 = v133;
+const v504 = v133;
+const v505 = v124;
+function v497(v: any): any {
+  return obj(v, c102, t58);
+}
+function v496(v: any): any {
+  return arr(v, -1, -1, v497);
+}
+const v508 = v137;
+const v509 = v133;
+const v512 = v61;
+const v513 = v236;
+const v515 = v137;
+const v516 = v137;
+function v514(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v495(k) !== k) return FAIL;
-    const r = v496(v[k]);
+    if (k === '__proto__' || v515(k) !== k) return FAIL;
+    const r = v516(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v491(v: any): any {
-  return obj(v, c101, t58);
+function v511(v: any): any {
+  return obj(v, c104, t59);
 }
-function v490(v: any): any {
-  return arr(v, -1, -1, v491);
+function v510(v: any): any {
+  return arr(v, -1, -1, v511);
 }
-function v487(v: any): any {
-  return obj(v, c100, t59);
+function v507(v: any): any {
+  return obj(v, c103, t60);
 }
-function v486(v: any): any {
-  return arr(v, -1, -1, v487);
+function v506(v: any): any {
+  return arr(v, -1, -1, v507);
 }
-const v499 = v41;
-const v500 = v113;
-const v501 = v113;
-function v498(v: any): any {
-  return obj(v, c102, t60);
+const v519 = v61;
+const v520 = v133;
+const v521 = v133;
+function v518(v: any): any {
+  return obj(v, c105, t61);
 }
-function v497(v: any): any {
-  return v === null ? null : v498(v);
+function v517(v: any): any {
+  return v === null ? null : v518(v);
 }
-function v327(v: any): any {
-  return obj(v, c82, t61);
+function v347(v: any): any {
+  return obj(v, c85, t62);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
 const t1: Field[] = [["sandbox", v28, 2]];
-const t2: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2]];
-const t3: Field[] = [["id", v31, 0], ["title", v32, 0], ["url", v33, 0], ["kind", v34, 0], ["status", v35, 0], ["reason", v36, 1], ["summary", v38, 1], ["retrieved_at", v40, 1]];
-const t4: Field[] = [["id", v43, 0], ["source", v44, 0], ["title", v45, 0], ["summary", v46, 0], ["importance", v47, 2]];
-const t5: Field[] = [["id", v64, 0], ["slug", v65, 0], ["title", v66, 0], ["summary", v67, 2], ["objectives", v69, 2], ["prerequisites", v72, 2], ["topics", v74, 2]];
-const t6: Field[] = [["id", v57, 0], ["slug", v58, 0], ["title", v59, 0], ["summary", v60, 2], ["lessons", v62, 0]];
-const t7: Field[] = [["title", v50, 0], ["summary", v51, 2], ["audience", v53, 2], ["modules", v55, 0]];
-const t8: Field[] = [["path", v91, 0], ["purpose", v92, 2]];
-const t9: Field[] = [["lesson", v78, 0], ["title", v79, 0], ["goal", v80, 0], ["objectives", v81, 2], ["runtime", v84, 1], ["test_command", v85, 1], ["network", v86, 2], ["files", v88, 2], ["tests", v94, 2]];
-const t10: Field[] = [["passed", v113, 0], ["failed", v114, 0], ["skipped", v115, 0], ["total", v116, 0]];
-const t11: Field[] = [["schema_version", v98, 0], ["lesson", v99, 0], ["run", v100, 0], ["runtime", v10, 0], ["argv", v101, 0], ["cwd", v102, 0], ["started_at", v103, 0], ["duration_ms", v104, 0], ["exit_code", v105, 0], ["signal", v107, 0], ["timed_out", v109, 0], ["passed", v110, 0], ["tests", v111, 0], ["output_tail", v117, 0], ["output_bytes", v118, 0], ["output_truncated", v119, 0], ["code_hash", v120, 0], ["sandbox", v121, 1], ["cause", v123, 0]];
-const t12: Field[] = [["term", v126, 0], ["slug", v127, 1], ["definition", v129, 0], ["aliases", v130, 2], ["lessons", v133, 2]];
-const t13: Field[] = [["severity", v145, 0], ["where", v146, 1], ["text", v148, 0]];
-const t14: Field[] = [["lesson", v136, 0], ["verdict", v137, 0], ["reviewer", v138, 1], ["round", v140, 1], ["findings", v142, 2]];
-const t15: Field[] = [["lesson", v150, 0], ["status", v151, 0], ["stage", v152, 0], ["artifacts", v153, 2], ["notes", v156, 1]];
-const t16: Field[] = [["phase", v166, 0], ["entered_at", v41, 0], ["seq", v167, 0]];
-const t17: Field[] = [["reason", v181, 0], ["by", v182, 0], ["at", v41, 0]];
-const t18: Field[] = [["reason", v185, 0], ["at", v41, 0]];
-const t19: Field[] = [["from", v194, 0], ["to", v195, 0], ["note", v196, 0], ["at", v41, 0]];
-const t20: Field[] = [["code_hash", v199, 0], ["at", v41, 0], ["run", v200, 0]];
-const t21: Field[] = [["run", v207, 0], ["code_hash", v209, 0]];
-const t22: Field[] = [["id", v64, 0], ["title", v173, 0], ["slug", v128, 0], ["module_id", v174, 0], ["module_slug", v175, 0], ["module_title", v176, 0], ["dir", v177, 0], ["stage", v178, 0], ["blocked", v179, 0], ["stale", v183, 0], ["fix_attempts_used", v186, 0], ["fix_budget_resets", v187, 0], ["review_rounds_used", v188, 0], ["review_rounds_granted", v189, 1], ["rework", v191, 1], ["verified", v197, 0], ["last_failure", v202, 0], ["last_verify_failure", v204, 1], ["done_at", v210, 1], ["updated_at", v211, 0]];
-const t23: Field[] = [["id", v215, 0], ["lesson", v216, 0], ["phase", v217, 1], ["role", v218, 0], ["status", v219, 0], ["started_at", v220, 0], ["finished_at", v221, 0], ["note", v222, 0], ["result", v224, 0], ["lease_expires_at", v225, 1], ["heartbeat_at", v226, 1]];
-const t24: Field[] = [["at", v41, 0], ["seq", v230, 0], ["out", v231, 0], ["pages", v232, 0], ["lessons", v233, 0]];
-const t25: Field[] = [["schema_version", v159, 0], ["title", v160, 0], ["topic", v161, 0], ["created_at", v41, 0], ["phase", v163, 0], ["phase_history", v164, 0], ["last_seq", v168, 0], ["log_bytes", v169, 0], ["lesson_order", v170, 0], ["lessons", v171, 0], ["tasks", v212, 0], ["task_counter", v227, 0], ["last_site_build", v228, 0]];
-const t26: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v242, 0], ["title", v243, 0], ["topic", v244, 0]];
-const t27: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v247, 0], ["from", v166, 0], ["to", v166, 0], ["approved", v248, 0]];
-const t28: Field[] = [["id", v64, 0], ["title", v253, 0], ["slug", v128, 0], ["module_id", v57, 0], ["module_slug", v128, 0], ["module_title", v254, 0], ["dir", v155, 0]];
-const t29: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v250, 0], ["lessons", v251, 0], ["removed", v255, 0]];
-const t30: Field[] = [["verdict", v137, 0], ["reviewer", v138, 1], ["round", v140, 1], ["findings", v142, 2]];
-const t31: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v257, 0], ["lesson", v258, 0], ["from", v178, 0], ["to", v178, 0], ["note", v259, 0], ["review_round_used", v261, 0], ["review", v262, 1], ["reopened", v264, 1]];
-const t32: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v266, 0], ["lesson", v258, 0], ["code_hash", v267, 0], ["run", v268, 0], ["tests", v270, 1]];
-const t33: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v273, 0], ["lesson", v258, 0], ["note", v274, 0], ["fix_attempts_used", v275, 0], ["blocked", v276, 0], ["via", v277, 0], ["run", v278, 0], ["tests", v270, 1], ["evidence", v280, 1], ["code_hash", v283, 1]];
-const t34: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v287, 0], ["lesson", v258, 0], ["reason", v288, 0]];
-const t35: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v290, 0], ["lesson", v258, 0], ["fix_budget_reset", v291, 0], ["note", v292, 1], ["review_round_granted", v295, 1]];
-const t36: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v298, 0], ["lesson", v258, 0], ["reason", v299, 0]];
-const t37: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v301, 0], ["task", v215, 0], ["lesson", v302, 0], ["phase", v303, 1], ["role", v218, 0], ["lease_seconds", v304, 1]];
-const t38: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v307, 0], ["task", v215, 0], ["lease_seconds", v308, 0]];
-const t39: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v310, 0], ["task", v215, 0], ["status", v311, 0], ["note", v259, 0], ["result", v312, 0]];
-const t40: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v314, 0], ["task", v215, 0], ["note", v259, 0]];
-const t41: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v316, 0], ["fact", v317, 0], ["lesson", v318, 0], ["data", v319, 0]];
-const t42: Field[] = [["seq", v236, 0], ["ts", v237, 0], ["pid", v238, 1], ["command", v240, 1], ["kind", v323, 0], ["out", v324, 0], ["pages", v325, 0], ["lessons", v326, 0]];
-const t43: Field[] = [["title", v331, 0], ["topic", v332, 0]];
-const t44: Field[] = [["phase", v338, 0], ["started_at", v339, 0], ["ended_at", v340, 0], ["duration_ms", v341, 0], ["approved", v343, 0], ["reopened_from", v344, 0]];
-const t45: Field[] = [["lessons", v346, 0], ["by_stage", v347, 0], ["done", v348, 0], ["blocked", v349, 0], ["stale", v350, 0], ["fix_attempts", v351, 0], ["review_rounds", v352, 0], ["verify_runs", v353, 0], ["tasks", v354, 0], ["phase_tasks", v355, 0], ["reopens", v356, 0], ["tests", v357, 0], ["verify_passed", v358, 0], ["verify_pass_rate", v359, 0], ["lessons_reworked", v361, 0], ["rework_rate", v362, 0], ["wall_ms", v363, 0]];
-const t46: Field[] = [["kind", v366, 0], ["lesson", v367, 0], ["at", v368, 0], ["text", v369, 0]];
-const t47: Field[] = [["runs", v386, 0], ["passed", v387, 0], ["failed", v388, 0], ["last_run", v389, 0], ["last_passed", v391, 0], ["last_tests", v393, 0], ["last_at", v394, 0]];
-const t48: Field[] = [["at", v397, 0], ["note", v398, 0], ["via", v399, 0], ["run", v400, 0], ["blocked", v402, 0], ["tests", v403, 0], ["evidence", v404, 0]];
-const t49: Field[] = [["at", v408, 0], ["reason", v409, 0], ["by", v410, 0], ["unblocked_at", v411, 0], ["decision", v412, 0]];
-const t50: Field[] = [["at", v416, 0], ["reason", v417, 0], ["cleared_at", v418, 0]];
-const t51: Field[] = [["severity", v434, 0], ["where", v435, 0], ["text", v437, 0]];
-const t52: Field[] = [["at", v426, 0], ["verdict", v427, 0], ["reviewer", v428, 0], ["round", v430, 0], ["findings", v432, 0]];
-const t53: Field[] = [["id", v440, 0], ["role", v441, 0], ["phase", v442, 0], ["status", v443, 0], ["worker_status", v444, 0], ["started_at", v446, 0], ["duration_ms", v447, 0], ["heartbeats", v448, 0], ["lease_until", v449, 0], ["note", v450, 0]];
-const t54: Field[] = [["seq", v456, 0], ["at", v457, 0], ["kind", v458, 0], ["label", v459, 0], ["text", v460, 0], ["details", v461, 0]];
-const t55: Field[] = [["id", v372, 0], ["title", v373, 0], ["module_id", v374, 0], ["module_title", v375, 0], ["dir", v376, 0], ["stage", v377, 0], ["blocked", v378, 0], ["stale", v379, 0], ["fix_attempts", v380, 0], ["fix_budget_resets", v381, 0], ["review_rounds", v382, 0], ["review_rounds_granted", v383, 0], ["reworks", v384, 0], ["verify", v385, 0], ["failures", v395, 0], ["blocks", v406, 0], ["stale_marks", v414, 0], ["registered_at", v419, 0], ["done_at", v420, 0], ["pending_to_done_ms", v421, 0], ["wall_ms", v422, 0], ["tests", v423, 0], ["reviews", v424, 0], ["tasks", v438, 0], ["smooth", v452, 0], ["summary", v453, 0], ["story", v454, 0]];
-const t56: Field[] = [["role", v466, 0], ["count", v467, 0], ["done", v468, 0], ["failed", v469, 0], ["reset", v470, 0], ["running", v471, 0], ["total_ms", v472, 0], ["mean_ms", v473, 0], ["max_ms", v474, 0]];
-const t57: Field[] = [["phase", v478, 0], ["roles", v479, 0], ["count", v480, 0], ["done", v481, 0], ["failed", v482, 0], ["reset", v483, 0], ["running", v484, 0], ["total_ms", v485, 0]];
-const t58: Field[] = [["at", v492, 0], ["lesson", v493, 0], ["data", v494, 0]];
-const t59: Field[] = [["kind", v488, 0], ["count", v489, 0], ["entries", v490, 0]];
-const t60: Field[] = [["at", v499, 0], ["pages", v500, 0], ["lessons", v501, 0]];
-const t61: Field[] = [["schema_version", v328, 0], ["generated_at", v329, 0], ["course", v330, 0], ["phase", v334, 0], ["last_seq", v335, 0], ["phases", v336, 0], ["totals", v345, 0], ["needs_human", v364, 0], ["lessons", v370, 0], ["course_story", v463, 0], ["tasks", v464, 0], ["phase_tasks", v475, 0], ["tasks_by_phase", v476, 0], ["facts", v486, 0], ["site_build", v497, 0]];
+const t2: Field[] = [["report", v32, 2], ["logo", v34, 1], ["favicon", v36, 1], ["accent", v38, 1], ["accent_dark", v40, 1], ["footer", v42, 1], ["edit_url", v44, 1], ["repo_url", v46, 1], ["lang", v48, 2]];
+const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v30, 2]];
+const t4: Field[] = [["id", v51, 0], ["title", v52, 0], ["url", v53, 0], ["kind", v54, 0], ["status", v55, 0], ["reason", v56, 1], ["summary", v58, 1], ["retrieved_at", v60, 1]];
+const t5: Field[] = [["id", v63, 0], ["source", v64, 0], ["title", v65, 0], ["summary", v66, 0], ["importance", v67, 2]];
+const t6: Field[] = [["id", v84, 0], ["slug", v85, 0], ["title", v86, 0], ["summary", v87, 2], ["objectives", v89, 2], ["prerequisites", v92, 2], ["topics", v94, 2]];
+const t7: Field[] = [["id", v77, 0], ["slug", v78, 0], ["title", v79, 0], ["summary", v80, 2], ["lessons", v82, 0]];
+const t8: Field[] = [["title", v70, 0], ["summary", v71, 2], ["audience", v73, 2], ["modules", v75, 0]];
+const t9: Field[] = [["path", v111, 0], ["purpose", v112, 2]];
+const t10: Field[] = [["lesson", v98, 0], ["title", v99, 0], ["goal", v100, 0], ["objectives", v101, 2], ["runtime", v104, 1], ["test_command", v105, 1], ["network", v106, 2], ["files", v108, 2], ["tests", v114, 2]];
+const t11: Field[] = [["passed", v133, 0], ["failed", v134, 0], ["skipped", v135, 0], ["total", v136, 0]];
+const t12: Field[] = [["schema_version", v118, 0], ["lesson", v119, 0], ["run", v120, 0], ["runtime", v10, 0], ["argv", v121, 0], ["cwd", v122, 0], ["started_at", v123, 0], ["duration_ms", v124, 0], ["exit_code", v125, 0], ["signal", v127, 0], ["timed_out", v129, 0], ["passed", v130, 0], ["tests", v131, 0], ["output_tail", v137, 0], ["output_bytes", v138, 0], ["output_truncated", v139, 0], ["code_hash", v140, 0], ["sandbox", v141, 1], ["cause", v143, 0]];
+const t13: Field[] = [["term", v146, 0], ["slug", v147, 1], ["definition", v149, 0], ["aliases", v150, 2], ["lessons", v153, 2]];
+const t14: Field[] = [["severity", v165, 0], ["where", v166, 1], ["text", v168, 0]];
+const t15: Field[] = [["lesson", v156, 0], ["verdict", v157, 0], ["reviewer", v158, 1], ["round", v160, 1], ["findings", v162, 2]];
+const t16: Field[] = [["lesson", v170, 0], ["status", v171, 0], ["stage", v172, 0], ["artifacts", v173, 2], ["notes", v176, 1]];
+const t17: Field[] = [["phase", v186, 0], ["entered_at", v61, 0], ["seq", v187, 0]];
+const t18: Field[] = [["reason", v201, 0], ["by", v202, 0], ["at", v61, 0]];
+const t19: Field[] = [["reason", v205, 0], ["at", v61, 0]];
+const t20: Field[] = [["from", v214, 0], ["to", v215, 0], ["note", v216, 0], ["at", v61, 0]];
+const t21: Field[] = [["code_hash", v219, 0], ["at", v61, 0], ["run", v220, 0]];
+const t22: Field[] = [["run", v227, 0], ["code_hash", v229, 0]];
+const t23: Field[] = [["id", v84, 0], ["title", v193, 0], ["slug", v148, 0], ["module_id", v194, 0], ["module_slug", v195, 0], ["module_title", v196, 0], ["dir", v197, 0], ["stage", v198, 0], ["blocked", v199, 0], ["stale", v203, 0], ["fix_attempts_used", v206, 0], ["fix_budget_resets", v207, 0], ["review_rounds_used", v208, 0], ["review_rounds_granted", v209, 1], ["rework", v211, 1], ["verified", v217, 0], ["last_failure", v222, 0], ["last_verify_failure", v224, 1], ["done_at", v230, 1], ["updated_at", v231, 0]];
+const t24: Field[] = [["id", v235, 0], ["lesson", v236, 0], ["phase", v237, 1], ["role", v238, 0], ["status", v239, 0], ["started_at", v240, 0], ["finished_at", v241, 0], ["note", v242, 0], ["result", v244, 0], ["lease_expires_at", v245, 1], ["heartbeat_at", v246, 1]];
+const t25: Field[] = [["at", v61, 0], ["seq", v250, 0], ["out", v251, 0], ["pages", v252, 0], ["lessons", v253, 0]];
+const t26: Field[] = [["schema_version", v179, 0], ["title", v180, 0], ["topic", v181, 0], ["created_at", v61, 0], ["phase", v183, 0], ["phase_history", v184, 0], ["last_seq", v188, 0], ["log_bytes", v189, 0], ["lesson_order", v190, 0], ["lessons", v191, 0], ["tasks", v232, 0], ["task_counter", v247, 0], ["last_site_build", v248, 0]];
+const t27: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v262, 0], ["title", v263, 0], ["topic", v264, 0]];
+const t28: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v267, 0], ["from", v186, 0], ["to", v186, 0], ["approved", v268, 0]];
+const t29: Field[] = [["id", v84, 0], ["title", v273, 0], ["slug", v148, 0], ["module_id", v77, 0], ["module_slug", v148, 0], ["module_title", v274, 0], ["dir", v175, 0]];
+const t30: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v270, 0], ["lessons", v271, 0], ["removed", v275, 0]];
+const t31: Field[] = [["verdict", v157, 0], ["reviewer", v158, 1], ["round", v160, 1], ["findings", v162, 2]];
+const t32: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v277, 0], ["lesson", v278, 0], ["from", v198, 0], ["to", v198, 0], ["note", v279, 0], ["review_round_used", v281, 0], ["review", v282, 1], ["reopened", v284, 1]];
+const t33: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v286, 0], ["lesson", v278, 0], ["code_hash", v287, 0], ["run", v288, 0], ["tests", v290, 1]];
+const t34: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v293, 0], ["lesson", v278, 0], ["note", v294, 0], ["fix_attempts_used", v295, 0], ["blocked", v296, 0], ["via", v297, 0], ["run", v298, 0], ["tests", v290, 1], ["evidence", v300, 1], ["code_hash", v303, 1]];
+const t35: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v307, 0], ["lesson", v278, 0], ["reason", v308, 0]];
+const t36: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v310, 0], ["lesson", v278, 0], ["fix_budget_reset", v311, 0], ["note", v312, 1], ["review_round_granted", v315, 1]];
+const t37: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v318, 0], ["lesson", v278, 0], ["reason", v319, 0]];
+const t38: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v321, 0], ["task", v235, 0], ["lesson", v322, 0], ["phase", v323, 1], ["role", v238, 0], ["lease_seconds", v324, 1]];
+const t39: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v327, 0], ["task", v235, 0], ["lease_seconds", v328, 0]];
+const t40: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v330, 0], ["task", v235, 0], ["status", v331, 0], ["note", v279, 0], ["result", v332, 0]];
+const t41: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v334, 0], ["task", v235, 0], ["note", v279, 0]];
+const t42: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v336, 0], ["fact", v337, 0], ["lesson", v338, 0], ["data", v339, 0]];
+const t43: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v343, 0], ["out", v344, 0], ["pages", v345, 0], ["lessons", v346, 0]];
+const t44: Field[] = [["title", v351, 0], ["topic", v352, 0]];
+const t45: Field[] = [["phase", v358, 0], ["started_at", v359, 0], ["ended_at", v360, 0], ["duration_ms", v361, 0], ["approved", v363, 0], ["reopened_from", v364, 0]];
+const t46: Field[] = [["lessons", v366, 0], ["by_stage", v367, 0], ["done", v368, 0], ["blocked", v369, 0], ["stale", v370, 0], ["fix_attempts", v371, 0], ["review_rounds", v372, 0], ["verify_runs", v373, 0], ["tasks", v374, 0], ["phase_tasks", v375, 0], ["reopens", v376, 0], ["tests", v377, 0], ["verify_passed", v378, 0], ["verify_pass_rate", v379, 0], ["lessons_reworked", v381, 0], ["rework_rate", v382, 0], ["wall_ms", v383, 0]];
+const t47: Field[] = [["kind", v386, 0], ["lesson", v387, 0], ["at", v388, 0], ["text", v389, 0]];
+const t48: Field[] = [["runs", v406, 0], ["passed", v407, 0], ["failed", v408, 0], ["last_run", v409, 0], ["last_passed", v411, 0], ["last_tests", v413, 0], ["last_at", v414, 0]];
+const t49: Field[] = [["at", v417, 0], ["note", v418, 0], ["via", v419, 0], ["run", v420, 0], ["blocked", v422, 0], ["tests", v423, 0], ["evidence", v424, 0]];
+const t50: Field[] = [["at", v428, 0], ["reason", v429, 0], ["by", v430, 0], ["unblocked_at", v431, 0], ["decision", v432, 0]];
+const t51: Field[] = [["at", v436, 0], ["reason", v437, 0], ["cleared_at", v438, 0]];
+const t52: Field[] = [["severity", v454, 0], ["where", v455, 0], ["text", v457, 0]];
+const t53: Field[] = [["at", v446, 0], ["verdict", v447, 0], ["reviewer", v448, 0], ["round", v450, 0], ["findings", v452, 0]];
+const t54: Field[] = [["id", v460, 0], ["role", v461, 0], ["phase", v462, 0], ["status", v463, 0], ["worker_status", v464, 0], ["started_at", v466, 0], ["duration_ms", v467, 0], ["heartbeats", v468, 0], ["lease_until", v469, 0], ["note", v470, 0]];
+const t55: Field[] = [["seq", v476, 0], ["at", v477, 0], ["kind", v478, 0], ["label", v479, 0], ["text", v480, 0], ["details", v481, 0]];
+const t56: Field[] = [["id", v392, 0], ["title", v393, 0], ["module_id", v394, 0], ["module_title", v395, 0], ["dir", v396, 0], ["stage", v397, 0], ["blocked", v398, 0], ["stale", v399, 0], ["fix_attempts", v400, 0], ["fix_budget_resets", v401, 0], ["review_rounds", v402, 0], ["review_rounds_granted", v403, 0], ["reworks", v404, 0], ["verify", v405, 0], ["failures", v415, 0], ["blocks", v426, 0], ["stale_marks", v434, 0], ["registered_at", v439, 0], ["done_at", v440, 0], ["pending_to_done_ms", v441, 0], ["wall_ms", v442, 0], ["tests", v443, 0], ["reviews", v444, 0], ["tasks", v458, 0], ["smooth", v472, 0], ["summary", v473, 0], ["story", v474, 0]];
+const t57: Field[] = [["role", v486, 0], ["count", v487, 0], ["done", v488, 0], ["failed", v489, 0], ["reset", v490, 0], ["running", v491, 0], ["total_ms", v492, 0], ["mean_ms", v493, 0], ["max_ms", v494, 0]];
+const t58: Field[] = [["phase", v498, 0], ["roles", v499, 0], ["count", v500, 0], ["done", v501, 0], ["failed", v502, 0], ["reset", v503, 0], ["running", v504, 0], ["total_ms", v505, 0]];
+const t59: Field[] = [["at", v512, 0], ["lesson", v513, 0], ["data", v514, 0]];
+const t60: Field[] = [["kind", v508, 0], ["count", v509, 0], ["entries", v510, 0]];
+const t61: Field[] = [["at", v519, 0], ["pages", v520, 0], ["lessons", v521, 0]];
+const t62: Field[] = [["schema_version", v348, 0], ["generated_at", v349, 0], ["course", v350, 0], ["phase", v354, 0], ["last_seq", v355, 0], ["phases", v356, 0], ["totals", v365, 0], ["needs_human", v384, 0], ["lessons", v390, 0], ["course_story", v483, 0], ["tasks", v484, 0], ["phase_tasks", v495, 0], ["tasks_by_phase", v496, 0], ["facts", v506, 0], ["site_build", v517, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
-  SourceSchema: v30,
-  TopicSchema: v42,
-  CurriculumSchema: v49,
-  LessonSpecSchema: v77,
-  RunResultSchema: v97,
-  GlossaryEntrySchema: v125,
-  ReviewSchema: v135,
-  WorkerStatusSchema: v149,
-  StateSchema: v158,
-  EventSchema: v234,
-  TaskSchema: v214,
-  ReportSchema: v327,
-  RoleSchema: v218,
-  LessonIdSchema: v64,
+  SourceSchema: v50,
+  TopicSchema: v62,
+  CurriculumSchema: v69,
+  LessonSpecSchema: v97,
+  RunResultSchema: v117,
+  GlossaryEntrySchema: v145,
+  ReviewSchema: v155,
+  WorkerStatusSchema: v169,
+  StateSchema: v178,
+  EventSchema: v254,
+  TaskSchema: v234,
+  ReportSchema: v347,
+  RoleSchema: v238,
+  LessonIdSchema: v84,
 };

@@ -7,7 +7,7 @@ const PAGES = [
   ['home', () => siteUrl()],
   ['lesson', () => lessonUrl(lessons()[2] ?? lessons()[0]!)],
   ['glossary', () => `${siteUrl()}glossary/`],
-  ['report', () => `${siteUrl()}report/`],
+  ['report', () => `${siteUrl('base')}report/`],
 ] as const;
 
 for (const [name, url] of [...PAGES, ['lesson with client-side diagrams', () => lessonUrl(lessons()[2] ?? lessons()[0]!, 'base')] as const]) {

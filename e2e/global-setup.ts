@@ -1,6 +1,6 @@
 // Builds what the browser tests look at, once per run: the demo course and its site at base `/`
-// (scripts/demo.ts, driving the real CLI), the same course built again under `/course-site/` with
-// client-side diagrams, and a static server for each. Tests read the locations from E2E_* variables.
+// (scripts/demo.ts, driving the real CLI; the learner view), the same course built again under
+// `/course-site/` as drafts (the producer view) with client-side diagrams, and a static server for each. Tests read the locations from E2E_* variables.
 // CODELABGEN_E2E_DIR=DIR builds into DIR and keeps it; a later run with the same DIR reuses the builds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,10 +29,11 @@ function build(dir: string, course: string, rootSite: string, baseSite: string):
   const started = Date.now();
   run('demo', [path.join(REPO, 'scripts', 'demo.ts'), '--dir', course, '--out', rootSite, '--quiet']);
   // No diagram cache and no browser: the second build leaves diagrams to client-side mermaid, so
-  // the tests also see mermaid's files served under the non-root base.
+  // the tests also see mermaid's files served under the non-root base. It is a drafts build: the
+  // producer view (stages, report), where the first one is what learners see.
   const cache = path.join(dir, 'empty-diagram-cache');
   mkdirSync(cache, { recursive: true });
-  run('site build', [cliPath(), 'site', 'build', '--course', course, '--out', baseSite, '--base', BASE_PATH], { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: cache });
+  run('site build', [cliPath(), 'site', 'build', '--course', course, '--out', baseSite, '--base', BASE_PATH, '--drafts'], { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: cache });
   process.stdout.write(`e2e: demo course and two site builds in ${((Date.now() - started) / 1000).toFixed(1)} s (${dir})\n`);
 }
 

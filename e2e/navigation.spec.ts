@@ -1,4 +1,4 @@
-// Home lists the curriculum in order; prev/next chain every lesson; keyboard-only navigation.
+// Home lists the curriculum in order; prev/next chain every lesson; keyboard-only navigation and search.
 import { curriculum, lessonUrl, lessons, siteUrl } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -49,11 +49,11 @@ async function tabThrough(page: import('@playwright/test').Page, limit: number) 
   return focused;
 }
 
-test('keyboard only: Tab from the top reaches the skip link first, then the search input and the lesson links', async ({ page }) => {
+test('keyboard only: Tab from the top reaches the skip link first, then the search button and the lesson links', async ({ page }) => {
   await page.goto(siteUrl());
   const focused = await tabThrough(page, 12);
   expect(focused[0]).toMatchObject({ tag: 'a', className: 'skip-link', text: 'Skip to content' });
-  expect(focused.some((f) => f.tag === 'input' && f.id === 'site-search'), 'the search input gets focus').toBe(true);
+  expect(focused.some((f) => f.tag === 'button' && f.className === 'search-button'), 'the search button gets focus').toBe(true);
   const first = lessons()[0]!;
   expect(focused.some((f) => f.tag === 'a' && f.href.endsWith(`lessons/${first.id}-${first.slug}/`)), 'the first lesson link gets focus').toBe(true);
 
@@ -70,12 +70,17 @@ test('keyboard only: Tab from the top reaches the skip link first, then the sear
   await expect(page).toHaveURL(lessonUrl(first));
 });
 
-test('keyboard only: Tab to the search box, type and press Enter to search', async ({ page }) => {
+test('keyboard only: Tab to the search button, Enter, type, ArrowDown and Enter open a result', async ({ page }) => {
   await page.goto(lessonUrl(lessons()[0]!));
-  for (let i = 0; i < 15 && !(await page.locator('#site-search').evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
-  await expect(page.locator('#site-search')).toBeFocused();
-  await page.keyboard.type('backpressure');
+  const button = page.getByRole('button', { name: 'Search' });
+  for (let i = 0; i < 15 && !(await button.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(button).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(`${siteUrl()}search/?q=backpressure`);
-  await expect(page.locator('.pagefind-ui__result').first()).toBeVisible();
+  await page.keyboard.type('backpressure');
+  const first = page.locator('.search-results a').first();
+  await expect(first).toBeVisible();
+  const target = await first.getAttribute('href');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new URL(target!, siteUrl()).href);
 });

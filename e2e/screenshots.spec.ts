@@ -11,7 +11,7 @@ const SHOTS = [
   ['home-light', () => siteUrl(), 'light'],
   ['lesson-light', () => lessonUrl(lessons()[0]!), 'light'],
   ['lesson-dark', () => lessonUrl(lessons()[0]!), 'dark'],
-  ['report-light', () => `${siteUrl()}report/`, 'light'],
+  ['report-light', () => `${siteUrl('base')}report/`, 'light'],
 ] as const;
 
 const DESKTOP = { width: 1280, height: 900 };

@@ -201,3 +201,4 @@ export function readReport(course: Course): Report | null {
 }
 
 export { readCachedDiagram as readDiagramSvg, type CachedDiagram } from './site/diagrams.ts';
+export { readSiteAssets } from './site/assets.ts';

@@ -98,6 +98,7 @@ async function main(): Promise<void> {
   say(`  course → ${path.relative(process.cwd(), course) || '.'}`);
   spawnOrDie(['init', course, '--title', curriculum.title, '--topic', 'example course driven by the demo']);
   copy('.codelabgen/config.yaml');
+  if (existsSync(path.join(example, 'assets'))) copy('assets'); // the site's logo (config.yaml site.logo)
 
   phase('recon');
   copy('.codelabgen/research');

@@ -7,12 +7,13 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
 import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, type CourseView } from '../pipeline/read.ts';
+import { branding } from './lib/branding.ts';
 import { isIncluded, lessonPages, missingSteps, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
 import { LessonPageSchema } from './lib/page-schema.ts';
 
 /** Part of every digest: bump when what an entry holds changes without its data changing. */
-const ENTRY_FORMAT = 1;
+const ENTRY_FORMAT = 2;
 
 type Entry = { id: string; data: Record<string, unknown> };
 type Entries = (view: CourseView, options: SiteOptions) => Entry[];
@@ -71,13 +72,23 @@ function courseLoader(name: string, entries: Entries): Loader {
 const course = defineCollection({
   loader: courseLoader('course', (view, options) => {
     const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(l, options), missing: missingSteps(l.stage) }));
-    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, lessons, problem: null } }];
+    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, site: branding(view.course.root, view.config.site, options), lessons, problem: null } }];
   }),
   schema: z.strictObject({
     curriculum: CurriculumSchema,
     phase: z.string().nullable(),
     hasState: z.boolean(),
     drafts: z.boolean(),
+    site: z.strictObject({
+      producer: z.boolean().describe('Show production details: stages, code hashes, run numbers, the report.'),
+      logo: z.string().nullable().describe('data: URI'),
+      favicon: z.string().nullable().describe('data: URI'),
+      accent: z.strictObject({ light: z.string(), dark: z.string() }).nullable(),
+      footer: z.string().nullable(),
+      editUrl: z.string().nullable().describe('With {path} for the doc path in the course.'),
+      repoUrl: z.string().nullable(),
+      lang: z.string(),
+    }),
     lessons: z.array(z.strictObject({ id: z.string(), stage: StageSchema.nullable(), included: z.boolean(), missing: z.array(z.string()) })),
     problem: z.string().nullable().describe('Why the course could not be read again (dev); the page shows the last good content.'),
   }),

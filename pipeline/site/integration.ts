@@ -6,12 +6,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
-import { commit, courseAt, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import { commit, courseAt, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, renderDiagrams, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './build.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
+import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
 import { listPages } from './stats.ts';
@@ -65,7 +66,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const dev = command === 'dev';
         site = { course: path.resolve(fileURLToPath(config.root), options.course), drafts: (options.drafts ?? false) || dev, dev, diagramCache: options.diagramCache ?? diagramCacheDir(), prefix };
         const routes = path.join(packageRoot(), 'site', 'routes');
-        for (const route of ROUTES) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
+        // Learner builds have no report page unless config.yaml opts in (site.report: true).
+        const report = site.drafts || loadConfig(courseAt(site.course)).site.report;
+        for (const route of ROUTES.filter((r) => r !== 'report' || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
         // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
         const ec = expressiveCode({
@@ -82,6 +85,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (command === 'build') {
           progress('loading', 'reading the course');
           prepared = prepareSite(site.course, site.drafts);
+          readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);
           const diagrams = await renderDiagrams(prepared.diagrams, site.diagramCache, findChromium());

@@ -1,7 +1,9 @@
 // The search index: pagefind's Node API over the built pages (only `data-pagefind-body` parts).
+// Code line numbers, copy buttons and heading anchor links are left out of the indexed text.
+const EXCLUDE = ['.ec-line .gutter', '.expressive-code .copy', '.heading-anchor'];
 export async function indexSite(outDir: string): Promise<number> {
   const pagefind = await import('pagefind');
-  const { index, errors } = await pagefind.createIndex({});
+  const { index, errors } = await pagefind.createIndex({ excludeSelectors: EXCLUDE });
   if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
   try {
     const added = await index.addDirectory({ path: outDir });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { cli, cliAsync, readEvents, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
 import { findChromium } from './diagrams.ts';
@@ -41,14 +42,17 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   });
 
   test('has every page, done lessons only, in curriculum order on the home page', () => {
-    for (const page of ['index.html', '404.html', 'glossary/index.html', 'sources/index.html', 'report/index.html', 'search/index.html', 'lessons/1.1-lesson-1/index.html', 'lessons/2.2-lesson-4/index.html']) {
+    for (const page of ['index.html', '404.html', 'glossary/index.html', 'sources/index.html', 'search/index.html', 'lessons/1.1-lesson-1/index.html', 'lessons/2.2-lesson-4/index.html']) {
       assert.ok(existsSync(path.join(out, page)), `${page} missing`);
     }
     assert.ok(!existsSync(path.join(out, 'lessons/2.1-lesson-3')), 'a lesson that is not done is published');
     const home = html(out, 'index.html');
     const order = [...home.matchAll(/data-lesson="([^"]+)"/g)].map((m) => m[1]);
     assert.deepEqual(order, ['1.1', '1.2', '2.1', '2.2']);
-    assert.match(home, /3 of 4 lessons done/);
+    // The learner view: no generation progress, no report page (config.yaml site.report: false).
+    assert.doesNotMatch(home, /lessons done|badge/);
+    assert.match(home, /Coming soon/);
+    assert.ok(!existsSync(path.join(out, 'report')), 'a report page in a learner build');
     assert.ok(existsSync(path.join(out, 'pagefind', 'pagefind.js')), 'search index missing');
     assert.ok(existsSync(path.join(out, 'sitemap-index.xml')), 'sitemap missing with --site');
     assert.doesNotMatch(html(out, 'report/index.html'), /What needs a human|Lesson stories/, 'the report story is for the producer view only');
@@ -97,12 +101,14 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.match(doc, /--ecLineNumbersWidth|class="ln"|data-line-number|startLineNumber|counter-reset: ?line/i);
   });
 
-  test('the lesson page has a verification badge and no JS beyond theme and copy button', () => {
+  test('the lesson page has a verification badge; its only script file is the copy button, inline JS stays small', () => {
     const page = html(out, 'lessons/1.1-lesson-1/index.html');
     assert.match(page, /tests passed 1\/1/);
     const scripts = [...page.matchAll(/<script[^>]*>/g)].map((m) => m[0]);
     assert.ok(scripts.every((s) => !/mermaid|pagefind/.test(s)), scripts.join(' '));
-    assert.ok(scripts.length <= 3, scripts.join(' '));
+    assert.ok(scripts.filter((s) => /\ssrc=/.test(s)).length <= 1, scripts.join(' '));
+    const inline = [...page.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+    assert.ok(gzipSync(inline).length <= 4096, `inline JS: ${gzipSync(inline).length} bytes gzip`);
   });
 
   test('diagrams render to one inline SVG themed by CSS variables; a rebuild renders none', { skip: chromium === null ? 'no Chromium here' : false }, () => {

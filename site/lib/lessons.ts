@@ -2,6 +2,9 @@
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
 import { readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CourseView, type DiagramRef, type SiteLesson } from '../../pipeline/read.ts';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { anchorHeadings, type TocEntry } from './headings.ts';
 import type { SiteOptions } from './options.ts';
 import type { DiagramView, DocView, LessonLink, LessonPage, SegmentView } from './page-schema.ts';
 
@@ -25,22 +28,47 @@ export function termSlug(entry: GlossaryEntry): string {
 
 function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
-  return { title: ref.title, label: ref.label, source: ref.source, hash: ref.hash, svg: cached?.svg ?? null, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
+  const declared = /^\s*%%\s*title:\s*(.+)$/.exec(ref.source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
+  return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, svg: cached?.svg ?? null, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
 }
 
-function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions): DocView | null {
+/** Ids the lesson page gives its own sections (and so no doc heading may take). */
+export const SECTION_IDS = ['objectives', 'readalong', 'notes', 'diagrams', 'code', 'terms', 'main'];
+
+function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions, used: Set<string>): DocView | null {
   if (doc === null) return null;
-  const segments: SegmentView[] = doc.segments.map((s) => (s.kind === 'diagram' ? { kind: 'diagram' as const, ...diagramView(s.diagram, options) } : s));
-  return { doc: doc.doc, title: doc.title, segments };
+  const toc: TocEntry[] = [];
+  const segments: SegmentView[] = doc.segments.map((s) => {
+    if (s.kind === 'diagram') return { kind: 'diagram' as const, ...diagramView(s.diagram, options) };
+    if (s.kind !== 'html') return s;
+    const anchored = anchorHeadings(s.html, used);
+    toc.push(...anchored.toc);
+    return { kind: 'html' as const, html: anchored.html };
+  });
+  return { doc: doc.doc, title: doc.title, segments, toc };
+}
+
+/** The course's git repository root, or null when it is not in one (or git is missing). */
+function gitRoot(course: string): string | null {
+  const result = spawnSync('git', ['-C', course, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** Date (YYYY-MM-DD) of the last commit touching the lesson folder, null outside git or when uncommitted. */
+function lastUpdated(course: string, dir: string): string | null {
+  const result = spawnSync('git', ['-C', course, 'log', '-1', '--format=%cs', '--', path.join(course, dir)], { encoding: 'utf8' });
+  return result.status === 0 && /^\d{4}-\d{2}-\d{2}$/.test(result.stdout.trim()) ? result.stdout.trim() : null;
 }
 
 /** Every included lesson's page data in curriculum order. */
 export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[] {
   const included = view.lessons.filter((lesson) => isIncluded(lesson, options));
   const glossary = readGlossary(view.course);
+  const inGit = gitRoot(view.course.root) !== null;
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
   return included.map((lesson, index) => {
     const docs = readLessonDocs(view.course, lesson);
+    const used = new Set(SECTION_IDS);
     const verification = readVerification(view.course, lesson);
     const run = verification.run;
     const words = (docs.readalong?.words ?? 0) + (docs.notes?.words ?? 0);
@@ -57,8 +85,10 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       missing: missingSteps(lesson.stage),
       blocked: lesson.state?.blocked?.reason ?? null,
       stale: lesson.state?.stale?.reason ?? null,
-      readalong: docView(docs.readalong, options),
-      notes: docView(docs.notes, options),
+      dir: lesson.dir,
+      updated: inGit ? lastUpdated(view.course.root, lesson.dir) : null,
+      readalong: docView(docs.readalong, options, used),
+      notes: docView(docs.notes, options, used),
       diagrams: readDiagramFiles(view.course, lesson).map((d) => diagramView(d, options)),
       files: readCodeFiles(view.course, lesson),
       verification: {

@@ -5,6 +5,7 @@ import { CurriculumLessonSchema, StageSchema } from '../../content-schemas/index
 
 export const DiagramViewSchema = z.strictObject({
   title: z.string(),
+  caption: z.string().nullable().describe('The title from a first line `%% title: ...`, the only caption learners see.'),
   label: z.string().describe('Where the diagram is: `docs/readalong.md:12` or `docs/diagrams/x.mmd`.'),
   source: z.string(),
   hash: z.string().describe('Content hash of the source: the diagram cache key.'),
@@ -33,6 +34,7 @@ export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
   segments: z.array(SegmentViewSchema),
+  toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
 });
 
 const LessonLinkSchema = z.strictObject({ id: z.string(), slug: z.string(), title: z.string() });
@@ -47,6 +49,8 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
   missing: z.array(z.string()).describe('Steps still to do, e.g. verification, notes.'),
   blocked: z.string().nullable(),
   stale: z.string().nullable(),
+  dir: z.string().describe('Lesson folder relative to the course root.'),
+  updated: z.string().nullable().describe('Date of the last git commit touching the lesson folder (YYYY-MM-DD), null outside git.'),
   readalong: DocViewSchema.nullable(),
   notes: DocViewSchema.nullable(),
   diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),

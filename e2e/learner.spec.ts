@@ -1,0 +1,82 @@
+// The learner view: a publish build (root) shows the course, not how it was made; the drafts build
+// (base) keeps the production details. Also the example course's branding from config.yaml site:.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { lessonDir, lessonUrl, lessons, siteUrl, type Lesson } from './course.ts';
+import { expect, test } from './fixtures.ts';
+
+/** The diagrams of a lesson's docs in page order, each with its `%% title:` (null without one). */
+function diagramTitles(lesson: Lesson): Array<string | null> {
+  const docs = path.join(lessonDir(lesson), 'docs');
+  const title = (source: string) => /^\s*%%\s*title:\s*(.+)$/.exec(source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
+  const fenced = ['readalong.md', 'notes.md'].flatMap((f) => [...readFileSync(path.join(docs, f), 'utf8').matchAll(/^```mermaid[^\n]*\n([\s\S]*?)^```/gm)].map((m) => title(m[1]!)));
+  const dir = path.join(docs, 'diagrams');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.mmd')).sort().map((f) => title(readFileSync(path.join(dir, f), 'utf8'))) : [];
+  return [...fenced, ...files];
+}
+
+test('a publish build shows learners no production details', async ({ page, request }) => {
+  await page.goto(siteUrl());
+  await expect(page.locator('.lesson-card')).toHaveCount(lessons().length);
+  await expect(page.locator('.badge')).toHaveCount(0);
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Report' })).toHaveCount(0);
+  expect((await request.get(`${siteUrl()}report/`)).status(), 'no report page').toBe(404);
+
+  let captions = 0;
+  for (const lesson of lessons()) {
+    await page.goto(lessonUrl(lesson));
+    const verify = page.getByRole('complementary', { name: 'Verification' });
+    await expect(verify, 'the verification badge stays').toContainText(/tests passed \d+\/\d+/);
+    await expect(verify).toContainText('verified');
+    await expect(verify.locator('code')).toHaveCount(0);
+    await expect(verify).not.toContainText('run ');
+    await expect(page.locator('.badge[class*="stage-"]')).toHaveCount(0);
+    await expect(page.locator('.site-header')).not.toContainText('Report');
+    // Captions come only from `%% title:`: none says where the diagram is.
+    const titles = diagramTitles(lesson);
+    await expect(page.locator('figure.diagram')).toHaveCount(titles.length);
+    await expect(page.locator('figure.diagram figcaption')).toHaveText(titles.filter((t) => t !== null) as string[]);
+    captions += titles.filter((t) => t !== null).length;
+    expect(await page.content()).not.toMatch(/docs\/(readalong|notes)\.md line \d+|sha256:|code [0-9a-f]{12}/);
+    // Full listings wait behind a closed "Files" disclosure.
+    const files = page.locator('details.files');
+    await expect(files).toHaveCount(1);
+    await expect(files).not.toHaveAttribute('open');
+    await expect(files.locator('.code-file').first()).toBeHidden();
+    await files.locator('summary').click();
+    await expect(files.locator('.code-file').first()).toBeVisible();
+  }
+  expect(captions, 'the example has diagrams with and without %% title:').toBeGreaterThan(0);
+});
+
+test('the drafts build keeps the production details: stages, report, code hash', async ({ page }) => {
+  await page.goto(siteUrl('base'));
+  await expect(page.locator('.badge.stage-done').first()).toBeVisible();
+  await expect(page.getByRole('progressbar')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Report' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Generation report');
+  await page.goto(lessonUrl(lessons()[0]!, 'base'));
+  await expect(page.getByRole('complementary', { name: 'Verification' }).locator('code')).toHaveText(/^[0-9a-f]{12}$/);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+});
+
+test('the example course\'s branding: logo, favicon, accent in both themes, edit link, repo link, footer', async ({ page }) => {
+  const lesson = lessons()[0]!;
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(lessonUrl(lesson));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('.brand img')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  expect(await page.locator('.brand img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/svg\+xml;base64,/);
+  const accent = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--c-accent').trim());
+  expect(await accent()).toBe('#0b7a75');
+  await expect(page.locator('.sidebar a[aria-current="page"]')).toHaveCSS('color', 'rgb(11, 122, 117)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  expect(await accent(), 'a lighter accent on dark pages').toBe('#3c9591');
+  const dir = path.relative(path.dirname(path.dirname(lessonDir(lesson))), lessonDir(lesson)).split(path.sep).join('/');
+  await expect(page.getByRole('link', { name: /^Edit this page/ }).first()).toHaveAttribute('href', `https://github.com/codelabgen/node-streams/edit/main/${dir}/docs/readalong.md`);
+  await expect(page.getByRole('link', { name: 'Repository', exact: true })).toHaveAttribute('href', 'https://github.com/codelabgen/node-streams');
+  await expect(page.locator('.site-footer')).toContainText('code under the MIT licence');
+});

@@ -1,0 +1,102 @@
+// Finding one's way around a lesson: the course sidebar (current lesson, collapsible modules), the
+// menu button on narrow screens, the on-page table of contents and heading anchors, by keyboard too.
+import { curriculum, lessonUrl, lessons } from './course.ts';
+import { expect, test } from './fixtures.ts';
+
+test('the sidebar lists every lesson by module, marks the current one, and modules collapse', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const course = curriculum();
+  const last = lessons().at(-1)!;
+  await page.goto(lessonUrl(last));
+  const sidebar = page.getByRole('navigation', { name: 'Course' });
+  const modules = sidebar.locator('details.sidebar-module');
+  await expect(modules.locator('summary')).toHaveText(course.modules.map((m) => `${m.id}. ${m.title}`));
+  const current = sidebar.locator('a[aria-current="page"]');
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveText(`${last.id} ${last.title}`);
+  // The current module is open, the others are closed; a click (or Enter) on a module toggles it.
+  const own = modules.filter({ has: page.locator('a[aria-current="page"]') });
+  await expect(own).toHaveAttribute('open');
+  const other = modules.first();
+  await expect(other).not.toHaveAttribute('open');
+  await expect(other.locator('a').first()).toBeHidden();
+  await other.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(other.locator('a')).toHaveText(course.modules[0]!.lessons.map((l) => `${l.id} ${l.title}`));
+  await other.locator('a').first().click();
+  await expect(page).toHaveURL(lessonUrl(lessons()[0]!));
+  await expect(sidebar.locator('a[aria-current="page"]')).toHaveText(`${lessons()[0]!.id} ${lessons()[0]!.title}`);
+});
+
+test('the table of contents lists the h2/h3 headings, marks the one in view; every heading has an anchor', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(lessonUrl(lessons()[0]!));
+  const headings = page.locator('article :is(h2, h3)');
+  const shown = await headings.evaluateAll((hs) => hs.map((h) => ({ id: h.id, text: h.textContent?.trim() ?? '' })));
+  expect(shown.length).toBeGreaterThan(5);
+  expect(shown.every((h) => h.id !== ''), 'every h2/h3 has an id').toBe(true);
+  expect(new Set(shown.map((h) => h.id)).size, 'ids are unique').toBe(shown.length);
+  const toc = page.getByRole('navigation', { name: 'On this page' });
+  await expect(toc.locator('a')).toHaveText(shown.map((h) => h.text));
+  expect(await toc.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(shown.map((h) => `#${h.id}`));
+  await expect(toc.locator('a[aria-current="true"]')).toHaveText(shown[0]!.text);
+
+  // Following a TOC link scrolls its heading under the header and marks it.
+  const target = shown[Math.floor(shown.length / 2)]!;
+  await toc.getByRole('link', { name: target.text, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`#${target.id}$`));
+  await expect(toc.locator('a[aria-current="true"]')).toHaveText(target.text);
+  const top = await page.locator(`[id="${target.id}"]`).evaluate((h) => h.getBoundingClientRect().top);
+  const header = await page.locator('.site-header').evaluate((h) => h.getBoundingClientRect().bottom);
+  expect(top, 'the heading is not hidden under the sticky header').toBeGreaterThanOrEqual(header);
+
+  // Each heading's anchor link points at it and shows when focused.
+  for (const { id } of shown) await expect(page.locator(`[id="${id}"] + a.heading-anchor`)).toHaveAttribute('href', `#${id}`);
+  const anchor = page.locator(`[id="${shown[1]!.id}"] + a.heading-anchor`);
+  await expect(anchor).toHaveCSS('opacity', '0');
+  await anchor.focus();
+  await expect(anchor).toHaveCSS('opacity', '1');
+  await expect(anchor).toHaveAccessibleName(`Section titled “${shown[1]!.text}”`);
+});
+
+test('narrow screens: the menu button opens the sidebar, traps the page behind it, Escape closes it', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const lesson = lessons()[1]!;
+  await page.goto(lessonUrl(lesson));
+  const button = page.getByRole('button', { name: 'Course menu' });
+  const sidebar = page.getByRole('navigation', { name: 'Course' });
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(sidebar).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'On this page' })).toBeHidden();
+  // Keyboard: the button is reached by Tab right after the skip link.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(button).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  await expect(sidebar).toBeVisible();
+  await expect(sidebar.locator('a[aria-current="page"]')).toBeFocused();
+  expect(await page.locator('main').evaluate((m) => (m as HTMLElement).inert), 'the page behind is inert').toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(sidebar).toBeHidden();
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  // The table of contents is a closed disclosure at the top instead.
+  const mobileToc = page.locator('details.toc-mobile');
+  await expect(mobileToc.locator('a').first()).toBeHidden();
+  await mobileToc.locator('summary').click();
+  await expect(mobileToc.locator('a')).toHaveText(await page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => h.textContent?.trim() ?? '')));
+  // Glossary and Sources move into the menu when the header has no room for them.
+  await button.click();
+  await sidebar.getByRole('link', { name: 'Glossary' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Glossary');
+});
+
+test('without JavaScript the sidebar stays in the page on narrow screens', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(lessonUrl(lessons()[0]!));
+  await expect(page.getByRole('navigation', { name: 'Course' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Course menu' })).toBeHidden();
+  await context.close();
+});

@@ -1,0 +1,71 @@
+// Search as a dialog: header button, Ctrl/Cmd+K and "/"; pagefind loads on the first open only;
+// results have plain-text titles and excerpts without code line numbers; themed in both schemes.
+import { lessonUrl, lessons, siteUrl } from './course.ts';
+import { expect, test } from './fixtures.ts';
+
+test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind only then, and finds lessons', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(r.url()));
+  await page.goto(lessonUrl(lessons()[0]!));
+  const dialog = page.getByRole('dialog', { name: 'Search the course' });
+  await expect(dialog).toBeHidden();
+  expect(requested.filter((u) => u.includes('/pagefind/')), 'nothing of pagefind before the dialog opens').toEqual([]);
+
+  await page.keyboard.press('Control+k');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('searchbox')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.keyboard.press('/');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(dialog.getByRole('searchbox')).toBeFocused();
+  await page.keyboard.type('backpressure');
+  const results = dialog.locator('.search-results a');
+  await expect(results.first()).toBeVisible();
+  expect(requested.some((u) => u.endsWith('/pagefind/pagefind.js'))).toBe(true);
+  const titles = await results.locator('strong').allTextContents();
+  expect(titles.length).toBeGreaterThan(1);
+  for (const title of titles) expect(title, 'plain-text titles').not.toMatch(/[`<>]/);
+  // A term found in code: without the gutter left out, snippets read "}); 24. const stream = ...".
+  await dialog.getByRole('searchbox').fill('highWaterMark');
+  await expect(results).toHaveCount(6);
+  const excerpts = await results.locator('.search-excerpt').allTextContents();
+  expect(excerpts.join(' ')).toContain('highWaterMark');
+  for (const excerpt of excerpts) expect(excerpt, 'no code line numbers or anchor marks in snippets').not.toMatch(/[;{}(),]\s\d{1,3}\.\s|\s#\s/);
+  await dialog.getByRole('searchbox').fill('backpressure');
+  await expect(results.first()).toContainText('backpressure', { ignoreCase: true });
+  // Keyboard: ArrowDown moves into the results, Enter follows one and closes the dialog.
+  await page.keyboard.press('ArrowDown');
+  await expect(results.first()).toBeFocused();
+  const target = await results.first().getAttribute('href');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new URL(target!, siteUrl()).href);
+  await expect(dialog).toBeHidden();
+});
+
+test('"/" typed in a text field does not open search; a non-root base gets working result links', async ({ page }) => {
+  await page.goto(lessonUrl(lessons()[0]!, 'base'));
+  const dialog = page.getByRole('dialog', { name: 'Search the course' });
+  await page.keyboard.press('/');
+  const input = dialog.getByRole('searchbox');
+  await input.fill('pipeline');
+  await input.press('/');
+  await expect(input).toHaveValue('pipeline/');
+  await input.fill('pipeline');
+  const first = dialog.locator('.search-results a').first();
+  await expect(first).toHaveAttribute('href', /^\/course-site\/lessons\//);
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the search dialog follows the ${theme} theme`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(siteUrl());
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search the course' });
+    const colours = await dialog.evaluate((d) => ({ dialog: getComputedStyle(d).backgroundColor, page: getComputedStyle(document.documentElement).backgroundColor, input: getComputedStyle(d.querySelector('input')!).color }));
+    expect(colours.dialog).toBe(colours.page);
+    expect(colours.input).toBe(theme === 'dark' ? 'rgb(230, 237, 243)' : 'rgb(31, 35, 40)');
+  });
+}
