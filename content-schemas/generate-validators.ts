@@ -114,10 +114,6 @@ class Emitter {
     return this.constant(`new Set<unknown>(${JSON.stringify(values)})`);
   }
 
-  private regex(pattern: RegExp): string {
-    return this.constant(pattern.toString());
-  }
-
   private string(def: Def): string {
     if (def.coerce) throw new Unsupported('coerce');
     const patterns: RegExp[] = [];

@@ -1,7 +1,7 @@
 // `codelabgen site dev` on a copy of the demo course with a browser open: 20 saves in a row
 // (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 2 s, and
 // broken content is printed in the terminal as `error:` lines as well as shown in the page.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

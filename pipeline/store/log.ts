@@ -54,7 +54,7 @@ export function scanLogBytes(data: Buffer, after = 0): LogScan {
     lineNumber += 1;
     const newline = data.indexOf(0x0a, start);
     const end = newline === -1 ? data.length : newline + 1;
-    const parsed = newline === -1 ? null : parseLine(data.subarray(start, newline), lineNumber, scan.lastSeq, after);
+    const parsed = newline === -1 ? null : parseLine(data.subarray(start, newline), scan.lastSeq, after);
     if (parsed !== null && 'newer' in parsed) {
       scan.newer = { line: lineNumber, seq: parsed.seq, problem: parsed.newer };
       return scan;
@@ -82,7 +82,7 @@ export function scanLogBytes(data: Buffer, after = 0): LogScan {
 
 type ParsedLine = { seq: number; event: Event | null } | { seq: number; newer: string } | { problem: string; json: boolean };
 
-function parseLine(bytes: Buffer, line: number, lastSeq: number, after: number): ParsedLine {
+function parseLine(bytes: Buffer, lastSeq: number, after: number): ParsedLine {
   let raw: unknown;
   try {
     raw = JSON.parse(bytes.toString('utf8'));
