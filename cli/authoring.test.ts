@@ -69,6 +69,8 @@ describe('init --example', () => {
 describe('new module and new lesson', () => {
   test('add registered, pending lessons with derived ids and slugs from the template', () => {
     const root = exampleCourse();
+    const curriculum = path.join(root, '.codelabgen', 'curriculum.yaml');
+    writeFileSync(curriculum, `# the author's note on the plan\n${readFileSync(curriculum, 'utf8')}`);
     assert.match(ok(root, 'new', 'lesson', '1', 'Writable streams & drain'), /^added lesson 1\.2 "Writable streams & drain" \(pending, seq 3\) in 1-first-steps\/1\.2-writable-streams-drain\/ from the node template$/m);
     const added = JSON.parse(ok(root, 'new', 'module', 'Composing streams', '--lesson', 'pipeline() and errors', '--json')) as Record<string, unknown>;
     assert.deepEqual(added.module, { id: '2', slug: 'composing-streams', title: 'Composing streams' });
@@ -82,6 +84,7 @@ describe('new module and new lesson', () => {
     ]);
     assert.deepEqual(readEvents(root).map((event) => event.kind), ['course.init', 'lessons.register', 'lessons.register', 'lessons.register', 'lessons.register']);
     assert.match(readFileSync(path.join(root, '2-composing-streams', '2.2-cafe', 'docs', 'readalong.md'), 'utf8'), /^# Read-along: Über Café\n/);
+    assert.match(readFileSync(curriculum, 'utf8'), /^# the author's note on the plan\n/, 'the author\'s comment is kept');
     // The rewritten curriculum.yaml is what register reads: registering again changes nothing.
     assert.match(ok(root, 'register'), /^registered 4 lessons: 0 added, 0 updated, 0 removed \(state unchanged\)$/m);
     assert.match(ok(root, 'verify', '2.2'), /^lesson 2\.2 passed/);

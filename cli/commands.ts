@@ -230,7 +230,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '"<title>"',
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
-    description: 'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python), a passing lesson to edit. curriculum.yaml is rewritten (its comments are not kept).',
+    description: 'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python), a passing lesson to edit. The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'module slug (default: made from the title)' },
@@ -245,7 +245,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '<module-id> "<title>"',
     positionals: { min: 2, max: 2 },
     summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
-    description: 'The lesson gets the module\'s next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python). curriculum.yaml is rewritten (its comments are not kept).',
+    description: 'The lesson gets the module\'s next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python). The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'lesson slug (default: made from the title)' },

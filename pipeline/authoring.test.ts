@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { load } from 'js-yaml';
 import { CurriculumParser, parseData } from '../content-schemas/fast.ts';
 import type { Curriculum } from '../content-schemas/index.ts';
-import { addToCurriculum, renderCurriculum, slugify } from './authoring.ts';
+import { addToCurriculum, editCurriculum, renderCurriculum, slugify } from './authoring.ts';
 import { RefusalError } from './errors.ts';
 
 const lesson = (id: string, slug: string) => ({ id, slug, title: `Lesson ${id}`, summary: '', objectives: [], prerequisites: [], topics: [] });
@@ -50,4 +50,47 @@ test('curriculum.yaml as written reads back as the same curriculum', () => {
   assert.deepEqual(parseData(CurriculumParser, load(text), 'curriculum.yaml'), CURRICULUM);
   assert.match(text, /^ {6}- id: "extra\.a"\n {8}slug: a\n {8}title: "Lesson extra\.a"\n {8}objectives:\n {10}- "Do - this"\n/m);
   assert.doesNotMatch(text, /audience|^ {4}summary: ""/m, 'empty optional fields are left out');
+});
+
+test('an edited curriculum.yaml keeps the author\'s comments, order and quoting, and adds only the entry', () => {
+  const text = [
+    '# Streams course: edited by hand, keep these notes',
+    'title: \'Streams: "in depth"\'',
+    'summary: "Line one\\nline two: with a colon"',
+    'modules:',
+    '  # the basics come first',
+    '  - id: "1"',
+    '    slug: basics',
+    '    title: Basics',
+    '    lessons:',
+    '      - id: "1.1" # first',
+    '        slug: intro',
+    '        title: Lesson 1.1',
+    '      - {id: "1.3", slug: later, title: Lesson 1.3}',
+    '  - id: extra',
+    '    title: "Extras #1" # slug after title on purpose',
+    '    slug: extra',
+    '    summary: x',
+    '    lessons:',
+    '      - id: extra.a',
+    '        slug: a',
+    '        title: Lesson extra.a',
+    '        objectives: [Do - this, "it\'s fine"]',
+    '        prerequisites: ["1.1"]',
+    '        topics: [t-1]',
+    '',
+  ].join('\n');
+  const current = parseData(CurriculumParser, load(text), 'curriculum.yaml');
+  assert.deepEqual(current, CURRICULUM);
+  for (const entry of [{ kind: 'lesson', moduleId: '1', title: 'Back: pressure' }, { kind: 'module', title: '10', lessonTitle: '1.10' }] as const) {
+    const addition = addToCurriculum(current, entry, 'unused');
+    const edited = editCurriculum(text, addition, entry);
+    assert.deepEqual(parseData(CurriculumParser, load(edited), 'curriculum.yaml'), addition.curriculum, `${entry.kind}: reads back as the new curriculum`);
+    let at = 0; // the author's lines, in order, within the edited text
+    for (const line of edited.split('\n')) if (line === text.split('\n')[at]) at++;
+    assert.equal(at, text.split('\n').length, `${entry.kind}: every line of the author's text is still there, in order:\n${edited}`);
+  }
+  const lesson = editCurriculum(text, addToCurriculum(current, { kind: 'lesson', moduleId: '1', title: 'Back: pressure' }, 'unused'), { kind: 'lesson', moduleId: '1', title: 'Back: pressure' });
+  assert.ok(lesson.indexOf('back-pressure') < lesson.indexOf('- id: extra'), 'the lesson goes at the end of its own module');
+  assert.equal(editCurriculum(null, addToCurriculum(null, { kind: 'module', title: 'B', lessonTitle: 'I' }, 'T'), { kind: 'module', title: 'B', lessonTitle: 'I' }).startsWith('# Modules and lessons'), true);
 });

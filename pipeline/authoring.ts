@@ -4,6 +4,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { CurriculumParser, parseData, parseYamlText } from '../content-schemas/fast.ts';
 import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../content-schemas/index.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
 import { loadConfig } from './config.ts';
@@ -128,6 +131,45 @@ export function renderCurriculum(curriculum: Curriculum): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * curriculum.yaml's text with the addition made in place: the author's comments, key order and
+ * quoting stay as they were, and only the new module or lesson is written (`yaml`'s document API).
+ * Without a file, or when the edited text would not read back as the new curriculum, the whole
+ * curriculum is rendered instead.
+ */
+export function editCurriculum(text: string | null, addition: Addition, entry: NewEntry): string {
+  const rendered = renderCurriculum(addition.curriculum);
+  if (text === null) return rendered;
+  const doc = parseDocument(text);
+  const modules = doc.get('modules');
+  if (doc.errors.length > 0 || !isSeq(modules)) return rendered;
+  const module = addition.curriculum.modules.find((candidate) => candidate.id === addition.moduleId)!;
+  const lesson = module.lessons.find((candidate) => candidate.id === addition.lessonId)!;
+  if (entry.kind === 'module') {
+    modules.add(doc.createNode(sparse({ ...module, lessons: [sparse(lesson)] })));
+  } else {
+    const target = modules.items.find((item) => isMap(item) && String(item.get('id')) === addition.moduleId);
+    const lessons = isMap(target) ? target.get('lessons') : null;
+    if (!isSeq(lessons)) return rendered;
+    lessons.add(doc.createNode(sparse(lesson)));
+  }
+  const edited = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return readsAs(edited, addition.curriculum) ? edited : rendered;
+}
+
+function readsAs(text: string, curriculum: Curriculum): boolean {
+  try {
+    return isDeepStrictEqual(parseData(CurriculumParser, parseYamlText(text, ARTIFACTS.curriculum), ARTIFACTS.curriculum), curriculum);
+  } catch {
+    return false;
+  }
+}
+
+/** An entry without its empty optional fields (as renderCurriculum leaves them out). */
+function sparse<T extends object>(entry: T): Partial<T> {
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0))) as Partial<T>;
+}
+
 /** Refuses a runtime without a lesson template (before anything is written). */
 export function requireTemplate(runtime: string, what: string): void {
   if (!TEMPLATE_RUNTIMES.includes(runtime)) refuse(`${what}: there is no lesson template for runtime ${runtime}; templates exist for ${TEMPLATE_RUNTIMES.join(' and ')}`, `set runtime: node or python in ${ARTIFACTS.config}, or write the lesson folder by hand`);
@@ -169,7 +211,8 @@ export async function addCurriculumEntry(course: Course, entry: NewEntry, comman
   requireTemplate(runtime, what);
   let added: Omit<AddedLesson, 'seq'> | undefined;
   const committed = await commit(course, { command }, (state) => {
-    const current = existsSync(abs(course, ARTIFACTS.curriculum)) ? readCurriculum(course) : null;
+    const exists = existsSync(abs(course, ARTIFACTS.curriculum));
+    const current = exists ? readCurriculum(course) : null;
     const addition = addToCurriculum(current, entry, state.title);
     const lessons = curriculumLessons(course, addition.curriculum);
     const lesson = lessons.find((candidate) => candidate.id === addition.lessonId)!;
@@ -178,7 +221,8 @@ export async function addCurriculumEntry(course: Course, entry: NewEntry, comman
     for (const taken of [lesson.dir, ARTIFACTS.lessonSpec(lesson.id)]) {
       if (existsSync(insideCourse(course, taken, `${what}: lesson ${lesson.id}`))) refuse(`${what}: ${taken} already exists; lesson ${lesson.id} would overwrite it`, 'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register');
     }
-    writeFileAtomic(abs(course, ARTIFACTS.curriculum), renderCurriculum(addition.curriculum));
+    const text = exists ? readFileSync(abs(course, ARTIFACTS.curriculum), 'utf8') : null;
+    writeFileAtomic(abs(course, ARTIFACTS.curriculum), editCurriculum(text, addition, entry));
     for (const [file, text] of files) {
       mkdirSync(path.dirname(abs(course, file)), { recursive: true });
       writeFileAtomic(abs(course, file), text);
