@@ -1,10 +1,13 @@
 // The `codelabgen check` section for readalong code references: every reference in every lesson
-// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner.
+// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner
+// (and the MDX parser, loaded only for .mdx docs, which are refused without site.mdx: true).
 import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
 import { fileInside, OutsideError } from '../confined.ts';
+import { loadConfig } from '../config.ts';
 import { insideCourse, type Course } from '../course.ts';
+import { refuse } from '../errors.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { splitFences } from './fences.ts';
 
@@ -13,7 +16,7 @@ export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/not
 /** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
 export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string): string[] {
   const problems: string[] = [];
-  for (const block of splitFences(text, doc.endsWith('.mdx'))) {
+  for (const block of splitFences(text)) {
     if (block.kind !== 'fence') continue;
     try {
       const ref = parseCodeRef(block.fence);
@@ -26,8 +29,9 @@ export function codeRefProblems(lessonId: string, lessonDir: string, doc: string
   return problems;
 }
 
-export function checkCodeRefs(course: Course, state: State | null): CheckSection {
+export async function checkCodeRefs(course: Course, state: State | null): Promise<CheckSection> {
   const problems: string[] = [];
+  let mdxAllowed: boolean | null = null;
   let refs = 0;
   for (const id of state?.lesson_order ?? []) {
     const lesson = state?.lessons[id];
@@ -49,6 +53,15 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
       }
       if (file === null) continue;
       const text = readFileSync(file, 'utf8');
+      if (doc.endsWith('.mdx')) {
+        mdxAllowed ??= loadConfig(course).site.mdx === true;
+        const { mdxNotAllowed, readMdxDoc } = await import('./mdx-docs.ts');
+        if (!mdxAllowed) refuse(mdxNotAllowed(id, doc));
+        const mdx = readMdxDoc(text, { lesson: id, lessonDir: dir, doc });
+        refs += mdx.references;
+        problems.push(...mdx.problems);
+        continue;
+      }
       refs += (text.match(/file=/g) ?? []).length;
       problems.push(...codeRefProblems(id, dir, doc, text));
     }

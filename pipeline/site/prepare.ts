@@ -19,7 +19,7 @@ export function prepareSite(root: string, drafts: boolean): Prepared {
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
   for (const lesson of included) {
-    const docs = readLessonDocs(view.course, lesson);
+    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true);
     for (const doc of [docs.readalong, docs.notes]) {
       if (doc === null) continue;
       diagrams.push(...doc.diagrams);
