@@ -108,6 +108,11 @@ export function renderConventionsDoc(): string {
   ].join('\n');
 }
 
+/** The refusal of an .mdx lesson doc in a course without `site.mdx: true` (docs/site.md "MDX"). */
+export function mdxNotAllowed(lesson: string, doc: string): string {
+  return `lesson ${lesson} ${doc}: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)`;
+}
+
 export interface ReadalongLint {
   /** Code references (fences with `file=`). */
   references: number;

@@ -119,6 +119,16 @@ export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean)
   return { readalong: read('readalong'), notes: read('notes') };
 }
 
+/** Refuses the first .mdx lesson doc of any lesson unless config.yaml has site.mdx: true (docs/site.md "MDX"). */
+export function refuseUnallowedMdx(view: CourseView): void {
+  if (view.config.site.mdx === true) return;
+  for (const lesson of view.lessons) {
+    for (const doc of ['docs/readalong.mdx', 'docs/notes.mdx']) {
+      if (lessonFile(lessonPath(view.course, lesson), lesson, doc) !== null) refuse(mdxNotAllowed(lesson.id, doc));
+    }
+  }
+}
+
 /** A file of the lesson folder (real path), null when missing; refused when it resolves outside the folder. */
 function lessonFile(lessonDir: string, lesson: SiteLesson, relative: string): string | null {
   try {

@@ -10,6 +10,7 @@ import { insideCourse, type Course } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { splitFences } from './fences.ts';
+import { mdxNotAllowed, readMdxDoc } from './mdx-docs.ts';
 
 export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
 
@@ -29,7 +30,7 @@ export function codeRefProblems(lessonId: string, lessonDir: string, doc: string
   return problems;
 }
 
-export async function checkCodeRefs(course: Course, state: State | null): Promise<CheckSection> {
+export function checkCodeRefs(course: Course, state: State | null): CheckSection {
   const problems: string[] = [];
   let mdxAllowed: boolean | null = null;
   let refs = 0;
@@ -55,7 +56,6 @@ export async function checkCodeRefs(course: Course, state: State | null): Promis
       const text = readFileSync(file, 'utf8');
       if (doc.endsWith('.mdx')) {
         mdxAllowed ??= loadConfig(course).site.mdx === true;
-        const { mdxNotAllowed, readMdxDoc } = await import('./mdx-docs.ts');
         if (!mdxAllowed) refuse(mdxNotAllowed(id, doc));
         const mdx = readMdxDoc(text, { lesson: id, lessonDir: dir, doc });
         refs += mdx.references;

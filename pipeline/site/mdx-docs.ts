@@ -3,7 +3,9 @@
 // reads them first, with the same MDX parser (Sätteri), so a broken <CodeRef>, a <Diagram> whose
 // source is not a literal, an unknown component or an MDX syntax error is named by lesson, doc and
 // line before any page is built, like a fenced code reference in a .md doc.
-import { mdxToMdast, type MdastNode } from 'satteri';
+import { createRequire } from 'node:module';
+import type { MdastNode } from 'satteri';
+import { mdxNotAllowed } from '../conventions.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import type { Fence } from './fences.ts';
 import { diagramHash, diagramTitle, type DiagramRef, type DocContext } from './segments.ts';
@@ -11,11 +13,7 @@ import { diagramHash, diagramTitle, type DiagramRef, type DocContext } from './s
 /** The components every .mdx doc has without an import (site/components/mdx/). */
 export const MDX_COMPONENTS = ['CodeRef', 'Aside', 'Tabs', 'TabItem', 'Steps', 'Diagram', 'FileTree'] as const;
 export const ASIDE_TYPES = ['note', 'tip', 'caution', 'danger'] as const;
-
-/** The refusal for an .mdx doc in a course without the opt-in. */
-export function mdxNotAllowed(lesson: string, doc: string): string {
-  return `lesson ${lesson} ${doc}: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)`;
-}
+export { mdxNotAllowed };
 
 export interface MdxDoc {
   /** Text of a leading `# Title` (the page shows it as the section heading), else null. */
@@ -28,6 +26,9 @@ export interface MdxDoc {
   words: number;
 }
 
+/** Sätteri loads only when an .mdx doc is read (require: it is synchronous, like the rest of the readers). */
+const satteri = () => createRequire(import.meta.url)('satteri') as typeof import('satteri');
+
 type Node = MdastNode & { name?: string | null; attributes?: Attribute[]; value?: string; lang?: string | null; meta?: string | null; depth?: number; children?: Node[]; position?: { start: { line: number } } };
 type Attribute = { type: string; name?: string; value?: string | null | { type: string; value: string } };
 
@@ -37,7 +38,7 @@ export function readMdxDoc(text: string, ctx: DocContext): MdxDoc {
   const at = (node: Node) => `lesson ${ctx.lesson} ${ctx.doc}:${node.position?.start.line ?? 1}`;
   let tree: Node;
   try {
-    tree = mdxToMdast(text) as Node;
+    tree = satteri().mdxToMdast(text) as Node;
   } catch (error) {
     const message = (error as Error).message;
     const line = /^(\d+):\d+:/.exec(message)?.[1] ?? '1';
