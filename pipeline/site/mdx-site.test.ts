@@ -51,7 +51,7 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
   });
 
   test('<Tabs>, <Steps>, <Aside>, <Diagram>, <FileTree> render with their roles and classes', () => {
-    assert.match(page, /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><\/div>/);
+    assert.match(page, /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>/);
     assert.match(page, /<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>/);
     assert.match(page, /<div class="steps"><ol>\s*<li>Create the counter with a start value\.<\/li>/);
     assert.match(page, /<aside class="aside aside-tip" aria-label="Why a closure"><p class="aside-title" aria-hidden="true">Why a closure<\/p>/);
@@ -76,21 +76,27 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
       const tab = await browser.newPage();
       await tab.goto(`${site.url}lessons/1.1-counter/`);
       const tabs = tab.getByRole('tab');
-      assert.equal(await tabs.count(), 2);
+      assert.equal(await tabs.count(), 3);
       const state = () => tab.evaluate(() => [...document.querySelectorAll('[role=tab]')].map((t) => `${t.textContent}:${t.getAttribute('aria-selected')}:${(t as HTMLElement).tabIndex}:${document.getElementById(t.getAttribute('aria-controls') ?? '')?.hidden}:${document.activeElement === t}`));
-      assert.deepEqual(await state(), ['npm:true:0:false:false', 'node:false:-1:true:false']);
+      // One selected tab in the tab order, its panel alone shown; `selected` = index, `focused` too after keys.
+      const expect = (selected: number, focused: boolean) => ['npm', 'node', 'watch'].map((label, i) => `${label}:${i === selected}:${i === selected ? 0 : -1}:${i !== selected}:${focused && i === selected}`);
+      assert.deepEqual(await state(), expect(0, false));
       await tabs.first().focus();
       await tab.keyboard.press('ArrowRight');
-      assert.deepEqual(await state(), ['npm:false:-1:true:false', 'node:true:0:false:true']);
+      assert.deepEqual(await state(), expect(1, true));
+      await tab.keyboard.press('ArrowRight');
       await tab.keyboard.press('ArrowRight'); // wraps around
-      assert.deepEqual(await state(), ['npm:true:0:false:true', 'node:false:-1:true:false']);
-      await tab.keyboard.press('End');
-      assert.deepEqual(await state(), ['npm:false:-1:true:false', 'node:true:0:false:true']);
-      await tab.keyboard.press('Home');
+      assert.deepEqual(await state(), expect(0, true));
+      await tab.keyboard.press('ArrowLeft'); // wraps around
+      assert.deepEqual(await state(), expect(2, true));
       await tab.keyboard.press('ArrowLeft');
-      assert.deepEqual(await state(), ['npm:false:-1:true:false', 'node:true:0:false:true']);
+      assert.deepEqual(await state(), expect(1, true));
+      await tab.keyboard.press('Home');
+      assert.deepEqual(await state(), expect(0, true));
+      await tab.keyboard.press('End');
+      assert.deepEqual(await state(), expect(2, true));
       await tabs.first().click();
-      assert.deepEqual(await state(), ['npm:true:0:false:true', 'node:false:-1:true:false']);
+      assert.deepEqual(await state(), expect(0, true));
       assert.equal(await tab.locator('.tab-label').first().isVisible(), false);
     } finally {
       await browser.close();
