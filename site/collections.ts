@@ -146,8 +146,11 @@ const mdxDocs = defineCollection({
           }
         }
       }
+      // Without the watcher: dev-watch refreshes this loader; glob() would add listeners on every load.
+      const unwatched: LoaderContext = { ...ctx };
+      delete unwatched.watcher;
       if (files.size === 0) ctx.store.clear();
-      else await glob({ pattern: [...files.keys()], base: options.course, generateId: ({ entry }) => files.get(entry) ?? entry }).load({ ...ctx, watcher: undefined });
+      else await glob({ pattern: [...files.keys()], base: options.course, generateId: ({ entry }) => files.get(entry) ?? entry }).load(unwatched);
       markLoaded(ctx.refreshContextData?.generation);
     },
   },
