@@ -71,6 +71,7 @@ export const SiteConfigSchema = z
     edit_url: z.string().regex(/^https?:\/\/\S*\{path\}\S*$/, 'an http(s) URL containing {path}').optional().describe('"Edit this page" link of each lesson doc: `{path}` becomes the doc\'s path in the course, e.g. https://github.com/me/course/edit/main/{path}.'),
     repo_url: z.url({ protocol: /^https?$/ }).optional().describe('The course\'s source repository, linked in the header.'),
     lang: z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or pt-BR').default('en').describe('Language of the pages (the html lang attribute).'),
+    mdx: z.boolean().optional().describe('Compile `.mdx` lesson docs with MDX (JSX, expressions, the built-in components); MDX runs code at build time with the builder\'s rights, so it is off by default and an `.mdx` doc is refused without it.'),
   })
   .describe('The published course site: learner view options and branding.');
 

@@ -69,7 +69,7 @@ const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
 const c5 = new Set<string>(["sandbox"]);
 const c6 = new Set<unknown>(["auto","required","off"]);
-const c7 = new Set<string>(["report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang"]);
+const c7 = new Set<string>(["report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
 const c8 = [/^https?:\/\/\S*\{path\}\S*$/];
 const c9 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
 const c10 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
@@ -146,7 +146,7 @@ const c80 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","
 const c81 = new Set<unknown>(["log"]);
 const c82 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c83 = new Set<unknown>(["site.build"]);
-const c84 = new Map<unknown, (v: any) => any>([["course.init", v255], ["phase.advance", v266], ["lessons.register", v269], ["lesson.stage", v276], ["lesson.verified", v285], ["lesson.fail", v292], ["lesson.block", v306], ["lesson.unblock", v309], ["lesson.stale", v317], ["task.start", v320], ["task.heartbeat", v326], ["task.finish", v329], ["task.reset", v333], ["log", v335], ["site.build", v342]]);
+const c84 = new Map<unknown, (v: any) => any>([["course.init", v257], ["phase.advance", v268], ["lessons.register", v271], ["lesson.stage", v278], ["lesson.verified", v287], ["lesson.fail", v294], ["lesson.block", v308], ["lesson.unblock", v311], ["lesson.stale", v319], ["task.start", v322], ["task.heartbeat", v328], ["task.finish", v331], ["task.reset", v335], ["log", v337], ["site.build", v344]]);
 const c85 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
 const c86 = new Set<unknown>([3]);
 const c87 = new Set<string>(["title","topic"]);
@@ -304,6 +304,10 @@ function v49(v: any): any {
 function v48(v: any): any {
   return v === undefined ? "en" : v49(v);
 }
+const v51 = v33;
+function v50(v: any): any {
+  return v === undefined ? undefined : v51(v);
+}
 function v31(v: any): any {
   return obj(v, c7, t2);
 }
@@ -313,1055 +317,1055 @@ function v30(v: any): any {
 function v0(v: any): any {
   return obj(v, c0, t3);
 }
-function v51(v: any): any {
+function v53(v: any): any {
   return str(v, -1, -1, c11);
 }
-function v52(v: any): any {
+function v54(v: any): any {
   return str(v, 1, 500, null);
 }
-const v53 = v47;
-function v54(v: any): any {
+const v55 = v47;
+function v56(v: any): any {
   return c12.has(v) ? v : FAIL;
 }
-function v55(v: any): any {
+function v57(v: any): any {
   return c13.has(v) ? v : FAIL;
 }
-function v57(v: any): any {
-  return str(v, -1, 2000, null);
-}
-function v56(v: any): any {
-  return v === undefined ? undefined : v57(v);
-}
 function v59(v: any): any {
-  return str(v, -1, 4000, null);
+  return str(v, -1, 2000, null);
 }
 function v58(v: any): any {
   return v === undefined ? undefined : v59(v);
 }
 function v61(v: any): any {
-  return str(v, -1, -1, c14);
+  return str(v, -1, 4000, null);
 }
 function v60(v: any): any {
   return v === undefined ? undefined : v61(v);
 }
-function v50(v: any): any {
-  return obj(v, c10, t4);
-}
-const v63 = v51;
-const v64 = v51;
-function v65(v: any): any {
-  return str(v, 1, 300, null);
-}
-const v66 = v59;
-function v68(v: any): any {
-  return c16.has(v) ? v : FAIL;
-}
-function v67(v: any): any {
-  return v === undefined ? "useful" : v68(v);
+function v63(v: any): any {
+  return str(v, -1, -1, c14);
 }
 function v62(v: any): any {
+  return v === undefined ? undefined : v63(v);
+}
+function v52(v: any): any {
+  return obj(v, c10, t4);
+}
+const v65 = v53;
+const v66 = v53;
+function v67(v: any): any {
+  return str(v, 1, 300, null);
+}
+const v68 = v61;
+function v70(v: any): any {
+  return c16.has(v) ? v : FAIL;
+}
+function v69(v: any): any {
+  return v === undefined ? "useful" : v70(v);
+}
+function v64(v: any): any {
   return obj(v, c15, t5);
 }
-const v70 = v65;
-const v72 = v59;
-function v71(v: any): any {
-  return v === undefined ? "" : v72(v);
-}
-const v74 = v57;
+const v72 = v67;
+const v74 = v61;
 function v73(v: any): any {
   return v === undefined ? "" : v74(v);
 }
-const v77 = v51;
-function v78(v: any): any {
+const v76 = v59;
+function v75(v: any): any {
+  return v === undefined ? "" : v76(v);
+}
+const v79 = v53;
+function v80(v: any): any {
   return str(v, -1, 80, c19);
 }
-const v79 = v65;
-const v81 = v57;
-function v80(v: any): any {
-  return v === undefined ? "" : v81(v);
+const v81 = v67;
+const v83 = v59;
+function v82(v: any): any {
+  return v === undefined ? "" : v83(v);
 }
-const v84 = v51;
-const v85 = v78;
-const v86 = v65;
-const v88 = v57;
-function v87(v: any): any {
-  return v === undefined ? "" : v88(v);
-}
-const v91 = v52;
-function v90(v: any): any {
-  return arr(v, -1, 20, v91);
-}
+const v86 = v53;
+const v87 = v80;
+const v88 = v67;
+const v90 = v59;
 function v89(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v90(v);
+  return v === undefined ? "" : v90(v);
 }
-function v93(v: any): any {
-  return arr(v, -1, 50, v84);
-}
+const v93 = v54;
 function v92(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v93(v);
+  return arr(v, -1, 20, v93);
 }
-const v96 = v51;
+function v91(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v92(v);
+}
 function v95(v: any): any {
-  return arr(v, -1, 50, v96);
+  return arr(v, -1, 50, v86);
 }
 function v94(v: any): any {
   return v === undefined ? JSON.parse("[]") : v95(v);
 }
-function v83(v: any): any {
+const v98 = v53;
+function v97(v: any): any {
+  return arr(v, -1, 50, v98);
+}
+function v96(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v97(v);
+}
+function v85(v: any): any {
   return obj(v, c20, t6);
 }
-function v82(v: any): any {
-  return arr(v, 1, 500, v83);
+function v84(v: any): any {
+  return arr(v, 1, 500, v85);
 }
-function v76(v: any): any {
+function v78(v: any): any {
   return obj(v, c18, t7);
 }
-function v75(v: any): any {
-  return arr(v, 1, 200, v76);
+function v77(v: any): any {
+  return arr(v, 1, 200, v78);
 }
-function v69(v: any): any {
+function v71(v: any): any {
   return obj(v, c17, t8);
 }
-const v98 = v51;
-const v99 = v65;
-function v100(v: any): any {
+const v100 = v53;
+const v101 = v67;
+function v102(v: any): any {
   return str(v, 1, 4000, null);
 }
-const v103 = v52;
-function v102(v: any): any {
-  return arr(v, -1, 20, v103);
-}
-function v101(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v102(v);
-}
+const v105 = v54;
 function v104(v: any): any {
+  return arr(v, -1, 20, v105);
+}
+function v103(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v104(v);
+}
+function v106(v: any): any {
   return v === undefined ? undefined : v10(v);
 }
-const v105 = v11;
-const v107 = v33;
-function v106(v: any): any {
-  return v === undefined ? false : v107(v);
-}
-function v111(v: any): any {
-  return str(v, -1, -1, c23);
+const v107 = v11;
+const v109 = v33;
+function v108(v: any): any {
+  return v === undefined ? false : v109(v);
 }
 function v113(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v112(v: any): any {
-  return v === undefined ? "" : v113(v);
-}
-function v110(v: any): any {
-  return obj(v, c22, t9);
-}
-function v109(v: any): any {
-  return arr(v, -1, 100, v110);
-}
-function v108(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v109(v);
-}
-function v116(v: any): any {
-  return str(v, 1, 1000, null);
+  return str(v, -1, -1, c23);
 }
 function v115(v: any): any {
-  return arr(v, -1, 100, v116);
+  return str(v, -1, 1000, null);
 }
 function v114(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v115(v);
+  return v === undefined ? "" : v115(v);
 }
-function v97(v: any): any {
+function v112(v: any): any {
+  return obj(v, c22, t9);
+}
+function v111(v: any): any {
+  return arr(v, -1, 100, v112);
+}
+function v110(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v111(v);
+}
+function v118(v: any): any {
+  return str(v, 1, 1000, null);
+}
+function v117(v: any): any {
+  return arr(v, -1, 100, v118);
+}
+function v116(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v117(v);
+}
+function v99(v: any): any {
   return obj(v, c21, t10);
 }
-const v118 = v2;
-const v119 = v51;
-function v120(v: any): any {
+const v120 = v2;
+const v121 = v53;
+function v122(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v121 = v12;
-function v122(v: any): any {
+const v123 = v12;
+function v124(v: any): any {
   return str(v, -1, 1024, null);
 }
-const v123 = v61;
-function v124(v: any): any {
+const v125 = v63;
+function v126(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v126(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
-}
-function v125(v: any): any {
-  return v === null ? null : v126(v);
-}
 function v128(v: any): any {
-  return str(v, -1, 32, null);
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v127(v: any): any {
   return v === null ? null : v128(v);
 }
-const v129 = v33;
-const v130 = v33;
-function v133(v: any): any {
+function v130(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v129(v: any): any {
+  return v === null ? null : v130(v);
+}
+const v131 = v33;
+const v132 = v33;
+function v135(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
-const v134 = v133;
-const v135 = v133;
-const v136 = v133;
-function v132(v: any): any {
+const v136 = v135;
+const v137 = v135;
+const v138 = v135;
+function v134(v: any): any {
   return obj(v, c25, t11);
 }
-function v131(v: any): any {
-  return v === null ? null : v132(v);
+function v133(v: any): any {
+  return v === null ? null : v134(v);
 }
-function v137(v: any): any {
+function v139(v: any): any {
   return str(v, -1, -1, null);
 }
-const v138 = v133;
-const v139 = v33;
-function v140(v: any): any {
+const v140 = v135;
+const v141 = v33;
+function v142(v: any): any {
   return str(v, -1, -1, c26);
 }
-function v142(v: any): any {
+function v144(v: any): any {
   return c27.has(v) ? v : FAIL;
 }
-function v141(v: any): any {
-  return v === undefined ? undefined : v142(v);
-}
-const v144 = v6;
 function v143(v: any): any {
-  return v === null ? null : v144(v);
+  return v === undefined ? undefined : v144(v);
 }
-function v117(v: any): any {
+const v146 = v6;
+function v145(v: any): any {
+  return v === null ? null : v146(v);
+}
+function v119(v: any): any {
   return obj(v, c24, t12);
 }
-const v146 = v4;
-const v148 = v78;
-function v147(v: any): any {
-  return v === undefined ? undefined : v148(v);
+const v148 = v4;
+const v150 = v80;
+function v149(v: any): any {
+  return v === undefined ? undefined : v150(v);
 }
-const v149 = v100;
-const v152 = v4;
-function v151(v: any): any {
-  return arr(v, -1, 20, v152);
-}
-function v150(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v151(v);
-}
-function v154(v: any): any {
-  return arr(v, -1, 500, v84);
-}
+const v151 = v102;
+const v154 = v4;
 function v153(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v154(v);
+  return arr(v, -1, 20, v154);
 }
-function v145(v: any): any {
+function v152(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v153(v);
+}
+function v156(v: any): any {
+  return arr(v, -1, 500, v86);
+}
+function v155(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v156(v);
+}
+function v147(v: any): any {
   return obj(v, c28, t13);
 }
-const v156 = v51;
-function v157(v: any): any {
+const v158 = v53;
+function v159(v: any): any {
   return c30.has(v) ? v : FAIL;
 }
-function v159(v: any): any {
+function v161(v: any): any {
   return str(v, -1, 200, null);
 }
-function v158(v: any): any {
-  return v === undefined ? undefined : v159(v);
-}
-const v161 = v21;
 function v160(v: any): any {
   return v === undefined ? undefined : v161(v);
 }
-function v165(v: any): any {
+const v163 = v21;
+function v162(v: any): any {
+  return v === undefined ? undefined : v163(v);
+}
+function v167(v: any): any {
   return c32.has(v) ? v : FAIL;
 }
-const v167 = v6;
-function v166(v: any): any {
-  return v === undefined ? undefined : v167(v);
+const v169 = v6;
+function v168(v: any): any {
+  return v === undefined ? undefined : v169(v);
 }
-const v168 = v100;
-function v164(v: any): any {
+const v170 = v102;
+function v166(v: any): any {
   return obj(v, c31, t14);
 }
-function v163(v: any): any {
-  return arr(v, -1, 200, v164);
+function v165(v: any): any {
+  return arr(v, -1, 200, v166);
 }
-function v162(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v163(v);
+function v164(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v165(v);
 }
-function v155(v: any): any {
+function v157(v: any): any {
   return obj(v, c29, t15);
 }
-const v170 = v51;
-function v171(v: any): any {
+const v172 = v53;
+function v173(v: any): any {
   return c34.has(v) ? v : FAIL;
 }
-function v172(v: any): any {
+function v174(v: any): any {
   return c35.has(v) ? v : FAIL;
 }
-const v175 = v111;
-function v174(v: any): any {
-  return arr(v, -1, 500, v175);
-}
-function v173(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v174(v);
-}
-const v177 = v57;
+const v177 = v113;
 function v176(v: any): any {
-  return v === undefined ? undefined : v177(v);
+  return arr(v, -1, 500, v177);
 }
-function v169(v: any): any {
+function v175(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v176(v);
+}
+const v179 = v59;
+function v178(v: any): any {
+  return v === undefined ? undefined : v179(v);
+}
+function v171(v: any): any {
   return obj(v, c33, t16);
 }
-const v179 = v2;
-const v180 = v4;
-const v182 = v6;
-function v181(v: any): any {
-  return v === null ? null : v182(v);
-}
+const v181 = v2;
+const v182 = v4;
+const v184 = v6;
 function v183(v: any): any {
+  return v === null ? null : v184(v);
+}
+function v185(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-const v186 = v183;
-const v187 = v120;
-function v185(v: any): any {
+const v188 = v185;
+const v189 = v122;
+function v187(v: any): any {
   return obj(v, c38, t17);
 }
-function v184(v: any): any {
-  return arr(v, -1, -1, v185);
+function v186(v: any): any {
+  return arr(v, -1, -1, v187);
 }
-const v188 = v133;
-const v189 = v133;
-function v190(v: any): any {
-  return arr(v, -1, -1, v84);
+const v190 = v135;
+const v191 = v135;
+function v192(v: any): any {
+  return arr(v, -1, -1, v86);
 }
-function v193(v: any): any {
+function v195(v: any): any {
   return str(v, -1, 300, null);
 }
-const v194 = v51;
-const v195 = v78;
-const v196 = v193;
-const v197 = v111;
-const v198 = v172;
-const v201 = v57;
-function v202(v: any): any {
+const v196 = v53;
+const v197 = v80;
+const v198 = v195;
+const v199 = v113;
+const v200 = v174;
+const v203 = v59;
+function v204(v: any): any {
   return c41.has(v) ? v : FAIL;
 }
-function v200(v: any): any {
+function v202(v: any): any {
   return obj(v, c40, t18);
 }
-function v199(v: any): any {
-  return v === null ? null : v200(v);
+function v201(v: any): any {
+  return v === null ? null : v202(v);
 }
-const v205 = v57;
-function v204(v: any): any {
+const v207 = v59;
+function v206(v: any): any {
   return obj(v, c42, t19);
 }
-function v203(v: any): any {
-  return v === null ? null : v204(v);
+function v205(v: any): any {
+  return v === null ? null : v206(v);
 }
-const v206 = v133;
-const v207 = v133;
-const v208 = v133;
-const v210 = v133;
-function v209(v: any): any {
-  return v === undefined ? undefined : v210(v);
-}
-const v214 = v172;
-const v215 = v172;
-function v216(v: any): any {
-  return str(v, -1, 100000, null);
-}
-function v213(v: any): any {
-  return obj(v, c43, t20);
-}
-function v212(v: any): any {
-  return v === null ? null : v213(v);
-}
+const v208 = v135;
+const v209 = v135;
+const v210 = v135;
+const v212 = v135;
 function v211(v: any): any {
   return v === undefined ? undefined : v212(v);
 }
-const v219 = v137;
-const v221 = v120;
-function v220(v: any): any {
-  return v === null ? null : v221(v);
-}
+const v216 = v174;
+const v217 = v174;
 function v218(v: any): any {
-  return obj(v, c44, t21);
+  return str(v, -1, 100000, null);
 }
-function v217(v: any): any {
-  return v === null ? null : v218(v);
+function v215(v: any): any {
+  return obj(v, c43, t20);
 }
-const v223 = v57;
+function v214(v: any): any {
+  return v === null ? null : v215(v);
+}
+function v213(v: any): any {
+  return v === undefined ? undefined : v214(v);
+}
+const v221 = v139;
+const v223 = v122;
 function v222(v: any): any {
   return v === null ? null : v223(v);
 }
-const v228 = v120;
+function v220(v: any): any {
+  return obj(v, c44, t21);
+}
+function v219(v: any): any {
+  return v === null ? null : v220(v);
+}
+const v225 = v59;
+function v224(v: any): any {
+  return v === null ? null : v225(v);
+}
+const v230 = v122;
+function v229(v: any): any {
+  return v === null ? null : v230(v);
+}
+const v231 = v139;
+function v228(v: any): any {
+  return obj(v, c45, t22);
+}
 function v227(v: any): any {
   return v === null ? null : v228(v);
 }
-const v229 = v137;
 function v226(v: any): any {
-  return obj(v, c45, t22);
+  return v === undefined ? undefined : v227(v);
 }
-function v225(v: any): any {
-  return v === null ? null : v226(v);
-}
-function v224(v: any): any {
-  return v === undefined ? undefined : v225(v);
-}
-const v230 = v60;
-const v231 = v61;
-function v192(v: any): any {
+const v232 = v62;
+const v233 = v63;
+function v194(v: any): any {
   return obj(v, c39, t23);
 }
-function v191(v: any): any {
+function v193(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v84(k) !== k) return FAIL;
-    const r = v192(v[k]);
+    if (k === '__proto__' || v86(k) !== k) return FAIL;
+    const r = v194(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v233 = v137;
-function v235(v: any): any {
+const v235 = v139;
+function v237(v: any): any {
   return str(v, -1, -1, c47);
 }
-function v236(v: any): any {
-  return v === null ? null : v84(v);
-}
-function v237(v: any): any {
-  return v === undefined ? undefined : v186(v);
-}
 function v238(v: any): any {
-  return str(v, -1, -1, c48);
+  return v === null ? null : v86(v);
 }
 function v239(v: any): any {
+  return v === undefined ? undefined : v188(v);
+}
+function v240(v: any): any {
+  return str(v, -1, -1, c48);
+}
+function v241(v: any): any {
   return c49.has(v) ? v : FAIL;
 }
-const v240 = v61;
-function v241(v: any): any {
-  return v === null ? null : v61(v);
+const v242 = v63;
+function v243(v: any): any {
+  return v === null ? null : v63(v);
 }
-const v243 = v57;
-function v242(v: any): any {
-  return v === null ? null : v243(v);
-}
+const v245 = v59;
 function v244(v: any): any {
-  return v === null ? null : v169(v);
+  return v === null ? null : v245(v);
 }
-const v245 = v60;
-const v246 = v60;
-function v234(v: any): any {
+function v246(v: any): any {
+  return v === null ? null : v171(v);
+}
+const v247 = v62;
+const v248 = v62;
+function v236(v: any): any {
   return obj(v, c46, t24);
 }
-function v232(v: any): any {
+function v234(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v233(k) !== k) return FAIL;
-    const r = v234(v[k]);
+    if (k === '__proto__' || v235(k) !== k) return FAIL;
+    const r = v236(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v247 = v133;
-const v250 = v120;
-const v251 = v122;
-const v252 = v133;
-const v253 = v190;
-function v249(v: any): any {
+const v249 = v135;
+const v252 = v122;
+const v253 = v124;
+const v254 = v135;
+const v255 = v192;
+function v251(v: any): any {
   return obj(v, c50, t25);
 }
-function v248(v: any): any {
-  return v === null ? null : v249(v);
+function v250(v: any): any {
+  return v === null ? null : v251(v);
 }
-function v178(v: any): any {
+function v180(v: any): any {
   return obj(v, c36, t26);
 }
-const v256 = v120;
-const v257 = v61;
-const v259 = v133;
-function v258(v: any): any {
-  return v === undefined ? undefined : v259(v);
-}
-const v261 = v6;
+const v258 = v122;
+const v259 = v63;
+const v261 = v135;
 function v260(v: any): any {
   return v === undefined ? undefined : v261(v);
 }
+const v263 = v6;
 function v262(v: any): any {
+  return v === undefined ? undefined : v263(v);
+}
+function v264(v: any): any {
   return c52.has(v) ? v : FAIL;
 }
-const v263 = v4;
-const v265 = v6;
-function v264(v: any): any {
-  return v === null ? null : v265(v);
+const v265 = v4;
+const v267 = v6;
+function v266(v: any): any {
+  return v === null ? null : v267(v);
 }
-function v255(v: any): any {
+function v257(v: any): any {
   return obj(v, c51, t27);
 }
-function v267(v: any): any {
+function v269(v: any): any {
   return c54.has(v) ? v : FAIL;
 }
-const v268 = v33;
-function v266(v: any): any {
+const v270 = v33;
+function v268(v: any): any {
   return obj(v, c53, t28);
 }
-function v270(v: any): any {
+function v272(v: any): any {
   return c56.has(v) ? v : FAIL;
 }
-const v273 = v193;
-const v274 = v193;
-function v272(v: any): any {
+const v275 = v195;
+const v276 = v195;
+function v274(v: any): any {
   return obj(v, c57, t29);
 }
-function v271(v: any): any {
-  return arr(v, -1, -1, v272);
+function v273(v: any): any {
+  return arr(v, -1, -1, v274);
 }
-const v275 = v190;
-function v269(v: any): any {
+const v277 = v192;
+function v271(v: any): any {
   return obj(v, c55, t30);
 }
-function v277(v: any): any {
+function v279(v: any): any {
   return c59.has(v) ? v : FAIL;
 }
-const v278 = v51;
-const v280 = v216;
-function v279(v: any): any {
-  return v === null ? null : v280(v);
+const v280 = v53;
+const v282 = v218;
+function v281(v: any): any {
+  return v === null ? null : v282(v);
 }
-const v281 = v33;
-function v283(v: any): any {
+const v283 = v33;
+function v285(v: any): any {
   return obj(v, c60, t31);
 }
-function v282(v: any): any {
-  return v === undefined ? undefined : v283(v);
+function v284(v: any): any {
+  return v === undefined ? undefined : v285(v);
 }
-const v284 = v237;
-function v276(v: any): any {
+const v286 = v239;
+function v278(v: any): any {
   return obj(v, c58, t32);
 }
-function v286(v: any): any {
+function v288(v: any): any {
   return c62.has(v) ? v : FAIL;
 }
-const v287 = v137;
-const v289 = v120;
-function v288(v: any): any {
-  return v === null ? null : v289(v);
-}
-const v291 = v131;
+const v289 = v139;
+const v291 = v122;
 function v290(v: any): any {
-  return v === undefined ? undefined : v291(v);
+  return v === null ? null : v291(v);
 }
-function v285(v: any): any {
+const v293 = v133;
+function v292(v: any): any {
+  return v === undefined ? undefined : v293(v);
+}
+function v287(v: any): any {
   return obj(v, c61, t33);
 }
-function v293(v: any): any {
+function v295(v: any): any {
   return c64.has(v) ? v : FAIL;
 }
-const v294 = v216;
-const v295 = v120;
-const v296 = v33;
-function v297(v: any): any {
+const v296 = v218;
+const v297 = v122;
+const v298 = v33;
+function v299(v: any): any {
   return c65.has(v) ? v : FAIL;
 }
-const v299 = v120;
-function v298(v: any): any {
-  return v === null ? null : v299(v);
-}
-const v302 = v59;
-function v301(v: any): any {
-  return v === null ? null : v302(v);
-}
+const v301 = v122;
 function v300(v: any): any {
-  return v === undefined ? undefined : v301(v);
+  return v === null ? null : v301(v);
 }
-const v305 = v137;
-function v304(v: any): any {
-  return v === null ? null : v305(v);
-}
+const v304 = v61;
 function v303(v: any): any {
-  return v === undefined ? undefined : v304(v);
+  return v === null ? null : v304(v);
 }
-function v292(v: any): any {
+function v302(v: any): any {
+  return v === undefined ? undefined : v303(v);
+}
+const v307 = v139;
+function v306(v: any): any {
+  return v === null ? null : v307(v);
+}
+function v305(v: any): any {
+  return v === undefined ? undefined : v306(v);
+}
+function v294(v: any): any {
   return obj(v, c63, t34);
 }
-function v307(v: any): any {
+function v309(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v308 = v216;
-function v306(v: any): any {
+const v310 = v218;
+function v308(v: any): any {
   return obj(v, c66, t35);
 }
-function v310(v: any): any {
+function v312(v: any): any {
   return c69.has(v) ? v : FAIL;
 }
-const v311 = v33;
-const v314 = v216;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
-}
-function v312(v: any): any {
-  return v === undefined ? undefined : v313(v);
-}
-const v316 = v33;
+const v313 = v33;
+const v316 = v218;
 function v315(v: any): any {
-  return v === undefined ? undefined : v316(v);
+  return v === null ? null : v316(v);
 }
-function v309(v: any): any {
+function v314(v: any): any {
+  return v === undefined ? undefined : v315(v);
+}
+const v318 = v33;
+function v317(v: any): any {
+  return v === undefined ? undefined : v318(v);
+}
+function v311(v: any): any {
   return obj(v, c68, t36);
 }
-function v318(v: any): any {
+function v320(v: any): any {
   return c70.has(v) ? v : FAIL;
 }
-const v319 = v216;
-function v317(v: any): any {
+const v321 = v218;
+function v319(v: any): any {
   return obj(v, c66, t37);
 }
-function v321(v: any): any {
+function v323(v: any): any {
   return c72.has(v) ? v : FAIL;
 }
-const v322 = v236;
-const v323 = v237;
-const v325 = v120;
-function v324(v: any): any {
-  return v === undefined ? undefined : v325(v);
+const v324 = v238;
+const v325 = v239;
+const v327 = v122;
+function v326(v: any): any {
+  return v === undefined ? undefined : v327(v);
 }
-function v320(v: any): any {
+function v322(v: any): any {
   return obj(v, c71, t38);
 }
-function v327(v: any): any {
+function v329(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v328 = v120;
-function v326(v: any): any {
+const v330 = v122;
+function v328(v: any): any {
   return obj(v, c73, t39);
 }
-function v330(v: any): any {
+function v332(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-function v331(v: any): any {
+function v333(v: any): any {
   return c77.has(v) ? v : FAIL;
 }
-const v332 = v244;
-function v329(v: any): any {
+const v334 = v246;
+function v331(v: any): any {
   return obj(v, c75, t40);
 }
-function v334(v: any): any {
+function v336(v: any): any {
   return c79.has(v) ? v : FAIL;
 }
-function v333(v: any): any {
+function v335(v: any): any {
   return obj(v, c78, t41);
 }
-function v336(v: any): any {
+function v338(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-const v337 = v51;
-const v338 = v236;
-const v340 = v137;
-const v341 = v137;
-function v339(v: any): any {
+const v339 = v53;
+const v340 = v238;
+const v342 = v139;
+const v343 = v139;
+function v341(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v340(k) !== k) return FAIL;
-    const r = v341(v[k]);
+    if (k === '__proto__' || v342(k) !== k) return FAIL;
+    const r = v343(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v335(v: any): any {
+function v337(v: any): any {
   return obj(v, c80, t42);
 }
-function v343(v: any): any {
+function v345(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-const v344 = v122;
-const v345 = v133;
-const v346 = v190;
-function v342(v: any): any {
+const v346 = v124;
+const v347 = v135;
+const v348 = v192;
+function v344(v: any): any {
   return obj(v, c82, t43);
 }
-function v254(v: any): any {
+function v256(v: any): any {
   if (!isObject(v)) return FAIL;
   const option = c84.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v348(v: any): any {
+function v350(v: any): any {
   return c86.has(v) ? v : FAIL;
 }
-const v349 = v61;
-const v351 = v137;
-const v353 = v137;
-function v352(v: any): any {
-  return v === null ? null : v353(v);
+const v351 = v63;
+const v353 = v139;
+const v355 = v139;
+function v354(v: any): any {
+  return v === null ? null : v355(v);
 }
-function v350(v: any): any {
+function v352(v: any): any {
   return obj(v, c87, t44);
 }
-const v354 = v183;
-const v355 = v133;
-const v358 = v183;
-const v359 = v61;
-const v360 = v241;
-const v362 = v124;
-function v361(v: any): any {
-  return v === null ? null : v362(v);
+const v356 = v185;
+const v357 = v135;
+const v360 = v185;
+const v361 = v63;
+const v362 = v243;
+const v364 = v126;
+function v363(v: any): any {
+  return v === null ? null : v364(v);
 }
-const v363 = v33;
-function v364(v: any): any {
-  return v === null ? null : v186(v);
+const v365 = v33;
+function v366(v: any): any {
+  return v === null ? null : v188(v);
 }
-function v357(v: any): any {
+function v359(v: any): any {
   return obj(v, c88, t45);
 }
-function v356(v: any): any {
-  return arr(v, -1, -1, v357);
+function v358(v: any): any {
+  return arr(v, -1, -1, v359);
 }
-const v366 = v133;
-function v367(v: any): any {
+const v368 = v135;
+function v369(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v368 = v133;
-const v369 = v133;
-const v370 = v133;
-const v371 = v133;
-const v372 = v133;
-const v373 = v133;
-const v374 = v133;
-const v375 = v133;
-const v376 = v133;
-const v377 = v133;
-const v378 = v133;
-function v380(v: any): any {
+const v370 = v135;
+const v371 = v135;
+const v372 = v135;
+const v373 = v135;
+const v374 = v135;
+const v375 = v135;
+const v376 = v135;
+const v377 = v135;
+const v378 = v135;
+const v379 = v135;
+const v380 = v135;
+function v382(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v379(v: any): any {
-  return v === null ? null : v380(v);
+function v381(v: any): any {
+  return v === null ? null : v382(v);
 }
-const v381 = v133;
-const v382 = v379;
-const v383 = v124;
-function v365(v: any): any {
+const v383 = v135;
+const v384 = v381;
+const v385 = v126;
+function v367(v: any): any {
   return obj(v, c89, t46);
 }
-function v386(v: any): any {
+function v388(v: any): any {
   return c91.has(v) ? v : FAIL;
 }
-const v387 = v236;
-const v388 = v61;
-const v389 = v137;
-function v385(v: any): any {
+const v389 = v238;
+const v390 = v63;
+const v391 = v139;
+function v387(v: any): any {
   return obj(v, c90, t47);
 }
-function v384(v: any): any {
-  return arr(v, -1, -1, v385);
+function v386(v: any): any {
+  return arr(v, -1, -1, v387);
 }
-const v392 = v51;
-const v393 = v137;
-const v394 = v51;
-const v395 = v137;
-const v396 = v137;
-const v397 = v172;
-const v398 = v33;
-const v399 = v33;
-const v400 = v133;
-const v401 = v133;
-const v402 = v133;
-const v403 = v133;
-const v404 = v133;
-const v406 = v133;
-const v407 = v133;
-const v408 = v133;
-const v410 = v120;
-function v409(v: any): any {
-  return v === null ? null : v410(v);
-}
-const v412 = v33;
+const v394 = v53;
+const v395 = v139;
+const v396 = v53;
+const v397 = v139;
+const v398 = v139;
+const v399 = v174;
+const v400 = v33;
+const v401 = v33;
+const v402 = v135;
+const v403 = v135;
+const v404 = v135;
+const v405 = v135;
+const v406 = v135;
+const v408 = v135;
+const v409 = v135;
+const v410 = v135;
+const v412 = v122;
 function v411(v: any): any {
   return v === null ? null : v412(v);
 }
-const v413 = v131;
-const v414 = v241;
-function v405(v: any): any {
+const v414 = v33;
+function v413(v: any): any {
+  return v === null ? null : v414(v);
+}
+const v415 = v133;
+const v416 = v243;
+function v407(v: any): any {
   return obj(v, c93, t48);
 }
-const v417 = v61;
-const v418 = v137;
-const v419 = v297;
-const v421 = v120;
-function v420(v: any): any {
-  return v === null ? null : v421(v);
+const v419 = v63;
+const v420 = v139;
+const v421 = v299;
+const v423 = v122;
+function v422(v: any): any {
+  return v === null ? null : v423(v);
 }
-const v422 = v33;
-const v423 = v131;
-const v425 = v137;
-function v424(v: any): any {
-  return v === null ? null : v425(v);
+const v424 = v33;
+const v425 = v133;
+const v427 = v139;
+function v426(v: any): any {
+  return v === null ? null : v427(v);
 }
-function v416(v: any): any {
+function v418(v: any): any {
   return obj(v, c94, t49);
 }
-function v415(v: any): any {
-  return arr(v, -1, -1, v416);
+function v417(v: any): any {
+  return arr(v, -1, -1, v418);
 }
-const v428 = v61;
-const v429 = v137;
-const v430 = v202;
-const v431 = v241;
-const v433 = v137;
-function v432(v: any): any {
-  return v === null ? null : v433(v);
+const v430 = v63;
+const v431 = v139;
+const v432 = v204;
+const v433 = v243;
+const v435 = v139;
+function v434(v: any): any {
+  return v === null ? null : v435(v);
 }
-function v427(v: any): any {
+function v429(v: any): any {
   return obj(v, c95, t50);
 }
-function v426(v: any): any {
-  return arr(v, -1, -1, v427);
+function v428(v: any): any {
+  return arr(v, -1, -1, v429);
 }
-const v436 = v61;
-const v437 = v137;
-const v438 = v241;
-function v435(v: any): any {
+const v438 = v63;
+const v439 = v139;
+const v440 = v243;
+function v437(v: any): any {
   return obj(v, c96, t51);
 }
-function v434(v: any): any {
-  return arr(v, -1, -1, v435);
+function v436(v: any): any {
+  return arr(v, -1, -1, v437);
 }
-const v439 = v61;
-const v440 = v241;
-const v441 = v361;
-const v442 = v124;
-const v443 = v131;
-const v446 = v61;
-const v447 = v157;
-const v449 = v137;
-function v448(v: any): any {
-  return v === null ? null : v449(v);
-}
-const v451 = v120;
+const v441 = v63;
+const v442 = v243;
+const v443 = v363;
+const v444 = v126;
+const v445 = v133;
+const v448 = v63;
+const v449 = v159;
+const v451 = v139;
 function v450(v: any): any {
   return v === null ? null : v451(v);
 }
-const v454 = v137;
-const v456 = v137;
-function v455(v: any): any {
-  return v === null ? null : v456(v);
+const v453 = v122;
+function v452(v: any): any {
+  return v === null ? null : v453(v);
 }
-const v457 = v137;
-function v453(v: any): any {
+const v456 = v139;
+const v458 = v139;
+function v457(v: any): any {
+  return v === null ? null : v458(v);
+}
+const v459 = v139;
+function v455(v: any): any {
   return obj(v, c31, t52);
 }
-function v452(v: any): any {
-  return arr(v, -1, -1, v453);
+function v454(v: any): any {
+  return arr(v, -1, -1, v455);
 }
-function v445(v: any): any {
+function v447(v: any): any {
   return obj(v, c97, t53);
 }
-function v444(v: any): any {
-  return arr(v, -1, -1, v445);
+function v446(v: any): any {
+  return arr(v, -1, -1, v447);
 }
-const v460 = v137;
-const v461 = v137;
-const v462 = v364;
-const v463 = v239;
-const v465 = v171;
-function v464(v: any): any {
-  return v === null ? null : v465(v);
+const v462 = v139;
+const v463 = v139;
+const v464 = v366;
+const v465 = v241;
+const v467 = v173;
+function v466(v: any): any {
+  return v === null ? null : v467(v);
 }
-const v466 = v61;
-const v467 = v361;
-const v468 = v133;
-const v469 = v241;
-const v471 = v137;
-function v470(v: any): any {
-  return v === null ? null : v471(v);
+const v468 = v63;
+const v469 = v363;
+const v470 = v135;
+const v471 = v243;
+const v473 = v139;
+function v472(v: any): any {
+  return v === null ? null : v473(v);
 }
-function v459(v: any): any {
+function v461(v: any): any {
   return obj(v, c98, t54);
 }
-function v458(v: any): any {
-  return arr(v, -1, -1, v459);
+function v460(v: any): any {
+  return arr(v, -1, -1, v461);
 }
-const v472 = v33;
-const v473 = v137;
-const v476 = v120;
-const v477 = v61;
-const v478 = v137;
-function v479(v: any): any {
+const v474 = v33;
+const v475 = v139;
+const v478 = v122;
+const v479 = v63;
+const v480 = v139;
+function v481(v: any): any {
   return c100.has(v) ? v : FAIL;
 }
-const v480 = v137;
-const v482 = v137;
-function v481(v: any): any {
-  return arr(v, -1, -1, v482);
+const v482 = v139;
+const v484 = v139;
+function v483(v: any): any {
+  return arr(v, -1, -1, v484);
 }
-function v475(v: any): any {
+function v477(v: any): any {
   return obj(v, c99, t55);
 }
-function v474(v: any): any {
-  return arr(v, -1, -1, v475);
+function v476(v: any): any {
+  return arr(v, -1, -1, v477);
 }
-function v391(v: any): any {
+function v393(v: any): any {
   return obj(v, c92, t56);
 }
-function v390(v: any): any {
-  return arr(v, -1, -1, v391);
+function v392(v: any): any {
+  return arr(v, -1, -1, v393);
 }
-const v483 = v474;
-const v486 = v238;
-const v487 = v133;
-const v488 = v133;
-const v489 = v133;
-const v490 = v133;
-const v491 = v133;
-const v492 = v124;
-const v493 = v361;
-const v494 = v361;
-function v485(v: any): any {
+const v485 = v476;
+const v488 = v240;
+const v489 = v135;
+const v490 = v135;
+const v491 = v135;
+const v492 = v135;
+const v493 = v135;
+const v494 = v126;
+const v495 = v363;
+const v496 = v363;
+function v487(v: any): any {
   return obj(v, c101, t57);
 }
-function v484(v: any): any {
-  return arr(v, -1, -1, v485);
+function v486(v: any): any {
+  return arr(v, -1, -1, v487);
 }
-const v495 = v458;
-const v498 = v183;
+const v497 = v460;
+const v500 = v185;
+function v501(v: any): any {
+  return arr(v, -1, -1, v240);
+}
+const v502 = v135;
+const v503 = v135;
+const v504 = v135;
+const v505 = v135;
+const v506 = v135;
+const v507 = v126;
 function v499(v: any): any {
-  return arr(v, -1, -1, v238);
-}
-const v500 = v133;
-const v501 = v133;
-const v502 = v133;
-const v503 = v133;
-const v504 = v133;
-const v505 = v124;
-function v497(v: any): any {
   return obj(v, c102, t58);
 }
-function v496(v: any): any {
-  return arr(v, -1, -1, v497);
+function v498(v: any): any {
+  return arr(v, -1, -1, v499);
 }
-const v508 = v137;
-const v509 = v133;
-const v512 = v61;
-const v513 = v236;
-const v515 = v137;
-const v516 = v137;
-function v514(v: any): any {
+const v510 = v139;
+const v511 = v135;
+const v514 = v63;
+const v515 = v238;
+const v517 = v139;
+const v518 = v139;
+function v516(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v515(k) !== k) return FAIL;
-    const r = v516(v[k]);
+    if (k === '__proto__' || v517(k) !== k) return FAIL;
+    const r = v518(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v511(v: any): any {
+function v513(v: any): any {
   return obj(v, c104, t59);
 }
-function v510(v: any): any {
-  return arr(v, -1, -1, v511);
+function v512(v: any): any {
+  return arr(v, -1, -1, v513);
 }
-function v507(v: any): any {
+function v509(v: any): any {
   return obj(v, c103, t60);
 }
-function v506(v: any): any {
-  return arr(v, -1, -1, v507);
+function v508(v: any): any {
+  return arr(v, -1, -1, v509);
 }
-const v519 = v61;
-const v520 = v133;
-const v521 = v133;
-function v518(v: any): any {
+const v521 = v63;
+const v522 = v135;
+const v523 = v135;
+function v520(v: any): any {
   return obj(v, c105, t61);
 }
-function v517(v: any): any {
-  return v === null ? null : v518(v);
+function v519(v: any): any {
+  return v === null ? null : v520(v);
 }
-function v347(v: any): any {
+function v349(v: any): any {
   return obj(v, c85, t62);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
 const t1: Field[] = [["sandbox", v28, 2]];
-const t2: Field[] = [["report", v32, 2], ["logo", v34, 1], ["favicon", v36, 1], ["accent", v38, 1], ["accent_dark", v40, 1], ["footer", v42, 1], ["edit_url", v44, 1], ["repo_url", v46, 1], ["lang", v48, 2]];
+const t2: Field[] = [["report", v32, 2], ["logo", v34, 1], ["favicon", v36, 1], ["accent", v38, 1], ["accent_dark", v40, 1], ["footer", v42, 1], ["edit_url", v44, 1], ["repo_url", v46, 1], ["lang", v48, 2], ["mdx", v50, 1]];
 const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v30, 2]];
-const t4: Field[] = [["id", v51, 0], ["title", v52, 0], ["url", v53, 0], ["kind", v54, 0], ["status", v55, 0], ["reason", v56, 1], ["summary", v58, 1], ["retrieved_at", v60, 1]];
-const t5: Field[] = [["id", v63, 0], ["source", v64, 0], ["title", v65, 0], ["summary", v66, 0], ["importance", v67, 2]];
-const t6: Field[] = [["id", v84, 0], ["slug", v85, 0], ["title", v86, 0], ["summary", v87, 2], ["objectives", v89, 2], ["prerequisites", v92, 2], ["topics", v94, 2]];
-const t7: Field[] = [["id", v77, 0], ["slug", v78, 0], ["title", v79, 0], ["summary", v80, 2], ["lessons", v82, 0]];
-const t8: Field[] = [["title", v70, 0], ["summary", v71, 2], ["audience", v73, 2], ["modules", v75, 0]];
-const t9: Field[] = [["path", v111, 0], ["purpose", v112, 2]];
-const t10: Field[] = [["lesson", v98, 0], ["title", v99, 0], ["goal", v100, 0], ["objectives", v101, 2], ["runtime", v104, 1], ["test_command", v105, 1], ["network", v106, 2], ["files", v108, 2], ["tests", v114, 2]];
-const t11: Field[] = [["passed", v133, 0], ["failed", v134, 0], ["skipped", v135, 0], ["total", v136, 0]];
-const t12: Field[] = [["schema_version", v118, 0], ["lesson", v119, 0], ["run", v120, 0], ["runtime", v10, 0], ["argv", v121, 0], ["cwd", v122, 0], ["started_at", v123, 0], ["duration_ms", v124, 0], ["exit_code", v125, 0], ["signal", v127, 0], ["timed_out", v129, 0], ["passed", v130, 0], ["tests", v131, 0], ["output_tail", v137, 0], ["output_bytes", v138, 0], ["output_truncated", v139, 0], ["code_hash", v140, 0], ["sandbox", v141, 1], ["cause", v143, 0]];
-const t13: Field[] = [["term", v146, 0], ["slug", v147, 1], ["definition", v149, 0], ["aliases", v150, 2], ["lessons", v153, 2]];
-const t14: Field[] = [["severity", v165, 0], ["where", v166, 1], ["text", v168, 0]];
-const t15: Field[] = [["lesson", v156, 0], ["verdict", v157, 0], ["reviewer", v158, 1], ["round", v160, 1], ["findings", v162, 2]];
-const t16: Field[] = [["lesson", v170, 0], ["status", v171, 0], ["stage", v172, 0], ["artifacts", v173, 2], ["notes", v176, 1]];
-const t17: Field[] = [["phase", v186, 0], ["entered_at", v61, 0], ["seq", v187, 0]];
-const t18: Field[] = [["reason", v201, 0], ["by", v202, 0], ["at", v61, 0]];
-const t19: Field[] = [["reason", v205, 0], ["at", v61, 0]];
-const t20: Field[] = [["from", v214, 0], ["to", v215, 0], ["note", v216, 0], ["at", v61, 0]];
-const t21: Field[] = [["code_hash", v219, 0], ["at", v61, 0], ["run", v220, 0]];
-const t22: Field[] = [["run", v227, 0], ["code_hash", v229, 0]];
-const t23: Field[] = [["id", v84, 0], ["title", v193, 0], ["slug", v148, 0], ["module_id", v194, 0], ["module_slug", v195, 0], ["module_title", v196, 0], ["dir", v197, 0], ["stage", v198, 0], ["blocked", v199, 0], ["stale", v203, 0], ["fix_attempts_used", v206, 0], ["fix_budget_resets", v207, 0], ["review_rounds_used", v208, 0], ["review_rounds_granted", v209, 1], ["rework", v211, 1], ["verified", v217, 0], ["last_failure", v222, 0], ["last_verify_failure", v224, 1], ["done_at", v230, 1], ["updated_at", v231, 0]];
-const t24: Field[] = [["id", v235, 0], ["lesson", v236, 0], ["phase", v237, 1], ["role", v238, 0], ["status", v239, 0], ["started_at", v240, 0], ["finished_at", v241, 0], ["note", v242, 0], ["result", v244, 0], ["lease_expires_at", v245, 1], ["heartbeat_at", v246, 1]];
-const t25: Field[] = [["at", v61, 0], ["seq", v250, 0], ["out", v251, 0], ["pages", v252, 0], ["lessons", v253, 0]];
-const t26: Field[] = [["schema_version", v179, 0], ["title", v180, 0], ["topic", v181, 0], ["created_at", v61, 0], ["phase", v183, 0], ["phase_history", v184, 0], ["last_seq", v188, 0], ["log_bytes", v189, 0], ["lesson_order", v190, 0], ["lessons", v191, 0], ["tasks", v232, 0], ["task_counter", v247, 0], ["last_site_build", v248, 0]];
-const t27: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v262, 0], ["title", v263, 0], ["topic", v264, 0]];
-const t28: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v267, 0], ["from", v186, 0], ["to", v186, 0], ["approved", v268, 0]];
-const t29: Field[] = [["id", v84, 0], ["title", v273, 0], ["slug", v148, 0], ["module_id", v77, 0], ["module_slug", v148, 0], ["module_title", v274, 0], ["dir", v175, 0]];
-const t30: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v270, 0], ["lessons", v271, 0], ["removed", v275, 0]];
-const t31: Field[] = [["verdict", v157, 0], ["reviewer", v158, 1], ["round", v160, 1], ["findings", v162, 2]];
-const t32: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v277, 0], ["lesson", v278, 0], ["from", v198, 0], ["to", v198, 0], ["note", v279, 0], ["review_round_used", v281, 0], ["review", v282, 1], ["reopened", v284, 1]];
-const t33: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v286, 0], ["lesson", v278, 0], ["code_hash", v287, 0], ["run", v288, 0], ["tests", v290, 1]];
-const t34: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v293, 0], ["lesson", v278, 0], ["note", v294, 0], ["fix_attempts_used", v295, 0], ["blocked", v296, 0], ["via", v297, 0], ["run", v298, 0], ["tests", v290, 1], ["evidence", v300, 1], ["code_hash", v303, 1]];
-const t35: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v307, 0], ["lesson", v278, 0], ["reason", v308, 0]];
-const t36: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v310, 0], ["lesson", v278, 0], ["fix_budget_reset", v311, 0], ["note", v312, 1], ["review_round_granted", v315, 1]];
-const t37: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v318, 0], ["lesson", v278, 0], ["reason", v319, 0]];
-const t38: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v321, 0], ["task", v235, 0], ["lesson", v322, 0], ["phase", v323, 1], ["role", v238, 0], ["lease_seconds", v324, 1]];
-const t39: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v327, 0], ["task", v235, 0], ["lease_seconds", v328, 0]];
-const t40: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v330, 0], ["task", v235, 0], ["status", v331, 0], ["note", v279, 0], ["result", v332, 0]];
-const t41: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v334, 0], ["task", v235, 0], ["note", v279, 0]];
-const t42: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v336, 0], ["fact", v337, 0], ["lesson", v338, 0], ["data", v339, 0]];
-const t43: Field[] = [["seq", v256, 0], ["ts", v257, 0], ["pid", v258, 1], ["command", v260, 1], ["kind", v343, 0], ["out", v344, 0], ["pages", v345, 0], ["lessons", v346, 0]];
-const t44: Field[] = [["title", v351, 0], ["topic", v352, 0]];
-const t45: Field[] = [["phase", v358, 0], ["started_at", v359, 0], ["ended_at", v360, 0], ["duration_ms", v361, 0], ["approved", v363, 0], ["reopened_from", v364, 0]];
-const t46: Field[] = [["lessons", v366, 0], ["by_stage", v367, 0], ["done", v368, 0], ["blocked", v369, 0], ["stale", v370, 0], ["fix_attempts", v371, 0], ["review_rounds", v372, 0], ["verify_runs", v373, 0], ["tasks", v374, 0], ["phase_tasks", v375, 0], ["reopens", v376, 0], ["tests", v377, 0], ["verify_passed", v378, 0], ["verify_pass_rate", v379, 0], ["lessons_reworked", v381, 0], ["rework_rate", v382, 0], ["wall_ms", v383, 0]];
-const t47: Field[] = [["kind", v386, 0], ["lesson", v387, 0], ["at", v388, 0], ["text", v389, 0]];
-const t48: Field[] = [["runs", v406, 0], ["passed", v407, 0], ["failed", v408, 0], ["last_run", v409, 0], ["last_passed", v411, 0], ["last_tests", v413, 0], ["last_at", v414, 0]];
-const t49: Field[] = [["at", v417, 0], ["note", v418, 0], ["via", v419, 0], ["run", v420, 0], ["blocked", v422, 0], ["tests", v423, 0], ["evidence", v424, 0]];
-const t50: Field[] = [["at", v428, 0], ["reason", v429, 0], ["by", v430, 0], ["unblocked_at", v431, 0], ["decision", v432, 0]];
-const t51: Field[] = [["at", v436, 0], ["reason", v437, 0], ["cleared_at", v438, 0]];
-const t52: Field[] = [["severity", v454, 0], ["where", v455, 0], ["text", v457, 0]];
-const t53: Field[] = [["at", v446, 0], ["verdict", v447, 0], ["reviewer", v448, 0], ["round", v450, 0], ["findings", v452, 0]];
-const t54: Field[] = [["id", v460, 0], ["role", v461, 0], ["phase", v462, 0], ["status", v463, 0], ["worker_status", v464, 0], ["started_at", v466, 0], ["duration_ms", v467, 0], ["heartbeats", v468, 0], ["lease_until", v469, 0], ["note", v470, 0]];
-const t55: Field[] = [["seq", v476, 0], ["at", v477, 0], ["kind", v478, 0], ["label", v479, 0], ["text", v480, 0], ["details", v481, 0]];
-const t56: Field[] = [["id", v392, 0], ["title", v393, 0], ["module_id", v394, 0], ["module_title", v395, 0], ["dir", v396, 0], ["stage", v397, 0], ["blocked", v398, 0], ["stale", v399, 0], ["fix_attempts", v400, 0], ["fix_budget_resets", v401, 0], ["review_rounds", v402, 0], ["review_rounds_granted", v403, 0], ["reworks", v404, 0], ["verify", v405, 0], ["failures", v415, 0], ["blocks", v426, 0], ["stale_marks", v434, 0], ["registered_at", v439, 0], ["done_at", v440, 0], ["pending_to_done_ms", v441, 0], ["wall_ms", v442, 0], ["tests", v443, 0], ["reviews", v444, 0], ["tasks", v458, 0], ["smooth", v472, 0], ["summary", v473, 0], ["story", v474, 0]];
-const t57: Field[] = [["role", v486, 0], ["count", v487, 0], ["done", v488, 0], ["failed", v489, 0], ["reset", v490, 0], ["running", v491, 0], ["total_ms", v492, 0], ["mean_ms", v493, 0], ["max_ms", v494, 0]];
-const t58: Field[] = [["phase", v498, 0], ["roles", v499, 0], ["count", v500, 0], ["done", v501, 0], ["failed", v502, 0], ["reset", v503, 0], ["running", v504, 0], ["total_ms", v505, 0]];
-const t59: Field[] = [["at", v512, 0], ["lesson", v513, 0], ["data", v514, 0]];
-const t60: Field[] = [["kind", v508, 0], ["count", v509, 0], ["entries", v510, 0]];
-const t61: Field[] = [["at", v519, 0], ["pages", v520, 0], ["lessons", v521, 0]];
-const t62: Field[] = [["schema_version", v348, 0], ["generated_at", v349, 0], ["course", v350, 0], ["phase", v354, 0], ["last_seq", v355, 0], ["phases", v356, 0], ["totals", v365, 0], ["needs_human", v384, 0], ["lessons", v390, 0], ["course_story", v483, 0], ["tasks", v484, 0], ["phase_tasks", v495, 0], ["tasks_by_phase", v496, 0], ["facts", v506, 0], ["site_build", v517, 0]];
+const t4: Field[] = [["id", v53, 0], ["title", v54, 0], ["url", v55, 0], ["kind", v56, 0], ["status", v57, 0], ["reason", v58, 1], ["summary", v60, 1], ["retrieved_at", v62, 1]];
+const t5: Field[] = [["id", v65, 0], ["source", v66, 0], ["title", v67, 0], ["summary", v68, 0], ["importance", v69, 2]];
+const t6: Field[] = [["id", v86, 0], ["slug", v87, 0], ["title", v88, 0], ["summary", v89, 2], ["objectives", v91, 2], ["prerequisites", v94, 2], ["topics", v96, 2]];
+const t7: Field[] = [["id", v79, 0], ["slug", v80, 0], ["title", v81, 0], ["summary", v82, 2], ["lessons", v84, 0]];
+const t8: Field[] = [["title", v72, 0], ["summary", v73, 2], ["audience", v75, 2], ["modules", v77, 0]];
+const t9: Field[] = [["path", v113, 0], ["purpose", v114, 2]];
+const t10: Field[] = [["lesson", v100, 0], ["title", v101, 0], ["goal", v102, 0], ["objectives", v103, 2], ["runtime", v106, 1], ["test_command", v107, 1], ["network", v108, 2], ["files", v110, 2], ["tests", v116, 2]];
+const t11: Field[] = [["passed", v135, 0], ["failed", v136, 0], ["skipped", v137, 0], ["total", v138, 0]];
+const t12: Field[] = [["schema_version", v120, 0], ["lesson", v121, 0], ["run", v122, 0], ["runtime", v10, 0], ["argv", v123, 0], ["cwd", v124, 0], ["started_at", v125, 0], ["duration_ms", v126, 0], ["exit_code", v127, 0], ["signal", v129, 0], ["timed_out", v131, 0], ["passed", v132, 0], ["tests", v133, 0], ["output_tail", v139, 0], ["output_bytes", v140, 0], ["output_truncated", v141, 0], ["code_hash", v142, 0], ["sandbox", v143, 1], ["cause", v145, 0]];
+const t13: Field[] = [["term", v148, 0], ["slug", v149, 1], ["definition", v151, 0], ["aliases", v152, 2], ["lessons", v155, 2]];
+const t14: Field[] = [["severity", v167, 0], ["where", v168, 1], ["text", v170, 0]];
+const t15: Field[] = [["lesson", v158, 0], ["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
+const t16: Field[] = [["lesson", v172, 0], ["status", v173, 0], ["stage", v174, 0], ["artifacts", v175, 2], ["notes", v178, 1]];
+const t17: Field[] = [["phase", v188, 0], ["entered_at", v63, 0], ["seq", v189, 0]];
+const t18: Field[] = [["reason", v203, 0], ["by", v204, 0], ["at", v63, 0]];
+const t19: Field[] = [["reason", v207, 0], ["at", v63, 0]];
+const t20: Field[] = [["from", v216, 0], ["to", v217, 0], ["note", v218, 0], ["at", v63, 0]];
+const t21: Field[] = [["code_hash", v221, 0], ["at", v63, 0], ["run", v222, 0]];
+const t22: Field[] = [["run", v229, 0], ["code_hash", v231, 0]];
+const t23: Field[] = [["id", v86, 0], ["title", v195, 0], ["slug", v150, 0], ["module_id", v196, 0], ["module_slug", v197, 0], ["module_title", v198, 0], ["dir", v199, 0], ["stage", v200, 0], ["blocked", v201, 0], ["stale", v205, 0], ["fix_attempts_used", v208, 0], ["fix_budget_resets", v209, 0], ["review_rounds_used", v210, 0], ["review_rounds_granted", v211, 1], ["rework", v213, 1], ["verified", v219, 0], ["last_failure", v224, 0], ["last_verify_failure", v226, 1], ["done_at", v232, 1], ["updated_at", v233, 0]];
+const t24: Field[] = [["id", v237, 0], ["lesson", v238, 0], ["phase", v239, 1], ["role", v240, 0], ["status", v241, 0], ["started_at", v242, 0], ["finished_at", v243, 0], ["note", v244, 0], ["result", v246, 0], ["lease_expires_at", v247, 1], ["heartbeat_at", v248, 1]];
+const t25: Field[] = [["at", v63, 0], ["seq", v252, 0], ["out", v253, 0], ["pages", v254, 0], ["lessons", v255, 0]];
+const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v234, 0], ["task_counter", v249, 0], ["last_site_build", v250, 0]];
+const t27: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v264, 0], ["title", v265, 0], ["topic", v266, 0]];
+const t28: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v269, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v270, 0]];
+const t29: Field[] = [["id", v86, 0], ["title", v275, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v276, 0], ["dir", v177, 0]];
+const t30: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v272, 0], ["lessons", v273, 0], ["removed", v277, 0]];
+const t31: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
+const t32: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v279, 0], ["lesson", v280, 0], ["from", v200, 0], ["to", v200, 0], ["note", v281, 0], ["review_round_used", v283, 0], ["review", v284, 1], ["reopened", v286, 1]];
+const t33: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v288, 0], ["lesson", v280, 0], ["code_hash", v289, 0], ["run", v290, 0], ["tests", v292, 1]];
+const t34: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v295, 0], ["lesson", v280, 0], ["note", v296, 0], ["fix_attempts_used", v297, 0], ["blocked", v298, 0], ["via", v299, 0], ["run", v300, 0], ["tests", v292, 1], ["evidence", v302, 1], ["code_hash", v305, 1]];
+const t35: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v309, 0], ["lesson", v280, 0], ["reason", v310, 0]];
+const t36: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v312, 0], ["lesson", v280, 0], ["fix_budget_reset", v313, 0], ["note", v314, 1], ["review_round_granted", v317, 1]];
+const t37: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v320, 0], ["lesson", v280, 0], ["reason", v321, 0]];
+const t38: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v323, 0], ["task", v237, 0], ["lesson", v324, 0], ["phase", v325, 1], ["role", v240, 0], ["lease_seconds", v326, 1]];
+const t39: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v329, 0], ["task", v237, 0], ["lease_seconds", v330, 0]];
+const t40: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v332, 0], ["task", v237, 0], ["status", v333, 0], ["note", v281, 0], ["result", v334, 0]];
+const t41: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v336, 0], ["task", v237, 0], ["note", v281, 0]];
+const t42: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v338, 0], ["fact", v339, 0], ["lesson", v340, 0], ["data", v341, 0]];
+const t43: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v345, 0], ["out", v346, 0], ["pages", v347, 0], ["lessons", v348, 0]];
+const t44: Field[] = [["title", v353, 0], ["topic", v354, 0]];
+const t45: Field[] = [["phase", v360, 0], ["started_at", v361, 0], ["ended_at", v362, 0], ["duration_ms", v363, 0], ["approved", v365, 0], ["reopened_from", v366, 0]];
+const t46: Field[] = [["lessons", v368, 0], ["by_stage", v369, 0], ["done", v370, 0], ["blocked", v371, 0], ["stale", v372, 0], ["fix_attempts", v373, 0], ["review_rounds", v374, 0], ["verify_runs", v375, 0], ["tasks", v376, 0], ["phase_tasks", v377, 0], ["reopens", v378, 0], ["tests", v379, 0], ["verify_passed", v380, 0], ["verify_pass_rate", v381, 0], ["lessons_reworked", v383, 0], ["rework_rate", v384, 0], ["wall_ms", v385, 0]];
+const t47: Field[] = [["kind", v388, 0], ["lesson", v389, 0], ["at", v390, 0], ["text", v391, 0]];
+const t48: Field[] = [["runs", v408, 0], ["passed", v409, 0], ["failed", v410, 0], ["last_run", v411, 0], ["last_passed", v413, 0], ["last_tests", v415, 0], ["last_at", v416, 0]];
+const t49: Field[] = [["at", v419, 0], ["note", v420, 0], ["via", v421, 0], ["run", v422, 0], ["blocked", v424, 0], ["tests", v425, 0], ["evidence", v426, 0]];
+const t50: Field[] = [["at", v430, 0], ["reason", v431, 0], ["by", v432, 0], ["unblocked_at", v433, 0], ["decision", v434, 0]];
+const t51: Field[] = [["at", v438, 0], ["reason", v439, 0], ["cleared_at", v440, 0]];
+const t52: Field[] = [["severity", v456, 0], ["where", v457, 0], ["text", v459, 0]];
+const t53: Field[] = [["at", v448, 0], ["verdict", v449, 0], ["reviewer", v450, 0], ["round", v452, 0], ["findings", v454, 0]];
+const t54: Field[] = [["id", v462, 0], ["role", v463, 0], ["phase", v464, 0], ["status", v465, 0], ["worker_status", v466, 0], ["started_at", v468, 0], ["duration_ms", v469, 0], ["heartbeats", v470, 0], ["lease_until", v471, 0], ["note", v472, 0]];
+const t55: Field[] = [["seq", v478, 0], ["at", v479, 0], ["kind", v480, 0], ["label", v481, 0], ["text", v482, 0], ["details", v483, 0]];
+const t56: Field[] = [["id", v394, 0], ["title", v395, 0], ["module_id", v396, 0], ["module_title", v397, 0], ["dir", v398, 0], ["stage", v399, 0], ["blocked", v400, 0], ["stale", v401, 0], ["fix_attempts", v402, 0], ["fix_budget_resets", v403, 0], ["review_rounds", v404, 0], ["review_rounds_granted", v405, 0], ["reworks", v406, 0], ["verify", v407, 0], ["failures", v417, 0], ["blocks", v428, 0], ["stale_marks", v436, 0], ["registered_at", v441, 0], ["done_at", v442, 0], ["pending_to_done_ms", v443, 0], ["wall_ms", v444, 0], ["tests", v445, 0], ["reviews", v446, 0], ["tasks", v460, 0], ["smooth", v474, 0], ["summary", v475, 0], ["story", v476, 0]];
+const t57: Field[] = [["role", v488, 0], ["count", v489, 0], ["done", v490, 0], ["failed", v491, 0], ["reset", v492, 0], ["running", v493, 0], ["total_ms", v494, 0], ["mean_ms", v495, 0], ["max_ms", v496, 0]];
+const t58: Field[] = [["phase", v500, 0], ["roles", v501, 0], ["count", v502, 0], ["done", v503, 0], ["failed", v504, 0], ["reset", v505, 0], ["running", v506, 0], ["total_ms", v507, 0]];
+const t59: Field[] = [["at", v514, 0], ["lesson", v515, 0], ["data", v516, 0]];
+const t60: Field[] = [["kind", v510, 0], ["count", v511, 0], ["entries", v512, 0]];
+const t61: Field[] = [["at", v521, 0], ["pages", v522, 0], ["lessons", v523, 0]];
+const t62: Field[] = [["schema_version", v350, 0], ["generated_at", v351, 0], ["course", v352, 0], ["phase", v356, 0], ["last_seq", v357, 0], ["phases", v358, 0], ["totals", v367, 0], ["needs_human", v386, 0], ["lessons", v392, 0], ["course_story", v485, 0], ["tasks", v486, 0], ["phase_tasks", v497, 0], ["tasks_by_phase", v498, 0], ["facts", v508, 0], ["site_build", v519, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
-  SourceSchema: v50,
-  TopicSchema: v62,
-  CurriculumSchema: v69,
-  LessonSpecSchema: v97,
-  RunResultSchema: v117,
-  GlossaryEntrySchema: v145,
-  ReviewSchema: v155,
-  WorkerStatusSchema: v169,
-  StateSchema: v178,
-  EventSchema: v254,
-  TaskSchema: v234,
-  ReportSchema: v347,
-  RoleSchema: v238,
-  LessonIdSchema: v84,
+  SourceSchema: v52,
+  TopicSchema: v64,
+  CurriculumSchema: v71,
+  LessonSpecSchema: v99,
+  RunResultSchema: v119,
+  GlossaryEntrySchema: v147,
+  ReviewSchema: v157,
+  WorkerStatusSchema: v171,
+  StateSchema: v180,
+  EventSchema: v256,
+  TaskSchema: v236,
+  ReportSchema: v349,
+  RoleSchema: v240,
+  LessonIdSchema: v86,
 };

@@ -25,7 +25,7 @@ ${FENCE}\`
 - The block body must be empty: the site fills it from the file, so the page always shows the
   verified code. A missing file or a range past the end fails the site build and \`codelabgen check\`
   names the lesson, the doc and the line of the reference.
-- In \`.mdx\` docs the same is \`<CodeRef file="src/x.ts" lines="10-24" />\`.
+- In \`.mdx\` docs (only with \`site.mdx: true\` in config.yaml) the same is \`<CodeRef file="src/x.ts" lines="10-24" />\`.
 - \`codelabgen state set <id> readalong\` refuses a \`docs/readalong.md\` with no code reference.
 
 Not references (\`codelabgen check\` warns about fences that look like one):
@@ -108,8 +108,13 @@ export function renderConventionsDoc(): string {
   ].join('\n');
 }
 
+/** The refusal of an .mdx lesson doc in a course without `site.mdx: true` (docs/site.md "MDX"). */
+export function mdxNotAllowed(lesson: string, doc: string): string {
+  return `lesson ${lesson} ${doc}: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)`;
+}
+
 export interface ReadalongLint {
-  /** Code references (fences with `file=`, or `<CodeRef>` in .mdx). */
+  /** Code references (fences with `file=`). */
   references: number;
   /** Fences and comments that look like a failed code reference: one line each, with the doc line. */
   suspicious: string[];
@@ -127,10 +132,10 @@ function failedReferenceWhy(fence: Fence): string | null {
 }
 
 /** Counts the code references of a readalong or notes doc and finds the failed-looking ones. */
-export function lintDoc(text: string, mdx = false): ReadalongLint {
+export function lintDoc(text: string): ReadalongLint {
   let references = 0;
   const suspicious: string[] = [];
-  for (const block of splitFences(text, mdx)) {
+  for (const block of splitFences(text)) {
     if (block.kind === 'text') {
       block.text.split('\n').forEach((line, index) => {
         if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) suspicious.push(`line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24`);

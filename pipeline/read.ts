@@ -12,6 +12,7 @@ import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
 import { refuse } from './errors.ts';
 import { lastRun } from './verify/runs.ts';
 import { langOf } from './site/code-refs.ts';
+import { mdxNotAllowed, readMdxDoc } from './site/mdx-docs.ts';
 import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from './site/segments.ts';
 import { readStateFile } from './store/state-file.ts';
 
@@ -84,22 +85,48 @@ export function readLessonSpec(course: Course, id: string): LessonSpec | null {
   return existsSync(file) ? parseDataFile(LessonSpecSchema, file, ARTIFACTS.lessonSpec(id)) : null;
 }
 
+export type LessonDoc = RenderedDoc & {
+  doc: string;
+  /** An .mdx doc (site.mdx: true): Astro compiles it; `segments` is empty. */
+  mdx: boolean;
+};
+
 export interface LessonDocs {
-  readalong: (RenderedDoc & { doc: string }) | null;
-  notes: (RenderedDoc & { doc: string }) | null;
+  readalong: LessonDoc | null;
+  notes: LessonDoc | null;
 }
 
-/** readalong.md/.mdx and notes.md/.mdx rendered to segments (code references resolved). */
-export function readLessonDocs(course: Course, lesson: SiteLesson): LessonDocs {
+/**
+ * readalong.md/.mdx and notes.md/.mdx: markdown rendered to segments (code references resolved),
+ * MDX read for its problems and diagrams (pipeline/site/mdx-docs.ts). An .mdx doc is refused
+ * unless `mdx` (config.yaml site.mdx) allows it.
+ */
+export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean): LessonDocs {
   const dir = lessonPath(course, lesson);
-  const read = (name: string) => {
+  const read = (name: string): LessonDoc | null => {
     for (const doc of [`docs/${name}.md`, `docs/${name}.mdx`]) {
       const file = lessonFile(dir, lesson, doc);
-      if (file !== null) return { doc, ...renderDoc(readTextFile(file, `${lesson.dir}/${doc}`), { lesson: lesson.id, lessonDir: dir, doc }) };
+      if (file === null) continue;
+      const text = readTextFile(file, `${lesson.dir}/${doc}`);
+      const ctx = { lesson: lesson.id, lessonDir: dir, doc };
+      if (!doc.endsWith('.mdx')) return { doc, mdx: false, ...renderDoc(text, ctx) };
+      if (!mdx) refuse(mdxNotAllowed(lesson.id, doc));
+      const info = readMdxDoc(text, ctx);
+      return { doc, mdx: true, title: info.title, segments: [], problems: info.problems, diagrams: info.diagrams, words: info.words };
     }
     return null;
   };
   return { readalong: read('readalong'), notes: read('notes') };
+}
+
+/** Refuses the first .mdx lesson doc of any lesson unless config.yaml has site.mdx: true (docs/site.md "MDX"). */
+export function refuseUnallowedMdx(view: CourseView): void {
+  if (view.config.site.mdx === true) return;
+  for (const lesson of view.lessons) {
+    for (const doc of ['docs/readalong.mdx', 'docs/notes.mdx']) {
+      if (lessonFile(lessonPath(view.course, lesson), lesson, doc) !== null) refuse(mdxNotAllowed(lesson.id, doc));
+    }
+  }
 }
 
 /** A file of the lesson folder (real path), null when missing; refused when it resolves outside the folder. */
@@ -202,3 +229,5 @@ export function readReport(course: Course): Report | null {
 
 export { readCachedDiagram as readDiagramSvg, type CachedDiagram } from './site/diagrams.ts';
 export { readSiteAssets } from './site/assets.ts';
+export { CodeRefError, parseCodeRef, resolveCodeRef } from './site/code-refs.ts';
+export { diagramHash, diagramTitle } from './site/segments.ts';

@@ -2,13 +2,15 @@
 // through pipeline/read.ts (folder from the integration's options), validates every entry with
 // its schema (parseData) and stores it with a digest, so unchanged entries are kept as they are.
 // In dev the integration refreshes them on course changes (pipeline/site/dev-watch.ts).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { defineCollection } from 'astro:content';
-import type { Loader, LoaderContext } from 'astro/loaders';
+import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
 import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, type CourseView } from '../pipeline/read.ts';
 import { branding } from './lib/branding.ts';
-import { isIncluded, lessonPages, missingSteps, termSlug } from './lib/lessons.ts';
+import { isIncluded, lessonPages, mdxDocId, missingSteps, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
 import { LessonPageSchema } from './lib/page-schema.ts';
 
@@ -117,7 +119,44 @@ const report = defineCollection({
   schema: ReportSchema,
 });
 
+/**
+ * The .mdx docs of the pages' lessons (only with site.mdx: true; the readers refuse them without):
+ * Astro's glob() loader over exactly those files, so @astrojs/mdx compiles them and the lesson page
+ * renders each with the built-in components (site/components/MdxDoc.astro). An .md doc of the same
+ * name wins, as in pipeline/read.ts. Course changes in dev are watched by the integration.
+ */
+const mdxDocs = defineCollection({
+  loader: {
+    name: 'codelabgen-mdx',
+    load: async (ctx) => {
+      const options = siteOptions();
+      let view: CourseView;
+      try {
+        view = courseView(options.course, ctx.refreshContextData?.generation);
+      } catch (error) {
+        if (!options.dev) throw error;
+        return;
+      }
+      const files = new Map<string, string>();
+      if (view.config.site.mdx === true) {
+        for (const lesson of view.lessons.filter((l) => isIncluded(l, options))) {
+          for (const name of ['readalong', 'notes']) {
+            const doc = `docs/${name}.mdx`;
+            if (!existsSync(path.join(options.course, lesson.dir, `docs/${name}.md`)) && existsSync(path.join(options.course, lesson.dir, doc))) files.set(`${lesson.dir}/${doc}`, mdxDocId(lesson.id, doc));
+          }
+        }
+      }
+      // Without the watcher: dev-watch refreshes this loader; glob() would add listeners on every load.
+      const unwatched: LoaderContext = { ...ctx };
+      delete unwatched.watcher;
+      if (files.size === 0) ctx.store.clear();
+      else await glob({ pattern: [...files.keys()], base: options.course, generateId: ({ entry }) => files.get(entry) ?? entry }).load(unwatched);
+      markLoaded(ctx.refreshContextData?.generation);
+    },
+  },
+});
+
 /** The collections the course pages read; spread them into a site's own `collections`. */
 export function codelabgenCollections() {
-  return { course, lessons, glossary, sources, report };
+  return { course, lessons, glossary, sources, report, mdxDocs };
 }

@@ -6,7 +6,8 @@ import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
 import { LessonSpecParser, ReviewParser, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../../content-schemas/fast.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
-import { lintDoc } from '../conventions.ts';
+import { lintDoc, mdxNotAllowed } from '../conventions.ts';
+import { loadConfig } from '../config.ts';
 import { codeDrift } from './drift.ts';
 import { refuse } from '../errors.ts';
 import { staleReview } from '../protocol/stages.ts';
@@ -42,11 +43,22 @@ function reviewProblems(course: Course, lesson: LessonState): string[] {
   });
 }
 
-function readalongProblems(course: Course, lesson: LessonState, fileProblems: string[]): string[] {
-  if (fileProblems.length > 0) return fileProblems;
-  const rel = path.posix.join(lesson.dir, 'docs', 'readalong.md');
-  if (lintDoc(readFileSync(abs(course, rel), 'utf8')).references > 0) return [];
-  return [`${rel}: no code reference; a readalong shows the lesson's code with an empty fence like \`\`\`ts file=src/x.ts lines=10-24 (see: codelabgen conventions readalong)`];
+/** docs/<name>.md, or docs/<name>.mdx when there is no .md one (refused without site.mdx: true). */
+function lessonDoc(course: Course, lesson: LessonState, name: string): { rel: string; mdx: boolean; problems: string[] } {
+  const md = path.posix.join(lesson.dir, 'docs', `${name}.md`);
+  const mdx = `${md}x`;
+  if (existsSync(abs(course, md)) || !existsSync(abs(course, mdx))) return { rel: md, mdx: false, problems: nonEmptyFileProblems(course, md) };
+  if (loadConfig(course).site.mdx !== true) return { rel: mdx, mdx: true, problems: [mdxNotAllowed(lesson.id, `docs/${name}.mdx`)] };
+  return { rel: mdx, mdx: true, problems: nonEmptyFileProblems(course, mdx) };
+}
+
+function readalongProblems(course: Course, lesson: LessonState): string[] {
+  const { rel, mdx, problems } = lessonDoc(course, lesson, 'readalong');
+  if (problems.length > 0) return problems;
+  const text = readFileSync(abs(course, rel), 'utf8');
+  if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0) return [];
+  const example = mdx ? '<CodeRef file="src/x.ts" lines="10-24" />' : 'an empty fence like ```ts file=src/x.ts lines=10-24';
+  return [`${rel}: no code reference; a readalong shows the lesson's code with ${example} (see: codelabgen conventions readalong)`];
 }
 
 function doneProblems(course: Course, lesson: LessonState): string[] {
@@ -57,16 +69,15 @@ function doneProblems(course: Course, lesson: LessonState): string[] {
 
 /** Problems of the artifact that a forward move to `target` needs; empty when it may move. */
 export function forwardProblems(course: Course, lesson: LessonState, target: Stage): string[] {
-  const docs = (name: string) => nonEmptyFileProblems(course, path.posix.join(lesson.dir, 'docs', name));
   switch (target) {
     case 'spec':
       return specProblems(course, lesson.id);
     case 'code':
       return lessonDirProblems(course, lesson);
     case 'readalong':
-      return readalongProblems(course, lesson, docs('readalong.md'));
+      return readalongProblems(course, lesson);
     case 'notes':
-      return docs('notes.md');
+      return lessonDoc(course, lesson, 'notes').problems;
     case 'reviewed':
       return reviewProblems(course, lesson);
     case 'done':

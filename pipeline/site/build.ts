@@ -179,9 +179,16 @@ function replaceOutput(staging: string, out: string): void {
   rmSync(old, { recursive: true, force: true });
 }
 
+/** Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read.ts). */
+async function refuseEarly(root: string): Promise<void> {
+  const { readCourse, refuseUnallowedMdx } = await import('../read.ts');
+  refuseUnallowedMdx(readCourse(root));
+}
+
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
   const out = checkOut(options.root, options.out);
   const base = normalizeBase(options.base);
+  await refuseEarly(options.root);
   const { diagramCacheDir } = await import('./diagrams.ts');
   const staging = stagingFolder(out);
   try {
@@ -212,6 +219,7 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
   if (mode === 'preview' && !existsSync(path.join(options.out, 'index.html'))) {
     refuse(`--out ${options.out}: no built site there`, `build it first: codelabgen site build --out ${options.out}`);
   }
+  if (mode === 'dev') await refuseEarly(options.root);
   const { diagramCacheDir } = await import('./diagrams.ts');
   const job = siteJob(mode, options.root, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
   let ready: () => void = () => {};

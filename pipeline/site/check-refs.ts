@@ -1,19 +1,23 @@
 // The `codelabgen check` section for readalong code references: every reference in every lesson
-// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner.
+// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner
+// (and the MDX parser, loaded only for .mdx docs, which are refused without site.mdx: true).
 import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
 import { fileInside, OutsideError } from '../confined.ts';
+import { loadConfig } from '../config.ts';
 import { insideCourse, type Course } from '../course.ts';
+import { refuse } from '../errors.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { splitFences } from './fences.ts';
+import { mdxNotAllowed, readMdxDoc } from './mdx-docs.ts';
 
 export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
 
 /** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
 export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string): string[] {
   const problems: string[] = [];
-  for (const block of splitFences(text, doc.endsWith('.mdx'))) {
+  for (const block of splitFences(text)) {
     if (block.kind !== 'fence') continue;
     try {
       const ref = parseCodeRef(block.fence);
@@ -28,6 +32,7 @@ export function codeRefProblems(lessonId: string, lessonDir: string, doc: string
 
 export function checkCodeRefs(course: Course, state: State | null): CheckSection {
   const problems: string[] = [];
+  let mdxAllowed: boolean | null = null;
   let refs = 0;
   for (const id of state?.lesson_order ?? []) {
     const lesson = state?.lessons[id];
@@ -49,6 +54,14 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
       }
       if (file === null) continue;
       const text = readFileSync(file, 'utf8');
+      if (doc.endsWith('.mdx')) {
+        mdxAllowed ??= loadConfig(course).site.mdx === true;
+        if (!mdxAllowed) refuse(mdxNotAllowed(id, doc));
+        const mdx = readMdxDoc(text, { lesson: id, lessonDir: dir, doc });
+        refs += mdx.references;
+        problems.push(...mdx.problems);
+        continue;
+      }
       refs += (text.match(/file=/g) ?? []).length;
       problems.push(...codeRefProblems(id, dir, doc, text));
     }

@@ -20,12 +20,6 @@ test('splitFences keeps the line of each fence and the prose around it', () => {
   assert.deepEqual(blocks.map((b) => (b.kind === 'fence' ? `fence:${b.fence.lang}:${b.fence.line}` : `text:${b.line}`)), ['text:1', 'fence:ts:5', 'text:7', 'fence:mermaid:9']);
 });
 
-test('an .mdx <CodeRef> is a code reference on its own line', () => {
-  const doc = renderDoc('import X from "y";\n\nIntro\n\n<CodeRef file="src/a.ts" lines="2-3" />\n', { lesson: '1.1', lessonDir: dir, doc: 'docs/readalong.mdx' });
-  const code = doc.segments.find((s) => s.kind === 'code');
-  assert.deepEqual(code && code.kind === 'code' ? [code.code, code.title, code.startLine] : null, ['line 2\nline 3', 'src/a.ts', 2]);
-});
-
 test('a good reference gives the exact lines; marks stay in range', () => {
   const doc = renderDoc('```ts file=src/a.ts lines=4-6 mark=5\n```\n', { lesson: '1.1', lessonDir: dir, doc: 'docs/readalong.md' });
   assert.deepEqual(doc.problems, []);

@@ -43,9 +43,9 @@ test('the site refuses a symlinked docs file and shows no outside code', () => {
   const view = readCourse(root);
   const intro = view.lessons[0];
   assert.ok(intro);
-  assert.throws(() => readLessonDocs(view.course, intro), /^RefusalError: 1-basics\/1\.1-intro\/docs\/notes\.md resolves outside the lesson folder \(to .*notes\.md\); the site never publishes files from outside the course$/);
+  assert.throws(() => readLessonDocs(view.course, intro, false), /^RefusalError: 1-basics\/1\.1-intro\/docs\/notes\.md resolves outside the lesson folder \(to .*notes\.md\); the site never publishes files from outside the course$/);
   rmSync(path.join(lesson, 'docs', 'notes.md'));
-  const docs = readLessonDocs(view.course, intro);
+  const docs = readLessonDocs(view.course, intro, false);
   const segments = docs.readalong?.segments ?? [];
   assert.doesNotMatch(JSON.stringify(segments), /SECRET/);
   assert.deepEqual(docs.readalong?.problems, ['lesson 1.1 docs/readalong.md:3: code reference file=lnk/creds.txt: resolves outside the lesson folder (through a symbolic link); only the lesson\'s own files are shown']);

@@ -6,7 +6,7 @@ import { findChromium, readCachedDiagram, renderDiagrams } from './diagrams.ts';
 import type { SiteOptions } from './options.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 
-export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report'].map((name) => `codelabgen-${name}`);
+export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'mdx'].map((name) => `codelabgen-${name}`);
 /** The newest generation the loaders have read (site/collections.ts sets it; same process, other module graph). */
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
 /** ms before trying a refresh again that Astro skipped. */

@@ -67,7 +67,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         site = { course: path.resolve(fileURLToPath(config.root), options.course), drafts: (options.drafts ?? false) || dev, dev, diagramCache: options.diagramCache ?? diagramCacheDir(), prefix };
         const routes = path.join(packageRoot(), 'site', 'routes');
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
-        const report = site.drafts || loadConfig(courseAt(site.course)).site.report;
+        const courseConfig = loadConfig(courseAt(site.course)).site;
+        const report = site.drafts || courseConfig.report;
         for (const route of ROUTES.filter((r) => r !== 'report' || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
         // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
@@ -78,8 +79,11 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           },
         });
         const hasEc = config.integrations.some((i) => i.name === 'astro-expressive-code');
+        // .mdx docs (site.mdx: true) are compiled by @astrojs/mdx: added here unless the site has it.
+        const hasMdx = config.integrations.some((i) => i.name === '@astrojs/mdx');
+        const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
         updateConfig({
-          integrations: hasEc ? [] : [ec],
+          integrations: [...(hasEc ? [] : [ec]), ...mdx],
           vite: { plugins: [optionsPlugin(site)], resolve: { noExternal: ['codelabgen'] } },
         });
         if (command === 'build') {

@@ -1,6 +1,6 @@
 // Before Astro runs: read the course, pick the lessons (publish: only done ones), check every code
 // reference and collect every diagram of the build, so problems are named before any page is made.
-import { readCourse, readDiagramFiles, readLessonDocs, type CourseView, type DiagramRef, type SiteLesson } from '../read.ts';
+import { readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type SiteLesson } from '../read.ts';
 
 export interface Prepared {
   view: CourseView;
@@ -14,12 +14,13 @@ export interface Prepared {
 
 export function prepareSite(root: string, drafts: boolean): Prepared {
   const view = readCourse(root);
+  refuseUnallowedMdx(view);
   const included = view.lessons.filter((lesson) => drafts || lesson.stage === 'done');
   const excluded = view.lessons.filter((lesson) => !included.includes(lesson)).map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
   for (const lesson of included) {
-    const docs = readLessonDocs(view.course, lesson);
+    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true);
     for (const doc of [docs.readalong, docs.notes]) {
       if (doc === null) continue;
       diagrams.push(...doc.diagrams);

@@ -49,7 +49,7 @@ export function diagramTitle(source: string, fallback: string): string {
 
 export function renderDoc(text: string, ctx: DocContext): RenderedDoc {
   const out: RenderedDoc = { title: null, segments: [], problems: [], diagrams: [], words: 0 };
-  const blocks = splitFences(text, ctx.doc.endsWith('.mdx'));
+  const blocks = splitFences(text);
   const first = blocks[0];
   const heading = first?.kind === 'text' ? /^\s*# +(.+?)\s*#*\s*(?:\n|$)/.exec(first.text) : null;
   if (first?.kind === 'text' && heading) {

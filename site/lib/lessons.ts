@@ -26,7 +26,7 @@ export function termSlug(entry: GlossaryEntry): string {
   return entry.slug ?? entry.term.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
+export function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
   const declared = /^\s*%%\s*title:\s*(.+)$/.exec(ref.source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
   return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, svg: cached?.svg ?? null, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
@@ -35,8 +35,14 @@ function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
 /** Ids the lesson page gives its own sections (and so no doc heading may take). */
 export const SECTION_IDS = ['objectives', 'readalong', 'notes', 'diagrams', 'code', 'terms', 'main'];
 
-function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions, used: Set<string>): DocView | null {
+/** Id of an .mdx doc in the mdxDocs collection (site/collections.ts): `1.2/readalong`. */
+export function mdxDocId(lesson: string, doc: string): string {
+  return `${lesson}/${doc.replace(/^docs\//, '').replace(/\.mdx$/, '')}`;
+}
+
+function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions, used: Set<string>): DocView | null {
   if (doc === null) return null;
+  if (doc.mdx) return { doc: doc.doc, title: doc.title, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
   const toc: TocEntry[] = [];
   const segments: SegmentView[] = doc.segments.map((s) => {
     if (s.kind === 'diagram') return { kind: 'diagram' as const, ...diagramView(s.diagram, options) };
@@ -45,7 +51,7 @@ function docView(doc: ReturnType<typeof readLessonDocs>['readalong'], options: S
     toc.push(...anchored.toc);
     return { kind: 'html' as const, html: anchored.html };
   });
-  return { doc: doc.doc, title: doc.title, segments, toc };
+  return { doc: doc.doc, title: doc.title, segments, toc, mdx: null };
 }
 
 /** The course's git repository root, or null when it is not in one (or git is missing). */
@@ -67,7 +73,7 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
   const inGit = gitRoot(view.course.root) !== null;
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
   return included.map((lesson, index) => {
-    const docs = readLessonDocs(view.course, lesson);
+    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true);
     const used = new Set(SECTION_IDS);
     const verification = readVerification(view.course, lesson);
     const run = verification.run;
@@ -87,8 +93,8 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       stale: lesson.state?.stale?.reason ?? null,
       dir: lesson.dir,
       updated: inGit ? lastUpdated(view.course.root, lesson.dir) : null,
-      readalong: docView(docs.readalong, options, used),
-      notes: docView(docs.notes, options, used),
+      readalong: docView(lesson.id, docs.readalong, options, used),
+      notes: docView(lesson.id, docs.notes, options, used),
       diagrams: readDiagramFiles(view.course, lesson).map((d) => diagramView(d, options)),
       files: readCodeFiles(view.course, lesson),
       verification: {

@@ -35,6 +35,10 @@ export const DocViewSchema = z.strictObject({
   title: z.string().nullable(),
   segments: z.array(SegmentViewSchema),
   toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
+  mdx: z
+    .strictObject({ id: z.string().describe('Entry of the mdxDocs collection.'), diagrams: z.array(DiagramViewSchema).describe('Its <Diagram> elements.') })
+    .nullable()
+    .describe('An .mdx doc (site.mdx: true), rendered by Astro from the mdxDocs collection; its segments and toc are empty.'),
 });
 
 const LessonLinkSchema = z.strictObject({ id: z.string(), slug: z.string(), title: z.string() });

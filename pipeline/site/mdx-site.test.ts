@@ -1,0 +1,130 @@
+// The MDX opt-in end to end through the built CLI (docs/site.md "MDX"): the fixture course
+// pipeline/site/fixtures/mdx-course is built ONCE (drafts: it has no state) and its lesson page is
+// checked for every built-in component, then its tabs are driven with the keyboard in Chromium
+// (served from the same build). A broken <CodeRef> and an .mdx doc without the opt-in fail before
+// any page is built.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright';
+import { cli, cliAsync, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
+import { serveStatic } from '../../e2e/static-server.ts';
+import { chromiumPath } from '../../e2e/paths.ts';
+
+const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'mdx-course');
+const LESSON = '1-basics/1.1-counter';
+const work = tempDir('codelabgen-mdx-site-');
+const env = { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagram-cache') };
+const copy = (name: string) => {
+  const root = path.join(work, name);
+  cpSync(FIXTURE, root, { recursive: true });
+  return root;
+};
+after(() => removeDir(work));
+
+describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
+  const root = copy('course');
+  const out = path.join(work, 'out');
+  let built: CliResult;
+  let page = '';
+  before(async () => {
+    built = await cliAsync(['site', 'build', '--course', root, '--out', out, '--drafts'], { env, timeoutMs: 300_000 }).done;
+    const file = path.join(out, 'lessons', '1.1-counter', 'index.html');
+    page = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  });
+
+  test('builds, with MDX expressions and exports evaluated', () => {
+    assert.equal(built.code, 0, built.stderr);
+    assert.match(page, /its state in a closure: 2 functions share one variable/);
+    assert.match(page, /Written by the MDX fixture\./);
+    assert.doesNotMatch(page, /export const|\{1 \+ 1\}/);
+  });
+
+  test('<CodeRef> shows the lines of the verified file, numbered and marked', () => {
+    const source = readFileSync(path.join(root, LESSON, 'src/counter.ts'), 'utf8').split('\n');
+    const block = /<figure class="frame has-title"><figcaption class="header"><span class="title">src\/counter\.ts<\/span>[\s\S]*?<\/figure>/.exec(page)?.[0] ?? '';
+    const lines = [...block.matchAll(/<div class="code">([\s\S]*?)<\/div><\/div>/g)].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, '').replace(/&#39;/g, "'"));
+    assert.deepEqual(lines, source.slice(1, 4));
+    assert.deepEqual([...block.matchAll(/class="ln" aria-hidden="true">(\d+)</g)].map((m) => m[1]), ['2', '3', '4']);
+    assert.match(block, /<div class="ec-line highlight mark"><div class="gutter"><div class="ln" aria-hidden="true">3</);
+  });
+
+  test('<Tabs>, <Steps>, <Aside>, <Diagram>, <FileTree> render with their roles and classes', () => {
+    assert.match(page, /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>/);
+    assert.match(page, /<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>/);
+    assert.match(page, /<div class="steps"><ol>\s*<li>Create the counter with a start value\.<\/li>/);
+    assert.match(page, /<aside class="aside aside-tip" aria-label="Why a closure"><p class="aside-title" aria-hidden="true">Why a closure<\/p>/);
+    assert.match(page, /<aside class="aside aside-danger" aria-label="Danger">/);
+    // Drawn at build time like a mermaid fence (no Chromium: left to the reader's browser, source kept).
+    assert.match(page, /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/);
+    assert.match(page, /<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>/);
+  });
+
+  test('headings: the doc titles head their sections, h2s get anchors and TOC entries', () => {
+    assert.match(page, /<h2 id="readalong">Reading the counter<\/h2>/);
+    assert.match(page, /<h2 id="notes">Notes on the counter<\/h2>/);
+    assert.doesNotMatch(page, /<h1[^>]*>Reading the counter/);
+    assert.match(page, /<div class="heading-wrap h2"><h2 id="install-and-run">Install and run<\/h2><a class="heading-anchor" href="#install-and-run">/);
+    assert.match(page, /<a href="#how-the-parts-fit"[^>]*>How the parts fit<\/a>/);
+  });
+
+  test('tabs: arrow keys, Home and End move the selection and focus; one panel shows', { skip: chromiumPath() === undefined && 'no Chromium' }, async () => {
+    const site = await serveStatic(out, '/');
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`${site.url}lessons/1.1-counter/`);
+      const tabs = tab.getByRole('tab');
+      assert.equal(await tabs.count(), 3);
+      const state = () => tab.evaluate(() => [...document.querySelectorAll('[role=tab]')].map((t) => `${t.textContent}:${t.getAttribute('aria-selected')}:${(t as HTMLElement).tabIndex}:${document.getElementById(t.getAttribute('aria-controls') ?? '')?.hidden}:${document.activeElement === t}`));
+      // One selected tab in the tab order, its panel alone shown; `selected` = index, `focused` too after keys.
+      const expect = (selected: number, focused: boolean) => ['npm', 'node', 'watch'].map((label, i) => `${label}:${i === selected}:${i === selected ? 0 : -1}:${i !== selected}:${focused && i === selected}`);
+      assert.deepEqual(await state(), expect(0, false));
+      await tabs.first().focus();
+      await tab.keyboard.press('ArrowRight');
+      assert.deepEqual(await state(), expect(1, true));
+      await tab.keyboard.press('ArrowRight');
+      await tab.keyboard.press('ArrowRight'); // wraps around
+      assert.deepEqual(await state(), expect(0, true));
+      await tab.keyboard.press('ArrowLeft'); // wraps around
+      assert.deepEqual(await state(), expect(2, true));
+      await tab.keyboard.press('ArrowLeft');
+      assert.deepEqual(await state(), expect(1, true));
+      await tab.keyboard.press('Home');
+      assert.deepEqual(await state(), expect(0, true));
+      await tab.keyboard.press('End');
+      assert.deepEqual(await state(), expect(2, true));
+      await tabs.first().click();
+      assert.deepEqual(await state(), expect(0, true));
+      assert.equal(await tab.locator('.tab-label').first().isVisible(), false);
+    } finally {
+      await browser.close();
+      await site.close();
+    }
+  });
+});
+
+test('a broken <CodeRef> fails the build before any page, naming lesson, doc and line', { timeout: 300_000 }, async () => {
+  const root = copy('broken');
+  const doc = path.join(root, LESSON, 'docs/readalong.mdx');
+  writeFileSync(doc, readFileSync(doc, 'utf8').replace('lines="2-4" mark="3"', 'lines="2-40"'));
+  const out = path.join(work, 'out-broken');
+  const result = await cliAsync(['site', 'build', '--course', root, '--out', out, '--drafts'], { env, timeoutMs: 300_000 }).done;
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /^error: site build failed: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m);
+  assert.ok(!existsSync(out));
+});
+
+test('without site.mdx: true an .mdx doc is refused before Astro starts, and nothing changes', () => {
+  const root = copy('no-opt-in');
+  const config = path.join(root, '.codelabgen/config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8').replace(/^site:\n {2}mdx: true\n/m, ''));
+  const before = snapshot(root);
+  const out = path.join(work, 'out-refused');
+  const result = cli(['site', 'build', '--course', root, '--out', out, '--drafts']);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stderr.trim(), 'error: lesson 1.1 docs/readalong.mdx: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)');
+  assert.ok(!existsSync(out));
+  assert.deepEqual(snapshot(root), before);
+});
