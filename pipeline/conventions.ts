@@ -1,6 +1,7 @@
 // The doc conventions shared by the CLI, the site and the example courses: one source for
 // `codelabgen conventions [topic]` and docs/conventions.md (generated; a test fails on drift), and
 // the readalong lint behind `check`'s warnings and `state set <id> readalong`.
+import { docFences } from './site/doc-tokens.ts';
 import { splitFences, type Fence } from './site/fences.ts';
 
 export const CONVENTION_TOPICS = ['readalong', 'diagrams', 'review', 'notes'] as const;
@@ -129,17 +130,17 @@ function failedReferenceWhy(fence: Fence): string | null {
 /** Counts the code references of a readalong or notes doc and finds the failed-looking ones. */
 export function lintDoc(text: string, mdx = false): ReadalongLint {
   let references = 0;
-  const suspicious: string[] = [];
+  const found: { line: number; text: string }[] = [];
   for (const block of splitFences(text, mdx)) {
-    if (block.kind === 'text') {
-      block.text.split('\n').forEach((line, index) => {
-        if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) suspicious.push(`line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24`);
-      });
-      continue;
-    }
-    const why = failedReferenceWhy(block.fence);
-    if (/(^|\s)file=/.test(`${block.fence.lang} ${block.fence.meta}`)) references++;
-    else if (why) suspicious.push(`line ${block.fence.line}: fence "${`${block.fence.lang} ${block.fence.meta}`.trim()}" looks like a code reference but is not one (${why})`);
+    if (block.kind !== 'text') continue;
+    block.text.split('\n').forEach((line, index) => {
+      if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) found.push({ line: block.line + index, text: `line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24` });
+    });
   }
-  return { references, suspicious };
+  for (const fence of docFences(text, mdx)) {
+    const why = failedReferenceWhy(fence);
+    if (/(^|\s)file=/.test(`${fence.lang} ${fence.meta}`)) references++;
+    else if (why) found.push({ line: fence.line, text: `line ${fence.line}: fence "${`${fence.lang} ${fence.meta}`.trim()}" looks like a code reference but is not one (${why})` });
+  }
+  return { references, suspicious: found.sort((a, b) => a.line - b.line).map((f) => f.text) };
 }

@@ -12,11 +12,14 @@ import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
 import { refuse } from './errors.ts';
 import { lastRun } from './verify/runs.ts';
 import { langOf } from './site/code-refs.ts';
+import type { DocLinks } from './site/doc-links.ts';
 import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from './site/segments.ts';
 import { readStateFile } from './store/state-file.ts';
 
 export type { Course, DiagramRef, RenderedDoc };
-export type { Segment } from './site/segments.ts';
+export type { GroupSegment, LeafSegment, Segment } from './site/segments.ts';
+export { IMAGE_PLACEHOLDER } from './site/segments.ts';
+export type { DocImage, DocLinks } from './site/doc-links.ts';
 export { renderInline, renderMarkdown } from './site/markdown.ts';
 export type { SiteOptions } from './site/options.ts';
 
@@ -89,13 +92,18 @@ export interface LessonDocs {
   notes: (RenderedDoc & { doc: string }) | null;
 }
 
-/** readalong.md/.mdx and notes.md/.mdx rendered to segments (code references resolved). */
-export function readLessonDocs(course: Course, lesson: SiteLesson): LessonDocs {
+/** The link targets of a build: every lesson of the course, `included` when it has a page. */
+export function docLinks(view: CourseView, included: (lesson: SiteLesson) => boolean, href: DocLinks['href']): DocLinks {
+  return { courseRoot: view.course.root, lessons: view.lessons.map((l) => ({ id: l.id, slug: l.slug, dir: l.dir, included: included(l) })), href };
+}
+
+/** readalong.md/.mdx and notes.md/.mdx rendered to segments (code references, links and images resolved). */
+export function readLessonDocs(course: Course, lesson: SiteLesson, links?: DocLinks): LessonDocs {
   const dir = lessonPath(course, lesson);
   const read = (name: string) => {
     for (const doc of [`docs/${name}.md`, `docs/${name}.mdx`]) {
       const file = lessonFile(dir, lesson, doc);
-      if (file !== null) return { doc, ...renderDoc(readTextFile(file, `${lesson.dir}/${doc}`), { lesson: lesson.id, lessonDir: dir, doc }) };
+      if (file !== null) return { doc, ...renderDoc(readTextFile(file, `${lesson.dir}/${doc}`), { lesson: lesson.id, lessonDir: dir, doc, ...(links ? { links } : {}) }) };
     }
     return null;
   };

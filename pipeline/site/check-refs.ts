@@ -1,26 +1,25 @@
 // The `codelabgen check` section for readalong code references: every reference in every lesson
-// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner.
+// doc (nested in lists, blockquotes and asides too) must name a real file and line range.
 import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
 import { fileInside, OutsideError } from '../confined.ts';
 import { insideCourse, type Course } from '../course.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
-import { splitFences } from './fences.ts';
+import { docFences } from './doc-tokens.ts';
 
 export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
 
 /** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
 export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string): string[] {
   const problems: string[] = [];
-  for (const block of splitFences(text, doc.endsWith('.mdx'))) {
-    if (block.kind !== 'fence') continue;
+  for (const fence of docFences(text, doc.endsWith('.mdx'))) {
     try {
-      const ref = parseCodeRef(block.fence);
-      if (ref !== null) resolveCodeRef(lessonDir, ref, block.fence);
+      const ref = parseCodeRef(fence);
+      if (ref !== null) resolveCodeRef(lessonDir, ref, fence);
     } catch (error) {
       if (!(error instanceof CodeRefError)) throw error;
-      problems.push(`lesson ${lessonId} ${doc}:${block.fence.line}: code reference ${error.message}`);
+      problems.push(`lesson ${lessonId} ${doc}:${fence.line}: code reference ${error.message}`);
     }
   }
   return problems;

@@ -64,7 +64,7 @@ function dedent(line: string, width: number): string {
 }
 
 /** `file="a.ts" lines="1-3"` (or `{...}` values) → `file=a.ts lines=1-3`. */
-function mdxAttributes(attrs: string): string {
+export function mdxAttributes(attrs: string): string {
   const pairs: string[] = [];
   for (const match of attrs.matchAll(/([A-Za-z]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']?([^}"']*)["']?\})/g)) {
     pairs.push(`${match[1]}=${match[2] ?? match[3] ?? match[4] ?? ''}`);

@@ -1,0 +1,119 @@
+// A lesson doc as marked's block tokens, each with the 1-based doc line it starts on, so problems
+// with code references, links and images deep inside lists, blockquotes and asides name the right
+// line. Also every fenced block of a doc (nested ones too), for `codelabgen check`.
+import type { Token, Tokens } from 'marked';
+import { mdxAttributes, type Fence } from './fences.ts';
+import { lexMarkdown, walkTokens } from './marked.ts';
+
+export interface LexedDoc {
+  /** Top-level block tokens; their nested tokens are under `tokens` / `items`. */
+  tokens: Token[];
+  /** The doc line a token starts on: exact for block tokens, found in their text for inline ones. */
+  lineOf(token: Token): number;
+}
+
+const CODE_REF_TAG = /^\s*<CodeRef\b([^>]*?)\/>\s*$/;
+const MDX_ESM = /^(import|export)\s/;
+
+/** `.mdx` as markdown: `<CodeRef .../>` lines become fences, import/export lines blank; `origin[i]` is markdown line i+1's doc line. */
+function mdxAsMarkdown(lines: string[]): { lines: string[]; origin: number[] } {
+  const out: string[] = [];
+  const origin: number[] = [];
+  lines.forEach((line, index) => {
+    const tag = CODE_REF_TAG.exec(line);
+    if (tag) {
+      out.push(`\`\`\`${mdxAttributes(tag[1] ?? '')}`, '```');
+      origin.push(index + 1, index + 1);
+    } else {
+      out.push(MDX_ESM.test(line) ? '' : line);
+      origin.push(index + 1);
+    }
+  });
+  return { lines: out, origin };
+}
+
+function newlines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+/** The block children of a container token and the line offset of the first one. */
+function blockChildren(token: Token): { children: Token[]; offset: number } | null {
+  if (token.type === 'list') return { children: (token as Tokens.List).items, offset: 0 };
+  if (token.type === 'aside') return { children: token.tokens ?? [], offset: 1 };
+  if (token.type === 'list_item' || token.type === 'blockquote') return { children: token.tokens ?? [], offset: 0 };
+  return null;
+}
+
+/**
+ * Gives each block token its markdown line. A container's children lines map one to one to the
+ * container's lines (marked strips `>` and list indentation line by line), so a child starts where
+ * the earlier siblings' raw text ends; a line whose text does not match is searched for forward.
+ */
+function placeBlocks(tokens: Token[], first: number, md: string[], lines: Map<Token, number>): void {
+  let line = first;
+  for (const token of tokens) {
+    const start = matchLine(token, line, md);
+    lines.set(token, start);
+    const nested = blockChildren(token);
+    if (nested) placeBlocks(nested.children, start + nested.offset, md, lines);
+    line = start + newlines(token.raw);
+  }
+}
+
+function matchLine(token: Token, line: number, md: string[]): number {
+  const head = token.raw.split('\n')[0]?.trim() ?? '';
+  if (head === '' || md[line - 1]?.includes(head)) return line;
+  const found = md.findIndex((text, index) => index >= line - 1 && text.includes(head));
+  return found === -1 ? line : found + 1;
+}
+
+/** Lexes a doc (`.mdx` keeps only `<CodeRef>`, as before) and places every token on its line. */
+export function lexDoc(text: string, mdx = false): LexedDoc {
+  const source = text.replace(/\r\n?/g, '\n').split('\n');
+  const { lines: md, origin } = mdx ? mdxAsMarkdown(source) : { lines: source, origin: null };
+  const tokens = lexMarkdown(md.join('\n'));
+  const blockLines = new Map<Token, number>();
+  placeBlocks(tokens, 1, md, blockLines);
+  // Inline tokens (links, images): found, in order, in the raw text of the block holding them.
+  const inlineLines = new Map<Token, number>();
+  let block: Token | null = null;
+  let cursor = 0;
+  walkTokens(tokens, (token) => {
+    if (blockLines.has(token)) {
+      block = token;
+      cursor = 0;
+      return;
+    }
+    if (block === null) return;
+    const raw: string = (block as Token).raw;
+    const at = raw.indexOf(token.raw, cursor);
+    if (at === -1) return;
+    inlineLines.set(token, (blockLines.get(block) ?? 1) + newlines(raw.slice(0, at)));
+    cursor = at + 1;
+  });
+  const toDoc = (line: number) => (origin ? (origin[line - 1] ?? line) : line);
+  return { tokens, lineOf: (token) => toDoc(blockLines.get(token) ?? inlineLines.get(token) ?? 1) };
+}
+
+/** A fenced (not indented) code block token. */
+export function isFence(token: Token): token is Tokens.Code {
+  return token.type === 'code' && (token as Tokens.Code).codeBlockStyle !== 'indented';
+}
+
+/** A fence token as a Fence: language, the rest of the info string, body and doc line. */
+export function fenceOf(token: Tokens.Code, line: number): Fence {
+  const [lang = '', ...rest] = (token.lang ?? '').trim().split(/\s+/);
+  return { lang, meta: rest.join(' '), body: token.text, line };
+}
+
+/** Every fenced block of a doc in document order, nested ones (lists, blockquotes, asides) included. */
+export function docFences(text: string, mdx = false): Fence[] {
+  const doc = lexDoc(text, mdx);
+  const fences: Fence[] = [];
+  walkTokens(doc.tokens, (token) => {
+    if (isFence(token)) fences.push(fenceOf(token, doc.lineOf(token)));
+  });
+  return fences;
+}
