@@ -27,6 +27,8 @@ ${FENCE}\`
   verified code. A missing file or a range past the end fails the site build and \`codelabgen check\`
   names the lesson, the doc and the line of the reference.
 - In \`.mdx\` docs the same is \`<CodeRef file="src/x.ts" lines="10-24" />\`.
+- A reference may sit inside a list item, a blockquote or an aside (indented with its text); it is
+  then shown there, inline, and its problems name its own line.
 - \`codelabgen state set <id> readalong\` refuses a \`docs/readalong.md\` with no code reference.
 
 Not references (\`codelabgen check\` warns about fences that look like one):
@@ -88,7 +90,19 @@ ${FENCE}\`md
 
 ${FENCE}js file=src/copy.mjs lines=8-14
 ${FENCE}
-${FENCE}\``,
+${FENCE}\`
+
+The readalong and the notes can also use:
+
+- Asides: \`:::note\`, \`:::tip\`, \`:::caution\` or \`:::danger\` on a line of its own (a title may
+  follow: \`:::tip[Use pipeline()]\` or \`:::tip Use pipeline()\`), the content, then \`:::\`; or GitHub's
+  \`> [!NOTE]\`, \`> [!TIP]\`, \`> [!IMPORTANT]\`, \`> [!WARNING]\`, \`> [!CAUTION]\`.
+- Links to other lessons: a markdown link whose target is the path from the doc to another lesson's
+  folder, its \`docs/readalong.md\` or its \`docs/notes.md\` (e.g. \`../../1.1-readable-streams/docs/notes.md\`,
+  optionally with \`#anchor\`) opens that lesson's page.
+- Images inside the lesson folder: \`![what it shows](img/flow.png)\` (png, jpg, webp, gif, avif or
+  svg); the site publishes an optimized copy.
+- A relative link or image that does not resolve fails the site build naming the doc and the line.`,
   },
 };
 

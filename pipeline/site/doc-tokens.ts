@@ -47,26 +47,18 @@ function blockChildren(token: Token): { children: Token[]; offset: number } | nu
 }
 
 /**
- * Gives each block token its markdown line. A container's children lines map one to one to the
- * container's lines (marked strips `>` and list indentation line by line), so a child starts where
- * the earlier siblings' raw text ends; a line whose text does not match is searched for forward.
+ * Gives each block token its markdown line. Sibling raws concatenate to their parent's text, and a
+ * container's text maps line for line to its own lines (marked strips `>` and list indentation per
+ * line, keeping blank lines), so a child starts where the earlier siblings' raw text ends.
  */
-function placeBlocks(tokens: Token[], first: number, md: string[], lines: Map<Token, number>): void {
+function placeBlocks(tokens: Token[], first: number, lines: Map<Token, number>): void {
   let line = first;
   for (const token of tokens) {
-    const start = matchLine(token, line, md);
-    lines.set(token, start);
+    lines.set(token, line);
     const nested = blockChildren(token);
-    if (nested) placeBlocks(nested.children, start + nested.offset, md, lines);
-    line = start + newlines(token.raw);
+    if (nested) placeBlocks(nested.children, line + nested.offset, lines);
+    line += newlines(token.raw);
   }
-}
-
-function matchLine(token: Token, line: number, md: string[]): number {
-  const head = token.raw.split('\n')[0]?.trim() ?? '';
-  if (head === '' || md[line - 1]?.includes(head)) return line;
-  const found = md.findIndex((text, index) => index >= line - 1 && text.includes(head));
-  return found === -1 ? line : found + 1;
 }
 
 /** Lexes a doc (`.mdx` keeps only `<CodeRef>`, as before) and places every token on its line. */
@@ -75,7 +67,7 @@ export function lexDoc(text: string, mdx = false): LexedDoc {
   const { lines: md, origin } = mdx ? mdxAsMarkdown(source) : { lines: source, origin: null };
   const tokens = lexMarkdown(md.join('\n'));
   const blockLines = new Map<Token, number>();
-  placeBlocks(tokens, 1, md, blockLines);
+  placeBlocks(tokens, 1, blockLines);
   // Inline tokens (links, images): found, in order, in the raw text of the block holding them.
   const inlineLines = new Map<Token, number>();
   let block: Token | null = null;

@@ -59,13 +59,13 @@ test('a broken relative link and a missing image end the build naming lesson, do
   const course = path.join(work, 'broken-links-course');
   cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), course, { recursive: true });
   const doc = path.join(course, '1-stream-fundamentals', '1.2-writable-streams', 'docs', 'readalong.md');
-  const text = readFileSync(doc, 'utf8').replace('](../../1.1-readable-streams/docs/readalong.md)', '](../../1.1-readable-streams/docs/gone.md)').replace('](img/buffer-fill.png)', '](img/missing.png)');
+  const text = readFileSync(doc, 'utf8').replace('](../../1.1-readable-streams/docs/readalong.md)', '](../../1.1-readable-streams/docs/gone.json)').replace('](img/buffer-fill.png)', '](img/missing.png)');
   writeFileSync(doc, text);
   const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const out = path.join(work, 'broken-links-out');
   const result = await cliAsync(['site', 'build', '--drafts', '--course', course, '--out', out], { env: { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') }, timeoutMs: 300_000 }).done;
   assert.equal(result.code, 1, result.stderr);
-  const link = `lesson 1.2 docs/readalong.md:${line('gone.md')}: link ../../1.1-readable-streams/docs/gone.md: docs/gone.md of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`;
+  const link = `lesson 1.2 docs/readalong.md:${line('gone.json')}: link ../../1.1-readable-streams/docs/gone.json: docs/gone.json of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`;
   const image = `lesson 1.2 docs/readalong.md:${line('missing.png')}: image img/missing.png: no such file in the lesson folder (looked for docs/img/missing.png)`;
   assert.deepEqual(problemLines(result.stderr), [`error: site build failed: ${link} (and 1 more: ${image})`]);
   assert.ok(!existsSync(out), 'nothing was written');
