@@ -1,5 +1,6 @@
 // Lesson content against the course on disk: readalong code references show the real lines,
-// diagrams are visible SVGs in both themes, mermaid loads only where needed, search finds notes.
+// diagrams are visible SVGs in both themes, mermaid loads only where needed, search finds notes;
+// asides, nested code references, optimized doc images and links between lessons (docs/site.md).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -147,4 +148,37 @@ test("search finds a term from a lesson's notes and its result opens that lesson
   await first.click();
   await expect(page).toHaveURL(new RegExp(`^${lessonUrl(lesson).replace(/[.?]/g, '\\$&')}`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
+});
+
+test('lesson docs: an aside with its title, a code reference inside a list, an optimized image, a link to another lesson', async ({ page }) => {
+  const [first, second] = lessons();
+  if (!first || !second) throw new Error('the demo course has two lessons');
+  await page.goto(lessonUrl(second));
+  const aside = page.getByRole('complementary', { name: 'Same output, unbounded memory' });
+  await expect(aside).toBeVisible();
+  await expect(aside.locator('.callout-title')).toHaveText('Same output, unbounded memory');
+  await expect(aside).toHaveClass('callout callout-caution');
+  // A code reference nested in a notes list item: highlighted, with its file title, inside the <li>.
+  await expect(page.locator('[data-doc="docs/notes.md"] li figure.frame figcaption .title')).toHaveText('src/write-all.mjs');
+  const image = page.getByRole('img', { name: /^Three chunks fill a buffer/ });
+  await expect(image).toHaveAttribute('src', /^\/_astro\/buffer-fill\.[\w-]+\.webp$/);
+  await expect(image).toHaveAttribute('width', '560');
+  await expect(image).toHaveAttribute('height', '140');
+  await expect(image).toHaveAttribute('loading', 'lazy');
+  await image.scrollIntoViewIfNeeded();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(560);
+  await page.locator('[data-doc="docs/readalong.md"]').getByRole('link', { name: `Lesson ${first.id}` }).click();
+  await expect(page).toHaveURL(`${lessonUrl(first)}#readalong`);
+  await expect(page.locator('h1')).toContainText(first.title);
+});
+
+test('under a base path, links between lessons and doc images carry the base', async ({ page }) => {
+  const [first, second] = lessons();
+  if (!first || !second) throw new Error('the demo course has two lessons');
+  await page.goto(lessonUrl(second, 'base'));
+  await expect(page.locator('[data-doc="docs/readalong.md"]').getByRole('link', { name: `Lesson ${first.id}` })).toHaveAttribute('href', `${new URL(lessonUrl(first, 'base')).pathname}#readalong`);
+  const image = page.getByRole('img', { name: /^Three chunks fill a buffer/ });
+  await expect(image).toHaveAttribute('src', /^\/course-site\/_astro\/buffer-fill\.[\w-]+\.webp$/);
+  await image.scrollIntoViewIfNeeded();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(560);
 });

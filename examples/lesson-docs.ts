@@ -5,11 +5,12 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { codeRefProblems as docCodeRefProblems } from '../pipeline/site/check-refs.ts';
 import { CodeRefError, parseCodeRef, type CodeRef } from '../pipeline/site/code-refs.ts';
-import { splitFences, type Fence } from '../pipeline/site/fences.ts';
+import { docFences } from '../pipeline/site/doc-tokens.ts';
+import type { Fence } from '../pipeline/site/fences.ts';
 
-/** Top-level fenced blocks of a markdown text, as the site splits them. */
+/** Fenced blocks of a markdown text (nested ones too), as the site finds them. */
 export function fencedBlocks(markdown: string): Fence[] {
-  return splitFences(markdown).flatMap((block) => (block.kind === 'fence' ? [block.fence] : []));
+  return docFences(markdown);
 }
 
 /** The code references of a markdown text (a malformed one too: codeRefProblems names it). */

@@ -1,6 +1,7 @@
 // The doc conventions shared by the CLI, the site and the example courses: one source for
 // `codelabgen conventions [topic]` and docs/conventions.md (generated; a test fails on drift), and
 // the readalong lint behind `check`'s warnings and `state set <id> readalong`.
+import { docFences } from './site/doc-tokens.ts';
 import { splitFences, type Fence } from './site/fences.ts';
 
 export const CONVENTION_TOPICS = ['readalong', 'diagrams', 'review', 'notes'] as const;
@@ -26,6 +27,8 @@ ${FENCE}\`
   verified code. A missing file or a range past the end fails the site build and \`codelabgen check\`
   names the lesson, the doc and the line of the reference.
 - In \`.mdx\` docs (only with \`site.mdx: true\` in config.yaml) the same is \`<CodeRef file="src/x.ts" lines="10-24" />\`.
+- A reference may sit inside a list item, a blockquote or an aside (indented with its text); it is
+  then shown there, inline, and its problems name its own line.
 - \`codelabgen state set <id> readalong\` refuses a \`docs/readalong.md\` with no code reference.
 
 Not references (\`codelabgen check\` warns about fences that look like one):
@@ -87,7 +90,19 @@ ${FENCE}\`md
 
 ${FENCE}js file=src/copy.mjs lines=8-14
 ${FENCE}
-${FENCE}\``,
+${FENCE}\`
+
+The readalong and the notes can also use:
+
+- Asides: \`:::note\`, \`:::tip\`, \`:::caution\` or \`:::danger\` on a line of its own (a title may
+  follow: \`:::tip[Use pipeline()]\` or \`:::tip Use pipeline()\`), the content, then \`:::\`; or GitHub's
+  \`> [!NOTE]\`, \`> [!TIP]\`, \`> [!IMPORTANT]\`, \`> [!WARNING]\`, \`> [!CAUTION]\`.
+- Links to other lessons: a markdown link whose target is the path from the doc to another lesson's
+  folder, its \`docs/readalong.md\` or its \`docs/notes.md\` (e.g. \`../../1.1-readable-streams/docs/notes.md\`,
+  optionally with \`#anchor\`) opens that lesson's page.
+- Images inside the lesson folder: \`![what it shows](img/flow.png)\` (png, jpg, webp, gif, avif or
+  svg); the site publishes an optimized copy.
+- A relative link or image that does not resolve fails the site build naming the doc and the line.`,
   },
 };
 
@@ -134,17 +149,17 @@ function failedReferenceWhy(fence: Fence): string | null {
 /** Counts the code references of a readalong or notes doc and finds the failed-looking ones. */
 export function lintDoc(text: string): ReadalongLint {
   let references = 0;
-  const suspicious: string[] = [];
+  const found: { line: number; text: string }[] = [];
   for (const block of splitFences(text)) {
-    if (block.kind === 'text') {
-      block.text.split('\n').forEach((line, index) => {
-        if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) suspicious.push(`line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24`);
-      });
-      continue;
-    }
-    const why = failedReferenceWhy(block.fence);
-    if (/(^|\s)file=/.test(`${block.fence.lang} ${block.fence.meta}`)) references++;
-    else if (why) suspicious.push(`line ${block.fence.line}: fence "${`${block.fence.lang} ${block.fence.meta}`.trim()}" looks like a code reference but is not one (${why})`);
+    if (block.kind !== 'text') continue;
+    block.text.split('\n').forEach((line, index) => {
+      if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) found.push({ line: block.line + index, text: `line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24` });
+    });
   }
-  return { references, suspicious };
+  for (const fence of docFences(text)) {
+    const why = failedReferenceWhy(fence);
+    if (/(^|\s)file=/.test(`${fence.lang} ${fence.meta}`)) references++;
+    else if (why) found.push({ line: fence.line, text: `line ${fence.line}: fence "${`${fence.lang} ${fence.meta}`.trim()}" looks like a code reference but is not one (${why})` });
+  }
+  return { references, suspicious: found.sort((a, b) => a.line - b.line).map((f) => f.text) };
 }

@@ -13,11 +13,14 @@ import { refuse } from './errors.ts';
 import { lastRun } from './verify/runs.ts';
 import { langOf } from './site/code-refs.ts';
 import { mdxNotAllowed, readMdxDoc } from './site/mdx-docs.ts';
+import type { DocLinks } from './site/doc-links.ts';
 import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from './site/segments.ts';
 import { readStateFile } from './store/state-file.ts';
 
 export type { Course, DiagramRef, RenderedDoc };
-export type { Segment } from './site/segments.ts';
+export type { GroupSegment, LeafSegment, Segment } from './site/segments.ts';
+export { IMAGE_PLACEHOLDER } from './site/segments.ts';
+export type { DocImage, DocLinks } from './site/doc-links.ts';
 export { renderInline, renderMarkdown } from './site/markdown.ts';
 export type { SiteOptions } from './site/options.ts';
 
@@ -96,23 +99,28 @@ export interface LessonDocs {
   notes: LessonDoc | null;
 }
 
+/** The link targets of a build: every lesson of the course, `included` when it has a page. */
+export function docLinks(view: CourseView, included: (lesson: SiteLesson) => boolean, href: DocLinks['href']): DocLinks {
+  return { courseRoot: view.course.root, lessons: view.lessons.map((l) => ({ id: l.id, slug: l.slug, dir: l.dir, included: included(l) })), href };
+}
+
 /**
- * readalong.md/.mdx and notes.md/.mdx: markdown rendered to segments (code references resolved),
- * MDX read for its problems and diagrams (pipeline/site/mdx-docs.ts). An .mdx doc is refused
- * unless `mdx` (config.yaml site.mdx) allows it.
+ * readalong.md/.mdx and notes.md/.mdx: markdown rendered to segments (code references, links and
+ * images resolved), MDX read for its problems and diagrams (pipeline/site/mdx-docs.ts). An .mdx doc
+ * is refused unless `mdx` (config.yaml site.mdx) allows it.
  */
-export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean): LessonDocs {
+export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean, links?: DocLinks): LessonDocs {
   const dir = lessonPath(course, lesson);
   const read = (name: string): LessonDoc | null => {
     for (const doc of [`docs/${name}.md`, `docs/${name}.mdx`]) {
       const file = lessonFile(dir, lesson, doc);
       if (file === null) continue;
       const text = readTextFile(file, `${lesson.dir}/${doc}`);
-      const ctx = { lesson: lesson.id, lessonDir: dir, doc };
+      const ctx = { lesson: lesson.id, lessonDir: dir, doc, ...(links ? { links } : {}) };
       if (!doc.endsWith('.mdx')) return { doc, mdx: false, ...renderDoc(text, ctx) };
       if (!mdx) refuse(mdxNotAllowed(lesson.id, doc));
       const info = readMdxDoc(text, ctx);
-      return { doc, mdx: true, title: info.title, segments: [], problems: info.problems, diagrams: info.diagrams, words: info.words };
+      return { doc, mdx: true, title: info.title, segments: [], problems: info.problems, diagrams: info.diagrams, images: [], words: info.words };
     }
     return null;
   };

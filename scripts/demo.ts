@@ -170,7 +170,7 @@ async function runLesson(moduleDir: string, lesson: { id: string; slug: string; 
   await work(lesson.id, 'code-author', 'code', code);
   await clAsync('state', 'set', lesson.id, 'code');
   await clAsync('verify', lesson.id, '--update-state');
-  const docs = [`${dir}/docs/readalong.md`];
+  const docs = [`${dir}/docs/readalong.md`, ...(existsSync(path.join(example, dir, 'docs', 'img')) ? [`${dir}/docs/img`] : [])]; // and its images
   await work(lesson.id, 'readalong-writer', 'readalong', docs);
   await clAsync('state', 'set', lesson.id, 'readalong');
   const notes = [`${dir}/docs/notes.md`, ...(existsSync(path.join(example, dir, 'docs', 'diagrams')) ? [`${dir}/docs/diagrams`] : [])];

@@ -12,7 +12,7 @@ import { readCourse, readGlossary, readReport, readSources, renderInline, render
 import { branding } from './lib/branding.ts';
 import { isIncluded, lessonPages, mdxDocId, missingSteps, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
-import { LessonPageSchema } from './lib/page-schema.ts';
+import { DocImageSchema, LessonPageSchema } from './lib/page-schema.ts';
 
 /** Part of every digest: bump when what an entry holds changes without its data changing. */
 const ENTRY_FORMAT = 2;
@@ -98,7 +98,8 @@ const course = defineCollection({
 
 const lessons = defineCollection({
   loader: courseLoader('lessons', (view, options) => lessonPages(view, options).map((page) => ({ id: page.id, data: page }))),
-  schema: LessonPageSchema,
+  // Doc images go through astro:assets: image() makes each file an asset import of the build.
+  schema: ({ image }) => LessonPageSchema.extend({ images: z.array(DocImageSchema.extend({ src: image() })) }),
 });
 
 const glossary = defineCollection({

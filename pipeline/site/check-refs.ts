@@ -1,6 +1,7 @@
 // The `codelabgen check` section for readalong code references: every reference in every lesson
-// doc must name a real file and line range. Light: no markdown renderer, only the fence scanner
-// (and the MDX parser, loaded only for .mdx docs, which are refused without site.mdx: true).
+// doc (nested in lists, blockquotes and asides too) must name a real file and line range. Light:
+// no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx docs, which are
+// refused without site.mdx: true).
 import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
@@ -9,7 +10,7 @@ import { loadConfig } from '../config.ts';
 import { insideCourse, type Course } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
-import { splitFences } from './fences.ts';
+import { docFences } from './doc-tokens.ts';
 import { mdxNotAllowed, readMdxDoc } from './mdx-docs.ts';
 
 export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
@@ -17,14 +18,13 @@ export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/not
 /** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
 export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string): string[] {
   const problems: string[] = [];
-  for (const block of splitFences(text)) {
-    if (block.kind !== 'fence') continue;
+  for (const fence of docFences(text)) {
     try {
-      const ref = parseCodeRef(block.fence);
-      if (ref !== null) resolveCodeRef(lessonDir, ref, block.fence);
+      const ref = parseCodeRef(fence);
+      if (ref !== null) resolveCodeRef(lessonDir, ref, fence);
     } catch (error) {
       if (!(error instanceof CodeRefError)) throw error;
-      problems.push(`lesson ${lessonId} ${doc}:${block.fence.line}: code reference ${error.message}`);
+      problems.push(`lesson ${lessonId} ${doc}:${fence.line}: code reference ${error.message}`);
     }
   }
   return problems;

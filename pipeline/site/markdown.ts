@@ -1,24 +1,24 @@
 // Markdown prose → safe HTML. The course is written by generators from web sources, so raw HTML is
 // sanitized (no script, no event handlers, no javascript: URLs) and external links get rel=noopener.
-import { Marked } from 'marked';
+// Asides (pipeline/site/asides.ts) are the only markup with classes beyond code languages.
+import type { Token } from 'marked';
 import sanitizeHtml from 'sanitize-html';
-
-// Doc headings sit under the lesson page's section headings: `#` becomes h2, `##` h3, and so on.
-const marked = new Marked({ gfm: true, async: false, walkTokens: (token) => {
-  if (token.type === 'heading') token.depth = Math.min(6, token.depth + 1);
-} });
+import { ASIDE_CLASSES } from './asides.ts';
+import { marked } from './marked.ts';
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'del', 'ins', 'details', 'summary', 'kbd', 'sup', 'sub', 'input', 'figure', 'figcaption'],
   allowedAttributes: {
     a: ['href', 'title', 'id', 'rel', 'target'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
     input: ['type', 'checked', 'disabled'],
-    code: ['class'],
+    aside: ['aria-label'],
+    p: ['aria-hidden'],
     th: ['align', 'colspan', 'rowspan'],
     td: ['align', 'colspan', 'rowspan'],
     '*': ['id', 'title', 'lang'],
   },
+  allowedClasses: { code: ['language-*'], ...ASIDE_CLASSES },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
   allowProtocolRelative: false,
@@ -45,4 +45,9 @@ export function renderInline(text: string): string {
 /** Sanitizes untrusted HTML with the site's allow-list. */
 export function sanitize(html: string): string {
   return sanitizeHtml(html, SANITIZE);
+}
+
+/** Renders prepared tokens (pipeline/site/marked.ts) to sanitized HTML. */
+export function renderTokens(tokens: Token[]): string {
+  return sanitize(marked.parser(tokens) as string);
 }

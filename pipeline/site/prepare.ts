@@ -1,6 +1,6 @@
 // Before Astro runs: read the course, pick the lessons (publish: only done ones), check every code
 // reference and collect every diagram of the build, so problems are named before any page is made.
-import { readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type SiteLesson } from '../read.ts';
+import { docLinks, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type SiteLesson } from '../read.ts';
 
 export interface Prepared {
   view: CourseView;
@@ -8,7 +8,7 @@ export interface Prepared {
   /** Lessons a publish build leaves out, with their stage. */
   excluded: { id: string; title: string; stage: string }[];
   diagrams: DiagramRef[];
-  /** `lesson <id> <doc>:<line>: code reference ...` */
+  /** `lesson <id> <doc>:<line>: code reference ...` (or link, image) */
   problems: string[];
 }
 
@@ -19,8 +19,10 @@ export function prepareSite(root: string, drafts: boolean): Prepared {
   const excluded = view.lessons.filter((lesson) => !included.includes(lesson)).map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
+  // Only which lessons have pages matters here; the pages make the real URLs (site/lib/lessons.ts).
+  const links = docLinks(view, (lesson) => included.includes(lesson), (lesson, anchor) => `lessons/${lesson.id}-${lesson.slug}/${anchor ? `#${anchor}` : ''}`);
   for (const lesson of included) {
-    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true);
+    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
     for (const doc of [docs.readalong, docs.notes]) {
       if (doc === null) continue;
       diagrams.push(...doc.diagrams);

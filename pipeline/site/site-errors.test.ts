@@ -1,7 +1,7 @@
 // Every failure of `site build|preview` ends with one `error:` line and exit 1 or 2, never an Astro
 // stack trace (issue 11's reproduction: a javascript: URL in sources.jsonl, `site build --drafts`).
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, cliAsync, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
@@ -53,4 +53,20 @@ test('an Astro failure becomes one line without colours or trace; our errors kee
   assert.equal(failure(traced, 'dev').message, 'site dev failed: boom');
   const ours = Object.assign(new Error('--course x: not a course'), { name: 'RefusalError', hints: ['create one'] });
   assert.deepEqual(failure(new Error('[content] sync failed', { cause: ours }), 'build'), { name: 'RefusalError', message: '--course x: not a course', hints: ['create one'] });
+});
+
+test('a broken relative link and a missing image end the build naming lesson, doc and line, before any page is made', { timeout: 300_000 }, async () => {
+  const course = path.join(work, 'broken-links-course');
+  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), course, { recursive: true });
+  const doc = path.join(course, '1-stream-fundamentals', '1.2-writable-streams', 'docs', 'readalong.md');
+  const text = readFileSync(doc, 'utf8').replace('](../../1.1-readable-streams/docs/readalong.md)', '](../../1.1-readable-streams/docs/gone.json)').replace('](img/buffer-fill.png)', '](img/missing.png)');
+  writeFileSync(doc, text);
+  const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const out = path.join(work, 'broken-links-out');
+  const result = await cliAsync(['site', 'build', '--drafts', '--course', course, '--out', out], { env: { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') }, timeoutMs: 300_000 }).done;
+  assert.equal(result.code, 1, result.stderr);
+  const link = `lesson 1.2 docs/readalong.md:${line('gone.json')}: link ../../1.1-readable-streams/docs/gone.json: docs/gone.json of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`;
+  const image = `lesson 1.2 docs/readalong.md:${line('missing.png')}: image img/missing.png: no such file in the lesson folder (looked for docs/img/missing.png)`;
+  assert.deepEqual(problemLines(result.stderr), [`error: site build failed: ${link} (and 1 more: ${image})`]);
+  assert.ok(!existsSync(out), 'nothing was written');
 });

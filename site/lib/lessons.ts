@@ -1,14 +1,15 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CourseView, type DiagramRef, type SiteLesson } from '../../pipeline/read.ts';
+import { docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CourseView, type DiagramRef, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { anchorHeadings, type TocEntry } from './headings.ts';
 import type { SiteOptions } from './options.ts';
-import type { DiagramView, DocView, LessonLink, LessonPage, SegmentView } from './page-schema.ts';
+import { lessonHref } from './url.ts';
+import type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView } from './page-schema.ts';
 
-export type { DiagramView, DocView, LessonLink, LessonPage, SegmentView };
+export type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView };
 
 const STEP_NAMES: Record<Stage, string> = { pending: 'pending', spec: 'spec', code: 'code', verified: 'verification', readalong: 'readalong', notes: 'notes', reviewed: 'review', done: 'done' };
 
@@ -44,14 +45,20 @@ function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalo
   if (doc === null) return null;
   if (doc.mdx) return { doc: doc.doc, title: doc.title, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
   const toc: TocEntry[] = [];
-  const segments: SegmentView[] = doc.segments.map((s) => {
+  const leaf = (s: LeafSegment): LeafSegmentView => {
     if (s.kind === 'diagram') return { kind: 'diagram' as const, ...diagramView(s.diagram, options) };
     if (s.kind !== 'html') return s;
     const anchored = anchorHeadings(s.html, used);
     toc.push(...anchored.toc);
     return { kind: 'html' as const, html: anchored.html };
-  });
+  };
+  const segments = doc.segments.map((s): SegmentView => (s.kind === 'group' ? { kind: 'group', parts: s.parts.map(leaf) } : leaf(s)));
   return { doc: doc.doc, title: doc.title, segments, toc, mdx: null };
+}
+
+/** Every leaf segment of a doc, the parts of groups included, in order. */
+export function leafSegments(doc: DocView | null): LeafSegmentView[] {
+  return (doc?.segments ?? []).flatMap((s) => (s.kind === 'group' ? s.parts : [s]));
 }
 
 /** The course's git repository root, or null when it is not in one (or git is missing). */
@@ -72,8 +79,9 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
   const glossary = readGlossary(view.course);
   const inGit = gitRoot(view.course.root) !== null;
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
+  const links: DocLinks = docLinks(view, (lesson) => isIncluded(lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
   return included.map((lesson, index) => {
-    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true);
+    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
     const used = new Set(SECTION_IDS);
     const verification = readVerification(view.course, lesson);
     const run = verification.run;
@@ -110,6 +118,7 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       next: link(included[index + 1]),
       terms: glossary.filter((g) => g.lessons.includes(lesson.id)).map((g) => ({ term: g.term, slug: termSlug(g) })),
       problems: [...(docs.readalong?.problems ?? []), ...(docs.notes?.problems ?? [])],
+      images: [...(docs.readalong?.images ?? []), ...(docs.notes?.images ?? [])].filter((image, i, all) => all.findIndex((other) => other.key === image.key) === i).map((image) => ({ key: image.key, src: image.path })),
     };
   });
 }

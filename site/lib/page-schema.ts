@@ -15,7 +15,7 @@ export const DiagramViewSchema = z.strictObject({
   error: z.string().nullable().describe("Mermaid's syntax error, if any."),
 });
 
-export const SegmentViewSchema = z.discriminatedUnion('kind', [
+const LeafSegmentViewSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('html'), html: z.string().describe('Sanitized HTML.') }),
   z.strictObject({
     kind: z.literal('code'),
@@ -30,6 +30,14 @@ export const SegmentViewSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('error'), message: z.string() }),
 ]);
 
+export const SegmentViewSchema = z.discriminatedUnion('kind', [
+  ...LeafSegmentViewSchema.options,
+  z.strictObject({
+    kind: z.literal('group'),
+    parts: z.array(LeafSegmentViewSchema).describe('A list, blockquote or aside holding fenced blocks; its html parts are pieces of one whole, rendered in order.'),
+  }),
+]);
+
 export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
@@ -39,6 +47,13 @@ export const DocViewSchema = z.strictObject({
     .strictObject({ id: z.string().describe('Entry of the mdxDocs collection.'), diagrams: z.array(DiagramViewSchema).describe('Its <Diagram> elements.') })
     .nullable()
     .describe('An .mdx doc (site.mdx: true), rendered by Astro from the mdxDocs collection; its segments and toc are empty.'),
+});
+
+/** An image of a lesson doc. `src` is the file's absolute path here; the lessons collection's
+ * `image()` turns it into image metadata for astro:assets (site/collections.ts). */
+export const DocImageSchema = z.strictObject({
+  key: z.string().describe('Content hash; the doc HTML names the image by IMAGE_PLACEHOLDER + key.'),
+  src: z.string(),
 });
 
 const LessonLinkSchema = z.strictObject({ id: z.string(), slug: z.string(), title: z.string() });
@@ -72,10 +87,12 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
   next: LessonLinkSchema.nullable(),
   terms: z.array(z.strictObject({ term: z.string(), slug: z.string() })),
   problems: z.array(z.string()),
+  images: z.array(DocImageSchema).describe('The images of the readalong and notes, by key.'),
 });
 
 export type DiagramView = z.infer<typeof DiagramViewSchema>;
 export type SegmentView = z.infer<typeof SegmentViewSchema>;
+export type LeafSegmentView = z.infer<typeof LeafSegmentViewSchema>;
 export type DocView = z.infer<typeof DocViewSchema>;
 export type LessonLink = z.infer<typeof LessonLinkSchema>;
 export type LessonPage = z.infer<typeof LessonPageSchema>;

@@ -1,0 +1,100 @@
+// Relative links and images of lesson docs (docs/site.md "Authoring"): a link to another lesson's
+// folder or doc becomes that lesson page's URL; an image must be a file inside the lesson folder.
+// Problems are DocRefErrors whose message segments.ts prefixes with lesson, doc and line.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileInside, OutsideError } from '../confined.ts';
+
+/** Thrown for a link or image the site cannot publish; the message names what is wrong. */
+export class DocRefError extends Error {}
+
+export interface LinkableLesson {
+  id: string;
+  slug: string;
+  /** Lesson folder relative to the course root. */
+  dir: string;
+  /** Whether this build has a page for it (a publish build shows done lessons only). */
+  included: boolean;
+}
+
+/** What relative links of one course resolve against. */
+export interface DocLinks {
+  /** Absolute course folder. */
+  courseRoot: string;
+  lessons: LinkableLesson[];
+  /** The URL of a lesson page; `anchor` is '' or a section id. */
+  href(lesson: { id: string; slug: string }, anchor: string): string;
+}
+
+/** Formats Astro's image pipeline reads (astro:assets). */
+const IMAGE_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'svg', 'tiff'];
+const DOC_SECTIONS: Record<string, string> = { 'docs/readalong.md': 'readalong', 'docs/readalong.mdx': 'readalong', 'docs/notes.md': 'notes', 'docs/notes.mdx': 'notes' };
+
+/** Links and images that leave the site's hands: URLs with a scheme, `//host`, `/path`, `#anchor`, `?query`. */
+export function isRelativeUrl(url: string): boolean {
+  return url !== '' && !/^([a-z][a-z0-9+.-]*:|[/#?])/i.test(url);
+}
+
+function splitUrl(url: string, what: string): { file: string; anchor: string } {
+  const hash = url.indexOf('#');
+  const file = (hash === -1 ? url : url.slice(0, hash)).replace(/\?.*$/, '');
+  try {
+    return { file: decodeURIComponent(file), anchor: hash === -1 ? '' : decodeURIComponent(url.slice(hash + 1)) };
+  } catch {
+    throw new DocRefError(`${what} ${url}: not a valid URL path`);
+  }
+}
+
+/**
+ * The site URL of a relative link in `doc` (relative to the lesson folder `lessonDir`, itself
+ * relative to the course root): a lesson folder → its page, its docs/readalong.md or
+ * docs/notes.md → that section (or the link's own #anchor). null: the lesson has no page in this
+ * build, so the link is dropped and its text kept.
+ */
+export function resolveLink(url: string, lessonDir: string, doc: string, links: DocLinks): string | null {
+  const { file, anchor } = splitUrl(url, 'link');
+  const target = path.posix.normalize(path.posix.join(lessonDir, path.posix.dirname(doc), file)).replace(/\/+$/, '');
+  if (target === '..' || target.startsWith('../') || target === '.') throw new DocRefError(`link ${url}: points outside the lesson folders of the course`);
+  const lesson = links.lessons.find((l) => target === trimSlash(l.dir) || target.startsWith(`${trimSlash(l.dir)}/`));
+  const fix = 'link a lesson folder or its docs/readalong.md or docs/notes.md';
+  if (lesson === undefined) {
+    const what = existsSync(path.join(links.courseRoot, target)) ? 'is not a lesson folder' : 'no such lesson folder or doc in the course';
+    throw new DocRefError(`link ${url}: ${what} (${fix})`);
+  }
+  const rest = target.slice(trimSlash(lesson.dir).length + 1);
+  const section = rest === '' ? '' : DOC_SECTIONS[rest];
+  if (section === undefined) throw new DocRefError(`link ${url}: ${rest} of lesson ${lesson.id} has no page of its own (${fix}; show code with a code reference)`);
+  if (rest !== '' && !existsSync(path.join(links.courseRoot, lesson.dir, rest))) throw new DocRefError(`link ${url}: lesson ${lesson.id} has no ${rest}`);
+  if (!lesson.included) return null;
+  return links.href(lesson, anchor || section);
+}
+
+function trimSlash(dir: string): string {
+  return dir.replace(/\/+$/, '');
+}
+
+export interface DocImage {
+  /** Content hash: names the image in the doc's HTML until the site swaps in the optimized file. */
+  key: string;
+  /** Absolute real path of the file. */
+  path: string;
+}
+
+/** A relative image of `doc`, read from inside the lesson folder `lessonDir` (absolute). */
+export function resolveImage(url: string, lessonDir: string, doc: string): DocImage {
+  const { file } = splitUrl(url, 'image');
+  const relative = path.posix.normalize(path.posix.join(path.posix.dirname(doc), file));
+  if (file.includes('\0') || relative === '..' || relative.startsWith('../')) throw new DocRefError(`image ${url}: points outside the lesson folder; images must be files inside it`);
+  const ext = path.posix.extname(relative).slice(1).toLowerCase();
+  if (!IMAGE_FORMATS.includes(ext)) throw new DocRefError(`image ${url}: .${ext || '(none)'} is not an image format the site can optimize (${IMAGE_FORMATS.join(', ')})`);
+  let real: string | null;
+  try {
+    real = fileInside(lessonDir, relative);
+  } catch (error) {
+    if (error instanceof OutsideError) throw new DocRefError(`image ${url}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are published`);
+    throw error;
+  }
+  if (real === null) throw new DocRefError(`image ${url}: no such file in the lesson folder (looked for ${relative})`);
+  return { key: createHash('sha256').update(readFileSync(real)).digest('hex').slice(0, 16), path: real };
+}
