@@ -54,8 +54,8 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
     assert.match(page, /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>/);
     assert.match(page, /<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>/);
     assert.match(page, /<div class="steps"><ol>\s*<li>Create the counter with a start value\.<\/li>/);
-    assert.match(page, /<aside class="aside aside-tip" aria-label="Why a closure"><p class="aside-title" aria-hidden="true">Why a closure<\/p>/);
-    assert.match(page, /<aside class="aside aside-danger" aria-label="Danger">/);
+    assert.match(page, /<aside class="callout callout-tip" aria-label="Why a closure"><p class="callout-title" aria-hidden="true">Why a closure<\/p>/);
+    assert.match(page, /<aside class="callout callout-danger" aria-label="Danger">/);
     // Drawn at build time like a mermaid fence (no Chromium: left to the reader's browser, source kept).
     assert.match(page, /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/);
     assert.match(page, /<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>/);
