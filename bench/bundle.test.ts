@@ -46,3 +46,18 @@ for (const command of ['state-show', 'state-next', 'state-log', 'state-set']) {
     if (command === 'state-log') assert.deepEqual(bundled.filter((source) => source.startsWith('node_modules/js-yaml/')), [], 'state log reads no YAML: js-yaml stays out of its start-up');
   });
 }
+
+test('the MCP SDK loads only in the mcp command: main.mjs and the state commands hold none of it', () => {
+  const main = [...staticClosure(path.join(DIST, 'main.mjs'))];
+  const sdk = (texts: string[]) => texts.flatMap(sources).filter((source) => source.startsWith('node_modules/@modelcontextprotocol/'));
+  assert.deepEqual(sdk(main.map(([, text]) => text)), [], 'main.mjs pulls the MCP SDK into every start-up');
+  const chunks = main.flatMap(([file, text]) => [...text.matchAll(/import\("\.\/((?:chunks\/)?[a-z-]+-[A-Z0-9]+\.mjs)"\)/g)].map((match) => path.join(path.dirname(file), match[1]!)));
+  const mcp = chunks.filter((chunk) => /\/mcp-[A-Z0-9]+\.mjs$/.test(chunk));
+  assert.equal(mcp.length, 1, 'one mcp command chunk');
+  assert.ok(sdk([...staticClosure(mcp[0]!).values()]).length > 0, 'the mcp chunk bundles the SDK (this test can see it)');
+  const stateChunks = chunks.filter((file) => /\/state-[a-z-]+-[A-Z0-9]+\.mjs$/.test(file));
+  assert.ok(stateChunks.length >= 8, `state command chunks found: ${stateChunks.length}`);
+  for (const chunk of stateChunks) {
+    assert.deepEqual(sdk([...staticClosure(chunk).values()]), [], `${path.basename(chunk)} pulls in the MCP SDK`);
+  }
+});

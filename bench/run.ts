@@ -1,12 +1,13 @@
-// `npm run bench [-- --quick] [--only cli,contention,scale,site]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only cli,contention,mcp,scale,site]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { cpus, loadavg, totalmem } from 'node:os';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
+import { benchMcp } from './mcp.ts';
 import { benchScale } from './scale.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'scale', 'site'] as const;
+const PARTS = ['cli', 'contention', 'mcp', 'scale', 'site'] as const;
 type Part = (typeof PARTS)[number];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
@@ -21,7 +22,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
   return { quick, only: given as Part[] };
 }
 
-const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: benchCliLatency, contention: benchContention, scale: benchScale, site: benchSite };
+const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: benchCliLatency, contention: benchContention, mcp: benchMcp, scale: benchScale, site: benchSite };
 
 const { quick, only } = parseArgs(process.argv.slice(2));
 const started = Date.now();
@@ -49,6 +50,8 @@ function table(r: Record<string, any>): string {
   const lines: string[] = [];
   for (const row of r.cli?.rows ?? []) lines.push(`cli   ${row.command.padEnd(18)} median ${row.median_ms} ms  p95 ${row.p95_ms} ms  ×node ${row.median_vs_node}`);
   for (const row of r.contention ?? []) lines.push(`lock  ${String(row.writers).padStart(2)} writers  ${row.changes_per_s}/s  p50 ${row.p50_ms} ms  p99 ${row.p99_ms} ms  lost ${row.lost_updates}`);
+  for (const row of r.mcp?.latency ?? []) lines.push(`mcp   ${row.tool.padEnd(18)} median ${row.mcp.median_ms} ms vs CLI ${row.cli.median_ms} ms  ×${row.median_vs_cli}`);
+  if (r.mcp?.clients) lines.push(`mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}`);
   for (const row of r.scale?.rows ?? []) lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
   for (const [name, ms] of Object.entries(r.scale?.once_ms ?? {})) lines.push(`scale ${name.padEnd(18)} ${ms} ms`);
   for (const row of r.site ?? []) lines.push(`site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro)  rebuild ${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (${row.edit_one_vs_clean}x clean)  lesson page ${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`);

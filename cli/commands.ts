@@ -357,6 +357,13 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/site.ts'),
   },
   {
+    name: 'mcp',
+    summary: 'serve the protocol to agent hosts over stdio (Model Context Protocol): one tool per command',
+    description: 'Runs a Model Context Protocol server on stdin/stdout until the client goes away. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. See docs/mcp.md.',
+    examples: ['codelabgen mcp --course .', 'claude mcp add codelabgen -- npx codelabgen mcp --course .'],
+    load: () => import('./commands/mcp.ts'),
+  },
+  {
     name: 'completion',
     args: 'bash|zsh|fish',
     positionals: { min: 1, max: 1 },

@@ -1,7 +1,26 @@
 // What a command receives: parsed options and positionals, the environment and output streams.
 // Commands print through it and never call process.exit. It imports nothing from pipeline/, so
-// `--help` stays cheap; cli/course.ts resolves the course.
-import { createOutput, type Output } from './output.ts';
+// `--help` stays cheap; cli/course.ts resolves the course. The CLI gives it the process's streams;
+// the MCP server (cli/mcp/invoke.ts) gives it buffers, a document as stdin and a progress callback.
+import { readFileSync } from 'node:fs';
+import { createOutput, type Output, type Sink } from './output.ts';
+
+/** How far a long command (verify) is; the MCP server turns it into progress notifications. */
+export interface ProgressUpdate {
+  done: number;
+  total: number;
+  message: string;
+}
+
+export interface ContextIo {
+  stdout: Sink;
+  stderr: Sink;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** What `-` reads (FILE|- options): the process's stdin, or a document the MCP client sent. */
+  readStdin(): string;
+  progress?: (update: ProgressUpdate) => void;
+}
 
 export interface Context {
   command: string;
@@ -12,20 +31,28 @@ export interface Context {
   cwd: string;
   env: NodeJS.ProcessEnv;
   out: Output;
+  readStdin(): string;
+  progress?: (update: ProgressUpdate) => void;
   string(name: string): string | undefined;
   flag(name: string): boolean;
   list(name: string): string[];
 }
 
-export function createContext(command: string, argv: string[], values: Context['values'], positionals: string[]): Context {
+export function processIo(): ContextIo {
+  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, readStdin: () => readFileSync(0, 'utf8') };
+}
+
+export function createContext(command: string, argv: string[], values: Context['values'], positionals: string[], io: ContextIo = processIo()): Context {
   const ctx: Context = {
     command,
     commandLine: ['codelabgen', ...argv].join(' ').slice(0, 500),
     values,
     positionals,
-    cwd: process.cwd(),
-    env: process.env,
-    out: createOutput(process.stdout, process.stderr, process.env),
+    cwd: io.cwd,
+    env: io.env,
+    out: createOutput(io.stdout, io.stderr, io.env),
+    readStdin: io.readStdin,
+    progress: io.progress,
     string: (name) => {
       const value = values[name];
       return typeof value === 'string' ? value : undefined;

@@ -6,6 +6,7 @@ import { createContext } from './context.ts';
 import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandSpec } from './spec.ts';
+import { settle } from './settle.ts';
 import { nearest } from './suggest.ts';
 
 declare const CODELABGEN_VERSION: string | undefined;
@@ -136,22 +137,6 @@ function optionGuess(error: unknown, known: string[]): string {
   return guess === undefined ? '' : `; did you mean --${guess}?`;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?');
-}
-
-/** Maps an error to its exit code and writes `error: ...` (one line, then optional hints). */
-function settle(error: unknown): number {
-  if (error instanceof CodelabgenError) {
-    const { error: line, hints } = error.report();
-    if (!error.quiet) process.stderr.write(`error: ${oneLine(line)}\n${hints.map((hint) => `hint: ${oneLine(hint)}\n`).join('')}`);
-    return error.exitCode;
-  }
-  const e = error as Error | undefined;
-  process.stderr.write(`internal error: ${oneLine(e?.stack ?? String(error))}\n`);
-  return EXIT.internal;
-}
-
 async function releaseLocksAndExit(code: number): Promise<never> {
   try {
     const { releaseHeldLocks, stopRunningTests } = await import('../pipeline/index.ts');
@@ -165,7 +150,7 @@ async function releaseLocksAndExit(code: number): Promise<never> {
 process.on('SIGINT', () => void releaseLocksAndExit(130));
 process.on('SIGTERM', () => void releaseLocksAndExit(143));
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0); // reader went away (| head)
+  if (error.code === 'EPIPE') void releaseLocksAndExit(Number(process.exitCode ?? 0)); // reader went away (| head, or a killed MCP client)
 });
 
-process.exitCode = await run(process.argv.slice(2)).catch(settle);
+process.exitCode = await run(process.argv.slice(2)).catch((error: unknown) => settle(error, process.stderr));

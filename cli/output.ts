@@ -13,6 +13,13 @@ export interface Output {
   paint(style: Style, text: string): string;
 }
 
+/** Where output goes: a process stream, or a buffer when a command runs inside the MCP server. */
+export interface Sink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
 const CODES: Record<Style, [number, number]> = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] };
 
@@ -24,7 +31,7 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
-export function createOutput(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Output {
+export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv): Output {
   const color = colorEnabled(stdout, env);
   const errIsTTY = stderr.isTTY === true;
   let statusShown = false;

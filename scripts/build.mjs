@@ -53,6 +53,7 @@ const result = await build({
   sourcemap: 'linked',
   define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true' },
   external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite', 'satteri'],
+  loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales],
   logLevel: 'warning',

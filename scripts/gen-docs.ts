@@ -1,15 +1,20 @@
-// Generates docs/cli.md (every command's usage, options and examples) from the command table, and
-// docs/conventions.md from pipeline/conventions.ts, so neither can drift from what the CLI does.
+// Generates docs/cli.md (every command's usage, options and examples) and the tool list of
+// docs/mcp.md from the command table, and docs/conventions.md from pipeline/conventions.ts, so none
+// can drift from what the CLI does.
 // `npm run docs`; cli/docs.test.ts and cli/conventions.test.ts fail on drift.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../cli/commands.ts';
 import { commandHelp } from '../cli/help.ts';
+import { mcpTools, NOT_TOOLS, type McpTool } from '../cli/mcp/tools.ts';
 import { renderConventionsDoc } from '../pipeline/conventions.ts';
 
 export const CONVENTIONS_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'conventions.md');
 export const CLI_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'cli.md');
+export const MCP_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'mcp.md');
+const MCP_START = '<!-- tools: generated from cli/commands.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand -->';
+const MCP_END = '<!-- end of tools -->';
 
 export function renderCliDoc(): string {
   const lines = [
@@ -30,6 +35,43 @@ export function renderCliDoc(): string {
   return lines.join('\n');
 }
 
+function toolArguments(tool: McpTool): string {
+  const names = tool.params.map((param) => (param.schema.isOptional() ? `\`${param.name}\`` : `\`${param.name}\`*`));
+  return names.length === 0 ? '-' : names.join(', ');
+}
+
+function toolHints(tool: McpTool): string {
+  const { readOnlyHint, destructiveHint } = tool.annotations;
+  return readOnlyHint ? 'read-only' : destructiveHint ? 'writes, destructive' : 'writes, additive';
+}
+
+/** The tool list and the commands that are no tools, between the markers of docs/mcp.md. */
+export function renderMcpToolList(): string {
+  return [
+    MCP_START,
+    '',
+    '| tool | command | arguments (* required) | hints |',
+    '|---|---|---|---|',
+    ...mcpTools().map((tool) => `| \`${tool.name}\` | [\`${tool.command.name}\`](cli.md#${anchor(tool.command.name)}) | ${toolArguments(tool)} | ${toolHints(tool)} |`),
+    '',
+    'Commands that are no tools:',
+    '',
+    '| command | why |',
+    '|---|---|',
+    ...Object.entries(NOT_TOOLS).map(([name, why]) => `| [\`${name}\`](cli.md#${anchor(name)}) | ${why} |`),
+    '',
+    MCP_END,
+  ].join('\n');
+}
+
+/** docs/mcp.md with its tool list regenerated (the rest is written by hand). */
+export function renderMcpDoc(current: string): string {
+  const start = current.indexOf(MCP_START);
+  const end = current.indexOf(MCP_END);
+  if (start === -1 || end < start) throw new Error(`${MCP_DOC} has lost its tool-list markers`);
+  return `${current.slice(0, start)}${renderMcpToolList()}${current.slice(end + MCP_END.length)}`;
+}
+
 function anchor(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
 }
@@ -37,5 +79,6 @@ function anchor(name: string): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(CLI_DOC, renderCliDoc());
   writeFileSync(CONVENTIONS_DOC, renderConventionsDoc());
+  writeFileSync(MCP_DOC, renderMcpDoc(readFileSync(MCP_DOC, 'utf8')));
   process.stdout.write(`wrote ${path.relative(process.cwd(), CLI_DOC)} (${COMMANDS.length} commands)\n`);
 }

@@ -12,7 +12,7 @@ export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
   const label = source === '-' ? '(stdin)' : source;
   let text: string;
   try {
-    text = readFileSync(source === '-' ? 0 : path.resolve(ctx.cwd, source), 'utf8');
+    text = source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8');
   } catch (error) {
     return refuse(`cannot read ${printable(label)}: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -34,7 +34,9 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   requireLesson(state, id);
   const updateState = ctx.flag('update-state');
   if (updateState) requireAtCode(state, id);
+  ctx.progress?.({ done: 0, total: 1, message: `lesson ${id}: running its tests` });
   const result = await verifyLesson(course, state, id, { config, timeoutSeconds, env: ctx.env });
+  ctx.progress?.({ done: 1, total: 1, message: `lesson ${id}: ${result.passed ? 'passed' : 'failed'}` });
   let verdict: string | null = null;
   if (updateState) {
     const committed = await recordVerdict(course, result, config.budgets, ctx.commandLine);
@@ -106,6 +108,8 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
         started.delete(progress.entry.lesson);
         ctx.out.warn(entryLine(ctx, progress.entry));
       }
+      const message = progress.kind === 'start' ? `lesson ${progress.lesson}: running its tests` : `lesson ${progress.entry.lesson}: ${progress.entry.status}`;
+      ctx.progress?.({ done: progress.done, total: progress.total, message });
       if (timer) render();
     },
     stop: () => {

@@ -1,0 +1,45 @@
+// codelabgen mcp [--course DIR]: serves the protocol as MCP tools over stdio until the client goes
+// away (stdin ends), then waits for calls in flight and exits 0. The SDK loads only here.
+import path from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { releaseHeldLocks, stopRunningTests } from '../../pipeline/index.ts';
+import type { Context } from '../context.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { createServer } from '../mcp/server.ts';
+import { claimStdout, guardedInput } from '../mcp/stdio.ts';
+
+declare const CODELABGEN_VERSION: string | undefined;
+
+export async function run(ctx: Context): Promise<ExitCode> {
+  const given = ctx.string('course');
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(call: Promise<T>): Promise<T> => {
+    inFlight.add(call);
+    return call.finally(() => inFlight.delete(call));
+  };
+  const server = createServer({
+    course: given === undefined ? undefined : path.resolve(ctx.cwd, given),
+    cwd: ctx.cwd,
+    env: ctx.env,
+    version: typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev',
+    track,
+  });
+  const stdout = claimStdout();
+  const send = (message: Record<string, unknown>) => stdout.write(`${JSON.stringify(message)}\n`);
+  const input = guardedInput(process.stdin, send);
+  const ended = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+  });
+  const transport = new StdioServerTransport(input, stdout as unknown as NodeJS.WriteStream);
+  transport.onerror = (error) => ctx.out.warn(`warning: mcp: ${error.message}`);
+  await server.connect(transport);
+  await ended;
+  // The client went away: nobody reads a test run's verdict any more; a commit in flight finishes.
+  stopRunningTests();
+  await Promise.allSettled([...inFlight]);
+  await server.close().catch(() => {});
+  releaseHeldLocks();
+  process.stdin.destroy();
+  return EXIT.ok;
+}

@@ -1,0 +1,266 @@
+// `codelabgen mcp` through the SDK's own client over stdio: a course driven through every phase and
+// stage by tool calls, refusals that change nothing and say what the CLI says, the same JSON as the
+// CLI, a CLI writer beside an MCP client, malformed input, and a client that goes away.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { COMMANDS } from './commands.ts';
+import { mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
+import { ARTIFACTS_BY_PHASE, write, writeStageArtifact } from './protocol-fixture.ts';
+import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot } from './testing.ts';
+
+type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
+
+function serverEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'CODELABGEN_COURSE' && key !== 'CODELABGEN_TEST_FAULT') env[key] = value;
+  return { ...env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
+}
+
+async function connect(root: string): Promise<Client> {
+  const client = new Client({ name: 'codelabgen-test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], cwd: root, env: serverEnv(), stderr: 'ignore' }));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (progress: { progress: number; total?: number; message?: string }) => void): Promise<Result> {
+  return (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined)) as Result;
+}
+
+/** A tool call that must succeed; returns its JSON document. */
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const result = await call(client, name, args);
+  assert.equal(result.isError, false, `${name} ${JSON.stringify(args)}: ${result.content.map((item) => item.text).join('\n')}`);
+  return JSON.parse(result.content[0]!.text);
+}
+
+/** A tool call that must be refused: isError, the CLI's error line (the same text the CLI prints), and no file changed. */
+async function refused(client: Client, root: string, name: string, args: Record<string, unknown>, pattern: RegExp): Promise<void> {
+  const before = snapshot(root);
+  const result = await call(client, name, args);
+  assert.equal(result.isError, true, `${name} was not refused`);
+  assert.equal(result._meta?.['codelabgen/exit_code'], 2);
+  const text = result.content.at(-1)!.text;
+  assert.match(text, /^error: /);
+  assert.match(text.split('\n')[0]!, pattern);
+  assert.deepEqual(snapshot(root), before, `refused ${name} changed files`);
+  const tool = mcpTools().find((candidate) => candidate.name === name)!;
+  const invocation = toInvocation(tool, args, undefined);
+  const viaCli = cli(invocation.argv, { cwd: root, input: invocation.stdin ?? undefined });
+  assert.equal(viaCli.code, 2);
+  assert.equal(viaCli.stderr, `${text}\n`, 'the CLI refuses with the same text');
+  assert.deepEqual(snapshot(root), before);
+}
+
+/** A course whose lesson tests are a real process (node --test), as cli/protocol-fixture.ts makes them. */
+function nodeTestCourse(): string {
+  const root = scratchCourse('Streams');
+  write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
+  return root;
+}
+
+/** What a passing publish build records (tests here do not run Astro; cli/protocol.test.ts does). */
+function recordSiteBuild(root: string): void {
+  const state = readState(root) as { last_seq: number };
+  const event = { seq: state.last_seq + 1, ts: new Date().toISOString(), pid: process.pid, command: 'codelabgen site build', kind: 'site.build', out: '/tmp/site-out', pages: 5, lessons: ['1.1', '1.2', '2.1'] };
+  appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify(event)}\n`);
+}
+
+test('an MCP client drives a course through every phase and stage; refusals change nothing; CLI and server give the same JSON', { timeout: 120_000 }, async () => {
+  const root = nodeTestCourse();
+  const client = await connect(root);
+  try {
+    await refused(client, root, 'state_phase', { next: 'sources' }, /^error: /);
+    const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
+    for (const next of order) {
+      const current = readState(root).phase as string;
+      if (current === 'scaffold') {
+        await refused(client, root, 'state_phase', { next }, /cannot leave scaffold: lesson 1\.1: in the curriculum but not registered/);
+        const registered = await ok(client, 'register');
+        assert.deepEqual(registered.added, ['1.1', '1.2', '2.1']);
+        assert.equal((await ok(client, 'register')).seq, null, 'registering again changes nothing');
+      } else ARTIFACTS_BY_PHASE[current]?.(root);
+      if (current === 'recon') {
+        const { task } = await ok(client, 'state_task_start', { phase: 'recon', role: 'researcher' });
+        await ok(client, 'state_task_done', { task: task.id, note: 'overview written' });
+      }
+      if (current.startsWith('gate_')) await refused(client, root, 'state_phase', { next }, /--approved/);
+      const moved = await ok(client, 'state_phase', { next, approved: current.startsWith('gate_') });
+      assert.deepEqual([moved.from, moved.to], [current, next]);
+    }
+
+    const next = await ok(client, 'state_next');
+    assert.deepEqual(next.lessons.map((item: { lesson: string }) => item.lesson), ['1.1', '2.1']);
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    for (const id of ['1.1', '1.2', '2.1']) {
+      const { task } = await ok(client, 'state_task_start', { lesson: id });
+      writeStageArtifact(root, id, 'spec');
+      const status = { lesson: id, status: 'ok', stage: 'spec', artifacts: [`.codelabgen/lessons/${id}/spec.yaml`] };
+      assert.deepEqual(await ok(client, 'status_check', { status }), status);
+      const done = await ok(client, 'state_task_done', { task: task.id, result: `Wrote the spec.\n\`\`\`json\n${JSON.stringify(status)}\n\`\`\`` });
+      assert.deepEqual(done.task.result, status);
+      for (const stage of ['spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']) {
+        writeStageArtifact(root, id, stage);
+        if (stage === 'verified') {
+          const run = (await call(client, 'verify', { id, update_state: true }, id === '1.1' ? (update) => progress.push(update) : undefined)) as Result;
+          assert.equal(run.isError, false, run.content.map((item) => item.text).join('\n'));
+          assert.equal(JSON.parse(run.content[0]!.text).state, 'verified');
+        } else {
+          if (stage === 'readalong' && id === '1.1') await refused(client, root, 'state_set', { id, stage: 'done' }, /^error: lesson 1\.1 is at verified: stages move forward one at a time; the next stage is readalong$/);
+          assert.equal((await ok(client, 'state_set', { id, stage })).stage, stage);
+        }
+      }
+    }
+    assert.deepEqual(progress.map((update) => [update.progress, update.total]), [[1, 2], [2, 2]], 'verify sends progress: started, finished');
+    assert.match(progress[1]!.message ?? '', /lesson 1\.1: passed/);
+
+    await ok(client, 'state_log', { kind: 'source-unreachable', lesson: '1.2', data: { url: 'https://example.com', status: '404' } });
+    await ok(client, 'state_phase', { next: 'assembly' });
+    await refused(client, root, 'state_phase', { next: 'done' }, /cannot leave assembly: \.codelabgen\/report\.md: missing/);
+    const report = await ok(client, 'report');
+    assert.equal(report.totals.done, 3);
+    assert.equal(report.facts[0].kind, 'source-unreachable');
+    recordSiteBuild(root);
+    await ok(client, 'report');
+    await ok(client, 'state_phase', { next: 'done' });
+    assert.equal(readState(root).phase, 'done');
+    assert.equal((await ok(client, 'check')).ok, true);
+
+    // Every change went through the same commit as the CLI, recorded with the equivalent command line.
+    const events = readEvents(root);
+    assert.deepEqual(events.map((event) => event.seq), events.map((_, index) => index + 1));
+    assert.ok(events.some((event) => event.command === 'codelabgen state set 1.2 readalong --json'));
+    assert.ok(events.some((event) => event.command === 'codelabgen verify 2.1 --update-state --json' && event.kind === 'lesson.verified'));
+
+    // Refusals of other kinds: a document that fails its schema as text, an unknown task, a wrong verify call.
+    await refused(client, root, 'status_check', { status: '{"lesson": "1.2", "status": "maybe"}' }, /^error: \(stdin\)/);
+    await refused(client, root, 'state_task_done', { task: 't99' }, /^error: /);
+    await refused(client, root, 'verify', {}, /^error: verify: give one lesson id or --all$/);
+    const invalid = await call(client, 'state_set', { id: '1.1', stage: 'finished' });
+    assert.equal(invalid.isError, true, 'arguments outside the input schema are refused');
+
+    // Parity: the same documents through the CLI.
+    for (const [name, args] of [['state_show', {}], ['state_next', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
+      const tool = mcpTools().find((candidate) => candidate.name === name)!;
+      const viaCli = cli(toInvocation(tool, args, undefined).argv, { cwd: root });
+      assert.equal(viaCli.code, 0, viaCli.stderr);
+      const viaMcp = (await call(client, name, args)).content[0]!.text;
+      assert.equal(viaMcp, viaCli.stdout.trimEnd(), `${name}: CLI and MCP differ`);
+    }
+
+    // Resources and the prompt.
+    const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+    for (const uri of ['codelabgen://state', 'codelabgen://next', 'codelabgen://conventions/readalong', 'codelabgen://schema/worker-status']) assert.ok(uris.includes(uri), uri);
+    const nextResource = await client.readResource({ uri: 'codelabgen://next' });
+    assert.deepEqual(JSON.parse((nextResource.contents[0] as { text: string }).text), await ok(client, 'state_next'));
+    const state = await client.readResource({ uri: 'codelabgen://state' });
+    assert.equal(JSON.parse((state.contents[0] as { text: string }).text).phase, 'done');
+    const prompt = await client.getPrompt({ name: 'orchestrate' });
+    assert.match((prompt.messages[0]!.content as { text: string }).text, /^# For orchestrator agents/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('the tools are the command table\'s agent commands, with schemas and hints from it', { timeout: 60_000 }, async () => {
+  const client = await connect(scratchCourse());
+  try {
+    const { tools } = await client.listTools();
+    const expected = COMMANDS.filter((spec) => !(spec.name in NOT_TOOLS)).map((spec) => toolName(spec.name));
+    assert.deepEqual(tools.map((tool) => tool.name), expected);
+    for (const spec of COMMANDS) assert.ok(spec.name in NOT_TOOLS || expected.includes(toolName(spec.name)), `${spec.name}: a tool, or a reason in NOT_TOOLS`);
+    for (const name of Object.keys(NOT_TOOLS)) assert.ok(COMMANDS.some((spec) => spec.name === name), `NOT_TOOLS names "${name}", not in the table`);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const set = byName.get('state_set')!;
+    assert.deepEqual(set.inputSchema.required, ['id', 'stage']);
+    assert.deepEqual((set.inputSchema.properties as any).stage.enum, ['pending', 'spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']);
+    assert.equal(set.annotations?.readOnlyHint, false);
+    assert.equal(set.annotations?.destructiveHint, true);
+    assert.equal(byName.get('state_next')!.annotations?.readOnlyHint, true);
+    assert.equal(byName.get('state_log')!.annotations?.destructiveHint, false);
+    assert.ok(byName.get('verify')!.inputSchema.properties?.update_state, 'options in snake_case');
+    assert.match(byName.get('state_set')!.description ?? '', /^Move a lesson one stage forward/);
+    for (const spec of COMMANDS.filter((command) => command.changesState)) if (byName.has(toolName(spec.name))) assert.equal(byName.get(toolName(spec.name))!.annotations?.readOnlyHint, false, spec.name);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a CLI writer and an MCP client on one course at once lose no event', { timeout: 60_000 }, async () => {
+  const root = scratchCourse();
+  const client = await connect(root);
+  try {
+    const before = readState(root).last_seq as number;
+    const viaCli = Array.from({ length: 6 }, (_, index) => cliAsync(['state', 'log', 'cli-fact', '--data', `n=${index}`], { cwd: root }).done);
+    const viaMcp = Array.from({ length: 20 }, (_, index) => ok(client, 'state_log', { kind: 'mcp-fact', data: { n: String(index) } }));
+    const [cliResults, mcpResults] = await Promise.all([Promise.all(viaCli), Promise.all(viaMcp)]);
+    for (const result of cliResults) assert.equal(result.code, 0, result.stderr);
+    const events = readEvents(root).filter((event) => (event.seq as number) > before);
+    assert.equal(events.length, 26);
+    assert.deepEqual(events.map((event) => event.seq), Array.from({ length: 26 }, (_, index) => before + index + 1));
+    assert.deepEqual(new Set(mcpResults.map((result) => result.seq)).size, 20);
+    assert.equal(events.filter((event) => event.fact === 'mcp-fact').length, 20);
+    assert.equal(events.filter((event) => event.fact === 'cli-fact').length, 6);
+    assert.equal(readState(root).last_seq, before + 26);
+  } finally {
+    await client.close();
+  }
+});
+
+test('malformed input gets JSON-RPC errors and the server keeps serving; when the client goes away it finishes the change in flight and exits 0', { timeout: 60_000 }, async () => {
+  const root = scratchCourse();
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], { cwd: root, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: any[] = [];
+  let buffered = '';
+  const waiters: Array<() => void> = [];
+  server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+      lines.push(JSON.parse(buffered.slice(0, at))); // every stdout line is JSON: nothing else reaches it
+      buffered = buffered.slice(at + 1);
+    }
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+  const answer = async (match: (line: any) => boolean): Promise<any> => {
+    for (;;) {
+      const found = lines.find(match);
+      if (found) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  try {
+    const send = (text: string) => server.stdin.write(`${text}\n`);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    await answer((line) => line.id === 1);
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"');
+    assert.equal((await answer((line) => line.error?.code === -32700)).id, null);
+    send('{"id": 3, "hello": "world"}');
+    assert.equal((await answer((line) => line.id === 3)).error.code, -32600);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'no/such/method' }));
+    assert.equal((await answer((line) => line.id === 4)).error.code, -32601);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }));
+    const unknownTool = await answer((line) => line.id === 5);
+    assert.ok(unknownTool.error !== undefined || unknownTool.result.isError === true, 'an unknown tool is an error');
+    send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'state_next', arguments: {} } }));
+    const next = await answer((line) => line.id === 6);
+    assert.equal(next.result.isError, false);
+    assert.equal(JSON.parse(next.result.content[0].text).phase, 'init');
+
+    // A change sent just before the client goes away is committed; then the server exits 0 and leaves no lock.
+    const before = readState(root).last_seq as number;
+    send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'state_log', arguments: { kind: 'last-words' } } }));
+    server.stdin.end();
+    assert.equal(await exited, 0);
+    assert.equal(readState(root).last_seq, before + 1);
+    assert.equal(readEvents(root).at(-1)?.fact, 'last-words');
+    assert.equal(existsSync(path.join(root, '.codelabgen', 'lock')), false);
+  } finally {
+    server.kill(); // a failed assertion must not leave the server holding the test process open
+  }
+});

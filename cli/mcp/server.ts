@@ -1,0 +1,79 @@
+// The MCP server: the tools of cli/mcp/tools.ts, resources for what agents read often, and the
+// `orchestrate` prompt (docs/agents.md). Every call runs its command module afresh (cli/mcp/invoke.ts):
+// the course is re-read each time, so a CLI user and MCP clients can work on one course at once.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
+import { CONVENTION_TOPICS } from '../../pipeline/index.ts';
+import agentsDoc from '../../docs/agents.md';
+import { COMMANDS } from '../commands.ts';
+import type { ProgressUpdate } from '../context.ts';
+import { invoke, type Outcome } from './invoke.ts';
+import { inputShape, mcpTools, toInvocation, toolOf, type McpTool } from './tools.ts';
+
+export interface ServerOptions {
+  /** --course of `codelabgen mcp`, absolute; else each call resolves the course as the CLI does. */
+  course: string | undefined;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  /** Counts calls in flight, so a shutdown can wait for them. */
+  track<T>(call: Promise<T>): Promise<T>;
+}
+
+const INSTRUCTIONS = 'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
+
+/** A command's outcome as a tool result: its stdout (the --json document), then warnings; refusals are errors. */
+export function toolResult(outcome: Outcome): CallToolResult {
+  const content: CallToolResult['content'] = [];
+  if (outcome.stdout !== '') content.push({ type: 'text', text: outcome.stdout.trimEnd() });
+  if (outcome.error !== null) content.push({ type: 'text', text: outcome.error });
+  if (outcome.stderr !== '') content.push({ type: 'text', text: outcome.stderr.trimEnd() });
+  if (content.length === 0) content.push({ type: 'text', text: '' });
+  return { content, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
+}
+
+function commandNamed(name: string): McpTool {
+  const spec = COMMANDS.find((command) => command.name === name);
+  if (!spec) throw new Error(`no command "${name}" in the table`);
+  return toolOf(spec);
+}
+
+export function createServer(options: ServerOptions): McpServer {
+  const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void) =>
+    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress }));
+
+  for (const tool of mcpTools()) {
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: inputShape(tool), annotations: tool.annotations }, async (args: Record<string, unknown>, extra) => {
+      const token = extra._meta?.progressToken;
+      let sent = 0;
+      // Two updates per lesson (start, end): progress counts them, so it only ever grows.
+      const progress = token === undefined ? undefined : (update: ProgressUpdate) => {
+        sent += 1;
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
+      };
+      return toolResult(await run(tool, args, progress));
+    });
+  }
+
+  /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
+  const resource = (name: string, uri: string, description: string, mimeType: string, command: string, args: Record<string, unknown> = {}) => {
+    const tool = commandNamed(command);
+    server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
+      const outcome = await run(tool, args);
+      if (outcome.exitCode !== 0) throw new Error(outcome.error ?? `exit ${outcome.exitCode}`);
+      return { contents: [{ uri, mimeType, text: outcome.stdout }] };
+    });
+  };
+  resource('state', 'codelabgen://state', 'The whole course state (state show --json).', 'application/json', 'state show');
+  resource('next', 'codelabgen://next', 'What to do next (state next).', 'application/json', 'state next');
+  resource('stages', 'codelabgen://stages', 'The lesson stages, their work, worker role and next command (state stages).', 'application/json', 'state stages');
+  for (const topic of CONVENTION_TOPICS) resource(`conventions-${topic}`, `codelabgen://conventions/${topic}`, `The ${topic} conventions, with examples (conventions ${topic}).`, 'text/markdown', 'conventions', { topic });
+  for (const name of SCHEMA_NAMES) resource(`schema-${name}`, `codelabgen://schema/${name}`, `JSON Schema of ${name} (schema show ${name}).`, 'application/schema+json', 'schema show', { name });
+
+  server.registerPrompt('orchestrate', { title: 'Orchestrate a course generation', description: 'How an orchestrator agent drives a course from init to done (docs/agents.md); with this server, each `codelabgen <command>` is the tool of the same name with "_" for spaces.' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `${agentsDoc}\n\nThrough this MCP server, every \`codelabgen <words>\` command above is the tool \`<words joined by _>\` (state next → state_next) with the same options as arguments; --json is implied, --course is the server's.` } }],
+  }));
+  return server;
+}
