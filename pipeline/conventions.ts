@@ -27,6 +27,10 @@ ${FENCE}\`
   names the lesson, the doc and the line of the reference.
 - In \`.mdx\` docs the same is \`<CodeRef file="src/x.ts" lines="10-24" />\`.
 - \`codelabgen state set <id> readalong\` refuses a \`docs/readalong.md\` with no code reference.
+- On wide screens the site shows a readalong as steps, the code pinned beside the prose: a step is
+  a reference, the heading right before it, and the prose after it up to the next heading that
+  leads to a reference. Write a heading, then the reference, then what it shows, and give each
+  reference the \`mark=\` lines the prose talks about.
 
 Not references (\`codelabgen check\` warns about fences that look like one):
 
