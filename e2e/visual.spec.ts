@@ -22,19 +22,36 @@ test('lesson pages: readable line length, code and diagrams as wide as the text,
   for (const width of WIDTHS) {
     await open(page, lessonUrl(lessons()[0]!), width, 'light');
     const m = await page.evaluate(() => {
-      // Characters per line of the longest paragraph: its length over its number of lines.
-      const para = [...document.querySelectorAll('article .doc p')].sort((a, b) => (b.textContent?.length ?? 0) - (a.textContent?.length ?? 0))[0]!;
-      const style = getComputedStyle(para);
-      const lines = Math.round(para.getBoundingClientRect().height / parseFloat(style.lineHeight));
-      const column = para.getBoundingClientRect().width;
+      // Characters per full line of the longest paragraph: its length times the column width over
+      // the width of its text set on one line (in the paragraph's font).
+      const context = document.createElement('canvas').getContext('2d')!;
+      const measure = (paras: Element[]) => {
+        const para = paras.sort((a, b) => (b.textContent?.length ?? 0) - (a.textContent?.length ?? 0))[0];
+        if (!para) return null;
+        const style = getComputedStyle(para);
+        const text = para.textContent ?? '';
+        context.font = style.font;
+        const column = para.getBoundingClientRect().width;
+        return { chars: (text.length * column) / context.measureText(text).width, font: parseFloat(style.fontSize), column: Math.round(column) };
+      };
+      const paras = [...document.querySelectorAll('article .doc p')];
+      const inSteps = (p: Element) => p.closest('.ra[data-enhanced]') !== null;
       const widths = (sel: string) => [...document.querySelectorAll(sel)].map((e) => Math.round(e.getBoundingClientRect().width));
-      return { chars: (para.textContent?.length ?? 0) / Math.max(1, lines - 1), font: parseFloat(style.fontSize), column: Math.round(column), code: widths('article .doc .expressive-code'), diagrams: widths('article figure.diagram'), overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+      // Beside a code panel (1280 px) the readalong's prose has a column of its own.
+      return { text: measure(paras.filter((p) => !inSteps(p)))!, steps: measure(paras.filter(inSteps)), code: widths('article .doc .expressive-code:not(.ra[data-enhanced] *)'), panel: document.querySelector('.ra[data-enhanced] .ra-code')?.getBoundingClientRect().right ?? null, diagrams: widths('article figure.diagram'), overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth };
     });
     expect(m.overflow, `${width}px: no sideways scroll`).toBe(0);
-    expect(m.chars, `${width}px: at most about 85 characters a line`).toBeLessThanOrEqual(85);
-    test.info().annotations.push({ type: `characters per line at ${width}px`, description: m.chars.toFixed(0) });
-    expect(m.font).toBeGreaterThanOrEqual(16);
-    for (const w of [...m.code, ...m.diagrams]) expect(Math.abs(w - m.column), `${width}px: code and diagram blocks span the text column (${m.column}px)`).toBeLessThanOrEqual(1);
+    for (const column of [m.text, m.steps].filter((c) => c !== null)) {
+      expect(column.chars, `${width}px: at most about 85 characters a line`).toBeLessThanOrEqual(85);
+      expect(column.chars, `${width}px: at least about 40 characters a line`).toBeGreaterThanOrEqual(width < 500 ? 30 : 40);
+      expect(column.font).toBeGreaterThanOrEqual(16);
+    }
+    test.info().annotations.push({ type: `characters per line at ${width}px`, description: `${m.text.chars.toFixed(0)}${m.steps ? `, beside the code panel ${m.steps.chars.toFixed(0)}` : ''}` });
+    // Inline code and diagram blocks span the text column; the code panel (wide screens only) stays in the page.
+    for (const w of [...m.code, ...m.diagrams]) expect(Math.abs(w - m.text.column), `${width}px: code and diagram blocks span the text column (${m.text.column}px)`).toBeLessThanOrEqual(1);
+    expect(m.panel === null, `${width}px: a code panel only on wide screens`).toBe(width < 1000);
+    expect(m.steps === null).toBe(m.panel === null);
+    if (m.panel !== null) expect(m.panel).toBeLessThanOrEqual(width);
   }
 });
 
@@ -47,6 +64,7 @@ test('lesson pages with build-time diagrams load at most 15 KB of JavaScript (gz
   for (const lesson of lessons()) {
     external.length = 0;
     await open(page, lessonUrl(lesson), 1280, 'light');
+    await expect(page.locator('[data-readalong][data-enhanced]'), 'measured with scrollycoding running').toHaveCount(1);
     const inline = await page.locator('script:not([src])').allTextContents();
     const bytes = [...external, ...inline.map((t) => Buffer.from(t))].reduce((sum, b) => sum + gzipSync(b).length, 0);
     test.info().annotations.push({ type: `lesson ${lesson.id} JS (gzip bytes)`, description: String(bytes) });
@@ -107,7 +125,9 @@ test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, i
     await open(page, lesson, 1280, theme);
     await save(`learner-lesson-top-${theme}`);
     await save(`learner-diagram-${theme}`, page.locator('figure.diagram').first());
-    await page.locator('.toc a').nth(4).click();
+    // A section after the readalong: inside it the code panel takes the table of contents' place.
+    await page.locator('.toc a[href="#notes"]').click();
+    await expect(page.locator('.toc')).toBeVisible();
     await save(`learner-toc-${theme}`);
     await page.keyboard.press('Control+k');
     await page.getByRole('searchbox').fill('backpressure');

@@ -30,6 +30,10 @@ ${FENCE}\`
 - A reference may sit inside a list item, a blockquote or an aside (indented with its text); it is
   then shown there, inline, and its problems name its own line.
 - \`codelabgen state set <id> readalong\` refuses a \`docs/readalong.md\` with no code reference.
+- On wide screens the site shows a readalong as steps, the code pinned beside the prose: a step is
+  a reference, the heading right before it, and the prose after it up to the next heading that
+  leads to a reference. Write a heading, then the reference, then what it shows, and give each
+  reference the \`mark=\` lines the prose talks about.
 
 Not references (\`codelabgen check\` warns about fences that look like one):
 
