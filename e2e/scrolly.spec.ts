@@ -159,6 +159,7 @@ test('screenshots: a scrollycoding step at 1280 px and the same lesson at 390 px
     expect(png.length).toBeGreaterThan(5_000);
     await testInfo.attach(name, { body: png, contentType: 'image/png' });
   };
+  await page.emulateMedia({ reducedMotion: 'reduce' }); // no fade caught half-way in the picture
   await page.setViewportSize(DESKTOP);
   await page.goto(lessonUrl(lesson()), { waitUntil: 'networkidle' });
   await scrollToStep(page, 2);
