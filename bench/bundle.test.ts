@@ -50,16 +50,20 @@ for (const command of ['state-show', 'state-next', 'state-log', 'state-set']) {
   });
 }
 
-// Records every module file the process loads (import and require alike) into $LOADED_MODULES.
-const RECORD_LOADS = `import { registerHooks } from 'node:module';
-import { writeFileSync } from 'node:fs';
+// Records every module file the process loads (import and require alike) into $LOADED_MODULES, then
+// Node's own modules (process.moduleLoadList) into $LOADED_MODULES.builtin.
+const RECORD_LOADS = `const { registerHooks } = process.getBuiltinModule('node:module');
+const { writeFileSync } = process.getBuiltinModule('node:fs');
 const loaded = [];
 registerHooks({ load(url, context, next) { if (url.startsWith('file:')) loaded.push(url); return next(url, context); } });
-process.on('exit', () => writeFileSync(process.env.LOADED_MODULES, loaded.join('\\n')));
+process.on('exit', () => {
+  writeFileSync(process.env.LOADED_MODULES, loaded.join('\\n'));
+  writeFileSync(process.env.LOADED_MODULES + '.builtin', process.moduleLoadList.join('\\n'));
+});
 `;
 
-/** Runs the CLI; returns its result and the sources bundled into every dist/ file it loaded. */
-function loadsOf(args: string[]): { status: number | null; stderr: string; files: string[]; bundled: string[] } {
+/** Runs the CLI; returns its result, the sources bundled into every dist/ file it loaded, and Node's modules it loaded. */
+function loadsOf(args: string[]): { status: number | null; stderr: string; files: string[]; bundled: string[]; builtins: string[] } {
   const dir = scratchDir('codelabgen-loads-');
   const hook = path.join(dir, 'record-loads.mjs');
   const list = path.join(dir, 'loaded.txt');
@@ -67,10 +71,16 @@ function loadsOf(args: string[]): { status: number | null; stderr: string; files
   const result = spawnSync(process.execPath, ['--import', hook, CLI, ...args], { encoding: 'utf8', env: { ...process.env, LOADED_MODULES: list, NO_COLOR: '1' } });
   const files = readFileSync(list, 'utf8').split('\n').filter((url) => url !== '').map((url) => fileURLToPath(url));
   const bundled = files.filter((file) => file.startsWith(DIST)).flatMap((file) => sources(readFileSync(file, 'utf8')));
-  return { status: result.status, stderr: result.stderr, files, bundled };
+  const builtins = readFileSync(`${list}.builtin`, 'utf8').split('\n').flatMap((line) => /^NativeModule (\S+)$/.exec(line)?.slice(1) ?? []);
+  return { status: result.status, stderr: result.stderr, files, bundled, builtins };
 }
 
-test('state next on a course whose config.yaml has site.accent and repo_url loads no zod (and a refused accent does)', () => {
+// Node modules a state command need not load (docs/performance.md): node:crypto, the stream modules
+// (which process.stdout on a pipe, node:crypto and an ES import of node:fs pull in), net, and what
+// an ES import of node:util pulls in.
+const HEAVY_BUILTINS = ['crypto', 'stream', 'net', 'internal/fs/promises', 'worker_threads'];
+
+test('state next on a course whose config.yaml has site.accent and repo_url loads no zod and no heavy Node module (a refused accent loads zod)', () => {
   const root = scratchCourse();
   const config = path.join(root, '.codelabgen', 'config.yaml');
   appendFileSync(config, 'site:\n  accent: "#0b7a75"\n  accent_dark: "#7fd4cf"\n  repo_url: "https://github.com/codelabgen/node-streams"\n');
@@ -79,6 +89,10 @@ test('state next on a course whose config.yaml has site.accent and repo_url load
   assert.ok(fast.files.includes(path.join(DIST, 'yaml.mjs')), 'config.yaml was read');
   assert.ok(!fast.files.includes(path.join(DIST, 'schemas.mjs')), 'dist/schemas.mjs (zod) was loaded');
   assert.deepEqual(fast.bundled.filter((source) => source.startsWith('node_modules/zod/')), []);
+  assert.deepEqual(fast.builtins.filter((name) => HEAVY_BUILTINS.includes(name)), [], 'state next loads heavy Node modules');
+  const change = loadsOf(['state', 'log', 'fact', '--data', 'k=v', '--course', root]);
+  assert.equal(change.status, 0, change.stderr);
+  assert.deepEqual(change.builtins.filter((name) => HEAVY_BUILTINS.includes(name)), [], 'state log (lock, temp names, state.json) loads heavy Node modules');
   // The same course with an accent below 4.5:1 fails the generated validator: zod words the refusal.
   writeFileSync(config, readFileSync(config, 'utf8').replace('#0b7a75', '#777777'));
   const refused = loadsOf(['state', 'next', '--course', root]);

@@ -2,6 +2,7 @@
 // Commands print through it and never call process.exit. It imports nothing from pipeline/, so
 // `--help` stays cheap; cli/course.ts resolves the course.
 import { createOutput, type Output } from './output.ts';
+import { stderr, stdout } from './stdio.ts';
 
 export interface Context {
   command: string;
@@ -25,7 +26,7 @@ export function createContext(command: string, argv: string[], values: Context['
     positionals,
     cwd: process.cwd(),
     env: process.env,
-    out: createOutput(process.stdout, process.stderr, process.env),
+    out: createOutput(stdout, stderr, process.env),
     string: (name) => {
       const value = values[name];
       return typeof value === 'string' ? value : undefined;

@@ -24,7 +24,14 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
-export function createOutput(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Output {
+/** Where output goes: cli/stdio.ts's descriptors, or a NodeJS.WriteStream. */
+interface Sink {
+  readonly isTTY?: boolean;
+  readonly columns?: number | undefined;
+  write(text: string): unknown;
+}
+
+export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv): Output {
   const color = colorEnabled(stdout, env);
   const errIsTTY = stderr.isTTY === true;
   let statusShown = false;
