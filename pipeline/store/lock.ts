@@ -66,7 +66,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
   const temp = `${file}.${process.pid}.${owner.token}.tmp`;
   pendingTemps.add(temp);
   const started = Date.now();
-  let delay = 2; // ms, doubled up to 100
+  let delay = 2; // ms, doubled up to 20: a longer sleep leaves the lock idle while every waiter sleeps
   let announced = false;
   try {
     writeCompleteFile(temp, `${JSON.stringify(owner)}\n`, 'lock-write');
@@ -88,7 +88,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       announced = true;
       faultPoint('lock-wait');
       await sleep(Math.min(delay, Math.max(1, timeoutMs - (Date.now() - started))) * (0.5 + Math.random()));
-      delay = Math.min(delay * 2, 100);
+      delay = Math.min(delay * 2, 20);
     }
   } finally {
     pendingTemps.delete(temp);
