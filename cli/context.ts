@@ -4,6 +4,7 @@
 // the MCP server (cli/mcp/invoke.ts) gives it buffers, a document as stdin and a progress callback.
 import { readFileSync } from 'node:fs';
 import { createOutput, type Output, type Sink } from './output.ts';
+import { stderr, stdout } from './stdio.ts';
 
 /** How far a long command (verify) is; the MCP server turns it into progress notifications. */
 export interface ProgressUpdate {
@@ -39,7 +40,7 @@ export interface Context {
 }
 
 export function processIo(): ContextIo {
-  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, readStdin: () => readFileSync(0, 'utf8') };
+  return { stdout, stderr, cwd: process.cwd(), env: process.env, readStdin: () => readFileSync(0, 'utf8') };
 }
 
 export function createContext(command: string, argv: string[], values: Context['values'], positionals: string[], io: ContextIo = processIo()): Context {

@@ -29,7 +29,7 @@ test('init creates .codelabgen with config, state (and its hash) and the course.
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
   assert.equal(result.stdout, `Created course "Node streams" in ${root}\nnext: codelabgen state phase recon --course streams\n`);
-  assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json', '.codelabgen/state.json.sha256']);
+  assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json', '.codelabgen/state.json.written']);
   const [init, ...more] = readEvents(root);
   assert.equal(more.length, 0);
   assert.equal(init?.kind, 'course.init');

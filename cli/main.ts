@@ -7,6 +7,7 @@ import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandSpec } from './spec.ts';
 import { settle } from './settle.ts';
+import { stderr, stdout } from './stdio.ts';
 import { nearest } from './suggest.ts';
 
 declare const CODELABGEN_VERSION: string | undefined;
@@ -89,17 +90,17 @@ function wantsHelp(argv: string[]): boolean {
 async function run(given: string[]): Promise<number> {
   const argv = hoistLeadingCourse(given);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${helpFor(argv.slice(1))}\n`);
+    stdout.write(`${helpFor(argv.slice(1))}\n`);
     return EXIT.ok;
   }
   if (argv[0] === '--version' || argv[0] === '-v') {
-    process.stdout.write(`${VERSION}\n`);
+    stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
   const found = findCommand(argv);
   const group = commandWords(argv).join(' ');
   if (!found && wantsHelp(argv) && groupsOf(COMMANDS).has(group)) {
-    process.stdout.write(`${groupHelp(COMMANDS, group)}\n`);
+    stdout.write(`${groupHelp(COMMANDS, group)}\n`);
     return EXIT.ok;
   }
   const { spec, rest } = found ?? unknownCommand(argv);
@@ -111,7 +112,7 @@ async function run(given: string[]): Promise<number> {
     throw new UsageError(`${spec.name}: ${parseArgsProblem(error)}${optionGuess(error, Object.keys(options))} (see "codelabgen ${spec.name} --help")`);
   }
   if (parsed.values.help === true) {
-    process.stdout.write(`${commandHelp(spec, COMMANDS)}\n`);
+    stdout.write(`${commandHelp(spec, COMMANDS)}\n`);
     return EXIT.ok;
   }
   const { min = 0, max = 0 } = spec.positionals ?? {};
@@ -149,8 +150,4 @@ async function releaseLocksAndExit(code: number): Promise<never> {
 
 process.on('SIGINT', () => void releaseLocksAndExit(130));
 process.on('SIGTERM', () => void releaseLocksAndExit(143));
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') void releaseLocksAndExit(Number(process.exitCode ?? 0)); // reader went away (| head, or a killed MCP client)
-});
-
-process.exitCode = await run(process.argv.slice(2)).catch((error: unknown) => settle(error, process.stderr));
+process.exitCode = await run(process.argv.slice(2)).catch((error: unknown) => settle(error, stderr));

@@ -1,6 +1,7 @@
 // `.codelabgen/config.yaml`: course-wide settings, budgets and the default test runtime.
 import { z } from 'zod';
 import { ArgvSchema, RuntimeSchema } from './common.ts';
+import { refinement } from './refine.ts';
 
 export const BudgetsSchema = z
   .strictObject({
@@ -21,52 +22,17 @@ export const VerifySettingsSchema = z
   })
   .describe('How `verify` runs lesson tests.');
 
-/** Page and panel backgrounds of the course site (site/styles/site.css) that accent colours are checked against. */
-export const SITE_BACKGROUND = { light: ['#ffffff', '#f6f8fa'], dark: ['#0d1117', '#151b23'] } as const;
-
-/** The lowest contrast of `colour` with the backgrounds of a scheme, and that background. */
-export function worstContrast(colour: string, scheme: keyof typeof SITE_BACKGROUND): { ratio: number; background: string } {
-  return SITE_BACKGROUND[scheme].map((background) => ({ ratio: contrastRatio(colour, background), background })).reduce((a, b) => (b.ratio < a.ratio ? b : a));
-}
-
-/** WCAG 2 contrast ratio of two `#rrggbb` colours. */
-export function contrastRatio(a: string, b: string): number {
-  const lin = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  const lum = (hex: string) => {
-    const n = parseInt(hex.slice(1), 16);
-    return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
-  };
-  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-/** The accent for dark pages: `light` mixed with white in 5% steps until it reaches WCAG AA on the dark backgrounds. */
-export function darkAccent(light: string): string {
-  const n = parseInt(light.slice(1), 16);
-  const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  for (let step = 0; step <= 20; step++) {
-    const mixed = `#${rgb.map((c) => Math.round(c + ((255 - c) * step) / 20).toString(16).padStart(2, '0')).join('')}`;
-    if (worstContrast(mixed, 'dark').ratio >= 4.5) return mixed;
-  }
-  return '#ffffff';
-}
+export { SITE_BACKGROUND, contrastRatio, darkAccent, worstContrast } from './contrast.ts';
 
 const HexColourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
-
-function readableOn(scheme: keyof typeof SITE_BACKGROUND) {
-  return (colour: string, ctx: z.core.$RefinementCtx<string>) => {
-    const { ratio, background } = worstContrast(colour, scheme);
-    if (ratio < 4.5) ctx.addIssue({ code: 'custom', message: `${colour} has contrast ${ratio.toFixed(2)}:1 with the ${scheme} background ${background}; links need at least 4.5:1 (WCAG AA): pick a ${scheme === 'light' ? 'darker' : 'lighter'} colour`, input: colour });
-  };
-}
 
 export const SiteConfigSchema = z
   .strictObject({
     report: z.boolean().default(false).describe('Publish the report page and production details (stages, code hashes, run numbers). Always on in drafts and `site dev`.'),
     logo: z.string().min(1).optional().describe('Logo image shown before the course title, a path relative to the course folder (SVG, PNG, JPEG or WebP, up to 200 KB).'),
     favicon: z.string().min(1).optional().describe('Favicon, a path relative to the course folder (SVG, PNG or ICO, up to 100 KB); default: the logo.'),
-    accent: HexColourSchema.superRefine(readableOn('light')).optional().describe('Link and highlight colour on light pages, #rrggbb; refused below WCAG AA contrast (4.5:1) with the light page and panel backgrounds.'),
-    accent_dark: HexColourSchema.superRefine(readableOn('dark')).optional().describe('Accent on dark pages, #rrggbb; default: `accent` lightened until it reaches 4.5:1 on the dark backgrounds.'),
+    accent: HexColourSchema.check(refinement('accentReadableOnLight')).optional().describe('Link and highlight colour on light pages, #rrggbb; refused below WCAG AA contrast (4.5:1) with the light page and panel backgrounds.'),
+    accent_dark: HexColourSchema.check(refinement('accentReadableOnDark')).optional().describe('Accent on dark pages, #rrggbb; default: `accent` lightened until it reaches 4.5:1 on the dark backgrounds.'),
     footer: z.string().max(500).optional().describe('Footer text of every page (plain text).'),
     edit_url: z.string().regex(/^https?:\/\/\S*\{path\}\S*$/, 'an http(s) URL containing {path}').optional().describe('"Edit this page" link of each lesson doc: `{path}` becomes the doc\'s path in the course, e.g. https://github.com/me/course/edit/main/{path}.'),
     repo_url: z.url({ protocol: /^https?$/ }).optional().describe('The course\'s source repository, linked in the header.'),

@@ -35,6 +35,37 @@ const englishOnlyZodLocales = {
   },
 };
 
+// An ES module import of a Node builtin builds its namespace, reading every export: `node:fs` then
+// loads fs/promises, streams and readline, `node:util` worker_threads, several ms of every command's
+// start-up (docs/performance.md). In the project's own sources each `import ... from 'node:x'` is
+// bundled as `const ... = process.getBuiltinModule('node:x')`, so only what the code touches loads.
+const BUILTIN_IMPORT = /^import\s+(?!type\s)([\w$]+\s*,\s*)?(\*\s+as\s+[\w$]+|[\w$]+|\{[^}]*\})\s+from\s+'(node:[\w/]+)';/gm;
+
+function builtinsByProperty(source) {
+  return source.replace(BUILTIN_IMPORT, (statement, defaultAndComma, bindings, specifier) => {
+    const module = `process.getBuiltinModule('${specifier}')`;
+    const names = (list) => list.slice(1, -1).split(',').map((name) => name.trim()).filter((name) => name !== '' && !name.startsWith('type ')).map((name) => name.replace(/\s+as\s+/, ': '));
+    const lines = [];
+    let from = module;
+    if (defaultAndComma) {
+      const name = defaultAndComma.replace(/[\s,]/g, '');
+      lines.push(`const ${name} = ${module};`);
+      from = name;
+    }
+    if (bindings.startsWith('{')) lines.push(`const { ${names(bindings).join(', ')} } = ${from};`);
+    else lines.push(`const ${bindings.replace(/^\*\s+as\s+/, '')} = ${from};`);
+    // On one line, then as many line breaks as the import had: line numbers (and source maps) stay.
+    return lines.join(' ') + '\n'.repeat(statement.split('\n').length - 1);
+  });
+}
+
+const builtinsWithoutNamespaces = {
+  name: 'builtins-without-namespaces',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => (args.path.includes('/node_modules/') ? undefined : { contents: builtinsByProperty(readFileSync(args.path, 'utf8')), loader: 'ts' }));
+  },
+};
+
 // `node scripts/build.mjs --metafile FILE` also writes esbuild's metafile (what each chunk holds).
 const metafileAt = process.argv.indexOf('--metafile');
 const result = await build({
@@ -54,8 +85,8 @@ const result = await build({
   define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true' },
   external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite', 'satteri'],
   loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [englishOnlyZodLocales],
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+  plugins: [englishOnlyZodLocales, builtinsWithoutNamespaces],
   logLevel: 'warning',
 });
 if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1], JSON.stringify(result.metafile));

@@ -74,6 +74,10 @@ export function guardedInput(input: Readable, reply: Reply, maxLineBytes = MAX_L
  */
 export function claimStdout(): Pick<Writable, 'write' | 'once' | 'on'> {
   const stdout = process.stdout;
+  // The client went away (killed, or closed its end): stop as on SIGTERM, releasing held locks (cli/main.ts).
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.kill(process.pid, 'SIGTERM');
+  });
   const write = stdout.write.bind(stdout);
   stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
   return {

@@ -1,6 +1,5 @@
 // The hash of a lesson's code: every file in the lesson folder except docs/, dependency and cache
 // folders. It scopes a verification verdict (drift = the code changed after it passed).
-import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
@@ -27,7 +26,8 @@ export function listLessonCodeFiles(lessonDir: string): string[] {
 
 /** `sha256:<hex>` over each file's path and bytes (a symlink counts by its target, never followed). */
 export function hashLessonCode(lessonDir: string): string {
-  const hash = createHash('sha256');
+  // node:crypto loads on the first hash, not with this module: `state next` imports it and seldom hashes.
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   for (const file of listLessonCodeFiles(lessonDir)) {
     const full = path.join(lessonDir, file);
     // A symlink counts by its target text, never followed (it may point out of the course).

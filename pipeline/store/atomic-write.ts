@@ -1,12 +1,12 @@
 // Atomic file replacement: temp file in the same folder, write, fsync, rename, fsync the folder.
 // On any failure the temp file is removed and the old file is untouched.
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { faultPoint } from './fault.ts';
+import { uniqueHex } from './unique-name.ts';
 
 export function tempPathFor(target: string): string {
-  return `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  return `${target}.${process.pid}.${uniqueHex()}.tmp`;
 }
 
 export function fsyncDir(dir: string): void {

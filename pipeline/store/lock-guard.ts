@@ -2,11 +2,11 @@
 // remove it. Taken like the lock (a complete temp file linked into place); a guard left behind
 // (breaker gone, empty, unreadable or old) is removed only if it is still the file judged stale.
 import { linkSync, lstatSync, readFileSync, unlinkSync, type Stats } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { errorCode } from '../errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
 import { currentProcess, processGone } from './process-identity.ts';
+import { uniqueHex } from './unique-name.ts';
 
 const GUARD_STALE_MS = 10_000; // a break takes microseconds; a guard this old was left behind
 
@@ -23,7 +23,7 @@ export function withBreakGuard(lockFile: string, fn: () => void): boolean {
 }
 
 function takeGuard(guard: string): boolean {
-  const temp = `${guard}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${guard}.${process.pid}.${uniqueHex()}.tmp`;
   pendingTemps.add(temp);
   try {
     writeCompleteFile(temp, `${JSON.stringify(currentProcess())}\n`, 'guard-write');

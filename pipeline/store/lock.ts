@@ -4,7 +4,6 @@
 // remove it. Every wait sleeps (so signals are answered) and backs off up to a timeout, then
 // refuses naming the holder.
 import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Course } from '../course.ts';
 import { RefusalError, errorCode } from '../errors.ts';
@@ -13,6 +12,7 @@ import { faultPoint } from './fault.ts';
 import { withBreakGuard } from './lock-guard.ts';
 import { lockName, notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
 import { currentProcess, processGone, type ProcessIdentity } from './process-identity.ts';
+import { uniqueHex } from './unique-name.ts';
 
 export interface LockOwner extends ProcessIdentity {
   command: string;
@@ -62,11 +62,11 @@ export function releaseHeldLocks(): void {
 async function acquire(file: string, options: LockOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? lockTimeoutMs();
   const { pid, host, start } = currentProcess();
-  const owner: LockOwner = { pid, host, command: options.command.slice(0, 300), acquired_at: new Date().toISOString(), start, token: randomBytes(8).toString('hex') };
+  const owner: LockOwner = { pid, host, command: options.command.slice(0, 300), acquired_at: new Date().toISOString(), start, token: uniqueHex() };
   const temp = `${file}.${process.pid}.${owner.token}.tmp`;
   pendingTemps.add(temp);
   const started = Date.now();
-  let delay = 2; // ms, doubled up to 100
+  let delay = 2; // ms, doubled up to 20: a longer sleep leaves the lock idle while every waiter sleeps
   let announced = false;
   try {
     writeCompleteFile(temp, `${JSON.stringify(owner)}\n`, 'lock-write');
@@ -88,7 +88,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       announced = true;
       faultPoint('lock-wait');
       await sleep(Math.min(delay, Math.max(1, timeoutMs - (Date.now() - started))) * (0.5 + Math.random()));
-      delay = Math.min(delay * 2, 100);
+      delay = Math.min(delay * 2, 20);
     }
   } finally {
     pendingTemps.delete(temp);

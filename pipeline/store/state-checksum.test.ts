@@ -1,9 +1,11 @@
-// state.json.sha256: the CLI records the hash of each state.json it writes and skips the schema check
-// only for those exact bytes. A hand-edited state.json is checked in full and refused word for word
-// as before the hash existed (the messages below are the ones zod gave then).
+// state.json.written: the CLI records the identity (device, inode, size, modification and change
+// times) of each state.json it writes and skips the schema check only while the file is still that
+// one. A hand-edited state.json is checked in full and refused word for word as before the record
+// existed (the messages below are the ones zod gave then).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, scratchCourse, snapshot } from '../../cli/testing.ts';
@@ -11,14 +13,32 @@ import { courseAt } from '../course.ts';
 import { readStateFile, writeStateFile } from './state-file.ts';
 
 const stateFile = (root: string) => path.join(root, '.codelabgen', 'state.json');
-const sumFile = (root: string) => path.join(root, '.codelabgen', 'state.json.sha256');
+const sumFile = (root: string) => path.join(root, '.codelabgen', 'state.json.written');
 const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
+const stamp = (root: string) => {
+  const stats = statSync(stateFile(root), { bigint: true });
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}\n`;
+};
 
-test('every state.json the CLI writes has its sha256 beside it', () => {
+test('every state.json the CLI writes has its identity recorded beside it', () => {
   const root = scratchCourse('Checksum course');
-  assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`, 'after init');
+  assert.notEqual(readFileSync(sumFile(root), 'utf8'), stamp(root), 'a copied course is another file: checked in full');
   assert.equal(cli(['state', 'log', 'fact', '--data', 'k=v'], { cwd: root }).code, 0);
-  assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`, 'after a change');
+  assert.equal(readFileSync(sumFile(root), 'utf8'), stamp(root), 'after a change');
+});
+
+test('a same-size edit in place, with the modification time put back to the ns, gets the full check', () => {
+  const root = scratchCourse('Checksum course');
+  assert.equal(cli(['state', 'log', 'fact'], { cwd: root }).code, 0);
+  const before = statSync(stateFile(root), { bigint: true });
+  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"phase": "init"', '"phase": "xxxx"'));
+  const at = `@${before.mtimeNs / 1_000_000_000n}.${String(before.mtimeNs % 1_000_000_000n).padStart(9, '0')}`;
+  assert.equal(spawnSync('touch', ['-m', '-d', at, stateFile(root)]).status, 0, 'GNU touch sets the time to the ns');
+  const after = statSync(stateFile(root), { bigint: true });
+  assert.deepEqual([after.ino, after.size, after.mtimeNs], [before.ino, before.size, before.mtimeNs], 'only the change time tells the edit');
+  const result = cli(['state', 'show', '--json'], { cwd: root });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: \.codelabgen\/state\.json is unreadable: phase: Invalid option/);
 });
 
 const PHASES = '"init"|"recon"|"sources"|"gate_sources"|"topics"|"curriculum"|"gate_plan"|"scaffold"|"lessons"|"assembly"|"done"';
@@ -54,10 +74,10 @@ test('a valid hand edit is checked and accepted; the next change records its own
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(JSON.parse(shown.stdout).title, 'Edited by hand');
   assert.equal(cli(['state', 'log', 'fact'], { cwd: root }).code, 0);
-  assert.equal(readFileSync(sumFile(root), 'utf8'), `${sha256(readFileSync(stateFile(root)))}\n`);
+  assert.equal(readFileSync(sumFile(root), 'utf8'), stamp(root));
 });
 
-test('check validates state.json in full even when its hash matches', () => {
+test('check validates state.json in full even when its identity matches', () => {
   const root = scratchCourse('Checksum course');
   const course = courseAt(root);
   writeStateFile(course, { ...readStateFile(course)!, title: '' });
@@ -66,14 +86,14 @@ test('check validates state.json in full even when its hash matches', () => {
   assert.match(result.stdout, /state\.json is unreadable: title: Too small: expected string to have >=1 characters/);
 });
 
-test('only bytes matching the recorded hash skip the check (a missing or torn hash means a full check)', () => {
+test('only the file matching the recorded identity skips the check (a missing or torn record means a full check)', () => {
   const root = scratchCourse('Checksum course');
   const course = courseAt(root);
   const state = readStateFile(course)!;
   const invalid = { ...state, phase: 'nowhere' } as unknown as typeof state;
   writeStateFile(course, invalid);
-  assert.equal(readStateFile(course)?.phase, 'nowhere', 'the hash matches: the bytes are the ones writeStateFile wrote');
-  for (const sum of [null, 'torn', `${'0'.repeat(64)}\n`]) {
+  assert.equal(readStateFile(course)?.phase, 'nowhere', 'the identity matches: the file is the one writeStateFile wrote');
+  for (const sum of [null, 'torn', stamp(root).replace(/:\d+\n$/, ':0\n')]) {
     if (sum === null) writeFileSync(sumFile(root), '');
     else writeFileSync(sumFile(root), sum);
     assert.throws(() => readStateFile(course), /state\.json is unreadable: phase: Invalid option/);

@@ -1,8 +1,8 @@
 // state.json: read with schema_version checks (newer refused, never coerced); an unreadable file is
-// copied aside as state.corrupt-<hash>.json and the refusal names the recovery command. A file whose
-// bytes hash to state.json.sha256 (written beside it by writeStateFile) skips the schema check.
-import { copyFileSync, existsSync, lstatSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
-import { createHash } from 'node:crypto';
+// copied aside as state.corrupt-<hash>.json and the refusal names the recovery command. A file that
+// is still the one writeStateFile wrote (its identity is recorded in state.json.written) skips the
+// schema check.
+import { closeSync, copyFileSync, existsSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
@@ -18,35 +18,58 @@ export function eventsPath(course: Course): string {
   return abs(course, ARTIFACTS.events);
 }
 
-/** The sha256 of the state.json this codelabgen last wrote: only a speed-up, never the truth. */
-export function stateSumPath(course: Course): string {
-  return `${statePath(course)}.sha256`;
+/** The identity of the state.json this codelabgen last wrote: only a speed-up, never the truth. */
+export function stateStampPath(course: Course): string {
+  return `${statePath(course)}.written`;
 }
 
-function sha256(bytes: string | Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/**
+ * A file's identity: device, inode, size, and modification and change times in ns. Any write to the
+ * file sets its change time to the current time, which no program can set back (unlike the
+ * modification time), and a copy or a replacement is another inode. Hashing the bytes instead would
+ * load node:crypto, and cost about 1 ms per 450 KB (1,000 lessons), on every command.
+ */
+function stampOf(stats: BigIntStats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}\n`;
 }
 
-/** True when `bytes` are exactly what writeStateFile wrote last (a hand edit changes the hash). */
-function writtenByCodelabgen(course: Course, bytes: Buffer): boolean {
-  let sum: string;
+/** True when the file read (`stats` taken after reading it) is still the one writeStateFile wrote last. */
+function writtenByCodelabgen(course: Course, stats: BigIntStats): boolean {
+  let stamp: string;
   try {
-    sum = readFileSync(stateSumPath(course), 'utf8');
+    stamp = readFileSync(stateStampPath(course), 'utf8');
   } catch {
     return false;
   }
-  return sum === `${sha256(bytes)}\n`;
+  return stamp === stampOf(stats);
+}
+
+/** The bytes of `file` and its identity once read: a write during the read changes the identity. */
+function readWithStats(file: string): { bytes: Buffer; stats: BigIntStats } {
+  const fd = openSync(file, 'r');
+  try {
+    const bytes = readFileSync(fd);
+    return { bytes, stats: fstatSync(fd, { bigint: true }) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Only for refusals: node:crypto loads here, not on every read. */
+function sha256(bytes: Buffer): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
  * The stored state, or null when the course has no state.json (and no events: see readState).
- * `fullCheck` validates even bytes that match state.json.sha256 (`check` trusts nothing).
+ * `fullCheck` validates even a file that matches state.json.written (`check` trusts nothing).
  */
 export function readStateFile(course: Course, fullCheck = false): State | null {
   const file = statePath(course);
   let bytes: Buffer;
+  let stats: BigIntStats;
   try {
-    bytes = readFileSync(file);
+    ({ bytes, stats } = readWithStats(file));
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw unreadableStoreFile(ARTIFACTS.state, error);
@@ -62,8 +85,8 @@ export function readStateFile(course: Course, fullCheck = false): State | null {
     throw corruptState(course, bytes, `unknown schema_version ${JSON.stringify(version) ?? 'missing'}`);
   }
   // The writer produced this state from validated state by the tested, pure apply(); a file anyone
-  // else wrote or edited fails the hash and gets the full check, with the same refusals.
-  if (!fullCheck && writtenByCodelabgen(course, bytes)) return raw as State;
+  // else wrote or edited has another identity and gets the full check, with the same refusals.
+  if (!fullCheck && writtenByCodelabgen(course, stats)) return raw as State;
   const result = StateParser.safeParse(raw);
   if (!result.success) throw corruptState(course, bytes, issuesToProblems(result.error.issues).slice(0, 3).join('; '));
   return result.data;
@@ -90,7 +113,7 @@ export function refuseNewerStateFile(course: Course): void {
 }
 
 function corruptState(course: Course, bytes: Buffer, reason: string): RefusalError {
-  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  const hash = sha256(bytes).slice(0, 12);
   const copy = path.join(course.dir, `state.corrupt-${hash}.json`);
   let kept = `a copy is kept as ${path.relative(course.root, copy)}`;
   try {
@@ -128,18 +151,19 @@ export function unreadableStoreFile(file: string, error: unknown): Error {
 }
 
 export function writeStateFile(course: Course, state: State, faults = false): void {
-  const text = `${JSON.stringify(state, null, 1)}\n`;
-  writeFileAtomic(statePath(course), text, faults);
-  // Written after state.json: a crash in between leaves the old hash, which the new bytes do not
-  // match, so the next read checks them in full. A missing or torn hash means the same.
-  // A new temp file renamed over the hash: a symlink or hard link planted there is replaced, never
-  // written through. No fsync: a hash lost in a crash only costs one full check.
-  const sum = stateSumPath(course);
-  const temp = tempPathFor(sum);
+  const file = statePath(course);
+  writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`, faults);
+  // Recorded after state.json is in place: a crash in between leaves the old identity, which the new
+  // file does not match, so the next read checks it in full. A missing or torn record means the same.
+  // A new temp file renamed over the record: a symlink or hard link planted there is replaced, never
+  // written through. No fsync: a record lost in a crash only costs one full check.
+  const stamp = stateStampPath(course);
+  const temp = tempPathFor(stamp);
   try {
-    writeFileSync(temp, `${sha256(text)}\n`, { flag: 'wx', mode: 0o644 });
-    renameSync(temp, sum);
+    writeFileSync(temp, stampOf(statSync(file, { bigint: true })), { flag: 'wx', mode: 0o644 });
+    renameSync(temp, stamp);
   } catch {
     safeUnlink(temp); // only a speed-up: the next read checks state.json in full
   }
+  safeUnlink(`${file}.sha256`); // the hash an older codelabgen kept instead
 }
