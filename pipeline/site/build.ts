@@ -179,10 +179,19 @@ function replaceOutput(staging: string, out: string): void {
   rmSync(old, { recursive: true, force: true });
 }
 
-/** Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read.ts). */
+/**
+ * Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read.ts). A course that
+ * cannot be read is left to the worker, which says so under its progress line.
+ */
 async function refuseEarly(root: string): Promise<void> {
   const { readCourse, refuseUnallowedMdx } = await import('../read.ts');
-  refuseUnallowedMdx(readCourse(root));
+  let view: ReturnType<typeof readCourse>;
+  try {
+    view = readCourse(root);
+  } catch {
+    return;
+  }
+  refuseUnallowedMdx(view);
 }
 
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
