@@ -36,7 +36,7 @@ export async function mdxEntry(id: string) {
  * Sets the MDX context for a lesson page and returns the TOC entries of its .mdx docs (by entry id).
  * Ids follow site/lib/headings.ts anchorHeadings: a heading keeps its own id unless taken.
  */
-export async function prepareMdx(locals: object, page: LessonPage, producer: boolean): Promise<Map<string, TocEntry[]>> {
+export async function prepareMdx(locals: object, page: Pick<LessonPage, 'id' | 'dir' | 'readalong' | 'notes'>, producer: boolean): Promise<Map<string, TocEntry[]>> {
   const docs = [page.readalong, page.notes].filter((d): d is DocView => d !== null);
   const used = new Set([...SECTION_IDS, ...docs.flatMap((d) => d.toc.map((t) => t.id))]);
   const ctx: MdxContext = { lesson: page.id, lessonDir: path.join(siteOptions().course, page.dir), producer, used: {}, tabs: 0 };
