@@ -201,4 +201,5 @@ export function readReport(course: Course): Report | null {
 }
 
 export { readCachedDiagram as readDiagramSvg, type CachedDiagram } from './site/diagrams.ts';
+export { leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
 export { readSiteAssets } from './site/assets.ts';
