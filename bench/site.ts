@@ -76,7 +76,7 @@ function pageWeights(out: string): { pages: number; html: number; css: number; j
   for (const page of sample) {
     const text = readFileSync(page, 'utf8');
     html += Buffer.byteLength(text);
-    for (const match of text.matchAll(/(?:href|src)="([^"]+\.(css|js|mjs))"/g)) {
+    for (const match of text.matchAll(/(?:href|src)="([^"?]+\.(css|js|mjs))(?:\?[^"]*)?"/g)) {
       const asset = all.find((f) => f.endsWith(match[1]!.replace(/^.*?\/(_astro|assets)\//, '/$1/')));
       if (asset) (match[2] === 'css' ? (css += statSync(asset).size) : (js += statSync(asset).size));
     }
