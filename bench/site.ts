@@ -10,6 +10,20 @@ import { CLI } from './state-course.ts';
 import { ratio, round, since } from './stats.ts';
 import { fileURLToPath } from 'node:url';
 
+export interface DiagramsCold {
+  kind: 'flow' | 'mixed';
+  diagrams: number;
+  /** Wall time of the diagram step alone on an empty cache (bench/diagrams-cold.ts). */
+  ms: number;
+  stats: { rendered: number; cached: number; failed: number; client: number };
+}
+
+export interface SiteBench {
+  /** "50 diagrams rendered cold": the generated course's flowcharts, and ten mixed types. */
+  diagrams_cold: DiagramsCold[];
+  rows: SiteRow[];
+}
+
 export interface SiteRow {
   lessons: number;
   clean_ms: number;
@@ -26,6 +40,13 @@ export interface SiteRow {
 }
 
 const BARE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-astro', 'build.mjs');
+const COLD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'diagrams-cold.ts');
+
+function diagramsCold(kind: 'flow' | 'mixed', n: number): DiagramsCold {
+  const result = spawnSync(process.execPath, [COLD, kind, String(n)], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`diagrams-cold ${kind} exited ${result.status}: ${result.stderr.slice(0, 800)}`);
+  return JSON.parse(result.stdout) as DiagramsCold;
+}
 
 function bareBuild(root: string, out: string, cache: string): number {
   const start = process.hrtime.bigint();
@@ -55,7 +76,7 @@ function pageWeights(out: string): { pages: number; html: number; css: number; j
   for (const page of sample) {
     const text = readFileSync(page, 'utf8');
     html += Buffer.byteLength(text);
-    for (const match of text.matchAll(/(?:href|src)="([^"]+\.(css|js|mjs))"/g)) {
+    for (const match of text.matchAll(/(?:href|src)="([^"?]+\.(css|js|mjs))(?:\?[^"]*)?"/g)) {
       const asset = all.find((f) => f.endsWith(match[1]!.replace(/^.*?\/(_astro|assets)\//, '/$1/')));
       if (asset) (match[2] === 'css' ? (css += statSync(asset).size) : (js += statSync(asset).size));
     }
@@ -64,8 +85,10 @@ function pageWeights(out: string): { pages: number; html: number; css: number; j
   return { pages: pages.length, html: Math.round(html / n), css: Math.round(css / n), js: Math.round(js / n) };
 }
 
-export async function benchSite(quick: boolean): Promise<SiteRow[]> {
+export async function benchSite(quick: boolean): Promise<SiteBench> {
   const rows: SiteRow[] = [];
+  const cold = quick ? 10 : 50;
+  const diagrams_cold = [diagramsCold('flow', cold), diagramsCold('mixed', cold)];
   const sizes = process.env.BENCH_SITE_LESSONS ? process.env.BENCH_SITE_LESSONS.split(',').map(Number) : quick ? [10] : [50, 200];
   for (const lessons of sizes) {
     const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-site-'));
@@ -98,5 +121,5 @@ export async function benchSite(quick: boolean): Promise<SiteRow[]> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return rows;
+  return { diagrams_cold, rows };
 }

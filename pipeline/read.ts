@@ -236,6 +236,7 @@ export function readReport(course: Course): Report | null {
 }
 
 export { readCachedDiagram as readDiagramSvg, type CachedDiagram } from './site/diagrams.ts';
+export { leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
 export { readSiteAssets } from './site/assets.ts';
 export { CodeRefError, parseCodeRef, resolveCodeRef } from './site/code-refs.ts';
 export { diagramHash, diagramTitle } from './site/segments.ts';

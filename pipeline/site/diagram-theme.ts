@@ -59,3 +59,53 @@ export function themeSvg(svg: string): string {
       return alpha === undefined ? `var(${variable})` : `color-mix(in srgb, var(${variable}) ${Math.round(Number(alpha) * 100)}%, transparent)`;
     });
 }
+
+export interface DiagramStyle {
+  /** The class the SVG carries instead of its own `<style>`. */
+  name: string;
+  css: string;
+}
+
+/**
+ * Moves an SVG's own stylesheet (mermaid scopes every rule to the SVG's id, about 6 KB a diagram)
+ * out of the page: the rules are scoped to a class named by their content instead, so diagrams of
+ * one type share them, and the course's styles are served as one file (site/routes/diagrams.css.ts).
+ * `:is(.name, #_)` keeps the id's specificity, so the rules win over the page's as they did inline.
+ */
+export function splitSvgStyle(svg: string): { svg: string; style: DiagramStyle | null } {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  const id = open ? /\sid="([^"]+)"/.exec(open[0])?.[1] : undefined;
+  if (!open || id === undefined || !svg.startsWith('<style>', open[0].length)) return { svg, style: null };
+  const end = svg.indexOf('</style>', open[0].length);
+  if (end < 0) return { svg, style: null };
+  const own = svg.slice(open[0].length + '<style>'.length, end);
+  const scoped = own.replace(new RegExp(`#${id.replace(/[^\w-]/g, '\\$&')}(?![\\w-])`, 'g'), '\u0000');
+  const name = `cgm-${fnv(scoped)}`;
+  const css = scoped.replaceAll('\u0000', `:is(.${name},#_)`);
+  const tag = /\sclass="/.test(open[0]) ? open[0].replace(/\sclass="/, ` class="${name} `) : open[0].replace(/^<svg\b/, `<svg class="${name}"`);
+  return { svg: tag + svg.slice(end + '</style>'.length), style: { name, css } };
+}
+
+/**
+ * Drops the arrowhead markers and filters nothing in the SVG points at (mermaid defines twelve
+ * markers per flowchart, about 4 KB, whichever arrows it draws). Unreferenced definitions draw nothing.
+ */
+export function pruneSvgDefs(svg: string): string {
+  const pruned = svg.replace(/<(marker|filter)\b[^>]*\sid="([^"]+)"[^>]*(?<!\/)>[\s\S]*?<\/\1>/g, (element, _tag: string, id: string) => {
+    const used = new RegExp(`#${id.replace(/[^\w-]/g, '\\$&')}(?![\\w-])`).test(svg);
+    return used ? element : '';
+  });
+  return pruned.replace(/<defs><\/defs>/g, '');
+}
+
+/** What a page carries of a cached SVG: unused definitions pruned, its stylesheet split off. */
+export function leanSvg(svg: string): { svg: string; style: DiagramStyle | null } {
+  return splitSvgStyle(pruneSvgDefs(svg));
+}
+
+/** FNV-1a, 32 bits, base 36: short stable names. */
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}

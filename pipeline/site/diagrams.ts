@@ -2,7 +2,7 @@
 // by content hash outside the course, so an unchanged diagram is never rendered again.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
+import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import type { DiagramRef } from './segments.ts';
@@ -90,11 +90,26 @@ export async function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, c
   const base = { securityLevel: 'strict' as const, fontFamily: 'system-ui, sans-serif' };
   const themed = todo.filter((d) => isThemedType(d.source));
   const paired = todo.filter((d) => !isThemedType(d.source));
-  const [single, light, dark] = await Promise.all([
-    themed.length > 0 ? render(themed.map((d) => d.source), { prefix: 'cgxt', mermaidConfig: { ...base, theme: 'base', themeVariables: SENTINEL_VARIABLES } }) : [],
-    paired.length > 0 ? render(paired.map((d) => d.source), { prefix: 'cgxl', mermaidConfig: { ...base, theme: 'default' } }) : [],
-    paired.length > 0 ? render(paired.map((d) => d.source), { prefix: 'cgxd', mermaidConfig: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } }) : [],
-  ]);
+  const jobs = [
+    { list: themed, prefix: 'cgxt', config: { ...base, theme: 'base' as const, themeVariables: SENTINEL_VARIABLES } },
+    { list: paired, prefix: 'cgxl', config: { ...base, theme: 'default' as const } },
+    { list: paired, prefix: 'cgxd', config: { ...base, theme: 'dark' as const, themeVariables: DARK_VARIABLES } },
+  ];
+  // One browser; each page loads mermaid and draws its diagrams one after the other, so the batch is
+  // split over as many pages as there are cores (a page per ~12 diagrams at least: loading mermaid
+  // costs about as much as drawing a dozen).
+  const pages = Math.max(1, Math.min(availableParallelism(), Math.ceil((themed.length + 2 * paired.length) / 12)));
+  const [single = [], light = [], dark = []] = await Promise.all(
+    jobs.map(async ({ list, prefix, config }) => {
+      if (list.length === 0) return [];
+      const share = Math.max(1, Math.round((pages * list.length) / (themed.length + 2 * paired.length)));
+      const size = Math.ceil(list.length / share);
+      const chunks = Array.from({ length: Math.ceil(list.length / size) }, (_, c) => list.slice(c * size, (c + 1) * size));
+      const results = await Promise.all(chunks.map((chunk, c) => render(chunk.map((d) => d.source), { prefix: `${prefix}${c}`, mermaidConfig: config })));
+      // Each result's ids carry its chunk's prefix; settle() below renames them by content hash.
+      return results.flatMap((rendered, c) => rendered.map((r, j) => ({ result: r, id: `${prefix}${c}-${j}` })));
+    }),
+  );
   const settle = (diagram: DiagramRef, results: PromiseSettledResult<{ svg: string }>[], entry: (svgs: string[]) => CachedDiagram) => {
     const failed = results.find((r) => r?.status !== 'fulfilled');
     if (failed === undefined) {
@@ -109,8 +124,8 @@ export async function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, c
       stats.failed++;
     } else stats.client++; // the renderer could not draw it: the page falls back to client-side mermaid
   };
-  themed.forEach((diagram, i) => settle(diagram, [single[i]!], ([svg]) => ({ svg: themeSvg(renameIds(svg!, `cgxt-${i}`, `m${diagram.hash}`)), light: null, dark: null, error: null })));
-  paired.forEach((diagram, i) => settle(diagram, [light[i]!, dark[i]!], ([l, d]) => ({ svg: null, light: renameIds(l!, `cgxl-${i}`, `m${diagram.hash}l`), dark: renameIds(d!, `cgxd-${i}`, `m${diagram.hash}d`), error: null })));
+  themed.forEach((diagram, i) => settle(diagram, [single[i]!.result], ([svg]) => ({ svg: themeSvg(renameIds(svg!, single[i]!.id, `m${diagram.hash}`)), light: null, dark: null, error: null })));
+  paired.forEach((diagram, i) => settle(diagram, [light[i]!.result, dark[i]!.result], ([l, d]) => ({ svg: null, light: renameIds(l!, light[i]!.id, `m${diagram.hash}l`), dark: renameIds(d!, dark[i]!.id, `m${diagram.hash}d`), error: null })));
   return stats;
 }
 

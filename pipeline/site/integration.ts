@@ -71,6 +71,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const report = site.drafts || courseConfig.report;
         for (const route of ROUTES.filter((r) => r !== 'report' || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
+        // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
+        for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: path.join(routes, entry!), prerender: true });
         // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
         const ec = expressiveCode({
           customConfigPreprocessors: {

@@ -100,24 +100,68 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.match(doc, /--ecLineNumbersWidth|class="ln"|data-line-number|startLineNumber|counter-reset: ?line/i);
   });
 
-  test('the lesson page has a verification badge; its only script file is the copy button, inline JS stays small', () => {
+  test('the lesson page has a verification badge; its script files are the copy button and the shared page script, inline JS stays small', () => {
     const page = html(out, 'lessons/1.1-lesson-1/index.html');
     assert.match(page, /tests passed 1\/1/);
     const scripts = [...page.matchAll(/<script[^>]*>/g)].map((m) => m[0]);
     assert.ok(scripts.every((s) => !/mermaid|pagefind/.test(s)), scripts.join(' '));
-    assert.ok(scripts.filter((s) => /\ssrc=/.test(s)).length <= 1, scripts.join(' '));
+    const files = scripts.filter((s) => /\ssrc=/.test(s));
+    assert.equal(files.length, 2, scripts.join(' '));
+    assert.ok(files.some((s) => s.includes(`src="${BASE}_codelabgen/page.js?v=`)), scripts.join(' '));
     const inline = [...page.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
     assert.ok(gzipSync(inline).length <= 4096, `inline JS: ${gzipSync(inline).length} bytes gzip`);
   });
 
-  test('diagrams render to one inline SVG themed by CSS variables; a rebuild renders none', { skip: chromium === null ? 'no Chromium here' : false }, () => {
+  test('diagrams render to one inline SVG themed by CSS variables, its stylesheet in one shared file; a rebuild renders none', { skip: chromium === null ? 'no Chromium here' : false }, () => {
     assert.match(first.stdout, /diagrams: 3 rendered, 0 cached, 0 failed, 0 client-side/);
     assert.match(second.stdout, /diagrams: 0 rendered, 3 cached, 0 failed, 0 client-side/);
     const page = html(out, 'lessons/1.1-lesson-1/index.html');
-    assert.equal([...page.matchAll(/<div class="diagram-svg diagram-themed"><svg id="m[0-9a-f]{16}"/g)].length, 1);
+    const svgs = [...page.matchAll(/<div class="diagram-svg diagram-themed"><svg id="m[0-9a-f]{16}"[^>]*\sclass="(cgm-[0-9a-z]+) /g)];
+    assert.equal(svgs.length, 1);
     assert.doesNotMatch(page, /diagram-light|diagram-dark/);
-    assert.match(page, /fill:var\(--cg-mermaid-node\)/);
-    assert.doesNotMatch(page, /#0000(0[1-8]|1[1-8])\b/, 'a sentinel colour was left in the SVG');
+    assert.doesNotMatch(page, /<svg[^>]*><style>/, 'an SVG kept its own stylesheet');
+    assert.equal([...page.matchAll(/<marker /g)].length, 1, 'unused arrowhead markers are left in the SVG');
+    assert.match(page, new RegExp(`<link rel="stylesheet" href="${BASE}_codelabgen/diagrams\\.css\\?v=[0-9a-z]+"`));
+    const css = readFileSync(path.join(out, '_codelabgen', 'diagrams.css'), 'utf8');
+    assert.ok(css.includes(`:is(.${svgs[0]![1]},#_) .node rect`), 'the SVG\'s class has no rules in diagrams.css');
+    assert.match(css, /fill:var\(--cg-mermaid-node\)/);
+    assert.equal(css.match(/\.edge-animation-slow\{/g)?.length, 1, 'the three flowcharts share one stylesheet');
+    assert.doesNotMatch(page + css, /#0000(0[1-8]|1[1-8])\b/, 'a sentinel colour was left in the SVG');
+  });
+
+  test('code tokens carry theme-colour classes defined in the code stylesheet; no span for whitespace or plain text', () => {
+    const page = html(out, 'lessons/1.1-lesson-1/index.html');
+    // The lesson's files (the readalong's first block is left out: shiki now and then colours the
+    // first line a build highlights as one token, a known flake noted in docs/performance.md).
+    const code = [...page.matchAll(/<section class="code-file"[\s\S]*?<\/section>/g)].map((m) => m[0]).join('');
+    const classed = [...code.matchAll(/<span class="([a-z][0-9a-z]* [a-z][0-9a-z]*)">/g)].map((m) => m[1]!);
+    assert.ok(classed.length > 100, `${classed.length} classed token spans`);
+    // No inline styles (only marked lines' contrast-fixed colours keep one), no span around whitespace.
+    assert.doesNotMatch(code, /<span style="--/);
+    // Colour 0 of each theme is its text colour (pipeline/site/expressive-code.ts): such tokens need no span.
+    assert.deepEqual(classed.filter((c) => /\b[ab]0\b/.test(c)), [], "tokens in the theme's text colour keep a span");
+    assert.doesNotMatch(code, /<span class="(?!indent")[a-z][0-9a-z]*(?: [a-z][0-9a-z]*)?">\s+<\/span>/, 'a whitespace-only token span');
+    assert.ok([...page.matchAll(/<span style="--[^"]*">/g)].length < 10, 'marked lines aside, tokens carry classes');
+    const sheet = page.match(/href="([^"]*\/_astro\/ec\.[^"]+\.css)"/)?.[1];
+    assert.ok(sheet, 'no code stylesheet');
+    const css = readFileSync(path.join(out, sheet.slice(BASE.length)), 'utf8');
+    for (const name of new Set(classed.flatMap((c) => c.split(' ')))) assert.ok(css.includes(`.${name}{--`), `class ${name} is not defined`);
+  });
+
+  test("a lesson page lists its own module's lessons; the others come from the shared sidebar file", () => {
+    const page = html(out, 'lessons/1.1-lesson-1/index.html');
+    const sidebar = page.slice(page.indexOf('<nav class="sidebar"'), page.indexOf('</nav>', page.indexOf('<nav class="sidebar"')));
+    assert.match(sidebar, /<details class="sidebar-module" open><summary>1\. Module 1<\/summary><ul><li><a href="\/my-course\/lessons\/1\.1-lesson-1\/" aria-current="page">/);
+    assert.match(sidebar, /<details class="sidebar-module" data-module="2"><summary>2\. Module 2<\/summary><ul><li><a href="\/my-course\/#module-2">1 lesson \(overview\)<\/a>/);
+    assert.doesNotMatch(sidebar, /lesson-4/);
+    const file = sidebar.match(/data-lessons="\/my-course\/(_codelabgen\/sidebar\.json)\?v=[0-9a-z]+"/)?.[1];
+    assert.ok(file, 'no data-lessons on the sidebar');
+    assert.deepEqual(JSON.parse(readFileSync(path.join(out, file), 'utf8')), {
+      1: [['1.1', 'Lesson 1 title', '/my-course/lessons/1.1-lesson-1/'], ['1.2', 'Lesson 2 title', '/my-course/lessons/1.2-lesson-2/']],
+      2: [['2.2', 'Lesson 4 title', '/my-course/lessons/2.2-lesson-4/']],
+    });
+    // Pages other than lessons list every lesson.
+    assert.match(html(out, 'glossary/index.html'), /<details class="sidebar-module" open><summary>2\. Module 2<\/summary><ul><li><a href="\/my-course\/lessons\/2\.2-lesson-4\/">/);
   });
 });
 

@@ -40,7 +40,7 @@ export function pageWeights(outDir: string, base: string): PageWeight[] {
 
 function assetBytes(outDir: string, base: string, url: string): number {
   if (/^[a-z]+:/i.test(url)) return 0;
-  const local = url.startsWith(base) ? url.slice(base.length) : url;
+  const local = (url.startsWith(base) ? url.slice(base.length) : url).replace(/[?#].*$/, ''); // page.js?v=...
   try {
     return statSync(path.join(outDir, local.replace(/^\/+/, ''))).size;
   } catch {

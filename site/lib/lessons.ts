@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, type CourseView, type DiagramRef, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, type CourseView, type DiagramRef, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { anchorHeadings, type TocEntry } from './headings.ts';
@@ -30,7 +30,14 @@ export function termSlug(entry: GlossaryEntry): string {
 export function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
   const declared = /^\s*%%\s*title:\s*(.+)$/.exec(ref.source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
-  return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, svg: cached?.svg ?? null, light: cached?.light ?? null, dark: cached?.dark ?? null, error: cached?.error ?? null };
+  const styles: DiagramView['styles'] = [];
+  const lean = (svg: string | null | undefined) => {
+    if (svg == null) return null;
+    const split = leanSvg(svg);
+    if (split.style && !styles.some((s) => s.name === split.style!.name)) styles.push(split.style);
+    return split.svg;
+  };
+  return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, svg: lean(cached?.svg), light: lean(cached?.light), dark: lean(cached?.dark), styles, error: cached?.error ?? null };
 }
 
 /** Ids the lesson page gives its own sections (and so no doc heading may take). */

@@ -12,6 +12,7 @@ export const DiagramViewSchema = z.strictObject({
   svg: z.string().nullable().describe('Build-time SVG themed by CSS variables (one copy for both themes), null when not rendered so.'),
   light: z.string().nullable().describe('Build-time SVG (light theme), null when not rendered.'),
   dark: z.string().nullable().describe('Build-time SVG (dark theme), null when not rendered.'),
+  styles: z.array(z.strictObject({ name: z.string(), css: z.string() })).describe("The SVGs' stylesheets, served once per site (site/routes/diagrams.css.ts); each SVG carries the class `name`."),
   error: z.string().nullable().describe("Mermaid's syntax error, if any."),
 });
 

@@ -1,0 +1,97 @@
+// The page's behaviour, one file for every page (served at _codelabgen/page.js, cached by the
+// browser, so it is not repeated in each page's HTML): search dialog, menu drawer, lazily filled
+// sidebar modules, scrollable code regions, table of contents, theme toggle. The theme is set by a
+// tiny inline script in the head (no flash); mermaid's fallback loads only where needed.
+(function () {
+  var d = document.querySelector('.search-dialog');
+  if (!d) return;
+  var input = d.querySelector('input'), list = d.querySelector('.search-results'), status = d.querySelector('.search-status'), pf = null, seq = 0;
+  if (/Mac|iPhone|iPad/.test(navigator.platform)) document.querySelector('.search-kbd').textContent = '⌘K';
+  function open() {
+    if (d.open) return;
+    d.showModal();
+    input.select();
+    if (!pf) pf = import(d.dataset.bundle + 'pagefind.js').then(function (m) { return m.options({ baseUrl: d.dataset.base }).then(function () { return m.init(); }).then(function () { return m; }); }).catch(function () { status.textContent = 'The search index is not available (it is built by codelabgen site build).'; return null; });
+  }
+  function text(html) { var t = document.createElement('template'); t.innerHTML = html; return t.content.textContent; }
+  function item(r) { var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'); a.href = r.url; b.textContent = text((r.meta && r.meta.title) || r.url).replace(/`/g, ''); p.className = 'search-excerpt'; p.innerHTML = r.excerpt; a.append(b, p); li.append(a); return li; }
+  function search() {
+    var q = input.value.trim(), n = ++seq;
+    if (!q) { list.replaceChildren(); status.textContent = ''; return; }
+    pf.then(function (m) { return m && m.debouncedSearch(q, {}, 120); }).then(function (res) {
+      if (!res || n !== seq) return;
+      return Promise.all(res.results.slice(0, 8).map(function (r) { return r.data(); })).then(function (data) {
+        if (n !== seq) return;
+        list.replaceChildren.apply(list, data.map(item));
+        status.textContent = res.results.length === 0 ? 'No results for “' + q + '”' : res.results.length + (res.results.length === 1 ? ' result' : ' results');
+      });
+    });
+  }
+  input.addEventListener('input', function () { open(); search(); });
+  document.querySelectorAll('[data-search-open]').forEach(function (b) { b.addEventListener('click', open); });
+  d.addEventListener('click', function (e) { if (e.target === d) d.close(); });
+  list.addEventListener('click', function (e) { if (e.target.closest('a')) d.close(); });
+  input.addEventListener('keydown', function (e) { if (e.key === 'ArrowDown') { var a = list.querySelector('a'); if (a) { e.preventDefault(); a.focus(); } } });
+  list.addEventListener('keydown', function (e) {
+    var li = e.target.closest('li');
+    if (!li) return;
+    var to = e.key === 'ArrowDown' ? li.nextElementSibling : e.key === 'ArrowUp' ? li.previousElementSibling : null;
+    if (e.key === 'ArrowUp' && !to) { e.preventDefault(); input.focus(); return; }
+    if (to) { e.preventDefault(); to.querySelector('a').focus(); }
+  });
+  addEventListener('keydown', function (e) {
+    var a = document.activeElement;
+    if ((e.key === 'k' || e.key === 'K') && (e.ctrlKey || e.metaKey) && !e.altKey) { e.preventDefault(); d.open ? d.close() : open(); return; }
+    if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || d.open || (a && (a.matches('input,textarea,select') || a.isContentEditable))) return;
+    e.preventDefault();
+    open();
+  });
+})();
+(function () {
+  var b = document.querySelector('.menu-toggle'), n = document.getElementById('sidebar'), f = document.querySelector('.site-footer'), m = document.getElementById('main');
+  if (!b || !n) return;
+  function set(o) { b.setAttribute('aria-expanded', String(o)); document.body.classList.toggle('menu-open', o); m.inert = o; f.inert = o; if (o) { var c = n.querySelector('[aria-current="page"]') || n.querySelector('a'); c && c.focus(); } }
+  b.addEventListener('click', function () { set(b.getAttribute('aria-expanded') !== 'true'); });
+  addEventListener('keydown', function (e) { if (e.key === 'Escape' && b.getAttribute('aria-expanded') === 'true') { set(false); b.focus(); } });
+  matchMedia('(min-width: 50rem)').addEventListener('change', function (e) { if (e.matches) set(false); });
+  // A lesson page lists only its own module's lessons; the others come from one shared file when opened.
+  var lessons = null;
+  function fill(mod) {
+    lessons = lessons || fetch(n.dataset.lessons).then(function (r) { return r.json(); });
+    lessons.then(function (all) {
+      var ul = mod.querySelector('ul'), rows = all[mod.dataset.module];
+      if (!rows || !mod.hasAttribute('data-module')) return;
+      mod.removeAttribute('data-module');
+      ul.replaceChildren.apply(ul, rows.map(function (l) { var li = document.createElement('li'), a = document.createElement('a'), s = document.createElement('span'); a.href = l[2]; s.className = 'num'; s.textContent = l[0]; a.append(s, ' ' + l[1]); li.append(a); return li; }));
+    }).catch(function () { lessons = null; });
+  }
+  n.querySelectorAll('details[data-module]').forEach(function (mod) { mod.addEventListener('toggle', function () { if (mod.open) fill(mod); }); });
+})();
+document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
+  if (p.scrollWidth <= p.clientWidth && p.scrollHeight <= p.clientHeight) return;
+  var t = p.closest('figure').querySelector('.title'), n = p.querySelector('.ln');
+  p.tabIndex = 0;
+  p.setAttribute('role', 'region');
+  p.setAttribute('aria-label', (t ? t.textContent : 'Code') + (n ? ', from line ' + n.textContent : '') + ' (code block ' + (i + 1) + ')');
+});
+(function () {
+  var links = [].slice.call(document.querySelectorAll('.toc a'));
+  if (links.length === 0) return;
+  var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
+  function pick() {
+    var y = document.querySelector('.site-header').getBoundingClientRect().bottom + 40, i = 0;
+    heads.forEach(function (h, k) { if (h && h.getBoundingClientRect().top < y) i = k; });
+    links.forEach(function (a, k) { if (k === i) a.setAttribute('aria-current', 'true'); else a.removeAttribute('aria-current'); });
+  }
+  var t = 0;
+  addEventListener('scroll', function () { if (!t) t = requestAnimationFrame(function () { t = 0; pick(); }); }, { passive: true });
+  pick();
+})();
+(function () {
+  var b = document.querySelector('.theme-toggle'), d = document.documentElement;
+  if (!b) return;
+  function p() { b.setAttribute('aria-pressed', String(d.dataset.theme === 'dark')); }
+  p();
+  b.addEventListener('click', function () { d.dataset.theme = d.dataset.theme === 'dark' ? 'light' : 'dark'; try { localStorage.setItem('codelabgen-theme', d.dataset.theme); } catch (e) {} p(); });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function (e) { var s = null; try { s = localStorage.getItem('codelabgen-theme'); } catch (x) {} if (!s) { d.dataset.theme = e.matches ? 'dark' : 'light'; p(); } });
+})();
