@@ -1,5 +1,5 @@
 // `npm test`'s steps with the independent ones run at once: the CPU-bound Node tests overlap the
-// browser tests, which mostly wait (docs/performance.md, "Test suite time"). Each step's output is
+// browser tests, which mostly wait (docs/testing.md). Each step's output is
 // printed when it ends; then a table of when each step started and how long it took, also written
 // as tab-separated lines to $CODELABGEN_TEST_TIMINGS when set (.ci/run prints it). Exit 1 when a
 // step fails (the steps after it are skipped, the others still run). Usage: node scripts/test-all.ts
