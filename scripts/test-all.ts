@@ -5,7 +5,7 @@
 // step fails (the steps after it are skipped, the others still run). Usage: node scripts/test-all.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,8 @@ interface Step {
   after: string[];
   command: string[];
   env?: Record<string, string>;
+  /** Runs at a lower CPU priority (nice 10): work that only fills the cores the browser tests leave idle. */
+  background?: boolean;
 }
 
 // The e2e builds go to a folder made here (or $CODELABGEN_E2E_DIR), so that both Playwright runs
@@ -30,9 +32,9 @@ const e2eEnv = { CODELABGEN_E2E_DIR: e2eDir };
 
 const STEPS: Step[] = [
   { name: 'build', after: [], command: [node, 'scripts/build.mjs'] },
-  { name: 'tsc', after: ['build'], command: [bin('tsc'), '-p', 'tsconfig.json'] },
-  { name: 'astro-check', after: ['build'], command: [node, 'scripts/astro-check.mjs'] },
-  { name: 'node tests', after: ['build'], command: [node, 'scripts/node-tests.ts'] },
+  { name: 'tsc', after: ['build'], command: [bin('tsc'), '-p', 'tsconfig.json'], background: true },
+  { name: 'astro-check', after: ['build'], command: [node, 'scripts/astro-check.mjs'], background: true },
+  { name: 'node tests', after: ['build'], command: [node, 'scripts/node-tests.ts'], background: true },
   { name: 'e2e builds', after: ['build'], command: e2eBuilt ? [] : [node, 'e2e/prepare.ts', e2eDir] },
   { name: 'playwright site', after: ['e2e builds'], command: [bin('playwright'), 'test', '--project=site'], env: e2eEnv },
   // `site dev` specs time saves against a budget: they run alone, once everything else has ended
@@ -62,6 +64,16 @@ function runStep(step: Step): Promise<void> {
   let output = '';
   const child = spawn(step.command[0]!, step.command.slice(1), { cwd: REPO, env: { ...process.env, ...step.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.set(step.name, child);
+  // Set before the child starts its own processes (they inherit it). The e2e builds and the browser
+  // tests keep the normal priority: they wait for pages most of the time, and when they do need the
+  // CPU they get it at once, so that they are not the last thing running while a core idles.
+  if (step.background && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, 10);
+    } catch {
+      // Not permitted here: the step runs at normal priority, only slower overall.
+    }
+  }
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
   return new Promise((resolve) => {
