@@ -16,16 +16,19 @@ const PATTERNS = ['content-schemas/**/*.test.ts', 'pipeline/**/*.test.ts', 'cli/
 const SLOW_FIRST = [
   'cli/package.test.ts',
   'pipeline/site/site-build.test.ts',
-  'cli/verify.test.ts',
   'cli/orchestrator.test.ts',
+  'cli/verify.test.ts',
   'cli/protocol.test.ts',
-  'pipeline/site/site-rebuild.test.ts',
-  'cli/refusals.test.ts',
-  'pipeline/site/astro-mount.test.ts',
-  'cli/progress.test.ts',
-  'pipeline/site/site-errors.test.ts',
   'site/site-config.test.ts',
+  'cli/refusals.test.ts',
+  'cli/progress.test.ts',
+  'pipeline/site/site-rebuild.test.ts',
+  'pipeline/site/astro-mount.test.ts',
+  'pipeline/site/site-errors.test.ts',
   'cli/authoring.test.ts',
+  'cli/budgets.test.ts',
+  'cli/foundation.test.ts',
+  'cli/fuzz.test.ts',
 ];
 
 const { values, positionals } = parseArgs({ options: { concurrency: { type: 'string', default: '4' } }, allowPositionals: true });
