@@ -1,27 +1,55 @@
-// axe-core on the main page types, in both themes: no serious or critical violation.
+// axe-core with no violation of any impact on every page type of both builds (with a lesson whose
+// diagrams client-side mermaid draws), the search dialog and the mobile menu, in both themes. First
+// in file order, so that these long tests start first.
 import AxeBuilder from '@axe-core/playwright';
 import { lessonUrl, lessons, siteUrl } from './course.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, openPage as open, test } from './fixtures.ts';
 
-const PAGES = [
-  ['home', () => siteUrl()],
-  ['lesson', () => lessonUrl(lessons()[2] ?? lessons()[0]!)],
-  ['glossary', () => `${siteUrl()}glossary/`],
-  ['report', () => `${siteUrl('base')}report/`],
-] as const;
+const THEMES = ['light', 'dark'] as const;
 
-for (const [name, url] of [...PAGES, ['lesson with client-side diagrams', () => lessonUrl(lessons()[2] ?? lessons()[0]!, 'base')] as const]) {
-  for (const theme of ['light', 'dark'] as const) {
-    test(`axe: no serious or critical violation on the ${name} page (${theme})`, async ({ page }) => {
-      await page.emulateMedia({ colorScheme: theme });
-      await page.goto(url());
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-      await expect(page.locator('pre.mermaid-source')).toHaveCount(0, { timeout: 60_000 }); // client-side diagrams drawn
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      const serious = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
-      expect(serious).toEqual([]);
+// Two tests a theme, so that they run side by side.
+const PAGES = {
+  'every page type of the publish build': [
+    ['home', () => siteUrl()],
+    ['lesson', () => lessonUrl(lessons()[0]!)],
+    ['another lesson', () => lessonUrl(lessons()[2] ?? lessons()[0]!)],
+    ['glossary', () => `${siteUrl()}glossary/`],
+    ['sources', () => `${siteUrl()}sources/`],
+    ['search page', () => `${siteUrl()}search/`],
+    ['not found', () => `${siteUrl()}no-such-page/`],
+  ],
+  'the drafts build, the search dialog and the mobile menu': [
+    ['lesson with client-side diagrams (drafts build)', () => lessonUrl(lessons()[2] ?? lessons()[0]!, 'base')],
+    ['report (drafts build)', () => `${siteUrl('base')}report/`],
+  ],
+} as const;
+
+for (const theme of THEMES) {
+  for (const [group, pages] of Object.entries(PAGES)) {
+    test(`axe: no violation of any impact on ${group} (${theme})`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const found: string[] = [];
+      const check = async (label: string) => {
+        const { violations } = await new AxeBuilder({ page }).analyze();
+        found.push(...violations.map((v) => `${label}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+      };
+      for (const [name, url] of pages) {
+        page.removeAllListeners('console');
+        await open(page, url(), 1280, theme);
+        await expect(page.locator('pre.mermaid-source')).toHaveCount(0, { timeout: 60_000 }); // client-side diagrams drawn
+        await check(name);
+      }
+      if (group === 'the drafts build, the search dialog and the mobile menu') {
+        await open(page, lessonUrl(lessons()[0]!), 1280, theme);
+        await page.keyboard.press('/');
+        await page.getByRole('searchbox').fill('stream');
+        await expect(page.locator('.search-results a').first()).toBeVisible();
+        await check('search dialog');
+        await open(page, lessonUrl(lessons()[0]!), 390, theme);
+        await page.getByRole('button', { name: 'Course menu' }).click();
+        await check('mobile menu');
+      }
+      expect(found).toEqual([]);
     });
   }
 }

@@ -1,7 +1,8 @@
 // Builds what the browser tests look at, once per run: the demo course and its site at base `/`
 // (scripts/demo.ts, driving the real CLI; the learner view), the same course built again under
 // `/course-site/` as drafts (the producer view) with client-side diagrams, and a static server for each. Tests read the locations from E2E_* variables.
-// CODELABGEN_E2E_DIR=DIR builds into DIR and keeps it; a later run with the same DIR reuses the builds.
+// CODELABGEN_E2E_DIR=DIR builds into DIR and keeps it; a later run with the same DIR reuses the builds
+// (`node e2e/prepare.ts DIR` makes them ahead of time: scripts/test-all.mjs does while other tests run).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +12,9 @@ import { BASE_PATH, REPO, cliPath } from './paths.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dir = process.env.CODELABGEN_E2E_DIR ? path.resolve(process.env.CODELABGEN_E2E_DIR) : mkdtempSync(path.join(tmpdir(), 'codelabgen-e2e-'));
-  const course = path.join(dir, 'course');
-  const rootSite = path.join(dir, 'site-root');
-  const baseSite = path.join(dir, 'site-base');
-  if (!existsSync(path.join(REPO, 'dist', 'main.mjs'))) run('build', [path.join(REPO, 'scripts', 'build.mjs')]);
+  const { course, rootSite, baseSite } = e2eLocations(dir);
   // CODELABGEN_E2E_DIR with finished builds is reused (handy while writing tests); else build.
-  if (!(process.env.CODELABGEN_E2E_DIR && existsSync(path.join(baseSite, 'index.html')))) build(dir, course, rootSite, baseSite);
+  if (!(process.env.CODELABGEN_E2E_DIR && existsSync(path.join(baseSite, 'index.html')))) buildE2eSites(dir);
   const [root, base] = await Promise.all([serveStatic(rootSite, '/'), serveStatic(baseSite, BASE_PATH)]);
   Object.assign(process.env, { E2E_DIR: dir, E2E_COURSE: course, E2E_ROOT_URL: root.url, E2E_BASE_URL: base.url });
   return async () => {
@@ -25,8 +23,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   };
 }
 
-function build(dir: string, course: string, rootSite: string, baseSite: string): void {
+/** Where the demo course and the two builds live inside the e2e folder. */
+export function e2eLocations(dir: string): { course: string; rootSite: string; baseSite: string } {
+  return { course: path.join(dir, 'course'), rootSite: path.join(dir, 'site-root'), baseSite: path.join(dir, 'site-base') };
+}
+
+/** Drives the demo course through the CLI into `dir` and builds its two sites there. */
+export function buildE2eSites(dir: string): void {
   const started = Date.now();
+  const { course, rootSite, baseSite } = e2eLocations(dir);
+  if (!existsSync(path.join(REPO, 'dist', 'main.mjs'))) run('build', [path.join(REPO, 'scripts', 'build.mjs')]);
   run('demo', [path.join(REPO, 'scripts', 'demo.ts'), '--dir', course, '--out', rootSite, '--quiet']);
   // No diagram cache and no browser: the second build leaves diagrams to client-side mermaid, so
   // the tests also see mermaid's files served under the non-root base. It is a drafts build: the

@@ -1,22 +1,14 @@
 // Visual quality of the learner's site: readable line length, code and diagrams as wide as the text
-// column, no sideways scrolling at 390 and 1280 px, axe with no violation at all on every page type
-// and open dialog/menu in both themes, the lesson JS budget, and screenshots to look at.
+// column, no sideways scrolling at 390 and 1280 px, the lesson JS budget, and screenshots to look at
+// (axe on every page type: a11y.spec.ts).
 import { gzipSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import path from 'node:path';
 import { lessonUrl, lessons, siteUrl } from './course.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, openPage as open, test } from './fixtures.ts';
 
 const WIDTHS = [390, 1280] as const;
 const THEMES = ['light', 'dark'] as const;
-
-async function open(page: Page, url: string, width: number, theme: 'light' | 'dark'): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  await page.emulateMedia({ colorScheme: theme });
-  await page.goto(url, { waitUntil: 'networkidle' });
-  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-}
 
 test('lesson pages: readable line length, code and diagrams as wide as the text, no sideways scroll', async ({ page }) => {
   for (const width of WIDTHS) {
@@ -79,41 +71,6 @@ test('lesson pages with build-time diagrams load at most 15 KB of JavaScript (gz
   }
   expect(measured).toBe(lessons().length);
 });
-
-const PAGES = [
-  ['home', () => siteUrl()],
-  ['lesson', () => lessonUrl(lessons()[0]!)],
-  ['glossary', () => `${siteUrl()}glossary/`],
-  ['sources', () => `${siteUrl()}sources/`],
-  ['search page', () => `${siteUrl()}search/`],
-  ['not found', () => `${siteUrl()}no-such-page/`],
-  ['report (drafts build)', () => `${siteUrl('base')}report/`],
-] as const;
-
-for (const theme of THEMES) {
-  test(`axe: no violation of any impact on every page type, the search dialog and the mobile menu (${theme})`, async ({ page }) => {
-    test.setTimeout(180_000);
-    const found: string[] = [];
-    const check = async (label: string) => {
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      found.push(...violations.map((v) => `${label}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
-    };
-    for (const [name, url] of PAGES) {
-      page.removeAllListeners('console');
-      await open(page, url(), 1280, theme);
-      await check(name);
-    }
-    await open(page, lessonUrl(lessons()[0]!), 1280, theme);
-    await page.keyboard.press('/');
-    await page.getByRole('searchbox').fill('stream');
-    await expect(page.locator('.search-results a').first()).toBeVisible();
-    await check('search dialog');
-    await open(page, lessonUrl(lessons()[0]!), 390, theme);
-    await page.getByRole('button', { name: 'Course menu' }).click();
-    await check('mobile menu');
-    expect(found).toEqual([]);
-  });
-}
 
 test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, in both themes', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
