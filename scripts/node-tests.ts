@@ -16,6 +16,8 @@ const PATTERNS = ['content-schemas/**/*.test.ts', 'pipeline/**/*.test.ts', 'cli/
 const SLOW_FIRST = [
   'cli/package.test.ts',
   'pipeline/site/site-build.test.ts',
+  'pipeline/site/mdx-site.test.ts',
+  'cli/mcp.test.ts',
   'cli/orchestrator.test.ts',
   'cli/verify.test.ts',
   'cli/protocol.test.ts',
