@@ -10,13 +10,13 @@ import path from 'node:path';
 export class ReleaseWatch {
   private watcher: FSWatcher | null = null;
   /** Ends the running sleep. Events are delivered only while the waiter awaits, so none is missed between sleeps. */
-  private wake: (() => void) | null = null;
+  private wake: ((woken: boolean) => void) | null = null;
 
   constructor(lockFile: string) {
     const names = new Set([path.basename(lockFile), `${path.basename(lockFile)}.break`]);
     try {
       this.watcher = watch(path.dirname(lockFile), { persistent: false }, (_type, name) => {
-        if (name === null || names.has(String(name))) this.wake?.();
+        if (name === null || names.has(String(name))) this.wake?.(true);
       });
       this.watcher.on('error', () => this.close()); // the folder went away, or the watch broke: timers only
     } catch {
@@ -24,15 +24,15 @@ export class ReleaseWatch {
     }
   }
 
-  /** Sleeps up to `ms`, less if the lock or its guard changes meanwhile. */
-  sleep(ms: number): Promise<void> {
+  /** Sleeps up to `ms`, less if the lock or its guard changes meanwhile; true when woken by a change. */
+  sleep(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (woken: boolean) => {
         clearTimeout(timer);
         this.wake = null;
-        resolve();
+        resolve(woken);
       };
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(() => done(false), ms);
       this.wake = done;
     });
   }
@@ -40,6 +40,6 @@ export class ReleaseWatch {
   close(): void {
     this.watcher?.close();
     this.watcher = null;
-    this.wake?.();
+    this.wake?.(false);
   }
 }
