@@ -61,3 +61,18 @@ test('a folder that cannot be watched leaves the timer', async () => {
   assert.equal(await watch.sleep(5), false);
   watch.close();
 });
+
+test('a lock taken again before the waiter looks does not wake it (the next release will)', async () => {
+  const dir = folder();
+  const watch = new ReleaseWatch(path.join(dir, 'lock'));
+  try {
+    const sleeping = watch.sleep(300);
+    // Released and taken by another waiter at once: both events arrive with the lock present.
+    unlinkSync(path.join(dir, 'lock'));
+    writeFileSync(path.join(dir, 'lock'), '{}\n');
+    assert.equal(await sleeping, false);
+  } finally {
+    watch.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,7 +4,7 @@
 // stays the fallback: a missed event, a filesystem without notifications (NFS) or a watcher that
 // cannot be created (the inotify instance limit) only cost the old backoff. Measured in
 // docs/performance.md ("MCP server").
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 
 export class ReleaseWatch {
@@ -13,10 +13,14 @@ export class ReleaseWatch {
   private wake: ((woken: boolean) => void) | null = null;
 
   constructor(lockFile: string) {
-    const names = new Set([path.basename(lockFile), `${path.basename(lockFile)}.break`]);
+    const lock = path.basename(lockFile);
     try {
       this.watcher = watch(path.dirname(lockFile), { persistent: false }, (_type, name) => {
-        if (name === null || names.has(String(name))) this.wake?.(true);
+        if (name !== null && name !== lock && name !== `${lock}.break`) return;
+        // A lock that exists was just taken (by the next holder, or still held): waking every waiter
+        // for it costs each a failed try. Only a removal (or a break guard change) wakes them.
+        if (name === lock && existsSync(lockFile)) return;
+        this.wake?.(true);
       });
       this.watcher.on('error', () => this.close()); // the folder went away, or the watch broke: timers only
     } catch {
