@@ -1,7 +1,8 @@
 // The MCP server against the CLI, paired in one run: round trips of the `state_next` and `state_log`
 // tool calls (one server, one SDK client over stdio) against `state next` and `state log` processes,
 // interleaved round by round; then C parallel MCP clients (a server each) doing `state_log`, with
-// throughput and lost updates (acknowledged ids missing from the log; must be 0).
+// throughput, lost updates (acknowledged ids missing from the log; must be 0) and the CPU the servers
+// and the clients spent per change.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,6 +30,10 @@ export interface McpClientsRow {
   p99_ms: number;
   refused: number;
   lost_updates: number;
+  /** CPU (user + system) of the 8 server processes per change, from /proc (Linux; null elsewhere). */
+  server_cpu_ms_per_change: number | null;
+  /** CPU of this bench process (the 8 SDK clients) per change. */
+  client_cpu_ms_per_change: number;
 }
 
 const ENV: Record<string, string> = { ...(process.env as Record<string, string>), NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '120' };
@@ -37,6 +42,28 @@ async function connect(root: string): Promise<Client> {
   const client = new Client({ name: 'codelabgen-bench', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], env: ENV, stderr: 'ignore' }));
   return client;
+}
+
+/** CPU ms (user + system) a process has used so far, from /proc/<pid>/stat; null without procfs. */
+function processCpuMs(pid: number | null | undefined): number | null {
+  if (pid === null || pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100 on Linux)
+  } catch {
+    return null;
+  }
+}
+
+function serversCpuMs(clients: Client[]): number | null {
+  let total = 0;
+  for (const client of clients) {
+    const ms = processCpuMs((client.transport as StdioClientTransport | undefined)?.pid);
+    if (ms === null) return null;
+    total += ms;
+  }
+  return total;
 }
 
 async function timedCall(client: Client, name: string, args: Record<string, unknown>): Promise<{ ms: number; ok: boolean; text: string }> {
@@ -88,6 +115,8 @@ async function parallelClients(root: string, clients: number, perClient: number)
     const samples: number[] = [];
     const acked = new Set<string>();
     let refused = 0;
+    const serverCpu = serversCpuMs(connected);
+    const clientCpu = process.cpuUsage();
     const start = process.hrtime.bigint();
     await Promise.all(connected.map(async (client, c) => {
       for (let n = 0; n < perClient; n += 1) {
@@ -99,9 +128,23 @@ async function parallelClients(root: string, clients: number, perClient: number)
       }
     }));
     const wall = since(start);
+    const serverCpuAfter = serversCpuMs(connected);
+    const clientCpuUsed = process.cpuUsage(clientCpu);
+    const changes = clients * perClient;
     const logged = new Set(readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { data?: { id?: string } }).data?.id));
     const summary = summarize(samples);
-    return { clients, changes: clients * perClient, wall_ms: round(wall, 0), changes_per_s: round((clients * perClient) / (wall / 1000), 1), p50_ms: summary.median_ms, p99_ms: summary.p99_ms, refused, lost_updates: [...acked].filter((id) => !logged.has(id)).length };
+    return {
+      clients,
+      changes,
+      wall_ms: round(wall, 0),
+      changes_per_s: round(changes / (wall / 1000), 1),
+      p50_ms: summary.median_ms,
+      p99_ms: summary.p99_ms,
+      refused,
+      lost_updates: [...acked].filter((id) => !logged.has(id)).length,
+      server_cpu_ms_per_change: serverCpu === null || serverCpuAfter === null ? null : round((serverCpuAfter - serverCpu) / changes, 2),
+      client_cpu_ms_per_change: round((clientCpuUsed.user + clientCpuUsed.system) / 1000 / changes, 2),
+    };
   } finally {
     await Promise.all(connected.map((client) => client.close()));
   }

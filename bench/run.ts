@@ -51,7 +51,7 @@ function table(r: Record<string, any>): string {
   for (const row of r.cli?.rows ?? []) lines.push(`cli   ${row.command.padEnd(18)} median ${row.median_ms} ms  p95 ${row.p95_ms} ms  ×node ${row.median_vs_node}`);
   for (const row of r.contention ?? []) lines.push(`lock  ${String(row.writers).padStart(2)} writers  ${row.changes_per_s}/s  p50 ${row.p50_ms} ms  p99 ${row.p99_ms} ms  lost ${row.lost_updates}`);
   for (const row of r.mcp?.latency ?? []) lines.push(`mcp   ${row.tool.padEnd(18)} median ${row.mcp.median_ms} ms vs CLI ${row.cli.median_ms} ms  ×${row.median_vs_cli}`);
-  if (r.mcp?.clients) lines.push(`mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}`);
+  if (r.mcp?.clients) lines.push(`mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}  CPU/change server ${r.mcp.clients.server_cpu_ms_per_change} ms, client ${r.mcp.clients.client_cpu_ms_per_change} ms`);
   for (const row of r.scale?.rows ?? []) lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
   for (const [name, ms] of Object.entries(r.scale?.once_ms ?? {})) lines.push(`scale ${name.padEnd(18)} ${ms} ms`);
   for (const d of r.site?.diagrams_cold ?? []) lines.push(`site  ${d.diagrams} diagrams (${d.kind}) rendered cold ${d.ms} ms`);

@@ -1,5 +1,6 @@
 // Atomic file replacement: temp file in the same folder, write, fsync, rename, fsync the folder.
-// On any failure the temp file is removed and the old file is untouched.
+// On any failure the temp file is removed and the old file is untouched. The folder fsync only makes
+// the new name durable at once; state.json replacements skip it (docs/reliability.md, "fsyncs").
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { faultPoint } from './fault.ts';
@@ -34,8 +35,12 @@ export function writeNewFileDurably(file: string, data: string | Uint8Array, bef
   }
 }
 
-/** Writes all of `data` to `target` atomically. `faults` enables the store's fault seam steps. */
-export function writeFileAtomic(target: string, data: string | Uint8Array, faults = false): void {
+/**
+ * Writes all of `data` to `target` atomically. `faults` enables the store's fault seam steps.
+ * `syncFolder: false` leaves the rename to the filesystem's next journal commit: after a power loss
+ * the folder holds either the old file or the new one, each complete (the temp file is fsynced).
+ */
+export function writeFileAtomic(target: string, data: string | Uint8Array, faults = false, syncFolder = true): void {
   const temp = tempPathFor(target);
   let renamed = false;
   try {
@@ -45,7 +50,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, fault
     renameSync(temp, target);
     renamed = true;
     if (faults) faultPoint('after-rename');
-    fsyncDir(path.dirname(target));
+    if (syncFolder) fsyncDir(path.dirname(target));
   } catch (error) {
     if (!renamed) safeUnlink(temp);
     throw error;

@@ -54,7 +54,8 @@ export function writeEventAndState(course: Course, event: Event, state: State, l
   }
   const written = { ...state, log_bytes: logBytes + Buffer.byteLength(line) };
   try {
-    writeStateFile(course, written, true);
+    // logBytes > 0: state.json exists and every event before this one is durable (fsynced above).
+    writeStateFile(course, written, true, logBytes > 0);
   } catch (error) {
     try {
       truncateLog(eventsPath(course), logBytes);

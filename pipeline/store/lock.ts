@@ -2,7 +2,7 @@
 // process start) by linking a fully written temp file. It is broken only when its owner process is
 // gone (at once, no blind wait), under a second `lock.break` guard so that two breakers cannot both
 // remove it. Every wait sleeps (so signals are answered) and backs off up to a timeout, then
-// refuses naming the holder.
+// refuses naming the holder; a release wakes the sleepers (lock-wake.ts).
 import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Course } from '../course.ts';
@@ -11,6 +11,7 @@ import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 import { withBreakGuard } from './lock-guard.ts';
 import { lockName, notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
+import { ReleaseWatch } from './lock-wake.ts';
 import { currentProcess, processGone, type ProcessIdentity } from './process-identity.ts';
 import { uniqueHex } from './unique-name.ts';
 
@@ -68,6 +69,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
   const started = Date.now();
   let delay = 2; // ms, doubled up to 20: a longer sleep leaves the lock idle while every waiter sleeps
   let announced = false;
+  let release: ReleaseWatch | null = null; // set up at the first busy answer: a free lock costs nothing more
   try {
     writeCompleteFile(temp, `${JSON.stringify(owner)}\n`, 'lock-write');
     for (;;) {
@@ -78,6 +80,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       } catch (error) {
         if (errorCode(error) !== 'EEXIST') throw writeRefusal(error, file);
       }
+      release ??= new ReleaseWatch(file); // before reading the owner, so a release after the read wakes us
       const current = readOwner(file);
       // A stale lock just removed is retried at once; every other outcome is a wait: it sleeps, so
       // signal handlers run, and it counts against the timeout.
@@ -87,10 +90,11 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       if (!announced) options.onWait?.(typeof current === 'object' ? current : null);
       announced = true;
       faultPoint('lock-wait');
-      await sleep(Math.min(delay, Math.max(1, timeoutMs - (Date.now() - started))) * (0.5 + Math.random()));
+      await release.sleep(Math.min(delay, Math.max(1, timeoutMs - (Date.now() - started))) * (0.5 + Math.random()));
       delay = Math.min(delay * 2, 20);
     }
   } finally {
+    release?.close();
     pendingTemps.delete(temp);
     safeUnlink(temp);
   }
@@ -157,8 +161,4 @@ function timeoutRefusal(file: string, owner: LockOwner | 'unreadable', timeoutMs
     `course is locked by pid ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.acquired_at}; gave up after ${Math.round(timeoutMs / 1000)}s`,
     [`wait and retry, or raise CODELABGEN_LOCK_TIMEOUT (seconds); if that process is gone on another host, remove ${file}`],
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

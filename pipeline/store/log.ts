@@ -175,6 +175,16 @@ export function appendEvent(file: string, line: string, expectedSize: number): v
   }
 }
 
+/** Makes the log's bytes durable: recovery applies events a killed writer may not have fsynced. */
+export function syncLog(file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Cuts the log back to `size` bytes (undoing an append whose state write failed). */
 export function truncateLog(file: string, size: number): void {
   const fd = openSync(file, 'r+');

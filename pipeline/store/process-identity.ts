@@ -11,8 +11,12 @@ export interface ProcessIdentity {
   start: number | null;
 }
 
+let self: ProcessIdentity | undefined;
+
+/** This process's identity, read once: a long-lived server takes the lock for every change. */
 export function currentProcess(): ProcessIdentity {
-  return { pid: process.pid, host: hostname(), start: processStart(process.pid) };
+  self ??= { pid: process.pid, host: hostname(), start: processStart(process.pid) };
+  return { ...self };
 }
 
 /** True when the process is on this host and no longer exists (or its pid was reused). */

@@ -10,7 +10,7 @@ import { apply } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
 import { safeUnlink, writeNewFileDurably } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
-import { lastLineSeq, scanLog, truncateLog, type LogScan } from './log.ts';
+import { lastLineSeq, scanLog, syncLog, truncateLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
 import { pidAlive } from './process-identity.ts';
 import { eventsPath, readStateFile, refuseOddStoreFiles, writeStateFile } from './state-file.ts';
@@ -79,7 +79,10 @@ export function recoverLocked(course: Course): Loaded {
   );
   if (scan.events.length > 0) notices.push(`recovered: replayed ${scan.events.length} event(s) missing from ${ARTIFACTS.state} (seq ${scan.events[0]?.seq}..${scan.lastSeq})`);
   state = { ...state, log_bytes: scan.goodBytes };
-  writeStateFile(course, state);
+  // A writer killed between its append and its fsync left the event in the page cache only: make
+  // it durable before a state.json that applies it (written without a folder fsync) can be.
+  if (scan.events.length > 0) syncLog(eventsPath(course));
+  writeStateFile(course, state, false, true);
   return { state, notices };
 }
 
