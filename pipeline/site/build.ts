@@ -240,10 +240,13 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
 
 /** Content caches unused this long are removed (courses in temp folders come and go). */
 const CACHE_KEEP_MS = 7 * 24 * 3600_000;
+const CACHE_LAYOUT = 'v2';
 
 function siteJob(mode: SiteJob['mode'], root: string, rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>): SiteJob {
   const course = realpathSync(root);
-  const key = createHash('sha256').update(`${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
+  // CACHE_LAYOUT changes when what a cache holds would mislead a newer build (v2: paths in the
+  // content store are relative to the cache's own Astro root, see worker.ts).
+  const key = createHash('sha256').update(`${CACHE_LAYOUT}\n${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
   const cacheDir = path.join(cacheRoot(), `content-${key}`);
   sweepCaches(cacheDir);
   return { mode, course, cacheDir, ...rest };

@@ -1,6 +1,7 @@
 // One Astro run (build, dev or preview) of the course site, forked by pipeline/site/build.ts: it
 // receives a SiteJob, reports progress and the result over IPC, and turns every failure into one
 // `failed` message (never a stack trace), then exits.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { packageRoot, type SiteBuildResult, type SiteJob, type WorkerMessage } from './build.ts';
@@ -18,11 +19,15 @@ async function fail(error: unknown, mode: string): Promise<never> {
 }
 
 function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, integrations: AstroInlineConfig['integrations'] = []): AstroInlineConfig {
-  const root = packageRoot();
+  // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
+  // entry) under its root, so each course gets a root of its own: builds of two courses at once
+  // must not overwrite each other's. The pages and components stay in the package's site/.
+  const root = path.join(job.cacheDir, 'root');
+  mkdirSync(root, { recursive: true });
   return {
     root,
     configFile: false,
-    srcDir: './site',
+    srcDir: path.join(packageRoot(), 'site'),
     // Paths that end up in the bundle stay the same from run to run (else no page is ever kept).
     publicDir: path.join(job.cacheDir, 'public'),
     outDir: job.out,
