@@ -4,6 +4,7 @@
 export { printable, resolveCourse, type Course } from './course.ts';
 export { refuse } from './errors.ts';
 export { commit } from './store/commit.ts';
+export { releaseHeldLocks } from './store/lock.ts';
 export { loadState } from './store/recover.ts';
 export { getOwn } from './state/keyed.ts';
 export { loadConfig } from './config.ts';

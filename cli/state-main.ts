@@ -1,0 +1,22 @@
+// The state commands' entry (state show|next|log|set|fail|block|unblock|stale): scripts/build.mjs
+// bundles it, with all those commands run, into the one file dist/state.cjs, which
+// bin/codelabgen.cjs loads for them instead of dist/main.mjs and its chunks (docs/performance.md).
+// Any other command line goes on to cli/main.ts.
+import { releaseHeldLocks } from '../pipeline/state-commands.ts';
+import { findCommand, hoistLeadingCourse, main } from './run.ts';
+import type { CommandModule } from './spec.ts';
+
+const STATE_COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  'state show': () => import('./commands/state-show.ts'),
+  'state next': () => import('./commands/state-next.ts'),
+  'state log': () => import('./commands/state-log.ts'),
+  'state set': () => import('./commands/state-set.ts'),
+  'state fail': () => import('./commands/state-fail.ts'),
+  'state block': () => import('./commands/state-block.ts'),
+  'state unblock': () => import('./commands/state-unblock.ts'),
+  'state stale': () => import('./commands/state-stale.ts'),
+};
+
+const name = findCommand(hoistLeadingCourse(process.argv.slice(2)))?.spec.name;
+if (name !== undefined && Object.hasOwn(STATE_COMMANDS, name)) void main(releaseHeldLocks, (spec) => STATE_COMMANDS[spec.name]!());
+else void import('./main.ts');
