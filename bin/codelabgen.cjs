@@ -17,14 +17,65 @@ if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(`error: codelabgen needs Node.js >= 22.12; this is ${process.version}\nhint: install it with "npm i --prefix .cache/node22 node@22" in the codelabgen folder, or use a Node 22 installer\n`);
   process.exit(2);
 }
+const Module = require('node:module');
 try {
-  require('node:module').enableCompileCache?.();
+  Module.enableCompileCache?.();
 } catch {
   // the cache is an optimization only
 }
+
 // `state <word>` after any leading --course DIR. cli/state-main.ts hands a command line it does not
 // run to dist/main.mjs, so this choice decides only how much is loaded.
 const args = process.argv.slice(2);
 while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
-if (args[0] === 'state' && /^(?:show|next|log|set|fail|block|unblock|stale)$/.test(args[1] ?? '')) require('../dist/state.cjs');
+if (args[0] === 'state' && /^(?:show|next|log|set|fail|block|unblock|stale)$/.test(args[1] ?? '')) runStateBundle(`state-${args[1]}`);
 else import('../dist/main.mjs');
+
+/**
+ * Runs dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
+ * compile cache keeps only what V8 compiled before the file ran (its top level); the functions a
+ * command calls are compiled on every run. This cache is taken when the command ends, so it holds
+ * them too (docs/performance.md). It sits in Node's compile cache folder, under codelabgen/, one
+ * file per install and command, which starts with the bundle's identity (inode, size, mtime); any
+ * other bundle, a cache V8 rejects (another Node) or none is replaced at exit, by temp and rename.
+ */
+function runStateBundle(command) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const file = path.join(__dirname, '..', 'dist', 'state.cjs');
+  const cacheDir = Module.getCompileCacheDir?.();
+  if (cacheDir === undefined) return require(file);
+  const vm = require('node:vm');
+  const { ino, size, mtimeMs } = fs.statSync(file);
+  const identity = Buffer.from(`${ino}:${size}:${mtimeMs}\n`);
+  const cacheFile = path.join(cacheDir, 'codelabgen', `${command}-${fnv1a(file)}`);
+  let cachedData;
+  try {
+    const bytes = fs.readFileSync(cacheFile);
+    if (bytes.subarray(0, identity.length).equals(identity)) cachedData = bytes.subarray(identity.length);
+  } catch {
+    // no cache yet
+  }
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', () => {
+      const temp = `${cacheFile}.${process.pid}.tmp`;
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        fs.writeFileSync(temp, Buffer.concat([identity, script.createCachedData()]));
+        fs.renameSync(temp, cacheFile);
+      } catch {
+        fs.rmSync(temp, { force: true });
+      }
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
+}
+
+/** A short hex name for a path (FNV-1a, 32 bits). */
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
