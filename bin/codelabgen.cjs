@@ -24,22 +24,23 @@ try {
   // the cache is an optimization only
 }
 
-// `state <word>` after any leading --course DIR. cli/state-main.ts hands a command line it does not
-// run to dist/main.mjs, so this choice decides only how much is loaded.
+// `state <word>` after any leading --course DIR: dist/state.cjs runs the command line when it is one
+// of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so this choice only decides
+// how much is loaded.
 const args = process.argv.slice(2);
 while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
-if (args[0] === 'state' && /^(?:show|next|log|set|fail|block|unblock|stale)$/.test(args[1] ?? '')) runStateBundle(`state-${args[1]}`);
-else import('../dist/main.mjs');
+const stateCommand = args[0] === 'state' && /^(?:show|next|log|set|fail|block|unblock|stale)$/.test(args[1] ?? '');
+if (!stateCommand || !loadStateBundle(`state-${args[1]}`).runStateCommand()) import('../dist/main.mjs');
 
 /**
- * Runs dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
+ * Loads dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
  * compile cache keeps only what V8 compiled before the file ran (its top level); the functions a
  * command calls are compiled on every run. This cache is taken when the command ends, so it holds
  * them too (docs/performance.md). It sits in Node's compile cache folder, under codelabgen/, one
  * file per install and command, which starts with the bundle's identity (inode, size, mtime); any
  * other bundle, a cache V8 rejects (another Node) or none is replaced at exit, by temp and rename.
  */
-function runStateBundle(command) {
+function loadStateBundle(command) {
   const fs = require('node:fs');
   const path = require('node:path');
   const file = path.join(__dirname, '..', 'dist', 'state.cjs');
@@ -56,7 +57,7 @@ function runStateBundle(command) {
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once('exit', () => {
       const temp = `${cacheFile}.${process.pid}.tmp`;
@@ -71,6 +72,7 @@ function runStateBundle(command) {
   }
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  return module.exports;
 }
 
 /** A short hex name for a path (FNV-1a, 32 bits). */

@@ -17,6 +17,13 @@ const STATE_COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'state stale': () => import('./commands/state-stale.ts'),
 };
 
-const name = findCommand(hoistLeadingCourse(process.argv.slice(2)))?.spec.name;
-if (name !== undefined && Object.hasOwn(STATE_COMMANDS, name)) void main(releaseHeldLocks, (spec) => STATE_COMMANDS[spec.name]!());
-else void import('./main.ts');
+/**
+ * Runs this process's command line when it names one of the commands above and returns true;
+ * returns false, having done nothing, for any other (the launcher then loads dist/main.mjs).
+ */
+export function runStateCommand(): boolean {
+  const name = findCommand(hoistLeadingCourse(process.argv.slice(2)))?.spec.name;
+  if (name === undefined || !Object.hasOwn(STATE_COMMANDS, name)) return false;
+  void main(releaseHeldLocks, (spec) => STATE_COMMANDS[spec.name]!());
+  return true;
+}

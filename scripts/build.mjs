@@ -66,7 +66,8 @@ const builtinsWithoutNamespaces = {
   },
 };
 
-// `node scripts/build.mjs --metafile FILE` also writes esbuild's metafile (what each chunk holds).
+// `node scripts/build.mjs --metafile FILE.json` also writes esbuild's metafiles (what each chunk
+// holds): FILE.json for dist/main.mjs and its chunks, FILE.state.json for dist/state.cjs.
 const metafileAt = process.argv.indexOf('--metafile');
 const result = await build({
   metafile: metafileAt !== -1,
@@ -92,16 +93,15 @@ const result = await build({
 });
 if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1], JSON.stringify(result.metafile));
 
-const FORMAT = process.env.STATE_FORMAT ?? 'cjs';
-// The state commands, with all they run, in one file: loading it costs less than resolving and
-// linking the dozen chunks main.mjs would load for them (docs/performance.md). Only
-// cli/state-main.ts's own command table is bundled: the full table's loaders are left out.
+// The state commands, with all they run, in one CommonJS file: loading it costs less than Node's ES
+// module loader resolving and linking the dozen chunks main.mjs would load for them
+// (docs/performance.md). Only cli/state-main.ts's own loaders are bundled: the full command
+// table's loaders are left out.
 const stateCommandsOnly = {
   name: 'state-commands-only',
   setup(build) {
     build.onResolve({ filter: /^\.\/commands\/[\w-]+\.ts$/ }, (args) => (args.importer.endsWith('/cli/commands.ts') ? { path: args.path, namespace: 'not-in-state-bundle' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'not-in-state-bundle' }, (args) => ({ contents: `throw new Error('${args.path} is not in dist/state.cjs: cli/state-main.ts runs only the state commands');` }));
-    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) => (args.importer.endsWith('/cli/state-main.ts') ? { path: './main.mjs', external: true } : undefined));
   },
 };
 const stateResult = await build({
@@ -109,15 +109,15 @@ const stateResult = await build({
   entryPoints: { state: 'cli/state-main.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
-  format: FORMAT,
+  format: 'cjs',
   platform: 'node',
   target: 'node22',
-  outExtension: { '.js': FORMAT === 'cjs' ? '.cjs' : '.mjs' },
+  outExtension: { '.js': '.cjs' },
   sourcemap: 'linked',
-  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'true', ...(FORMAT === 'cjs' ? { 'import.meta.url': 'import_meta_url' } : {}) },
-  external: ['./main.mjs'],
-  banner: { js: FORMAT === 'cjs' ? "const import_meta_url = require('node:url').pathToFileURL(__filename).href;" : "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
-  plugins: [englishOnlyZodLocales, stateCommandsOnly, builtinsWithoutNamespaces],
+  // js-yaml is bundled too (content-schemas/lazy-load.ts), evaluated on the first YAML file read.
+  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'true', 'import.meta.url': 'import_meta_url' },
+  banner: { js: "const import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [stateCommandsOnly, builtinsWithoutNamespaces],
   logLevel: 'warning',
 });
 if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1].replace(/(\.json)?$/, '.state$1'), JSON.stringify(stateResult.metafile));
