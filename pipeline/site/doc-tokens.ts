@@ -2,7 +2,7 @@
 // with code references, links and images deep inside lists, blockquotes and asides name the right
 // line. Also every fenced block of a doc (nested ones too), for `codelabgen check`.
 import type { Token, Tokens } from 'marked';
-import { loadLazily } from '../../content-schemas/lazy-load.ts';
+import { loadLazily } from '../../content-schemas/fast.ts';
 import type { Fence } from './fences.ts';
 import type * as Markdown from './marked.ts';
 
