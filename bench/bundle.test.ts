@@ -158,7 +158,7 @@ function codeCaches(dir: string): Map<string, Buffer> {
   return found;
 }
 
-test("the launcher keeps a code cache per state command, taken at exit, and replaces one V8 rejects or that another bundle wrote", () => {
+test("the launcher keeps a code cache per state command, taken when a run exits 0, and replaces one V8 rejects or that another bundle wrote", () => {
   const root = scratchCourse();
   const dir = scratchDir('codelabgen-code-cache-');
   const run = (args: string[], env: Record<string, string> = { NODE_COMPILE_CACHE: dir }) => {
@@ -167,6 +167,9 @@ test("the launcher keeps a code cache per state command, taken at exit, and repl
     assert.equal(result.stderr, '');
     return result.stdout;
   };
+  // A refused run leaves no cache: it ran little of the command's code.
+  assert.equal(spawnSync(process.execPath, [CLI, 'state', 'show', '--bogus', '--course', root], { env: { ...process.env, NODE_COMPILE_CACHE: dir } }).status, 2);
+  assert.equal(codeCaches(dir).size, 0);
   const shown = run(['state', 'show', '--json']);
   const { ino, size, mtimeMs } = statSync(STATE_BUNDLE);
   const identity = Buffer.from(`${ino}:${size}:${mtimeMs}\n`);

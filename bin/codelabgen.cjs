@@ -37,8 +37,9 @@ if (!stateCommand || !loadStateBundle(`state-${args[1]}`).runStateCommand()) imp
  * compile cache keeps only what V8 compiled before the file ran (its top level); the functions a
  * command calls are compiled on every run. This cache is taken when the command ends, so it holds
  * them too (docs/performance.md). It sits in Node's compile cache folder, under codelabgen/, one
- * file per install and command, which starts with the bundle's identity (inode, size, mtime); any
- * other bundle, a cache V8 rejects (another Node) or none is replaced at exit, by temp and rename.
+ * file per install and command, which starts with the bundle's identity (inode, size, mtime); one
+ * for another bundle, one V8 rejects (another Node) or none is replaced when a run of the command
+ * exits 0, by temp and rename.
  */
 function loadStateBundle(command) {
   const fs = require('node:fs');
@@ -57,9 +58,11 @@ function loadStateBundle(command) {
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'utf8')}\n});`;
+  const script = new vm.Script(source, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
-    process.once('exit', () => {
+    process.once('exit', (code) => {
+      if (code !== 0) return; // a refused command ran little of its code: leave the cache to a run that works
       const temp = `${cacheFile}.${process.pid}.tmp`;
       try {
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
