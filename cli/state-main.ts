@@ -1,7 +1,7 @@
 // The state commands' entry (state show|next|log|set|fail|block|unblock|stale): scripts/build.mjs
 // bundles it, with all those commands run, into the one file dist/state.cjs, which
 // bin/codelabgen.cjs loads for them instead of dist/main.mjs and its chunks (docs/performance.md).
-// Any other command line goes on to cli/main.ts.
+// runStateCommand() leaves any other command line to the launcher, which then loads dist/main.mjs.
 import { releaseHeldLocks } from '../pipeline/state-commands.ts';
 import { findCommand, hoistLeadingCourse, main } from './run.ts';
 import type { CommandModule } from './spec.ts';
