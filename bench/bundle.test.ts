@@ -14,7 +14,7 @@ import { CLI, scratchCourse, scratchDir } from '../cli/testing.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const STATE_BUNDLE = path.join(DIST, 'state.cjs');
-const STATE_COMMANDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale'];
+const STATE_COMMANDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase', 'task'];
 
 /** The chunk file `name` and every chunk it imports statically, transitively. */
 function staticClosure(file: string): Map<string, string> {
@@ -55,20 +55,25 @@ function stateBundleAlone(edit: (text: string) => string = (text) => text): stri
   return path.join(root, 'bin', 'codelabgen.cjs');
 }
 
+const SCRATCH_CODE_CACHE = scratchDir('codelabgen-code-cache-');
+
+/** Runs the launcher `cli` (its code caches in a scratch folder: each install path has its own). */
 function runWith(cli: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE } });
 }
 
 test('the state commands need nothing from dist/ but state.cjs, and state log never evaluates js-yaml', () => {
   const root = scratchCourse();
   const alone = stateBundleAlone();
-  const args: Record<string, string[]> = { show: [], next: [], log: ['fact'], set: ['1.1', 'spec'], fail: ['1.1', '--note', 'n'], block: ['1.1'], unblock: ['1.1'], stale: ['1.1'] };
+  const args: Record<string, string[]> = { show: [], next: [], log: ['fact'], set: ['1.1', 'spec'], fail: ['1.1', '--note', 'n'], block: ['1.1'], unblock: ['1.1'], stale: ['1.1'], phase: ['recon'], task: ['list'] };
   for (const command of STATE_COMMANDS) {
     const result = runWith(alone, ['state', command, ...args[command]!, '--course', root]);
-    if (['show', 'next', 'log'].includes(command)) assert.equal(result.status, 0, `state ${command}: ${result.stderr}`);
+    if (['show', 'next', 'log', 'phase', 'task'].includes(command)) assert.equal(result.status, 0, `state ${command}: ${result.stderr}`);
     // This course has no lessons: the lesson commands refuse it, after loading and running their code.
     else assert.match(result.stderr, /^error: unknown lesson "1\.1"/, `state ${command}`);
   }
+  const started = runWith(alone, ['state', 'task', 'start', '--phase', 'recon', '--role', 'researcher', '--course', root]);
+  assert.equal(started.status, 0, started.stderr);
   // js-yaml's module body, poisoned: state log still works, state next (which reads config.yaml) fails.
   const marker = '"node_modules/js-yaml/dist/js-yaml.mjs"() {';
   const poisoned = stateBundleAlone((text) => {

@@ -24,13 +24,15 @@ try {
   // the cache is an optimization only
 }
 
-// `state <word>` after any leading --course DIR: dist/state.cjs runs the command line when it is one
-// of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so this choice only decides
-// how much is loaded.
+// `state <word>` or `state task <word>` after any leading --course DIR: dist/state.cjs runs the
+// command line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so
+// this choice only decides how much is loaded.
 const args = process.argv.slice(2);
 while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
-const stateCommand = args[0] === 'state' && /^(?:show|next|log|set|fail|block|unblock|stale)$/.test(args[1] ?? '');
-if (!stateCommand || !loadStateBundle(`state-${args[1]}`).runStateCommand()) import('../dist/main.mjs');
+const STATE_WORDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase'];
+const TASK_WORDS = ['start', 'heartbeat', 'done', 'fail', 'reset', 'list'];
+const words = args[0] !== 'state' ? null : args[1] === 'task' ? (TASK_WORDS.includes(args[2]) ? args.slice(0, 3) : null) : STATE_WORDS.includes(args[1]) ? args.slice(0, 2) : null;
+if (words === null || !loadStateBundle(words.join('-')).runStateCommand()) import('../dist/main.mjs');
 
 /**
  * Loads dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
@@ -39,7 +41,7 @@ if (!stateCommand || !loadStateBundle(`state-${args[1]}`).runStateCommand()) imp
  * them too (docs/performance.md). It sits in Node's compile cache folder, under codelabgen/, one
  * file per install and command, which starts with the bundle's identity (inode, size, mtime); one
  * for another bundle, one V8 rejects (another Node) or none is replaced when a run of the command
- * exits 0, by temp and rename.
+ * exits 0, by temp and rename; caches unwritten for a week are dropped then.
  */
 function loadStateBundle(command) {
   const fs = require('node:fs');
@@ -68,6 +70,12 @@ function loadStateBundle(command) {
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
         fs.writeFileSync(temp, Buffer.concat([identity, script.createCachedData()]));
         fs.renameSync(temp, cacheFile);
+        // Installs come and go (a test's temp copy, an npx run): drop caches unwritten for a week.
+        // One still in use is written again on its next run.
+        for (const name of fs.readdirSync(path.dirname(cacheFile))) {
+          const other = path.join(path.dirname(cacheFile), name);
+          if (Date.now() - fs.statSync(other).mtimeMs > 7 * 24 * 3600_000) fs.rmSync(other, { force: true });
+        }
       } catch {
         fs.rmSync(temp, { force: true });
       }

@@ -1,4 +1,5 @@
-// The state commands' entry (state show|next|log|set|fail|block|unblock|stale): scripts/build.mjs
+// The state commands' entry (state show|next|log|set|fail|block|unblock|stale|phase and state task
+// start|heartbeat|done|fail|reset|list): scripts/build.mjs
 // bundles it, with all those commands run, into the one file dist/state.cjs, which
 // bin/codelabgen.cjs loads for them instead of dist/main.mjs and its chunks (docs/performance.md).
 // runStateCommand() leaves any other command line to the launcher, which then loads dist/main.mjs.
@@ -15,6 +16,13 @@ const STATE_COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'state block': () => import('./commands/state-block.ts'),
   'state unblock': () => import('./commands/state-unblock.ts'),
   'state stale': () => import('./commands/state-stale.ts'),
+  'state phase': () => import('./commands/state-phase.ts'),
+  'state task start': () => import('./commands/state-task.ts'),
+  'state task heartbeat': () => import('./commands/state-task.ts'),
+  'state task done': () => import('./commands/state-task.ts'),
+  'state task fail': () => import('./commands/state-task.ts'),
+  'state task reset': () => import('./commands/state-task.ts'),
+  'state task list': () => import('./commands/state-task.ts'),
 };
 
 /**
