@@ -1,5 +1,6 @@
-// The start-up budget in the built dist/. The state commands run from one CommonJS file,
-// dist/state.cjs (cli/state-main.ts), which the launcher loads with a code cache of its own: it
+// The start-up budget in the built dist/. The state commands (state show|next|log|set|fail|block|
+// unblock|stale|phase, state task ...) run from one CommonJS file, dist/state.cjs
+// (cli/state-main.ts), which the launcher loads with a code cache of its own: it
 // holds no zod or zod schema (zod loads only when a file fails its generated validator), no MCP SDK
 // and no marked, and evaluates js-yaml only on a YAML read (never in `state log`). What a real
 // course's `state next` loads at run time holds no zod and no heavy Node module. esbuild names each
