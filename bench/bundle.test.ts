@@ -1,16 +1,21 @@
-// The start-up budget in the built dist/: the state commands' chunks and all they import statically
-// hold no zod or zod schema (zod loads only when a file fails its generated validator), and
-// `state log`'s no js-yaml; and what a real course's `state next` loads at run time holds no zod.
-// esbuild names each bundled source in a `// path` comment.
+// The start-up budget in the built dist/. The state commands (state show|next|log|set|fail|block|
+// unblock|stale|phase, state task ...) run from one CommonJS file, dist/state.cjs
+// (cli/state-main.ts), which the launcher loads with a code cache of its own: it
+// holds no zod or zod schema (zod loads only when a file fails its generated validator), no MCP SDK
+// and no marked, and evaluates js-yaml only on a YAML read (never in `state log`). What a real
+// course's `state next` loads at run time holds no zod and no heavy Node module. esbuild names each
+// bundled source in a `// path` comment.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CLI, scratchCourse, scratchDir } from '../cli/testing.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const STATE_BUNDLE = path.join(DIST, 'state.cjs');
+const STATE_COMMANDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase', 'task'];
 
 /** The chunk file `name` and every chunk it imports statically, transitively. */
 function staticClosure(file: string): Map<string, string> {
@@ -31,24 +36,57 @@ function sources(text: string): string[] {
   return [...text.matchAll(/^\/\/ ((?:node_modules|content-schemas|pipeline|cli)\/\S+)$/gm)].map((match) => match[1]!);
 }
 
-const ZOD_FREE_SCHEMA_FILES = new Set(['content-schemas/errors.ts', 'content-schemas/fast.ts', 'content-schemas/lazy-load.ts', 'content-schemas/names.ts', 'content-schemas/parse.ts', 'content-schemas/validators.generated.ts', 'content-schemas/contrast.ts', 'content-schemas/refinements.ts']);
+const ZOD_FREE_SCHEMA_FILES = new Set(['content-schemas/errors.ts', 'content-schemas/fast.ts', 'content-schemas/lazy-load.ts', 'content-schemas/names.ts', 'content-schemas/parse.ts', 'content-schemas/validators.generated.ts', 'content-schemas/contrast.ts', 'content-schemas/refinements.ts', 'content-schemas/yaml.ts']);
 
-for (const command of ['state-show', 'state-next', 'state-log', 'state-set']) {
-  test(`${command.replace('-', ' ')} loads no zod: its chunks import only the generated validators`, () => {
-    // The command table may sit in main.mjs or in a chunk it imports statically.
-    const loader = new RegExp(`import\\("\\./((?:chunks/)?${command}-[A-Z0-9]+\\.mjs)"\\)`);
-    const chunk = [...staticClosure(path.join(DIST, 'main.mjs'))].flatMap(([file, text]) => {
-      const found = loader.exec(text)?.[1];
-      return found === undefined ? [] : [path.join(path.dirname(file), found)];
-    })[0];
-    assert.ok(chunk, `dist/main.mjs loads no ${command} chunk: run node scripts/build.mjs`);
-    const bundled = [...staticClosure(chunk).values()].flatMap(sources);
-    assert.ok(bundled.includes('content-schemas/validators.generated.ts'), 'the generated validators are on the path');
-    const heavy = bundled.filter((source) => source.startsWith('node_modules/zod/') || (source.startsWith('content-schemas/') && !ZOD_FREE_SCHEMA_FILES.has(source)));
-    assert.deepEqual(heavy, [], `${command} pulls zod into its start-up`);
-    if (command === 'state-log') assert.deepEqual(bundled.filter((source) => source.startsWith('node_modules/js-yaml/')), [], 'state log reads no YAML: js-yaml stays out of its start-up');
-  });
+test('dist/state.cjs holds every state command and the generated validators, and of node_modules only js-yaml: no zod, MCP SDK or marked', () => {
+  const bundled = sources(readFileSync(STATE_BUNDLE, 'utf8'));
+  for (const command of STATE_COMMANDS) assert.ok(bundled.includes(`cli/commands/state-${command}.ts`), `state ${command} is not in dist/state.cjs`);
+  assert.ok(bundled.includes('content-schemas/validators.generated.ts'), 'the generated validators are on the path');
+  assert.deepEqual(bundled.filter((source) => source.startsWith('content-schemas/') && !ZOD_FREE_SCHEMA_FILES.has(source)), [], 'dist/state.cjs pulls in the zod schemas');
+  assert.deepEqual([...new Set(bundled.filter((source) => source.startsWith('node_modules/')).map((source) => source.split('/')[1]))], ['js-yaml'], 'dist/state.cjs bundles a package besides js-yaml');
+});
+
+/** bin/codelabgen.cjs and dist/state.cjs alone in a folder of their own; `edit` may change the bundle. */
+function stateBundleAlone(edit: (text: string) => string = (text) => text): string {
+  const root = scratchDir('codelabgen-state-alone-');
+  mkdirSync(path.join(root, 'bin'));
+  mkdirSync(path.join(root, 'dist'));
+  copyFileSync(CLI, path.join(root, 'bin', 'codelabgen.cjs'));
+  writeFileSync(path.join(root, 'dist', 'state.cjs'), edit(readFileSync(STATE_BUNDLE, 'utf8')));
+  return path.join(root, 'bin', 'codelabgen.cjs');
 }
+
+const SCRATCH_CODE_CACHE = scratchDir('codelabgen-code-cache-');
+
+/** Runs the launcher `cli` (its code caches in a scratch folder: each install path has its own). */
+function runWith(cli: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE } });
+}
+
+test('the state commands need nothing from dist/ but state.cjs, and state log never evaluates js-yaml', () => {
+  const root = scratchCourse();
+  const alone = stateBundleAlone();
+  const args: Record<string, string[]> = { show: [], next: [], log: ['fact'], set: ['1.1', 'spec'], fail: ['1.1', '--note', 'n'], block: ['1.1'], unblock: ['1.1'], stale: ['1.1'], phase: ['recon'], task: ['list'] };
+  for (const command of STATE_COMMANDS) {
+    const result = runWith(alone, ['state', command, ...args[command]!, '--course', root]);
+    if (['show', 'next', 'log', 'phase', 'task'].includes(command)) assert.equal(result.status, 0, `state ${command}: ${result.stderr}`);
+    // This course has no lessons: the lesson commands refuse it, after loading and running their code.
+    else assert.match(result.stderr, /^error: unknown lesson "1\.1"/, `state ${command}`);
+  }
+  const started = runWith(alone, ['state', 'task', 'start', '--phase', 'recon', '--role', 'researcher', '--course', root]);
+  assert.equal(started.status, 0, started.stderr);
+  // js-yaml's module body, poisoned: state log still works, state next (which reads config.yaml) fails.
+  const marker = '"node_modules/js-yaml/dist/js-yaml.mjs"() {';
+  const poisoned = stateBundleAlone((text) => {
+    assert.ok(text.includes(marker), 'js-yaml is a lazily evaluated module of dist/state.cjs');
+    return text.replace(marker, `${marker} throw new Error("js-yaml evaluated");`);
+  });
+  const log = runWith(poisoned, ['state', 'log', 'fact', '--data', 'k=v', '--course', root]);
+  assert.equal(log.status, 0, log.stderr);
+  const next = runWith(poisoned, ['state', 'next', '--course', root]);
+  assert.notEqual(next.status, 0, 'state next evaluated no js-yaml: the poisoned bundle proves nothing');
+  assert.match(next.stderr, /js-yaml evaluated/);
+});
 
 test('the MCP SDK loads only in the mcp command: main.mjs and the state commands hold none of it', () => {
   const main = [...staticClosure(path.join(DIST, 'main.mjs'))];
@@ -63,10 +101,13 @@ test('the MCP SDK loads only in the mcp command: main.mjs and the state commands
   for (const chunk of stateChunks) {
     assert.deepEqual(sdk([...staticClosure(chunk).values()]), [], `${path.basename(chunk)} pulls in the MCP SDK`);
   }
+  assert.deepEqual(sdk([readFileSync(STATE_BUNDLE, 'utf8')]), [], 'dist/state.cjs pulls in the MCP SDK');
 });
 
 // Records every module file the process loads (import and require alike) into $LOADED_MODULES, then
-// Node's own modules (process.moduleLoadList) into $LOADED_MODULES.builtin.
+// Node's own modules (process.moduleLoadList) into $LOADED_MODULES.builtin. Preloaded with --require,
+// so that only the CLI can start Node's ES module loader. dist/state.cjs itself is read by the
+// launcher, not loaded as a module: it is not in the list.
 const RECORD_LOADS = `const { registerHooks } = process.getBuiltinModule('node:module');
 const { writeFileSync } = process.getBuiltinModule('node:fs');
 const loaded = [];
@@ -77,23 +118,22 @@ process.on('exit', () => {
 });
 `;
 
-/** Runs the CLI; returns its result, the sources bundled into every dist/ file it loaded, and Node's modules it loaded. */
-function loadsOf(args: string[]): { status: number | null; stderr: string; files: string[]; bundled: string[]; builtins: string[] } {
+/** Runs the CLI; returns its result, the module files it loaded, and Node's modules it loaded. */
+function loadsOf(args: string[]): { status: number | null; stderr: string; files: string[]; builtins: string[] } {
   const dir = scratchDir('codelabgen-loads-');
-  const hook = path.join(dir, 'record-loads.mjs');
+  const hook = path.join(dir, 'record-loads.cjs');
   const list = path.join(dir, 'loaded.txt');
   writeFileSync(hook, RECORD_LOADS);
-  const result = spawnSync(process.execPath, ['--import', hook, CLI, ...args], { encoding: 'utf8', env: { ...process.env, LOADED_MODULES: list, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args], { encoding: 'utf8', env: { ...process.env, LOADED_MODULES: list, NO_COLOR: '1' } });
   const files = readFileSync(list, 'utf8').split('\n').filter((url) => url !== '').map((url) => fileURLToPath(url));
-  const bundled = files.filter((file) => file.startsWith(DIST)).flatMap((file) => sources(readFileSync(file, 'utf8')));
   const builtins = readFileSync(`${list}.builtin`, 'utf8').split('\n').flatMap((line) => /^NativeModule (\S+)$/.exec(line)?.slice(1) ?? []);
-  return { status: result.status, stderr: result.stderr, files, bundled, builtins };
+  return { status: result.status, stderr: result.stderr, files, builtins };
 }
 
 // Node modules a state command need not load (docs/performance.md): node:crypto, the stream modules
-// (which process.stdout on a pipe, node:crypto and an ES import of node:fs pull in), net, and what
-// an ES import of node:util pulls in.
-const HEAVY_BUILTINS = ['crypto', 'stream', 'net', 'internal/fs/promises', 'worker_threads'];
+// (which process.stdout on a pipe, node:crypto and an ES import of node:fs pull in), net, what an ES
+// import of node:util pulls in, and Node's ES module loader (an ES module anywhere starts it).
+const HEAVY_BUILTINS = ['crypto', 'stream', 'net', 'internal/fs/promises', 'worker_threads', 'internal/modules/esm/module_job'];
 
 test('state next on a course whose config.yaml has site.accent and repo_url loads no zod and no heavy Node module (a refused accent loads zod)', () => {
   const root = scratchCourse();
@@ -101,9 +141,7 @@ test('state next on a course whose config.yaml has site.accent and repo_url load
   appendFileSync(config, 'site:\n  accent: "#0b7a75"\n  accent_dark: "#7fd4cf"\n  repo_url: "https://github.com/codelabgen/node-streams"\n');
   const fast = loadsOf(['state', 'next', '--course', root]);
   assert.equal(fast.status, 0, fast.stderr);
-  assert.ok(fast.files.includes(path.join(DIST, 'yaml.mjs')), 'config.yaml was read');
-  assert.ok(!fast.files.includes(path.join(DIST, 'schemas.mjs')), 'dist/schemas.mjs (zod) was loaded');
-  assert.deepEqual(fast.bundled.filter((source) => source.startsWith('node_modules/zod/')), []);
+  assert.deepEqual(fast.files, [CLI], 'state next loads modules besides the launcher (and dist/state.cjs, which it reads)');
   assert.deepEqual(fast.builtins.filter((name) => HEAVY_BUILTINS.includes(name)), [], 'state next loads heavy Node modules');
   const change = loadsOf(['state', 'log', 'fact', '--data', 'k=v', '--course', root]);
   assert.equal(change.status, 0, change.stderr);
@@ -114,4 +152,53 @@ test('state next on a course whose config.yaml has site.accent and repo_url load
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /^error: \.codelabgen\/config\.yaml: site\.accent: #777777 has contrast 4\.21:1 with the light background #f6f8fa/);
   assert.ok(refused.files.includes(path.join(DIST, 'schemas.mjs')), 'zod words the refusal');
+});
+
+/** The cache files under the codelabgen/ folder of the compile cache folder `dir`: name → bytes. */
+function codeCaches(dir: string): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  for (const version of readdirSync(dir)) {
+    const folder = path.join(dir, version, 'codelabgen');
+    for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : []) found.set(name, readFileSync(path.join(folder, name)));
+  }
+  return found;
+}
+
+test("the launcher keeps a code cache per state command, taken when a run exits 0, and replaces one V8 rejects or that another bundle wrote", () => {
+  const root = scratchCourse();
+  const dir = scratchDir('codelabgen-code-cache-');
+  const run = (args: string[], env: Record<string, string> = { NODE_COMPILE_CACHE: dir }) => {
+    const result = spawnSync(process.execPath, [CLI, ...args, '--course', root], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stderr, '');
+    return result.stdout;
+  };
+  // A refused run leaves no cache: it ran little of the command's code.
+  assert.equal(spawnSync(process.execPath, [CLI, 'state', 'show', '--bogus', '--course', root], { env: { ...process.env, NODE_COMPILE_CACHE: dir } }).status, 2);
+  assert.equal(codeCaches(dir).size, 0);
+  const shown = run(['state', 'show', '--json']);
+  const { ino, size, mtimeMs } = statSync(STATE_BUNDLE);
+  const identity = Buffer.from(`${ino}:${size}:${mtimeMs}\n`);
+  const first = codeCaches(dir);
+  const [name, bytes] = [...first][0] ?? [];
+  assert.equal(first.size, 1);
+  assert.match(name!, /^state-show-[0-9a-f]{8}$/);
+  assert.ok(bytes!.subarray(0, identity.length).equals(identity), 'the cache starts with the identity of dist/state.cjs');
+  assert.ok(bytes!.length > identity.length + 10_000, `a cache of ${bytes!.length} bytes holds no compiled functions`);
+  // Used as it is: the next run neither changes nor rewrites it, and prints the same.
+  assert.equal(run(['state', 'show', '--json']), shown);
+  assert.deepEqual(codeCaches(dir), first);
+  // Each command its own; NODE_DISABLE_COMPILE_CACHE turns this cache off with Node's.
+  run(['state', 'next']);
+  run(['state', 'log', 'fact'], { NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' });
+  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-[0-9a-f]{8}$/, '')).sort(), ['state-next', 'state-show']);
+  const logged = run(['state', 'show', '--json']);
+  // A cache V8 rejects (garbage after a matching identity), or one for another bundle: replaced.
+  const file = path.join(dir, readdirSync(dir)[0]!, 'codelabgen', name!);
+  for (const stale of [Buffer.concat([identity, Buffer.alloc(4096, 7)]), Buffer.concat([Buffer.from(`1:${size}:${mtimeMs}\n`), bytes!.subarray(identity.length)])]) {
+    writeFileSync(file, stale);
+    assert.equal(run(['state', 'show', '--json']), logged);
+    const replaced = readFileSync(file);
+    assert.ok(replaced.subarray(0, identity.length).equals(identity) && !replaced.equals(stale) && replaced.length > identity.length + 10_000, 'the stale cache was not replaced');
+  }
 });

@@ -9,7 +9,7 @@ import type { Event, RegisteredLesson, State } from '../content-schemas/index.ts
 import { apply, courseAt, eventsPath, readStateFile, writeFileAtomic } from '../pipeline/index.ts';
 import { replayBatch } from '../pipeline/state/keyed.ts';
 
-export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'codelabgen.mjs');
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'codelabgen.cjs');
 
 export interface StateCourseOptions {
   /** Lessons, spread over modules of `perModule` lessons. */

@@ -2,7 +2,7 @@
 // content-schemas/index.ts and pipeline/read.ts; across folders only the entry files are imported
 // (pipeline/site/index.ts is the site commands' own, lazily loaded entry, pipeline/state-commands.ts
 // the state commands' narrow one; content-schemas/fast.ts is the zod-free entry the pipeline
-// validates through, content-schemas/errors.ts the exit codes cli/main.ts reads).
+// validates through, content-schemas/errors.ts the exit codes cli/run.ts reads).
 // Test files and test helpers may reach inside.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';

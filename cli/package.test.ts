@@ -179,7 +179,7 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
 
 test('the package holds what runs, and the installed CLI inits a course and builds the example course', { timeout: 600_000 }, () => {
   const files = packedFiles;
-  for (const needed of ['bin/codelabgen.mjs', 'dist/main.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json']) assert.ok(files.includes(needed), `${needed} is not in the package`);
+  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json']) assert.ok(files.includes(needed), `${needed} is not in the package`);
   const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$/.test(file));
   assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
 
@@ -196,6 +196,10 @@ test('the package holds what runs, and the installed CLI inits a course and buil
   const init = codelabgen(['init', 'new-course', '--title', 'From the tarball']);
   assert.equal(init.status, 0, init.stderr);
   assert.ok(existsSync(path.join(dir, 'new-course', '.codelabgen', 'state.json')));
+  // A state command runs from dist/state.cjs, through the .bin link the package manager made.
+  const next = codelabgen(['state', 'next', '--course', 'new-course']);
+  assert.equal(next.status, 0, next.stderr);
+  assert.equal((JSON.parse(next.stdout) as { phase: string }).phase, 'init');
 
   cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
   // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering

@@ -1,5 +1,5 @@
 // How an error ends a command: its exit code and the `error: ...` line with its `hint: ...` lines
-// (one line each). cli/main.ts settles on stderr; the MCP server settles into a tool result.
+// (one line each). cli/run.ts settles on stderr; the MCP server settles into a tool result.
 import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import type { Sink } from './output.ts';
 

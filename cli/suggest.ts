@@ -1,5 +1,5 @@
 // "Did you mean ...": the known word nearest to a mistyped one by edit distance. Pure; used by
-// cli/main.ts for unknown commands and options.
+// cli/run.ts for unknown commands and options.
 
 /** Optimal-string-alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1. */
 export function editDistance(a: string, b: string): number {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = path.join(REPO_ROOT, 'bin', 'codelabgen.mjs');
+export const CLI = path.join(REPO_ROOT, 'bin', 'codelabgen.cjs');
 
 export interface CliResult {
   code: number | null;

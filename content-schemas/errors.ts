@@ -1,5 +1,5 @@
 // Exit codes (docs/protocol.md, "Exit codes and output") and the base of every error that carries
-// one. Defined once, here, so an error class states its own code and cli/main.ts maps by it.
+// one. Defined once, here, so an error class states its own code and cli/run.ts maps by it.
 export const EXIT = {
   ok: 0,
   checkFailed: 1,

@@ -4,9 +4,14 @@ import { createRequire } from 'node:module';
 
 // Defined (true) by scripts/build.mjs in the bundle.
 declare const CODELABGEN_BUNDLED: boolean | undefined;
+// Defined by scripts/build.mjs: true in dist/state.cjs, false in the other bundles.
+declare const CODELABGEN_STATE_BUNDLE: boolean | undefined;
 
 /** `entry`: the bundle's dist/<entry>.mjs; `source`: the same module's file, relative to this one. */
 export function loadLazily<T>(entry: string, source: string): T {
+  // dist/state.cjs carries js-yaml itself, evaluated on first use: a require of dist/yaml.mjs, an ES
+  // module, would start Node's ES module loader, which a state command otherwise never needs.
+  if (typeof CODELABGEN_STATE_BUNDLE === 'boolean' && CODELABGEN_STATE_BUNDLE && entry === 'yaml') return require('./yaml.ts') as T;
   const load = createRequire(import.meta.url);
   if (typeof CODELABGEN_BUNDLED === 'boolean') {
     const here = new URL('./', import.meta.url);

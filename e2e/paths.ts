@@ -7,7 +7,7 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BASE_PATH = '/course-site/';
 
 export function cliPath(): string {
-  return path.join(REPO, 'bin', 'codelabgen.mjs');
+  return path.join(REPO, 'bin', 'codelabgen.cjs');
 }
 
 /** $CODELABGEN_CHROMIUM, else Debian's /usr/bin/chromium, else undefined (Playwright's own browser). */

@@ -1,4 +1,4 @@
-// Every error the CLI settles carries its own exit code, so cli/main.ts maps by that code and a
+// Every error the CLI settles carries its own exit code, so cli/run.ts maps by that code and a
 // renamed class cannot silently turn a refusal into an internal error (exit 3).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

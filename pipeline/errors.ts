@@ -1,5 +1,5 @@
 // Typed errors the pipeline throws, each carrying its exit code (content-schemas/errors.ts); only
-// cli/main.ts turns them into messages and that code. RefusalError → 2 (nothing changed), ChecksFailedError → 1.
+// cli/run.ts turns them into messages and that code. RefusalError → 2 (nothing changed), ChecksFailedError → 1.
 import { CodelabgenError, EXIT } from '../content-schemas/fast.ts';
 
 export { CodelabgenError, EXIT };

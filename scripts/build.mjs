@@ -66,13 +66,15 @@ const builtinsWithoutNamespaces = {
   },
 };
 
-// `node scripts/build.mjs --metafile FILE` also writes esbuild's metafile (what each chunk holds).
+// `node scripts/build.mjs --metafile FILE.json` also writes esbuild's metafiles (what each chunk
+// holds): FILE.json for dist/main.mjs and its chunks, FILE.state.json for dist/state.cjs.
 const metafileAt = process.argv.indexOf('--metafile');
 const result = await build({
   metafile: metafileAt !== -1,
-  // schemas and yaml: loaded (content-schemas/lazy-load.ts) only by a command that needs them: zod
-  // when a file fails its generated validator, js-yaml when a YAML file is read.
-  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
+  // schemas, yaml and markdown: loaded (content-schemas/lazy-load.ts) only by a command that needs
+  // them: zod when a file fails its generated validator, js-yaml when a YAML file is read, marked
+  // when a lesson doc is lexed.
+  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', markdown: 'pipeline/site/marked.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -82,7 +84,7 @@ const result = await build({
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true' },
+  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'false' },
   external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'mermaid-isomorphic', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite', 'satteri'],
   loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
@@ -90,6 +92,35 @@ const result = await build({
   logLevel: 'warning',
 });
 if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1], JSON.stringify(result.metafile));
+
+// The state commands, with all they run, in one CommonJS file: loading it costs less than Node's ES
+// module loader resolving and linking the dozen chunks main.mjs would load for them
+// (docs/performance.md). Only cli/state-main.ts's own loaders are bundled: the full command
+// table's loaders are left out.
+const stateCommandsOnly = {
+  name: 'state-commands-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\/[\w-]+\.ts$/ }, (args) => (args.importer.endsWith('/cli/commands.ts') ? { path: args.path, namespace: 'not-in-state-bundle' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'not-in-state-bundle' }, (args) => ({ contents: `throw new Error('${args.path} is not in dist/state.cjs: cli/state-main.ts runs only the state commands');` }));
+  },
+};
+const stateResult = await build({
+  metafile: metafileAt !== -1,
+  entryPoints: { state: 'cli/state-main.ts' },
+  outdir: `dist.${process.pid}.tmp`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  outExtension: { '.js': '.cjs' },
+  sourcemap: 'linked',
+  // js-yaml is bundled too (content-schemas/lazy-load.ts), evaluated on the first YAML file read.
+  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'true', 'import.meta.url': 'import_meta_url' },
+  banner: { js: "const import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [stateCommandsOnly, builtinsWithoutNamespaces],
+  logLevel: 'warning',
+});
+if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1].replace(/(\.json)?$/, '.state$1'), JSON.stringify(stateResult.metafile));
 
 // A CLI process that loaded the previous main.mjs may still import its command chunk: carry the
 // previous build's chunks over (hashed names never clash), dropping those older than ten minutes.

@@ -12,7 +12,7 @@ import { load } from 'js-yaml';
 import { nextSteps } from './demo-next-steps.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(REPO, 'bin', 'codelabgen.mjs');
+const CLI = path.join(REPO, 'bin', 'codelabgen.cjs');
 
 const { values } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(REPO, 'pipeline', 'test-fixtures', 'report-course');
-const CLI = path.join(REPO, 'bin', 'codelabgen.mjs');
+const CLI = path.join(REPO, 'bin', 'codelabgen.cjs');
 const scratch = mkdtempSync(path.join(tmpdir(), 'codelabgen-report-fixture-'));
 const root = path.join(scratch, 'course');
 

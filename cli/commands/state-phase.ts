@@ -1,5 +1,5 @@
 // codelabgen state phase <next> [--approved]: one phase forward (docs/protocol.md, "Phases").
-import { commit, decidePhase, phaseFacts } from '../../pipeline/index.ts';
+import { commit, decidePhase, phaseFacts } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';

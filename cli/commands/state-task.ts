@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/index.ts';
+import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';

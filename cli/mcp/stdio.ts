@@ -74,7 +74,7 @@ export function guardedInput(input: Readable, reply: Reply, maxLineBytes = MAX_L
  */
 export function claimStdout(): Pick<Writable, 'write' | 'once' | 'on'> {
   const stdout = process.stdout;
-  // The client went away (killed, or closed its end): stop as on SIGTERM, releasing held locks (cli/main.ts).
+  // The client went away (killed, or closed its end): stop as on SIGTERM, releasing held locks (cli/run.ts).
   stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.kill(process.pid, 'SIGTERM');
   });

@@ -311,7 +311,7 @@ function runWorker(job: SiteJob, env: NodeJS.ProcessEnv, onMessage: (message: Wo
   return running;
 }
 
-/** The worker's error as the CLI's own error type (so cli/main.ts prints one `error:` line). */
+/** The worker's error as the CLI's own error type (so cli/run.ts prints one `error:` line). */
 function rebuildError(message: { name: string; message: string; hints: string[] }): Error {
   if (message.name === 'RefusalError' || message.name === 'StoreWriteError') return new RefusalError(message.message, message.hints);
   if (message.name === 'DataFileError') {

@@ -2,8 +2,16 @@
 // with code references, links and images deep inside lists, blockquotes and asides name the right
 // line. Also every fenced block of a doc (nested ones too), for `codelabgen check`.
 import type { Token, Tokens } from 'marked';
+import { loadLazily } from '../../content-schemas/fast.ts';
 import type { Fence } from './fences.ts';
-import { lexMarkdown, walkTokens } from './marked.ts';
+import type * as Markdown from './marked.ts';
+
+// marked builds its grammar's regexes as it loads (about 10 ms of CPU): the state commands import
+// this file (through the doc lint of pipeline/conventions.ts) but lex a doc only when a lesson has
+// one, so marked loads on the first doc lexed (dist/markdown.mjs when bundled).
+let markdown: typeof Markdown | undefined;
+const lexMarkdown = (text: string): Token[] => (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).lexMarkdown(text);
+const walkTokens = (tokens: Token[], visit: (token: Token) => void): void => (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).walkTokens(tokens, visit);
 
 export interface LexedDoc {
   /** Top-level block tokens; their nested tokens are under `tokens` / `items`. */

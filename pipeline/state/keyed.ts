@@ -23,9 +23,25 @@ export function replayBatch<T>(fn: () => T): T {
   }
 }
 
+/**
+ * A copy of `record`, own keys only, in its order. Built as a dictionary-mode object (V8 turns an
+ * object whose property was deleted into one): `{ ...record }` gives each of 1,000 lessons a hidden
+ * class transition, about 6 ms of CPU on a first run, where this takes 0.4 (docs/performance.md).
+ */
+function copyOf<V>(record: Readonly<Record<string, V>>, keep: (key: string) => boolean = () => true): Record<string, V> {
+  const copy: Record<string, V> = { dictionary: undefined as V };
+  delete copy.dictionary;
+  for (const key of Object.keys(record)) {
+    if (!keep(key)) continue;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: record[key], enumerable: true, writable: true, configurable: true });
+    else copy[key] = record[key]!;
+  }
+  return copy;
+}
+
 /** A copy of `record` with `key` set; a defined property is always own, never the prototype. */
 export function withOwn<V>(record: Readonly<Record<string, V>>, key: string, value: V): Record<string, V> {
-  const copy = owned?.has(record) ? (record as Record<string, V>) : { ...record };
+  const copy = owned?.has(record) ? (record as Record<string, V>) : copyOf(record);
   Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   owned?.add(copy);
   return copy;
@@ -33,7 +49,7 @@ export function withOwn<V>(record: Readonly<Record<string, V>>, key: string, val
 
 export function withoutOwn<V>(record: Readonly<Record<string, V>>, keys: readonly string[]): Record<string, V> {
   const drop = new Set(keys);
-  const copy = Object.fromEntries(Object.entries(record).filter(([key]) => !drop.has(key)));
+  const copy = copyOf(record, (key) => !drop.has(key));
   owned?.add(copy);
   return copy;
 }

@@ -110,9 +110,9 @@ function nobodyRunner(): { node: string; cli: string } | { skip: string } {
     copyFileSync(process.execPath, node); // another filesystem: a hard link is impossible
   }
   for (const folder of ['bin', 'dist']) cpSync(path.join(REPO_ROOT, folder), path.join(dir, folder), { recursive: true });
-  const probe = spawnSync('setpriv', [...NOBODY, node, path.join(dir, 'bin', 'codelabgen.mjs'), '--version'], { encoding: 'utf8' });
+  const probe = spawnSync('setpriv', [...NOBODY, node, path.join(dir, 'bin', 'codelabgen.cjs'), '--version'], { encoding: 'utf8' });
   if (probe.status !== 0) return { skip: `running as root and cannot run the CLI as nobody (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})` };
-  return { node, cli: path.join(dir, 'bin', 'codelabgen.mjs') };
+  return { node, cli: path.join(dir, 'bin', 'codelabgen.cjs') };
 }
 
 /** Runs the CLI as user nobody through `runner` when given (we are root), else as ourselves. */
@@ -120,7 +120,7 @@ function cliAs(runner: { node: string; cli: string } | null, args: string[], cwd
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '5', NODE_COMPILE_CACHE: '' };
   delete env.CODELABGEN_COURSE;
   delete env.CODELABGEN_TEST_FAULT;
-  const [command, prefix] = runner ? ['setpriv', [...NOBODY, runner.node, runner.cli]] : [process.execPath, [path.join(REPO_ROOT, 'bin', 'codelabgen.mjs')]];
+  const [command, prefix] = runner ? ['setpriv', [...NOBODY, runner.node, runner.cli]] : [process.execPath, [path.join(REPO_ROOT, 'bin', 'codelabgen.cjs')]];
   const result = spawnSync(command, [...prefix, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// codelabgen's launcher: checks the Node version (re-running itself with the repo's bootstrapped
+// Node 22 when the machine's is older), turns on the compile cache, loads the bundle: for the state
+// commands of cli/state-main.ts the one file dist/state.cjs, for any other command dist/main.mjs.
+// CommonJS, like dist/state.cjs: a state command never starts Node's ES module loader
+// (docs/performance.md).
+'use strict';
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  const { existsSync } = require('node:fs');
+  const { spawnSync } = require('node:child_process');
+  const node22 = require('node:path').join(__dirname, '..', '.cache', 'node22', 'node_modules', '.bin', 'node');
+  if (existsSync(node22)) {
+    const result = spawnSync(node22, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+    process.exit(result.status ?? 3);
+  }
+  process.stderr.write(`error: codelabgen needs Node.js >= 22.12; this is ${process.version}\nhint: install it with "npm i --prefix .cache/node22 node@22" in the codelabgen folder, or use a Node 22 installer\n`);
+  process.exit(2);
+}
+const Module = require('node:module');
+try {
+  Module.enableCompileCache?.();
+} catch {
+  // the cache is an optimization only
+}
+
+// `state <word>` or `state task <word>` after any leading --course DIR: dist/state.cjs runs the
+// command line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so
+// this choice only decides how much is loaded.
+const args = process.argv.slice(2);
+while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
+const STATE_WORDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase'];
+const TASK_WORDS = ['start', 'heartbeat', 'done', 'fail', 'reset', 'list'];
+const words = args[0] !== 'state' ? null : args[1] === 'task' ? (TASK_WORDS.includes(args[2]) ? args.slice(0, 3) : null) : STATE_WORDS.includes(args[1]) ? args.slice(0, 2) : null;
+if (words === null || !loadStateBundle(words.join('-')).runStateCommand()) import('../dist/main.mjs');
+
+/**
+ * Loads dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
+ * compile cache keeps only what V8 compiled before the file ran (its top level); the functions a
+ * command calls are compiled on every run. This cache is taken when the command ends, so it holds
+ * them too (docs/performance.md). It sits in Node's compile cache folder, under codelabgen/, one
+ * file per install and command, which starts with the bundle's identity (inode, size, mtime); one
+ * for another bundle, one V8 rejects (another Node) or none is replaced when a run of the command
+ * exits 0, by temp and rename; caches unwritten for a week are dropped then.
+ */
+function loadStateBundle(command) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const file = path.join(__dirname, '..', 'dist', 'state.cjs');
+  const cacheDir = Module.getCompileCacheDir?.();
+  if (cacheDir === undefined) return require(file);
+  const vm = require('node:vm');
+  const { ino, size, mtimeMs } = fs.statSync(file);
+  const identity = Buffer.from(`${ino}:${size}:${mtimeMs}\n`);
+  const cacheFile = path.join(cacheDir, 'codelabgen', `${command}-${fnv1a(file)}`);
+  let cachedData;
+  try {
+    const bytes = fs.readFileSync(cacheFile);
+    if (bytes.subarray(0, identity.length).equals(identity)) cachedData = bytes.subarray(identity.length);
+  } catch {
+    // no cache yet
+  }
+  const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'utf8')}\n});`;
+  const script = new vm.Script(source, { filename: file, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', (code) => {
+      if (code !== 0) return; // a refused command ran little of its code: leave the cache to a run that works
+      const temp = `${cacheFile}.${process.pid}.tmp`;
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        fs.writeFileSync(temp, Buffer.concat([identity, script.createCachedData()]));
+        fs.renameSync(temp, cacheFile);
+        // Installs come and go (a test's temp copy, an npx run): drop caches unwritten for a week.
+        // One still in use is written again on its next run.
+        for (const name of fs.readdirSync(path.dirname(cacheFile))) {
+          const other = path.join(path.dirname(cacheFile), name);
+          if (Date.now() - fs.statSync(other).mtimeMs > 7 * 24 * 3600_000) fs.rmSync(other, { force: true });
+        }
+      } catch {
+        fs.rmSync(temp, { force: true });
+      }
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  return module.exports;
+}
+
+/** A short hex name for a path (FNV-1a, 32 bits). */
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
