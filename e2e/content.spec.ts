@@ -115,6 +115,15 @@ test('pages without diagrams request no mermaid script; a page with diagrams doe
   expect(loaded.filter((r) => /mermaid/i.test(r)).length).toBeGreaterThan(0);
   // The build-time build never needs it.
   expect((await requestsOf(page, lessonUrl(withDiagrams[0]!, 'root'))).filter((r) => /mermaid/i.test(r))).toEqual([]);
+  // What the client-side build serves: mermaid's prebuilt ESM copy under the base (not bundled by
+  // Vite), loaded in strict mode.
+  const base = path.join(process.env.E2E_DIR!, 'site-base');
+  const html = readFileSync(path.join(base, 'lessons', `${withDiagrams[0]!.id}-${withDiagrams[0]!.slug}`, 'index.html'), 'utf8');
+  expect(html).toContain('<pre class="mermaid-source">');
+  expect(html).toContain('content="/course-site/_codelabgen/mermaid/mermaid.esm.min.mjs"');
+  expect(html).toContain("securityLevel: 'strict'");
+  expect(existsSync(path.join(base, '_codelabgen', 'mermaid', 'mermaid.esm.min.mjs'))).toBe(true);
+  expect(readdirSync(path.join(base, '_astro')).filter((f) => /mermaid/i.test(f)), 'Vite bundled mermaid').toEqual([]);
 });
 
 /** A word from one lesson's notes that no other lesson, nor the glossary, uses (so one page matches). */

@@ -1,6 +1,7 @@
 // End-to-end site builds of small fixture courses made here (temp dirs) through the built CLI:
 // pages, order, links under a non-root --base, drafts, sanitization, code references, diagrams,
-// and the diagram cache (a rebuild renders none). Each fixture is built once and shared.
+// and the diagram cache (a rebuild renders none). Each fixture is built once and shared. The
+// client-side diagram fallback is checked on the e2e build made without Chromium (e2e/content.spec.ts).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -189,28 +190,6 @@ describe('drafts and broken content', { timeout: 600_000 }, () => {
     assert.match(html(out, 'report/index.html'), /What needs a human[\s\S]*Numbers[\s\S]*Lesson stories/, 'the producer view shows the report story');
     if (chromium !== null) assert.match(html(out, 'lessons/1.2-lesson-2/index.html'), /class="diagram-error" role="alert">Diagram error in lesson 1\.2, docs\/diagrams\/flow\.mmd/);
     assert.doesNotMatch(readEvents(root).map((e) => e.kind).join(','), /site\.build/);
-  });
-});
-
-describe('without Chromium diagrams fall back to client-side mermaid', { timeout: 600_000 }, () => {
-  const root = path.join(work, 'course-e');
-  const out = path.join(work, 'out-e');
-  let result: CliResult;
-  before(async () => {
-    await generateCourse(root, { lessons: 2, diagram: (i) => (i === 0 ? 'sequenceDiagram\n  A->>B: hi\n' : null) });
-    result = await cliAsync(['site', 'build', '--course', root, '--out', out, '--base', BASE], { env: { ...env, CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'empty-cache') }, timeoutMs: 300_000 }).done;
-  });
-
-  test('only the page with a diagram loads mermaid, served as the prebuilt ESM copy', () => {
-    assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /diagrams: 0 rendered, 0 cached, 0 failed, 1 client-side/);
-    const withDiagram = html(out, 'lessons/1.1-lesson-1/index.html');
-    assert.match(withDiagram, /<pre class="mermaid-source">sequenceDiagram/);
-    assert.match(withDiagram, /content="\/my-course\/_codelabgen\/mermaid\/mermaid\.esm\.min\.mjs"/);
-    assert.match(withDiagram, /securityLevel: 'strict'/);
-    assert.ok(existsSync(path.join(out, '_codelabgen/mermaid/mermaid.esm.min.mjs')));
-    assert.doesNotMatch(html(out, 'lessons/1.2-lesson-2/index.html'), /mermaid\.esm|mermaid-source/);
-    assert.equal(readdirSync(path.join(out, '_astro')).filter((f) => /mermaid/i.test(f)).length, 0, 'Vite bundled mermaid');
   });
 });
 
