@@ -50,6 +50,25 @@ export interface BuildSummary {
   recorded: boolean;
 }
 
+/**
+ * A build whose lessons show no doc image gets site/lib/image-files-off.ts for image-files.ts, so
+ * astro:assets stays out of it (it costs about a second on every build, rebuilds included). `site
+ * dev` and builds with images keep the real one.
+ */
+function imagesOffPlugin(current: () => Prepared | null) {
+  const real = path.join(packageRoot(), 'site', 'lib', 'image-files.ts');
+  return {
+    name: 'codelabgen:images-off',
+    enforce: 'pre' as const,
+    async resolveId(this: { resolve(source: string, importer?: string, options?: object): Promise<{ id: string } | null> }, source: string, importer: string | undefined, options: object) {
+      const prepared = current();
+      if (!source.endsWith('image-files.ts') || prepared === null || prepared.images > 0) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === real ? path.join(path.dirname(real), 'image-files-off.ts') : null;
+    },
+  };
+}
+
 const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'search'];
 
 export default function codelabgen(options: CodelabgenOptions): AstroIntegration {
@@ -86,7 +105,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
         updateConfig({
           integrations: [...(hasEc ? [] : [ec]), ...mdx],
-          vite: { plugins: [optionsPlugin(site)], resolve: { noExternal: ['codelabgen'] } },
+          vite: { plugins: [optionsPlugin(site), imagesOffPlugin(() => prepared)], resolve: { noExternal: ['codelabgen'] } },
         });
         if (command === 'build') {
           progress('loading', 'reading the course');

@@ -10,6 +10,8 @@ export interface Prepared {
   diagrams: DiagramRef[];
   /** `lesson <id> <doc>:<line>: code reference ...` (or link, image) */
   problems: string[];
+  /** How many doc images the included lessons show (none: the build leaves astro:assets out). */
+  images: number;
 }
 
 export function prepareSite(root: string, drafts: boolean): Prepared {
@@ -19,6 +21,7 @@ export function prepareSite(root: string, drafts: boolean): Prepared {
   const excluded = view.lessons.filter((lesson) => !included.includes(lesson)).map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
+  let images = 0;
   // Only which lessons have pages matters here; the pages make the real URLs (site/lib/lessons.ts).
   const links = docLinks(view, (lesson) => included.includes(lesson), (lesson, anchor) => `lessons/${lesson.id}-${lesson.slug}/${anchor ? `#${anchor}` : ''}`);
   for (const lesson of included) {
@@ -27,8 +30,9 @@ export function prepareSite(root: string, drafts: boolean): Prepared {
       if (doc === null) continue;
       diagrams.push(...doc.diagrams);
       problems.push(...doc.problems);
+      images += doc.images.length;
     }
     diagrams.push(...readDiagramFiles(view.course, lesson));
   }
-  return { view, included, excluded, diagrams, problems };
+  return { view, included, excluded, diagrams, problems, images };
 }
