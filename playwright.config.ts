@@ -20,7 +20,7 @@ export default defineConfig({
   projects: [
     // authoring.spec.ts starts `site dev` too but times nothing: it runs with the others.
     { name: 'site', testIgnore: ['**/dev.spec.ts'] },
-    // `site dev` specs time saves against a 2 s budget (issue 11): they run after the others, one at
+    // `site dev` specs time saves against a 2 s budget (e2e/dev.spec.ts): they run after the others, one at
     // a time, so no other browser or build competes for the 2 cores while they measure.
     { name: 'dev', testMatch: ['**/dev.spec.ts'], dependencies: ['site'], workers: 1, fullyParallel: false },
   ],

@@ -60,7 +60,7 @@ function retitle(course: string, from: string, to: string): void {
   writeFileSync(file, next);
 }
 
-const SHOWS_WITHIN = 2_000; // ms from a save to the page showing it (issue 11)
+const SHOWS_WITHIN = 2_000; // ms from a save to the page showing it (docs/site.md, "Rebuilds and the dev preview")
 
 /** One untimed save first: the server's first sync after start-up also warms Vite and the browser. */
 async function warmUp(page: Page, notes: string): Promise<void> {

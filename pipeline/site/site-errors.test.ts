@@ -1,5 +1,5 @@
 // Every failure of `site build|preview` ends with one `error:` line and exit 1 or 2, never an Astro
-// stack trace (issue 11's reproduction: a javascript: URL in sources.jsonl, `site build --drafts`).
+// stack trace (the reproduction: a javascript: URL in sources.jsonl, `site build --drafts`).
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
