@@ -16,10 +16,16 @@ export interface Snapshot {
   changedFiles: Map<string, string[]>;
 }
 
-export async function readSnapshot(ctx: Context): Promise<Snapshot> {
+/** The course and its state, recovered (notices reported): all `state show --json` needs. */
+export async function readRecoveredState(ctx: Context): Promise<{ course: Course; state: State }> {
   const course = courseOf(ctx);
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
+  return { course, state };
+}
+
+export async function readSnapshot(ctx: Context): Promise<Snapshot> {
+  const { course, state } = await readRecoveredState(ctx);
   const budgets = loadConfig(course).budgets;
   const now = new Date();
   const changedFiles = new Map<string, string[]>();
