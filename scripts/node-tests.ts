@@ -34,7 +34,7 @@ const SLOW_FIRST = [
   'cli/fuzz.test.ts',
 ];
 
-const { values, positionals } = parseArgs({ options: { concurrency: { type: 'string', default: '6' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ options: { concurrency: { type: 'string', default: '4' } }, allowPositionals: true });
 const all = [...new Set(PATTERNS.flatMap((pattern) => globSync(pattern, { cwd: REPO })))].sort();
 const slowFirst = SLOW_FIRST.filter((file) => all.includes(file));
 for (const file of SLOW_FIRST) if (!slowFirst.includes(file)) process.stderr.write(`warning: scripts/node-tests.ts: SLOW_FIRST names ${file}, which no pattern finds; update the list\n`);
