@@ -55,7 +55,7 @@ export interface BuildSummary {
  * astro:assets stays out of it (it costs about a second on every build, rebuilds included). `site
  * dev` and builds with images keep the real one.
  */
-function imagesOffPlugin(current: () => Prepared | null) {
+export function imagesOffPlugin(current: () => Prepared | null) {
   const real = path.join(packageRoot(), 'site', 'lib', 'image-files.ts');
   return {
     name: 'codelabgen:images-off',
