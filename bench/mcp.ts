@@ -9,6 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ContentionRow } from './contention.ts';
 import { buildStateCourse, CLI } from './state-course.ts';
 import { ratio, round, since, summarize, type Summary } from './stats.ts';
 
@@ -21,15 +22,9 @@ export interface McpLatencyRow {
   median_vs_cli: number | null;
 }
 
-export interface McpClientsRow {
+/** A contention row (bench/contention.ts) of MCP clients instead of CLI writers, with CPU per change. */
+export interface McpClientsRow extends Omit<ContentionRow, 'writers'> {
   clients: number;
-  changes: number;
-  wall_ms: number;
-  changes_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  refused: number;
-  lost_updates: number;
   /** CPU (user + system) of the 8 server processes per change, from /proc (Linux; null elsewhere). */
   server_cpu_ms_per_change: number | null;
   /** CPU of this bench process (the 8 SDK clients) per change. */
