@@ -82,8 +82,25 @@ export function pluginLeanTokens(): ExpressiveCodePlugin {
   };
 }
 
+/**
+ * Highlighting that does not depend on the machine's speed. shiki stops tokenizing a line after
+ * 500 ms by default and leaves the rest of it as one uncoloured token: on a loaded machine (a CI
+ * runner, a build beside a test suite) the first line a build highlights, while the grammar's
+ * regexes compile, came out plain now and then, and differently for each theme. A length cap
+ * bounds the work instead: a line longer than this (minified code) stays plain on every machine.
+ */
+export const MAX_TOKENIZED_LINE = 10_000;
+export const shikiNoTimeLimit = {
+  name: 'codelabgen-no-time-limit',
+  preprocess(_code: string, options: { tokenizeTimeLimit?: number; tokenizeMaxLineLength?: number }) {
+    options.tokenizeTimeLimit = 0;
+    options.tokenizeMaxLineLength = MAX_TOKENIZED_LINE;
+  },
+};
+
 export const expressiveCodeOptions: AstroExpressiveCodeOptions = {
   themes: ['github-light', 'github-dark'],
+  shiki: { transformers: [shikiNoTimeLimit] },
   themeCssSelector: themeSelector,
   useDarkModeMediaQuery: false,
   plugins: [pluginLineNumbers(), pluginLeanTokens()],

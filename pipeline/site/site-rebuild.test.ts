@@ -32,10 +32,6 @@ test('the edited lesson shows the edit after a rebuild with the kept cache; the 
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
   assert.match(readFileSync(page('1.2-lesson-2'), 'utf8'), /A paragraph added after the first build\./);
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);
-  // (not byte-equal: shiki colours a few tokens differently from run to run)
-  for (const slug of ['1.1-lesson-1', '1.3-lesson-3']) {
-    const text = readFileSync(page(slug), 'utf8');
-    assert.doesNotMatch(text, /A paragraph added after the first build/);
-    assert.equal(text.match(/<h1>[^<]*<\/h1>/)?.[0], pages[slug]?.match(/<h1>[^<]*<\/h1>/)?.[0]);
-  }
+  // Byte-equal: highlighting does not depend on the machine's speed (pipeline/site/expressive-code.ts).
+  for (const slug of ['1.1-lesson-1', '1.3-lesson-3']) assert.equal(readFileSync(page(slug), 'utf8'), pages[slug], `${slug} changed`);
 });
