@@ -1,12 +1,14 @@
 // Synthetic courses built directly from valid events (for scale and chaos runs): init through the
 // real CLI, then a lessons.register event and filler events appended to the log, and state.json
-// written from the same pure `apply` replay uses, so `codelabgen check` passes on the result.
+// written from the same pure `apply` replay uses by the store's own writer, so `codelabgen check`
+// passes on the result and the CLI reads it as one it wrote.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Event, RegisteredLesson, State } from '../content-schemas/index.ts';
-import { apply, courseAt, eventsPath, readStateFile, writeFileAtomic } from '../pipeline/index.ts';
+import { apply, courseAt, eventsPath, readStateFile } from '../pipeline/index.ts';
+import { writeStateFile } from '../pipeline/store/state-file.ts';
 import { replayBatch } from '../pipeline/state/keyed.ts';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'codelabgen.cjs');
@@ -55,7 +57,9 @@ export function buildStateCourse(root: string, options: StateCourseOptions): Sta
   });
   for (let i = 0; i < lines.length; i += 5000) appendFileSync(eventsPath(course), lines.slice(i, i + 5000).join(''));
   state = { ...state, log_bytes: bytes };
-  writeFileAtomic(path.join(course.dir, 'state.json'), `${JSON.stringify(state, null, 1)}\n`);
+  // As the CLI writes it, with its stamp: a state.json the CLI did not write is fully validated on
+  // every read (pipeline/store/state-file.ts), which a real course never pays after its first write.
+  writeStateFile(course, state);
   return state;
 }
 

@@ -5,6 +5,8 @@ export interface Output {
   isTTY: boolean;
   print(text?: string): void;
   json(value: unknown): void;
+  /** A JSON document that is already text (ending in a newline), printed as it is. */
+  jsonText(text: string): void;
   warn(text: string): void;
   /** Rewrites the current stderr line (progress on a TTY); no-op otherwise. */
   status(text: string): void;
@@ -47,6 +49,7 @@ export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv)
       stdout.write(`${text}\n`);
     },
     json: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    jsonText: (text) => stdout.write(text),
     warn: (text) => {
       clearStatus();
       stderr.write(`${text}\n`);

@@ -7,6 +7,7 @@ export { refuse } from './errors.ts';
 export { commit } from './store/commit.ts';
 export { releaseHeldLocks } from './store/lock.ts';
 export { loadState } from './store/recover.ts';
+export { storedTextOf } from './store/state-file.ts';
 export { getOwn } from './state/keyed.ts';
 export { loadConfig } from './config.ts';
 export { decidePhase, nextPhase, type PhaseAction } from './protocol/phases.ts';

@@ -1,5 +1,5 @@
 // codelabgen state show [--json] [--all]: the human summary, or the whole state as JSON.
-import { buildSummary } from '../../pipeline/state-commands.ts';
+import { buildSummary, storedTextOf } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { readRecoveredState, readSnapshot } from './plan-input.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -7,7 +7,11 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 export async function run(ctx: Context): Promise<ExitCode> {
   if (ctx.flag('json')) {
     // The state as it is: no config, plan or drift to compute (they would cost a large course dearly).
-    ctx.out.json((await readRecoveredState(ctx)).state);
+    // state.json's own text when it was read unchanged (a 1,000-lesson state is 500 KB to serialize).
+    const { state } = await readRecoveredState(ctx);
+    const text = storedTextOf(state);
+    if (text !== undefined) ctx.out.jsonText(text);
+    else ctx.out.json(state);
     return EXIT.ok;
   }
   const { state, budgets, actions, drifted } = await readSnapshot(ctx);

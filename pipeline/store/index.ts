@@ -5,5 +5,5 @@ export { loadState, recoverLocked, type Loaded } from './recover.ts';
 export { checkReplay, rebuildState, replayLog, type ReplayCheck } from './rebuild.ts';
 export { releaseHeldLocks, withLock, readOwner, type LockOwner } from './lock.ts';
 export { scanLog } from './log.ts';
-export { eventsPath, statePath, readStateFile } from './state-file.ts';
+export { eventsPath, statePath, readStateFile, storedTextOf } from './state-file.ts';
 export { writeFileAtomic } from './atomic-write.ts';

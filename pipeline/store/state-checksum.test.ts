@@ -99,3 +99,29 @@ test('only the file matching the recorded identity skips the check (a missing or
     assert.throws(() => readStateFile(course), /state\.json is unreadable: phase: Invalid option/);
   }
 });
+
+test('state show --json prints the state.json the store wrote as it is, and a state it had to check or recover serialized', () => {
+  const root = scratchCourse('Checksum course');
+  assert.equal(cli(['state', 'log', 'fact'], { cwd: root }).code, 0);
+  const shown = cli(['state', 'show', '--json'], { cwd: root });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stdout, readFileSync(stateFile(root), 'utf8'), 'the stored text, byte for byte');
+  // A valid hand edit that changes only the layout: checked in full, then printed from the checked state.
+  const state = JSON.parse(readFileSync(stateFile(root), 'utf8'));
+  writeFileSync(stateFile(root), JSON.stringify(state));
+  const edited = cli(['state', 'show', '--json'], { cwd: root });
+  assert.equal(edited.code, 0, edited.stderr);
+  assert.notEqual(edited.stdout, readFileSync(stateFile(root), 'utf8'));
+  assert.deepEqual(JSON.parse(edited.stdout), state);
+  // An event the state has not applied: recovered, and the recovered state is printed.
+  assert.equal(cli(['state', 'log', 'fact2'], { cwd: root }).code, 0);
+  const before = readFileSync(stateFile(root), 'utf8');
+  const log = path.join(root, '.codelabgen', 'events.jsonl');
+  const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+  const last = JSON.parse(lines.at(-1)!);
+  writeFileSync(log, `${lines.join('\n')}\n${JSON.stringify({ ...last, seq: last.seq + 1, fact: 'fact3' })}\n`);
+  const recovered = cli(['state', 'show', '--json'], { cwd: root });
+  assert.equal(recovered.code, 0, recovered.stderr);
+  assert.equal(JSON.parse(recovered.stdout).last_seq, last.seq + 1);
+  assert.notEqual(recovered.stdout, before);
+});

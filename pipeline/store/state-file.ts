@@ -60,6 +60,18 @@ function sha256(bytes: Buffer): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The text of each state object read from a state.json the store wrote, as it was read. */
+const storedTexts = new WeakMap<State, string>();
+
+/**
+ * The state.json text `state` was read from, when it was read unchanged from a file the store wrote
+ * (the stamp matched): `state show --json` prints it as it is instead of serializing it again.
+ * Undefined for a state that was validated, recovered or changed since (a new object).
+ */
+export function storedTextOf(state: State): string | undefined {
+  return storedTexts.get(state);
+}
+
 /**
  * The stored state, or null when the course has no state.json (and no events: see readState).
  * `fullCheck` validates even a file that matches state.json.written (`check` trusts nothing).
@@ -74,9 +86,10 @@ export function readStateFile(course: Course, fullCheck = false): State | null {
     if (errorCode(error) === 'ENOENT') return null;
     throw unreadableStoreFile(ARTIFACTS.state, error);
   }
+  const text = bytes.toString('utf8');
   let raw: unknown;
   try {
-    raw = JSON.parse(bytes.toString('utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
     throw corruptState(course, bytes, `not valid JSON (${(error as Error).message})`);
   }
@@ -86,7 +99,10 @@ export function readStateFile(course: Course, fullCheck = false): State | null {
   }
   // The writer produced this state from validated state by the tested, pure apply(); a file anyone
   // else wrote or edited has another identity and gets the full check, with the same refusals.
-  if (!fullCheck && writtenByCodelabgen(course, stats)) return raw as State;
+  if (!fullCheck && writtenByCodelabgen(course, stats)) {
+    storedTexts.set(raw as State, text);
+    return raw as State;
+  }
   const result = StateParser.safeParse(raw);
   if (!result.success) throw corruptState(course, bytes, issuesToProblems(result.error.issues).slice(0, 3).join('; '));
   return result.data;
