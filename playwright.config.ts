@@ -18,10 +18,10 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   projects: [
-    // authoring.spec.ts starts `site dev` too but times nothing: it runs with the others.
+    // authoring.spec.ts and dev-errors.spec.ts start `site dev` too but time nothing: they run with the others.
     { name: 'site', testIgnore: ['**/dev.spec.ts'] },
-    // `site dev` specs time saves against a 2 s budget (e2e/dev.spec.ts): they run after the others, one at
-    // a time, so no other browser or build competes for the 2 cores while they measure.
+    // The `site dev` spec times saves against a 2 s budget (e2e/dev.spec.ts): it runs after the others, one at
+    // a time, so no other browser or build competes for the 2 cores while it measures.
     { name: 'dev', testMatch: ['**/dev.spec.ts'], dependencies: ['site'], workers: 1, fullyParallel: false },
   ],
   use: {
