@@ -1,6 +1,6 @@
 // Where a state_log commit's time goes inside one long-lived process: every fs call the store makes
 // is wrapped with a timer (by name), and whole commits are timed. Usage:
-//   node bench/commit-profile.ts [commits]
+//   node bench/commit-profile.ts [commits] [lessons]
 import fs from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -33,7 +33,7 @@ const commits = Number(process.argv[2] ?? 200);
 const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-commit-profile-'));
 try {
   const root = path.join(dir, 'course');
-  buildStateCourse(root, { lessons: 10 });
+  buildStateCourse(root, { lessons: Number(process.argv[3] ?? 10) });
   const course = courseAt(root);
   for (let i = 0; i < 5; i += 1) await commit(course, { command: 'warm' }, (state) => decideLog(state, parseLogRequest('bench', [`i=${i}`], null)));
   totals.clear();

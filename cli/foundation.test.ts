@@ -160,7 +160,7 @@ test('check exits 0 on a clean course and 1 when state.json differs from the log
   assert.equal(clean.code, 0, clean.stderr);
   assert.match(clean.stdout, /^ok {3}event log replays to state\.json \(2 events\)$/m);
   const stateFile = path.join(root, '.codelabgen/state.json');
-  writeFileSync(stateFile, readFileSync(stateFile, 'utf8').replace('"title": "Test course"', '"title": "Edited by hand"'));
+  writeFileSync(stateFile, readFileSync(stateFile, 'utf8').replace('"title":"Test course"', '"title": "Edited by hand"'));
   const dirty = cli(['check'], { cwd: root });
   assert.equal(dirty.code, 1);
   assert.match(dirty.stdout, /^FAIL event log replays to state\.json/m);

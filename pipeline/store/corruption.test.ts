@@ -33,7 +33,7 @@ function assertRefused(result: CliResult, message: RegExp): void {
 for (const [name, damage] of [
   ['corrupt', (text: string) => text.replace('{', '{{')],
   ['truncated', (text: string) => text.slice(0, Math.floor(text.length / 2))],
-  ['schema-invalid', (text: string) => text.replace('"phase": "init"', '"phase": "nowhere"')],
+  ['schema-invalid', (text: string) => text.replace('"phase":"init"', '"phase": "nowhere"')],
 ] as const) {
   test(`a ${name} state.json is copied aside, refused with the rebuild command named, and rebuild works`, () => {
     const root = course();
@@ -65,7 +65,7 @@ for (const [name, damage] of [
 
 test('a newer schema_version is refused by every command, never coerced or overwritten', () => {
   const root = course();
-  const newer = readFileSync(file(root, 'state.json'), 'utf8').replace('"schema_version": 1', '"schema_version": 2');
+  const newer = readFileSync(file(root, 'state.json'), 'utf8').replace('"schema_version":1', '"schema_version": 2');
   writeFileSync(file(root, 'state.json'), newer);
   const before = snapshot(root);
   for (const args of [['state', 'show', '--json'], ['state', 'log', 'x'], ['state', 'rebuild'], ['init', '.', '--title', 'T']]) {
@@ -111,7 +111,7 @@ for (const [name, corrupt] of [
     const lines = readFileSync(file(root, 'events.jsonl'), 'utf8').split('\n');
     lines[1] = corrupt(lines[1] ?? '');
     writeFileSync(file(root, 'events.jsonl'), lines.join('\n'));
-    writeFileSync(file(root, 'state.json'), readFileSync(file(root, 'state.json'), 'utf8').replace(/"log_bytes": \d+/, '"log_bytes": 1'));
+    writeFileSync(file(root, 'state.json'), readFileSync(file(root, 'state.json'), 'utf8').replace(/"log_bytes":\d+/, '"log_bytes": 1'));
     const before = snapshot(root);
     const result = cli(['state', 'log', 'x'], { cwd: root });
     assertRefused(result, /^error: \.codelabgen\/events\.jsonl line 2 is corrupt \(.+\); writes are refused until it is repaired$/);

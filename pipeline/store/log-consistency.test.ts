@@ -41,7 +41,7 @@ for (const [name, fields, problem] of NEWER) {
 
 test('state.json ahead of its log (last_seq ahead, log_bytes equal to the log size): refused, never a seq gap', () => {
   const root = course();
-  writeFileSync(file(root, 'state.json'), readFileSync(file(root, 'state.json'), 'utf8').replace('"last_seq": 3', '"last_seq": 5'));
+  writeFileSync(file(root, 'state.json'), readFileSync(file(root, 'state.json'), 'utf8').replace('"last_seq":3', '"last_seq":5'));
   const before = snapshot(root);
   for (const args of [['state', 'log', 'x'], ['state', 'show']]) {
     const result = cli(args, { cwd: root });

@@ -31,7 +31,7 @@ test('a same-size edit in place, with the modification time put back to the ns, 
   const root = scratchCourse('Checksum course');
   assert.equal(cli(['state', 'log', 'fact'], { cwd: root }).code, 0);
   const before = statSync(stateFile(root), { bigint: true });
-  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"phase": "init"', '"phase": "xxxx"'));
+  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"phase":"init"', '"phase":"xxxx"'));
   const at = `@${before.mtimeNs / 1_000_000_000n}.${String(before.mtimeNs % 1_000_000_000n).padStart(9, '0')}`;
   assert.equal(spawnSync('touch', ['-m', '-d', at, stateFile(root)]).status, 0, 'GNU touch sets the time to the ns');
   const after = statSync(stateFile(root), { bigint: true });
@@ -44,10 +44,10 @@ test('a same-size edit in place, with the modification time put back to the ns, 
 const PHASES = '"init"|"recon"|"sources"|"gate_sources"|"topics"|"curriculum"|"gate_plan"|"scaffold"|"lessons"|"assembly"|"done"';
 
 for (const [name, edit, problems] of [
-  ['an unknown phase', (text: string) => text.replace('"phase": "init"', '"phase": "nowhere"'), `phase: Invalid option: expected one of ${PHASES}`],
-  ['an empty title', (text: string) => text.replace('"title": "Checksum course"', '"title": ""'), 'title: Too small: expected string to have >=1 characters'],
-  ['a fraction and an unknown field', (text: string) => text.replace('"task_counter": 0', '"task_counter": 1.5, "extra": true'), 'task_counter: Invalid input: expected int, received number; (top level): unknown field "extra"'],
-  ['a date that is not ISO 8601', (text: string) => text.replace(/"created_at": "[^"]*"/, '"created_at": "yesterday"'), 'created_at: Invalid ISO datetime'],
+  ['an unknown phase', (text: string) => text.replace('"phase":"init"', '"phase": "nowhere"'), `phase: Invalid option: expected one of ${PHASES}`],
+  ['an empty title', (text: string) => text.replace('"title":"Checksum course"', '"title": ""'), 'title: Too small: expected string to have >=1 characters'],
+  ['a fraction and an unknown field', (text: string) => text.replace('"task_counter":0', '"task_counter": 1.5, "extra": true'), 'task_counter: Invalid input: expected int, received number; (top level): unknown field "extra"'],
+  ['a date that is not ISO 8601', (text: string) => text.replace(/"created_at":"[^"]*"/, '"created_at": "yesterday"'), 'created_at: Invalid ISO datetime'],
 ] as const) {
   test(`a hand-edited state.json with ${name} gets the full check and today's refusal, and nothing changes`, () => {
     const root = scratchCourse('Checksum course');
@@ -69,7 +69,7 @@ for (const [name, edit, problems] of [
 
 test('a valid hand edit is checked and accepted; the next change records its own hash', () => {
   const root = scratchCourse('Checksum course');
-  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"title": "Checksum course"', '"title": "Edited by hand"'));
+  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"title":"Checksum course"', '"title": "Edited by hand"'));
   const shown = cli(['state', 'show', '--json'], { cwd: root });
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(JSON.parse(shown.stdout).title, 'Edited by hand');
@@ -108,7 +108,7 @@ test('state show --json prints the state.json the store wrote as it is, and a st
   assert.equal(shown.stdout, readFileSync(stateFile(root), 'utf8'), 'the stored text, byte for byte');
   // A valid hand edit that changes only the layout: checked in full, then printed from the checked state.
   const state = JSON.parse(readFileSync(stateFile(root), 'utf8'));
-  writeFileSync(stateFile(root), JSON.stringify(state));
+  writeFileSync(stateFile(root), JSON.stringify(state, null, 4));
   const edited = cli(['state', 'show', '--json'], { cwd: root });
   assert.equal(edited.code, 0, edited.stderr);
   assert.notEqual(edited.stdout, readFileSync(stateFile(root), 'utf8'));
