@@ -1,5 +1,5 @@
 // `codelabgen site dev` prints broken content in the terminal as `error:` lines as well as showing
-// it in the page. Not timed (the 2 s budget is dev.spec.ts's), so it runs beside the other specs.
+// it in the page. Not timed (the 2 s budget is dev.spec.ts's); it runs in the `dev` project, alone.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';

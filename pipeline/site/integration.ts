@@ -12,6 +12,8 @@ import { diagramCacheDir, findChromium, renderDiagrams, type DiagramStats } from
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './build.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
+import * as contentSchemas from '../../content-schemas/index.ts';
+import * as pipelineRead from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
@@ -69,6 +71,35 @@ export function imagesOffPlugin(current: () => Prepared | null) {
   };
 }
 
+/**
+ * The site's pages and collections import content-schemas/index.ts and pipeline/read.ts. Vite would
+ * compile both, with everything they import (about 60 files), from TypeScript on every build and
+ * dev start, and bundle them into the pages again: about a second of CPU (docs/performance.md).
+ * Each is served instead as a few lines that re-export the module this integration already loaded
+ * (one instance in the process: the course read before Astro starts and the content loaders share
+ * it), handed over on globalThis.
+ */
+export function sharedPipelinePlugin() {
+  const root = packageRoot();
+  const modules: Record<string, Record<string, unknown>> = {
+    [path.join(root, 'content-schemas', 'index.ts')]: contentSchemas,
+    [path.join(root, 'pipeline', 'read.ts')]: pipelineRead,
+  };
+  Reflect.set(globalThis, SHARED_MODULES, modules);
+  return {
+    name: 'codelabgen:shared-pipeline',
+    enforce: 'pre' as const,
+    load(id: string) {
+      const module = Object.hasOwn(modules, id) ? modules[id] : undefined;
+      if (module === undefined) return null;
+      const lines = [`const shared = globalThis[Symbol.for(${JSON.stringify(SHARED_MODULES.description)})][${JSON.stringify(id)}];`];
+      for (const name of Object.keys(module)) lines.push(name === 'default' ? 'export default shared.default;' : `export const ${name} = shared.${name};`);
+      return lines.join('\n');
+    },
+  };
+}
+const SHARED_MODULES = Symbol.for('codelabgen.sharedModules');
+
 const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'search'];
 
 export default function codelabgen(options: CodelabgenOptions): AstroIntegration {
@@ -105,7 +136,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
         updateConfig({
           integrations: [...(hasEc ? [] : [ec]), ...mdx],
-          vite: { plugins: [optionsPlugin(site), imagesOffPlugin(() => prepared)], resolve: { noExternal: ['codelabgen'] } },
+          vite: { plugins: [optionsPlugin(site), imagesOffPlugin(() => prepared), sharedPipelinePlugin()], resolve: { noExternal: ['codelabgen'] } },
         });
         if (command === 'build') {
           progress('loading', 'reading the course');
