@@ -73,6 +73,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   }
   const d = result.diagrams;
   ctx.out.print(`diagrams: ${d.rendered} rendered, ${d.cached} cached, ${d.failed} failed, ${d.client} client-side`);
+  ctx.out.print(result.searchKept ? `search: ${result.searchPages} pages, index kept (no page changed)` : `search: ${result.searchPages} pages indexed`);
   if (result.weights) {
     ctx.out.print('page                                              html      css       js');
     for (const w of result.weights) ctx.out.print(`${w.page.padEnd(48)} ${kb(w.html)} ${kb(w.css)} ${kb(w.js)}`);

@@ -40,6 +40,8 @@ export interface SiteBuildResult {
   /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
   diagramErrors: string[];
   searchPages: number;
+  /** The search index of the replaced output was kept: no page changed. */
+  searchKept: boolean;
   weights: PageWeight[] | null;
   recorded: boolean;
   ms: number;

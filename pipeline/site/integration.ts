@@ -49,6 +49,8 @@ export interface BuildSummary {
   /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
   diagramErrors: string[];
   searchPages: number;
+  /** The search index of the replaced output was kept: no page changed (pipeline/site/search.ts). */
+  searchKept: boolean;
   recorded: boolean;
 }
 
@@ -107,8 +109,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   const prefix = normalizePrefix(options.prefix ?? '');
   let site: SiteOptions;
   let prepared: Prepared | null = null;
-  let summary: Omit<BuildSummary, 'searchPages' | 'recorded'> | null = null;
+  let summary: Omit<BuildSummary, 'searchPages' | 'searchKept' | 'recorded'> | null = null;
   let courseWatcher: FSWatcher | undefined;
+  let cacheDir: string | undefined;
   return {
     name: 'codelabgen',
     hooks: {
@@ -156,6 +159,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         }
       },
       'astro:config:done': ({ config, buildOutput }) => {
+        cacheDir = fileURLToPath(config.cacheDir);
         // Refuses an output folder inside or around the course before anything is written.
         if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
       },
@@ -178,11 +182,13 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const out = path.join(fileURLToPath(dir), prefix);
         if (summary.diagrams.client > 0) copyMermaid(out);
         progress('search', 'indexing');
-        const searchPages = await indexSite(out);
+        // `site build` replaces its output folder: an index made from the same pages is kept.
+        const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;
+        const search = await indexSite(out, previous);
         const pages = listPages(out).length;
         const recorded = !site.drafts && (await recordBuild(site.course, options.recordedOut ?? out, pages, summary.lessons, options.command ?? 'astro build'));
         progress('done', `${pages} pages`);
-        options.onBuilt?.({ ...summary, searchPages, recorded });
+        options.onBuilt?.({ ...summary, searchPages: search.pages, searchKept: search.kept, recorded });
       },
     },
   };

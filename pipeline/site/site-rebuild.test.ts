@@ -1,7 +1,8 @@
 // A rebuild with the content cache kept from the last build (entries stored by digest) shows an
-// edit made in between: a kept cache never serves a lesson's old text.
+// edit made in between: a kept cache never serves a lesson's old text. A rebuild that changes no
+// page keeps the search index of the output it replaces; any change makes a new one.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { generateCourse } from '../../bench/generate-course.ts';
@@ -34,4 +35,26 @@ test('the edited lesson shows the edit after a rebuild with the kept cache; the 
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);
   // Byte-equal: highlighting does not depend on the machine's speed (pipeline/site/expressive-code.ts).
   for (const slug of ['1.1-lesson-1', '1.3-lesson-3']) assert.equal(readFileSync(page(slug), 'utf8'), pages[slug], `${slug} changed`);
+});
+
+/** Every file of the search index, by name. */
+function searchIndex(): Map<string, string> {
+  const dir = path.join(out, 'pagefind');
+  return new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name)).toString('base64')]));
+}
+
+test('a rebuild that changes no page keeps the search index; an edited page or a touched index gets a new one', { timeout: 600_000 }, async () => {
+  assert.match(rebuilt.stdout, /^search: 8 pages indexed$/m, 'the edit made a new index');
+  const before = searchIndex();
+  const same = await build();
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /^search: 8 pages, index kept \(no page changed\)$/m);
+  assert.deepEqual(searchIndex(), before);
+  // The kept index is what pagefind made: a hand-edited index file is never carried over.
+  const entry = readdirSync(path.join(out, 'pagefind')).find((name) => name.endsWith('.pf_meta'))!;
+  writeFileSync(path.join(out, 'pagefind', entry), 'tampered');
+  const again = await build();
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^search: 8 pages indexed$/m);
+  assert.deepEqual(searchIndex(), before, 'the new index is the one pagefind makes from the same pages');
 });
