@@ -99,6 +99,36 @@ export interface LessonDocs {
   notes: LessonDoc | null;
 }
 
+/**
+ * What `site build` read and rendered before Astro started (pipeline/site/prepare.ts): the content
+ * loaders of the same build take the course and the lessons' docs from here instead of reading and
+ * rendering them a second time. Docs were rendered with links under `linkBase` (the site's base and
+ * prefix, ending in /) for the lessons a build with `drafts` publishes. `site dev` never sets it.
+ */
+export interface PreparedCourse {
+  root: string;
+  linkBase: string;
+  drafts: boolean;
+  view: CourseView;
+  docs: Map<string, LessonDocs>;
+}
+
+let preparedCourse: PreparedCourse | null = null;
+
+export function setPreparedCourse(prepared: PreparedCourse | null): void {
+  preparedCourse = prepared;
+}
+
+/** The prepared course of this build when it is the course at `root`. */
+export function takePreparedCourse(root: string): PreparedCourse | null {
+  return preparedCourse?.root === root ? preparedCourse : null;
+}
+
+/** A lesson page's path under the site's base and prefix (`linkBase`, ending in /), with an anchor. */
+export function lessonLink(linkBase: string, lesson: { id: string; slug: string }, anchor?: string): string {
+  return `${linkBase}lessons/${lesson.id}-${lesson.slug}/${anchor ? `#${anchor}` : ''}`;
+}
+
 /** The link targets of a build: every lesson of the course, `included` when it has a page. */
 export function docLinks(view: CourseView, included: (lesson: SiteLesson) => boolean, href: DocLinks['href']): DocLinks {
   return { courseRoot: view.course.root, lessons: view.lessons.map((l) => ({ id: l.id, slug: l.slug, dir: l.dir, included: included(l) })), href };

@@ -8,7 +8,7 @@ import { defineCollection } from 'astro:content';
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
-import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, type CourseView } from '../pipeline/read.ts';
+import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, takePreparedCourse, type CourseView } from '../pipeline/read.ts';
 import { branding } from './lib/branding.ts';
 import { isIncluded, lessonPages, mdxDocId, missingSteps, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
@@ -24,6 +24,9 @@ type Entries = (view: CourseView, options: SiteOptions) => Entry[];
  * starts a new generation on every course change). */
 let snapshot: { root: string; generation: unknown; view: CourseView } | null = null;
 function courseView(root: string, generation: unknown): CourseView {
+  // A build reads the course once, before Astro starts (pipeline/read.ts, PreparedCourse).
+  const prepared = generation === undefined ? takePreparedCourse(root) : null;
+  if (prepared !== null) return prepared.view;
   if (snapshot?.root !== root || snapshot.generation !== generation) snapshot = { root, generation, view: readCourse(root) };
   return snapshot.view;
 }

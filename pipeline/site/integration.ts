@@ -14,6 +14,7 @@ import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './bui
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
 import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read.ts';
+import { setPreparedCourse } from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
@@ -143,7 +144,11 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         });
         if (command === 'build') {
           progress('loading', 'reading the course');
-          prepared = prepareSite(site.course, site.drafts);
+          // The pages' links: the same base and prefix as site/lib/url.ts gives them, so the content
+          // loaders can take these docs as rendered (pipeline/read.ts, PreparedCourse).
+          const linkBase = `${config.base.replace(/\/+$/, '')}${prefix}/`;
+          prepared = prepareSite(site.course, site.drafts, linkBase);
+          setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);

@@ -1,6 +1,6 @@
 // Before Astro runs: read the course, pick the lessons (publish: only done ones), check every code
 // reference and collect every diagram of the build, so problems are named before any page is made.
-import { docLinks, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type SiteLesson } from '../read.ts';
+import { docLinks, lessonLink, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type LessonDocs, type SiteLesson } from '../read.ts';
 
 export interface Prepared {
   view: CourseView;
@@ -12,9 +12,12 @@ export interface Prepared {
   problems: string[];
   /** How many doc images the included lessons show (none: the build leaves astro:assets out). */
   images: number;
+  /** Each included lesson's docs, rendered with links under `linkBase`. */
+  docs: Map<string, LessonDocs>;
 }
 
-export function prepareSite(root: string, drafts: boolean): Prepared {
+/** `linkBase`: the site's base and prefix, ending in / (the pages' links), or '' for relative ones. */
+export function prepareSite(root: string, drafts: boolean, linkBase = ''): Prepared {
   const view = readCourse(root);
   refuseUnallowedMdx(view);
   const included = view.lessons.filter((lesson) => drafts || lesson.stage === 'done');
@@ -22,10 +25,11 @@ export function prepareSite(root: string, drafts: boolean): Prepared {
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
   let images = 0;
-  // Only which lessons have pages matters here; the pages make the real URLs (site/lib/lessons.ts).
-  const links = docLinks(view, (lesson) => included.includes(lesson), (lesson, anchor) => `lessons/${lesson.id}-${lesson.slug}/${anchor ? `#${anchor}` : ''}`);
+  const rendered = new Map<string, LessonDocs>();
+  const links = docLinks(view, (lesson) => included.includes(lesson), (lesson, anchor) => lessonLink(linkBase, lesson, anchor));
   for (const lesson of included) {
     const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
+    rendered.set(lesson.id, docs);
     for (const doc of [docs.readalong, docs.notes]) {
       if (doc === null) continue;
       diagrams.push(...doc.diagrams);
@@ -34,5 +38,5 @@ export function prepareSite(root: string, drafts: boolean): Prepared {
     }
     diagrams.push(...readDiagramFiles(view.course, lesson));
   }
-  return { view, included, excluded, diagrams, problems, images };
+  return { view, included, excluded, diagrams, problems, images, docs: rendered };
 }

@@ -1,12 +1,12 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, type CourseView, type DiagramRef, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { anchorHeadings, type TocEntry } from './headings.ts';
 import type { SiteOptions } from './options.ts';
-import { lessonHref } from './url.ts';
+import { href, lessonHref } from './url.ts';
 import type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView } from './page-schema.ts';
 
 export type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView };
@@ -87,8 +87,11 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
   const inGit = gitRoot(view.course.root) !== null;
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
   const links: DocLinks = docLinks(view, (lesson) => isIncluded(lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
+  // Docs the build rendered before Astro started, for the same lessons with the same links.
+  const prepared = takePreparedCourse(view.course.root);
+  const rendered = prepared?.view === view && !options.dev && prepared.drafts === options.drafts && prepared.linkBase === href('') ? prepared.docs : null;
   return included.map((lesson, index) => {
-    const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
+    const docs = rendered?.get(lesson.id) ?? readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
     const used = new Set(SECTION_IDS);
     const verification = readVerification(view.course, lesson);
     const run = verification.run;

@@ -1,5 +1,6 @@
 // Links that stay correct under any base (e.g. /my-course/ on GitHub Pages project sites) and any
 // route prefix the course is mounted at inside a bigger Astro site (e.g. /course).
+import { lessonLink } from '../../pipeline/read.ts';
 import { siteOptions } from './options.ts';
 
 export function href(path = ''): string {
@@ -9,7 +10,7 @@ export function href(path = ''): string {
 }
 
 export function lessonPath(lesson: { id: string; slug: string }): string {
-  return `lessons/${lesson.id}-${lesson.slug}/`;
+  return lessonLink('', lesson);
 }
 
 export function lessonHref(lesson: { id: string; slug: string }): string {
