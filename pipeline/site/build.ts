@@ -3,6 +3,7 @@
 // or module state behind in the CLI. Also the output-folder checks shared with the integration.
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import module from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -288,7 +289,10 @@ type Running = Promise<void> & { stop(): Promise<void> };
 function runWorker(job: SiteJob, env: NodeJS.ProcessEnv, onMessage: (message: WorkerMessage) => void): Running {
   const work = mkdtempSync(path.join(cacheRoot(), 'run-'));
   const entry = import.meta.url.endsWith('.ts') ? fileURLToPath(new URL('./worker.ts', import.meta.url)) : path.join(packageRoot(), 'dist', 'site-worker.mjs');
-  const child = fork(entry, [], { cwd: work, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: job.mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // The worker loads Astro, Vite and the site's dependencies: with the CLI's compile cache (the
+  // launcher's, bin/codelabgen.cjs) Node keeps their compiled code between runs, about 0.15 s a build.
+  const compileCache = env.NODE_COMPILE_CACHE ?? module.getCompileCacheDir?.();
+  const child = fork(entry, [], { cwd: work, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) }, stdio: job.mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'] });
   let failure: Error | null = null;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
