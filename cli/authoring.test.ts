@@ -2,7 +2,7 @@
 // verify and check pass; `new module` / `new lesson` add registered lessons from the runtime's
 // template, and every refusal exits 2 with one error: line and leaves every file as it was.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { refused } from './protocol-fixture.ts';
@@ -42,7 +42,22 @@ describe('init --example', () => {
     assert.match(readFileSync(path.join(lesson, 'docs', 'notes.md'), 'utf8'), /```mermaid\n/);
     assert.match(readFileSync(path.join(root, '.codelabgen', 'lessons', '1.1', 'spec.yaml'), 'utf8'), /^lesson: "1\.1"\ntitle: "A first lesson"\n/);
     assert.match(ok(root, 'verify', '1.1'), /^lesson 1\.1 passed: 2 tests \(2 passed, 0 failed, 0 skipped\)/);
-    assert.match(ok(root, 'check'), /^ok {3}readalong code references resolve \(4 references\)$/m);
+    assert.match(ok(root, 'check'), /^ok {3}lesson docs: code references, links and images resolve \(4 references, 0 links, 0 images\)$/m);
+  });
+
+  test('check names a broken relative link or image of a lesson doc by doc and line, as the site build does', () => {
+    const root = exampleCourse();
+    const doc = path.join(root, '1-first-steps', '1.1-a-first-lesson', 'docs', 'notes.md');
+    const lines = readFileSync(doc, 'utf8').split('\n').length;
+    appendFileSync(doc, '\nSee [the readalong](readalong.md) and [nowhere](../../9.9-none/docs/notes.md).\n\n![A diagram](img/missing.png)\n');
+    const result = cli(['check'], { cwd: root });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /^FAIL lesson docs: code references, links and images resolve \(4 references, 2 links, 1 image\)$/m);
+    const problems = result.stdout.split('\n').filter((line) => line.startsWith('     - '));
+    assert.deepEqual(problems, [
+      `     - lesson 1.1 docs/notes.md:${lines + 1}: link ../../9.9-none/docs/notes.md: no such lesson folder or doc in the course (link a lesson folder or its docs/readalong.md or docs/notes.md)`,
+      `     - lesson 1.1 docs/notes.md:${lines + 3}: image img/missing.png: no such file in the lesson folder (looked for docs/img/missing.png)`,
+    ]);
   });
 
   test('--runtime python writes the runtime into config.yaml and a python sample that verify and check pass', () => {

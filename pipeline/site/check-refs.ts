@@ -1,7 +1,8 @@
-// The `codelabgen check` section for readalong code references: every reference in every lesson
-// doc (nested in lists, blockquotes and asides too) must name a real file and line range. Light:
-// no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx docs, which are
-// refused without site.mdx: true).
+// The `codelabgen check` section for lesson docs: every code reference (nested in lists,
+// blockquotes and asides too) must name a real file and line range, and every relative link and
+// image must resolve as the site build resolves them (pipeline/site/doc-links.ts), with the same
+// messages. Light: no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx
+// docs, which are refused without site.mdx: true).
 import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from '../check.ts';
@@ -9,8 +10,11 @@ import { fileInside, OutsideError } from '../confined.ts';
 import { loadConfig } from '../config.ts';
 import { insideCourse, type Course } from '../course.ts';
 import { refuse } from '../errors.ts';
+import type { Tokens } from 'marked';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
-import { docFences } from './doc-tokens.ts';
+import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocLinks } from './doc-links.ts';
+import { docFences, lexDoc } from './doc-tokens.ts';
+import { walkTokens } from './marked.ts';
 import { mdxNotAllowed, readMdxDoc } from './mdx-docs.ts';
 
 export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
@@ -30,10 +34,48 @@ export function codeRefProblems(lessonId: string, lessonDir: string, doc: string
   return problems;
 }
 
+/**
+ * Relative links and images of one doc, resolved as the site build does: `lesson <id> <doc>:<line>:
+ * link|image ...`. `lessonDir` is the folder on disk, `lesson.dir` its course-relative path.
+ */
+export function docLinkProblems(lesson: { id: string; dir: string }, lessonDir: string, doc: string, text: string, links: DocLinks): { problems: string[]; links: number; images: number } {
+  const lexed = lexDoc(text);
+  const result = { problems: [] as string[], links: 0, images: 0 };
+  walkTokens(lexed.tokens, (token) => {
+    if (token.type !== 'link' && token.type !== 'image') return;
+    const target = token as Tokens.Link | Tokens.Image;
+    if (!isRelativeUrl(target.href)) return;
+    try {
+      if (target.type === 'image') {
+        result.images++;
+        resolveImage(target.href, lessonDir, doc);
+      } else {
+        result.links++;
+        resolveLink(target.href, lesson.dir, doc, links);
+      }
+    } catch (error) {
+      if (!(error instanceof DocRefError)) throw error;
+      result.problems.push(`lesson ${lesson.id} ${doc}:${lexed.lineOf(token)}: ${error.message}`);
+    }
+  });
+  return result;
+}
+
 export function checkCodeRefs(course: Course, state: State | null): CheckSection {
   const problems: string[] = [];
   let mdxAllowed: boolean | null = null;
   let refs = 0;
+  let linkCount = 0;
+  let imageCount = 0;
+  // Every lesson of the course has a page as far as the check goes (a publish build may leave some out).
+  const links: DocLinks = {
+    courseRoot: course.root,
+    lessons: (state?.lesson_order ?? []).flatMap((id) => {
+      const lesson = state?.lessons[id];
+      return lesson ? [{ id, slug: lesson.slug, dir: lesson.dir, included: true }] : [];
+    }),
+    href: () => '',
+  };
   for (const id of state?.lesson_order ?? []) {
     const lesson = state?.lessons[id];
     if (lesson === undefined) continue;
@@ -64,7 +106,13 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
       }
       refs += (text.match(/file=/g) ?? []).length;
       problems.push(...codeRefProblems(id, dir, doc, text));
+      const linked = docLinkProblems({ id, dir: lesson.dir }, dir, doc, text, links);
+      problems.push(...linked.problems);
+      linkCount += linked.links;
+      imageCount += linked.images;
     }
   }
-  return { name: 'readalong code references resolve', detail: `${refs} references`, problems };
+  return { name: 'lesson docs: code references, links and images resolve', detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '), problems };
 }
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
