@@ -14,7 +14,6 @@ import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './bui
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
 import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read.ts';
-import { setPreparedCourse } from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
@@ -74,6 +73,8 @@ export function imagesOffPlugin(current: () => Prepared | null) {
   };
 }
 
+const SHARED_MODULES = Symbol.for('codelabgen.sharedModules');
+
 /**
  * The site's pages and collections import content-schemas/index.ts and pipeline/read.ts. Vite would
  * compile both, with everything they import (about 60 files), from TypeScript on every build and
@@ -101,7 +102,6 @@ export function sharedPipelinePlugin() {
     },
   };
 }
-const SHARED_MODULES = Symbol.for('codelabgen.sharedModules');
 
 const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'search'];
 
@@ -148,7 +148,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           // loaders can take these docs as rendered (pipeline/read.ts, PreparedCourse).
           const linkBase = `${config.base.replace(/\/+$/, '')}${prefix}/`;
           prepared = prepareSite(site.course, site.drafts, linkBase);
-          setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
+          pipelineRead.setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);
