@@ -49,13 +49,13 @@ describe('init --example', () => {
     const root = exampleCourse();
     const doc = path.join(root, '1-first-steps', '1.1-a-first-lesson', 'docs', 'notes.md');
     const lines = readFileSync(doc, 'utf8').split('\n').length;
-    appendFileSync(doc, '\nSee [the readalong](readalong.md) and [nowhere](missing.md).\n\n![A diagram](img/missing.png)\n');
+    appendFileSync(doc, '\nSee [the readalong](readalong.md) and [nowhere](missing.txt).\n\n![A diagram](img/missing.png)\n');
     const result = cli(['check'], { cwd: root });
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /^FAIL lesson docs: code references, links and images resolve \(4 references, 2 links, 1 image\)$/m);
     const problems = result.stdout.split('\n').filter((line) => line.startsWith('     - '));
     assert.deepEqual(problems, [
-      `     - lesson 1.1 docs/notes.md:${lines + 1}: link missing.md: docs/missing.md of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`,
+      `     - lesson 1.1 docs/notes.md:${lines + 1}: link missing.txt: docs/missing.txt of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`,
       `     - lesson 1.1 docs/notes.md:${lines + 3}: image img/missing.png: no such file in the lesson folder (looked for docs/img/missing.png)`,
     ]);
   });
