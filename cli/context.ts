@@ -21,6 +21,8 @@ export interface ContextIo {
   /** What `-` reads (FILE|- options): the process's stdin, or a document the MCP client sent. */
   readStdin(): string;
   progress?: (update: ProgressUpdate) => void;
+  /** Aborts when the caller gives up on the command (an MCP client cancelled the call). */
+  signal?: AbortSignal;
 }
 
 export interface Context {
@@ -34,6 +36,7 @@ export interface Context {
   out: Output;
   readStdin(): string;
   progress?: (update: ProgressUpdate) => void;
+  signal?: AbortSignal | undefined;
   string(name: string): string | undefined;
   flag(name: string): boolean;
   list(name: string): string[];
@@ -54,6 +57,7 @@ export function createContext(command: string, argv: string[], values: Context['
     out: createOutput(io.stdout, io.stderr, io.env),
     readStdin: io.readStdin,
     progress: io.progress,
+    signal: io.signal,
     string: (name) => {
       const value = values[name];
       return typeof value === 'string' ? value : undefined;

@@ -3,14 +3,14 @@
 // CLI, a CLI writer beside an MCP client, malformed input, and a client that goes away.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { COMMANDS } from './commands.ts';
 import { mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
-import { ARTIFACTS_BY_PHASE, write, writeStageArtifact } from './protocol-fixture.ts';
+import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
 import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot } from './testing.ts';
 
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
@@ -262,5 +262,46 @@ test('malformed input gets JSON-RPC errors and the server keeps serving; when th
     assert.equal(existsSync(path.join(root, '.codelabgen', 'lock')), false);
   } finally {
     server.kill(); // a failed assertion must not leave the server holding the test process open
+  }
+});
+
+/** Whether a process whose command line holds `marker` is running (the sandbox's processes included). */
+function running(marker: string): boolean {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
+}
+
+async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
+  for (const deadline = Date.now() + ms; !condition(); await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (Date.now() > deadline) assert.fail(`${what}: not within ${ms / 1000} s`);
+  }
+}
+
+test('a verify call the client cancels stops its tests and records nothing; the server keeps serving', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const client = await connect(root);
+  try {
+    const before = snapshot(root);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, { signal: controller.signal, timeout: 90_000 }).then(() => 'answered', () => 'rejected');
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    controller.abort();
+    assert.equal(await call, 'rejected', 'the cancelled call was answered');
+    await until(() => !running(marker), 10_000, 'the lesson test stopped after the cancel');
+    // The server serves the next call, and the cancelled one left no run result, event or state change.
+    assert.equal((await ok(client, 'state_show')).lessons['1.1'].stage, 'code');
+    assert.deepEqual(snapshot(root), before, 'the cancelled verify recorded something');
+  } finally {
+    await client.close();
   }
 });

@@ -35,7 +35,7 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   const updateState = ctx.flag('update-state');
   if (updateState) requireAtCode(state, id);
   ctx.progress?.({ done: 0, total: 1, message: `lesson ${id}: running its tests` });
-  const result = await verifyLesson(course, state, id, { config, timeoutSeconds, env: ctx.env });
+  const result = await verifyLesson(course, state, id, { config, timeoutSeconds, env: ctx.env, signal: ctx.signal });
   ctx.progress?.({ done: 1, total: 1, message: `lesson ${id}: ${result.passed ? 'passed' : 'failed'}` });
   let verdict: string | null = null;
   if (updateState) {
@@ -83,8 +83,9 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
   const updateState = ctx.flag('update-state');
   const ids = selectLessons(state, { stageAtLeast, updateState, shard });
   const progress = progressDisplay(ctx);
-  const summary = await verifyAll(course, state, ids, { config, timeoutSeconds, env: ctx.env, jobs, updateState, commandLine: ctx.commandLine, shard, onProgress: progress.update });
+  const summary = await verifyAll(course, state, ids, { config, timeoutSeconds, env: ctx.env, signal: ctx.signal, jobs, updateState, commandLine: ctx.commandLine, shard, onProgress: progress.update });
   progress.stop();
+  if (ctx.signal?.aborted) refuse('verify --all was cancelled; the tests running then were stopped and the lessons not yet run were skipped');
   return finishSummary(ctx, summary, `verify --all`);
 }
 

@@ -28,6 +28,8 @@ export interface InvokeOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   progress?: (update: ProgressUpdate) => void;
+  /** The client cancelled the call: verify stops its tests and records nothing. */
+  signal?: AbortSignal;
 }
 
 export async function invoke(spec: CommandSpec, invocation: Invocation, options: InvokeOptions): Promise<Outcome> {
@@ -41,6 +43,7 @@ export async function invoke(spec: CommandSpec, invocation: Invocation, options:
     // Never the process's stdin: in the server it is the JSON-RPC channel.
     readStdin: () => invocation.stdin ?? '',
     progress: options.progress,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
   try {
     const module = await spec.load();

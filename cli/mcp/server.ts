@@ -41,8 +41,8 @@ function commandNamed(name: string): McpTool {
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
-  const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void) =>
-    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress }));
+  const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) =>
+    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, ...(signal ? { signal } : {}) }));
 
   for (const tool of mcpTools()) {
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: inputShape(tool), annotations: tool.annotations }, async (args: Record<string, unknown>, extra) => {
@@ -53,7 +53,8 @@ export function createServer(options: ServerOptions): McpServer {
         sent += 1;
         void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
       };
-      return toolResult(await run(tool, args, progress));
+      // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
+      return toolResult(await run(tool, args, progress, extra.signal));
     });
   }
 

@@ -20,6 +20,8 @@ export interface RunRequest {
   tailBytes?: number;
   /** Run inside bubblewrap: the bwrap program and its options (ending with `--`). */
   sandbox?: { bwrap: string; options: readonly string[] } | null;
+  /** Kills the tests when it aborts (an MCP client cancelled the call); the outcome is then a kill. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface RunOutcome {
@@ -79,6 +81,7 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
       if (status?.childPid !== undefined && status.exitCode === undefined) killProcess(status.childPid);
     };
     running.add(killGroup);
+    request.signal?.addEventListener('abort', killGroup, { once: true });
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -87,6 +90,7 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
       clearTimeout(timer);
       clearTimeout(grace);
       running.delete(killGroup);
+      request.signal?.removeEventListener('abort', killGroup);
       const result = tail.result();
       let ending = { code: ended?.code ?? null, signal: ended?.signal ?? null };
       if (status && !timedOut) {
@@ -100,6 +104,7 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       running.delete(killGroup);
+      request.signal?.removeEventListener('abort', killGroup);
       if (child.pid === undefined) reject(new SpawnError(program, error));
     });
     child.on('exit', (code, signal) => {

@@ -25,6 +25,8 @@ export interface VerifyOptions {
   timeoutSeconds?: number | undefined;
   env: NodeJS.ProcessEnv;
   probes?: Probes;
+  /** Cancels the run (an MCP client cancelled the call): the tests are killed and nothing is recorded. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The lesson folder, refused when it escapes the course (also through a symlink) or is missing. */
@@ -51,7 +53,7 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const codeHash = hashLessonCode(dir);
   const network = loadLessonSpec(course, id)?.network ?? false;
   const prerequisiteDirs = bwrap === null ? [] : prerequisiteFolders(course, state, id);
-  const run = testRunner(course, id, command, { bwrap, timeoutSeconds, env: options.env, probes, prerequisiteDirs });
+  const run = testRunner(course, id, command, { bwrap, timeoutSeconds, env: options.env, probes, prerequisiteDirs, signal: options.signal });
   const cachesBefore = presentCaches(command.cwd);
   let argv = command.argv;
   let outcome: RunOutcome | null = null;
@@ -61,6 +63,7 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   }
   outcome ??= await run(argv, network);
   removeNewCaches(command.cwd, cachesBefore);
+  refuseIfCancelled(id, options.signal);
   const tests = parseTestCounts(outcome.output_tail);
   const succeeded = outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
   const noTests = succeeded && tests !== null && tests.total === 0;
@@ -107,6 +110,12 @@ interface RunnerSettings {
   env: NodeJS.ProcessEnv;
   probes: Probes;
   prerequisiteDirs: string[];
+  signal: AbortSignal | undefined;
+}
+
+/** A cancelled run records nothing: no run result, no verdict (its tests were killed, not failed). */
+export function refuseIfCancelled(id: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new RefusalError(`lesson ${id}: verify was cancelled; its tests were stopped and nothing was recorded`, []);
 }
 
 /** Runs one argv of the lesson's command (in the sandbox when `bwrap` is given); a program that cannot start is a refusal. */
@@ -116,7 +125,8 @@ function testRunner(course: Course, id: string, command: TestCommand, settings: 
     const layout = { writable: command.cwd, cwd: command.cwd, courseRoot: course.root, courseDotDir: course.dir, home: settings.env.HOME, network, programs: [argv[0]!], env: command.env, nodePath: process.execPath, prerequisiteDirs: settings.prerequisiteDirs };
     const sandbox = settings.bwrap === null ? null : { bwrap: settings.bwrap, options: sandboxArgv(sandboxLayout(layout, FILE_PROBES(settings.probes))) };
     try {
-      return await runTests({ argv, cwd: command.cwd, env: sandbox ? sandboxEnv(command.env) : command.env, timeoutMs: settings.timeoutSeconds * 1000, sandbox });
+      refuseIfCancelled(id, settings.signal);
+      return await runTests({ argv, cwd: command.cwd, env: sandbox ? sandboxEnv(command.env) : command.env, timeoutMs: settings.timeoutSeconds * 1000, sandbox, signal: settings.signal });
     } catch (error) {
       if (error instanceof SpawnError) throw new RefusalError(`lesson ${id}: ${error.message}`, [], { cause: error });
       if (error instanceof SandboxError) {
