@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { lessonDir, lessons } from './course.ts';
-import { startDev, warmUp } from './dev-server.ts';
+import { startDev, warmUp } from './dev-course.ts';
 
 test('site dev: a broken code reference, bad YAML and a mermaid syntax error print error: lines', async ({ page }) => {
   test.setTimeout(300_000);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { lessonDir, lessons } from './course.ts';
 import { cliPath } from './paths.ts';
-import { startDev, warmUp } from './dev-server.ts';
+import { startDev, warmUp } from './dev-course.ts';
 
 function codelabgen(course: string, args: string[]): void {
   const result = spawnSync(process.execPath, [cliPath(), ...args, '--course', course], { encoding: 'utf8' });

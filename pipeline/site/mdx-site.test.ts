@@ -4,12 +4,14 @@
 // (served from the same build). A broken <CodeRef> and an .mdx doc without the opt-in fail before
 // any page is built. The build must not write the package's own .astro/ folder: builds of two
 // courses at once would overwrite each other's content-modules.mjs (which module renders an entry).
+// `site dev` on the same fixture shows .mdx edits and prints a broken <CodeRef> as an error: line.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright';
 import { cli, cliAsync, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
+import { freePort, stop, waitForServer } from '../../e2e/dev-server.ts';
 import { serveStatic } from '../../e2e/static-server.ts';
 import { chromiumPath } from '../../e2e/paths.ts';
 
@@ -133,4 +135,33 @@ test('without site.mdx: true an .mdx doc is refused before Astro starts, and not
   assert.equal(result.stderr.trim(), 'error: lesson 1.1 docs/readalong.mdx: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)');
   assert.ok(!existsSync(out));
   assert.deepEqual(snapshot(root), before);
+});
+
+test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an error: line', { timeout: 300_000 }, async () => {
+  const root = copy('dev');
+  const port = await freePort();
+  const dev = cliAsync(['site', 'dev', '--course', root, '--port', String(port)], { env });
+  let output = '';
+  dev.child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  dev.child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}/lessons/1.1-counter/`;
+  const shows = async (text: string, what: string) => {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      if ((await (await fetch(url)).text()).includes(text)) return;
+    }
+    assert.fail(`${what} not shown within 30 s:\n${output}`);
+  };
+  try {
+    await waitForServer(url, 120_000, dev.child, () => output);
+    appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\nA paragraph added while site dev runs.\n');
+    await shows('A paragraph added while site dev runs.', 'the notes.mdx edit');
+    const doc = path.join(root, LESSON, 'docs/readalong.mdx');
+    writeFileSync(doc, readFileSync(doc, 'utf8').replace('lines="2-4" mark="3"', 'lines="2-40"'));
+    for (const deadline = Date.now() + 30_000; !/^error: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m.test(output); await new Promise((resolve) => setTimeout(resolve, 250))) {
+      if (Date.now() > deadline) assert.fail(`no error: line for the broken <CodeRef> within 30 s:\n${output}`);
+    }
+  } finally {
+    if (dev.child.exitCode === null) dev.child.kill('SIGTERM');
+    await stop(dev.child);
+  }
 });
