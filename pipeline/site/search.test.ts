@@ -2,7 +2,7 @@
 // when every page is byte-identical and the kept index files are the ones pagefind wrote; pagefind
 // itself runs on a few pages in temp folders (no Astro).
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
@@ -29,7 +29,7 @@ async function build(pages: Record<string, string>): Promise<{ pages: number; ke
 const index = () => Object.fromEntries(readdirSync(path.join(out, 'pagefind'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.relative(out, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name), 'base64')]));
 const PAGES = { 'index.html': 'Streams in practice', 'lessons/1.1/index.html': 'Backpressure keeps memory bounded' };
 
-test('kept when no page changed; made again after a page change, a touched index file, or a lost record', async () => {
+test('kept when no page changed; made again after a page change, a touched or added index file, or a lost record', async () => {
   assert.deepEqual(await build(PAGES), { pages: 2, kept: false });
   const first = index();
   assert.deepEqual(await build(PAGES), { pages: 2, kept: true });
@@ -44,6 +44,10 @@ test('kept when no page changed; made again after a page change, a touched index
   writeFileSync(path.join(out, 'pagefind', meta), 'tampered');
   assert.deepEqual(await build(PAGES), { pages: 2, kept: false }, 'a hand-edited index file is never carried over');
   assert.deepEqual(index(), first);
+
+  symlinkSync('/etc/hostname', path.join(out, 'pagefind', 'planted'));
+  assert.deepEqual(await build(PAGES), { pages: 2, kept: false }, 'a symbolic link planted in the index is never carried over');
+  assert.ok(!existsSync(path.join(out, 'pagefind', 'planted')));
 
   assert.deepEqual(await build({ ...PAGES, 'glossary/index.html': 'Terms' }), { pages: 3, kept: false }, 'a page more');
   rmSync(record);

@@ -1,7 +1,7 @@
 // The search index: pagefind's Node API over the built pages (only `data-pagefind-body` parts).
 // Code line numbers, copy buttons and heading anchor links are left out of the indexed text.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +34,7 @@ export async function indexSite(outDir: string, previous?: PreviousIndex): Promi
   const input = previous ? pagesDigest(outDir) : '';
   const record = previous ? readRecord(previous.record) : null;
   const earlier = previous ? path.join(previous.out, 'pagefind') : '';
-  if (previous && record !== null && record.out === path.resolve(previous.out) && record.input === input && existsSync(earlier) && filesDigest(earlier) === record.files) {
+  if (previous && record !== null && record.out === path.resolve(previous.out) && record.input === input && isPlainFolder(earlier) && filesDigest(earlier) === record.files) {
     cpSync(earlier, path.join(outDir, 'pagefind'), { recursive: true });
     return { pages: record.pages, kept: true };
   }
@@ -85,13 +85,24 @@ function pagefindVersion(): string {
   return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
 }
 
-/** Names and bytes of the files under `dir`. */
+/** A folder itself, not a symbolic link to one. */
+function isPlainFolder(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Names and bytes of the files under `dir`; anything else there (a symbolic link, a socket) by name and kind, so it never matches an index pagefind wrote. */
 function filesDigest(dir: string): string {
   const hash = createHash('sha256');
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files) hash.update(`${path.relative(dir, file)}\0`).update(readFileSync(file)).update('\0');
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((entry) => ({ entry, file: path.join(entry.parentPath, entry.name) }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const { entry, file } of entries) {
+    if (entry.isFile()) hash.update(`${path.relative(dir, file)}\0`).update(readFileSync(file)).update('\0');
+    else if (!entry.isDirectory()) hash.update(`${path.relative(dir, file)}\0not a file\0`);
+  }
   return hash.digest('hex');
 }
