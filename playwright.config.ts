@@ -19,12 +19,11 @@ export default defineConfig({
   reporter: [['list']],
   projects: [
     // authoring.spec.ts starts `site dev` too but times nothing: it runs with the others.
-    { name: 'site', testIgnore: ['**/dev.spec.ts', '**/dev-errors.spec.ts'] },
-    // `site dev` specs time saves against a 2 s budget (e2e/dev.spec.ts) or wait for the page to show an
-    // error (e2e/dev-errors.spec.ts, which once missed its 30 s beside the other specs on a loaded
-    // machine): they run after the others, one at a time, so no other browser or build competes for
-    // the 2 cores meanwhile.
-    { name: 'dev', testMatch: ['**/dev.spec.ts', '**/dev-errors.spec.ts'], dependencies: ['site'], workers: 1, fullyParallel: false },
+    { name: 'site', testIgnore: ['**/dev.spec.ts'] },
+    // The `site dev` specs time saves against a 2 s budget and wait for the page to show errors (its
+    // error test once missed its 30 s beside the other specs on a loaded machine): they run after the
+    // others, one at a time, so no other browser or build competes for the 2 cores meanwhile.
+    { name: 'dev', testMatch: ['**/dev.spec.ts'], dependencies: ['site'], workers: 1, fullyParallel: false },
   ],
   use: {
     browserName: 'chromium',

@@ -1,5 +1,5 @@
-// `codelabgen site dev` on a copy of the demo course, for the browser specs (e2e/dev.spec.ts,
-// e2e/dev-errors.spec.ts), and the untimed first save that warms it up.
+// `codelabgen site dev` on a copy of the demo course, for the browser specs (e2e/dev.spec.ts), and
+// the untimed first save that warms it up.
 import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

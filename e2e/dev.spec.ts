@@ -1,13 +1,15 @@
 // `codelabgen site dev` on a copy of the demo course with a browser open: 20 saves in a row
-// (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 2 s. Timed:
-// the `dev` project runs it alone (playwright.config.ts). Errors in the terminal: dev-errors.spec.ts.
+// (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 2 s, then
+// broken content is printed in the terminal as `error:` lines as well as shown in the page. Timed:
+// the `dev` project runs this file alone (playwright.config.ts). The two tests share one server
+// (a worker restarted after a failure starts its own).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { lessonDir, lessons } from './course.ts';
 import { cliPath } from './paths.ts';
-import { startDev, warmUp } from './dev-course.ts';
+import { startDev, warmUp, type DevServer } from './dev-course.ts';
 
 function codelabgen(course: string, args: string[]): void {
   const result = spawnSync(process.execPath, [cliPath(), ...args, '--course', course], { encoding: 'utf8' });
@@ -29,9 +31,15 @@ async function shows(page: Page, text: string): Promise<void> {
   await expect(page.locator('body')).toContainText(text, { timeout: SHOWS_WITHIN });
 }
 
+let dev: DevServer;
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  dev = await startDev();
+});
+test.afterAll(async () => dev?.close());
+
 test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open page within 2 s', async ({ page }) => {
   test.setTimeout(300_000);
-  const dev = await startDev();
   try {
     const lesson = lessons()[1] ?? lessons()[0]!;
     const dir = lessonDir(lesson, dev.course);
@@ -70,7 +78,27 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
     for (let round = 1; round <= 4; round++) await shows(page, `Notes save ${round}`);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
-  } finally {
-    await dev.close();
+  }
+});
+
+// Last: it leaves the curriculum broken.
+test('site dev: a broken code reference, bad YAML and a mermaid syntax error print error: lines', async ({ page }) => {
+  test.setTimeout(300_000);
+  try {
+    const lesson = lessons()[0]!;
+    const dir = lessonDir(lesson, dev.course);
+    await page.goto(`http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`);
+    await warmUp(page, path.join(dir, 'docs', 'notes.md'));
+    appendFileSync(path.join(dir, 'docs', 'readalong.md'), '\n```ts file=src/no-such-file.ts\n```\n');
+    await expect(page.locator('body')).toContainText('no such file in the lesson folder', { timeout: 30_000 });
+    await expect.poll(dev.output, { timeout: 10_000 }).toMatch(new RegExp(`^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference file=src/no-such-file\\.ts: no such file in the lesson folder$`, 'm'));
+    appendFileSync(path.join(dir, 'docs', 'notes.md'), '\n```mermaid\nflowchart LR\n  A -->\n```\n');
+    await expect.poll(dev.output, { timeout: 30_000 }).toMatch(new RegExp(`^error: lesson ${lesson.id.replace('.', '\\.')} diagram docs/notes\\.md:\\d+ .*`, 'm'));
+    const curriculum = path.join(dev.course, '.codelabgen', 'curriculum.yaml');
+    appendFileSync(curriculum, '  broken: [\n');
+    await expect.poll(dev.output, { timeout: 10_000 }).toMatch(/^error: \.codelabgen\/curriculum\.yaml: invalid YAML: /m);
+    await expect(page.locator('body')).toContainText('error: .codelabgen/curriculum.yaml: invalid YAML', { timeout: 30_000 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
   }
 });
