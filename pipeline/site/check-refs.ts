@@ -13,16 +13,16 @@ import { refuse } from '../errors.ts';
 import type { Tokens } from 'marked';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocLinks } from './doc-links.ts';
-import { docFences, lexDoc } from './doc-tokens.ts';
+import { fencesOf, lexDoc, type LexedDoc } from './doc-tokens.ts';
 import { walkTokens } from './marked.ts';
 import { mdxNotAllowed, readMdxDoc } from './mdx-docs.ts';
 
 export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
 
 /** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
-export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string): string[] {
+export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string | LexedDoc): string[] {
   const problems: string[] = [];
-  for (const fence of docFences(text)) {
+  for (const fence of fencesOf(typeof text === 'string' ? lexDoc(text) : text)) {
     try {
       const ref = parseCodeRef(fence);
       if (ref !== null) resolveCodeRef(lessonDir, ref, fence);
@@ -38,8 +38,7 @@ export function codeRefProblems(lessonId: string, lessonDir: string, doc: string
  * Relative links and images of one doc, resolved as the site build does: `lesson <id> <doc>:<line>:
  * link|image ...`. `lessonDir` is the folder on disk, `lesson.dir` its course-relative path.
  */
-export function docLinkProblems(lesson: { id: string; dir: string }, lessonDir: string, doc: string, text: string, links: DocLinks): { problems: string[]; links: number; images: number } {
-  const lexed = lexDoc(text);
+export function docLinkProblems(lesson: { id: string; dir: string }, lessonDir: string, doc: string, lexed: LexedDoc, links: DocLinks): { problems: string[]; links: number; images: number } {
   const result = { problems: [] as string[], links: 0, images: 0 };
   walkTokens(lexed.tokens, (token) => {
     if (token.type !== 'link' && token.type !== 'image') return;
@@ -105,8 +104,9 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
         continue;
       }
       refs += (text.match(/file=/g) ?? []).length;
-      problems.push(...codeRefProblems(id, dir, doc, text));
-      const linked = docLinkProblems({ id, dir: lesson.dir }, dir, doc, text, links);
+      const lexed = lexDoc(text); // once for the code references and the links
+      problems.push(...codeRefProblems(id, dir, doc, lexed));
+      const linked = docLinkProblems({ id, dir: lesson.dir }, dir, doc, lexed, links);
       problems.push(...linked.problems);
       linkCount += linked.links;
       imageCount += linked.images;

@@ -87,7 +87,11 @@ export function fenceOf(token: Tokens.Code, line: number): Fence {
 
 /** Every fenced block of a doc in document order, nested ones (lists, blockquotes, asides) included. */
 export function docFences(text: string): Fence[] {
-  const doc = lexDoc(text);
+  return fencesOf(lexDoc(text));
+}
+
+/** The fenced blocks of a lexed doc, nested ones included, with their doc lines. */
+export function fencesOf(doc: LexedDoc): Fence[] {
   const fences: Fence[] = [];
   walkTokens(doc.tokens, (token) => {
     if (isFence(token)) fences.push(fenceOf(token, doc.lineOf(token)));

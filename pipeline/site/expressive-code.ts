@@ -90,7 +90,7 @@ export function pluginLeanTokens(): ExpressiveCodePlugin {
  * bounds the work instead: a line longer than this (minified code) stays plain on every machine.
  */
 export const MAX_TOKENIZED_LINE = 10_000;
-export const shikiNoTimeLimit = {
+const shikiNoTimeLimit = {
   name: 'codelabgen-no-time-limit',
   preprocess(_code: string, options: { tokenizeTimeLimit?: number; tokenizeMaxLineLength?: number }) {
     options.tokenizeTimeLimit = 0;

@@ -114,7 +114,7 @@ interface RunnerSettings {
 }
 
 /** A cancelled run records nothing: no run result, no verdict (its tests were killed, not failed). */
-export function refuseIfCancelled(id: string, signal: AbortSignal | undefined): void {
+function refuseIfCancelled(id: string, signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RefusalError(`lesson ${id}: verify was cancelled; its tests were stopped and nothing was recorded`, []);
 }
 
