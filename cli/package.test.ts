@@ -204,8 +204,8 @@ test('the package holds what runs, and the installed CLI inits a course and buil
 
   cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
   // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering
-  // loads must still resolve from the installed package: mermaid-isomorphic's optional peer playwright.
-  const playwright = spawnSync(process.execPath, ['--input-type=module', '-e', "import.meta.resolve('playwright')"], { cwd: path.join(dir, 'node_modules', 'mermaid-isomorphic'), encoding: 'utf8' });
+  // loads must still resolve from the installed package: playwright, and mermaid's minified build.
+  const playwright = spawnSync(process.execPath, ['--input-type=module', '-e', "import.meta.resolve('playwright'); import.meta.resolve('mermaid/dist/mermaid.min.js')"], { cwd: path.join(dir, 'node_modules', 'codelabgen'), encoding: 'utf8' });
   assert.equal(playwright.status, 0, `playwright is not installed with codelabgen, so diagrams cannot render at build time:\n${playwright.stderr}`);
   const build = codelabgen(['site', 'build', '--course', 'course', '--out', 'site', '--drafts'], { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') });
   assert.equal(build.status, 0, build.stderr);

@@ -10,6 +10,7 @@ import { loadConfig } from './config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
 import { refuse } from './errors.ts';
+import type { DiagramJob } from './site/diagrams.ts';
 import { lastRun } from './verify/runs.ts';
 import { langOf } from './site/code-refs.ts';
 import { mdxNotAllowed, readMdxDoc } from './site/mdx-docs.ts';
@@ -117,6 +118,38 @@ let preparedCourse: PreparedCourse | null = null;
 
 export function setPreparedCourse(prepared: PreparedCourse | null): void {
   preparedCourse = prepared;
+}
+
+let diagramJob: DiagramJob | null = null;
+
+/**
+ * The diagrams `site build` is drawing while Astro runs (pipeline/site/diagrams.ts startDiagrams):
+ * a page waits only for its own diagrams, so drawing overlaps with bundling and the other pages.
+ */
+export function setDiagramJob(job: DiagramJob | null): void {
+  diagramJob = job;
+}
+
+/** Settles once the diagram is in the cache or will not be (at once when this build draws none). */
+export function diagramDrawn(hash: string): Promise<void> {
+  return diagramJob?.drawn(hash) ?? Promise.resolve();
+}
+
+/** Whether this build is drawing the diagram (it was not in the cache when the build began). */
+export function diagramBeingDrawn(hash: string): boolean {
+  return diagramJob?.drawing.has(hash) ?? false;
+}
+
+let lessonPagesMade = 0;
+
+/** Called by each lesson page this process renders (a page Astro restores from its cache is not). */
+export function noteLessonPageRendered(): void {
+  lessonPagesMade++;
+}
+
+/** How many lesson pages this process rendered: the rest of a build's were kept from the last one. */
+export function lessonPagesRendered(): number {
+  return lessonPagesMade;
 }
 
 /** The prepared course of this build when it is the course at `root`. */
@@ -265,8 +298,8 @@ export function readReport(course: Course): Report | null {
   return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
 }
 
-export { readCachedDiagram as readDiagramSvg, type CachedDiagram } from './site/diagrams.ts';
-export { leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
+export { readCachedDiagram as readDiagramSvg, diagramRenderer, type CachedDiagram } from './site/diagrams.ts';
+export { isThemedType, leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
 export { readSiteAssets } from './site/assets.ts';
 export { CodeRefError, parseCodeRef, resolveCodeRef } from './site/code-refs.ts';
 export { diagramHash, diagramTitle } from './site/segments.ts';

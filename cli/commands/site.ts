@@ -73,6 +73,8 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   }
   const d = result.diagrams;
   ctx.out.print(`diagrams: ${d.rendered} rendered, ${d.cached} cached, ${d.failed} failed, ${d.client} client-side`);
+  const kept = result.lessons.length - result.lessonPagesRendered;
+  ctx.out.print(`lesson pages: ${result.lessonPagesRendered} rendered, ${kept} unchanged (kept from the last build)`);
   ctx.out.print(result.searchKept ? `search: ${result.searchPages} pages, index kept (no page changed)` : `search: ${result.searchPages} pages indexed`);
   if (result.weights) {
     ctx.out.print('page                                              html      css       js');

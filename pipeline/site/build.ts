@@ -40,6 +40,8 @@ export interface SiteBuildResult {
   diagrams: DiagramStats;
   /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
   diagramErrors: string[];
+  /** Lesson pages rendered by this build; the others were unchanged and kept from the last build. */
+  lessonPagesRendered: number;
   searchPages: number;
   /** The search index of the replaced output was kept: no page changed. */
   searchKept: boolean;

@@ -1,5 +1,6 @@
-// Build-time mermaid: every diagram of a build rendered in ONE browser batch (light and dark), cached
-// by content hash outside the course, so an unchanged diagram is never rendered again.
+// Build-time mermaid: the diagrams of a build drawn by one Chromium while Astro makes the pages (each
+// page waits only for its own), and cached by content hash outside the course, so an unchanged
+// diagram is never drawn again.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os, { availableParallelism } from 'node:os';
@@ -35,14 +36,19 @@ export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 let mermaidVersion: string | null = null;
 /** Bump when the render settings below change, so cached SVGs are drawn again. */
-const RENDER_SETTINGS = 3;
+const RENDER_SETTINGS = 4;
 /** Mermaid's dark edge-label background is too close to its text colour (WCAG contrast). */
 const DARK_VARIABLES = { edgeLabelBackground: '#2d333b' };
 
-/** Cache entries are per mermaid version: an upgrade renders every diagram again. */
-function cacheFile(dir: string, hash: string): string {
+/** The renderer a cached SVG comes from: mermaid's version and the render settings. */
+export function diagramRenderer(): string {
   mermaidVersion ??= (createRequire(import.meta.url)('mermaid/package.json') as { version: string }).version;
-  return path.join(dir, `${hash}-mermaid${mermaidVersion}-r${RENDER_SETTINGS}.json`);
+  return `mermaid${mermaidVersion}-r${RENDER_SETTINGS}`;
+}
+
+/** Cache entries are per renderer: a mermaid upgrade renders every diagram again. */
+function cacheFile(dir: string, hash: string): string {
+  return path.join(dir, `${hash}-${diagramRenderer()}.json`);
 }
 
 export function readCachedDiagram(dir: string, hash: string): CachedDiagram | null {
@@ -77,59 +83,145 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
 
 const SYNTAX = /parse error|syntax error|lexical error|no diagram type detected|unknown diagram|expecting/i;
 
+/** A batch of diagrams being drawn: the build's pages wait only for their own (pipeline/read.ts). */
+export interface DiagramJob {
+  /** The counts the build prints, once every diagram is drawn; rejects when Chromium cannot start. */
+  done: Promise<DiagramStats>;
+  /** Settles when this diagram's cache entry is written, or when it will not be (drawn client-side). */
+  drawn(hash: string): Promise<void>;
+  /** The diagrams this job draws (the uncached ones, when there is a Chromium). */
+  drawing: ReadonlySet<string>;
+}
+
 /** Renders the uncached diagrams in one batch; returns the counts the build prints. */
-export async function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium: string | null): Promise<DiagramStats> {
+export function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium: string | null): Promise<DiagramStats> {
+  return startDiagrams(diagrams, cacheDir, chromium).done;
+}
+
+/** One mermaid render: a diagram's themed SVG, or the light or dark one of a pair. */
+interface Draw {
+  hash: string;
+  role: 'themed' | 'light' | 'dark';
+  source: string;
+  config: Record<string, unknown>;
+}
+
+type Drawing = { svg: string } | { error: string };
+
+/**
+ * Starts drawing the uncached diagrams, in the order given (a page's diagrams come when the build
+ * reaches it), with one Chromium and a page per core that loads mermaid once and draws one diagram
+ * after another. Each diagram is written to the cache as soon as its renders are done.
+ */
+export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium: string | null): DiagramJob {
   const unique = new Map<string, DiagramRef>();
   for (const diagram of diagrams) unique.set(diagram.hash, diagram);
   const todo = [...unique.values()].filter((d) => readCachedDiagram(cacheDir, d.hash) === null);
   const stats: DiagramStats = { rendered: 0, cached: unique.size - todo.length, failed: 0, client: 0 };
-  if (todo.length === 0) return stats;
-  if (chromium === null) return { ...stats, client: todo.length };
-  const { createMermaidRenderer } = await import('mermaid-isomorphic');
-  const render = createMermaidRenderer({ launchOptions: { executablePath: chromium, args: MERMAID_FLAGS, headless: true } });
-  const base = { securityLevel: 'strict' as const, fontFamily: 'system-ui, sans-serif' };
-  const themed = todo.filter((d) => isThemedType(d.source));
-  const paired = todo.filter((d) => !isThemedType(d.source));
-  const jobs = [
-    { list: themed, prefix: 'cgxt', config: { ...base, theme: 'base' as const, themeVariables: SENTINEL_VARIABLES } },
-    { list: paired, prefix: 'cgxl', config: { ...base, theme: 'default' as const } },
-    { list: paired, prefix: 'cgxd', config: { ...base, theme: 'dark' as const, themeVariables: DARK_VARIABLES } },
-  ];
-  // One browser; each page loads mermaid and draws its diagrams one after the other, so the batch is
-  // split over as many pages as there are cores (a page per ~12 diagrams at least: loading mermaid
-  // costs about as much as drawing a dozen).
-  const pages = Math.max(1, Math.min(availableParallelism(), Math.ceil((themed.length + 2 * paired.length) / 12)));
-  const [single = [], light = [], dark = []] = await Promise.all(
-    jobs.map(async ({ list, prefix, config }) => {
-      if (list.length === 0) return [];
-      const share = Math.max(1, Math.round((pages * list.length) / (themed.length + 2 * paired.length)));
-      const size = Math.ceil(list.length / share);
-      const chunks = Array.from({ length: Math.ceil(list.length / size) }, (_, c) => list.slice(c * size, (c + 1) * size));
-      const results = await Promise.all(chunks.map((chunk, c) => render(chunk.map((d) => d.source), { prefix: `${prefix}${c}`, mermaidConfig: config })));
-      // Each result's ids carry its chunk's prefix; settle() below renames them by content hash.
-      return results.flatMap((rendered, c) => rendered.map((r, j) => ({ result: r, id: `${prefix}${c}-${j}` })));
-    }),
+  if (todo.length === 0 || chromium === null) {
+    stats.client = todo.length;
+    return { done: Promise.resolve(stats), drawn: () => Promise.resolve(), drawing: new Set() };
+  }
+  const base = { startOnLoad: false, securityLevel: 'strict', fontFamily: 'system-ui, sans-serif' };
+  const draws = todo.flatMap((d): Draw[] =>
+    isThemedType(d.source)
+      ? [{ hash: d.hash, role: 'themed', source: d.source, config: { ...base, theme: 'base', themeVariables: SENTINEL_VARIABLES } }]
+      : [
+          { hash: d.hash, role: 'light', source: d.source, config: { ...base, theme: 'default' } },
+          { hash: d.hash, role: 'dark', source: d.source, config: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } },
+        ],
   );
-  const settle = (diagram: DiagramRef, results: PromiseSettledResult<{ svg: string }>[], entry: (svgs: string[]) => CachedDiagram) => {
-    const failed = results.find((r) => r?.status !== 'fulfilled');
-    if (failed === undefined) {
-      writeCachedDiagram(cacheDir, diagram.hash, entry(results.map((r) => (r as PromiseFulfilledResult<{ svg: string }>).value.svg)));
+  const open = new Map<string, { resolve(): void; left: number; svgs: Partial<Record<Draw['role'], string>>; error: string | null }>();
+  const waits = new Map(todo.map((d) => [d.hash, new Promise<void>((resolve) => open.set(d.hash, { resolve, left: isThemedType(d.source) ? 1 : 2, svgs: {}, error: null }))]));
+  const close = (hash: string, outcome: 'drawn' | 'unfinished') => {
+    const diagram = open.get(hash)!;
+    const { svgs, error } = diagram;
+    if (outcome === 'unfinished') stats.client++;
+    else if (error === null) {
+      writeCachedDiagram(cacheDir, hash, svgs.themed !== undefined ? { svg: themeSvg(svgs.themed), light: null, dark: null, error: null } : { svg: null, light: svgs.light!, dark: svgs.dark!, error: null });
       stats.rendered++;
-      return;
-    }
-    const reason = failed?.status === 'rejected' ? failed.reason : 'no result';
-    const message = String((reason as Error)?.message ?? reason).split('\n').slice(0, 3).join(' ').slice(0, 300);
-    if (SYNTAX.test(message)) {
-      writeCachedDiagram(cacheDir, diagram.hash, { svg: null, light: null, dark: null, error: message });
+    } else if (SYNTAX.test(error)) {
+      writeCachedDiagram(cacheDir, hash, { svg: null, light: null, dark: null, error });
       stats.failed++;
     } else stats.client++; // the renderer could not draw it: the page falls back to client-side mermaid
+    open.delete(hash);
+    diagram.resolve();
   };
-  themed.forEach((diagram, i) => settle(diagram, [single[i]!.result], ([svg]) => ({ svg: themeSvg(renameIds(svg!, single[i]!.id, `m${diagram.hash}`)), light: null, dark: null, error: null })));
-  paired.forEach((diagram, i) => settle(diagram, [light[i]!.result, dark[i]!.result], ([l, d]) => ({ svg: null, light: renameIds(l!, light[i]!.id, `m${diagram.hash}l`), dark: renameIds(d!, dark[i]!.id, `m${diagram.hash}d`), error: null })));
-  return stats;
+  const record = (draw: Draw, result: Drawing) => {
+    const diagram = open.get(draw.hash)!;
+    if ('svg' in result) diagram.svgs[draw.role] = result.svg;
+    else diagram.error ??= result.error.split('\n').slice(0, 3).join(' ').slice(0, 300);
+    if (--diagram.left === 0) close(draw.hash, 'drawn');
+  };
+  const done = drawAll(draws, chromium, record)
+    .finally(() => {
+      for (const hash of [...open.keys()]) close(hash, 'unfinished');
+    })
+    .then(() => stats);
+  done.catch(() => {}); // the build awaits it; pages only wait for their own diagrams
+  return { done, drawn: (hash) => waits.get(hash) ?? Promise.resolve(), drawing: new Set(waits.keys()) };
 }
 
-/** Gives each SVG ids unique to its content hash, so diagrams never clash on a page. */
-function renameIds(svg: string, from: string, to: string): string {
-  return svg.replace(new RegExp(`${from}(?![0-9])`, 'g'), to);
+// The page mermaid draws in, served by Playwright from the package (no network, no file:// page).
+const ORIGIN = 'https://codelabgen.invalid';
+const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/katex/katex.min.css"><script src="/mermaid.min.js"></script></head><body></body></html>';
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
+
+// Runs in the page (a string, so no bundler helper leaks into it). Every font is loaded first, so
+// labels are measured alike in every page; mermaid draws into a hidden box; the SVG is parsed as
+// HTML and serialized as XML, so it is well-formed whatever mermaid emitted.
+const IN_PAGE = `(async () => {
+  await Promise.all(Array.from(document.fonts, (font) => font.load()));
+  const box = Object.assign(document.createElement('div'), { ariaHidden: 'true' });
+  box.style.cssText = 'max-height:0;opacity:0;overflow:hidden';
+  document.body.append(box);
+  let current = null;
+  window.cgDraw = async (id, source, config) => {
+    if (current !== JSON.stringify(config)) mermaid.initialize(config), (current = JSON.stringify(config));
+    try {
+      const { svg } = await mermaid.render(id, source, box);
+      return { svg: new XMLSerializer().serializeToString(new DOMParser().parseFromString(svg, 'text/html').getElementsByTagName('svg')[0]) };
+    } catch (error) {
+      return { error: String((error && error.message) || error) };
+    }
+  };
+})()`;
+
+async function drawAll(draws: Draw[], executablePath: string, record: (draw: Draw, result: Drawing) => void): Promise<void> {
+  const mermaidFile = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
+  // KaTeX (mermaid's own dependency) styles math in labels: its stylesheet and fonts are served too.
+  const katexDir = path.dirname(createRequire(mermaidFile).resolve('katex/dist/katex.min.css'));
+  const { chromium } = await import('playwright');
+  const browser = await chromium.launch({ executablePath, args: MERMAID_FLAGS, headless: true });
+  try {
+    const context = await browser.newContext();
+    await context.route(`${ORIGIN}/**`, (route) => {
+      const url = new URL(route.request().url()).pathname;
+      if (url === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
+      const katex = url.startsWith('/katex/') ? path.resolve(katexDir, `.${path.sep}${decodeURIComponent(url.slice('/katex/'.length))}`) : null;
+      const file = url === '/mermaid.min.js' ? mermaidFile : katex?.startsWith(katexDir + path.sep) ? katex : null;
+      if (file === null || !existsSync(file)) return route.fulfill({ status: 404 });
+      return route.fulfill({ path: file, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    });
+    // A page per core, each loading mermaid once (about as costly as drawing a dozen diagrams).
+    const pages = Math.max(1, Math.min(availableParallelism(), Math.ceil(draws.length / 12)));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: pages }, async () => {
+        const page = await context.newPage();
+        await page.goto(`${ORIGIN}/`);
+        await page.evaluate(IN_PAGE);
+        while (next < draws.length) {
+          const draw = draws[next++]!;
+          const id = `m${draw.hash}${draw.role === 'light' ? 'l' : draw.role === 'dark' ? 'd' : ''}`;
+          const result = await page
+            .evaluate(([id, source, config]) => (window as unknown as { cgDraw(...args: unknown[]): Promise<Drawing> }).cgDraw(id, source, config), [id, draw.source, draw.config] as const)
+            .catch((error: unknown): Drawing => ({ error: `the renderer failed: ${(error as Error).message}` }));
+          record(draw, result);
+        }
+      }),
+    );
+  } finally {
+    await browser.close();
+  }
 }

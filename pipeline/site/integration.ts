@@ -8,7 +8,7 @@ import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
-import { diagramCacheDir, findChromium, renderDiagrams, type DiagramStats } from './diagrams.ts';
+import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './build.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
@@ -48,6 +48,8 @@ export interface BuildSummary {
   diagrams: DiagramStats;
   /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
   diagramErrors: string[];
+  /** Lesson pages rendered by this build; the others were unchanged and kept from the last build. */
+  lessonPagesRendered: number;
   searchPages: number;
   /** The search index of the replaced output was kept: no page changed (pipeline/site/search.ts). */
   searchKept: boolean;
@@ -110,7 +112,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   const prefix = normalizePrefix(options.prefix ?? '');
   let site: SiteOptions;
   let prepared: Prepared | null = null;
-  let summary: Omit<BuildSummary, 'searchPages' | 'searchKept' | 'recorded'> | null = null;
+  let summary: Omit<BuildSummary, 'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'> | null = null;
+  let diagrams: DiagramJob | null = null;
   let courseWatcher: FSWatcher | undefined;
   let cacheDir: string | undefined;
   return {
@@ -151,15 +154,14 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           pipelineRead.setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
+          // Syntax errors already in the cache stop a publish build here; new ones when the pages are made.
+          const knownErrors = diagramProblemsOf(prepared, site.diagramCache);
+          if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);
-          const diagrams = await renderDiagrams(prepared.diagrams, site.diagramCache, findChromium());
-          const diagramErrors = diagramProblemsOf(prepared, site.diagramCache);
-          if (diagramErrors.length > 0 && !site.drafts) throw contentProblems(diagramErrors);
-          if (options.strictDiagrams && diagrams.client > 0) {
-            const count = diagrams.client;
-            throw new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
-          }
-          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, diagrams, diagramErrors };
+          // Drawn while Astro bundles and renders: each lesson page waits only for its own diagrams.
+          diagrams = startDiagrams(prepared.diagrams, site.diagramCache, findChromium());
+          pipelineRead.setDiagramJob(diagrams);
+          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded };
           progress('pages', `${prepared.included.length} lessons`);
         }
       },
@@ -183,9 +185,16 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       },
       'astro:server:done': () => courseWatcher?.close(),
       'astro:build:done': async ({ dir }) => {
-        if (summary === null) return;
+        if (summary === null || prepared === null || diagrams === null) return;
+        const drawn = await diagrams.done;
+        const diagramErrors = diagramProblemsOf(prepared, site.diagramCache);
+        if (diagramErrors.length > 0 && !site.drafts) throw contentProblems(diagramErrors);
+        if (options.strictDiagrams && drawn.client > 0) {
+          const count = drawn.client;
+          throw new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
+        }
         const out = path.join(fileURLToPath(dir), prefix);
-        if (summary.diagrams.client > 0) copyMermaid(out);
+        if (drawn.client > 0) copyMermaid(out);
         progress('search', 'indexing');
         // `site build` replaces its output folder: an index made from the same pages is kept.
         const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;
@@ -193,7 +202,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const pages = listPages(out).length;
         const recorded = !site.drafts && (await recordBuild(site.course, options.recordedOut ?? out, pages, summary.lessons, options.command ?? 'astro build'));
         progress('done', `${pages} pages`);
-        options.onBuilt?.({ ...summary, searchPages: search.pages, searchKept: search.kept, recorded });
+        options.onBuilt?.({ ...summary, diagrams: drawn, diagramErrors, lessonPagesRendered: pipelineRead.lessonPagesRendered(), searchPages: search.pages, searchKept: search.kept, recorded });
       },
     },
   };

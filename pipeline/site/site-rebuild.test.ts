@@ -1,26 +1,31 @@
 // A rebuild with the content cache kept from the last build (entries stored by digest) shows an
 // edit made in between: a kept cache never serves a lesson's old text. A rebuild that changes no
 // page keeps the search index of the output it replaces (the cases: pipeline/site/search.test.ts).
+// Only the edited lesson's page is rendered again, even after a first build that drew its diagrams
+// while making the pages (the entries say what the build draws, not what the cache held).
 import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { cliAsync, scratchDir, type CliResult } from '../../cli/testing.ts';
+import { findChromium } from './diagrams.ts';
 
 const work = scratchDir('codelabgen-site-rebuild-');
 const root = path.join(work, 'course');
 const out = path.join(work, 'out');
-const env = { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams'), CODELABGEN_CHROMIUM: 'none' };
+// An empty diagram cache, and Chromium where there is one: the first build draws the diagrams.
+const env = { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') };
 const build = async (): Promise<CliResult> => cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 }).done;
 const page = (slug: string) => path.join(out, 'lessons', slug, 'index.html');
 let mtimes: Record<string, number> = {};
 let pages: Record<string, string> = {};
+let first: CliResult;
 let rebuilt: CliResult;
 
 before(async () => {
   const { dirs } = await generateCourse(root, { lessons: 3 });
-  const first = await build();
+  first = await build();
   assert.equal(first.code, 0, first.stderr);
   const slugs = ['1.1-lesson-1', '1.2-lesson-2', '1.3-lesson-3'];
   mtimes = Object.fromEntries(slugs.map((slug) => [slug, statSync(page(slug)).mtimeMs]));
@@ -31,6 +36,9 @@ before(async () => {
 
 test('the edited lesson shows the edit after a rebuild with the kept cache; the others do not', () => {
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  assert.match(first.stdout, findChromium() ? /^diagrams: 3 rendered, 0 cached/m : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m);
+  assert.match(first.stdout, /^lesson pages: 3 rendered, 0 unchanged \(kept from the last build\)$/m);
+  assert.match(rebuilt.stdout, /^lesson pages: 1 rendered, 2 unchanged \(kept from the last build\)$/m);
   assert.match(readFileSync(page('1.2-lesson-2'), 'utf8'), /A paragraph added after the first build\./);
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);
   // Byte-equal: highlighting does not depend on the machine's speed (pipeline/site/expressive-code.ts).
@@ -49,5 +57,6 @@ test('a rebuild that changes no page keeps the search index; the edited one made
   const same = await build();
   assert.equal(same.code, 0, same.stderr);
   assert.match(same.stdout, /^search: 8 pages, index kept \(no page changed\)$/m);
+  assert.match(same.stdout, /^lesson pages: 0 rendered, 3 unchanged \(kept from the last build\)$/m);
   assert.deepEqual(searchIndex(), before);
 });

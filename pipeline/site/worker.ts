@@ -35,7 +35,9 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     ...(job.site ? { site: job.site } : {}),
     cacheDir: job.cacheDir,
     trailingSlash: 'ignore',
-    build: { format: 'directory', inlineStylesheets: 'never' },
+    // Two pages at a time: one waiting for its diagrams (pipeline/site/diagrams.ts draws them
+    // meanwhile) does not hold up the next; diagrams.css waits for them all.
+    build: { format: 'directory', inlineStylesheets: 'never', concurrency: 2 },
     devToolbar: { enabled: false },
     // Lesson pages give a cacheKey (their entry digests): unchanged ones are restored, not rendered.
     experimental: { incrementalBuild: true },

@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { diagramBeingDrawn, diagramDrawn, diagramRenderer, docLinks, isThemedType, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { anchorHeadings, type TocEntry } from './headings.ts';
@@ -27,17 +27,45 @@ export function termSlug(entry: GlossaryEntry): string {
   return entry.slug ?? entry.term.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
+/** A diagram as its lesson entry stores it: what the page will show, not the SVGs (drawnDiagram). */
 export function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
   const declared = /^\s*%%\s*title:\s*(.+)$/.exec(ref.source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
-  const styles: DiagramView['styles'] = [];
-  const lean = (svg: string | null | undefined) => {
-    if (svg == null) return null;
-    const split = leanSvg(svg);
-    if (split.style && !styles.some((s) => s.name === split.style!.name)) styles.push(split.style);
-    return split.svg;
-  };
-  return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, svg: lean(cached?.svg), light: lean(cached?.light), dark: lean(cached?.dark), styles, error: cached?.error ?? null };
+  // Not cached yet: what this build's renderer will make of it (a syntax error found while drawing
+  // changes the entry at the next build, so that page is rendered again then).
+  const drawn: DiagramView['drawn'] = cached !== null ? (cached.error !== null ? 'error' : cached.svg !== null ? 'themed' : 'paired') : diagramBeingDrawn(ref.hash) ? (isThemedType(ref.source) ? 'themed' : 'paired') : 'client';
+  return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, drawn, renderer: diagramRenderer(), error: cached?.error ?? null };
+}
+
+/** A diagram's SVGs as the page carries them (definitions pruned, stylesheets split off), or its error. */
+export interface DrawnDiagram {
+  svg: string | null;
+  light: string | null;
+  dark: string | null;
+  styles: DiagramStyle[];
+  error: string | null;
+}
+
+const drawnOnce = new Map<string, Promise<DrawnDiagram>>();
+
+/** Waits until this build has drawn the diagram (when it is drawing it), then reads it from the cache. */
+export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptions): Promise<DrawnDiagram> {
+  const known = drawnOnce.get(view.hash);
+  if (known) return known;
+  const reading = diagramDrawn(view.hash).then(() => {
+    const cached = readDiagramSvg(options.diagramCache, view.hash);
+    const styles: DiagramStyle[] = [];
+    const lean = (svg: string | null | undefined) => {
+      if (svg == null) return null;
+      const split = leanSvg(svg);
+      if (split.style && !styles.some((s) => s.name === split.style!.name)) styles.push(split.style);
+      return split.svg;
+    };
+    return { svg: lean(cached?.svg), light: lean(cached?.light), dark: lean(cached?.dark), styles, error: cached?.error ?? null };
+  });
+  // A build reads each diagram once; `site dev` reads it again on each render (it may have been drawn since).
+  if (!options.dev) drawnOnce.set(view.hash, reading);
+  return reading;
 }
 
 /** Ids the lesson page gives its own sections (and so no doc heading may take). */

@@ -9,10 +9,10 @@ export const DiagramViewSchema = z.strictObject({
   label: z.string().describe('Where the diagram is: `docs/readalong.md:12` or `docs/diagrams/x.mmd`.'),
   source: z.string(),
   hash: z.string().describe('Content hash of the source: the diagram cache key.'),
-  svg: z.string().nullable().describe('Build-time SVG themed by CSS variables (one copy for both themes), null when not rendered so.'),
-  light: z.string().nullable().describe('Build-time SVG (light theme), null when not rendered.'),
-  dark: z.string().nullable().describe('Build-time SVG (dark theme), null when not rendered.'),
-  styles: z.array(z.strictObject({ name: z.string(), css: z.string() })).describe("The SVGs' stylesheets, served once per site (site/routes/diagrams.css.ts); each SVG carries the class `name`."),
+  drawn: z
+    .enum(['themed', 'paired', 'error', 'client'])
+    .describe('What the page shows: one SVG themed by CSS variables, a light and a dark SVG, the syntax error, or the source for client-side mermaid. From the diagram cache, or what this build draws (the SVGs are read from the cache when the page is rendered, site/lib/lessons.ts drawnDiagram); in the entry digest, so a page is rendered again when it changes.'),
+  renderer: z.string().describe('The renderer of the cached SVGs (mermaid version and settings): in the entry digest, so an upgrade renders the pages again.'),
   error: z.string().nullable().describe("Mermaid's syntax error, if any."),
 });
 

@@ -1,0 +1,57 @@
+// The build's diagram renderer (pipeline/site/diagrams.ts): diagrams are drawn one after another in
+// the order given and each is in the cache, and its wait settled, as soon as it is drawn, so a page
+// never waits for the whole batch. Needs a Chromium (skipped without one).
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { scratchDir } from '../../cli/testing.ts';
+import { findChromium, readCachedDiagram, startDiagrams } from './diagrams.ts';
+import { diagramHash } from './segments.ts';
+
+const chromium = findChromium();
+const ref = (source: string, i: number) => ({ hash: diagramHash(source), source, label: `d${i}.mmd`, title: `d${i}`, lesson: '1.1' });
+
+test('each diagram is cached as soon as it is drawn; the first settles long before the batch', { skip: chromium === null && 'no Chromium', timeout: 120_000 }, async () => {
+  const cache = scratchDir('codelabgen-diagrams-');
+  const diagrams = Array.from({ length: 40 }, (_, i) => ref(`flowchart LR\n  A${i}[Step ${i}] --> B${i}[Next]\n`, i));
+  const job = startDiagrams(diagrams, cache, chromium);
+  assert.equal(job.drawing.size, 40);
+  let finished = false;
+  void job.done.then(() => (finished = true));
+  await job.drawn(diagrams[0]!.hash);
+  const cachedThen = readdirSync(cache).length;
+  assert.notEqual(readCachedDiagram(cache, diagrams[0]!.hash), null, 'settled before its cache entry was written');
+  assert.equal(finished, false, 'the first diagram waited for the whole batch');
+  assert.ok(cachedThen < 40, `${cachedThen} of 40 diagrams were cached when the first settled`);
+  const stats = await job.done;
+  assert.deepEqual(stats, { rendered: 40, cached: 0, failed: 0, client: 0 });
+  // Themed diagrams are one SVG whose ids are the content hash's, so two never clash on a page.
+  const entry = readCachedDiagram(cache, diagrams[7]!.hash)!;
+  assert.match(entry.svg!, new RegExp(`^<svg[^>]* id="m${diagrams[7]!.hash}"`));
+  assert.equal(entry.light, null);
+  // Drawn again: everything comes from the cache and nothing waits.
+  const again = startDiagrams(diagrams, cache, chromium);
+  assert.equal(again.drawing.size, 0);
+  assert.deepEqual(await again.done, { rendered: 0, cached: 40, failed: 0, client: 0 });
+});
+
+test('a syntax error is cached as the error; a light-and-dark type gets both SVGs; every wait settles', { skip: chromium === null && 'no Chromium', timeout: 120_000 }, async () => {
+  const cache = scratchDir('codelabgen-diagrams-');
+  const broken = ref('flowchart LR\n  A --> --> B[\n', 0);
+  const gantt = ref('gantt\n  title Plan\n  dateFormat YYYY-MM-DD\n  section S\n  Task :a1, 2026-01-01, 3d\n', 1);
+  const job = startDiagrams([broken, gantt], cache, chromium);
+  await Promise.all([job.drawn(broken.hash), job.drawn(gantt.hash)]);
+  assert.deepEqual(await job.done, { rendered: 1, cached: 0, failed: 1, client: 0 });
+  assert.match(readCachedDiagram(cache, broken.hash)!.error!, /parse error/i);
+  const pair = readCachedDiagram(cache, gantt.hash)!;
+  assert.match(pair.light!, new RegExp(`^<svg[^>]* id="m${gantt.hash}l"`));
+  assert.match(pair.dark!, new RegExp(`^<svg[^>]* id="m${gantt.hash}d"`));
+});
+
+test('without Chromium nothing is drawn and nothing waits: the diagrams are left to the browser', async () => {
+  const cache = scratchDir('codelabgen-diagrams-');
+  const job = startDiagrams([ref('flowchart LR\n  A --> B\n', 0)], cache, null);
+  assert.equal(job.drawing.size, 0);
+  assert.deepEqual(await job.done, { rendered: 0, cached: 0, failed: 0, client: 1 });
+  assert.deepEqual(readdirSync(cache), []);
+});
