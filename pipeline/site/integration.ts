@@ -159,7 +159,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);
           // Drawn while Astro bundles and renders: each lesson page waits only for its own diagrams.
-          diagrams = startDiagrams(prepared.diagrams, site.diagramCache, findChromium());
+          const chromium = findChromium();
+          diagrams = startDiagrams(prepared.diagrams, site.diagramCache, chromium);
+          // Without a Chromium, --strict-diagrams knows at once (the job is already done).
+          if (options.strictDiagrams && chromium === null && (await diagrams.done).client > 0) throw leftToBrowser((await diagrams.done).client);
           pipelineRead.setDiagramJob(diagrams);
           summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded };
           progress('pages', `${prepared.included.length} lessons`);
@@ -189,10 +192,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const drawn = await diagrams.done;
         const diagramErrors = diagramProblemsOf(prepared, site.diagramCache);
         if (diagramErrors.length > 0 && !site.drafts) throw contentProblems(diagramErrors);
-        if (options.strictDiagrams && drawn.client > 0) {
-          const count = drawn.client;
-          throw new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
-        }
+        if (options.strictDiagrams && drawn.client > 0) throw leftToBrowser(drawn.client);
         const out = path.join(fileURLToPath(dir), prefix);
         if (drawn.client > 0) copyMermaid(out);
         progress('search', 'indexing');
@@ -206,6 +206,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       },
     },
   };
+}
+
+function leftToBrowser(count: number): ChecksFailedError {
+  return new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
 }
 
 function contentProblems(problems: string[]): ChecksFailedError {
