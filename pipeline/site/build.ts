@@ -202,21 +202,24 @@ async function refuseEarly(root: string): Promise<void> {
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
   const out = checkOut(options.root, options.out);
   const base = normalizeBase(options.base);
-  await refuseEarly(options.root);
-  const { diagramCacheDir } = await import('./diagrams.ts');
-  const staging = stagingFolder(out);
+  const worker = await workerAfter(refuseEarly(options.root), 'build', options.env ?? process.env);
+  let staging: string | null = null;
+  let running: Running | null = null;
   try {
+    const { diagramCacheDir } = await import('./diagrams.ts');
+    staging = stagingFolder(out);
     const job = siteJob('build', options.root, { out: staging, publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command: options.command ?? 'codelabgen site build' });
     let result: SiteBuildResult | null = null;
-    await runWorker(job, options.env ?? process.env, (message) => {
+    await (running = worker.run(job, (message) => {
       if (message.kind === 'progress') options.progress?.(message.step, message.detail);
       if (message.kind === 'built') result = message.result;
-    });
+    }));
     if (result === null) throw new ChecksFailedError('site build failed: the Astro build ended without a result');
     replaceOutput(staging, out);
     return { ...(result as SiteBuildResult), out };
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    if (running === null) worker.cancel();
+    if (staging !== null) rmSync(staging, { recursive: true, force: true });
   }
 }
 
@@ -233,12 +236,18 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
   if (mode === 'preview' && !existsSync(path.join(options.out, 'index.html'))) {
     refuse(`--out ${options.out}: no built site there`, `build it first: codelabgen site build --out ${options.out}`);
   }
-  if (mode === 'dev') await refuseEarly(options.root);
-  const { diagramCacheDir } = await import('./diagrams.ts');
-  const job = siteJob(mode, options.root, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
+  const forked = await workerAfter(mode === 'dev' ? refuseEarly(options.root) : Promise.resolve(), mode, options.env ?? process.env);
+  let job: SiteJob;
+  try {
+    const { diagramCacheDir } = await import('./diagrams.ts');
+    job = siteJob(mode, options.root, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
+  } catch (error) {
+    forked.cancel();
+    throw error;
+  }
   let ready: () => void = () => {};
   const listening = new Promise<void>((resolve) => (ready = resolve));
-  const worker = runWorker(job, options.env ?? process.env, (message) => message.kind === 'ready' && ready());
+  const worker = forked.run(job, (message) => message.kind === 'ready' && ready());
   await Promise.race([listening, worker]);
   return { stop: async () => worker.stop(), done: worker.then(() => {}) };
 }
@@ -287,36 +296,68 @@ function cacheRoot(): string {
 
 type Running = Promise<void> & { stop(): Promise<void> };
 
-/** Runs the worker in a private folder (Astro's prerender bundle goes to <cwd>/.astro/). */
-function runWorker(job: SiteJob, env: NodeJS.ProcessEnv, onMessage: (message: WorkerMessage) => void): Running {
+interface Worker {
+  /** Sends the job; settles when the worker exits. */
+  run(job: SiteJob, onMessage: (message: WorkerMessage) => void): Running;
+  /** Ends a worker that was never given a job (a refusal came first). */
+  cancel(): void;
+}
+
+/**
+ * Forks the worker in a private folder (Astro's prerender bundle goes to <cwd>/.astro/). It starts
+ * loading Astro at once, so the CLI's own checks before the job overlap with that.
+ */
+function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
   const work = mkdtempSync(path.join(cacheRoot(), 'run-'));
   const entry = import.meta.url.endsWith('.ts') ? fileURLToPath(new URL('./worker.ts', import.meta.url)) : path.join(packageRoot(), 'dist', 'site-worker.mjs');
   // The worker loads Astro, Vite and the site's dependencies: with the CLI's compile cache (the
   // launcher's, bin/codelabgen.cjs) Node keeps their compiled code between runs, about 0.15 s a build.
   const compileCache = env.NODE_COMPILE_CACHE ?? module.getCompileCacheDir?.();
-  const child = fork(entry, [], { cwd: work, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) }, stdio: job.mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry, [], { cwd: work, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) }, stdio: mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'] });
   let failure: Error | null = null;
   let stderr = '';
+  let onMessage: (message: WorkerMessage) => void = () => {};
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   child.on('message', (message: WorkerMessage) => {
     if (message.kind === 'failed') failure = rebuildError(message);
     else onMessage(message);
   });
-  child.send(job);
-  const running = new Promise<void>((resolve, reject) => {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => {
       rmSync(work, { recursive: true, force: true });
-      if (failure) return reject(failure);
-      if (code === 0 || signal === 'SIGTERM') return resolve();
-      const last = stderr.trim().split('\n').filter((line) => line.trim() !== '').at(-1) ?? `exit ${code ?? signal}`;
-      reject(new ChecksFailedError(`site ${job.mode} failed: ${last.trim()}`));
-    });
-  }) as Running;
-  running.stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await running.catch(() => {});
+      resolve({ code, signal });
+    }),
+  );
+  return {
+    cancel: () => void child.kill('SIGKILL'),
+    run(job, listener) {
+      onMessage = listener;
+      child.send(job);
+      const running = exited.then(({ code, signal }) => {
+        if (failure) throw failure;
+        if (code === 0 || signal === 'SIGTERM') return;
+        const last = stderr.trim().split('\n').filter((line) => line.trim() !== '').at(-1) ?? `exit ${code ?? signal}`;
+        throw new ChecksFailedError(`site ${job.mode} failed: ${last.trim()}`);
+      }) as Running;
+      running.stop = async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await running.catch(() => {});
+      };
+      return running;
+    },
   };
-  return running;
+}
+
+/** Forks the worker before the CLI's checks (refuseEarly), and ends it when they refuse. */
+async function workerAfter(checks: Promise<void>, mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Promise<Worker> {
+  const worker = forkWorker(mode, env);
+  try {
+    await checks;
+  } catch (error) {
+    worker.cancel();
+    throw error;
+  }
+  return worker;
 }
 
 /** The worker's error as the CLI's own error type (so cli/run.ts prints one `error:` line). */

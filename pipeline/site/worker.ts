@@ -9,6 +9,10 @@ import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
 import { listPages, pageWeights } from './stats.ts';
 
+// Astro loads while the CLI still checks the course (pipeline/site/build.ts forkWorker).
+const astroLoading = import('astro');
+astroLoading.catch(() => {}); // a failure is reported by run(), which awaits it
+
 function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolve) => process.send!(message, () => resolve()));
 }
@@ -61,7 +65,7 @@ async function run(job: SiteJob): Promise<void> {
     progress: (step, detail) => void send({ kind: 'progress', step, detail }),
     onBuilt: (built) => (summary = built),
   });
-  const astro = await import('astro');
+  const astro = await astroLoading;
   if (job.mode === 'build') {
     const sitemap = job.site ? [(await import('@astrojs/sitemap')).default()] : [];
     await astro.build(astroConfig(job, integration, sitemap));
