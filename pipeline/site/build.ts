@@ -329,7 +329,10 @@ function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
     }),
   );
   return {
-    cancel: () => void child.kill('SIGKILL'),
+    cancel() {
+      child.kill('SIGKILL');
+      rmSync(work, { recursive: true, force: true }); // the CLI may exit before the child's exit event
+    },
     run(job, listener) {
       onMessage = listener;
       child.send(job);
