@@ -262,13 +262,18 @@ function siteJob(mode: SiteJob['mode'], root: string, rest: Omit<SiteJob, 'mode'
   // content store are relative to the cache's own Astro root, see worker.ts).
   const key = createHash('sha256').update(`${CACHE_LAYOUT}\n${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
   const cacheDir = path.join(cacheRoot(), `content-${key}`);
-  sweepCaches(cacheDir);
+  sweepCaches(cacheDir, course);
   return { mode, course, cacheDir, ...rest };
 }
 
-/** Marks this run's content cache as used; removes caches and run folders unused for CACHE_KEEP_MS. */
-function sweepCaches(current: string): void {
+/**
+ * Marks this run's content cache as used (and records whose it is); removes caches unused for
+ * CACHE_KEEP_MS or whose course folder is gone (courses in temp folders), and run folders left by
+ * a killed CLI.
+ */
+export function sweepCaches(current: string, course: string): void {
   mkdirSync(current, { recursive: true });
+  writeFileSync(path.join(current, 'course'), course);
   const now = new Date();
   utimesSync(current, now, now);
   for (const name of readdirSync(path.dirname(current))) {
@@ -276,10 +281,20 @@ function sweepCaches(current: string): void {
     // run-* folders are left behind only when the CLI was killed mid-run
     if (!(name.startsWith('content-') || name.startsWith('run-')) || dir === current) continue;
     try {
-      if (now.getTime() - statSync(dir).mtimeMs > CACHE_KEEP_MS) rmSync(dir, { recursive: true, force: true });
+      const old = now.getTime() - statSync(dir).mtimeMs > CACHE_KEEP_MS;
+      if (old || (name.startsWith('content-') && courseGone(dir))) rmSync(dir, { recursive: true, force: true });
     } catch {
       // another build removed or is using it: leave it
     }
+  }
+}
+
+/** The cache records its course folder, and that folder no longer exists. */
+function courseGone(cache: string): boolean {
+  try {
+    return !existsSync(readFileSync(path.join(cache, 'course'), 'utf8'));
+  } catch {
+    return false; // no record (an older cache): left to the age limit
   }
 }
 
