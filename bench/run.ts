@@ -55,6 +55,6 @@ function table(r: Record<string, any>): string {
   for (const row of r.scale?.rows ?? []) lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
   for (const [name, ms] of Object.entries(r.scale?.once_ms ?? {})) lines.push(`scale ${name.padEnd(18)} ${ms} ms`);
   for (const d of r.site?.diagrams_cold ?? []) lines.push(`site  ${d.diagrams} diagrams (${d.kind}) rendered cold ${d.ms} ms`);
-  for (const row of r.site?.rows ?? []) lines.push(`site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (${row.edit_one_vs_clean}x clean)  lesson page ${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`);
+  for (const row of r.site?.rows ?? []) lines.push(`site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (${row.edit_one_vs_clean}x clean; lesson pages rendered ${row.lesson_pages_rendered.clean}/${row.lesson_pages_rendered.rebuild}/${row.lesson_pages_rendered.edit_one})  lesson page ${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`);
   return `${lines.join('\n')}\n`;
 }

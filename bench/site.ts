@@ -36,6 +36,8 @@ export interface SiteRow {
    * that keeps the cache (docs/deploy/github-pages.yml): the build's own work without Chromium.
    */
   clean_cached_diagrams_ms: number;
+  /** Lesson pages each build rendered (the others were kept from the last build): clean, again, edit one. */
+  lesson_pages_rendered: { clean: number; rebuild: number; edit_one: number };
   pages: number;
   pages_per_s_clean: number;
   bytes_per_lesson_page: { html: number; css: number; js: number };
@@ -62,11 +64,15 @@ function bareBuild(root: string, out: string, cache: string): number {
   return since(start);
 }
 
-function build(root: string, out: string, env: NodeJS.ProcessEnv): number {
+/** One `site build`: its wall time, and how many lesson pages it rendered (not kept). */
+function build(root: string, out: string, env: NodeJS.ProcessEnv): { ms: number; rendered: number } {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, [CLI, 'site', 'build', '--course', root, '--out', out], { env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`site build exited ${result.status}: ${result.stderr.slice(0, 800)}`);
-  return since(start);
+  const ms = since(start);
+  const rendered = /^lesson pages: (\d+) rendered/m.exec(result.stdout)?.[1];
+  if (rendered === undefined) throw new Error(`site build printed no "lesson pages:" line:\n${result.stdout}`);
+  return { ms, rendered: Number(rendered) };
 }
 
 function files(dir: string): string[] {
@@ -103,14 +109,15 @@ export async function benchSite(quick: boolean): Promise<SiteBench> {
       const root = path.join(dir, 'course');
       const { dirs } = await generateCourse(root, { lessons, perModule: 10 });
       const env = { ...process.env, NO_COLOR: '1', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'cache') };
-      const clean = build(root, path.join(dir, 'out'), env);
-      const rebuild = build(root, path.join(dir, 'out'), env);
+      const first = build(root, path.join(dir, 'out'), env);
+      const again = build(root, path.join(dir, 'out'), env);
       appendFileSync(path.join(root, dirs[Math.floor(lessons / 2)]!, 'docs', 'notes.md'), '\n\nOne edited paragraph.\n');
-      const editOne = build(root, path.join(dir, 'out'), env);
+      const edited = build(root, path.join(dir, 'out'), env);
+      const [clean, rebuild, editOne] = [first.ms, again.ms, edited.ms];
       const weights = pageWeights(path.join(dir, 'out'));
       const copy = path.join(dir, 'course-copy');
       cpSync(root, copy, { recursive: true });
-      const cleanCached = build(copy, path.join(dir, 'out-copy'), env);
+      const cleanCached = build(copy, path.join(dir, 'out-copy'), env).ms;
       const bareClean = bareBuild(root, path.join(dir, 'bare-out'), path.join(dir, 'bare-cache'));
       const bareRebuild = bareBuild(root, path.join(dir, 'bare-out'), path.join(dir, 'bare-cache'));
       const bare = pageWeights(path.join(dir, 'bare-out'));
@@ -120,6 +127,7 @@ export async function benchSite(quick: boolean): Promise<SiteBench> {
         rebuild_ms: round(rebuild, 0),
         edit_one_ms: round(editOne, 0),
         clean_cached_diagrams_ms: round(cleanCached, 0),
+        lesson_pages_rendered: { clean: first.rendered, rebuild: again.rendered, edit_one: edited.rendered },
         pages: weights.pages,
         pages_per_s_clean: round(weights.pages / (clean / 1000), 1),
         bytes_per_lesson_page: { html: weights.html, css: weights.css, js: weights.js },
