@@ -192,7 +192,10 @@ async function drawAll(draws: Draw[], executablePath: string, record: (draw: Dra
   // KaTeX (mermaid's own dependency) styles math in labels: its stylesheet and fonts are served too.
   const katexDir = path.dirname(createRequire(mermaidFile).resolve('katex/dist/katex.min.css'));
   const { chromium } = await import('playwright');
-  const browser = await chromium.launch({ executablePath, args: MERMAID_FLAGS, headless: true });
+  const browser = await chromium.launch({ executablePath, args: MERMAID_FLAGS, headless: true }).catch((error: unknown) => {
+    const why = String((error as Error)?.message ?? error).split('\n')[0]!.replace(/^browserType\.launch: /, '').slice(0, 200);
+    throw new Error(`could not start Chromium at ${executablePath} to draw the diagrams (${why}); point $CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's browser`);
+  });
   try {
     const context = await browser.newContext();
     await context.route(`${ORIGIN}/**`, (route) => {

@@ -5,6 +5,7 @@ import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, cliAsync, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
+import { generateCourse } from '../../bench/generate-course.ts';
 import { failure } from './failure.ts';
 
 const work = scratchDir('codelabgen-site-errors-');
@@ -24,6 +25,18 @@ test('a javascript: URL in sources.jsonl ends a drafts build with its error line
   assert.equal(result.code, 2, result.stderr);
   assert.deepEqual(problemLines(result.stderr), ['error: .codelabgen/sources.jsonl: line 5: url: Invalid URL, got "javascript:alert(1)"']);
   assert.equal(result.stdout, '');
+});
+
+test('a Chromium that cannot start ends the build with one error line naming it and what to set, and no site', { timeout: 300_000 }, async () => {
+  const course = path.join(work, 'no-chromium-course');
+  await generateCourse(course, { lessons: 1 });
+  const out = path.join(work, 'no-chromium-out');
+  const result = await cliAsync(['site', 'build', '--course', course, '--out', out], { env: { CODELABGEN_CHROMIUM: '/bin/false', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'no-chromium-diagrams') }, timeoutMs: 300_000 }).done;
+  assert.equal(result.code, 1, result.stderr);
+  const lines = problemLines(result.stderr);
+  assert.equal(lines.length, 1, result.stderr);
+  assert.match(lines[0]!, /^error: site build failed: could not start Chromium at \/bin\/false to draw the diagrams \(.+\); point \$CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's browser$/);
+  assert.equal(existsSync(out), false, 'a site was written');
 });
 
 test('an --out that is a file is refused before Astro runs', () => {
