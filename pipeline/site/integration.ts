@@ -162,7 +162,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           const chromium = findChromium();
           diagrams = startDiagrams(prepared.diagrams, site.diagramCache, chromium);
           // Without a Chromium, --strict-diagrams knows at once (the job is already done).
-          if (options.strictDiagrams && chromium === null && (await diagrams.done).client > 0) throw leftToBrowser((await diagrams.done).client);
+          const undrawn = chromium === null ? (await diagrams.done).client : 0;
+          if (options.strictDiagrams && undrawn > 0) throw leftToBrowser(undrawn);
           pipelineRead.setDiagramJob(diagrams);
           summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded };
           progress('pages', `${prepared.included.length} lessons`);

@@ -50,7 +50,8 @@ const drawnOnce = new Map<string, Promise<DrawnDiagram>>();
 
 /** Waits until this build has drawn the diagram (when it is drawing it), then reads it from the cache. */
 export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptions): Promise<DrawnDiagram> {
-  const known = drawnOnce.get(view.hash);
+  const key = `${options.diagramCache}\0${view.hash}`;
+  const known = drawnOnce.get(key);
   if (known) return known;
   const reading = diagramDrawn(view.hash).then(() => {
     const cached = readDiagramSvg(options.diagramCache, view.hash);
@@ -64,7 +65,7 @@ export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptio
     return { svg: lean(cached?.svg), light: lean(cached?.light), dark: lean(cached?.dark), styles, error: cached?.error ?? null };
   });
   // A build reads each diagram once; `site dev` reads it again on each render (it may have been drawn since).
-  if (!options.dev) drawnOnce.set(view.hash, reading);
+  if (!options.dev) drawnOnce.set(key, reading);
   return reading;
 }
 
