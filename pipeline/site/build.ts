@@ -337,6 +337,8 @@ function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
     if (message.kind === 'failed') failure = rebuildError(message);
     else onMessage(message);
   });
+  // The job sent to a worker that already died (its exit says why, from its stderr).
+  child.on('error', () => {});
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => {
       rmSync(work, { recursive: true, force: true });
