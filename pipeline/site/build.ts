@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataFileError } from '../../content-schemas/fast.ts';
-import { ChecksFailedError, refuse, RefusalError } from '../errors.ts';
+import { ChecksFailedError, errorCode, refuse, RefusalError } from '../errors.ts';
 import type { DiagramStats } from './diagrams.ts';
 import type { BuildStep, Progress } from './integration.ts';
 import type { Prepared } from './prepare.ts';
@@ -205,21 +205,42 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   const worker = await workerAfter(refuseEarly(options.root), 'build', options.env ?? process.env);
   let staging: string | null = null;
   let running: Running | null = null;
+  let unlock: (() => void) | null = null;
   try {
     const { diagramCacheDir } = await import('./diagrams.ts');
-    staging = stagingFolder(out);
-    const job = siteJob('build', options.root, { out: staging, publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command: options.command ?? 'codelabgen site build' });
+    const { holdLock } = await import('../store/lock.ts');
+    const command = options.command ?? 'codelabgen site build';
+    const job = siteJob('build', options.root, { out: '', publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command });
+    // Astro writes into the course's content cache, to the same folder every build: Astro puts that
+    // path into the bundle (astro:assets), and a path that changed would render every lesson page
+    // again. One build of a course (and settings) at a time, as its caches are shared anyway.
+    unlock = await holdLock(path.join(job.cacheDir, 'lock'), { command, subject: 'the site build of this course' });
+    const built = path.join(job.cacheDir, 'out');
     let result: SiteBuildResult | null = null;
-    await (running = worker.run(job, (message) => {
+    await (running = worker.run({ ...job, out: built }, (message) => {
       if (message.kind === 'progress') options.progress?.(message.step, message.detail);
       if (message.kind === 'built') result = message.result;
     }));
     if (result === null) throw new ChecksFailedError('site build failed: the Astro build ended without a result');
+    staging = stagingFolder(out);
+    moveInto(built, staging);
     replaceOutput(staging, out);
     return { ...(result as SiteBuildResult), out };
   } finally {
     if (running === null) worker.cancel();
+    unlock?.();
     if (staging !== null) rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Moves a finished build to the (empty) staging folder: a rename, or a copy across file systems. */
+function moveInto(built: string, staging: string): void {
+  try {
+    renameSync(built, staging);
+  } catch (error) {
+    if (errorCode(error) !== 'EXDEV') throw error;
+    cpSync(built, staging, { recursive: true });
+    rmSync(built, { recursive: true, force: true });
   }
 }
 

@@ -2,9 +2,11 @@
 // edit made in between: a kept cache never serves a lesson's old text. A rebuild that changes no
 // page keeps the search index of the output it replaces (the cases: pipeline/site/search.test.ts).
 // Only the edited lesson's page is rendered again, even after a first build that drew its diagrams
-// while making the pages (the entries say what the build draws, not what the cache held).
+// while making the pages (the entries say what the build draws, not what the cache held), and in a
+// course with a doc image (Astro puts its output folder into the bundle: it is the same every build).
+// A second build of the same course while one runs waits for it (and says so when it gives up).
 import assert from 'node:assert/strict';
-import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { generateCourse } from '../../bench/generate-course.ts';
@@ -20,11 +22,16 @@ const build = async (): Promise<CliResult> => cliAsync(['site', 'build', '--cour
 const page = (slug: string) => path.join(out, 'lessons', slug, 'index.html');
 let mtimes: Record<string, number> = {};
 let pages: Record<string, string> = {};
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 let first: CliResult;
 let rebuilt: CliResult;
 
 before(async () => {
   const { dirs } = await generateCourse(root, { lessons: 3 });
+  mkdirSync(path.join(root, dirs[0]!, 'docs', 'img'));
+  writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'dot.png'), Buffer.from(PNG, 'base64'));
+  appendFileSync(path.join(root, dirs[0]!, 'docs', 'readalong.md'), '\n\n![A dot](img/dot.png)\n');
   first = await build();
   assert.equal(first.code, 0, first.stderr);
   const slugs = ['1.1-lesson-1', '1.2-lesson-2', '1.3-lesson-3'];
@@ -59,4 +66,18 @@ test('a rebuild that changes no page keeps the search index; the edited one made
   assert.match(same.stdout, /^search: 8 pages, index kept \(no page changed\)$/m);
   assert.match(same.stdout, /^lesson pages: 0 rendered, 3 unchanged \(kept from the last build\)$/m);
   assert.deepEqual(searchIndex(), before);
+});
+
+test('a build of the same course while one runs waits for it; with no time to wait it is refused, naming the build', { timeout: 600_000 }, async () => {
+  const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
+  let stderr = '';
+  running.child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  while (!stderr.includes('site build: loading') && running.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  const second = await cliAsync(['site', 'build', '--course', root, '--out', path.join(work, 'out-2')], { env: { ...env, CODELABGEN_LOCK_TIMEOUT: '0' }, timeoutMs: 300_000 }).done;
+  assert.equal(second.code, 2, second.stderr);
+  assert.match(second.stderr, /^error: the site build of this course is locked by pid \d+ on .+ \(codelabgen site build .*\) since .+; gave up after 0s$/m);
+  assert.equal(readdirSync(work).includes('out-2'), false, 'the refused build wrote its output');
+  const first = await running.done;
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^lesson pages: 0 rendered, 3 unchanged/m);
 });

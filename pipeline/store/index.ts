@@ -3,7 +3,7 @@ export { commit, type Committed, type CommitOptions } from './commit.ts';
 export { createCourse, DEFAULT_CONFIG_YAML } from './create.ts';
 export { loadState, recoverLocked, type Loaded } from './recover.ts';
 export { checkReplay, rebuildState, replayLog, type ReplayCheck } from './rebuild.ts';
-export { releaseHeldLocks, withLock, readOwner, type LockOwner } from './lock.ts';
+export { holdLock, releaseHeldLocks, withLock, readOwner, type LockOwner } from './lock.ts';
 export { scanLog } from './log.ts';
 export { eventsPath, statePath, readStateFile, storedTextOf } from './state-file.ts';
 export { writeFileAtomic } from './atomic-write.ts';

@@ -26,6 +26,8 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Called once when the lock is busy, so the CLI can say it is waiting. */
   onWait?: (owner: LockOwner | null) => void;
+  /** What the lock guards, as its refusals name it (default: course). */
+  subject?: string;
 }
 
 const held = new Map<string, string>(); // lock path → our token
@@ -51,6 +53,16 @@ export async function withLock<T>(course: Course, options: LockOptions, fn: () =
   } finally {
     release(file, token);
   }
+}
+
+/**
+ * Takes lock file `file` (the course lock's protocol: stale locks of gone processes are broken,
+ * busy ones waited for up to the timeout) for work that outlasts one synchronous step; returns its
+ * release. Signal handlers release it too (releaseHeldLocks).
+ */
+export async function holdLock(file: string, options: LockOptions): Promise<() => void> {
+  const token = await acquire(file, options);
+  return () => release(file, token);
 }
 
 /** Releases every lock this process holds (and drops its waiting files); signal handlers call it. */
@@ -86,7 +98,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       // signal handlers run, and it counts against the timeout.
       if ((current === 'unreadable' || (typeof current === 'object' && processGone(current))) && breakLock(file, current === 'unreadable' ? null : current.token)) continue;
       if (current === 'missing') continue; // released between our link and our read
-      if (Date.now() - started >= timeoutMs) throw timeoutRefusal(file, current, timeoutMs);
+      if (Date.now() - started >= timeoutMs) throw timeoutRefusal(file, current, timeoutMs, options.subject ?? 'course');
       if (!announced) options.onWait?.(typeof current === 'object' ? current : null);
       announced = true;
       faultPoint('lock-wait');
@@ -146,19 +158,19 @@ function breakLock(file: string, staleToken: string | null): boolean {
   });
 }
 
-function timeoutRefusal(file: string, owner: LockOwner | 'unreadable', timeoutMs: number): RefusalError {
+function timeoutRefusal(file: string, owner: LockOwner | 'unreadable', timeoutMs: number, subject: string): RefusalError {
   if (owner === 'unreadable') {
-    return new RefusalError(`course lock ${lockName(file)} is stale but another process is breaking it (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
+    return new RefusalError(`${subject} lock ${lockName(file)} is stale but another process is breaking it (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
       `wait and retry; if no codelabgen is running, remove ${file}.break`,
     ]);
   }
   if (processGone(owner)) {
-    return new RefusalError(`course lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
+    return new RefusalError(`${subject} lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
       `wait and retry; if no codelabgen is running, remove ${file}.break`,
     ]);
   }
   return new RefusalError(
-    `course is locked by pid ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.acquired_at}; gave up after ${Math.round(timeoutMs / 1000)}s`,
+    `${subject} is locked by pid ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.acquired_at}; gave up after ${Math.round(timeoutMs / 1000)}s`,
     [`wait and retry, or raise CODELABGEN_LOCK_TIMEOUT (seconds); if that process is gone on another host, remove ${file}`],
   );
 }
