@@ -58,26 +58,21 @@ function searchIndex(): Map<string, string> {
   return new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name)).toString('base64')]));
 }
 
-test('a rebuild that changes no page keeps the search index; the edited one made a new one', { timeout: 600_000 }, async () => {
+test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', { timeout: 600_000 }, async () => {
   assert.match(rebuilt.stdout, /^search: 8 pages indexed$/m, 'the edit made a new index');
   const before = searchIndex();
-  const same = await build();
-  assert.equal(same.code, 0, same.stderr);
-  assert.match(same.stdout, /^search: 8 pages, index kept \(no page changed\)$/m);
-  assert.match(same.stdout, /^lesson pages: 0 rendered, 3 unchanged \(kept from the last build\)$/m);
-  assert.deepEqual(searchIndex(), before);
-});
-
-test('a build of the same course while one runs waits for it; with no time to wait it is refused, naming the build', { timeout: 600_000 }, async () => {
   const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
-  let stderr = '';
-  running.child.stderr!.on('data', (chunk: string) => (stderr += chunk));
-  while (!stderr.includes('site build: loading') && running.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  let progress = '';
+  running.child.stderr!.on('data', (chunk: string) => (progress += chunk));
+  while (!progress.includes('site build: loading') && running.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  // One build of a course at a time: with no time to wait (the default is 30 s) it is refused.
   const second = await cliAsync(['site', 'build', '--course', root, '--out', path.join(work, 'out-2')], { env: { ...env, CODELABGEN_LOCK_TIMEOUT: '0' }, timeoutMs: 300_000 }).done;
   assert.equal(second.code, 2, second.stderr);
   assert.match(second.stderr, /^error: the site build of this course is locked by pid \d+ on .+ \(codelabgen site build .*\) since .+; gave up after 0s$/m);
   assert.equal(readdirSync(work).includes('out-2'), false, 'the refused build wrote its output');
-  const first = await running.done;
-  assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, /^lesson pages: 0 rendered, 3 unchanged/m);
+  const same = await running.done;
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /^search: 8 pages, index kept \(no page changed\)$/m);
+  assert.match(same.stdout, /^lesson pages: 0 rendered, 3 unchanged \(kept from the last build\)$/m);
+  assert.deepEqual(searchIndex(), before);
 });
