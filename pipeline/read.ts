@@ -298,8 +298,8 @@ export function readReport(course: Course): Report | null {
   return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
 }
 
-export { readCachedDiagram as readDiagramSvg, diagramRenderer, type CachedDiagram } from './site/diagrams.ts';
-export { isThemedType, leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
+export { readCachedDiagram as readDiagramSvg, diagramOutcome, diagramRenderer, type CachedDiagram } from './site/diagrams.ts';
+export { leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
 export { readSiteAssets } from './site/assets.ts';
 export { CodeRefError, parseCodeRef, resolveCodeRef } from './site/code-refs.ts';
 export { diagramHash, diagramTitle } from './site/segments.ts';

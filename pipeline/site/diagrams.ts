@@ -83,6 +83,19 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
 
 const SYNTAX = /parse error|syntax error|lexical error|no diagram type detected|unknown diagram|expecting/i;
 
+/** What a page shows for a diagram: one SVG themed by CSS variables, a light and a dark one, the error, or the source. */
+export type DiagramOutcome = 'themed' | 'paired' | 'error' | 'client';
+
+/**
+ * The outcome of a diagram: from its cache entry, else what this renderer makes of it when it is
+ * being drawn (a syntax error it finds shows up at the next read), else client-side mermaid.
+ */
+export function diagramOutcome(cached: CachedDiagram | null, source: string, beingDrawn: boolean): DiagramOutcome {
+  if (cached !== null) return cached.error !== null ? 'error' : cached.svg !== null ? 'themed' : 'paired';
+  if (!beingDrawn) return 'client';
+  return isThemedType(source) ? 'themed' : 'paired';
+}
+
 /** A batch of diagrams being drawn: the build's pages wait only for their own (pipeline/read.ts). */
 export interface DiagramJob {
   /** The counts the build prints, once every diagram is drawn; rejects when Chromium cannot start. */
@@ -131,8 +144,14 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
           { hash: d.hash, role: 'dark', source: d.source, config: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } },
         ],
   );
+  // Each diagram being drawn: the renders it still waits for, their SVGs, and its settling.
+  const waits = new Map<string, Promise<void>>();
   const open = new Map<string, { resolve(): void; left: number; svgs: Partial<Record<Draw['role'], string>>; error: string | null }>();
-  const waits = new Map(todo.map((d) => [d.hash, new Promise<void>((resolve) => open.set(d.hash, { resolve, left: isThemedType(d.source) ? 1 : 2, svgs: {}, error: null }))]));
+  for (const d of todo) {
+    let resolve = () => {};
+    waits.set(d.hash, new Promise<void>((settle) => (resolve = settle)));
+    open.set(d.hash, { resolve, left: isThemedType(d.source) ? 1 : 2, svgs: {}, error: null });
+  }
   const close = (hash: string, outcome: 'drawn' | 'unfinished') => {
     const diagram = open.get(hash)!;
     const { svgs, error } = diagram;

@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { diagramBeingDrawn, diagramDrawn, diagramRenderer, docLinks, isThemedType, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { anchorHeadings, type TocEntry } from './headings.ts';
@@ -31,9 +31,8 @@ export function termSlug(entry: GlossaryEntry): string {
 export function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView {
   const cached = readDiagramSvg(options.diagramCache, ref.hash);
   const declared = /^\s*%%\s*title:\s*(.+)$/.exec(ref.source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
-  // Not cached yet: what this build's renderer will make of it (a syntax error found while drawing
-  // changes the entry at the next build, so that page is rendered again then).
-  const drawn: DiagramView['drawn'] = cached !== null ? (cached.error !== null ? 'error' : cached.svg !== null ? 'themed' : 'paired') : diagramBeingDrawn(ref.hash) ? (isThemedType(ref.source) ? 'themed' : 'paired') : 'client';
+  // A syntax error found while drawing changes the entry at the next build: that page is rendered again then.
+  const drawn = diagramOutcome(cached, ref.source, diagramBeingDrawn(ref.hash));
   return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, drawn, renderer: diagramRenderer(), error: cached?.error ?? null };
 }
 
