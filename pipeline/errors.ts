@@ -1,8 +1,8 @@
 // Typed errors the pipeline throws, each carrying its exit code (content-schemas/errors.ts); only
 // cli/run.ts turns them into messages and that code. RefusalError → 2 (nothing changed), ChecksFailedError → 1.
-import { CodelabgenError, EXIT } from '../content-schemas/fast.ts';
+import { CodelabgenError, EXIT, type ExitCode } from '../content-schemas/fast.ts';
 
-export { CodelabgenError, EXIT };
+export { CodelabgenError, EXIT, type ExitCode };
 
 /** The command refused: nothing changed; exit 2. */
 export class RefusalError extends CodelabgenError {
@@ -27,6 +27,16 @@ export class ChecksFailedError extends CodelabgenError {
   constructor(message: string, options: { quiet?: boolean } = {}) {
     super(message, [], options);
     this.name = 'ChecksFailedError';
+  }
+}
+
+/** An error reported by another process (the site worker) as its exit code and printed lines. */
+export class RelayedError extends CodelabgenError {
+  readonly exitCode: ExitCode;
+  constructor(exitCode: ExitCode, message: string, hints: string[] = []) {
+    super(message, hints);
+    this.name = 'RelayedError';
+    this.exitCode = exitCode;
   }
 }
 

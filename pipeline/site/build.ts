@@ -8,9 +8,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataFileError } from '../../content-schemas/fast.ts';
-import { ChecksFailedError, errorCode, refuse, RefusalError } from '../errors.ts';
+import { ChecksFailedError, errorCode, refuse, RelayedError } from '../errors.ts';
 import type { DiagramStats } from './diagrams.ts';
+import type { Failure } from './failure.ts';
 import type { BuildStep, Progress } from './integration.ts';
 import type { Prepared } from './prepare.ts';
 import type { PageWeight } from './stats.ts';
@@ -75,7 +75,7 @@ export type WorkerMessage =
   | { kind: 'progress'; step: BuildStep; detail: string }
   | { kind: 'built'; result: SiteBuildResult }
   | { kind: 'ready' }
-  | { kind: 'failed'; name: string; message: string; hints: string[] };
+  | ({ kind: 'failed' } & Failure);
 
 /** Package root: where astro.config.mjs and site/ live (works from source and from dist/). */
 export function packageRoot(): string {
@@ -355,7 +355,7 @@ function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
   let onMessage: (message: WorkerMessage) => void = () => {};
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   child.on('message', (message: WorkerMessage) => {
-    if (message.kind === 'failed') failure = rebuildError(message);
+    if (message.kind === 'failed') failure = new RelayedError(message.exitCode, message.error, message.hints);
     else onMessage(message);
   });
   // The job sent to a worker that already died (its exit says why, from its stderr).
@@ -399,15 +399,4 @@ async function workerAfter(checks: Promise<void>, mode: SiteJob['mode'], env: No
     throw error;
   }
   return worker;
-}
-
-/** The worker's error as the CLI's own error type (so cli/run.ts prints one `error:` line). */
-function rebuildError(message: { name: string; message: string; hints: string[] }): Error {
-  if (message.name === 'RefusalError' || message.name === 'StoreWriteError') return new RefusalError(message.message, message.hints);
-  if (message.name === 'DataFileError') {
-    const error = new DataFileError('', []); // its problem lines come whole in the message
-    error.message = message.message;
-    return error;
-  }
-  return new ChecksFailedError(message.message);
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { cli, cliAsync, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
 import { generateCourse } from '../../bench/generate-course.ts';
+import { DataFileError } from '../../content-schemas/fast.ts';
+import { RefusalError } from '../errors.ts';
 import { failure } from './failure.ts';
 
 const work = scratchDir('codelabgen-site-errors-');
@@ -59,13 +61,19 @@ test('preview of a folder with no built site is refused, naming the build comman
   assert.ok(!existsSync(out));
 });
 
-test('an Astro failure becomes one line without colours or trace; our errors keep name and hints', () => {
+test('an Astro failure becomes one line without colours or trace; our errors cross as exit code and printed lines', () => {
   const rolldown = new Error('Build failed with 1 error:\n\u001b[31m[UNHANDLEABLE_ERROR]\u001b[39m Could not create directory: /x\nCaused by: File exists\nStack backtrace:\n 0: <unknown>');
-  assert.deepEqual(failure(rolldown, 'build'), { name: 'ChecksFailedError', message: 'site build failed: Build failed with 1 error: [UNHANDLEABLE_ERROR] Could not create directory: /x Caused by: File exists', hints: [] });
+  assert.deepEqual(failure(rolldown, 'build'), { exitCode: 1, error: 'site build failed: Build failed with 1 error: [UNHANDLEABLE_ERROR] Could not create directory: /x Caused by: File exists', hints: [] });
   const traced = new Error('boom\n    at Object.<anonymous> (/x.js:1:1)');
-  assert.equal(failure(traced, 'dev').message, 'site dev failed: boom');
-  const ours = Object.assign(new Error('--course x: not a course'), { name: 'RefusalError', hints: ['create one'] });
-  assert.deepEqual(failure(new Error('[content] sync failed', { cause: ours }), 'build'), { name: 'RefusalError', message: '--course x: not a course', hints: ['create one'] });
+  assert.equal(failure(traced, 'dev').error, 'site dev failed: boom');
+  const ours = new RefusalError('--course x: not a course', ['create one']);
+  assert.deepEqual(failure(new Error('[content] sync failed', { cause: ours }), 'build'), { exitCode: 2, error: '--course x: not a course', hints: ['create one'] });
+  // A data file's problems: the first as the error line with a count, the others as hints (DataFileError.report()).
+  const data = new DataFileError('config.yaml', ['site.title: expected string', 'site.base: expected string']);
+  assert.deepEqual(failure(data, 'build'), { exitCode: 2, error: 'config.yaml: site.title: expected string (and 1 more problem)', hints: ['config.yaml: site.base: expected string'] });
+  // A class name alone decides nothing: an error named like ours without an exit code is Astro's.
+  const named = Object.assign(new Error('looks like ours'), { name: 'RefusalError' });
+  assert.equal(failure(named, 'build').exitCode, 1);
 });
 
 test('a broken relative link and a missing image end the build naming lesson, doc and line, before any page is made', { timeout: 300_000 }, async () => {
