@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ChecksFailedError, errorCode, refuse, RelayedError } from '../errors.ts';
 import type { DiagramStats } from './diagrams.ts';
 import type { Failure } from './failure.ts';
-import type { BuildStep, Progress } from './integration.ts';
+import type { BuildStep, Progress } from './build-step.ts';
 import type { Prepared } from './prepare.ts';
 import type { PageWeight } from './stats.ts';
 

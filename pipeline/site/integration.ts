@@ -19,8 +19,9 @@ import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
 import { listPages } from './stats.ts';
 
-export type BuildStep = 'loading' | 'diagrams' | 'pages' | 'search' | 'done';
-export type Progress = (step: BuildStep, detail: string) => void;
+import type { Progress } from './build-step.ts';
+
+export type { BuildStep, Progress } from './build-step.ts';
 
 export interface CodelabgenOptions {
   /** The course folder, relative to the Astro project root (or absolute). */
