@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { load } from 'js-yaml';
 import { refused } from './protocol-fixture.ts';
 import { cli, copyOfCourse, exists, readEvents, readState, scratchDir } from './testing.ts';
 
@@ -104,6 +105,52 @@ describe('new module and new lesson', () => {
     assert.match(ok(root, 'register'), /^registered 4 lessons: 0 added, 0 updated, 0 removed \(state unchanged\)$/m);
     assert.match(ok(root, 'verify', '2.2'), /^lesson 2\.2 passed/);
     ok(root, 'check');
+  });
+
+  test('keep curriculum.yaml\'s comments, anchors and aliases, key order and indentation', () => {
+    const root = exampleCourse();
+    const curriculum = path.join(root, '.codelabgen', 'curriculum.yaml');
+    const text = [
+      '# The plan, edited by hand: keep these notes',
+      'modules:',
+      '    # module 1: the basics come first',
+      '    - slug: first-steps # slug before id on purpose',
+      '      id: &first "1"',
+      '      title: &steps First steps',
+      '      lessons:',
+      '          # the sample lesson',
+      '          - title: A first lesson # beside a lesson',
+      '            id: &intro "1.1"',
+      '            slug: a-first-lesson',
+      '            objectives: &shared [Run the tests]',
+      '          # lessons of module 1 end here',
+      'title: Hand made # the title after the modules',
+      'summary: *steps',
+      '',
+    ].join('\n');
+    writeFileSync(curriculum, text);
+    ok(root, 'new', 'lesson', '1', 'Writable streams');
+    ok(root, 'new', 'module', 'Composing streams', '--lesson', 'Errors');
+    const edited = readFileSync(curriculum, 'utf8');
+    let at = 0; // the author's lines, in order, within the edited text
+    for (const line of edited.split('\n')) if (line === text.split('\n')[at]) at++;
+    assert.equal(at, text.split('\n').length, `every line of the author's text is still there, in order:\n${edited}`);
+    assert.ok(edited.indexOf('writable-streams') < edited.indexOf('# lessons of module 1 end here'), `the lesson goes at the end of its module:\n${edited}`);
+    assert.match(edited, /^ {4}- id: "2"\n {6}slug: composing-streams\n {6}title: Composing streams\n {6}lessons:\n {10}- id: "2\.1"\n/m, 'the new module is indented as the file is');
+    assert.deepEqual(load(edited), {
+      modules: [
+        { slug: 'first-steps', id: '1', title: 'First steps', lessons: [
+          { title: 'A first lesson', id: '1.1', slug: 'a-first-lesson', objectives: ['Run the tests'] },
+          { id: '1.2', slug: 'writable-streams', title: 'Writable streams' },
+        ] },
+        { id: '2', slug: 'composing-streams', title: 'Composing streams', lessons: [{ id: '2.1', slug: 'errors', title: 'Errors' }] },
+      ],
+      title: 'Hand made',
+      summary: 'First steps',
+    }, 'the aliases still read as what they name');
+    // What register reads: registering again changes nothing.
+    assert.deepEqual(lessonsInState(root).map(([id, , dir]) => `${id} ${dir}`), ['1.1 1-first-steps/1.1-a-first-lesson', '1.2 1-first-steps/1.2-writable-streams', '2.1 2-composing-streams/2.1-errors']);
+    assert.match(ok(root, 'register'), /^registered 3 lessons: 0 added, 0 updated, 0 removed \(state unchanged\)$/m);
   });
 
   test('each refusal exits 2 with one error: line and changes no file', () => {

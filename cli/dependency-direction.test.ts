@@ -4,6 +4,8 @@
 // the state commands' narrow one; content-schemas/fast.ts is the zod-free entry the pipeline
 // validates through, content-schemas/errors.ts the exit codes cli/run.ts reads).
 // Test files and test helpers may reach inside.
+// And no import circle among the source files (every relative import counts, `import type` and
+// `import()` too): a module never needs, however indirectly, the module that needs it.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +37,7 @@ function repoSources(): Map<string, string> {
 }
 
 function relativeImports(file: string, text: string): string[] {
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1] ?? '');
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(?\s*)['"](\.{1,2}\/[^'"?]+)(?:\?[^'"]*)?['"]/g)].map((match) => match[1] ?? '');
   return specifiers.map((specifier) => path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)));
 }
 
@@ -76,4 +78,112 @@ test('the check reports each kind of violation and lets the entry files through'
     'content-schemas/index.ts imports pipeline/index.ts',
     'site/lib/side-effect.ts imports pipeline/store/index.ts',
   ]);
+});
+
+/** The folders whose non-test files the circle check reads (tools/ holds only its own package). */
+const CIRCLE_FOLDERS = [...FOLDERS, 'bench', 'scripts', 'e2e'] as const;
+
+/** Every non-test source file of CIRCLE_FOLDERS (test helpers included), with its text. */
+function circleSources(): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const folder of CIRCLE_FOLDERS) {
+    const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .map((file) => `${folder}/${file.split(path.sep).join('/')}`)
+      .filter((file) => /\.(ts|mts|mjs|cjs|js|astro)$/.test(file) && !/\.(test|spec|stress)\.ts$/.test(file) && !file.includes('/node_modules/'));
+    for (const file of files) sources.set(file, readFileSync(path.join(REPO_ROOT, file), 'utf8'));
+  }
+  return sources;
+}
+
+/**
+ * Every import circle: one line per strongly connected group of files, the shortest circle through
+ * its first file (`a.ts → b.ts → a.ts`), then the group's other files when the circle misses some.
+ */
+function importCircles(sources: ReadonlyMap<string, string>): string[] {
+  const graph = new Map([...sources].map(([file, text]) => [file, [...new Set(relativeImports(file, text))].filter((target) => sources.has(target)).sort()]));
+  // Tarjan's strongly connected components.
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    for (const target of graph.get(file)!) {
+      if (!order.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (stack.includes(target)) low.set(file, Math.min(low.get(file)!, order.get(target)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1 || graph.get(file)!.includes(file)) groups.push(group.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!order.has(file)) visit(file);
+  return groups.map((group) => {
+    const start = group[0]!;
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    for (let i = 0; i < queue.length && !cameFrom.has(start); i++) {
+      for (const target of graph.get(queue[i]!)!.filter((t) => group.includes(t))) {
+        if (cameFrom.has(target)) continue;
+        cameFrom.set(target, queue[i]!);
+        queue.push(target);
+      }
+    }
+    const circle: string[] = [];
+    for (let file = cameFrom.get(start)!; file !== start; file = cameFrom.get(file)!) circle.unshift(file);
+    circle.unshift(start);
+    const rest = group.filter((file) => !circle.includes(file));
+    return `${[...circle, start].join(' → ')}${rest.length > 0 ? ` (and in the same circle: ${rest.join(', ')})` : ''}`;
+  }).sort();
+}
+
+/**
+ * TEMPORARY: circles other engineers' open work touches, left for the lead to break after the
+ * merges. A reported circle passes when every file of it is listed in one entry (an entry ending
+ * in `/` is a folder). Remove an entry once its circle is gone; never add one for a new circle.
+ */
+const KNOWN_CIRCLES_TO_BREAK: readonly (readonly string[])[] = [
+  // issue 25: the lead breaks this after the merges
+  ['cli/commands.ts', 'cli/commands/completion.ts', 'cli/commands/mcp.ts', 'cli/mcp/'],
+  // issue 25: the lead breaks this after the merges
+  ['pipeline/site/build.ts', 'pipeline/site/integration.ts'],
+];
+
+function knownEntry(circle: string): readonly string[] | undefined {
+  const files = circle.match(/[\w./-]+\.\w+/g) ?? [];
+  return KNOWN_CIRCLES_TO_BREAK.find((known) => files.every((file) => known.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry))));
+}
+
+test('no import circle among the source files (but the known ones the lead breaks later)', () => {
+  const circles = importCircles(circleSources());
+  assert.deepEqual(circles.filter((circle) => knownEntry(circle) === undefined), []);
+  // An entry of the temporary list whose circle is gone must go too.
+  assert.deepEqual(KNOWN_CIRCLES_TO_BREAK.filter((known) => !circles.some((circle) => knownEntry(circle) === known)), []);
+});
+
+test('the circle check finds circles of two and three files through every kind of import, and nothing else', () => {
+  const synthetic = new Map([
+    // two files: a static import one way, `import type` back
+    ['pipeline/a.ts', "import { b } from './b.ts';"],
+    ['pipeline/b.ts', "import type { A } from './a.ts';"],
+    // three files across folders, one edge a dynamic import()
+    ['content-schemas/x.ts', "export * from './y.ts';"],
+    ['content-schemas/y.ts', "import { z } from '../pipeline/store/z.ts';"],
+    ['pipeline/store/z.ts', "const x = await import('../../content-schemas/x.ts');"],
+    // no circle: a diamond, a file named only in a comment, an import of a missing file
+    ['cli/top.ts', "import { l } from './left.ts';\nimport { r } from './right.ts';"],
+    ['cli/left.ts', "import { d } from './down.ts';"],
+    ['cli/right.ts', "import { d } from './down.ts';\nimport { gone } from './gone.ts';"],
+    ['cli/down.ts', "// see top.ts\nexport const d = 1;"],
+  ]);
+  assert.deepEqual(importCircles(synthetic), [
+    'content-schemas/x.ts → content-schemas/y.ts → pipeline/store/z.ts → content-schemas/x.ts',
+    'pipeline/a.ts → pipeline/b.ts → pipeline/a.ts',
+  ]);
+  assert.equal(knownEntry('pipeline/a.ts → pipeline/b.ts → pipeline/a.ts'), undefined);
+  assert.equal(knownEntry('cli/commands.ts → cli/mcp/tools.ts → cli/commands.ts'), KNOWN_CIRCLES_TO_BREAK[0]);
+  assert.equal(knownEntry('cli/commands.ts → cli/run.ts → cli/commands.ts'), undefined, 'a known circle that takes in another file is reported');
 });

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type * as Schemas from './index.ts';
 import { loadLazily } from './lazy-load.ts';
+import type { SafeParser } from './safe-parser.ts';
 import { FAIL, VALIDATORS } from './validators.generated.ts';
 
 export * from './names.ts';
@@ -11,12 +12,7 @@ export * from './errors.ts';
 export * from './parse.ts';
 export { loadLazily } from './lazy-load.ts';
 
-/** The part of a zod schema that parseData and the store use. */
-export interface SafeParser<T> {
-  safeParse(data: unknown, params?: { reportInput?: boolean }): { success: true; data: T } | { success: false; error: { issues: z.core.$ZodIssue[] } };
-  /** zod's parse: the data, or a thrown ZodError. */
-  parse(data: unknown): T;
-}
+export type { SafeParser } from './safe-parser.ts';
 
 let schemas: typeof Schemas | undefined;
 

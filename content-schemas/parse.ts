@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { CodelabgenError, EXIT } from './errors.ts';
-import type { SafeParser } from './fast.ts';
+import type { SafeParser } from './safe-parser.ts';
 import { loadLazily } from './lazy-load.ts';
 import type * as Yaml from './yaml.ts';
 

@@ -94,3 +94,12 @@ test('an edited curriculum.yaml keeps the author\'s comments, order and quoting,
   assert.ok(lesson.indexOf('back-pressure') < lesson.indexOf('- id: extra'), 'the lesson goes at the end of its own module');
   assert.equal(editCurriculum(null, addToCurriculum(null, { kind: 'module', title: 'B', lessonTitle: 'I' }, 'T'), { kind: 'module', title: 'B', lessonTitle: 'I' }).startsWith('# Modules and lessons'), true);
 });
+
+test('a curriculum.yaml the document API cannot edit as asked is refused, never rendered anew', () => {
+  const entry = { kind: 'lesson', moduleId: '1', title: 'Back: pressure' } as const;
+  const addition = addToCurriculum(CURRICULUM, entry, 'unused');
+  const refusal = (why: RegExp) => (error: unknown) => error instanceof RefusalError && why.test(error.message) && error.hints[0] === 'add the lesson to .codelabgen/curriculum.yaml by hand, then run: codelabgen register';
+  assert.throws(() => editCurriculum('title: T\nmodules: {}\n', addition, entry), refusal(/^new lesson: \.codelabgen\/curriculum\.yaml cannot be edited in place: its modules are not a YAML sequence$/));
+  const other = renderCurriculum({ ...CURRICULUM, title: 'Another course' }); // not the curriculum the addition was made from
+  assert.throws(() => editCurriculum(other, addition, entry), refusal(/cannot be edited in place: the edited file would not read back as the new curriculum$/));
+});

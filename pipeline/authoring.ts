@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { CurriculumParser, parseData, parseYamlText } from '../content-schemas/fast.ts';
 import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../content-schemas/index.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
@@ -132,29 +132,48 @@ export function renderCurriculum(curriculum: Curriculum): string {
 }
 
 /**
- * curriculum.yaml's text with the addition made in place: the author's comments, key order and
- * quoting stay as they were, and only the new module or lesson is written (`yaml`'s document API).
- * Without a file, or when the edited text would not read back as the new curriculum, the whole
- * curriculum is rendered instead.
+ * curriculum.yaml's text with the addition made through `yaml`'s document API: the author's
+ * comments, key order, quoting, anchors and aliases stay as they were, only the new module or
+ * lesson is added, and the indentation of sequences follows the file's own (`layoutOf`). Without a
+ * file the whole curriculum is rendered. Refuses, changing nothing, when the edit would not read
+ * back as the new curriculum (the check the CLI's reader makes, js-yaml and the schema).
  */
 export function editCurriculum(text: string | null, addition: Addition, entry: NewEntry): string {
-  const rendered = renderCurriculum(addition.curriculum);
-  if (text === null) return rendered;
+  if (text === null) return renderCurriculum(addition.curriculum);
+  const cannot = (why: string): never => refuse(`new ${entry.kind}: ${ARTIFACTS.curriculum} cannot be edited in place: ${why}`, `add the ${entry.kind} to ${ARTIFACTS.curriculum} by hand, then run: codelabgen register`);
   const doc = parseDocument(text);
-  const modules = doc.get('modules');
-  if (doc.errors.length > 0 || !isSeq(modules)) return rendered;
+  if (doc.errors.length > 0) return cannot(doc.errors[0]!.message.split('\n')[0]!);
+  const modules = doc.get('modules', true);
+  if (!isSeq(modules)) return cannot('its modules are not a YAML sequence');
   const module = addition.curriculum.modules.find((candidate) => candidate.id === addition.moduleId)!;
   const lesson = module.lessons.find((candidate) => candidate.id === addition.lessonId)!;
   if (entry.kind === 'module') {
     modules.add(doc.createNode(sparse({ ...module, lessons: [sparse(lesson)] })));
   } else {
-    const target = modules.items.find((item) => isMap(item) && String(item.get('id')) === addition.moduleId);
-    const lessons = isMap(target) ? target.get('lessons') : null;
-    if (!isSeq(lessons)) return rendered;
+    const target = modules.items.find((item) => isMap(item) && item.get('id') === addition.moduleId);
+    const lessons = isMap(target) ? target.get('lessons', true) : undefined;
+    if (!isSeq(lessons)) return cannot(`the lessons of module ${addition.moduleId} are not a YAML sequence of its own`);
     lessons.add(doc.createNode(sparse(lesson)));
   }
-  const edited = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
-  return readsAs(edited, addition.curriculum) ? edited : rendered;
+  const edited = doc.toString({ ...layoutOf(doc, text), lineWidth: 0, flowCollectionPadding: false });
+  if (!readsAs(edited, addition.curriculum)) return cannot('the edited file would not read back as the new curriculum');
+  return edited;
+}
+
+/**
+ * How the file indents its block sequences, from `modules:` and its first item: `modules:\n    - id`
+ * is indent 4, `modules:\n- id` an unindented sequence. `yaml` writes one indent for the whole file
+ * (its default, 2, when the modules are a flow sequence).
+ */
+function layoutOf(doc: Document, text: string): { indent: number; indentSeq: boolean } {
+  const root = doc.contents;
+  const pair = isMap(root) ? root.items.find((item) => isScalar(item.key) && item.key.value === 'modules') : undefined;
+  const key = pair?.key;
+  const value = pair?.value;
+  if (!isScalar(key) || !isSeq(value) || value.flow || !key.range || !value.range) return { indent: 2, indentSeq: true };
+  const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1) - 1;
+  const indent = column(value.range[0]) - column(key.range[0]);
+  return indent > 0 ? { indent, indentSeq: true } : { indent: 2, indentSeq: false };
 }
 
 function readsAs(text: string, curriculum: Curriculum): boolean {

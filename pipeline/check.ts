@@ -2,6 +2,7 @@
 // Other modules add checks to CHECKS (drift, artifacts, code references). A section's warnings
 // are shown but never fail the check.
 import type { State } from '../content-schemas/index.ts';
+import type { CheckSection } from './check-section.ts';
 import type { Course } from './course.ts';
 import { RefusalError } from './errors.ts';
 import { checkConventions } from './conventions-check.ts';
@@ -11,13 +12,7 @@ import { changedPrerequisites } from './protocol/prerequisites.ts';
 import { checkCodeRefs } from './site/check-refs.ts';
 import { checkReplay, loadState } from './store/index.ts';
 
-export interface CheckSection {
-  name: string;
-  detail?: string;
-  problems: string[];
-  /** Findings that do not fail the check (exit stays 0): worth a look, maybe intended. */
-  warnings?: string[];
-}
+export type { CheckSection } from './check-section.ts';
 
 export interface CheckReport {
   ok: boolean;

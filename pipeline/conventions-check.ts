@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../content-schemas/index.ts';
-import type { CheckSection } from './check.ts';
+import type { CheckSection } from './check-section.ts';
 import { lintDoc } from './conventions.ts';
 import { insideCourse, type Course } from './course.ts';
 

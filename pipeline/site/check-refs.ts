@@ -5,7 +5,7 @@
 // docs, which are refused without site.mdx: true).
 import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
-import type { CheckSection } from '../check.ts';
+import type { CheckSection } from '../check-section.ts';
 import { fileInside, OutsideError } from '../confined.ts';
 import { loadConfig } from '../config.ts';
 import { insideCourse, type Course } from '../course.ts';
