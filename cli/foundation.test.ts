@@ -28,7 +28,7 @@ test('init creates .codelabgen with config, state (and its hash) and the course.
   const result = cli(['init', 'streams', '--title', ' Node streams ', '--topic', 'streams in depth'], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
-  assert.equal(result.stdout, `Created course "Node streams" in ${root}\nnext: codelabgen state phase recon --course streams\n`);
+  assert.equal(result.stdout, `Created course "Node streams" in ${root}\nnext: codelabgen state phase recon --course ${root}\n`);
   assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json', '.codelabgen/state.json.written']);
   const [init, ...more] = readEvents(root);
   assert.equal(more.length, 0);

@@ -1,7 +1,7 @@
 // The protocol as an orchestrator agent drives it: one count per failure, open tasks, reopening a
 // finished course, leases, phase tasks, rework notes, prerequisites. Real CLI in temp dirs.
 import assert from 'node:assert/strict';
-import { appendFileSync, utimesSync } from 'node:fs';
+import { appendFileSync, readFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
@@ -19,14 +19,26 @@ function lessonsCourse(config = 'budgets: { fix_attempts: 3, review_rounds: 1, p
 const FAILING_TEST = "import test from 'node:test';\nimport assert from 'node:assert';\ntest('answer', () => assert.equal(1, 2));\n";
 
 describe('one failure, one count', () => {
-  test('state fail right after a failing verify of the same code is refused; a changed code or a failure seen without verify counts', () => {
+  test('state fail right after a failing verify of the same code adds its note to that failure; a changed code or a failure seen without verify counts', () => {
     const root = lessonsCourse();
     advance(root, '1.1', 'code');
     write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING_TEST);
     const run = cli(['verify', '1.1', '--update-state'], { cwd: root });
     assert.equal(run.code, 1, run.stderr);
     assert.equal(lessonOf(root, '1.1').fix_attempts_used, 1);
-    refused(root, ['state', 'fail', '1.1', '--note', 'test answer fails'], /^error: lesson 1\.1: this failure is already counted by verify run 1 \(the code has not changed since\); fix the code, then: codelabgen verify 1\.1 --update-state$/);
+    const noted = cli(['state', 'fail', '1.1', '--note', 'answer() returns 42, the test expects 1'], { cwd: root });
+    assert.equal(noted.code, 0, noted.stderr);
+    assert.match(noted.stdout, /^lesson 1\.1: this failure is already counted by verify run 1; note added \(fix attempts 1 used\) \(seq \d+\)\n$/);
+    assert.equal(lessonOf(root, '1.1').fix_attempts_used, 1, 'the failure stays counted once');
+    assert.deepEqual(lessonOf(root, '1.1').last_verify_failure, { run: 1, code_hash: (lessonOf(root, '1.1').last_verify_failure as { code_hash: string }).code_hash, note: 'answer() returns 42, the test expects 1' });
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((l: { lesson: string }) => l.lesson === '1.1');
+    assert.match(item.action, /orchestrator's note: answer\(\) returns 42, the test expects 1\), then codelabgen verify 1\.1 --update-state$/);
+    const report = JSON.parse(ok(root, 'report', '--json'));
+    const reported = report.lessons.find((l: { id: string }) => l.id === '1.1');
+    assert.equal(reported.fix_attempts, 1);
+    assert.deepEqual(reported.failures.map((f: { run: number; orchestrator_notes?: string[] }) => [f.run, f.orchestrator_notes]), [[1, ['answer() returns 42, the test expects 1']]]);
+    assert.ok(reported.story.some((e: { text: string }) => e.text === 'note on the failure of verify run 1 (already counted): answer() returns 42, the test expects 1'));
+    assert.match(readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8'), /· note on the failure of verify run 1 \(already counted\): answer\(\) returns 42, the test expects 1\n/);
     write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 41;\n');
     ok(root, 'state', 'fail', '1.1', '--note', 'the orchestrator saw it fail');
     assert.equal(lessonOf(root, '1.1').fix_attempts_used, 2);
@@ -103,7 +115,7 @@ describe('smaller mismatches', () => {
     assert.equal(init.code, 0, init.stderr);
     const next = JSON.parse(ok(path.join(dir, 'fresh'), 'state', 'next'));
     assert.deepEqual([next.ready, next.done, next.next_step], [true, false, 'codelabgen state phase recon']);
-    assert.equal(init.stdout.split('\n')[1], `next: ${next.next_step} --course fresh`);
+    assert.equal(init.stdout.split('\n')[1], `next: ${next.next_step} --course ${path.join(dir, 'fresh')}`);
   });
 });
 

@@ -65,6 +65,13 @@ export const EventSchema = z
       evidence: z.string().max(4000).nullable().optional().describe('The first failing test and its message, a few lines, when verify found one.'),
       code_hash: z.string().nullable().optional().describe('Hash of the code that failed (verify only); a `state fail` of the same code is refused as already counted.'),
     }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('lesson.fail_note'),
+      lesson,
+      note: z.string().max(100_000).describe('The orchestrator\'s note on the failure (`state fail --note`).'),
+      run: z.int().min(1).nullable().describe('The verify run that already counted the failure.'),
+    }).describe('A `state fail` of a failure `verify --update-state` already counted: the note is attached to that failure; no fix attempt is used.'),
     z.strictObject({ ...base, kind: z.literal('lesson.block'), lesson, reason: z.string().max(100_000) }),
     z.strictObject({
       ...base,

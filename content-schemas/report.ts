@@ -90,6 +90,7 @@ export const ReportFailureSchema = z
     blocked: z.boolean().describe('True when this failure used up the fix budget and blocked the lesson.'),
     tests: TestCountsSchema.nullable().describe('Test counts of the failing run, when verify recorded them.'),
     evidence: z.string().nullable().describe('The first failing test and its message with actual and expected values, a few lines; null when none was found.'),
+    orchestrator_notes: z.array(z.string()).optional().describe('Notes the orchestrator attached to this failure with `state fail --note` after verify counted it.'),
   })
   .describe('A failed verification that used a fix attempt.');
 

@@ -52,7 +52,11 @@ export const LessonStateSchema = z
       .describe('The last passing verification while the lesson is at `verified` or later.'),
     last_failure: z.string().max(2000).nullable().describe('One-line cause of the last failed verification.'),
     last_verify_failure: z
-      .strictObject({ run: z.int().min(1).nullable().describe('Run number of the failing run-result.'), code_hash: z.string().describe('Hash of the code that failed.') })
+      .strictObject({
+        run: z.int().min(1).nullable().describe('Run number of the failing run-result.'),
+        code_hash: z.string().describe('Hash of the code that failed.'),
+        note: z.string().max(2000).optional().describe('The orchestrator\'s note on this failure (`state fail --note` after the verify), the last one given.'),
+      })
       .nullable()
       .optional()
       .describe('The failure `verify --update-state` counted last, until a pass or a `state fail`; `state fail` of the same code is refused.'),

@@ -133,7 +133,7 @@ const c43 = new Set<unknown>(["user","fix-budget"]);
 const c44 = new Set<string>(["reason","at"]);
 const c45 = new Set<string>(["from","to","note","at"]);
 const c46 = new Set<string>(["code_hash","at","run"]);
-const c47 = new Set<string>(["run","code_hash"]);
+const c47 = new Set<string>(["run","code_hash","note"]);
 const c48 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
 const c49 = [/^t[1-9][0-9]{0,9}$/];
 const c50 = [/^[a-z][a-z0-9-]{0,63}$/];
@@ -154,46 +154,48 @@ const c64 = new Set<unknown>(["lesson.verified"]);
 const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
 const c66 = new Set<unknown>(["lesson.fail"]);
 const c67 = new Set<unknown>(["state fail","verify"]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c69 = new Set<unknown>(["lesson.block"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c71 = new Set<unknown>(["lesson.unblock"]);
-const c72 = new Set<unknown>(["lesson.stale"]);
-const c73 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c74 = new Set<unknown>(["task.start"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c76 = new Set<unknown>(["task.heartbeat"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c78 = new Set<unknown>(["task.finish"]);
-const c79 = new Set<unknown>(["done","failed"]);
-const c80 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c81 = new Set<unknown>(["task.reset"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c83 = new Set<unknown>(["log"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c85 = new Set<unknown>(["site.build"]);
-const c86 = new Map<unknown, (v: any) => any>([["course.init", v257], ["phase.advance", v268], ["lessons.register", v271], ["lesson.stage", v278], ["lesson.verified", v287], ["lesson.fail", v294], ["lesson.block", v308], ["lesson.unblock", v311], ["lesson.stale", v319], ["task.start", v322], ["task.heartbeat", v328], ["task.finish", v331], ["task.reset", v335], ["log", v337], ["site.build", v344]]);
-const c87 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c88 = new Set<unknown>([3]);
-const c89 = new Set<string>(["title","topic"]);
-const c90 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c91 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c92 = new Set<string>(["kind","lesson","at","text"]);
-const c93 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c94 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c95 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c96 = new Set<string>(["at","note","via","run","blocked","tests","evidence"]);
-const c97 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c98 = new Set<string>(["at","reason","cleared_at"]);
-const c99 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c100 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c101 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c102 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c103 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c104 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c105 = new Set<string>(["kind","count","entries"]);
-const c106 = new Set<string>(["at","lesson","data"]);
-const c107 = new Set<string>(["at","pages","lessons"]);
+const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c69 = new Set<unknown>(["lesson.fail_note"]);
+const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c71 = new Set<unknown>(["lesson.block"]);
+const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c73 = new Set<unknown>(["lesson.unblock"]);
+const c74 = new Set<unknown>(["lesson.stale"]);
+const c75 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c76 = new Set<unknown>(["task.start"]);
+const c77 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c78 = new Set<unknown>(["task.heartbeat"]);
+const c79 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c80 = new Set<unknown>(["task.finish"]);
+const c81 = new Set<unknown>(["done","failed"]);
+const c82 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c83 = new Set<unknown>(["task.reset"]);
+const c84 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c85 = new Set<unknown>(["log"]);
+const c86 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c87 = new Set<unknown>(["site.build"]);
+const c88 = new Map<unknown, (v: any) => any>([["course.init", v259], ["phase.advance", v270], ["lessons.register", v273], ["lesson.stage", v280], ["lesson.verified", v289], ["lesson.fail", v296], ["lesson.fail_note", v310], ["lesson.block", v315], ["lesson.unblock", v318], ["lesson.stale", v326], ["task.start", v329], ["task.heartbeat", v335], ["task.finish", v338], ["task.reset", v342], ["log", v344], ["site.build", v351]]);
+const c89 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c90 = new Set<unknown>([3]);
+const c91 = new Set<string>(["title","topic"]);
+const c92 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c93 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c94 = new Set<string>(["kind","lesson","at","text"]);
+const c95 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
+const c96 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c97 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
+const c98 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c99 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c100 = new Set<string>(["at","reason","cleared_at"]);
+const c101 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c102 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c103 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c104 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c105 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c106 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c107 = new Set<string>(["kind","count","entries"]);
+const c108 = new Set<string>(["at","lesson","data"]);
+const c109 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -731,6 +733,10 @@ function v229(v: any): any {
   return v === null ? null : v230(v);
 }
 const v231 = v139;
+const v233 = v59;
+function v232(v: any): any {
+  return v === undefined ? undefined : v233(v);
+}
 function v228(v: any): any {
   return obj(v, c47, t22);
 }
@@ -740,8 +746,8 @@ function v227(v: any): any {
 function v226(v: any): any {
   return v === undefined ? undefined : v227(v);
 }
-const v232 = v62;
-const v233 = v63;
+const v234 = v62;
+const v235 = v63;
 function v194(v: any): any {
   return obj(v, c41, t23);
 }
@@ -756,566 +762,584 @@ function v193(v: any): any {
   }
   return out;
 }
-const v235 = v139;
-function v237(v: any): any {
+const v237 = v139;
+function v239(v: any): any {
   return str(v, -1, -1, c49);
 }
-function v238(v: any): any {
+function v240(v: any): any {
   return v === null ? null : v86(v);
 }
-function v239(v: any): any {
+function v241(v: any): any {
   return v === undefined ? undefined : v188(v);
 }
-function v240(v: any): any {
+function v242(v: any): any {
   return str(v, -1, -1, c50);
 }
-function v241(v: any): any {
+function v243(v: any): any {
   return c51.has(v) ? v : FAIL;
 }
-const v242 = v63;
-function v243(v: any): any {
+const v244 = v63;
+function v245(v: any): any {
   return v === null ? null : v63(v);
 }
-const v245 = v59;
-function v244(v: any): any {
-  return v === null ? null : v245(v);
-}
+const v247 = v59;
 function v246(v: any): any {
+  return v === null ? null : v247(v);
+}
+function v248(v: any): any {
   return v === null ? null : v171(v);
 }
-const v247 = v62;
-const v248 = v62;
-function v236(v: any): any {
+const v249 = v62;
+const v250 = v62;
+function v238(v: any): any {
   return obj(v, c48, t24);
 }
-function v234(v: any): any {
+function v236(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v235(k) !== k) return FAIL;
-    const r = v236(v[k]);
+    if (k === '__proto__' || v237(k) !== k) return FAIL;
+    const r = v238(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v249 = v135;
-const v252 = v122;
-const v253 = v124;
-const v254 = v135;
-const v255 = v192;
-function v251(v: any): any {
+const v251 = v135;
+const v254 = v122;
+const v255 = v124;
+const v256 = v135;
+const v257 = v192;
+function v253(v: any): any {
   return obj(v, c52, t25);
 }
-function v250(v: any): any {
-  return v === null ? null : v251(v);
+function v252(v: any): any {
+  return v === null ? null : v253(v);
 }
 function v180(v: any): any {
   return obj(v, c38, t26);
 }
-const v258 = v122;
-const v259 = v63;
-const v261 = v135;
-function v260(v: any): any {
-  return v === undefined ? undefined : v261(v);
-}
-const v263 = v6;
+const v260 = v122;
+const v261 = v63;
+const v263 = v135;
 function v262(v: any): any {
   return v === undefined ? undefined : v263(v);
 }
+const v265 = v6;
 function v264(v: any): any {
+  return v === undefined ? undefined : v265(v);
+}
+function v266(v: any): any {
   return c54.has(v) ? v : FAIL;
 }
-const v265 = v4;
-const v267 = v6;
-function v266(v: any): any {
-  return v === null ? null : v267(v);
+const v267 = v4;
+const v269 = v6;
+function v268(v: any): any {
+  return v === null ? null : v269(v);
 }
-function v257(v: any): any {
+function v259(v: any): any {
   return obj(v, c53, t27);
 }
-function v269(v: any): any {
+function v271(v: any): any {
   return c56.has(v) ? v : FAIL;
 }
-const v270 = v33;
-function v268(v: any): any {
+const v272 = v33;
+function v270(v: any): any {
   return obj(v, c55, t28);
 }
-function v272(v: any): any {
+function v274(v: any): any {
   return c58.has(v) ? v : FAIL;
 }
-const v275 = v195;
-const v276 = v195;
-function v274(v: any): any {
+const v277 = v195;
+const v278 = v195;
+function v276(v: any): any {
   return obj(v, c59, t29);
 }
-function v273(v: any): any {
-  return arr(v, -1, -1, v274);
+function v275(v: any): any {
+  return arr(v, -1, -1, v276);
 }
-const v277 = v192;
-function v271(v: any): any {
+const v279 = v192;
+function v273(v: any): any {
   return obj(v, c57, t30);
 }
-function v279(v: any): any {
+function v281(v: any): any {
   return c61.has(v) ? v : FAIL;
 }
-const v280 = v53;
-const v282 = v218;
-function v281(v: any): any {
-  return v === null ? null : v282(v);
+const v282 = v53;
+const v284 = v218;
+function v283(v: any): any {
+  return v === null ? null : v284(v);
 }
-const v283 = v33;
-function v285(v: any): any {
+const v285 = v33;
+function v287(v: any): any {
   return obj(v, c62, t31);
 }
-function v284(v: any): any {
-  return v === undefined ? undefined : v285(v);
+function v286(v: any): any {
+  return v === undefined ? undefined : v287(v);
 }
-const v286 = v239;
-function v278(v: any): any {
+const v288 = v241;
+function v280(v: any): any {
   return obj(v, c60, t32);
 }
-function v288(v: any): any {
+function v290(v: any): any {
   return c64.has(v) ? v : FAIL;
 }
-const v289 = v139;
-const v291 = v122;
-function v290(v: any): any {
-  return v === null ? null : v291(v);
-}
-const v293 = v133;
+const v291 = v139;
+const v293 = v122;
 function v292(v: any): any {
-  return v === undefined ? undefined : v293(v);
+  return v === null ? null : v293(v);
 }
-function v287(v: any): any {
+const v295 = v133;
+function v294(v: any): any {
+  return v === undefined ? undefined : v295(v);
+}
+function v289(v: any): any {
   return obj(v, c63, t33);
 }
-function v295(v: any): any {
+function v297(v: any): any {
   return c66.has(v) ? v : FAIL;
 }
-const v296 = v218;
-const v297 = v122;
-const v298 = v33;
-function v299(v: any): any {
+const v298 = v218;
+const v299 = v122;
+const v300 = v33;
+function v301(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v301 = v122;
-function v300(v: any): any {
-  return v === null ? null : v301(v);
-}
-const v304 = v61;
-function v303(v: any): any {
-  return v === null ? null : v304(v);
-}
+const v303 = v122;
 function v302(v: any): any {
-  return v === undefined ? undefined : v303(v);
+  return v === null ? null : v303(v);
 }
-const v307 = v139;
-function v306(v: any): any {
-  return v === null ? null : v307(v);
-}
+const v306 = v61;
 function v305(v: any): any {
-  return v === undefined ? undefined : v306(v);
+  return v === null ? null : v306(v);
 }
-function v294(v: any): any {
+function v304(v: any): any {
+  return v === undefined ? undefined : v305(v);
+}
+const v309 = v139;
+function v308(v: any): any {
+  return v === null ? null : v309(v);
+}
+function v307(v: any): any {
+  return v === undefined ? undefined : v308(v);
+}
+function v296(v: any): any {
   return obj(v, c65, t34);
 }
-function v309(v: any): any {
+function v311(v: any): any {
   return c69.has(v) ? v : FAIL;
 }
-const v310 = v218;
-function v308(v: any): any {
+const v312 = v218;
+const v314 = v122;
+function v313(v: any): any {
+  return v === null ? null : v314(v);
+}
+function v310(v: any): any {
   return obj(v, c68, t35);
 }
-function v312(v: any): any {
+function v316(v: any): any {
   return c71.has(v) ? v : FAIL;
 }
-const v313 = v33;
-const v316 = v218;
+const v317 = v218;
 function v315(v: any): any {
-  return v === null ? null : v316(v);
-}
-function v314(v: any): any {
-  return v === undefined ? undefined : v315(v);
-}
-const v318 = v33;
-function v317(v: any): any {
-  return v === undefined ? undefined : v318(v);
-}
-function v311(v: any): any {
   return obj(v, c70, t36);
 }
-function v320(v: any): any {
-  return c72.has(v) ? v : FAIL;
-}
-const v321 = v218;
 function v319(v: any): any {
-  return obj(v, c68, t37);
+  return c73.has(v) ? v : FAIL;
 }
-function v323(v: any): any {
+const v320 = v33;
+const v323 = v218;
+function v322(v: any): any {
+  return v === null ? null : v323(v);
+}
+function v321(v: any): any {
+  return v === undefined ? undefined : v322(v);
+}
+const v325 = v33;
+function v324(v: any): any {
+  return v === undefined ? undefined : v325(v);
+}
+function v318(v: any): any {
+  return obj(v, c72, t37);
+}
+function v327(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v324 = v238;
-const v325 = v239;
-const v327 = v122;
+const v328 = v218;
 function v326(v: any): any {
-  return v === undefined ? undefined : v327(v);
+  return obj(v, c70, t38);
 }
-function v322(v: any): any {
-  return obj(v, c73, t38);
-}
-function v329(v: any): any {
+function v330(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-const v330 = v122;
-function v328(v: any): any {
+const v331 = v240;
+const v332 = v241;
+const v334 = v122;
+function v333(v: any): any {
+  return v === undefined ? undefined : v334(v);
+}
+function v329(v: any): any {
   return obj(v, c75, t39);
 }
-function v332(v: any): any {
+function v336(v: any): any {
   return c78.has(v) ? v : FAIL;
 }
-function v333(v: any): any {
-  return c79.has(v) ? v : FAIL;
-}
-const v334 = v246;
-function v331(v: any): any {
+const v337 = v122;
+function v335(v: any): any {
   return obj(v, c77, t40);
 }
-function v336(v: any): any {
+function v339(v: any): any {
+  return c80.has(v) ? v : FAIL;
+}
+function v340(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-function v335(v: any): any {
-  return obj(v, c80, t41);
-}
+const v341 = v248;
 function v338(v: any): any {
+  return obj(v, c79, t41);
+}
+function v343(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-const v339 = v53;
-const v340 = v238;
-const v342 = v139;
-const v343 = v139;
-function v341(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const out: any = {};
-  for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v342(k) !== k) return FAIL;
-    const r = v343(v[k]);
-    if (r === FAIL) return FAIL;
-    out[k] = r;
-  }
-  return out;
-}
-function v337(v: any): any {
+function v342(v: any): any {
   return obj(v, c82, t42);
 }
 function v345(v: any): any {
   return c85.has(v) ? v : FAIL;
 }
-const v346 = v124;
-const v347 = v135;
-const v348 = v192;
-function v344(v: any): any {
-  return obj(v, c84, t43);
-}
-function v256(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const option = c86.get(v["kind"]);
-  return option === undefined ? FAIL : option(v);
-}
-function v350(v: any): any {
-  return c88.has(v) ? v : FAIL;
-}
-const v351 = v63;
-const v353 = v139;
-const v355 = v139;
-function v354(v: any): any {
-  return v === null ? null : v355(v);
-}
-function v352(v: any): any {
-  return obj(v, c89, t44);
-}
-const v356 = v185;
-const v357 = v135;
-const v360 = v185;
-const v361 = v63;
-const v362 = v243;
-const v364 = v126;
-function v363(v: any): any {
-  return v === null ? null : v364(v);
-}
-const v365 = v33;
-function v366(v: any): any {
-  return v === null ? null : v188(v);
-}
-function v359(v: any): any {
-  return obj(v, c90, t45);
-}
-function v358(v: any): any {
-  return arr(v, -1, -1, v359);
-}
-const v368 = v135;
-function v369(v: any): any {
-  return FAIL; // record with enumerated keys: zod decides
-}
-const v370 = v135;
-const v371 = v135;
-const v372 = v135;
-const v373 = v135;
-const v374 = v135;
-const v375 = v135;
-const v376 = v135;
-const v377 = v135;
-const v378 = v135;
-const v379 = v135;
-const v380 = v135;
-function v382(v: any): any {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
-}
-function v381(v: any): any {
-  return v === null ? null : v382(v);
-}
-const v383 = v135;
-const v384 = v381;
-const v385 = v126;
-function v367(v: any): any {
-  return obj(v, c91, t46);
-}
-function v388(v: any): any {
-  return c93.has(v) ? v : FAIL;
-}
-const v389 = v238;
-const v390 = v63;
-const v391 = v139;
-function v387(v: any): any {
-  return obj(v, c92, t47);
-}
-function v386(v: any): any {
-  return arr(v, -1, -1, v387);
-}
-const v394 = v53;
-const v395 = v139;
-const v396 = v53;
-const v397 = v139;
-const v398 = v139;
-const v399 = v174;
-const v400 = v33;
-const v401 = v33;
-const v402 = v135;
-const v403 = v135;
-const v404 = v135;
-const v405 = v135;
-const v406 = v135;
-const v408 = v135;
-const v409 = v135;
-const v410 = v135;
-const v412 = v122;
-function v411(v: any): any {
-  return v === null ? null : v412(v);
-}
-const v414 = v33;
-function v413(v: any): any {
-  return v === null ? null : v414(v);
-}
-const v415 = v133;
-const v416 = v243;
-function v407(v: any): any {
-  return obj(v, c95, t48);
-}
-const v419 = v63;
-const v420 = v139;
-const v421 = v299;
-const v423 = v122;
-function v422(v: any): any {
-  return v === null ? null : v423(v);
-}
-const v424 = v33;
-const v425 = v133;
-const v427 = v139;
-function v426(v: any): any {
-  return v === null ? null : v427(v);
-}
-function v418(v: any): any {
-  return obj(v, c96, t49);
-}
-function v417(v: any): any {
-  return arr(v, -1, -1, v418);
-}
-const v430 = v63;
-const v431 = v139;
-const v432 = v204;
-const v433 = v243;
-const v435 = v139;
-function v434(v: any): any {
-  return v === null ? null : v435(v);
-}
-function v429(v: any): any {
-  return obj(v, c97, t50);
-}
-function v428(v: any): any {
-  return arr(v, -1, -1, v429);
-}
-const v438 = v63;
-const v439 = v139;
-const v440 = v243;
-function v437(v: any): any {
-  return obj(v, c98, t51);
-}
-function v436(v: any): any {
-  return arr(v, -1, -1, v437);
-}
-const v441 = v63;
-const v442 = v243;
-const v443 = v363;
-const v444 = v126;
-const v445 = v133;
-const v448 = v63;
-const v449 = v159;
-const v451 = v139;
-function v450(v: any): any {
-  return v === null ? null : v451(v);
-}
-const v453 = v122;
-function v452(v: any): any {
-  return v === null ? null : v453(v);
-}
-const v456 = v139;
-const v458 = v139;
-function v457(v: any): any {
-  return v === null ? null : v458(v);
-}
-const v459 = v139;
-function v455(v: any): any {
-  return obj(v, c33, t52);
-}
-function v454(v: any): any {
-  return arr(v, -1, -1, v455);
-}
-function v447(v: any): any {
-  return obj(v, c99, t53);
-}
-function v446(v: any): any {
-  return arr(v, -1, -1, v447);
-}
-const v462 = v139;
-const v463 = v139;
-const v464 = v366;
-const v465 = v241;
-const v467 = v173;
-function v466(v: any): any {
-  return v === null ? null : v467(v);
-}
-const v468 = v63;
-const v469 = v363;
-const v470 = v135;
-const v471 = v243;
-const v473 = v139;
-function v472(v: any): any {
-  return v === null ? null : v473(v);
-}
-function v461(v: any): any {
-  return obj(v, c100, t54);
-}
-function v460(v: any): any {
-  return arr(v, -1, -1, v461);
-}
-const v474 = v33;
-const v475 = v139;
-const v478 = v122;
-const v479 = v63;
-const v480 = v139;
-function v481(v: any): any {
-  return c102.has(v) ? v : FAIL;
-}
-const v482 = v139;
-const v484 = v139;
-function v483(v: any): any {
-  return arr(v, -1, -1, v484);
-}
-function v477(v: any): any {
-  return obj(v, c101, t55);
-}
-function v476(v: any): any {
-  return arr(v, -1, -1, v477);
-}
-function v393(v: any): any {
-  return obj(v, c94, t56);
-}
-function v392(v: any): any {
-  return arr(v, -1, -1, v393);
-}
-const v485 = v476;
-const v488 = v240;
-const v489 = v135;
-const v490 = v135;
-const v491 = v135;
-const v492 = v135;
-const v493 = v135;
-const v494 = v126;
-const v495 = v363;
-const v496 = v363;
-function v487(v: any): any {
-  return obj(v, c103, t57);
-}
-function v486(v: any): any {
-  return arr(v, -1, -1, v487);
-}
-const v497 = v460;
-const v500 = v185;
-function v501(v: any): any {
-  return arr(v, -1, -1, v240);
-}
-const v502 = v135;
-const v503 = v135;
-const v504 = v135;
-const v505 = v135;
-const v506 = v135;
-const v507 = v126;
-function v499(v: any): any {
-  return obj(v, c104, t58);
-}
-function v498(v: any): any {
-  return arr(v, -1, -1, v499);
-}
-const v510 = v139;
-const v511 = v135;
-const v514 = v63;
-const v515 = v238;
-const v517 = v139;
-const v518 = v139;
-function v516(v: any): any {
+const v346 = v53;
+const v347 = v240;
+const v349 = v139;
+const v350 = v139;
+function v348(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v517(k) !== k) return FAIL;
-    const r = v518(v[k]);
+    if (k === '__proto__' || v349(k) !== k) return FAIL;
+    const r = v350(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v513(v: any): any {
-  return obj(v, c106, t59);
+function v344(v: any): any {
+  return obj(v, c84, t43);
 }
-function v512(v: any): any {
-  return arr(v, -1, -1, v513);
+function v352(v: any): any {
+  return c87.has(v) ? v : FAIL;
 }
+const v353 = v124;
+const v354 = v135;
+const v355 = v192;
+function v351(v: any): any {
+  return obj(v, c86, t44);
+}
+function v258(v: any): any {
+  if (!isObject(v)) return FAIL;
+  const option = c88.get(v["kind"]);
+  return option === undefined ? FAIL : option(v);
+}
+function v357(v: any): any {
+  return c90.has(v) ? v : FAIL;
+}
+const v358 = v63;
+const v360 = v139;
+const v362 = v139;
+function v361(v: any): any {
+  return v === null ? null : v362(v);
+}
+function v359(v: any): any {
+  return obj(v, c91, t45);
+}
+const v363 = v185;
+const v364 = v135;
+const v367 = v185;
+const v368 = v63;
+const v369 = v245;
+const v371 = v126;
+function v370(v: any): any {
+  return v === null ? null : v371(v);
+}
+const v372 = v33;
+function v373(v: any): any {
+  return v === null ? null : v188(v);
+}
+function v366(v: any): any {
+  return obj(v, c92, t46);
+}
+function v365(v: any): any {
+  return arr(v, -1, -1, v366);
+}
+const v375 = v135;
+function v376(v: any): any {
+  return FAIL; // record with enumerated keys: zod decides
+}
+const v377 = v135;
+const v378 = v135;
+const v379 = v135;
+const v380 = v135;
+const v381 = v135;
+const v382 = v135;
+const v383 = v135;
+const v384 = v135;
+const v385 = v135;
+const v386 = v135;
+const v387 = v135;
+function v389(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
+}
+function v388(v: any): any {
+  return v === null ? null : v389(v);
+}
+const v390 = v135;
+const v391 = v388;
+const v392 = v126;
+function v374(v: any): any {
+  return obj(v, c93, t47);
+}
+function v395(v: any): any {
+  return c95.has(v) ? v : FAIL;
+}
+const v396 = v240;
+const v397 = v63;
+const v398 = v139;
+function v394(v: any): any {
+  return obj(v, c94, t48);
+}
+function v393(v: any): any {
+  return arr(v, -1, -1, v394);
+}
+const v401 = v53;
+const v402 = v139;
+const v403 = v53;
+const v404 = v139;
+const v405 = v139;
+const v406 = v174;
+const v407 = v33;
+const v408 = v33;
+const v409 = v135;
+const v410 = v135;
+const v411 = v135;
+const v412 = v135;
+const v413 = v135;
+const v415 = v135;
+const v416 = v135;
+const v417 = v135;
+const v419 = v122;
+function v418(v: any): any {
+  return v === null ? null : v419(v);
+}
+const v421 = v33;
+function v420(v: any): any {
+  return v === null ? null : v421(v);
+}
+const v422 = v133;
+const v423 = v245;
+function v414(v: any): any {
+  return obj(v, c97, t49);
+}
+const v426 = v63;
+const v427 = v139;
+const v428 = v301;
+const v430 = v122;
+function v429(v: any): any {
+  return v === null ? null : v430(v);
+}
+const v431 = v33;
+const v432 = v133;
+const v434 = v139;
+function v433(v: any): any {
+  return v === null ? null : v434(v);
+}
+const v437 = v139;
+function v436(v: any): any {
+  return arr(v, -1, -1, v437);
+}
+function v435(v: any): any {
+  return v === undefined ? undefined : v436(v);
+}
+function v425(v: any): any {
+  return obj(v, c98, t50);
+}
+function v424(v: any): any {
+  return arr(v, -1, -1, v425);
+}
+const v440 = v63;
+const v441 = v139;
+const v442 = v204;
+const v443 = v245;
+const v445 = v139;
+function v444(v: any): any {
+  return v === null ? null : v445(v);
+}
+function v439(v: any): any {
+  return obj(v, c99, t51);
+}
+function v438(v: any): any {
+  return arr(v, -1, -1, v439);
+}
+const v448 = v63;
+const v449 = v139;
+const v450 = v245;
+function v447(v: any): any {
+  return obj(v, c100, t52);
+}
+function v446(v: any): any {
+  return arr(v, -1, -1, v447);
+}
+const v451 = v63;
+const v452 = v245;
+const v453 = v370;
+const v454 = v126;
+const v455 = v133;
+const v458 = v63;
+const v459 = v159;
+const v461 = v139;
+function v460(v: any): any {
+  return v === null ? null : v461(v);
+}
+const v463 = v122;
+function v462(v: any): any {
+  return v === null ? null : v463(v);
+}
+const v466 = v139;
+const v468 = v139;
+function v467(v: any): any {
+  return v === null ? null : v468(v);
+}
+const v469 = v139;
+function v465(v: any): any {
+  return obj(v, c33, t53);
+}
+function v464(v: any): any {
+  return arr(v, -1, -1, v465);
+}
+function v457(v: any): any {
+  return obj(v, c101, t54);
+}
+function v456(v: any): any {
+  return arr(v, -1, -1, v457);
+}
+const v472 = v139;
+const v473 = v139;
+const v474 = v373;
+const v475 = v243;
+const v477 = v173;
+function v476(v: any): any {
+  return v === null ? null : v477(v);
+}
+const v478 = v63;
+const v479 = v370;
+const v480 = v135;
+const v481 = v245;
+const v483 = v139;
+function v482(v: any): any {
+  return v === null ? null : v483(v);
+}
+function v471(v: any): any {
+  return obj(v, c102, t55);
+}
+function v470(v: any): any {
+  return arr(v, -1, -1, v471);
+}
+const v484 = v33;
+const v485 = v139;
+const v488 = v122;
+const v489 = v63;
+const v490 = v139;
+function v491(v: any): any {
+  return c104.has(v) ? v : FAIL;
+}
+const v492 = v139;
+const v494 = v139;
+function v493(v: any): any {
+  return arr(v, -1, -1, v494);
+}
+function v487(v: any): any {
+  return obj(v, c103, t56);
+}
+function v486(v: any): any {
+  return arr(v, -1, -1, v487);
+}
+function v400(v: any): any {
+  return obj(v, c96, t57);
+}
+function v399(v: any): any {
+  return arr(v, -1, -1, v400);
+}
+const v495 = v486;
+const v498 = v242;
+const v499 = v135;
+const v500 = v135;
+const v501 = v135;
+const v502 = v135;
+const v503 = v135;
+const v504 = v126;
+const v505 = v370;
+const v506 = v370;
+function v497(v: any): any {
+  return obj(v, c105, t58);
+}
+function v496(v: any): any {
+  return arr(v, -1, -1, v497);
+}
+const v507 = v470;
+const v510 = v185;
+function v511(v: any): any {
+  return arr(v, -1, -1, v242);
+}
+const v512 = v135;
+const v513 = v135;
+const v514 = v135;
+const v515 = v135;
+const v516 = v135;
+const v517 = v126;
 function v509(v: any): any {
-  return obj(v, c105, t60);
+  return obj(v, c106, t59);
 }
 function v508(v: any): any {
   return arr(v, -1, -1, v509);
 }
-const v521 = v63;
-const v522 = v135;
-const v523 = v135;
-function v520(v: any): any {
-  return obj(v, c107, t61);
+const v520 = v139;
+const v521 = v135;
+const v524 = v63;
+const v525 = v240;
+const v527 = v139;
+const v528 = v139;
+function v526(v: any): any {
+  if (!isObject(v)) return FAIL;
+  const out: any = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__' || v527(k) !== k) return FAIL;
+    const r = v528(v[k]);
+    if (r === FAIL) return FAIL;
+    out[k] = r;
+  }
+  return out;
+}
+function v523(v: any): any {
+  return obj(v, c108, t60);
+}
+function v522(v: any): any {
+  return arr(v, -1, -1, v523);
 }
 function v519(v: any): any {
-  return v === null ? null : v520(v);
+  return obj(v, c107, t61);
 }
-function v349(v: any): any {
-  return obj(v, c87, t62);
+function v518(v: any): any {
+  return arr(v, -1, -1, v519);
+}
+const v531 = v63;
+const v532 = v135;
+const v533 = v135;
+function v530(v: any): any {
+  return obj(v, c109, t62);
+}
+function v529(v: any): any {
+  return v === null ? null : v530(v);
+}
+function v356(v: any): any {
+  return obj(v, c89, t63);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1340,47 +1364,48 @@ const t18: Field[] = [["reason", v203, 0], ["by", v204, 0], ["at", v63, 0]];
 const t19: Field[] = [["reason", v207, 0], ["at", v63, 0]];
 const t20: Field[] = [["from", v216, 0], ["to", v217, 0], ["note", v218, 0], ["at", v63, 0]];
 const t21: Field[] = [["code_hash", v221, 0], ["at", v63, 0], ["run", v222, 0]];
-const t22: Field[] = [["run", v229, 0], ["code_hash", v231, 0]];
-const t23: Field[] = [["id", v86, 0], ["title", v195, 0], ["slug", v150, 0], ["module_id", v196, 0], ["module_slug", v197, 0], ["module_title", v198, 0], ["dir", v199, 0], ["stage", v200, 0], ["blocked", v201, 0], ["stale", v205, 0], ["fix_attempts_used", v208, 0], ["fix_budget_resets", v209, 0], ["review_rounds_used", v210, 0], ["review_rounds_granted", v211, 1], ["rework", v213, 1], ["verified", v219, 0], ["last_failure", v224, 0], ["last_verify_failure", v226, 1], ["done_at", v232, 1], ["updated_at", v233, 0]];
-const t24: Field[] = [["id", v237, 0], ["lesson", v238, 0], ["phase", v239, 1], ["role", v240, 0], ["status", v241, 0], ["started_at", v242, 0], ["finished_at", v243, 0], ["note", v244, 0], ["result", v246, 0], ["lease_expires_at", v247, 1], ["heartbeat_at", v248, 1]];
-const t25: Field[] = [["at", v63, 0], ["seq", v252, 0], ["out", v253, 0], ["pages", v254, 0], ["lessons", v255, 0]];
-const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v234, 0], ["task_counter", v249, 0], ["last_site_build", v250, 0]];
-const t27: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v264, 0], ["title", v265, 0], ["topic", v266, 0]];
-const t28: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v269, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v270, 0]];
-const t29: Field[] = [["id", v86, 0], ["title", v275, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v276, 0], ["dir", v177, 0]];
-const t30: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v272, 0], ["lessons", v273, 0], ["removed", v277, 0]];
+const t22: Field[] = [["run", v229, 0], ["code_hash", v231, 0], ["note", v232, 1]];
+const t23: Field[] = [["id", v86, 0], ["title", v195, 0], ["slug", v150, 0], ["module_id", v196, 0], ["module_slug", v197, 0], ["module_title", v198, 0], ["dir", v199, 0], ["stage", v200, 0], ["blocked", v201, 0], ["stale", v205, 0], ["fix_attempts_used", v208, 0], ["fix_budget_resets", v209, 0], ["review_rounds_used", v210, 0], ["review_rounds_granted", v211, 1], ["rework", v213, 1], ["verified", v219, 0], ["last_failure", v224, 0], ["last_verify_failure", v226, 1], ["done_at", v234, 1], ["updated_at", v235, 0]];
+const t24: Field[] = [["id", v239, 0], ["lesson", v240, 0], ["phase", v241, 1], ["role", v242, 0], ["status", v243, 0], ["started_at", v244, 0], ["finished_at", v245, 0], ["note", v246, 0], ["result", v248, 0], ["lease_expires_at", v249, 1], ["heartbeat_at", v250, 1]];
+const t25: Field[] = [["at", v63, 0], ["seq", v254, 0], ["out", v255, 0], ["pages", v256, 0], ["lessons", v257, 0]];
+const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v236, 0], ["task_counter", v251, 0], ["last_site_build", v252, 0]];
+const t27: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v266, 0], ["title", v267, 0], ["topic", v268, 0]];
+const t28: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v271, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v272, 0]];
+const t29: Field[] = [["id", v86, 0], ["title", v277, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v278, 0], ["dir", v177, 0]];
+const t30: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v274, 0], ["lessons", v275, 0], ["removed", v279, 0]];
 const t31: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t32: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v279, 0], ["lesson", v280, 0], ["from", v200, 0], ["to", v200, 0], ["note", v281, 0], ["review_round_used", v283, 0], ["review", v284, 1], ["reopened", v286, 1]];
-const t33: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v288, 0], ["lesson", v280, 0], ["code_hash", v289, 0], ["run", v290, 0], ["tests", v292, 1]];
-const t34: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v295, 0], ["lesson", v280, 0], ["note", v296, 0], ["fix_attempts_used", v297, 0], ["blocked", v298, 0], ["via", v299, 0], ["run", v300, 0], ["tests", v292, 1], ["evidence", v302, 1], ["code_hash", v305, 1]];
-const t35: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v309, 0], ["lesson", v280, 0], ["reason", v310, 0]];
-const t36: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v312, 0], ["lesson", v280, 0], ["fix_budget_reset", v313, 0], ["note", v314, 1], ["review_round_granted", v317, 1]];
-const t37: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v320, 0], ["lesson", v280, 0], ["reason", v321, 0]];
-const t38: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v323, 0], ["task", v237, 0], ["lesson", v324, 0], ["phase", v325, 1], ["role", v240, 0], ["lease_seconds", v326, 1]];
-const t39: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v329, 0], ["task", v237, 0], ["lease_seconds", v330, 0]];
-const t40: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v332, 0], ["task", v237, 0], ["status", v333, 0], ["note", v281, 0], ["result", v334, 0]];
-const t41: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v336, 0], ["task", v237, 0], ["note", v281, 0]];
-const t42: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v338, 0], ["fact", v339, 0], ["lesson", v340, 0], ["data", v341, 0]];
-const t43: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v345, 0], ["out", v346, 0], ["pages", v347, 0], ["lessons", v348, 0]];
-const t44: Field[] = [["title", v353, 0], ["topic", v354, 0]];
-const t45: Field[] = [["phase", v360, 0], ["started_at", v361, 0], ["ended_at", v362, 0], ["duration_ms", v363, 0], ["approved", v365, 0], ["reopened_from", v366, 0]];
-const t46: Field[] = [["lessons", v368, 0], ["by_stage", v369, 0], ["done", v370, 0], ["blocked", v371, 0], ["stale", v372, 0], ["fix_attempts", v373, 0], ["review_rounds", v374, 0], ["verify_runs", v375, 0], ["tasks", v376, 0], ["phase_tasks", v377, 0], ["reopens", v378, 0], ["tests", v379, 0], ["verify_passed", v380, 0], ["verify_pass_rate", v381, 0], ["lessons_reworked", v383, 0], ["rework_rate", v384, 0], ["wall_ms", v385, 0]];
-const t47: Field[] = [["kind", v388, 0], ["lesson", v389, 0], ["at", v390, 0], ["text", v391, 0]];
-const t48: Field[] = [["runs", v408, 0], ["passed", v409, 0], ["failed", v410, 0], ["last_run", v411, 0], ["last_passed", v413, 0], ["last_tests", v415, 0], ["last_at", v416, 0]];
-const t49: Field[] = [["at", v419, 0], ["note", v420, 0], ["via", v421, 0], ["run", v422, 0], ["blocked", v424, 0], ["tests", v425, 0], ["evidence", v426, 0]];
-const t50: Field[] = [["at", v430, 0], ["reason", v431, 0], ["by", v432, 0], ["unblocked_at", v433, 0], ["decision", v434, 0]];
-const t51: Field[] = [["at", v438, 0], ["reason", v439, 0], ["cleared_at", v440, 0]];
-const t52: Field[] = [["severity", v456, 0], ["where", v457, 0], ["text", v459, 0]];
-const t53: Field[] = [["at", v448, 0], ["verdict", v449, 0], ["reviewer", v450, 0], ["round", v452, 0], ["findings", v454, 0]];
-const t54: Field[] = [["id", v462, 0], ["role", v463, 0], ["phase", v464, 0], ["status", v465, 0], ["worker_status", v466, 0], ["started_at", v468, 0], ["duration_ms", v469, 0], ["heartbeats", v470, 0], ["lease_until", v471, 0], ["note", v472, 0]];
-const t55: Field[] = [["seq", v478, 0], ["at", v479, 0], ["kind", v480, 0], ["label", v481, 0], ["text", v482, 0], ["details", v483, 0]];
-const t56: Field[] = [["id", v394, 0], ["title", v395, 0], ["module_id", v396, 0], ["module_title", v397, 0], ["dir", v398, 0], ["stage", v399, 0], ["blocked", v400, 0], ["stale", v401, 0], ["fix_attempts", v402, 0], ["fix_budget_resets", v403, 0], ["review_rounds", v404, 0], ["review_rounds_granted", v405, 0], ["reworks", v406, 0], ["verify", v407, 0], ["failures", v417, 0], ["blocks", v428, 0], ["stale_marks", v436, 0], ["registered_at", v441, 0], ["done_at", v442, 0], ["pending_to_done_ms", v443, 0], ["wall_ms", v444, 0], ["tests", v445, 0], ["reviews", v446, 0], ["tasks", v460, 0], ["smooth", v474, 0], ["summary", v475, 0], ["story", v476, 0]];
-const t57: Field[] = [["role", v488, 0], ["count", v489, 0], ["done", v490, 0], ["failed", v491, 0], ["reset", v492, 0], ["running", v493, 0], ["total_ms", v494, 0], ["mean_ms", v495, 0], ["max_ms", v496, 0]];
-const t58: Field[] = [["phase", v500, 0], ["roles", v501, 0], ["count", v502, 0], ["done", v503, 0], ["failed", v504, 0], ["reset", v505, 0], ["running", v506, 0], ["total_ms", v507, 0]];
-const t59: Field[] = [["at", v514, 0], ["lesson", v515, 0], ["data", v516, 0]];
-const t60: Field[] = [["kind", v510, 0], ["count", v511, 0], ["entries", v512, 0]];
-const t61: Field[] = [["at", v521, 0], ["pages", v522, 0], ["lessons", v523, 0]];
-const t62: Field[] = [["schema_version", v350, 0], ["generated_at", v351, 0], ["course", v352, 0], ["phase", v356, 0], ["last_seq", v357, 0], ["phases", v358, 0], ["totals", v367, 0], ["needs_human", v386, 0], ["lessons", v392, 0], ["course_story", v485, 0], ["tasks", v486, 0], ["phase_tasks", v497, 0], ["tasks_by_phase", v498, 0], ["facts", v508, 0], ["site_build", v519, 0]];
+const t32: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v281, 0], ["lesson", v282, 0], ["from", v200, 0], ["to", v200, 0], ["note", v283, 0], ["review_round_used", v285, 0], ["review", v286, 1], ["reopened", v288, 1]];
+const t33: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v290, 0], ["lesson", v282, 0], ["code_hash", v291, 0], ["run", v292, 0], ["tests", v294, 1]];
+const t34: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v297, 0], ["lesson", v282, 0], ["note", v298, 0], ["fix_attempts_used", v299, 0], ["blocked", v300, 0], ["via", v301, 0], ["run", v302, 0], ["tests", v294, 1], ["evidence", v304, 1], ["code_hash", v307, 1]];
+const t35: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v311, 0], ["lesson", v282, 0], ["note", v312, 0], ["run", v313, 0]];
+const t36: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v316, 0], ["lesson", v282, 0], ["reason", v317, 0]];
+const t37: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v319, 0], ["lesson", v282, 0], ["fix_budget_reset", v320, 0], ["note", v321, 1], ["review_round_granted", v324, 1]];
+const t38: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v327, 0], ["lesson", v282, 0], ["reason", v328, 0]];
+const t39: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v330, 0], ["task", v239, 0], ["lesson", v331, 0], ["phase", v332, 1], ["role", v242, 0], ["lease_seconds", v333, 1]];
+const t40: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v336, 0], ["task", v239, 0], ["lease_seconds", v337, 0]];
+const t41: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v339, 0], ["task", v239, 0], ["status", v340, 0], ["note", v283, 0], ["result", v341, 0]];
+const t42: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v343, 0], ["task", v239, 0], ["note", v283, 0]];
+const t43: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v345, 0], ["fact", v346, 0], ["lesson", v347, 0], ["data", v348, 0]];
+const t44: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v352, 0], ["out", v353, 0], ["pages", v354, 0], ["lessons", v355, 0]];
+const t45: Field[] = [["title", v360, 0], ["topic", v361, 0]];
+const t46: Field[] = [["phase", v367, 0], ["started_at", v368, 0], ["ended_at", v369, 0], ["duration_ms", v370, 0], ["approved", v372, 0], ["reopened_from", v373, 0]];
+const t47: Field[] = [["lessons", v375, 0], ["by_stage", v376, 0], ["done", v377, 0], ["blocked", v378, 0], ["stale", v379, 0], ["fix_attempts", v380, 0], ["review_rounds", v381, 0], ["verify_runs", v382, 0], ["tasks", v383, 0], ["phase_tasks", v384, 0], ["reopens", v385, 0], ["tests", v386, 0], ["verify_passed", v387, 0], ["verify_pass_rate", v388, 0], ["lessons_reworked", v390, 0], ["rework_rate", v391, 0], ["wall_ms", v392, 0]];
+const t48: Field[] = [["kind", v395, 0], ["lesson", v396, 0], ["at", v397, 0], ["text", v398, 0]];
+const t49: Field[] = [["runs", v415, 0], ["passed", v416, 0], ["failed", v417, 0], ["last_run", v418, 0], ["last_passed", v420, 0], ["last_tests", v422, 0], ["last_at", v423, 0]];
+const t50: Field[] = [["at", v426, 0], ["note", v427, 0], ["via", v428, 0], ["run", v429, 0], ["blocked", v431, 0], ["tests", v432, 0], ["evidence", v433, 0], ["orchestrator_notes", v435, 1]];
+const t51: Field[] = [["at", v440, 0], ["reason", v441, 0], ["by", v442, 0], ["unblocked_at", v443, 0], ["decision", v444, 0]];
+const t52: Field[] = [["at", v448, 0], ["reason", v449, 0], ["cleared_at", v450, 0]];
+const t53: Field[] = [["severity", v466, 0], ["where", v467, 0], ["text", v469, 0]];
+const t54: Field[] = [["at", v458, 0], ["verdict", v459, 0], ["reviewer", v460, 0], ["round", v462, 0], ["findings", v464, 0]];
+const t55: Field[] = [["id", v472, 0], ["role", v473, 0], ["phase", v474, 0], ["status", v475, 0], ["worker_status", v476, 0], ["started_at", v478, 0], ["duration_ms", v479, 0], ["heartbeats", v480, 0], ["lease_until", v481, 0], ["note", v482, 0]];
+const t56: Field[] = [["seq", v488, 0], ["at", v489, 0], ["kind", v490, 0], ["label", v491, 0], ["text", v492, 0], ["details", v493, 0]];
+const t57: Field[] = [["id", v401, 0], ["title", v402, 0], ["module_id", v403, 0], ["module_title", v404, 0], ["dir", v405, 0], ["stage", v406, 0], ["blocked", v407, 0], ["stale", v408, 0], ["fix_attempts", v409, 0], ["fix_budget_resets", v410, 0], ["review_rounds", v411, 0], ["review_rounds_granted", v412, 0], ["reworks", v413, 0], ["verify", v414, 0], ["failures", v424, 0], ["blocks", v438, 0], ["stale_marks", v446, 0], ["registered_at", v451, 0], ["done_at", v452, 0], ["pending_to_done_ms", v453, 0], ["wall_ms", v454, 0], ["tests", v455, 0], ["reviews", v456, 0], ["tasks", v470, 0], ["smooth", v484, 0], ["summary", v485, 0], ["story", v486, 0]];
+const t58: Field[] = [["role", v498, 0], ["count", v499, 0], ["done", v500, 0], ["failed", v501, 0], ["reset", v502, 0], ["running", v503, 0], ["total_ms", v504, 0], ["mean_ms", v505, 0], ["max_ms", v506, 0]];
+const t59: Field[] = [["phase", v510, 0], ["roles", v511, 0], ["count", v512, 0], ["done", v513, 0], ["failed", v514, 0], ["reset", v515, 0], ["running", v516, 0], ["total_ms", v517, 0]];
+const t60: Field[] = [["at", v524, 0], ["lesson", v525, 0], ["data", v526, 0]];
+const t61: Field[] = [["kind", v520, 0], ["count", v521, 0], ["entries", v522, 0]];
+const t62: Field[] = [["at", v531, 0], ["pages", v532, 0], ["lessons", v533, 0]];
+const t63: Field[] = [["schema_version", v357, 0], ["generated_at", v358, 0], ["course", v359, 0], ["phase", v363, 0], ["last_seq", v364, 0], ["phases", v365, 0], ["totals", v374, 0], ["needs_human", v393, 0], ["lessons", v399, 0], ["course_story", v495, 0], ["tasks", v496, 0], ["phase_tasks", v507, 0], ["tasks_by_phase", v508, 0], ["facts", v518, 0], ["site_build", v529, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1393,9 +1418,9 @@ export const VALIDATORS = {
   ReviewSchema: v157,
   WorkerStatusSchema: v171,
   StateSchema: v180,
-  EventSchema: v256,
-  TaskSchema: v236,
-  ReportSchema: v349,
-  RoleSchema: v240,
+  EventSchema: v258,
+  TaskSchema: v238,
+  ReportSchema: v356,
+  RoleSchema: v242,
   LessonIdSchema: v86,
 };

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { CurriculumParser, parseData, parseYamlText } from '../content-schemas/fast.ts';
 import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../content-schemas/index.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from './course.ts';
+import { ARTIFACTS, CONTROL_CHARACTER, abs, insideCourse, printable, type Course } from './course.ts';
 import { loadConfig } from './config.ts';
 import { refuse } from './errors.ts';
 import { curriculumLessons, readCurriculum } from './artifacts/curriculum.ts';
@@ -88,6 +88,8 @@ function newLesson(id: string, slug: string, title: string): CurriculumLesson {
 function checkedTitle(given: string, what: string): string {
   const title = given.trim();
   if (title === '') refuse(`${what}: the title is empty`);
+  const control = CONTROL_CHARACTER.exec(given);
+  if (control) refuse(`${what}: the title has a ${control[0] === '\n' || control[0] === '\r' ? 'line break' : 'control character'} ("${printable(control[0])}" at character ${control.index + 1}); a title is one line of plain text`);
   if (title.length > 300) refuse(`${what}: the title is ${title.length} characters; the limit is 300`);
   return title;
 }

@@ -117,8 +117,22 @@ function realParent(target: string): string {
   }
 }
 
-/** A value safe to echo in a one-line error: control characters escaped, length capped. */
+/** Characters a terminal acts on instead of showing: C0 and C1 controls, DEL, line separators, bidi overrides. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The first control character of a text (`exec` it); titles refuse one. */
+export const CONTROL_CHARACTER = new RegExp(CONTROL.source);
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Course data (titles, notes, reasons, test output) as one line safe to print on a terminal: every
+ * control character shown escaped (`\u001b`, `\n`), the rest as it is. Every human output uses it.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A value safe to echo in a one-line error, inside quotes: quotes and control characters escaped, length capped. */
 export function printable(value: string, max = 80): string {
-  const escaped = JSON.stringify(value).slice(1, -1);
+  const escaped = escapeControl(JSON.stringify(value).slice(1, -1));
   return escaped.length > max ? `${escaped.slice(0, max - 3)}...` : escaped;
 }

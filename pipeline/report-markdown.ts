@@ -1,14 +1,12 @@
 // report.md: the markdown rendering of a Report (report.json's shape): what needs a human first,
 // then the numbers, phases, lessons and each lesson's story (smooth lessons in one line). Pure.
 import type { Report, ReportLesson, ReportStoryEntry } from '../content-schemas/index.ts';
-import { clockText, formatDuration, percent, testsText } from './report-text.ts';
+import { clockText, codeBlockLine, formatDuration, markdownText, percent, testsText } from './report-text.ts';
 
 export { formatDuration } from './report-text.ts';
 
-/** A table cell: pipes escaped, newlines flattened. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-}
+/** A table cell: one line of escaped text (pipes included). */
+const cell = markdownText;
 
 function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)];
@@ -16,8 +14,8 @@ function table(header: string[], rows: string[][]): string[] {
 
 
 function storyLines(entry: ReportStoryEntry): string[] {
-  const lines = [`- ${clockText(entry.at)} · ${entry.text}`];
-  if (entry.details.length > 0) lines.push('', '  ```text', ...entry.details.map((line) => `  ${line.replace(/```/g, "'''")}`), '  ```', '');
+  const lines = [`- ${clockText(entry.at)} · ${markdownText(entry.text)}`];
+  if (entry.details.length > 0) lines.push('', '  ```text', ...entry.details.flatMap((line) => line.split(/\r\n|[\r\n]/)).map((line) => `  ${codeBlockLine(line)}`), '  ```', '');
   return lines;
 }
 
@@ -46,9 +44,9 @@ function lessonRow(l: ReportLesson): string[] {
 function stories(report: Report): string[] {
   const lines: string[] = [];
   const smooth = report.lessons.filter((l) => l.smooth);
-  if (smooth.length > 0) lines.push('### Went smoothly', '', ...smooth.map((l) => `- ${l.summary}`), '');
+  if (smooth.length > 0) lines.push('### Went smoothly', '', ...smooth.map((l) => `- ${markdownText(l.summary)}`), '');
   for (const lesson of report.lessons.filter((l) => !l.smooth)) {
-    lines.push(`### ${lesson.id} ${lesson.title}`, '', lesson.summary, '', ...lesson.story.flatMap(storyLines), '');
+    lines.push(`### ${lesson.id} ${markdownText(lesson.title)}`, '', markdownText(lesson.summary), '', ...lesson.story.flatMap(storyLines), '');
   }
   if (report.course_story.length > 0) lines.push('### Course events', '', ...report.course_story.flatMap(storyLines), '');
   return lines.length > 0 ? lines : ['No lessons registered.', ''];
@@ -56,13 +54,13 @@ function stories(report: Report): string[] {
 
 export function renderReport(report: Report): string {
   const lines = [
-    `# Report: ${report.course.title}`,
+    `# Report: ${markdownText(report.course.title)}`,
     '',
     `Up to event ${report.last_seq} (${clockText(report.generated_at)}), phase \`${report.phase}\`.`,
     '',
     '## What needs a human',
     '',
-    ...(report.needs_human.length === 0 ? ['Nothing: no lesson was blocked, no budget used up, no rework, drift, stale mark or failed task.'] : report.needs_human.map((item) => `- **${item.kind}** ${item.text}`)),
+    ...(report.needs_human.length === 0 ? ['Nothing: no lesson was blocked, no budget used up, no rework, drift, stale mark or failed task.'] : report.needs_human.map((item) => `- **${item.kind}** ${markdownText(item.text)}`)),
     '',
     '## Numbers',
     '',
@@ -90,8 +88,8 @@ export function renderReport(report: Report): string {
   lines.push('', '## Logged facts', '');
   if (report.facts.length === 0) lines.push('No facts logged.', '');
   for (const fact of report.facts) {
-    lines.push(`### ${fact.kind} (${fact.count})`, '');
-    for (const entry of fact.entries) lines.push(`- ${clockText(entry.at)}${entry.lesson ? ` lesson ${entry.lesson}` : ''}: ${Object.entries(entry.data).map(([k, v]) => `${k}=${v}`).join(', ')}`.replace(/[\r\n]+/g, ' '));
+    lines.push(`### ${markdownText(fact.kind)} (${fact.count})`, '');
+    for (const entry of fact.entries) lines.push(`- ${clockText(entry.at)}${entry.lesson ? ` lesson ${entry.lesson}` : ''}: ${markdownText(Object.entries(entry.data).map(([k, v]) => `${k}=${v}`).join(', '))}`);
     lines.push('');
   }
   lines.push('## Site build', '', report.site_build ? `Last publish build ${clockText(report.site_build.at)}: ${report.site_build.pages} pages, ${report.site_build.lessons} lessons.` : 'No publish build recorded.', '');

@@ -129,6 +129,13 @@ function foldFail(track: LessonTrack, event: EventOf<'lesson.fail'>): void {
   }
 }
 
+/** A `state fail` after verify counted the failure: the note joins that failure, no attempt is used. */
+function foldFailNote(track: LessonTrack, event: EventOf<'lesson.fail_note'>): void {
+  const failure = track.failures.findLast((f) => f.via === 'verify' && f.run === event.run) ?? track.failures.at(-1);
+  if (failure) failure.orchestrator_notes = [...(failure.orchestrator_notes ?? []), event.note];
+  track.story.push(entry(event, 'failure', `note on the failure${event.run ? ` of verify run ${event.run}` : ''} (already counted): ${event.note}`));
+}
+
 function foldUnblock(track: LessonTrack, event: EventOf<'lesson.unblock'>): void {
   const note = event.note?.trim() ? `${event.note} (by user)` : null;
   const decision = note ?? track.pending_decision;
@@ -164,6 +171,7 @@ function foldLessonEvent(track: LessonTrack, event: Event): void {
     case 'lesson.stage': return foldStage(track, event);
     case 'lesson.verified': return foldVerified(track, event);
     case 'lesson.fail': return foldFail(track, event);
+    case 'lesson.fail_note': return foldFailNote(track, event);
     case 'lesson.unblock': return foldUnblock(track, event);
     case 'log': return foldLog(track, event);
     case 'lesson.block':

@@ -1,5 +1,21 @@
 // Small text pieces shared by the report's story, its markdown and its summaries. Pure.
 import type { TestCounts } from '../content-schemas/index.ts';
+import { escapeControl } from './course.ts';
+
+/**
+ * Course data (titles, notes, reasons, test names and messages) as inline markdown text: one line,
+ * control characters shown escaped, and every character markdown or HTML would act on
+ * backslash-escaped, so `<script>`, `<img onerror>` or `[x](javascript:...)` read as written on
+ * GitHub, in editors and to agents. The one escaping function of report.md.
+ */
+export function markdownText(text: string): string {
+  return escapeControl(text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')).replace(/[\\`*_[\]<>|~#&]/g, '\\$&');
+}
+
+/** A line of a fenced `text` block: control characters escaped, no fence can close early. */
+export function codeBlockLine(text: string): string {
+  return escapeControl(text).replace(/```/g, "'''").replace(/~~~/g, "'''");
+}
 
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '-';

@@ -2,7 +2,7 @@
 // ...): the store and the decisions, without verify, report or the site, whose code and Node
 // modules (child_process, perf_hooks) those commands would otherwise load on every call.
 // pipeline/index.ts exports the same.
-export { ARTIFACTS, printable, resolveCourse, type Course } from './course.ts';
+export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course.ts';
 export { refuse } from './errors.ts';
 export { commit } from './store/commit.ts';
 export { releaseHeldLocks } from './store/lock.ts';

@@ -1,5 +1,5 @@
 // codelabgen check: every course check; exit 1 when any finds a problem (warnings keep exit 0).
-import { ChecksFailedError, checkCourse } from '../../pipeline/index.ts';
+import { ChecksFailedError, checkCourse, escapeControl } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -13,8 +13,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
       const warnings = section.warnings ?? [];
       const mark = section.problems.length > 0 ? ctx.out.paint('red', 'FAIL') : warnings.length > 0 ? ctx.out.paint('yellow', 'warn') : ctx.out.paint('green', 'ok  ');
       ctx.out.print(`${mark} ${section.name}${section.detail ? ` (${section.detail})` : ''}`);
-      for (const problem of section.problems) ctx.out.print(`     - ${problem}`);
-      for (const warning of warnings) ctx.out.print(`     - warning: ${warning}`);
+      for (const problem of section.problems) ctx.out.print(`     - ${escapeControl(problem)}`);
+      for (const warning of warnings) ctx.out.print(`     - warning: ${escapeControl(warning)}`);
     }
   }
   if (!report.ok) throw new ChecksFailedError(`check found ${report.problems} problem${report.problems === 1 ? '' : 's'}`, { quiet: ctx.flag('json') });

@@ -1,7 +1,7 @@
 // codelabgen init [DIR] --title T [--topic X] [--runtime R] [--example]
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG_YAML, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
+import { DEFAULT_CONFIG_YAML, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, printable, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -29,14 +29,14 @@ export async function run(ctx: Context): Promise<ExitCode> {
     ctx.out.json({ course: course.root, phase: state.phase, title: state.title, ...(added && { example: { lesson: added.lesson.id, dir: added.lesson.dir, runtime: added.runtime, files: added.files } }) });
     return 0;
   }
-  ctx.out.print(`Created course "${state.title}" in ${course.root}`);
+  ctx.out.print(`Created course "${printable(state.title, 300)}" in ${course.root}`);
   if (added) {
     ctx.out.print(`added sample lesson ${added.lesson.id} "${added.lesson.title}" in ${added.lesson.dir}/ (runtime ${added.runtime}): code, test, readalong, notes, spec`);
     ctx.out.print(`preview: ${where === '.' ? '' : `cd ${where} && `}codelabgen site dev`);
   }
   // The same line `state next` gives in phase init (its next_step), with the course to pass.
   const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
-  ctx.out.print(`next: ${next.next_step} --course ${where}`);
+  ctx.out.print(`next: ${next.next_step} --course ${shellWord(course.root)}`);
   return EXIT.ok;
 }
 
@@ -44,4 +44,9 @@ export async function run(ctx: Context): Promise<ExitCode> {
 function existingRuntime(root: string): string | null {
   const course = courseAt(root);
   return existsSync(abs(course, ARTIFACTS.config)) ? loadConfig(course).runtime : null;
+}
+
+/** A path as one shell word: as it is when it has only safe characters, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,14 +1,14 @@
 // Shared runner of the lesson commands (state set|fail|block|unblock|stale): commit the decided
 // event and print what changed (one line, or --json {seq, kind, lesson, stage, ...}).
-import type { EventDraft, LessonState, State } from '../../content-schemas/index.ts';
-import { commit, loadConfig, type Course } from '../../pipeline/state-commands.ts';
+import type { Event, EventDraft, LessonState, State } from '../../content-schemas/index.ts';
+import { commit, escapeControl, loadConfig, type Course } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export type LessonDecision = (course: Course, state: State, budgets: ReturnType<typeof loadConfig>['budgets']) => EventDraft;
 
-export async function runLessonChange(ctx: Context, decide: LessonDecision, describe: (lesson: LessonState) => string): Promise<ExitCode> {
+export async function runLessonChange(ctx: Context, decide: LessonDecision, describe: (lesson: LessonState, event: Event) => string): Promise<ExitCode> {
   const course = courseOf(ctx);
   const budgets = loadConfig(course).budgets;
   const id = ctx.positionals[0] ?? '';
@@ -20,6 +20,6 @@ export async function runLessonChange(ctx: Context, decide: LessonDecision, desc
       seq: event.seq, kind: event.kind, lesson: id, stage: lesson.stage, blocked: lesson.blocked, stale: lesson.stale,
       fix_attempts_used: lesson.fix_attempts_used, review_rounds_used: lesson.review_rounds_used, budgets,
     });
-  } else ctx.out.print(`${describe(lesson)} (seq ${event.seq})`);
+  } else ctx.out.print(`${escapeControl(describe(lesson, event))} (seq ${event.seq})`);
   return EXIT.ok;
 }

@@ -1,7 +1,7 @@
 // codelabgen new module "<title>" | new lesson <module-id> "<title>": a curriculum entry, registered,
 // with its lesson folder and spec from the course runtime's template.
 import path from 'node:path';
-import { addCurriculumEntry, type NewEntry } from '../../pipeline/index.ts';
+import { addCurriculumEntry, printable, type NewEntry } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { courseOf } from '../course.ts';
@@ -18,8 +18,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
     ctx.out.json({ seq: added.seq, module: { id: lesson.module_id, slug: lesson.module_slug, title: lesson.module_title }, lesson: { id: lesson.id, slug: lesson.slug, title: lesson.title, dir: lesson.dir }, runtime: added.runtime, files: added.files });
     return EXIT.ok;
   }
-  if (entry.kind === 'module') ctx.out.print(`added module ${lesson.module_id} "${lesson.module_title}" to curriculum.yaml`);
-  ctx.out.print(`added lesson ${lesson.id} "${lesson.title}" (pending, seq ${added.seq}) in ${lesson.dir}/ from the ${added.runtime} template`);
+  if (entry.kind === 'module') ctx.out.print(`added module ${lesson.module_id} "${printable(lesson.module_title, 300)}" to curriculum.yaml`);
+  ctx.out.print(`added lesson ${lesson.id} "${printable(lesson.title, 300)}" (pending, seq ${added.seq}) in ${lesson.dir}/ from the ${added.runtime} template`);
   const where = path.relative(ctx.cwd, course.root);
   ctx.out.print(`next: edit its files, then codelabgen verify ${lesson.id}${where === '' ? '' : ` --course ${where}`}; preview: codelabgen site dev`);
   return EXIT.ok;

@@ -1,5 +1,5 @@
 // codelabgen state show [--json] [--all]: the human summary, or the whole state as JSON.
-import { buildSummary, storedTextOf } from '../../pipeline/state-commands.ts';
+import { buildSummary, escapeControl, storedTextOf } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { readRecoveredState, readSnapshot } from './plan-input.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -16,7 +16,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
   }
   const { state, budgets, actions, drifted } = await readSnapshot(ctx);
   const [title = '', ...rest] = buildSummary({ state, budgets, actions, drifted, all: ctx.flag('all') });
-  ctx.out.print(ctx.out.paint('bold', title));
-  for (const line of rest) ctx.out.print(line);
+  // Titles, reasons and problems are course data: a control character in them is shown, never acted on.
+  ctx.out.print(ctx.out.paint('bold', escapeControl(title)));
+  for (const line of rest) ctx.out.print(escapeControl(line));
   return EXIT.ok;
 }

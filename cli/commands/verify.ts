@@ -3,7 +3,7 @@
 import type { Context } from '../context.ts';
 import type { RunResult, Stage } from '../../content-schemas/index.ts';
 import {
-  ChecksFailedError, defaultJobs, getOwn, loadConfig, loadState, mergeRunFolders, parseShard, parseStage, printable, recordVerdict, refuse,
+  ChecksFailedError, defaultJobs, escapeControl, getOwn, loadConfig, loadState, mergeRunFolders, parseShard, parseStage, printable, recordVerdict, refuse,
   requireAtCode, requireLesson, selectLessons, verifyAll, verifyLesson, ARTIFACTS, type Progress, type SummaryEntry, type VerifySummary,
 } from '../../pipeline/index.ts';
 import { courseOf, reportNotices } from '../course.ts';
@@ -54,7 +54,7 @@ function printRun(ctx: Context, result: RunResult, verdict: string | null): void
   if (!result.passed) {
     const lines = result.output_tail.trimEnd().split('\n');
     if (result.output_truncated || lines.length > TAIL_LINES) ctx.out.print(ctx.out.paint('dim', `... (last ${Math.min(TAIL_LINES, lines.length)} lines of ${result.output_bytes} bytes of output)`));
-    for (const line of lines.slice(-TAIL_LINES)) ctx.out.print(line);
+    for (const line of lines.slice(-TAIL_LINES)) ctx.out.print(escapeControl(line));
   }
   const mark = result.passed ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', 'FAILED');
   ctx.out.print(`lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd}${result.sandbox ? `, sandbox: ${result.sandbox}` : ''})`);
@@ -122,7 +122,7 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
 
 function entryLine(ctx: Context, entry: SummaryEntry): string {
   const status = entry.status === 'passed' ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', entry.status === 'failed' ? 'FAILED' : 'ERROR ');
-  return `${entry.lesson.padEnd(8)} ${status} ${seconds(entry.duration_ms).padStart(7)}${entry.cause ? `  ${entry.cause}` : ''}`;
+  return `${entry.lesson.padEnd(8)} ${status} ${seconds(entry.duration_ms).padStart(7)}${entry.cause ? `  ${escapeControl(entry.cause)}` : ''}`;
 }
 
 async function runMerge(ctx: Context): Promise<ExitCode> {
@@ -141,7 +141,7 @@ function printSummary(ctx: Context, summary: VerifySummary): void {
   for (const entry of summary.lessons) {
     const tests = entry.tests ? `${entry.tests.passed}/${entry.tests.total} passed` : '-';
     const status = entry.status === 'passed' ? 'passed' : entry.status === 'failed' ? 'FAILED' : 'ERROR';
-    ctx.out.print(`${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ${entry.cause ?? ''}`.trimEnd());
+    ctx.out.print(`${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ${escapeControl(entry.cause ?? '')}`.trimEnd());
   }
   const timing = summary.wall_ms === undefined ? '' : `; ${seconds(summary.wall_ms)} wall with ${summary.jobs} jobs, ${seconds(summary.serial_ms)} of test time`;
   const shard = summary.shard ? ` (shard ${summary.shard})` : '';

@@ -20,10 +20,10 @@ export function stageMoveFacts(course: Course, state: State, request: SetRequest
   return { forwardProblems: forward ? forwardProblems(course, lesson, target as typeof STAGES[number]) : [], review: reviewEvidence(course, request.id) };
 }
 
-/** `state fail`: the hash of the lesson's code now, when the lesson is at code and not blocked. */
+/** `state fail`: the hash of the lesson's code now, when the lesson is at code after a failing verify (which may have blocked it). */
 export function failFacts(course: Course, state: State, id: string): FailFacts {
   const lesson = getOwn(state.lessons, id);
-  return { codeHash: lesson && lesson.stage === 'code' && !lesson.blocked ? currentCodeHash(course, lesson) : null };
+  return { codeHash: lesson && lesson.stage === 'code' && lesson.last_verify_failure ? currentCodeHash(course, lesson) : null };
 }
 
 /**

@@ -78,7 +78,7 @@ export function roleFor(lesson: LessonState, drifted: boolean): { role: string; 
   if (drifted) return { role: 'verify', action: `code changed since it was verified: codelabgen state set ${id} code --note "code changed", then verify` };
   if (lesson.stage === 'code') {
     // The role is the stage's worker (as `state stages` says); before any failure no worker is needed yet.
-    if (lesson.fix_attempts_used > 0) return { role: 'code-fixer', action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}), then codelabgen verify ${id} --update-state` };
+    if (lesson.fix_attempts_used > 0) return { role: 'code-fixer', action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}${lesson.last_verify_failure?.note ? `; orchestrator's note: ${lesson.last_verify_failure.note}` : ''}), then codelabgen verify ${id} --update-state` };
     return { role: 'code-fixer', action: `codelabgen verify ${id} --update-state (no worker yet: a code-fixer repairs the code only if it fails)` };
   }
   const row = stageRow(lesson.stage);

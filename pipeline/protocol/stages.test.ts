@@ -46,16 +46,19 @@ test('state set: the event records the move, the review round and the review evi
   });
 });
 
-test('state fail: a note, stage code, not blocked, not already counted by verify; the last attempt blocks', () => {
+test('state fail: a note, stage code, not blocked; a failure verify already counted takes the note only; the last attempt blocks', () => {
   const failedByVerify: LessonState = lesson('1.1', 'code', { last_verify_failure: { run: 4, code_hash: 'sha256:a' } });
   const cases: Array<[string, LessonState, string | undefined, string | null, string]> = [
     ['no note', lesson('1.1', 'code'), undefined, null, 'state fail 1.1: --note "<one-line cause>" is required'],
     ['not at code', lesson('1.1', 'pending'), 'x', null, 'lesson 1.1 is at pending; a failure is recorded only at stage code'],
     ['blocked', lesson('1.1', 'code', { blocked: BLOCKED }), 'x', null, 'lesson 1.1 is blocked (needs an API key); unblock it first'],
-    ['counted by verify', failedByVerify, 'x', 'sha256:a', 'lesson 1.1: this failure is already counted by verify run 4 (the code has not changed since); fix the code, then: codelabgen verify 1.1 --update-state'],
+    ['counted by verify', failedByVerify, 'x', 'sha256:a', 'accepted'],
     ['code changed since verify', failedByVerify, 'x', 'sha256:b', 'accepted'],
   ];
   for (const [name, item, note, codeHash, expected] of cases) assert.equal(outcome(() => decideFail(state([item]), '1.1', note, { codeHash }, BUDGETS)), expected, name);
+  assert.deepEqual(decideFail(state([failedByVerify]), '1.1', 'parser off by one', { codeHash: 'sha256:a' }, BUDGETS), { kind: 'lesson.fail_note', lesson: '1.1', note: 'parser off by one', run: 4 });
+  const blockedByVerify = lesson('1.1', 'code', { last_verify_failure: { run: 4, code_hash: 'sha256:a' }, blocked: { reason: 'fix budget used up', by: 'fix-budget', at: '2026-01-01T00:00:00.000Z' } });
+  assert.equal(decideFail(state([blockedByVerify]), '1.1', 'x', { codeHash: 'sha256:a' }, BUDGETS).kind, 'lesson.fail_note', 'the fix-budget block of that verify takes the note too');
   const last = decideFail(state([lesson('1.1', 'code', { fix_attempts_used: 2 })]), '1.1', 'still red', { codeHash: null }, BUDGETS);
   assert.deepEqual(last, { kind: 'lesson.fail', lesson: '1.1', note: 'still red', fix_attempts_used: 3, blocked: true, via: 'state fail', run: null });
 });

@@ -122,8 +122,10 @@ export interface FailFacts {
 export function decideFail(state: State, id: string, note: string | undefined, facts: FailFacts, budgets: Budgets): EventDraft {
   if (note === undefined || note.trim() === '') refuse(`state fail ${id}: --note "<one-line cause>" is required`);
   const lesson = requireLesson(state, id);
-  const run = lesson.stage === 'code' && !lesson.blocked ? countedByVerify(lesson, facts.codeHash) : null;
-  if (run !== null) refuse(`lesson ${id}: this failure is already counted by verify run ${run} (the code has not changed since); fix the code, then: codelabgen verify ${id} --update-state`);
+  // One failure, one count: a failure verify already counted (same code) takes the note, not an attempt.
+  // A fix-budget block from that very verify keeps its note too; a user's block refuses as before.
+  const counted = lesson.stage === 'code' && (!lesson.blocked || lesson.blocked.by === 'fix-budget') ? countedByVerify(lesson, facts.codeHash) : null;
+  if (counted !== null) return { kind: 'lesson.fail_note', lesson: id, note, run: counted === 0 ? null : counted };
   return decideFailure(state, id, note, budgets, 'state fail', null);
 }
 

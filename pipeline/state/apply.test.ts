@@ -100,6 +100,12 @@ const CASES: Case[] = [
   { kind: 'lesson.fail', name: 'the failure that uses up the budget blocks the lesson (outcome taken from the event)', drafts: [INIT, REGISTER, ...toCode('1.1'), fail('1.1', 1), fail('1.1', 2, true)], expect: (s) => {
     assert.deepEqual(lessonOf(s, '1.1').blocked, { reason: 'fix budget used up (2 failed attempts); last: boom 2', by: 'fix-budget', at: at(6) });
   } },
+  { kind: 'lesson.fail_note', name: 'a note on a failure verify counted attaches to it and uses no attempt', drafts: [INIT, REGISTER, ...toCode('1.1'),
+    { kind: 'lesson.fail', lesson: '1.1', note: 'boom', fix_attempts_used: 1, blocked: false, via: 'verify', run: 3, code_hash: 'sha256:abc' },
+    { kind: 'lesson.fail_note', lesson: '1.1', note: 'off by one in parse', run: 3 }], expect: (s) => {
+    const lesson = lessonOf(s, '1.1');
+    assert.deepEqual([lesson.fix_attempts_used, lesson.last_failure, lesson.last_verify_failure], [1, 'boom', { run: 3, code_hash: 'sha256:abc', note: 'off by one in parse' }]);
+  } },
   { kind: 'lesson.block', name: 'blocks for the user', drafts: [INIT, REGISTER, { kind: 'lesson.block', lesson: '1.2', reason: 'needs a licence decision' }], expect: (s) => {
     assert.deepEqual(lessonOf(s, '1.2').blocked, { reason: 'needs a licence decision', by: 'user', at: at(3) });
   } },

@@ -75,6 +75,11 @@ function applyKind(state: State, event: Event): State {
         last_verify_failure: event.via === 'verify' && event.code_hash ? { run: event.run, code_hash: event.code_hash } : null,
         blocked: event.blocked ? { reason: `fix budget used up (${event.fix_attempts_used} failed attempts); last: ${event.note}`, by: 'fix-budget', at: event.ts } : lesson.blocked,
       }));
+    case 'lesson.fail_note':
+      return updateLesson(state, event, (lesson) => ({
+        ...lesson,
+        ...(lesson.last_verify_failure ? { last_verify_failure: { ...lesson.last_verify_failure, note: event.note.slice(0, 2000) } } : {}),
+      }));
     case 'lesson.block':
       return updateLesson(state, event, (lesson) => ({ ...lesson, blocked: { reason: event.reason, by: 'user', at: event.ts } }));
     case 'lesson.unblock':

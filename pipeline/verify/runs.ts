@@ -1,9 +1,9 @@
 // Run-results: `.codelabgen/runs/<id>/<n>.json`, one per verification run. Written atomically with
 // an exclusive number (safe under concurrent verifies of the same lesson); read with RunResultSchema.
-import { linkSync, mkdirSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../../content-schemas/index.ts';
-import { RunResultParser, parseDataFile } from '../../content-schemas/fast.ts';
+import { DataFileError, MAX_DATA_FILE_BYTES, RunResultParser, decodeUtf8, parseData } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, type Course } from '../course.ts';
 import { errorCode } from '../errors.ts';
 import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from '../store/atomic-write.ts';
@@ -61,7 +61,7 @@ export function readRuns(course: Course, id: string): RunResult[] {
 
 /** Run-results in any runs folder (e.g. a CI shard's copy); `label` names it in errors. */
 export function readRunsIn(dir: string, label: string): RunResult[] {
-  return runNumbers(dir).map((n) => parseDataFile(RunResultParser, path.join(dir, `${n}.json`), `${label}/${n}.json`));
+  return runNumbers(dir).map((n) => readRunFile(path.join(dir, `${n}.json`), `${label}/${n}.json`));
 }
 
 /** The newest run-result of a lesson, or null when it was never verified here. */
@@ -69,5 +69,55 @@ export function lastRun(course: Course, id: string): RunResult | null {
   const dir = abs(course, ARTIFACTS.runsDir(id));
   const last = runNumbers(dir).at(-1);
   if (last === undefined) return null;
-  return parseDataFile(RunResultParser, path.join(dir, `${last}.json`), `${ARTIFACTS.runsDir(id)}/${last}.json`);
+  return readRunFile(path.join(dir, `${last}.json`), `${ARTIFACTS.runsDir(id)}/${last}.json`);
+}
+
+/**
+ * Reads one run-result: a regular file, never through a symlink (a run file may come from a CI
+ * artifact or a lesson's test). Problems name `label` and the field, never the file's contents.
+ */
+export function readRunFile(file: string, label: string): RunResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(decodeUtf8(readRegularFile(file, label), label));
+  } catch (error) {
+    if (error instanceof DataFileError) throw error;
+    throw new DataFileError(label, ['not valid JSON; a run-result is a JSON file written by codelabgen verify'], { cause: error });
+  }
+  try {
+    return parseData(RunResultParser, data, label);
+  } catch (error) {
+    if (!(error instanceof DataFileError)) throw error;
+    throw new DataFileError(label, error.problems.map(withoutValue), { cause: error });
+  }
+}
+
+function readRegularFile(file: string, label: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = errorCode(error);
+    throw new DataFileError(label, [code === 'ELOOP' ? 'is a symbolic link; run-results are regular files' : `cannot be read (${code ?? 'error'})`], { cause: error });
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new DataFileError(label, ['is not a regular file']);
+    if (info.size > MAX_DATA_FILE_BYTES) throw new DataFileError(label, [`file is ${info.size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
+    const bytes = new Uint8Array(info.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const got = readSync(fd, bytes, read, bytes.length - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `field: message, got "..."` → `field: message`; an unknown field's name is dropped too (it is the file's text). */
+function withoutValue(problem: string): string {
+  return problem.replace(/: unknown (fields?) .*$/, ': unknown $1').replace(/, got .*$/, '');
 }
