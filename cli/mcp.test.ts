@@ -305,3 +305,54 @@ test('a verify call the client cancels stops its tests and records nothing; the 
     await client.close();
   }
 });
+
+/** A server spoken to in raw JSON-RPC lines over its stdio, initialized. */
+async function rawServer(root: string) {
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], { cwd: root, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: any[] = [];
+  let buffered = '';
+  const waiters: Array<() => void> = [];
+  server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+      lines.push(JSON.parse(buffered.slice(0, at)));
+      buffered = buffered.slice(at + 1);
+    }
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+  const send = (message: Record<string, unknown>) => server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const answer = async (id: number): Promise<any> => {
+    for (;;) {
+      const found = lines.find((line) => line.id === id);
+      if (found) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await answer(0);
+  send({ method: 'notifications/initialized' });
+  return { server, send, answer, exited, lines };
+}
+
+test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  advance(root, '1.2', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const before = snapshot(root);
+  const { server, send, exited } = await rawServer(root);
+  try {
+    send({ id: 1, method: 'tools/call', params: { name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } } });
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    server.stdin.end();
+    assert.equal(await exited, 0);
+    assert.equal(running(marker), false, 'the lesson test still runs');
+    // Neither the killed lesson (no lesson.fail, no fix attempt used) nor the lesson after it recorded anything.
+    assert.deepEqual(snapshot(root), before, 'the disconnected verify recorded something');
+  } finally {
+    server.kill();
+  }
+});

@@ -19,6 +19,8 @@ export interface ServerOptions {
   version: string;
   /** Counts calls in flight, so a shutdown can wait for them. */
   track<T>(call: Promise<T>): Promise<T>;
+  /** Aborted when the client goes away: every call in flight is cancelled as by notifications/cancelled. */
+  closing: AbortSignal;
 }
 
 const INSTRUCTIONS = 'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
@@ -42,7 +44,7 @@ function commandNamed(name: string): McpTool {
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) =>
-    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, ...(signal ? { signal } : {}) }));
+    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
 
   for (const tool of mcpTools()) {
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: inputShape(tool), annotations: tool.annotations }, async (args: Record<string, unknown>, extra) => {
