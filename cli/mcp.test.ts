@@ -305,3 +305,126 @@ test('a verify call the client cancels stops its tests and records nothing; the 
     await client.close();
   }
 });
+
+/** A server spoken to in raw JSON-RPC lines over its stdio, initialized. */
+async function rawServer(root: string) {
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], { cwd: root, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: any[] = [];
+  let buffered = '';
+  const waiters: Array<() => void> = [];
+  server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+      lines.push(JSON.parse(buffered.slice(0, at)));
+      buffered = buffered.slice(at + 1);
+    }
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+  const send = (message: Record<string, unknown>) => server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const answer = async (id: number): Promise<any> => {
+    for (;;) {
+      const found = lines.find((line) => line.id === id);
+      if (found) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await answer(0);
+  send({ method: 'notifications/initialized' });
+  return { server, send, answer, exited, lines };
+}
+
+test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  advance(root, '1.2', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const before = snapshot(root);
+  const { server, send, exited } = await rawServer(root);
+  try {
+    send({ id: 1, method: 'tools/call', params: { name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } } });
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    server.stdin.end();
+    assert.equal(await exited, 0);
+    assert.equal(running(marker), false, 'the lesson test still runs');
+    // Neither the killed lesson (no lesson.fail, no fix attempt used) nor the lesson after it recorded anything.
+    assert.deepEqual(snapshot(root), before, 'the disconnected verify recorded something');
+  } finally {
+    server.kill();
+  }
+});
+
+/** A call refused for its arguments before anything ran: isError, exit code 2, one `error:` line, no file changed. */
+async function refusedArguments(client: Client, roots: string[], name: string, args: Record<string, unknown>, pattern: RegExp): Promise<string> {
+  const before = roots.map((root) => snapshot(root));
+  const result = await call(client, name, args);
+  assert.equal(result.isError, true, `${name} ${JSON.stringify(args)} was not refused`);
+  assert.equal(result._meta?.['codelabgen/exit_code'], 2);
+  const text = result.content.map((item) => item.text).join('\n');
+  assert.match(text, pattern);
+  assert.equal(text.split('\n').length, 1, text);
+  assert.deepEqual(roots.map((root) => snapshot(root)), before, `refused ${name} changed files`);
+  return text;
+}
+
+test('arguments are checked strictly, as the CLI checks options: unknown ones are refused by name and nothing runs', { timeout: 60_000 }, async () => {
+  const root = courseAt('lessons');
+  cliOk(root, 'register');
+  const other = courseAt('lessons');
+  cliOk(other, 'register');
+  const client = await connect(root);
+  try {
+    // Issue 24.11: a misspelled note, a course and a dry run were dropped and the change committed here.
+    await refusedArguments(client, [root, other], 'state_set', { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' }, /^error: state_set: unknown arguments "course", "dry_run", "nte" \(state_set takes id, stage, note, reopen\)$/);
+    await refusedArguments(client, [root], 'state_next', { verbose: true }, /^error: state_next: unknown argument "verbose" \(state_next takes no arguments\)$/);
+    await refusedArguments(client, [root], 'state_set', { id: '1.1', stage: 'finished' }, /^error: state_set: stage "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done$/);
+    await refusedArguments(client, [root], 'state_set', { stage: 'spec' }, /^error: state_set: id is required$/);
+    await refusedArguments(client, [root], 'state_phase', { next: 'init' }, /^error: state_phase: next "init": expected one of recon, /);
+    await refusedArguments(client, [root], 'state_task_start', { phase: 'lessons', role: 'x' }, /^error: state_task_start: phase "lessons": expected one of recon, sources, topics, curriculum, scaffold, assembly$/);
+    await refusedArguments(client, [root], 'schema_show', { name: 'nope' }, /^error: schema_show: name "nope": expected one of .*worker-status/);
+    await refusedArguments(client, [root], 'state_show', { all: true }, /^error: state_show: unknown argument "all"/);
+    // A worker's status that fails its schema is refused with the CLI's reason, not "Invalid input at status".
+    const status = await call(client, 'status_check', { status: { lesson: '1.2', status: 'maybe' } });
+    assert.equal(status.isError, true);
+    const reason = status.content.at(-1)!.text;
+    assert.doesNotMatch(reason, /Invalid input/);
+    assert.equal(`${reason}\n`, cli(['status', 'check', '-'], { cwd: root, input: JSON.stringify({ lesson: '1.2', status: 'maybe' }) }).stderr);
+
+    // Lesson ids as text or as a number.
+    writeStageArtifact(root, '1.1', 'spec');
+    assert.equal((await ok(client, 'state_set', { id: 1.1, stage: 'spec' })).stage, 'spec');
+    assert.equal(readEvents(root).at(-1)?.command, 'codelabgen state set 1.1 spec --json');
+    assert.equal((await ok(client, 'state_task_start', { lesson: '1.2' })).task.lesson, '1.2');
+
+    // What hosts see: strict schemas, enums of the valid values, the lesson-or-phase rule.
+    const { tools } = await client.listTools();
+    for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: not strict`);
+    const byName = new Map(tools.map((tool) => [tool.name, tool.inputSchema as any]));
+    assert.deepEqual(byName.get('state_task_start').oneOf, [{ required: ['lesson'], not: { required: ['phase'] } }, { required: ['phase', 'role'], not: { required: ['lesson'] } }]);
+    assert.ok(byName.get('schema_show').properties.name.enum.includes('worker-status'));
+    assert.equal(byName.get('state_phase').properties.next.enum.includes('init'), false);
+    assert.deepEqual(byName.get('state_show').properties, {});
+    assert.equal(byName.get('status_check').properties.status.anyOf[0].title, 'worker-status');
+  } finally {
+    await client.close();
+  }
+});
+
+test('state_log records data keys exactly or refuses them (issue 24.12)', { timeout: 60_000 }, async () => {
+  const root = scratchCourse();
+  const client = await connect(root);
+  try {
+    await refusedArguments(client, [root], 'state_log', { kind: 'fact', data: { 'a=b': 'c' } }, /^error: state_log: data key "a=b": use letters, digits/);
+    const proto = await call(client, 'state_log', { kind: 'fact', data: JSON.parse('{"__proto__": "x"}') });
+    assert.equal(proto.isError, true, 'a __proto__ key was acknowledged');
+    assert.match(proto.content.at(-1)!.text, /^error: --data key "__proto__" is reserved/);
+    await ok(client, 'state_log', { kind: 'fact', data: { 'a.b': 'c=d', n: '' } });
+    assert.deepEqual(readEvents(root).at(-1)?.data, { 'a.b': 'c=d', n: '' });
+    assert.equal(readEvents(root).filter((event) => event.fact === 'fact').length, 1);
+  } finally {
+    await client.close();
+  }
+});

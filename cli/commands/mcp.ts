@@ -13,6 +13,7 @@ declare const CODELABGEN_VERSION: string | undefined;
 export async function run(ctx: Context): Promise<ExitCode> {
   const given = ctx.string('course');
   const inFlight = new Set<Promise<unknown>>();
+  const closing = new AbortController();
   const track = <T>(call: Promise<T>): Promise<T> => {
     inFlight.add(call);
     return call.finally(() => inFlight.delete(call));
@@ -23,6 +24,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
     env: ctx.env,
     version: typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev',
     track,
+    closing: closing.signal,
   });
   const stdout = claimStdout();
   const send = (message: Record<string, unknown>) => stdout.write(`${JSON.stringify(message)}\n`);
@@ -35,7 +37,9 @@ export async function run(ctx: Context): Promise<ExitCode> {
   transport.onerror = (error) => ctx.out.warn(`warning: mcp: ${error.message}`);
   await server.connect(transport);
   await ended;
-  // The client went away: nobody reads a test run's verdict any more; a commit in flight finishes.
+  // The client went away: every call in flight is cancelled (verify stops its tests and records
+  // nothing, --all runs no further lesson); a commit in flight finishes.
+  closing.abort();
   stopRunningTests();
   await Promise.allSettled([...inFlight]);
   await server.close().catch(() => {});

@@ -2,14 +2,16 @@
 // `orchestrate` prompt (docs/agents.md). Every call runs its command module afresh (cli/mcp/invoke.ts):
 // the course is re-read each time, so a CLI user and MCP clients can work on one course at once.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { printable } from '../../pipeline/course.ts';
+import { EXIT } from '../exit-codes.ts';
 import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
 import { CONVENTION_TOPICS } from '../../pipeline/index.ts';
 import agentsDoc from '../../docs/agents.md';
 import { COMMANDS } from '../commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { invoke, type Outcome } from './invoke.ts';
-import { inputShape, mcpTools, toInvocation, toolOf, type McpTool } from './tools.ts';
+import { checkArguments, inputJsonSchema, mcpTools, toInvocation, toolOf, type McpTool } from './tools.ts';
 
 export interface ServerOptions {
   /** --course of `codelabgen mcp`, absolute; else each call resolves the course as the CLI does. */
@@ -19,6 +21,8 @@ export interface ServerOptions {
   version: string;
   /** Counts calls in flight, so a shutdown can wait for them. */
   track<T>(call: Promise<T>): Promise<T>;
+  /** Aborted when the client goes away: every call in flight is cancelled as by notifications/cancelled. */
+  closing: AbortSignal;
 }
 
 const INSTRUCTIONS = 'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
@@ -42,21 +46,33 @@ function commandNamed(name: string): McpTool {
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) =>
-    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, ...(signal ? { signal } : {}) }));
+    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
 
-  for (const tool of mcpTools()) {
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: inputShape(tool), annotations: tool.annotations }, async (args: Record<string, unknown>, extra) => {
-      const token = extra._meta?.progressToken;
-      let sent = 0;
-      // Two updates per lesson (start, end): progress counts them, so it only ever grows.
-      const progress = token === undefined ? undefined : (update: ProgressUpdate) => {
-        sent += 1;
-        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
-      };
-      // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-      return toolResult(await run(tool, args, progress, extra.signal));
-    });
-  }
+  // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
+  // silently and answers a wrong one without the CLI's words; here the schema is strict and a wrong
+  // argument is a refusal like the CLI's (exit 2, nothing runs).
+  const tools = mcpTools();
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, inputSchema: inputJsonSchema(tool) as { type: 'object' }, annotations: tool.annotations })),
+  }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${printable(request.params.name)} not found`);
+    const args = request.params.arguments ?? {};
+    const problem = checkArguments(tool, args);
+    if (problem !== null) return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: problem });
+    const token = extra._meta?.progressToken;
+    let sent = 0;
+    // Two updates per lesson (start, end): progress counts them, so it only ever grows.
+    const progress = token === undefined ? undefined : (update: ProgressUpdate) => {
+      sent += 1;
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
+    };
+    // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
+    return toolResult(await run(tool, args, progress, extra.signal));
+  });
 
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
   const resource = (name: string, uri: string, description: string, mimeType: string, command: string, args: Record<string, unknown> = {}) => {

@@ -2,7 +2,10 @@
 // drives the protocol with, its input schema derived from the command's positionals and options,
 // its description from the help, its hints from `changesState`. docs/mcp.md lists them (generated).
 import { z } from 'zod';
-import { PHASES, STAGES, WorkerStatusSchema } from '../../content-schemas/index.ts';
+import { findSchemaEntry, PHASES, SCHEMA_NAMES, STAGES, toJsonSchema } from '../../content-schemas/index.ts';
+import { printable } from '../../pipeline/course.ts';
+import { DATA_KEY } from '../../pipeline/protocol/log.ts';
+import { TASK_PHASES } from '../../pipeline/protocol/tasks.ts';
 import { COMMANDS } from '../commands.ts';
 import type { CommandSpec, OptionSpec } from '../spec.ts';
 
@@ -57,9 +60,18 @@ const positionalHelp: Record<string, string> = {
   topic: 'one topic; none: all of them',
 };
 
-const DOCUMENT = z
-  .union([WorkerStatusSchema, z.string().max(1_000_000)])
-  .describe('the worker\'s status: the JSON object, or its whole answer as text (the last JSON block is validated, as for a FILE)');
+const DOCUMENT_HELP = 'the worker\'s status: the JSON object (schema worker-status), or its whole answer as text (the last JSON block is validated, as for a FILE)';
+/**
+ * A worker's status: any object or text passes here and the command validates it, so a wrong one is
+ * refused with the CLI's own reason; hosts see the worker-status schema (see documentJsonSchema).
+ */
+const DOCUMENT = z.union([z.string().max(1_000_000), z.record(z.string(), z.unknown())]).describe(DOCUMENT_HELP);
+
+/** A lesson id: "1.2", or the number 1.2 (read as its shortest text: 1.10 as a number is "1.1"). */
+const LESSON_ID = z.union([z.string().max(64), z.number()]);
+
+/** Options that mean nothing over MCP, where --json is implied (`state show --all` only widens the text summary). */
+const NOT_ARGUMENTS: Readonly<Record<string, readonly string[]>> = { 'state show': ['all'] };
 
 /** A tool's name: the command's words joined by "_" ("state task start" → state_task_start). */
 export function toolName(command: string): string {
@@ -69,9 +81,14 @@ export function toolName(command: string): string {
 /** The schema of a positional or option, by its name: enums where the protocol has them. */
 function schemaFor(name: string, help: string, spec?: OptionSpec): z.ZodType {
   if (name === 'stage' || name === 'stage-at-least') return z.enum(STAGES).describe(help);
-  if (name === 'next' || name === 'phase') return z.enum(PHASES).describe(help);
+  // Only the phases a call can name: `state phase` never moves to init; phase tasks exist for some phases.
+  if (name === 'next') return z.enum(PHASES.filter((phase) => phase !== 'init') as [string, ...string[]]).describe(help);
+  if (name === 'phase') return z.enum(TASK_PHASES as [string, ...string[]]).describe(help);
+  if (name === 'id' || name === 'lesson') return LESSON_ID.describe(help);
+  if (name === 'name') return z.enum(SCHEMA_NAMES as [string, ...string[]]).describe(help);
   if (name === 'timeout' || name === 'jobs') return z.number().int().min(1).describe(help);
-  if (name === 'data') return z.record(z.string(), z.string()).describe(`${help}: an object of key → value`);
+  // Keys as the CLI takes them (a key with "=" would be split at it); the values are strings.
+  if (name === 'data') return z.record(z.string().regex(DATA_KEY), z.string()).describe(`${help}: an object of key → value (keys: letters, digits, "_", "." or "-", at most 64)`);
   if (spec?.type === 'boolean') return z.boolean().describe(help);
   if (spec?.multiple) return z.array(z.string()).describe(help);
   return z.string().describe(help);
@@ -92,8 +109,9 @@ function positionalParams(spec: CommandSpec): ToolParam[] {
 }
 
 function optionParams(spec: CommandSpec): ToolParam[] {
+  const skipped = NOT_ARGUMENTS[spec.name] ?? [];
   return Object.entries(spec.options ?? {})
-    .filter(([option]) => option !== 'json')
+    .filter(([option]) => option !== 'json' && !skipped.includes(option))
     .map(([option, optionSpec]): ToolParam => {
       const name = option.replace(/-/g, '_');
       if (optionSpec.value === 'FILE|-') return { name, schema: DOCUMENT.optional(), to: { kind: 'document', option } };
@@ -130,9 +148,72 @@ export function mcpTools(commands: readonly CommandSpec[] = COMMANDS): McpTool[]
   return commands.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf);
 }
 
-/** The zod shape of a tool's arguments (the SDK turns it into the JSON Schema hosts see). */
-export function inputShape(tool: McpTool): Record<string, z.ZodType> {
-  return Object.fromEntries(tool.params.map((param) => [param.name, param.schema]));
+/** What checks a tool's arguments: strict, so an unknown or misspelled argument is refused, not dropped. */
+export function inputSchema(tool: McpTool): z.ZodObject {
+  return z.strictObject(Object.fromEntries(tool.params.map((param) => [param.name, param.schema])));
+}
+
+/** A schema of content-schemas/ as a JSON Schema to embed (no $schema, $id). */
+function embeddedSchema(name: string): Record<string, unknown> {
+  const { $schema: _schema, $id: _id, ...rest } = toJsonSchema(findSchemaEntry(name)!);
+  return rest;
+}
+
+/** The JSON Schema hosts see: inputSchema's, with a worker's status typed and state_task_start's lesson-or-phase rule. */
+export function inputJsonSchema(tool: McpTool): Record<string, unknown> {
+  const { $schema: _schema, ...json } = z.toJSONSchema(inputSchema(tool), { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  const properties = json.properties as Record<string, Record<string, unknown>>;
+  for (const param of tool.params) {
+    if (param.to.kind === 'document') properties[param.name] = { description: DOCUMENT_HELP, anyOf: [embeddedSchema('worker-status'), { type: 'string', maxLength: 1_000_000 }] };
+  }
+  if (tool.command.name === 'state task start') {
+    json.oneOf = [
+      { required: ['lesson'], not: { required: ['phase'] } },
+      { required: ['phase', 'role'], not: { required: ['lesson'] } },
+    ];
+  }
+  return json;
+}
+
+type Issue = z.core.$ZodIssue & { input?: unknown };
+
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `"${printable(value)}"` : printable(JSON.stringify(value) ?? String(value));
+}
+
+/** One argument problem in the words of the CLI's refusals. */
+function describeIssue(tool: McpTool, issue: Issue): string {
+  const where = issue.path.map(String).join('.');
+  const names = tool.params.map((param) => param.name);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${printable(key)}"`).join(', ')} (${tool.name} takes ${names.length === 0 ? 'no arguments' : names.join(', ')})`;
+    case 'invalid_value':
+      return `${where} ${shown(issue.input)}: expected one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_key':
+      return `${issue.path.slice(0, -1).map(String).join('.')} key ${shown(issue.input)}: use letters, digits, "_", "." or "-" (at most 64)`;
+    case 'invalid_type':
+    case 'invalid_union': {
+      if (issue.input === undefined) return `${where} is required`;
+      const expected = issue.code === 'invalid_type' ? issue.expected : issue.errors.flat().map((sub) => ('expected' in sub ? String(sub.expected) : 'another value')).join(' or ');
+      return `${where}: expected ${expected}, not ${shown(issue.input)}`;
+    }
+    case 'too_small':
+    case 'too_big':
+      return `${where} ${shown(issue.input)}: expected ${issue.code === 'too_small' ? 'at least' : 'at most'} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    default:
+      return `${where === '' ? 'arguments' : where}: ${issue.message}`;
+  }
+}
+
+/**
+ * Checks a call's arguments against the tool's schema. Returns null when they fit, else the refusal
+ * (`error: <tool>: <what is wrong>`), before anything runs.
+ */
+export function checkArguments(tool: McpTool, args: unknown): string | null {
+  const parsed = inputSchema(tool).safeParse(args ?? {}, { reportInput: true });
+  if (parsed.success) return null;
+  return `error: ${tool.name}: ${parsed.error.issues.map((issue) => describeIssue(tool, issue as Issue)).join('; ')}`;
 }
 
 export interface Invocation {
@@ -144,7 +225,7 @@ export interface Invocation {
   stdin: string | null;
 }
 
-/** Tool arguments (already validated against inputShape) → the command's options and positionals. */
+/** Tool arguments (already checked by checkArguments) → the command's options and positionals. */
 export function toInvocation(tool: McpTool, args: Record<string, unknown>, course: string | undefined): Invocation {
   const values: Record<string, Value | undefined> = {};
   const positionals: string[] = [];
@@ -165,6 +246,8 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
         if (given) values[option] = true;
         if (given) options.push(`--${option}`);
       } else if (Array.isArray(given) || (typeof given === 'object' && given !== null)) {
+        // The raw object's own keys (its "__proto__" too: the command refuses it as the CLI does); checkArguments
+        // refused a key with "=", which the command would split at.
         const list = Array.isArray(given) ? given.map(String) : Object.entries(given).map(([key, value]) => `${key}=${String(value)}`);
         values[option] = list;
         for (const item of list) options.push(`--${option}`, item);

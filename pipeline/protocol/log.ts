@@ -5,7 +5,9 @@ import { refuse } from '../errors.ts';
 import { getOwn } from '../state/keyed.ts';
 
 const KIND = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+/** A --data key (and a key of MCP state_log's `data`). */
+export const DATA_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+const KEY = DATA_KEY;
 export const MAX_VALUE_CHARS = 64 * 1024;
 
 /** What `state log` is asked, checked before the course is even resolved. */
