@@ -1,12 +1,13 @@
 // The codelabgen Astro integration (`codelabgen/astro`): mounts a course's pages in an Astro site.
 // Options reach the pages through a virtual module; a build checks the course and renders its
 // diagrams first, then adds the search index, mermaid fallback and site.build event when done.
-import { createReadStream, existsSync, type FSWatcher } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import type { CourseWatcher } from './course-watch.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
@@ -114,7 +115,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let prepared: Prepared | null = null;
   let summary: Omit<BuildSummary, 'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'> | null = null;
   let diagrams: DiagramJob | null = null;
-  let courseWatcher: FSWatcher | undefined;
+  let courseWatcher: CourseWatcher | undefined;
   let cacheDir: string | undefined;
   return {
     name: 'codelabgen',
@@ -175,7 +176,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
       },
       'astro:server:setup': ({ server, refreshContent }) => {
-        courseWatcher?.close();
+        void courseWatcher?.close();
         courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
         const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
@@ -187,7 +188,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           createReadStream(file).pipe(res);
         });
       },
-      'astro:server:done': () => courseWatcher?.close(),
+      'astro:server:done': async () => {
+        await courseWatcher?.close();
+      },
       'astro:build:done': async ({ dir }) => {
         if (summary === null || prepared === null || diagrams === null) return;
         const drawn = await diagrams.done;
