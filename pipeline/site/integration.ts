@@ -34,7 +34,8 @@ export interface CodelabgenOptions {
   diagramCache?: string;
   /** The command line recorded with the site.build event. */
   command?: string;
-  /** The folder the site.build event names, when Astro's outDir is a staging folder (`site build`). */
+  /** `codelabgen site build` only: the folder the site.build event names (Astro's outDir is a staging
+   * folder). Without it nothing is recorded in the course, and a build of 0 lessons is not refused. */
   recordedOut?: string;
   /** Fail before anything is written when a diagram would be drawn in the reader's browser. */
   strictDiagrams?: boolean;
@@ -155,6 +156,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           pipelineRead.setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
+          // `site build` of nothing is a mistake (a hand-written course under the `done` rule); a host site may mount an empty course.
+          if (!site.drafts && options.recordedOut !== undefined && prepared.included.length === 0) throw new ChecksFailedError(pipelineRead.nothingPublished(prepared.view));
           // Syntax errors already in the cache stop a publish build here; new ones when the pages are made.
           const knownErrors = diagramProblemsOf(prepared, site.diagramCache);
           if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);
@@ -204,7 +207,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;
         const search = await indexSite(out, previous);
         const pages = listPages(out).length;
-        const recorded = !site.drafts && (await recordBuild(site.course, options.recordedOut ?? out, pages, summary.lessons, options.command ?? 'astro build'));
+        // Only `codelabgen site build` records the build: a host's `astro build` leaves the course's files as they are.
+        const recorded = !site.drafts && options.recordedOut !== undefined && (await recordBuild(site.course, options.recordedOut, pages, summary.lessons, options.command ?? 'codelabgen site build'));
         progress('done', `${pages} pages`);
         options.onBuilt?.({ ...summary, diagrams: drawn, diagramErrors, lessonPagesRendered: pipelineRead.lessonPagesRendered(), searchPages: search.pages, searchKept: search.kept, recorded });
       },
