@@ -160,7 +160,10 @@ const mdxDocs = defineCollection({
   },
 });
 
-/** The collections the course pages read; spread them into a site's own `collections`. */
+/**
+ * The collections the course pages read, named `codelabgen-*` (site/lib/collections-named.ts) so
+ * they never replace a host site's own; spread them into the site's `collections`.
+ */
 export function codelabgenCollections() {
-  return { course, lessons, glossary, sources, report, mdxDocs };
+  return { 'codelabgen-course': course, 'codelabgen-lessons': lessons, 'codelabgen-glossary': glossary, 'codelabgen-sources': sources, 'codelabgen-report': report, 'codelabgen-mdx': mdxDocs };
 }
