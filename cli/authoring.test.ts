@@ -46,6 +46,26 @@ describe('init --example', () => {
     assert.match(ok(root, 'check'), /^ok {3}lesson docs: code references, links and images resolve \(4 references, 0 links, 0 images\)$/m);
   });
 
+  test('publishes lessons whose tests pass (site.publish: verified); site build of 0 lessons exits 1 saying what to set', () => {
+    const root = exampleCourse();
+    const config = path.join(root, '.codelabgen', 'config.yaml');
+    assert.match(readFileSync(config, 'utf8'), /^site:\n {2}publish: verified /m);
+    const out = path.join(work, 'publish-out');
+    const none = cli(['site', 'build', '--out', out], { cwd: root });
+    assert.equal(none.code, 1, none.stderr);
+    assert.match(none.stderr, /^error: site build: 0 lessons to publish: site\.publish is verified and no lesson's tests have passed \(1\.1 \(pending\)\); run codelabgen verify --all, set site\.publish: all in \.codelabgen\/config\.yaml, or build with --drafts$/m);
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/publish: verified/, 'publish: done'));
+    const notDone = cli(['site', 'build', '--out', out], { cwd: root });
+    assert.equal(notDone.code, 1, notDone.stderr);
+    assert.match(notDone.stderr, /^error: site build: 0 lessons to publish: site\.publish is done and no lesson is at stage done \(1\.1 \(pending\)\); to publish lessons whose tests pass set site\.publish: verified \(or all\) in \.codelabgen\/config\.yaml, or build with --drafts$/m);
+    assert.ok(!exists(out), 'nothing was built');
+    assert.equal(readEvents(root).filter((event) => event.kind === 'site.build').length, 0);
+    // Under the default rule verify --all keeps to verified lessons; under verified it runs every lesson.
+    assert.match(ok(root, 'verify', '--all'), /^0 lessons: /m);
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/publish: done/, 'publish: verified'));
+    assert.match(ok(root, 'verify', '--all'), /^1 lessons: 1 passed/m);
+  });
+
   test('check names a broken relative link or image of a lesson doc by doc and line, as the site build does', () => {
     const root = exampleCourse();
     const doc = path.join(root, '1-first-steps', '1.1-a-first-lesson', 'docs', 'notes.md');

@@ -268,7 +268,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'run a lesson\'s tests (or --all), record a run-result; --update-state records the verdict',
     description: 'Runs the lesson\'s tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. See docs/verify.md.',
     options: {
-      all: { type: 'boolean', help: 'verify many lessons (default: every lesson at verified or later; with --update-state: at code)' },
+      all: { type: 'boolean', help: 'verify many lessons (default: every lesson at verified or later, every lesson when site.publish is verified or all; with --update-state: at code)' },
       'update-state': { type: 'boolean', help: 'record the verdict: verified on pass, a fix attempt on failure' },
       timeout: { type: 'string', value: 'S', help: 'seconds before the run is killed (default: verify_timeout_seconds of config.yaml)' },
       jobs: { type: 'string', value: 'N', help: 'with --all: lessons verified at once (default: min(4, cores))' },
@@ -324,7 +324,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'site build',
     summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
-    description: 'Builds a static site with Astro from the course directory into --out (never inside the course). A publish build shows only done lessons and lists the ones left out; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.',
+    description: 'Builds a static site with Astro from the course directory into --out (never inside the course). A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.',
     options: {
       out: { type: 'string', value: 'DIR', help: 'output folder (default: ./site-out), outside the course' },
       base: { type: 'string', value: 'PATH', help: 'URL path the site is served under, e.g. /my-course/ (default: /)' },

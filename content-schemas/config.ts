@@ -26,8 +26,14 @@ export { SITE_BACKGROUND, contrastRatio, darkAccent, worstContrast } from './con
 
 const HexColourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
 
+export const PUBLISH_RULES = ['done', 'verified', 'all'] as const;
+
 export const SiteConfigSchema = z
   .strictObject({
+    publish: z
+      .enum(PUBLISH_RULES)
+      .default('done')
+      .describe('Which lessons a publish build (`site build` without --drafts) shows: `done` those at stage done (the agent protocol), `verified` also every lesson whose tests passed (stage verified or later, or its last `verify` run passed), `all` every lesson. Drafts builds and `site dev` show all of them.'),
     report: z.boolean().default(false).describe('Publish the report page and production details (stages, code hashes, run numbers). Always on in drafts and `site dev`.'),
     logo: z.string().min(1).optional().describe('Logo image shown before the course title, a path relative to the course folder (SVG, PNG, JPEG or WebP, up to 200 KB).'),
     favicon: z.string().min(1).optional().describe('Favicon, a path relative to the course folder (SVG, PNG or ICO, up to 100 KB); default: the logo.'),
@@ -57,7 +63,7 @@ export const ConfigSchema = z
       .describe('How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.'),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
     verify: VerifySettingsSchema.default({ sandbox: 'auto' }),
-    site: SiteConfigSchema.default({ report: false, lang: 'en' }),
+    site: SiteConfigSchema.default({ publish: 'done', report: false, lang: 'en' }),
   })
   .describe('Course configuration: `.codelabgen/config.yaml`.');
 

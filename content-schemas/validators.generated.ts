@@ -93,109 +93,110 @@ const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
 const c5 = new Set<string>(["sandbox"]);
 const c6 = new Set<unknown>(["auto","required","off"]);
-const c7 = new Set<string>(["report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
-const c8 = [/^#[0-9a-fA-F]{6}$/];
-const c9 = [/^https?:\/\/\S*\{path\}\S*$/];
-const c10 = /^https?$/;
-const c11 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
-const c12 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
-const c13 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
-const c14 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
-const c15 = new Set<unknown>(["candidate","accepted","rejected"]);
-const c16 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
-const c17 = new Set<string>(["id","source","title","summary","importance"]);
-const c18 = new Set<unknown>(["core","useful","optional"]);
-const c19 = new Set<string>(["title","summary","audience","modules"]);
-const c20 = new Set<string>(["id","slug","title","summary","lessons"]);
-const c21 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
-const c22 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c23 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
-const c24 = new Set<string>(["path","purpose"]);
-const c25 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
-const c26 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
-const c27 = new Set<string>(["passed","failed","skipped","total"]);
-const c28 = [/^sha256:[0-9a-f]{64}$/];
-const c29 = new Set<unknown>(["bwrap","none"]);
-const c30 = new Set<string>(["term","slug","definition","aliases","lessons"]);
-const c31 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
-const c32 = new Set<unknown>(["pass","revise"]);
-const c33 = new Set<string>(["severity","where","text"]);
-const c34 = new Set<unknown>(["blocker","major","minor","nit"]);
-const c35 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
-const c36 = new Set<unknown>(["ok","failed","needs-user"]);
-const c37 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c38 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
-const c39 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
-const c40 = new Set<string>(["phase","entered_at","seq"]);
-const c41 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
-const c42 = new Set<string>(["reason","by","at"]);
-const c43 = new Set<unknown>(["user","fix-budget"]);
-const c44 = new Set<string>(["reason","at"]);
-const c45 = new Set<string>(["from","to","note","at"]);
-const c46 = new Set<string>(["code_hash","at","run"]);
-const c47 = new Set<string>(["run","code_hash","note"]);
-const c48 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
-const c49 = [/^t[1-9][0-9]{0,9}$/];
-const c50 = [/^[a-z][a-z0-9-]{0,63}$/];
-const c51 = new Set<unknown>(["running","done","failed","reset"]);
-const c52 = new Set<string>(["at","seq","out","pages","lessons"]);
-const c53 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
-const c54 = new Set<unknown>(["course.init"]);
-const c55 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
-const c56 = new Set<unknown>(["phase.advance"]);
-const c57 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
-const c58 = new Set<unknown>(["lessons.register"]);
-const c59 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c60 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
-const c61 = new Set<unknown>(["lesson.stage"]);
-const c62 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c64 = new Set<unknown>(["lesson.verified"]);
-const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c66 = new Set<unknown>(["lesson.fail"]);
-const c67 = new Set<unknown>(["state fail","verify"]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c69 = new Set<unknown>(["lesson.fail_note"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c71 = new Set<unknown>(["lesson.block"]);
-const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c73 = new Set<unknown>(["lesson.unblock"]);
-const c74 = new Set<unknown>(["lesson.stale"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c76 = new Set<unknown>(["task.start"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c78 = new Set<unknown>(["task.heartbeat"]);
-const c79 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c80 = new Set<unknown>(["task.finish"]);
-const c81 = new Set<unknown>(["done","failed"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c83 = new Set<unknown>(["task.reset"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c85 = new Set<unknown>(["log"]);
-const c86 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c87 = new Set<unknown>(["site.build"]);
-const c88 = new Map<unknown, (v: any) => any>([["course.init", v259], ["phase.advance", v270], ["lessons.register", v273], ["lesson.stage", v280], ["lesson.verified", v289], ["lesson.fail", v296], ["lesson.fail_note", v310], ["lesson.block", v315], ["lesson.unblock", v318], ["lesson.stale", v326], ["task.start", v329], ["task.heartbeat", v335], ["task.finish", v338], ["task.reset", v342], ["log", v344], ["site.build", v351]]);
-const c89 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c90 = new Set<unknown>([3]);
-const c91 = new Set<string>(["title","topic"]);
-const c92 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c93 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c94 = new Set<string>(["kind","lesson","at","text"]);
-const c95 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c96 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c97 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c98 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c99 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c100 = new Set<string>(["at","reason","cleared_at"]);
-const c101 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c102 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c103 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c104 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c105 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c106 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c107 = new Set<string>(["kind","count","entries"]);
-const c108 = new Set<string>(["at","lesson","data"]);
-const c109 = new Set<string>(["at","pages","lessons"]);
+const c7 = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
+const c8 = new Set<unknown>(["done","verified","all"]);
+const c9 = [/^#[0-9a-fA-F]{6}$/];
+const c10 = [/^https?:\/\/\S*\{path\}\S*$/];
+const c11 = /^https?$/;
+const c12 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
+const c13 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
+const c14 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
+const c15 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
+const c16 = new Set<unknown>(["candidate","accepted","rejected"]);
+const c17 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
+const c18 = new Set<string>(["id","source","title","summary","importance"]);
+const c19 = new Set<unknown>(["core","useful","optional"]);
+const c20 = new Set<string>(["title","summary","audience","modules"]);
+const c21 = new Set<string>(["id","slug","title","summary","lessons"]);
+const c22 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
+const c23 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
+const c24 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
+const c25 = new Set<string>(["path","purpose"]);
+const c26 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
+const c27 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
+const c28 = new Set<string>(["passed","failed","skipped","total"]);
+const c29 = [/^sha256:[0-9a-f]{64}$/];
+const c30 = new Set<unknown>(["bwrap","none"]);
+const c31 = new Set<string>(["term","slug","definition","aliases","lessons"]);
+const c32 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
+const c33 = new Set<unknown>(["pass","revise"]);
+const c34 = new Set<string>(["severity","where","text"]);
+const c35 = new Set<unknown>(["blocker","major","minor","nit"]);
+const c36 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
+const c37 = new Set<unknown>(["ok","failed","needs-user"]);
+const c38 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
+const c39 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
+const c40 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
+const c41 = new Set<string>(["phase","entered_at","seq"]);
+const c42 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
+const c43 = new Set<string>(["reason","by","at"]);
+const c44 = new Set<unknown>(["user","fix-budget"]);
+const c45 = new Set<string>(["reason","at"]);
+const c46 = new Set<string>(["from","to","note","at"]);
+const c47 = new Set<string>(["code_hash","at","run"]);
+const c48 = new Set<string>(["run","code_hash","note"]);
+const c49 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
+const c50 = [/^t[1-9][0-9]{0,9}$/];
+const c51 = [/^[a-z][a-z0-9-]{0,63}$/];
+const c52 = new Set<unknown>(["running","done","failed","reset"]);
+const c53 = new Set<string>(["at","seq","out","pages","lessons"]);
+const c54 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
+const c55 = new Set<unknown>(["course.init"]);
+const c56 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
+const c57 = new Set<unknown>(["phase.advance"]);
+const c58 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
+const c59 = new Set<unknown>(["lessons.register"]);
+const c60 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c61 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c62 = new Set<unknown>(["lesson.stage"]);
+const c63 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c64 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c65 = new Set<unknown>(["lesson.verified"]);
+const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c67 = new Set<unknown>(["lesson.fail"]);
+const c68 = new Set<unknown>(["state fail","verify"]);
+const c69 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c70 = new Set<unknown>(["lesson.fail_note"]);
+const c71 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c72 = new Set<unknown>(["lesson.block"]);
+const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c74 = new Set<unknown>(["lesson.unblock"]);
+const c75 = new Set<unknown>(["lesson.stale"]);
+const c76 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c77 = new Set<unknown>(["task.start"]);
+const c78 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c79 = new Set<unknown>(["task.heartbeat"]);
+const c80 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c81 = new Set<unknown>(["task.finish"]);
+const c82 = new Set<unknown>(["done","failed"]);
+const c83 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c84 = new Set<unknown>(["task.reset"]);
+const c85 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c86 = new Set<unknown>(["log"]);
+const c87 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c88 = new Set<unknown>(["site.build"]);
+const c89 = new Map<unknown, (v: any) => any>([["course.init", v261], ["phase.advance", v272], ["lessons.register", v275], ["lesson.stage", v282], ["lesson.verified", v291], ["lesson.fail", v298], ["lesson.fail_note", v312], ["lesson.block", v317], ["lesson.unblock", v320], ["lesson.stale", v328], ["task.start", v331], ["task.heartbeat", v337], ["task.finish", v340], ["task.reset", v344], ["log", v346], ["site.build", v353]]);
+const c90 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c91 = new Set<unknown>([3]);
+const c92 = new Set<string>(["title","topic"]);
+const c93 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c94 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c95 = new Set<string>(["kind","lesson","at","text"]);
+const c96 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
+const c97 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c98 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
+const c99 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c100 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c101 = new Set<string>(["at","reason","cleared_at"]);
+const c102 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c103 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c104 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c105 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c106 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c107 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c108 = new Set<string>(["kind","count","entries"]);
+const c109 = new Set<string>(["at","lesson","data"]);
+const c110 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -285,1142 +286,1148 @@ function v26(v: any): any {
   return v === undefined ? JSON.parse("{\"sandbox\":\"auto\"}") : v27(v);
 }
 function v33(v: any): any {
-  return typeof v === 'boolean' ? v : FAIL;
+  return c8.has(v) ? v : FAIL;
 }
 function v32(v: any): any {
-  return v === undefined ? false : v33(v);
+  return v === undefined ? "done" : v33(v);
 }
 function v35(v: any): any {
-  return str(v, 1, -1, null);
+  return typeof v === 'boolean' ? v : FAIL;
 }
 function v34(v: any): any {
-  return v === undefined ? undefined : v35(v);
+  return v === undefined ? false : v35(v);
 }
-const v37 = v35;
+function v37(v: any): any {
+  return str(v, 1, -1, null);
+}
 function v36(v: any): any {
   return v === undefined ? undefined : v37(v);
 }
-function v39(v: any): any {
-  const s: any = str(v, -1, -1, c8);
-  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
-}
+const v39 = v37;
 function v38(v: any): any {
   return v === undefined ? undefined : v39(v);
 }
 function v41(v: any): any {
-  const s: any = str(v, -1, -1, c8);
-  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
+  const s: any = str(v, -1, -1, c9);
+  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
 }
 function v40(v: any): any {
   return v === undefined ? undefined : v41(v);
 }
-const v43 = v6;
+function v43(v: any): any {
+  const s: any = str(v, -1, -1, c9);
+  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
+}
 function v42(v: any): any {
   return v === undefined ? undefined : v43(v);
 }
-function v45(v: any): any {
-  return str(v, -1, -1, c9);
-}
+const v45 = v6;
 function v44(v: any): any {
   return v === undefined ? undefined : v45(v);
 }
 function v47(v: any): any {
-  return url(v, true, true, c10, null, false);
+  return str(v, -1, -1, c10);
 }
 function v46(v: any): any {
   return v === undefined ? undefined : v47(v);
 }
 function v49(v: any): any {
-  return str(v, -1, -1, c11);
+  return url(v, true, true, c11, null, false);
 }
 function v48(v: any): any {
-  return v === undefined ? "en" : v49(v);
+  return v === undefined ? undefined : v49(v);
 }
-const v51 = v33;
+function v51(v: any): any {
+  return str(v, -1, -1, c12);
+}
 function v50(v: any): any {
-  return v === undefined ? undefined : v51(v);
+  return v === undefined ? "en" : v51(v);
+}
+const v53 = v35;
+function v52(v: any): any {
+  return v === undefined ? undefined : v53(v);
 }
 function v31(v: any): any {
   return obj(v, c7, t2);
 }
 function v30(v: any): any {
-  return v === undefined ? JSON.parse("{\"report\":false,\"lang\":\"en\"}") : v31(v);
+  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v31(v);
 }
 function v0(v: any): any {
   return obj(v, c0, t3);
 }
-function v53(v: any): any {
-  return str(v, -1, -1, c13);
+function v55(v: any): any {
+  return str(v, -1, -1, c14);
 }
-function v54(v: any): any {
+function v56(v: any): any {
   return str(v, 1, 500, null);
 }
-const v55 = v47;
-function v56(v: any): any {
-  return c14.has(v) ? v : FAIL;
-}
-function v57(v: any): any {
+const v57 = v49;
+function v58(v: any): any {
   return c15.has(v) ? v : FAIL;
 }
 function v59(v: any): any {
-  return str(v, -1, 2000, null);
-}
-function v58(v: any): any {
-  return v === undefined ? undefined : v59(v);
+  return c16.has(v) ? v : FAIL;
 }
 function v61(v: any): any {
-  return str(v, -1, 4000, null);
+  return str(v, -1, 2000, null);
 }
 function v60(v: any): any {
   return v === undefined ? undefined : v61(v);
 }
 function v63(v: any): any {
-  return str(v, -1, -1, c16);
+  return str(v, -1, 4000, null);
 }
 function v62(v: any): any {
   return v === undefined ? undefined : v63(v);
 }
-function v52(v: any): any {
-  return obj(v, c12, t4);
-}
-const v65 = v53;
-const v66 = v53;
-function v67(v: any): any {
-  return str(v, 1, 300, null);
-}
-const v68 = v61;
-function v70(v: any): any {
-  return c18.has(v) ? v : FAIL;
-}
-function v69(v: any): any {
-  return v === undefined ? "useful" : v70(v);
+function v65(v: any): any {
+  return str(v, -1, -1, c17);
 }
 function v64(v: any): any {
-  return obj(v, c17, t5);
+  return v === undefined ? undefined : v65(v);
 }
-const v72 = v67;
-const v74 = v61;
-function v73(v: any): any {
-  return v === undefined ? "" : v74(v);
+function v54(v: any): any {
+  return obj(v, c13, t4);
 }
-const v76 = v59;
+const v67 = v55;
+const v68 = v55;
+function v69(v: any): any {
+  return str(v, 1, 300, null);
+}
+const v70 = v63;
+function v72(v: any): any {
+  return c19.has(v) ? v : FAIL;
+}
+function v71(v: any): any {
+  return v === undefined ? "useful" : v72(v);
+}
+function v66(v: any): any {
+  return obj(v, c18, t5);
+}
+const v74 = v69;
+const v76 = v63;
 function v75(v: any): any {
   return v === undefined ? "" : v76(v);
 }
-const v79 = v53;
-function v80(v: any): any {
-  return str(v, -1, 80, c21);
+const v78 = v61;
+function v77(v: any): any {
+  return v === undefined ? "" : v78(v);
 }
-const v81 = v67;
-const v83 = v59;
+const v81 = v55;
 function v82(v: any): any {
-  return v === undefined ? "" : v83(v);
+  return str(v, -1, 80, c22);
 }
-const v86 = v53;
-const v87 = v80;
-const v88 = v67;
-const v90 = v59;
-function v89(v: any): any {
-  return v === undefined ? "" : v90(v);
+const v83 = v69;
+const v85 = v61;
+function v84(v: any): any {
+  return v === undefined ? "" : v85(v);
 }
-const v93 = v54;
-function v92(v: any): any {
-  return arr(v, -1, 20, v93);
-}
+const v88 = v55;
+const v89 = v82;
+const v90 = v69;
+const v92 = v61;
 function v91(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v92(v);
+  return v === undefined ? "" : v92(v);
 }
-function v95(v: any): any {
-  return arr(v, -1, 50, v86);
-}
+const v95 = v56;
 function v94(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v95(v);
+  return arr(v, -1, 20, v95);
 }
-const v98 = v53;
+function v93(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v94(v);
+}
 function v97(v: any): any {
-  return arr(v, -1, 50, v98);
+  return arr(v, -1, 50, v88);
 }
 function v96(v: any): any {
   return v === undefined ? JSON.parse("[]") : v97(v);
 }
-function v85(v: any): any {
-  return obj(v, c22, t6);
+const v100 = v55;
+function v99(v: any): any {
+  return arr(v, -1, 50, v100);
 }
-function v84(v: any): any {
-  return arr(v, 1, 500, v85);
+function v98(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v99(v);
 }
-function v78(v: any): any {
-  return obj(v, c20, t7);
+function v87(v: any): any {
+  return obj(v, c23, t6);
 }
-function v77(v: any): any {
-  return arr(v, 1, 200, v78);
+function v86(v: any): any {
+  return arr(v, 1, 500, v87);
 }
-function v71(v: any): any {
-  return obj(v, c19, t8);
+function v80(v: any): any {
+  return obj(v, c21, t7);
 }
-const v100 = v53;
-const v101 = v67;
-function v102(v: any): any {
+function v79(v: any): any {
+  return arr(v, 1, 200, v80);
+}
+function v73(v: any): any {
+  return obj(v, c20, t8);
+}
+const v102 = v55;
+const v103 = v69;
+function v104(v: any): any {
   return str(v, 1, 4000, null);
 }
-const v105 = v54;
-function v104(v: any): any {
-  return arr(v, -1, 20, v105);
-}
-function v103(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v104(v);
-}
+const v107 = v56;
 function v106(v: any): any {
+  return arr(v, -1, 20, v107);
+}
+function v105(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v106(v);
+}
+function v108(v: any): any {
   return v === undefined ? undefined : v10(v);
 }
-const v107 = v11;
-const v109 = v33;
-function v108(v: any): any {
-  return v === undefined ? false : v109(v);
-}
-function v113(v: any): any {
-  return str(v, -1, -1, c25);
+const v109 = v11;
+const v111 = v35;
+function v110(v: any): any {
+  return v === undefined ? false : v111(v);
 }
 function v115(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v114(v: any): any {
-  return v === undefined ? "" : v115(v);
-}
-function v112(v: any): any {
-  return obj(v, c24, t9);
-}
-function v111(v: any): any {
-  return arr(v, -1, 100, v112);
-}
-function v110(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v111(v);
-}
-function v118(v: any): any {
-  return str(v, 1, 1000, null);
+  return str(v, -1, -1, c26);
 }
 function v117(v: any): any {
-  return arr(v, -1, 100, v118);
+  return str(v, -1, 1000, null);
 }
 function v116(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v117(v);
+  return v === undefined ? "" : v117(v);
 }
-function v99(v: any): any {
-  return obj(v, c23, t10);
+function v114(v: any): any {
+  return obj(v, c25, t9);
 }
-const v120 = v2;
-const v121 = v53;
-function v122(v: any): any {
+function v113(v: any): any {
+  return arr(v, -1, 100, v114);
+}
+function v112(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v113(v);
+}
+function v120(v: any): any {
+  return str(v, 1, 1000, null);
+}
+function v119(v: any): any {
+  return arr(v, -1, 100, v120);
+}
+function v118(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v119(v);
+}
+function v101(v: any): any {
+  return obj(v, c24, t10);
+}
+const v122 = v2;
+const v123 = v55;
+function v124(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v123 = v12;
-function v124(v: any): any {
+const v125 = v12;
+function v126(v: any): any {
   return str(v, -1, 1024, null);
 }
-const v125 = v63;
-function v126(v: any): any {
+const v127 = v65;
+function v128(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v128(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
-}
-function v127(v: any): any {
-  return v === null ? null : v128(v);
-}
 function v130(v: any): any {
-  return str(v, -1, 32, null);
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v129(v: any): any {
   return v === null ? null : v130(v);
 }
-const v131 = v33;
-const v132 = v33;
-function v135(v: any): any {
+function v132(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v131(v: any): any {
+  return v === null ? null : v132(v);
+}
+const v133 = v35;
+const v134 = v35;
+function v137(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
-const v136 = v135;
-const v137 = v135;
-const v138 = v135;
-function v134(v: any): any {
-  return obj(v, c27, t11);
+const v138 = v137;
+const v139 = v137;
+const v140 = v137;
+function v136(v: any): any {
+  return obj(v, c28, t11);
 }
-function v133(v: any): any {
-  return v === null ? null : v134(v);
+function v135(v: any): any {
+  return v === null ? null : v136(v);
 }
-function v139(v: any): any {
+function v141(v: any): any {
   return str(v, -1, -1, null);
 }
-const v140 = v135;
-const v141 = v33;
-function v142(v: any): any {
-  return str(v, -1, -1, c28);
-}
+const v142 = v137;
+const v143 = v35;
 function v144(v: any): any {
-  return c29.has(v) ? v : FAIL;
+  return str(v, -1, -1, c29);
 }
-function v143(v: any): any {
-  return v === undefined ? undefined : v144(v);
+function v146(v: any): any {
+  return c30.has(v) ? v : FAIL;
 }
-const v146 = v6;
 function v145(v: any): any {
-  return v === null ? null : v146(v);
+  return v === undefined ? undefined : v146(v);
 }
-function v119(v: any): any {
-  return obj(v, c26, t12);
-}
-const v148 = v4;
-const v150 = v80;
-function v149(v: any): any {
-  return v === undefined ? undefined : v150(v);
-}
-const v151 = v102;
-const v154 = v4;
-function v153(v: any): any {
-  return arr(v, -1, 20, v154);
-}
-function v152(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v153(v);
-}
-function v156(v: any): any {
-  return arr(v, -1, 500, v86);
-}
-function v155(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v156(v);
-}
+const v148 = v6;
 function v147(v: any): any {
-  return obj(v, c30, t13);
+  return v === null ? null : v148(v);
 }
-const v158 = v53;
-function v159(v: any): any {
-  return c32.has(v) ? v : FAIL;
+function v121(v: any): any {
+  return obj(v, c27, t12);
 }
+const v150 = v4;
+const v152 = v82;
+function v151(v: any): any {
+  return v === undefined ? undefined : v152(v);
+}
+const v153 = v104;
+const v156 = v4;
+function v155(v: any): any {
+  return arr(v, -1, 20, v156);
+}
+function v154(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v155(v);
+}
+function v158(v: any): any {
+  return arr(v, -1, 500, v88);
+}
+function v157(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v158(v);
+}
+function v149(v: any): any {
+  return obj(v, c31, t13);
+}
+const v160 = v55;
 function v161(v: any): any {
+  return c33.has(v) ? v : FAIL;
+}
+function v163(v: any): any {
   return str(v, -1, 200, null);
 }
-function v160(v: any): any {
-  return v === undefined ? undefined : v161(v);
-}
-const v163 = v21;
 function v162(v: any): any {
   return v === undefined ? undefined : v163(v);
 }
-function v167(v: any): any {
-  return c34.has(v) ? v : FAIL;
-}
-const v169 = v6;
-function v168(v: any): any {
-  return v === undefined ? undefined : v169(v);
-}
-const v170 = v102;
-function v166(v: any): any {
-  return obj(v, c33, t14);
-}
-function v165(v: any): any {
-  return arr(v, -1, 200, v166);
-}
+const v165 = v21;
 function v164(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v165(v);
+  return v === undefined ? undefined : v165(v);
 }
-function v157(v: any): any {
-  return obj(v, c31, t15);
+function v169(v: any): any {
+  return c35.has(v) ? v : FAIL;
 }
-const v172 = v53;
-function v173(v: any): any {
-  return c36.has(v) ? v : FAIL;
+const v171 = v6;
+function v170(v: any): any {
+  return v === undefined ? undefined : v171(v);
 }
-function v174(v: any): any {
+const v172 = v104;
+function v168(v: any): any {
+  return obj(v, c34, t14);
+}
+function v167(v: any): any {
+  return arr(v, -1, 200, v168);
+}
+function v166(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v167(v);
+}
+function v159(v: any): any {
+  return obj(v, c32, t15);
+}
+const v174 = v55;
+function v175(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-const v177 = v113;
 function v176(v: any): any {
-  return arr(v, -1, 500, v177);
+  return c38.has(v) ? v : FAIL;
 }
-function v175(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v176(v);
-}
-const v179 = v59;
+const v179 = v115;
 function v178(v: any): any {
-  return v === undefined ? undefined : v179(v);
+  return arr(v, -1, 500, v179);
 }
-function v171(v: any): any {
-  return obj(v, c35, t16);
+function v177(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v178(v);
 }
-const v181 = v2;
-const v182 = v4;
-const v184 = v6;
-function v183(v: any): any {
-  return v === null ? null : v184(v);
+const v181 = v61;
+function v180(v: any): any {
+  return v === undefined ? undefined : v181(v);
 }
+function v173(v: any): any {
+  return obj(v, c36, t16);
+}
+const v183 = v2;
+const v184 = v4;
+const v186 = v6;
 function v185(v: any): any {
-  return c39.has(v) ? v : FAIL;
+  return v === null ? null : v186(v);
 }
-const v188 = v185;
-const v189 = v122;
 function v187(v: any): any {
-  return obj(v, c40, t17);
+  return c40.has(v) ? v : FAIL;
 }
-function v186(v: any): any {
-  return arr(v, -1, -1, v187);
+const v190 = v187;
+const v191 = v124;
+function v189(v: any): any {
+  return obj(v, c41, t17);
 }
-const v190 = v135;
-const v191 = v135;
-function v192(v: any): any {
-  return arr(v, -1, -1, v86);
+function v188(v: any): any {
+  return arr(v, -1, -1, v189);
 }
-function v195(v: any): any {
+const v192 = v137;
+const v193 = v137;
+function v194(v: any): any {
+  return arr(v, -1, -1, v88);
+}
+function v197(v: any): any {
   return str(v, -1, 300, null);
 }
-const v196 = v53;
-const v197 = v80;
-const v198 = v195;
-const v199 = v113;
-const v200 = v174;
-const v203 = v59;
-function v204(v: any): any {
-  return c43.has(v) ? v : FAIL;
-}
-function v202(v: any): any {
-  return obj(v, c42, t18);
-}
-function v201(v: any): any {
-  return v === null ? null : v202(v);
-}
-const v207 = v59;
+const v198 = v55;
+const v199 = v82;
+const v200 = v197;
+const v201 = v115;
+const v202 = v176;
+const v205 = v61;
 function v206(v: any): any {
-  return obj(v, c44, t19);
+  return c44.has(v) ? v : FAIL;
 }
-function v205(v: any): any {
-  return v === null ? null : v206(v);
+function v204(v: any): any {
+  return obj(v, c43, t18);
 }
-const v208 = v135;
-const v209 = v135;
-const v210 = v135;
-const v212 = v135;
-function v211(v: any): any {
-  return v === undefined ? undefined : v212(v);
+function v203(v: any): any {
+  return v === null ? null : v204(v);
 }
-const v216 = v174;
-const v217 = v174;
-function v218(v: any): any {
-  return str(v, -1, 100000, null);
+const v209 = v61;
+function v208(v: any): any {
+  return obj(v, c45, t19);
 }
-function v215(v: any): any {
-  return obj(v, c45, t20);
+function v207(v: any): any {
+  return v === null ? null : v208(v);
 }
-function v214(v: any): any {
-  return v === null ? null : v215(v);
-}
+const v210 = v137;
+const v211 = v137;
+const v212 = v137;
+const v214 = v137;
 function v213(v: any): any {
   return v === undefined ? undefined : v214(v);
 }
-const v221 = v139;
-const v223 = v122;
-function v222(v: any): any {
-  return v === null ? null : v223(v);
-}
+const v218 = v176;
+const v219 = v176;
 function v220(v: any): any {
-  return obj(v, c46, t21);
+  return str(v, -1, 100000, null);
 }
-function v219(v: any): any {
-  return v === null ? null : v220(v);
+function v217(v: any): any {
+  return obj(v, c46, t20);
 }
-const v225 = v59;
+function v216(v: any): any {
+  return v === null ? null : v217(v);
+}
+function v215(v: any): any {
+  return v === undefined ? undefined : v216(v);
+}
+const v223 = v141;
+const v225 = v124;
 function v224(v: any): any {
   return v === null ? null : v225(v);
 }
-const v230 = v122;
+function v222(v: any): any {
+  return obj(v, c47, t21);
+}
+function v221(v: any): any {
+  return v === null ? null : v222(v);
+}
+const v227 = v61;
+function v226(v: any): any {
+  return v === null ? null : v227(v);
+}
+const v232 = v124;
+function v231(v: any): any {
+  return v === null ? null : v232(v);
+}
+const v233 = v141;
+const v235 = v61;
+function v234(v: any): any {
+  return v === undefined ? undefined : v235(v);
+}
+function v230(v: any): any {
+  return obj(v, c48, t22);
+}
 function v229(v: any): any {
   return v === null ? null : v230(v);
 }
-const v231 = v139;
-const v233 = v59;
-function v232(v: any): any {
-  return v === undefined ? undefined : v233(v);
-}
 function v228(v: any): any {
-  return obj(v, c47, t22);
+  return v === undefined ? undefined : v229(v);
 }
-function v227(v: any): any {
-  return v === null ? null : v228(v);
+const v236 = v64;
+const v237 = v65;
+function v196(v: any): any {
+  return obj(v, c42, t23);
 }
-function v226(v: any): any {
-  return v === undefined ? undefined : v227(v);
-}
-const v234 = v62;
-const v235 = v63;
-function v194(v: any): any {
-  return obj(v, c41, t23);
-}
-function v193(v: any): any {
+function v195(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v86(k) !== k) return FAIL;
-    const r = v194(v[k]);
+    if (k === '__proto__' || v88(k) !== k) return FAIL;
+    const r = v196(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v237 = v139;
-function v239(v: any): any {
-  return str(v, -1, -1, c49);
-}
-function v240(v: any): any {
-  return v === null ? null : v86(v);
-}
+const v239 = v141;
 function v241(v: any): any {
-  return v === undefined ? undefined : v188(v);
-}
-function v242(v: any): any {
   return str(v, -1, -1, c50);
 }
+function v242(v: any): any {
+  return v === null ? null : v88(v);
+}
 function v243(v: any): any {
-  return c51.has(v) ? v : FAIL;
+  return v === undefined ? undefined : v190(v);
 }
-const v244 = v63;
+function v244(v: any): any {
+  return str(v, -1, -1, c51);
+}
 function v245(v: any): any {
-  return v === null ? null : v63(v);
+  return c52.has(v) ? v : FAIL;
 }
-const v247 = v59;
-function v246(v: any): any {
-  return v === null ? null : v247(v);
+const v246 = v65;
+function v247(v: any): any {
+  return v === null ? null : v65(v);
 }
+const v249 = v61;
 function v248(v: any): any {
-  return v === null ? null : v171(v);
+  return v === null ? null : v249(v);
 }
-const v249 = v62;
-const v250 = v62;
+function v250(v: any): any {
+  return v === null ? null : v173(v);
+}
+const v251 = v64;
+const v252 = v64;
+function v240(v: any): any {
+  return obj(v, c49, t24);
+}
 function v238(v: any): any {
-  return obj(v, c48, t24);
-}
-function v236(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v237(k) !== k) return FAIL;
-    const r = v238(v[k]);
+    if (k === '__proto__' || v239(k) !== k) return FAIL;
+    const r = v240(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v251 = v135;
-const v254 = v122;
-const v255 = v124;
-const v256 = v135;
-const v257 = v192;
-function v253(v: any): any {
-  return obj(v, c52, t25);
+const v253 = v137;
+const v256 = v124;
+const v257 = v126;
+const v258 = v137;
+const v259 = v194;
+function v255(v: any): any {
+  return obj(v, c53, t25);
 }
-function v252(v: any): any {
-  return v === null ? null : v253(v);
+function v254(v: any): any {
+  return v === null ? null : v255(v);
 }
-function v180(v: any): any {
-  return obj(v, c38, t26);
+function v182(v: any): any {
+  return obj(v, c39, t26);
 }
-const v260 = v122;
-const v261 = v63;
-const v263 = v135;
-function v262(v: any): any {
-  return v === undefined ? undefined : v263(v);
-}
-const v265 = v6;
+const v262 = v124;
+const v263 = v65;
+const v265 = v137;
 function v264(v: any): any {
   return v === undefined ? undefined : v265(v);
 }
+const v267 = v6;
 function v266(v: any): any {
-  return c54.has(v) ? v : FAIL;
+  return v === undefined ? undefined : v267(v);
 }
-const v267 = v4;
-const v269 = v6;
 function v268(v: any): any {
-  return v === null ? null : v269(v);
+  return c55.has(v) ? v : FAIL;
 }
-function v259(v: any): any {
-  return obj(v, c53, t27);
-}
-function v271(v: any): any {
-  return c56.has(v) ? v : FAIL;
-}
-const v272 = v33;
+const v269 = v4;
+const v271 = v6;
 function v270(v: any): any {
-  return obj(v, c55, t28);
+  return v === null ? null : v271(v);
 }
-function v274(v: any): any {
-  return c58.has(v) ? v : FAIL;
+function v261(v: any): any {
+  return obj(v, c54, t27);
 }
-const v277 = v195;
-const v278 = v195;
-function v276(v: any): any {
-  return obj(v, c59, t29);
-}
-function v275(v: any): any {
-  return arr(v, -1, -1, v276);
-}
-const v279 = v192;
 function v273(v: any): any {
-  return obj(v, c57, t30);
+  return c57.has(v) ? v : FAIL;
 }
-function v281(v: any): any {
-  return c61.has(v) ? v : FAIL;
+const v274 = v35;
+function v272(v: any): any {
+  return obj(v, c56, t28);
 }
-const v282 = v53;
-const v284 = v218;
+function v276(v: any): any {
+  return c59.has(v) ? v : FAIL;
+}
+const v279 = v197;
+const v280 = v197;
+function v278(v: any): any {
+  return obj(v, c60, t29);
+}
+function v277(v: any): any {
+  return arr(v, -1, -1, v278);
+}
+const v281 = v194;
+function v275(v: any): any {
+  return obj(v, c58, t30);
+}
 function v283(v: any): any {
-  return v === null ? null : v284(v);
+  return c62.has(v) ? v : FAIL;
 }
-const v285 = v33;
-function v287(v: any): any {
-  return obj(v, c62, t31);
+const v284 = v55;
+const v286 = v220;
+function v285(v: any): any {
+  return v === null ? null : v286(v);
 }
-function v286(v: any): any {
-  return v === undefined ? undefined : v287(v);
-}
-const v288 = v241;
-function v280(v: any): any {
-  return obj(v, c60, t32);
-}
-function v290(v: any): any {
-  return c64.has(v) ? v : FAIL;
-}
-const v291 = v139;
-const v293 = v122;
-function v292(v: any): any {
-  return v === null ? null : v293(v);
-}
-const v295 = v133;
-function v294(v: any): any {
-  return v === undefined ? undefined : v295(v);
-}
+const v287 = v35;
 function v289(v: any): any {
-  return obj(v, c63, t33);
+  return obj(v, c63, t31);
 }
-function v297(v: any): any {
-  return c66.has(v) ? v : FAIL;
+function v288(v: any): any {
+  return v === undefined ? undefined : v289(v);
 }
-const v298 = v218;
-const v299 = v122;
-const v300 = v33;
-function v301(v: any): any {
+const v290 = v243;
+function v282(v: any): any {
+  return obj(v, c61, t32);
+}
+function v292(v: any): any {
+  return c65.has(v) ? v : FAIL;
+}
+const v293 = v141;
+const v295 = v124;
+function v294(v: any): any {
+  return v === null ? null : v295(v);
+}
+const v297 = v135;
+function v296(v: any): any {
+  return v === undefined ? undefined : v297(v);
+}
+function v291(v: any): any {
+  return obj(v, c64, t33);
+}
+function v299(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v303 = v122;
-function v302(v: any): any {
-  return v === null ? null : v303(v);
+const v300 = v220;
+const v301 = v124;
+const v302 = v35;
+function v303(v: any): any {
+  return c68.has(v) ? v : FAIL;
 }
-const v306 = v61;
-function v305(v: any): any {
-  return v === null ? null : v306(v);
-}
+const v305 = v124;
 function v304(v: any): any {
-  return v === undefined ? undefined : v305(v);
+  return v === null ? null : v305(v);
 }
-const v309 = v139;
-function v308(v: any): any {
-  return v === null ? null : v309(v);
-}
+const v308 = v63;
 function v307(v: any): any {
-  return v === undefined ? undefined : v308(v);
+  return v === null ? null : v308(v);
 }
-function v296(v: any): any {
-  return obj(v, c65, t34);
+function v306(v: any): any {
+  return v === undefined ? undefined : v307(v);
 }
-function v311(v: any): any {
-  return c69.has(v) ? v : FAIL;
-}
-const v312 = v218;
-const v314 = v122;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
-}
+const v311 = v141;
 function v310(v: any): any {
-  return obj(v, c68, t35);
+  return v === null ? null : v311(v);
 }
-function v316(v: any): any {
-  return c71.has(v) ? v : FAIL;
+function v309(v: any): any {
+  return v === undefined ? undefined : v310(v);
 }
-const v317 = v218;
+function v298(v: any): any {
+  return obj(v, c66, t34);
+}
+function v313(v: any): any {
+  return c70.has(v) ? v : FAIL;
+}
+const v314 = v220;
+const v316 = v124;
 function v315(v: any): any {
-  return obj(v, c70, t36);
+  return v === null ? null : v316(v);
 }
-function v319(v: any): any {
-  return c73.has(v) ? v : FAIL;
-}
-const v320 = v33;
-const v323 = v218;
-function v322(v: any): any {
-  return v === null ? null : v323(v);
-}
-function v321(v: any): any {
-  return v === undefined ? undefined : v322(v);
-}
-const v325 = v33;
-function v324(v: any): any {
-  return v === undefined ? undefined : v325(v);
+function v312(v: any): any {
+  return obj(v, c69, t35);
 }
 function v318(v: any): any {
-  return obj(v, c72, t37);
+  return c72.has(v) ? v : FAIL;
 }
-function v327(v: any): any {
+const v319 = v220;
+function v317(v: any): any {
+  return obj(v, c71, t36);
+}
+function v321(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v328 = v218;
+const v322 = v35;
+const v325 = v220;
+function v324(v: any): any {
+  return v === null ? null : v325(v);
+}
+function v323(v: any): any {
+  return v === undefined ? undefined : v324(v);
+}
+const v327 = v35;
 function v326(v: any): any {
-  return obj(v, c70, t38);
+  return v === undefined ? undefined : v327(v);
 }
-function v330(v: any): any {
-  return c76.has(v) ? v : FAIL;
-}
-const v331 = v240;
-const v332 = v241;
-const v334 = v122;
-function v333(v: any): any {
-  return v === undefined ? undefined : v334(v);
+function v320(v: any): any {
+  return obj(v, c73, t37);
 }
 function v329(v: any): any {
-  return obj(v, c75, t39);
+  return c75.has(v) ? v : FAIL;
 }
-function v336(v: any): any {
-  return c78.has(v) ? v : FAIL;
+const v330 = v220;
+function v328(v: any): any {
+  return obj(v, c71, t38);
 }
-const v337 = v122;
+function v332(v: any): any {
+  return c77.has(v) ? v : FAIL;
+}
+const v333 = v242;
+const v334 = v243;
+const v336 = v124;
 function v335(v: any): any {
-  return obj(v, c77, t40);
+  return v === undefined ? undefined : v336(v);
 }
-function v339(v: any): any {
-  return c80.has(v) ? v : FAIL;
+function v331(v: any): any {
+  return obj(v, c76, t39);
 }
-function v340(v: any): any {
+function v338(v: any): any {
+  return c79.has(v) ? v : FAIL;
+}
+const v339 = v124;
+function v337(v: any): any {
+  return obj(v, c78, t40);
+}
+function v341(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-const v341 = v248;
-function v338(v: any): any {
-  return obj(v, c79, t41);
-}
-function v343(v: any): any {
-  return c83.has(v) ? v : FAIL;
-}
 function v342(v: any): any {
-  return obj(v, c82, t42);
+  return c82.has(v) ? v : FAIL;
+}
+const v343 = v250;
+function v340(v: any): any {
+  return obj(v, c80, t41);
 }
 function v345(v: any): any {
-  return c85.has(v) ? v : FAIL;
+  return c84.has(v) ? v : FAIL;
 }
-const v346 = v53;
-const v347 = v240;
-const v349 = v139;
-const v350 = v139;
-function v348(v: any): any {
+function v344(v: any): any {
+  return obj(v, c83, t42);
+}
+function v347(v: any): any {
+  return c86.has(v) ? v : FAIL;
+}
+const v348 = v55;
+const v349 = v242;
+const v351 = v141;
+const v352 = v141;
+function v350(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v349(k) !== k) return FAIL;
-    const r = v350(v[k]);
+    if (k === '__proto__' || v351(k) !== k) return FAIL;
+    const r = v352(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v344(v: any): any {
-  return obj(v, c84, t43);
+function v346(v: any): any {
+  return obj(v, c85, t43);
 }
-function v352(v: any): any {
-  return c87.has(v) ? v : FAIL;
+function v354(v: any): any {
+  return c88.has(v) ? v : FAIL;
 }
-const v353 = v124;
-const v354 = v135;
-const v355 = v192;
-function v351(v: any): any {
-  return obj(v, c86, t44);
+const v355 = v126;
+const v356 = v137;
+const v357 = v194;
+function v353(v: any): any {
+  return obj(v, c87, t44);
 }
-function v258(v: any): any {
+function v260(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c88.get(v["kind"]);
+  const option = c89.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v357(v: any): any {
-  return c90.has(v) ? v : FAIL;
-}
-const v358 = v63;
-const v360 = v139;
-const v362 = v139;
-function v361(v: any): any {
-  return v === null ? null : v362(v);
-}
 function v359(v: any): any {
-  return obj(v, c91, t45);
+  return c91.has(v) ? v : FAIL;
 }
-const v363 = v185;
-const v364 = v135;
-const v367 = v185;
-const v368 = v63;
-const v369 = v245;
-const v371 = v126;
-function v370(v: any): any {
-  return v === null ? null : v371(v);
+const v360 = v65;
+const v362 = v141;
+const v364 = v141;
+function v363(v: any): any {
+  return v === null ? null : v364(v);
 }
-const v372 = v33;
-function v373(v: any): any {
-  return v === null ? null : v188(v);
+function v361(v: any): any {
+  return obj(v, c92, t45);
 }
-function v366(v: any): any {
-  return obj(v, c92, t46);
+const v365 = v187;
+const v366 = v137;
+const v369 = v187;
+const v370 = v65;
+const v371 = v247;
+const v373 = v128;
+function v372(v: any): any {
+  return v === null ? null : v373(v);
 }
-function v365(v: any): any {
-  return arr(v, -1, -1, v366);
+const v374 = v35;
+function v375(v: any): any {
+  return v === null ? null : v190(v);
 }
-const v375 = v135;
-function v376(v: any): any {
+function v368(v: any): any {
+  return obj(v, c93, t46);
+}
+function v367(v: any): any {
+  return arr(v, -1, -1, v368);
+}
+const v377 = v137;
+function v378(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v377 = v135;
-const v378 = v135;
-const v379 = v135;
-const v380 = v135;
-const v381 = v135;
-const v382 = v135;
-const v383 = v135;
-const v384 = v135;
-const v385 = v135;
-const v386 = v135;
-const v387 = v135;
-function v389(v: any): any {
+const v379 = v137;
+const v380 = v137;
+const v381 = v137;
+const v382 = v137;
+const v383 = v137;
+const v384 = v137;
+const v385 = v137;
+const v386 = v137;
+const v387 = v137;
+const v388 = v137;
+const v389 = v137;
+function v391(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v388(v: any): any {
-  return v === null ? null : v389(v);
+function v390(v: any): any {
+  return v === null ? null : v391(v);
 }
-const v390 = v135;
-const v391 = v388;
-const v392 = v126;
-function v374(v: any): any {
-  return obj(v, c93, t47);
+const v392 = v137;
+const v393 = v390;
+const v394 = v128;
+function v376(v: any): any {
+  return obj(v, c94, t47);
+}
+function v397(v: any): any {
+  return c96.has(v) ? v : FAIL;
+}
+const v398 = v242;
+const v399 = v65;
+const v400 = v141;
+function v396(v: any): any {
+  return obj(v, c95, t48);
 }
 function v395(v: any): any {
-  return c95.has(v) ? v : FAIL;
+  return arr(v, -1, -1, v396);
 }
-const v396 = v240;
-const v397 = v63;
-const v398 = v139;
-function v394(v: any): any {
-  return obj(v, c94, t48);
-}
-function v393(v: any): any {
-  return arr(v, -1, -1, v394);
-}
-const v401 = v53;
-const v402 = v139;
-const v403 = v53;
-const v404 = v139;
-const v405 = v139;
-const v406 = v174;
-const v407 = v33;
-const v408 = v33;
-const v409 = v135;
-const v410 = v135;
-const v411 = v135;
-const v412 = v135;
-const v413 = v135;
-const v415 = v135;
-const v416 = v135;
-const v417 = v135;
-const v419 = v122;
-function v418(v: any): any {
-  return v === null ? null : v419(v);
-}
-const v421 = v33;
+const v403 = v55;
+const v404 = v141;
+const v405 = v55;
+const v406 = v141;
+const v407 = v141;
+const v408 = v176;
+const v409 = v35;
+const v410 = v35;
+const v411 = v137;
+const v412 = v137;
+const v413 = v137;
+const v414 = v137;
+const v415 = v137;
+const v417 = v137;
+const v418 = v137;
+const v419 = v137;
+const v421 = v124;
 function v420(v: any): any {
   return v === null ? null : v421(v);
 }
-const v422 = v133;
-const v423 = v245;
-function v414(v: any): any {
-  return obj(v, c97, t49);
+const v423 = v35;
+function v422(v: any): any {
+  return v === null ? null : v423(v);
 }
-const v426 = v63;
-const v427 = v139;
-const v428 = v301;
-const v430 = v122;
-function v429(v: any): any {
-  return v === null ? null : v430(v);
+const v424 = v135;
+const v425 = v247;
+function v416(v: any): any {
+  return obj(v, c98, t49);
 }
-const v431 = v33;
-const v432 = v133;
-const v434 = v139;
-function v433(v: any): any {
-  return v === null ? null : v434(v);
+const v428 = v65;
+const v429 = v141;
+const v430 = v303;
+const v432 = v124;
+function v431(v: any): any {
+  return v === null ? null : v432(v);
 }
-const v437 = v139;
-function v436(v: any): any {
-  return arr(v, -1, -1, v437);
-}
+const v433 = v35;
+const v434 = v135;
+const v436 = v141;
 function v435(v: any): any {
-  return v === undefined ? undefined : v436(v);
+  return v === null ? null : v436(v);
 }
-function v425(v: any): any {
-  return obj(v, c98, t50);
-}
-function v424(v: any): any {
-  return arr(v, -1, -1, v425);
-}
-const v440 = v63;
-const v441 = v139;
-const v442 = v204;
-const v443 = v245;
-const v445 = v139;
-function v444(v: any): any {
-  return v === null ? null : v445(v);
-}
-function v439(v: any): any {
-  return obj(v, c99, t51);
-}
+const v439 = v141;
 function v438(v: any): any {
   return arr(v, -1, -1, v439);
 }
-const v448 = v63;
-const v449 = v139;
-const v450 = v245;
-function v447(v: any): any {
-  return obj(v, c100, t52);
+function v437(v: any): any {
+  return v === undefined ? undefined : v438(v);
 }
+function v427(v: any): any {
+  return obj(v, c99, t50);
+}
+function v426(v: any): any {
+  return arr(v, -1, -1, v427);
+}
+const v442 = v65;
+const v443 = v141;
+const v444 = v206;
+const v445 = v247;
+const v447 = v141;
 function v446(v: any): any {
-  return arr(v, -1, -1, v447);
+  return v === null ? null : v447(v);
 }
-const v451 = v63;
-const v452 = v245;
-const v453 = v370;
-const v454 = v126;
-const v455 = v133;
-const v458 = v63;
-const v459 = v159;
-const v461 = v139;
-function v460(v: any): any {
-  return v === null ? null : v461(v);
+function v441(v: any): any {
+  return obj(v, c100, t51);
 }
-const v463 = v122;
+function v440(v: any): any {
+  return arr(v, -1, -1, v441);
+}
+const v450 = v65;
+const v451 = v141;
+const v452 = v247;
+function v449(v: any): any {
+  return obj(v, c101, t52);
+}
+function v448(v: any): any {
+  return arr(v, -1, -1, v449);
+}
+const v453 = v65;
+const v454 = v247;
+const v455 = v372;
+const v456 = v128;
+const v457 = v135;
+const v460 = v65;
+const v461 = v161;
+const v463 = v141;
 function v462(v: any): any {
   return v === null ? null : v463(v);
 }
-const v466 = v139;
-const v468 = v139;
-function v467(v: any): any {
-  return v === null ? null : v468(v);
-}
-const v469 = v139;
-function v465(v: any): any {
-  return obj(v, c33, t53);
-}
+const v465 = v124;
 function v464(v: any): any {
-  return arr(v, -1, -1, v465);
+  return v === null ? null : v465(v);
 }
-function v457(v: any): any {
-  return obj(v, c101, t54);
+const v468 = v141;
+const v470 = v141;
+function v469(v: any): any {
+  return v === null ? null : v470(v);
 }
-function v456(v: any): any {
-  return arr(v, -1, -1, v457);
+const v471 = v141;
+function v467(v: any): any {
+  return obj(v, c34, t53);
 }
-const v472 = v139;
-const v473 = v139;
-const v474 = v373;
-const v475 = v243;
-const v477 = v173;
-function v476(v: any): any {
-  return v === null ? null : v477(v);
+function v466(v: any): any {
+  return arr(v, -1, -1, v467);
 }
-const v478 = v63;
-const v479 = v370;
-const v480 = v135;
-const v481 = v245;
-const v483 = v139;
-function v482(v: any): any {
-  return v === null ? null : v483(v);
+function v459(v: any): any {
+  return obj(v, c102, t54);
 }
-function v471(v: any): any {
-  return obj(v, c102, t55);
+function v458(v: any): any {
+  return arr(v, -1, -1, v459);
 }
-function v470(v: any): any {
-  return arr(v, -1, -1, v471);
+const v474 = v141;
+const v475 = v141;
+const v476 = v375;
+const v477 = v245;
+const v479 = v175;
+function v478(v: any): any {
+  return v === null ? null : v479(v);
 }
-const v484 = v33;
-const v485 = v139;
-const v488 = v122;
-const v489 = v63;
-const v490 = v139;
-function v491(v: any): any {
-  return c104.has(v) ? v : FAIL;
+const v480 = v65;
+const v481 = v372;
+const v482 = v137;
+const v483 = v247;
+const v485 = v141;
+function v484(v: any): any {
+  return v === null ? null : v485(v);
 }
-const v492 = v139;
-const v494 = v139;
+function v473(v: any): any {
+  return obj(v, c103, t55);
+}
+function v472(v: any): any {
+  return arr(v, -1, -1, v473);
+}
+const v486 = v35;
+const v487 = v141;
+const v490 = v124;
+const v491 = v65;
+const v492 = v141;
 function v493(v: any): any {
-  return arr(v, -1, -1, v494);
+  return c105.has(v) ? v : FAIL;
 }
-function v487(v: any): any {
-  return obj(v, c103, t56);
+const v494 = v141;
+const v496 = v141;
+function v495(v: any): any {
+  return arr(v, -1, -1, v496);
 }
-function v486(v: any): any {
-  return arr(v, -1, -1, v487);
+function v489(v: any): any {
+  return obj(v, c104, t56);
 }
-function v400(v: any): any {
-  return obj(v, c96, t57);
+function v488(v: any): any {
+  return arr(v, -1, -1, v489);
 }
-function v399(v: any): any {
-  return arr(v, -1, -1, v400);
+function v402(v: any): any {
+  return obj(v, c97, t57);
 }
-const v495 = v486;
-const v498 = v242;
-const v499 = v135;
-const v500 = v135;
-const v501 = v135;
-const v502 = v135;
-const v503 = v135;
-const v504 = v126;
-const v505 = v370;
-const v506 = v370;
-function v497(v: any): any {
-  return obj(v, c105, t58);
+function v401(v: any): any {
+  return arr(v, -1, -1, v402);
 }
-function v496(v: any): any {
-  return arr(v, -1, -1, v497);
+const v497 = v488;
+const v500 = v244;
+const v501 = v137;
+const v502 = v137;
+const v503 = v137;
+const v504 = v137;
+const v505 = v137;
+const v506 = v128;
+const v507 = v372;
+const v508 = v372;
+function v499(v: any): any {
+  return obj(v, c106, t58);
 }
-const v507 = v470;
-const v510 = v185;
+function v498(v: any): any {
+  return arr(v, -1, -1, v499);
+}
+const v509 = v472;
+const v512 = v187;
+function v513(v: any): any {
+  return arr(v, -1, -1, v244);
+}
+const v514 = v137;
+const v515 = v137;
+const v516 = v137;
+const v517 = v137;
+const v518 = v137;
+const v519 = v128;
 function v511(v: any): any {
-  return arr(v, -1, -1, v242);
+  return obj(v, c107, t59);
 }
-const v512 = v135;
-const v513 = v135;
-const v514 = v135;
-const v515 = v135;
-const v516 = v135;
-const v517 = v126;
-function v509(v: any): any {
-  return obj(v, c106, t59);
+function v510(v: any): any {
+  return arr(v, -1, -1, v511);
 }
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
-}
-const v520 = v139;
-const v521 = v135;
-const v524 = v63;
-const v525 = v240;
-const v527 = v139;
-const v528 = v139;
-function v526(v: any): any {
+const v522 = v141;
+const v523 = v137;
+const v526 = v65;
+const v527 = v242;
+const v529 = v141;
+const v530 = v141;
+function v528(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v527(k) !== k) return FAIL;
-    const r = v528(v[k]);
+    if (k === '__proto__' || v529(k) !== k) return FAIL;
+    const r = v530(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v523(v: any): any {
-  return obj(v, c108, t60);
+function v525(v: any): any {
+  return obj(v, c109, t60);
 }
-function v522(v: any): any {
-  return arr(v, -1, -1, v523);
+function v524(v: any): any {
+  return arr(v, -1, -1, v525);
 }
-function v519(v: any): any {
-  return obj(v, c107, t61);
+function v521(v: any): any {
+  return obj(v, c108, t61);
 }
-function v518(v: any): any {
-  return arr(v, -1, -1, v519);
+function v520(v: any): any {
+  return arr(v, -1, -1, v521);
 }
-const v531 = v63;
-const v532 = v135;
-const v533 = v135;
-function v530(v: any): any {
-  return obj(v, c109, t62);
+const v533 = v65;
+const v534 = v137;
+const v535 = v137;
+function v532(v: any): any {
+  return obj(v, c110, t62);
 }
-function v529(v: any): any {
-  return v === null ? null : v530(v);
+function v531(v: any): any {
+  return v === null ? null : v532(v);
 }
-function v356(v: any): any {
-  return obj(v, c89, t63);
+function v358(v: any): any {
+  return obj(v, c90, t63);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
 const t1: Field[] = [["sandbox", v28, 2]];
-const t2: Field[] = [["report", v32, 2], ["logo", v34, 1], ["favicon", v36, 1], ["accent", v38, 1], ["accent_dark", v40, 1], ["footer", v42, 1], ["edit_url", v44, 1], ["repo_url", v46, 1], ["lang", v48, 2], ["mdx", v50, 1]];
+const t2: Field[] = [["publish", v32, 2], ["report", v34, 2], ["logo", v36, 1], ["favicon", v38, 1], ["accent", v40, 1], ["accent_dark", v42, 1], ["footer", v44, 1], ["edit_url", v46, 1], ["repo_url", v48, 1], ["lang", v50, 2], ["mdx", v52, 1]];
 const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v30, 2]];
-const t4: Field[] = [["id", v53, 0], ["title", v54, 0], ["url", v55, 0], ["kind", v56, 0], ["status", v57, 0], ["reason", v58, 1], ["summary", v60, 1], ["retrieved_at", v62, 1]];
-const t5: Field[] = [["id", v65, 0], ["source", v66, 0], ["title", v67, 0], ["summary", v68, 0], ["importance", v69, 2]];
-const t6: Field[] = [["id", v86, 0], ["slug", v87, 0], ["title", v88, 0], ["summary", v89, 2], ["objectives", v91, 2], ["prerequisites", v94, 2], ["topics", v96, 2]];
-const t7: Field[] = [["id", v79, 0], ["slug", v80, 0], ["title", v81, 0], ["summary", v82, 2], ["lessons", v84, 0]];
-const t8: Field[] = [["title", v72, 0], ["summary", v73, 2], ["audience", v75, 2], ["modules", v77, 0]];
-const t9: Field[] = [["path", v113, 0], ["purpose", v114, 2]];
-const t10: Field[] = [["lesson", v100, 0], ["title", v101, 0], ["goal", v102, 0], ["objectives", v103, 2], ["runtime", v106, 1], ["test_command", v107, 1], ["network", v108, 2], ["files", v110, 2], ["tests", v116, 2]];
-const t11: Field[] = [["passed", v135, 0], ["failed", v136, 0], ["skipped", v137, 0], ["total", v138, 0]];
-const t12: Field[] = [["schema_version", v120, 0], ["lesson", v121, 0], ["run", v122, 0], ["runtime", v10, 0], ["argv", v123, 0], ["cwd", v124, 0], ["started_at", v125, 0], ["duration_ms", v126, 0], ["exit_code", v127, 0], ["signal", v129, 0], ["timed_out", v131, 0], ["passed", v132, 0], ["tests", v133, 0], ["output_tail", v139, 0], ["output_bytes", v140, 0], ["output_truncated", v141, 0], ["code_hash", v142, 0], ["sandbox", v143, 1], ["cause", v145, 0]];
-const t13: Field[] = [["term", v148, 0], ["slug", v149, 1], ["definition", v151, 0], ["aliases", v152, 2], ["lessons", v155, 2]];
-const t14: Field[] = [["severity", v167, 0], ["where", v168, 1], ["text", v170, 0]];
-const t15: Field[] = [["lesson", v158, 0], ["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t16: Field[] = [["lesson", v172, 0], ["status", v173, 0], ["stage", v174, 0], ["artifacts", v175, 2], ["notes", v178, 1]];
-const t17: Field[] = [["phase", v188, 0], ["entered_at", v63, 0], ["seq", v189, 0]];
-const t18: Field[] = [["reason", v203, 0], ["by", v204, 0], ["at", v63, 0]];
-const t19: Field[] = [["reason", v207, 0], ["at", v63, 0]];
-const t20: Field[] = [["from", v216, 0], ["to", v217, 0], ["note", v218, 0], ["at", v63, 0]];
-const t21: Field[] = [["code_hash", v221, 0], ["at", v63, 0], ["run", v222, 0]];
-const t22: Field[] = [["run", v229, 0], ["code_hash", v231, 0], ["note", v232, 1]];
-const t23: Field[] = [["id", v86, 0], ["title", v195, 0], ["slug", v150, 0], ["module_id", v196, 0], ["module_slug", v197, 0], ["module_title", v198, 0], ["dir", v199, 0], ["stage", v200, 0], ["blocked", v201, 0], ["stale", v205, 0], ["fix_attempts_used", v208, 0], ["fix_budget_resets", v209, 0], ["review_rounds_used", v210, 0], ["review_rounds_granted", v211, 1], ["rework", v213, 1], ["verified", v219, 0], ["last_failure", v224, 0], ["last_verify_failure", v226, 1], ["done_at", v234, 1], ["updated_at", v235, 0]];
-const t24: Field[] = [["id", v239, 0], ["lesson", v240, 0], ["phase", v241, 1], ["role", v242, 0], ["status", v243, 0], ["started_at", v244, 0], ["finished_at", v245, 0], ["note", v246, 0], ["result", v248, 0], ["lease_expires_at", v249, 1], ["heartbeat_at", v250, 1]];
-const t25: Field[] = [["at", v63, 0], ["seq", v254, 0], ["out", v255, 0], ["pages", v256, 0], ["lessons", v257, 0]];
-const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v236, 0], ["task_counter", v251, 0], ["last_site_build", v252, 0]];
-const t27: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v266, 0], ["title", v267, 0], ["topic", v268, 0]];
-const t28: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v271, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v272, 0]];
-const t29: Field[] = [["id", v86, 0], ["title", v277, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v278, 0], ["dir", v177, 0]];
-const t30: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v274, 0], ["lessons", v275, 0], ["removed", v279, 0]];
-const t31: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t32: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v281, 0], ["lesson", v282, 0], ["from", v200, 0], ["to", v200, 0], ["note", v283, 0], ["review_round_used", v285, 0], ["review", v286, 1], ["reopened", v288, 1]];
-const t33: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v290, 0], ["lesson", v282, 0], ["code_hash", v291, 0], ["run", v292, 0], ["tests", v294, 1]];
-const t34: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v297, 0], ["lesson", v282, 0], ["note", v298, 0], ["fix_attempts_used", v299, 0], ["blocked", v300, 0], ["via", v301, 0], ["run", v302, 0], ["tests", v294, 1], ["evidence", v304, 1], ["code_hash", v307, 1]];
-const t35: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v311, 0], ["lesson", v282, 0], ["note", v312, 0], ["run", v313, 0]];
-const t36: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v316, 0], ["lesson", v282, 0], ["reason", v317, 0]];
-const t37: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v319, 0], ["lesson", v282, 0], ["fix_budget_reset", v320, 0], ["note", v321, 1], ["review_round_granted", v324, 1]];
-const t38: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v327, 0], ["lesson", v282, 0], ["reason", v328, 0]];
-const t39: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v330, 0], ["task", v239, 0], ["lesson", v331, 0], ["phase", v332, 1], ["role", v242, 0], ["lease_seconds", v333, 1]];
-const t40: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v336, 0], ["task", v239, 0], ["lease_seconds", v337, 0]];
-const t41: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v339, 0], ["task", v239, 0], ["status", v340, 0], ["note", v283, 0], ["result", v341, 0]];
-const t42: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v343, 0], ["task", v239, 0], ["note", v283, 0]];
-const t43: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v345, 0], ["fact", v346, 0], ["lesson", v347, 0], ["data", v348, 0]];
-const t44: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v352, 0], ["out", v353, 0], ["pages", v354, 0], ["lessons", v355, 0]];
-const t45: Field[] = [["title", v360, 0], ["topic", v361, 0]];
-const t46: Field[] = [["phase", v367, 0], ["started_at", v368, 0], ["ended_at", v369, 0], ["duration_ms", v370, 0], ["approved", v372, 0], ["reopened_from", v373, 0]];
-const t47: Field[] = [["lessons", v375, 0], ["by_stage", v376, 0], ["done", v377, 0], ["blocked", v378, 0], ["stale", v379, 0], ["fix_attempts", v380, 0], ["review_rounds", v381, 0], ["verify_runs", v382, 0], ["tasks", v383, 0], ["phase_tasks", v384, 0], ["reopens", v385, 0], ["tests", v386, 0], ["verify_passed", v387, 0], ["verify_pass_rate", v388, 0], ["lessons_reworked", v390, 0], ["rework_rate", v391, 0], ["wall_ms", v392, 0]];
-const t48: Field[] = [["kind", v395, 0], ["lesson", v396, 0], ["at", v397, 0], ["text", v398, 0]];
-const t49: Field[] = [["runs", v415, 0], ["passed", v416, 0], ["failed", v417, 0], ["last_run", v418, 0], ["last_passed", v420, 0], ["last_tests", v422, 0], ["last_at", v423, 0]];
-const t50: Field[] = [["at", v426, 0], ["note", v427, 0], ["via", v428, 0], ["run", v429, 0], ["blocked", v431, 0], ["tests", v432, 0], ["evidence", v433, 0], ["orchestrator_notes", v435, 1]];
-const t51: Field[] = [["at", v440, 0], ["reason", v441, 0], ["by", v442, 0], ["unblocked_at", v443, 0], ["decision", v444, 0]];
-const t52: Field[] = [["at", v448, 0], ["reason", v449, 0], ["cleared_at", v450, 0]];
-const t53: Field[] = [["severity", v466, 0], ["where", v467, 0], ["text", v469, 0]];
-const t54: Field[] = [["at", v458, 0], ["verdict", v459, 0], ["reviewer", v460, 0], ["round", v462, 0], ["findings", v464, 0]];
-const t55: Field[] = [["id", v472, 0], ["role", v473, 0], ["phase", v474, 0], ["status", v475, 0], ["worker_status", v476, 0], ["started_at", v478, 0], ["duration_ms", v479, 0], ["heartbeats", v480, 0], ["lease_until", v481, 0], ["note", v482, 0]];
-const t56: Field[] = [["seq", v488, 0], ["at", v489, 0], ["kind", v490, 0], ["label", v491, 0], ["text", v492, 0], ["details", v493, 0]];
-const t57: Field[] = [["id", v401, 0], ["title", v402, 0], ["module_id", v403, 0], ["module_title", v404, 0], ["dir", v405, 0], ["stage", v406, 0], ["blocked", v407, 0], ["stale", v408, 0], ["fix_attempts", v409, 0], ["fix_budget_resets", v410, 0], ["review_rounds", v411, 0], ["review_rounds_granted", v412, 0], ["reworks", v413, 0], ["verify", v414, 0], ["failures", v424, 0], ["blocks", v438, 0], ["stale_marks", v446, 0], ["registered_at", v451, 0], ["done_at", v452, 0], ["pending_to_done_ms", v453, 0], ["wall_ms", v454, 0], ["tests", v455, 0], ["reviews", v456, 0], ["tasks", v470, 0], ["smooth", v484, 0], ["summary", v485, 0], ["story", v486, 0]];
-const t58: Field[] = [["role", v498, 0], ["count", v499, 0], ["done", v500, 0], ["failed", v501, 0], ["reset", v502, 0], ["running", v503, 0], ["total_ms", v504, 0], ["mean_ms", v505, 0], ["max_ms", v506, 0]];
-const t59: Field[] = [["phase", v510, 0], ["roles", v511, 0], ["count", v512, 0], ["done", v513, 0], ["failed", v514, 0], ["reset", v515, 0], ["running", v516, 0], ["total_ms", v517, 0]];
-const t60: Field[] = [["at", v524, 0], ["lesson", v525, 0], ["data", v526, 0]];
-const t61: Field[] = [["kind", v520, 0], ["count", v521, 0], ["entries", v522, 0]];
-const t62: Field[] = [["at", v531, 0], ["pages", v532, 0], ["lessons", v533, 0]];
-const t63: Field[] = [["schema_version", v357, 0], ["generated_at", v358, 0], ["course", v359, 0], ["phase", v363, 0], ["last_seq", v364, 0], ["phases", v365, 0], ["totals", v374, 0], ["needs_human", v393, 0], ["lessons", v399, 0], ["course_story", v495, 0], ["tasks", v496, 0], ["phase_tasks", v507, 0], ["tasks_by_phase", v508, 0], ["facts", v518, 0], ["site_build", v529, 0]];
+const t4: Field[] = [["id", v55, 0], ["title", v56, 0], ["url", v57, 0], ["kind", v58, 0], ["status", v59, 0], ["reason", v60, 1], ["summary", v62, 1], ["retrieved_at", v64, 1]];
+const t5: Field[] = [["id", v67, 0], ["source", v68, 0], ["title", v69, 0], ["summary", v70, 0], ["importance", v71, 2]];
+const t6: Field[] = [["id", v88, 0], ["slug", v89, 0], ["title", v90, 0], ["summary", v91, 2], ["objectives", v93, 2], ["prerequisites", v96, 2], ["topics", v98, 2]];
+const t7: Field[] = [["id", v81, 0], ["slug", v82, 0], ["title", v83, 0], ["summary", v84, 2], ["lessons", v86, 0]];
+const t8: Field[] = [["title", v74, 0], ["summary", v75, 2], ["audience", v77, 2], ["modules", v79, 0]];
+const t9: Field[] = [["path", v115, 0], ["purpose", v116, 2]];
+const t10: Field[] = [["lesson", v102, 0], ["title", v103, 0], ["goal", v104, 0], ["objectives", v105, 2], ["runtime", v108, 1], ["test_command", v109, 1], ["network", v110, 2], ["files", v112, 2], ["tests", v118, 2]];
+const t11: Field[] = [["passed", v137, 0], ["failed", v138, 0], ["skipped", v139, 0], ["total", v140, 0]];
+const t12: Field[] = [["schema_version", v122, 0], ["lesson", v123, 0], ["run", v124, 0], ["runtime", v10, 0], ["argv", v125, 0], ["cwd", v126, 0], ["started_at", v127, 0], ["duration_ms", v128, 0], ["exit_code", v129, 0], ["signal", v131, 0], ["timed_out", v133, 0], ["passed", v134, 0], ["tests", v135, 0], ["output_tail", v141, 0], ["output_bytes", v142, 0], ["output_truncated", v143, 0], ["code_hash", v144, 0], ["sandbox", v145, 1], ["cause", v147, 0]];
+const t13: Field[] = [["term", v150, 0], ["slug", v151, 1], ["definition", v153, 0], ["aliases", v154, 2], ["lessons", v157, 2]];
+const t14: Field[] = [["severity", v169, 0], ["where", v170, 1], ["text", v172, 0]];
+const t15: Field[] = [["lesson", v160, 0], ["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
+const t16: Field[] = [["lesson", v174, 0], ["status", v175, 0], ["stage", v176, 0], ["artifacts", v177, 2], ["notes", v180, 1]];
+const t17: Field[] = [["phase", v190, 0], ["entered_at", v65, 0], ["seq", v191, 0]];
+const t18: Field[] = [["reason", v205, 0], ["by", v206, 0], ["at", v65, 0]];
+const t19: Field[] = [["reason", v209, 0], ["at", v65, 0]];
+const t20: Field[] = [["from", v218, 0], ["to", v219, 0], ["note", v220, 0], ["at", v65, 0]];
+const t21: Field[] = [["code_hash", v223, 0], ["at", v65, 0], ["run", v224, 0]];
+const t22: Field[] = [["run", v231, 0], ["code_hash", v233, 0], ["note", v234, 1]];
+const t23: Field[] = [["id", v88, 0], ["title", v197, 0], ["slug", v152, 0], ["module_id", v198, 0], ["module_slug", v199, 0], ["module_title", v200, 0], ["dir", v201, 0], ["stage", v202, 0], ["blocked", v203, 0], ["stale", v207, 0], ["fix_attempts_used", v210, 0], ["fix_budget_resets", v211, 0], ["review_rounds_used", v212, 0], ["review_rounds_granted", v213, 1], ["rework", v215, 1], ["verified", v221, 0], ["last_failure", v226, 0], ["last_verify_failure", v228, 1], ["done_at", v236, 1], ["updated_at", v237, 0]];
+const t24: Field[] = [["id", v241, 0], ["lesson", v242, 0], ["phase", v243, 1], ["role", v244, 0], ["status", v245, 0], ["started_at", v246, 0], ["finished_at", v247, 0], ["note", v248, 0], ["result", v250, 0], ["lease_expires_at", v251, 1], ["heartbeat_at", v252, 1]];
+const t25: Field[] = [["at", v65, 0], ["seq", v256, 0], ["out", v257, 0], ["pages", v258, 0], ["lessons", v259, 0]];
+const t26: Field[] = [["schema_version", v183, 0], ["title", v184, 0], ["topic", v185, 0], ["created_at", v65, 0], ["phase", v187, 0], ["phase_history", v188, 0], ["last_seq", v192, 0], ["log_bytes", v193, 0], ["lesson_order", v194, 0], ["lessons", v195, 0], ["tasks", v238, 0], ["task_counter", v253, 0], ["last_site_build", v254, 0]];
+const t27: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v268, 0], ["title", v269, 0], ["topic", v270, 0]];
+const t28: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v273, 0], ["from", v190, 0], ["to", v190, 0], ["approved", v274, 0]];
+const t29: Field[] = [["id", v88, 0], ["title", v279, 0], ["slug", v152, 0], ["module_id", v81, 0], ["module_slug", v152, 0], ["module_title", v280, 0], ["dir", v179, 0]];
+const t30: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v276, 0], ["lessons", v277, 0], ["removed", v281, 0]];
+const t31: Field[] = [["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
+const t32: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v283, 0], ["lesson", v284, 0], ["from", v202, 0], ["to", v202, 0], ["note", v285, 0], ["review_round_used", v287, 0], ["review", v288, 1], ["reopened", v290, 1]];
+const t33: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v292, 0], ["lesson", v284, 0], ["code_hash", v293, 0], ["run", v294, 0], ["tests", v296, 1]];
+const t34: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v299, 0], ["lesson", v284, 0], ["note", v300, 0], ["fix_attempts_used", v301, 0], ["blocked", v302, 0], ["via", v303, 0], ["run", v304, 0], ["tests", v296, 1], ["evidence", v306, 1], ["code_hash", v309, 1]];
+const t35: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v313, 0], ["lesson", v284, 0], ["note", v314, 0], ["run", v315, 0]];
+const t36: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v318, 0], ["lesson", v284, 0], ["reason", v319, 0]];
+const t37: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v321, 0], ["lesson", v284, 0], ["fix_budget_reset", v322, 0], ["note", v323, 1], ["review_round_granted", v326, 1]];
+const t38: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v329, 0], ["lesson", v284, 0], ["reason", v330, 0]];
+const t39: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v332, 0], ["task", v241, 0], ["lesson", v333, 0], ["phase", v334, 1], ["role", v244, 0], ["lease_seconds", v335, 1]];
+const t40: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v338, 0], ["task", v241, 0], ["lease_seconds", v339, 0]];
+const t41: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v341, 0], ["task", v241, 0], ["status", v342, 0], ["note", v285, 0], ["result", v343, 0]];
+const t42: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v345, 0], ["task", v241, 0], ["note", v285, 0]];
+const t43: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v347, 0], ["fact", v348, 0], ["lesson", v349, 0], ["data", v350, 0]];
+const t44: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v354, 0], ["out", v355, 0], ["pages", v356, 0], ["lessons", v357, 0]];
+const t45: Field[] = [["title", v362, 0], ["topic", v363, 0]];
+const t46: Field[] = [["phase", v369, 0], ["started_at", v370, 0], ["ended_at", v371, 0], ["duration_ms", v372, 0], ["approved", v374, 0], ["reopened_from", v375, 0]];
+const t47: Field[] = [["lessons", v377, 0], ["by_stage", v378, 0], ["done", v379, 0], ["blocked", v380, 0], ["stale", v381, 0], ["fix_attempts", v382, 0], ["review_rounds", v383, 0], ["verify_runs", v384, 0], ["tasks", v385, 0], ["phase_tasks", v386, 0], ["reopens", v387, 0], ["tests", v388, 0], ["verify_passed", v389, 0], ["verify_pass_rate", v390, 0], ["lessons_reworked", v392, 0], ["rework_rate", v393, 0], ["wall_ms", v394, 0]];
+const t48: Field[] = [["kind", v397, 0], ["lesson", v398, 0], ["at", v399, 0], ["text", v400, 0]];
+const t49: Field[] = [["runs", v417, 0], ["passed", v418, 0], ["failed", v419, 0], ["last_run", v420, 0], ["last_passed", v422, 0], ["last_tests", v424, 0], ["last_at", v425, 0]];
+const t50: Field[] = [["at", v428, 0], ["note", v429, 0], ["via", v430, 0], ["run", v431, 0], ["blocked", v433, 0], ["tests", v434, 0], ["evidence", v435, 0], ["orchestrator_notes", v437, 1]];
+const t51: Field[] = [["at", v442, 0], ["reason", v443, 0], ["by", v444, 0], ["unblocked_at", v445, 0], ["decision", v446, 0]];
+const t52: Field[] = [["at", v450, 0], ["reason", v451, 0], ["cleared_at", v452, 0]];
+const t53: Field[] = [["severity", v468, 0], ["where", v469, 0], ["text", v471, 0]];
+const t54: Field[] = [["at", v460, 0], ["verdict", v461, 0], ["reviewer", v462, 0], ["round", v464, 0], ["findings", v466, 0]];
+const t55: Field[] = [["id", v474, 0], ["role", v475, 0], ["phase", v476, 0], ["status", v477, 0], ["worker_status", v478, 0], ["started_at", v480, 0], ["duration_ms", v481, 0], ["heartbeats", v482, 0], ["lease_until", v483, 0], ["note", v484, 0]];
+const t56: Field[] = [["seq", v490, 0], ["at", v491, 0], ["kind", v492, 0], ["label", v493, 0], ["text", v494, 0], ["details", v495, 0]];
+const t57: Field[] = [["id", v403, 0], ["title", v404, 0], ["module_id", v405, 0], ["module_title", v406, 0], ["dir", v407, 0], ["stage", v408, 0], ["blocked", v409, 0], ["stale", v410, 0], ["fix_attempts", v411, 0], ["fix_budget_resets", v412, 0], ["review_rounds", v413, 0], ["review_rounds_granted", v414, 0], ["reworks", v415, 0], ["verify", v416, 0], ["failures", v426, 0], ["blocks", v440, 0], ["stale_marks", v448, 0], ["registered_at", v453, 0], ["done_at", v454, 0], ["pending_to_done_ms", v455, 0], ["wall_ms", v456, 0], ["tests", v457, 0], ["reviews", v458, 0], ["tasks", v472, 0], ["smooth", v486, 0], ["summary", v487, 0], ["story", v488, 0]];
+const t58: Field[] = [["role", v500, 0], ["count", v501, 0], ["done", v502, 0], ["failed", v503, 0], ["reset", v504, 0], ["running", v505, 0], ["total_ms", v506, 0], ["mean_ms", v507, 0], ["max_ms", v508, 0]];
+const t59: Field[] = [["phase", v512, 0], ["roles", v513, 0], ["count", v514, 0], ["done", v515, 0], ["failed", v516, 0], ["reset", v517, 0], ["running", v518, 0], ["total_ms", v519, 0]];
+const t60: Field[] = [["at", v526, 0], ["lesson", v527, 0], ["data", v528, 0]];
+const t61: Field[] = [["kind", v522, 0], ["count", v523, 0], ["entries", v524, 0]];
+const t62: Field[] = [["at", v533, 0], ["pages", v534, 0], ["lessons", v535, 0]];
+const t63: Field[] = [["schema_version", v359, 0], ["generated_at", v360, 0], ["course", v361, 0], ["phase", v365, 0], ["last_seq", v366, 0], ["phases", v367, 0], ["totals", v376, 0], ["needs_human", v395, 0], ["lessons", v401, 0], ["course_story", v497, 0], ["tasks", v498, 0], ["phase_tasks", v509, 0], ["tasks_by_phase", v510, 0], ["facts", v520, 0], ["site_build", v531, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
-  SourceSchema: v52,
-  TopicSchema: v64,
-  CurriculumSchema: v71,
-  LessonSpecSchema: v99,
-  RunResultSchema: v119,
-  GlossaryEntrySchema: v147,
-  ReviewSchema: v157,
-  WorkerStatusSchema: v171,
-  StateSchema: v180,
-  EventSchema: v258,
-  TaskSchema: v238,
-  ReportSchema: v356,
-  RoleSchema: v242,
-  LessonIdSchema: v86,
+  SourceSchema: v54,
+  TopicSchema: v66,
+  CurriculumSchema: v73,
+  LessonSpecSchema: v101,
+  RunResultSchema: v121,
+  GlossaryEntrySchema: v149,
+  ReviewSchema: v159,
+  WorkerStatusSchema: v173,
+  StateSchema: v182,
+  EventSchema: v260,
+  TaskSchema: v240,
+  ReportSchema: v358,
+  RoleSchema: v244,
+  LessonIdSchema: v88,
 };

@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State } from '../content-schemas/index.ts';
-import { CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../content-schemas/index.ts';
+import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './artifacts/code-hash.ts';
 import { fileInside, OutsideError, realPathInside } from './confined.ts';
 import { loadConfig } from './config.ts';
@@ -266,6 +266,29 @@ export interface Verification {
 }
 
 /** Last verification run and code drift of a lesson (null parts when never verified). */
+/**
+ * Whether a publish build shows the lesson, by the course's `site.publish` rule: `done` lessons at
+ * stage done; `verified` also those whose tests passed (stage verified or later, or the last verify
+ * run passed, as a hand author runs it); `all` every lesson.
+ */
+export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
+  const rule = view.config.site.publish;
+  if (rule === 'all' || lesson.stage === 'done') return true;
+  if (rule !== 'verified') return false;
+  if (lesson.stage !== null && STAGES.indexOf(lesson.stage) >= STAGES.indexOf('verified')) return true;
+  return lastRun(view.course, lesson.id)?.passed === true;
+}
+
+/** What a publish build that shows no lesson says, by the course's rule. */
+export function nothingPublished(view: CourseView): string {
+  const rule = view.config.site.publish;
+  const some = view.lessons.slice(0, 5).map((l) => `${l.id} (${l.stage ?? 'no state'})`).join(', ') + (view.lessons.length > 5 ? ', ...' : '');
+  const config = '.codelabgen/config.yaml';
+  if (view.lessons.length === 0) return 'site build: 0 lessons to publish: the course has no lessons yet; add one with codelabgen new lesson, or build with --drafts';
+  if (rule === 'verified') return `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`;
+  return `site build: 0 lessons to publish: site.publish is done and no lesson is at stage done (${some}); to publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or build with --drafts`;
+}
+
 export function readVerification(course: Course, lesson: SiteLesson): Verification {
   return {
     run: lastRun(course, lesson.id),

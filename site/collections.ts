@@ -76,7 +76,7 @@ function courseLoader(name: string, entries: Entries): Loader {
 
 const course = defineCollection({
   loader: courseLoader('course', (view, options) => {
-    const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(l, options), missing: missingSteps(l.stage) }));
+    const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(view, l, options), missing: missingSteps(l.stage) }));
     return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, site: branding(view.course.root, view.config.site, options), lessons, problem: null } }];
   }),
   schema: z.strictObject({
@@ -143,7 +143,7 @@ const mdxDocs = defineCollection({
       }
       const files = new Map<string, string>();
       if (view.config.site.mdx === true) {
-        for (const lesson of view.lessons.filter((l) => isIncluded(l, options))) {
+        for (const lesson of view.lessons.filter((l) => isIncluded(view, l, options))) {
           for (const name of ['readalong', 'notes']) {
             const doc = `docs/${name}.mdx`;
             if (!existsSync(path.join(options.course, lesson.dir, `docs/${name}.md`)) && existsSync(path.join(options.course, lesson.dir, doc))) files.set(`${lesson.dir}/${doc}`, mdxDocId(lesson.id, doc));
@@ -160,7 +160,10 @@ const mdxDocs = defineCollection({
   },
 });
 
-/** The collections the course pages read; spread them into a site's own `collections`. */
+/**
+ * The collections the course pages read, named `codelabgen-*` (site/lib/collections-named.ts) so
+ * they never replace a host site's own; spread them into the site's `collections`.
+ */
 export function codelabgenCollections() {
-  return { course, lessons, glossary, sources, report, mdxDocs };
+  return { 'codelabgen-course': course, 'codelabgen-lessons': lessons, 'codelabgen-glossary': glossary, 'codelabgen-sources': sources, 'codelabgen-report': report, 'codelabgen-mdx': mdxDocs };
 }

@@ -21,8 +21,13 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (example) requireTemplate(runtime ?? existing ?? 'node', 'init --example');
 
   const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
-  // A config init just wrote is the default; a runtime other than node replaces that line only.
-  if (runtime !== undefined && existing === null) writeFileAtomic(abs(course, ARTIFACTS.config), DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) => `runtime: ${runtime}`.padEnd(`runtime: node${pad}`.length)));
+  // A config init just wrote is the default; a runtime other than node replaces that line only, and
+  // a hand-written course (--example) publishes its lessons once their tests pass.
+  if ((runtime !== undefined || example) && existing === null) {
+    let text = DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) => `runtime: ${runtime ?? 'node'}`.padEnd(`runtime: node${pad}`.length));
+    if (example) text += 'site:\n  publish: verified       # done | verified | all: which lessons `site build` publishes\n';
+    writeFileAtomic(abs(course, ARTIFACTS.config), text);
+  }
   const added = example ? await addCurriculumEntry(course, { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' }, ctx.commandLine) : null;
   const where = path.relative(ctx.cwd, course.root) || '.';
   if (ctx.flag('json')) {

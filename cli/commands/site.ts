@@ -1,7 +1,7 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { RefusalError, type Course } from '../../pipeline/index.ts';
+import { RefusalError, loadConfig, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -69,7 +69,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   }
   for (const problem of result.diagramErrors) ctx.out.warn(`warning: ${problem} (shown as an error box)`);
   if (!drafts && result.excluded.length > 0) {
-    ctx.out.warn(`warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (not done): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`);
+    ctx.out.warn(`warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`);
   }
   const d = result.diagrams;
   ctx.out.print(`diagrams: ${d.rendered} rendered, ${d.cached} cached, ${d.failed} failed, ${d.client} client-side`);

@@ -76,7 +76,8 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
   const stageText = ctx.string('stage-at-least');
-  const stageAtLeast: Stage | undefined = stageText === undefined ? undefined : parseStage(stageText, '--stage-at-least');
+  // A hand-written course (site.publish verified or all) never walks the stages: --all is every lesson.
+  const stageAtLeast: Stage | undefined = stageText !== undefined ? parseStage(stageText, '--stage-at-least') : config.site.publish !== 'done' && !ctx.flag('update-state') ? 'pending' : undefined;
   const shardText = ctx.string('shard');
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const jobs = positiveInt(ctx.string('jobs'), '--jobs', 64) ?? defaultJobs();

@@ -1,8 +1,10 @@
 // A plain Astro project mounts a course under a sub-path with `codelabgen/astro` (what docs/site.md
-// shows): the host's own page stays, the course's pages, links and search index live under it.
+// shows): the host's own page and its own `lessons` collection stay, the course's pages, links and
+// search index live under it, and the host's `astro build` writes nothing into the course. A host
+// whose content config lacks the course's collections is told what to add.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -16,17 +18,30 @@ const HOST_FILES: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'host-site', type: 'module', private: true }),
   'astro.config.mjs': `import { defineConfig } from 'astro/config';
 import codelabgen from 'codelabgen/astro';
-export default defineConfig({ base: '/docs', integrations: [codelabgen({ course: '../course', prefix: '/course', drafts: true, diagramCache: '../diagrams' })] });
+export default defineConfig({ base: '/docs', integrations: [codelabgen({ course: '../course', prefix: '/course', diagramCache: '../diagrams' })] });
 `,
-  'src/content.config.ts': `import { codelabgenCollections } from 'codelabgen/content';
-export const collections = { ...codelabgenCollections() };
+  // The host's own collection named lessons, beside the course's.
+  'src/content.config.ts': `import { defineCollection } from 'astro:content';
+import { z } from 'astro/zod';
+import { codelabgenCollections } from 'codelabgen/content';
+const lessons = defineCollection({ loader: () => [{ id: 'host-lesson', title: 'The host lesson' }], schema: z.object({ title: z.string() }) });
+export const collections = { lessons, ...codelabgenCollections() };
 `,
-  'src/pages/index.astro': '<html lang="en"><head><title>Host</title></head><body><h1>The host site</h1><a href="/docs/course/">Course</a></body></html>\n',
+  'src/pages/index.astro': `---
+import { getCollection } from 'astro:content';
+const own = await getCollection('lessons');
+---
+<html lang="en"><head><title>Host</title></head><body><h1>The host site</h1><p>{own.map((l) => l.data.title).join(', ')}</p><a href="/docs/course/">Course</a></body></html>
+`,
 };
 let stderr = '';
+let eventsBefore = '';
+const events = path.join(work, 'course', '.codelabgen', 'events.jsonl');
+const astroEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none' };
 
 before(async () => {
-  await generateCourse(path.join(work, 'course'), { lessons: 2, stageOf: (i) => (i === 0 ? 'done' : 'code') });
+  await generateCourse(path.join(work, 'course'), { lessons: 2, stageOf: () => 'done' });
+  eventsBefore = readFileSync(events, 'utf8');
   for (const [file, text] of Object.entries(HOST_FILES)) {
     mkdirSync(path.dirname(path.join(host, file)), { recursive: true });
     writeFileSync(path.join(host, file), text);
@@ -36,12 +51,30 @@ before(async () => {
   symlinkSync(REPO_ROOT, path.join(host, 'node_modules', 'codelabgen'));
   symlinkSync(path.join(REPO_ROOT, 'node_modules', 'astro'), path.join(host, 'node_modules', 'astro'));
   const astroBin = path.join(host, 'node_modules', 'astro', 'bin', 'astro.mjs');
-  const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], { cwd: host, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none' }, timeout: 300_000 });
+  const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], { cwd: host, env: astroEnv, timeout: 300_000 });
   stderr = run.stderr;
 }, { timeout: 400_000 });
 
-test('the host keeps its own home page', () => {
-  assert.match(readFileSync(path.join(out, 'index.html'), 'utf8'), /The host site/, stderr);
+test('the host keeps its own home page and its own lessons collection', () => {
+  const home = readFileSync(path.join(out, 'index.html'), 'utf8');
+  assert.match(home, /The host site/, stderr);
+  assert.match(home, /<p>The host lesson<\/p>/, 'the course replaced the host\'s own lessons collection');
+});
+
+test("the host's astro build writes nothing into the course (only codelabgen site build records a build)", () => {
+  assert.equal(readFileSync(events, 'utf8'), eventsBefore);
+});
+
+test('a host without the course collections in its content config is told what to add', () => {
+  const bare = path.join(work, 'bare-host');
+  cpSync(host, bare, { recursive: true, verbatimSymlinks: true, filter: (from) => !/[\\/](dist|\.astro)$/.test(from) });
+  rmSync(path.join(bare, 'src', 'content.config.ts'));
+  writeFileSync(path.join(bare, 'src', 'pages', 'index.astro'), '<html lang="en"><head><title>Host</title></head><body>Host</body></html>\n');
+  const run = spawnSync(process.execPath, [path.join(bare, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: bare, env: { ...astroEnv, NO_COLOR: '1' }, encoding: 'utf8', timeout: 300_000 });
+  assert.notEqual(run.status, 0);
+  const output = `${run.stdout}${run.stderr}`;
+  assert.match(output, /codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import \{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ \.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};/, output);
+  assert.doesNotMatch(output, /Cannot read properties of undefined/);
 });
 
 test('the course pages live under base + prefix, with links and search index there', () => {

@@ -1,7 +1,7 @@
 // `astro dev` with a course: watches the course folder (each new server calls this, also after a
 // restart), refreshes the course collections on every change and once more when the saves settle,
 // renders new diagrams with the build-time renderer, and prints new problems as `error:` lines.
-import { watch, type FSWatcher } from 'node:fs';
+import { watchFolder, type CourseWatcher } from './course-watch.ts';
 import { findChromium, readCachedDiagram, renderDiagrams } from './diagrams.ts';
 import type { SiteOptions } from './options.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
@@ -25,7 +25,7 @@ interface Watched {
  * The course is watched here, not by Vite's watcher: Astro reloads its content config on every
  * .md, .json or .yaml change Vite reports, and a sync that starts meanwhile is skipped.
  */
-export function watchCourse({ refreshContent, site, print }: Watched): FSWatcher {
+export function watchCourse({ refreshContent, site, print }: Watched): CourseWatcher {
   let generation = 0;
   let settle: NodeJS.Timeout | undefined;
   let checking: Promise<void> = Promise.resolve();
@@ -71,7 +71,7 @@ export function watchCourse({ refreshContent, site, print }: Watched): FSWatcher
     report([...prepared.problems, ...diagramErrors(prepared, site.diagramCache)]);
   };
   const queueCheck = () => (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
-  const watcher = watch(site.course, { recursive: true }, () => {
+  const watcher = watchFolder(site.course, () => {
     refresh().catch((error: unknown) => print(`error: ${(error as Error).message}`));
     clearTimeout(settle);
     settle = setTimeout(queueCheck, SETTLE_MS);

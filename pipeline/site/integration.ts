@@ -1,12 +1,13 @@
 // The codelabgen Astro integration (`codelabgen/astro`): mounts a course's pages in an Astro site.
 // Options reach the pages through a virtual module; a build checks the course and renders its
 // diagrams first, then adds the search index, mermaid fallback and site.build event when done.
-import { createReadStream, existsSync, type FSWatcher } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import type { CourseWatcher } from './course-watch.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
@@ -34,7 +35,8 @@ export interface CodelabgenOptions {
   diagramCache?: string;
   /** The command line recorded with the site.build event. */
   command?: string;
-  /** The folder the site.build event names, when Astro's outDir is a staging folder (`site build`). */
+  /** `codelabgen site build` only: the folder the site.build event names (Astro's outDir is a staging
+   * folder). Without it nothing is recorded in the course, and a build of 0 lessons is not refused. */
   recordedOut?: string;
   /** Fail before anything is written when a diagram would be drawn in the reader's browser. */
   strictDiagrams?: boolean;
@@ -115,7 +117,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let prepared: Prepared | null = null;
   let summary: Omit<BuildSummary, 'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'> | null = null;
   let diagrams: DiagramJob | null = null;
-  let courseWatcher: FSWatcher | undefined;
+  let courseWatcher: CourseWatcher | undefined;
   let cacheDir: string | undefined;
   return {
     name: 'codelabgen',
@@ -155,6 +157,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           pipelineRead.setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
+          // `site build` of nothing is a mistake (a hand-written course under the `done` rule); a host site may mount an empty course.
+          if (!site.drafts && options.recordedOut !== undefined && prepared.included.length === 0) throw new ChecksFailedError(pipelineRead.nothingPublished(prepared.view));
           // Syntax errors already in the cache stop a publish build here; new ones when the pages are made.
           const knownErrors = diagramProblemsOf(prepared, site.diagramCache);
           if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);
@@ -176,7 +180,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
       },
       'astro:server:setup': ({ server, refreshContent }) => {
-        courseWatcher?.close();
+        void courseWatcher?.close();
         courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
         const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
@@ -188,7 +192,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           createReadStream(file).pipe(res);
         });
       },
-      'astro:server:done': () => courseWatcher?.close(),
+      'astro:server:done': async () => {
+        await courseWatcher?.close();
+      },
       'astro:build:done': async ({ dir }) => {
         if (summary === null || prepared === null || diagrams === null) return;
         const drawn = await diagrams.done;
@@ -202,7 +208,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;
         const search = await indexSite(out, previous);
         const pages = listPages(out).length;
-        const recorded = !site.drafts && (await recordBuild(site.course, options.recordedOut ?? out, pages, summary.lessons, options.command ?? 'astro build'));
+        // Only `codelabgen site build` records the build: a host's `astro build` leaves the course's files as they are.
+        const recorded = !site.drafts && options.recordedOut !== undefined && (await recordBuild(site.course, options.recordedOut, pages, summary.lessons, options.command ?? 'codelabgen site build'));
         progress('done', `${pages} pages`);
         options.onBuilt?.({ ...summary, diagrams: drawn, diagramErrors, lessonPagesRendered: pipelineRead.lessonPagesRendered(), searchPages: search.pages, searchKept: search.kept, recorded });
       },

@@ -1,6 +1,6 @@
-// Before Astro runs: read the course, pick the lessons (publish: only done ones), check every code
+// Before Astro runs: read the course, pick the lessons (publish: by site.publish, pipeline/read.ts), check every code
 // reference and collect every diagram of the build, so problems are named before any page is made.
-import { docLinks, lessonLink, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type LessonDocs, type SiteLesson } from '../read.ts';
+import { docLinks, isPublished, lessonLink, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type LessonDocs, type SiteLesson } from '../read.ts';
 
 export interface Prepared {
   view: CourseView;
@@ -20,7 +20,7 @@ export interface Prepared {
 export function prepareSite(root: string, drafts: boolean, linkBase = ''): Prepared {
   const view = readCourse(root);
   refuseUnallowedMdx(view);
-  const included = view.lessons.filter((lesson) => drafts || lesson.stage === 'done');
+  const included = view.lessons.filter((lesson) => drafts || isPublished(view, lesson));
   const excluded = view.lessons.filter((lesson) => !included.includes(lesson)).map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];

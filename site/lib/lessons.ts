@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { anchorHeadings, type TocEntry } from './headings.ts';
@@ -19,8 +19,8 @@ export function missingSteps(stage: Stage | null): string[] {
   return STAGES.slice(from).filter((s) => s !== 'done').map((s) => STEP_NAMES[s]);
 }
 
-export function isIncluded(lesson: SiteLesson, options: SiteOptions): boolean {
-  return options.drafts || options.dev || lesson.stage === 'done';
+export function isIncluded(view: CourseView, lesson: SiteLesson, options: SiteOptions): boolean {
+  return options.drafts || options.dev || isPublished(view, lesson);
 }
 
 export function termSlug(entry: GlossaryEntry): string {
@@ -110,11 +110,11 @@ function lastUpdated(course: string, dir: string): string | null {
 
 /** Every included lesson's page data in curriculum order. */
 export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[] {
-  const included = view.lessons.filter((lesson) => isIncluded(lesson, options));
+  const included = view.lessons.filter((lesson) => isIncluded(view, lesson, options));
   const glossary = readGlossary(view.course);
   const inGit = gitRoot(view.course.root) !== null;
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
-  const links: DocLinks = docLinks(view, (lesson) => isIncluded(lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
+  const links: DocLinks = docLinks(view, (lesson) => isIncluded(view, lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
   // Docs the build rendered before Astro started, for the same lessons with the same links.
   const prepared = takePreparedCourse(view.course.root);
   const rendered = prepared?.view === view && !options.dev && prepared.drafts === options.drafts && prepared.linkBase === href('') ? prepared.docs : null;

@@ -27,7 +27,7 @@ export function mdxContext(locals: object): MdxContext {
 }
 
 export async function mdxEntry(id: string) {
-  const entry = await getEntry('mdxDocs', id);
+  const entry = await getEntry('codelabgen-mdx', id);
   if (!entry) throw new Error(`${id}: not in the mdxDocs collection (is site.mdx: true in config.yaml?)`);
   return entry;
 }

@@ -6,7 +6,7 @@ import { siteOptions } from '../lib/options.ts';
 
 export async function GET(): Promise<Response> {
   const styles = new Map<string, string>();
-  for (const { data: page } of await getCollection('lessons')) {
+  for (const { data: page } of await getCollection('codelabgen-lessons')) {
     const docs = [page.readalong, page.notes];
     const inDocs = docs.flatMap(leafSegments).flatMap((s) => (s.kind === 'diagram' ? [s] : []));
     const inMdx = docs.flatMap((doc) => doc?.mdx?.diagrams ?? []);

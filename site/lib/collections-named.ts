@@ -1,0 +1,14 @@
+// The names of the course's content collections (site/collections.ts): prefixed, so a host site's
+// own `lessons` or `docs` collection is never replaced when it mounts a course (docs/site.md).
+import { getEntry } from 'astro:content';
+
+/** What a host site is told when its content config lacks the course's collections. */
+export const MISSING_COLLECTIONS =
+  "codelabgen: the course's content collections are missing; add them to src/content.config.ts: import { codelabgenCollections } from 'codelabgen/content'; export const collections = { ...codelabgenCollections(), ...yourOwn };";
+
+/** The course entry; a missing collection is named as what to add, not a TypeError. */
+export async function courseEntry() {
+  const entry = await getEntry('codelabgen-course', 'course');
+  if (entry === undefined) throw new Error(MISSING_COLLECTIONS);
+  return entry;
+}
