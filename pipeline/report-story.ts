@@ -44,7 +44,7 @@ export interface Folded {
 const QUIET_KINDS = new Set(['course.init', 'phase.advance', 'lessons.register', 'site.build', 'log']);
 const ENVELOPE = new Set(['seq', 'ts', 'pid', 'command', 'kind', 'lesson']);
 
-function newTrack(lesson: RegisteredLesson, at: string): LessonTrack {
+export function newTrack(lesson: RegisteredLesson, at: string): LessonTrack {
   return {
     lesson, registered_at: at, stage: 'pending', blocked: false, stale: false, fix_budget_resets: 0, fix_attempts: 0, review_rounds: 0, review_rounds_granted: 0, reworks: 0,
     verdicts: { runs: 0, passed: 0, last_run: null, last_passed: null, last_tests: null, last_at: null },
@@ -199,25 +199,28 @@ function foldTask(folded: Folded, event: EventOf<'task.start' | 'task.heartbeat'
   (track ? track.story : folded.course_story).push(task.entry);
 }
 
+/** Folds one event into `folded` (foldLessons does it for a whole log; the live board for a slice of it). */
+export function foldEvent(folded: Folded, event: Event): void {
+  const loose = event as unknown as Record<string, unknown>;
+  if (event.kind === 'lessons.register') {
+    for (const id of event.removed) folded.lessons.delete(id);
+    for (const lesson of event.lessons) {
+      const track = folded.lessons.get(lesson.id);
+      if (track) track.lesson = lesson;
+      else folded.lessons.set(lesson.id, newTrack(lesson, event.ts));
+    }
+  } else if (event.kind === 'task.start' || event.kind === 'task.heartbeat' || event.kind === 'task.finish' || event.kind === 'task.reset') {
+    foldTask(folded, event);
+  } else if (typeof loose.lesson === 'string' && folded.lessons.has(loose.lesson)) {
+    foldLessonEvent(folded.lessons.get(loose.lesson) as LessonTrack, event);
+  } else if (!QUIET_KINDS.has(event.kind)) {
+    folded.course_story.push(entry(event, 'event', genericText(event)));
+  }
+}
+
 export function foldLessons(events: readonly Event[]): Folded {
   const folded: Folded = { lessons: new Map(), tasks: new Map(), course_story: [] };
-  for (const event of events) {
-    const loose = event as unknown as Record<string, unknown>;
-    if (event.kind === 'lessons.register') {
-      for (const id of event.removed) folded.lessons.delete(id);
-      for (const lesson of event.lessons) {
-        const track = folded.lessons.get(lesson.id);
-        if (track) track.lesson = lesson;
-        else folded.lessons.set(lesson.id, newTrack(lesson, event.ts));
-      }
-    } else if (event.kind === 'task.start' || event.kind === 'task.heartbeat' || event.kind === 'task.finish' || event.kind === 'task.reset') {
-      foldTask(folded, event);
-    } else if (typeof loose.lesson === 'string' && folded.lessons.has(loose.lesson)) {
-      foldLessonEvent(folded.lessons.get(loose.lesson) as LessonTrack, event);
-    } else if (!QUIET_KINDS.has(event.kind)) {
-      folded.course_story.push(entry(event, 'event', genericText(event)));
-    }
-  }
+  for (const event of events) foldEvent(folded, event);
   const lastAt = events.at(-1)?.ts ?? '';
   for (const task of folded.tasks.values()) {
     task.entry.text = taskText(task, lastAt);

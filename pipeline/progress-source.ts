@@ -1,0 +1,135 @@
+// The live board of a course: follows events.jsonl with the offset-based tail
+// (pipeline/store/event-tail.ts) and state.json, and gives a new board (pipeline/progress-board.ts)
+// after each change. site dev's /progress/ page and `state watch` use it. Read-only.
+import { statSync, unwatchFile, watch, watchFile, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import type { Budgets, State } from '../content-schemas/index.ts';
+import { driftedLessons } from './artifacts/lesson-artifacts.ts';
+import { loadConfig } from './config.ts';
+import { ARTIFACTS, abs, type Course } from './course.ts';
+import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './progress-board.ts';
+import { openEventTail } from './store/event-tail.ts';
+import { readStateFile } from './store/state-file.ts';
+
+/** ms between checks of the files' sizes, for shared folders that send no change events. */
+const POLL_MS = 400;
+/** ms to gather the writes of one commit (the event, then state.json) into one update. */
+const GATHER_MS = 15;
+/** ms a drift result is reused: drift hashes every verified lesson's code. */
+const DRIFT_MS = 5_000;
+
+export interface ProgressSource {
+  /** The board now (read on demand when nothing changed since the last one). */
+  board(): Board;
+  close(): void;
+}
+
+export interface ProgressOptions {
+  /** Called with each new board after a change of the log, state.json or config.yaml. */
+  onBoard?: (board: Board) => void;
+  now?: () => Date;
+}
+
+/** One reading of the course's files: state, budgets and the followed log. */
+interface Snapshot {
+  state: State | null;
+  stateStamp: string;
+  budgets: Budgets;
+  configStamp: string;
+  log: FollowedLog;
+  drifted: { at: number; lessons: Set<string> };
+}
+
+const stampOf = (file: string) => {
+  try {
+    const stats = statSync(file);
+    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return 'none';
+  }
+};
+
+/** The board once, with no watch (a drafts build's page). */
+export function readProgressBoard(course: Course, now = new Date()): Board | null {
+  const state = readStateFile(course);
+  if (state === null) return null;
+  const log = followLog(emptyLog(), openEventTail(abs(course, ARTIFACTS.events)).read());
+  return buildBoard({ state, budgets: loadConfig(course).budgets, log, drifted: driftedLessons(course, state), now });
+}
+
+export function followProgress(course: Course, options: ProgressOptions = {}): ProgressSource {
+  const now = options.now ?? (() => new Date());
+  const files = { events: abs(course, ARTIFACTS.events), state: abs(course, ARTIFACTS.state), config: abs(course, ARTIFACTS.config) };
+  const tail = openEventTail(files.events);
+  const snap: Snapshot = { state: null, stateStamp: '', budgets: loadConfig(course).budgets, configStamp: stampOf(files.config), log: followLog(emptyLog(), tail.read()), drifted: { at: 0, lessons: new Set() } };
+  snap.stateStamp = stampOf(files.state);
+  snap.state = readStateFile(course);
+
+  const board = (): Board => {
+    if (snap.state === null) throw new Error('the course has no state.json yet: run codelabgen state phase recon (or any state command) first');
+    const at = now();
+    if (at.getTime() - snap.drifted.at > DRIFT_MS) snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, snap.state) };
+    return buildBoard({ state: snap.state, budgets: snap.budgets, log: snap.log, drifted: snap.drifted.lessons, now: at });
+  };
+
+  /** Reads what changed; true when anything did. */
+  const refresh = (): boolean => {
+    const batch = tail.read();
+    let changed = batch.events.length > 0 || batch.reset;
+    if (changed) snap.log = followLog(snap.log, batch);
+    const stateStamp = stampOf(files.state);
+    if (stateStamp !== snap.stateStamp) {
+      snap.stateStamp = stateStamp;
+      snap.state = readStateFile(course) ?? snap.state;
+      changed = true;
+    }
+    const configStamp = stampOf(files.config);
+    if (configStamp !== snap.configStamp) {
+      snap.configStamp = configStamp;
+      try {
+        snap.budgets = loadConfig(course).budgets;
+      } catch {
+        // a config being edited may not parse yet: keep the last good budgets
+      }
+      changed = true;
+    }
+    return changed;
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const schedule = () => {
+    if (closed || timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (closed) return;
+      try {
+        if (refresh() && snap.state !== null) options.onBoard?.(board());
+      } catch {
+        // a file replaced mid-read: the next change or poll reads it again
+      }
+    }, GATHER_MS);
+  };
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(path.dirname(files.events), (_type, name) => {
+      if (name === null || name === 'events.jsonl' || name === 'state.json' || name === 'config.yaml') schedule();
+    });
+    watcher.on('error', () => {}); // the folder was removed: the polls below keep trying
+  } catch {
+    watcher = undefined; // no change events here: the polls cover it
+  }
+  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS, persistent: false }, schedule);
+  return {
+    board: () => {
+      refresh();
+      return board();
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      watcher?.close();
+      for (const file of [files.events, files.state]) unwatchFile(file, schedule);
+    },
+  };
+}

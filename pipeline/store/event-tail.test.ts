@@ -1,0 +1,82 @@
+// The tail of events.jsonl: only new bytes are read, a torn last line waits for its newline, and a
+// log cut shorter, replaced or rewritten is read again from the start.
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { openEventTail, watchEventTail, type TailBatch } from './event-tail.ts';
+
+const line = (seq: number) => `${JSON.stringify({ seq, ts: '2026-01-01T00:00:00.000Z', kind: 'log', fact: `f${seq}`, data: {} })}\n`;
+const seqs = (batch: TailBatch) => [batch.events.map((e) => e.seq), batch.reset];
+
+function tempLog(t: { after(fn: () => void): void }): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-tail-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return path.join(dir, 'events.jsonl');
+}
+
+test('reads the whole log first, then only what was appended, by byte offset', (t) => {
+  const file = tempLog(t);
+  const tail = openEventTail(file);
+  assert.deepEqual(seqs(tail.read()), [[], false], 'no log yet');
+  writeFileSync(file, line(1) + line(2));
+  assert.deepEqual(seqs(tail.read()), [[1, 2], false]);
+  assert.equal(tail.offset, Buffer.byteLength(line(1) + line(2)));
+  appendFileSync(file, line(3));
+  assert.deepEqual(seqs(tail.read()), [[3], false]);
+  assert.deepEqual(seqs(tail.read()), [[], false], 'nothing new');
+});
+
+test('a torn last line is left until its newline comes; one cut back and written again is read once', (t) => {
+  const file = tempLog(t);
+  writeFileSync(file, line(1));
+  const tail = openEventTail(file);
+  tail.read();
+  const torn = line(2).slice(0, 20);
+  appendFileSync(file, torn);
+  assert.deepEqual(seqs(tail.read()), [[], false]);
+  appendFileSync(file, line(2).slice(20));
+  assert.deepEqual(seqs(tail.read()), [[2], false]);
+  // A failed append is cut back to the previous size (pipeline/store/log.ts) before the next one.
+  const size = tail.offset;
+  appendFileSync(file, line(3).slice(0, 10));
+  tail.read();
+  truncateSync(file, size);
+  appendFileSync(file, line(3));
+  assert.deepEqual(seqs(tail.read()), [[3], false]);
+});
+
+test('a log cut shorter, replaced by another file or rewritten in place is read again from the start', (t) => {
+  const file = tempLog(t);
+  writeFileSync(file, line(1) + line(2) + line(3));
+  const tail = openEventTail(file);
+  tail.read();
+  truncateSync(file, Buffer.byteLength(line(1)));
+  assert.deepEqual(seqs(tail.read()), [[1], true], 'truncated');
+  const other = `${file}.new`;
+  writeFileSync(other, line(1) + line(2) + line(3) + line(4));
+  renameSync(other, file);
+  assert.deepEqual(seqs(tail.read()), [[1, 2, 3, 4], true], 'replaced (a rebuild)');
+  // The same file, longer, whose new lines do not follow seq 4: rewritten in place.
+  const rewritten = line(1) + line(2) + line(3) + line(4) + line(5);
+  writeFileSync(file, rewritten.replace('"seq":5', '"seq":9'));
+  assert.deepEqual(seqs(tail.read()), [[1, 2, 3, 4, 9], true], 'rewritten');
+});
+
+test('watchEventTail calls back with the whole log, then with each append', async (t) => {
+  const file = tempLog(t);
+  writeFileSync(file, line(1));
+  const batches: TailBatch[] = [];
+  let wake = () => {};
+  const watch = watchEventTail(file, (batch) => {
+    batches.push(batch);
+    wake();
+  }, { pollMs: 50 });
+  t.after(() => watch.close());
+  assert.deepEqual(batches.map(seqs), [[[1], false]]);
+  const next = new Promise<void>((resolve) => (wake = resolve));
+  appendFileSync(file, line(2));
+  await next;
+  assert.deepEqual(batches.map(seqs).at(-1), [[2], false]);
+});
