@@ -1,47 +1,31 @@
 // The hash of a lesson's code: every file in the lesson folder except docs/, dependency and cache
-// folders. It scopes a verification verdict (drift = the code changed after it passed).
-import { lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import path from 'node:path';
+// folders. It scopes a verification verdict (drift = the code changed after it passed). Files are
+// read in chunks and the walk is bounded (lesson-walk.ts): a huge or deep tree is a refusal.
+import { CODE_LIMITS, hashFileInto, walkFiles } from './lesson-walk.ts';
 
 export const IGNORED_DIRS = new Set(['docs', 'node_modules', '.venv', 'venv', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.git', '.cache', 'dist', 'build', 'coverage', '.turbo', '.next', '.astro', '.tox', '.uv-cache']);
 const IGNORED_FILES = new Set(['.DS_Store']);
 
-/** Code files of a lesson, relative to its folder, sorted; docs/ and dependency folders skipped. */
-export function listLessonCodeFiles(lessonDir: string): string[] {
-  const files: string[] = [];
-  const walk = (relative: string) => {
-    const entries = readdirSync(path.join(lessonDir, relative), { withFileTypes: true });
-    for (const entry of entries) {
-      const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!(relative === '' && entry.name === 'docs') && !IGNORED_DIRS.has(entry.name) && !entry.name.endsWith('.egg-info')) walk(rel);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && !IGNORED_FILES.has(entry.name) && !entry.name.endsWith('.pyc')) {
-        files.push(rel);
-      }
-    }
-  };
-  walk('');
-  return files.sort();
+const skipDir = (relative: string, name: string) => (relative === '' && name === 'docs') || IGNORED_DIRS.has(name) || name.endsWith('.egg-info');
+const codeFiles = (lessonDir: string, label: string) => walkFiles(lessonDir, label, CODE_LIMITS, skipDir).filter((file) => !IGNORED_FILES.has(file.relative.split('/').at(-1)!) && !file.relative.endsWith('.pyc'));
+
+/** Code files of a lesson, relative to its folder, sorted; docs/ and dependency folders skipped. `label` names the folder in refusals. */
+export function listLessonCodeFiles(lessonDir: string, label = lessonDir): string[] {
+  return codeFiles(lessonDir, label).map((file) => file.relative);
 }
 
-/** `sha256:<hex>` over each file's path and bytes (a symlink counts by its target, never followed). */
-export function hashLessonCode(lessonDir: string): string {
+/**
+ * `sha256:<hex>` over each file's path, size and bytes (a symlink counts by its target text, never
+ * followed: it may point out of the course). Refuses (LessonLimitError, naming the path under
+ * `label`) a file over 100 MiB, folders nested over 32 deep, more than 20,000 files.
+ */
+export function hashLessonCode(lessonDir: string, label = lessonDir): string {
   // node:crypto loads on the first hash, not with this module: `state next` imports it and seldom hashes.
   const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
-  for (const file of listLessonCodeFiles(lessonDir)) {
-    const full = path.join(lessonDir, file);
-    // A symlink counts by its target text, never followed (it may point out of the course).
-    const content = lstatSync(full).isSymbolicLink() ? Buffer.from(`symlink:${safeReadlink(full)}`) : readFileSync(full);
-    hash.update(`${file}\0${content.length}\0`);
-    hash.update(content);
-  }
+  const update = (header: string, chunk?: Buffer) => {
+    if (header !== '') hash.update(header);
+    if (chunk !== undefined) hash.update(chunk);
+  };
+  for (const file of codeFiles(lessonDir, label)) hashFileInto(update, lessonDir, label, file, CODE_LIMITS);
   return `sha256:${hash.digest('hex')}`;
-}
-
-function safeReadlink(file: string): string {
-  try {
-    return readlinkSync(file);
-  } catch {
-    return '?';
-  }
 }

@@ -17,7 +17,7 @@ function lessonDirProblems(course: Course, lesson: LessonState): string[] {
   return problemsOf(() => {
     const dir = insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) refuse(`${lesson.dir}: lesson folder missing`);
-    if (listLessonCodeFiles(dir).length === 0) refuse(`${lesson.dir}: no code files (everything but docs/ is code)`);
+    if (listLessonCodeFiles(dir, lesson.dir).length === 0) refuse(`${lesson.dir}: no code files (everything but docs/ is code)`);
   });
 }
 

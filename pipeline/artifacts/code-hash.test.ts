@@ -1,0 +1,49 @@
+// The lesson code hash: values unchanged for normal lessons (recorded hashes must still match),
+// files streamed, and a huge, deep or crowded tree refused naming the path instead of crashing.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { hashLessonCode, listLessonCodeFiles } from './code-hash.ts';
+import { LessonLimitError, walkFiles } from './lesson-walk.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'codelabgen-code-hash-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function lesson(name: string, files: Record<string, string>): string {
+  const dir = path.join(root, name);
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+test('the hash of a normal lesson is the one the whole-file hash gave (pinned from it) (path order, symlink by target, docs and deps skipped)', () => {
+  const dir = lesson('normal', { 'a.mjs': 'export const a = 1;\n', 'sub/b.txt': 'x', 'sub/deep/empty': '', 'docs/readalong.md': 'doc\n', 'node_modules/x.js': 'nm\n', 'a-b/c.txt': 'c', 'a/c.txt': 'd' });
+  symlinkSync('../a.mjs', path.join(dir, 'sub/link'));
+  assert.deepEqual(listLessonCodeFiles(dir), ['a-b/c.txt', 'a.mjs', 'a/c.txt', 'sub/b.txt', 'sub/deep/empty', 'sub/link']);
+  assert.equal(hashLessonCode(dir), 'sha256:6693c342a61ce814a6d30a4ae9a72ac0879b7f8872937a4fe692ddd2406e0251');
+});
+
+test('a 3 GiB sparse file is refused naming it (no whole-file read)', () => {
+  const dir = lesson('sparse', { 'a.py': '' });
+  writeFileSync(path.join(dir, 'big.bin'), '');
+  truncateSync(path.join(dir, 'big.bin'), 3 * 1024 ** 3);
+  assert.throws(() => hashLessonCode(dir, '1-basics/1.1-a'), (error: unknown) => error instanceof LessonLimitError && error.message === '1-basics/1.1-a/big.bin is 3.0 GiB, over the 100 MiB limit for one lesson file');
+});
+
+test('folders nested deeper than 32 are refused naming the path (no ENAMETOOLONG)', () => {
+  const deep = Array.from({ length: 40 }, () => 'd').join('/');
+  const dir = lesson('deep', { [`${deep}/x.py`]: '' });
+  assert.throws(() => hashLessonCode(dir, 'L'), (error: unknown) => error instanceof LessonLimitError && error.message === `L/${Array.from({ length: 33 }, () => 'd').join('/')} is nested more than 32 folders deep`);
+});
+
+test('walkFiles stops at its file count and depth limits', () => {
+  const dir = lesson('count', { a: '', b: '', c: '', 'x/y/z': '' });
+  const limits = { maxDepth: 5, maxFiles: 3, maxFileBytes: 10 };
+  assert.throws(() => walkFiles(dir, 'L', limits), /^LessonLimitError: L holds more than 3 files$/);
+  assert.throws(() => walkFiles(dir, 'L', { ...limits, maxFiles: 10, maxDepth: 1 }), /^LessonLimitError: L\/x\/y is nested more than 1 folders deep$/);
+  assert.equal(walkFiles(dir, 'L', { ...limits, maxFiles: 4 }).length, 4);
+});

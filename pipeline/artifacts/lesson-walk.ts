@@ -1,0 +1,101 @@
+// Walking a lesson folder that a test may have filled with anything: bounded depth and file count,
+// symlinks never followed, each file read in chunks (no whole-file reads). Used by the code hash,
+// the docs snapshot and the write measure of `verify` (pipeline/verify/lesson-changes.ts).
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { RefusalError } from '../errors.ts';
+
+/** Bounds of a walk; over them the walk throws a LessonLimitError naming the path. */
+export interface WalkLimits {
+  /** Folder levels below the root (a file directly in the root is at depth 0). */
+  maxDepth: number;
+  maxFiles: number;
+  /** Bytes of one file that is hashed. */
+  maxFileBytes: number;
+}
+
+/** Lesson code: folders deeper than this, more files, or a larger file are refused (docs/verify.md). */
+export const CODE_LIMITS: WalkLimits = { maxDepth: 32, maxFiles: 20_000, maxFileBytes: 100 * 1024 * 1024 };
+
+/** A lesson folder over a walk limit (a test left a huge, deep or crowded tree): a refusal naming the path. */
+export class LessonLimitError extends RefusalError {
+  constructor(message: string) {
+    super(message, ['delete it (a lesson test may have left it), or move it out of the lesson folder']);
+    this.name = 'LessonLimitError';
+  }
+}
+
+export interface WalkedFile {
+  /** Path relative to the root, `/`-separated. */
+  relative: string;
+  /** Apparent size in bytes (a symlink: its own). */
+  bytes: number;
+  symlink: boolean;
+}
+
+/**
+ * Files (and symlinks) under `root` sorted by path, skipping the folders `skipDir` names; `label`
+ * is how messages name the root. Refuses past the limits before reading further.
+ */
+export function walkFiles(root: string, label: string, limits: WalkLimits, skipDir: (relative: string, name: string) => boolean = () => false): WalkedFile[] {
+  const files: WalkedFile[] = [];
+  const walk = (relative: string, depth: number) => {
+    if (depth > limits.maxDepth) throw new LessonLimitError(`${shown(label, relative)} is nested more than ${limits.maxDepth} folders deep`);
+    for (const entry of readdirSync(relative === '' ? root : path.join(root, relative), { withFileTypes: true })) {
+      const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!skipDir(relative, entry.name)) walk(rel, depth + 1);
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        if (files.length >= limits.maxFiles) throw new LessonLimitError(`${shown(label, '')} holds more than ${limits.maxFiles} files`);
+        const stat = lstatSync(path.join(root, rel));
+        files.push({ relative: rel, bytes: stat.size, symlink: stat.isSymbolicLink() });
+      }
+    }
+  };
+  walk('', 0);
+  // Sorted by the whole path (as the hash always was), not folder by folder: `a-b` comes before `a/c`.
+  return files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+}
+
+/** Feeds `update` the bytes a hash covers for one walked file: a symlink's target text (never followed), else the file's bytes in chunks. */
+export function hashFileInto(update: (header: string, chunk?: Buffer) => void, root: string, label: string, file: WalkedFile, limits: WalkLimits): void {
+  const full = path.join(root, file.relative);
+  if (file.symlink) {
+    const target = Buffer.from(`symlink:${safeReadlink(full)}`);
+    update(`${file.relative}\0${target.length}\0`, target);
+    return;
+  }
+  const fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new LessonLimitError(`${shown(label, file.relative)} is not a regular file`);
+    if (stat.size > limits.maxFileBytes) throw new LessonLimitError(`${shown(label, file.relative)} is ${mebibytes(stat.size)}, over the ${mebibytes(limits.maxFileBytes)} limit for one lesson file`);
+    update(`${file.relative}\0${stat.size}\0`);
+    const buffer = Buffer.allocUnsafe(Math.min(stat.size, 1024 * 1024) || 1);
+    let left = stat.size;
+    while (left > 0) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
+      if (read === 0) throw new LessonLimitError(`${shown(label, file.relative)} changed while it was read; run the command again`);
+      update('', buffer.subarray(0, read));
+      left -= read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function mebibytes(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+function shown(label: string, relative: string): string {
+  return relative === '' ? label : `${label}/${relative}`;
+}
+
+function safeReadlink(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return '?'; // gone between the listing and now: hashed as unreadable
+  }
+}
