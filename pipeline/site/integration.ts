@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
-import { commit, courseAt, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
@@ -182,7 +182,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         server.middlewares.use((req, res, next) => {
           if (!req.url?.startsWith(url)) return next();
           const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
-          if (!file.startsWith(mermaidDist()) || !existsSync(file)) return next();
+          if (!isInside(file, mermaidDist()) || !existsSync(file)) return next();
           res.setHeader('content-type', 'text/javascript');
           createReadStream(file).pipe(res);
         });
