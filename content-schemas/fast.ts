@@ -9,6 +9,7 @@ import { FAIL, VALIDATORS } from './validators.generated.ts';
 export * from './names.ts';
 export * from './errors.ts';
 export * from './parse.ts';
+export * from './regular-file.ts';
 export { loadLazily } from './lazy-load.ts';
 
 /** The part of a zod schema that parseData and the store use. */
