@@ -17,6 +17,7 @@ import * as pipelineRead from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
+import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { listPages } from './stats.ts';
 
 export type BuildStep = 'loading' | 'diagrams' | 'pages' | 'search' | 'done';
@@ -116,6 +117,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let diagrams: DiagramJob | null = null;
   let courseWatcher: FSWatcher | undefined;
   let cacheDir: string | undefined;
+  let assetsDir = '_astro';
   return {
     name: 'codelabgen',
     hooks: {
@@ -171,6 +173,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       },
       'astro:config:done': ({ config, buildOutput }) => {
         cacheDir = fileURLToPath(config.cacheDir);
+        assetsDir = config.build.assets;
         // Refuses an output folder inside or around the course before anything is written.
         if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
       },
@@ -196,6 +199,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (options.strictDiagrams && drawn.client > 0) throw leftToBrowser(drawn.client);
         const out = path.join(fileURLToPath(dir), prefix);
         if (drawn.client > 0) copyMermaid(out);
+        // Doc images are served from the site's own origin: an SVG among them must run nothing.
+        await sanitizeSvgFiles(path.join(fileURLToPath(dir), assetsDir));
         progress('search', 'indexing');
         // `site build` replaces its output folder: an index made from the same pages is kept.
         const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;
