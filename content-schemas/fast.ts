@@ -10,6 +10,7 @@ import { FAIL, VALIDATORS } from './validators.generated.ts';
 export * from './names.ts';
 export * from './errors.ts';
 export * from './parse.ts';
+export * from './regular-file.ts';
 export { loadLazily } from './lazy-load.ts';
 
 export type { SafeParser } from './safe-parser.ts';

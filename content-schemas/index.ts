@@ -16,4 +16,5 @@ export * from './event.ts';
 export * from './report.ts';
 export * from './errors.ts';
 export * from './parse.ts';
+export * from './regular-file.ts';
 export * from './registry.ts';

@@ -1,10 +1,10 @@
 // The one parse entry point for data files: text → YAML/JSON → schema, or a DataFileError whose
 // message has one line per problem naming the file and the field path.
-import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { CodelabgenError, EXIT } from './errors.ts';
 import type { SafeParser } from './safe-parser.ts';
 import { loadLazily } from './lazy-load.ts';
+import { readRegularFile, UnreadableFileError } from './regular-file.ts';
 import type * as Yaml from './yaml.ts';
 
 let yamlModule: typeof Yaml | undefined;
@@ -120,10 +120,9 @@ const UNREADABLE: Record<string, string> = {
 
 export function readTextFile(absPath: string, file: string): string {
   try {
-    const size = statSync(absPath).size;
-    if (size > MAX_DATA_FILE_BYTES) throw new DataFileError(file, [`file is ${size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
-    return decodeUtf8(readFileSync(absPath), file);
+    return decodeUtf8(readRegularFile(absPath, MAX_DATA_FILE_BYTES), file);
   } catch (error) {
+    if (error instanceof UnreadableFileError) throw new DataFileError(file, [error.kind === 'size' ? `file ${error.reason}` : error.reason], { cause: error });
     const reason = UNREADABLE[(error as NodeJS.ErrnoException).code ?? ''];
     if (reason !== undefined) throw new DataFileError(file, [reason], { cause: error });
     throw error;

@@ -4,6 +4,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { errorCode } from './errors.ts';
+import { isInside, realPathOf } from './inside.ts';
 
 /** A path that resolves (through a symlink) outside the folder it must stay in. */
 export class OutsideError extends Error {
@@ -20,7 +21,7 @@ export class OutsideError extends Error {
  * included), OutsideError when it leaves `root`. `relative` has been checked for ".." already.
  */
 export function realPathInside(root: string, relative: string): string | null {
-  const realRoot = realpathSync(root);
+  const realRoot = realPathOf(root); // a folder not made yet holds nothing: null below
   let real: string;
   try {
     real = realpathSync(path.resolve(root, relative));
@@ -28,8 +29,7 @@ export function realPathInside(root: string, relative: string): string | null {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     throw error;
   }
-  const rel = path.relative(realRoot, real);
-  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new OutsideError(relative, real);
+  if (!isInside(real, realRoot)) throw new OutsideError(relative, real);
   return real;
 }
 

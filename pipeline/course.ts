@@ -1,10 +1,13 @@
 // Course resolution (--course, $CODELABGEN_COURSE, nearest ancestor) and the artifact paths of
 // docs/protocol.md, "Course layout". Every path the pipeline touches inside a course comes from here.
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { refuse } from './errors.ts';
+import { isInside, realPathOf } from './inside.ts';
 
 export const DOT_DIR = '.codelabgen';
+/** The course's own site output folder (`site build` inside a course): no lesson, no data file; the site reads nothing there. */
+export const SITE_OUT_DIR = 'site-out';
 
 export interface Course {
   /** Absolute, real path of the course root. */
@@ -93,14 +96,8 @@ export function insideCourse(course: Course, relative: string, field: string): s
     refuse(`${field}: path "${printable(relative)}" must be relative to the course, without ".." segments`);
   }
   const target = path.resolve(course.root, relative);
-  let real = target;
-  try {
-    real = realpathSync(target);
-  } catch {
-    real = existsSync(target) ? target : realParent(target); // not there yet: check its nearest existing parent
-  }
-  const rel = path.relative(course.root, real);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) refuse(`${field}: path "${printable(relative)}" resolves outside the course (${real})`);
+  const real = realPathOf(target); // not there yet: its nearest existing parent is resolved
+  if (!isInside(real, course.root)) refuse(`${field}: path "${printable(relative)}" resolves outside the course (${real})`);
   return target;
 }
 

@@ -1,6 +1,7 @@
 // pipeline: the course engine. No printing, no process.exit, no argv. cli/ imports only this file.
 export * from './errors.ts';
 export * from './course.ts';
+export { isInside, realPathOf } from './inside.ts';
 export * from './store/index.ts';
 export { apply, initialState, ReplayError } from './state/apply.ts';
 export { getOwn } from './state/keyed.ts';

@@ -1,11 +1,11 @@
 // THE read-only API of a course for the site: config, curriculum, state, lesson docs, code,
 // diagrams, verification, glossary, sources and report. It never writes into the course.
-import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State } from '../content-schemas/index.ts';
-import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../content-schemas/index.ts';
+import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './artifacts/code-hash.ts';
-import { fileInside, OutsideError, realPathInside } from './confined.ts';
+import { OutsideError, realPathInside } from './confined.ts';
 import { loadConfig } from './config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
@@ -200,10 +200,13 @@ export function refuseUnallowedMdx(view: CourseView): void {
   }
 }
 
-/** A file of the lesson folder (real path), null when missing; refused when it resolves outside the folder. */
+/**
+ * A file of the lesson folder (real path), null when missing; refused when it resolves outside the
+ * folder. Whatever is there is returned: readTextFile refuses anything but a regular file.
+ */
 function lessonFile(lessonDir: string, lesson: SiteLesson, relative: string): string | null {
   try {
-    return fileInside(lessonDir, relative);
+    return realPathInside(lessonDir, relative);
   } catch (error) {
     if (!(error instanceof OutsideError)) throw error;
     return refuse(`${lesson.dir}/${relative} resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`, 'replace the symbolic link with the file itself');
@@ -222,7 +225,8 @@ export function readDiagramFiles(course: Course, lesson: SiteLesson): DiagramRef
   }
   if (dir === null) return [];
   return readdirSync(dir)
-    .filter((name) => name.endsWith('.mmd') && lstatSync(path.join(dir, name)).isFile())
+    // A symlinked .mmd is skipped (never followed); a pipe, device or socket is refused by readTextFile.
+    .filter((name) => name.endsWith('.mmd') && !lstatSync(path.join(dir, name)).isSymbolicLink())
     .sort()
     .map((name) => {
       const source = readTextFile(path.join(dir, name), `${lesson.dir}/docs/diagrams/${name}`);
@@ -238,15 +242,27 @@ export interface CodeFile {
   binary: boolean;
 }
 
+/** Code files larger than this (bytes) are listed as binary, not read. */
+const MAX_CODE_FILE_BYTES = 512 * 1024;
+
 /** Every code file of the lesson folder (docs/ and dependency folders skipped). */
 export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
   const dir = lessonPath(course, lesson);
   if (!existsSync(dir)) return [];
   return listLessonCodeFiles(dir).map((file) => {
-    const full = path.join(dir, file);
-    const symlink = lstatSync(full).isSymbolicLink();
-    const bytes = symlink ? Buffer.from('(symbolic link)') : readFileSync(full);
-    const binary = bytes.subarray(0, 8000).includes(0) || bytes.length > 512 * 1024;
+    const stats = lstatSync(path.join(dir, file));
+    // A symlink is shown as such, never followed; a file over the limit, or anything but a regular
+    // file, is listed without being read.
+    if (stats.isSymbolicLink()) return { path: file, lang: langOf(file), text: '(symbolic link)', bytes: 15, binary: false };
+    if (!stats.isFile() || stats.size > MAX_CODE_FILE_BYTES) return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true };
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(path.join(dir, file), MAX_CODE_FILE_BYTES);
+    } catch (error) {
+      if (!(error instanceof UnreadableFileError)) throw error;
+      return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true }; // replaced while read
+    }
+    const binary = bytes.subarray(0, 8000).includes(0);
     return { path: file, lang: langOf(file), text: binary ? '' : bytes.toString('utf8'), bytes: bytes.length, binary };
   });
 }

@@ -85,7 +85,7 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'false' },
-  external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite', 'satteri', 'chokidar'],
+  external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite', 'satteri', 'chokidar', 'jsdom', 'dompurify'],
   loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales, builtinsWithoutNamespaces],

@@ -1,7 +1,7 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { RefusalError, loadConfig, type Course } from '../../pipeline/index.ts';
+import { isInside, loadConfig, RefusalError, SITE_OUT_DIR, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -13,12 +13,17 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const mode = ctx.command === 'site dev' ? 'dev' : 'preview';
   let out = path.join(ctx.cwd, 'dist-site');
   if (mode === 'preview') {
-    const outArg = ctx.string('out') ?? 'site-out';
+    const outArg = ctx.string('out') ?? path.relative(ctx.cwd, defaultOut(ctx, course));
     out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
     if (!site.isSiteBuild(out)) throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [`build it first: codelabgen site build --out ${outArg}`]);
   }
   const server = await site.serveSite(mode, { root: course.root, out, base: ctx.string('base') ?? '/', port: portOf(ctx), env: ctx.env });
   return waitForInterrupt(server);
+}
+
+/** ./site-out, or the course's own site-out/ when run inside the course (docs/site.md "Commands"). */
+function defaultOut(ctx: Context, course: Course): string {
+  return path.join(isInside(ctx.cwd, course.root) ? course.root : ctx.cwd, SITE_OUT_DIR);
 }
 
 function portOf(ctx: Context): number | undefined {
@@ -52,7 +57,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   };
   const result = await buildSite({
     root: course.root,
-    out: path.resolve(ctx.cwd, ctx.string('out') ?? 'site-out'),
+    out: ctx.string('out') === undefined ? defaultOut(ctx, course) : path.resolve(ctx.cwd, ctx.string('out')!),
     base: ctx.string('base') ?? '/',
     site: ctx.string('site'),
     drafts,

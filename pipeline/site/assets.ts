@@ -1,8 +1,11 @@
 // The images config.yaml's site: section names (logo, favicon), read from the course folder as data
-// URIs so they work under any base; a missing, oversized or unknown file is a DataFileError naming the field.
-import { readFileSync, statSync } from 'node:fs';
+// URIs so they work under any base. Like every path from a data file, each must resolve (through
+// symlinks) inside the course and be a regular file under its size limit; else a DataFileError
+// naming the field.
 import path from 'node:path';
-import { DataFileError, type SiteConfig } from '../../content-schemas/index.ts';
+import { DataFileError, readRegularFile, UnreadableFileError, type SiteConfig } from '../../content-schemas/index.ts';
+import { errorCode } from '../errors.ts';
+import { isInside, realPathOf } from '../inside.ts';
 
 const CONFIG = '.codelabgen/config.yaml';
 const MIME: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.ico': 'image/x-icon' };
@@ -11,16 +14,18 @@ function inline(root: string, file: string, field: string, maxBytes: number, typ
   const refuse = (problem: string) => new DataFileError(CONFIG, [`site.${field}: ${problem}`]);
   const type = path.extname(file).toLowerCase();
   if (!types.includes(type)) throw refuse(`${file} is not one of ${types.join(', ')}`);
-  const abs = path.resolve(root, file);
-  if (!abs.startsWith(path.resolve(root) + path.sep)) throw refuse(`${file} is outside the course folder`);
-  let size: number;
+  if (file.includes('\0') || path.isAbsolute(file) || file.split(/[\\/]/).includes('..')) throw refuse(`${file} must be a path relative to the course folder, without ".." segments`);
+  const real = realPathOf(path.resolve(root, file));
+  if (!isInside(real, root)) throw refuse(`${file} resolves outside the course folder (to ${real}); the site never publishes files from outside the course`);
+  let bytes: Buffer;
   try {
-    size = statSync(abs).size;
-  } catch {
-    throw refuse(`no such file ${file} in the course folder`);
+    bytes = readRegularFile(real, maxBytes);
+  } catch (error) {
+    if (error instanceof UnreadableFileError) throw refuse(`${file} ${error.reason}`);
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw refuse(`no such file ${file} in the course folder`);
+    throw error;
   }
-  if (size > maxBytes) throw refuse(`${file} is ${size} bytes, more than ${maxBytes}`);
-  return `data:${MIME[type]};base64,${readFileSync(abs).toString('base64')}`;
+  return `data:${MIME[type]};base64,${bytes.toString('base64')}`;
 }
 
 /** The logo and favicon (default: the logo) as data URIs, null when not set. */

@@ -8,7 +8,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChecksFailedError, errorCode, refuse, RelayedError } from '../errors.ts';
+import { SITE_OUT_DIR } from '../course.ts';
+import { ChecksFailedError, errorCode, refuse, RefusalError, RelayedError } from '../errors.ts';
+import { isInside, realPathOf } from '../inside.ts';
 import type { DiagramStats } from './diagrams.ts';
 import type { Failure } from './failure.ts';
 import type { BuildStep, Progress } from './build-step.ts';
@@ -116,14 +118,15 @@ export function checkOut(courseRoot: string, out: string): string {
 
 /**
  * The part of checkOut that also holds for an author's own Astro project using the integration
- * (whose outDir Astro empties as it always does): never the course, inside it or around it.
+ * (whose outDir Astro empties as it always does): never the course, inside it or around it, except
+ * the course's own output folder `site-out/` (SITE_OUT_DIR), which the site never reads.
  */
 export function checkOutsideCourse(courseRoot: string, out: string): string {
   const course = realpathSync(courseRoot);
-  const resolved = resolveExisting(out);
+  const resolved = realPathOf(out);
   const fix = 'pass a new or empty folder outside the course, e.g. --out ../site-out';
-  if (isWithin(course, resolved)) refuse(`--out ${out} is inside the course directory; the site never writes into the course`, fix);
-  if (isWithin(resolved, course)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
+  if (isInside(resolved, course) && resolved !== path.join(course, SITE_OUT_DIR)) refuse(`--out ${out} is inside the course directory; the site never writes into the course except its ${SITE_OUT_DIR}/ folder`, fix);
+  if (isInside(course, resolved)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
   return resolved;
 }
 
@@ -134,19 +137,6 @@ export function isSiteBuild(dir: string): boolean {
   } catch {
     return false; // missing or unreadable marker: not ours
   }
-}
-
-/** The absolute path with every existing part's symlinks resolved (the rest may not exist yet). */
-function resolveExisting(target: string): string {
-  const absolute = path.resolve(target);
-  let probe = absolute;
-  while (!existsSync(probe)) probe = path.dirname(probe);
-  return path.join(realpathSync(probe), path.relative(probe, absolute));
-}
-
-function isWithin(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 export function mermaidDist(): string {
@@ -185,11 +175,12 @@ function replaceOutput(staging: string, out: string): void {
 }
 
 /**
- * Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read.ts). A course that
- * cannot be read is left to the worker, which says so under its progress line.
+ * Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read.ts), a logo or
+ * favicon that is not a regular file inside the course (assets.ts). A course that cannot be read is
+ * left to the worker, which says so under its progress line.
  */
 async function refuseEarly(root: string): Promise<void> {
-  const { readCourse, refuseUnallowedMdx } = await import('../read.ts');
+  const { readCourse, readSiteAssets, refuseUnallowedMdx } = await import('../read.ts');
   let view: ReturnType<typeof readCourse>;
   try {
     view = readCourse(root);
@@ -197,6 +188,7 @@ async function refuseEarly(root: string): Promise<void> {
     return;
   }
   refuseUnallowedMdx(view);
+  readSiteAssets(view.course.root, view.config.site);
 }
 
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {

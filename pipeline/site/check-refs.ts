@@ -3,8 +3,8 @@
 // image must resolve as the site build resolves them (pipeline/site/doc-links.ts), with the same
 // messages. Light: no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx
 // docs, which are refused without site.mdx: true).
-import { readFileSync } from 'node:fs';
 import type { State } from '../../content-schemas/index.ts';
+import { readTextFile } from '../../content-schemas/fast.ts';
 import type { CheckSection } from '../check-section.ts';
 import { fileInside, OutsideError } from '../confined.ts';
 import { loadConfig } from '../config.ts';
@@ -94,7 +94,7 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
         continue;
       }
       if (file === null) continue;
-      const text = readFileSync(file, 'utf8');
+      const text = readTextFile(file, `${lesson.dir}/${doc}`);
       if (doc.endsWith('.mdx')) {
         mdxAllowed ??= loadConfig(course).site.mdx === true;
         if (!mdxAllowed) refuse(mdxNotAllowed(id, doc));

@@ -1,7 +1,7 @@
 // Readalong code references (docs/conventions.md): a fenced block whose info string names
 // `file=` (and optionally `lines=`, `mark=`) shows the real lines of the lesson's tested file.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_DATA_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
 import { fileInside, OutsideError } from '../confined.ts';
 import type { Fence } from './fences.ts';
 
@@ -71,9 +71,10 @@ export function resolveCodeRef(lessonDir: string, ref: CodeRef, fence: Fence): R
   try {
     const real = fileInside(lessonDir, ref.file);
     if (real === null) throw new Error('not a regular file');
-    text = readFileSync(real, 'utf8');
+    text = readRegularFile(real, MAX_DATA_FILE_BYTES).toString('utf8');
   } catch (error) {
     if (error instanceof OutsideError) throw new CodeRefError(`${label}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are shown`);
+    if (error instanceof UnreadableFileError) throw new CodeRefError(`${label}: the file ${error.reason}`);
     throw new CodeRefError(`${label}: no such file in the lesson folder`);
   }
   const lines = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');

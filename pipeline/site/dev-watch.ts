@@ -1,6 +1,8 @@
 // `astro dev` with a course: watches the course folder (each new server calls this, also after a
 // restart), refreshes the course collections on every change and once more when the saves settle,
 // renders new diagrams with the build-time renderer, and prints new problems as `error:` lines.
+import path from 'node:path';
+import { SITE_OUT_DIR } from '../course.ts';
 import { watchFolder, type CourseWatcher } from './course-watch.ts';
 import { findChromium, readCachedDiagram, renderDiagrams } from './diagrams.ts';
 import type { SiteOptions } from './options.ts';
@@ -71,13 +73,20 @@ export function watchCourse({ refreshContent, site, print }: Watched): CourseWat
     report([...prepared.problems, ...diagramErrors(prepared, site.diagramCache)]);
   };
   const queueCheck = () => (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
-  const watcher = watchFolder(site.course, () => {
+  const watcher = watchFolder(site.course, (file) => {
+    if (isBuildOutput(path.relative(site.course, file))) return; // `site build` writing the course's site-out/
     refresh().catch((error: unknown) => print(`error: ${(error as Error).message}`));
     clearTimeout(settle);
     settle = setTimeout(queueCheck, SETTLE_MS);
   });
   queueCheck();
   return watcher;
+}
+
+/** A path (relative to the course) in the course's own site output or its staging folders. */
+function isBuildOutput(file: string): boolean {
+  const first = file.split(/[\\/]/)[0] ?? '';
+  return first === SITE_OUT_DIR || first.startsWith(`.${SITE_OUT_DIR}.building-`);
 }
 
 function loadedGeneration(): number {

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { isInside } from '../inside.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import type { DiagramRef } from './segments.ts';
 
@@ -221,7 +222,7 @@ async function drawAll(draws: Draw[], executablePath: string, record: (draw: Dra
       const url = new URL(route.request().url()).pathname;
       if (url === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
       const katex = url.startsWith('/katex/') ? path.resolve(katexDir, `.${path.sep}${decodeURIComponent(url.slice('/katex/'.length))}`) : null;
-      const file = url === '/mermaid.min.js' ? mermaidFile : katex?.startsWith(katexDir + path.sep) ? katex : null;
+      const file = url === '/mermaid.min.js' ? mermaidFile : katex !== null && katex !== katexDir && isInside(katex, katexDir) ? katex : null;
       if (file === null || !existsSync(file)) return route.fulfill({ status: 404 });
       return route.fulfill({ path: file, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream' });
     });

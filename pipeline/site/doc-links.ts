@@ -2,9 +2,11 @@
 // folder or doc becomes that lesson page's URL; an image must be a file inside the lesson folder.
 // Problems are DocRefErrors whose message segments.ts prefixes with lesson, doc and line.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileInside, OutsideError } from '../confined.ts';
+import { readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
+import { OutsideError, realPathInside } from '../confined.ts';
+import { isInside } from '../inside.ts';
 
 /** Thrown for a link or image the site cannot publish; the message names what is wrong. */
 export class DocRefError extends Error {}
@@ -26,6 +28,9 @@ export interface DocLinks {
   /** The URL of a lesson page; `anchor` is '' or a section id. */
   href(lesson: { id: string; slug: string }, anchor: string): string;
 }
+
+/** The largest doc image the site publishes (bytes). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** Formats Astro's image pipeline reads (astro:assets). */
 const IMAGE_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'svg', 'tiff'];
@@ -55,8 +60,9 @@ function splitUrl(url: string, what: string): { file: string; anchor: string } {
 export function resolveLink(url: string, lessonDir: string, doc: string, links: DocLinks): string | null {
   const { file, anchor } = splitUrl(url, 'link');
   const target = path.posix.normalize(path.posix.join(lessonDir, path.posix.dirname(doc), file)).replace(/\/+$/, '');
-  if (target === '..' || target.startsWith('../') || target === '.') throw new DocRefError(`link ${url}: points outside the lesson folders of the course`);
-  const lesson = links.lessons.find((l) => target === trimSlash(l.dir) || target.startsWith(`${trimSlash(l.dir)}/`));
+  const absolute = path.resolve(links.courseRoot, target);
+  if (absolute === path.resolve(links.courseRoot) || !isInside(absolute, links.courseRoot)) throw new DocRefError(`link ${url}: points outside the lesson folders of the course`);
+  const lesson = links.lessons.find((l) => isInside(absolute, path.resolve(links.courseRoot, l.dir)));
   const fix = 'link a lesson folder or its docs/readalong.md or docs/notes.md';
   if (lesson === undefined) {
     const what = existsSync(path.join(links.courseRoot, target)) ? 'is not a lesson folder' : 'no such lesson folder or doc in the course';
@@ -85,16 +91,24 @@ export interface DocImage {
 export function resolveImage(url: string, lessonDir: string, doc: string): DocImage {
   const { file } = splitUrl(url, 'image');
   const relative = path.posix.normalize(path.posix.join(path.posix.dirname(doc), file));
-  if (file.includes('\0') || relative === '..' || relative.startsWith('../')) throw new DocRefError(`image ${url}: points outside the lesson folder; images must be files inside it`);
+  // The written path first (".." segments); where it resolves through symlinks is checked below.
+  if (file.includes('\0') || relative.split('/').includes('..')) throw new DocRefError(`image ${url}: points outside the lesson folder; images must be files inside it`);
   const ext = path.posix.extname(relative).slice(1).toLowerCase();
   if (!IMAGE_FORMATS.includes(ext)) throw new DocRefError(`image ${url}: .${ext || '(none)'} is not an image format the site can optimize (${IMAGE_FORMATS.join(', ')})`);
   let real: string | null;
   try {
-    real = fileInside(lessonDir, relative);
+    real = realPathInside(lessonDir, relative); // readRegularFile below refuses anything but a regular file
   } catch (error) {
     if (error instanceof OutsideError) throw new DocRefError(`image ${url}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are published`);
     throw error;
   }
   if (real === null) throw new DocRefError(`image ${url}: no such file in the lesson folder (looked for ${relative})`);
-  return { key: createHash('sha256').update(readFileSync(real)).digest('hex').slice(0, 16), path: real };
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(real, MAX_IMAGE_BYTES);
+  } catch (error) {
+    if (error instanceof UnreadableFileError) throw new DocRefError(`image ${url}: ${relative} ${error.reason}`);
+    throw error;
+  }
+  return { key: createHash('sha256').update(bytes).digest('hex').slice(0, 16), path: real };
 }

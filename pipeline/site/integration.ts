@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
-import { commit, courseAt, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
@@ -18,6 +18,7 @@ import * as pipelineRead from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { indexSite } from './search.ts';
+import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { listPages } from './stats.ts';
 
 import type { Progress } from './build-step.ts';
@@ -119,6 +120,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let diagrams: DiagramJob | null = null;
   let courseWatcher: CourseWatcher | undefined;
   let cacheDir: string | undefined;
+  let assetsDir = '_astro';
   return {
     name: 'codelabgen',
     hooks: {
@@ -176,6 +178,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       },
       'astro:config:done': ({ config, buildOutput }) => {
         cacheDir = fileURLToPath(config.cacheDir);
+        assetsDir = config.build.assets;
         // Refuses an output folder inside or around the course before anything is written.
         if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
       },
@@ -187,7 +190,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         server.middlewares.use((req, res, next) => {
           if (!req.url?.startsWith(url)) return next();
           const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
-          if (!file.startsWith(mermaidDist()) || !existsSync(file)) return next();
+          if (!isInside(file, mermaidDist()) || !existsSync(file)) return next();
           res.setHeader('content-type', 'text/javascript');
           createReadStream(file).pipe(res);
         });
@@ -203,6 +206,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (options.strictDiagrams && drawn.client > 0) throw leftToBrowser(drawn.client);
         const out = path.join(fileURLToPath(dir), prefix);
         if (drawn.client > 0) copyMermaid(out);
+        // Doc images are served from the site's own origin: an SVG among them must run nothing.
+        await sanitizeSvgFiles(path.join(fileURLToPath(dir), assetsDir));
         progress('search', 'indexing');
         // `site build` replaces its output folder: an index made from the same pages is kept.
         const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;

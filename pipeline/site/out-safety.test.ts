@@ -3,7 +3,7 @@
 // `--out ..` once deleted the course, its event log and a sibling .git). Unit cases of checkOut()
 // plus the CLI refusals, each leaving every file where it was.
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, scratchCourse, snapshot } from '../../cli/testing.ts';
@@ -91,4 +91,48 @@ test('site build and site preview refuse a non-empty folder of the user and leav
   assert.equal(preview.code, 2, preview.stderr);
   assert.match(preview.stderr, /^error: --out .* is not a codelabgen site build\n/);
   assert.deepEqual(snapshot(parent), before);
+});
+
+test('a course in a folder named ..mine inside an old build output is not outside it: that --out is refused, nothing deleted', () => {
+  const { parent, course: made } = courseWithSiblings();
+  const old = path.join(parent, 'old-build');
+  mkdirSync(path.join(old, path.dirname(SITE_MARKER)), { recursive: true });
+  writeFileSync(path.join(old, SITE_MARKER), '{"generator":"codelabgen"}\n');
+  const course = path.join(old, '..mine');
+  cpSync(made, course, { recursive: true });
+  assert.throws(() => checkOut(course, old), /contains the course directory/);
+  const before = snapshot(parent);
+  const result = cli(['site', 'build', '--course', course, '--out', old]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: --out .*old-build contains the course directory .*\.\.mine; a build replaces its output folder\n/);
+  assert.deepEqual(snapshot(parent), before);
+});
+
+test('--out ..site run from the course root is inside the course: refused, nothing made', () => {
+  const { parent, course } = courseWithSiblings();
+  assert.throws(() => checkOut(course, path.join(course, '..site')), /--out .*\.\.site is inside the course directory/);
+  const before = snapshot(parent);
+  const result = cli(['site', 'build', '--out', '..site'], { cwd: course });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: --out \S*\/course\/\.\.site is inside the course directory; the site never writes into the course except its site-out\/ folder\n/);
+  assert.deepEqual(snapshot(parent), before);
+  assert.equal(existsSync(path.join(course, '..site')), false, 'a folder was made in the course');
+});
+
+test('the course\'s own site-out/ is the default --out inside a course; lesson folders and .codelabgen/ stay refused', () => {
+  const { course } = courseWithSiblings();
+  assert.equal(checkOut(course, path.join(course, 'site-out')), path.join(course, 'site-out'));
+  for (const inside of ['.codelabgen', '.codelabgen/site', '1-basics/1.1-intro', 'site-out/sub', 'site-out-2']) {
+    assert.throws(() => checkOut(course, path.join(course, inside)), /is inside the course directory/, inside);
+  }
+  const sub = path.join(course, '1-basics');
+  mkdirSync(sub, { recursive: true });
+  writeFileSync(path.join(course, '.codelabgen', 'curriculum.yaml'), 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n');
+  writeFileSync(path.join(course, '.codelabgen', 'config.yaml'), 'site:\n  logo: nope.svg\n', { flag: 'a' });
+  // Run from a subfolder: the default is the course's site-out/, not ./site-out in the subfolder
+  // (refused here before Astro by the missing logo, which is what `error:` names).
+  const result = cli(['site', 'build'], { cwd: sub });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: \.codelabgen\/config\.yaml: site\.logo: no such file nope\.svg in the course folder\n/);
+  assert.equal(existsSync(path.join(sub, 'site-out')), false);
 });

@@ -24,6 +24,8 @@ let mtimes: Record<string, number> = {};
 let pages: Record<string, string> = {};
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+/** A doc image that runs code when opened from the site's origin (issue: served as-is from /_astro/). */
+const TRAP_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
 let first: CliResult;
 let rebuilt: CliResult;
 
@@ -31,7 +33,8 @@ before(async () => {
   const { dirs } = await generateCourse(root, { lessons: 3 });
   mkdirSync(path.join(root, dirs[0]!, 'docs', 'img'));
   writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'dot.png'), Buffer.from(PNG, 'base64'));
-  appendFileSync(path.join(root, dirs[0]!, 'docs', 'readalong.md'), '\n\n![A dot](img/dot.png)\n');
+  writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'trap.svg'), TRAP_SVG);
+  appendFileSync(path.join(root, dirs[0]!, 'docs', 'readalong.md'), '\n\n![A dot](img/dot.png)\n\n![A trap](img/trap.svg)\n');
   first = await build();
   assert.equal(first.code, 0, first.stderr);
   const slugs = ['1.1-lesson-1', '1.2-lesson-2', '1.3-lesson-3'];
@@ -50,6 +53,15 @@ test('the edited lesson shows the edit after a rebuild with the kept cache; the 
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);
   // Byte-equal: highlighting does not depend on the machine's speed (pipeline/site/expressive-code.ts).
   for (const slug of ['1.1-lesson-1', '1.3-lesson-3']) assert.equal(readFileSync(page(slug), 'utf8'), pages[slug], `${slug} changed`);
+});
+
+test('a doc SVG is published sanitized: the file under _astro/ the page shows has no script, handler, foreignObject or external reference', () => {
+  const page = readFileSync(path.join(out, 'lessons', '1.1-lesson-1', 'index.html'), 'utf8');
+  const src = /<img src="\/(_astro\/trap\.[^"]+\.svg)"/.exec(page)?.[1];
+  assert.ok(src, 'the page shows no trap.svg from _astro/');
+  const published = readFileSync(path.join(out, src), 'utf8');
+  assert.doesNotMatch(published, /<script|\son[a-z]+=|foreignObject|javascript:|evil\.example/i, published);
+  assert.match(published, /<rect width="8" height="8" fill="#0b7a75"\/>/, 'the drawing was lost');
 });
 
 /** Every file of the search index, by name. */

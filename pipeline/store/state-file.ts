@@ -2,10 +2,10 @@
 // copied aside as state.corrupt-<hash>.json and the refusal names the recovery command. A file that
 // is still the one writeStateFile wrote (its identity is recorded in state.json.written) skips the
 // schema check.
-import { closeSync, copyFileSync, existsSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
-import { StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
+import { readRegularFile, StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course.ts';
 import { RefusalError, errorCode, writeErrorReason } from '../errors.ts';
 import { safeUnlink, tempPathFor, writeFileAtomic } from './atomic-write.ts';
@@ -37,17 +37,20 @@ function stampOf(stats: BigIntStats): string {
 function writtenByCodelabgen(course: Course, stats: BigIntStats): boolean {
   let stamp: string;
   try {
-    stamp = readFileSync(stateStampPath(course), 'utf8');
+    stamp = readRegularFile(stateStampPath(course), 4096).toString('utf8');
   } catch {
-    return false;
+    return false; // missing or not a small regular file: not a stamp the store wrote
   }
   return stamp === stampOf(stats);
 }
 
 /** The bytes of `file` and its identity once read: a write during the read changes the identity. */
 function readWithStats(file: string): { bytes: Buffer; stats: BigIntStats } {
-  const fd = openSync(file, 'r');
+  // Never blocks: a FIFO or device in its place is refused once open (docs/security.md).
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile() && !opened.isDirectory()) throw new RefusalError(`${ARTIFACTS.state} is not a regular file (a pipe, device or socket); nothing was changed`, ['move it away, then run "codelabgen state rebuild" (or restore the file from a backup)']);
     const bytes = readFileSync(fd);
     return { bytes, stats: fstatSync(fd, { bigint: true }) };
   } finally {

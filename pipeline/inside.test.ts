@@ -1,0 +1,43 @@
+// isInside(), the one containment check of the codebase: segment-wise after realpath. A folder named
+// `..mine` inside an old build output was deleted, and `--out ..site` built inside the course, while
+// the check treated every relative path starting with the two characters `..` as outside.
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { scratchDir } from '../cli/testing.ts';
+import { isInside, realPathOf } from './inside.ts';
+
+test('isInside compares whole segments: ..mine, ..site and a shared prefix are not outside or inside by their spelling', () => {
+  const root = scratchDir('codelabgen-inside-');
+  const cases: [string, string, boolean][] = [
+    [path.join(root, 'a', '..mine'), path.join(root, 'a'), true],
+    [path.join(root, 'a', '..site', 'x'), path.join(root, 'a'), true],
+    [path.join(root, 'a', '...'), path.join(root, 'a'), true],
+    [path.join(root, 'a'), path.join(root, 'a'), true],
+    [`${path.join(root, 'a')}${path.sep}`, path.join(root, 'a'), true],
+    [path.join(root, 'a'), `${path.join(root, 'a')}${path.sep}${path.sep}`, true],
+    [path.join(root, 'a', 'b', '..'), path.join(root, 'a'), true],
+    [path.join(root, 'a', '..'), path.join(root, 'a'), false],
+    [path.join(root, 'a', '..', 'b'), path.join(root, 'a'), false],
+    [path.join(root, 'ab'), path.join(root, 'a'), false],
+    [path.join(root, 'a'), path.join(root, 'a', 'b'), false],
+    [root, path.join(root, 'a'), false],
+    ['/', path.join(root, 'a'), false],
+    [path.join(root, 'a'), '/', true],
+  ];
+  for (const [child, parent, expected] of cases) assert.equal(isInside(child, parent), expected, `isInside(${child}, ${parent})`);
+});
+
+test('isInside resolves symlinks of both paths, also when the rest does not exist yet', () => {
+  const root = scratchDir('codelabgen-inside-');
+  mkdirSync(path.join(root, 'course', 'lesson'), { recursive: true });
+  mkdirSync(path.join(root, 'outside'));
+  symlinkSync(path.join(root, 'outside'), path.join(root, 'course', 'lesson', 'out-link'));
+  symlinkSync(path.join(root, 'course'), path.join(root, 'course-link'));
+  assert.equal(isInside(path.join(root, 'course', 'lesson', 'out-link', 'secret'), path.join(root, 'course')), false, 'a link out of the folder');
+  assert.equal(isInside(path.join(root, 'course', 'lesson', 'out-link'), path.join(root, 'outside')), true);
+  assert.equal(isInside(path.join(root, 'course-link', 'lesson', 'new', 'deep'), path.join(root, 'course')), true, 'a link to the folder, a path not made yet');
+  assert.equal(isInside(path.join(root, 'course'), path.join(root, 'course-link')), true, 'identical after realpath');
+  assert.equal(realPathOf(path.join(root, 'course-link', 'missing', 'x')), path.join(realPathOf(root), 'course', 'missing', 'x'));
+});

@@ -1,0 +1,27 @@
+// "Is this path inside that folder" for the whole codebase (docs/security.md): compared segment by
+// segment after resolving symlinks, so `..mine`, `/a/bc` next to `/a/b` and a link out of the
+// folder are not inside. Every containment check imports isInside(); none is written by hand.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/** The absolute path with every existing part's symlinks resolved (the rest may not exist yet). */
+export function realPathOf(target: string): string {
+  const absolute = path.resolve(target);
+  let probe = absolute;
+  for (;;) {
+    try {
+      return path.join(realpathSync(probe), path.relative(probe, absolute));
+    } catch {
+      // missing or unreadable: resolve its parent, and keep the rest as written
+      const parent = path.dirname(probe);
+      if (parent === probe) return absolute;
+      probe = parent;
+    }
+  }
+}
+
+/** Whether `child` is `parent` itself or inside it, segment by segment, after realpath of both. */
+export function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(realPathOf(parent), realPathOf(child));
+  return relative === '' || (!path.isAbsolute(relative) && relative.split(path.sep)[0] !== '..');
+}

@@ -1,0 +1,105 @@
+// Files a worker wrote are read by the site only as regular files inside the course, under a size
+// limit (docs/security.md): a logo symlinked to a key outside the course was inlined into every
+// page, and a FIFO as logo hung `site build` at "loading: reading the course" until killed.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { readRegularFile } from '../../content-schemas/index.ts';
+import { cliAsync, scratchCourse, scratchDir, snapshot, type CliResult } from '../../cli/testing.ts';
+import { readCourse, readDiagramFiles, readLessonDocs } from '../read.ts';
+
+const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
+const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
+
+/** The CLI, killed (SIGKILL: a process blocked in a read cannot run a SIGTERM handler) if it hangs. */
+async function bounded(args: string[], ms: number): Promise<CliResult> {
+  const run = cliAsync(args);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), ms);
+  return run.done.finally(() => clearTimeout(timer));
+}
+
+/** A course with a curriculum and one lesson folder (no state: nothing is recorded). */
+function course(): { root: string; lesson: string; outside: string } {
+  const root = scratchCourse('Untrusted files');
+  writeFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), CURRICULUM);
+  const lesson = path.join(root, '1-basics', '1.1-intro');
+  mkdirSync(path.join(lesson, 'docs', 'diagrams'), { recursive: true });
+  const outside = scratchDir('codelabgen-outside-');
+  writeFileSync(path.join(outside, 'id_rsa'), 'PRIVATE-KEY\n');
+  return { root, lesson, outside };
+}
+
+/** `site build` of `root` with `logo` set: refused at once (no Astro), nothing written. */
+async function refusedLogo(root: string, field: 'logo' | 'favicon', file: string): Promise<string> {
+  writeFileSync(path.join(root, '.codelabgen', 'config.yaml'), `site:\n  ${field}: ${file}\n`, { flag: 'a' });
+  const out = path.join(path.dirname(root), 'out');
+  const before = snapshot(root);
+  const result = await bounded(['site', 'build', '--drafts', '--course', root, '--out', out], 30_000);
+  assert.equal(result.signal, null, `site build hung: ${result.stderr}`);
+  assert.equal(result.code, 2, result.stderr);
+  assert.deepEqual(snapshot(root), before);
+  assert.equal(existsSync(out), false, 'an output folder was written');
+  assert.doesNotMatch(result.stderr, /PRIVATE-KEY/);
+  return result.stderr;
+}
+
+test('readRegularFile reads a regular file and refuses a FIFO, a device, a folder and a file over its limit without blocking', () => {
+  const dir = scratchDir('codelabgen-regular-');
+  writeFileSync(path.join(dir, 'ok.txt'), 'hello');
+  mkfifo(path.join(dir, 'pipe'));
+  symlinkSync(path.join(dir, 'pipe'), path.join(dir, 'link-to-pipe'));
+  assert.equal(readRegularFile(path.join(dir, 'ok.txt'), 5).toString(), 'hello');
+  assert.throws(() => readRegularFile(path.join(dir, 'ok.txt'), 4), /^UnreadableFileError: is 5 bytes; the limit is 4$/);
+  assert.throws(() => readRegularFile(path.join(dir, 'pipe'), 100), /^UnreadableFileError: is a named pipe \(FIFO\), not a regular file$/);
+  assert.throws(() => readRegularFile(path.join(dir, 'link-to-pipe'), 100), /named pipe/);
+  assert.throws(() => readRegularFile('/dev/zero', 100), /^UnreadableFileError: is a device, not a regular file$/);
+  assert.throws(() => readRegularFile(dir, 100), /^UnreadableFileError: is a folder, not a file$/);
+  assert.throws(() => readRegularFile(path.join(dir, 'missing'), 100), { code: 'ENOENT' });
+});
+
+test('site build refuses a logo or favicon symlinked outside the course, naming the field; nothing is inlined', async () => {
+  const { root, outside } = course();
+  mkdirSync(path.join(root, 'assets'));
+  symlinkSync(path.join(outside, 'id_rsa'), path.join(root, 'assets', 'logo.png'));
+  const stderr = await refusedLogo(root, 'logo', 'assets/logo.png');
+  assert.match(stderr, /^error: \.codelabgen\/config\.yaml: site\.logo: assets\/logo\.png resolves outside the course folder \(to \S+\/id_rsa\); the site never publishes files from outside the course$/m);
+  const other = course();
+  mkdirSync(path.join(other.root, 'assets'));
+  symlinkSync(other.outside, path.join(other.root, 'assets', 'dir'));
+  assert.match(await refusedLogo(other.root, 'favicon', 'assets/dir/id_rsa.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: assets\/dir\/id_rsa\.png resolves outside the course folder/m);
+});
+
+test('site build refuses a FIFO as logo at once instead of hanging', async () => {
+  const { root } = course();
+  mkdirSync(path.join(root, 'assets'));
+  mkfifo(path.join(root, 'assets', 'logo.svg'));
+  assert.match(await refusedLogo(root, 'logo', 'assets/logo.svg'), /^error: \.codelabgen\/config\.yaml: site\.logo: assets\/logo\.svg is a named pipe \(FIFO\), not a regular file$/m);
+});
+
+test('site build refuses a FIFO as a data file at once instead of hanging', async () => {
+  const { root } = course();
+  const curriculum = path.join(root, '.codelabgen', 'curriculum.yaml');
+  execFileSync('rm', [curriculum]);
+  mkfifo(curriculum);
+  const result = await bounded(['site', 'build', '--drafts', '--course', root, '--out', path.join(path.dirname(root), 'out')], 60_000);
+  assert.equal(result.signal, null, `site build hung: ${result.stderr}`);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: \.codelabgen\/curriculum\.yaml: is a named pipe \(FIFO\), not a regular file$/m);
+});
+
+test('the site refuses a FIFO or device as a lesson doc, diagram or image instead of skipping or blocking on it', () => {
+  const { root, lesson } = course();
+  const intro = () => readCourse(root).lessons[0]!;
+  mkfifo(path.join(lesson, 'docs', 'readalong.md'));
+  assert.throws(() => readLessonDocs(readCourse(root).course, intro(), false), /^DataFileError: 1-basics\/1\.1-intro\/docs\/readalong\.md: is a named pipe \(FIFO\), not a regular file$/);
+  execFileSync('rm', [path.join(lesson, 'docs', 'readalong.md')]);
+  mkfifo(path.join(lesson, 'docs', 'diagrams', 'flow.mmd'));
+  assert.throws(() => readDiagramFiles(readCourse(root).course, intro()), /^DataFileError: 1-basics\/1\.1-intro\/docs\/diagrams\/flow\.mmd: is a named pipe \(FIFO\), not a regular file$/);
+  execFileSync('rm', [path.join(lesson, 'docs', 'diagrams', 'flow.mmd')]);
+  mkfifo(path.join(lesson, 'docs', 'shot.png'));
+  writeFileSync(path.join(lesson, 'docs', 'readalong.md'), '# Read\n\n![A shot](shot.png)\n');
+  const docs = readLessonDocs(readCourse(root).course, intro(), false);
+  assert.deepEqual(docs.readalong?.problems, ['lesson 1.1 docs/readalong.md:3: image shot.png: docs/shot.png is a named pipe (FIFO), not a regular file']);
+});
