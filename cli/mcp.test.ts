@@ -6,12 +6,14 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
 import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
-import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot } from './testing.ts';
+import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
 
@@ -377,9 +379,10 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
   cliOk(other, 'register');
   const client = await connect(root);
   try {
-    // Issue 24.11: a misspelled note, a course and a dry run were dropped and the change committed here.
-    await refusedArguments(client, [root, other], 'state_set', { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' }, /^error: state_set: unknown arguments "course", "dry_run", "nte" \(state_set takes id, stage, note, reopen\)$/);
-    await refusedArguments(client, [root], 'state_next', { verbose: true }, /^error: state_next: unknown argument "verbose" \(state_next takes no arguments\)$/);
+    // Issue 24.11: a misspelled note and a dry run were dropped and the change committed (then on the server's course).
+    await refusedArguments(client, [root, other], 'state_set', { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' }, /^error: state_set: unknown arguments "dry_run", "nte" \(state_set takes id, stage, note, reopen, course\)$/);
+    await refusedArguments(client, [root], 'state_next', { verbose: true }, /^error: state_next: unknown argument "verbose" \(state_next takes course\)$/);
+    await refusedArguments(client, [root], 'schema_list', { course: root }, /^error: schema_list: unknown argument "course" \(schema_list takes no arguments\)$/);
     await refusedArguments(client, [root], 'state_set', { id: '1.1', stage: 'finished' }, /^error: state_set: stage "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done$/);
     await refusedArguments(client, [root], 'state_set', { stage: 'spec' }, /^error: state_set: id is required$/);
     await refusedArguments(client, [root], 'state_phase', { next: 'init' }, /^error: state_phase: next "init": expected one of recon, /);
@@ -406,7 +409,7 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
     assert.deepEqual(byName.get('state_task_start').oneOf, [{ required: ['lesson'], not: { required: ['phase'] } }, { required: ['phase', 'role'], not: { required: ['lesson'] } }]);
     assert.ok(byName.get('schema_show').properties.name.enum.includes('worker-status'));
     assert.equal(byName.get('state_phase').properties.next.enum.includes('init'), false);
-    assert.deepEqual(byName.get('state_show').properties, {});
+    assert.deepEqual(Object.keys(byName.get('state_show').properties), ['course']);
     assert.equal(byName.get('status_check').properties.status.anyOf[0].title, 'worker-status');
   } finally {
     await client.close();
@@ -424,6 +427,72 @@ test('state_log records data keys exactly or refuses them (issue 24.12)', { time
     await ok(client, 'state_log', { kind: 'fact', data: { 'a.b': 'c=d', n: '' } });
     assert.deepEqual(readEvents(root).at(-1)?.data, { 'a.b': 'c=d', n: '' });
     assert.equal(readEvents(root).filter((event) => event.fact === 'fact').length, 1);
+  } finally {
+    await client.close();
+  }
+});
+
+test('one server without a course takes a course from an empty folder to a published site by tool calls, and serves a second course by its course argument', { timeout: 180_000 }, async () => {
+  const home = tempDir();
+  const root = path.join(home, 'streams');
+  const other = scratchCourse('Other');
+  // No --course: the client's first root is the default course.
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { roots: {} } });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'streams' }] }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: home, env: serverEnv(), stderr: 'ignore' }));
+  try {
+    assert.equal((await ok(client, 'init', { title: 'Streams', runtime: 'custom' })).course, root);
+    write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
+    for (const next of ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons']) {
+      const current = readState(root).phase as string;
+      if (current === 'scaffold') await ok(client, 'register');
+      else ARTIFACTS_BY_PHASE[current]?.(root);
+      await ok(client, 'state_phase', { next, approved: current.startsWith('gate_') });
+    }
+    for (const id of ['1.1', '1.2', '2.1']) {
+      for (const stage of ['spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']) {
+        writeStageArtifact(root, id, stage);
+        if (stage === 'verified') assert.equal((await ok(client, 'verify', { id, update_state: true })).state, 'verified');
+        else await ok(client, 'state_set', { id, stage });
+      }
+    }
+    await ok(client, 'state_phase', { next: 'assembly' });
+    // site_build refuses what the CLI refuses (an --out inside the course), with progress per step otherwise.
+    const beforeRefusal = snapshot(root);
+    const inside = await call(client, 'site_build', { out: path.join(root, 'site') });
+    assert.equal(inside.isError, true);
+    assert.match(inside.content.at(-1)!.text, /^error: --out .* is inside the course directory/);
+    assert.deepEqual(snapshot(root), beforeRefusal);
+    // A cancelled build stops (its process group) and records nothing.
+    const controller = new AbortController();
+    const cancelledBuild = client.callTool({ name: 'site_build', arguments: { out: path.join(home, 'site') } }, undefined, { signal: controller.signal, onprogress: () => controller.abort() }).then(() => 'answered', () => 'rejected');
+    assert.equal(await cancelledBuild, 'rejected');
+    assert.equal((await ok(client, 'state_next')).phase, 'assembly', 'the server serves after the cancel');
+    await until(() => !running(path.join(home, 'site')), 10_000, 'the cancelled build stopped');
+    assert.equal(readEvents(root).some((event) => event.kind === 'site.build'), false);
+    assert.equal(existsSync(path.join(home, 'site')), false);
+    const steps: string[] = [];
+    const built = await call(client, 'site_build', { out: path.join(home, 'site') }, (update) => steps.push(update.message ?? ''));
+    assert.equal(built.isError, false, built.content.map((item) => item.text).join('\n'));
+    assert.deepEqual(JSON.parse(built.content[0]!.text).lessons, ['1.1', '1.2', '2.1']);
+    assert.ok(existsSync(path.join(home, 'site', 'index.html')));
+    assert.deepEqual(steps.map((step) => step.split(':')[0]), ['loading', 'diagrams', 'pages', 'search', 'done']);
+    assert.equal((await ok(client, 'report')).totals.done, 3);
+    await ok(client, 'state_phase', { next: 'done' });
+    assert.equal(readState(root).phase, 'done');
+    assert.equal((await ok(client, 'check')).ok, true);
+    assert.equal(readEvents(root).filter((event) => event.kind === 'site.build').length, 1);
+    // state_rebuild replays the log to the same state.
+    const before = readState(root);
+    await ok(client, 'state_rebuild');
+    assert.deepEqual(readState(root), before);
+
+    // The same server, another course: authoring tools by the course argument, the first course untouched.
+    const untouched = snapshot(root);
+    const module = await ok(client, 'new_module', { course: other, title: 'Composing streams' });
+    const lesson = await ok(client, 'new_lesson', { course: other, module_id: module.module.id, title: 'Async iteration' });
+    assert.deepEqual(Object.keys(readState(other).lessons as object).sort(), [module.lesson.id, lesson.lesson.id].sort());
+    assert.deepEqual(snapshot(root), untouched);
   } finally {
     await client.close();
   }

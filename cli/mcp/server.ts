@@ -1,8 +1,10 @@
 // The MCP server: the tools of cli/mcp/tools.ts, resources for what agents read often, and the
 // `orchestrate` prompt (docs/agents.md). Every call runs its command module afresh (cli/mcp/invoke.ts):
 // the course is re-read each time, so a CLI user and MCP clients can work on one course at once.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RootsListChangedNotificationSchema, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { printable } from '../../pipeline/course.ts';
 import { EXIT } from '../exit-codes.ts';
 import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
@@ -14,7 +16,7 @@ import { invoke, type Outcome } from './invoke.ts';
 import { checkArguments, inputJsonSchema, mcpTools, toInvocation, toolOf, type McpTool } from './tools.ts';
 
 export interface ServerOptions {
-  /** --course of `codelabgen mcp`, absolute; else each call resolves the course as the CLI does. */
+  /** --course of `codelabgen mcp`, absolute; else a call's course is its `course` argument, $CODELABGEN_COURSE or the client's first root. */
   course: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -45,8 +47,30 @@ function commandNamed(name: string): McpTool {
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
-  const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) =>
-    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+  let roots: Promise<string[]> | null = null;
+  /** The client's roots that are folders (file: URIs), asked once and again after roots/list_changed. */
+  const clientRoots = (): Promise<string[]> => {
+    if (!server.server.getClientCapabilities()?.roots) return Promise.resolve([]);
+    roots ??= server.server
+      .listRoots(undefined, { timeout: 10_000 })
+      .then((answer) => answer.roots.filter((root) => root.uri.startsWith('file:')).map((root) => fileURLToPath(root.uri)))
+      .catch(() => []);
+    return roots;
+  };
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    roots = null;
+  });
+  /** A call's course: its `course` argument, else the server's --course, else $CODELABGEN_COURSE, else the client's first root. */
+  const courseOf = async (args: Record<string, unknown>): Promise<string | undefined> => {
+    if (typeof args.course === 'string') return path.resolve(options.cwd, args.course);
+    if (options.course !== undefined) return options.course;
+    if (options.env.CODELABGEN_COURSE) return path.resolve(options.cwd, options.env.CODELABGEN_COURSE);
+    return (await clientRoots())[0];
+  };
+  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) => {
+    const invocation = toInvocation(tool, args, await courseOf(args));
+    return options.track(invoke(tool.command, invocation, { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+  };
 
   // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
   // silently and answers a wrong one without the CLI's words; here the schema is strict and a wrong

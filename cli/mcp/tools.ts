@@ -11,12 +11,7 @@ import type { CommandSpec, OptionSpec } from '../spec.ts';
 
 /** Commands that are no tools, and why (docs/mcp.md, "When to use the CLI"). */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
-  init: 'creates a course; the server serves one that exists',
-  'state rebuild': 'repairs a broken state.json, a step for a person after a crash',
-  'new module': 'writes a lesson from a template: authoring by hand',
-  'new lesson': 'writes a lesson from a template: authoring by hand',
   'verify merge': 'summarizes CI shards on a CI machine',
-  'site build': 'runs Astro for a minute or more; run it as a command',
   'site dev': 'a long-running preview server',
   'site preview': 'a long-running preview server',
   completion: 'a shell completion script',
@@ -24,11 +19,11 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
 };
 
 /** Commands that write although the table does not mark them as changing state (orchestrator only). */
-const WRITES = new Set(['state task heartbeat', 'verify', 'report']);
+const WRITES = new Set(['state task heartbeat', 'verify', 'report', 'state rebuild', 'site build']);
 /** Changes that only add or move forward (a fact, a task, a run, a report, a phase): never undo or block work. */
-const ADDITIVE = new Set(['state log', 'state phase', 'state unblock', 'state task start', 'state task heartbeat', 'state task done', 'state task fail', 'verify', 'report', 'register']);
+const ADDITIVE = new Set(['state log', 'state phase', 'state unblock', 'state task start', 'state task heartbeat', 'state task done', 'state task fail', 'verify', 'report', 'register', 'init', 'new module', 'new lesson', 'site build']);
 /** Calling twice with the same arguments leaves the course as calling once. */
-const IDEMPOTENT = new Set(['register', 'report']);
+const IDEMPOTENT = new Set(['register', 'report', 'state rebuild']);
 
 type Value = string | boolean | string[];
 
@@ -37,7 +32,7 @@ export interface ToolParam {
   name: string;
   schema: z.ZodType;
   /** A positional (in order), an option (--name), or a document read as stdin by `-`. */
-  to: { kind: 'positional' } | { kind: 'option'; option: string; spec: OptionSpec } | { kind: 'document'; option: string | null };
+  to: { kind: 'positional' } | { kind: 'option'; option: string; spec: OptionSpec } | { kind: 'document'; option: string | null } | { kind: 'course' };
 }
 
 export interface McpTool {
@@ -58,7 +53,18 @@ const positionalHelp: Record<string, string> = {
   task: 'task id, e.g. "t7"',
   name: 'schema name (see schema_list)',
   topic: 'one topic; none: all of them',
+  title: 'its title',
+  module_id: 'module id, e.g. "2"',
 };
+
+const COURSE_HELP = 'the course directory, absolute or relative to the server\'s working directory (default: the server\'s --course, else $CODELABGEN_COURSE, else the client\'s first root)';
+/** The `course` argument of every tool that works on a course (init: the directory to create). */
+const COURSE: ToolParam = { name: 'course', schema: z.string().min(1).max(4096).describe(COURSE_HELP).optional(), to: { kind: 'course' } };
+
+/** Whether a command works on a course, so its tool takes `course`. */
+function takesCourse(spec: CommandSpec): boolean {
+  return spec.needsCourse !== false || spec.name === 'init';
+}
 
 const DOCUMENT_HELP = 'the worker\'s status: the JSON object (schema worker-status), or its whole answer as text (the last JSON block is validated, as for a FILE)';
 /**
@@ -97,11 +103,12 @@ function schemaFor(name: string, help: string, spec?: OptionSpec): z.ZodType {
 /** Positionals from the usage text: <name> (required), [NAME] (optional), [a|b|c] (an enum named topic), FILE|- (a document). */
 function positionalParams(spec: CommandSpec): ToolParam[] {
   const min = spec.positionals?.min ?? 0;
-  const tokens = (spec.args ?? '').split(/\s+/).filter((token) => /^<[\w-]+>$|^\[[\w|-]+\]$|^FILE\|-$/.test(token));
+  // init's [DIR] is the tool's `course`.
+  const tokens = (spec.args ?? '').split(/\s+/).map((token) => token.replace(/^"(.*)"$/, '$1')).filter((token) => /^<[\w-]+>$|^\[[\w|-]+\]$|^FILE\|-$/.test(token) && !(spec.name === 'init' && token === '[DIR]'));
   return tokens.map((token, index): ToolParam => {
     if (token === 'FILE|-') return { name: 'status', schema: DOCUMENT, to: { kind: 'document', option: null } };
     const choices = token.includes('|') ? token.slice(1, -1).split('|') : null;
-    const name = choices ? 'topic' : token.slice(1, -1).toLowerCase();
+    const name = choices ? 'topic' : token.slice(1, -1).toLowerCase().replace(/-/g, '_');
     const help = positionalHelp[name] ?? name;
     const schema = choices ? z.enum(choices as [string, ...string[]]).describe(help) : schemaFor(name, help);
     return { name, schema: index < min ? schema : schema.optional(), to: { kind: 'positional' } };
@@ -132,7 +139,7 @@ export function toolOf(spec: CommandSpec): McpTool {
     command: spec,
     title: `codelabgen ${spec.name}`,
     description: describe(spec),
-    params: [...positionalParams(spec), ...optionParams(spec)],
+    params: [...positionalParams(spec), ...optionParams(spec), ...(takesCourse(spec) ? [COURSE] : [])],
     annotations: {
       title: `codelabgen ${spec.name}`,
       readOnlyHint: !writes,
@@ -225,7 +232,7 @@ export interface Invocation {
   stdin: string | null;
 }
 
-/** Tool arguments (already checked by checkArguments) → the command's options and positionals. */
+/** Tool arguments (already checked by checkArguments) → the command's options and positionals; `course` is the call's course, resolved (cli/mcp/server.ts). */
 export function toInvocation(tool: McpTool, args: Record<string, unknown>, course: string | undefined): Invocation {
   const values: Record<string, Value | undefined> = {};
   const positionals: string[] = [];
@@ -233,7 +240,7 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
   let stdin: string | null = null;
   for (const param of tool.params) {
     const given = args[param.name];
-    if (given === undefined) continue;
+    if (given === undefined || param.to.kind === 'course') continue;
     if (param.to.kind === 'document') {
       stdin = typeof given === 'string' ? given : JSON.stringify(given);
       if (param.to.option === null) positionals.push('-');
@@ -261,6 +268,7 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
     values.json = true;
     options.push('--json');
   }
-  if (course !== undefined) values.course = course;
+  if (course !== undefined && tool.command.name === 'init') positionals.push(course);
+  else if (course !== undefined) values.course = course;
   return { values, positionals, argv: [...tool.command.name.split(' '), ...positionals, ...options], stdin };
 }
