@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
-import { mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
+import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
 import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
 import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot, tempDir } from './testing.ts';
 
@@ -54,7 +54,7 @@ async function refused(client: Client, root: string, name: string, args: Record<
   const invocation = toInvocation(tool, args, undefined);
   const viaCli = cli(invocation.argv, { cwd: root, input: invocation.stdin ?? undefined });
   assert.equal(viaCli.code, 2);
-  assert.equal(viaCli.stderr, `${text}\n`, 'the CLI refuses with the same text');
+  assert.equal(inToolTerms(viaCli.stderr), `${text}\n`, 'the CLI refuses with the same text (command lines written as tool calls)');
   assert.deepEqual(snapshot(root), before);
 }
 
@@ -90,13 +90,19 @@ test('an MCP client drives a course through every phase and stage; refusals chan
         const { task } = await ok(client, 'state_task_start', { phase: 'recon', role: 'researcher' });
         await ok(client, 'state_task_done', { task: task.id, note: 'overview written' });
       }
-      if (current.startsWith('gate_')) await refused(client, root, 'state_phase', { next }, /--approved/);
+      if (current.startsWith('gate_')) {
+        await refused(client, root, 'state_phase', { next }, new RegExp(`needs the user's approval: state_phase \\{"next":"${next}","approved":true\\}$`));
+        const plan = await ok(client, 'state_next');
+        assert.deepEqual(plan.next_call, { tool: 'state_phase', arguments: { next, approved: true } });
+        assert.equal(plan.next_step, `ask the user to approve, then: state_phase {"next":"${next}","approved":true}`);
+      }
       const moved = await ok(client, 'state_phase', { next, approved: current.startsWith('gate_') });
       assert.deepEqual([moved.from, moved.to], [current, next]);
     }
 
     const next = await ok(client, 'state_next');
     assert.deepEqual(next.lessons.map((item: { lesson: string }) => item.lesson), ['1.1', '2.1']);
+    assert.deepEqual(next.next_call, { tool: 'state_task_start', arguments: { lesson: '1.1' } });
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];
     for (const id of ['1.1', '1.2', '2.1']) {
       const { task } = await ok(client, 'state_task_start', { lesson: id });
@@ -146,12 +152,13 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     assert.equal(invalid.isError, true, 'arguments outside the input schema are refused');
 
     // Parity: the same documents through the CLI.
-    for (const [name, args] of [['state_show', {}], ['state_next', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
+    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
       const tool = mcpTools().find((candidate) => candidate.name === name)!;
       const viaCli = cli(toInvocation(tool, args, undefined).argv, { cwd: root });
       assert.equal(viaCli.code, 0, viaCli.stderr);
-      const viaMcp = (await call(client, name, args)).content[0]!.text;
-      assert.equal(viaMcp, viaCli.stdout.trimEnd(), `${name}: CLI and MCP differ`);
+      const viaMcp = (await call(client, name, args)) as Result & { structuredContent?: unknown };
+      assert.equal(viaMcp.content[0]!.text, viaCli.stdout.trimEnd(), `${name}: CLI and MCP differ`);
+      assert.deepEqual(viaMcp.structuredContent, name === 'conventions' ? { text: viaCli.stdout } : JSON.parse(viaCli.stdout), `${name}: structuredContent`);
     }
 
     // Resources and the prompt.
@@ -441,6 +448,11 @@ test('one server without a course takes a course from an empty folder to a publi
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'streams' }] }));
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: home, env: serverEnv(), stderr: 'ignore' }));
   try {
+    // Listing the tools makes the SDK's client check every structuredContent against its tool's outputSchema.
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name), ['conventions']);
+    assert.equal((tools.find((tool) => tool.name === 'state_show')!.outputSchema as { title?: string }).title, 'state');
+    assert.match(tools.find((tool) => tool.name === 'state_phase')!.description!, /leaving a gate \(gate_sources, gate_plan\) needs `approved: true`/);
     assert.equal((await ok(client, 'init', { title: 'Streams', runtime: 'custom' })).course, root);
     write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
     for (const next of ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons']) {

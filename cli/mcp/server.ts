@@ -13,7 +13,7 @@ import agentsDoc from '../../docs/agents.md';
 import { COMMANDS } from '../commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { invoke, type Outcome } from './invoke.ts';
-import { checkArguments, inputJsonSchema, mcpTools, toInvocation, toolOf, type McpTool } from './tools.ts';
+import { checkArguments, inputJsonSchema, inToolTerms, mcpTools, outputJsonSchema, toInvocation, toolOf, type McpTool, type ToolCall } from './tools.ts';
 
 export interface ServerOptions {
   /** --course of `codelabgen mcp`, absolute; else a call's course is its `course` argument, $CODELABGEN_COURSE or the client's first root. */
@@ -29,14 +29,48 @@ export interface ServerOptions {
 
 const INSTRUCTIONS = 'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
 
-/** A command's outcome as a tool result: its stdout (the --json document), then warnings; refusals are errors. */
-export function toolResult(outcome: Outcome): CallToolResult {
+/**
+ * A command's outcome as a tool result: its stdout (the --json document, also as structuredContent),
+ * then warnings; refusals are errors. Command lines in the text are written as tool calls.
+ */
+export function toolResult(outcome: Outcome, transform?: (document: Record<string, unknown>) => Record<string, unknown>): CallToolResult {
+  let stdout = outcome.stdout;
+  let document: Record<string, unknown> | undefined;
+  if (stdout.trimStart().startsWith('{')) {
+    try {
+      document = JSON.parse(stdout) as Record<string, unknown>;
+    } catch {
+      document = undefined;
+    }
+  }
+  if (document !== undefined && transform) {
+    document = transform(document);
+    stdout = JSON.stringify(document, null, 2);
+  }
+  const error = outcome.error === null ? null : inToolTerms(outcome.error);
   const content: CallToolResult['content'] = [];
-  if (outcome.stdout !== '') content.push({ type: 'text', text: outcome.stdout.trimEnd() });
-  if (outcome.error !== null) content.push({ type: 'text', text: outcome.error });
-  if (outcome.stderr !== '') content.push({ type: 'text', text: outcome.stderr.trimEnd() });
+  if (stdout !== '') content.push({ type: 'text', text: stdout.trimEnd() });
+  if (error !== null) content.push({ type: 'text', text: error });
+  if (outcome.stderr !== '') content.push({ type: 'text', text: inToolTerms(outcome.stderr.trimEnd()) });
   if (content.length === 0) content.push({ type: 'text', text: '' });
-  return { content, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
+  const lines = error?.split('\n') ?? [];
+  const structuredContent = document ?? (error !== null
+    ? { error: lines.find((line) => line.startsWith('error: '))?.slice('error: '.length) ?? error, hints: lines.filter((line) => line.startsWith('hint: ')).map((line) => line.slice('hint: '.length)), exit_code: outcome.exitCode }
+    : { text: stdout });
+  return { content, structuredContent, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
+}
+
+/** `state next` over MCP: next_step in tool terms and next_call, the call that takes it. */
+function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
+  const next = plan.next_phase as string | null;
+  const lessons = plan.lessons as Array<{ lesson: string }>;
+  const blocked = plan.blocked as unknown[];
+  const missing = (plan.actions as Array<{ done: boolean }>).some((action) => !action.done);
+  let nextCall: ToolCall | null = null;
+  if (plan.done === true || (plan.interrupted as unknown[]).length > 0 || (plan.prerequisites_changed as unknown[]).length > 0) nextCall = null;
+  else if (lessons.length > 0) nextCall = { tool: 'state_task_start', arguments: { lesson: lessons[0]!.lesson } };
+  else if (next !== null && !missing && !(plan.phase === 'lessons' && blocked.length > 0 && plan.ready !== true)) nextCall = { tool: 'state_phase', arguments: plan.approval_needed === true ? { next, approved: true } : { next } };
+  return { ...plan, next_step: inToolTerms(String(plan.next_step)), next_call: nextCall };
 }
 
 function commandNamed(name: string): McpTool {
@@ -79,7 +113,10 @@ export function createServer(options: ServerOptions): McpServer {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, inputSchema: inputJsonSchema(tool) as { type: 'object' }, annotations: tool.annotations })),
+    tools: tools.map((tool) => {
+      const outputSchema = outputJsonSchema(tool) as { type: 'object' } | undefined;
+      return { name: tool.name, title: tool.title, description: inToolTerms(tool.description, tools), inputSchema: inputJsonSchema(tool) as { type: 'object' }, ...(outputSchema && { outputSchema }), annotations: tool.annotations };
+    }),
   }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
@@ -95,7 +132,7 @@ export function createServer(options: ServerOptions): McpServer {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
     };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-    return toolResult(await run(tool, args, progress, extra.signal));
+    return toolResult(await run(tool, args, progress, extra.signal), tool.name === 'state_next' ? withNextCall : undefined);
   });
 
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
@@ -103,8 +140,9 @@ export function createServer(options: ServerOptions): McpServer {
     const tool = commandNamed(command);
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await run(tool, args);
-      if (outcome.exitCode !== 0) throw new Error(outcome.error ?? `exit ${outcome.exitCode}`);
-      return { contents: [{ uri, mimeType, text: outcome.stdout }] };
+      if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+      const text = command === 'state next' ? `${JSON.stringify(withNextCall(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n` : outcome.stdout;
+      return { contents: [{ uri, mimeType, text }] };
     });
   };
   resource('state', 'codelabgen://state', 'The whole course state (state show --json).', 'application/json', 'state show');

@@ -126,10 +126,16 @@ function optionParams(spec: CommandSpec): ToolParam[] {
     });
 }
 
+/** The command's help in tool terms: its own options as arguments (`--approved` → `approved: true`). */
 function describe(spec: CommandSpec): string {
   const summary = `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`;
-  const json = spec.options?.json ? ' Returns the JSON document of `--json`.' : '';
-  return `${summary}${spec.description ? ` ${spec.description}` : ''}${json} CLI: codelabgen ${spec.name}${spec.args ? ` ${spec.args}` : ''}.`;
+  const json = spec.options?.json ? ' Returns the JSON document of `--json` (also as structuredContent).' : '';
+  const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`.replace(/--([a-z][a-z-]*)/g, (whole, option: string) => {
+    const optionSpec = spec.options?.[option];
+    if (!optionSpec || option === 'json') return whole;
+    return optionSpec.type === 'boolean' ? `\`${option.replace(/-/g, '_')}: true\`` : `\`${option.replace(/-/g, '_')}\``;
+  });
+  return `${text}${json} (CLI: \`${spec.name}${spec.args ? ` ${spec.args}` : ''}\`)`;
 }
 
 export function toolOf(spec: CommandSpec): McpTool {
@@ -271,4 +277,124 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
   if (course !== undefined && tool.command.name === 'init') positionals.push(course);
   else if (course !== undefined) values.course = course;
   return { values, positionals, argv: [...tool.command.name.split(' '), ...positionals, ...options], stdin };
+}
+
+/** A tool call: what `next_call` holds and what inToolTerms writes for a command line. */
+export interface ToolCall {
+  tool: string;
+  arguments: Record<string, string | boolean>;
+}
+
+const TOKEN = /^(?:"[^"]*"|[^\s"]+)/;
+
+/**
+ * The command line at the start of `text` ("state phase topics --approved, then ...") as a tool call,
+ * and how many characters it took; null when it names no tool.
+ */
+export function commandAsCall(text: string, tools: readonly McpTool[] = mcpTools()): { call: ToolCall; length: number } | null {
+  const tokens: Array<{ text: string; end: number }> = [];
+  for (let at = 0; at < text.length; ) {
+    const match = TOKEN.exec(text.slice(at));
+    if (!match) break;
+    tokens.push({ text: match[0], end: at + match[0].length });
+    at += match[0].length;
+    if (text[at] !== ' ' || text[at + 1] === ' ') break; // a command ends at two spaces or the end of its line
+    at += 1;
+  }
+  const tool = [...tools].sort((a, b) => b.command.name.length - a.command.name.length).find((candidate) => {
+    const words = candidate.command.name.split(' ');
+    return words.every((word, index) => tokens[index]?.text === word);
+  });
+  if (!tool) return null;
+  const positionals = tool.params.filter((param) => param.to.kind === 'positional');
+  const args: Record<string, string | boolean> = {};
+  let used = tool.command.name.split(' ').length;
+  let end = tokens[used - 1]!.end;
+  let positional = 0;
+  while (used < tokens.length) {
+    const token = tokens[used]!.text;
+    const trailing = /[,;.:)]+$/.exec(token)?.[0] ?? '';
+    const bare = token.slice(0, token.length - trailing.length).replace(/^"(.*)"$/, '$1');
+    if (bare.startsWith('--')) {
+      const option = bare.slice(2);
+      const param = tool.params.find((candidate) => candidate.to.kind === 'option' && candidate.to.option === option);
+      if (option === 'json' || option === 'help' || NOT_ARGUMENTS[tool.command.name]?.includes(option)) {
+        // implied, or meaningless over MCP
+      } else if (!param || param.to.kind !== 'option') break;
+      else if (param.to.spec.type === 'boolean') args[param.name] = true;
+      else {
+        const value = tokens[used + 1];
+        if (!value) break;
+        used += 1;
+        args[param.name] = value.text.replace(/[,;.:)]+$/, '').replace(/^"(.*)"$/, '$1');
+      }
+    } else if (positional < positionals.length && bare !== '' && !/^(?:or|then|and)$/.test(bare)) {
+      args[positionals[positional]!.name] = bare;
+      positional += 1;
+    } else break;
+    end = tokens[used]!.end - (trailing === '' ? 0 : trailing.length);
+    used += 1;
+    if (trailing !== '') break;
+  }
+  return { call: { tool: tool.name, arguments: args }, length: end };
+}
+
+/** A tool call as prose: `state_phase {"next":"topics","approved":true}`. */
+export function callText(call: ToolCall): string {
+  return Object.keys(call.arguments).length === 0 ? call.tool : `${call.tool} ${JSON.stringify(call.arguments)}`;
+}
+
+/** `text` with every `codelabgen <command>` written as the tool call an MCP client makes (hints, next steps, descriptions). */
+export function inToolTerms(text: string, tools: readonly McpTool[] = mcpTools()): string {
+  let out = '';
+  let rest = text;
+  for (let at = rest.indexOf('codelabgen '); at !== -1; at = rest.indexOf('codelabgen ')) {
+    const found = commandAsCall(rest.slice(at + 'codelabgen '.length), tools);
+    if (!found) {
+      out += rest.slice(0, at + 'codelabgen '.length);
+      rest = rest.slice(at + 'codelabgen '.length);
+      continue;
+    }
+    out += `${rest.slice(0, at)}${callText(found.call)}`;
+    rest = rest.slice(at + 'codelabgen '.length + found.length);
+  }
+  return `${out}${rest}`;
+}
+
+/** Commands whose JSON answer is one document of content-schemas/ (or holds one). */
+const OUTPUT_DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> = {
+  'state show': () => embeddedSchema('state'),
+  report: () => embeddedSchema('report'),
+  'status check': () => embeddedSchema('worker-status'),
+  'schema show': () => ({ type: 'object', description: 'a JSON Schema (draft 2020-12)' }),
+  'state next': () => ({
+    type: 'object',
+    properties: {
+      phase: { enum: [...PHASES] },
+      next_phase: { anyOf: [{ enum: [...PHASES] }, { type: 'null' }] },
+      approval_needed: { type: 'boolean' },
+      ready: { type: 'boolean' },
+      done: { type: 'boolean' },
+      next_step: { type: 'string', description: 'what to do now, in tool terms' },
+      next_call: {
+        description: 'the tool call that takes the next step once its work is done (a gate: after the user approved), or null when the next step is work or a decision',
+        anyOf: [{ type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'], additionalProperties: false }, { type: 'null' }],
+      },
+      actions: { type: 'array' },
+      lessons: { type: 'array' },
+      blocked: { type: 'array' },
+      running: { type: 'array' },
+      interrupted: { type: 'array' },
+    },
+    required: ['phase', 'next_phase', 'next_step', 'next_call', 'lessons'],
+  }),
+  ...Object.fromEntries(['state task start', 'state task heartbeat', 'state task done', 'state task fail', 'state task reset'].map((name) => [name, () => ({ type: 'object', properties: { task: embeddedSchema('task') }, required: ['task'] })])),
+  'state task list': () => ({ type: 'object', properties: { tasks: { type: 'array', items: embeddedSchema('task') } }, required: ['tasks'] }),
+};
+
+/** The outputSchema of a tool that answers JSON (structuredContent is that JSON); undefined for text answers (conventions). */
+export function outputJsonSchema(tool: McpTool): Record<string, unknown> | undefined {
+  const document = OUTPUT_DOCUMENTS[tool.command.name];
+  if (document) return document();
+  return tool.command.options?.json || tool.command.name === 'schema list' ? { type: 'object' } : undefined;
 }
