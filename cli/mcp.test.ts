@@ -4,11 +4,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
@@ -507,5 +509,72 @@ test('one server without a course takes a course from an empty folder to a publi
     assert.deepEqual(snapshot(root), untouched);
   } finally {
     await client.close();
+  }
+});
+
+/** `codelabgen mcp --http 127.0.0.1:0` in `root`; resolves with its URL once it listens. */
+async function httpServer(root: string, env: Record<string, string> = {}): Promise<{ url: string; server: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root, '--http', '127.0.0.1:0'], { cwd: root, env: { ...serverEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const found = /serving (http:\/\/\S+)/.exec(stderr);
+      if (found) resolve(found[1]!);
+    });
+    server.on('close', () => reject(new Error(`the server ended: ${stderr}`)));
+  });
+  return { url, server, exited };
+}
+
+async function httpClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'codelabgen-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+test('over Streamable HTTP: several sessions at once lose no event; Host and Origin are checked; a bearer token when set', { timeout: 60_000 }, async () => {
+  const root = scratchCourse();
+  const { url, server, exited } = await httpServer(root);
+  try {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const [a, b] = await Promise.all([httpClient(url), httpClient(url)]);
+    const before = readState(root).last_seq as number;
+    await Promise.all([a, b].flatMap((client, which) => Array.from({ length: 5 }, (_, index) => ok(client, 'state_log', { kind: `fact-${which}`, data: { n: String(index) } }))));
+    assert.equal(readState(root).last_seq, before + 10);
+    assert.deepEqual(readEvents(root).filter((event) => (event.seq as number) > before).map((event) => event.seq), Array.from({ length: 10 }, (_, index) => before + index + 1));
+    await a.close();
+    assert.equal((await ok(b, 'state_next')).phase, 'init', 'one session ending leaves the others');
+    await b.close();
+    // DNS-rebinding protection: a page of another site cannot reach the server through the browser.
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    // (node:http, since fetch may not set Host)
+    const post = (headers: Record<string, string>) => new Promise<number>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end(initialize);
+    });
+    assert.equal(await post({ host: 'evil.example' }), 403);
+    assert.equal(await post({ host: `evil.example:${new URL(url).port}` }), 403);
+    assert.equal(await post({ origin: 'http://evil.example' }), 403);
+    assert.equal(await post({ origin: 'http://localhost:3000' }), 200);
+  } finally {
+    server.kill('SIGTERM');
+  }
+  assert.equal(await exited, 143, 'SIGTERM stops it as it stops every command');
+
+  const guarded = await httpServer(root, { CODELABGEN_MCP_TOKEN: 'sesame-123' });
+  try {
+    await assert.rejects(httpClient(guarded.url), /401|Unauthorized/);
+    await assert.rejects(httpClient(guarded.url, { authorization: 'Bearer sesame-124' }), /401|Unauthorized/);
+    const client = await httpClient(guarded.url, { authorization: 'Bearer sesame-123' });
+    assert.equal((await ok(client, 'state_next')).phase, 'init');
+    await client.close();
+  } finally {
+    guarded.server.kill('SIGTERM');
   }
 });
