@@ -358,9 +358,12 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'mcp',
-    summary: 'serve the protocol to agent hosts over stdio (Model Context Protocol): one tool per command',
-    description: 'Runs a Model Context Protocol server on stdin/stdout until the client goes away. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. See docs/mcp.md.',
-    examples: ['codelabgen mcp --course .', 'claude mcp add codelabgen -- npx codelabgen mcp --course .'],
+    summary: 'serve the protocol to agent hosts over stdio or HTTP (Model Context Protocol): one tool per command',
+    description: 'Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on Streamable HTTP (endpoint /mcp, several sessions at once) until SIGINT/SIGTERM. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. Over HTTP the Host and Origin headers must name this machine (DNS-rebinding protection) and, when $CODELABGEN_MCP_TOKEN is set, requests need `Authorization: Bearer <token>`. See docs/mcp.md.',
+    options: {
+      http: { type: 'string', value: '[HOST:]PORT', help: 'serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1 unless given; PORT 0: any free port, printed on stderr)' },
+    },
+    examples: ['codelabgen mcp --course .', 'claude mcp add codelabgen -- npx codelabgen mcp --course .', 'codelabgen mcp --http 8808'],
     load: () => import('./commands/mcp.ts'),
   },
   {

@@ -4,14 +4,18 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
-import { mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
+import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
 import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
-import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot } from './testing.ts';
+import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
 
@@ -52,7 +56,7 @@ async function refused(client: Client, root: string, name: string, args: Record<
   const invocation = toInvocation(tool, args, undefined);
   const viaCli = cli(invocation.argv, { cwd: root, input: invocation.stdin ?? undefined });
   assert.equal(viaCli.code, 2);
-  assert.equal(viaCli.stderr, `${text}\n`, 'the CLI refuses with the same text');
+  assert.equal(inToolTerms(viaCli.stderr), `${text}\n`, 'the CLI refuses with the same text (command lines written as tool calls)');
   assert.deepEqual(snapshot(root), before);
 }
 
@@ -88,13 +92,19 @@ test('an MCP client drives a course through every phase and stage; refusals chan
         const { task } = await ok(client, 'state_task_start', { phase: 'recon', role: 'researcher' });
         await ok(client, 'state_task_done', { task: task.id, note: 'overview written' });
       }
-      if (current.startsWith('gate_')) await refused(client, root, 'state_phase', { next }, /--approved/);
+      if (current.startsWith('gate_')) {
+        await refused(client, root, 'state_phase', { next }, new RegExp(`needs the user's approval: state_phase \\{"next":"${next}","approved":true\\}$`));
+        const plan = await ok(client, 'state_next');
+        assert.deepEqual(plan.next_call, { tool: 'state_phase', arguments: { next, approved: true } });
+        assert.equal(plan.next_step, `ask the user to approve, then: state_phase {"next":"${next}","approved":true}`);
+      }
       const moved = await ok(client, 'state_phase', { next, approved: current.startsWith('gate_') });
       assert.deepEqual([moved.from, moved.to], [current, next]);
     }
 
     const next = await ok(client, 'state_next');
     assert.deepEqual(next.lessons.map((item: { lesson: string }) => item.lesson), ['1.1', '2.1']);
+    assert.deepEqual(next.next_call, { tool: 'state_task_start', arguments: { lesson: '1.1' } });
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];
     for (const id of ['1.1', '1.2', '2.1']) {
       const { task } = await ok(client, 'state_task_start', { lesson: id });
@@ -144,12 +154,13 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     assert.equal(invalid.isError, true, 'arguments outside the input schema are refused');
 
     // Parity: the same documents through the CLI.
-    for (const [name, args] of [['state_show', {}], ['state_next', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
+    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
       const tool = mcpTools().find((candidate) => candidate.name === name)!;
       const viaCli = cli(toInvocation(tool, args, undefined).argv, { cwd: root });
       assert.equal(viaCli.code, 0, viaCli.stderr);
-      const viaMcp = (await call(client, name, args)).content[0]!.text;
-      assert.equal(viaMcp, viaCli.stdout.trimEnd(), `${name}: CLI and MCP differ`);
+      const viaMcp = (await call(client, name, args)) as Result & { structuredContent?: unknown };
+      assert.equal(viaMcp.content[0]!.text, viaCli.stdout.trimEnd(), `${name}: CLI and MCP differ`);
+      assert.deepEqual(viaMcp.structuredContent, name === 'conventions' ? { text: viaCli.stdout } : JSON.parse(viaCli.stdout), `${name}: structuredContent`);
     }
 
     // Resources and the prompt.
@@ -377,9 +388,10 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
   cliOk(other, 'register');
   const client = await connect(root);
   try {
-    // Issue 24.11: a misspelled note, a course and a dry run were dropped and the change committed here.
-    await refusedArguments(client, [root, other], 'state_set', { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' }, /^error: state_set: unknown arguments "course", "dry_run", "nte" \(state_set takes id, stage, note, reopen\)$/);
-    await refusedArguments(client, [root], 'state_next', { verbose: true }, /^error: state_next: unknown argument "verbose" \(state_next takes no arguments\)$/);
+    // Issue 24.11: a misspelled note and a dry run were dropped and the change committed (then on the server's course).
+    await refusedArguments(client, [root, other], 'state_set', { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' }, /^error: state_set: unknown arguments "dry_run", "nte" \(state_set takes id, stage, note, reopen, course\)$/);
+    await refusedArguments(client, [root], 'state_next', { verbose: true }, /^error: state_next: unknown argument "verbose" \(state_next takes course\)$/);
+    await refusedArguments(client, [root], 'schema_list', { course: root }, /^error: schema_list: unknown argument "course" \(schema_list takes no arguments\)$/);
     await refusedArguments(client, [root], 'state_set', { id: '1.1', stage: 'finished' }, /^error: state_set: stage "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done$/);
     await refusedArguments(client, [root], 'state_set', { stage: 'spec' }, /^error: state_set: id is required$/);
     await refusedArguments(client, [root], 'state_phase', { next: 'init' }, /^error: state_phase: next "init": expected one of recon, /);
@@ -406,7 +418,7 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
     assert.deepEqual(byName.get('state_task_start').oneOf, [{ required: ['lesson'], not: { required: ['phase'] } }, { required: ['phase', 'role'], not: { required: ['lesson'] } }]);
     assert.ok(byName.get('schema_show').properties.name.enum.includes('worker-status'));
     assert.equal(byName.get('state_phase').properties.next.enum.includes('init'), false);
-    assert.deepEqual(byName.get('state_show').properties, {});
+    assert.deepEqual(Object.keys(byName.get('state_show').properties), ['course']);
     assert.equal(byName.get('status_check').properties.status.anyOf[0].title, 'worker-status');
   } finally {
     await client.close();
@@ -426,5 +438,143 @@ test('state_log records data keys exactly or refuses them (issue 24.12)', { time
     assert.equal(readEvents(root).filter((event) => event.fact === 'fact').length, 1);
   } finally {
     await client.close();
+  }
+});
+
+test('one server without a course takes a course from an empty folder to a published site by tool calls, and serves a second course by its course argument', { timeout: 180_000 }, async () => {
+  const home = tempDir();
+  const root = path.join(home, 'streams');
+  const other = scratchCourse('Other');
+  // No --course: the client's first root is the default course.
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { roots: {} } });
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'streams' }] }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: home, env: serverEnv(), stderr: 'ignore' }));
+  try {
+    // Listing the tools makes the SDK's client check every structuredContent against its tool's outputSchema.
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name), ['conventions']);
+    assert.equal((tools.find((tool) => tool.name === 'state_show')!.outputSchema as { title?: string }).title, 'state');
+    assert.match(tools.find((tool) => tool.name === 'state_phase')!.description!, /leaving a gate \(gate_sources, gate_plan\) needs `approved: true`/);
+    assert.equal((await ok(client, 'init', { title: 'Streams', runtime: 'custom' })).course, root);
+    write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
+    for (const next of ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons']) {
+      const current = readState(root).phase as string;
+      if (current === 'scaffold') await ok(client, 'register');
+      else ARTIFACTS_BY_PHASE[current]?.(root);
+      await ok(client, 'state_phase', { next, approved: current.startsWith('gate_') });
+    }
+    for (const id of ['1.1', '1.2', '2.1']) {
+      for (const stage of ['spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']) {
+        writeStageArtifact(root, id, stage);
+        if (stage === 'verified') assert.equal((await ok(client, 'verify', { id, update_state: true })).state, 'verified');
+        else await ok(client, 'state_set', { id, stage });
+      }
+    }
+    await ok(client, 'state_phase', { next: 'assembly' });
+    // site_build refuses what the CLI refuses (an --out inside the course), with progress per step otherwise.
+    const beforeRefusal = snapshot(root);
+    const inside = await call(client, 'site_build', { out: path.join(root, 'site') });
+    assert.equal(inside.isError, true);
+    assert.match(inside.content.at(-1)!.text, /^error: --out .* is inside the course directory/);
+    assert.deepEqual(snapshot(root), beforeRefusal);
+    // A cancelled build stops (its process group) and records nothing.
+    const controller = new AbortController();
+    const cancelledBuild = client.callTool({ name: 'site_build', arguments: { out: path.join(home, 'site') } }, undefined, { signal: controller.signal, onprogress: () => controller.abort() }).then(() => 'answered', () => 'rejected');
+    assert.equal(await cancelledBuild, 'rejected');
+    assert.equal((await ok(client, 'state_next')).phase, 'assembly', 'the server serves after the cancel');
+    await until(() => !running(path.join(home, 'site')), 10_000, 'the cancelled build stopped');
+    assert.equal(readEvents(root).some((event) => event.kind === 'site.build'), false);
+    assert.equal(existsSync(path.join(home, 'site')), false);
+    const steps: string[] = [];
+    const built = await call(client, 'site_build', { out: path.join(home, 'site') }, (update) => steps.push(update.message ?? ''));
+    assert.equal(built.isError, false, built.content.map((item) => item.text).join('\n'));
+    assert.deepEqual(JSON.parse(built.content[0]!.text).lessons, ['1.1', '1.2', '2.1']);
+    assert.ok(existsSync(path.join(home, 'site', 'index.html')));
+    assert.deepEqual(steps.map((step) => step.split(':')[0]), ['loading', 'diagrams', 'pages', 'search', 'done']);
+    assert.equal((await ok(client, 'report')).totals.done, 3);
+    await ok(client, 'state_phase', { next: 'done' });
+    assert.equal(readState(root).phase, 'done');
+    assert.equal((await ok(client, 'check')).ok, true);
+    assert.equal(readEvents(root).filter((event) => event.kind === 'site.build').length, 1);
+    // state_rebuild replays the log to the same state.
+    const before = readState(root);
+    await ok(client, 'state_rebuild');
+    assert.deepEqual(readState(root), before);
+
+    // The same server, another course: authoring tools by the course argument, the first course untouched.
+    const untouched = snapshot(root);
+    const module = await ok(client, 'new_module', { course: other, title: 'Composing streams' });
+    const lesson = await ok(client, 'new_lesson', { course: other, module_id: module.module.id, title: 'Async iteration' });
+    assert.deepEqual(Object.keys(readState(other).lessons as object).sort(), [module.lesson.id, lesson.lesson.id].sort());
+    assert.deepEqual(snapshot(root), untouched);
+  } finally {
+    await client.close();
+  }
+});
+
+/** `codelabgen mcp --http 127.0.0.1:0` in `root`; resolves with its URL once it listens. */
+async function httpServer(root: string, env: Record<string, string> = {}): Promise<{ url: string; server: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root, '--http', '127.0.0.1:0'], { cwd: root, env: { ...serverEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const found = /serving (http:\/\/\S+)/.exec(stderr);
+      if (found) resolve(found[1]!);
+    });
+    server.on('close', () => reject(new Error(`the server ended: ${stderr}`)));
+  });
+  return { url, server, exited };
+}
+
+async function httpClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'codelabgen-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+test('over Streamable HTTP: several sessions at once lose no event; Host and Origin are checked; a bearer token when set', { timeout: 60_000 }, async () => {
+  const root = scratchCourse();
+  const { url, server, exited } = await httpServer(root);
+  try {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const [a, b] = await Promise.all([httpClient(url), httpClient(url)]);
+    const before = readState(root).last_seq as number;
+    await Promise.all([a, b].flatMap((client, which) => Array.from({ length: 5 }, (_, index) => ok(client, 'state_log', { kind: `fact-${which}`, data: { n: String(index) } }))));
+    assert.equal(readState(root).last_seq, before + 10);
+    assert.deepEqual(readEvents(root).filter((event) => (event.seq as number) > before).map((event) => event.seq), Array.from({ length: 10 }, (_, index) => before + index + 1));
+    await a.close();
+    assert.equal((await ok(b, 'state_next')).phase, 'init', 'one session ending leaves the others');
+    await b.close();
+    // DNS-rebinding protection: a page of another site cannot reach the server through the browser.
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    // (node:http, since fetch may not set Host)
+    const post = (headers: Record<string, string>) => new Promise<number>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end(initialize);
+    });
+    assert.equal(await post({ host: 'evil.example' }), 403);
+    assert.equal(await post({ host: `evil.example:${new URL(url).port}` }), 403);
+    assert.equal(await post({ origin: 'http://evil.example' }), 403);
+    assert.equal(await post({ origin: 'http://localhost:3000' }), 200);
+  } finally {
+    server.kill('SIGTERM');
+  }
+  assert.equal(await exited, 143, 'SIGTERM stops it as it stops every command');
+
+  const guarded = await httpServer(root, { CODELABGEN_MCP_TOKEN: 'sesame-123' });
+  try {
+    await assert.rejects(httpClient(guarded.url), /401|Unauthorized/);
+    await assert.rejects(httpClient(guarded.url, { authorization: 'Bearer sesame-124' }), /401|Unauthorized/);
+    const client = await httpClient(guarded.url, { authorization: 'Bearer sesame-123' });
+    assert.equal((await ok(client, 'state_next')).phase, 'init');
+    await client.close();
+  } finally {
+    guarded.server.kill('SIGTERM');
   }
 });

@@ -50,7 +50,10 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   const { buildSite } = await import('../../pipeline/site/index.ts');
   const drafts = ctx.flag('drafts');
   const json = ctx.flag('json');
+  // CODELABGEN_PROGRESS=lines: the MCP server runs the build as a child and reads these lines (cli/mcp/invoke.ts).
+  const lines = ctx.env.CODELABGEN_PROGRESS === 'lines';
   const progress = (step: string, detail: string) => {
+    if (lines) return ctx.out.warn(`site build: ${step}: ${detail}`);
     if (json) return;
     if (ctx.out.isTTY) ctx.out.status(`site build: ${step}: ${detail}`);
     else ctx.out.warn(`site build: ${step}: ${detail}`);

@@ -1,8 +1,10 @@
 // The MCP server: the tools of cli/mcp/tools.ts, resources for what agents read often, and the
 // `orchestrate` prompt (docs/agents.md). Every call runs its command module afresh (cli/mcp/invoke.ts):
 // the course is re-read each time, so a CLI user and MCP clients can work on one course at once.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RootsListChangedNotificationSchema, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { printable } from '../../pipeline/course.ts';
 import { EXIT } from '../exit-codes.ts';
 import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
@@ -11,10 +13,10 @@ import agentsDoc from '../../docs/agents.md';
 import { COMMANDS } from '../commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { invoke, type Outcome } from './invoke.ts';
-import { checkArguments, inputJsonSchema, mcpTools, toInvocation, toolOf, type McpTool } from './tools.ts';
+import { checkArguments, inputJsonSchema, inToolTerms, mcpTools, outputJsonSchema, toInvocation, toolOf, type McpTool, type ToolCall } from './tools.ts';
 
 export interface ServerOptions {
-  /** --course of `codelabgen mcp`, absolute; else each call resolves the course as the CLI does. */
+  /** --course of `codelabgen mcp`, absolute; else a call's course is its `course` argument, $CODELABGEN_COURSE or the client's first root. */
   course: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -27,14 +29,48 @@ export interface ServerOptions {
 
 const INSTRUCTIONS = 'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
 
-/** A command's outcome as a tool result: its stdout (the --json document), then warnings; refusals are errors. */
-export function toolResult(outcome: Outcome): CallToolResult {
+/**
+ * A command's outcome as a tool result: its stdout (the --json document, also as structuredContent),
+ * then warnings; refusals are errors. Command lines in the text are written as tool calls.
+ */
+export function toolResult(outcome: Outcome, transform?: (document: Record<string, unknown>) => Record<string, unknown>): CallToolResult {
+  let stdout = outcome.stdout;
+  let document: Record<string, unknown> | undefined;
+  if (stdout.trimStart().startsWith('{')) {
+    try {
+      document = JSON.parse(stdout) as Record<string, unknown>;
+    } catch {
+      document = undefined;
+    }
+  }
+  if (document !== undefined && transform) {
+    document = transform(document);
+    stdout = JSON.stringify(document, null, 2);
+  }
+  const error = outcome.error === null ? null : inToolTerms(outcome.error);
   const content: CallToolResult['content'] = [];
-  if (outcome.stdout !== '') content.push({ type: 'text', text: outcome.stdout.trimEnd() });
-  if (outcome.error !== null) content.push({ type: 'text', text: outcome.error });
-  if (outcome.stderr !== '') content.push({ type: 'text', text: outcome.stderr.trimEnd() });
+  if (stdout !== '') content.push({ type: 'text', text: stdout.trimEnd() });
+  if (error !== null) content.push({ type: 'text', text: error });
+  if (outcome.stderr !== '') content.push({ type: 'text', text: inToolTerms(outcome.stderr.trimEnd()) });
   if (content.length === 0) content.push({ type: 'text', text: '' });
-  return { content, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
+  const lines = error?.split('\n') ?? [];
+  const structuredContent = document ?? (error !== null
+    ? { error: lines.find((line) => line.startsWith('error: '))?.slice('error: '.length) ?? error, hints: lines.filter((line) => line.startsWith('hint: ')).map((line) => line.slice('hint: '.length)), exit_code: outcome.exitCode }
+    : { text: stdout });
+  return { content, structuredContent, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
+}
+
+/** `state next` over MCP: next_step in tool terms and next_call, the call that takes it. */
+function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
+  const next = plan.next_phase as string | null;
+  const lessons = plan.lessons as Array<{ lesson: string }>;
+  const blocked = plan.blocked as unknown[];
+  const missing = (plan.actions as Array<{ done: boolean }>).some((action) => !action.done);
+  let nextCall: ToolCall | null = null;
+  if (plan.done === true || (plan.interrupted as unknown[]).length > 0 || (plan.prerequisites_changed as unknown[]).length > 0) nextCall = null;
+  else if (lessons.length > 0) nextCall = { tool: 'state_task_start', arguments: { lesson: lessons[0]!.lesson } };
+  else if (next !== null && !missing && !(plan.phase === 'lessons' && blocked.length > 0 && plan.ready !== true)) nextCall = { tool: 'state_phase', arguments: plan.approval_needed === true ? { next, approved: true } : { next } };
+  return { ...plan, next_step: inToolTerms(String(plan.next_step)), next_call: nextCall };
 }
 
 function commandNamed(name: string): McpTool {
@@ -45,8 +81,30 @@ function commandNamed(name: string): McpTool {
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
-  const run = (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) =>
-    options.track(invoke(tool.command, toInvocation(tool, args, options.course), { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+  let roots: Promise<string[]> | null = null;
+  /** The client's roots that are folders (file: URIs), asked once and again after roots/list_changed. */
+  const clientRoots = (): Promise<string[]> => {
+    if (!server.server.getClientCapabilities()?.roots) return Promise.resolve([]);
+    roots ??= server.server
+      .listRoots(undefined, { timeout: 10_000 })
+      .then((answer) => answer.roots.filter((root) => root.uri.startsWith('file:')).map((root) => fileURLToPath(root.uri)))
+      .catch(() => []);
+    return roots;
+  };
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    roots = null;
+  });
+  /** A call's course: its `course` argument, else the server's --course, else $CODELABGEN_COURSE, else the client's first root. */
+  const courseOf = async (args: Record<string, unknown>): Promise<string | undefined> => {
+    if (typeof args.course === 'string') return path.resolve(options.cwd, args.course);
+    if (options.course !== undefined) return options.course;
+    if (options.env.CODELABGEN_COURSE) return path.resolve(options.cwd, options.env.CODELABGEN_COURSE);
+    return (await clientRoots())[0];
+  };
+  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) => {
+    const invocation = toInvocation(tool, args, await courseOf(args));
+    return options.track(invoke(tool.command, invocation, { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+  };
 
   // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
   // silently and answers a wrong one without the CLI's words; here the schema is strict and a wrong
@@ -55,7 +113,10 @@ export function createServer(options: ServerOptions): McpServer {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, inputSchema: inputJsonSchema(tool) as { type: 'object' }, annotations: tool.annotations })),
+    tools: tools.map((tool) => {
+      const outputSchema = outputJsonSchema(tool) as { type: 'object' } | undefined;
+      return { name: tool.name, title: tool.title, description: inToolTerms(tool.description, tools), inputSchema: inputJsonSchema(tool) as { type: 'object' }, ...(outputSchema && { outputSchema }), annotations: tool.annotations };
+    }),
   }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
@@ -71,7 +132,7 @@ export function createServer(options: ServerOptions): McpServer {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
     };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-    return toolResult(await run(tool, args, progress, extra.signal));
+    return toolResult(await run(tool, args, progress, extra.signal), tool.name === 'state_next' ? withNextCall : undefined);
   });
 
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
@@ -79,8 +140,9 @@ export function createServer(options: ServerOptions): McpServer {
     const tool = commandNamed(command);
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await run(tool, args);
-      if (outcome.exitCode !== 0) throw new Error(outcome.error ?? `exit ${outcome.exitCode}`);
-      return { contents: [{ uri, mimeType, text: outcome.stdout }] };
+      if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+      const text = command === 'state next' ? `${JSON.stringify(withNextCall(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n` : outcome.stdout;
+      return { contents: [{ uri, mimeType, text }] };
     });
   };
   resource('state', 'codelabgen://state', 'The whole course state (state show --json).', 'application/json', 'state show');

@@ -11,12 +11,7 @@ import type { CommandSpec, OptionSpec } from '../spec.ts';
 
 /** Commands that are no tools, and why (docs/mcp.md, "When to use the CLI"). */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
-  init: 'creates a course; the server serves one that exists',
-  'state rebuild': 'repairs a broken state.json, a step for a person after a crash',
-  'new module': 'writes a lesson from a template: authoring by hand',
-  'new lesson': 'writes a lesson from a template: authoring by hand',
   'verify merge': 'summarizes CI shards on a CI machine',
-  'site build': 'runs Astro for a minute or more; run it as a command',
   'site dev': 'a long-running preview server',
   'site preview': 'a long-running preview server',
   completion: 'a shell completion script',
@@ -24,11 +19,11 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
 };
 
 /** Commands that write although the table does not mark them as changing state (orchestrator only). */
-const WRITES = new Set(['state task heartbeat', 'verify', 'report']);
+const WRITES = new Set(['state task heartbeat', 'verify', 'report', 'state rebuild', 'site build']);
 /** Changes that only add or move forward (a fact, a task, a run, a report, a phase): never undo or block work. */
-const ADDITIVE = new Set(['state log', 'state phase', 'state unblock', 'state task start', 'state task heartbeat', 'state task done', 'state task fail', 'verify', 'report', 'register']);
+const ADDITIVE = new Set(['state log', 'state phase', 'state unblock', 'state task start', 'state task heartbeat', 'state task done', 'state task fail', 'verify', 'report', 'register', 'init', 'new module', 'new lesson', 'site build']);
 /** Calling twice with the same arguments leaves the course as calling once. */
-const IDEMPOTENT = new Set(['register', 'report']);
+const IDEMPOTENT = new Set(['register', 'report', 'state rebuild']);
 
 type Value = string | boolean | string[];
 
@@ -37,7 +32,7 @@ export interface ToolParam {
   name: string;
   schema: z.ZodType;
   /** A positional (in order), an option (--name), or a document read as stdin by `-`. */
-  to: { kind: 'positional' } | { kind: 'option'; option: string; spec: OptionSpec } | { kind: 'document'; option: string | null };
+  to: { kind: 'positional' } | { kind: 'option'; option: string; spec: OptionSpec } | { kind: 'document'; option: string | null } | { kind: 'course' };
 }
 
 export interface McpTool {
@@ -58,7 +53,18 @@ const positionalHelp: Record<string, string> = {
   task: 'task id, e.g. "t7"',
   name: 'schema name (see schema_list)',
   topic: 'one topic; none: all of them',
+  title: 'its title',
+  module_id: 'module id, e.g. "2"',
 };
+
+const COURSE_HELP = 'the course directory, absolute or relative to the server\'s working directory (default: the server\'s --course, else $CODELABGEN_COURSE, else the client\'s first root)';
+/** The `course` argument of every tool that works on a course (init: the directory to create). */
+const COURSE: ToolParam = { name: 'course', schema: z.string().min(1).max(4096).describe(COURSE_HELP).optional(), to: { kind: 'course' } };
+
+/** Whether a command works on a course, so its tool takes `course`. */
+function takesCourse(spec: CommandSpec): boolean {
+  return spec.needsCourse !== false || spec.name === 'init';
+}
 
 const DOCUMENT_HELP = 'the worker\'s status: the JSON object (schema worker-status), or its whole answer as text (the last JSON block is validated, as for a FILE)';
 /**
@@ -97,11 +103,12 @@ function schemaFor(name: string, help: string, spec?: OptionSpec): z.ZodType {
 /** Positionals from the usage text: <name> (required), [NAME] (optional), [a|b|c] (an enum named topic), FILE|- (a document). */
 function positionalParams(spec: CommandSpec): ToolParam[] {
   const min = spec.positionals?.min ?? 0;
-  const tokens = (spec.args ?? '').split(/\s+/).filter((token) => /^<[\w-]+>$|^\[[\w|-]+\]$|^FILE\|-$/.test(token));
+  // init's [DIR] is the tool's `course`.
+  const tokens = (spec.args ?? '').split(/\s+/).map((token) => token.replace(/^"(.*)"$/, '$1')).filter((token) => /^<[\w-]+>$|^\[[\w|-]+\]$|^FILE\|-$/.test(token) && !(spec.name === 'init' && token === '[DIR]'));
   return tokens.map((token, index): ToolParam => {
     if (token === 'FILE|-') return { name: 'status', schema: DOCUMENT, to: { kind: 'document', option: null } };
     const choices = token.includes('|') ? token.slice(1, -1).split('|') : null;
-    const name = choices ? 'topic' : token.slice(1, -1).toLowerCase();
+    const name = choices ? 'topic' : token.slice(1, -1).toLowerCase().replace(/-/g, '_');
     const help = positionalHelp[name] ?? name;
     const schema = choices ? z.enum(choices as [string, ...string[]]).describe(help) : schemaFor(name, help);
     return { name, schema: index < min ? schema : schema.optional(), to: { kind: 'positional' } };
@@ -119,10 +126,16 @@ function optionParams(spec: CommandSpec): ToolParam[] {
     });
 }
 
+/** The command's help in tool terms: its own options as arguments (`--approved` → `approved: true`). */
 function describe(spec: CommandSpec): string {
   const summary = `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`;
-  const json = spec.options?.json ? ' Returns the JSON document of `--json`.' : '';
-  return `${summary}${spec.description ? ` ${spec.description}` : ''}${json} CLI: codelabgen ${spec.name}${spec.args ? ` ${spec.args}` : ''}.`;
+  const json = spec.options?.json ? ' Returns the JSON document of `--json` (also as structuredContent).' : '';
+  const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`.replace(/--([a-z][a-z-]*)/g, (whole, option: string) => {
+    const optionSpec = spec.options?.[option];
+    if (!optionSpec || option === 'json') return whole;
+    return optionSpec.type === 'boolean' ? `\`${option.replace(/-/g, '_')}: true\`` : `\`${option.replace(/-/g, '_')}\``;
+  });
+  return `${text}${json} (CLI: \`${spec.name}${spec.args ? ` ${spec.args}` : ''}\`)`;
 }
 
 export function toolOf(spec: CommandSpec): McpTool {
@@ -132,7 +145,7 @@ export function toolOf(spec: CommandSpec): McpTool {
     command: spec,
     title: `codelabgen ${spec.name}`,
     description: describe(spec),
-    params: [...positionalParams(spec), ...optionParams(spec)],
+    params: [...positionalParams(spec), ...optionParams(spec), ...(takesCourse(spec) ? [COURSE] : [])],
     annotations: {
       title: `codelabgen ${spec.name}`,
       readOnlyHint: !writes,
@@ -225,7 +238,7 @@ export interface Invocation {
   stdin: string | null;
 }
 
-/** Tool arguments (already checked by checkArguments) → the command's options and positionals. */
+/** Tool arguments (already checked by checkArguments) → the command's options and positionals; `course` is the call's course, resolved (cli/mcp/server.ts). */
 export function toInvocation(tool: McpTool, args: Record<string, unknown>, course: string | undefined): Invocation {
   const values: Record<string, Value | undefined> = {};
   const positionals: string[] = [];
@@ -233,7 +246,7 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
   let stdin: string | null = null;
   for (const param of tool.params) {
     const given = args[param.name];
-    if (given === undefined) continue;
+    if (given === undefined || param.to.kind === 'course') continue;
     if (param.to.kind === 'document') {
       stdin = typeof given === 'string' ? given : JSON.stringify(given);
       if (param.to.option === null) positionals.push('-');
@@ -261,6 +274,127 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
     values.json = true;
     options.push('--json');
   }
-  if (course !== undefined) values.course = course;
+  if (course !== undefined && tool.command.name === 'init') positionals.push(course);
+  else if (course !== undefined) values.course = course;
   return { values, positionals, argv: [...tool.command.name.split(' '), ...positionals, ...options], stdin };
+}
+
+/** A tool call: what `next_call` holds and what inToolTerms writes for a command line. */
+export interface ToolCall {
+  tool: string;
+  arguments: Record<string, string | boolean>;
+}
+
+const TOKEN = /^(?:"[^"]*"|[^\s"]+)/;
+
+/**
+ * The command line at the start of `text` ("state phase topics --approved, then ...") as a tool call,
+ * and how many characters it took; null when it names no tool.
+ */
+export function commandAsCall(text: string, tools: readonly McpTool[] = mcpTools()): { call: ToolCall; length: number } | null {
+  const tokens: Array<{ text: string; end: number }> = [];
+  for (let at = 0; at < text.length; ) {
+    const match = TOKEN.exec(text.slice(at));
+    if (!match) break;
+    tokens.push({ text: match[0], end: at + match[0].length });
+    at += match[0].length;
+    if (text[at] !== ' ' || text[at + 1] === ' ') break; // a command ends at two spaces or the end of its line
+    at += 1;
+  }
+  const tool = [...tools].sort((a, b) => b.command.name.length - a.command.name.length).find((candidate) => {
+    const words = candidate.command.name.split(' ');
+    return words.every((word, index) => tokens[index]?.text === word);
+  });
+  if (!tool) return null;
+  const positionals = tool.params.filter((param) => param.to.kind === 'positional');
+  const args: Record<string, string | boolean> = {};
+  let used = tool.command.name.split(' ').length;
+  let end = tokens[used - 1]!.end;
+  let positional = 0;
+  while (used < tokens.length) {
+    const token = tokens[used]!.text;
+    const trailing = /[,;.:)]+$/.exec(token)?.[0] ?? '';
+    const bare = token.slice(0, token.length - trailing.length).replace(/^"(.*)"$/, '$1');
+    if (bare.startsWith('--')) {
+      const option = bare.slice(2);
+      const param = tool.params.find((candidate) => candidate.to.kind === 'option' && candidate.to.option === option);
+      if (option === 'json' || option === 'help' || NOT_ARGUMENTS[tool.command.name]?.includes(option)) {
+        // implied, or meaningless over MCP
+      } else if (!param || param.to.kind !== 'option') break;
+      else if (param.to.spec.type === 'boolean') args[param.name] = true;
+      else {
+        const value = tokens[used + 1];
+        if (!value) break;
+        used += 1;
+        args[param.name] = value.text.replace(/[,;.:)]+$/, '').replace(/^"(.*)"$/, '$1');
+      }
+    } else if (positional < positionals.length && bare !== '' && !/^(?:or|then|and)$/.test(bare)) {
+      args[positionals[positional]!.name] = bare;
+      positional += 1;
+    } else break;
+    end = tokens[used]!.end - (trailing === '' ? 0 : trailing.length);
+    used += 1;
+    if (trailing !== '') break;
+  }
+  return { call: { tool: tool.name, arguments: args }, length: end };
+}
+
+/** A tool call as prose: `state_phase {"next":"topics","approved":true}`. */
+export function callText(call: ToolCall): string {
+  return Object.keys(call.arguments).length === 0 ? call.tool : `${call.tool} ${JSON.stringify(call.arguments)}`;
+}
+
+/** `text` with every `codelabgen <command>` written as the tool call an MCP client makes (hints, next steps, descriptions). */
+export function inToolTerms(text: string, tools: readonly McpTool[] = mcpTools()): string {
+  let out = '';
+  let rest = text;
+  for (let at = rest.indexOf('codelabgen '); at !== -1; at = rest.indexOf('codelabgen ')) {
+    const found = commandAsCall(rest.slice(at + 'codelabgen '.length), tools);
+    if (!found) {
+      out += rest.slice(0, at + 'codelabgen '.length);
+      rest = rest.slice(at + 'codelabgen '.length);
+      continue;
+    }
+    out += `${rest.slice(0, at)}${callText(found.call)}`;
+    rest = rest.slice(at + 'codelabgen '.length + found.length);
+  }
+  return `${out}${rest}`;
+}
+
+/** Commands whose JSON answer is one document of content-schemas/ (or holds one). */
+const OUTPUT_DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> = {
+  'state show': () => embeddedSchema('state'),
+  report: () => embeddedSchema('report'),
+  'status check': () => embeddedSchema('worker-status'),
+  'schema show': () => ({ type: 'object', description: 'a JSON Schema (draft 2020-12)' }),
+  'state next': () => ({
+    type: 'object',
+    properties: {
+      phase: { enum: [...PHASES] },
+      next_phase: { anyOf: [{ enum: [...PHASES] }, { type: 'null' }] },
+      approval_needed: { type: 'boolean' },
+      ready: { type: 'boolean' },
+      done: { type: 'boolean' },
+      next_step: { type: 'string', description: 'what to do now, in tool terms' },
+      next_call: {
+        description: 'the tool call that takes the next step once its work is done (a gate: after the user approved), or null when the next step is work or a decision',
+        anyOf: [{ type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'], additionalProperties: false }, { type: 'null' }],
+      },
+      actions: { type: 'array' },
+      lessons: { type: 'array' },
+      blocked: { type: 'array' },
+      running: { type: 'array' },
+      interrupted: { type: 'array' },
+    },
+    required: ['phase', 'next_phase', 'next_step', 'next_call', 'lessons'],
+  }),
+  ...Object.fromEntries(['state task start', 'state task heartbeat', 'state task done', 'state task fail', 'state task reset'].map((name) => [name, () => ({ type: 'object', properties: { task: embeddedSchema('task') }, required: ['task'] })])),
+  'state task list': () => ({ type: 'object', properties: { tasks: { type: 'array', items: embeddedSchema('task') } }, required: ['tasks'] }),
+};
+
+/** The outputSchema of a tool that answers JSON (structuredContent is that JSON); undefined for text answers (conventions). */
+export function outputJsonSchema(tool: McpTool): Record<string, unknown> | undefined {
+  const document = OUTPUT_DOCUMENTS[tool.command.name];
+  if (document) return document();
+  return tool.command.options?.json || tool.command.name === 'schema list' ? { type: 'object' } : undefined;
 }
