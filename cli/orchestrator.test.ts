@@ -228,3 +228,22 @@ describe('prerequisites', () => {
     assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
   });
 });
+
+describe('phase workers report', () => {
+  test('a recon worker returns {"phase": "recon", ...}: status check accepts it, task done --result stores it; a lesson status for a phase task is refused saying what was expected', () => {
+    const root = courseAt('recon');
+    roots.push(root);
+    const task = ok(root, 'state', 'task', 'start', '--phase', 'recon', '--role', 'researcher').trim();
+    write(root, 'answer.txt', 'Wrote the overview.\n```json\n{"phase": "recon", "status": "ok", "artifacts": [".codelabgen/research/overview.md"], "notes": "3 sources found"}\n```\n');
+    assert.equal(ok(root, 'status', 'check', 'answer.txt'), 'ok: phase recon, status ok, 1 artifact\n');
+    write(root, 'lesson-answer.txt', '{"lesson": "1.1", "status": "ok", "stage": "spec"}');
+    const wrongKind = refused(root, ['state', 'task', 'done', task, '--result', 'lesson-answer.txt'],
+      /^error: lesson-answer\.txt: task t1 is a phase task \(phase recon\): expected a phase worker's status \{"phase": "recon", "status": "ok"\|"failed"\|"needs-user", "artifacts": \[\.\.\.\], "notes": "\.\.\."\} \(and 2 more problems\)$/);
+    assert.match(wrongKind.stderr, /^hint: lesson-answer\.txt: phase: missing; expected one of "recon"\|/m);
+    write(root, 'other-phase.txt', '{"phase": "topics", "status": "ok"}');
+    refused(root, ['state', 'task', 'done', task, '--result', 'other-phase.txt'], /^error: --result: phase: is "topics", but task t1 is for phase recon$/);
+    ok(root, 'state', 'task', 'done', task, '--result', 'answer.txt');
+    const stored = JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks[0];
+    assert.deepEqual(stored.result, { phase: 'recon', status: 'ok', artifacts: ['.codelabgen/research/overview.md'], notes: '3 sources found' });
+  });
+});

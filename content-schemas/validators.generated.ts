@@ -124,78 +124,80 @@ const c34 = new Set<unknown>(["blocker","major","minor","nit"]);
 const c35 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
 const c36 = new Set<unknown>(["ok","failed","needs-user"]);
 const c37 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c38 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
-const c39 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
-const c40 = new Set<string>(["phase","entered_at","seq"]);
-const c41 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
-const c42 = new Set<string>(["reason","by","at"]);
-const c43 = new Set<unknown>(["user","fix-budget"]);
-const c44 = new Set<string>(["reason","at"]);
-const c45 = new Set<string>(["from","to","note","at"]);
-const c46 = new Set<string>(["code_hash","at","run"]);
-const c47 = new Set<string>(["run","code_hash","note"]);
-const c48 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
-const c49 = [/^t[1-9][0-9]{0,9}$/];
-const c50 = [/^[a-z][a-z0-9-]{0,63}$/];
-const c51 = new Set<unknown>(["running","done","failed","reset"]);
-const c52 = new Set<string>(["at","seq","out","pages","lessons"]);
-const c53 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
-const c54 = new Set<unknown>(["course.init"]);
-const c55 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
-const c56 = new Set<unknown>(["phase.advance"]);
-const c57 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
-const c58 = new Set<unknown>(["lessons.register"]);
-const c59 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c60 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
-const c61 = new Set<unknown>(["lesson.stage"]);
-const c62 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c64 = new Set<unknown>(["lesson.verified"]);
-const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c66 = new Set<unknown>(["lesson.fail"]);
-const c67 = new Set<unknown>(["state fail","verify"]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c69 = new Set<unknown>(["lesson.fail_note"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c71 = new Set<unknown>(["lesson.block"]);
-const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c73 = new Set<unknown>(["lesson.unblock"]);
-const c74 = new Set<unknown>(["lesson.stale"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c76 = new Set<unknown>(["task.start"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c78 = new Set<unknown>(["task.heartbeat"]);
-const c79 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c80 = new Set<unknown>(["task.finish"]);
-const c81 = new Set<unknown>(["done","failed"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c83 = new Set<unknown>(["task.reset"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c85 = new Set<unknown>(["log"]);
-const c86 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c87 = new Set<unknown>(["site.build"]);
-const c88 = new Map<unknown, (v: any) => any>([["course.init", v259], ["phase.advance", v270], ["lessons.register", v273], ["lesson.stage", v280], ["lesson.verified", v289], ["lesson.fail", v296], ["lesson.fail_note", v310], ["lesson.block", v315], ["lesson.unblock", v318], ["lesson.stale", v326], ["task.start", v329], ["task.heartbeat", v335], ["task.finish", v338], ["task.reset", v342], ["log", v344], ["site.build", v351]]);
-const c89 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c90 = new Set<unknown>([3]);
-const c91 = new Set<string>(["title","topic"]);
-const c92 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c93 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c94 = new Set<string>(["kind","lesson","at","text"]);
-const c95 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c96 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c97 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c98 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c99 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c100 = new Set<string>(["at","reason","cleared_at"]);
-const c101 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c102 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c103 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c104 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c105 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c106 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c107 = new Set<string>(["kind","count","entries"]);
-const c108 = new Set<string>(["at","lesson","data"]);
-const c109 = new Set<string>(["at","pages","lessons"]);
+const c38 = new Set<string>(["phase","status","artifacts","notes"]);
+const c39 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
+const c40 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
+const c41 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
+const c42 = new Set<string>(["phase","entered_at","seq"]);
+const c43 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
+const c44 = new Set<string>(["reason","by","at"]);
+const c45 = new Set<unknown>(["user","fix-budget"]);
+const c46 = new Set<string>(["reason","at"]);
+const c47 = new Set<string>(["from","to","note","at"]);
+const c48 = new Set<string>(["code_hash","at","run"]);
+const c49 = new Set<string>(["run","code_hash","note"]);
+const c50 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
+const c51 = [/^t[1-9][0-9]{0,9}$/];
+const c52 = [/^[a-z][a-z0-9-]{0,63}$/];
+const c53 = new Set<unknown>(["running","done","failed","reset"]);
+const c54 = new Set<string>(["at","seq","out","pages","lessons"]);
+const c55 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
+const c56 = new Set<unknown>(["course.init"]);
+const c57 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
+const c58 = new Set<unknown>(["phase.advance"]);
+const c59 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
+const c60 = new Set<unknown>(["lessons.register"]);
+const c61 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c62 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c63 = new Set<unknown>(["lesson.stage"]);
+const c64 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c66 = new Set<unknown>(["lesson.verified"]);
+const c67 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c68 = new Set<unknown>(["lesson.fail"]);
+const c69 = new Set<unknown>(["state fail","verify"]);
+const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c71 = new Set<unknown>(["lesson.fail_note"]);
+const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c73 = new Set<unknown>(["lesson.block"]);
+const c74 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c75 = new Set<unknown>(["lesson.unblock"]);
+const c76 = new Set<unknown>(["lesson.stale"]);
+const c77 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c78 = new Set<unknown>(["task.start"]);
+const c79 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c80 = new Set<unknown>(["task.heartbeat"]);
+const c81 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c82 = new Set<unknown>(["task.finish"]);
+const c83 = new Set<unknown>(["done","failed"]);
+const c84 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c85 = new Set<unknown>(["task.reset"]);
+const c86 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c87 = new Set<unknown>(["log"]);
+const c88 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c89 = new Set<unknown>(["site.build"]);
+const c90 = new Map<unknown, (v: any) => any>([["course.init", v262], ["phase.advance", v273], ["lessons.register", v276], ["lesson.stage", v283], ["lesson.verified", v292], ["lesson.fail", v299], ["lesson.fail_note", v313], ["lesson.block", v318], ["lesson.unblock", v321], ["lesson.stale", v329], ["task.start", v332], ["task.heartbeat", v338], ["task.finish", v341], ["task.reset", v345], ["log", v347], ["site.build", v354]]);
+const c91 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c92 = new Set<unknown>([3]);
+const c93 = new Set<string>(["title","topic"]);
+const c94 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c95 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c96 = new Set<string>(["kind","lesson","at","text"]);
+const c97 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
+const c98 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c99 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
+const c100 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c101 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c102 = new Set<string>(["at","reason","cleared_at"]);
+const c103 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c104 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c105 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c106 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c107 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c108 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c109 = new Set<string>(["kind","count","entries"]);
+const c110 = new Set<string>(["at","lesson","data"]);
+const c111 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -624,459 +626,467 @@ function v164(v: any): any {
 function v157(v: any): any {
   return obj(v, c31, t15);
 }
-const v172 = v53;
-function v173(v: any): any {
+const v173 = v53;
+function v174(v: any): any {
   return c36.has(v) ? v : FAIL;
 }
-function v174(v: any): any {
+function v175(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-const v177 = v113;
+const v178 = v113;
+function v177(v: any): any {
+  return arr(v, -1, 500, v178);
+}
 function v176(v: any): any {
-  return arr(v, -1, 500, v177);
+  return v === undefined ? JSON.parse("[]") : v177(v);
 }
-function v175(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v176(v);
+const v180 = v59;
+function v179(v: any): any {
+  return v === undefined ? undefined : v180(v);
 }
-const v179 = v59;
-function v178(v: any): any {
-  return v === undefined ? undefined : v179(v);
-}
-function v171(v: any): any {
+function v172(v: any): any {
   return obj(v, c35, t16);
 }
-const v181 = v2;
-const v182 = v4;
-const v184 = v6;
-function v183(v: any): any {
-  return v === null ? null : v184(v);
-}
-function v185(v: any): any {
+function v182(v: any): any {
   return c39.has(v) ? v : FAIL;
 }
-const v188 = v185;
-const v189 = v122;
-function v187(v: any): any {
-  return obj(v, c40, t17);
+function v181(v: any): any {
+  return obj(v, c38, t17);
 }
+function v171(v: any): any {
+  { const r = v172(v); if (r !== FAIL) return r; }
+  { const r = v181(v); if (r !== FAIL) return r; }
+  return FAIL;
+}
+const v184 = v2;
+const v185 = v4;
+const v187 = v6;
 function v186(v: any): any {
-  return arr(v, -1, -1, v187);
+  return v === null ? null : v187(v);
 }
-const v190 = v135;
-const v191 = v135;
-function v192(v: any): any {
-  return arr(v, -1, -1, v86);
+function v188(v: any): any {
+  return c41.has(v) ? v : FAIL;
 }
-function v195(v: any): any {
-  return str(v, -1, 300, null);
-}
-const v196 = v53;
-const v197 = v80;
-const v198 = v195;
-const v199 = v113;
-const v200 = v174;
-const v203 = v59;
-function v204(v: any): any {
-  return c43.has(v) ? v : FAIL;
-}
-function v202(v: any): any {
+const v191 = v188;
+const v192 = v122;
+function v190(v: any): any {
   return obj(v, c42, t18);
 }
-function v201(v: any): any {
-  return v === null ? null : v202(v);
+function v189(v: any): any {
+  return arr(v, -1, -1, v190);
 }
-const v207 = v59;
-function v206(v: any): any {
-  return obj(v, c44, t19);
+const v193 = v135;
+const v194 = v135;
+function v195(v: any): any {
+  return arr(v, -1, -1, v86);
+}
+function v198(v: any): any {
+  return str(v, -1, 300, null);
+}
+const v199 = v53;
+const v200 = v80;
+const v201 = v198;
+const v202 = v113;
+const v203 = v175;
+const v206 = v59;
+function v207(v: any): any {
+  return c45.has(v) ? v : FAIL;
 }
 function v205(v: any): any {
-  return v === null ? null : v206(v);
+  return obj(v, c44, t19);
 }
-const v208 = v135;
-const v209 = v135;
-const v210 = v135;
+function v204(v: any): any {
+  return v === null ? null : v205(v);
+}
+const v210 = v59;
+function v209(v: any): any {
+  return obj(v, c46, t20);
+}
+function v208(v: any): any {
+  return v === null ? null : v209(v);
+}
+const v211 = v135;
 const v212 = v135;
-function v211(v: any): any {
-  return v === undefined ? undefined : v212(v);
+const v213 = v135;
+const v215 = v135;
+function v214(v: any): any {
+  return v === undefined ? undefined : v215(v);
 }
-const v216 = v174;
-const v217 = v174;
-function v218(v: any): any {
+const v219 = v175;
+const v220 = v175;
+function v221(v: any): any {
   return str(v, -1, 100000, null);
 }
-function v215(v: any): any {
-  return obj(v, c45, t20);
+function v218(v: any): any {
+  return obj(v, c47, t21);
 }
-function v214(v: any): any {
-  return v === null ? null : v215(v);
+function v217(v: any): any {
+  return v === null ? null : v218(v);
 }
-function v213(v: any): any {
-  return v === undefined ? undefined : v214(v);
+function v216(v: any): any {
+  return v === undefined ? undefined : v217(v);
 }
-const v221 = v139;
-const v223 = v122;
+const v224 = v139;
+const v226 = v122;
+function v225(v: any): any {
+  return v === null ? null : v226(v);
+}
+function v223(v: any): any {
+  return obj(v, c48, t22);
+}
 function v222(v: any): any {
   return v === null ? null : v223(v);
 }
-function v220(v: any): any {
-  return obj(v, c46, t21);
-}
-function v219(v: any): any {
-  return v === null ? null : v220(v);
-}
-const v225 = v59;
-function v224(v: any): any {
-  return v === null ? null : v225(v);
-}
-const v230 = v122;
-function v229(v: any): any {
-  return v === null ? null : v230(v);
-}
-const v231 = v139;
-const v233 = v59;
-function v232(v: any): any {
-  return v === undefined ? undefined : v233(v);
-}
-function v228(v: any): any {
-  return obj(v, c47, t22);
-}
+const v228 = v59;
 function v227(v: any): any {
   return v === null ? null : v228(v);
 }
-function v226(v: any): any {
-  return v === undefined ? undefined : v227(v);
+const v233 = v122;
+function v232(v: any): any {
+  return v === null ? null : v233(v);
 }
-const v234 = v62;
-const v235 = v63;
-function v194(v: any): any {
-  return obj(v, c41, t23);
+const v234 = v139;
+const v236 = v59;
+function v235(v: any): any {
+  return v === undefined ? undefined : v236(v);
 }
-function v193(v: any): any {
+function v231(v: any): any {
+  return obj(v, c49, t23);
+}
+function v230(v: any): any {
+  return v === null ? null : v231(v);
+}
+function v229(v: any): any {
+  return v === undefined ? undefined : v230(v);
+}
+const v237 = v62;
+const v238 = v63;
+function v197(v: any): any {
+  return obj(v, c43, t24);
+}
+function v196(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__' || v86(k) !== k) return FAIL;
-    const r = v194(v[k]);
+    const r = v197(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v237 = v139;
-function v239(v: any): any {
-  return str(v, -1, -1, c49);
-}
-function v240(v: any): any {
-  return v === null ? null : v86(v);
-}
-function v241(v: any): any {
-  return v === undefined ? undefined : v188(v);
-}
+const v240 = v139;
 function v242(v: any): any {
-  return str(v, -1, -1, c50);
+  return str(v, -1, -1, c51);
 }
 function v243(v: any): any {
-  return c51.has(v) ? v : FAIL;
+  return v === null ? null : v86(v);
 }
-const v244 = v63;
+function v244(v: any): any {
+  return v === undefined ? undefined : v191(v);
+}
 function v245(v: any): any {
+  return str(v, -1, -1, c52);
+}
+function v246(v: any): any {
+  return c53.has(v) ? v : FAIL;
+}
+const v247 = v63;
+function v248(v: any): any {
   return v === null ? null : v63(v);
 }
-const v247 = v59;
-function v246(v: any): any {
-  return v === null ? null : v247(v);
+const v250 = v59;
+function v249(v: any): any {
+  return v === null ? null : v250(v);
 }
-function v248(v: any): any {
+function v251(v: any): any {
   return v === null ? null : v171(v);
 }
-const v249 = v62;
-const v250 = v62;
-function v238(v: any): any {
-  return obj(v, c48, t24);
+const v252 = v62;
+const v253 = v62;
+function v241(v: any): any {
+  return obj(v, c50, t25);
 }
-function v236(v: any): any {
+function v239(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v237(k) !== k) return FAIL;
-    const r = v238(v[k]);
+    if (k === '__proto__' || v240(k) !== k) return FAIL;
+    const r = v241(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v251 = v135;
-const v254 = v122;
-const v255 = v124;
-const v256 = v135;
-const v257 = v192;
-function v253(v: any): any {
-  return obj(v, c52, t25);
+const v254 = v135;
+const v257 = v122;
+const v258 = v124;
+const v259 = v135;
+const v260 = v195;
+function v256(v: any): any {
+  return obj(v, c54, t26);
 }
-function v252(v: any): any {
-  return v === null ? null : v253(v);
+function v255(v: any): any {
+  return v === null ? null : v256(v);
 }
-function v180(v: any): any {
-  return obj(v, c38, t26);
+function v183(v: any): any {
+  return obj(v, c40, t27);
 }
-const v260 = v122;
-const v261 = v63;
-const v263 = v135;
-function v262(v: any): any {
-  return v === undefined ? undefined : v263(v);
+const v263 = v122;
+const v264 = v63;
+const v266 = v135;
+function v265(v: any): any {
+  return v === undefined ? undefined : v266(v);
 }
-const v265 = v6;
-function v264(v: any): any {
-  return v === undefined ? undefined : v265(v);
+const v268 = v6;
+function v267(v: any): any {
+  return v === undefined ? undefined : v268(v);
 }
-function v266(v: any): any {
-  return c54.has(v) ? v : FAIL;
-}
-const v267 = v4;
-const v269 = v6;
-function v268(v: any): any {
-  return v === null ? null : v269(v);
-}
-function v259(v: any): any {
-  return obj(v, c53, t27);
-}
-function v271(v: any): any {
+function v269(v: any): any {
   return c56.has(v) ? v : FAIL;
 }
-const v272 = v33;
-function v270(v: any): any {
+const v270 = v4;
+const v272 = v6;
+function v271(v: any): any {
+  return v === null ? null : v272(v);
+}
+function v262(v: any): any {
   return obj(v, c55, t28);
 }
 function v274(v: any): any {
   return c58.has(v) ? v : FAIL;
 }
-const v277 = v195;
-const v278 = v195;
-function v276(v: any): any {
-  return obj(v, c59, t29);
-}
-function v275(v: any): any {
-  return arr(v, -1, -1, v276);
-}
-const v279 = v192;
+const v275 = v33;
 function v273(v: any): any {
-  return obj(v, c57, t30);
+  return obj(v, c57, t29);
 }
-function v281(v: any): any {
-  return c61.has(v) ? v : FAIL;
+function v277(v: any): any {
+  return c60.has(v) ? v : FAIL;
 }
-const v282 = v53;
-const v284 = v218;
-function v283(v: any): any {
-  return v === null ? null : v284(v);
+const v280 = v198;
+const v281 = v198;
+function v279(v: any): any {
+  return obj(v, c61, t30);
 }
-const v285 = v33;
-function v287(v: any): any {
-  return obj(v, c62, t31);
+function v278(v: any): any {
+  return arr(v, -1, -1, v279);
 }
+const v282 = v195;
+function v276(v: any): any {
+  return obj(v, c59, t31);
+}
+function v284(v: any): any {
+  return c63.has(v) ? v : FAIL;
+}
+const v285 = v53;
+const v287 = v221;
 function v286(v: any): any {
-  return v === undefined ? undefined : v287(v);
+  return v === null ? null : v287(v);
 }
-const v288 = v241;
-function v280(v: any): any {
-  return obj(v, c60, t32);
-}
+const v288 = v33;
 function v290(v: any): any {
-  return c64.has(v) ? v : FAIL;
-}
-const v291 = v139;
-const v293 = v122;
-function v292(v: any): any {
-  return v === null ? null : v293(v);
-}
-const v295 = v133;
-function v294(v: any): any {
-  return v === undefined ? undefined : v295(v);
+  return obj(v, c64, t32);
 }
 function v289(v: any): any {
-  return obj(v, c63, t33);
+  return v === undefined ? undefined : v290(v);
 }
-function v297(v: any): any {
+const v291 = v244;
+function v283(v: any): any {
+  return obj(v, c62, t33);
+}
+function v293(v: any): any {
   return c66.has(v) ? v : FAIL;
 }
-const v298 = v218;
-const v299 = v122;
-const v300 = v33;
-function v301(v: any): any {
-  return c67.has(v) ? v : FAIL;
+const v294 = v139;
+const v296 = v122;
+function v295(v: any): any {
+  return v === null ? null : v296(v);
 }
-const v303 = v122;
-function v302(v: any): any {
-  return v === null ? null : v303(v);
+const v298 = v133;
+function v297(v: any): any {
+  return v === undefined ? undefined : v298(v);
 }
-const v306 = v61;
+function v292(v: any): any {
+  return obj(v, c65, t34);
+}
+function v300(v: any): any {
+  return c68.has(v) ? v : FAIL;
+}
+const v301 = v221;
+const v302 = v122;
+const v303 = v33;
+function v304(v: any): any {
+  return c69.has(v) ? v : FAIL;
+}
+const v306 = v122;
 function v305(v: any): any {
   return v === null ? null : v306(v);
 }
-function v304(v: any): any {
-  return v === undefined ? undefined : v305(v);
-}
-const v309 = v139;
+const v309 = v61;
 function v308(v: any): any {
   return v === null ? null : v309(v);
 }
 function v307(v: any): any {
   return v === undefined ? undefined : v308(v);
 }
-function v296(v: any): any {
-  return obj(v, c65, t34);
-}
+const v312 = v139;
 function v311(v: any): any {
-  return c69.has(v) ? v : FAIL;
-}
-const v312 = v218;
-const v314 = v122;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
+  return v === null ? null : v312(v);
 }
 function v310(v: any): any {
-  return obj(v, c68, t35);
+  return v === undefined ? undefined : v311(v);
 }
-function v316(v: any): any {
+function v299(v: any): any {
+  return obj(v, c67, t35);
+}
+function v314(v: any): any {
   return c71.has(v) ? v : FAIL;
 }
-const v317 = v218;
-function v315(v: any): any {
+const v315 = v221;
+const v317 = v122;
+function v316(v: any): any {
+  return v === null ? null : v317(v);
+}
+function v313(v: any): any {
   return obj(v, c70, t36);
 }
 function v319(v: any): any {
   return c73.has(v) ? v : FAIL;
 }
-const v320 = v33;
-const v323 = v218;
-function v322(v: any): any {
-  return v === null ? null : v323(v);
-}
-function v321(v: any): any {
-  return v === undefined ? undefined : v322(v);
-}
-const v325 = v33;
-function v324(v: any): any {
-  return v === undefined ? undefined : v325(v);
-}
+const v320 = v221;
 function v318(v: any): any {
   return obj(v, c72, t37);
 }
-function v327(v: any): any {
-  return c74.has(v) ? v : FAIL;
+function v322(v: any): any {
+  return c75.has(v) ? v : FAIL;
 }
-const v328 = v218;
-function v326(v: any): any {
-  return obj(v, c70, t38);
+const v323 = v33;
+const v326 = v221;
+function v325(v: any): any {
+  return v === null ? null : v326(v);
+}
+function v324(v: any): any {
+  return v === undefined ? undefined : v325(v);
+}
+const v328 = v33;
+function v327(v: any): any {
+  return v === undefined ? undefined : v328(v);
+}
+function v321(v: any): any {
+  return obj(v, c74, t38);
 }
 function v330(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-const v331 = v240;
-const v332 = v241;
-const v334 = v122;
-function v333(v: any): any {
-  return v === undefined ? undefined : v334(v);
-}
+const v331 = v221;
 function v329(v: any): any {
-  return obj(v, c75, t39);
+  return obj(v, c72, t39);
 }
-function v336(v: any): any {
+function v333(v: any): any {
   return c78.has(v) ? v : FAIL;
 }
+const v334 = v243;
+const v335 = v244;
 const v337 = v122;
-function v335(v: any): any {
+function v336(v: any): any {
+  return v === undefined ? undefined : v337(v);
+}
+function v332(v: any): any {
   return obj(v, c77, t40);
 }
 function v339(v: any): any {
   return c80.has(v) ? v : FAIL;
 }
-function v340(v: any): any {
-  return c81.has(v) ? v : FAIL;
-}
-const v341 = v248;
+const v340 = v122;
 function v338(v: any): any {
   return obj(v, c79, t41);
+}
+function v342(v: any): any {
+  return c82.has(v) ? v : FAIL;
 }
 function v343(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-function v342(v: any): any {
-  return obj(v, c82, t42);
+const v344 = v251;
+function v341(v: any): any {
+  return obj(v, c81, t42);
 }
-function v345(v: any): any {
+function v346(v: any): any {
   return c85.has(v) ? v : FAIL;
 }
-const v346 = v53;
-const v347 = v240;
-const v349 = v139;
-const v350 = v139;
+function v345(v: any): any {
+  return obj(v, c84, t43);
+}
 function v348(v: any): any {
+  return c87.has(v) ? v : FAIL;
+}
+const v349 = v53;
+const v350 = v243;
+const v352 = v139;
+const v353 = v139;
+function v351(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v349(k) !== k) return FAIL;
-    const r = v350(v[k]);
+    if (k === '__proto__' || v352(k) !== k) return FAIL;
+    const r = v353(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v344(v: any): any {
-  return obj(v, c84, t43);
-}
-function v352(v: any): any {
-  return c87.has(v) ? v : FAIL;
-}
-const v353 = v124;
-const v354 = v135;
-const v355 = v192;
-function v351(v: any): any {
+function v347(v: any): any {
   return obj(v, c86, t44);
 }
-function v258(v: any): any {
+function v355(v: any): any {
+  return c89.has(v) ? v : FAIL;
+}
+const v356 = v124;
+const v357 = v135;
+const v358 = v195;
+function v354(v: any): any {
+  return obj(v, c88, t45);
+}
+function v261(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c88.get(v["kind"]);
+  const option = c90.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v357(v: any): any {
-  return c90.has(v) ? v : FAIL;
+function v360(v: any): any {
+  return c92.has(v) ? v : FAIL;
 }
-const v358 = v63;
-const v360 = v139;
-const v362 = v139;
-function v361(v: any): any {
-  return v === null ? null : v362(v);
+const v361 = v63;
+const v363 = v139;
+const v365 = v139;
+function v364(v: any): any {
+  return v === null ? null : v365(v);
 }
-function v359(v: any): any {
-  return obj(v, c91, t45);
+function v362(v: any): any {
+  return obj(v, c93, t46);
 }
-const v363 = v185;
-const v364 = v135;
-const v367 = v185;
-const v368 = v63;
-const v369 = v245;
-const v371 = v126;
-function v370(v: any): any {
-  return v === null ? null : v371(v);
-}
-const v372 = v33;
+const v366 = v188;
+const v367 = v135;
+const v370 = v188;
+const v371 = v63;
+const v372 = v248;
+const v374 = v126;
 function v373(v: any): any {
-  return v === null ? null : v188(v);
+  return v === null ? null : v374(v);
 }
-function v366(v: any): any {
-  return obj(v, c92, t46);
-}
-function v365(v: any): any {
-  return arr(v, -1, -1, v366);
-}
-const v375 = v135;
+const v375 = v33;
 function v376(v: any): any {
+  return v === null ? null : v191(v);
+}
+function v369(v: any): any {
+  return obj(v, c94, t47);
+}
+function v368(v: any): any {
+  return arr(v, -1, -1, v369);
+}
+const v378 = v135;
+function v379(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v377 = v135;
-const v378 = v135;
-const v379 = v135;
 const v380 = v135;
 const v381 = v135;
 const v382 = v135;
@@ -1085,261 +1095,264 @@ const v384 = v135;
 const v385 = v135;
 const v386 = v135;
 const v387 = v135;
-function v389(v: any): any {
+const v388 = v135;
+const v389 = v135;
+const v390 = v135;
+function v392(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v388(v: any): any {
-  return v === null ? null : v389(v);
+function v391(v: any): any {
+  return v === null ? null : v392(v);
 }
-const v390 = v135;
-const v391 = v388;
-const v392 = v126;
-function v374(v: any): any {
-  return obj(v, c93, t47);
+const v393 = v135;
+const v394 = v391;
+const v395 = v126;
+function v377(v: any): any {
+  return obj(v, c95, t48);
 }
-function v395(v: any): any {
-  return c95.has(v) ? v : FAIL;
+function v398(v: any): any {
+  return c97.has(v) ? v : FAIL;
 }
-const v396 = v240;
-const v397 = v63;
-const v398 = v139;
-function v394(v: any): any {
-  return obj(v, c94, t48);
+const v399 = v243;
+const v400 = v63;
+const v401 = v139;
+function v397(v: any): any {
+  return obj(v, c96, t49);
 }
-function v393(v: any): any {
-  return arr(v, -1, -1, v394);
+function v396(v: any): any {
+  return arr(v, -1, -1, v397);
 }
-const v401 = v53;
-const v402 = v139;
-const v403 = v53;
-const v404 = v139;
+const v404 = v53;
 const v405 = v139;
-const v406 = v174;
-const v407 = v33;
-const v408 = v33;
-const v409 = v135;
-const v410 = v135;
-const v411 = v135;
+const v406 = v53;
+const v407 = v139;
+const v408 = v139;
+const v409 = v175;
+const v410 = v33;
+const v411 = v33;
 const v412 = v135;
 const v413 = v135;
+const v414 = v135;
 const v415 = v135;
 const v416 = v135;
-const v417 = v135;
-const v419 = v122;
-function v418(v: any): any {
-  return v === null ? null : v419(v);
+const v418 = v135;
+const v419 = v135;
+const v420 = v135;
+const v422 = v122;
+function v421(v: any): any {
+  return v === null ? null : v422(v);
 }
-const v421 = v33;
-function v420(v: any): any {
-  return v === null ? null : v421(v);
+const v424 = v33;
+function v423(v: any): any {
+  return v === null ? null : v424(v);
 }
-const v422 = v133;
-const v423 = v245;
-function v414(v: any): any {
-  return obj(v, c97, t49);
+const v425 = v133;
+const v426 = v248;
+function v417(v: any): any {
+  return obj(v, c99, t50);
 }
-const v426 = v63;
-const v427 = v139;
-const v428 = v301;
-const v430 = v122;
-function v429(v: any): any {
-  return v === null ? null : v430(v);
+const v429 = v63;
+const v430 = v139;
+const v431 = v304;
+const v433 = v122;
+function v432(v: any): any {
+  return v === null ? null : v433(v);
 }
-const v431 = v33;
-const v432 = v133;
-const v434 = v139;
-function v433(v: any): any {
-  return v === null ? null : v434(v);
-}
+const v434 = v33;
+const v435 = v133;
 const v437 = v139;
 function v436(v: any): any {
-  return arr(v, -1, -1, v437);
+  return v === null ? null : v437(v);
 }
-function v435(v: any): any {
-  return v === undefined ? undefined : v436(v);
-}
-function v425(v: any): any {
-  return obj(v, c98, t50);
-}
-function v424(v: any): any {
-  return arr(v, -1, -1, v425);
-}
-const v440 = v63;
-const v441 = v139;
-const v442 = v204;
-const v443 = v245;
-const v445 = v139;
-function v444(v: any): any {
-  return v === null ? null : v445(v);
-}
+const v440 = v139;
 function v439(v: any): any {
-  return obj(v, c99, t51);
+  return arr(v, -1, -1, v440);
 }
 function v438(v: any): any {
-  return arr(v, -1, -1, v439);
+  return v === undefined ? undefined : v439(v);
 }
-const v448 = v63;
-const v449 = v139;
-const v450 = v245;
+function v428(v: any): any {
+  return obj(v, c100, t51);
+}
+function v427(v: any): any {
+  return arr(v, -1, -1, v428);
+}
+const v443 = v63;
+const v444 = v139;
+const v445 = v207;
+const v446 = v248;
+const v448 = v139;
 function v447(v: any): any {
-  return obj(v, c100, t52);
+  return v === null ? null : v448(v);
 }
-function v446(v: any): any {
-  return arr(v, -1, -1, v447);
+function v442(v: any): any {
+  return obj(v, c101, t52);
+}
+function v441(v: any): any {
+  return arr(v, -1, -1, v442);
 }
 const v451 = v63;
-const v452 = v245;
-const v453 = v370;
-const v454 = v126;
-const v455 = v133;
-const v458 = v63;
-const v459 = v159;
-const v461 = v139;
-function v460(v: any): any {
-  return v === null ? null : v461(v);
+const v452 = v139;
+const v453 = v248;
+function v450(v: any): any {
+  return obj(v, c102, t53);
 }
-const v463 = v122;
-function v462(v: any): any {
-  return v === null ? null : v463(v);
+function v449(v: any): any {
+  return arr(v, -1, -1, v450);
 }
-const v466 = v139;
-const v468 = v139;
-function v467(v: any): any {
-  return v === null ? null : v468(v);
+const v454 = v63;
+const v455 = v248;
+const v456 = v373;
+const v457 = v126;
+const v458 = v133;
+const v461 = v63;
+const v462 = v159;
+const v464 = v139;
+function v463(v: any): any {
+  return v === null ? null : v464(v);
+}
+const v466 = v122;
+function v465(v: any): any {
+  return v === null ? null : v466(v);
 }
 const v469 = v139;
-function v465(v: any): any {
-  return obj(v, c33, t53);
-}
-function v464(v: any): any {
-  return arr(v, -1, -1, v465);
-}
-function v457(v: any): any {
-  return obj(v, c101, t54);
-}
-function v456(v: any): any {
-  return arr(v, -1, -1, v457);
+const v471 = v139;
+function v470(v: any): any {
+  return v === null ? null : v471(v);
 }
 const v472 = v139;
-const v473 = v139;
-const v474 = v373;
-const v475 = v243;
-const v477 = v173;
-function v476(v: any): any {
-  return v === null ? null : v477(v);
+function v468(v: any): any {
+  return obj(v, c33, t54);
 }
-const v478 = v63;
-const v479 = v370;
-const v480 = v135;
-const v481 = v245;
-const v483 = v139;
-function v482(v: any): any {
-  return v === null ? null : v483(v);
+function v467(v: any): any {
+  return arr(v, -1, -1, v468);
 }
-function v471(v: any): any {
-  return obj(v, c102, t55);
+function v460(v: any): any {
+  return obj(v, c103, t55);
 }
-function v470(v: any): any {
-  return arr(v, -1, -1, v471);
+function v459(v: any): any {
+  return arr(v, -1, -1, v460);
 }
-const v484 = v33;
-const v485 = v139;
-const v488 = v122;
-const v489 = v63;
-const v490 = v139;
-function v491(v: any): any {
-  return c104.has(v) ? v : FAIL;
+const v475 = v139;
+const v476 = v139;
+const v477 = v376;
+const v478 = v246;
+const v480 = v174;
+function v479(v: any): any {
+  return v === null ? null : v480(v);
 }
-const v492 = v139;
-const v494 = v139;
-function v493(v: any): any {
-  return arr(v, -1, -1, v494);
+const v481 = v63;
+const v482 = v373;
+const v483 = v135;
+const v484 = v248;
+const v486 = v139;
+function v485(v: any): any {
+  return v === null ? null : v486(v);
 }
-function v487(v: any): any {
-  return obj(v, c103, t56);
+function v474(v: any): any {
+  return obj(v, c104, t56);
 }
-function v486(v: any): any {
-  return arr(v, -1, -1, v487);
+function v473(v: any): any {
+  return arr(v, -1, -1, v474);
 }
-function v400(v: any): any {
-  return obj(v, c96, t57);
+const v487 = v33;
+const v488 = v139;
+const v491 = v122;
+const v492 = v63;
+const v493 = v139;
+function v494(v: any): any {
+  return c106.has(v) ? v : FAIL;
 }
-function v399(v: any): any {
-  return arr(v, -1, -1, v400);
-}
-const v495 = v486;
-const v498 = v242;
-const v499 = v135;
-const v500 = v135;
-const v501 = v135;
-const v502 = v135;
-const v503 = v135;
-const v504 = v126;
-const v505 = v370;
-const v506 = v370;
-function v497(v: any): any {
-  return obj(v, c105, t58);
-}
+const v495 = v139;
+const v497 = v139;
 function v496(v: any): any {
   return arr(v, -1, -1, v497);
 }
-const v507 = v470;
-const v510 = v185;
-function v511(v: any): any {
-  return arr(v, -1, -1, v242);
+function v490(v: any): any {
+  return obj(v, c105, t57);
 }
-const v512 = v135;
-const v513 = v135;
-const v514 = v135;
+function v489(v: any): any {
+  return arr(v, -1, -1, v490);
+}
+function v403(v: any): any {
+  return obj(v, c98, t58);
+}
+function v402(v: any): any {
+  return arr(v, -1, -1, v403);
+}
+const v498 = v489;
+const v501 = v245;
+const v502 = v135;
+const v503 = v135;
+const v504 = v135;
+const v505 = v135;
+const v506 = v135;
+const v507 = v126;
+const v508 = v373;
+const v509 = v373;
+function v500(v: any): any {
+  return obj(v, c107, t59);
+}
+function v499(v: any): any {
+  return arr(v, -1, -1, v500);
+}
+const v510 = v473;
+const v513 = v188;
+function v514(v: any): any {
+  return arr(v, -1, -1, v245);
+}
 const v515 = v135;
 const v516 = v135;
-const v517 = v126;
-function v509(v: any): any {
-  return obj(v, c106, t59);
+const v517 = v135;
+const v518 = v135;
+const v519 = v135;
+const v520 = v126;
+function v512(v: any): any {
+  return obj(v, c108, t60);
 }
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
+function v511(v: any): any {
+  return arr(v, -1, -1, v512);
 }
-const v520 = v139;
-const v521 = v135;
-const v524 = v63;
-const v525 = v240;
-const v527 = v139;
-const v528 = v139;
-function v526(v: any): any {
+const v523 = v139;
+const v524 = v135;
+const v527 = v63;
+const v528 = v243;
+const v530 = v139;
+const v531 = v139;
+function v529(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v527(k) !== k) return FAIL;
-    const r = v528(v[k]);
+    if (k === '__proto__' || v530(k) !== k) return FAIL;
+    const r = v531(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v523(v: any): any {
-  return obj(v, c108, t60);
+function v526(v: any): any {
+  return obj(v, c110, t61);
+}
+function v525(v: any): any {
+  return arr(v, -1, -1, v526);
 }
 function v522(v: any): any {
-  return arr(v, -1, -1, v523);
-}
-function v519(v: any): any {
-  return obj(v, c107, t61);
-}
-function v518(v: any): any {
-  return arr(v, -1, -1, v519);
-}
-const v531 = v63;
-const v532 = v135;
-const v533 = v135;
-function v530(v: any): any {
   return obj(v, c109, t62);
 }
-function v529(v: any): any {
-  return v === null ? null : v530(v);
+function v521(v: any): any {
+  return arr(v, -1, -1, v522);
 }
-function v356(v: any): any {
-  return obj(v, c89, t63);
+const v534 = v63;
+const v535 = v135;
+const v536 = v135;
+function v533(v: any): any {
+  return obj(v, c111, t63);
+}
+function v532(v: any): any {
+  return v === null ? null : v533(v);
+}
+function v359(v: any): any {
+  return obj(v, c91, t64);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1358,54 +1371,55 @@ const t12: Field[] = [["schema_version", v120, 0], ["lesson", v121, 0], ["run", 
 const t13: Field[] = [["term", v148, 0], ["slug", v149, 1], ["definition", v151, 0], ["aliases", v152, 2], ["lessons", v155, 2]];
 const t14: Field[] = [["severity", v167, 0], ["where", v168, 1], ["text", v170, 0]];
 const t15: Field[] = [["lesson", v158, 0], ["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t16: Field[] = [["lesson", v172, 0], ["status", v173, 0], ["stage", v174, 0], ["artifacts", v175, 2], ["notes", v178, 1]];
-const t17: Field[] = [["phase", v188, 0], ["entered_at", v63, 0], ["seq", v189, 0]];
-const t18: Field[] = [["reason", v203, 0], ["by", v204, 0], ["at", v63, 0]];
-const t19: Field[] = [["reason", v207, 0], ["at", v63, 0]];
-const t20: Field[] = [["from", v216, 0], ["to", v217, 0], ["note", v218, 0], ["at", v63, 0]];
-const t21: Field[] = [["code_hash", v221, 0], ["at", v63, 0], ["run", v222, 0]];
-const t22: Field[] = [["run", v229, 0], ["code_hash", v231, 0], ["note", v232, 1]];
-const t23: Field[] = [["id", v86, 0], ["title", v195, 0], ["slug", v150, 0], ["module_id", v196, 0], ["module_slug", v197, 0], ["module_title", v198, 0], ["dir", v199, 0], ["stage", v200, 0], ["blocked", v201, 0], ["stale", v205, 0], ["fix_attempts_used", v208, 0], ["fix_budget_resets", v209, 0], ["review_rounds_used", v210, 0], ["review_rounds_granted", v211, 1], ["rework", v213, 1], ["verified", v219, 0], ["last_failure", v224, 0], ["last_verify_failure", v226, 1], ["done_at", v234, 1], ["updated_at", v235, 0]];
-const t24: Field[] = [["id", v239, 0], ["lesson", v240, 0], ["phase", v241, 1], ["role", v242, 0], ["status", v243, 0], ["started_at", v244, 0], ["finished_at", v245, 0], ["note", v246, 0], ["result", v248, 0], ["lease_expires_at", v249, 1], ["heartbeat_at", v250, 1]];
-const t25: Field[] = [["at", v63, 0], ["seq", v254, 0], ["out", v255, 0], ["pages", v256, 0], ["lessons", v257, 0]];
-const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v236, 0], ["task_counter", v251, 0], ["last_site_build", v252, 0]];
-const t27: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v266, 0], ["title", v267, 0], ["topic", v268, 0]];
-const t28: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v271, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v272, 0]];
-const t29: Field[] = [["id", v86, 0], ["title", v277, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v278, 0], ["dir", v177, 0]];
-const t30: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v274, 0], ["lessons", v275, 0], ["removed", v279, 0]];
-const t31: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t32: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v281, 0], ["lesson", v282, 0], ["from", v200, 0], ["to", v200, 0], ["note", v283, 0], ["review_round_used", v285, 0], ["review", v286, 1], ["reopened", v288, 1]];
-const t33: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v290, 0], ["lesson", v282, 0], ["code_hash", v291, 0], ["run", v292, 0], ["tests", v294, 1]];
-const t34: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v297, 0], ["lesson", v282, 0], ["note", v298, 0], ["fix_attempts_used", v299, 0], ["blocked", v300, 0], ["via", v301, 0], ["run", v302, 0], ["tests", v294, 1], ["evidence", v304, 1], ["code_hash", v307, 1]];
-const t35: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v311, 0], ["lesson", v282, 0], ["note", v312, 0], ["run", v313, 0]];
-const t36: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v316, 0], ["lesson", v282, 0], ["reason", v317, 0]];
-const t37: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v319, 0], ["lesson", v282, 0], ["fix_budget_reset", v320, 0], ["note", v321, 1], ["review_round_granted", v324, 1]];
-const t38: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v327, 0], ["lesson", v282, 0], ["reason", v328, 0]];
-const t39: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v330, 0], ["task", v239, 0], ["lesson", v331, 0], ["phase", v332, 1], ["role", v242, 0], ["lease_seconds", v333, 1]];
-const t40: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v336, 0], ["task", v239, 0], ["lease_seconds", v337, 0]];
-const t41: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v339, 0], ["task", v239, 0], ["status", v340, 0], ["note", v283, 0], ["result", v341, 0]];
-const t42: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v343, 0], ["task", v239, 0], ["note", v283, 0]];
-const t43: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v345, 0], ["fact", v346, 0], ["lesson", v347, 0], ["data", v348, 0]];
-const t44: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v352, 0], ["out", v353, 0], ["pages", v354, 0], ["lessons", v355, 0]];
-const t45: Field[] = [["title", v360, 0], ["topic", v361, 0]];
-const t46: Field[] = [["phase", v367, 0], ["started_at", v368, 0], ["ended_at", v369, 0], ["duration_ms", v370, 0], ["approved", v372, 0], ["reopened_from", v373, 0]];
-const t47: Field[] = [["lessons", v375, 0], ["by_stage", v376, 0], ["done", v377, 0], ["blocked", v378, 0], ["stale", v379, 0], ["fix_attempts", v380, 0], ["review_rounds", v381, 0], ["verify_runs", v382, 0], ["tasks", v383, 0], ["phase_tasks", v384, 0], ["reopens", v385, 0], ["tests", v386, 0], ["verify_passed", v387, 0], ["verify_pass_rate", v388, 0], ["lessons_reworked", v390, 0], ["rework_rate", v391, 0], ["wall_ms", v392, 0]];
-const t48: Field[] = [["kind", v395, 0], ["lesson", v396, 0], ["at", v397, 0], ["text", v398, 0]];
-const t49: Field[] = [["runs", v415, 0], ["passed", v416, 0], ["failed", v417, 0], ["last_run", v418, 0], ["last_passed", v420, 0], ["last_tests", v422, 0], ["last_at", v423, 0]];
-const t50: Field[] = [["at", v426, 0], ["note", v427, 0], ["via", v428, 0], ["run", v429, 0], ["blocked", v431, 0], ["tests", v432, 0], ["evidence", v433, 0], ["orchestrator_notes", v435, 1]];
-const t51: Field[] = [["at", v440, 0], ["reason", v441, 0], ["by", v442, 0], ["unblocked_at", v443, 0], ["decision", v444, 0]];
-const t52: Field[] = [["at", v448, 0], ["reason", v449, 0], ["cleared_at", v450, 0]];
-const t53: Field[] = [["severity", v466, 0], ["where", v467, 0], ["text", v469, 0]];
-const t54: Field[] = [["at", v458, 0], ["verdict", v459, 0], ["reviewer", v460, 0], ["round", v462, 0], ["findings", v464, 0]];
-const t55: Field[] = [["id", v472, 0], ["role", v473, 0], ["phase", v474, 0], ["status", v475, 0], ["worker_status", v476, 0], ["started_at", v478, 0], ["duration_ms", v479, 0], ["heartbeats", v480, 0], ["lease_until", v481, 0], ["note", v482, 0]];
-const t56: Field[] = [["seq", v488, 0], ["at", v489, 0], ["kind", v490, 0], ["label", v491, 0], ["text", v492, 0], ["details", v493, 0]];
-const t57: Field[] = [["id", v401, 0], ["title", v402, 0], ["module_id", v403, 0], ["module_title", v404, 0], ["dir", v405, 0], ["stage", v406, 0], ["blocked", v407, 0], ["stale", v408, 0], ["fix_attempts", v409, 0], ["fix_budget_resets", v410, 0], ["review_rounds", v411, 0], ["review_rounds_granted", v412, 0], ["reworks", v413, 0], ["verify", v414, 0], ["failures", v424, 0], ["blocks", v438, 0], ["stale_marks", v446, 0], ["registered_at", v451, 0], ["done_at", v452, 0], ["pending_to_done_ms", v453, 0], ["wall_ms", v454, 0], ["tests", v455, 0], ["reviews", v456, 0], ["tasks", v470, 0], ["smooth", v484, 0], ["summary", v485, 0], ["story", v486, 0]];
-const t58: Field[] = [["role", v498, 0], ["count", v499, 0], ["done", v500, 0], ["failed", v501, 0], ["reset", v502, 0], ["running", v503, 0], ["total_ms", v504, 0], ["mean_ms", v505, 0], ["max_ms", v506, 0]];
-const t59: Field[] = [["phase", v510, 0], ["roles", v511, 0], ["count", v512, 0], ["done", v513, 0], ["failed", v514, 0], ["reset", v515, 0], ["running", v516, 0], ["total_ms", v517, 0]];
-const t60: Field[] = [["at", v524, 0], ["lesson", v525, 0], ["data", v526, 0]];
-const t61: Field[] = [["kind", v520, 0], ["count", v521, 0], ["entries", v522, 0]];
-const t62: Field[] = [["at", v531, 0], ["pages", v532, 0], ["lessons", v533, 0]];
-const t63: Field[] = [["schema_version", v357, 0], ["generated_at", v358, 0], ["course", v359, 0], ["phase", v363, 0], ["last_seq", v364, 0], ["phases", v365, 0], ["totals", v374, 0], ["needs_human", v393, 0], ["lessons", v399, 0], ["course_story", v495, 0], ["tasks", v496, 0], ["phase_tasks", v507, 0], ["tasks_by_phase", v508, 0], ["facts", v518, 0], ["site_build", v529, 0]];
+const t16: Field[] = [["lesson", v173, 0], ["status", v174, 0], ["stage", v175, 0], ["artifacts", v176, 2], ["notes", v179, 1]];
+const t17: Field[] = [["phase", v182, 0], ["status", v174, 0], ["artifacts", v176, 2], ["notes", v179, 1]];
+const t18: Field[] = [["phase", v191, 0], ["entered_at", v63, 0], ["seq", v192, 0]];
+const t19: Field[] = [["reason", v206, 0], ["by", v207, 0], ["at", v63, 0]];
+const t20: Field[] = [["reason", v210, 0], ["at", v63, 0]];
+const t21: Field[] = [["from", v219, 0], ["to", v220, 0], ["note", v221, 0], ["at", v63, 0]];
+const t22: Field[] = [["code_hash", v224, 0], ["at", v63, 0], ["run", v225, 0]];
+const t23: Field[] = [["run", v232, 0], ["code_hash", v234, 0], ["note", v235, 1]];
+const t24: Field[] = [["id", v86, 0], ["title", v198, 0], ["slug", v150, 0], ["module_id", v199, 0], ["module_slug", v200, 0], ["module_title", v201, 0], ["dir", v202, 0], ["stage", v203, 0], ["blocked", v204, 0], ["stale", v208, 0], ["fix_attempts_used", v211, 0], ["fix_budget_resets", v212, 0], ["review_rounds_used", v213, 0], ["review_rounds_granted", v214, 1], ["rework", v216, 1], ["verified", v222, 0], ["last_failure", v227, 0], ["last_verify_failure", v229, 1], ["done_at", v237, 1], ["updated_at", v238, 0]];
+const t25: Field[] = [["id", v242, 0], ["lesson", v243, 0], ["phase", v244, 1], ["role", v245, 0], ["status", v246, 0], ["started_at", v247, 0], ["finished_at", v248, 0], ["note", v249, 0], ["result", v251, 0], ["lease_expires_at", v252, 1], ["heartbeat_at", v253, 1]];
+const t26: Field[] = [["at", v63, 0], ["seq", v257, 0], ["out", v258, 0], ["pages", v259, 0], ["lessons", v260, 0]];
+const t27: Field[] = [["schema_version", v184, 0], ["title", v185, 0], ["topic", v186, 0], ["created_at", v63, 0], ["phase", v188, 0], ["phase_history", v189, 0], ["last_seq", v193, 0], ["log_bytes", v194, 0], ["lesson_order", v195, 0], ["lessons", v196, 0], ["tasks", v239, 0], ["task_counter", v254, 0], ["last_site_build", v255, 0]];
+const t28: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v269, 0], ["title", v270, 0], ["topic", v271, 0]];
+const t29: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v274, 0], ["from", v191, 0], ["to", v191, 0], ["approved", v275, 0]];
+const t30: Field[] = [["id", v86, 0], ["title", v280, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v281, 0], ["dir", v178, 0]];
+const t31: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v277, 0], ["lessons", v278, 0], ["removed", v282, 0]];
+const t32: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
+const t33: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v284, 0], ["lesson", v285, 0], ["from", v203, 0], ["to", v203, 0], ["note", v286, 0], ["review_round_used", v288, 0], ["review", v289, 1], ["reopened", v291, 1]];
+const t34: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v293, 0], ["lesson", v285, 0], ["code_hash", v294, 0], ["run", v295, 0], ["tests", v297, 1]];
+const t35: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v300, 0], ["lesson", v285, 0], ["note", v301, 0], ["fix_attempts_used", v302, 0], ["blocked", v303, 0], ["via", v304, 0], ["run", v305, 0], ["tests", v297, 1], ["evidence", v307, 1], ["code_hash", v310, 1]];
+const t36: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v314, 0], ["lesson", v285, 0], ["note", v315, 0], ["run", v316, 0]];
+const t37: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v319, 0], ["lesson", v285, 0], ["reason", v320, 0]];
+const t38: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v322, 0], ["lesson", v285, 0], ["fix_budget_reset", v323, 0], ["note", v324, 1], ["review_round_granted", v327, 1]];
+const t39: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v330, 0], ["lesson", v285, 0], ["reason", v331, 0]];
+const t40: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v333, 0], ["task", v242, 0], ["lesson", v334, 0], ["phase", v335, 1], ["role", v245, 0], ["lease_seconds", v336, 1]];
+const t41: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v339, 0], ["task", v242, 0], ["lease_seconds", v340, 0]];
+const t42: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v342, 0], ["task", v242, 0], ["status", v343, 0], ["note", v286, 0], ["result", v344, 0]];
+const t43: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v346, 0], ["task", v242, 0], ["note", v286, 0]];
+const t44: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v348, 0], ["fact", v349, 0], ["lesson", v350, 0], ["data", v351, 0]];
+const t45: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v355, 0], ["out", v356, 0], ["pages", v357, 0], ["lessons", v358, 0]];
+const t46: Field[] = [["title", v363, 0], ["topic", v364, 0]];
+const t47: Field[] = [["phase", v370, 0], ["started_at", v371, 0], ["ended_at", v372, 0], ["duration_ms", v373, 0], ["approved", v375, 0], ["reopened_from", v376, 0]];
+const t48: Field[] = [["lessons", v378, 0], ["by_stage", v379, 0], ["done", v380, 0], ["blocked", v381, 0], ["stale", v382, 0], ["fix_attempts", v383, 0], ["review_rounds", v384, 0], ["verify_runs", v385, 0], ["tasks", v386, 0], ["phase_tasks", v387, 0], ["reopens", v388, 0], ["tests", v389, 0], ["verify_passed", v390, 0], ["verify_pass_rate", v391, 0], ["lessons_reworked", v393, 0], ["rework_rate", v394, 0], ["wall_ms", v395, 0]];
+const t49: Field[] = [["kind", v398, 0], ["lesson", v399, 0], ["at", v400, 0], ["text", v401, 0]];
+const t50: Field[] = [["runs", v418, 0], ["passed", v419, 0], ["failed", v420, 0], ["last_run", v421, 0], ["last_passed", v423, 0], ["last_tests", v425, 0], ["last_at", v426, 0]];
+const t51: Field[] = [["at", v429, 0], ["note", v430, 0], ["via", v431, 0], ["run", v432, 0], ["blocked", v434, 0], ["tests", v435, 0], ["evidence", v436, 0], ["orchestrator_notes", v438, 1]];
+const t52: Field[] = [["at", v443, 0], ["reason", v444, 0], ["by", v445, 0], ["unblocked_at", v446, 0], ["decision", v447, 0]];
+const t53: Field[] = [["at", v451, 0], ["reason", v452, 0], ["cleared_at", v453, 0]];
+const t54: Field[] = [["severity", v469, 0], ["where", v470, 0], ["text", v472, 0]];
+const t55: Field[] = [["at", v461, 0], ["verdict", v462, 0], ["reviewer", v463, 0], ["round", v465, 0], ["findings", v467, 0]];
+const t56: Field[] = [["id", v475, 0], ["role", v476, 0], ["phase", v477, 0], ["status", v478, 0], ["worker_status", v479, 0], ["started_at", v481, 0], ["duration_ms", v482, 0], ["heartbeats", v483, 0], ["lease_until", v484, 0], ["note", v485, 0]];
+const t57: Field[] = [["seq", v491, 0], ["at", v492, 0], ["kind", v493, 0], ["label", v494, 0], ["text", v495, 0], ["details", v496, 0]];
+const t58: Field[] = [["id", v404, 0], ["title", v405, 0], ["module_id", v406, 0], ["module_title", v407, 0], ["dir", v408, 0], ["stage", v409, 0], ["blocked", v410, 0], ["stale", v411, 0], ["fix_attempts", v412, 0], ["fix_budget_resets", v413, 0], ["review_rounds", v414, 0], ["review_rounds_granted", v415, 0], ["reworks", v416, 0], ["verify", v417, 0], ["failures", v427, 0], ["blocks", v441, 0], ["stale_marks", v449, 0], ["registered_at", v454, 0], ["done_at", v455, 0], ["pending_to_done_ms", v456, 0], ["wall_ms", v457, 0], ["tests", v458, 0], ["reviews", v459, 0], ["tasks", v473, 0], ["smooth", v487, 0], ["summary", v488, 0], ["story", v489, 0]];
+const t59: Field[] = [["role", v501, 0], ["count", v502, 0], ["done", v503, 0], ["failed", v504, 0], ["reset", v505, 0], ["running", v506, 0], ["total_ms", v507, 0], ["mean_ms", v508, 0], ["max_ms", v509, 0]];
+const t60: Field[] = [["phase", v513, 0], ["roles", v514, 0], ["count", v515, 0], ["done", v516, 0], ["failed", v517, 0], ["reset", v518, 0], ["running", v519, 0], ["total_ms", v520, 0]];
+const t61: Field[] = [["at", v527, 0], ["lesson", v528, 0], ["data", v529, 0]];
+const t62: Field[] = [["kind", v523, 0], ["count", v524, 0], ["entries", v525, 0]];
+const t63: Field[] = [["at", v534, 0], ["pages", v535, 0], ["lessons", v536, 0]];
+const t64: Field[] = [["schema_version", v360, 0], ["generated_at", v361, 0], ["course", v362, 0], ["phase", v366, 0], ["last_seq", v367, 0], ["phases", v368, 0], ["totals", v377, 0], ["needs_human", v396, 0], ["lessons", v402, 0], ["course_story", v498, 0], ["tasks", v499, 0], ["phase_tasks", v510, 0], ["tasks_by_phase", v511, 0], ["facts", v521, 0], ["site_build", v532, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1417,10 +1431,10 @@ export const VALIDATORS = {
   GlossaryEntrySchema: v147,
   ReviewSchema: v157,
   WorkerStatusSchema: v171,
-  StateSchema: v180,
-  EventSchema: v258,
-  TaskSchema: v238,
-  ReportSchema: v356,
-  RoleSchema: v242,
+  StateSchema: v183,
+  EventSchema: v261,
+  TaskSchema: v241,
+  ReportSchema: v359,
+  RoleSchema: v245,
   LessonIdSchema: v86,
 };

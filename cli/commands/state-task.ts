@@ -2,21 +2,30 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, escapeControl, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/state-commands.ts';
+import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, escapeControl, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, requireRunningTask, taskDurationMs, type StatusExpectation } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-/** Reads FILE or stdin (-) and validates its last JSON block as a worker status. */
-export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
+/** The text of FILE or stdin (-), with the label errors name it by. */
+function readStatusText(ctx: Context, source: string): { text: string; label: string } {
   const label = source === '-' ? '(stdin)' : source;
-  let text: string;
   try {
-    text = source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8');
+    return { text: source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8'), label };
   } catch (error) {
     return refuse(`cannot read ${printable(label)}: ${(error as Error).message.split('\n')[0]}`);
   }
+}
+
+/** Reads FILE or stdin (-) and validates its last JSON block as a worker status (of either kind). */
+export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
+  const { text, label } = readStatusText(ctx, source);
   return parseWorkerStatus(text, label);
+}
+
+/** The status the task expects: its lesson's worker, or its phase's. */
+function expectationOf(task: Task): StatusExpectation {
+  return task.lesson === null ? { task: task.id, phase: task.phase ?? 'unknown' } : { task: task.id, lesson: task.lesson };
 }
 
 async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<ExitCode> {
@@ -66,8 +75,12 @@ export async function run(ctx: Context): Promise<ExitCode> {
     case 'state task done':
     case 'state task fail': {
       const source = ctx.string('result');
-      const result = source === undefined ? null : readWorkerStatus(ctx, source);
-      return change(ctx, (state) => decideTaskFinish(state, arg, ctx.command === 'state task done' ? 'done' : 'failed', note, result));
+      const given = source === undefined ? null : readStatusText(ctx, source);
+      return change(ctx, (state) => {
+        const task = requireRunningTask(state, arg);
+        const result = given === null ? null : parseWorkerStatus(given.text, given.label, expectationOf(task));
+        return decideTaskFinish(state, arg, ctx.command === 'state task done' ? 'done' : 'failed', note, result);
+      });
     }
     case 'state task reset':
       return change(ctx, (state) => decideTaskReset(state, arg, note));

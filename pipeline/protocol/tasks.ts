@@ -2,7 +2,7 @@
 // `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
 // (`--phase`) record the workers that are not about one lesson.
 import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { RoleParser, TASK_ID_PATTERN } from '../../content-schemas/fast.ts';
+import { RoleParser, TASK_ID_PATTERN, TASK_PHASES as TASK_PHASE_NAMES } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { requireLesson } from './lessons.ts';
@@ -14,7 +14,7 @@ export function runningTaskFor(state: State, lesson: string): Task | undefined {
 }
 
 /** Phases whose workers are recorded as phase tasks (`state task start --phase P --role R`). */
-export const TASK_PHASES: readonly Phase[] = ['recon', 'sources', 'topics', 'curriculum', 'scaffold', 'assembly'];
+export const TASK_PHASES: readonly Phase[] = TASK_PHASE_NAMES;
 
 /** `state task start --phase P --role R`: a worker for the current phase; several may run at once. */
 export function decidePhaseTaskStart(state: State, phase: string, role: string | undefined, leaseSeconds: number): EventDraft {
@@ -69,7 +69,8 @@ export function requireRunningTask(state: State, id: string): Task {
 /** `state task done|fail <task> [--note] [--result]`; a result must be about the task's lesson. */
 export function decideTaskFinish(state: State, id: string, status: 'done' | 'failed', note: string | null, result: WorkerStatus | null): EventDraft {
   const task = requireRunningTask(state, id);
-  if (result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && 'lesson' in result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && 'phase' in result && task.phase !== undefined && result.phase !== task.phase) refuse(`--result: phase: is "${result.phase}", but task ${id} is for phase ${task.phase}`);
   return { kind: 'task.finish', task: id, status, note, result };
 }
 
