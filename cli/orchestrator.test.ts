@@ -151,6 +151,30 @@ describe('interrupted means interrupted', () => {
     ok(root, 'state', 'task', 'done', stale);
     refused(root, ['state', 'task', 'heartbeat', stale], /^error: task t\d+ is not running \(it is done since /);
   });
+
+  test('an expired lease reads interrupted in task list (human and --json) and state show; reset --if-expired resets only then; the report asks a human about it', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'spec');
+    const live = ok(root, 'state', 'task', 'start', '2.1').trim();
+    const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
+    const listed = JSON.parse(ok(root, 'state', 'task', 'list', '--open', '--json')).tasks;
+    assert.deepEqual(listed.map((task: { id: string; status: string }) => [task.id, task.status]), [[live, 'running'], [stale, 'interrupted']]);
+    const expiredAt = listed[1].lease_expires_at as string;
+    assert.equal(Date.parse(expiredAt) - Date.parse(listed[1].started_at), 600_000);
+    assert.match(ok(root, 'state', 'task', 'list', '--open'), new RegExp(`^${stale} +1\\.1 +code-author +interrupted +\\S+ \\(lease expired ${expiredAt}\\)$`, 'm'));
+    assert.deepEqual(JSON.parse(ok(root, 'state', 'task', 'list', '--running', '--json')).tasks.map((task: { id: string }) => task.id), [live]);
+    const show = ok(root, 'state', 'show');
+    assert.match(show, /^open tasks: 2 \(1 interrupted\)$/m);
+    assert.match(show, new RegExp(`^  ${stale} 1\\.1 code-author since \\S+, interrupted \\(lease expired ${expiredAt}\\)$`, 'm'));
+    ok(root, 'state', 'log', 'orchestrator-restarted'); // the report's clock is the log: an event after the lease ran out
+    const report = JSON.parse(ok(root, 'report', '--json'));
+    assert.deepEqual(report.needs_human.filter((item: { kind: string }) => item.kind === 'task-interrupted').map((item: { lesson: string; text: string }) => [item.lesson, item.text]),
+      [['1.1', `1.1: task ${stale} (code-author) interrupted: its lease ran out at ${expiredAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} and it was never resumed or reset`]]);
+    refused(root, ['state', 'task', 'reset', live, '--if-expired'], new RegExp(`^error: task ${live} is running and its lease holds until \\S+: --if-expired resets only an interrupted task$`));
+    ok(root, 'state', 'task', 'reset', stale, '--if-expired', '--note', 'worker gone');
+    assert.equal(JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks.find((task: { id: string }) => task.id === stale).status, 'reset');
+    assert.equal(JSON.parse(ok(root, 'report', '--json')).needs_human.filter((item: { kind: string }) => item.kind === 'task-interrupted').length, 0, 'a reset task needs no human');
+  });
 });
 
 describe('phase tasks', () => {

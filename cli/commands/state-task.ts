@@ -45,7 +45,7 @@ async function list(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, notices);
   if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
   const filter = ctx.flag('running') ? 'running' : ctx.flag('open') ? 'open' : 'all';
-  const tasks = listTasks(state, filter);
+  const tasks = listTasks(state, filter, new Date());
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
     return EXIT.ok;
@@ -53,7 +53,8 @@ async function list(ctx: Context): Promise<ExitCode> {
   if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
-    ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`);
+    const lease = task.status === 'interrupted' ? ` (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})` : '';
+    ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(11)} ${task.started_at}${lease}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`);
   }
   return EXIT.ok;
 }
@@ -83,7 +84,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
       });
     }
     case 'state task reset':
-      return change(ctx, (state) => decideTaskReset(state, arg, note));
+      return change(ctx, (state) => decideTaskReset(state, arg, note, ctx.flag('if-expired') ? new Date() : null));
     default:
       return list(ctx);
   }
