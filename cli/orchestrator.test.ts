@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
+import { advance, courseAt, CURRICULUM, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
 import { cli, readEvents, removeDir, scratchDir } from './testing.ts';
 
 const roots: string[] = [];
@@ -269,5 +269,27 @@ describe('phase workers report', () => {
     ok(root, 'state', 'task', 'done', task, '--result', 'answer.txt');
     const stored = JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks[0];
     assert.deepEqual(stored.result, { phase: 'recon', status: 'ok', artifacts: ['.codelabgen/research/overview.md'], notes: '3 sources found' });
+  });
+});
+
+describe('the curriculum gate', () => {
+  test('leaving curriculum checks what register checks: duplicate ids, prerequisites unknown or later, shared folders', () => {
+    const root = courseAt('curriculum');
+    roots.push(root);
+    write(root, '.codelabgen/plan.md', '# Plan\n');
+    const bad = CURRICULUM.replace('id: "2.1"', 'id: "1.1"').replace('prerequisites: ["1.1"]', 'prerequisites: ["2.9"]');
+    write(root, '.codelabgen/curriculum.yaml', bad);
+    const next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.actions.find((action: { id: string }) => action.id === 'curriculum.yaml').problems, [
+      '.codelabgen/curriculum.yaml: modules[0].lessons[1].prerequisites[0]: unknown lesson "2.9"',
+      '.codelabgen/curriculum.yaml: modules[1].lessons[0].id: duplicate lesson id "1.1" (also at modules[0].lessons[0])',
+    ]);
+    assert.equal(next.ready, false);
+    const refusal = refused(root, ['state', 'phase', 'gate_plan'], /^error: cannot leave curriculum: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: unknown lesson "2\.9" \(and 1 more\)$/);
+    assert.match(refusal.stderr, /^hint: \.codelabgen\/curriculum\.yaml: modules\[1\]\.lessons\[0\]\.id: duplicate lesson id "1\.1"/m);
+    write(root, '.codelabgen/curriculum.yaml', CURRICULUM.replace('prerequisites: ["1.1"]', 'prerequisites: ["2.1"]'));
+    refused(root, ['state', 'phase', 'gate_plan'], /^error: cannot leave curriculum: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: "2\.1" comes later in the curriculum; a prerequisite must be an earlier lesson$/);
+    write(root, '.codelabgen/curriculum.yaml', CURRICULUM);
+    ok(root, 'state', 'phase', 'gate_plan');
   });
 });

@@ -70,7 +70,9 @@ export function parseWorkerStatus(text: string, label: string, expect?: StatusEx
   const variant = zodSchemas()[kind === 'phase' ? 'PhaseWorkerStatusSchema' : 'LessonWorkerStatusSchema'];
   const checked = variant.safeParse(block, { reportInput: true });
   const problems = checked.success ? [] : issuesToProblems(checked.error.issues);
-  throw new DataFileError(label, expect ? [expectedLine(expect), ...problems] : problems);
+  // The task's kind is named when the status lacks its key (a lesson status for a phase task, or the reverse).
+  const otherKind = expect !== undefined && !(typeof block === 'object' && block !== null && kind in block);
+  throw new DataFileError(label, otherKind ? [expectedLine(expect), ...problems] : problems);
 }
 
 function isPhaseShaped(block: unknown): boolean {
