@@ -77,10 +77,16 @@ describe('no finished course with an unfinished lesson', () => {
     ok(root, 'state', 'phase', 'assembly');
     refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to lessons\)$/);
     refused(root, ['state', 'task', 'start', '1.2', '--role', 'notes-writer'], /^error: lesson 1\.2 is done; no worker runs on a done lesson$/);
+    const assembly = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(assembly.actions.map((action: { id: string }) => action.id), ['assembly.site_build', 'assembly.report'], 'the site build comes before the report');
+    assert.match(assembly.next_step, /site build/);
     ok(root, 'report');
     const last = readEvents(root).at(-1) as { seq: number };
     appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: last.seq + 1, ts: new Date().toISOString(), kind: 'site.build', out: '/tmp/site', pages: 4, lessons: ['1.1', '1.2', '2.1'] })}\n`);
-    ok(root, 'state', 'phase', 'done');
+    assert.match(ok(root, 'state', 'phase', 'done'), /^phase assembly → done \(seq (\d+)\); report refreshed: \.codelabgen\/report\.md, \.codelabgen\/report\.json\n$/);
+    const refreshed = JSON.parse(readFileSync(path.join(root, '.codelabgen', 'report.json'), 'utf8'));
+    assert.deepEqual([refreshed.phase, refreshed.last_seq, refreshed.site_build?.pages], ['done', readEvents(root).length, 4], 'the report tells the site build and the move to done');
+    assert.match(readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8'), /phase `done`/);
     const finished = JSON.parse(ok(root, 'state', 'next'));
     assert.deepEqual([finished.phase, finished.done, finished.ready, finished.next_step], ['done', true, false, 'the course is done: nothing left to do']);
     refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase done, which needs every lesson done; to rework it, reopen the course: /);

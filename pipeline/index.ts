@@ -39,3 +39,4 @@ export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type Conven
 export { lastJsonBlock, parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
 export { buildSummary } from './summary.ts';
 export { buildReport, renderReport } from './report.ts';
+export { writeReportFiles } from './report-files.ts';

@@ -105,8 +105,8 @@ export function lessonsDoneProblems(course: Course, state: State): string[] {
 
 function assemblyActions(course: Course, state: State): PhaseAction[] {
   return [
-    action('assembly.report', 'report.md written (codelabgen report)', ARTIFACTS.reportMd, nonEmptyFileProblems(course, ARTIFACTS.reportMd)),
     action('assembly.site_build', 'a successful site build recorded (codelabgen site build)', null, state.last_site_build ? [] : ['no successful site build recorded yet']),
+    action('assembly.report', 'report.md written (codelabgen report, after the site build; state phase done refreshes it)', ARTIFACTS.reportMd, nonEmptyFileProblems(course, ARTIFACTS.reportMd)),
   ];
 }
 
