@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { advance, courseAt, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
+import { advance, courseAt, CURRICULUM, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
 import { cli, readEvents, removeDir, scratchDir } from './testing.ts';
 
 const roots: string[] = [];
@@ -77,10 +77,16 @@ describe('no finished course with an unfinished lesson', () => {
     ok(root, 'state', 'phase', 'assembly');
     refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to lessons\)$/);
     refused(root, ['state', 'task', 'start', '1.2', '--role', 'notes-writer'], /^error: lesson 1\.2 is done; no worker runs on a done lesson$/);
+    const assembly = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(assembly.actions.map((action: { id: string }) => action.id), ['assembly.site_build', 'assembly.report'], 'the site build comes before the report');
+    assert.match(assembly.next_step, /site build/);
     ok(root, 'report');
     const last = readEvents(root).at(-1) as { seq: number };
     appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: last.seq + 1, ts: new Date().toISOString(), kind: 'site.build', out: '/tmp/site', pages: 4, lessons: ['1.1', '1.2', '2.1'] })}\n`);
-    ok(root, 'state', 'phase', 'done');
+    assert.match(ok(root, 'state', 'phase', 'done'), /^phase assembly → done \(seq (\d+)\); report refreshed: \.codelabgen\/report\.md, \.codelabgen\/report\.json\n$/);
+    const refreshed = JSON.parse(readFileSync(path.join(root, '.codelabgen', 'report.json'), 'utf8'));
+    assert.deepEqual([refreshed.phase, refreshed.last_seq, refreshed.site_build?.pages], ['done', readEvents(root).length, 4], 'the report tells the site build and the move to done');
+    assert.match(readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8'), /phase `done`/);
     const finished = JSON.parse(ok(root, 'state', 'next'));
     assert.deepEqual([finished.phase, finished.done, finished.ready, finished.next_step], ['done', true, false, 'the course is done: nothing left to do']);
     refused(root, ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'], /^error: lesson 1\.2: the course is at phase done, which needs every lesson done; to rework it, reopen the course: /);
@@ -150,6 +156,30 @@ describe('interrupted means interrupted', () => {
     refused(root, ['state', 'task', 'heartbeat', stale, '--lease', '5 minutes'], /^error: --lease "5 minutes": expected a duration like "20m", "90s" or "2h"$/);
     ok(root, 'state', 'task', 'done', stale);
     refused(root, ['state', 'task', 'heartbeat', stale], /^error: task t\d+ is not running \(it is done since /);
+  });
+
+  test('an expired lease reads interrupted in task list (human and --json) and state show; reset --if-expired resets only then; the report asks a human about it', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'spec');
+    const live = ok(root, 'state', 'task', 'start', '2.1').trim();
+    const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
+    const listed = JSON.parse(ok(root, 'state', 'task', 'list', '--open', '--json')).tasks;
+    assert.deepEqual(listed.map((task: { id: string; status: string }) => [task.id, task.status]), [[live, 'running'], [stale, 'interrupted']]);
+    const expiredAt = listed[1].lease_expires_at as string;
+    assert.equal(Date.parse(expiredAt) - Date.parse(listed[1].started_at), 600_000);
+    assert.match(ok(root, 'state', 'task', 'list', '--open'), new RegExp(`^${stale} +1\\.1 +code-author +interrupted +\\S+ \\(lease expired ${expiredAt}\\)$`, 'm'));
+    assert.deepEqual(JSON.parse(ok(root, 'state', 'task', 'list', '--running', '--json')).tasks.map((task: { id: string }) => task.id), [live]);
+    const show = ok(root, 'state', 'show');
+    assert.match(show, /^open tasks: 2 \(1 interrupted\)$/m);
+    assert.match(show, new RegExp(`^  ${stale} 1\\.1 code-author since \\S+, interrupted \\(lease expired ${expiredAt}\\)$`, 'm'));
+    ok(root, 'state', 'log', 'orchestrator-restarted'); // the report's clock is the log: an event after the lease ran out
+    const report = JSON.parse(ok(root, 'report', '--json'));
+    assert.deepEqual(report.needs_human.filter((item: { kind: string }) => item.kind === 'task-interrupted').map((item: { lesson: string; text: string }) => [item.lesson, item.text]),
+      [['1.1', `1.1: task ${stale} (code-author) interrupted: its lease ran out at ${expiredAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} and it was never resumed or reset`]]);
+    refused(root, ['state', 'task', 'reset', live, '--if-expired'], new RegExp(`^error: task ${live} is running and its lease holds until \\S+: --if-expired resets only an interrupted task$`));
+    ok(root, 'state', 'task', 'reset', stale, '--if-expired', '--note', 'worker gone');
+    assert.equal(JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks.find((task: { id: string }) => task.id === stale).status, 'reset');
+    assert.equal(JSON.parse(ok(root, 'report', '--json')).needs_human.filter((item: { kind: string }) => item.kind === 'task-interrupted').length, 0, 'a reset task needs no human');
   });
 });
 
@@ -226,5 +256,46 @@ describe('prerequisites', () => {
     assert.equal(JSON.parse(movedBack.stdout).warnings, 1);
     ok(root, 'state', 'stale', '1.2', '--reason', '1.1 changed');
     assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
+  });
+});
+
+describe('phase workers report', () => {
+  test('a recon worker returns {"phase": "recon", ...}: status check accepts it, task done --result stores it; a lesson status for a phase task is refused saying what was expected', () => {
+    const root = courseAt('recon');
+    roots.push(root);
+    const task = ok(root, 'state', 'task', 'start', '--phase', 'recon', '--role', 'researcher').trim();
+    write(root, 'answer.txt', 'Wrote the overview.\n```json\n{"phase": "recon", "status": "ok", "artifacts": [".codelabgen/research/overview.md"], "notes": "3 sources found"}\n```\n');
+    assert.equal(ok(root, 'status', 'check', 'answer.txt'), 'ok: phase recon, status ok, 1 artifact\n');
+    write(root, 'lesson-answer.txt', '{"lesson": "1.1", "status": "ok", "stage": "spec"}');
+    const wrongKind = refused(root, ['state', 'task', 'done', task, '--result', 'lesson-answer.txt'],
+      /^error: lesson-answer\.txt: task t1 is a phase task \(phase recon\): expected a phase worker's status \{"phase": "recon", "status": "ok"\|"failed"\|"needs-user", "artifacts": \[\.\.\.\], "notes": "\.\.\."\} \(and 2 more problems\)$/);
+    assert.match(wrongKind.stderr, /^hint: lesson-answer\.txt: phase: missing; expected one of "recon"\|/m);
+    write(root, 'other-phase.txt', '{"phase": "topics", "status": "ok"}');
+    refused(root, ['state', 'task', 'done', task, '--result', 'other-phase.txt'], /^error: --result: phase: is "topics", but task t1 is for phase recon$/);
+    ok(root, 'state', 'task', 'done', task, '--result', 'answer.txt');
+    const stored = JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks[0];
+    assert.deepEqual(stored.result, { phase: 'recon', status: 'ok', artifacts: ['.codelabgen/research/overview.md'], notes: '3 sources found' });
+  });
+});
+
+describe('the curriculum gate', () => {
+  test('leaving curriculum checks what register checks: duplicate ids, prerequisites unknown or later, shared folders', () => {
+    const root = courseAt('curriculum');
+    roots.push(root);
+    write(root, '.codelabgen/plan.md', '# Plan\n');
+    const bad = CURRICULUM.replace('id: "2.1"', 'id: "1.1"').replace('prerequisites: ["1.1"]', 'prerequisites: ["2.9"]');
+    write(root, '.codelabgen/curriculum.yaml', bad);
+    const next = JSON.parse(ok(root, 'state', 'next'));
+    assert.deepEqual(next.actions.find((action: { id: string }) => action.id === 'curriculum.yaml').problems, [
+      '.codelabgen/curriculum.yaml: modules[0].lessons[1].prerequisites[0]: unknown lesson "2.9"',
+      '.codelabgen/curriculum.yaml: modules[1].lessons[0].id: duplicate lesson id "1.1" (also at modules[0].lessons[0])',
+    ]);
+    assert.equal(next.ready, false);
+    const refusal = refused(root, ['state', 'phase', 'gate_plan'], /^error: cannot leave curriculum: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: unknown lesson "2\.9" \(and 1 more\)$/);
+    assert.match(refusal.stderr, /^hint: \.codelabgen\/curriculum\.yaml: modules\[1\]\.lessons\[0\]\.id: duplicate lesson id "1\.1"/m);
+    write(root, '.codelabgen/curriculum.yaml', CURRICULUM.replace('prerequisites: ["1.1"]', 'prerequisites: ["2.1"]'));
+    refused(root, ['state', 'phase', 'gate_plan'], /^error: cannot leave curriculum: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: "2\.1" comes later in the curriculum; a prerequisite must be an earlier lesson$/);
+    write(root, '.codelabgen/curriculum.yaml', CURRICULUM);
+    ok(root, 'state', 'phase', 'gate_plan');
   });
 });

@@ -217,7 +217,11 @@ class Emitter {
   private union(def: Def): string {
     this.plainChecks(def, 'union');
     const options = def.options as Node[];
-    if (typeof def.discriminator !== 'string') throw new Unsupported('union without a discriminator');
+    if (typeof def.discriminator !== 'string') {
+      // zod's plain union: the first option that accepts the value gives the output.
+      const tries = options.map((option) => `  { const r = ${this.fn(option)}(v); if (r !== FAIL) return r; }`);
+      return [...tries, '  return FAIL;'].join('\n');
+    }
     const at = JSON.stringify(def.discriminator);
     const cases: string[] = [];
     for (const option of options) {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigSchema, DataFileError, WorkerStatusSchema, decodeUtf8, formatFieldPath, parseData, parseDataFile, parseFrontMatter, parseJsonText, parseJsonlText, parseYamlText } from './index.ts';
+import { ConfigSchema, DataFileError, LessonWorkerStatusSchema, decodeUtf8, formatFieldPath, parseData, parseDataFile, parseFrontMatter, parseJsonText, parseJsonlText, parseYamlText } from './index.ts';
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -25,7 +25,7 @@ test('formatFieldPath writes zod paths the way a person reads them', () => {
 });
 
 test('parseData gives one "file: field.path: message" line per problem', () => {
-  const lines = problemsOf(() => parseData(WorkerStatusSchema, { lesson: '../x', status: 'maybe', stage: 'code', extra: 1 }, 'answer.json'));
+  const lines = problemsOf(() => parseData(LessonWorkerStatusSchema, { lesson: '../x', status: 'maybe', stage: 'code', extra: 1 }, 'answer.json'));
   assert.equal(lines.length, 3);
   assert.match(lines.find((line) => line.startsWith('answer.json: lesson: ')) ?? '', /^answer\.json: lesson: expected a lesson id.*, got "\.\.\/x"$/);
   assert.match(lines.find((line) => line.startsWith('answer.json: status: ')) ?? '', /, got "maybe"$/);
@@ -39,7 +39,7 @@ test('parseData names nested fields with indexes', () => {
 });
 
 test('parseData returns the data with defaults applied', () => {
-  const status = parseData(WorkerStatusSchema, { lesson: '1.2', status: 'ok', stage: 'code' }, 'x');
+  const status = parseData(LessonWorkerStatusSchema, { lesson: '1.2', status: 'ok', stage: 'code' }, 'x');
   assert.deepEqual(status.artifacts, []);
 });
 

@@ -55,10 +55,17 @@ function describeInput(input: unknown): string {
   return Array.isArray(input) ? 'a list' : 'a mapping';
 }
 
+function describeExpected(expected: string): string {
+  return expected === 'object' ? 'a mapping' : expected === 'array' ? 'a list' : /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
 export function issuesToProblems(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.map((issue) => {
     const field = formatFieldPath(issue.path);
     if (issue.code === 'unrecognized_keys') return `${field}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && 'input' in issue && issue.input === undefined) {
+      return `${field}: missing; ${issue.code === 'invalid_type' ? `expected ${describeExpected(issue.expected)}` : issue.message.replace(/^Invalid (option|input): /, '')}`;
+    }
     const got = 'input' in issue && issue.code !== 'invalid_union' ? `, got ${describeInput(issue.input)}` : '';
     return `${field}: ${issue.message}${got}`;
   });

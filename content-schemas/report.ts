@@ -20,11 +20,11 @@ export const ReportStoryEntrySchema = z
   })
   .describe('One entry of a lesson\'s (or the course\'s) timeline.');
 
-export const NEEDS_HUMAN_KINDS = ['blocked', 'reopened', 'was-blocked', 'user-decision', 'budget-used-up', 'passed-after-rework', 'drift', 'stale', 'task-failed', 'task-needs-user'] as const;
+export const NEEDS_HUMAN_KINDS = ['blocked', 'reopened', 'was-blocked', 'user-decision', 'budget-used-up', 'passed-after-rework', 'drift', 'stale', 'task-failed', 'task-interrupted', 'task-needs-user'] as const;
 
 export const ReportNeedsHumanSchema = z
   .strictObject({
-    kind: z.enum(NEEDS_HUMAN_KINDS).describe('Why a person should look: blocked now, a course reopened (a lesson moved back with --reopen after every lesson was done), blocked before, a decision logged as the user\'s, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user.'),
+    kind: z.enum(NEEDS_HUMAN_KINDS).describe('Why a person should look: blocked now, a course reopened (a lesson moved back with --reopen after every lesson was done), blocked before, a decision logged as the user\'s, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user, a task interrupted (its lease ran out) and never resumed or reset.'),
     lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
     at: TimestampSchema.describe('When it happened (the latest event it rests on).'),
     text: z.string().describe('What to look at, in one line.'),

@@ -125,78 +125,80 @@ const c35 = new Set<unknown>(["blocker","major","minor","nit"]);
 const c36 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
 const c37 = new Set<unknown>(["ok","failed","needs-user"]);
 const c38 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c39 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
-const c40 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
-const c41 = new Set<string>(["phase","entered_at","seq"]);
-const c42 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
-const c43 = new Set<string>(["reason","by","at"]);
-const c44 = new Set<unknown>(["user","fix-budget"]);
-const c45 = new Set<string>(["reason","at"]);
-const c46 = new Set<string>(["from","to","note","at"]);
-const c47 = new Set<string>(["code_hash","at","run"]);
-const c48 = new Set<string>(["run","code_hash","note"]);
-const c49 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
-const c50 = [/^t[1-9][0-9]{0,9}$/];
-const c51 = [/^[a-z][a-z0-9-]{0,63}$/];
-const c52 = new Set<unknown>(["running","done","failed","reset"]);
-const c53 = new Set<string>(["at","seq","out","pages","lessons"]);
-const c54 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
-const c55 = new Set<unknown>(["course.init"]);
-const c56 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
-const c57 = new Set<unknown>(["phase.advance"]);
-const c58 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
-const c59 = new Set<unknown>(["lessons.register"]);
-const c60 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c61 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
-const c62 = new Set<unknown>(["lesson.stage"]);
-const c63 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c64 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c65 = new Set<unknown>(["lesson.verified"]);
-const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c67 = new Set<unknown>(["lesson.fail"]);
-const c68 = new Set<unknown>(["state fail","verify"]);
-const c69 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c70 = new Set<unknown>(["lesson.fail_note"]);
-const c71 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c72 = new Set<unknown>(["lesson.block"]);
-const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c74 = new Set<unknown>(["lesson.unblock"]);
-const c75 = new Set<unknown>(["lesson.stale"]);
-const c76 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c77 = new Set<unknown>(["task.start"]);
-const c78 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c79 = new Set<unknown>(["task.heartbeat"]);
-const c80 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c81 = new Set<unknown>(["task.finish"]);
-const c82 = new Set<unknown>(["done","failed"]);
-const c83 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c84 = new Set<unknown>(["task.reset"]);
-const c85 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c86 = new Set<unknown>(["log"]);
-const c87 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c88 = new Set<unknown>(["site.build"]);
-const c89 = new Map<unknown, (v: any) => any>([["course.init", v261], ["phase.advance", v272], ["lessons.register", v275], ["lesson.stage", v282], ["lesson.verified", v291], ["lesson.fail", v298], ["lesson.fail_note", v312], ["lesson.block", v317], ["lesson.unblock", v320], ["lesson.stale", v328], ["task.start", v331], ["task.heartbeat", v337], ["task.finish", v340], ["task.reset", v344], ["log", v346], ["site.build", v353]]);
-const c90 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c91 = new Set<unknown>([3]);
-const c92 = new Set<string>(["title","topic"]);
-const c93 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c94 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c95 = new Set<string>(["kind","lesson","at","text"]);
-const c96 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c97 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c98 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c99 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c100 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c101 = new Set<string>(["at","reason","cleared_at"]);
-const c102 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c103 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c104 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c105 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c106 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c107 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c108 = new Set<string>(["kind","count","entries"]);
-const c109 = new Set<string>(["at","lesson","data"]);
-const c110 = new Set<string>(["at","pages","lessons"]);
+const c39 = new Set<string>(["phase","status","artifacts","notes"]);
+const c40 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
+const c41 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
+const c42 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
+const c43 = new Set<string>(["phase","entered_at","seq"]);
+const c44 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
+const c45 = new Set<string>(["reason","by","at"]);
+const c46 = new Set<unknown>(["user","fix-budget"]);
+const c47 = new Set<string>(["reason","at"]);
+const c48 = new Set<string>(["from","to","note","at"]);
+const c49 = new Set<string>(["code_hash","at","run"]);
+const c50 = new Set<string>(["run","code_hash","note"]);
+const c51 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
+const c52 = [/^t[1-9][0-9]{0,9}$/];
+const c53 = [/^[a-z][a-z0-9-]{0,63}$/];
+const c54 = new Set<unknown>(["running","done","failed","reset"]);
+const c55 = new Set<string>(["at","seq","out","pages","lessons"]);
+const c56 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
+const c57 = new Set<unknown>(["course.init"]);
+const c58 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
+const c59 = new Set<unknown>(["phase.advance"]);
+const c60 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
+const c61 = new Set<unknown>(["lessons.register"]);
+const c62 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c64 = new Set<unknown>(["lesson.stage"]);
+const c65 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c67 = new Set<unknown>(["lesson.verified"]);
+const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c69 = new Set<unknown>(["lesson.fail"]);
+const c70 = new Set<unknown>(["state fail","verify"]);
+const c71 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c72 = new Set<unknown>(["lesson.fail_note"]);
+const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c74 = new Set<unknown>(["lesson.block"]);
+const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c76 = new Set<unknown>(["lesson.unblock"]);
+const c77 = new Set<unknown>(["lesson.stale"]);
+const c78 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c79 = new Set<unknown>(["task.start"]);
+const c80 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c81 = new Set<unknown>(["task.heartbeat"]);
+const c82 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c83 = new Set<unknown>(["task.finish"]);
+const c84 = new Set<unknown>(["done","failed"]);
+const c85 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c86 = new Set<unknown>(["task.reset"]);
+const c87 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c88 = new Set<unknown>(["log"]);
+const c89 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c90 = new Set<unknown>(["site.build"]);
+const c91 = new Map<unknown, (v: any) => any>([["course.init", v264], ["phase.advance", v275], ["lessons.register", v278], ["lesson.stage", v285], ["lesson.verified", v294], ["lesson.fail", v301], ["lesson.fail_note", v315], ["lesson.block", v320], ["lesson.unblock", v323], ["lesson.stale", v331], ["task.start", v334], ["task.heartbeat", v340], ["task.finish", v343], ["task.reset", v347], ["log", v349], ["site.build", v356]]);
+const c92 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c93 = new Set<unknown>([3]);
+const c94 = new Set<string>(["title","topic"]);
+const c95 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c96 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c97 = new Set<string>(["kind","lesson","at","text"]);
+const c98 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c99 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c100 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
+const c101 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c102 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c103 = new Set<string>(["at","reason","cleared_at"]);
+const c104 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c105 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c106 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c107 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c108 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c109 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c110 = new Set<string>(["kind","count","entries"]);
+const c111 = new Set<string>(["at","lesson","data"]);
+const c112 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -631,459 +633,467 @@ function v166(v: any): any {
 function v159(v: any): any {
   return obj(v, c32, t15);
 }
-const v174 = v55;
-function v175(v: any): any {
+const v175 = v55;
+function v176(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-function v176(v: any): any {
+function v177(v: any): any {
   return c38.has(v) ? v : FAIL;
 }
-const v179 = v115;
+const v180 = v115;
+function v179(v: any): any {
+  return arr(v, -1, 500, v180);
+}
 function v178(v: any): any {
-  return arr(v, -1, 500, v179);
+  return v === undefined ? JSON.parse("[]") : v179(v);
 }
-function v177(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v178(v);
+const v182 = v61;
+function v181(v: any): any {
+  return v === undefined ? undefined : v182(v);
 }
-const v181 = v61;
-function v180(v: any): any {
-  return v === undefined ? undefined : v181(v);
-}
-function v173(v: any): any {
+function v174(v: any): any {
   return obj(v, c36, t16);
 }
-const v183 = v2;
-const v184 = v4;
-const v186 = v6;
-function v185(v: any): any {
-  return v === null ? null : v186(v);
-}
-function v187(v: any): any {
+function v184(v: any): any {
   return c40.has(v) ? v : FAIL;
 }
-const v190 = v187;
-const v191 = v124;
-function v189(v: any): any {
-  return obj(v, c41, t17);
+function v183(v: any): any {
+  return obj(v, c39, t17);
 }
+function v173(v: any): any {
+  { const r = v174(v); if (r !== FAIL) return r; }
+  { const r = v183(v); if (r !== FAIL) return r; }
+  return FAIL;
+}
+const v186 = v2;
+const v187 = v4;
+const v189 = v6;
 function v188(v: any): any {
-  return arr(v, -1, -1, v189);
+  return v === null ? null : v189(v);
 }
-const v192 = v137;
-const v193 = v137;
-function v194(v: any): any {
-  return arr(v, -1, -1, v88);
+function v190(v: any): any {
+  return c42.has(v) ? v : FAIL;
 }
-function v197(v: any): any {
-  return str(v, -1, 300, null);
-}
-const v198 = v55;
-const v199 = v82;
-const v200 = v197;
-const v201 = v115;
-const v202 = v176;
-const v205 = v61;
-function v206(v: any): any {
-  return c44.has(v) ? v : FAIL;
-}
-function v204(v: any): any {
+const v193 = v190;
+const v194 = v124;
+function v192(v: any): any {
   return obj(v, c43, t18);
 }
-function v203(v: any): any {
-  return v === null ? null : v204(v);
+function v191(v: any): any {
+  return arr(v, -1, -1, v192);
 }
-const v209 = v61;
-function v208(v: any): any {
-  return obj(v, c45, t19);
+const v195 = v137;
+const v196 = v137;
+function v197(v: any): any {
+  return arr(v, -1, -1, v88);
+}
+function v200(v: any): any {
+  return str(v, -1, 300, null);
+}
+const v201 = v55;
+const v202 = v82;
+const v203 = v200;
+const v204 = v115;
+const v205 = v177;
+const v208 = v61;
+function v209(v: any): any {
+  return c46.has(v) ? v : FAIL;
 }
 function v207(v: any): any {
-  return v === null ? null : v208(v);
+  return obj(v, c45, t19);
 }
-const v210 = v137;
-const v211 = v137;
-const v212 = v137;
+function v206(v: any): any {
+  return v === null ? null : v207(v);
+}
+const v212 = v61;
+function v211(v: any): any {
+  return obj(v, c47, t20);
+}
+function v210(v: any): any {
+  return v === null ? null : v211(v);
+}
+const v213 = v137;
 const v214 = v137;
-function v213(v: any): any {
-  return v === undefined ? undefined : v214(v);
+const v215 = v137;
+const v217 = v137;
+function v216(v: any): any {
+  return v === undefined ? undefined : v217(v);
 }
-const v218 = v176;
-const v219 = v176;
-function v220(v: any): any {
+const v221 = v177;
+const v222 = v177;
+function v223(v: any): any {
   return str(v, -1, 100000, null);
 }
-function v217(v: any): any {
-  return obj(v, c46, t20);
+function v220(v: any): any {
+  return obj(v, c48, t21);
 }
-function v216(v: any): any {
-  return v === null ? null : v217(v);
+function v219(v: any): any {
+  return v === null ? null : v220(v);
 }
-function v215(v: any): any {
-  return v === undefined ? undefined : v216(v);
+function v218(v: any): any {
+  return v === undefined ? undefined : v219(v);
 }
-const v223 = v141;
-const v225 = v124;
+const v226 = v141;
+const v228 = v124;
+function v227(v: any): any {
+  return v === null ? null : v228(v);
+}
+function v225(v: any): any {
+  return obj(v, c49, t22);
+}
 function v224(v: any): any {
   return v === null ? null : v225(v);
 }
-function v222(v: any): any {
-  return obj(v, c47, t21);
-}
-function v221(v: any): any {
-  return v === null ? null : v222(v);
-}
-const v227 = v61;
-function v226(v: any): any {
-  return v === null ? null : v227(v);
-}
-const v232 = v124;
-function v231(v: any): any {
-  return v === null ? null : v232(v);
-}
-const v233 = v141;
-const v235 = v61;
-function v234(v: any): any {
-  return v === undefined ? undefined : v235(v);
-}
-function v230(v: any): any {
-  return obj(v, c48, t22);
-}
+const v230 = v61;
 function v229(v: any): any {
   return v === null ? null : v230(v);
 }
-function v228(v: any): any {
-  return v === undefined ? undefined : v229(v);
+const v235 = v124;
+function v234(v: any): any {
+  return v === null ? null : v235(v);
 }
-const v236 = v64;
-const v237 = v65;
-function v196(v: any): any {
-  return obj(v, c42, t23);
+const v236 = v141;
+const v238 = v61;
+function v237(v: any): any {
+  return v === undefined ? undefined : v238(v);
 }
-function v195(v: any): any {
+function v233(v: any): any {
+  return obj(v, c50, t23);
+}
+function v232(v: any): any {
+  return v === null ? null : v233(v);
+}
+function v231(v: any): any {
+  return v === undefined ? undefined : v232(v);
+}
+const v239 = v64;
+const v240 = v65;
+function v199(v: any): any {
+  return obj(v, c44, t24);
+}
+function v198(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__' || v88(k) !== k) return FAIL;
-    const r = v196(v[k]);
+    const r = v199(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v239 = v141;
-function v241(v: any): any {
-  return str(v, -1, -1, c50);
-}
-function v242(v: any): any {
-  return v === null ? null : v88(v);
-}
-function v243(v: any): any {
-  return v === undefined ? undefined : v190(v);
-}
+const v242 = v141;
 function v244(v: any): any {
-  return str(v, -1, -1, c51);
+  return str(v, -1, -1, c52);
 }
 function v245(v: any): any {
-  return c52.has(v) ? v : FAIL;
+  return v === null ? null : v88(v);
 }
-const v246 = v65;
+function v246(v: any): any {
+  return v === undefined ? undefined : v193(v);
+}
 function v247(v: any): any {
+  return str(v, -1, -1, c53);
+}
+function v248(v: any): any {
+  return c54.has(v) ? v : FAIL;
+}
+const v249 = v65;
+function v250(v: any): any {
   return v === null ? null : v65(v);
 }
-const v249 = v61;
-function v248(v: any): any {
-  return v === null ? null : v249(v);
+const v252 = v61;
+function v251(v: any): any {
+  return v === null ? null : v252(v);
 }
-function v250(v: any): any {
+function v253(v: any): any {
   return v === null ? null : v173(v);
 }
-const v251 = v64;
-const v252 = v64;
-function v240(v: any): any {
-  return obj(v, c49, t24);
+const v254 = v64;
+const v255 = v64;
+function v243(v: any): any {
+  return obj(v, c51, t25);
 }
-function v238(v: any): any {
+function v241(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v239(k) !== k) return FAIL;
-    const r = v240(v[k]);
+    if (k === '__proto__' || v242(k) !== k) return FAIL;
+    const r = v243(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v253 = v137;
-const v256 = v124;
-const v257 = v126;
-const v258 = v137;
-const v259 = v194;
-function v255(v: any): any {
-  return obj(v, c53, t25);
+const v256 = v137;
+const v259 = v124;
+const v260 = v126;
+const v261 = v137;
+const v262 = v197;
+function v258(v: any): any {
+  return obj(v, c55, t26);
 }
-function v254(v: any): any {
-  return v === null ? null : v255(v);
+function v257(v: any): any {
+  return v === null ? null : v258(v);
 }
-function v182(v: any): any {
-  return obj(v, c39, t26);
+function v185(v: any): any {
+  return obj(v, c41, t27);
 }
-const v262 = v124;
-const v263 = v65;
-const v265 = v137;
-function v264(v: any): any {
-  return v === undefined ? undefined : v265(v);
+const v265 = v124;
+const v266 = v65;
+const v268 = v137;
+function v267(v: any): any {
+  return v === undefined ? undefined : v268(v);
 }
-const v267 = v6;
-function v266(v: any): any {
-  return v === undefined ? undefined : v267(v);
+const v270 = v6;
+function v269(v: any): any {
+  return v === undefined ? undefined : v270(v);
 }
-function v268(v: any): any {
-  return c55.has(v) ? v : FAIL;
-}
-const v269 = v4;
-const v271 = v6;
-function v270(v: any): any {
-  return v === null ? null : v271(v);
-}
-function v261(v: any): any {
-  return obj(v, c54, t27);
-}
-function v273(v: any): any {
+function v271(v: any): any {
   return c57.has(v) ? v : FAIL;
 }
-const v274 = v35;
-function v272(v: any): any {
+const v272 = v4;
+const v274 = v6;
+function v273(v: any): any {
+  return v === null ? null : v274(v);
+}
+function v264(v: any): any {
   return obj(v, c56, t28);
 }
 function v276(v: any): any {
   return c59.has(v) ? v : FAIL;
 }
-const v279 = v197;
-const v280 = v197;
-function v278(v: any): any {
-  return obj(v, c60, t29);
-}
-function v277(v: any): any {
-  return arr(v, -1, -1, v278);
-}
-const v281 = v194;
+const v277 = v35;
 function v275(v: any): any {
-  return obj(v, c58, t30);
+  return obj(v, c58, t29);
 }
-function v283(v: any): any {
-  return c62.has(v) ? v : FAIL;
+function v279(v: any): any {
+  return c61.has(v) ? v : FAIL;
 }
-const v284 = v55;
-const v286 = v220;
-function v285(v: any): any {
-  return v === null ? null : v286(v);
+const v282 = v200;
+const v283 = v200;
+function v281(v: any): any {
+  return obj(v, c62, t30);
 }
-const v287 = v35;
-function v289(v: any): any {
-  return obj(v, c63, t31);
+function v280(v: any): any {
+  return arr(v, -1, -1, v281);
 }
+const v284 = v197;
+function v278(v: any): any {
+  return obj(v, c60, t31);
+}
+function v286(v: any): any {
+  return c64.has(v) ? v : FAIL;
+}
+const v287 = v55;
+const v289 = v223;
 function v288(v: any): any {
-  return v === undefined ? undefined : v289(v);
+  return v === null ? null : v289(v);
 }
-const v290 = v243;
-function v282(v: any): any {
-  return obj(v, c61, t32);
-}
+const v290 = v35;
 function v292(v: any): any {
-  return c65.has(v) ? v : FAIL;
-}
-const v293 = v141;
-const v295 = v124;
-function v294(v: any): any {
-  return v === null ? null : v295(v);
-}
-const v297 = v135;
-function v296(v: any): any {
-  return v === undefined ? undefined : v297(v);
+  return obj(v, c65, t32);
 }
 function v291(v: any): any {
-  return obj(v, c64, t33);
+  return v === undefined ? undefined : v292(v);
 }
-function v299(v: any): any {
+const v293 = v246;
+function v285(v: any): any {
+  return obj(v, c63, t33);
+}
+function v295(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v300 = v220;
-const v301 = v124;
-const v302 = v35;
-function v303(v: any): any {
-  return c68.has(v) ? v : FAIL;
+const v296 = v141;
+const v298 = v124;
+function v297(v: any): any {
+  return v === null ? null : v298(v);
 }
-const v305 = v124;
-function v304(v: any): any {
-  return v === null ? null : v305(v);
+const v300 = v135;
+function v299(v: any): any {
+  return v === undefined ? undefined : v300(v);
 }
-const v308 = v63;
+function v294(v: any): any {
+  return obj(v, c66, t34);
+}
+function v302(v: any): any {
+  return c69.has(v) ? v : FAIL;
+}
+const v303 = v223;
+const v304 = v124;
+const v305 = v35;
+function v306(v: any): any {
+  return c70.has(v) ? v : FAIL;
+}
+const v308 = v124;
 function v307(v: any): any {
   return v === null ? null : v308(v);
 }
-function v306(v: any): any {
-  return v === undefined ? undefined : v307(v);
-}
-const v311 = v141;
+const v311 = v63;
 function v310(v: any): any {
   return v === null ? null : v311(v);
 }
 function v309(v: any): any {
   return v === undefined ? undefined : v310(v);
 }
-function v298(v: any): any {
-  return obj(v, c66, t34);
-}
+const v314 = v141;
 function v313(v: any): any {
-  return c70.has(v) ? v : FAIL;
-}
-const v314 = v220;
-const v316 = v124;
-function v315(v: any): any {
-  return v === null ? null : v316(v);
+  return v === null ? null : v314(v);
 }
 function v312(v: any): any {
-  return obj(v, c69, t35);
+  return v === undefined ? undefined : v313(v);
 }
-function v318(v: any): any {
+function v301(v: any): any {
+  return obj(v, c68, t35);
+}
+function v316(v: any): any {
   return c72.has(v) ? v : FAIL;
 }
-const v319 = v220;
-function v317(v: any): any {
+const v317 = v223;
+const v319 = v124;
+function v318(v: any): any {
+  return v === null ? null : v319(v);
+}
+function v315(v: any): any {
   return obj(v, c71, t36);
 }
 function v321(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v322 = v35;
-const v325 = v220;
-function v324(v: any): any {
-  return v === null ? null : v325(v);
-}
-function v323(v: any): any {
-  return v === undefined ? undefined : v324(v);
-}
-const v327 = v35;
-function v326(v: any): any {
-  return v === undefined ? undefined : v327(v);
-}
+const v322 = v223;
 function v320(v: any): any {
   return obj(v, c73, t37);
 }
-function v329(v: any): any {
-  return c75.has(v) ? v : FAIL;
+function v324(v: any): any {
+  return c76.has(v) ? v : FAIL;
 }
-const v330 = v220;
-function v328(v: any): any {
-  return obj(v, c71, t38);
+const v325 = v35;
+const v328 = v223;
+function v327(v: any): any {
+  return v === null ? null : v328(v);
+}
+function v326(v: any): any {
+  return v === undefined ? undefined : v327(v);
+}
+const v330 = v35;
+function v329(v: any): any {
+  return v === undefined ? undefined : v330(v);
+}
+function v323(v: any): any {
+  return obj(v, c75, t38);
 }
 function v332(v: any): any {
   return c77.has(v) ? v : FAIL;
 }
-const v333 = v242;
-const v334 = v243;
-const v336 = v124;
-function v335(v: any): any {
-  return v === undefined ? undefined : v336(v);
-}
+const v333 = v223;
 function v331(v: any): any {
-  return obj(v, c76, t39);
+  return obj(v, c73, t39);
 }
-function v338(v: any): any {
+function v335(v: any): any {
   return c79.has(v) ? v : FAIL;
 }
+const v336 = v245;
+const v337 = v246;
 const v339 = v124;
-function v337(v: any): any {
+function v338(v: any): any {
+  return v === undefined ? undefined : v339(v);
+}
+function v334(v: any): any {
   return obj(v, c78, t40);
 }
 function v341(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-function v342(v: any): any {
-  return c82.has(v) ? v : FAIL;
-}
-const v343 = v250;
+const v342 = v124;
 function v340(v: any): any {
   return obj(v, c80, t41);
+}
+function v344(v: any): any {
+  return c83.has(v) ? v : FAIL;
 }
 function v345(v: any): any {
   return c84.has(v) ? v : FAIL;
 }
-function v344(v: any): any {
-  return obj(v, c83, t42);
+const v346 = v253;
+function v343(v: any): any {
+  return obj(v, c82, t42);
 }
-function v347(v: any): any {
+function v348(v: any): any {
   return c86.has(v) ? v : FAIL;
 }
-const v348 = v55;
-const v349 = v242;
-const v351 = v141;
-const v352 = v141;
+function v347(v: any): any {
+  return obj(v, c85, t43);
+}
 function v350(v: any): any {
+  return c88.has(v) ? v : FAIL;
+}
+const v351 = v55;
+const v352 = v245;
+const v354 = v141;
+const v355 = v141;
+function v353(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v351(k) !== k) return FAIL;
-    const r = v352(v[k]);
+    if (k === '__proto__' || v354(k) !== k) return FAIL;
+    const r = v355(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v346(v: any): any {
-  return obj(v, c85, t43);
-}
-function v354(v: any): any {
-  return c88.has(v) ? v : FAIL;
-}
-const v355 = v126;
-const v356 = v137;
-const v357 = v194;
-function v353(v: any): any {
+function v349(v: any): any {
   return obj(v, c87, t44);
 }
-function v260(v: any): any {
+function v357(v: any): any {
+  return c90.has(v) ? v : FAIL;
+}
+const v358 = v126;
+const v359 = v137;
+const v360 = v197;
+function v356(v: any): any {
+  return obj(v, c89, t45);
+}
+function v263(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c89.get(v["kind"]);
+  const option = c91.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v359(v: any): any {
-  return c91.has(v) ? v : FAIL;
+function v362(v: any): any {
+  return c93.has(v) ? v : FAIL;
 }
-const v360 = v65;
-const v362 = v141;
-const v364 = v141;
-function v363(v: any): any {
-  return v === null ? null : v364(v);
+const v363 = v65;
+const v365 = v141;
+const v367 = v141;
+function v366(v: any): any {
+  return v === null ? null : v367(v);
 }
-function v361(v: any): any {
-  return obj(v, c92, t45);
+function v364(v: any): any {
+  return obj(v, c94, t46);
 }
-const v365 = v187;
-const v366 = v137;
-const v369 = v187;
-const v370 = v65;
-const v371 = v247;
-const v373 = v128;
-function v372(v: any): any {
-  return v === null ? null : v373(v);
-}
-const v374 = v35;
+const v368 = v190;
+const v369 = v137;
+const v372 = v190;
+const v373 = v65;
+const v374 = v250;
+const v376 = v128;
 function v375(v: any): any {
-  return v === null ? null : v190(v);
+  return v === null ? null : v376(v);
 }
-function v368(v: any): any {
-  return obj(v, c93, t46);
-}
-function v367(v: any): any {
-  return arr(v, -1, -1, v368);
-}
-const v377 = v137;
+const v377 = v35;
 function v378(v: any): any {
+  return v === null ? null : v193(v);
+}
+function v371(v: any): any {
+  return obj(v, c95, t47);
+}
+function v370(v: any): any {
+  return arr(v, -1, -1, v371);
+}
+const v380 = v137;
+function v381(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v379 = v137;
-const v380 = v137;
-const v381 = v137;
 const v382 = v137;
 const v383 = v137;
 const v384 = v137;
@@ -1092,261 +1102,264 @@ const v386 = v137;
 const v387 = v137;
 const v388 = v137;
 const v389 = v137;
-function v391(v: any): any {
+const v390 = v137;
+const v391 = v137;
+const v392 = v137;
+function v394(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v390(v: any): any {
-  return v === null ? null : v391(v);
+function v393(v: any): any {
+  return v === null ? null : v394(v);
 }
-const v392 = v137;
-const v393 = v390;
-const v394 = v128;
-function v376(v: any): any {
-  return obj(v, c94, t47);
+const v395 = v137;
+const v396 = v393;
+const v397 = v128;
+function v379(v: any): any {
+  return obj(v, c96, t48);
 }
-function v397(v: any): any {
-  return c96.has(v) ? v : FAIL;
+function v400(v: any): any {
+  return c98.has(v) ? v : FAIL;
 }
-const v398 = v242;
-const v399 = v65;
-const v400 = v141;
-function v396(v: any): any {
-  return obj(v, c95, t48);
+const v401 = v245;
+const v402 = v65;
+const v403 = v141;
+function v399(v: any): any {
+  return obj(v, c97, t49);
 }
-function v395(v: any): any {
-  return arr(v, -1, -1, v396);
+function v398(v: any): any {
+  return arr(v, -1, -1, v399);
 }
-const v403 = v55;
-const v404 = v141;
-const v405 = v55;
-const v406 = v141;
+const v406 = v55;
 const v407 = v141;
-const v408 = v176;
-const v409 = v35;
-const v410 = v35;
-const v411 = v137;
-const v412 = v137;
-const v413 = v137;
+const v408 = v55;
+const v409 = v141;
+const v410 = v141;
+const v411 = v177;
+const v412 = v35;
+const v413 = v35;
 const v414 = v137;
 const v415 = v137;
+const v416 = v137;
 const v417 = v137;
 const v418 = v137;
-const v419 = v137;
-const v421 = v124;
-function v420(v: any): any {
-  return v === null ? null : v421(v);
+const v420 = v137;
+const v421 = v137;
+const v422 = v137;
+const v424 = v124;
+function v423(v: any): any {
+  return v === null ? null : v424(v);
 }
-const v423 = v35;
-function v422(v: any): any {
-  return v === null ? null : v423(v);
+const v426 = v35;
+function v425(v: any): any {
+  return v === null ? null : v426(v);
 }
-const v424 = v135;
-const v425 = v247;
-function v416(v: any): any {
-  return obj(v, c98, t49);
+const v427 = v135;
+const v428 = v250;
+function v419(v: any): any {
+  return obj(v, c100, t50);
 }
-const v428 = v65;
-const v429 = v141;
-const v430 = v303;
-const v432 = v124;
-function v431(v: any): any {
-  return v === null ? null : v432(v);
+const v431 = v65;
+const v432 = v141;
+const v433 = v306;
+const v435 = v124;
+function v434(v: any): any {
+  return v === null ? null : v435(v);
 }
-const v433 = v35;
-const v434 = v135;
-const v436 = v141;
-function v435(v: any): any {
-  return v === null ? null : v436(v);
-}
+const v436 = v35;
+const v437 = v135;
 const v439 = v141;
 function v438(v: any): any {
-  return arr(v, -1, -1, v439);
+  return v === null ? null : v439(v);
 }
-function v437(v: any): any {
-  return v === undefined ? undefined : v438(v);
-}
-function v427(v: any): any {
-  return obj(v, c99, t50);
-}
-function v426(v: any): any {
-  return arr(v, -1, -1, v427);
-}
-const v442 = v65;
-const v443 = v141;
-const v444 = v206;
-const v445 = v247;
-const v447 = v141;
-function v446(v: any): any {
-  return v === null ? null : v447(v);
-}
+const v442 = v141;
 function v441(v: any): any {
-  return obj(v, c100, t51);
+  return arr(v, -1, -1, v442);
 }
 function v440(v: any): any {
-  return arr(v, -1, -1, v441);
+  return v === undefined ? undefined : v441(v);
 }
-const v450 = v65;
-const v451 = v141;
-const v452 = v247;
+function v430(v: any): any {
+  return obj(v, c101, t51);
+}
+function v429(v: any): any {
+  return arr(v, -1, -1, v430);
+}
+const v445 = v65;
+const v446 = v141;
+const v447 = v209;
+const v448 = v250;
+const v450 = v141;
 function v449(v: any): any {
-  return obj(v, c101, t52);
+  return v === null ? null : v450(v);
 }
-function v448(v: any): any {
-  return arr(v, -1, -1, v449);
+function v444(v: any): any {
+  return obj(v, c102, t52);
+}
+function v443(v: any): any {
+  return arr(v, -1, -1, v444);
 }
 const v453 = v65;
-const v454 = v247;
-const v455 = v372;
-const v456 = v128;
-const v457 = v135;
-const v460 = v65;
-const v461 = v161;
-const v463 = v141;
-function v462(v: any): any {
-  return v === null ? null : v463(v);
+const v454 = v141;
+const v455 = v250;
+function v452(v: any): any {
+  return obj(v, c103, t53);
 }
-const v465 = v124;
-function v464(v: any): any {
-  return v === null ? null : v465(v);
+function v451(v: any): any {
+  return arr(v, -1, -1, v452);
 }
-const v468 = v141;
-const v470 = v141;
-function v469(v: any): any {
-  return v === null ? null : v470(v);
+const v456 = v65;
+const v457 = v250;
+const v458 = v375;
+const v459 = v128;
+const v460 = v135;
+const v463 = v65;
+const v464 = v161;
+const v466 = v141;
+function v465(v: any): any {
+  return v === null ? null : v466(v);
+}
+const v468 = v124;
+function v467(v: any): any {
+  return v === null ? null : v468(v);
 }
 const v471 = v141;
-function v467(v: any): any {
-  return obj(v, c34, t53);
-}
-function v466(v: any): any {
-  return arr(v, -1, -1, v467);
-}
-function v459(v: any): any {
-  return obj(v, c102, t54);
-}
-function v458(v: any): any {
-  return arr(v, -1, -1, v459);
+const v473 = v141;
+function v472(v: any): any {
+  return v === null ? null : v473(v);
 }
 const v474 = v141;
-const v475 = v141;
-const v476 = v375;
-const v477 = v245;
-const v479 = v175;
-function v478(v: any): any {
-  return v === null ? null : v479(v);
+function v470(v: any): any {
+  return obj(v, c34, t54);
 }
-const v480 = v65;
-const v481 = v372;
-const v482 = v137;
-const v483 = v247;
-const v485 = v141;
-function v484(v: any): any {
-  return v === null ? null : v485(v);
+function v469(v: any): any {
+  return arr(v, -1, -1, v470);
 }
-function v473(v: any): any {
-  return obj(v, c103, t55);
+function v462(v: any): any {
+  return obj(v, c104, t55);
 }
-function v472(v: any): any {
-  return arr(v, -1, -1, v473);
+function v461(v: any): any {
+  return arr(v, -1, -1, v462);
 }
-const v486 = v35;
-const v487 = v141;
-const v490 = v124;
-const v491 = v65;
-const v492 = v141;
-function v493(v: any): any {
-  return c105.has(v) ? v : FAIL;
+const v477 = v141;
+const v478 = v141;
+const v479 = v378;
+const v480 = v248;
+const v482 = v176;
+function v481(v: any): any {
+  return v === null ? null : v482(v);
 }
-const v494 = v141;
-const v496 = v141;
-function v495(v: any): any {
-  return arr(v, -1, -1, v496);
+const v483 = v65;
+const v484 = v375;
+const v485 = v137;
+const v486 = v250;
+const v488 = v141;
+function v487(v: any): any {
+  return v === null ? null : v488(v);
 }
-function v489(v: any): any {
-  return obj(v, c104, t56);
+function v476(v: any): any {
+  return obj(v, c105, t56);
 }
-function v488(v: any): any {
-  return arr(v, -1, -1, v489);
+function v475(v: any): any {
+  return arr(v, -1, -1, v476);
 }
-function v402(v: any): any {
-  return obj(v, c97, t57);
+const v489 = v35;
+const v490 = v141;
+const v493 = v124;
+const v494 = v65;
+const v495 = v141;
+function v496(v: any): any {
+  return c107.has(v) ? v : FAIL;
 }
-function v401(v: any): any {
-  return arr(v, -1, -1, v402);
-}
-const v497 = v488;
-const v500 = v244;
-const v501 = v137;
-const v502 = v137;
-const v503 = v137;
-const v504 = v137;
-const v505 = v137;
-const v506 = v128;
-const v507 = v372;
-const v508 = v372;
-function v499(v: any): any {
-  return obj(v, c106, t58);
-}
+const v497 = v141;
+const v499 = v141;
 function v498(v: any): any {
   return arr(v, -1, -1, v499);
 }
-const v509 = v472;
-const v512 = v187;
-function v513(v: any): any {
-  return arr(v, -1, -1, v244);
+function v492(v: any): any {
+  return obj(v, c106, t57);
 }
-const v514 = v137;
-const v515 = v137;
-const v516 = v137;
+function v491(v: any): any {
+  return arr(v, -1, -1, v492);
+}
+function v405(v: any): any {
+  return obj(v, c99, t58);
+}
+function v404(v: any): any {
+  return arr(v, -1, -1, v405);
+}
+const v500 = v491;
+const v503 = v247;
+const v504 = v137;
+const v505 = v137;
+const v506 = v137;
+const v507 = v137;
+const v508 = v137;
+const v509 = v128;
+const v510 = v375;
+const v511 = v375;
+function v502(v: any): any {
+  return obj(v, c108, t59);
+}
+function v501(v: any): any {
+  return arr(v, -1, -1, v502);
+}
+const v512 = v475;
+const v515 = v190;
+function v516(v: any): any {
+  return arr(v, -1, -1, v247);
+}
 const v517 = v137;
 const v518 = v137;
-const v519 = v128;
-function v511(v: any): any {
-  return obj(v, c107, t59);
+const v519 = v137;
+const v520 = v137;
+const v521 = v137;
+const v522 = v128;
+function v514(v: any): any {
+  return obj(v, c109, t60);
 }
-function v510(v: any): any {
-  return arr(v, -1, -1, v511);
+function v513(v: any): any {
+  return arr(v, -1, -1, v514);
 }
-const v522 = v141;
-const v523 = v137;
-const v526 = v65;
-const v527 = v242;
-const v529 = v141;
-const v530 = v141;
-function v528(v: any): any {
+const v525 = v141;
+const v526 = v137;
+const v529 = v65;
+const v530 = v245;
+const v532 = v141;
+const v533 = v141;
+function v531(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v529(k) !== k) return FAIL;
-    const r = v530(v[k]);
+    if (k === '__proto__' || v532(k) !== k) return FAIL;
+    const r = v533(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v525(v: any): any {
-  return obj(v, c109, t60);
+function v528(v: any): any {
+  return obj(v, c111, t61);
+}
+function v527(v: any): any {
+  return arr(v, -1, -1, v528);
 }
 function v524(v: any): any {
-  return arr(v, -1, -1, v525);
-}
-function v521(v: any): any {
-  return obj(v, c108, t61);
-}
-function v520(v: any): any {
-  return arr(v, -1, -1, v521);
-}
-const v533 = v65;
-const v534 = v137;
-const v535 = v137;
-function v532(v: any): any {
   return obj(v, c110, t62);
 }
-function v531(v: any): any {
-  return v === null ? null : v532(v);
+function v523(v: any): any {
+  return arr(v, -1, -1, v524);
 }
-function v358(v: any): any {
-  return obj(v, c90, t63);
+const v536 = v65;
+const v537 = v137;
+const v538 = v137;
+function v535(v: any): any {
+  return obj(v, c112, t63);
+}
+function v534(v: any): any {
+  return v === null ? null : v535(v);
+}
+function v361(v: any): any {
+  return obj(v, c92, t64);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1365,54 +1378,55 @@ const t12: Field[] = [["schema_version", v122, 0], ["lesson", v123, 0], ["run", 
 const t13: Field[] = [["term", v150, 0], ["slug", v151, 1], ["definition", v153, 0], ["aliases", v154, 2], ["lessons", v157, 2]];
 const t14: Field[] = [["severity", v169, 0], ["where", v170, 1], ["text", v172, 0]];
 const t15: Field[] = [["lesson", v160, 0], ["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
-const t16: Field[] = [["lesson", v174, 0], ["status", v175, 0], ["stage", v176, 0], ["artifacts", v177, 2], ["notes", v180, 1]];
-const t17: Field[] = [["phase", v190, 0], ["entered_at", v65, 0], ["seq", v191, 0]];
-const t18: Field[] = [["reason", v205, 0], ["by", v206, 0], ["at", v65, 0]];
-const t19: Field[] = [["reason", v209, 0], ["at", v65, 0]];
-const t20: Field[] = [["from", v218, 0], ["to", v219, 0], ["note", v220, 0], ["at", v65, 0]];
-const t21: Field[] = [["code_hash", v223, 0], ["at", v65, 0], ["run", v224, 0]];
-const t22: Field[] = [["run", v231, 0], ["code_hash", v233, 0], ["note", v234, 1]];
-const t23: Field[] = [["id", v88, 0], ["title", v197, 0], ["slug", v152, 0], ["module_id", v198, 0], ["module_slug", v199, 0], ["module_title", v200, 0], ["dir", v201, 0], ["stage", v202, 0], ["blocked", v203, 0], ["stale", v207, 0], ["fix_attempts_used", v210, 0], ["fix_budget_resets", v211, 0], ["review_rounds_used", v212, 0], ["review_rounds_granted", v213, 1], ["rework", v215, 1], ["verified", v221, 0], ["last_failure", v226, 0], ["last_verify_failure", v228, 1], ["done_at", v236, 1], ["updated_at", v237, 0]];
-const t24: Field[] = [["id", v241, 0], ["lesson", v242, 0], ["phase", v243, 1], ["role", v244, 0], ["status", v245, 0], ["started_at", v246, 0], ["finished_at", v247, 0], ["note", v248, 0], ["result", v250, 0], ["lease_expires_at", v251, 1], ["heartbeat_at", v252, 1]];
-const t25: Field[] = [["at", v65, 0], ["seq", v256, 0], ["out", v257, 0], ["pages", v258, 0], ["lessons", v259, 0]];
-const t26: Field[] = [["schema_version", v183, 0], ["title", v184, 0], ["topic", v185, 0], ["created_at", v65, 0], ["phase", v187, 0], ["phase_history", v188, 0], ["last_seq", v192, 0], ["log_bytes", v193, 0], ["lesson_order", v194, 0], ["lessons", v195, 0], ["tasks", v238, 0], ["task_counter", v253, 0], ["last_site_build", v254, 0]];
-const t27: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v268, 0], ["title", v269, 0], ["topic", v270, 0]];
-const t28: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v273, 0], ["from", v190, 0], ["to", v190, 0], ["approved", v274, 0]];
-const t29: Field[] = [["id", v88, 0], ["title", v279, 0], ["slug", v152, 0], ["module_id", v81, 0], ["module_slug", v152, 0], ["module_title", v280, 0], ["dir", v179, 0]];
-const t30: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v276, 0], ["lessons", v277, 0], ["removed", v281, 0]];
-const t31: Field[] = [["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
-const t32: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v283, 0], ["lesson", v284, 0], ["from", v202, 0], ["to", v202, 0], ["note", v285, 0], ["review_round_used", v287, 0], ["review", v288, 1], ["reopened", v290, 1]];
-const t33: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v292, 0], ["lesson", v284, 0], ["code_hash", v293, 0], ["run", v294, 0], ["tests", v296, 1]];
-const t34: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v299, 0], ["lesson", v284, 0], ["note", v300, 0], ["fix_attempts_used", v301, 0], ["blocked", v302, 0], ["via", v303, 0], ["run", v304, 0], ["tests", v296, 1], ["evidence", v306, 1], ["code_hash", v309, 1]];
-const t35: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v313, 0], ["lesson", v284, 0], ["note", v314, 0], ["run", v315, 0]];
-const t36: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v318, 0], ["lesson", v284, 0], ["reason", v319, 0]];
-const t37: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v321, 0], ["lesson", v284, 0], ["fix_budget_reset", v322, 0], ["note", v323, 1], ["review_round_granted", v326, 1]];
-const t38: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v329, 0], ["lesson", v284, 0], ["reason", v330, 0]];
-const t39: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v332, 0], ["task", v241, 0], ["lesson", v333, 0], ["phase", v334, 1], ["role", v244, 0], ["lease_seconds", v335, 1]];
-const t40: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v338, 0], ["task", v241, 0], ["lease_seconds", v339, 0]];
-const t41: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v341, 0], ["task", v241, 0], ["status", v342, 0], ["note", v285, 0], ["result", v343, 0]];
-const t42: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v345, 0], ["task", v241, 0], ["note", v285, 0]];
-const t43: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v347, 0], ["fact", v348, 0], ["lesson", v349, 0], ["data", v350, 0]];
-const t44: Field[] = [["seq", v262, 0], ["ts", v263, 0], ["pid", v264, 1], ["command", v266, 1], ["kind", v354, 0], ["out", v355, 0], ["pages", v356, 0], ["lessons", v357, 0]];
-const t45: Field[] = [["title", v362, 0], ["topic", v363, 0]];
-const t46: Field[] = [["phase", v369, 0], ["started_at", v370, 0], ["ended_at", v371, 0], ["duration_ms", v372, 0], ["approved", v374, 0], ["reopened_from", v375, 0]];
-const t47: Field[] = [["lessons", v377, 0], ["by_stage", v378, 0], ["done", v379, 0], ["blocked", v380, 0], ["stale", v381, 0], ["fix_attempts", v382, 0], ["review_rounds", v383, 0], ["verify_runs", v384, 0], ["tasks", v385, 0], ["phase_tasks", v386, 0], ["reopens", v387, 0], ["tests", v388, 0], ["verify_passed", v389, 0], ["verify_pass_rate", v390, 0], ["lessons_reworked", v392, 0], ["rework_rate", v393, 0], ["wall_ms", v394, 0]];
-const t48: Field[] = [["kind", v397, 0], ["lesson", v398, 0], ["at", v399, 0], ["text", v400, 0]];
-const t49: Field[] = [["runs", v417, 0], ["passed", v418, 0], ["failed", v419, 0], ["last_run", v420, 0], ["last_passed", v422, 0], ["last_tests", v424, 0], ["last_at", v425, 0]];
-const t50: Field[] = [["at", v428, 0], ["note", v429, 0], ["via", v430, 0], ["run", v431, 0], ["blocked", v433, 0], ["tests", v434, 0], ["evidence", v435, 0], ["orchestrator_notes", v437, 1]];
-const t51: Field[] = [["at", v442, 0], ["reason", v443, 0], ["by", v444, 0], ["unblocked_at", v445, 0], ["decision", v446, 0]];
-const t52: Field[] = [["at", v450, 0], ["reason", v451, 0], ["cleared_at", v452, 0]];
-const t53: Field[] = [["severity", v468, 0], ["where", v469, 0], ["text", v471, 0]];
-const t54: Field[] = [["at", v460, 0], ["verdict", v461, 0], ["reviewer", v462, 0], ["round", v464, 0], ["findings", v466, 0]];
-const t55: Field[] = [["id", v474, 0], ["role", v475, 0], ["phase", v476, 0], ["status", v477, 0], ["worker_status", v478, 0], ["started_at", v480, 0], ["duration_ms", v481, 0], ["heartbeats", v482, 0], ["lease_until", v483, 0], ["note", v484, 0]];
-const t56: Field[] = [["seq", v490, 0], ["at", v491, 0], ["kind", v492, 0], ["label", v493, 0], ["text", v494, 0], ["details", v495, 0]];
-const t57: Field[] = [["id", v403, 0], ["title", v404, 0], ["module_id", v405, 0], ["module_title", v406, 0], ["dir", v407, 0], ["stage", v408, 0], ["blocked", v409, 0], ["stale", v410, 0], ["fix_attempts", v411, 0], ["fix_budget_resets", v412, 0], ["review_rounds", v413, 0], ["review_rounds_granted", v414, 0], ["reworks", v415, 0], ["verify", v416, 0], ["failures", v426, 0], ["blocks", v440, 0], ["stale_marks", v448, 0], ["registered_at", v453, 0], ["done_at", v454, 0], ["pending_to_done_ms", v455, 0], ["wall_ms", v456, 0], ["tests", v457, 0], ["reviews", v458, 0], ["tasks", v472, 0], ["smooth", v486, 0], ["summary", v487, 0], ["story", v488, 0]];
-const t58: Field[] = [["role", v500, 0], ["count", v501, 0], ["done", v502, 0], ["failed", v503, 0], ["reset", v504, 0], ["running", v505, 0], ["total_ms", v506, 0], ["mean_ms", v507, 0], ["max_ms", v508, 0]];
-const t59: Field[] = [["phase", v512, 0], ["roles", v513, 0], ["count", v514, 0], ["done", v515, 0], ["failed", v516, 0], ["reset", v517, 0], ["running", v518, 0], ["total_ms", v519, 0]];
-const t60: Field[] = [["at", v526, 0], ["lesson", v527, 0], ["data", v528, 0]];
-const t61: Field[] = [["kind", v522, 0], ["count", v523, 0], ["entries", v524, 0]];
-const t62: Field[] = [["at", v533, 0], ["pages", v534, 0], ["lessons", v535, 0]];
-const t63: Field[] = [["schema_version", v359, 0], ["generated_at", v360, 0], ["course", v361, 0], ["phase", v365, 0], ["last_seq", v366, 0], ["phases", v367, 0], ["totals", v376, 0], ["needs_human", v395, 0], ["lessons", v401, 0], ["course_story", v497, 0], ["tasks", v498, 0], ["phase_tasks", v509, 0], ["tasks_by_phase", v510, 0], ["facts", v520, 0], ["site_build", v531, 0]];
+const t16: Field[] = [["lesson", v175, 0], ["status", v176, 0], ["stage", v177, 0], ["artifacts", v178, 2], ["notes", v181, 1]];
+const t17: Field[] = [["phase", v184, 0], ["status", v176, 0], ["artifacts", v178, 2], ["notes", v181, 1]];
+const t18: Field[] = [["phase", v193, 0], ["entered_at", v65, 0], ["seq", v194, 0]];
+const t19: Field[] = [["reason", v208, 0], ["by", v209, 0], ["at", v65, 0]];
+const t20: Field[] = [["reason", v212, 0], ["at", v65, 0]];
+const t21: Field[] = [["from", v221, 0], ["to", v222, 0], ["note", v223, 0], ["at", v65, 0]];
+const t22: Field[] = [["code_hash", v226, 0], ["at", v65, 0], ["run", v227, 0]];
+const t23: Field[] = [["run", v234, 0], ["code_hash", v236, 0], ["note", v237, 1]];
+const t24: Field[] = [["id", v88, 0], ["title", v200, 0], ["slug", v152, 0], ["module_id", v201, 0], ["module_slug", v202, 0], ["module_title", v203, 0], ["dir", v204, 0], ["stage", v205, 0], ["blocked", v206, 0], ["stale", v210, 0], ["fix_attempts_used", v213, 0], ["fix_budget_resets", v214, 0], ["review_rounds_used", v215, 0], ["review_rounds_granted", v216, 1], ["rework", v218, 1], ["verified", v224, 0], ["last_failure", v229, 0], ["last_verify_failure", v231, 1], ["done_at", v239, 1], ["updated_at", v240, 0]];
+const t25: Field[] = [["id", v244, 0], ["lesson", v245, 0], ["phase", v246, 1], ["role", v247, 0], ["status", v248, 0], ["started_at", v249, 0], ["finished_at", v250, 0], ["note", v251, 0], ["result", v253, 0], ["lease_expires_at", v254, 1], ["heartbeat_at", v255, 1]];
+const t26: Field[] = [["at", v65, 0], ["seq", v259, 0], ["out", v260, 0], ["pages", v261, 0], ["lessons", v262, 0]];
+const t27: Field[] = [["schema_version", v186, 0], ["title", v187, 0], ["topic", v188, 0], ["created_at", v65, 0], ["phase", v190, 0], ["phase_history", v191, 0], ["last_seq", v195, 0], ["log_bytes", v196, 0], ["lesson_order", v197, 0], ["lessons", v198, 0], ["tasks", v241, 0], ["task_counter", v256, 0], ["last_site_build", v257, 0]];
+const t28: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v271, 0], ["title", v272, 0], ["topic", v273, 0]];
+const t29: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v276, 0], ["from", v193, 0], ["to", v193, 0], ["approved", v277, 0]];
+const t30: Field[] = [["id", v88, 0], ["title", v282, 0], ["slug", v152, 0], ["module_id", v81, 0], ["module_slug", v152, 0], ["module_title", v283, 0], ["dir", v180, 0]];
+const t31: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v279, 0], ["lessons", v280, 0], ["removed", v284, 0]];
+const t32: Field[] = [["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
+const t33: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v286, 0], ["lesson", v287, 0], ["from", v205, 0], ["to", v205, 0], ["note", v288, 0], ["review_round_used", v290, 0], ["review", v291, 1], ["reopened", v293, 1]];
+const t34: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v295, 0], ["lesson", v287, 0], ["code_hash", v296, 0], ["run", v297, 0], ["tests", v299, 1]];
+const t35: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v302, 0], ["lesson", v287, 0], ["note", v303, 0], ["fix_attempts_used", v304, 0], ["blocked", v305, 0], ["via", v306, 0], ["run", v307, 0], ["tests", v299, 1], ["evidence", v309, 1], ["code_hash", v312, 1]];
+const t36: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v316, 0], ["lesson", v287, 0], ["note", v317, 0], ["run", v318, 0]];
+const t37: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v321, 0], ["lesson", v287, 0], ["reason", v322, 0]];
+const t38: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v324, 0], ["lesson", v287, 0], ["fix_budget_reset", v325, 0], ["note", v326, 1], ["review_round_granted", v329, 1]];
+const t39: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v332, 0], ["lesson", v287, 0], ["reason", v333, 0]];
+const t40: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v335, 0], ["task", v244, 0], ["lesson", v336, 0], ["phase", v337, 1], ["role", v247, 0], ["lease_seconds", v338, 1]];
+const t41: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v341, 0], ["task", v244, 0], ["lease_seconds", v342, 0]];
+const t42: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v344, 0], ["task", v244, 0], ["status", v345, 0], ["note", v288, 0], ["result", v346, 0]];
+const t43: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v348, 0], ["task", v244, 0], ["note", v288, 0]];
+const t44: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v350, 0], ["fact", v351, 0], ["lesson", v352, 0], ["data", v353, 0]];
+const t45: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v357, 0], ["out", v358, 0], ["pages", v359, 0], ["lessons", v360, 0]];
+const t46: Field[] = [["title", v365, 0], ["topic", v366, 0]];
+const t47: Field[] = [["phase", v372, 0], ["started_at", v373, 0], ["ended_at", v374, 0], ["duration_ms", v375, 0], ["approved", v377, 0], ["reopened_from", v378, 0]];
+const t48: Field[] = [["lessons", v380, 0], ["by_stage", v381, 0], ["done", v382, 0], ["blocked", v383, 0], ["stale", v384, 0], ["fix_attempts", v385, 0], ["review_rounds", v386, 0], ["verify_runs", v387, 0], ["tasks", v388, 0], ["phase_tasks", v389, 0], ["reopens", v390, 0], ["tests", v391, 0], ["verify_passed", v392, 0], ["verify_pass_rate", v393, 0], ["lessons_reworked", v395, 0], ["rework_rate", v396, 0], ["wall_ms", v397, 0]];
+const t49: Field[] = [["kind", v400, 0], ["lesson", v401, 0], ["at", v402, 0], ["text", v403, 0]];
+const t50: Field[] = [["runs", v420, 0], ["passed", v421, 0], ["failed", v422, 0], ["last_run", v423, 0], ["last_passed", v425, 0], ["last_tests", v427, 0], ["last_at", v428, 0]];
+const t51: Field[] = [["at", v431, 0], ["note", v432, 0], ["via", v433, 0], ["run", v434, 0], ["blocked", v436, 0], ["tests", v437, 0], ["evidence", v438, 0], ["orchestrator_notes", v440, 1]];
+const t52: Field[] = [["at", v445, 0], ["reason", v446, 0], ["by", v447, 0], ["unblocked_at", v448, 0], ["decision", v449, 0]];
+const t53: Field[] = [["at", v453, 0], ["reason", v454, 0], ["cleared_at", v455, 0]];
+const t54: Field[] = [["severity", v471, 0], ["where", v472, 0], ["text", v474, 0]];
+const t55: Field[] = [["at", v463, 0], ["verdict", v464, 0], ["reviewer", v465, 0], ["round", v467, 0], ["findings", v469, 0]];
+const t56: Field[] = [["id", v477, 0], ["role", v478, 0], ["phase", v479, 0], ["status", v480, 0], ["worker_status", v481, 0], ["started_at", v483, 0], ["duration_ms", v484, 0], ["heartbeats", v485, 0], ["lease_until", v486, 0], ["note", v487, 0]];
+const t57: Field[] = [["seq", v493, 0], ["at", v494, 0], ["kind", v495, 0], ["label", v496, 0], ["text", v497, 0], ["details", v498, 0]];
+const t58: Field[] = [["id", v406, 0], ["title", v407, 0], ["module_id", v408, 0], ["module_title", v409, 0], ["dir", v410, 0], ["stage", v411, 0], ["blocked", v412, 0], ["stale", v413, 0], ["fix_attempts", v414, 0], ["fix_budget_resets", v415, 0], ["review_rounds", v416, 0], ["review_rounds_granted", v417, 0], ["reworks", v418, 0], ["verify", v419, 0], ["failures", v429, 0], ["blocks", v443, 0], ["stale_marks", v451, 0], ["registered_at", v456, 0], ["done_at", v457, 0], ["pending_to_done_ms", v458, 0], ["wall_ms", v459, 0], ["tests", v460, 0], ["reviews", v461, 0], ["tasks", v475, 0], ["smooth", v489, 0], ["summary", v490, 0], ["story", v491, 0]];
+const t59: Field[] = [["role", v503, 0], ["count", v504, 0], ["done", v505, 0], ["failed", v506, 0], ["reset", v507, 0], ["running", v508, 0], ["total_ms", v509, 0], ["mean_ms", v510, 0], ["max_ms", v511, 0]];
+const t60: Field[] = [["phase", v515, 0], ["roles", v516, 0], ["count", v517, 0], ["done", v518, 0], ["failed", v519, 0], ["reset", v520, 0], ["running", v521, 0], ["total_ms", v522, 0]];
+const t61: Field[] = [["at", v529, 0], ["lesson", v530, 0], ["data", v531, 0]];
+const t62: Field[] = [["kind", v525, 0], ["count", v526, 0], ["entries", v527, 0]];
+const t63: Field[] = [["at", v536, 0], ["pages", v537, 0], ["lessons", v538, 0]];
+const t64: Field[] = [["schema_version", v362, 0], ["generated_at", v363, 0], ["course", v364, 0], ["phase", v368, 0], ["last_seq", v369, 0], ["phases", v370, 0], ["totals", v379, 0], ["needs_human", v398, 0], ["lessons", v404, 0], ["course_story", v500, 0], ["tasks", v501, 0], ["phase_tasks", v512, 0], ["tasks_by_phase", v513, 0], ["facts", v523, 0], ["site_build", v534, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1424,10 +1438,10 @@ export const VALIDATORS = {
   GlossaryEntrySchema: v149,
   ReviewSchema: v159,
   WorkerStatusSchema: v173,
-  StateSchema: v182,
-  EventSchema: v260,
-  TaskSchema: v240,
-  ReportSchema: v358,
-  RoleSchema: v244,
+  StateSchema: v185,
+  EventSchema: v263,
+  TaskSchema: v243,
+  ReportSchema: v361,
+  RoleSchema: v247,
   LessonIdSchema: v88,
 };

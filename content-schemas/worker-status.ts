@@ -1,15 +1,36 @@
-// The JSON block a worker agent ends its answer with (docs/protocol.md, "What a worker returns").
+// The JSON block a worker agent ends its answer with (docs/protocol.md, "What a worker returns"):
+// a lesson worker names its lesson and stage, a phase worker (recon, sources, ...) its phase.
 import { z } from 'zod';
 import { LessonIdSchema, RelPathSchema, StageSchema } from './common.ts';
+import { TASK_PHASES } from './names.ts';
 
-export const WorkerStatusSchema = z
+const status = z.enum(['ok', 'failed', 'needs-user']).describe('ok: done; failed: could not finish (say why in notes); needs-user: a decision only the user can make.');
+const artifacts = z.array(RelPathSchema).max(500).default([]).describe('Files written, relative to the course root.');
+const notes = z.string().max(2000).optional().describe('One line, optional.');
+
+export const LessonWorkerStatusSchema = z
   .strictObject({
     lesson: LessonIdSchema.describe('Lesson the work was for.'),
-    status: z.enum(['ok', 'failed', 'needs-user']).describe('ok: done; failed: could not finish (say why in notes); needs-user: a decision only the user can make.'),
+    status,
     stage: StageSchema.describe('The stage the work completes; the orchestrator decides whether to record it.'),
-    artifacts: z.array(RelPathSchema).max(500).default([]).describe('Files written, relative to the course root.'),
-    notes: z.string().max(2000).optional().describe('One line, optional.'),
+    artifacts,
+    notes,
   })
-  .describe('What a worker returns: the last JSON block of its answer.');
+  .describe('What a lesson worker returns.');
+
+export const PhaseWorkerStatusSchema = z
+  .strictObject({
+    phase: z.enum(TASK_PHASES).describe('Phase the work was for (a phase task\'s phase).'),
+    status,
+    artifacts,
+    notes,
+  })
+  .describe('What a phase worker (recon, sources, topics, curriculum, scaffold, assembly) returns.');
+
+export const WorkerStatusSchema = z
+  .union([LessonWorkerStatusSchema, PhaseWorkerStatusSchema])
+  .describe('What a worker returns: the last JSON block of its answer; a lesson worker names `lesson` and `stage`, a phase worker `phase`.');
 
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
+export type LessonWorkerStatus = z.infer<typeof LessonWorkerStatusSchema>;
+export type PhaseWorkerStatus = z.infer<typeof PhaseWorkerStatusSchema>;

@@ -37,6 +37,7 @@ export { readPrerequisites } from './artifacts/prerequisites.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
 export { addCurriculumEntry, requireTemplate, slugify, type NewEntry } from './authoring.ts';
 export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type ConventionTopic } from './conventions.ts';
-export { lastJsonBlock, parseWorkerStatus } from './protocol/worker-status.ts';
+export { lastJsonBlock, parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
 export { buildSummary } from './summary.ts';
 export { buildReport, renderReport } from './report.ts';
+export { writeReportFiles } from './report-files.ts';

@@ -3,11 +3,18 @@
 import type { Event, ReportNeedsHuman, ReportTask } from '../content-schemas/index.ts';
 import { NEEDS_HUMAN_KINDS } from '../content-schemas/index.ts';
 import { decisionOf, type LessonTrack } from './report-story.ts';
-import { formatDuration, plural, testsText } from './report-text.ts';
+import { clockText, formatDuration, plural, testsText } from './report-text.ts';
 
 const flat = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
-function lessonItems(track: LessonTrack): ReportNeedsHuman[] {
+/** A task still running whose lease ran out before the log's last event: never resumed or reset. */
+export function wasInterrupted(task: ReportTask, lastAt: string): boolean {
+  return task.status === 'running' && task.lease_until !== null && task.lease_until < lastAt;
+}
+
+const interruptedText = (task: ReportTask) => `task ${task.id} (${task.role}) interrupted: its lease ran out at ${clockText(task.lease_until ?? '')} and it was never resumed or reset`;
+
+function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
   const id = track.lesson.id;
   const item = (kind: ReportNeedsHuman['kind'], at: string, text: string): ReportNeedsHuman => ({ kind, lesson: id, at, text: flat(text) });
   const items: ReportNeedsHuman[] = [];
@@ -27,19 +34,22 @@ function lessonItems(track: LessonTrack): ReportNeedsHuman[] {
   for (const mark of track.stale_marks) items.push(item('stale', mark.cleared_at ?? mark.at, `${id} was marked stale (${mark.reason}); ${mark.cleared_at ? 'cleared by a move back' : 'still stale'}`));
   for (const task of track.tasks) {
     if (task.status === 'failed') items.push(item('task-failed', task.started_at, `${id}: task ${task.id} (${task.role}) failed${task.note ? `: ${task.note}` : ''}`));
+    if (wasInterrupted(task, lastAt)) items.push(item('task-interrupted', task.lease_until ?? task.started_at, `${id}: ${interruptedText(task)}`));
     if (task.worker_status === 'needs-user') items.push(item('task-needs-user', task.started_at, `${id}: task ${task.id} (${task.role}) ended needs-user${task.note ? `: ${task.note}` : ''}`));
   }
   return items;
 }
 
-function phaseTaskItems(task: ReportTask): ReportNeedsHuman[] {
+function phaseTaskItems(task: ReportTask, lastAt: string): ReportNeedsHuman[] {
+  if (wasInterrupted(task, lastAt)) return [{ kind: 'task-interrupted', lesson: null, at: task.lease_until ?? task.started_at, text: flat(`phase ${task.phase}: ${interruptedText(task)}`) }];
   if (task.status !== 'failed') return [];
   return [{ kind: 'task-failed', lesson: null, at: task.started_at, text: flat(`phase ${task.phase}: task ${task.id} (${task.role}) failed${task.note ? `: ${task.note}` : ''}`) }];
 }
 
 /** Everything a person should look at: most pressing kinds first, then by time and lesson. */
 export function needsHuman(tracks: readonly LessonTrack[], events: readonly Event[], phaseTasks: readonly ReportTask[]): ReportNeedsHuman[] {
-  const items = [...tracks.flatMap(lessonItems), ...phaseTasks.flatMap(phaseTaskItems)];
+  const lastAt = events.at(-1)?.ts ?? '';
+  const items = [...tracks.flatMap((track) => lessonItems(track, lastAt)), ...phaseTasks.flatMap((task) => phaseTaskItems(task, lastAt))];
   for (const event of events) {
     if (event.kind !== 'log' || event.lesson !== null) continue;
     const decision = decisionOf(event);

@@ -130,7 +130,10 @@ test('phase tasks are counted by role and by phase; a heartbeat is no story line
     'task t2 (source-scout, phase sources) failed after 1m 0s: the spec is paywalled',
     'task t3 (researcher, phase sources) still running (its lease ran out at 2026-01-01 00:11:00Z: interrupted?), 1 heartbeat',
   ]);
-  assert.deepEqual(report.needs_human.map((item) => [item.kind, item.lesson, item.text]), [['task-failed', null, 'phase sources: task t2 (source-scout) failed: the spec is paywalled']]);
+  assert.deepEqual(report.needs_human.map((item) => [item.kind, item.lesson, item.text]), [
+    ['task-failed', null, 'phase sources: task t2 (source-scout) failed: the spec is paywalled'],
+    ['task-interrupted', null, 'phase sources: task t3 (researcher) interrupted: its lease ran out at 2026-01-01 00:11:00Z and it was never resumed or reset'],
+  ]);
   const md = renderReport(report);
   assert.match(md, /\| tasks \| 4 \(3 phase tasks\) \|/);
   assert.match(md, /## Phase tasks by phase\n\n\| phase \| roles \| tasks \| done \| failed \| reset \| running \| total \|\n\|---\|---\|---\|---\|---\|---\|---\|---\|\n\| recon \| researcher \| 1 \| 1 \| 0 \| 0 \| 0 \| 3m 0s \|\n\| sources \| researcher, source-scout \| 2 \| 0 \| 1 \| 0 \| 1 \| 1m 0s \|\n/);

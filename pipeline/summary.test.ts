@@ -25,17 +25,26 @@ function course(): State {
   };
 }
 
-const input = { state: course(), budgets: { fix_attempts: 3, review_rounds: 2, parallel: 3 }, actions: [], drifted: new Set(['2.5']) };
+const input = { state: course(), budgets: { fix_attempts: 3, review_rounds: 2, parallel: 3 }, actions: [], drifted: new Set(['2.5']), now: new Date('2026-01-01T00:30:00.000Z') };
 
 test('summary at 300 lessons: counts, one line per module, only lessons needing attention', () => {
   const lines = buildSummary({ ...input, all: false });
-  assert.ok(lines.length < 45, `${lines.length} lines`);
+  assert.ok(lines.length < 55, `${lines.length} lines`);
   assert.equal(lines[3], 'lessons: 300 (pending 207, code 3, done 90; blocked 1, drifted 1)');
   assert.ok(lines.includes('module 4 Module 4: 0/30 done (pending 29, code 1; blocked 1)'), lines.join('\n'));
   assert.ok(lines.some((line) => line.startsWith('  4.11   pending') && line.includes('[BLOCKED (user): needs a key]')));
   assert.ok(lines.some((line) => line.startsWith('  2.5    done') && line.includes('DRIFTED')));
   assert.ok(lines.some((line) => line.startsWith('  5.1    code') && line.includes('task t1 code-fixer')));
-  assert.ok(lines.includes('  t1 5.1 code-fixer since 2026-01-01T00:00:00.000Z'));
+  assert.ok(lines.includes('  t1 5.1 code-fixer since 2026-01-01T00:00:00.000Z, interrupted (started without a lease)'), lines.join('\n'));
+  assert.ok(lines.includes('open tasks: 1 (1 interrupted)'));
+});
+
+test('summary says how many lessons of each module it left out, also when it left out all of them', () => {
+  const lines = buildSummary({ ...input, all: false });
+  const shown = lines.filter((line) => /^ {2}\d+\.\d+ /.test(line)).length;
+  const leftOut = lines.map((line) => /^ {2}\((?:all )?(\d+)(?: more)? pending or done, not listed; --all lists them\)$/.exec(line)).filter((match) => match !== null).reduce((sum, match) => sum + Number(match[1]), 0);
+  assert.equal(shown + leftOut, 300);
+  assert.ok(lines.includes('  (all 30 pending or done, not listed; --all lists them)'), lines.join('\n'));
 });
 
 test('summary --all lists every lesson', () => {

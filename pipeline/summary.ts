@@ -4,6 +4,7 @@ import type { Budgets, LessonState, State } from '../content-schemas/index.ts';
 import { STAGES } from '../content-schemas/fast.ts';
 import type { PhaseAction } from './protocol/phases.ts';
 import { nextPhase } from './protocol/phases.ts';
+import { leaseHolds } from './protocol/leases.ts';
 
 export interface SummaryInput {
   state: State;
@@ -12,6 +13,8 @@ export interface SummaryInput {
   drifted: ReadonlySet<string>;
   /** Every lesson line, not only those needing attention. */
   all: boolean;
+  /** The clock a task's lease is read against (a running task past it is interrupted). */
+  now: Date;
 }
 
 /** Flags of a lesson in a line: blocked, stale, drifted, running task. */
@@ -63,7 +66,7 @@ function moduleLines(input: SummaryInput, runningByLesson: Map<string, string>):
       if (input.all || needsAttention(lesson, flags)) lines.push(lessonLine(lesson, input, flags));
       else hidden += 1;
     }
-    if (hidden > 0 && hidden < lessons.length) lines.push(`  (${hidden} more pending or done; --all lists them)`);
+    if (hidden > 0) lines.push(`  (${hidden === lessons.length ? `all ${hidden}` : `${hidden} more`} pending or done, not listed; --all lists them)`);
   }
   return lines;
 }
@@ -87,7 +90,11 @@ export function buildSummary(input: SummaryInput): string[] {
     for (const item of missing) lines.push(`  - ${item.id}: ${item.problems.slice(0, 3).join('; ')}${item.problems.length > 3 ? ` (and ${item.problems.length - 3} more)` : ''}`);
   }
   if (lessons.length > 0) lines.push('', ...moduleLines(input, runningByLesson));
-  lines.push('', running.length > 0 ? `open tasks: ${running.length}` : 'open tasks: none');
-  for (const task of running) lines.push(`  ${task.id} ${task.lesson ?? `phase ${task.phase}`} ${task.role} since ${task.started_at}`);
+  const interrupted = running.filter((task) => !leaseHolds(task, input.now));
+  lines.push('', running.length > 0 ? `open tasks: ${running.length}${interrupted.length > 0 ? ` (${interrupted.length} interrupted)` : ''}` : 'open tasks: none');
+  for (const task of running) {
+    const lease = interrupted.includes(task) ? `interrupted (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})` : `running until ${task.lease_expires_at}`;
+    lines.push(`  ${task.id} ${task.lesson ?? `phase ${task.phase}`} ${task.role} since ${task.started_at}, ${lease}`);
+  }
   return lines;
 }

@@ -1,5 +1,5 @@
 // codelabgen report [--json]: write .codelabgen/report.md and report.json from the event log alone.
-import { ARTIFACTS, abs, buildReport, eventsPath, loadState, renderReport, scanLog, writeFileAtomic } from '../../pipeline/index.ts';
+import { ARTIFACTS, loadState, writeReportFiles } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -9,10 +9,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   // loadState replays events the state has not applied yet; the report reads only the log.
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
-  const events = scanLog(eventsPath(course)).events.filter((event) => event.seq <= state.last_seq);
-  const report = buildReport(events);
-  writeFileAtomic(abs(course, ARTIFACTS.reportJson), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileAtomic(abs(course, ARTIFACTS.reportMd), renderReport(report));
+  const report = writeReportFiles(course, state.last_seq);
   if (ctx.flag('json')) ctx.out.json(report);
   else ctx.out.print(`wrote ${ARTIFACTS.reportMd} and ${ARTIFACTS.reportJson}: ${report.totals.lessons} lessons, ${report.totals.done} done, ${report.phases.length} phases`);
   return EXIT.ok;

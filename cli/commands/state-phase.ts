@@ -1,5 +1,5 @@
 // codelabgen state phase <next> [--approved]: one phase forward (docs/protocol.md, "Phases").
-import { commit, decidePhase, phaseFacts } from '../../pipeline/state-commands.ts';
+import { ARTIFACTS, commit, decidePhase, phaseFacts } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -7,10 +7,12 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const target = ctx.positionals[0] ?? '';
-  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state, target, ctx.flag('approved'))));
+  const { event, state, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state, target, ctx.flag('approved'))));
   reportNotices(ctx, notices);
   if (event.kind !== 'phase.advance') return EXIT.ok;
-  if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved });
-  else ctx.out.print(`phase ${event.from} → ${event.to} (seq ${event.seq})`);
+  // The finished course's report tells everything up to this move (assembly asked for it before the site build).
+  const report = event.to === 'done' ? (await import('../../pipeline/report-files.ts')).writeReportFiles(course, state.last_seq) : null;
+  if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved, ...(report && { report: [ARTIFACTS.reportMd, ARTIFACTS.reportJson] }) });
+  else ctx.out.print(`phase ${event.from} → ${event.to} (seq ${event.seq})${report ? `; report refreshed: ${ARTIFACTS.reportMd}, ${ARTIFACTS.reportJson}` : ''}`);
   return EXIT.ok;
 }

@@ -2,21 +2,30 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, escapeControl, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, taskDurationMs } from '../../pipeline/state-commands.ts';
+import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, escapeControl, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, requireRunningTask, taskDurationMs, type StatusExpectation } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-/** Reads FILE or stdin (-) and validates its last JSON block as a worker status. */
-export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
+/** The text of FILE or stdin (-), with the label errors name it by. */
+function readStatusText(ctx: Context, source: string): { text: string; label: string } {
   const label = source === '-' ? '(stdin)' : source;
-  let text: string;
   try {
-    text = source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8');
+    return { text: source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8'), label };
   } catch (error) {
     return refuse(`cannot read ${printable(label)}: ${(error as Error).message.split('\n')[0]}`);
   }
+}
+
+/** Reads FILE or stdin (-) and validates its last JSON block as a worker status (of either kind). */
+export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
+  const { text, label } = readStatusText(ctx, source);
   return parseWorkerStatus(text, label);
+}
+
+/** The status the task expects: its lesson's worker, or its phase's. */
+function expectationOf(task: Task): StatusExpectation {
+  return task.lesson === null ? { task: task.id, phase: task.phase ?? 'unknown' } : { task: task.id, lesson: task.lesson };
 }
 
 async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<ExitCode> {
@@ -36,7 +45,7 @@ async function list(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, notices);
   if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
   const filter = ctx.flag('running') ? 'running' : ctx.flag('open') ? 'open' : 'all';
-  const tasks = listTasks(state, filter);
+  const tasks = listTasks(state, filter, new Date());
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
     return EXIT.ok;
@@ -44,7 +53,8 @@ async function list(ctx: Context): Promise<ExitCode> {
   if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
-    ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(7)} ${task.started_at}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`);
+    const lease = task.status === 'interrupted' ? ` (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})` : '';
+    ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(11)} ${task.started_at}${lease}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`);
   }
   return EXIT.ok;
 }
@@ -66,11 +76,15 @@ export async function run(ctx: Context): Promise<ExitCode> {
     case 'state task done':
     case 'state task fail': {
       const source = ctx.string('result');
-      const result = source === undefined ? null : readWorkerStatus(ctx, source);
-      return change(ctx, (state) => decideTaskFinish(state, arg, ctx.command === 'state task done' ? 'done' : 'failed', note, result));
+      const given = source === undefined ? null : readStatusText(ctx, source);
+      return change(ctx, (state) => {
+        const task = requireRunningTask(state, arg);
+        const result = given === null ? null : parseWorkerStatus(given.text, given.label, expectationOf(task));
+        return decideTaskFinish(state, arg, ctx.command === 'state task done' ? 'done' : 'failed', note, result);
+      });
     }
     case 'state task reset':
-      return change(ctx, (state) => decideTaskReset(state, arg, note));
+      return change(ctx, (state) => decideTaskReset(state, arg, note, ctx.flag('if-expired') ? new Date() : null));
     default:
       return list(ctx);
   }

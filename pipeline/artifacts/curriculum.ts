@@ -6,42 +6,57 @@ import type { Curriculum, RegisteredLesson } from '../../content-schemas/index.t
 import { CurriculumParser, parseDataFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, lessonDirName, type Course } from '../course.ts';
 import { refuse } from '../errors.ts';
+import { problemsOf } from './problems.ts';
 
 export function readCurriculum(course: Course): Curriculum {
   return parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
 }
 
-/** The lessons of a curriculum as registered lessons; refuses duplicates, bad prerequisites, unsafe dirs. */
+/** The lessons of a curriculum as registered lessons; refuses duplicates, bad prerequisites, unsafe dirs (the first problem, the others as hints). */
 export function curriculumLessons(course: Course, curriculum: Curriculum): RegisteredLesson[] {
+  const { lessons, problems } = checkCurriculum(course, curriculum);
+  const shared = problems.some((problem) => problem.includes(' both map to the folder ')) ? ['change one of their slugs (or ids) so that each lesson has its own folder'] : [];
+  if (problems.length > 0) refuse(problems[0]!, ...problems.slice(1), ...shared);
+  return lessons;
+}
+
+/**
+ * Every problem `register` would refuse a curriculum for, one line each (duplicate module or lesson
+ * ids, prerequisites unknown or not earlier, unsafe or shared folders), and the lessons it gives.
+ * The curriculum phase's gate checks the same.
+ */
+export function checkCurriculum(course: Course, curriculum: Curriculum): { lessons: RegisteredLesson[]; problems: string[] } {
   const file = ARTIFACTS.curriculum;
+  const problems: string[] = [];
   const modules = new Set<string>();
   const seen = new Map<string, string>();
   const folders = new Map<string, { id: string; field: string }>(); // lowercased folder → its lesson
   const lessons: RegisteredLesson[] = [];
   const allIds = new Set(curriculum.modules.flatMap((module) => module.lessons.map((lesson) => lesson.id)));
   curriculum.modules.forEach((module, m) => {
-    if (modules.has(module.id)) refuse(`${file}: modules[${m}].id: duplicate module id "${module.id}"`);
+    if (modules.has(module.id)) problems.push(`${file}: modules[${m}].id: duplicate module id "${module.id}"`);
     modules.add(module.id);
     module.lessons.forEach((lesson, l) => {
       const field = `modules[${m}].lessons[${l}]`;
       const earlier = seen.get(lesson.id);
-      if (earlier) refuse(`${file}: ${field}.id: duplicate lesson id "${lesson.id}" (also at ${earlier})`);
+      if (earlier) problems.push(`${file}: ${field}.id: duplicate lesson id "${lesson.id}" (also at ${earlier})`);
       lesson.prerequisites.forEach((prerequisite, p) => {
-        if (prerequisite === lesson.id) refuse(`${file}: ${field}.prerequisites[${p}]: lesson ${lesson.id} cannot be its own prerequisite`);
-        if (!allIds.has(prerequisite)) refuse(`${file}: ${field}.prerequisites[${p}]: unknown lesson "${prerequisite}"`);
-        if (!seen.has(prerequisite)) refuse(`${file}: ${field}.prerequisites[${p}]: "${prerequisite}" comes later in the curriculum; a prerequisite must be an earlier lesson`);
+        if (prerequisite === lesson.id) problems.push(`${file}: ${field}.prerequisites[${p}]: lesson ${lesson.id} cannot be its own prerequisite`);
+        else if (!allIds.has(prerequisite)) problems.push(`${file}: ${field}.prerequisites[${p}]: unknown lesson "${prerequisite}"`);
+        else if (!seen.has(prerequisite)) problems.push(`${file}: ${field}.prerequisites[${p}]: "${prerequisite}" comes later in the curriculum; a prerequisite must be an earlier lesson`);
       });
-      seen.set(lesson.id, field);
+      if (!earlier) seen.set(lesson.id, field);
       const dir = lessonDirName(module.id, module.slug, lesson.id, lesson.slug);
-      insideCourse(course, dir, `${file}: ${field} folder`);
+      const unsafe = problemsOf(() => insideCourse(course, dir, `${file}: ${field} folder`));
+      if (unsafe.length > 0) return void problems.push(...unsafe);
       // Lowercased too: on a case-insensitive file system "A" and "a" are one folder.
       const sharing = folders.get(dir.toLowerCase());
-      if (sharing) refuse(`${file}: ${field}: lessons ${sharing.id} (${sharing.field}) and ${lesson.id} both map to the folder ${dir}`, 'change one of their slugs (or ids) so that each lesson has its own folder');
+      if (sharing) problems.push(`${file}: ${field}: lessons ${sharing.id} (${sharing.field}) and ${lesson.id} both map to the folder ${dir}`);
       folders.set(dir.toLowerCase(), { id: lesson.id, field });
       lessons.push({ id: lesson.id, title: lesson.title, slug: lesson.slug, module_id: module.id, module_slug: module.slug, module_title: module.title, dir });
     });
   });
-  return lessons;
+  return { lessons, problems };
 }
 
 /** Creates `<dir>/docs/` for every lesson (idempotent); returns the folders created. */

@@ -1,7 +1,8 @@
 // Each phase's required actions checked against the course (docs/protocol.md, "Phases"): what
 // `state next` lists and the facts `state phase` decides on.
 import { existsSync, statSync } from 'node:fs';
-import type { Phase, Source, State } from '../../content-schemas/index.ts';
+import type { Curriculum, Phase, Source, State } from '../../content-schemas/index.ts';
+import { checkCurriculum } from './curriculum.ts';
 import { CurriculumParser, DataFileError, SourceParser, TopicParser, parseDataFile, parseJsonlFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
 import { codeDrift } from './drift.ts';
@@ -43,10 +44,18 @@ function topicsActions(course: Course): PhaseAction[] {
   return [action('topics.files', 'a valid topics file .codelabgen/topics/<source-id>.jsonl for each accepted source', '.codelabgen/topics/', problems.length > 0 ? problems : topicProblems)];
 }
 
+/** curriculum.yaml valid against its schema, then checked as `register` checks it (ids, prerequisites, folders). */
+function curriculumProblems(course: Course): string[] {
+  if (!existsSync(abs(course, ARTIFACTS.curriculum))) return [`${ARTIFACTS.curriculum}: missing`];
+  let curriculum: Curriculum | undefined;
+  const parse = problemsOf(() => {
+    curriculum = parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
+  });
+  return curriculum === undefined ? parse : checkCurriculum(course, curriculum).problems;
+}
+
 function curriculumActions(course: Course): PhaseAction[] {
-  const curriculum = existsSync(abs(course, ARTIFACTS.curriculum))
-    ? problemsOf(() => parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum))
-    : [`${ARTIFACTS.curriculum}: missing`];
+  const curriculum = curriculumProblems(course);
   return [
     action('curriculum.yaml', 'a valid curriculum.yaml', ARTIFACTS.curriculum, curriculum),
     action('curriculum.plan', 'plan.md written', ARTIFACTS.plan, nonEmptyFileProblems(course, ARTIFACTS.plan)),
@@ -96,8 +105,8 @@ export function lessonsDoneProblems(course: Course, state: State): string[] {
 
 function assemblyActions(course: Course, state: State): PhaseAction[] {
   return [
-    action('assembly.report', 'report.md written (codelabgen report)', ARTIFACTS.reportMd, nonEmptyFileProblems(course, ARTIFACTS.reportMd)),
     action('assembly.site_build', 'a successful site build recorded (codelabgen site build)', null, state.last_site_build ? [] : ['no successful site build recorded yet']),
+    action('assembly.report', 'report.md written (codelabgen report, after the site build; state phase done refreshes it)', ARTIFACTS.reportMd, nonEmptyFileProblems(course, ARTIFACTS.reportMd)),
   ];
 }
 

@@ -10,6 +10,7 @@ import { changedPrerequisites } from './prerequisites.ts';
 import { decideSet, decideUnblock, reviewRounds, staleReview, type StageMoveFacts } from './stages.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
+const NOW = new Date('2026-01-01T00:10:00.000Z');
 const NO_FACTS: StageMoveFacts = { forwardProblems: [], review: {} };
 const BUDGETS = { fix_attempts: 3, review_rounds: 2, parallel: 3 };
 
@@ -66,12 +67,14 @@ test('open tasks: a failed task stays open until reset or a later task on its le
   ];
   for (const [name, tasks, expected] of cases) {
     const current = state([lesson('1.1', 'spec'), lesson('1.2', 'spec')], tasks);
-    assert.deepEqual(listTasks(current, 'open').map((item) => item.id), expected, name);
+    assert.deepEqual(listTasks(current, 'open', NOW).map((item) => item.id), expected, name);
     assert.equal(isOpen(current, tasks[0] as Task), expected.includes('t1'), name);
   }
-  const mixed = state([lesson('1.1', 'spec')], [task('t2', '1.1'), task('t1', '1.1', 'failed')]);
-  assert.deepEqual(listTasks(mixed, 'running').map((item) => item.id), ['t2']);
-  assert.deepEqual(listTasks(mixed, 'all').map((item) => item.id), ['t1', 't2']);
+  const leased = { ...task('t2', '1.1'), lease_expires_at: new Date(NOW.getTime() + 60_000).toISOString() };
+  const mixed = state([lesson('1.1', 'spec')], [leased, task('t1', '1.1', 'failed'), task('t3', '1.2')]);
+  assert.deepEqual(listTasks(mixed, 'running', NOW).map((item) => item.id), ['t2'], 'running: the lease holds');
+  assert.deepEqual(listTasks(mixed, 'all', NOW).map((item) => [item.id, item.status]), [['t1', 'failed'], ['t2', 'running'], ['t3', 'interrupted']]);
+  assert.deepEqual(listTasks(mixed, 'open', new Date(NOW.getTime() + 120_000)).map((item) => [item.id, item.status, item.lease_expires_at]), [['t1', 'failed', undefined], ['t2', 'interrupted', leased.lease_expires_at], ['t3', 'interrupted', undefined]], 'an expired lease lists as interrupted');
 });
 
 test('reopen: a move back in assembly or done needs --reopen, which carries the phase left; elsewhere --reopen is refused', () => {
@@ -175,7 +178,7 @@ test('phase tasks: only for the current worker phase, with a role; a later finis
   for (const [phase, target, role, expected] of cases) assert.ok(refusal(() => decidePhaseTaskStart(state([], [], phase), target, role, 60)).includes(expected), `${phase} ${target} ${role}`);
   const phaseTask = (id: string, phase: State['phase'], status: Task['status']): Task => ({ ...task(id, '', status), lesson: null, phase });
   const tasks = [phaseTask('t1', 'sources', 'failed'), phaseTask('t2', 'recon', 'done'), phaseTask('t3', 'topics', 'failed'), phaseTask('t4', 'topics', 'done')];
-  assert.deepEqual(listTasks(state([], tasks), 'open').map((item) => item.id), ['t1']);
+  assert.deepEqual(listTasks(state([], tasks), 'open', NOW).map((item) => item.id), ['t1']);
 });
 
 test('rework: shown until the lesson is back at the stage it left; a review must belong to the current round', () => {

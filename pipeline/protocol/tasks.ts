@@ -2,11 +2,12 @@
 // `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
 // (`--phase`) record the workers that are not about one lesson.
 import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { RoleParser, TASK_ID_PATTERN } from '../../content-schemas/fast.ts';
+import { RoleParser, TASK_ID_PATTERN, TASK_PHASES as TASK_PHASE_NAMES } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { requireLesson } from './lessons.ts';
 import { stageRow } from './stages.ts';
+import { leaseHolds } from './leases.ts';
 import { getOwn } from '../state/keyed.ts';
 
 export function runningTaskFor(state: State, lesson: string): Task | undefined {
@@ -14,7 +15,7 @@ export function runningTaskFor(state: State, lesson: string): Task | undefined {
 }
 
 /** Phases whose workers are recorded as phase tasks (`state task start --phase P --role R`). */
-export const TASK_PHASES: readonly Phase[] = ['recon', 'sources', 'topics', 'curriculum', 'scaffold', 'assembly'];
+export const TASK_PHASES: readonly Phase[] = TASK_PHASE_NAMES;
 
 /** `state task start --phase P --role R`: a worker for the current phase; several may run at once. */
 export function decidePhaseTaskStart(state: State, phase: string, role: string | undefined, leaseSeconds: number): EventDraft {
@@ -69,7 +70,8 @@ export function requireRunningTask(state: State, id: string): Task {
 /** `state task done|fail <task> [--note] [--result]`; a result must be about the task's lesson. */
 export function decideTaskFinish(state: State, id: string, status: 'done' | 'failed', note: string | null, result: WorkerStatus | null): EventDraft {
   const task = requireRunningTask(state, id);
-  if (result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && 'lesson' in result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && 'phase' in result && task.phase !== undefined && result.phase !== task.phase) refuse(`--result: phase: is "${result.phase}", but task ${id} is for phase ${task.phase}`);
   return { kind: 'task.finish', task: id, status, note, result };
 }
 
@@ -86,12 +88,26 @@ export function parseLease(text: string, label: string): number {
   return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'];
 }
 
-/** `state task reset <task>`: abandons a running task (the worker is gone) or closes an open failed one; the lesson is untouched. */
-export function decideTaskReset(state: State, id: string, note: string | null): EventDraft {
+/**
+ * `state task reset <task>`: abandons a running task (the worker is gone) or closes an open failed
+ * one; the lesson is untouched. With `ifExpiredAt`, a running task is reset only when its lease
+ * has run out by then (interrupted), never one a worker still holds.
+ */
+export function decideTaskReset(state: State, id: string, note: string | null, ifExpiredAt: Date | null = null): EventDraft {
   const task = getOwn(state.tasks, id);
   if (task?.status === 'failed' && isOpen(state, task)) return { kind: 'task.reset', task: id, note };
-  requireRunningTask(state, id);
+  const running = requireRunningTask(state, id);
+  if (ifExpiredAt !== null && leaseHolds(running, ifExpiredAt)) {
+    refuse(`task ${id} is running and its lease holds until ${running.lease_expires_at}: --if-expired resets only an interrupted task`, `a worker is on it; wait, or reset it without --if-expired if it is really gone`);
+  }
   return { kind: 'task.reset', task: id, note };
+}
+
+/** A task as listings show it: a running task whose lease ran out (or never had one) is `interrupted`. */
+export type ListedTask = Omit<Task, 'status'> & { status: Task['status'] | 'interrupted' };
+
+export function listedTask(task: Task, now: Date): ListedTask {
+  return task.status === 'running' && !leaseHolds(task, now) ? { ...task, status: 'interrupted' } : task;
 }
 
 function byNumber(a: Task, b: Task): number {
@@ -109,13 +125,17 @@ function sameSubject(a: Task, b: Task): boolean {
   return a.lesson === b.lesson && a.phase === b.phase;
 }
 
-/** `state task list --open` (running and open failed tasks) or `--running`, in task order. */
-export function listTasks(state: State, filter: 'all' | 'open' | 'running'): Task[] {
+/**
+ * `state task list`, in task order, as of `now`: `--open` (running, interrupted and open failed
+ * tasks) or `--running` (running with the lease holding: a worker is on them).
+ */
+export function listTasks(state: State, filter: 'all' | 'open' | 'running', now: Date): ListedTask[] {
   return Object.values(state.tasks)
-    .filter((task) => filter === 'all' || (filter === 'running' ? task.status === 'running' : isOpen(state, task)))
-    .sort(byNumber);
+    .filter((task) => filter === 'all' || (filter === 'running' ? task.status === 'running' && leaseHolds(task, now) : isOpen(state, task)))
+    .sort(byNumber)
+    .map((task) => listedTask(task, now));
 }
 
-export function taskDurationMs(task: Task): number | null {
+export function taskDurationMs(task: Pick<Task, 'started_at' | 'finished_at'>): number | null {
   return task.finished_at ? Math.max(0, Date.parse(task.finished_at) - Date.parse(task.started_at)) : null;
 }

@@ -15,7 +15,29 @@ for (const [name, text, expected] of cases) test(`lastJsonBlock: ${name}`, () =>
 
 test('parseWorkerStatus validates and names the field', () => {
   const status = parseWorkerStatus('Done.\n{"lesson": "1.2", "status": "ok", "stage": "code", "artifacts": ["1-basics/1.2-routing/src/graph.ts"]}', 'answer.txt');
-  assert.equal(status.stage, 'code');
+  assert.equal('stage' in status && status.stage, 'code');
   assert.throws(() => parseWorkerStatus('{"lesson":"1.2","status":"fine","stage":"code"}', 'answer.txt'), (error: unknown) => error instanceof DataFileError && /^answer\.txt: status: /.test(error.message));
   assert.throws(() => parseWorkerStatus('{"lesson":"1.2","status":"ok","stage":"code","artifacts":["../x"]}', 'a'), /artifacts\[0\]: expected a relative path/);
+});
+
+test('parseWorkerStatus: a phase worker\'s status; the task decides which kind is expected; a missing field is named missing', () => {
+  const phase = parseWorkerStatus('{"phase": "recon", "status": "ok", "artifacts": [".codelabgen/research/overview.md"]}', 'a');
+  assert.deepEqual(phase, { phase: 'recon', status: 'ok', artifacts: ['.codelabgen/research/overview.md'] });
+  const problems = (text: string, expect?: Parameters<typeof parseWorkerStatus>[2]) => {
+    try {
+      parseWorkerStatus(text, 'a', expect);
+    } catch (error) {
+      return (error as DataFileError).problems;
+    }
+    return [];
+  };
+  assert.deepEqual(problems('{"lesson": "1.2", "status": "ok", "stage": "code"}', { task: 't3', phase: 'recon' }), [
+    'task t3 is a phase task (phase recon): expected a phase worker\'s status {"phase": "recon", "status": "ok"|"failed"|"needs-user", "artifacts": [...], "notes": "..."}',
+    'phase: missing; expected one of "recon"|"sources"|"topics"|"curriculum"|"scaffold"|"assembly"',
+    '(top level): unknown fields "lesson", "stage"',
+  ]);
+  assert.deepEqual(problems('{"phase": "recon", "status": "ok"}', { task: 't4', lesson: '1.2' }).slice(0, 1), [
+    'task t4 is for lesson 1.2: expected a lesson worker\'s status {"lesson": "1.2", "status": "ok"|"failed"|"needs-user", "stage": "<stage>", "artifacts": [...], "notes": "..."}',
+  ]);
+  assert.deepEqual(problems('{"status": "ok", "stage": "code"}'), ['lesson: missing; expected a string']);
 });

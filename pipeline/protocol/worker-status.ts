@@ -1,7 +1,10 @@
 // A worker's status JSON (docs/protocol.md, "What a worker returns"): find the last JSON object in a worker's answer
 // (the whole text, a ```json fence, or a bare object) and validate it with WorkerStatusSchema.
 import type { WorkerStatus } from '../../content-schemas/index.ts';
-import { DataFileError, WorkerStatusParser, parseData } from '../../content-schemas/fast.ts';
+import { DataFileError, WorkerStatusParser, issuesToProblems, zodSchemas } from '../../content-schemas/fast.ts';
+
+/** What the task a status is recorded for expects: a lesson worker's status or a phase worker's. */
+export type StatusExpectation = { task: string; lesson: string; phase?: undefined } | { task: string; phase: string; lesson?: undefined };
 
 /** Characters the brace scan may visit in all (text of unbalanced braces is quadratic otherwise). */
 const SCAN_BUDGET = 32 * 1024 * 1024;
@@ -47,8 +50,12 @@ export function lastJsonBlock(text: string): unknown {
   return found;
 }
 
-/** Finds and validates the worker status in `text`; throws DataFileError naming `label` and fields. */
-export function parseWorkerStatus(text: string, label: string): WorkerStatus {
+/**
+ * Finds and validates the worker status in `text`; throws DataFileError naming `label` and fields.
+ * With `expect` (the task it is for) a status of the other kind is refused, and the error says
+ * which kind the task expected; without it, the fields name the kind (`phase` without `lesson`).
+ */
+export function parseWorkerStatus(text: string, label: string, expect?: StatusExpectation): WorkerStatus {
   let block: unknown;
   try {
     block = lastJsonBlock(text);
@@ -57,5 +64,23 @@ export function parseWorkerStatus(text: string, label: string): WorkerStatus {
     throw error;
   }
   if (block === undefined) throw new DataFileError(label, ['no JSON object found (a worker ends its answer with one JSON block)']);
-  return parseData(WorkerStatusParser, block, label);
+  const parsed = WorkerStatusParser.safeParse(block);
+  const kind = expect ? (expect.phase !== undefined ? 'phase' : 'lesson') : isPhaseShaped(block) ? 'phase' : 'lesson';
+  if (parsed.success && ('phase' in parsed.data) === (kind === 'phase')) return parsed.data;
+  const variant = zodSchemas()[kind === 'phase' ? 'PhaseWorkerStatusSchema' : 'LessonWorkerStatusSchema'];
+  const checked = variant.safeParse(block, { reportInput: true });
+  const problems = checked.success ? [] : issuesToProblems(checked.error.issues);
+  // The task's kind is named when the status lacks its key (a lesson status for a phase task, or the reverse).
+  const otherKind = expect !== undefined && !(typeof block === 'object' && block !== null && kind in block);
+  throw new DataFileError(label, otherKind ? [expectedLine(expect), ...problems] : problems);
+}
+
+function isPhaseShaped(block: unknown): boolean {
+  return typeof block === 'object' && block !== null && 'phase' in block && !('lesson' in block);
+}
+
+function expectedLine(expect: StatusExpectation): string {
+  return expect.phase !== undefined
+    ? `task ${expect.task} is a phase task (phase ${expect.phase}): expected a phase worker's status {"phase": "${expect.phase}", "status": "ok"|"failed"|"needs-user", "artifacts": [...], "notes": "..."}`
+    : `task ${expect.task} is for lesson ${expect.lesson}: expected a lesson worker's status {"lesson": "${expect.lesson}", "status": "ok"|"failed"|"needs-user", "stage": "<stage>", "artifacts": [...], "notes": "..."}`;
 }
