@@ -1,6 +1,6 @@
 // Finding one's way around a lesson: the course sidebar (current lesson, collapsible modules), the
 // menu button on narrow screens, the on-page table of contents and heading anchors, by keyboard too.
-import { curriculum, lessonUrl, lessons } from './course.ts';
+import { curriculum, lessonUrl, lessons, readLessonFile } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
 test('the sidebar lists every lesson by module, marks the current one, and modules collapse', async ({ page }) => {
@@ -59,6 +59,31 @@ test('the table of contents lists the h2/h3 headings, marks the one in view; eve
   await anchor.focus();
   await expect(anchor).toHaveCSS('opacity', '1');
   await expect(anchor).toHaveAccessibleName(`Section titled “${shown[1]!.text}”`);
+});
+
+test('a doc title with inline code shows code in its heading and "On this page", never backticks', async ({ page }) => {
+  const titleOf = (l: (typeof lessons extends () => (infer L)[] ? L : never)) => readLessonFile(l, 'docs/readalong.md').split('\n')[0]!.replace(/^#\s*/, '');
+  const lesson = lessons().find((l) => titleOf(l).includes('`'));
+  expect(lesson, 'the demo has a readalong titled with inline code').toBeTruthy();
+  const title = titleOf(lesson!);
+  const code = /`([^`]+)`/.exec(title)![1]!;
+  const plain = title.replace(/`/g, '');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(lessonUrl(lesson!));
+  const heading = page.getByRole('heading', { level: 2, name: plain, exact: true });
+  await expect(heading.locator('code')).toHaveText(code);
+  await expect(page.getByRole('link', { name: `Section titled “${plain}”` })).toHaveCount(1);
+  const toc = page.getByRole('navigation', { name: 'On this page' });
+  await toc.locator('summary').click();
+  await expect(toc.getByRole('link', { name: plain, exact: true }).locator('code')).toHaveText(code);
+  // No backtick in the page's text outside code, its title or any label.
+  const shown = await page.evaluate(() => {
+    const out = [document.title, ...[...document.querySelectorAll('[aria-label]')].map((el) => el.getAttribute('aria-label')!)];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!n.parentElement!.closest('pre, code, script, style')) out.push(n.textContent!);
+    return out.filter((t) => t.includes('`'));
+  });
+  expect(shown).toEqual([]);
 });
 
 test('narrow screens: the menu button opens the sidebar, traps the page behind it, Escape closes it', async ({ page }) => {

@@ -14,7 +14,7 @@
     if (!pf) pf = import(d.dataset.bundle + 'pagefind.js').then(function (m) { return m.options({ baseUrl: d.dataset.base }).then(function () { return m.init(); }).then(function () { return m; }); }).catch(function () { status.textContent = 'The search index is not available (it is built by codelabgen site build).'; return null; });
   }
   function text(html) { var t = document.createElement('template'); t.innerHTML = html; return t.content.textContent; }
-  function item(r) { var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'); a.href = r.url; b.textContent = text((r.meta && r.meta.title) || r.url).replace(/`/g, ''); p.className = 'search-excerpt'; p.innerHTML = r.excerpt; a.append(b, p); li.append(a); return li; }
+  function item(r) { var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'); a.href = r.url; b.textContent = text((r.meta && r.meta.title) || r.url); p.className = 'search-excerpt'; p.innerHTML = r.excerpt; a.append(b, p); li.append(a); return li; }
   function search() {
     var q = input.value.trim(), n = ++seq;
     if (!q) { list.replaceChildren(); status.textContent = ''; return; }

@@ -43,7 +43,7 @@ export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
   segments: z.array(SegmentViewSchema),
-  toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
+  toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string(), html: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
   mdx: z
     .strictObject({ id: z.string().describe('Entry of the mdxDocs collection.'), diagrams: z.array(DiagramViewSchema).describe('Its <Diagram> elements.') })
     .nullable()
