@@ -75,6 +75,8 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
   notes: DocViewSchema.nullable(),
   diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),
   files: z.array(CodeFileSchema),
+  folder: z.string().describe('Name of the lesson folder: the top folder of its download (`<folder>.zip`).'),
+  testCommand: z.string().nullable().describe('What runs the tests in that folder, from the last verification run (site/lib/download.ts); null before any run.'),
   verification: z.strictObject({
     tests: z.string().nullable().describe('passed/total of the last run'),
     passed: z.boolean().nullable(),
