@@ -52,6 +52,9 @@ for (const theme of THEMES) {
         await open(page, lessonUrl(lessons()[0]!), 390, theme);
         await page.getByRole('button', { name: 'Course menu' }).click();
         await check('mobile menu');
+        await open(page, lessonUrl(lessons()[0]!), 1280, theme);
+        await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
+        await check('"On this page" bar open beside the readalong');
       }
       expect(found).toEqual([]);
     });

@@ -2,6 +2,8 @@
 // (base) keeps the production details. Also the example course's branding from config.yaml site:.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { listLessonCodeFiles } from '../pipeline/index.ts';
 import { lessonDir, lessonUrl, lessons, siteUrl, type Lesson } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -79,4 +81,30 @@ test('the example course\'s branding: logo, favicon, accent in both themes, edit
   await expect(page.getByRole('link', { name: /^Edit this page/ }).first()).toHaveAttribute('href', `https://github.com/codelabgen/node-streams/edit/main/${dir}/docs/readalong.md`);
   await expect(page.getByRole('link', { name: 'Repository', exact: true })).toHaveAttribute('href', 'https://github.com/codelabgen/node-streams');
   await expect(page.locator('.site-footer')).toContainText('code under the MIT licence');
+});
+
+test('a lesson page offers its code: the folder as a zip, the test command, the repository; the badge links there', async ({ page, request }) => {
+  const lesson = lessons()[0]!;
+  const folder = path.basename(lessonDir(lesson));
+  await page.goto(lessonUrl(lesson));
+  await page.getByRole('complementary', { name: 'Verification' }).getByRole('link', { name: /^tests passed \d+\/\d+/ }).click();
+  await expect(page).toHaveURL(/#get-the-code$/);
+  const download = page.getByRole('link', { name: 'Download the code' });
+  await expect(download).toBeInViewport();
+  await expect(download).toHaveAttribute('download', `${folder}.zip`);
+  const code = page.locator('#get-the-code');
+  await expect(code).toContainText(`folder ${folder}`);
+  await expect(code.locator('pre')).toHaveText(`cd ${folder}node --test`); // one line each; the runtime's command as it ran
+  await expect(code.getByRole('link', { name: 'course repository' })).toHaveAttribute('href', 'https://github.com/codelabgen/node-streams');
+
+  // The zip: one folder named like the lesson's, holding exactly the verified files (no docs/, no caches), byte for byte.
+  const response = await request.get(new URL((await download.getAttribute('href'))!, page.url()).href);
+  expect(response.status()).toBe(200);
+  const body = new Uint8Array(await response.body());
+  expect(Buffer.from(body.subarray(0, 4)).toString('latin1'), 'a zip file').toBe('PK\x03\x04');
+  const entries = unzipSync(body);
+  const expected = listLessonCodeFiles(lessonDir(lesson));
+  expect(expected.length).toBeGreaterThan(1);
+  expect(Object.keys(entries).sort()).toEqual(expected.map((f) => `${folder}/${f}`));
+  for (const file of expected) expect(Buffer.from(entries[`${folder}/${file}`]!).equals(readFileSync(path.join(lessonDir(lesson), file))), file).toBe(true);
 });

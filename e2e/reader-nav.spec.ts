@@ -1,6 +1,6 @@
 // Finding one's way around a lesson: the course sidebar (current lesson, collapsible modules), the
 // menu button on narrow screens, the on-page table of contents and heading anchors, by keyboard too.
-import { curriculum, lessonUrl, lessons } from './course.ts';
+import { curriculum, lessonUrl, lessons, readLessonFile } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
 test('the sidebar lists every lesson by module, marks the current one, and modules collapse', async ({ page }) => {
@@ -30,6 +30,8 @@ test('the sidebar lists every lesson by module, marks the current one, and modul
 
 test('the table of contents lists the h2/h3 headings, marks the one in view; every heading has an anchor', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
+  // The reader's "Inline code" choice: the readalong is inline, the table of contents a column (scrolly.spec.ts has the bar).
+  await page.addInitScript(() => localStorage.setItem('codelabgen-readalong', 'inline'));
   await page.goto(lessonUrl(lessons()[0]!));
   const headings = page.locator('article :is(h2, h3)');
   const shown = await headings.evaluateAll((hs) => hs.map((h) => ({ id: h.id, text: h.textContent?.trim() ?? '' })));
@@ -59,6 +61,31 @@ test('the table of contents lists the h2/h3 headings, marks the one in view; eve
   await expect(anchor).toHaveAccessibleName(`Section titled “${shown[1]!.text}”`);
 });
 
+test('a doc title with inline code shows code in its heading and "On this page", never backticks', async ({ page }) => {
+  const titleOf = (l: (typeof lessons extends () => (infer L)[] ? L : never)) => readLessonFile(l, 'docs/readalong.md').split('\n')[0]!.replace(/^#\s*/, '');
+  const lesson = lessons().find((l) => titleOf(l).includes('`'));
+  expect(lesson, 'the demo has a readalong titled with inline code').toBeTruthy();
+  const title = titleOf(lesson!);
+  const code = /`([^`]+)`/.exec(title)![1]!;
+  const plain = title.replace(/`/g, '');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(lessonUrl(lesson!));
+  const heading = page.getByRole('heading', { level: 2, name: plain, exact: true });
+  await expect(heading.locator('code')).toHaveText(code);
+  await expect(page.getByRole('link', { name: `Section titled “${plain}”` })).toHaveCount(1);
+  const toc = page.getByRole('navigation', { name: 'On this page' });
+  await toc.locator('summary').click();
+  await expect(toc.getByRole('link', { name: plain, exact: true }).locator('code')).toHaveText(code);
+  // No backtick in the page's text outside code, its title or any label.
+  const shown = await page.evaluate(() => {
+    const out = [document.title, ...[...document.querySelectorAll('[aria-label]')].map((el) => el.getAttribute('aria-label')!)];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!n.parentElement!.closest('pre, code, script, style')) out.push(n.textContent!);
+    return out.filter((t) => t.includes('`'));
+  });
+  expect(shown).toEqual([]);
+});
+
 test('narrow screens: the menu button opens the sidebar, traps the page behind it, Escape closes it', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const lesson = lessons()[1]!;
@@ -67,7 +94,8 @@ test('narrow screens: the menu button opens the sidebar, traps the page behind i
   const sidebar = page.getByRole('navigation', { name: 'Course' });
   await expect(button).toHaveAttribute('aria-expanded', 'false');
   await expect(sidebar).toBeHidden();
-  await expect(page.getByRole('navigation', { name: 'On this page' })).toBeHidden();
+  const mobileToc = page.getByRole('navigation', { name: 'On this page' });
+  await expect(mobileToc, 'one table of contents: the bar at the top').toHaveCount(1);
   // Keyboard: the button is reached by Tab right after the skip link.
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
@@ -81,11 +109,20 @@ test('narrow screens: the menu button opens the sidebar, traps the page behind i
   await expect(sidebar).toBeHidden();
   await expect(button).toBeFocused();
   await expect(button).toHaveAttribute('aria-expanded', 'false');
-  // The table of contents is a closed disclosure at the top instead.
-  const mobileToc = page.locator('details.toc-mobile');
+  // The table of contents is a closed disclosure in a bar at the top, which stays under the header
+  // and names the section being read.
   await expect(mobileToc.locator('a').first()).toBeHidden();
+  const headings = await page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => h.textContent?.trim() ?? ''));
+  await page.locator('#notes').evaluate((h) => h.scrollIntoView());
+  await expect(mobileToc).toBeInViewport();
+  const header = (await page.locator('.site-header').boundingBox())!;
+  expect(Math.round((await mobileToc.boundingBox())!.y), 'right under the header').toBe(Math.round(header.y + header.height));
+  await expect(mobileToc.locator('summary')).toContainText(headings.find((h) => h.startsWith('Notes'))!);
   await mobileToc.locator('summary').click();
-  await expect(mobileToc.locator('a')).toHaveText(await page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => h.textContent?.trim() ?? '')));
+  await expect(mobileToc.locator('a')).toHaveText(headings);
+  await mobileToc.getByRole('link', { name: headings[0], exact: true }).click();
+  await expect(mobileToc.locator('a').first(), 'a link closes the list').toBeHidden();
+  await expect(mobileToc.locator('summary')).toContainText(headings[0]!);
   // Glossary and Sources move into the menu when the header has no room for them.
   await button.click();
   await sidebar.getByRole('link', { name: 'Glossary' }).click();

@@ -36,6 +36,36 @@ async function expectInline(page: Page): Promise<void> {
   await expect(page.locator('.ra-step[aria-current]')).toHaveCount(0);
 }
 
+/** The "On this page" bar that replaces the table of contents' column beside a readalong. */
+function tocBar(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'On this page' });
+}
+
+/** Characters on each full line (every line but a paragraph's last) of the step prose's paragraphs. */
+async function charactersPerLine(page: Page): Promise<number[]> {
+  return page.locator('[data-readalong]').evaluate((ra) => {
+    const counts: number[] = [];
+    for (const p of ra.querySelectorAll('.ra-text p')) {
+      const lines: number[] = [];
+      const range = document.createRange();
+      const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+      let top = -1e9;
+      for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+        for (let i = 0; i < t.length; i++) {
+          range.setStart(t, i);
+          range.setEnd(t, i + 1);
+          const r = range.getBoundingClientRect();
+          if (r.height === 0) continue;
+          if (r.top >= top + 14) (lines.push(0), (top = r.top)); // a new line (line height ~28 px)
+          lines[lines.length - 1]!++;
+        }
+      }
+      counts.push(...lines.slice(0, -1));
+    }
+    return counts;
+  });
+}
+
 /** The one visible (active) code panel. */
 async function activePanel(page: Page): Promise<Locator> {
   const visible = page.locator('.ra-code').filter({ visible: true });
@@ -60,9 +90,8 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   const prose = await steps.nth(0).locator('.ra-text').last().boundingBox();
   const panel = await first.boundingBox();
   expect(panel!.x, 'the panel sits beside the prose').toBeGreaterThan(prose!.x + prose!.width);
-  const header = (await page.locator('.site-header').boundingBox())!;
-  expect(Math.round(panel!.y), 'pinned under the header').toBe(Math.round(header.y + header.height + 16));
-  await expect(page.locator('.toc'), 'the panel takes the table of contents\' place').toBeHidden();
+  const bar = (await tocBar(page).boundingBox())!;
+  expect(Math.round(panel!.y), 'pinned under the header and the "On this page" bar').toBe(Math.round(bar.y + bar.height + 16));
 
   // Pinned: scrolling within the step leaves the panel where it is.
   await page.mouse.wheel(0, 150);
@@ -107,6 +136,54 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   // Clicking a step, or moving focus into it, selects it.
   await steps.nth(5).locator('.ra-text').last().click({ position: { x: 5, y: 5 } });
   await expect(steps.nth(5)).toHaveAttribute('aria-current', 'step');
+});
+
+test('at 1280 px the readalong keeps "On this page" in view, 60 characters a line, and its panel ends with the last step', async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await page.goto(lessonUrl(lesson()));
+  await expect(page.locator('[data-readalong]')).toHaveAttribute('data-enhanced', '');
+  const steps = page.locator('.ra-step');
+  const heading = (await steps.nth(2).locator('h2, h3').first().textContent())!.trim();
+  const bar = tocBar(page);
+  await expect(bar, 'the table of contents is a bar instead of a column').toBeInViewport();
+  await expect(bar, 'one "On this page" list').toHaveCount(1);
+  expect((await bar.boundingBox())!.height).toBeLessThan(60);
+  // Its list opens over the page; a link goes to the step's heading, below the bar, and closes the list.
+  await bar.locator('summary').click();
+  await bar.getByRole('link', { name: heading, exact: true }).click();
+  await expect(bar.locator('details')).not.toHaveAttribute('open');
+  await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
+  await expect(bar, 'the bar stays in view').toBeInViewport();
+  await expect(bar.locator('summary'), 'naming the section being read').toContainText(heading);
+  const barBox = (await bar.boundingBox())!;
+  const headingBox = (await steps.nth(2).locator('h2, h3').first().boundingBox())!;
+  expect(headingBox.y, 'the heading is not under the bar').toBeGreaterThanOrEqual(barBox.y + barBox.height);
+  // From the keyboard: focusing the sticky bar leaves the page where it is.
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await bar.locator('summary').focus();
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await page.keyboard.press('Enter');
+  await expect(bar.getByRole('link', { name: heading, exact: true })).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('Escape');
+  await expect(bar.locator('details')).not.toHaveAttribute('open');
+
+  const perLine = await charactersPerLine(page);
+  expect(perLine.length, 'the steps have paragraphs of several lines').toBeGreaterThan(10);
+  const mean = perLine.reduce((a, b) => a + b, 0) / perLine.length;
+  expect(mean, `characters a line: ${perLine.join(', ')}`).toBeGreaterThanOrEqual(60);
+
+  // The end: the last step is active and its panel leaves with it: no blank gap after the steps.
+  const last = steps.last();
+  await last.locator('.ra-text').last().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().bottom + window.scrollY - window.innerHeight * 0.5));
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+  await expect(last).toHaveAttribute('aria-current', 'step');
+  const end = (await page.locator('[data-readalong]').boundingBox())!;
+  const lastPanel = (await last.locator('.ra-code').boundingBox())!;
+  expect(Math.round(lastPanel.y + lastPanel.height), 'the panel ends with the last step').toBeLessThanOrEqual(Math.round(end.y + end.height) + 1);
+  const proseEnd = (await last.locator('.ra-text').last().boundingBox())!;
+  expect(Math.round(end.y + end.height - (proseEnd.y + proseEnd.height)), 'nothing after the last step\'s prose').toBeLessThanOrEqual(1);
+  const next = (await page.locator('#notes').boundingBox())!;
+  expect(next.y - (end.y + end.height), 'the notes follow the steps').toBeLessThan(120);
 });
 
 test('the "Inline code" toggle switches to inline blocks and is remembered', async ({ page }) => {

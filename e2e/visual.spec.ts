@@ -87,10 +87,10 @@ test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, i
     await open(page, lesson, 1280, theme);
     await save(`learner-lesson-top-${theme}`);
     await save(`learner-diagram-${theme}`, page.locator('figure.diagram').first());
-    // A section after the readalong: inside it the code panel takes the table of contents' place.
-    await page.locator('.toc a[href="#notes"]').click();
-    await expect(page.locator('.toc')).toBeVisible();
+    // Beside the readalong the table of contents is the bar above the page (scrolly.spec.ts); its list open.
+    await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
     await save(`learner-toc-${theme}`);
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Control+k');
     await page.getByRole('searchbox').fill('backpressure');
     await expect(page.locator('.search-results a').first()).toBeVisible();

@@ -267,6 +267,33 @@ export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
   });
 }
 
+/** A file of a lesson's download: its path in the lesson folder and its bytes. */
+export interface DownloadFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The lesson's code as a learner downloads it: the files readCodeFiles lists (docs/, dependency and
+ * cache folders left out), each read only as a regular file inside the lesson folder: a symbolic link
+ * is followed while it stays inside, one leading out of the folder is left out.
+ */
+export function readLessonDownload(courseRoot: string, dir: string): DownloadFile[] {
+  const course = courseAt(courseRoot);
+  const lessonDir = insideCourse(course, dir, `lesson folder ${dir}`);
+  if (!existsSync(lessonDir)) return [];
+  return listLessonCodeFiles(lessonDir).flatMap((file) => {
+    let real: string | null;
+    try {
+      real = fileInside(lessonDir, file);
+    } catch (error) {
+      if (error instanceof OutsideError) return []; // never publish a file from outside the lesson folder
+      throw error;
+    }
+    return real === null ? [] : [{ path: file, bytes: readFileSync(real) }];
+  });
+}
+
 export function readReview(course: Course, id: string): { review: Review; body: string } | null {
   const rel = ARTIFACTS.lessonReview(id);
   const file = courseFile(course, rel);

@@ -64,9 +64,9 @@ test('doc headings get unique ids (never a page section id), an anchor link and 
   const used = new Set(['notes']);
   const { html, toc } = anchorHeadings('<h3>Notes</h3><p>x</p><h3>Notes</h3><h2 id="own">Own &amp; <code>id</code></h2><h4>deeper</h4>', used);
   assert.deepEqual(toc, [
-    { depth: 3, id: 'notes-2', text: 'Notes' },
-    { depth: 3, id: 'notes-3', text: 'Notes' },
-    { depth: 2, id: 'own', text: 'Own & id' },
+    { depth: 3, id: 'notes-2', text: 'Notes', html: 'Notes' },
+    { depth: 3, id: 'notes-3', text: 'Notes', html: 'Notes' },
+    { depth: 2, id: 'own', text: 'Own & id', html: 'Own &amp; <code>id</code>' },
   ]);
   assert.match(html, /^<div class="heading-wrap h3"><h3 id="notes-2">Notes<\/h3><a class="heading-anchor" href="#notes-2">/);
   assert.match(html, /<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; id”<\/span><\/a><\/div><h4>deeper<\/h4>$/);

@@ -1,12 +1,13 @@
 // Lesson docs and code references are read only from inside the lesson folder: a code reference
 // through a symlinked folder and a docs file that is a symlink to an outside file are refused by
-// `check` and by the site's reading; a symlink that stays inside the lesson still works.
+// `check` and by the site's reading; a symlink that stays inside the lesson still works. The
+// lesson download leaves out any link leading out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cli, scratchCourse, scratchDir } from '../../cli/testing.ts';
-import { readCourse, readLessonDocs } from '../read.ts';
+import { readCourse, readLessonDocs, readLessonDownload } from '../read.ts';
 
 const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 
@@ -50,4 +51,17 @@ test('the site refuses a symlinked docs file and shows no outside code', () => {
   assert.doesNotMatch(JSON.stringify(segments), /SECRET/);
   assert.deepEqual(docs.readalong?.problems, ['lesson 1.1 docs/readalong.md:3: code reference file=lnk/creds.txt: resolves outside the lesson folder (through a symbolic link); only the lesson\'s own files are shown']);
   assert.ok(segments.some((segment) => segment.kind === 'code' && segment.code === 'export const ok = 1;'), 'the inside link is shown');
+});
+
+test('the lesson download holds its regular files only: no symlink leading out, no symlinked folder', () => {
+  const { root, lesson } = courseWithLinks();
+  const outside = readlinkSync(path.join(lesson, 'lnk'));
+  symlinkSync(path.join(outside, 'creds.txt'), path.join(lesson, 'src', 'creds.txt'));
+  symlinkSync(path.join(lesson, 'src', 'ok.ts'), path.join(lesson, 'src', 'same.ts')); // stays inside: its content is kept
+  mkdirSync(path.join(lesson, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(path.join(lesson, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+  const files = readLessonDownload(root, '1-basics/1.1-intro');
+  assert.deepEqual(files.map((f) => f.path), ['src/ok.ts', 'src/same.ts']);
+  assert.equal(new TextDecoder().decode(files[1]!.bytes), 'export const ok = 1;\n');
+  assert.throws(() => readLessonDownload(root, '../outside'), /must be relative to the course, without "\.\." segments/);
 });

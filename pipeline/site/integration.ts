@@ -135,6 +135,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
         // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
         for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: path.join(routes, entry!), prerender: true });
+        // Each lesson's code, beside its page (site/routes/lesson-code.zip.ts).
+        injectRoute({ pattern: `${prefix}/lessons/[lesson]/[folder].zip`, entrypoint: path.join(routes, 'lesson-code.zip.ts'), prerender: true });
         // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
         const ec = expressiveCode({
           customConfigPreprocessors: {

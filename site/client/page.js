@@ -14,7 +14,7 @@
     if (!pf) pf = import(d.dataset.bundle + 'pagefind.js').then(function (m) { return m.options({ baseUrl: d.dataset.base }).then(function () { return m.init(); }).then(function () { return m; }); }).catch(function () { status.textContent = 'The search index is not available (it is built by codelabgen site build).'; return null; });
   }
   function text(html) { var t = document.createElement('template'); t.innerHTML = html; return t.content.textContent; }
-  function item(r) { var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'); a.href = r.url; b.textContent = text((r.meta && r.meta.title) || r.url).replace(/`/g, ''); p.className = 'search-excerpt'; p.innerHTML = r.excerpt; a.append(b, p); li.append(a); return li; }
+  function item(r) { var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'); a.href = r.url; b.textContent = text((r.meta && r.meta.title) || r.url); p.className = 'search-excerpt'; p.innerHTML = r.excerpt; a.append(b, p); li.append(a); return li; }
   function search() {
     var q = input.value.trim(), n = ++seq;
     if (!q) { list.replaceChildren(); status.textContent = ''; return; }
@@ -75,16 +75,22 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   p.setAttribute('aria-label', (t ? t.textContent : 'Code') + (n ? ', from line ' + n.textContent : '') + ' (code block ' + (i + 1) + ')');
 });
 (function () {
-  var links = [].slice.call(document.querySelectorAll('.toc a'));
-  if (links.length === 0) return;
+  // "On this page": the column's link and the bar's link of the section being read are marked, and the bar names it.
+  var links = [].slice.call(document.querySelectorAll('.toc a')), bar = document.querySelector('.toc-mobile'), list = bar && bar.querySelector('details');
+  if (links.length === 0 || !bar) return;
+  var barLinks = [].slice.call(bar.querySelectorAll('a')), current = bar.querySelector('.toc-current'), header = document.querySelector('.site-header');
   var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
   function pick() {
-    var y = document.querySelector('.site-header').getBoundingClientRect().bottom + 40, i = 0;
+    var b = bar.getBoundingClientRect(), y = (b.height > 0 && b.top <= header.offsetHeight + 1 ? b.bottom : header.getBoundingClientRect().bottom) + 40, i = 0;
     heads.forEach(function (h, k) { if (h && h.getBoundingClientRect().top < y) i = k; });
-    links.forEach(function (a, k) { if (k === i) a.setAttribute('aria-current', 'true'); else a.removeAttribute('aria-current'); });
+    [links, barLinks].forEach(function (list) { list.forEach(function (a, k) { if (k === i) a.setAttribute('aria-current', 'true'); else a.removeAttribute('aria-current'); }); });
+    current.textContent = links[i].textContent;
   }
   var t = 0;
   addEventListener('scroll', function () { if (!t) t = requestAnimationFrame(function () { t = 0; pick(); }); }, { passive: true });
+  bar.addEventListener('click', function (e) { if (e.target.closest('a')) list.open = false; });
+  addEventListener('keydown', function (e) { if (e.key === 'Escape' && list.open) { list.open = false; bar.querySelector('summary').focus(); } });
+  addEventListener('click', function (e) { if (list.open && !bar.contains(e.target)) list.open = false; });
   pick();
 })();
 (function () {

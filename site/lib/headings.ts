@@ -1,10 +1,14 @@
 // Heading anchors and the on-page table of contents: h2/h3 of a doc's sanitized HTML get unique ids
 // and a link beside them (outside the heading, so its name and search titles stay clean).
+import { escapeHtml, tocHtml } from './inline.ts';
 
 export interface TocEntry {
   depth: 2 | 3;
   id: string;
+  /** Plain text (aria labels, the bar's current section). */
   text: string;
+  /** What the link shows: the heading's inline code and emphasis kept (site/lib/inline.ts). */
+  html: string;
 }
 
 /** `Backpressure, explained` → `backpressure-explained`. */
@@ -28,10 +32,6 @@ export function headingText(html: string): string {
   return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, e: string) => ENTITIES[e] ?? '').trim();
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** The link shown beside a heading on hover or focus. */
 export function anchorLink(id: string, text: string): string {
   return `<a class="heading-anchor" href="#${id}"><span aria-hidden="true">#</span><span class="visually-hidden" data-pagefind-ignore>Section titled “${escapeHtml(text)}”</span></a>`;
@@ -45,7 +45,7 @@ export function anchorHeadings(html: string, used: Set<string>): { html: string;
     const own = /\sid="([^"]+)"/.exec(attrs)?.[1];
     const id = own !== undefined && !used.has(own) ? (used.add(own), own) : uniqueId(text, used);
     const rest = attrs.replace(/\sid="[^"]*"/, '');
-    toc.push({ depth: level === '2' ? 2 : 3, id, text });
+    toc.push({ depth: level === '2' ? 2 : 3, id, text, html: tocHtml(inner) });
     return `<div class="heading-wrap h${level}"><h${level} id="${id}"${rest}>${inner}</h${level}>${anchorLink(id, text)}</div>`;
   });
   return { html: out, toc };

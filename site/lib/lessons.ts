@@ -4,6 +4,7 @@ import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/in
 import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { testCommand } from './download.ts';
 import { anchorHeadings, type TocEntry } from './headings.ts';
 import type { SiteOptions } from './options.ts';
 import { href, lessonHref } from './url.ts';
@@ -143,6 +144,8 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       notes: docView(lesson.id, docs.notes, options, used),
       diagrams: readDiagramFiles(view.course, lesson).map((d) => diagramView(d, options)),
       files: readCodeFiles(view.course, lesson),
+      folder: path.basename(lesson.dir),
+      testCommand: testCommand(run, lesson.dir),
       verification: {
         tests: run?.tests ? `${run.tests.passed}/${run.tests.total}` : null,
         passed: run?.passed ?? null,

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { getEntry, render } from 'astro:content';
 import { uniqueId, type TocEntry } from './headings.ts';
+import { escapeHtml } from './inline.ts';
 import { SECTION_IDS, type DocView, type LessonPage } from './lessons.ts';
 import { siteOptions } from './options.ts';
 
@@ -45,7 +46,7 @@ export async function prepareMdx(locals: object, page: Pick<LessonPage, 'id' | '
     if (doc.mdx === null) continue;
     ctx.used[doc.mdx.id] = [...used];
     const { headings } = await render(await mdxEntry(doc.mdx.id));
-    tocs.set(doc.mdx.id, headings.flatMap((h) => (h.depth === 2 || h.depth === 3 ? [{ depth: h.depth, id: h.slug && !used.has(h.slug) ? (used.add(h.slug), h.slug) : uniqueId(h.text, used), text: h.text }] : [])));
+    tocs.set(doc.mdx.id, headings.flatMap((h) => (h.depth === 2 || h.depth === 3 ? [{ depth: h.depth, id: h.slug && !used.has(h.slug) ? (used.add(h.slug), h.slug) : uniqueId(h.text, used), text: h.text, html: escapeHtml(h.text) }] : [])));
   }
   Reflect.set(locals, KEY, ctx);
   return tocs;

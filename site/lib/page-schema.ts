@@ -43,7 +43,7 @@ export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
   segments: z.array(SegmentViewSchema),
-  toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
+  toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string(), html: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
   mdx: z
     .strictObject({ id: z.string().describe('Entry of the mdxDocs collection.'), diagrams: z.array(DiagramViewSchema).describe('Its <Diagram> elements.') })
     .nullable()
@@ -75,6 +75,8 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
   notes: DocViewSchema.nullable(),
   diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),
   files: z.array(CodeFileSchema),
+  folder: z.string().describe('Name of the lesson folder: the top folder of its download (`<folder>.zip`).'),
+  testCommand: z.string().nullable().describe('What runs the tests in that folder, from the last verification run (site/lib/download.ts); null before any run.'),
   verification: z.strictObject({
     tests: z.string().nullable().describe('passed/total of the last run'),
     passed: z.boolean().nullable(),

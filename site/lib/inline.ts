@@ -1,0 +1,36 @@
+// Titles written in markdown (a doc's `# Title`, lesson and module titles of the curriculum) shown
+// where no markdown renderer runs: inline code becomes <code> in the page, and plain text where markup
+// cannot go (<title>, aria-label, search titles). Also the HTML a heading's TOC entry may keep.
+
+/** Backtick code spans (CommonMark: a run of n backticks closed by the next run of exactly n). */
+const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** One space stripped from both ends when both have one and the code is not only spaces (CommonMark). */
+function codeContent(raw: string): string {
+  return raw.length > 2 && raw.startsWith(' ') && raw.endsWith(' ') && raw.trim() !== '' ? raw.slice(1, -1) : raw;
+}
+
+/** `` `pipeline()`, errors `` → `<code>pipeline()</code>, errors`; everything else escaped. */
+export function titleHtml(title: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of title.matchAll(CODE_SPAN)) {
+    out += escapeHtml(title.slice(last, m.index)) + `<code>${escapeHtml(codeContent(m[2]!))}</code>`;
+    last = m.index + m[0].length;
+  }
+  return out + escapeHtml(title.slice(last));
+}
+
+/** `` `pipeline()`, errors `` → `pipeline(), errors`. */
+export function plainTitle(title: string): string {
+  return title.replace(CODE_SPAN, (_, _ticks: string, code: string) => codeContent(code));
+}
+
+/** A heading's inner HTML for its table-of-contents link: code, emphasis and strong kept (without attributes), other tags (links, images) dropped. */
+export function tocHtml(inner: string): string {
+  return inner.replace(/<(\/?)([a-zA-Z][\w-]*)\b[^>]*>/g, (_, close: string, name: string) => (/^(code|em|strong)$/i.test(name) ? `<${close}${name.toLowerCase()}>` : '')).trim();
+}
