@@ -14,6 +14,7 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   'new lesson': 'writes a lesson from a template: authoring by hand',
   'verify merge': 'summarizes CI shards on a CI machine',
   'site build': 'runs Astro for a minute or more; run it as a command',
+  'state watch': 'follows the course until interrupted; subscribe to the resources instead',
   'site dev': 'a long-running preview server',
   'site preview': 'a long-running preview server',
   completion: 'a shell completion script',
