@@ -16,6 +16,7 @@ import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
+import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
 import { indexSite } from './search.ts';
 import { listPages } from './stats.ts';
 
@@ -105,7 +106,9 @@ export function sharedPipelinePlugin() {
   };
 }
 
-const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'search'];
+const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'progress', 'search'];
+/** Routes of the producer view: drafts builds, site dev, and publish builds with site.report: true. */
+const PRODUCER_ROUTES = new Set(['report', 'progress']);
 
 export default function codelabgen(options: CodelabgenOptions): AstroIntegration {
   const progress = options.progress ?? (() => {});
@@ -115,6 +118,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let summary: Omit<BuildSummary, 'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'> | null = null;
   let diagrams: DiagramJob | null = null;
   let courseWatcher: FSWatcher | undefined;
+  let liveBoard: ReturnType<typeof serveProgress> | undefined;
   let cacheDir: string | undefined;
   return {
     name: 'codelabgen',
@@ -126,7 +130,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
         const report = site.drafts || courseConfig.report;
-        for (const route of ROUTES.filter((r) => r !== 'report' || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
+        for (const route of ROUTES.filter((r) => !PRODUCER_ROUTES.has(r) || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
         // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
         for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: path.join(routes, entry!), prerender: true });
@@ -177,8 +181,13 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       'astro:server:setup': ({ server, refreshContent }) => {
         courseWatcher?.close();
         courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
+        const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
+        // The /progress/ board's live updates: a server-sent events stream fed by a tail of events.jsonl.
+        liveBoard?.close();
+        liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, { lesson: (lesson) => pipelineRead.lessonLink(root, lesson) });
+        server.middlewares.use(liveBoard.middleware);
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
-        const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
+        const url = `${root}_codelabgen/mermaid/`;
         server.middlewares.use((req, res, next) => {
           if (!req.url?.startsWith(url)) return next();
           const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
@@ -187,7 +196,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           createReadStream(file).pipe(res);
         });
       },
-      'astro:server:done': () => courseWatcher?.close(),
+      'astro:server:done': () => {
+        courseWatcher?.close();
+        liveBoard?.close();
+      },
       'astro:build:done': async ({ dir }) => {
         if (summary === null || prepared === null || diagrams === null) return;
         const drawn = await diagrams.done;
