@@ -127,6 +127,14 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/state-stages.ts'),
   },
   {
+    name: 'state watch',
+    summary: 'the live board: stages, running and interrupted tasks, what needs a human, redrawn on each change',
+    description: 'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
+    options: { json: { type: 'boolean', help: 'one JSON board per line, on each change' } },
+    examples: ['codelabgen state watch', 'codelabgen state watch | tee progress.log'],
+    load: () => import('./commands/state-watch.ts'),
+  },
+  {
     name: 'state next',
     summary: 'what to do next: phase actions, lesson work items, blocked, interrupted (JSON)',
     options: { ...JSON_OPTION },

@@ -3,6 +3,10 @@
 export interface Output {
   color: boolean;
   isTTY: boolean;
+  /** stdout is a terminal (a screen to redraw, `state watch`); `isTTY` is stderr's. */
+  outIsTTY: boolean;
+  /** stdout's width in columns (80 when unknown). */
+  outColumns(): number;
   print(text?: string): void;
   json(value: unknown): void;
   /** A JSON document that is already text (ending in a newline), printed as it is. */
@@ -44,6 +48,8 @@ export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv)
   return {
     color,
     isTTY: errIsTTY,
+    outIsTTY: stdout.isTTY === true,
+    outColumns: () => stdout.columns || 80,
     print: (text = '') => {
       clearStatus();
       stdout.write(`${text}\n`);

@@ -22,6 +22,7 @@ const PAGES = {
   'the drafts build, the search dialog and the mobile menu': [
     ['lesson with client-side diagrams (drafts build)', () => lessonUrl(lessons()[2] ?? lessons()[0]!, 'base')],
     ['report (drafts build)', () => `${siteUrl('base')}report/`],
+    ['progress (drafts build)', () => `${siteUrl('base')}progress/`],
   ],
 } as const;
 

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
 import { lessonDir, lessons } from './course.ts';
 import { cliPath } from './paths.ts';
@@ -76,6 +77,56 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
     // Every save is still there after a manual reload (none was served stale).
     await page.reload();
     for (let round = 1; round <= 4; round++) await shows(page, `Notes save ${round}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+  }
+});
+
+test('site dev: /progress/ shows state set, state task start and state block as they happen, with no reload', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  try {
+    const [reopened, moved] = [lessons()[0]!, lessons()[2] ?? lessons()[1]!];
+    // Mid-generation: a lesson moved back reopens the finished course (phase lessons again).
+    codelabgen(dev.course, ['state', 'set', reopened.id, 'notes', '--note', 'notes too thin', '--reopen']);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`http://localhost:${dev.port}/progress/`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Progress');
+    // Live once the stream is open: from then on a content reload of site dev leaves this page alone.
+    await expect(page.locator('html')).toHaveAttribute('data-progress-live', 'on', { timeout: 10_000 });
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+    await expect(page.locator('.pg-phase[aria-current="step"]')).toContainText('lessons');
+    const column = (stage: string) => page.getByRole('region', { name: new RegExp(`^${stage} \\d+$`) });
+    await expect(column('notes').locator(`[data-lesson="${reopened.id}"]`)).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 400));
+    const scrolled = await page.evaluate(() => window.scrollY);
+
+    codelabgen(dev.course, ['state', 'set', moved.id, 'readalong', '--note', 'example 2 unclear']);
+    await expect(column('readalong').locator(`[data-lesson="${moved.id}"]`)).toBeVisible({ timeout: SHOWS_WITHIN });
+    await expect(page.locator('.pg-feed li').first()).toContainText(`${moved.id} rework moved back done → readalong: example 2 unclear`);
+
+    codelabgen(dev.course, ['state', 'task', 'start', moved.id]);
+    const card = page.locator(`.pg-card[data-lesson="${moved.id}"]`);
+    await expect(card.locator('.pg-task')).toContainText('notes-writer', { timeout: SHOWS_WITHIN });
+    await expect(page.getByRole('region', { name: /^Running tasks 1$/ })).toContainText(`lesson ${moved.id}`);
+
+    codelabgen(dev.course, ['state', 'block', reopened.id, '--reason', 'the user picks the example']);
+    const human = page.getByRole('region', { name: /^Needs a human/ });
+    await expect(human).toContainText(`codelabgen state unblock ${reopened.id} --note "your decision"`, { timeout: SHOWS_WITHIN });
+    await expect(human).toContainText(`state_unblock {"id":"${reopened.id}","note":"your decision"}`);
+    await expect(page.locator(`.pg-card[data-lesson="${reopened.id}"] .pg-flag-blocked`)).toHaveText('blocked (user)');
+
+    expect(navigations, 'the page was never reloaded').toEqual([]);
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)).toEqual([]);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      const { violations: themed } = await new AxeBuilder({ page }).setLegacyMode(true).withRules(['color-contrast']).analyze();
+      expect(themed.map((v) => `${theme}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)).toEqual([]);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screenshots', `progress-${theme}-1280.png`), fullPage: true });
+    }
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
   }

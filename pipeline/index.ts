@@ -39,5 +39,9 @@ export { addCurriculumEntry, requireTemplate, slugify, type NewEntry } from './a
 export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type ConventionTopic } from './conventions.ts';
 export { lastJsonBlock, parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
 export { buildSummary } from './summary.ts';
+export { buildBoard, followLog, emptyLog, type Board } from './progress-board.ts';
+export { followProgress, readProgressBoard } from './progress-source.ts';
+export { boardLine, boardScreen } from './progress-text.ts';
+export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { buildReport, renderReport } from './report.ts';
 export { writeReportFiles } from './report-files.ts';

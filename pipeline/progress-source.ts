@@ -15,6 +15,8 @@ import { readStateFile } from './store/state-file.ts';
 const POLL_MS = 400;
 /** ms to gather the writes of one commit (the event, then state.json) into one update. */
 const GATHER_MS = 15;
+/** ms to wait for state.json to catch up with the log before showing the change anyway (a writer that crashed in between). */
+const STATE_LAG_MS = 1_000;
 /** ms a drift result is reused: drift hashes every verified lesson's code. */
 const DRIFT_MS = 5_000;
 
@@ -98,18 +100,26 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
 
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const schedule = () => {
+  /** A change read while state.json was behind the log: shown once it caught up, or after STATE_LAG_MS. */
+  let pendingSince: number | null = null;
+  const schedule = (delay = GATHER_MS) => {
     if (closed || timer !== undefined) return;
     timer = setTimeout(() => {
       timer = undefined;
       if (closed) return;
       try {
-        if (refresh() && snap.state !== null) options.onBoard?.(board());
+        if (refresh()) pendingSince ??= Date.now();
+        if (pendingSince === null || snap.state === null) return;
+        // A commit appends its event, then replaces state.json: wait for the state of the same event.
+        if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS) return schedule(STATE_LAG_MS / 10);
+        pendingSince = null;
+        options.onBoard?.(board());
       } catch {
         // a file replaced mid-read: the next change or poll reads it again
       }
-    }, GATHER_MS);
+    }, delay);
   };
+  const onPoll = () => schedule();
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(path.dirname(files.events), (_type, name) => {
@@ -119,7 +129,7 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
   } catch {
     watcher = undefined; // no change events here: the polls cover it
   }
-  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS, persistent: false }, schedule);
+  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS, persistent: false }, onPoll);
   return {
     board: () => {
       refresh();
@@ -129,7 +139,7 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
       closed = true;
       clearTimeout(timer);
       watcher?.close();
-      for (const file of [files.events, files.state]) unwatchFile(file, schedule);
+      for (const file of [files.events, files.state]) unwatchFile(file, onPoll);
     },
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State } from '../content-schemas/index.ts';
 import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './artifacts/code-hash.ts';
-import { OutsideError, realPathInside } from './confined.ts';
+import { fileInside, OutsideError, realPathInside } from './confined.ts';
 import { loadConfig } from './config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
@@ -24,6 +24,7 @@ export { IMAGE_PLACEHOLDER } from './site/segments.ts';
 export type { DocImage, DocLinks } from './site/doc-links.ts';
 export { renderInline, renderMarkdown } from './site/markdown.ts';
 export type { SiteOptions } from './site/options.ts';
+export { progressBoardHtml, PROGRESS_EVENTS } from './site/progress-live.ts';
 
 export interface SiteLesson {
   id: string;
@@ -290,7 +291,13 @@ export function readLessonDownload(courseRoot: string, dir: string): DownloadFil
       if (error instanceof OutsideError) return []; // never publish a file from outside the lesson folder
       throw error;
     }
-    return real === null ? [] : [{ path: file, bytes: readFileSync(real) }];
+    if (real === null) return [];
+    try {
+      return [{ path: file, bytes: readRegularFile(real, MAX_CODE_FILE_BYTES) }];
+    } catch (error) {
+      if (error instanceof UnreadableFileError) return []; // too big, or not a regular file when opened: not published
+      throw error;
+    }
   });
 }
 

@@ -4,6 +4,7 @@
 // pipeline/index.ts exports the same.
 export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course.ts';
 export { refuse } from './errors.ts';
+export { readStateFile } from './store/state-file.ts';
 export { commit } from './store/commit.ts';
 export { releaseHeldLocks } from './store/lock.ts';
 export { loadState } from './store/recover.ts';
@@ -22,4 +23,8 @@ export { driftedLessons } from './artifacts/lesson-artifacts.ts';
 export { phaseActions } from './artifacts/phase-actions.ts';
 export { readPrerequisites } from './artifacts/prerequisites.ts';
 export { buildSummary } from './summary.ts';
+export { buildBoard, followLog, emptyLog, type Board } from './progress-board.ts';
+export { followProgress, readProgressBoard } from './progress-source.ts';
+export { boardLine, boardScreen } from './progress-text.ts';
+export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';

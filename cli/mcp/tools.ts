@@ -12,6 +12,7 @@ import type { CommandSpec, OptionSpec } from '../spec.ts';
 /** Commands that are no tools, and why (docs/mcp.md, "When to use the CLI"). */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
   'verify merge': 'summarizes CI shards on a CI machine',
+  'state watch': 'follows the course until interrupted; subscribe to the resources instead',
   'site dev': 'a long-running preview server',
   'site preview': 'a long-running preview server',
   completion: 'a shell completion script',

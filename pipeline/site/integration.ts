@@ -17,6 +17,7 @@ import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
+import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { listPages } from './stats.ts';
@@ -109,7 +110,9 @@ export function sharedPipelinePlugin() {
   };
 }
 
-const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'search'];
+const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'progress', 'search'];
+/** Routes of the producer view: drafts builds, site dev, and publish builds with site.report: true. */
+const PRODUCER_ROUTES = new Set(['report', 'progress']);
 
 export default function codelabgen(options: CodelabgenOptions): AstroIntegration {
   const progress = options.progress ?? (() => {});
@@ -119,6 +122,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let summary: Omit<BuildSummary, 'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'> | null = null;
   let diagrams: DiagramJob | null = null;
   let courseWatcher: CourseWatcher | undefined;
+  let liveBoard: ReturnType<typeof serveProgress> | undefined;
   let cacheDir: string | undefined;
   let assetsDir = '_astro';
   return {
@@ -131,7 +135,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
         const report = site.drafts || courseConfig.report;
-        for (const route of ROUTES.filter((r) => r !== 'report' || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
+        for (const route of ROUTES.filter((r) => !PRODUCER_ROUTES.has(r) || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
         // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
         for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: path.join(routes, entry!), prerender: true });
@@ -187,8 +191,13 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       'astro:server:setup': ({ server, refreshContent }) => {
         void courseWatcher?.close();
         courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
+        const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
+        // The /progress/ board's live updates: a server-sent events stream fed by a tail of events.jsonl.
+        liveBoard?.close();
+        liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, { lesson: (lesson) => pipelineRead.lessonLink(root, lesson) });
+        server.middlewares.use(liveBoard.middleware);
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
-        const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
+        const url = `${root}_codelabgen/mermaid/`;
         server.middlewares.use((req, res, next) => {
           if (!req.url?.startsWith(url)) return next();
           const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
@@ -199,6 +208,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       },
       'astro:server:done': async () => {
         await courseWatcher?.close();
+        liveBoard?.close();
       },
       'astro:build:done': async ({ dir }) => {
         if (summary === null || prepared === null || diagrams === null) return;

@@ -1,0 +1,68 @@
+// `state watch` through the real CLI: one line per change on a pipe (state set, task start, block
+// by other processes), no colour there, a clean exit on SIGINT, a redrawn board on a terminal
+// (`script` gives it one), and a refusal for a course without state.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { CLI, cli, cliAsync, removeDir, scratchDir } from './testing.ts';
+import { advance, courseAt, ok } from './protocol-fixture.ts';
+
+/** Resolves when `read()` matches `pattern` (polled every 20 ms), or fails after `ms`. */
+async function until(read: () => string, pattern: RegExp, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(read())) {
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms in:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('state watch on a pipe: a line per change made by other processes, then a clean exit on Ctrl-C', async (t) => {
+  const root = courseAt('lessons');
+  t.after(() => removeDir(root));
+  const watch = cliAsync(['state', 'watch', '--course', root], { env: { NO_COLOR: undefined, FORCE_COLOR: undefined } });
+  t.after(() => watch.child.kill('SIGKILL'));
+  let stdout = '';
+  watch.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  await until(() => stdout, /seq \d+ lessons: pending 3 · spec 0 .* done 0 \| running 0 \| last: phase scaffold → lessons\n/);
+  advance(root, '1.1', 'spec');
+  await until(() => stdout, /pending 2 · spec 1 .*\| last: 1\.1 pending → spec\n/);
+  ok(root, 'state', 'task', 'start', '1.1');
+  await until(() => stdout, /running 1 \| last: 1\.1 task t1 \(code-author\) still running/);
+  ok(root, 'state', 'block', '1.2', '--reason', 'needs an API key');
+  await until(() => stdout, /\(blocked 1\) \| running 1 \| needs a human: codelabgen state unblock 1\.2 --note "your decision" \| last: 1\.2 blocked for the user: needs an API key\n/);
+  watch.child.kill('SIGINT');
+  const result = await watch.done;
+  assert.equal(result.stderr, '');
+  assert.doesNotMatch(result.stdout, /\x1b\[/, 'no colour or cursor codes on a pipe');
+  assert.ok(result.code === 130 || result.code === 0, `exit ${result.code} ${result.signal}`);
+  // One line per change: the first board, then each of the three commits (each once).
+  assert.equal(result.stdout.trim().split('\n').length, 4, result.stdout);
+});
+
+test('state watch on a terminal redraws the board in colour, and not with NO_COLOR', { skip: spawnSync('script', ['--version']).status !== 0 && 'no script(1)' }, async (t) => {
+  const root = courseAt('lessons');
+  t.after(() => removeDir(root));
+  ok(root, 'state', 'block', '1.2', '--reason', 'needs an API key');
+  // script(1) runs the watch on a pseudo-terminal; timeout ends it with SIGINT after 2 s.
+  const onTerminal = (env: NodeJS.ProcessEnv) => spawnSync('script', ['-qec', `timeout -s INT 2 ${process.execPath} ${CLI} state watch --course ${root}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, TERM: 'xterm', COLUMNS: '100', ...env } });
+  const colour = onTerminal({ NO_COLOR: '', FORCE_COLOR: '' });
+  assert.match(colour.stdout, /\x1b\[2J/, 'clears the screen once');
+  assert.match(colour.stdout, /\x1b\[H\x1b\[1mStreams — phase lessons, seq \d+\x1b\[22m/);
+  assert.match(colour.stdout, /pending\s+3 /);
+  assert.match(colour.stdout, /\x1b\[31mblocked 1\x1b\[39m/);
+  assert.match(colour.stdout, /needs a human \(1\)[\s\S]*codelabgen state unblock 1\.2 --note "your decision"/);
+  const plain = onTerminal({ NO_COLOR: '1' });
+  assert.match(plain.stdout, /Streams — phase lessons/);
+  assert.doesNotMatch(plain.stdout, /\x1b\[(1|22|31|39)m/, 'NO_COLOR: no colour, even on a terminal');
+});
+
+test('state watch refuses a course without state', () => {
+  const root = scratchDir();
+  try {
+    const result = cli(['state', 'watch', '--course', root]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^error: /);
+  } finally {
+    removeDir(root);
+  }
+});
