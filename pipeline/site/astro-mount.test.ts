@@ -77,6 +77,12 @@ test('a host without the course collections in its content config is told what t
   assert.doesNotMatch(output, /Cannot read properties of undefined/);
 });
 
+test('a strict host tsc checks astro.config.mjs and the content config against codelabgen\'s types with 0 errors', () => {
+  writeFileSync(path.join(host, 'tsconfig.json'), JSON.stringify({ extends: 'astro/tsconfigs/strict', include: ['.astro/types.d.ts', 'astro.config.mjs', 'src/**/*'], exclude: ['dist'], compilerOptions: { checkJs: true } }));
+  const tsc = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', host, '--noEmit'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(tsc.status, 0, `${tsc.stdout}${tsc.stderr}`);
+});
+
 test('the course pages live under base + prefix, with links and search index there', () => {
   const home = readFileSync(path.join(out, 'course', 'index.html'), 'utf8');
   assert.match(home, /Generated course/);
