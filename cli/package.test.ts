@@ -6,12 +6,13 @@
 // bash as on a runner, each `uses:` action replaced by a local equivalent (checkout copies the course
 // repository, artifacts are folders). The installed CLI then also builds the example course.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { load } from 'js-yaml';
 import { generateCourse } from '../bench/generate-course.ts';
+import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
 import { findChromium } from '../pipeline/site/diagrams.ts';
 import { npm, packInto, writeConsumer } from './package-fixture.ts';
 import { REPO_ROOT, scratchDir } from './testing.ts';
@@ -29,12 +30,14 @@ interface Step {
 }
 interface Job {
   needs?: string | string[];
+  permissions?: Record<string, string>;
   strategy?: { matrix?: Record<string, unknown[]> };
   env?: Record<string, string>;
   steps: Step[];
 }
 interface Workflow {
   env?: Record<string, string>;
+  permissions?: Record<string, string>;
   concurrency?: { 'cancel-in-progress'?: boolean };
   jobs: Record<string, Job>;
 }
@@ -45,6 +48,12 @@ test('the deploy workflow passes the GitHub workflow schema', () => {
   assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
   const workflow = load(readText(WORKFLOW)) as Workflow;
   assert.equal(workflow.concurrency?.['cancel-in-progress'], false, 'a running Pages deploy must never be cancelled');
+  assert.deepEqual(workflow.permissions, { contents: 'read' }, 'only the deploy job may write');
+  assert.deepEqual(workflow.jobs.deploy?.permissions, { pages: 'write', 'id-token': 'write' });
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  for (const step of steps.filter((s) => s.uses?.startsWith('actions/checkout@'))) assert.equal(step.with?.['fetch-depth'], 0, 'every checkout fetches the whole history');
+  assert.ok(steps.some((s) => s.uses?.startsWith('actions/configure-pages@')), 'the base path comes from actions/configure-pages');
+  assert.ok(steps.some((s) => s.uses?.startsWith('astral-sh/setup-uv@')), 'python-uv courses need uv');
 });
 
 function readText(file: string): string {
@@ -87,6 +96,11 @@ before(async () => {
   const { filename, files } = packInto(path.join(repo, 'vendor'));
   packedFiles = files;
   writeConsumer(repo, `vendor/${filename}`);
+  // The course repository as GitHub holds it: one commit, cloned by the workflow's checkout steps.
+  const git = (...args: string[]) => assert.equal(spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } }).status, 0, `git ${args.join(' ')}`);
+  git('init', '--quiet', '--initial-branch=main');
+  git('add', '--all');
+  git('commit', '--quiet', '--message', 'course');
 });
 
 test('the deploy workflow runs: verify shards, merge, build and deploy succeed', { timeout: 600_000 }, async (t) => {
@@ -124,7 +138,15 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
       const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([key, value]) => [key, expand(String(value))]));
       const action = step.uses?.replace(/@.*$/, '');
       ran.push(`${label}: ${step.name ?? step.uses ?? step.run}`);
-      if (action === 'actions/checkout') cpSync(repo, workspace, { recursive: true });
+      if (action === 'actions/checkout') {
+        // A clone of the course repository's commit, as deep as the step asks (the default is depth 1).
+        const depth = inputs['fetch-depth'] === '0' ? [] : ['--depth', inputs['fetch-depth'] ?? '1'];
+        const clone = spawnSync('git', ['clone', '--quiet', ...depth, `file://${repo}`, workspace], { encoding: 'utf8' });
+        assert.equal(clone.status, 0, clone.stderr);
+      } else if (action === 'actions/configure-pages') {
+        outputs[`${step.id}.base_path`] = '/my-course';
+        outputs[`${step.id}.base_url`] = 'https://someone.github.io/my-course';
+      } else if (action === 'astral-sh/setup-uv') continue;
       else if (action === 'actions/setup-node') assert.equal(inputs['node-version'], '22');
       else if (action === 'actions/setup-python') continue;
       else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = chromium;
@@ -150,6 +172,7 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
         symlinkSync(path.join(installed, 'node_modules'), path.join(workspace, 'node_modules'));
       } else {
         const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(String(value))]));
+        const npmLogs = path.join(runnerTemp, 'npm-logs');
         const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!)], {
           cwd: workspace,
           encoding: 'utf8',
@@ -159,7 +182,11 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
             PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, // setup-node's Node first
             CODELABGEN_COURSE: undefined,
             NO_COLOR: '1',
+            // From the cache the repository's own install filled, whatever the machine's load; npm's
+            // log goes where a failure can print it.
             npm_config_prefer_offline: 'true',
+            npm_config_fetch_timeout: '600000',
+            npm_config_logs_dir: npmLogs,
             CI: 'true',
             GITHUB_WORKSPACE: workspace,
             RUNNER_TEMP: runnerTemp,
@@ -167,7 +194,11 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
             ...stepEnv,
           },
         });
-        assert.equal(result.status, 0, `${label}: "${step.name ?? step.run}" exited ${result.status}\n${result.stdout}${result.stderr}`);
+        if (result.status !== 0) {
+          const logs = existsSync(npmLogs) ? readdirSync(npmLogs).sort() : [];
+          const log = logs.length > 0 ? `\nnpm's log (${logs.at(-1)}), last lines:\n${readText(path.join(npmLogs, logs.at(-1)!)).split('\n').slice(-80).join('\n')}` : '';
+          assert.fail(`${label}: "${step.name ?? step.run}" exited ${result.status}\n${result.stdout}${result.stderr}${log}`);
+        }
         t.diagnostic(`${label}: ${step.name ?? step.run}: ${result.stdout.trim().split('\n').at(-1)}`);
         if (/^npm ci\b/.test(step.run ?? '')) installed = workspace;
       }
@@ -178,10 +209,10 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
   assert.ok(existsSync(path.join(artifacts, 'github-pages', 'lessons')), 'the deployed site has no lessons');
 });
 
-test('the package holds what runs, and the installed CLI inits a course and builds the example course', { timeout: 600_000 }, () => {
+test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path and builds the example course', { timeout: 600_000 }, async () => {
   const files = packedFiles;
-  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json']) assert.ok(files.includes(needed), `${needed} is not in the package`);
-  const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$/.test(file));
+  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
+  const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$|\/(test-)?fixtures\//.test(file));
   assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
 
   if (installed === undefined) {
@@ -202,6 +233,8 @@ test('the package holds what runs, and the installed CLI inits a course and buil
   assert.equal(next.status, 0, next.stderr);
   assert.equal((JSON.parse(next.stdout) as { phase: string }).phase, 'init');
 
+  await handAuthor(dir);
+
   cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
   // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering
   // loads must still resolve from the installed package: playwright, and mermaid's minified build.
@@ -214,3 +247,53 @@ test('the package holds what runs, and the installed CLI inits a course and buil
   for (const page of ['index.html', 'search/index.html', 'pagefind/pagefind.js']) assert.ok(existsSync(path.join(dir, 'site', page)), `${page} missing`);
   assert.ok(!existsSync(path.join(dir, 'course', '.astro')), 'the build wrote into the course');
 });
+
+/**
+ * A course author's own path with the installed package, no agent protocol: `init --example`, a
+ * second lesson, `site dev` while the doc is saved by rename (an editor's atomic save) and in place,
+ * each save visible in the served page, then `verify --all` and a publish `site build` that shows
+ * the lessons whose tests passed, with their badge (site.publish: verified, set by init --example).
+ */
+async function handAuthor(dir: string): Promise<void> {
+  const course = path.join(dir, 'my-course');
+  const ok = (args: string[], cwd = course) => {
+    const result = spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') } });
+    assert.equal(result.status, 0, `codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+    return result.stdout;
+  };
+  ok(['init', 'my-course', '--title', 'My own course', '--example'], dir);
+  ok(['new', 'lesson', '1', 'Second steps']);
+  const lessonDir = readdirSync(path.join(course, '1-first-steps')).find((name) => name.startsWith('1.2-'));
+  assert.ok(lessonDir, 'new lesson made no folder');
+  const doc = path.join(course, '1-first-steps', lessonDir, 'docs', 'readalong.md');
+  const port = await freePort();
+  const dev = spawn(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), 'site', 'dev', '--port', String(port)], { cwd: course, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let log = '';
+  dev.stdout.on('data', (d: Buffer) => (log += d));
+  dev.stderr.on('data', (d: Buffer) => (log += d));
+  try {
+    const url = `http://localhost:${port}/lessons/${lessonDir}/`;
+    await waitForServer(url, 180_000, dev, () => log);
+    const shows = async (marker: string) => {
+      for (let tries = 0; tries < 60; tries++) {
+        if ((await (await fetch(url)).text()).includes(marker)) return;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.fail(`site dev never showed "${marker}" after the save:\n${log}`);
+    };
+    for (let i = 1; i <= 3; i++) {
+      writeFileSync(`${doc}.tmp`, `# Second steps\n\nrename-saved ${i}\n`);
+      renameSync(`${doc}.tmp`, doc);
+      await shows(`rename-saved ${i}`);
+      writeFileSync(doc, `# Second steps\n\nwritten in place ${i}\n`);
+      await shows(`written in place ${i}`);
+    }
+  } finally {
+    if (dev.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, 'SIGTERM');
+    await stop(dev);
+  }
+  assert.match(ok(['verify', '--all']), /^2 lessons: 2 passed/m);
+  const built = ok(['site', 'build', '--out', '../my-site']);
+  assert.match(built, /built \d+ pages \(2 lessons\)/);
+  assert.match(readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'), /tests passed \d+\/\d+/);
+}

@@ -26,6 +26,9 @@ import type { Progress } from './build-step.ts';
 
 export type { BuildStep, Progress } from './build-step.ts';
 
+/** For a Starlight host's ec.config.mjs: the course pages' code blocks number their lines with it (docs/site.md). */
+export { pluginLineNumbers } from '@expressive-code/plugin-line-numbers';
+
 export interface CodelabgenOptions {
   /** The course folder, relative to the Astro project root (or absolute). */
   course: string;
@@ -148,7 +151,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
             preprocessComponentConfig: `import { expressiveCodeOptions } from ${JSON.stringify(path.join(packageRoot(), 'pipeline', 'site', 'expressive-code.ts'))}; export default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });`,
           },
         });
-        const hasEc = config.integrations.some((i) => i.name === 'astro-expressive-code');
+        const hasEc = config.integrations.some((i) => i.name === 'astro-expressive-code' || i.name === '@astrojs/starlight');
         // .mdx docs (site.mdx: true) are compiled by @astrojs/mdx: added here unless the site has it.
         const hasMdx = config.integrations.some((i) => i.name === '@astrojs/mdx');
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
