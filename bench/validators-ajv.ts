@@ -23,6 +23,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, '..');
 const rounds = Number(process.argv[2] ?? 15);
 const work = mkdtempSync(path.join(tmpdir(), 'codelabgen-ajv-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const require = createRequire(import.meta.url);
 
 /** Ajv standalone code of FAST_SCHEMAS as a module with the exports of validators.generated.ts. */
@@ -117,4 +118,3 @@ for (const [label, name, text, runs] of inputs) {
   }
 }
 console.log(`load average at start ${loadAtStart}, at end ${load()}`);
-rmSync(work, { recursive: true, force: true });
