@@ -10,7 +10,21 @@ import { benchSite } from './site.ts';
 const PARTS = ['cli', 'contention', 'mcp', 'scale', 'site'] as const;
 type Part = (typeof PARTS)[number];
 
+const USAGE = `usage: node bench/run.ts [--quick] [--only ${PARTS.join(',')}]
+Runs the benchmarks (all parts unless --only; a few minutes on an idle 2-core machine) and prints
+one JSON document on stdout. docs/performance.md says what each part measures.
+`;
+
 function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const stray = argv.filter((arg, index) => arg !== '--quick' && arg !== '--only' && argv[index - 1] !== '--only');
+  if (stray.length > 0) {
+    process.stderr.write(`error: unknown argument ${stray[0]}: the options are --quick and --only PARTS\n`);
+    process.exit(2);
+  }
   const quick = argv.includes('--quick');
   const at = argv.indexOf('--only');
   const given = at === -1 ? [...PARTS] : (argv[at + 1] ?? '').split(',');

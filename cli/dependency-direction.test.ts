@@ -87,8 +87,9 @@ const CIRCLE_FOLDERS = [...FOLDERS, 'bench', 'scripts', 'e2e'] as const;
 function circleSources(): Map<string, string> {
   const sources = new Map<string, string>();
   for (const folder of CIRCLE_FOLDERS) {
-    const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
-      .map((file) => `${folder}/${file.split(path.sep).join('/')}`)
+    const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
       .filter((file) => /\.(ts|mts|mjs|cjs|js|astro)$/.test(file) && !/\.(test|spec|stress)\.ts$/.test(file) && !file.includes('/node_modules/'));
     for (const file of files) sources.set(file, readFileSync(path.join(REPO_ROOT, file), 'utf8'));
   }

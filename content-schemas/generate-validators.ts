@@ -26,18 +26,39 @@ class Emitter {
   /** Whether a validator calls REFINEMENTS (then the module imports them). */
   usesRefinements = false;
 
+  /**
+   * Functions that may answer FAIL for data zod accepts: one compiled to "zod decides", or one that
+   * calls such a function. FAIL stays safe everywhere but in a plain union, where it would move on
+   * to the next option.
+   */
+  private readonly inexact = new Set<string>();
+  /** The functions each function being emitted calls (innermost last). */
+  private readonly calls: Array<Set<string>> = [];
+
   /** The name of the function validating `node`, emitting it on first use. */
   fn(node: Node): string {
+    const name = this.emit(node);
+    this.calls.at(-1)?.add(name);
+    return name;
+  }
+
+  private emit(node: Node): string {
     const known = this.names.get(node);
     if (known !== undefined) return known;
     const name = `v${this.names.size}`;
     this.names.set(node, name);
     let body: string;
+    const calls = new Set<string>();
+    this.calls.push(calls);
     try {
       body = this.body(node);
+      if ([...calls].some((called) => this.inexact.has(called))) this.inexact.add(name);
     } catch (error) {
       if (!(error instanceof Unsupported)) throw error;
       body = `  return FAIL; // ${error.message}: zod decides`;
+      this.inexact.add(name);
+    } finally {
+      this.calls.pop();
     }
     const same = this.byBody.get(body);
     if (same !== undefined) this.bodies.push(`const ${name} = ${same};`);
@@ -217,11 +238,7 @@ class Emitter {
   private union(def: Def): string {
     this.plainChecks(def, 'union');
     const options = def.options as Node[];
-    if (typeof def.discriminator !== 'string') {
-      // zod's plain union: the first option that accepts the value gives the output.
-      const tries = options.map((option) => `  { const r = ${this.fn(option)}(v); if (r !== FAIL) return r; }`);
-      return [...tries, '  return FAIL;'].join('\n');
-    }
+    if (typeof def.discriminator !== 'string') return this.plainUnion(def, options);
     const at = JSON.stringify(def.discriminator);
     const cases: string[] = [];
     for (const option of options) {
@@ -231,6 +248,18 @@ class Emitter {
     }
     const table = this.constant(`new Map<unknown, (v: any) => any>([${cases.join(', ')}])`);
     return ['  if (!isObject(v)) return FAIL;', `  const option = ${table}.get(v[${at}]);`, '  return option === undefined ? FAIL : option(v);'].join('\n');
+  }
+
+  /**
+   * zod's union: the output of the first option that accepts the value. An option before the last
+   * must be exact (never FAIL for what zod accepts), or the validator could answer with a later
+   * option where zod answers with that one.
+   */
+  private plainUnion(def: Def, options: Node[]): string {
+    if (def.inclusive === false) throw new Unsupported('exclusive union');
+    const fns = options.map((option) => this.fn(option));
+    if (fns.slice(0, -1).some((name) => this.inexact.has(name))) throw new Unsupported('union with an option zod decides before the last');
+    return [...fns.map((name) => `  { const r = ${name}(v); if (r !== FAIL) return r; }`), '  return FAIL;'].join('\n');
   }
 }
 

@@ -2,10 +2,11 @@
 // on a seeded corpus (valid documents, their mutations, the fuzz test's hostile strings and files)
 // a validator accepts exactly what zod accepts, with zod's output. FAIL for valid data costs speed only.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load as loadYaml } from 'js-yaml';
 import { z } from 'zod';
 import { HOSTILE_FILES, HOSTILE_STRINGS, prng } from '../cli/fuzz-cases.ts';
@@ -183,4 +184,44 @@ test('a refinement the generator cannot name is compiled to FAIL, never to "vali
   assert.match(text, /return FAIL; \/\/ string check custom: zod decides/);
   assert.match(text, /REFINEMENTS\.accentReadableOnLight\(s\) !== null/);
   assert.match(readFileSync(path.join(HERE, 'validators.generated.ts'), 'utf8'), /return FAIL; \/\/ record with enumerated keys: zod decides/);
+});
+
+test('plain unions and enums compile as zod reads them: the first option that accepts, unless an earlier option is left to zod', async () => {
+  const Lesson = z.strictObject({ lesson: z.string(), artifacts: z.array(z.string()).max(2).default([]) });
+  const Phase = z.strictObject({ phase: z.enum(['recon', 'lessons']), artifacts: z.array(z.string()).default([]), notes: z.string().optional() });
+  // Both options accept { x: "1" }; zod answers with the first, whose check is left to zod (two levels down).
+  const Inexact = z.strictObject({ x: z.strictObject({ y: z.string().refine((value) => value !== 'no') }).optional(), from: z.string().default('first') });
+  const Exact = z.strictObject({ x: z.strictObject({ y: z.string() }).optional(), from: z.string().default('second') });
+  const named = {
+    Status: z.union([Lesson, Phase]),
+    Scalar: z.union([z.literal('a'), z.number().int().min(0), z.enum(['b', 'c']).nullable()]),
+    Site: z.strictObject({ publish: z.enum(['all', 'verified', 'reviewed']).default('all'), report: z.boolean().default(false) }),
+    FirstLeftToZod: z.union([Inexact, Exact]),
+    LastLeftToZod: z.union([Exact.extend({ from: z.literal('x') }), Inexact]),
+  };
+  const text = renderValidators(named);
+  assert.match(text, /return FAIL; \/\/ union with an option zod decides before the last: zod decides/);
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-validators-'));
+  writeFileSync(path.join(dir, 'validators.ts'), text);
+  const generated = (await import(pathToFileURL(path.join(dir, 'validators.ts')).href)) as { FAIL: symbol; VALIDATORS: Record<keyof typeof named, (v: unknown) => unknown> };
+  rmSync(dir, { recursive: true });
+  const docs: unknown[] = [
+    { lesson: '1.1' }, { lesson: '1.1', artifacts: ['a', 'b', 'c'] }, { phase: 'recon' }, { phase: 'recon', notes: 'n', artifacts: ['a'] }, { phase: 'other' }, { lesson: '1.1', phase: 'recon' },
+    'a', 'b', 'c', 'd', 0, 3, -1, 1.5, null, undefined, {}, { publish: 'verified' }, { publish: 'none' }, { report: true, publish: 'reviewed' },
+    { x: { y: '1' } }, { x: { y: 'no' } }, { from: 'x' }, { x: { y: 'no' }, from: 'x' }, { x: 1 },
+  ];
+  let accepted = 0;
+  for (const [name, schema] of Object.entries(named)) {
+    for (const doc of docs) {
+      const zod = schema.safeParse(doc);
+      const out = generated.VALIDATORS[name as keyof typeof named](doc);
+      if (out === generated.FAIL) continue;
+      accepted += 1;
+      assert.ok(zod.success, `${name}: accepts what zod refuses: ${JSON.stringify(doc)}`);
+      assert.equal(JSON.stringify(out), JSON.stringify(zod.data), `${name}: output differs from zod's for ${JSON.stringify(doc)}`);
+    }
+  }
+  assert.equal(generated.VALIDATORS.FirstLeftToZod({ x: { y: '1' } }), generated.FAIL, 'zod decides when an earlier option is');
+  assert.deepEqual(generated.VALIDATORS.LastLeftToZod({ x: { y: '1' }, from: 'x' }), { x: { y: '1' }, from: 'x' });
+  assert.ok(accepted >= 15, `accepted ${accepted}`);
 });
