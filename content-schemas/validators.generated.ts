@@ -91,7 +91,7 @@ const c1 = new Set<unknown>([1]);
 const c2 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
-const c5 = new Set<string>(["sandbox"]);
+const c5 = new Set<string>(["sandbox","max_write_mb"]);
 const c6 = new Set<unknown>(["auto","required","off"]);
 const c7 = new Set<string>(["report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
 const c8 = [/^#[0-9a-fA-F]{6}$/];
@@ -172,7 +172,7 @@ const c82 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","
 const c83 = new Set<unknown>(["log"]);
 const c84 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c85 = new Set<unknown>(["site.build"]);
-const c86 = new Map<unknown, (v: any) => any>([["course.init", v257], ["phase.advance", v268], ["lessons.register", v271], ["lesson.stage", v278], ["lesson.verified", v287], ["lesson.fail", v294], ["lesson.block", v308], ["lesson.unblock", v311], ["lesson.stale", v319], ["task.start", v322], ["task.heartbeat", v328], ["task.finish", v331], ["task.reset", v335], ["log", v337], ["site.build", v344]]);
+const c86 = new Map<unknown, (v: any) => any>([["course.init", v259], ["phase.advance", v270], ["lessons.register", v273], ["lesson.stage", v280], ["lesson.verified", v289], ["lesson.fail", v296], ["lesson.block", v310], ["lesson.unblock", v313], ["lesson.stale", v321], ["task.start", v324], ["task.heartbeat", v330], ["task.finish", v333], ["task.reset", v337], ["log", v339], ["site.build", v346]]);
 const c87 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
 const c88 = new Set<unknown>([3]);
 const c89 = new Set<string>(["title","topic"]);
@@ -276,1126 +276,1132 @@ function v29(v: any): any {
 function v28(v: any): any {
   return v === undefined ? "auto" : v29(v);
 }
+function v31(v: any): any {
+  return Number.isSafeInteger(v) && v >= 1 && v <= 1000000 ? v : FAIL;
+}
+function v30(v: any): any {
+  return v === undefined ? 100 : v31(v);
+}
 function v27(v: any): any {
   return obj(v, c5, t1);
 }
 function v26(v: any): any {
-  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\"}") : v27(v);
-}
-function v33(v: any): any {
-  return typeof v === 'boolean' ? v : FAIL;
-}
-function v32(v: any): any {
-  return v === undefined ? false : v33(v);
+  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v27(v);
 }
 function v35(v: any): any {
-  return str(v, 1, -1, null);
+  return typeof v === 'boolean' ? v : FAIL;
 }
 function v34(v: any): any {
-  return v === undefined ? undefined : v35(v);
+  return v === undefined ? false : v35(v);
 }
-const v37 = v35;
+function v37(v: any): any {
+  return str(v, 1, -1, null);
+}
 function v36(v: any): any {
   return v === undefined ? undefined : v37(v);
 }
-function v39(v: any): any {
-  const s: any = str(v, -1, -1, c8);
-  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
-}
+const v39 = v37;
 function v38(v: any): any {
   return v === undefined ? undefined : v39(v);
 }
 function v41(v: any): any {
   const s: any = str(v, -1, -1, c8);
-  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
+  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
 }
 function v40(v: any): any {
   return v === undefined ? undefined : v41(v);
 }
-const v43 = v6;
+function v43(v: any): any {
+  const s: any = str(v, -1, -1, c8);
+  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
+}
 function v42(v: any): any {
   return v === undefined ? undefined : v43(v);
 }
-function v45(v: any): any {
-  return str(v, -1, -1, c9);
-}
+const v45 = v6;
 function v44(v: any): any {
   return v === undefined ? undefined : v45(v);
 }
 function v47(v: any): any {
-  return url(v, true, true, c10, null, false);
+  return str(v, -1, -1, c9);
 }
 function v46(v: any): any {
   return v === undefined ? undefined : v47(v);
 }
 function v49(v: any): any {
-  return str(v, -1, -1, c11);
+  return url(v, true, true, c10, null, false);
 }
 function v48(v: any): any {
-  return v === undefined ? "en" : v49(v);
+  return v === undefined ? undefined : v49(v);
 }
-const v51 = v33;
+function v51(v: any): any {
+  return str(v, -1, -1, c11);
+}
 function v50(v: any): any {
-  return v === undefined ? undefined : v51(v);
+  return v === undefined ? "en" : v51(v);
 }
-function v31(v: any): any {
+const v53 = v35;
+function v52(v: any): any {
+  return v === undefined ? undefined : v53(v);
+}
+function v33(v: any): any {
   return obj(v, c7, t2);
 }
-function v30(v: any): any {
-  return v === undefined ? JSON.parse("{\"report\":false,\"lang\":\"en\"}") : v31(v);
+function v32(v: any): any {
+  return v === undefined ? JSON.parse("{\"report\":false,\"lang\":\"en\"}") : v33(v);
 }
 function v0(v: any): any {
   return obj(v, c0, t3);
 }
-function v53(v: any): any {
+function v55(v: any): any {
   return str(v, -1, -1, c13);
 }
-function v54(v: any): any {
+function v56(v: any): any {
   return str(v, 1, 500, null);
 }
-const v55 = v47;
-function v56(v: any): any {
+const v57 = v49;
+function v58(v: any): any {
   return c14.has(v) ? v : FAIL;
 }
-function v57(v: any): any {
+function v59(v: any): any {
   return c15.has(v) ? v : FAIL;
 }
-function v59(v: any): any {
-  return str(v, -1, 2000, null);
-}
-function v58(v: any): any {
-  return v === undefined ? undefined : v59(v);
-}
 function v61(v: any): any {
-  return str(v, -1, 4000, null);
+  return str(v, -1, 2000, null);
 }
 function v60(v: any): any {
   return v === undefined ? undefined : v61(v);
 }
 function v63(v: any): any {
-  return str(v, -1, -1, c16);
+  return str(v, -1, 4000, null);
 }
 function v62(v: any): any {
   return v === undefined ? undefined : v63(v);
 }
-function v52(v: any): any {
-  return obj(v, c12, t4);
-}
-const v65 = v53;
-const v66 = v53;
-function v67(v: any): any {
-  return str(v, 1, 300, null);
-}
-const v68 = v61;
-function v70(v: any): any {
-  return c18.has(v) ? v : FAIL;
-}
-function v69(v: any): any {
-  return v === undefined ? "useful" : v70(v);
+function v65(v: any): any {
+  return str(v, -1, -1, c16);
 }
 function v64(v: any): any {
+  return v === undefined ? undefined : v65(v);
+}
+function v54(v: any): any {
+  return obj(v, c12, t4);
+}
+const v67 = v55;
+const v68 = v55;
+function v69(v: any): any {
+  return str(v, 1, 300, null);
+}
+const v70 = v63;
+function v72(v: any): any {
+  return c18.has(v) ? v : FAIL;
+}
+function v71(v: any): any {
+  return v === undefined ? "useful" : v72(v);
+}
+function v66(v: any): any {
   return obj(v, c17, t5);
 }
-const v72 = v67;
-const v74 = v61;
-function v73(v: any): any {
-  return v === undefined ? "" : v74(v);
-}
-const v76 = v59;
+const v74 = v69;
+const v76 = v63;
 function v75(v: any): any {
   return v === undefined ? "" : v76(v);
 }
-const v79 = v53;
-function v80(v: any): any {
+const v78 = v61;
+function v77(v: any): any {
+  return v === undefined ? "" : v78(v);
+}
+const v81 = v55;
+function v82(v: any): any {
   return str(v, -1, 80, c21);
 }
-const v81 = v67;
-const v83 = v59;
-function v82(v: any): any {
-  return v === undefined ? "" : v83(v);
+const v83 = v69;
+const v85 = v61;
+function v84(v: any): any {
+  return v === undefined ? "" : v85(v);
 }
-const v86 = v53;
-const v87 = v80;
-const v88 = v67;
-const v90 = v59;
-function v89(v: any): any {
-  return v === undefined ? "" : v90(v);
-}
-const v93 = v54;
-function v92(v: any): any {
-  return arr(v, -1, 20, v93);
-}
+const v88 = v55;
+const v89 = v82;
+const v90 = v69;
+const v92 = v61;
 function v91(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v92(v);
+  return v === undefined ? "" : v92(v);
 }
-function v95(v: any): any {
-  return arr(v, -1, 50, v86);
-}
+const v95 = v56;
 function v94(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v95(v);
+  return arr(v, -1, 20, v95);
 }
-const v98 = v53;
+function v93(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v94(v);
+}
 function v97(v: any): any {
-  return arr(v, -1, 50, v98);
+  return arr(v, -1, 50, v88);
 }
 function v96(v: any): any {
   return v === undefined ? JSON.parse("[]") : v97(v);
 }
-function v85(v: any): any {
+const v100 = v55;
+function v99(v: any): any {
+  return arr(v, -1, 50, v100);
+}
+function v98(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v99(v);
+}
+function v87(v: any): any {
   return obj(v, c22, t6);
 }
-function v84(v: any): any {
-  return arr(v, 1, 500, v85);
+function v86(v: any): any {
+  return arr(v, 1, 500, v87);
 }
-function v78(v: any): any {
+function v80(v: any): any {
   return obj(v, c20, t7);
 }
-function v77(v: any): any {
-  return arr(v, 1, 200, v78);
+function v79(v: any): any {
+  return arr(v, 1, 200, v80);
 }
-function v71(v: any): any {
+function v73(v: any): any {
   return obj(v, c19, t8);
 }
-const v100 = v53;
-const v101 = v67;
-function v102(v: any): any {
+const v102 = v55;
+const v103 = v69;
+function v104(v: any): any {
   return str(v, 1, 4000, null);
 }
-const v105 = v54;
-function v104(v: any): any {
-  return arr(v, -1, 20, v105);
-}
-function v103(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v104(v);
-}
+const v107 = v56;
 function v106(v: any): any {
+  return arr(v, -1, 20, v107);
+}
+function v105(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v106(v);
+}
+function v108(v: any): any {
   return v === undefined ? undefined : v10(v);
 }
-const v107 = v11;
-const v109 = v33;
-function v108(v: any): any {
-  return v === undefined ? false : v109(v);
-}
-function v113(v: any): any {
-  return str(v, -1, -1, c25);
+const v109 = v11;
+const v111 = v35;
+function v110(v: any): any {
+  return v === undefined ? false : v111(v);
 }
 function v115(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v114(v: any): any {
-  return v === undefined ? "" : v115(v);
-}
-function v112(v: any): any {
-  return obj(v, c24, t9);
-}
-function v111(v: any): any {
-  return arr(v, -1, 100, v112);
-}
-function v110(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v111(v);
-}
-function v118(v: any): any {
-  return str(v, 1, 1000, null);
+  return str(v, -1, -1, c25);
 }
 function v117(v: any): any {
-  return arr(v, -1, 100, v118);
+  return str(v, -1, 1000, null);
 }
 function v116(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v117(v);
+  return v === undefined ? "" : v117(v);
 }
-function v99(v: any): any {
+function v114(v: any): any {
+  return obj(v, c24, t9);
+}
+function v113(v: any): any {
+  return arr(v, -1, 100, v114);
+}
+function v112(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v113(v);
+}
+function v120(v: any): any {
+  return str(v, 1, 1000, null);
+}
+function v119(v: any): any {
+  return arr(v, -1, 100, v120);
+}
+function v118(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v119(v);
+}
+function v101(v: any): any {
   return obj(v, c23, t10);
 }
-const v120 = v2;
-const v121 = v53;
-function v122(v: any): any {
+const v122 = v2;
+const v123 = v55;
+function v124(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v123 = v12;
-function v124(v: any): any {
+const v125 = v12;
+function v126(v: any): any {
   return str(v, -1, 1024, null);
 }
-const v125 = v63;
-function v126(v: any): any {
+const v127 = v65;
+function v128(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v128(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
-}
-function v127(v: any): any {
-  return v === null ? null : v128(v);
-}
 function v130(v: any): any {
-  return str(v, -1, 32, null);
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v129(v: any): any {
   return v === null ? null : v130(v);
 }
-const v131 = v33;
-const v132 = v33;
-function v135(v: any): any {
+function v132(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v131(v: any): any {
+  return v === null ? null : v132(v);
+}
+const v133 = v35;
+const v134 = v35;
+function v137(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
-const v136 = v135;
-const v137 = v135;
-const v138 = v135;
-function v134(v: any): any {
+const v138 = v137;
+const v139 = v137;
+const v140 = v137;
+function v136(v: any): any {
   return obj(v, c27, t11);
 }
-function v133(v: any): any {
-  return v === null ? null : v134(v);
+function v135(v: any): any {
+  return v === null ? null : v136(v);
 }
-function v139(v: any): any {
+function v141(v: any): any {
   return str(v, -1, -1, null);
 }
-const v140 = v135;
-const v141 = v33;
-function v142(v: any): any {
+const v142 = v137;
+const v143 = v35;
+function v144(v: any): any {
   return str(v, -1, -1, c28);
 }
-function v144(v: any): any {
+function v146(v: any): any {
   return c29.has(v) ? v : FAIL;
 }
-function v143(v: any): any {
-  return v === undefined ? undefined : v144(v);
-}
-const v146 = v6;
 function v145(v: any): any {
-  return v === null ? null : v146(v);
+  return v === undefined ? undefined : v146(v);
 }
-function v119(v: any): any {
+const v148 = v6;
+function v147(v: any): any {
+  return v === null ? null : v148(v);
+}
+function v121(v: any): any {
   return obj(v, c26, t12);
 }
-const v148 = v4;
-const v150 = v80;
-function v149(v: any): any {
-  return v === undefined ? undefined : v150(v);
+const v150 = v4;
+const v152 = v82;
+function v151(v: any): any {
+  return v === undefined ? undefined : v152(v);
 }
-const v151 = v102;
-const v154 = v4;
-function v153(v: any): any {
-  return arr(v, -1, 20, v154);
-}
-function v152(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v153(v);
-}
-function v156(v: any): any {
-  return arr(v, -1, 500, v86);
-}
+const v153 = v104;
+const v156 = v4;
 function v155(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v156(v);
+  return arr(v, -1, 20, v156);
 }
-function v147(v: any): any {
+function v154(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v155(v);
+}
+function v158(v: any): any {
+  return arr(v, -1, 500, v88);
+}
+function v157(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v158(v);
+}
+function v149(v: any): any {
   return obj(v, c30, t13);
 }
-const v158 = v53;
-function v159(v: any): any {
+const v160 = v55;
+function v161(v: any): any {
   return c32.has(v) ? v : FAIL;
 }
-function v161(v: any): any {
+function v163(v: any): any {
   return str(v, -1, 200, null);
 }
-function v160(v: any): any {
-  return v === undefined ? undefined : v161(v);
-}
-const v163 = v21;
 function v162(v: any): any {
   return v === undefined ? undefined : v163(v);
 }
-function v167(v: any): any {
+const v165 = v21;
+function v164(v: any): any {
+  return v === undefined ? undefined : v165(v);
+}
+function v169(v: any): any {
   return c34.has(v) ? v : FAIL;
 }
-const v169 = v6;
-function v168(v: any): any {
-  return v === undefined ? undefined : v169(v);
+const v171 = v6;
+function v170(v: any): any {
+  return v === undefined ? undefined : v171(v);
 }
-const v170 = v102;
-function v166(v: any): any {
+const v172 = v104;
+function v168(v: any): any {
   return obj(v, c33, t14);
 }
-function v165(v: any): any {
-  return arr(v, -1, 200, v166);
+function v167(v: any): any {
+  return arr(v, -1, 200, v168);
 }
-function v164(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v165(v);
+function v166(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v167(v);
 }
-function v157(v: any): any {
+function v159(v: any): any {
   return obj(v, c31, t15);
 }
-const v172 = v53;
-function v173(v: any): any {
+const v174 = v55;
+function v175(v: any): any {
   return c36.has(v) ? v : FAIL;
 }
-function v174(v: any): any {
+function v176(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-const v177 = v113;
-function v176(v: any): any {
-  return arr(v, -1, 500, v177);
-}
-function v175(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v176(v);
-}
-const v179 = v59;
+const v179 = v115;
 function v178(v: any): any {
-  return v === undefined ? undefined : v179(v);
+  return arr(v, -1, 500, v179);
 }
-function v171(v: any): any {
+function v177(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v178(v);
+}
+const v181 = v61;
+function v180(v: any): any {
+  return v === undefined ? undefined : v181(v);
+}
+function v173(v: any): any {
   return obj(v, c35, t16);
 }
-const v181 = v2;
-const v182 = v4;
-const v184 = v6;
-function v183(v: any): any {
-  return v === null ? null : v184(v);
-}
+const v183 = v2;
+const v184 = v4;
+const v186 = v6;
 function v185(v: any): any {
+  return v === null ? null : v186(v);
+}
+function v187(v: any): any {
   return c39.has(v) ? v : FAIL;
 }
-const v188 = v185;
-const v189 = v122;
-function v187(v: any): any {
+const v190 = v187;
+const v191 = v124;
+function v189(v: any): any {
   return obj(v, c40, t17);
 }
-function v186(v: any): any {
-  return arr(v, -1, -1, v187);
+function v188(v: any): any {
+  return arr(v, -1, -1, v189);
 }
-const v190 = v135;
-const v191 = v135;
-function v192(v: any): any {
-  return arr(v, -1, -1, v86);
+const v192 = v137;
+const v193 = v137;
+function v194(v: any): any {
+  return arr(v, -1, -1, v88);
 }
-function v195(v: any): any {
+function v197(v: any): any {
   return str(v, -1, 300, null);
 }
-const v196 = v53;
-const v197 = v80;
-const v198 = v195;
-const v199 = v113;
-const v200 = v174;
-const v203 = v59;
-function v204(v: any): any {
+const v198 = v55;
+const v199 = v82;
+const v200 = v197;
+const v201 = v115;
+const v202 = v176;
+const v205 = v61;
+function v206(v: any): any {
   return c43.has(v) ? v : FAIL;
 }
-function v202(v: any): any {
+function v204(v: any): any {
   return obj(v, c42, t18);
 }
-function v201(v: any): any {
-  return v === null ? null : v202(v);
+function v203(v: any): any {
+  return v === null ? null : v204(v);
 }
-const v207 = v59;
-function v206(v: any): any {
+const v209 = v61;
+function v208(v: any): any {
   return obj(v, c44, t19);
 }
-function v205(v: any): any {
-  return v === null ? null : v206(v);
+function v207(v: any): any {
+  return v === null ? null : v208(v);
 }
-const v208 = v135;
-const v209 = v135;
-const v210 = v135;
-const v212 = v135;
-function v211(v: any): any {
-  return v === undefined ? undefined : v212(v);
-}
-const v216 = v174;
-const v217 = v174;
-function v218(v: any): any {
-  return str(v, -1, 100000, null);
-}
-function v215(v: any): any {
-  return obj(v, c45, t20);
-}
-function v214(v: any): any {
-  return v === null ? null : v215(v);
-}
+const v210 = v137;
+const v211 = v137;
+const v212 = v137;
+const v214 = v137;
 function v213(v: any): any {
   return v === undefined ? undefined : v214(v);
 }
-const v221 = v139;
-const v223 = v122;
-function v222(v: any): any {
-  return v === null ? null : v223(v);
-}
+const v218 = v176;
+const v219 = v176;
 function v220(v: any): any {
-  return obj(v, c46, t21);
+  return str(v, -1, 100000, null);
 }
-function v219(v: any): any {
-  return v === null ? null : v220(v);
+function v217(v: any): any {
+  return obj(v, c45, t20);
 }
-const v225 = v59;
+function v216(v: any): any {
+  return v === null ? null : v217(v);
+}
+function v215(v: any): any {
+  return v === undefined ? undefined : v216(v);
+}
+const v223 = v141;
+const v225 = v124;
 function v224(v: any): any {
   return v === null ? null : v225(v);
 }
-const v230 = v122;
+function v222(v: any): any {
+  return obj(v, c46, t21);
+}
+function v221(v: any): any {
+  return v === null ? null : v222(v);
+}
+const v227 = v61;
+function v226(v: any): any {
+  return v === null ? null : v227(v);
+}
+const v232 = v124;
+function v231(v: any): any {
+  return v === null ? null : v232(v);
+}
+const v233 = v141;
+function v230(v: any): any {
+  return obj(v, c47, t22);
+}
 function v229(v: any): any {
   return v === null ? null : v230(v);
 }
-const v231 = v139;
 function v228(v: any): any {
-  return obj(v, c47, t22);
+  return v === undefined ? undefined : v229(v);
 }
-function v227(v: any): any {
-  return v === null ? null : v228(v);
-}
-function v226(v: any): any {
-  return v === undefined ? undefined : v227(v);
-}
-const v232 = v62;
-const v233 = v63;
-function v194(v: any): any {
+const v234 = v64;
+const v235 = v65;
+function v196(v: any): any {
   return obj(v, c41, t23);
 }
-function v193(v: any): any {
+function v195(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v86(k) !== k) return FAIL;
-    const r = v194(v[k]);
+    if (k === '__proto__' || v88(k) !== k) return FAIL;
+    const r = v196(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v235 = v139;
-function v237(v: any): any {
+const v237 = v141;
+function v239(v: any): any {
   return str(v, -1, -1, c49);
 }
-function v238(v: any): any {
-  return v === null ? null : v86(v);
-}
-function v239(v: any): any {
-  return v === undefined ? undefined : v188(v);
-}
 function v240(v: any): any {
-  return str(v, -1, -1, c50);
+  return v === null ? null : v88(v);
 }
 function v241(v: any): any {
+  return v === undefined ? undefined : v190(v);
+}
+function v242(v: any): any {
+  return str(v, -1, -1, c50);
+}
+function v243(v: any): any {
   return c51.has(v) ? v : FAIL;
 }
-const v242 = v63;
-function v243(v: any): any {
-  return v === null ? null : v63(v);
+const v244 = v65;
+function v245(v: any): any {
+  return v === null ? null : v65(v);
 }
-const v245 = v59;
-function v244(v: any): any {
-  return v === null ? null : v245(v);
-}
+const v247 = v61;
 function v246(v: any): any {
-  return v === null ? null : v171(v);
+  return v === null ? null : v247(v);
 }
-const v247 = v62;
-const v248 = v62;
-function v236(v: any): any {
+function v248(v: any): any {
+  return v === null ? null : v173(v);
+}
+const v249 = v64;
+const v250 = v64;
+function v238(v: any): any {
   return obj(v, c48, t24);
 }
-function v234(v: any): any {
+function v236(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v235(k) !== k) return FAIL;
-    const r = v236(v[k]);
+    if (k === '__proto__' || v237(k) !== k) return FAIL;
+    const r = v238(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v249 = v135;
-const v252 = v122;
-const v253 = v124;
-const v254 = v135;
-const v255 = v192;
-function v251(v: any): any {
+const v251 = v137;
+const v254 = v124;
+const v255 = v126;
+const v256 = v137;
+const v257 = v194;
+function v253(v: any): any {
   return obj(v, c52, t25);
 }
-function v250(v: any): any {
-  return v === null ? null : v251(v);
+function v252(v: any): any {
+  return v === null ? null : v253(v);
 }
-function v180(v: any): any {
+function v182(v: any): any {
   return obj(v, c38, t26);
 }
-const v258 = v122;
-const v259 = v63;
-const v261 = v135;
-function v260(v: any): any {
-  return v === undefined ? undefined : v261(v);
-}
-const v263 = v6;
+const v260 = v124;
+const v261 = v65;
+const v263 = v137;
 function v262(v: any): any {
   return v === undefined ? undefined : v263(v);
 }
+const v265 = v6;
 function v264(v: any): any {
+  return v === undefined ? undefined : v265(v);
+}
+function v266(v: any): any {
   return c54.has(v) ? v : FAIL;
 }
-const v265 = v4;
-const v267 = v6;
-function v266(v: any): any {
-  return v === null ? null : v267(v);
+const v267 = v4;
+const v269 = v6;
+function v268(v: any): any {
+  return v === null ? null : v269(v);
 }
-function v257(v: any): any {
+function v259(v: any): any {
   return obj(v, c53, t27);
 }
-function v269(v: any): any {
+function v271(v: any): any {
   return c56.has(v) ? v : FAIL;
 }
-const v270 = v33;
-function v268(v: any): any {
+const v272 = v35;
+function v270(v: any): any {
   return obj(v, c55, t28);
 }
-function v272(v: any): any {
+function v274(v: any): any {
   return c58.has(v) ? v : FAIL;
 }
-const v275 = v195;
-const v276 = v195;
-function v274(v: any): any {
+const v277 = v197;
+const v278 = v197;
+function v276(v: any): any {
   return obj(v, c59, t29);
 }
-function v273(v: any): any {
-  return arr(v, -1, -1, v274);
+function v275(v: any): any {
+  return arr(v, -1, -1, v276);
 }
-const v277 = v192;
-function v271(v: any): any {
+const v279 = v194;
+function v273(v: any): any {
   return obj(v, c57, t30);
 }
-function v279(v: any): any {
+function v281(v: any): any {
   return c61.has(v) ? v : FAIL;
 }
-const v280 = v53;
-const v282 = v218;
-function v281(v: any): any {
-  return v === null ? null : v282(v);
+const v282 = v55;
+const v284 = v220;
+function v283(v: any): any {
+  return v === null ? null : v284(v);
 }
-const v283 = v33;
-function v285(v: any): any {
+const v285 = v35;
+function v287(v: any): any {
   return obj(v, c62, t31);
 }
-function v284(v: any): any {
-  return v === undefined ? undefined : v285(v);
+function v286(v: any): any {
+  return v === undefined ? undefined : v287(v);
 }
-const v286 = v239;
-function v278(v: any): any {
+const v288 = v241;
+function v280(v: any): any {
   return obj(v, c60, t32);
 }
-function v288(v: any): any {
+function v290(v: any): any {
   return c64.has(v) ? v : FAIL;
 }
-const v289 = v139;
-const v291 = v122;
-function v290(v: any): any {
-  return v === null ? null : v291(v);
-}
-const v293 = v133;
+const v291 = v141;
+const v293 = v124;
 function v292(v: any): any {
-  return v === undefined ? undefined : v293(v);
+  return v === null ? null : v293(v);
 }
-function v287(v: any): any {
+const v295 = v135;
+function v294(v: any): any {
+  return v === undefined ? undefined : v295(v);
+}
+function v289(v: any): any {
   return obj(v, c63, t33);
 }
-function v295(v: any): any {
+function v297(v: any): any {
   return c66.has(v) ? v : FAIL;
 }
-const v296 = v218;
-const v297 = v122;
-const v298 = v33;
-function v299(v: any): any {
+const v298 = v220;
+const v299 = v124;
+const v300 = v35;
+function v301(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v301 = v122;
-function v300(v: any): any {
-  return v === null ? null : v301(v);
-}
-const v304 = v61;
-function v303(v: any): any {
-  return v === null ? null : v304(v);
-}
+const v303 = v124;
 function v302(v: any): any {
-  return v === undefined ? undefined : v303(v);
+  return v === null ? null : v303(v);
 }
-const v307 = v139;
-function v306(v: any): any {
-  return v === null ? null : v307(v);
-}
+const v306 = v63;
 function v305(v: any): any {
-  return v === undefined ? undefined : v306(v);
+  return v === null ? null : v306(v);
 }
-function v294(v: any): any {
+function v304(v: any): any {
+  return v === undefined ? undefined : v305(v);
+}
+const v309 = v141;
+function v308(v: any): any {
+  return v === null ? null : v309(v);
+}
+function v307(v: any): any {
+  return v === undefined ? undefined : v308(v);
+}
+function v296(v: any): any {
   return obj(v, c65, t34);
 }
-function v309(v: any): any {
+function v311(v: any): any {
   return c69.has(v) ? v : FAIL;
 }
-const v310 = v218;
-function v308(v: any): any {
+const v312 = v220;
+function v310(v: any): any {
   return obj(v, c68, t35);
 }
-function v312(v: any): any {
+function v314(v: any): any {
   return c71.has(v) ? v : FAIL;
 }
-const v313 = v33;
-const v316 = v218;
-function v315(v: any): any {
-  return v === null ? null : v316(v);
-}
-function v314(v: any): any {
-  return v === undefined ? undefined : v315(v);
-}
-const v318 = v33;
+const v315 = v35;
+const v318 = v220;
 function v317(v: any): any {
-  return v === undefined ? undefined : v318(v);
+  return v === null ? null : v318(v);
 }
-function v311(v: any): any {
+function v316(v: any): any {
+  return v === undefined ? undefined : v317(v);
+}
+const v320 = v35;
+function v319(v: any): any {
+  return v === undefined ? undefined : v320(v);
+}
+function v313(v: any): any {
   return obj(v, c70, t36);
 }
-function v320(v: any): any {
+function v322(v: any): any {
   return c72.has(v) ? v : FAIL;
 }
-const v321 = v218;
-function v319(v: any): any {
+const v323 = v220;
+function v321(v: any): any {
   return obj(v, c68, t37);
 }
-function v323(v: any): any {
+function v325(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v324 = v238;
-const v325 = v239;
-const v327 = v122;
-function v326(v: any): any {
-  return v === undefined ? undefined : v327(v);
+const v326 = v240;
+const v327 = v241;
+const v329 = v124;
+function v328(v: any): any {
+  return v === undefined ? undefined : v329(v);
 }
-function v322(v: any): any {
+function v324(v: any): any {
   return obj(v, c73, t38);
 }
-function v329(v: any): any {
+function v331(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-const v330 = v122;
-function v328(v: any): any {
+const v332 = v124;
+function v330(v: any): any {
   return obj(v, c75, t39);
 }
-function v332(v: any): any {
+function v334(v: any): any {
   return c78.has(v) ? v : FAIL;
 }
-function v333(v: any): any {
+function v335(v: any): any {
   return c79.has(v) ? v : FAIL;
 }
-const v334 = v246;
-function v331(v: any): any {
+const v336 = v248;
+function v333(v: any): any {
   return obj(v, c77, t40);
 }
-function v336(v: any): any {
+function v338(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-function v335(v: any): any {
+function v337(v: any): any {
   return obj(v, c80, t41);
 }
-function v338(v: any): any {
+function v340(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-const v339 = v53;
-const v340 = v238;
-const v342 = v139;
-const v343 = v139;
-function v341(v: any): any {
+const v341 = v55;
+const v342 = v240;
+const v344 = v141;
+const v345 = v141;
+function v343(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v342(k) !== k) return FAIL;
-    const r = v343(v[k]);
+    if (k === '__proto__' || v344(k) !== k) return FAIL;
+    const r = v345(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v337(v: any): any {
+function v339(v: any): any {
   return obj(v, c82, t42);
 }
-function v345(v: any): any {
+function v347(v: any): any {
   return c85.has(v) ? v : FAIL;
 }
-const v346 = v124;
-const v347 = v135;
-const v348 = v192;
-function v344(v: any): any {
+const v348 = v126;
+const v349 = v137;
+const v350 = v194;
+function v346(v: any): any {
   return obj(v, c84, t43);
 }
-function v256(v: any): any {
+function v258(v: any): any {
   if (!isObject(v)) return FAIL;
   const option = c86.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v350(v: any): any {
+function v352(v: any): any {
   return c88.has(v) ? v : FAIL;
 }
-const v351 = v63;
-const v353 = v139;
-const v355 = v139;
-function v354(v: any): any {
-  return v === null ? null : v355(v);
+const v353 = v65;
+const v355 = v141;
+const v357 = v141;
+function v356(v: any): any {
+  return v === null ? null : v357(v);
 }
-function v352(v: any): any {
+function v354(v: any): any {
   return obj(v, c89, t44);
 }
-const v356 = v185;
-const v357 = v135;
-const v360 = v185;
-const v361 = v63;
-const v362 = v243;
-const v364 = v126;
-function v363(v: any): any {
-  return v === null ? null : v364(v);
+const v358 = v187;
+const v359 = v137;
+const v362 = v187;
+const v363 = v65;
+const v364 = v245;
+const v366 = v128;
+function v365(v: any): any {
+  return v === null ? null : v366(v);
 }
-const v365 = v33;
-function v366(v: any): any {
-  return v === null ? null : v188(v);
+const v367 = v35;
+function v368(v: any): any {
+  return v === null ? null : v190(v);
 }
-function v359(v: any): any {
+function v361(v: any): any {
   return obj(v, c90, t45);
 }
-function v358(v: any): any {
-  return arr(v, -1, -1, v359);
+function v360(v: any): any {
+  return arr(v, -1, -1, v361);
 }
-const v368 = v135;
-function v369(v: any): any {
+const v370 = v137;
+function v371(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v370 = v135;
-const v371 = v135;
-const v372 = v135;
-const v373 = v135;
-const v374 = v135;
-const v375 = v135;
-const v376 = v135;
-const v377 = v135;
-const v378 = v135;
-const v379 = v135;
-const v380 = v135;
-function v382(v: any): any {
+const v372 = v137;
+const v373 = v137;
+const v374 = v137;
+const v375 = v137;
+const v376 = v137;
+const v377 = v137;
+const v378 = v137;
+const v379 = v137;
+const v380 = v137;
+const v381 = v137;
+const v382 = v137;
+function v384(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v381(v: any): any {
-  return v === null ? null : v382(v);
+function v383(v: any): any {
+  return v === null ? null : v384(v);
 }
-const v383 = v135;
-const v384 = v381;
-const v385 = v126;
-function v367(v: any): any {
+const v385 = v137;
+const v386 = v383;
+const v387 = v128;
+function v369(v: any): any {
   return obj(v, c91, t46);
 }
-function v388(v: any): any {
+function v390(v: any): any {
   return c93.has(v) ? v : FAIL;
 }
-const v389 = v238;
-const v390 = v63;
-const v391 = v139;
-function v387(v: any): any {
+const v391 = v240;
+const v392 = v65;
+const v393 = v141;
+function v389(v: any): any {
   return obj(v, c92, t47);
 }
-function v386(v: any): any {
-  return arr(v, -1, -1, v387);
+function v388(v: any): any {
+  return arr(v, -1, -1, v389);
 }
-const v394 = v53;
-const v395 = v139;
-const v396 = v53;
-const v397 = v139;
-const v398 = v139;
-const v399 = v174;
-const v400 = v33;
-const v401 = v33;
-const v402 = v135;
-const v403 = v135;
-const v404 = v135;
-const v405 = v135;
-const v406 = v135;
-const v408 = v135;
-const v409 = v135;
-const v410 = v135;
-const v412 = v122;
-function v411(v: any): any {
-  return v === null ? null : v412(v);
-}
-const v414 = v33;
+const v396 = v55;
+const v397 = v141;
+const v398 = v55;
+const v399 = v141;
+const v400 = v141;
+const v401 = v176;
+const v402 = v35;
+const v403 = v35;
+const v404 = v137;
+const v405 = v137;
+const v406 = v137;
+const v407 = v137;
+const v408 = v137;
+const v410 = v137;
+const v411 = v137;
+const v412 = v137;
+const v414 = v124;
 function v413(v: any): any {
   return v === null ? null : v414(v);
 }
-const v415 = v133;
-const v416 = v243;
-function v407(v: any): any {
+const v416 = v35;
+function v415(v: any): any {
+  return v === null ? null : v416(v);
+}
+const v417 = v135;
+const v418 = v245;
+function v409(v: any): any {
   return obj(v, c95, t48);
 }
-const v419 = v63;
-const v420 = v139;
-const v421 = v299;
-const v423 = v122;
-function v422(v: any): any {
-  return v === null ? null : v423(v);
+const v421 = v65;
+const v422 = v141;
+const v423 = v301;
+const v425 = v124;
+function v424(v: any): any {
+  return v === null ? null : v425(v);
 }
-const v424 = v33;
-const v425 = v133;
-const v427 = v139;
-function v426(v: any): any {
-  return v === null ? null : v427(v);
+const v426 = v35;
+const v427 = v135;
+const v429 = v141;
+function v428(v: any): any {
+  return v === null ? null : v429(v);
 }
-function v418(v: any): any {
+function v420(v: any): any {
   return obj(v, c96, t49);
 }
-function v417(v: any): any {
-  return arr(v, -1, -1, v418);
+function v419(v: any): any {
+  return arr(v, -1, -1, v420);
 }
-const v430 = v63;
-const v431 = v139;
-const v432 = v204;
-const v433 = v243;
-const v435 = v139;
-function v434(v: any): any {
-  return v === null ? null : v435(v);
+const v432 = v65;
+const v433 = v141;
+const v434 = v206;
+const v435 = v245;
+const v437 = v141;
+function v436(v: any): any {
+  return v === null ? null : v437(v);
 }
-function v429(v: any): any {
+function v431(v: any): any {
   return obj(v, c97, t50);
 }
-function v428(v: any): any {
-  return arr(v, -1, -1, v429);
+function v430(v: any): any {
+  return arr(v, -1, -1, v431);
 }
-const v438 = v63;
-const v439 = v139;
-const v440 = v243;
-function v437(v: any): any {
+const v440 = v65;
+const v441 = v141;
+const v442 = v245;
+function v439(v: any): any {
   return obj(v, c98, t51);
 }
-function v436(v: any): any {
-  return arr(v, -1, -1, v437);
+function v438(v: any): any {
+  return arr(v, -1, -1, v439);
 }
-const v441 = v63;
-const v442 = v243;
-const v443 = v363;
-const v444 = v126;
-const v445 = v133;
-const v448 = v63;
-const v449 = v159;
-const v451 = v139;
-function v450(v: any): any {
-  return v === null ? null : v451(v);
-}
-const v453 = v122;
+const v443 = v65;
+const v444 = v245;
+const v445 = v365;
+const v446 = v128;
+const v447 = v135;
+const v450 = v65;
+const v451 = v161;
+const v453 = v141;
 function v452(v: any): any {
   return v === null ? null : v453(v);
 }
-const v456 = v139;
-const v458 = v139;
-function v457(v: any): any {
-  return v === null ? null : v458(v);
+const v455 = v124;
+function v454(v: any): any {
+  return v === null ? null : v455(v);
 }
-const v459 = v139;
-function v455(v: any): any {
+const v458 = v141;
+const v460 = v141;
+function v459(v: any): any {
+  return v === null ? null : v460(v);
+}
+const v461 = v141;
+function v457(v: any): any {
   return obj(v, c33, t52);
 }
-function v454(v: any): any {
-  return arr(v, -1, -1, v455);
+function v456(v: any): any {
+  return arr(v, -1, -1, v457);
 }
-function v447(v: any): any {
+function v449(v: any): any {
   return obj(v, c99, t53);
 }
-function v446(v: any): any {
-  return arr(v, -1, -1, v447);
+function v448(v: any): any {
+  return arr(v, -1, -1, v449);
 }
-const v462 = v139;
-const v463 = v139;
-const v464 = v366;
-const v465 = v241;
-const v467 = v173;
-function v466(v: any): any {
-  return v === null ? null : v467(v);
+const v464 = v141;
+const v465 = v141;
+const v466 = v368;
+const v467 = v243;
+const v469 = v175;
+function v468(v: any): any {
+  return v === null ? null : v469(v);
 }
-const v468 = v63;
-const v469 = v363;
-const v470 = v135;
-const v471 = v243;
-const v473 = v139;
-function v472(v: any): any {
-  return v === null ? null : v473(v);
+const v470 = v65;
+const v471 = v365;
+const v472 = v137;
+const v473 = v245;
+const v475 = v141;
+function v474(v: any): any {
+  return v === null ? null : v475(v);
 }
-function v461(v: any): any {
+function v463(v: any): any {
   return obj(v, c100, t54);
 }
-function v460(v: any): any {
-  return arr(v, -1, -1, v461);
+function v462(v: any): any {
+  return arr(v, -1, -1, v463);
 }
-const v474 = v33;
-const v475 = v139;
-const v478 = v122;
-const v479 = v63;
-const v480 = v139;
-function v481(v: any): any {
+const v476 = v35;
+const v477 = v141;
+const v480 = v124;
+const v481 = v65;
+const v482 = v141;
+function v483(v: any): any {
   return c102.has(v) ? v : FAIL;
 }
-const v482 = v139;
-const v484 = v139;
-function v483(v: any): any {
-  return arr(v, -1, -1, v484);
+const v484 = v141;
+const v486 = v141;
+function v485(v: any): any {
+  return arr(v, -1, -1, v486);
 }
-function v477(v: any): any {
+function v479(v: any): any {
   return obj(v, c101, t55);
 }
-function v476(v: any): any {
-  return arr(v, -1, -1, v477);
+function v478(v: any): any {
+  return arr(v, -1, -1, v479);
 }
-function v393(v: any): any {
+function v395(v: any): any {
   return obj(v, c94, t56);
 }
-function v392(v: any): any {
-  return arr(v, -1, -1, v393);
+function v394(v: any): any {
+  return arr(v, -1, -1, v395);
 }
-const v485 = v476;
-const v488 = v240;
-const v489 = v135;
-const v490 = v135;
-const v491 = v135;
-const v492 = v135;
-const v493 = v135;
-const v494 = v126;
-const v495 = v363;
-const v496 = v363;
-function v487(v: any): any {
+const v487 = v478;
+const v490 = v242;
+const v491 = v137;
+const v492 = v137;
+const v493 = v137;
+const v494 = v137;
+const v495 = v137;
+const v496 = v128;
+const v497 = v365;
+const v498 = v365;
+function v489(v: any): any {
   return obj(v, c103, t57);
 }
-function v486(v: any): any {
-  return arr(v, -1, -1, v487);
+function v488(v: any): any {
+  return arr(v, -1, -1, v489);
 }
-const v497 = v460;
-const v500 = v185;
+const v499 = v462;
+const v502 = v187;
+function v503(v: any): any {
+  return arr(v, -1, -1, v242);
+}
+const v504 = v137;
+const v505 = v137;
+const v506 = v137;
+const v507 = v137;
+const v508 = v137;
+const v509 = v128;
 function v501(v: any): any {
-  return arr(v, -1, -1, v240);
-}
-const v502 = v135;
-const v503 = v135;
-const v504 = v135;
-const v505 = v135;
-const v506 = v135;
-const v507 = v126;
-function v499(v: any): any {
   return obj(v, c104, t58);
 }
-function v498(v: any): any {
-  return arr(v, -1, -1, v499);
+function v500(v: any): any {
+  return arr(v, -1, -1, v501);
 }
-const v510 = v139;
-const v511 = v135;
-const v514 = v63;
-const v515 = v238;
-const v517 = v139;
-const v518 = v139;
-function v516(v: any): any {
+const v512 = v141;
+const v513 = v137;
+const v516 = v65;
+const v517 = v240;
+const v519 = v141;
+const v520 = v141;
+function v518(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v517(k) !== k) return FAIL;
-    const r = v518(v[k]);
+    if (k === '__proto__' || v519(k) !== k) return FAIL;
+    const r = v520(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v513(v: any): any {
+function v515(v: any): any {
   return obj(v, c106, t59);
 }
-function v512(v: any): any {
-  return arr(v, -1, -1, v513);
+function v514(v: any): any {
+  return arr(v, -1, -1, v515);
 }
-function v509(v: any): any {
+function v511(v: any): any {
   return obj(v, c105, t60);
 }
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
+function v510(v: any): any {
+  return arr(v, -1, -1, v511);
 }
-const v521 = v63;
-const v522 = v135;
-const v523 = v135;
-function v520(v: any): any {
+const v523 = v65;
+const v524 = v137;
+const v525 = v137;
+function v522(v: any): any {
   return obj(v, c107, t61);
 }
-function v519(v: any): any {
-  return v === null ? null : v520(v);
+function v521(v: any): any {
+  return v === null ? null : v522(v);
 }
-function v349(v: any): any {
+function v351(v: any): any {
   return obj(v, c87, t62);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
-const t1: Field[] = [["sandbox", v28, 2]];
-const t2: Field[] = [["report", v32, 2], ["logo", v34, 1], ["favicon", v36, 1], ["accent", v38, 1], ["accent_dark", v40, 1], ["footer", v42, 1], ["edit_url", v44, 1], ["repo_url", v46, 1], ["lang", v48, 2], ["mdx", v50, 1]];
-const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v30, 2]];
-const t4: Field[] = [["id", v53, 0], ["title", v54, 0], ["url", v55, 0], ["kind", v56, 0], ["status", v57, 0], ["reason", v58, 1], ["summary", v60, 1], ["retrieved_at", v62, 1]];
-const t5: Field[] = [["id", v65, 0], ["source", v66, 0], ["title", v67, 0], ["summary", v68, 0], ["importance", v69, 2]];
-const t6: Field[] = [["id", v86, 0], ["slug", v87, 0], ["title", v88, 0], ["summary", v89, 2], ["objectives", v91, 2], ["prerequisites", v94, 2], ["topics", v96, 2]];
-const t7: Field[] = [["id", v79, 0], ["slug", v80, 0], ["title", v81, 0], ["summary", v82, 2], ["lessons", v84, 0]];
-const t8: Field[] = [["title", v72, 0], ["summary", v73, 2], ["audience", v75, 2], ["modules", v77, 0]];
-const t9: Field[] = [["path", v113, 0], ["purpose", v114, 2]];
-const t10: Field[] = [["lesson", v100, 0], ["title", v101, 0], ["goal", v102, 0], ["objectives", v103, 2], ["runtime", v106, 1], ["test_command", v107, 1], ["network", v108, 2], ["files", v110, 2], ["tests", v116, 2]];
-const t11: Field[] = [["passed", v135, 0], ["failed", v136, 0], ["skipped", v137, 0], ["total", v138, 0]];
-const t12: Field[] = [["schema_version", v120, 0], ["lesson", v121, 0], ["run", v122, 0], ["runtime", v10, 0], ["argv", v123, 0], ["cwd", v124, 0], ["started_at", v125, 0], ["duration_ms", v126, 0], ["exit_code", v127, 0], ["signal", v129, 0], ["timed_out", v131, 0], ["passed", v132, 0], ["tests", v133, 0], ["output_tail", v139, 0], ["output_bytes", v140, 0], ["output_truncated", v141, 0], ["code_hash", v142, 0], ["sandbox", v143, 1], ["cause", v145, 0]];
-const t13: Field[] = [["term", v148, 0], ["slug", v149, 1], ["definition", v151, 0], ["aliases", v152, 2], ["lessons", v155, 2]];
-const t14: Field[] = [["severity", v167, 0], ["where", v168, 1], ["text", v170, 0]];
-const t15: Field[] = [["lesson", v158, 0], ["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t16: Field[] = [["lesson", v172, 0], ["status", v173, 0], ["stage", v174, 0], ["artifacts", v175, 2], ["notes", v178, 1]];
-const t17: Field[] = [["phase", v188, 0], ["entered_at", v63, 0], ["seq", v189, 0]];
-const t18: Field[] = [["reason", v203, 0], ["by", v204, 0], ["at", v63, 0]];
-const t19: Field[] = [["reason", v207, 0], ["at", v63, 0]];
-const t20: Field[] = [["from", v216, 0], ["to", v217, 0], ["note", v218, 0], ["at", v63, 0]];
-const t21: Field[] = [["code_hash", v221, 0], ["at", v63, 0], ["run", v222, 0]];
-const t22: Field[] = [["run", v229, 0], ["code_hash", v231, 0]];
-const t23: Field[] = [["id", v86, 0], ["title", v195, 0], ["slug", v150, 0], ["module_id", v196, 0], ["module_slug", v197, 0], ["module_title", v198, 0], ["dir", v199, 0], ["stage", v200, 0], ["blocked", v201, 0], ["stale", v205, 0], ["fix_attempts_used", v208, 0], ["fix_budget_resets", v209, 0], ["review_rounds_used", v210, 0], ["review_rounds_granted", v211, 1], ["rework", v213, 1], ["verified", v219, 0], ["last_failure", v224, 0], ["last_verify_failure", v226, 1], ["done_at", v232, 1], ["updated_at", v233, 0]];
-const t24: Field[] = [["id", v237, 0], ["lesson", v238, 0], ["phase", v239, 1], ["role", v240, 0], ["status", v241, 0], ["started_at", v242, 0], ["finished_at", v243, 0], ["note", v244, 0], ["result", v246, 0], ["lease_expires_at", v247, 1], ["heartbeat_at", v248, 1]];
-const t25: Field[] = [["at", v63, 0], ["seq", v252, 0], ["out", v253, 0], ["pages", v254, 0], ["lessons", v255, 0]];
-const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v234, 0], ["task_counter", v249, 0], ["last_site_build", v250, 0]];
-const t27: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v264, 0], ["title", v265, 0], ["topic", v266, 0]];
-const t28: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v269, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v270, 0]];
-const t29: Field[] = [["id", v86, 0], ["title", v275, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v276, 0], ["dir", v177, 0]];
-const t30: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v272, 0], ["lessons", v273, 0], ["removed", v277, 0]];
-const t31: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t32: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v279, 0], ["lesson", v280, 0], ["from", v200, 0], ["to", v200, 0], ["note", v281, 0], ["review_round_used", v283, 0], ["review", v284, 1], ["reopened", v286, 1]];
-const t33: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v288, 0], ["lesson", v280, 0], ["code_hash", v289, 0], ["run", v290, 0], ["tests", v292, 1]];
-const t34: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v295, 0], ["lesson", v280, 0], ["note", v296, 0], ["fix_attempts_used", v297, 0], ["blocked", v298, 0], ["via", v299, 0], ["run", v300, 0], ["tests", v292, 1], ["evidence", v302, 1], ["code_hash", v305, 1]];
-const t35: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v309, 0], ["lesson", v280, 0], ["reason", v310, 0]];
-const t36: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v312, 0], ["lesson", v280, 0], ["fix_budget_reset", v313, 0], ["note", v314, 1], ["review_round_granted", v317, 1]];
-const t37: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v320, 0], ["lesson", v280, 0], ["reason", v321, 0]];
-const t38: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v323, 0], ["task", v237, 0], ["lesson", v324, 0], ["phase", v325, 1], ["role", v240, 0], ["lease_seconds", v326, 1]];
-const t39: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v329, 0], ["task", v237, 0], ["lease_seconds", v330, 0]];
-const t40: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v332, 0], ["task", v237, 0], ["status", v333, 0], ["note", v281, 0], ["result", v334, 0]];
-const t41: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v336, 0], ["task", v237, 0], ["note", v281, 0]];
-const t42: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v338, 0], ["fact", v339, 0], ["lesson", v340, 0], ["data", v341, 0]];
-const t43: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v345, 0], ["out", v346, 0], ["pages", v347, 0], ["lessons", v348, 0]];
-const t44: Field[] = [["title", v353, 0], ["topic", v354, 0]];
-const t45: Field[] = [["phase", v360, 0], ["started_at", v361, 0], ["ended_at", v362, 0], ["duration_ms", v363, 0], ["approved", v365, 0], ["reopened_from", v366, 0]];
-const t46: Field[] = [["lessons", v368, 0], ["by_stage", v369, 0], ["done", v370, 0], ["blocked", v371, 0], ["stale", v372, 0], ["fix_attempts", v373, 0], ["review_rounds", v374, 0], ["verify_runs", v375, 0], ["tasks", v376, 0], ["phase_tasks", v377, 0], ["reopens", v378, 0], ["tests", v379, 0], ["verify_passed", v380, 0], ["verify_pass_rate", v381, 0], ["lessons_reworked", v383, 0], ["rework_rate", v384, 0], ["wall_ms", v385, 0]];
-const t47: Field[] = [["kind", v388, 0], ["lesson", v389, 0], ["at", v390, 0], ["text", v391, 0]];
-const t48: Field[] = [["runs", v408, 0], ["passed", v409, 0], ["failed", v410, 0], ["last_run", v411, 0], ["last_passed", v413, 0], ["last_tests", v415, 0], ["last_at", v416, 0]];
-const t49: Field[] = [["at", v419, 0], ["note", v420, 0], ["via", v421, 0], ["run", v422, 0], ["blocked", v424, 0], ["tests", v425, 0], ["evidence", v426, 0]];
-const t50: Field[] = [["at", v430, 0], ["reason", v431, 0], ["by", v432, 0], ["unblocked_at", v433, 0], ["decision", v434, 0]];
-const t51: Field[] = [["at", v438, 0], ["reason", v439, 0], ["cleared_at", v440, 0]];
-const t52: Field[] = [["severity", v456, 0], ["where", v457, 0], ["text", v459, 0]];
-const t53: Field[] = [["at", v448, 0], ["verdict", v449, 0], ["reviewer", v450, 0], ["round", v452, 0], ["findings", v454, 0]];
-const t54: Field[] = [["id", v462, 0], ["role", v463, 0], ["phase", v464, 0], ["status", v465, 0], ["worker_status", v466, 0], ["started_at", v468, 0], ["duration_ms", v469, 0], ["heartbeats", v470, 0], ["lease_until", v471, 0], ["note", v472, 0]];
-const t55: Field[] = [["seq", v478, 0], ["at", v479, 0], ["kind", v480, 0], ["label", v481, 0], ["text", v482, 0], ["details", v483, 0]];
-const t56: Field[] = [["id", v394, 0], ["title", v395, 0], ["module_id", v396, 0], ["module_title", v397, 0], ["dir", v398, 0], ["stage", v399, 0], ["blocked", v400, 0], ["stale", v401, 0], ["fix_attempts", v402, 0], ["fix_budget_resets", v403, 0], ["review_rounds", v404, 0], ["review_rounds_granted", v405, 0], ["reworks", v406, 0], ["verify", v407, 0], ["failures", v417, 0], ["blocks", v428, 0], ["stale_marks", v436, 0], ["registered_at", v441, 0], ["done_at", v442, 0], ["pending_to_done_ms", v443, 0], ["wall_ms", v444, 0], ["tests", v445, 0], ["reviews", v446, 0], ["tasks", v460, 0], ["smooth", v474, 0], ["summary", v475, 0], ["story", v476, 0]];
-const t57: Field[] = [["role", v488, 0], ["count", v489, 0], ["done", v490, 0], ["failed", v491, 0], ["reset", v492, 0], ["running", v493, 0], ["total_ms", v494, 0], ["mean_ms", v495, 0], ["max_ms", v496, 0]];
-const t58: Field[] = [["phase", v500, 0], ["roles", v501, 0], ["count", v502, 0], ["done", v503, 0], ["failed", v504, 0], ["reset", v505, 0], ["running", v506, 0], ["total_ms", v507, 0]];
-const t59: Field[] = [["at", v514, 0], ["lesson", v515, 0], ["data", v516, 0]];
-const t60: Field[] = [["kind", v510, 0], ["count", v511, 0], ["entries", v512, 0]];
-const t61: Field[] = [["at", v521, 0], ["pages", v522, 0], ["lessons", v523, 0]];
-const t62: Field[] = [["schema_version", v350, 0], ["generated_at", v351, 0], ["course", v352, 0], ["phase", v356, 0], ["last_seq", v357, 0], ["phases", v358, 0], ["totals", v367, 0], ["needs_human", v386, 0], ["lessons", v392, 0], ["course_story", v485, 0], ["tasks", v486, 0], ["phase_tasks", v497, 0], ["tasks_by_phase", v498, 0], ["facts", v508, 0], ["site_build", v519, 0]];
+const t1: Field[] = [["sandbox", v28, 2], ["max_write_mb", v30, 2]];
+const t2: Field[] = [["report", v34, 2], ["logo", v36, 1], ["favicon", v38, 1], ["accent", v40, 1], ["accent_dark", v42, 1], ["footer", v44, 1], ["edit_url", v46, 1], ["repo_url", v48, 1], ["lang", v50, 2], ["mdx", v52, 1]];
+const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v32, 2]];
+const t4: Field[] = [["id", v55, 0], ["title", v56, 0], ["url", v57, 0], ["kind", v58, 0], ["status", v59, 0], ["reason", v60, 1], ["summary", v62, 1], ["retrieved_at", v64, 1]];
+const t5: Field[] = [["id", v67, 0], ["source", v68, 0], ["title", v69, 0], ["summary", v70, 0], ["importance", v71, 2]];
+const t6: Field[] = [["id", v88, 0], ["slug", v89, 0], ["title", v90, 0], ["summary", v91, 2], ["objectives", v93, 2], ["prerequisites", v96, 2], ["topics", v98, 2]];
+const t7: Field[] = [["id", v81, 0], ["slug", v82, 0], ["title", v83, 0], ["summary", v84, 2], ["lessons", v86, 0]];
+const t8: Field[] = [["title", v74, 0], ["summary", v75, 2], ["audience", v77, 2], ["modules", v79, 0]];
+const t9: Field[] = [["path", v115, 0], ["purpose", v116, 2]];
+const t10: Field[] = [["lesson", v102, 0], ["title", v103, 0], ["goal", v104, 0], ["objectives", v105, 2], ["runtime", v108, 1], ["test_command", v109, 1], ["network", v110, 2], ["files", v112, 2], ["tests", v118, 2]];
+const t11: Field[] = [["passed", v137, 0], ["failed", v138, 0], ["skipped", v139, 0], ["total", v140, 0]];
+const t12: Field[] = [["schema_version", v122, 0], ["lesson", v123, 0], ["run", v124, 0], ["runtime", v10, 0], ["argv", v125, 0], ["cwd", v126, 0], ["started_at", v127, 0], ["duration_ms", v128, 0], ["exit_code", v129, 0], ["signal", v131, 0], ["timed_out", v133, 0], ["passed", v134, 0], ["tests", v135, 0], ["output_tail", v141, 0], ["output_bytes", v142, 0], ["output_truncated", v143, 0], ["code_hash", v144, 0], ["sandbox", v145, 1], ["cause", v147, 0]];
+const t13: Field[] = [["term", v150, 0], ["slug", v151, 1], ["definition", v153, 0], ["aliases", v154, 2], ["lessons", v157, 2]];
+const t14: Field[] = [["severity", v169, 0], ["where", v170, 1], ["text", v172, 0]];
+const t15: Field[] = [["lesson", v160, 0], ["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
+const t16: Field[] = [["lesson", v174, 0], ["status", v175, 0], ["stage", v176, 0], ["artifacts", v177, 2], ["notes", v180, 1]];
+const t17: Field[] = [["phase", v190, 0], ["entered_at", v65, 0], ["seq", v191, 0]];
+const t18: Field[] = [["reason", v205, 0], ["by", v206, 0], ["at", v65, 0]];
+const t19: Field[] = [["reason", v209, 0], ["at", v65, 0]];
+const t20: Field[] = [["from", v218, 0], ["to", v219, 0], ["note", v220, 0], ["at", v65, 0]];
+const t21: Field[] = [["code_hash", v223, 0], ["at", v65, 0], ["run", v224, 0]];
+const t22: Field[] = [["run", v231, 0], ["code_hash", v233, 0]];
+const t23: Field[] = [["id", v88, 0], ["title", v197, 0], ["slug", v152, 0], ["module_id", v198, 0], ["module_slug", v199, 0], ["module_title", v200, 0], ["dir", v201, 0], ["stage", v202, 0], ["blocked", v203, 0], ["stale", v207, 0], ["fix_attempts_used", v210, 0], ["fix_budget_resets", v211, 0], ["review_rounds_used", v212, 0], ["review_rounds_granted", v213, 1], ["rework", v215, 1], ["verified", v221, 0], ["last_failure", v226, 0], ["last_verify_failure", v228, 1], ["done_at", v234, 1], ["updated_at", v235, 0]];
+const t24: Field[] = [["id", v239, 0], ["lesson", v240, 0], ["phase", v241, 1], ["role", v242, 0], ["status", v243, 0], ["started_at", v244, 0], ["finished_at", v245, 0], ["note", v246, 0], ["result", v248, 0], ["lease_expires_at", v249, 1], ["heartbeat_at", v250, 1]];
+const t25: Field[] = [["at", v65, 0], ["seq", v254, 0], ["out", v255, 0], ["pages", v256, 0], ["lessons", v257, 0]];
+const t26: Field[] = [["schema_version", v183, 0], ["title", v184, 0], ["topic", v185, 0], ["created_at", v65, 0], ["phase", v187, 0], ["phase_history", v188, 0], ["last_seq", v192, 0], ["log_bytes", v193, 0], ["lesson_order", v194, 0], ["lessons", v195, 0], ["tasks", v236, 0], ["task_counter", v251, 0], ["last_site_build", v252, 0]];
+const t27: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v266, 0], ["title", v267, 0], ["topic", v268, 0]];
+const t28: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v271, 0], ["from", v190, 0], ["to", v190, 0], ["approved", v272, 0]];
+const t29: Field[] = [["id", v88, 0], ["title", v277, 0], ["slug", v152, 0], ["module_id", v81, 0], ["module_slug", v152, 0], ["module_title", v278, 0], ["dir", v179, 0]];
+const t30: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v274, 0], ["lessons", v275, 0], ["removed", v279, 0]];
+const t31: Field[] = [["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
+const t32: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v281, 0], ["lesson", v282, 0], ["from", v202, 0], ["to", v202, 0], ["note", v283, 0], ["review_round_used", v285, 0], ["review", v286, 1], ["reopened", v288, 1]];
+const t33: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v290, 0], ["lesson", v282, 0], ["code_hash", v291, 0], ["run", v292, 0], ["tests", v294, 1]];
+const t34: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v297, 0], ["lesson", v282, 0], ["note", v298, 0], ["fix_attempts_used", v299, 0], ["blocked", v300, 0], ["via", v301, 0], ["run", v302, 0], ["tests", v294, 1], ["evidence", v304, 1], ["code_hash", v307, 1]];
+const t35: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v311, 0], ["lesson", v282, 0], ["reason", v312, 0]];
+const t36: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v314, 0], ["lesson", v282, 0], ["fix_budget_reset", v315, 0], ["note", v316, 1], ["review_round_granted", v319, 1]];
+const t37: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v322, 0], ["lesson", v282, 0], ["reason", v323, 0]];
+const t38: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v325, 0], ["task", v239, 0], ["lesson", v326, 0], ["phase", v327, 1], ["role", v242, 0], ["lease_seconds", v328, 1]];
+const t39: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v331, 0], ["task", v239, 0], ["lease_seconds", v332, 0]];
+const t40: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v334, 0], ["task", v239, 0], ["status", v335, 0], ["note", v283, 0], ["result", v336, 0]];
+const t41: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v338, 0], ["task", v239, 0], ["note", v283, 0]];
+const t42: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v340, 0], ["fact", v341, 0], ["lesson", v342, 0], ["data", v343, 0]];
+const t43: Field[] = [["seq", v260, 0], ["ts", v261, 0], ["pid", v262, 1], ["command", v264, 1], ["kind", v347, 0], ["out", v348, 0], ["pages", v349, 0], ["lessons", v350, 0]];
+const t44: Field[] = [["title", v355, 0], ["topic", v356, 0]];
+const t45: Field[] = [["phase", v362, 0], ["started_at", v363, 0], ["ended_at", v364, 0], ["duration_ms", v365, 0], ["approved", v367, 0], ["reopened_from", v368, 0]];
+const t46: Field[] = [["lessons", v370, 0], ["by_stage", v371, 0], ["done", v372, 0], ["blocked", v373, 0], ["stale", v374, 0], ["fix_attempts", v375, 0], ["review_rounds", v376, 0], ["verify_runs", v377, 0], ["tasks", v378, 0], ["phase_tasks", v379, 0], ["reopens", v380, 0], ["tests", v381, 0], ["verify_passed", v382, 0], ["verify_pass_rate", v383, 0], ["lessons_reworked", v385, 0], ["rework_rate", v386, 0], ["wall_ms", v387, 0]];
+const t47: Field[] = [["kind", v390, 0], ["lesson", v391, 0], ["at", v392, 0], ["text", v393, 0]];
+const t48: Field[] = [["runs", v410, 0], ["passed", v411, 0], ["failed", v412, 0], ["last_run", v413, 0], ["last_passed", v415, 0], ["last_tests", v417, 0], ["last_at", v418, 0]];
+const t49: Field[] = [["at", v421, 0], ["note", v422, 0], ["via", v423, 0], ["run", v424, 0], ["blocked", v426, 0], ["tests", v427, 0], ["evidence", v428, 0]];
+const t50: Field[] = [["at", v432, 0], ["reason", v433, 0], ["by", v434, 0], ["unblocked_at", v435, 0], ["decision", v436, 0]];
+const t51: Field[] = [["at", v440, 0], ["reason", v441, 0], ["cleared_at", v442, 0]];
+const t52: Field[] = [["severity", v458, 0], ["where", v459, 0], ["text", v461, 0]];
+const t53: Field[] = [["at", v450, 0], ["verdict", v451, 0], ["reviewer", v452, 0], ["round", v454, 0], ["findings", v456, 0]];
+const t54: Field[] = [["id", v464, 0], ["role", v465, 0], ["phase", v466, 0], ["status", v467, 0], ["worker_status", v468, 0], ["started_at", v470, 0], ["duration_ms", v471, 0], ["heartbeats", v472, 0], ["lease_until", v473, 0], ["note", v474, 0]];
+const t55: Field[] = [["seq", v480, 0], ["at", v481, 0], ["kind", v482, 0], ["label", v483, 0], ["text", v484, 0], ["details", v485, 0]];
+const t56: Field[] = [["id", v396, 0], ["title", v397, 0], ["module_id", v398, 0], ["module_title", v399, 0], ["dir", v400, 0], ["stage", v401, 0], ["blocked", v402, 0], ["stale", v403, 0], ["fix_attempts", v404, 0], ["fix_budget_resets", v405, 0], ["review_rounds", v406, 0], ["review_rounds_granted", v407, 0], ["reworks", v408, 0], ["verify", v409, 0], ["failures", v419, 0], ["blocks", v430, 0], ["stale_marks", v438, 0], ["registered_at", v443, 0], ["done_at", v444, 0], ["pending_to_done_ms", v445, 0], ["wall_ms", v446, 0], ["tests", v447, 0], ["reviews", v448, 0], ["tasks", v462, 0], ["smooth", v476, 0], ["summary", v477, 0], ["story", v478, 0]];
+const t57: Field[] = [["role", v490, 0], ["count", v491, 0], ["done", v492, 0], ["failed", v493, 0], ["reset", v494, 0], ["running", v495, 0], ["total_ms", v496, 0], ["mean_ms", v497, 0], ["max_ms", v498, 0]];
+const t58: Field[] = [["phase", v502, 0], ["roles", v503, 0], ["count", v504, 0], ["done", v505, 0], ["failed", v506, 0], ["reset", v507, 0], ["running", v508, 0], ["total_ms", v509, 0]];
+const t59: Field[] = [["at", v516, 0], ["lesson", v517, 0], ["data", v518, 0]];
+const t60: Field[] = [["kind", v512, 0], ["count", v513, 0], ["entries", v514, 0]];
+const t61: Field[] = [["at", v523, 0], ["pages", v524, 0], ["lessons", v525, 0]];
+const t62: Field[] = [["schema_version", v352, 0], ["generated_at", v353, 0], ["course", v354, 0], ["phase", v358, 0], ["last_seq", v359, 0], ["phases", v360, 0], ["totals", v369, 0], ["needs_human", v388, 0], ["lessons", v394, 0], ["course_story", v487, 0], ["tasks", v488, 0], ["phase_tasks", v499, 0], ["tasks_by_phase", v500, 0], ["facts", v510, 0], ["site_build", v521, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
-  SourceSchema: v52,
-  TopicSchema: v64,
-  CurriculumSchema: v71,
-  LessonSpecSchema: v99,
-  RunResultSchema: v119,
-  GlossaryEntrySchema: v147,
-  ReviewSchema: v157,
-  WorkerStatusSchema: v171,
-  StateSchema: v180,
-  EventSchema: v256,
-  TaskSchema: v236,
-  ReportSchema: v349,
-  RoleSchema: v240,
-  LessonIdSchema: v86,
+  SourceSchema: v54,
+  TopicSchema: v66,
+  CurriculumSchema: v73,
+  LessonSpecSchema: v101,
+  RunResultSchema: v121,
+  GlossaryEntrySchema: v149,
+  ReviewSchema: v159,
+  WorkerStatusSchema: v173,
+  StateSchema: v182,
+  EventSchema: v258,
+  TaskSchema: v238,
+  ReportSchema: v351,
+  RoleSchema: v242,
+  LessonIdSchema: v88,
 };

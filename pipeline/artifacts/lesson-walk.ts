@@ -84,8 +84,11 @@ export function hashFileInto(update: (header: string, chunk?: Buffer) => void, r
   }
 }
 
+/** `3.0 GiB`, `300 MiB`, `1.5 MiB`. */
 export function mebibytes(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  const mib = bytes / 1024 ** 2;
+  return `${mib >= 10 ? Math.round(mib) : mib.toFixed(1)} MiB`;
 }
 
 function shown(label: string, relative: string): string {
