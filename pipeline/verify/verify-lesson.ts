@@ -51,9 +51,7 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const bwrap = chooseSandbox(options.config.verify.sandbox, options.env, probes.isExecutable);
   const dir = lessonFolder(course, state, id);
   const lesson = requireLesson(state, id);
-  const prerequisiteDirs = bwrap === null ? [] : prerequisiteFolders(course, state, id);
-  const layoutEnv = childEnv(options.env);
-  const sandboxFor = (cwd: string, program: string, network: boolean): SandboxCommand => bwrap === null ? null : { bwrap, options: sandboxArgv(sandboxLayout({ writable: dir, cwd, workspace: cwd === dir ? null : cwd, courseRoot: course.root, courseDotDir: course.dir, home: options.env.HOME, network, programs: [program], env: layoutEnv, nodePath: process.execPath, prerequisiteDirs }, FILE_PROBES(probes))) };
+  const sandboxFor = bwrap === null ? () => null : sandboxPlanner(bwrap, course, dir, prerequisiteFolders(course, state, id), options.env, probes);
   // The pytest probe runs in the sandbox like the tests (the lesson folder may hold a python3 of its own).
   const sandboxedProbes: Probes = { ...probes, hasPytest: (python, cwd, env) => probes.hasPytest(python, cwd, env, sandboxFor(cwd, python, false)) };
   const command = resolveTestCommand(course, lesson, dir, options.config, options.env, sandboxedProbes);
@@ -62,23 +60,8 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const codeHash = hashLessonCode(dir, lesson.dir);
   const network = loadLessonSpec(course, id)?.network ?? false;
   const run = testRunner(id, dir, command, { sandboxFor, timeoutSeconds, probes, signal: options.signal });
-  const cachesBefore = presentCaches(command.cwd);
-  const unmeasured = command.runtime === 'python-uv' ? ['.venv'] : [];
-  const maxWriteBytes = options.config.verify.max_write_mb * 1024 * 1024;
-  let before = snapshotLesson(dir, lesson.dir, unmeasured);
-  let argv = command.argv;
-  let outcome: RunOutcome | null = null;
-  if (command.prepare) {
-    const prepared = await run(command.prepare, true, null); // npm ci downloads the dependencies
-    if (prepared.exit_code !== 0 || prepared.timed_out) [argv, outcome] = [command.prepare, prepared];
-    // What npm ci installed is not the tests' writing: sizes count from here, docs from before it.
-    else before = { docs: before.docs, sizes: snapshotLesson(dir, lesson.dir, unmeasured).sizes };
-  }
-  outcome ??= await run(argv, network, maxWriteBytes);
-  removeNewCaches(command.cwd, cachesBefore);
+  const { argv, outcome, forbidden } = await runChecked(run, command, { dir, label: lesson.dir, network, maxWriteMb: options.config.verify.max_write_mb });
   refuseIfCancelled(id, options.signal);
-  const forbidden = forbiddenChanges(dir, lesson.dir, before, maxWriteBytes, unmeasured)
-    ?? (outcome.signal === 'SIGXFSZ' ? `a test wrote a file over verify.max_write_mb (${options.config.verify.max_write_mb} MiB) and was stopped (SIGXFSZ)` : null);
   const tests = parseTestCounts(outcome.output_tail);
   const succeeded = outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
   const noTests = succeeded && tests !== null && tests.total === 0;
@@ -98,6 +81,39 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
     sandbox: bwrap === null ? 'none' : 'bwrap',
     cause: cause === null ? null : argv === command.prepare ? `${argv.slice(0, 2).join(' ')} failed: ${cause}` : cause,
   });
+}
+
+interface RunChecks {
+  dir: string;
+  /** The lesson folder as messages name it (relative to the course). */
+  label: string;
+  network: boolean;
+  maxWriteMb: number;
+}
+
+/**
+ * Runs the preparation step (npm ci) and the test command, then what the run may not have done:
+ * change the lesson's docs, add more than verify.max_write_mb to its folder (lesson-changes.ts),
+ * or write a single file past it (SIGXFSZ). `forbidden` is that finding, or null.
+ */
+async function runChecked(run: TestRun, command: TestCommand, checks: RunChecks): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null }> {
+  const cachesBefore = presentCaches(command.cwd);
+  const unmeasured = command.runtime === 'python-uv' ? ['.venv'] : [];
+  const maxWriteBytes = checks.maxWriteMb * 1024 * 1024;
+  let before = snapshotLesson(checks.dir, checks.label, unmeasured);
+  let argv = command.argv;
+  let outcome: RunOutcome | null = null;
+  if (command.prepare) {
+    const prepared = await run(command.prepare, true, null); // npm ci downloads the dependencies
+    if (prepared.exit_code !== 0 || prepared.timed_out) [argv, outcome] = [command.prepare, prepared];
+    // What npm ci installed is not the tests' writing: sizes count from here, docs from before it.
+    else before = { docs: before.docs, sizes: snapshotLesson(checks.dir, checks.label, unmeasured).sizes };
+  }
+  outcome ??= await run(argv, checks.network, maxWriteBytes);
+  removeNewCaches(command.cwd, cachesBefore);
+  const forbidden = forbiddenChanges(checks.dir, checks.label, before, maxWriteBytes, unmeasured)
+    ?? (outcome.signal === 'SIGXFSZ' ? `a test wrote a file over verify.max_write_mb (${checks.maxWriteMb} MiB) and was stopped (SIGXFSZ)` : null);
+  return { argv, outcome, forbidden };
 }
 
 /**
@@ -132,7 +148,7 @@ export function prerequisiteFolders(course: Course, state: State, id: string): s
 }
 
 interface RunnerSettings {
-  sandboxFor: (cwd: string, program: string, network: boolean) => SandboxCommand;
+  sandboxFor: SandboxFor;
   timeoutSeconds: number;
   probes: Probes;
   signal: AbortSignal | undefined;
@@ -143,11 +159,25 @@ function refuseIfCancelled(id: string, signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RefusalError(`lesson ${id}: verify was cancelled; its tests were stopped and nothing was recorded`, []);
 }
 
+type SandboxFor = (cwd: string, program: string, network: boolean) => SandboxCommand;
+
+/** The bwrap options for running `program` in `cwd`: the lesson folder `dir` writable, the rest as sandbox.ts lays it out. */
+function sandboxPlanner(bwrap: string, course: Course, dir: string, prerequisiteDirs: string[], parentEnv: NodeJS.ProcessEnv, probes: Probes): SandboxFor {
+  const env = childEnv(parentEnv);
+  return (cwd, program, network) => {
+    const layout = sandboxLayout({ writable: dir, cwd, workspace: cwd === dir ? null : cwd, courseRoot: course.root, courseDotDir: course.dir, home: parentEnv.HOME, network, programs: [program], env, nodePath: process.execPath, prerequisiteDirs }, FILE_PROBES(probes));
+    return { bwrap, options: sandboxArgv(layout) };
+  };
+}
+
+/** Runs one argv of the lesson's command; `maxFileBytes` (RLIMIT_FSIZE) null for none. */
+type TestRun = (argv: string[], network: boolean, maxFileBytes: number | null) => Promise<RunOutcome>;
+
 /**
  * Runs one argv of the lesson's command (in the sandbox when there is one), its program resolved
  * outside the lesson folder; a program that cannot start is a refusal.
  */
-function testRunner(id: string, dir: string, command: TestCommand, settings: RunnerSettings): (argv: string[], network: boolean, maxFileBytes: number | null) => Promise<RunOutcome> {
+function testRunner(id: string, dir: string, command: TestCommand, settings: RunnerSettings): TestRun {
   return async (argv, network, maxFileBytes) => {
     const program = resolveProgram(argv[0]!, command.env, settings.probes.isExecutable, [dir]);
     if (program === null) refuse(`lesson ${id}: cannot run "${argv[0]}": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)`);
