@@ -1,7 +1,7 @@
 // codelabgen verify end to end: real lessons in temp courses, run through the built CLI.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
@@ -116,7 +116,8 @@ test('a lesson whose process dies by a signal', async () => {
 });
 
 test('python lessons with unittest (pytest hidden): a pass and a failure', async () => {
-  const hide = mkdtempSync(path.join(tmpdir(), 'codelabgen-nopytest-'));
+  // Outside /tmp: the sandbox has a private /tmp, and the pytest probe runs in the sandbox like the tests.
+  const hide = mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : tmpdir(), 'codelabgen-nopytest-'));
   writeFileSync(path.join(hide, 'pytest.py'), 'raise ImportError("pytest hidden for this test")\n');
   const env = { CODELABGEN_VERIFY_ENV: 'PYTHONPATH', PYTHONPATH: hide };
   const passing = 'import unittest\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n\n    @unittest.skip("later")\n    def test_later(self):\n        pass\n';
@@ -131,6 +132,7 @@ test('python lessons with unittest (pytest hidden): a pass and a failure', async
   assert.deepEqual(json(fail).tests, { passed: 0, failed: 1, skipped: 0, total: 1 });
   assert.equal(json(fail).cause, 'FAIL: test_add (test_add.T.test_add): AssertionError: 2 != 3');
   assert.ok(!exists(path.join(dirOf(course, '2.1'), '__pycache__')), 'PYTHONDONTWRITEBYTECODE keeps the lesson folder clean');
+  rmSync(hide, { recursive: true, force: true });
 });
 
 const hasPytest = spawnSync('python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0;

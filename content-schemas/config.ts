@@ -19,6 +19,12 @@ export const VerifySettingsSchema = z
       .enum(SANDBOX_MODES)
       .default('auto')
       .describe('Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says which), `required` refuses to run tests without it, `off` never uses it.'),
+    max_write_mb: z
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(100)
+      .describe('MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` is not counted); a run that adds more fails naming the largest file.'),
   })
   .describe('How `verify` runs lesson tests.');
 
@@ -62,7 +68,7 @@ export const ConfigSchema = z
       .default('20m')
       .describe('How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.'),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
-    verify: VerifySettingsSchema.default({ sandbox: 'auto' }),
+    verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100 }),
     site: SiteConfigSchema.default({ publish: 'done', report: false, lang: 'en' }),
   })
   .describe('Course configuration: `.codelabgen/config.yaml`.');

@@ -91,7 +91,7 @@ const c1 = new Set<unknown>([1]);
 const c2 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
-const c5 = new Set<string>(["sandbox"]);
+const c5 = new Set<string>(["sandbox","max_write_mb"]);
 const c6 = new Set<unknown>(["auto","required","off"]);
 const c7 = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
 const c8 = new Set<unknown>(["done","verified","all"]);
@@ -177,7 +177,7 @@ const c87 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","
 const c88 = new Set<unknown>(["log"]);
 const c89 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c90 = new Set<unknown>(["site.build"]);
-const c91 = new Map<unknown, (v: any) => any>([["course.init", v264], ["phase.advance", v275], ["lessons.register", v278], ["lesson.stage", v285], ["lesson.verified", v294], ["lesson.fail", v301], ["lesson.fail_note", v315], ["lesson.block", v320], ["lesson.unblock", v323], ["lesson.stale", v331], ["task.start", v334], ["task.heartbeat", v340], ["task.finish", v343], ["task.reset", v347], ["log", v349], ["site.build", v356]]);
+const c91 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v280], ["lesson.stage", v287], ["lesson.verified", v296], ["lesson.fail", v303], ["lesson.fail_note", v317], ["lesson.block", v322], ["lesson.unblock", v325], ["lesson.stale", v333], ["task.start", v336], ["task.heartbeat", v342], ["task.finish", v345], ["task.reset", v349], ["log", v351], ["site.build", v358]]);
 const c92 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
 const c93 = new Set<unknown>([3]);
 const c94 = new Set<string>(["title","topic"]);
@@ -281,1167 +281,1173 @@ function v29(v: any): any {
 function v28(v: any): any {
   return v === undefined ? "auto" : v29(v);
 }
+function v31(v: any): any {
+  return Number.isSafeInteger(v) && v >= 1 && v <= 1000000 ? v : FAIL;
+}
+function v30(v: any): any {
+  return v === undefined ? 100 : v31(v);
+}
 function v27(v: any): any {
   return obj(v, c5, t1);
 }
 function v26(v: any): any {
-  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\"}") : v27(v);
-}
-function v33(v: any): any {
-  return c8.has(v) ? v : FAIL;
-}
-function v32(v: any): any {
-  return v === undefined ? "done" : v33(v);
+  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v27(v);
 }
 function v35(v: any): any {
-  return typeof v === 'boolean' ? v : FAIL;
+  return c8.has(v) ? v : FAIL;
 }
 function v34(v: any): any {
-  return v === undefined ? false : v35(v);
+  return v === undefined ? "done" : v35(v);
 }
 function v37(v: any): any {
-  return str(v, 1, -1, null);
+  return typeof v === 'boolean' ? v : FAIL;
 }
 function v36(v: any): any {
-  return v === undefined ? undefined : v37(v);
+  return v === undefined ? false : v37(v);
 }
-const v39 = v37;
+function v39(v: any): any {
+  return str(v, 1, -1, null);
+}
 function v38(v: any): any {
   return v === undefined ? undefined : v39(v);
 }
-function v41(v: any): any {
-  const s: any = str(v, -1, -1, c9);
-  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
-}
+const v41 = v39;
 function v40(v: any): any {
   return v === undefined ? undefined : v41(v);
 }
 function v43(v: any): any {
   const s: any = str(v, -1, -1, c9);
-  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
+  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
 }
 function v42(v: any): any {
   return v === undefined ? undefined : v43(v);
 }
-const v45 = v6;
+function v45(v: any): any {
+  const s: any = str(v, -1, -1, c9);
+  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
+}
 function v44(v: any): any {
   return v === undefined ? undefined : v45(v);
 }
-function v47(v: any): any {
-  return str(v, -1, -1, c10);
-}
+const v47 = v6;
 function v46(v: any): any {
   return v === undefined ? undefined : v47(v);
 }
 function v49(v: any): any {
-  return url(v, true, true, c11, null, false);
+  return str(v, -1, -1, c10);
 }
 function v48(v: any): any {
   return v === undefined ? undefined : v49(v);
 }
 function v51(v: any): any {
-  return str(v, -1, -1, c12);
+  return url(v, true, true, c11, null, false);
 }
 function v50(v: any): any {
-  return v === undefined ? "en" : v51(v);
+  return v === undefined ? undefined : v51(v);
 }
-const v53 = v35;
+function v53(v: any): any {
+  return str(v, -1, -1, c12);
+}
 function v52(v: any): any {
-  return v === undefined ? undefined : v53(v);
+  return v === undefined ? "en" : v53(v);
 }
-function v31(v: any): any {
+const v55 = v37;
+function v54(v: any): any {
+  return v === undefined ? undefined : v55(v);
+}
+function v33(v: any): any {
   return obj(v, c7, t2);
 }
-function v30(v: any): any {
-  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v31(v);
+function v32(v: any): any {
+  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v33(v);
 }
 function v0(v: any): any {
   return obj(v, c0, t3);
 }
-function v55(v: any): any {
+function v57(v: any): any {
   return str(v, -1, -1, c14);
 }
-function v56(v: any): any {
+function v58(v: any): any {
   return str(v, 1, 500, null);
 }
-const v57 = v49;
-function v58(v: any): any {
+const v59 = v51;
+function v60(v: any): any {
   return c15.has(v) ? v : FAIL;
 }
-function v59(v: any): any {
+function v61(v: any): any {
   return c16.has(v) ? v : FAIL;
 }
-function v61(v: any): any {
-  return str(v, -1, 2000, null);
-}
-function v60(v: any): any {
-  return v === undefined ? undefined : v61(v);
-}
 function v63(v: any): any {
-  return str(v, -1, 4000, null);
+  return str(v, -1, 2000, null);
 }
 function v62(v: any): any {
   return v === undefined ? undefined : v63(v);
 }
 function v65(v: any): any {
-  return str(v, -1, -1, c17);
+  return str(v, -1, 4000, null);
 }
 function v64(v: any): any {
   return v === undefined ? undefined : v65(v);
 }
-function v54(v: any): any {
-  return obj(v, c13, t4);
-}
-const v67 = v55;
-const v68 = v55;
-function v69(v: any): any {
-  return str(v, 1, 300, null);
-}
-const v70 = v63;
-function v72(v: any): any {
-  return c19.has(v) ? v : FAIL;
-}
-function v71(v: any): any {
-  return v === undefined ? "useful" : v72(v);
+function v67(v: any): any {
+  return str(v, -1, -1, c17);
 }
 function v66(v: any): any {
+  return v === undefined ? undefined : v67(v);
+}
+function v56(v: any): any {
+  return obj(v, c13, t4);
+}
+const v69 = v57;
+const v70 = v57;
+function v71(v: any): any {
+  return str(v, 1, 300, null);
+}
+const v72 = v65;
+function v74(v: any): any {
+  return c19.has(v) ? v : FAIL;
+}
+function v73(v: any): any {
+  return v === undefined ? "useful" : v74(v);
+}
+function v68(v: any): any {
   return obj(v, c18, t5);
 }
-const v74 = v69;
-const v76 = v63;
-function v75(v: any): any {
-  return v === undefined ? "" : v76(v);
-}
-const v78 = v61;
+const v76 = v71;
+const v78 = v65;
 function v77(v: any): any {
   return v === undefined ? "" : v78(v);
 }
-const v81 = v55;
-function v82(v: any): any {
+const v80 = v63;
+function v79(v: any): any {
+  return v === undefined ? "" : v80(v);
+}
+const v83 = v57;
+function v84(v: any): any {
   return str(v, -1, 80, c22);
 }
-const v83 = v69;
-const v85 = v61;
-function v84(v: any): any {
-  return v === undefined ? "" : v85(v);
+const v85 = v71;
+const v87 = v63;
+function v86(v: any): any {
+  return v === undefined ? "" : v87(v);
 }
-const v88 = v55;
-const v89 = v82;
-const v90 = v69;
-const v92 = v61;
-function v91(v: any): any {
-  return v === undefined ? "" : v92(v);
-}
-const v95 = v56;
-function v94(v: any): any {
-  return arr(v, -1, 20, v95);
-}
+const v90 = v57;
+const v91 = v84;
+const v92 = v71;
+const v94 = v63;
 function v93(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v94(v);
+  return v === undefined ? "" : v94(v);
 }
-function v97(v: any): any {
-  return arr(v, -1, 50, v88);
-}
+const v97 = v58;
 function v96(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v97(v);
+  return arr(v, -1, 20, v97);
 }
-const v100 = v55;
+function v95(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v96(v);
+}
 function v99(v: any): any {
-  return arr(v, -1, 50, v100);
+  return arr(v, -1, 50, v90);
 }
 function v98(v: any): any {
   return v === undefined ? JSON.parse("[]") : v99(v);
 }
-function v87(v: any): any {
+const v102 = v57;
+function v101(v: any): any {
+  return arr(v, -1, 50, v102);
+}
+function v100(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v101(v);
+}
+function v89(v: any): any {
   return obj(v, c23, t6);
 }
-function v86(v: any): any {
-  return arr(v, 1, 500, v87);
+function v88(v: any): any {
+  return arr(v, 1, 500, v89);
 }
-function v80(v: any): any {
+function v82(v: any): any {
   return obj(v, c21, t7);
 }
-function v79(v: any): any {
-  return arr(v, 1, 200, v80);
+function v81(v: any): any {
+  return arr(v, 1, 200, v82);
 }
-function v73(v: any): any {
+function v75(v: any): any {
   return obj(v, c20, t8);
 }
-const v102 = v55;
-const v103 = v69;
-function v104(v: any): any {
+const v104 = v57;
+const v105 = v71;
+function v106(v: any): any {
   return str(v, 1, 4000, null);
 }
-const v107 = v56;
-function v106(v: any): any {
-  return arr(v, -1, 20, v107);
-}
-function v105(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v106(v);
-}
+const v109 = v58;
 function v108(v: any): any {
+  return arr(v, -1, 20, v109);
+}
+function v107(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v108(v);
+}
+function v110(v: any): any {
   return v === undefined ? undefined : v10(v);
 }
-const v109 = v11;
-const v111 = v35;
-function v110(v: any): any {
-  return v === undefined ? false : v111(v);
-}
-function v115(v: any): any {
-  return str(v, -1, -1, c26);
+const v111 = v11;
+const v113 = v37;
+function v112(v: any): any {
+  return v === undefined ? false : v113(v);
 }
 function v117(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v116(v: any): any {
-  return v === undefined ? "" : v117(v);
-}
-function v114(v: any): any {
-  return obj(v, c25, t9);
-}
-function v113(v: any): any {
-  return arr(v, -1, 100, v114);
-}
-function v112(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v113(v);
-}
-function v120(v: any): any {
-  return str(v, 1, 1000, null);
+  return str(v, -1, -1, c26);
 }
 function v119(v: any): any {
-  return arr(v, -1, 100, v120);
+  return str(v, -1, 1000, null);
 }
 function v118(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v119(v);
+  return v === undefined ? "" : v119(v);
 }
-function v101(v: any): any {
+function v116(v: any): any {
+  return obj(v, c25, t9);
+}
+function v115(v: any): any {
+  return arr(v, -1, 100, v116);
+}
+function v114(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v115(v);
+}
+function v122(v: any): any {
+  return str(v, 1, 1000, null);
+}
+function v121(v: any): any {
+  return arr(v, -1, 100, v122);
+}
+function v120(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v121(v);
+}
+function v103(v: any): any {
   return obj(v, c24, t10);
 }
-const v122 = v2;
-const v123 = v55;
-function v124(v: any): any {
+const v124 = v2;
+const v125 = v57;
+function v126(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v125 = v12;
-function v126(v: any): any {
+const v127 = v12;
+function v128(v: any): any {
   return str(v, -1, 1024, null);
 }
-const v127 = v65;
-function v128(v: any): any {
+const v129 = v67;
+function v130(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v130(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
-}
-function v129(v: any): any {
-  return v === null ? null : v130(v);
-}
 function v132(v: any): any {
-  return str(v, -1, 32, null);
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v131(v: any): any {
   return v === null ? null : v132(v);
 }
-const v133 = v35;
-const v134 = v35;
-function v137(v: any): any {
+function v134(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v133(v: any): any {
+  return v === null ? null : v134(v);
+}
+const v135 = v37;
+const v136 = v37;
+function v139(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
-const v138 = v137;
-const v139 = v137;
-const v140 = v137;
-function v136(v: any): any {
+const v140 = v139;
+const v141 = v139;
+const v142 = v139;
+function v138(v: any): any {
   return obj(v, c28, t11);
 }
-function v135(v: any): any {
-  return v === null ? null : v136(v);
+function v137(v: any): any {
+  return v === null ? null : v138(v);
 }
-function v141(v: any): any {
+function v143(v: any): any {
   return str(v, -1, -1, null);
 }
-const v142 = v137;
-const v143 = v35;
-function v144(v: any): any {
+const v144 = v139;
+const v145 = v37;
+function v146(v: any): any {
   return str(v, -1, -1, c29);
 }
-function v146(v: any): any {
+function v148(v: any): any {
   return c30.has(v) ? v : FAIL;
 }
-function v145(v: any): any {
-  return v === undefined ? undefined : v146(v);
-}
-const v148 = v6;
 function v147(v: any): any {
-  return v === null ? null : v148(v);
+  return v === undefined ? undefined : v148(v);
 }
-function v121(v: any): any {
+const v150 = v6;
+function v149(v: any): any {
+  return v === null ? null : v150(v);
+}
+function v123(v: any): any {
   return obj(v, c27, t12);
 }
-const v150 = v4;
-const v152 = v82;
-function v151(v: any): any {
-  return v === undefined ? undefined : v152(v);
+const v152 = v4;
+const v154 = v84;
+function v153(v: any): any {
+  return v === undefined ? undefined : v154(v);
 }
-const v153 = v104;
-const v156 = v4;
-function v155(v: any): any {
-  return arr(v, -1, 20, v156);
-}
-function v154(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v155(v);
-}
-function v158(v: any): any {
-  return arr(v, -1, 500, v88);
-}
+const v155 = v106;
+const v158 = v4;
 function v157(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v158(v);
+  return arr(v, -1, 20, v158);
 }
-function v149(v: any): any {
+function v156(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v157(v);
+}
+function v160(v: any): any {
+  return arr(v, -1, 500, v90);
+}
+function v159(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v160(v);
+}
+function v151(v: any): any {
   return obj(v, c31, t13);
 }
-const v160 = v55;
-function v161(v: any): any {
+const v162 = v57;
+function v163(v: any): any {
   return c33.has(v) ? v : FAIL;
 }
-function v163(v: any): any {
+function v165(v: any): any {
   return str(v, -1, 200, null);
 }
-function v162(v: any): any {
-  return v === undefined ? undefined : v163(v);
-}
-const v165 = v21;
 function v164(v: any): any {
   return v === undefined ? undefined : v165(v);
 }
-function v169(v: any): any {
+const v167 = v21;
+function v166(v: any): any {
+  return v === undefined ? undefined : v167(v);
+}
+function v171(v: any): any {
   return c35.has(v) ? v : FAIL;
 }
-const v171 = v6;
-function v170(v: any): any {
-  return v === undefined ? undefined : v171(v);
+const v173 = v6;
+function v172(v: any): any {
+  return v === undefined ? undefined : v173(v);
 }
-const v172 = v104;
-function v168(v: any): any {
+const v174 = v106;
+function v170(v: any): any {
   return obj(v, c34, t14);
 }
-function v167(v: any): any {
-  return arr(v, -1, 200, v168);
+function v169(v: any): any {
+  return arr(v, -1, 200, v170);
 }
-function v166(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v167(v);
+function v168(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v169(v);
 }
-function v159(v: any): any {
+function v161(v: any): any {
   return obj(v, c32, t15);
 }
-const v175 = v55;
-function v176(v: any): any {
+const v177 = v57;
+function v178(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-function v177(v: any): any {
+function v179(v: any): any {
   return c38.has(v) ? v : FAIL;
 }
-const v180 = v115;
-function v179(v: any): any {
-  return arr(v, -1, 500, v180);
-}
-function v178(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v179(v);
-}
-const v182 = v61;
+const v182 = v117;
 function v181(v: any): any {
-  return v === undefined ? undefined : v182(v);
+  return arr(v, -1, 500, v182);
 }
-function v174(v: any): any {
+function v180(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v181(v);
+}
+const v184 = v63;
+function v183(v: any): any {
+  return v === undefined ? undefined : v184(v);
+}
+function v176(v: any): any {
   return obj(v, c36, t16);
 }
-function v184(v: any): any {
+function v186(v: any): any {
   return c40.has(v) ? v : FAIL;
 }
-function v183(v: any): any {
+function v185(v: any): any {
   return obj(v, c39, t17);
 }
-function v173(v: any): any {
-  { const r = v174(v); if (r !== FAIL) return r; }
-  { const r = v183(v); if (r !== FAIL) return r; }
+function v175(v: any): any {
+  { const r = v176(v); if (r !== FAIL) return r; }
+  { const r = v185(v); if (r !== FAIL) return r; }
   return FAIL;
 }
-const v186 = v2;
-const v187 = v4;
-const v189 = v6;
-function v188(v: any): any {
-  return v === null ? null : v189(v);
-}
+const v188 = v2;
+const v189 = v4;
+const v191 = v6;
 function v190(v: any): any {
+  return v === null ? null : v191(v);
+}
+function v192(v: any): any {
   return c42.has(v) ? v : FAIL;
 }
-const v193 = v190;
-const v194 = v124;
-function v192(v: any): any {
+const v195 = v192;
+const v196 = v126;
+function v194(v: any): any {
   return obj(v, c43, t18);
 }
-function v191(v: any): any {
-  return arr(v, -1, -1, v192);
+function v193(v: any): any {
+  return arr(v, -1, -1, v194);
 }
-const v195 = v137;
-const v196 = v137;
-function v197(v: any): any {
-  return arr(v, -1, -1, v88);
+const v197 = v139;
+const v198 = v139;
+function v199(v: any): any {
+  return arr(v, -1, -1, v90);
 }
-function v200(v: any): any {
+function v202(v: any): any {
   return str(v, -1, 300, null);
 }
-const v201 = v55;
-const v202 = v82;
-const v203 = v200;
-const v204 = v115;
-const v205 = v177;
-const v208 = v61;
-function v209(v: any): any {
+const v203 = v57;
+const v204 = v84;
+const v205 = v202;
+const v206 = v117;
+const v207 = v179;
+const v210 = v63;
+function v211(v: any): any {
   return c46.has(v) ? v : FAIL;
 }
-function v207(v: any): any {
+function v209(v: any): any {
   return obj(v, c45, t19);
 }
-function v206(v: any): any {
-  return v === null ? null : v207(v);
+function v208(v: any): any {
+  return v === null ? null : v209(v);
 }
-const v212 = v61;
-function v211(v: any): any {
+const v214 = v63;
+function v213(v: any): any {
   return obj(v, c47, t20);
 }
-function v210(v: any): any {
-  return v === null ? null : v211(v);
+function v212(v: any): any {
+  return v === null ? null : v213(v);
 }
-const v213 = v137;
-const v214 = v137;
-const v215 = v137;
-const v217 = v137;
-function v216(v: any): any {
-  return v === undefined ? undefined : v217(v);
-}
-const v221 = v177;
-const v222 = v177;
-function v223(v: any): any {
-  return str(v, -1, 100000, null);
-}
-function v220(v: any): any {
-  return obj(v, c48, t21);
-}
-function v219(v: any): any {
-  return v === null ? null : v220(v);
-}
+const v215 = v139;
+const v216 = v139;
+const v217 = v139;
+const v219 = v139;
 function v218(v: any): any {
   return v === undefined ? undefined : v219(v);
 }
-const v226 = v141;
-const v228 = v124;
-function v227(v: any): any {
-  return v === null ? null : v228(v);
-}
+const v223 = v179;
+const v224 = v179;
 function v225(v: any): any {
-  return obj(v, c49, t22);
+  return str(v, -1, 100000, null);
 }
-function v224(v: any): any {
-  return v === null ? null : v225(v);
+function v222(v: any): any {
+  return obj(v, c48, t21);
 }
-const v230 = v61;
+function v221(v: any): any {
+  return v === null ? null : v222(v);
+}
+function v220(v: any): any {
+  return v === undefined ? undefined : v221(v);
+}
+const v228 = v143;
+const v230 = v126;
 function v229(v: any): any {
   return v === null ? null : v230(v);
 }
-const v235 = v124;
+function v227(v: any): any {
+  return obj(v, c49, t22);
+}
+function v226(v: any): any {
+  return v === null ? null : v227(v);
+}
+const v232 = v63;
+function v231(v: any): any {
+  return v === null ? null : v232(v);
+}
+const v237 = v126;
+function v236(v: any): any {
+  return v === null ? null : v237(v);
+}
+const v238 = v143;
+const v240 = v63;
+function v239(v: any): any {
+  return v === undefined ? undefined : v240(v);
+}
+function v235(v: any): any {
+  return obj(v, c50, t23);
+}
 function v234(v: any): any {
   return v === null ? null : v235(v);
 }
-const v236 = v141;
-const v238 = v61;
-function v237(v: any): any {
-  return v === undefined ? undefined : v238(v);
-}
 function v233(v: any): any {
-  return obj(v, c50, t23);
+  return v === undefined ? undefined : v234(v);
 }
-function v232(v: any): any {
-  return v === null ? null : v233(v);
-}
-function v231(v: any): any {
-  return v === undefined ? undefined : v232(v);
-}
-const v239 = v64;
-const v240 = v65;
-function v199(v: any): any {
+const v241 = v66;
+const v242 = v67;
+function v201(v: any): any {
   return obj(v, c44, t24);
 }
-function v198(v: any): any {
+function v200(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v88(k) !== k) return FAIL;
-    const r = v199(v[k]);
+    if (k === '__proto__' || v90(k) !== k) return FAIL;
+    const r = v201(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v242 = v141;
-function v244(v: any): any {
+const v244 = v143;
+function v246(v: any): any {
   return str(v, -1, -1, c52);
 }
-function v245(v: any): any {
-  return v === null ? null : v88(v);
-}
-function v246(v: any): any {
-  return v === undefined ? undefined : v193(v);
-}
 function v247(v: any): any {
-  return str(v, -1, -1, c53);
+  return v === null ? null : v90(v);
 }
 function v248(v: any): any {
+  return v === undefined ? undefined : v195(v);
+}
+function v249(v: any): any {
+  return str(v, -1, -1, c53);
+}
+function v250(v: any): any {
   return c54.has(v) ? v : FAIL;
 }
-const v249 = v65;
-function v250(v: any): any {
-  return v === null ? null : v65(v);
+const v251 = v67;
+function v252(v: any): any {
+  return v === null ? null : v67(v);
 }
-const v252 = v61;
-function v251(v: any): any {
-  return v === null ? null : v252(v);
-}
+const v254 = v63;
 function v253(v: any): any {
-  return v === null ? null : v173(v);
+  return v === null ? null : v254(v);
 }
-const v254 = v64;
-const v255 = v64;
-function v243(v: any): any {
+function v255(v: any): any {
+  return v === null ? null : v175(v);
+}
+const v256 = v66;
+const v257 = v66;
+function v245(v: any): any {
   return obj(v, c51, t25);
 }
-function v241(v: any): any {
+function v243(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v242(k) !== k) return FAIL;
-    const r = v243(v[k]);
+    if (k === '__proto__' || v244(k) !== k) return FAIL;
+    const r = v245(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v256 = v137;
-const v259 = v124;
-const v260 = v126;
-const v261 = v137;
-const v262 = v197;
-function v258(v: any): any {
+const v258 = v139;
+const v261 = v126;
+const v262 = v128;
+const v263 = v139;
+const v264 = v199;
+function v260(v: any): any {
   return obj(v, c55, t26);
 }
-function v257(v: any): any {
-  return v === null ? null : v258(v);
+function v259(v: any): any {
+  return v === null ? null : v260(v);
 }
-function v185(v: any): any {
+function v187(v: any): any {
   return obj(v, c41, t27);
 }
-const v265 = v124;
-const v266 = v65;
-const v268 = v137;
-function v267(v: any): any {
-  return v === undefined ? undefined : v268(v);
-}
-const v270 = v6;
+const v267 = v126;
+const v268 = v67;
+const v270 = v139;
 function v269(v: any): any {
   return v === undefined ? undefined : v270(v);
 }
+const v272 = v6;
 function v271(v: any): any {
+  return v === undefined ? undefined : v272(v);
+}
+function v273(v: any): any {
   return c57.has(v) ? v : FAIL;
 }
-const v272 = v4;
-const v274 = v6;
-function v273(v: any): any {
-  return v === null ? null : v274(v);
+const v274 = v4;
+const v276 = v6;
+function v275(v: any): any {
+  return v === null ? null : v276(v);
 }
-function v264(v: any): any {
+function v266(v: any): any {
   return obj(v, c56, t28);
 }
-function v276(v: any): any {
+function v278(v: any): any {
   return c59.has(v) ? v : FAIL;
 }
-const v277 = v35;
-function v275(v: any): any {
+const v279 = v37;
+function v277(v: any): any {
   return obj(v, c58, t29);
 }
-function v279(v: any): any {
+function v281(v: any): any {
   return c61.has(v) ? v : FAIL;
 }
-const v282 = v200;
-const v283 = v200;
-function v281(v: any): any {
+const v284 = v202;
+const v285 = v202;
+function v283(v: any): any {
   return obj(v, c62, t30);
 }
-function v280(v: any): any {
-  return arr(v, -1, -1, v281);
+function v282(v: any): any {
+  return arr(v, -1, -1, v283);
 }
-const v284 = v197;
-function v278(v: any): any {
+const v286 = v199;
+function v280(v: any): any {
   return obj(v, c60, t31);
 }
-function v286(v: any): any {
+function v288(v: any): any {
   return c64.has(v) ? v : FAIL;
 }
-const v287 = v55;
-const v289 = v223;
-function v288(v: any): any {
-  return v === null ? null : v289(v);
+const v289 = v57;
+const v291 = v225;
+function v290(v: any): any {
+  return v === null ? null : v291(v);
 }
-const v290 = v35;
-function v292(v: any): any {
+const v292 = v37;
+function v294(v: any): any {
   return obj(v, c65, t32);
 }
-function v291(v: any): any {
-  return v === undefined ? undefined : v292(v);
+function v293(v: any): any {
+  return v === undefined ? undefined : v294(v);
 }
-const v293 = v246;
-function v285(v: any): any {
+const v295 = v248;
+function v287(v: any): any {
   return obj(v, c63, t33);
 }
-function v295(v: any): any {
+function v297(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v296 = v141;
-const v298 = v124;
-function v297(v: any): any {
-  return v === null ? null : v298(v);
-}
-const v300 = v135;
+const v298 = v143;
+const v300 = v126;
 function v299(v: any): any {
-  return v === undefined ? undefined : v300(v);
+  return v === null ? null : v300(v);
 }
-function v294(v: any): any {
+const v302 = v137;
+function v301(v: any): any {
+  return v === undefined ? undefined : v302(v);
+}
+function v296(v: any): any {
   return obj(v, c66, t34);
 }
-function v302(v: any): any {
+function v304(v: any): any {
   return c69.has(v) ? v : FAIL;
 }
-const v303 = v223;
-const v304 = v124;
-const v305 = v35;
-function v306(v: any): any {
+const v305 = v225;
+const v306 = v126;
+const v307 = v37;
+function v308(v: any): any {
   return c70.has(v) ? v : FAIL;
 }
-const v308 = v124;
-function v307(v: any): any {
-  return v === null ? null : v308(v);
-}
-const v311 = v63;
-function v310(v: any): any {
-  return v === null ? null : v311(v);
-}
+const v310 = v126;
 function v309(v: any): any {
-  return v === undefined ? undefined : v310(v);
+  return v === null ? null : v310(v);
 }
-const v314 = v141;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
-}
+const v313 = v65;
 function v312(v: any): any {
-  return v === undefined ? undefined : v313(v);
+  return v === null ? null : v313(v);
 }
-function v301(v: any): any {
+function v311(v: any): any {
+  return v === undefined ? undefined : v312(v);
+}
+const v316 = v143;
+function v315(v: any): any {
+  return v === null ? null : v316(v);
+}
+function v314(v: any): any {
+  return v === undefined ? undefined : v315(v);
+}
+function v303(v: any): any {
   return obj(v, c68, t35);
 }
-function v316(v: any): any {
+function v318(v: any): any {
   return c72.has(v) ? v : FAIL;
 }
-const v317 = v223;
-const v319 = v124;
-function v318(v: any): any {
-  return v === null ? null : v319(v);
+const v319 = v225;
+const v321 = v126;
+function v320(v: any): any {
+  return v === null ? null : v321(v);
 }
-function v315(v: any): any {
+function v317(v: any): any {
   return obj(v, c71, t36);
 }
-function v321(v: any): any {
+function v323(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v322 = v223;
-function v320(v: any): any {
+const v324 = v225;
+function v322(v: any): any {
   return obj(v, c73, t37);
 }
-function v324(v: any): any {
+function v326(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-const v325 = v35;
-const v328 = v223;
-function v327(v: any): any {
-  return v === null ? null : v328(v);
-}
-function v326(v: any): any {
-  return v === undefined ? undefined : v327(v);
-}
-const v330 = v35;
+const v327 = v37;
+const v330 = v225;
 function v329(v: any): any {
-  return v === undefined ? undefined : v330(v);
+  return v === null ? null : v330(v);
 }
-function v323(v: any): any {
+function v328(v: any): any {
+  return v === undefined ? undefined : v329(v);
+}
+const v332 = v37;
+function v331(v: any): any {
+  return v === undefined ? undefined : v332(v);
+}
+function v325(v: any): any {
   return obj(v, c75, t38);
 }
-function v332(v: any): any {
+function v334(v: any): any {
   return c77.has(v) ? v : FAIL;
 }
-const v333 = v223;
-function v331(v: any): any {
+const v335 = v225;
+function v333(v: any): any {
   return obj(v, c73, t39);
 }
-function v335(v: any): any {
+function v337(v: any): any {
   return c79.has(v) ? v : FAIL;
 }
-const v336 = v245;
-const v337 = v246;
-const v339 = v124;
-function v338(v: any): any {
-  return v === undefined ? undefined : v339(v);
+const v338 = v247;
+const v339 = v248;
+const v341 = v126;
+function v340(v: any): any {
+  return v === undefined ? undefined : v341(v);
 }
-function v334(v: any): any {
+function v336(v: any): any {
   return obj(v, c78, t40);
 }
-function v341(v: any): any {
+function v343(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-const v342 = v124;
-function v340(v: any): any {
+const v344 = v126;
+function v342(v: any): any {
   return obj(v, c80, t41);
 }
-function v344(v: any): any {
+function v346(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-function v345(v: any): any {
+function v347(v: any): any {
   return c84.has(v) ? v : FAIL;
 }
-const v346 = v253;
-function v343(v: any): any {
+const v348 = v255;
+function v345(v: any): any {
   return obj(v, c82, t42);
 }
-function v348(v: any): any {
+function v350(v: any): any {
   return c86.has(v) ? v : FAIL;
 }
-function v347(v: any): any {
+function v349(v: any): any {
   return obj(v, c85, t43);
 }
-function v350(v: any): any {
+function v352(v: any): any {
   return c88.has(v) ? v : FAIL;
 }
-const v351 = v55;
-const v352 = v245;
-const v354 = v141;
-const v355 = v141;
-function v353(v: any): any {
+const v353 = v57;
+const v354 = v247;
+const v356 = v143;
+const v357 = v143;
+function v355(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v354(k) !== k) return FAIL;
-    const r = v355(v[k]);
+    if (k === '__proto__' || v356(k) !== k) return FAIL;
+    const r = v357(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v349(v: any): any {
+function v351(v: any): any {
   return obj(v, c87, t44);
 }
-function v357(v: any): any {
+function v359(v: any): any {
   return c90.has(v) ? v : FAIL;
 }
-const v358 = v126;
-const v359 = v137;
-const v360 = v197;
-function v356(v: any): any {
+const v360 = v128;
+const v361 = v139;
+const v362 = v199;
+function v358(v: any): any {
   return obj(v, c89, t45);
 }
-function v263(v: any): any {
+function v265(v: any): any {
   if (!isObject(v)) return FAIL;
   const option = c91.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v362(v: any): any {
+function v364(v: any): any {
   return c93.has(v) ? v : FAIL;
 }
-const v363 = v65;
-const v365 = v141;
-const v367 = v141;
-function v366(v: any): any {
-  return v === null ? null : v367(v);
+const v365 = v67;
+const v367 = v143;
+const v369 = v143;
+function v368(v: any): any {
+  return v === null ? null : v369(v);
 }
-function v364(v: any): any {
+function v366(v: any): any {
   return obj(v, c94, t46);
 }
-const v368 = v190;
-const v369 = v137;
-const v372 = v190;
-const v373 = v65;
-const v374 = v250;
-const v376 = v128;
-function v375(v: any): any {
-  return v === null ? null : v376(v);
+const v370 = v192;
+const v371 = v139;
+const v374 = v192;
+const v375 = v67;
+const v376 = v252;
+const v378 = v130;
+function v377(v: any): any {
+  return v === null ? null : v378(v);
 }
-const v377 = v35;
-function v378(v: any): any {
-  return v === null ? null : v193(v);
+const v379 = v37;
+function v380(v: any): any {
+  return v === null ? null : v195(v);
 }
-function v371(v: any): any {
+function v373(v: any): any {
   return obj(v, c95, t47);
 }
-function v370(v: any): any {
-  return arr(v, -1, -1, v371);
+function v372(v: any): any {
+  return arr(v, -1, -1, v373);
 }
-const v380 = v137;
-function v381(v: any): any {
+const v382 = v139;
+function v383(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v382 = v137;
-const v383 = v137;
-const v384 = v137;
-const v385 = v137;
-const v386 = v137;
-const v387 = v137;
-const v388 = v137;
-const v389 = v137;
-const v390 = v137;
-const v391 = v137;
-const v392 = v137;
-function v394(v: any): any {
+const v384 = v139;
+const v385 = v139;
+const v386 = v139;
+const v387 = v139;
+const v388 = v139;
+const v389 = v139;
+const v390 = v139;
+const v391 = v139;
+const v392 = v139;
+const v393 = v139;
+const v394 = v139;
+function v396(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v393(v: any): any {
-  return v === null ? null : v394(v);
+function v395(v: any): any {
+  return v === null ? null : v396(v);
 }
-const v395 = v137;
-const v396 = v393;
-const v397 = v128;
-function v379(v: any): any {
+const v397 = v139;
+const v398 = v395;
+const v399 = v130;
+function v381(v: any): any {
   return obj(v, c96, t48);
 }
-function v400(v: any): any {
+function v402(v: any): any {
   return c98.has(v) ? v : FAIL;
 }
-const v401 = v245;
-const v402 = v65;
-const v403 = v141;
-function v399(v: any): any {
+const v403 = v247;
+const v404 = v67;
+const v405 = v143;
+function v401(v: any): any {
   return obj(v, c97, t49);
 }
-function v398(v: any): any {
-  return arr(v, -1, -1, v399);
+function v400(v: any): any {
+  return arr(v, -1, -1, v401);
 }
-const v406 = v55;
-const v407 = v141;
-const v408 = v55;
-const v409 = v141;
-const v410 = v141;
-const v411 = v177;
-const v412 = v35;
-const v413 = v35;
-const v414 = v137;
-const v415 = v137;
-const v416 = v137;
-const v417 = v137;
-const v418 = v137;
-const v420 = v137;
-const v421 = v137;
-const v422 = v137;
-const v424 = v124;
-function v423(v: any): any {
-  return v === null ? null : v424(v);
-}
-const v426 = v35;
+const v408 = v57;
+const v409 = v143;
+const v410 = v57;
+const v411 = v143;
+const v412 = v143;
+const v413 = v179;
+const v414 = v37;
+const v415 = v37;
+const v416 = v139;
+const v417 = v139;
+const v418 = v139;
+const v419 = v139;
+const v420 = v139;
+const v422 = v139;
+const v423 = v139;
+const v424 = v139;
+const v426 = v126;
 function v425(v: any): any {
   return v === null ? null : v426(v);
 }
-const v427 = v135;
-const v428 = v250;
-function v419(v: any): any {
+const v428 = v37;
+function v427(v: any): any {
+  return v === null ? null : v428(v);
+}
+const v429 = v137;
+const v430 = v252;
+function v421(v: any): any {
   return obj(v, c100, t50);
 }
-const v431 = v65;
-const v432 = v141;
-const v433 = v306;
-const v435 = v124;
-function v434(v: any): any {
-  return v === null ? null : v435(v);
+const v433 = v67;
+const v434 = v143;
+const v435 = v308;
+const v437 = v126;
+function v436(v: any): any {
+  return v === null ? null : v437(v);
 }
-const v436 = v35;
-const v437 = v135;
-const v439 = v141;
-function v438(v: any): any {
-  return v === null ? null : v439(v);
-}
-const v442 = v141;
-function v441(v: any): any {
-  return arr(v, -1, -1, v442);
-}
+const v438 = v37;
+const v439 = v137;
+const v441 = v143;
 function v440(v: any): any {
-  return v === undefined ? undefined : v441(v);
+  return v === null ? null : v441(v);
 }
-function v430(v: any): any {
-  return obj(v, c101, t51);
-}
-function v429(v: any): any {
-  return arr(v, -1, -1, v430);
-}
-const v445 = v65;
-const v446 = v141;
-const v447 = v209;
-const v448 = v250;
-const v450 = v141;
-function v449(v: any): any {
-  return v === null ? null : v450(v);
-}
-function v444(v: any): any {
-  return obj(v, c102, t52);
-}
+const v444 = v143;
 function v443(v: any): any {
   return arr(v, -1, -1, v444);
 }
-const v453 = v65;
-const v454 = v141;
-const v455 = v250;
-function v452(v: any): any {
+function v442(v: any): any {
+  return v === undefined ? undefined : v443(v);
+}
+function v432(v: any): any {
+  return obj(v, c101, t51);
+}
+function v431(v: any): any {
+  return arr(v, -1, -1, v432);
+}
+const v447 = v67;
+const v448 = v143;
+const v449 = v211;
+const v450 = v252;
+const v452 = v143;
+function v451(v: any): any {
+  return v === null ? null : v452(v);
+}
+function v446(v: any): any {
+  return obj(v, c102, t52);
+}
+function v445(v: any): any {
+  return arr(v, -1, -1, v446);
+}
+const v455 = v67;
+const v456 = v143;
+const v457 = v252;
+function v454(v: any): any {
   return obj(v, c103, t53);
 }
-function v451(v: any): any {
-  return arr(v, -1, -1, v452);
+function v453(v: any): any {
+  return arr(v, -1, -1, v454);
 }
-const v456 = v65;
-const v457 = v250;
-const v458 = v375;
-const v459 = v128;
-const v460 = v135;
-const v463 = v65;
-const v464 = v161;
-const v466 = v141;
-function v465(v: any): any {
-  return v === null ? null : v466(v);
-}
-const v468 = v124;
+const v458 = v67;
+const v459 = v252;
+const v460 = v377;
+const v461 = v130;
+const v462 = v137;
+const v465 = v67;
+const v466 = v163;
+const v468 = v143;
 function v467(v: any): any {
   return v === null ? null : v468(v);
 }
-const v471 = v141;
-const v473 = v141;
-function v472(v: any): any {
-  return v === null ? null : v473(v);
+const v470 = v126;
+function v469(v: any): any {
+  return v === null ? null : v470(v);
 }
-const v474 = v141;
-function v470(v: any): any {
+const v473 = v143;
+const v475 = v143;
+function v474(v: any): any {
+  return v === null ? null : v475(v);
+}
+const v476 = v143;
+function v472(v: any): any {
   return obj(v, c34, t54);
 }
-function v469(v: any): any {
-  return arr(v, -1, -1, v470);
+function v471(v: any): any {
+  return arr(v, -1, -1, v472);
 }
-function v462(v: any): any {
+function v464(v: any): any {
   return obj(v, c104, t55);
 }
-function v461(v: any): any {
-  return arr(v, -1, -1, v462);
+function v463(v: any): any {
+  return arr(v, -1, -1, v464);
 }
-const v477 = v141;
-const v478 = v141;
-const v479 = v378;
-const v480 = v248;
-const v482 = v176;
-function v481(v: any): any {
-  return v === null ? null : v482(v);
+const v479 = v143;
+const v480 = v143;
+const v481 = v380;
+const v482 = v250;
+const v484 = v178;
+function v483(v: any): any {
+  return v === null ? null : v484(v);
 }
-const v483 = v65;
-const v484 = v375;
-const v485 = v137;
-const v486 = v250;
-const v488 = v141;
-function v487(v: any): any {
-  return v === null ? null : v488(v);
+const v485 = v67;
+const v486 = v377;
+const v487 = v139;
+const v488 = v252;
+const v490 = v143;
+function v489(v: any): any {
+  return v === null ? null : v490(v);
 }
-function v476(v: any): any {
+function v478(v: any): any {
   return obj(v, c105, t56);
 }
-function v475(v: any): any {
-  return arr(v, -1, -1, v476);
+function v477(v: any): any {
+  return arr(v, -1, -1, v478);
 }
-const v489 = v35;
-const v490 = v141;
-const v493 = v124;
-const v494 = v65;
-const v495 = v141;
-function v496(v: any): any {
+const v491 = v37;
+const v492 = v143;
+const v495 = v126;
+const v496 = v67;
+const v497 = v143;
+function v498(v: any): any {
   return c107.has(v) ? v : FAIL;
 }
-const v497 = v141;
-const v499 = v141;
-function v498(v: any): any {
-  return arr(v, -1, -1, v499);
+const v499 = v143;
+const v501 = v143;
+function v500(v: any): any {
+  return arr(v, -1, -1, v501);
 }
-function v492(v: any): any {
+function v494(v: any): any {
   return obj(v, c106, t57);
 }
-function v491(v: any): any {
-  return arr(v, -1, -1, v492);
+function v493(v: any): any {
+  return arr(v, -1, -1, v494);
 }
-function v405(v: any): any {
+function v407(v: any): any {
   return obj(v, c99, t58);
 }
-function v404(v: any): any {
-  return arr(v, -1, -1, v405);
+function v406(v: any): any {
+  return arr(v, -1, -1, v407);
 }
-const v500 = v491;
-const v503 = v247;
-const v504 = v137;
-const v505 = v137;
-const v506 = v137;
-const v507 = v137;
-const v508 = v137;
-const v509 = v128;
-const v510 = v375;
-const v511 = v375;
-function v502(v: any): any {
+const v502 = v493;
+const v505 = v249;
+const v506 = v139;
+const v507 = v139;
+const v508 = v139;
+const v509 = v139;
+const v510 = v139;
+const v511 = v130;
+const v512 = v377;
+const v513 = v377;
+function v504(v: any): any {
   return obj(v, c108, t59);
 }
-function v501(v: any): any {
-  return arr(v, -1, -1, v502);
+function v503(v: any): any {
+  return arr(v, -1, -1, v504);
 }
-const v512 = v475;
-const v515 = v190;
+const v514 = v477;
+const v517 = v192;
+function v518(v: any): any {
+  return arr(v, -1, -1, v249);
+}
+const v519 = v139;
+const v520 = v139;
+const v521 = v139;
+const v522 = v139;
+const v523 = v139;
+const v524 = v130;
 function v516(v: any): any {
-  return arr(v, -1, -1, v247);
-}
-const v517 = v137;
-const v518 = v137;
-const v519 = v137;
-const v520 = v137;
-const v521 = v137;
-const v522 = v128;
-function v514(v: any): any {
   return obj(v, c109, t60);
 }
-function v513(v: any): any {
-  return arr(v, -1, -1, v514);
+function v515(v: any): any {
+  return arr(v, -1, -1, v516);
 }
-const v525 = v141;
-const v526 = v137;
-const v529 = v65;
-const v530 = v245;
-const v532 = v141;
-const v533 = v141;
-function v531(v: any): any {
+const v527 = v143;
+const v528 = v139;
+const v531 = v67;
+const v532 = v247;
+const v534 = v143;
+const v535 = v143;
+function v533(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v532(k) !== k) return FAIL;
-    const r = v533(v[k]);
+    if (k === '__proto__' || v534(k) !== k) return FAIL;
+    const r = v535(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v528(v: any): any {
+function v530(v: any): any {
   return obj(v, c111, t61);
 }
-function v527(v: any): any {
-  return arr(v, -1, -1, v528);
+function v529(v: any): any {
+  return arr(v, -1, -1, v530);
 }
-function v524(v: any): any {
+function v526(v: any): any {
   return obj(v, c110, t62);
 }
-function v523(v: any): any {
-  return arr(v, -1, -1, v524);
+function v525(v: any): any {
+  return arr(v, -1, -1, v526);
 }
-const v536 = v65;
-const v537 = v137;
-const v538 = v137;
-function v535(v: any): any {
+const v538 = v67;
+const v539 = v139;
+const v540 = v139;
+function v537(v: any): any {
   return obj(v, c112, t63);
 }
-function v534(v: any): any {
-  return v === null ? null : v535(v);
+function v536(v: any): any {
+  return v === null ? null : v537(v);
 }
-function v361(v: any): any {
+function v363(v: any): any {
   return obj(v, c92, t64);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
-const t1: Field[] = [["sandbox", v28, 2]];
-const t2: Field[] = [["publish", v32, 2], ["report", v34, 2], ["logo", v36, 1], ["favicon", v38, 1], ["accent", v40, 1], ["accent_dark", v42, 1], ["footer", v44, 1], ["edit_url", v46, 1], ["repo_url", v48, 1], ["lang", v50, 2], ["mdx", v52, 1]];
-const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v30, 2]];
-const t4: Field[] = [["id", v55, 0], ["title", v56, 0], ["url", v57, 0], ["kind", v58, 0], ["status", v59, 0], ["reason", v60, 1], ["summary", v62, 1], ["retrieved_at", v64, 1]];
-const t5: Field[] = [["id", v67, 0], ["source", v68, 0], ["title", v69, 0], ["summary", v70, 0], ["importance", v71, 2]];
-const t6: Field[] = [["id", v88, 0], ["slug", v89, 0], ["title", v90, 0], ["summary", v91, 2], ["objectives", v93, 2], ["prerequisites", v96, 2], ["topics", v98, 2]];
-const t7: Field[] = [["id", v81, 0], ["slug", v82, 0], ["title", v83, 0], ["summary", v84, 2], ["lessons", v86, 0]];
-const t8: Field[] = [["title", v74, 0], ["summary", v75, 2], ["audience", v77, 2], ["modules", v79, 0]];
-const t9: Field[] = [["path", v115, 0], ["purpose", v116, 2]];
-const t10: Field[] = [["lesson", v102, 0], ["title", v103, 0], ["goal", v104, 0], ["objectives", v105, 2], ["runtime", v108, 1], ["test_command", v109, 1], ["network", v110, 2], ["files", v112, 2], ["tests", v118, 2]];
-const t11: Field[] = [["passed", v137, 0], ["failed", v138, 0], ["skipped", v139, 0], ["total", v140, 0]];
-const t12: Field[] = [["schema_version", v122, 0], ["lesson", v123, 0], ["run", v124, 0], ["runtime", v10, 0], ["argv", v125, 0], ["cwd", v126, 0], ["started_at", v127, 0], ["duration_ms", v128, 0], ["exit_code", v129, 0], ["signal", v131, 0], ["timed_out", v133, 0], ["passed", v134, 0], ["tests", v135, 0], ["output_tail", v141, 0], ["output_bytes", v142, 0], ["output_truncated", v143, 0], ["code_hash", v144, 0], ["sandbox", v145, 1], ["cause", v147, 0]];
-const t13: Field[] = [["term", v150, 0], ["slug", v151, 1], ["definition", v153, 0], ["aliases", v154, 2], ["lessons", v157, 2]];
-const t14: Field[] = [["severity", v169, 0], ["where", v170, 1], ["text", v172, 0]];
-const t15: Field[] = [["lesson", v160, 0], ["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
-const t16: Field[] = [["lesson", v175, 0], ["status", v176, 0], ["stage", v177, 0], ["artifacts", v178, 2], ["notes", v181, 1]];
-const t17: Field[] = [["phase", v184, 0], ["status", v176, 0], ["artifacts", v178, 2], ["notes", v181, 1]];
-const t18: Field[] = [["phase", v193, 0], ["entered_at", v65, 0], ["seq", v194, 0]];
-const t19: Field[] = [["reason", v208, 0], ["by", v209, 0], ["at", v65, 0]];
-const t20: Field[] = [["reason", v212, 0], ["at", v65, 0]];
-const t21: Field[] = [["from", v221, 0], ["to", v222, 0], ["note", v223, 0], ["at", v65, 0]];
-const t22: Field[] = [["code_hash", v226, 0], ["at", v65, 0], ["run", v227, 0]];
-const t23: Field[] = [["run", v234, 0], ["code_hash", v236, 0], ["note", v237, 1]];
-const t24: Field[] = [["id", v88, 0], ["title", v200, 0], ["slug", v152, 0], ["module_id", v201, 0], ["module_slug", v202, 0], ["module_title", v203, 0], ["dir", v204, 0], ["stage", v205, 0], ["blocked", v206, 0], ["stale", v210, 0], ["fix_attempts_used", v213, 0], ["fix_budget_resets", v214, 0], ["review_rounds_used", v215, 0], ["review_rounds_granted", v216, 1], ["rework", v218, 1], ["verified", v224, 0], ["last_failure", v229, 0], ["last_verify_failure", v231, 1], ["done_at", v239, 1], ["updated_at", v240, 0]];
-const t25: Field[] = [["id", v244, 0], ["lesson", v245, 0], ["phase", v246, 1], ["role", v247, 0], ["status", v248, 0], ["started_at", v249, 0], ["finished_at", v250, 0], ["note", v251, 0], ["result", v253, 0], ["lease_expires_at", v254, 1], ["heartbeat_at", v255, 1]];
-const t26: Field[] = [["at", v65, 0], ["seq", v259, 0], ["out", v260, 0], ["pages", v261, 0], ["lessons", v262, 0]];
-const t27: Field[] = [["schema_version", v186, 0], ["title", v187, 0], ["topic", v188, 0], ["created_at", v65, 0], ["phase", v190, 0], ["phase_history", v191, 0], ["last_seq", v195, 0], ["log_bytes", v196, 0], ["lesson_order", v197, 0], ["lessons", v198, 0], ["tasks", v241, 0], ["task_counter", v256, 0], ["last_site_build", v257, 0]];
-const t28: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v271, 0], ["title", v272, 0], ["topic", v273, 0]];
-const t29: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v276, 0], ["from", v193, 0], ["to", v193, 0], ["approved", v277, 0]];
-const t30: Field[] = [["id", v88, 0], ["title", v282, 0], ["slug", v152, 0], ["module_id", v81, 0], ["module_slug", v152, 0], ["module_title", v283, 0], ["dir", v180, 0]];
-const t31: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v279, 0], ["lessons", v280, 0], ["removed", v284, 0]];
-const t32: Field[] = [["verdict", v161, 0], ["reviewer", v162, 1], ["round", v164, 1], ["findings", v166, 2]];
-const t33: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v286, 0], ["lesson", v287, 0], ["from", v205, 0], ["to", v205, 0], ["note", v288, 0], ["review_round_used", v290, 0], ["review", v291, 1], ["reopened", v293, 1]];
-const t34: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v295, 0], ["lesson", v287, 0], ["code_hash", v296, 0], ["run", v297, 0], ["tests", v299, 1]];
-const t35: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v302, 0], ["lesson", v287, 0], ["note", v303, 0], ["fix_attempts_used", v304, 0], ["blocked", v305, 0], ["via", v306, 0], ["run", v307, 0], ["tests", v299, 1], ["evidence", v309, 1], ["code_hash", v312, 1]];
-const t36: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v316, 0], ["lesson", v287, 0], ["note", v317, 0], ["run", v318, 0]];
-const t37: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v321, 0], ["lesson", v287, 0], ["reason", v322, 0]];
-const t38: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v324, 0], ["lesson", v287, 0], ["fix_budget_reset", v325, 0], ["note", v326, 1], ["review_round_granted", v329, 1]];
-const t39: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v332, 0], ["lesson", v287, 0], ["reason", v333, 0]];
-const t40: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v335, 0], ["task", v244, 0], ["lesson", v336, 0], ["phase", v337, 1], ["role", v247, 0], ["lease_seconds", v338, 1]];
-const t41: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v341, 0], ["task", v244, 0], ["lease_seconds", v342, 0]];
-const t42: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v344, 0], ["task", v244, 0], ["status", v345, 0], ["note", v288, 0], ["result", v346, 0]];
-const t43: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v348, 0], ["task", v244, 0], ["note", v288, 0]];
-const t44: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v350, 0], ["fact", v351, 0], ["lesson", v352, 0], ["data", v353, 0]];
-const t45: Field[] = [["seq", v265, 0], ["ts", v266, 0], ["pid", v267, 1], ["command", v269, 1], ["kind", v357, 0], ["out", v358, 0], ["pages", v359, 0], ["lessons", v360, 0]];
-const t46: Field[] = [["title", v365, 0], ["topic", v366, 0]];
-const t47: Field[] = [["phase", v372, 0], ["started_at", v373, 0], ["ended_at", v374, 0], ["duration_ms", v375, 0], ["approved", v377, 0], ["reopened_from", v378, 0]];
-const t48: Field[] = [["lessons", v380, 0], ["by_stage", v381, 0], ["done", v382, 0], ["blocked", v383, 0], ["stale", v384, 0], ["fix_attempts", v385, 0], ["review_rounds", v386, 0], ["verify_runs", v387, 0], ["tasks", v388, 0], ["phase_tasks", v389, 0], ["reopens", v390, 0], ["tests", v391, 0], ["verify_passed", v392, 0], ["verify_pass_rate", v393, 0], ["lessons_reworked", v395, 0], ["rework_rate", v396, 0], ["wall_ms", v397, 0]];
-const t49: Field[] = [["kind", v400, 0], ["lesson", v401, 0], ["at", v402, 0], ["text", v403, 0]];
-const t50: Field[] = [["runs", v420, 0], ["passed", v421, 0], ["failed", v422, 0], ["last_run", v423, 0], ["last_passed", v425, 0], ["last_tests", v427, 0], ["last_at", v428, 0]];
-const t51: Field[] = [["at", v431, 0], ["note", v432, 0], ["via", v433, 0], ["run", v434, 0], ["blocked", v436, 0], ["tests", v437, 0], ["evidence", v438, 0], ["orchestrator_notes", v440, 1]];
-const t52: Field[] = [["at", v445, 0], ["reason", v446, 0], ["by", v447, 0], ["unblocked_at", v448, 0], ["decision", v449, 0]];
-const t53: Field[] = [["at", v453, 0], ["reason", v454, 0], ["cleared_at", v455, 0]];
-const t54: Field[] = [["severity", v471, 0], ["where", v472, 0], ["text", v474, 0]];
-const t55: Field[] = [["at", v463, 0], ["verdict", v464, 0], ["reviewer", v465, 0], ["round", v467, 0], ["findings", v469, 0]];
-const t56: Field[] = [["id", v477, 0], ["role", v478, 0], ["phase", v479, 0], ["status", v480, 0], ["worker_status", v481, 0], ["started_at", v483, 0], ["duration_ms", v484, 0], ["heartbeats", v485, 0], ["lease_until", v486, 0], ["note", v487, 0]];
-const t57: Field[] = [["seq", v493, 0], ["at", v494, 0], ["kind", v495, 0], ["label", v496, 0], ["text", v497, 0], ["details", v498, 0]];
-const t58: Field[] = [["id", v406, 0], ["title", v407, 0], ["module_id", v408, 0], ["module_title", v409, 0], ["dir", v410, 0], ["stage", v411, 0], ["blocked", v412, 0], ["stale", v413, 0], ["fix_attempts", v414, 0], ["fix_budget_resets", v415, 0], ["review_rounds", v416, 0], ["review_rounds_granted", v417, 0], ["reworks", v418, 0], ["verify", v419, 0], ["failures", v429, 0], ["blocks", v443, 0], ["stale_marks", v451, 0], ["registered_at", v456, 0], ["done_at", v457, 0], ["pending_to_done_ms", v458, 0], ["wall_ms", v459, 0], ["tests", v460, 0], ["reviews", v461, 0], ["tasks", v475, 0], ["smooth", v489, 0], ["summary", v490, 0], ["story", v491, 0]];
-const t59: Field[] = [["role", v503, 0], ["count", v504, 0], ["done", v505, 0], ["failed", v506, 0], ["reset", v507, 0], ["running", v508, 0], ["total_ms", v509, 0], ["mean_ms", v510, 0], ["max_ms", v511, 0]];
-const t60: Field[] = [["phase", v515, 0], ["roles", v516, 0], ["count", v517, 0], ["done", v518, 0], ["failed", v519, 0], ["reset", v520, 0], ["running", v521, 0], ["total_ms", v522, 0]];
-const t61: Field[] = [["at", v529, 0], ["lesson", v530, 0], ["data", v531, 0]];
-const t62: Field[] = [["kind", v525, 0], ["count", v526, 0], ["entries", v527, 0]];
-const t63: Field[] = [["at", v536, 0], ["pages", v537, 0], ["lessons", v538, 0]];
-const t64: Field[] = [["schema_version", v362, 0], ["generated_at", v363, 0], ["course", v364, 0], ["phase", v368, 0], ["last_seq", v369, 0], ["phases", v370, 0], ["totals", v379, 0], ["needs_human", v398, 0], ["lessons", v404, 0], ["course_story", v500, 0], ["tasks", v501, 0], ["phase_tasks", v512, 0], ["tasks_by_phase", v513, 0], ["facts", v523, 0], ["site_build", v534, 0]];
+const t1: Field[] = [["sandbox", v28, 2], ["max_write_mb", v30, 2]];
+const t2: Field[] = [["publish", v34, 2], ["report", v36, 2], ["logo", v38, 1], ["favicon", v40, 1], ["accent", v42, 1], ["accent_dark", v44, 1], ["footer", v46, 1], ["edit_url", v48, 1], ["repo_url", v50, 1], ["lang", v52, 2], ["mdx", v54, 1]];
+const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v32, 2]];
+const t4: Field[] = [["id", v57, 0], ["title", v58, 0], ["url", v59, 0], ["kind", v60, 0], ["status", v61, 0], ["reason", v62, 1], ["summary", v64, 1], ["retrieved_at", v66, 1]];
+const t5: Field[] = [["id", v69, 0], ["source", v70, 0], ["title", v71, 0], ["summary", v72, 0], ["importance", v73, 2]];
+const t6: Field[] = [["id", v90, 0], ["slug", v91, 0], ["title", v92, 0], ["summary", v93, 2], ["objectives", v95, 2], ["prerequisites", v98, 2], ["topics", v100, 2]];
+const t7: Field[] = [["id", v83, 0], ["slug", v84, 0], ["title", v85, 0], ["summary", v86, 2], ["lessons", v88, 0]];
+const t8: Field[] = [["title", v76, 0], ["summary", v77, 2], ["audience", v79, 2], ["modules", v81, 0]];
+const t9: Field[] = [["path", v117, 0], ["purpose", v118, 2]];
+const t10: Field[] = [["lesson", v104, 0], ["title", v105, 0], ["goal", v106, 0], ["objectives", v107, 2], ["runtime", v110, 1], ["test_command", v111, 1], ["network", v112, 2], ["files", v114, 2], ["tests", v120, 2]];
+const t11: Field[] = [["passed", v139, 0], ["failed", v140, 0], ["skipped", v141, 0], ["total", v142, 0]];
+const t12: Field[] = [["schema_version", v124, 0], ["lesson", v125, 0], ["run", v126, 0], ["runtime", v10, 0], ["argv", v127, 0], ["cwd", v128, 0], ["started_at", v129, 0], ["duration_ms", v130, 0], ["exit_code", v131, 0], ["signal", v133, 0], ["timed_out", v135, 0], ["passed", v136, 0], ["tests", v137, 0], ["output_tail", v143, 0], ["output_bytes", v144, 0], ["output_truncated", v145, 0], ["code_hash", v146, 0], ["sandbox", v147, 1], ["cause", v149, 0]];
+const t13: Field[] = [["term", v152, 0], ["slug", v153, 1], ["definition", v155, 0], ["aliases", v156, 2], ["lessons", v159, 2]];
+const t14: Field[] = [["severity", v171, 0], ["where", v172, 1], ["text", v174, 0]];
+const t15: Field[] = [["lesson", v162, 0], ["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
+const t16: Field[] = [["lesson", v177, 0], ["status", v178, 0], ["stage", v179, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
+const t17: Field[] = [["phase", v186, 0], ["status", v178, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
+const t18: Field[] = [["phase", v195, 0], ["entered_at", v67, 0], ["seq", v196, 0]];
+const t19: Field[] = [["reason", v210, 0], ["by", v211, 0], ["at", v67, 0]];
+const t20: Field[] = [["reason", v214, 0], ["at", v67, 0]];
+const t21: Field[] = [["from", v223, 0], ["to", v224, 0], ["note", v225, 0], ["at", v67, 0]];
+const t22: Field[] = [["code_hash", v228, 0], ["at", v67, 0], ["run", v229, 0]];
+const t23: Field[] = [["run", v236, 0], ["code_hash", v238, 0], ["note", v239, 1]];
+const t24: Field[] = [["id", v90, 0], ["title", v202, 0], ["slug", v154, 0], ["module_id", v203, 0], ["module_slug", v204, 0], ["module_title", v205, 0], ["dir", v206, 0], ["stage", v207, 0], ["blocked", v208, 0], ["stale", v212, 0], ["fix_attempts_used", v215, 0], ["fix_budget_resets", v216, 0], ["review_rounds_used", v217, 0], ["review_rounds_granted", v218, 1], ["rework", v220, 1], ["verified", v226, 0], ["last_failure", v231, 0], ["last_verify_failure", v233, 1], ["done_at", v241, 1], ["updated_at", v242, 0]];
+const t25: Field[] = [["id", v246, 0], ["lesson", v247, 0], ["phase", v248, 1], ["role", v249, 0], ["status", v250, 0], ["started_at", v251, 0], ["finished_at", v252, 0], ["note", v253, 0], ["result", v255, 0], ["lease_expires_at", v256, 1], ["heartbeat_at", v257, 1]];
+const t26: Field[] = [["at", v67, 0], ["seq", v261, 0], ["out", v262, 0], ["pages", v263, 0], ["lessons", v264, 0]];
+const t27: Field[] = [["schema_version", v188, 0], ["title", v189, 0], ["topic", v190, 0], ["created_at", v67, 0], ["phase", v192, 0], ["phase_history", v193, 0], ["last_seq", v197, 0], ["log_bytes", v198, 0], ["lesson_order", v199, 0], ["lessons", v200, 0], ["tasks", v243, 0], ["task_counter", v258, 0], ["last_site_build", v259, 0]];
+const t28: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v273, 0], ["title", v274, 0], ["topic", v275, 0]];
+const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v278, 0], ["from", v195, 0], ["to", v195, 0], ["approved", v279, 0]];
+const t30: Field[] = [["id", v90, 0], ["title", v284, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v285, 0], ["dir", v182, 0]];
+const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v281, 0], ["lessons", v282, 0], ["removed", v286, 0]];
+const t32: Field[] = [["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
+const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v288, 0], ["lesson", v289, 0], ["from", v207, 0], ["to", v207, 0], ["note", v290, 0], ["review_round_used", v292, 0], ["review", v293, 1], ["reopened", v295, 1]];
+const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v297, 0], ["lesson", v289, 0], ["code_hash", v298, 0], ["run", v299, 0], ["tests", v301, 1]];
+const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v304, 0], ["lesson", v289, 0], ["note", v305, 0], ["fix_attempts_used", v306, 0], ["blocked", v307, 0], ["via", v308, 0], ["run", v309, 0], ["tests", v301, 1], ["evidence", v311, 1], ["code_hash", v314, 1]];
+const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v318, 0], ["lesson", v289, 0], ["note", v319, 0], ["run", v320, 0]];
+const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v323, 0], ["lesson", v289, 0], ["reason", v324, 0]];
+const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v326, 0], ["lesson", v289, 0], ["fix_budget_reset", v327, 0], ["note", v328, 1], ["review_round_granted", v331, 1]];
+const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v334, 0], ["lesson", v289, 0], ["reason", v335, 0]];
+const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v337, 0], ["task", v246, 0], ["lesson", v338, 0], ["phase", v339, 1], ["role", v249, 0], ["lease_seconds", v340, 1]];
+const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v343, 0], ["task", v246, 0], ["lease_seconds", v344, 0]];
+const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v346, 0], ["task", v246, 0], ["status", v347, 0], ["note", v290, 0], ["result", v348, 0]];
+const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v350, 0], ["task", v246, 0], ["note", v290, 0]];
+const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v352, 0], ["fact", v353, 0], ["lesson", v354, 0], ["data", v355, 0]];
+const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v359, 0], ["out", v360, 0], ["pages", v361, 0], ["lessons", v362, 0]];
+const t46: Field[] = [["title", v367, 0], ["topic", v368, 0]];
+const t47: Field[] = [["phase", v374, 0], ["started_at", v375, 0], ["ended_at", v376, 0], ["duration_ms", v377, 0], ["approved", v379, 0], ["reopened_from", v380, 0]];
+const t48: Field[] = [["lessons", v382, 0], ["by_stage", v383, 0], ["done", v384, 0], ["blocked", v385, 0], ["stale", v386, 0], ["fix_attempts", v387, 0], ["review_rounds", v388, 0], ["verify_runs", v389, 0], ["tasks", v390, 0], ["phase_tasks", v391, 0], ["reopens", v392, 0], ["tests", v393, 0], ["verify_passed", v394, 0], ["verify_pass_rate", v395, 0], ["lessons_reworked", v397, 0], ["rework_rate", v398, 0], ["wall_ms", v399, 0]];
+const t49: Field[] = [["kind", v402, 0], ["lesson", v403, 0], ["at", v404, 0], ["text", v405, 0]];
+const t50: Field[] = [["runs", v422, 0], ["passed", v423, 0], ["failed", v424, 0], ["last_run", v425, 0], ["last_passed", v427, 0], ["last_tests", v429, 0], ["last_at", v430, 0]];
+const t51: Field[] = [["at", v433, 0], ["note", v434, 0], ["via", v435, 0], ["run", v436, 0], ["blocked", v438, 0], ["tests", v439, 0], ["evidence", v440, 0], ["orchestrator_notes", v442, 1]];
+const t52: Field[] = [["at", v447, 0], ["reason", v448, 0], ["by", v449, 0], ["unblocked_at", v450, 0], ["decision", v451, 0]];
+const t53: Field[] = [["at", v455, 0], ["reason", v456, 0], ["cleared_at", v457, 0]];
+const t54: Field[] = [["severity", v473, 0], ["where", v474, 0], ["text", v476, 0]];
+const t55: Field[] = [["at", v465, 0], ["verdict", v466, 0], ["reviewer", v467, 0], ["round", v469, 0], ["findings", v471, 0]];
+const t56: Field[] = [["id", v479, 0], ["role", v480, 0], ["phase", v481, 0], ["status", v482, 0], ["worker_status", v483, 0], ["started_at", v485, 0], ["duration_ms", v486, 0], ["heartbeats", v487, 0], ["lease_until", v488, 0], ["note", v489, 0]];
+const t57: Field[] = [["seq", v495, 0], ["at", v496, 0], ["kind", v497, 0], ["label", v498, 0], ["text", v499, 0], ["details", v500, 0]];
+const t58: Field[] = [["id", v408, 0], ["title", v409, 0], ["module_id", v410, 0], ["module_title", v411, 0], ["dir", v412, 0], ["stage", v413, 0], ["blocked", v414, 0], ["stale", v415, 0], ["fix_attempts", v416, 0], ["fix_budget_resets", v417, 0], ["review_rounds", v418, 0], ["review_rounds_granted", v419, 0], ["reworks", v420, 0], ["verify", v421, 0], ["failures", v431, 0], ["blocks", v445, 0], ["stale_marks", v453, 0], ["registered_at", v458, 0], ["done_at", v459, 0], ["pending_to_done_ms", v460, 0], ["wall_ms", v461, 0], ["tests", v462, 0], ["reviews", v463, 0], ["tasks", v477, 0], ["smooth", v491, 0], ["summary", v492, 0], ["story", v493, 0]];
+const t59: Field[] = [["role", v505, 0], ["count", v506, 0], ["done", v507, 0], ["failed", v508, 0], ["reset", v509, 0], ["running", v510, 0], ["total_ms", v511, 0], ["mean_ms", v512, 0], ["max_ms", v513, 0]];
+const t60: Field[] = [["phase", v517, 0], ["roles", v518, 0], ["count", v519, 0], ["done", v520, 0], ["failed", v521, 0], ["reset", v522, 0], ["running", v523, 0], ["total_ms", v524, 0]];
+const t61: Field[] = [["at", v531, 0], ["lesson", v532, 0], ["data", v533, 0]];
+const t62: Field[] = [["kind", v527, 0], ["count", v528, 0], ["entries", v529, 0]];
+const t63: Field[] = [["at", v538, 0], ["pages", v539, 0], ["lessons", v540, 0]];
+const t64: Field[] = [["schema_version", v364, 0], ["generated_at", v365, 0], ["course", v366, 0], ["phase", v370, 0], ["last_seq", v371, 0], ["phases", v372, 0], ["totals", v381, 0], ["needs_human", v400, 0], ["lessons", v406, 0], ["course_story", v502, 0], ["tasks", v503, 0], ["phase_tasks", v514, 0], ["tasks_by_phase", v515, 0], ["facts", v525, 0], ["site_build", v536, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
-  SourceSchema: v54,
-  TopicSchema: v66,
-  CurriculumSchema: v73,
-  LessonSpecSchema: v101,
-  RunResultSchema: v121,
-  GlossaryEntrySchema: v149,
-  ReviewSchema: v159,
-  WorkerStatusSchema: v173,
-  StateSchema: v185,
-  EventSchema: v263,
-  TaskSchema: v243,
-  ReportSchema: v361,
-  RoleSchema: v247,
-  LessonIdSchema: v88,
+  SourceSchema: v56,
+  TopicSchema: v68,
+  CurriculumSchema: v75,
+  LessonSpecSchema: v103,
+  RunResultSchema: v123,
+  GlossaryEntrySchema: v151,
+  ReviewSchema: v161,
+  WorkerStatusSchema: v175,
+  StateSchema: v187,
+  EventSchema: v265,
+  TaskSchema: v245,
+  ReportSchema: v363,
+  RoleSchema: v249,
+  LessonIdSchema: v90,
 };

@@ -1,7 +1,7 @@
 // The lesson code hash: values unchanged for normal lessons (recorded hashes must still match),
 // files streamed, and a huge, deep or crowded tree refused naming the path instead of crashing.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -41,9 +41,36 @@ test('folders nested deeper than 32 are refused naming the path (no ENAMETOOLONG
 });
 
 test('walkFiles stops at its file count and depth limits', () => {
-  const dir = lesson('count', { a: '', b: '', c: '', 'x/y/z': '' });
+  const dir = lesson('count', { a: '', b: '', 'x/y/z': '' });
   const limits = { maxDepth: 5, maxFiles: 3, maxFileBytes: 10 };
-  assert.throws(() => walkFiles(dir, 'L', limits), /^LessonLimitError: L holds more than 3 files$/);
+  assert.throws(() => walkFiles(dir, 'L', limits), /^LessonLimitError: L holds more than 3 files and folders$/);
   assert.throws(() => walkFiles(dir, 'L', { ...limits, maxFiles: 10, maxDepth: 1 }), /^LessonLimitError: L\/x\/y is nested more than 1 folders deep$/);
-  assert.equal(walkFiles(dir, 'L', { ...limits, maxFiles: 4 }).length, 4);
+  assert.equal(walkFiles(dir, 'L', { ...limits, maxFiles: 5 }).length, 3, 'a, b, x, x/y, x/y/z: five entries, three files');
+});
+
+test('a path longer than the system allows is refused naming it, not an ENAMETOOLONG crash', () => {
+  const dir = lesson('long', { 'a.py': '' });
+  const name = 'n'.repeat(200);
+  const cwd = process.cwd();
+  try {
+    process.chdir(dir);
+    for (let level = 0; level < 25; level += 1) {
+      mkdirSync(name);
+      process.chdir(name);
+    }
+  } finally {
+    process.chdir(cwd);
+  }
+  assert.throws(() => walkFiles(dir, 'L', { maxDepth: 64, maxFiles: 100, maxFileBytes: 1 }), (error: unknown) => error instanceof LessonLimitError && /^L\/(n{200}\/){19,20}n{200} has a path longer than the system allows$/.test(error.message));
+  // rmSync cannot remove it either (ENAMETOOLONG): go down, then remove one level at a time on the way up.
+  try {
+    process.chdir(dir);
+    for (let level = 0; level < 24; level += 1) process.chdir(name);
+    for (let level = 0; level < 25; level += 1) {
+      rmdirSync(name);
+      process.chdir('..');
+    }
+  } finally {
+    process.chdir(cwd);
+  }
 });

@@ -17,7 +17,8 @@ export function listLessonCodeFiles(lessonDir: string, label = lessonDir): strin
 /**
  * `sha256:<hex>` over each file's path, size and bytes (a symlink counts by its target text, never
  * followed: it may point out of the course). Refuses (LessonLimitError, naming the path under
- * `label`) a file over 100 MiB, folders nested over 32 deep, more than 20,000 files.
+ * `label`) a file over 100 MiB, folders nested over 32 deep, more than 20,000 files and folders, a
+ * path too long for the system.
  */
 export function hashLessonCode(lessonDir: string, label = lessonDir): string {
   // node:crypto loads on the first hash, not with this module: `state next` imports it and seldom hashes.

@@ -1,20 +1,21 @@
 // Walking a lesson folder that a test may have filled with anything: bounded depth and file count,
 // symlinks never followed, each file read in chunks (no whole-file reads). Used by the code hash,
 // the docs snapshot and the write measure of `verify` (pipeline/verify/lesson-changes.ts).
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { RefusalError } from '../errors.ts';
+import { errorCode, RefusalError } from '../errors.ts';
 
 /** Bounds of a walk; over them the walk throws a LessonLimitError naming the path. */
 export interface WalkLimits {
   /** Folder levels below the root (a file directly in the root is at depth 0). */
   maxDepth: number;
+  /** Entries seen (files, symlinks and folders). */
   maxFiles: number;
   /** Bytes of one file that is hashed. */
   maxFileBytes: number;
 }
 
-/** Lesson code: folders deeper than this, more files, or a larger file are refused (docs/verify.md). */
+/** Lesson code: folders deeper than this, more files and folders, or a larger file are refused (docs/verify.md). */
 export const CODE_LIMITS: WalkLimits = { maxDepth: 32, maxFiles: 20_000, maxFileBytes: 100 * 1024 * 1024 };
 
 /** A lesson folder over a walk limit (a test left a huge, deep or crowded tree): a refusal naming the path. */
@@ -39,17 +40,25 @@ export interface WalkedFile {
  */
 export function walkFiles(root: string, label: string, limits: WalkLimits, skipDir: (relative: string, name: string) => boolean = () => false): WalkedFile[] {
   const files: WalkedFile[] = [];
+  let entries = 0;
   const walk = (relative: string, depth: number) => {
     if (depth > limits.maxDepth) throw new LessonLimitError(`${shown(label, relative)} is nested more than ${limits.maxDepth} folders deep`);
-    for (const entry of readdirSync(relative === '' ? root : path.join(root, relative), { withFileTypes: true })) {
-      const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!skipDir(relative, entry.name)) walk(rel, depth + 1);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
-        if (files.length >= limits.maxFiles) throw new LessonLimitError(`${shown(label, '')} holds more than ${limits.maxFiles} files`);
-        const stat = lstatSync(path.join(root, rel));
-        files.push({ relative: rel, bytes: stat.size, symlink: stat.isSymbolicLink() });
+    // Read entry by entry (opendir), so a folder with millions of entries is refused, not loaded.
+    const folder = bounded(label, relative, () => opendirSync(relative === '' ? root : path.join(root, relative)));
+    try {
+      for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+        entries += 1;
+        if (entries > limits.maxFiles) throw new LessonLimitError(`${shown(label, '')} holds more than ${limits.maxFiles} files and folders`);
+        const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!skipDir(relative, entry.name)) walk(rel, depth + 1);
+        } else if (entry.isFile() || entry.isSymbolicLink()) {
+          const stat = bounded(label, rel, () => lstatSync(path.join(root, rel)));
+          files.push({ relative: rel, bytes: stat.size, symlink: stat.isSymbolicLink() });
+        }
       }
+    } finally {
+      folder.closeSync();
     }
   };
   walk('', 0);
@@ -65,7 +74,7 @@ export function hashFileInto(update: (header: string, chunk?: Buffer) => void, r
     update(`${file.relative}\0${target.length}\0`, target);
     return;
   }
-  const fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  const fd = bounded(label, file.relative, () => openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0)));
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new LessonLimitError(`${shown(label, file.relative)} is not a regular file`);
@@ -75,7 +84,7 @@ export function hashFileInto(update: (header: string, chunk?: Buffer) => void, r
     let left = stat.size;
     while (left > 0) {
       const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
-      if (read === 0) throw new LessonLimitError(`${shown(label, file.relative)} changed while it was read; run the command again`);
+      if (read === 0) throw new RefusalError(`${shown(label, file.relative)} changed while it was read; run the command again`);
       update('', buffer.subarray(0, read));
       left -= read;
     }
@@ -84,8 +93,21 @@ export function hashFileInto(update: (header: string, chunk?: Buffer) => void, r
   }
 }
 
+/** `3.0 GiB`, `300 MiB`, `1.5 MiB`. */
+/** Runs a file system call on a walked path; a path too long for the system is a refusal naming it, not a crash. */
+function bounded<T>(label: string, relative: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (errorCode(error) === 'ENAMETOOLONG') throw new LessonLimitError(`${shown(label, relative)} has a path longer than the system allows`);
+    throw error;
+  }
+}
+
 export function mebibytes(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  const mib = bytes / 1024 ** 2;
+  return `${mib >= 10 ? Math.round(mib) : mib.toFixed(1)} MiB`;
 }
 
 function shown(label: string, relative: string): string {

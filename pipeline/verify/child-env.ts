@@ -41,7 +41,21 @@ export function childEnv(parent: NodeJS.ProcessEnv, nodeDir = path.dirname(proce
   return env;
 }
 
-/** Whether `program` is an executable file in one of PATH's folders. */
-export function onPath(program: string, env: ChildEnv, isExecutable: (file: string) => boolean): boolean {
-  return (env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && isExecutable(path.join(dir, program)));
+/**
+ * The absolute path of `program` in PATH, skipping relative folders (`.`, which would be the
+ * lesson folder) and folders inside `untrusted` (the lesson folder: a test writes there), or null
+ * when none has it. A program given with a slash (`./run.sh`, `/usr/bin/make`) is returned as is.
+ */
+export function resolveProgram(program: string, env: ChildEnv, isExecutable: (file: string) => boolean, untrusted: readonly string[]): string | null {
+  if (program.includes('/')) return program;
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir) || untrusted.some((folder) => isWithin(dir, folder))) continue;
+    if (isExecutable(path.join(dir, program))) return path.join(dir, program);
+  }
+  return null;
+}
+
+function isWithin(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }

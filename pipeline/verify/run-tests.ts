@@ -20,6 +20,8 @@ export interface RunRequest {
   tailBytes?: number;
   /** Run inside bubblewrap: the bwrap program and its options (ending with `--`). */
   sandbox?: { bwrap: string; options: readonly string[] } | null;
+  /** A program and options that exec the rest (bwrap or the command) in their own place: `prlimit --fsize=N --`. */
+  wrapper?: readonly string[];
   /** Kills the tests when it aborts (an MCP client cancelled the call); the outcome is then a kill. */
   signal?: AbortSignal | undefined;
 }
@@ -64,7 +66,7 @@ export function stopRunningTests(): void {
 export function runTests(request: RunRequest): Promise<RunOutcome> {
   if (request.argv[0] === undefined) throw new Error('runTests: empty argv');
   const sandbox = request.sandbox ?? null;
-  const [program = '', ...args] = sandbox ? [sandbox.bwrap, ...sandbox.options, ...request.argv] : request.argv;
+  const [program = '', ...args] = [...(request.wrapper ?? []), ...(sandbox ? [sandbox.bwrap, ...sandbox.options, ...request.argv] : request.argv)];
   const tail = new OutputTail(request.tailBytes ?? DEFAULT_TAIL_BYTES);
   const startedAt = new Date().toISOString();
   const start = performance.now();

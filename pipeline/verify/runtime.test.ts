@@ -11,7 +11,7 @@ import { resolveTestCommand, uvWorkspace, type Probes } from './runtime.ts';
 import type { LessonState } from '../../content-schemas/index.ts';
 
 const config = (extra: Partial<Config> = {}): Config => ({ ...ConfigSchema.parse({}), ...extra });
-const probes = (pytest: boolean, executables: string[] = []): Probes => ({ hasPytest: () => pytest, isExecutable: (file) => executables.includes(path.basename(file)) });
+const probes = (pytest: boolean, executables: string[] = ['python3']): Probes => ({ hasPytest: () => pytest, isExecutable: (file) => executables.includes(path.basename(file)) });
 const spec = (id: string, extra: string) => `lesson: "${id}"\ntitle: T\ngoal: G\n${extra}`;
 
 async function setup(files: Record<string, string> = {}, specYaml?: string) {

@@ -7,7 +7,8 @@ import type { Config, LessonSpec, LessonState, Runtime } from '../../content-sch
 import { LessonSpecParser, parseDataFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course.ts';
 import { refuse } from '../errors.ts';
-import { childEnv, onPath, type ChildEnv } from './child-env.ts';
+import { childEnv, resolveProgram, type ChildEnv } from './child-env.ts';
+import { sandboxEnv } from './sandbox.ts';
 import { refuseShellOperators } from './shell-operators.ts';
 
 export interface TestCommand {
@@ -23,15 +24,24 @@ export interface TestCommand {
 /** pytest would write `.pytest_cache/` into the lesson folder. */
 const PYTEST_NO_CACHE = ['-p', 'no:cacheprovider'];
 
+/** bwrap and its options (ending with `--`) to run a program in the sandbox, or null to run it unsandboxed. */
+export type SandboxCommand = { bwrap: string; options: readonly string[] } | null;
+
 /** Checks that touch the machine, passed in so tests can stand them in. */
 export interface Probes {
-  hasPytest(cwd: string, env: ChildEnv): boolean;
+  /** Whether `python` (an absolute path) imports pytest, run in the lesson folder inside `sandbox` like the tests. */
+  hasPytest(python: string, cwd: string, env: ChildEnv, sandbox?: SandboxCommand): boolean;
   isExecutable(file: string): boolean;
 }
 
+const PYTEST_PROBE = ['-c', 'import sys; del sys.path[0]; import pytest'];
+
 export const MACHINE_PROBES: Probes = {
-  // Dropping sys.path[0] (the lesson folder) keeps a lesson's own pytest.py from running here, outside the sandbox.
-  hasPytest: (cwd, env) => spawnSync('python3', ['-c', 'import sys; del sys.path[0]; import pytest'], { cwd, env, stdio: 'ignore', timeout: 30_000 }).status === 0,
+  // Dropping sys.path[0] (the lesson folder) keeps a lesson's own pytest.py from answering for pytest.
+  hasPytest: (python, cwd, env, sandbox = null) => {
+    const [program, args, childEnv] = sandbox ? [sandbox.bwrap, [...sandbox.options, python, ...PYTEST_PROBE], sandboxEnv(env)] : [python, PYTEST_PROBE, env];
+    return spawnSync(program, args, { cwd, env: childEnv, stdio: ['ignore', 'ignore', 'ignore', 'pipe'], timeout: 30_000 }).status === 0;
+  },
   isExecutable: (file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -103,14 +113,16 @@ function hasTestScript(manifest: string): boolean {
   }
 }
 
+/** pytest when the python3 the tests will run (resolved outside the lesson folder) imports it. */
 function pythonArgv(lessonDir: string, env: ChildEnv, probes: Probes): string[] {
-  return probes.hasPytest(lessonDir, env) ? ['python3', '-m', 'pytest', ...PYTEST_NO_CACHE] : ['python3', '-m', 'unittest', 'discover'];
+  const python = resolveProgram('python3', env, probes.isExecutable, [lessonDir]);
+  return python !== null && probes.hasPytest(python, lessonDir, env) ? ['python3', '-m', 'pytest', ...PYTEST_NO_CACHE] : ['python3', '-m', 'unittest', 'discover'];
 }
 
 /** `uv run pytest <lesson>` in the module's uv workspace, with VIRTUAL_ENV removed. */
 function uvCommand(course: Course, lesson: LessonState, lessonDir: string, env: ChildEnv, given: string[] | null, probes: Probes): TestCommand {
   delete env.VIRTUAL_ENV; // uv would use (and warn about) the caller's venv instead of the workspace's
-  if (!onPath('uv', env, probes.isExecutable)) {
+  if (resolveProgram('uv', env, probes.isExecutable, [lessonDir]) === null) {
     refuse(`lesson ${lesson.id}: runtime python-uv needs uv, which is not on PATH`, 'install uv (https://docs.astral.sh/uv/), or set runtime: python in the lesson spec');
   }
   const workspace = uvWorkspace(course, lessonDir);

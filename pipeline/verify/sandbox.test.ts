@@ -41,24 +41,32 @@ async function course(lessons: LessonFixture[], sandbox: string, base = tmpdir()
 
 // --- pure parts ---
 
-const LAYOUT: SandboxLayout = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', hidden: ['/home', '/root', '/run', '/home/me', '/c'], readOnly: ['/home/me/.nvm/versions/node/v22', '/c/node_modules'], courseDotDir: '/c/.codelabgen', network: false };
+const LAYOUT: SandboxLayout = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', hidden: ['/home', '/root', '/run', '/home/me', '/c'], readOnly: ['/home/me/.nvm/versions/node/v22', '/c/node_modules'], rehidden: ['/c/.codelabgen', '/c/.git'], protectedInWritable: ['/c/1-m/1.1-a/docs'], network: false };
+const MIB16 = String(16 * 1024 * 1024);
 
-test('sandboxArgv: everything read-only, secrets hidden, then the toolchain and the lesson bound back, no network', () => {
+test('sandboxArgv: everything read-only, secrets hidden (size-capped), then the toolchain and the lesson bound back with its docs read-only, no network', () => {
   assert.deepEqual(sandboxArgv(LAYOUT), [
     '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-    '--ro-bind', '/', '/', '--tmpfs', '/home', '--tmpfs', '/root', '--tmpfs', '/run', '--tmpfs', '/c',
+    '--ro-bind', '/', '/', '--size', MIB16, '--tmpfs', '/home', '--size', MIB16, '--tmpfs', '/root', '--size', MIB16, '--tmpfs', '/run', '--size', MIB16, '--tmpfs', '/c',
     '--dev', '/dev', '--proc', '/proc', '--size', String(512 * 1024 * 1024), '--tmpfs', '/tmp',
     '--ro-bind', '/home/me/.nvm/versions/node/v22', '/home/me/.nvm/versions/node/v22', '--ro-bind', '/c/node_modules', '/c/node_modules',
-    '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--dir', '/tmp/home', '--chdir', '/c/1-m/1.1-a', '--json-status-fd', '3', '--',
+    '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--ro-bind', '/c/1-m/1.1-a/docs', '/c/1-m/1.1-a/docs',
+    '--dir', '/tmp/home', '--chdir', '/c/1-m/1.1-a', '--json-status-fd', '3', '--',
   ]);
 });
 
-test('sandboxArgv: --share-net only when the spec asks; .codelabgen hidden again when the writable folder holds it', () => {
+test('sandboxArgv: --share-net only when the spec asks; a uv workspace at the course root is read-only with .codelabgen and .git hidden again', () => {
   assert.ok(sandboxArgv({ ...LAYOUT, network: true }).includes('--share-net'));
   assert.ok(!sandboxArgv(LAYOUT).includes('--share-net'));
-  const workspace = sandboxArgv({ ...LAYOUT, writable: '/c', cwd: '/c' });
-  assert.deepEqual(workspace.slice(workspace.indexOf('--bind'), workspace.indexOf('--bind') + 5), ['--bind', '/c', '/c', '--tmpfs', '/c/.codelabgen']);
-  assert.ok(!workspace.includes('/c/node_modules'), 'a read-only bind inside the writable folder is left out');
+  const workspace = sandboxArgv({ ...LAYOUT, cwd: '/c', readOnly: [...LAYOUT.readOnly, '/c'] });
+  const from = workspace.indexOf('--ro-bind', workspace.indexOf('/tmp'));
+  assert.deepEqual(workspace.slice(from, workspace.indexOf('--dir')), [
+    '--ro-bind', '/home/me/.nvm/versions/node/v22', '/home/me/.nvm/versions/node/v22', '--ro-bind', '/c', '/c',
+    '--size', MIB16, '--tmpfs', '/c/.codelabgen', '--size', MIB16, '--tmpfs', '/c/.git',
+    '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--ro-bind', '/c/1-m/1.1-a/docs', '/c/1-m/1.1-a/docs',
+  ], 'node_modules is covered by the read-only workspace; the lesson folder is the only writable bind');
+  assert.equal(workspace.filter((arg) => arg === '--bind').length, 1);
+  assert.ok(!sandboxArgv(LAYOUT).includes('/c/.git'), '.git is hidden with the course when nothing shows it');
 });
 
 test('sandboxLayout: binds back the toolchain prefixes under hidden folders, never a hidden folder itself or .codelabgen', () => {
@@ -66,16 +74,30 @@ test('sandboxLayout: binds back the toolchain prefixes under hidden folders, nev
   const programs = new Map([['/root/.pyenv/shims/python3', null], ['/tmp/venv/bin/python3', '/usr/bin/python3.11'], ['/opt/node/bin/node', null]]);
   const fs: FileProbes = { isDirectory: (dir) => dirs.has(dir), isExecutable: (file) => programs.has(file), realPath: (file) => (programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null)) };
   const env = { PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(':') };
-  const layout = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env, nodePath: '/opt/node/bin/node', prerequisiteDirs: ['/c/1-m/1.0-p'] }, fs);
+  const layout = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', workspace: null, courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env, nodePath: '/opt/node/bin/node', prerequisiteDirs: ['/c/1-m/1.0-p'] }, fs);
   assert.deepEqual(layout.hidden, ['/home', '/root', '/run', '/root', '/c']);
   assert.deepEqual(layout.readOnly, ['/tmp/venv', '/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/c/node_modules', '/c/1-m/1.0-p']);
-  const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] }, fs);
+  const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', workspace: null, courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] }, fs);
   assert.deepEqual(python.readOnly, ['/root/.pyenv', '/root/.pyenv/shims', '/c/node_modules'], 'a pyenv shim brings its whole pyenv root');
   dirs.add('/run/systemd/resolve');
   const resolved = { ...fs, realPath: (file: string) => (file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file)) };
-  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] };
+  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', workspace: null, courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] };
   assert.deepEqual(sandboxLayout({ ...input, network: true }, resolved).readOnly, ['/c/node_modules', '/run/systemd/resolve'], 'with network, DNS through systemd-resolved keeps working');
   assert.deepEqual(sandboxLayout({ ...input, network: false }, resolved).readOnly, ['/c/node_modules']);
+});
+
+test('sandboxLayout: for python-uv the workspace (course root or module folder) is bound read-only, the lesson folder alone writable, docs/ read-only unless a symlink', () => {
+  const dirs = new Set(['/home', '/root', '/run', '/c', '/c/.codelabgen', '/c/.git', '/c/node_modules', '/c/1-m', '/c/1-m/1.1-a', '/c/1-m/1.1-a/docs', '/c/1-m/1.2-b', '/c/1-m/1.2-b/docs']);
+  const fs: FileProbes = { isDirectory: (dir) => dirs.has(dir), isExecutable: () => false, realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null) };
+  const input = { writable: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: [], env: { PATH: '' }, nodePath: '/usr/bin/node', prerequisiteDirs: [] };
+  for (const workspace of ['/c', '/c/1-m']) {
+    const layout = sandboxLayout({ ...input, cwd: workspace, workspace }, fs);
+    assert.equal(layout.writable, '/c/1-m/1.1-a');
+    assert.deepEqual(layout.readOnly, ['/c/node_modules', workspace]);
+    assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
+    assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
+  }
+  assert.deepEqual(sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs).protectedInWritable, [], 'a docs symlink is not bound through (the docs check after the run catches changes)');
 });
 
 test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
@@ -123,13 +145,28 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
   assert.match(verify(auto, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).stdout, /, sandbox: none\)$/m);
 });
 
-test('a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run', needsBwrap, async () => {
-  const made = await course([{ id: '1.1', files: { 'a.txt': '' }, spec: 'lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [codelabgen-no-such-program]\n' }], 'required');
+test('a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run; so is one found only in the lesson folder or missing', needsBwrap, async () => {
+  const made = await course([
+    { id: '1.1', files: { 'a.txt': '' } },
+    { id: '1.2', files: { 'lesson-tool': '#!/bin/sh\n' }, spec: 'lesson: "1.2"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [lesson-tool]\n' },
+    { id: '1.3', files: { 'a.txt': '' }, spec: 'lesson: "1.3"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [/nonexistent/codelabgen-no-such-program]\n' },
+  ], 'required');
+  // A program directly in a folder of the course root: there on the host, hidden with the course in the sandbox.
+  mkdirSync(path.join(made.root, 'tools'));
+  writeFileSync(path.join(made.root, 'tools/run'), '#!/bin/sh\n', { mode: 0o755 });
+  mkdirSync(path.join(made.dir, 'lessons/1.1'), { recursive: true });
+  writeFileSync(path.join(made.dir, 'lessons/1.1/spec.yaml'), `lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: ["${made.root}/tools/run"]\n`);
   const before = snapshot(made.root);
+  const inLesson = verify(made, ['1.2'], { PATH: ['.', dirOf(made, '1.2'), process.env.PATH].join(path.delimiter) });
+  assert.equal(inLesson.code, 2);
+  assert.equal(inLesson.stderr.split('\n')[0], 'error: lesson 1.2: cannot run "lesson-tool": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)');
+  const missing = verify(made, ['1.3']);
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stderr, 'error: lesson 1.3: cannot run "/nonexistent/codelabgen-no-such-program": not found or not executable\n');
   const result = verify(made, ['1.1']);
   assert.equal(result.code, 2);
   assert.equal(result.stderr, [
-    'error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp codelabgen-no-such-program: No such file or directory',
+    `error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp ${made.root}/tools/run: No such file or directory`,
     'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
     '',
   ].join('\n'));

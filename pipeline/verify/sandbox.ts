@@ -13,6 +13,8 @@ export const BWRAP_VARIABLE = 'CODELABGEN_BWRAP';
 export const SANDBOX_HOME = '/tmp/home';
 /** Size cap of the private /tmp, in bytes (bwrap's default is half of RAM). */
 const TMP_SIZE_BYTES = 512 * 1024 * 1024;
+/** Size cap of each empty folder put over a hidden one (it holds only the mount points of the binds back), in bytes. */
+const HIDDEN_SIZE_BYTES = 16 * 1024 * 1024;
 /** Folders that hold the caller's secrets (home folders, runtime sockets), replaced by empty ones. */
 export const HIDDEN_SYSTEM_FOLDERS = ['/home', '/root', '/run'] as const;
 /**
@@ -25,16 +27,18 @@ const ISOLATION = ['--unshare-all', '--unshare-user', '--disable-userns', '--die
 export type Availability = { usable: true } | { usable: false; reason: string };
 
 export interface SandboxLayout {
-  /** The folder the tests may write: the lesson folder (the uv workspace for python-uv). */
+  /** The only folder the tests may write: the lesson folder, whatever the runtime. */
   writable: string;
-  /** Working folder of the command (the writable folder or inside it). */
+  /** Working folder of the command (the lesson folder, or for python-uv the uv workspace holding it). */
   cwd: string;
   /** Folders replaced by an empty tmpfs: the system ones, the caller's home, the course. */
   hidden: string[];
-  /** Folders under a hidden one bound back read-only: the toolchain, the course's node_modules, prerequisite lessons. */
+  /** Folders under a hidden one bound back read-only: the toolchain, the course's node_modules, prerequisite lessons, the uv workspace. */
   readOnly: string[];
-  /** `.codelabgen/`, hidden again when the writable folder contains it (a uv workspace at the course root). */
-  courseDotDir: string;
+  /** Course folders hidden again when a bind back contains them: `.codelabgen/` and `.git/` (a uv workspace at the course root). */
+  rehidden: string[];
+  /** Folders inside the writable one bound back read-only over it: the lesson's `docs/`. */
+  protectedInWritable: string[];
   network: boolean;
 }
 
@@ -87,11 +91,14 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
   const hidden = outermost(layout.hidden.filter((dir) => !isInside(dir, '/tmp')));
   const readOnly = outermost(layout.readOnly.filter((dir) => !isInside(dir, layout.writable)));
   const argv = [...ISOLATION, ...(layout.network ? ['--share-net'] : []), '--ro-bind', '/', '/'];
-  for (const dir of hidden) argv.push('--tmpfs', dir);
+  for (const dir of hidden) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
   argv.push('--dev', '/dev', '--proc', '/proc', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
   for (const dir of readOnly) argv.push('--ro-bind', dir, dir);
+  for (const dir of layout.rehidden) {
+    if ([...readOnly, layout.writable].some((bound) => isInside(dir, bound))) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
+  }
   argv.push('--bind', layout.writable, layout.writable);
-  if (isInside(layout.courseDotDir, layout.writable)) argv.push('--tmpfs', layout.courseDotDir);
+  for (const dir of layout.protectedInWritable) argv.push('--ro-bind', dir, dir);
   argv.push('--dir', SANDBOX_HOME, '--chdir', layout.cwd, '--json-status-fd', '3', '--');
   return argv;
 }
@@ -104,8 +111,11 @@ export function sandboxEnv(env: ChildEnv): ChildEnv {
 }
 
 export interface LayoutInput {
+  /** The lesson folder: the only writable one. */
   writable: string;
   cwd: string;
+  /** For python-uv, the uv workspace above the lesson folder (shown read-only: uv reads its pyproject.toml, uv.lock and members), else null. */
+  workspace: string | null;
   courseRoot: string;
   courseDotDir: string;
   /** The caller's home folder (HOME), hidden wherever it is. */
@@ -128,21 +138,30 @@ export interface FileProbes {
   realPath(file: string): string | null;
 }
 
-/** Hides the system folders, the home folder and the course, then binds back the toolchain, the course's node_modules and the prerequisite lessons. */
+/**
+ * Hides the system folders, the home folder and the course, then binds back read-only the
+ * toolchain, the course's node_modules, the prerequisite lessons and the uv workspace (with
+ * `.codelabgen/` and `.git/` hidden again), and writable the lesson folder with its `docs/` read-only.
+ */
 export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout {
   const real = (dir: string) => fs.realPath(dir) ?? dir;
   const courseRoot = real(input.courseRoot);
+  const writable = real(input.writable);
+  // docs/ only when it is a folder of its own, not a symlink (binding through one would mount over its target).
+  const docs = path.join(writable, 'docs');
+  const workspace = input.workspace === null ? [] : [real(input.workspace)].filter((dir) => dir !== writable && isInside(dir, courseRoot));
   const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter((dir) => dir !== '/' && fs.isDirectory(dir));
   const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules'), ...input.prerequisiteDirs.map(real)];
   // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
   return {
-    writable: real(input.writable),
+    writable,
     cwd: real(input.cwd),
     hidden,
-    readOnly: [...new Set(foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)))],
-    courseDotDir: real(input.courseDotDir),
+    readOnly: [...new Set([...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)), ...workspace])],
+    rehidden: [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory),
+    protectedInWritable: fs.isDirectory(docs) && fs.realPath(docs) === docs ? [docs] : [],
     network: input.network,
   };
 }
