@@ -336,9 +336,9 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'site build',
     summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
-    description: 'Builds a static site with Astro from the course directory into --out (never inside the course). A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.',
+    description: 'Builds a static site with Astro from the course directory into --out (outside the course, or the course\'s own site-out/ folder). It reads course files only as regular files inside the course, and sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.',
     options: {
-      out: { type: 'string', value: 'DIR', help: 'output folder (default: ./site-out), outside the course' },
+      out: { type: 'string', value: 'DIR', help: 'output folder outside the course (default: ./site-out; inside a course: the course\'s site-out/)' },
       base: { type: 'string', value: 'PATH', help: 'URL path the site is served under, e.g. /my-course/ (default: /)' },
       site: { type: 'string', value: 'URL', help: 'public URL of the site; also writes a sitemap' },
       drafts: { type: 'boolean', help: 'include every lesson with its stage badge and what is missing' },
@@ -362,7 +362,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'site preview',
     summary: 'serve a built site locally',
     options: {
-      out: { type: 'string', value: 'DIR', help: 'the built site (default: ./site-out)' },
+      out: { type: 'string', value: 'DIR', help: 'the built site (default: ./site-out; inside a course: the course\'s site-out/)' },
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
       base: { type: 'string', value: 'PATH', help: 'the --base it was built with (default: /)' },
     },

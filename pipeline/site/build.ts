@@ -5,12 +5,12 @@ import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import module from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SITE_OUT_DIR } from '../course.ts';
 import { ChecksFailedError, errorCode, refuse, RefusalError, RelayedError } from '../errors.ts';
 import { isInside, realPathOf } from '../inside.ts';
+import { siteCacheRoot } from './cache-root.ts';
 import type { DiagramStats } from './diagrams.ts';
 import type { Failure } from './failure.ts';
 import type { BuildStep, Progress } from './build-step.ts';
@@ -202,7 +202,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     const { diagramCacheDir } = await import('./diagrams.ts');
     const { holdLock } = await import('../store/lock.ts');
     const command = options.command ?? 'codelabgen site build';
-    const job = siteJob('build', options.root, { out: '', publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command });
+    const job = siteJob('build', options.root, options.env ?? process.env, { out: '', publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command });
     // Astro writes into the course's content cache, to the same folder every build: Astro puts that
     // path into the bundle (astro:assets), and a path that changed would render every lesson page
     // again. One build of a course (and settings) at a time, as its caches are shared anyway.
@@ -253,7 +253,7 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
   let job: SiteJob;
   try {
     const { diagramCacheDir } = await import('./diagrams.ts');
-    job = siteJob(mode, options.root, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
+    job = siteJob(mode, options.root, options.env ?? process.env, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
   } catch (error) {
     forked.cancel();
     throw error;
@@ -269,12 +269,12 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
 const CACHE_KEEP_MS = 7 * 24 * 3600_000;
 const CACHE_LAYOUT = 'v2';
 
-function siteJob(mode: SiteJob['mode'], root: string, rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>): SiteJob {
+function siteJob(mode: SiteJob['mode'], root: string, env: NodeJS.ProcessEnv, rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>): SiteJob {
   const course = realpathSync(root);
   // CACHE_LAYOUT changes when what a cache holds would mislead a newer build (v2: paths in the
   // content store are relative to the cache's own Astro root, see worker.ts).
   const key = createHash('sha256').update(`${CACHE_LAYOUT}\n${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
-  const cacheDir = path.join(cacheRoot(), `content-${key}`);
+  const cacheDir = path.join(siteCacheRoot(env, packageRoot()), `content-${key}`);
   sweepCaches(cacheDir, course);
   return { mode, course, cacheDir, ...rest };
 }
@@ -311,17 +311,6 @@ function courseGone(cache: string): boolean {
   }
 }
 
-/** Under the package's node_modules, so Astro's bundles there resolve the package's dependencies. */
-function cacheRoot(): string {
-  const dir = path.join(packageRoot(), 'node_modules', '.cache', 'codelabgen');
-  try {
-    mkdirSync(dir, { recursive: true });
-    return dir;
-  } catch {
-    return path.join(os.tmpdir(), 'codelabgen-astro'); // read-only install
-  }
-}
-
 type Running = Promise<void> & { stop(): Promise<void> };
 
 interface Worker {
@@ -336,7 +325,7 @@ interface Worker {
  * loading Astro at once, so the CLI's own checks before the job overlap with that.
  */
 function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
-  const work = mkdtempSync(path.join(cacheRoot(), 'run-'));
+  const work = mkdtempSync(path.join(siteCacheRoot(env, packageRoot()), 'run-'));
   const entry = import.meta.url.endsWith('.ts') ? fileURLToPath(new URL('./worker.ts', import.meta.url)) : path.join(packageRoot(), 'dist', 'site-worker.mjs');
   // The worker loads Astro, Vite and the site's dependencies: with the CLI's compile cache (the
   // launcher's, bin/codelabgen.cjs) Node keeps their compiled code between runs, about 0.15 s a build.

@@ -1,4 +1,4 @@
-// Content caches live outside the course, under the package (pipeline/site/build.ts): a build
+// Content caches live outside the course, per user (pipeline/site/cache-root.ts): a build
 // removes the caches of courses whose folder is gone, and those unused for a week.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';

@@ -103,3 +103,16 @@ test('the site refuses a FIFO or device as a lesson doc, diagram or image instea
   const docs = readLessonDocs(readCourse(root).course, intro(), false);
   assert.deepEqual(docs.readalong?.problems, ['lesson 1.1 docs/readalong.md:3: image shot.png: docs/shot.png is a named pipe (FIFO), not a regular file']);
 });
+
+test('a FIFO as state.json is refused at once by every reader, the site build included', async () => {
+  const { root } = course();
+  const state = path.join(root, '.codelabgen', 'state.json');
+  execFileSync('rm', [state]);
+  mkfifo(state);
+  for (const args of [['state', 'show', '--course', root], ['site', 'build', '--drafts', '--course', root, '--out', path.join(path.dirname(root), 'out')]]) {
+    const result = await bounded(args, 30_000);
+    assert.equal(result.signal, null, `${args.join(' ')} hung: ${result.stderr}`);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^error: \.codelabgen\/state\.json is not a regular file \(a pipe, device or socket\); nothing was changed$/m, args.join(' '));
+  }
+});

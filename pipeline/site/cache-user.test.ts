@@ -1,0 +1,54 @@
+// Site build caches are per user (pipeline/site/cache-root.ts): once the install's owner had built a
+// site, another user's `site build` ended in `internal error: EACCES ... mkdtemp` under the package's
+// node_modules/.cache (exit 3), and the fallback /tmp/codelabgen-astro was one shared path.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { generateCourse } from '../../bench/generate-course.ts';
+import { CLI, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
+import { siteCacheCandidates, siteCacheRoot } from './cache-root.ts';
+
+const OTHER = 'codelabgen-other';
+
+test('the cache is $XDG_CACHE_HOME/codelabgen/site, else ~/.cache/codelabgen/site, else a private temp folder', () => {
+  assert.deepEqual(siteCacheCandidates({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' }), ['/x/cache/codelabgen/site', '/home/u/.cache/codelabgen/site']);
+  assert.deepEqual(siteCacheCandidates({ XDG_CACHE_HOME: 'relative', HOME: '/home/u' }), ['/home/u/.cache/codelabgen/site']);
+  const home = scratchDir('codelabgen-cache-home-');
+  assert.ok(siteCacheRoot({ HOME: home }, REPO_ROOT).startsWith(path.join(home, '.cache', 'codelabgen', 'site', 'install-')));
+  // Neither can be made (not even by root): a private folder of this process, 0700, under the temp dir.
+  const fallback = siteCacheRoot({ XDG_CACHE_HOME: '/dev/null/codelabgen', HOME: '/dev/null/codelabgen' }, REPO_ROOT);
+  const base = path.join(fallback, '..', '..', '..');
+  assert.match(path.resolve(base), new RegExp(`^${os.tmpdir()}/codelabgen-site-`));
+  assert.equal(statSync(base).mode & 0o777, 0o700);
+  assert.ok(existsSync(path.join(fallback, 'node_modules', 'astro')), 'the bundles cannot resolve astro from the cache');
+});
+
+/** Whether this process may add a user and run commands as it. */
+function canSwitchUser(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const added = spawnSync('useradd', ['--create-home', '--shell', '/usr/sbin/nologin', OTHER]);
+  return added.status === 0 || added.status === 9; // 9: the user exists already
+}
+
+test('another user builds a site after the install\'s owner did: its own cache, exit 0', { timeout: 300_000, skip: canSwitchUser() ? false : 'needs root with useradd (to run the CLI as a second user)' }, async () => {
+  const uid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
+  const gid = Number(spawnSync('id', ['-g', OTHER], { encoding: 'utf8' }).stdout.trim());
+  const home = spawnSync('sh', ['-c', `getent passwd ${OTHER} | cut -d: -f6`], { encoding: 'utf8' }).stdout.trim();
+  // What an owner's build left behind in an install before caches were per user.
+  mkdirSync(path.join(REPO_ROOT, 'node_modules', '.cache', 'codelabgen'), { recursive: true });
+  const work = scratchDir('codelabgen-other-user-');
+  chmodSync(work, 0o755);
+  const course = path.join(work, 'course');
+  await generateCourse(course, { lessons: 1, diagram: () => null });
+  spawnSync('chown', ['-R', `${uid}:${gid}`, work]);
+  chownSync(work, uid, gid);
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') };
+  const result = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', process.execPath, CLI, 'site', 'build', '--drafts', '--course', course, '--out', path.join(work, 'out')], { cwd: work, env, encoding: 'utf8', timeout: 240_000 });
+  assert.equal(result.status, 0, result.stderr);
+  assert.ok(existsSync(path.join(work, 'out', 'index.html')), 'no site');
+  assert.ok(existsSync(path.join(home, '.cache', 'codelabgen', 'site')), 'the second user\'s cache is not in its home');
+  assert.equal(statSync(path.join(home, '.cache', 'codelabgen', 'site')).uid, uid);
+});
