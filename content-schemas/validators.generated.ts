@@ -148,56 +148,57 @@ const c58 = new Set<unknown>(["phase.advance"]);
 const c59 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
 const c60 = new Set<unknown>(["lessons.register"]);
 const c61 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c62 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c62 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted"]);
 const c63 = new Set<unknown>(["lesson.stage"]);
 const c64 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c66 = new Set<unknown>(["lesson.verified"]);
-const c67 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c68 = new Set<unknown>(["lesson.fail"]);
-const c69 = new Set<unknown>(["state fail","verify"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c71 = new Set<unknown>(["lesson.fail_note"]);
-const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c73 = new Set<unknown>(["lesson.block"]);
-const c74 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c75 = new Set<unknown>(["lesson.unblock"]);
-const c76 = new Set<unknown>(["lesson.stale"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c78 = new Set<unknown>(["task.start"]);
-const c79 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c80 = new Set<unknown>(["task.heartbeat"]);
-const c81 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c82 = new Set<unknown>(["task.finish"]);
-const c83 = new Set<unknown>(["done","failed"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c85 = new Set<unknown>(["task.reset"]);
-const c86 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c87 = new Set<unknown>(["log"]);
-const c88 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c89 = new Set<unknown>(["site.build"]);
-const c90 = new Map<unknown, (v: any) => any>([["course.init", v262], ["phase.advance", v273], ["lessons.register", v276], ["lesson.stage", v283], ["lesson.verified", v292], ["lesson.fail", v299], ["lesson.fail_note", v313], ["lesson.block", v318], ["lesson.unblock", v321], ["lesson.stale", v329], ["task.start", v332], ["task.heartbeat", v338], ["task.finish", v341], ["task.reset", v345], ["log", v347], ["site.build", v354]]);
-const c91 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c92 = new Set<unknown>([3]);
-const c93 = new Set<string>(["title","topic"]);
-const c94 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c95 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c96 = new Set<string>(["kind","lesson","at","text"]);
-const c97 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
-const c98 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c99 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c100 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c101 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c102 = new Set<string>(["at","reason","cleared_at"]);
-const c103 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c104 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c105 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c106 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c107 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c108 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c109 = new Set<string>(["kind","count","entries"]);
-const c110 = new Set<string>(["at","lesson","data"]);
-const c111 = new Set<string>(["at","pages","lessons"]);
+const c65 = new Set<unknown>([true]);
+const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c67 = new Set<unknown>(["lesson.verified"]);
+const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c69 = new Set<unknown>(["lesson.fail"]);
+const c70 = new Set<unknown>(["state fail","verify"]);
+const c71 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c72 = new Set<unknown>(["lesson.fail_note"]);
+const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c74 = new Set<unknown>(["lesson.block"]);
+const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c76 = new Set<unknown>(["lesson.unblock"]);
+const c77 = new Set<unknown>(["lesson.stale"]);
+const c78 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c79 = new Set<unknown>(["task.start"]);
+const c80 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c81 = new Set<unknown>(["task.heartbeat"]);
+const c82 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c83 = new Set<unknown>(["task.finish"]);
+const c84 = new Set<unknown>(["done","failed"]);
+const c85 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c86 = new Set<unknown>(["task.reset"]);
+const c87 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c88 = new Set<unknown>(["log"]);
+const c89 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c90 = new Set<unknown>(["site.build"]);
+const c91 = new Map<unknown, (v: any) => any>([["course.init", v262], ["phase.advance", v273], ["lessons.register", v276], ["lesson.stage", v283], ["lesson.verified", v294], ["lesson.fail", v301], ["lesson.fail_note", v315], ["lesson.block", v320], ["lesson.unblock", v323], ["lesson.stale", v331], ["task.start", v334], ["task.heartbeat", v340], ["task.finish", v343], ["task.reset", v347], ["log", v349], ["site.build", v356]]);
+const c92 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c93 = new Set<unknown>([3]);
+const c94 = new Set<string>(["title","topic"]);
+const c95 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c96 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c97 = new Set<string>(["kind","lesson","at","text"]);
+const c98 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c99 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c100 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
+const c101 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c102 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c103 = new Set<string>(["at","reason","cleared_at"]);
+const c104 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c105 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c106 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c107 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c108 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c109 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c110 = new Set<string>(["kind","count","entries"]);
+const c111 = new Set<string>(["at","lesson","data"]);
+const c112 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -891,204 +892,208 @@ function v289(v: any): any {
   return v === undefined ? undefined : v290(v);
 }
 const v291 = v244;
+function v293(v: any): any {
+  return c65.has(v) ? v : FAIL;
+}
+function v292(v: any): any {
+  return v === undefined ? undefined : v293(v);
+}
 function v283(v: any): any {
   return obj(v, c62, t33);
 }
-function v293(v: any): any {
-  return c66.has(v) ? v : FAIL;
-}
-const v294 = v139;
-const v296 = v122;
 function v295(v: any): any {
-  return v === null ? null : v296(v);
+  return c67.has(v) ? v : FAIL;
 }
-const v298 = v133;
+const v296 = v139;
+const v298 = v122;
 function v297(v: any): any {
-  return v === undefined ? undefined : v298(v);
+  return v === null ? null : v298(v);
 }
-function v292(v: any): any {
-  return obj(v, c65, t34);
+const v300 = v133;
+function v299(v: any): any {
+  return v === undefined ? undefined : v300(v);
 }
-function v300(v: any): any {
-  return c68.has(v) ? v : FAIL;
+function v294(v: any): any {
+  return obj(v, c66, t34);
 }
-const v301 = v221;
-const v302 = v122;
-const v303 = v33;
-function v304(v: any): any {
+function v302(v: any): any {
   return c69.has(v) ? v : FAIL;
 }
-const v306 = v122;
-function v305(v: any): any {
-  return v === null ? null : v306(v);
+const v303 = v221;
+const v304 = v122;
+const v305 = v33;
+function v306(v: any): any {
+  return c70.has(v) ? v : FAIL;
 }
-const v309 = v61;
-function v308(v: any): any {
-  return v === null ? null : v309(v);
-}
+const v308 = v122;
 function v307(v: any): any {
-  return v === undefined ? undefined : v308(v);
+  return v === null ? null : v308(v);
 }
-const v312 = v139;
-function v311(v: any): any {
-  return v === null ? null : v312(v);
-}
+const v311 = v61;
 function v310(v: any): any {
-  return v === undefined ? undefined : v311(v);
+  return v === null ? null : v311(v);
 }
-function v299(v: any): any {
-  return obj(v, c67, t35);
+function v309(v: any): any {
+  return v === undefined ? undefined : v310(v);
 }
-function v314(v: any): any {
-  return c71.has(v) ? v : FAIL;
-}
-const v315 = v221;
-const v317 = v122;
-function v316(v: any): any {
-  return v === null ? null : v317(v);
-}
+const v314 = v139;
 function v313(v: any): any {
-  return obj(v, c70, t36);
+  return v === null ? null : v314(v);
 }
-function v319(v: any): any {
-  return c73.has(v) ? v : FAIL;
+function v312(v: any): any {
+  return v === undefined ? undefined : v313(v);
 }
-const v320 = v221;
+function v301(v: any): any {
+  return obj(v, c68, t35);
+}
+function v316(v: any): any {
+  return c72.has(v) ? v : FAIL;
+}
+const v317 = v221;
+const v319 = v122;
 function v318(v: any): any {
-  return obj(v, c72, t37);
+  return v === null ? null : v319(v);
 }
-function v322(v: any): any {
-  return c75.has(v) ? v : FAIL;
-}
-const v323 = v33;
-const v326 = v221;
-function v325(v: any): any {
-  return v === null ? null : v326(v);
-}
-function v324(v: any): any {
-  return v === undefined ? undefined : v325(v);
-}
-const v328 = v33;
-function v327(v: any): any {
-  return v === undefined ? undefined : v328(v);
+function v315(v: any): any {
+  return obj(v, c71, t36);
 }
 function v321(v: any): any {
-  return obj(v, c74, t38);
+  return c74.has(v) ? v : FAIL;
 }
-function v330(v: any): any {
+const v322 = v221;
+function v320(v: any): any {
+  return obj(v, c73, t37);
+}
+function v324(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-const v331 = v221;
+const v325 = v33;
+const v328 = v221;
+function v327(v: any): any {
+  return v === null ? null : v328(v);
+}
+function v326(v: any): any {
+  return v === undefined ? undefined : v327(v);
+}
+const v330 = v33;
 function v329(v: any): any {
-  return obj(v, c72, t39);
+  return v === undefined ? undefined : v330(v);
 }
-function v333(v: any): any {
-  return c78.has(v) ? v : FAIL;
-}
-const v334 = v243;
-const v335 = v244;
-const v337 = v122;
-function v336(v: any): any {
-  return v === undefined ? undefined : v337(v);
+function v323(v: any): any {
+  return obj(v, c75, t38);
 }
 function v332(v: any): any {
-  return obj(v, c77, t40);
+  return c77.has(v) ? v : FAIL;
 }
-function v339(v: any): any {
-  return c80.has(v) ? v : FAIL;
+const v333 = v221;
+function v331(v: any): any {
+  return obj(v, c73, t39);
 }
-const v340 = v122;
+function v335(v: any): any {
+  return c79.has(v) ? v : FAIL;
+}
+const v336 = v243;
+const v337 = v244;
+const v339 = v122;
 function v338(v: any): any {
-  return obj(v, c79, t41);
+  return v === undefined ? undefined : v339(v);
 }
-function v342(v: any): any {
-  return c82.has(v) ? v : FAIL;
+function v334(v: any): any {
+  return obj(v, c78, t40);
 }
-function v343(v: any): any {
+function v341(v: any): any {
+  return c81.has(v) ? v : FAIL;
+}
+const v342 = v122;
+function v340(v: any): any {
+  return obj(v, c80, t41);
+}
+function v344(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-const v344 = v251;
-function v341(v: any): any {
-  return obj(v, c81, t42);
-}
-function v346(v: any): any {
-  return c85.has(v) ? v : FAIL;
-}
 function v345(v: any): any {
-  return obj(v, c84, t43);
+  return c84.has(v) ? v : FAIL;
+}
+const v346 = v251;
+function v343(v: any): any {
+  return obj(v, c82, t42);
 }
 function v348(v: any): any {
-  return c87.has(v) ? v : FAIL;
+  return c86.has(v) ? v : FAIL;
 }
-const v349 = v53;
-const v350 = v243;
-const v352 = v139;
-const v353 = v139;
-function v351(v: any): any {
+function v347(v: any): any {
+  return obj(v, c85, t43);
+}
+function v350(v: any): any {
+  return c88.has(v) ? v : FAIL;
+}
+const v351 = v53;
+const v352 = v243;
+const v354 = v139;
+const v355 = v139;
+function v353(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v352(k) !== k) return FAIL;
-    const r = v353(v[k]);
+    if (k === '__proto__' || v354(k) !== k) return FAIL;
+    const r = v355(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v347(v: any): any {
-  return obj(v, c86, t44);
+function v349(v: any): any {
+  return obj(v, c87, t44);
 }
-function v355(v: any): any {
-  return c89.has(v) ? v : FAIL;
+function v357(v: any): any {
+  return c90.has(v) ? v : FAIL;
 }
-const v356 = v124;
-const v357 = v135;
-const v358 = v195;
-function v354(v: any): any {
-  return obj(v, c88, t45);
+const v358 = v124;
+const v359 = v135;
+const v360 = v195;
+function v356(v: any): any {
+  return obj(v, c89, t45);
 }
 function v261(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c90.get(v["kind"]);
+  const option = c91.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v360(v: any): any {
-  return c92.has(v) ? v : FAIL;
-}
-const v361 = v63;
-const v363 = v139;
-const v365 = v139;
-function v364(v: any): any {
-  return v === null ? null : v365(v);
-}
 function v362(v: any): any {
-  return obj(v, c93, t46);
+  return c93.has(v) ? v : FAIL;
 }
-const v366 = v188;
-const v367 = v135;
-const v370 = v188;
-const v371 = v63;
-const v372 = v248;
-const v374 = v126;
-function v373(v: any): any {
-  return v === null ? null : v374(v);
+const v363 = v63;
+const v365 = v139;
+const v367 = v139;
+function v366(v: any): any {
+  return v === null ? null : v367(v);
 }
-const v375 = v33;
-function v376(v: any): any {
+function v364(v: any): any {
+  return obj(v, c94, t46);
+}
+const v368 = v188;
+const v369 = v135;
+const v372 = v188;
+const v373 = v63;
+const v374 = v248;
+const v376 = v126;
+function v375(v: any): any {
+  return v === null ? null : v376(v);
+}
+const v377 = v33;
+function v378(v: any): any {
   return v === null ? null : v191(v);
 }
-function v369(v: any): any {
-  return obj(v, c94, t47);
+function v371(v: any): any {
+  return obj(v, c95, t47);
 }
-function v368(v: any): any {
-  return arr(v, -1, -1, v369);
-}
-const v378 = v135;
-function v379(v: any): any {
-  return FAIL; // record with enumerated keys: zod decides
+function v370(v: any): any {
+  return arr(v, -1, -1, v371);
 }
 const v380 = v135;
-const v381 = v135;
+function v381(v: any): any {
+  return FAIL; // record with enumerated keys: zod decides
+}
 const v382 = v135;
 const v383 = v135;
 const v384 = v135;
@@ -1098,261 +1103,271 @@ const v387 = v135;
 const v388 = v135;
 const v389 = v135;
 const v390 = v135;
-function v392(v: any): any {
+const v391 = v135;
+const v392 = v135;
+function v394(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v391(v: any): any {
-  return v === null ? null : v392(v);
+function v393(v: any): any {
+  return v === null ? null : v394(v);
 }
-const v393 = v135;
-const v394 = v391;
-const v395 = v126;
-function v377(v: any): any {
-  return obj(v, c95, t48);
+const v395 = v135;
+const v396 = v393;
+const v397 = v126;
+function v379(v: any): any {
+  return obj(v, c96, t48);
+}
+function v400(v: any): any {
+  return c98.has(v) ? v : FAIL;
+}
+const v401 = v243;
+const v402 = v63;
+const v403 = v139;
+function v399(v: any): any {
+  return obj(v, c97, t49);
 }
 function v398(v: any): any {
-  return c97.has(v) ? v : FAIL;
+  return arr(v, -1, -1, v399);
 }
-const v399 = v243;
-const v400 = v63;
-const v401 = v139;
-function v397(v: any): any {
-  return obj(v, c96, t49);
-}
-function v396(v: any): any {
-  return arr(v, -1, -1, v397);
-}
-const v404 = v53;
-const v405 = v139;
 const v406 = v53;
 const v407 = v139;
-const v408 = v139;
-const v409 = v175;
-const v410 = v33;
-const v411 = v33;
-const v412 = v135;
-const v413 = v135;
+const v408 = v53;
+const v409 = v139;
+const v410 = v139;
+const v411 = v175;
+const v412 = v33;
+const v413 = v33;
 const v414 = v135;
 const v415 = v135;
 const v416 = v135;
+const v417 = v135;
 const v418 = v135;
-const v419 = v135;
 const v420 = v135;
-const v422 = v122;
-function v421(v: any): any {
-  return v === null ? null : v422(v);
-}
-const v424 = v33;
+const v421 = v135;
+const v422 = v135;
+const v424 = v135;
 function v423(v: any): any {
-  return v === null ? null : v424(v);
+  return v === undefined ? undefined : v424(v);
 }
-const v425 = v133;
-const v426 = v248;
-function v417(v: any): any {
-  return obj(v, c99, t50);
+const v426 = v122;
+function v425(v: any): any {
+  return v === null ? null : v426(v);
 }
-const v429 = v63;
-const v430 = v139;
-const v431 = v304;
-const v433 = v122;
-function v432(v: any): any {
-  return v === null ? null : v433(v);
+const v428 = v33;
+function v427(v: any): any {
+  return v === null ? null : v428(v);
 }
-const v434 = v33;
-const v435 = v133;
-const v437 = v139;
+const v429 = v133;
+const v430 = v248;
+function v419(v: any): any {
+  return obj(v, c100, t50);
+}
+const v433 = v63;
+const v434 = v139;
+const v435 = v306;
+const v437 = v122;
 function v436(v: any): any {
   return v === null ? null : v437(v);
 }
-const v440 = v139;
-function v439(v: any): any {
-  return arr(v, -1, -1, v440);
+const v438 = v33;
+const v439 = v133;
+const v441 = v139;
+function v440(v: any): any {
+  return v === null ? null : v441(v);
 }
-function v438(v: any): any {
-  return v === undefined ? undefined : v439(v);
-}
-function v428(v: any): any {
-  return obj(v, c100, t51);
-}
-function v427(v: any): any {
-  return arr(v, -1, -1, v428);
-}
-const v443 = v63;
 const v444 = v139;
-const v445 = v207;
-const v446 = v248;
-const v448 = v139;
-function v447(v: any): any {
-  return v === null ? null : v448(v);
+function v443(v: any): any {
+  return arr(v, -1, -1, v444);
 }
 function v442(v: any): any {
-  return obj(v, c101, t52);
+  return v === undefined ? undefined : v443(v);
 }
-function v441(v: any): any {
-  return arr(v, -1, -1, v442);
+function v432(v: any): any {
+  return obj(v, c101, t51);
 }
-const v451 = v63;
+function v431(v: any): any {
+  return arr(v, -1, -1, v432);
+}
+const v447 = v63;
+const v448 = v139;
+const v449 = v207;
+const v450 = v248;
 const v452 = v139;
-const v453 = v248;
-function v450(v: any): any {
-  return obj(v, c102, t53);
+function v451(v: any): any {
+  return v === null ? null : v452(v);
 }
-function v449(v: any): any {
-  return arr(v, -1, -1, v450);
+function v446(v: any): any {
+  return obj(v, c102, t52);
 }
-const v454 = v63;
-const v455 = v248;
-const v456 = v373;
-const v457 = v126;
-const v458 = v133;
-const v461 = v63;
-const v462 = v159;
-const v464 = v139;
-function v463(v: any): any {
-  return v === null ? null : v464(v);
+function v445(v: any): any {
+  return arr(v, -1, -1, v446);
 }
-const v466 = v122;
-function v465(v: any): any {
-  return v === null ? null : v466(v);
+const v455 = v63;
+const v456 = v139;
+const v457 = v248;
+function v454(v: any): any {
+  return obj(v, c103, t53);
 }
-const v469 = v139;
-const v471 = v139;
-function v470(v: any): any {
-  return v === null ? null : v471(v);
+function v453(v: any): any {
+  return arr(v, -1, -1, v454);
 }
-const v472 = v139;
-function v468(v: any): any {
-  return obj(v, c33, t54);
+const v458 = v63;
+const v459 = v248;
+const v460 = v375;
+const v462 = v248;
+function v461(v: any): any {
+  return v === undefined ? undefined : v462(v);
 }
-function v467(v: any): any {
-  return arr(v, -1, -1, v468);
+const v463 = v126;
+const v464 = v133;
+const v467 = v63;
+const v468 = v159;
+const v470 = v139;
+function v469(v: any): any {
+  return v === null ? null : v470(v);
 }
-function v460(v: any): any {
-  return obj(v, c103, t55);
-}
-function v459(v: any): any {
-  return arr(v, -1, -1, v460);
+const v472 = v122;
+function v471(v: any): any {
+  return v === null ? null : v472(v);
 }
 const v475 = v139;
-const v476 = v139;
-const v477 = v376;
-const v478 = v246;
-const v480 = v174;
-function v479(v: any): any {
-  return v === null ? null : v480(v);
+const v477 = v139;
+function v476(v: any): any {
+  return v === null ? null : v477(v);
 }
-const v481 = v63;
-const v482 = v373;
-const v483 = v135;
-const v484 = v248;
-const v486 = v139;
-function v485(v: any): any {
-  return v === null ? null : v486(v);
-}
+const v478 = v139;
 function v474(v: any): any {
-  return obj(v, c104, t56);
+  return obj(v, c33, t54);
 }
 function v473(v: any): any {
   return arr(v, -1, -1, v474);
 }
-const v487 = v33;
-const v488 = v139;
-const v491 = v122;
-const v492 = v63;
-const v493 = v139;
-function v494(v: any): any {
-  return c106.has(v) ? v : FAIL;
+function v466(v: any): any {
+  return obj(v, c104, t55);
 }
-const v495 = v139;
-const v497 = v139;
-function v496(v: any): any {
-  return arr(v, -1, -1, v497);
+function v465(v: any): any {
+  return arr(v, -1, -1, v466);
 }
-function v490(v: any): any {
-  return obj(v, c105, t57);
+const v481 = v139;
+const v482 = v139;
+const v483 = v378;
+const v484 = v246;
+const v486 = v174;
+function v485(v: any): any {
+  return v === null ? null : v486(v);
 }
-function v489(v: any): any {
-  return arr(v, -1, -1, v490);
+const v487 = v63;
+const v488 = v375;
+const v489 = v135;
+const v490 = v248;
+const v492 = v139;
+function v491(v: any): any {
+  return v === null ? null : v492(v);
 }
-function v403(v: any): any {
-  return obj(v, c98, t58);
+function v480(v: any): any {
+  return obj(v, c105, t56);
 }
-function v402(v: any): any {
-  return arr(v, -1, -1, v403);
+function v479(v: any): any {
+  return arr(v, -1, -1, v480);
 }
-const v498 = v489;
-const v501 = v245;
-const v502 = v135;
-const v503 = v135;
-const v504 = v135;
-const v505 = v135;
-const v506 = v135;
-const v507 = v126;
-const v508 = v373;
-const v509 = v373;
+const v493 = v33;
+const v494 = v139;
+const v497 = v122;
+const v498 = v63;
+const v499 = v139;
 function v500(v: any): any {
-  return obj(v, c107, t59);
+  return c107.has(v) ? v : FAIL;
 }
-function v499(v: any): any {
-  return arr(v, -1, -1, v500);
+const v501 = v139;
+const v503 = v139;
+function v502(v: any): any {
+  return arr(v, -1, -1, v503);
 }
-const v510 = v473;
-const v513 = v188;
-function v514(v: any): any {
+function v496(v: any): any {
+  return obj(v, c106, t57);
+}
+function v495(v: any): any {
+  return arr(v, -1, -1, v496);
+}
+function v405(v: any): any {
+  return obj(v, c99, t58);
+}
+function v404(v: any): any {
+  return arr(v, -1, -1, v405);
+}
+const v504 = v495;
+const v507 = v245;
+const v508 = v135;
+const v509 = v135;
+const v510 = v135;
+const v511 = v135;
+const v512 = v135;
+const v513 = v126;
+const v514 = v375;
+const v515 = v375;
+function v506(v: any): any {
+  return obj(v, c108, t59);
+}
+function v505(v: any): any {
+  return arr(v, -1, -1, v506);
+}
+const v516 = v479;
+const v519 = v188;
+function v520(v: any): any {
   return arr(v, -1, -1, v245);
 }
-const v515 = v135;
-const v516 = v135;
-const v517 = v135;
-const v518 = v135;
-const v519 = v135;
-const v520 = v126;
-function v512(v: any): any {
-  return obj(v, c108, t60);
-}
-function v511(v: any): any {
-  return arr(v, -1, -1, v512);
-}
-const v523 = v139;
+const v521 = v135;
+const v522 = v135;
+const v523 = v135;
 const v524 = v135;
-const v527 = v63;
-const v528 = v243;
-const v530 = v139;
-const v531 = v139;
-function v529(v: any): any {
+const v525 = v135;
+const v526 = v126;
+function v518(v: any): any {
+  return obj(v, c109, t60);
+}
+function v517(v: any): any {
+  return arr(v, -1, -1, v518);
+}
+const v529 = v139;
+const v530 = v135;
+const v533 = v63;
+const v534 = v243;
+const v536 = v139;
+const v537 = v139;
+function v535(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v530(k) !== k) return FAIL;
-    const r = v531(v[k]);
+    if (k === '__proto__' || v536(k) !== k) return FAIL;
+    const r = v537(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v526(v: any): any {
-  return obj(v, c110, t61);
-}
-function v525(v: any): any {
-  return arr(v, -1, -1, v526);
-}
-function v522(v: any): any {
-  return obj(v, c109, t62);
-}
-function v521(v: any): any {
-  return arr(v, -1, -1, v522);
-}
-const v534 = v63;
-const v535 = v135;
-const v536 = v135;
-function v533(v: any): any {
-  return obj(v, c111, t63);
-}
 function v532(v: any): any {
-  return v === null ? null : v533(v);
+  return obj(v, c111, t61);
 }
-function v359(v: any): any {
-  return obj(v, c91, t64);
+function v531(v: any): any {
+  return arr(v, -1, -1, v532);
+}
+function v528(v: any): any {
+  return obj(v, c110, t62);
+}
+function v527(v: any): any {
+  return arr(v, -1, -1, v528);
+}
+const v540 = v63;
+const v541 = v135;
+const v542 = v135;
+function v539(v: any): any {
+  return obj(v, c112, t63);
+}
+function v538(v: any): any {
+  return v === null ? null : v539(v);
+}
+function v361(v: any): any {
+  return obj(v, c92, t64);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1388,38 +1403,38 @@ const t29: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["com
 const t30: Field[] = [["id", v86, 0], ["title", v280, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v281, 0], ["dir", v178, 0]];
 const t31: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v277, 0], ["lessons", v278, 0], ["removed", v282, 0]];
 const t32: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t33: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v284, 0], ["lesson", v285, 0], ["from", v203, 0], ["to", v203, 0], ["note", v286, 0], ["review_round_used", v288, 0], ["review", v289, 1], ["reopened", v291, 1]];
-const t34: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v293, 0], ["lesson", v285, 0], ["code_hash", v294, 0], ["run", v295, 0], ["tests", v297, 1]];
-const t35: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v300, 0], ["lesson", v285, 0], ["note", v301, 0], ["fix_attempts_used", v302, 0], ["blocked", v303, 0], ["via", v304, 0], ["run", v305, 0], ["tests", v297, 1], ["evidence", v307, 1], ["code_hash", v310, 1]];
-const t36: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v314, 0], ["lesson", v285, 0], ["note", v315, 0], ["run", v316, 0]];
-const t37: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v319, 0], ["lesson", v285, 0], ["reason", v320, 0]];
-const t38: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v322, 0], ["lesson", v285, 0], ["fix_budget_reset", v323, 0], ["note", v324, 1], ["review_round_granted", v327, 1]];
-const t39: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v330, 0], ["lesson", v285, 0], ["reason", v331, 0]];
-const t40: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v333, 0], ["task", v242, 0], ["lesson", v334, 0], ["phase", v335, 1], ["role", v245, 0], ["lease_seconds", v336, 1]];
-const t41: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v339, 0], ["task", v242, 0], ["lease_seconds", v340, 0]];
-const t42: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v342, 0], ["task", v242, 0], ["status", v343, 0], ["note", v286, 0], ["result", v344, 0]];
-const t43: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v346, 0], ["task", v242, 0], ["note", v286, 0]];
-const t44: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v348, 0], ["fact", v349, 0], ["lesson", v350, 0], ["data", v351, 0]];
-const t45: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v355, 0], ["out", v356, 0], ["pages", v357, 0], ["lessons", v358, 0]];
-const t46: Field[] = [["title", v363, 0], ["topic", v364, 0]];
-const t47: Field[] = [["phase", v370, 0], ["started_at", v371, 0], ["ended_at", v372, 0], ["duration_ms", v373, 0], ["approved", v375, 0], ["reopened_from", v376, 0]];
-const t48: Field[] = [["lessons", v378, 0], ["by_stage", v379, 0], ["done", v380, 0], ["blocked", v381, 0], ["stale", v382, 0], ["fix_attempts", v383, 0], ["review_rounds", v384, 0], ["verify_runs", v385, 0], ["tasks", v386, 0], ["phase_tasks", v387, 0], ["reopens", v388, 0], ["tests", v389, 0], ["verify_passed", v390, 0], ["verify_pass_rate", v391, 0], ["lessons_reworked", v393, 0], ["rework_rate", v394, 0], ["wall_ms", v395, 0]];
-const t49: Field[] = [["kind", v398, 0], ["lesson", v399, 0], ["at", v400, 0], ["text", v401, 0]];
-const t50: Field[] = [["runs", v418, 0], ["passed", v419, 0], ["failed", v420, 0], ["last_run", v421, 0], ["last_passed", v423, 0], ["last_tests", v425, 0], ["last_at", v426, 0]];
-const t51: Field[] = [["at", v429, 0], ["note", v430, 0], ["via", v431, 0], ["run", v432, 0], ["blocked", v434, 0], ["tests", v435, 0], ["evidence", v436, 0], ["orchestrator_notes", v438, 1]];
-const t52: Field[] = [["at", v443, 0], ["reason", v444, 0], ["by", v445, 0], ["unblocked_at", v446, 0], ["decision", v447, 0]];
-const t53: Field[] = [["at", v451, 0], ["reason", v452, 0], ["cleared_at", v453, 0]];
-const t54: Field[] = [["severity", v469, 0], ["where", v470, 0], ["text", v472, 0]];
-const t55: Field[] = [["at", v461, 0], ["verdict", v462, 0], ["reviewer", v463, 0], ["round", v465, 0], ["findings", v467, 0]];
-const t56: Field[] = [["id", v475, 0], ["role", v476, 0], ["phase", v477, 0], ["status", v478, 0], ["worker_status", v479, 0], ["started_at", v481, 0], ["duration_ms", v482, 0], ["heartbeats", v483, 0], ["lease_until", v484, 0], ["note", v485, 0]];
-const t57: Field[] = [["seq", v491, 0], ["at", v492, 0], ["kind", v493, 0], ["label", v494, 0], ["text", v495, 0], ["details", v496, 0]];
-const t58: Field[] = [["id", v404, 0], ["title", v405, 0], ["module_id", v406, 0], ["module_title", v407, 0], ["dir", v408, 0], ["stage", v409, 0], ["blocked", v410, 0], ["stale", v411, 0], ["fix_attempts", v412, 0], ["fix_budget_resets", v413, 0], ["review_rounds", v414, 0], ["review_rounds_granted", v415, 0], ["reworks", v416, 0], ["verify", v417, 0], ["failures", v427, 0], ["blocks", v441, 0], ["stale_marks", v449, 0], ["registered_at", v454, 0], ["done_at", v455, 0], ["pending_to_done_ms", v456, 0], ["wall_ms", v457, 0], ["tests", v458, 0], ["reviews", v459, 0], ["tasks", v473, 0], ["smooth", v487, 0], ["summary", v488, 0], ["story", v489, 0]];
-const t59: Field[] = [["role", v501, 0], ["count", v502, 0], ["done", v503, 0], ["failed", v504, 0], ["reset", v505, 0], ["running", v506, 0], ["total_ms", v507, 0], ["mean_ms", v508, 0], ["max_ms", v509, 0]];
-const t60: Field[] = [["phase", v513, 0], ["roles", v514, 0], ["count", v515, 0], ["done", v516, 0], ["failed", v517, 0], ["reset", v518, 0], ["running", v519, 0], ["total_ms", v520, 0]];
-const t61: Field[] = [["at", v527, 0], ["lesson", v528, 0], ["data", v529, 0]];
-const t62: Field[] = [["kind", v523, 0], ["count", v524, 0], ["entries", v525, 0]];
-const t63: Field[] = [["at", v534, 0], ["pages", v535, 0], ["lessons", v536, 0]];
-const t64: Field[] = [["schema_version", v360, 0], ["generated_at", v361, 0], ["course", v362, 0], ["phase", v366, 0], ["last_seq", v367, 0], ["phases", v368, 0], ["totals", v377, 0], ["needs_human", v396, 0], ["lessons", v402, 0], ["course_story", v498, 0], ["tasks", v499, 0], ["phase_tasks", v510, 0], ["tasks_by_phase", v511, 0], ["facts", v521, 0], ["site_build", v532, 0]];
+const t33: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v284, 0], ["lesson", v285, 0], ["from", v203, 0], ["to", v203, 0], ["note", v286, 0], ["review_round_used", v288, 0], ["review", v289, 1], ["reopened", v291, 1], ["drifted", v292, 1]];
+const t34: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v295, 0], ["lesson", v285, 0], ["code_hash", v296, 0], ["run", v297, 0], ["tests", v299, 1]];
+const t35: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v302, 0], ["lesson", v285, 0], ["note", v303, 0], ["fix_attempts_used", v304, 0], ["blocked", v305, 0], ["via", v306, 0], ["run", v307, 0], ["tests", v299, 1], ["evidence", v309, 1], ["code_hash", v312, 1]];
+const t36: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v316, 0], ["lesson", v285, 0], ["note", v317, 0], ["run", v318, 0]];
+const t37: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v321, 0], ["lesson", v285, 0], ["reason", v322, 0]];
+const t38: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v324, 0], ["lesson", v285, 0], ["fix_budget_reset", v325, 0], ["note", v326, 1], ["review_round_granted", v329, 1]];
+const t39: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v332, 0], ["lesson", v285, 0], ["reason", v333, 0]];
+const t40: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v335, 0], ["task", v242, 0], ["lesson", v336, 0], ["phase", v337, 1], ["role", v245, 0], ["lease_seconds", v338, 1]];
+const t41: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v341, 0], ["task", v242, 0], ["lease_seconds", v342, 0]];
+const t42: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v344, 0], ["task", v242, 0], ["status", v345, 0], ["note", v286, 0], ["result", v346, 0]];
+const t43: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v348, 0], ["task", v242, 0], ["note", v286, 0]];
+const t44: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v350, 0], ["fact", v351, 0], ["lesson", v352, 0], ["data", v353, 0]];
+const t45: Field[] = [["seq", v263, 0], ["ts", v264, 0], ["pid", v265, 1], ["command", v267, 1], ["kind", v357, 0], ["out", v358, 0], ["pages", v359, 0], ["lessons", v360, 0]];
+const t46: Field[] = [["title", v365, 0], ["topic", v366, 0]];
+const t47: Field[] = [["phase", v372, 0], ["started_at", v373, 0], ["ended_at", v374, 0], ["duration_ms", v375, 0], ["approved", v377, 0], ["reopened_from", v378, 0]];
+const t48: Field[] = [["lessons", v380, 0], ["by_stage", v381, 0], ["done", v382, 0], ["blocked", v383, 0], ["stale", v384, 0], ["fix_attempts", v385, 0], ["review_rounds", v386, 0], ["verify_runs", v387, 0], ["tasks", v388, 0], ["phase_tasks", v389, 0], ["reopens", v390, 0], ["tests", v391, 0], ["verify_passed", v392, 0], ["verify_pass_rate", v393, 0], ["lessons_reworked", v395, 0], ["rework_rate", v396, 0], ["wall_ms", v397, 0]];
+const t49: Field[] = [["kind", v400, 0], ["lesson", v401, 0], ["at", v402, 0], ["text", v403, 0]];
+const t50: Field[] = [["runs", v420, 0], ["passed", v421, 0], ["failed", v422, 0], ["read_only", v423, 1], ["last_run", v425, 0], ["last_passed", v427, 0], ["last_tests", v429, 0], ["last_at", v430, 0]];
+const t51: Field[] = [["at", v433, 0], ["note", v434, 0], ["via", v435, 0], ["run", v436, 0], ["blocked", v438, 0], ["tests", v439, 0], ["evidence", v440, 0], ["orchestrator_notes", v442, 1]];
+const t52: Field[] = [["at", v447, 0], ["reason", v448, 0], ["by", v449, 0], ["unblocked_at", v450, 0], ["decision", v451, 0]];
+const t53: Field[] = [["at", v455, 0], ["reason", v456, 0], ["cleared_at", v457, 0]];
+const t54: Field[] = [["severity", v475, 0], ["where", v476, 0], ["text", v478, 0]];
+const t55: Field[] = [["at", v467, 0], ["verdict", v468, 0], ["reviewer", v469, 0], ["round", v471, 0], ["findings", v473, 0]];
+const t56: Field[] = [["id", v481, 0], ["role", v482, 0], ["phase", v483, 0], ["status", v484, 0], ["worker_status", v485, 0], ["started_at", v487, 0], ["duration_ms", v488, 0], ["heartbeats", v489, 0], ["lease_until", v490, 0], ["note", v491, 0]];
+const t57: Field[] = [["seq", v497, 0], ["at", v498, 0], ["kind", v499, 0], ["label", v500, 0], ["text", v501, 0], ["details", v502, 0]];
+const t58: Field[] = [["id", v406, 0], ["title", v407, 0], ["module_id", v408, 0], ["module_title", v409, 0], ["dir", v410, 0], ["stage", v411, 0], ["blocked", v412, 0], ["stale", v413, 0], ["fix_attempts", v414, 0], ["fix_budget_resets", v415, 0], ["review_rounds", v416, 0], ["review_rounds_granted", v417, 0], ["reworks", v418, 0], ["verify", v419, 0], ["failures", v431, 0], ["blocks", v445, 0], ["stale_marks", v453, 0], ["registered_at", v458, 0], ["done_at", v459, 0], ["pending_to_done_ms", v460, 0], ["started_at", v461, 1], ["wall_ms", v463, 0], ["tests", v464, 0], ["reviews", v465, 0], ["tasks", v479, 0], ["smooth", v493, 0], ["summary", v494, 0], ["story", v495, 0]];
+const t59: Field[] = [["role", v507, 0], ["count", v508, 0], ["done", v509, 0], ["failed", v510, 0], ["reset", v511, 0], ["running", v512, 0], ["total_ms", v513, 0], ["mean_ms", v514, 0], ["max_ms", v515, 0]];
+const t60: Field[] = [["phase", v519, 0], ["roles", v520, 0], ["count", v521, 0], ["done", v522, 0], ["failed", v523, 0], ["reset", v524, 0], ["running", v525, 0], ["total_ms", v526, 0]];
+const t61: Field[] = [["at", v533, 0], ["lesson", v534, 0], ["data", v535, 0]];
+const t62: Field[] = [["kind", v529, 0], ["count", v530, 0], ["entries", v531, 0]];
+const t63: Field[] = [["at", v540, 0], ["pages", v541, 0], ["lessons", v542, 0]];
+const t64: Field[] = [["schema_version", v362, 0], ["generated_at", v363, 0], ["course", v364, 0], ["phase", v368, 0], ["last_seq", v369, 0], ["phases", v370, 0], ["totals", v379, 0], ["needs_human", v398, 0], ["lessons", v404, 0], ["course_story", v504, 0], ["tasks", v505, 0], ["phase_tasks", v516, 0], ["tasks_by_phase", v517, 0], ["facts", v527, 0], ["site_build", v538, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1434,7 +1449,7 @@ export const VALIDATORS = {
   StateSchema: v183,
   EventSchema: v261,
   TaskSchema: v241,
-  ReportSchema: v359,
+  ReportSchema: v361,
   RoleSchema: v245,
   LessonIdSchema: v86,
 };

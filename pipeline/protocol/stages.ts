@@ -69,6 +69,8 @@ export interface StageMoveFacts {
   forwardProblems: string[];
   /** The review.md verdict and findings, recorded on a move to or back from review. */
   review: ReviewEvidence;
+  /** True when the lesson's code changed since its verification (drift); read for moves back only. */
+  drifted?: boolean;
 }
 
 /** `state set`: one step forward when the artifact checks passed, or back with a note. */
@@ -86,7 +88,8 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
     if (finished && !reopen) {
       refuse(`lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`);
     }
-    return { ...decideBack(lesson, target, note, budgets, facts.review), ...(reopen ? { reopened: state.phase } : {}) };
+    const reverify = facts.drifted === true && stageIndex(target) <= stageIndex('code');
+    return { ...decideBack(lesson, target, note, budgets, facts.review), ...(reopen ? { reopened: state.phase } : {}), ...(reverify ? { drifted: true as const } : {}) };
   }
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
