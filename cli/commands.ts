@@ -285,7 +285,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[ID]',
     positionals: { min: 0, max: 1 },
     summary: 'run a lesson\'s tests (or --all), record a run-result; --update-state records the verdict',
-    description: 'Runs the lesson\'s tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. See docs/verify.md.',
+    description: 'Runs the lesson\'s tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in .codelabgen/config.yaml (codelabgen schema show config).',
     options: {
       all: { type: 'boolean', help: 'verify many lessons (default: every lesson at verified or later; with --update-state: at code)' },
       'update-state': { type: 'boolean', help: 'record the verdict: verified on pass, a fix attempt on failure' },
@@ -329,7 +329,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[readalong|diagrams|review|notes]',
     positionals: { min: 0, max: 1 },
     summary: 'print the doc conventions (code references, diagrams, review files, notes) with examples',
-    description: 'The same text as docs/conventions.md, generated from one source. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
+    description: 'The conventions for lesson docs and review files, with examples. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
     needsCourse: false,
     examples: ['codelabgen conventions readalong', 'codelabgen conventions'],
     load: () => import('./commands/conventions.ts'),
@@ -378,7 +378,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'mcp',
     summary: 'serve the protocol to agent hosts over stdio (Model Context Protocol): one tool per command',
-    description: 'Runs a Model Context Protocol server on stdin/stdout until the client goes away. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. See docs/mcp.md.',
+    description: 'Runs a Model Context Protocol server on stdin/stdout until the client goes away. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. The tools and their arguments: `codelabgen --help` and each command\'s --help.',
     examples: ['codelabgen mcp --course .', 'claude mcp add codelabgen -- npx codelabgen mcp --course .'],
     load: () => import('./commands/mcp.ts'),
   },
