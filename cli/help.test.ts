@@ -2,6 +2,8 @@
 // and usage errors: exit 2 with exactly one `error:` line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { COMMANDS } from './commands.ts';
 import { usageLine } from './help.ts';
 import { cli, removeDir, snapshot, tempDir } from './testing.ts';
@@ -36,12 +38,25 @@ test('every command in cli/commands.ts answers --help and -h without a course', 
         assert.match(result.stdout, /\n  -h, --help +show this help\n/);
         if (spec.needsCourse !== false) assert.match(result.stdout, /--course DIR/, `${spec.name} help lacks --course`);
         for (const option of Object.keys(spec.options ?? {})) assert.match(result.stdout, new RegExp(`--${option}\\b`), `${spec.name} help lacks --${option}`);
+        for (const file of unshippedFiles(result.stdout)) assert.fail(`${spec.name} ${flag} points at ${file}, which the installed package does not ship (package.json "files")`);
       }
     }
     assert.equal(snapshot(cwd).size, 0, 'help wrote files');
   } finally {
     removeDir(cwd);
   }
+});
+
+const SHIPPED = (JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { files: string[] }).files.filter((entry) => !entry.startsWith('!'));
+
+/** Files of this repository a help text names (docs/verify.md, scripts/x.ts, ...) that are outside package.json "files". */
+function unshippedFiles(text: string): string[] {
+  const named = text.match(/(?<![\w./-])(?:[\w-]+\/)+[\w-]+\.(?:md|ts|mjs|cjs|json|ya?ml)\b/g) ?? [];
+  return named.filter((file) => existsSync(path.join(import.meta.dirname, '..', file)) && !SHIPPED.some((entry) => file === entry || file.startsWith(`${entry}/`)));
+}
+
+test('unshippedFiles names repository files outside package.json "files" only', () => {
+  assert.deepEqual(unshippedFiles('See docs/verify.md and docs/readalong.md; .codelabgen/config.yaml; pipeline/report.ts'), ['docs/verify.md']);
 });
 
 function assertUsageError(args: string[], message: RegExp): void {

@@ -217,7 +217,7 @@ describe('rework keeps its reason', () => {
     ok(root, 'state', 'set', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear');
     const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
     assert.deepEqual([item.role, item.rework.from, item.rework.to, item.rework.note], ['notes-writer', 'reviewed', 'readalong', 'reviewer: example 2 unclear']);
-    assert.match(item.action, /^rework, moved back from reviewed to readalong: "reviewer: example 2 unclear"; the work redone now is notes \(to redo readalong itself, move it back one more stage\); notes-writer writes docs\/notes\.md/);
+    assert.match(item.action, /^rework, moved back from reviewed to readalong: "reviewer: example 2 unclear"; the work redone now is notes \(to redo readalong itself: codelabgen state rework 1\.1 readalong --note "why"\); notes-writer writes docs\/notes\.md/);
     ok(root, 'state', 'set', '1.1', 'notes');
     refused(root, ['state', 'set', '1.1', 'reviewed'], /^error: lesson 1\.1: cannot move to reviewed: \.codelabgen\/lessons\/1\.1\/review\.md: written before the move back from reviewed \(\S+\); the current review round is 2: review again \(round: 2\)$/);
     write(root, '.codelabgen/lessons/1.1/review.md', '---\nlesson: "1.1"\nverdict: pass\nround: 2\n---\nClear now.\n');
@@ -232,6 +232,29 @@ describe('rework keeps its reason', () => {
     assert.deepEqual([event?.kind, event?.note, event?.review_round_granted], ['lesson.unblock', 'user: one more round for example 2', true]);
     ok(root, 'state', 'set', '1.1', 'notes', '--note', 'still unclear');
     assert.equal(lessonOf(root, '1.1').review_rounds_used, 2);
+  });
+});
+
+describe('state rework', () => {
+  test('state rework <id> <stage-to-redo> moves back to the stage before it, under the rules of a backward state set; state set --help and its refusals point at it', () => {
+    const root = lessonsCourse();
+    advance(root, '1.1', 'notes');
+    refused(root, ['state', 'rework', '1.1', 'reviewed', '--note', 'x'], /^error: lesson 1\.1 is at notes: reviewed is not done yet, so there is nothing to redo; the work now is reviewed$/);
+    refused(root, ['state', 'rework', '1.1', 'pending', '--note', 'x'], /^error: state rework 1\.1: pending is no work to redo; to write the spec again: codelabgen state rework 1\.1 spec --note "why"$/);
+    const noNote = refused(root, ['state', 'rework', '1.1', 'readalong'], /^error: lesson 1\.1: moving back from notes to verified needs --note "why"$/);
+    assert.match(noNote.stderr, /^hint: moving back to verified redoes readalong; to name the stage to redo instead: codelabgen state rework 1\.1 readalong --note "why"$/m);
+    assert.match(ok(root, 'state', 'rework', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear'), /^lesson 1\.1: back at verified, readalong is the work now \(review rounds 1 used\) \(seq \d+\)\n$/);
+    const event = readEvents(root).at(-1);
+    assert.deepEqual([event?.kind, event?.from, event?.to, event?.note, event?.review_round_used], ['lesson.stage', 'notes', 'verified', 'reviewer: example 2 unclear', true]);
+    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find((work: { lesson: string }) => work.lesson === '1.1');
+    assert.deepEqual([item.stage, item.next_stage, item.role], ['verified', 'readalong', 'readalong-writer']);
+    advance(root, '1.1', 'notes');
+    refused(root, ['state', 'rework', '1.1', 'notes', '--note', 'again'], /^error: lesson 1\.1: review rounds used up \(1 of 1\); it cannot move back from notes$/);
+    const already = refused(root, ['state', 'set', '1.1', 'notes'], /^error: lesson 1\.1 is already at notes$/);
+    assert.match(already.stderr, /^hint: to redo notes: codelabgen state rework 1\.1 notes --note "why" \(moves it back to readalong\)$/m);
+    const help = ok(root, 'state', 'set', '--help');
+    assert.match(help, /state rework <id> <stage-to-redo> --note "why"/);
+    assert.match(ok(root, 'state', 'rework', '--help'), /^usage: codelabgen state rework <id> <stage-to-redo>/);
   });
 });
 

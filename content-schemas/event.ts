@@ -50,6 +50,7 @@ export const EventSchema = z
       review_round_used: z.boolean().describe('True when the move back used a review round.'),
       review,
       reopened: PhaseSchema.optional().describe('Set by `--reopen`: the phase (assembly or done) the course moved back from to `lessons` in this same event.'),
+      drifted: z.literal(true).optional().describe('On a move back to code or earlier: the code had changed since it was verified (drift), so the move is to verify it again, not a rework.'),
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.verified'), lesson, code_hash: z.string(), run: z.int().min(1).nullable(), tests }),
     z.strictObject({

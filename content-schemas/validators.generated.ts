@@ -149,56 +149,57 @@ const c59 = new Set<unknown>(["phase.advance"]);
 const c60 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
 const c61 = new Set<unknown>(["lessons.register"]);
 const c62 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted"]);
 const c64 = new Set<unknown>(["lesson.stage"]);
 const c65 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c67 = new Set<unknown>(["lesson.verified"]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c69 = new Set<unknown>(["lesson.fail"]);
-const c70 = new Set<unknown>(["state fail","verify"]);
-const c71 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c72 = new Set<unknown>(["lesson.fail_note"]);
-const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c74 = new Set<unknown>(["lesson.block"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c76 = new Set<unknown>(["lesson.unblock"]);
-const c77 = new Set<unknown>(["lesson.stale"]);
-const c78 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c79 = new Set<unknown>(["task.start"]);
-const c80 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c81 = new Set<unknown>(["task.heartbeat"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c83 = new Set<unknown>(["task.finish"]);
-const c84 = new Set<unknown>(["done","failed"]);
-const c85 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c86 = new Set<unknown>(["task.reset"]);
-const c87 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c88 = new Set<unknown>(["log"]);
-const c89 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c90 = new Set<unknown>(["site.build"]);
-const c91 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v280], ["lesson.stage", v287], ["lesson.verified", v296], ["lesson.fail", v303], ["lesson.fail_note", v317], ["lesson.block", v322], ["lesson.unblock", v325], ["lesson.stale", v333], ["task.start", v336], ["task.heartbeat", v342], ["task.finish", v345], ["task.reset", v349], ["log", v351], ["site.build", v358]]);
-const c92 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c93 = new Set<unknown>([3]);
-const c94 = new Set<string>(["title","topic"]);
-const c95 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c96 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c97 = new Set<string>(["kind","lesson","at","text"]);
-const c98 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
-const c99 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c100 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c101 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c102 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c103 = new Set<string>(["at","reason","cleared_at"]);
-const c104 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c105 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c106 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c107 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c108 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c109 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c110 = new Set<string>(["kind","count","entries"]);
-const c111 = new Set<string>(["at","lesson","data"]);
-const c112 = new Set<string>(["at","pages","lessons"]);
+const c66 = new Set<unknown>([true]);
+const c67 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c68 = new Set<unknown>(["lesson.verified"]);
+const c69 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c70 = new Set<unknown>(["lesson.fail"]);
+const c71 = new Set<unknown>(["state fail","verify"]);
+const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c73 = new Set<unknown>(["lesson.fail_note"]);
+const c74 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c75 = new Set<unknown>(["lesson.block"]);
+const c76 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c77 = new Set<unknown>(["lesson.unblock"]);
+const c78 = new Set<unknown>(["lesson.stale"]);
+const c79 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c80 = new Set<unknown>(["task.start"]);
+const c81 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c82 = new Set<unknown>(["task.heartbeat"]);
+const c83 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c84 = new Set<unknown>(["task.finish"]);
+const c85 = new Set<unknown>(["done","failed"]);
+const c86 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c87 = new Set<unknown>(["task.reset"]);
+const c88 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c89 = new Set<unknown>(["log"]);
+const c90 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c91 = new Set<unknown>(["site.build"]);
+const c92 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v280], ["lesson.stage", v287], ["lesson.verified", v298], ["lesson.fail", v305], ["lesson.fail_note", v319], ["lesson.block", v324], ["lesson.unblock", v327], ["lesson.stale", v335], ["task.start", v338], ["task.heartbeat", v344], ["task.finish", v347], ["task.reset", v351], ["log", v353], ["site.build", v360]]);
+const c93 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c94 = new Set<unknown>([3]);
+const c95 = new Set<string>(["title","topic"]);
+const c96 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c97 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c98 = new Set<string>(["kind","lesson","at","text"]);
+const c99 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c100 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c101 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
+const c102 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c103 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c104 = new Set<string>(["at","reason","cleared_at"]);
+const c105 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c106 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c107 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c108 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c109 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c110 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c111 = new Set<string>(["kind","count","entries"]);
+const c112 = new Set<string>(["at","lesson","data"]);
+const c113 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -904,204 +905,208 @@ function v293(v: any): any {
   return v === undefined ? undefined : v294(v);
 }
 const v295 = v248;
+function v297(v: any): any {
+  return c66.has(v) ? v : FAIL;
+}
+function v296(v: any): any {
+  return v === undefined ? undefined : v297(v);
+}
 function v287(v: any): any {
   return obj(v, c63, t33);
 }
-function v297(v: any): any {
-  return c67.has(v) ? v : FAIL;
-}
-const v298 = v143;
-const v300 = v126;
 function v299(v: any): any {
-  return v === null ? null : v300(v);
+  return c68.has(v) ? v : FAIL;
 }
-const v302 = v137;
+const v300 = v143;
+const v302 = v126;
 function v301(v: any): any {
-  return v === undefined ? undefined : v302(v);
+  return v === null ? null : v302(v);
 }
-function v296(v: any): any {
-  return obj(v, c66, t34);
+const v304 = v137;
+function v303(v: any): any {
+  return v === undefined ? undefined : v304(v);
 }
-function v304(v: any): any {
-  return c69.has(v) ? v : FAIL;
+function v298(v: any): any {
+  return obj(v, c67, t34);
 }
-const v305 = v225;
-const v306 = v126;
-const v307 = v37;
-function v308(v: any): any {
+function v306(v: any): any {
   return c70.has(v) ? v : FAIL;
 }
-const v310 = v126;
-function v309(v: any): any {
-  return v === null ? null : v310(v);
+const v307 = v225;
+const v308 = v126;
+const v309 = v37;
+function v310(v: any): any {
+  return c71.has(v) ? v : FAIL;
 }
-const v313 = v65;
-function v312(v: any): any {
-  return v === null ? null : v313(v);
-}
+const v312 = v126;
 function v311(v: any): any {
-  return v === undefined ? undefined : v312(v);
+  return v === null ? null : v312(v);
 }
-const v316 = v143;
-function v315(v: any): any {
-  return v === null ? null : v316(v);
-}
+const v315 = v65;
 function v314(v: any): any {
-  return v === undefined ? undefined : v315(v);
+  return v === null ? null : v315(v);
 }
-function v303(v: any): any {
-  return obj(v, c68, t35);
+function v313(v: any): any {
+  return v === undefined ? undefined : v314(v);
 }
-function v318(v: any): any {
-  return c72.has(v) ? v : FAIL;
-}
-const v319 = v225;
-const v321 = v126;
-function v320(v: any): any {
-  return v === null ? null : v321(v);
-}
+const v318 = v143;
 function v317(v: any): any {
-  return obj(v, c71, t36);
+  return v === null ? null : v318(v);
 }
-function v323(v: any): any {
-  return c74.has(v) ? v : FAIL;
+function v316(v: any): any {
+  return v === undefined ? undefined : v317(v);
 }
-const v324 = v225;
+function v305(v: any): any {
+  return obj(v, c69, t35);
+}
+function v320(v: any): any {
+  return c73.has(v) ? v : FAIL;
+}
+const v321 = v225;
+const v323 = v126;
 function v322(v: any): any {
-  return obj(v, c73, t37);
+  return v === null ? null : v323(v);
 }
-function v326(v: any): any {
-  return c76.has(v) ? v : FAIL;
-}
-const v327 = v37;
-const v330 = v225;
-function v329(v: any): any {
-  return v === null ? null : v330(v);
-}
-function v328(v: any): any {
-  return v === undefined ? undefined : v329(v);
-}
-const v332 = v37;
-function v331(v: any): any {
-  return v === undefined ? undefined : v332(v);
+function v319(v: any): any {
+  return obj(v, c72, t36);
 }
 function v325(v: any): any {
-  return obj(v, c75, t38);
+  return c75.has(v) ? v : FAIL;
 }
-function v334(v: any): any {
+const v326 = v225;
+function v324(v: any): any {
+  return obj(v, c74, t37);
+}
+function v328(v: any): any {
   return c77.has(v) ? v : FAIL;
 }
-const v335 = v225;
+const v329 = v37;
+const v332 = v225;
+function v331(v: any): any {
+  return v === null ? null : v332(v);
+}
+function v330(v: any): any {
+  return v === undefined ? undefined : v331(v);
+}
+const v334 = v37;
 function v333(v: any): any {
-  return obj(v, c73, t39);
+  return v === undefined ? undefined : v334(v);
 }
-function v337(v: any): any {
-  return c79.has(v) ? v : FAIL;
-}
-const v338 = v247;
-const v339 = v248;
-const v341 = v126;
-function v340(v: any): any {
-  return v === undefined ? undefined : v341(v);
+function v327(v: any): any {
+  return obj(v, c76, t38);
 }
 function v336(v: any): any {
-  return obj(v, c78, t40);
+  return c78.has(v) ? v : FAIL;
 }
-function v343(v: any): any {
-  return c81.has(v) ? v : FAIL;
+const v337 = v225;
+function v335(v: any): any {
+  return obj(v, c74, t39);
 }
-const v344 = v126;
+function v339(v: any): any {
+  return c80.has(v) ? v : FAIL;
+}
+const v340 = v247;
+const v341 = v248;
+const v343 = v126;
 function v342(v: any): any {
-  return obj(v, c80, t41);
+  return v === undefined ? undefined : v343(v);
 }
-function v346(v: any): any {
-  return c83.has(v) ? v : FAIL;
+function v338(v: any): any {
+  return obj(v, c79, t40);
 }
-function v347(v: any): any {
+function v345(v: any): any {
+  return c82.has(v) ? v : FAIL;
+}
+const v346 = v126;
+function v344(v: any): any {
+  return obj(v, c81, t41);
+}
+function v348(v: any): any {
   return c84.has(v) ? v : FAIL;
 }
-const v348 = v255;
-function v345(v: any): any {
-  return obj(v, c82, t42);
-}
-function v350(v: any): any {
-  return c86.has(v) ? v : FAIL;
-}
 function v349(v: any): any {
-  return obj(v, c85, t43);
+  return c85.has(v) ? v : FAIL;
+}
+const v350 = v255;
+function v347(v: any): any {
+  return obj(v, c83, t42);
 }
 function v352(v: any): any {
-  return c88.has(v) ? v : FAIL;
+  return c87.has(v) ? v : FAIL;
 }
-const v353 = v57;
-const v354 = v247;
-const v356 = v143;
-const v357 = v143;
-function v355(v: any): any {
+function v351(v: any): any {
+  return obj(v, c86, t43);
+}
+function v354(v: any): any {
+  return c89.has(v) ? v : FAIL;
+}
+const v355 = v57;
+const v356 = v247;
+const v358 = v143;
+const v359 = v143;
+function v357(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v356(k) !== k) return FAIL;
-    const r = v357(v[k]);
+    if (k === '__proto__' || v358(k) !== k) return FAIL;
+    const r = v359(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v351(v: any): any {
-  return obj(v, c87, t44);
+function v353(v: any): any {
+  return obj(v, c88, t44);
 }
-function v359(v: any): any {
-  return c90.has(v) ? v : FAIL;
+function v361(v: any): any {
+  return c91.has(v) ? v : FAIL;
 }
-const v360 = v128;
-const v361 = v139;
-const v362 = v199;
-function v358(v: any): any {
-  return obj(v, c89, t45);
+const v362 = v128;
+const v363 = v139;
+const v364 = v199;
+function v360(v: any): any {
+  return obj(v, c90, t45);
 }
 function v265(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c91.get(v["kind"]);
+  const option = c92.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v364(v: any): any {
-  return c93.has(v) ? v : FAIL;
-}
-const v365 = v67;
-const v367 = v143;
-const v369 = v143;
-function v368(v: any): any {
-  return v === null ? null : v369(v);
-}
 function v366(v: any): any {
-  return obj(v, c94, t46);
+  return c94.has(v) ? v : FAIL;
 }
-const v370 = v192;
-const v371 = v139;
-const v374 = v192;
-const v375 = v67;
-const v376 = v252;
-const v378 = v130;
-function v377(v: any): any {
-  return v === null ? null : v378(v);
+const v367 = v67;
+const v369 = v143;
+const v371 = v143;
+function v370(v: any): any {
+  return v === null ? null : v371(v);
 }
-const v379 = v37;
-function v380(v: any): any {
+function v368(v: any): any {
+  return obj(v, c95, t46);
+}
+const v372 = v192;
+const v373 = v139;
+const v376 = v192;
+const v377 = v67;
+const v378 = v252;
+const v380 = v130;
+function v379(v: any): any {
+  return v === null ? null : v380(v);
+}
+const v381 = v37;
+function v382(v: any): any {
   return v === null ? null : v195(v);
 }
-function v373(v: any): any {
-  return obj(v, c95, t47);
+function v375(v: any): any {
+  return obj(v, c96, t47);
 }
-function v372(v: any): any {
-  return arr(v, -1, -1, v373);
-}
-const v382 = v139;
-function v383(v: any): any {
-  return FAIL; // record with enumerated keys: zod decides
+function v374(v: any): any {
+  return arr(v, -1, -1, v375);
 }
 const v384 = v139;
-const v385 = v139;
+function v385(v: any): any {
+  return FAIL; // record with enumerated keys: zod decides
+}
 const v386 = v139;
 const v387 = v139;
 const v388 = v139;
@@ -1111,261 +1116,271 @@ const v391 = v139;
 const v392 = v139;
 const v393 = v139;
 const v394 = v139;
-function v396(v: any): any {
+const v395 = v139;
+const v396 = v139;
+function v398(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v395(v: any): any {
-  return v === null ? null : v396(v);
+function v397(v: any): any {
+  return v === null ? null : v398(v);
 }
-const v397 = v139;
-const v398 = v395;
-const v399 = v130;
-function v381(v: any): any {
-  return obj(v, c96, t48);
+const v399 = v139;
+const v400 = v397;
+const v401 = v130;
+function v383(v: any): any {
+  return obj(v, c97, t48);
+}
+function v404(v: any): any {
+  return c99.has(v) ? v : FAIL;
+}
+const v405 = v247;
+const v406 = v67;
+const v407 = v143;
+function v403(v: any): any {
+  return obj(v, c98, t49);
 }
 function v402(v: any): any {
-  return c98.has(v) ? v : FAIL;
+  return arr(v, -1, -1, v403);
 }
-const v403 = v247;
-const v404 = v67;
-const v405 = v143;
-function v401(v: any): any {
-  return obj(v, c97, t49);
-}
-function v400(v: any): any {
-  return arr(v, -1, -1, v401);
-}
-const v408 = v57;
-const v409 = v143;
 const v410 = v57;
 const v411 = v143;
-const v412 = v143;
-const v413 = v179;
-const v414 = v37;
-const v415 = v37;
-const v416 = v139;
-const v417 = v139;
+const v412 = v57;
+const v413 = v143;
+const v414 = v143;
+const v415 = v179;
+const v416 = v37;
+const v417 = v37;
 const v418 = v139;
 const v419 = v139;
 const v420 = v139;
+const v421 = v139;
 const v422 = v139;
-const v423 = v139;
 const v424 = v139;
-const v426 = v126;
-function v425(v: any): any {
-  return v === null ? null : v426(v);
-}
-const v428 = v37;
+const v425 = v139;
+const v426 = v139;
+const v428 = v139;
 function v427(v: any): any {
-  return v === null ? null : v428(v);
+  return v === undefined ? undefined : v428(v);
 }
-const v429 = v137;
-const v430 = v252;
-function v421(v: any): any {
-  return obj(v, c100, t50);
+const v430 = v126;
+function v429(v: any): any {
+  return v === null ? null : v430(v);
 }
-const v433 = v67;
-const v434 = v143;
-const v435 = v308;
-const v437 = v126;
-function v436(v: any): any {
-  return v === null ? null : v437(v);
+const v432 = v37;
+function v431(v: any): any {
+  return v === null ? null : v432(v);
 }
-const v438 = v37;
-const v439 = v137;
-const v441 = v143;
+const v433 = v137;
+const v434 = v252;
+function v423(v: any): any {
+  return obj(v, c101, t50);
+}
+const v437 = v67;
+const v438 = v143;
+const v439 = v310;
+const v441 = v126;
 function v440(v: any): any {
   return v === null ? null : v441(v);
 }
-const v444 = v143;
-function v443(v: any): any {
-  return arr(v, -1, -1, v444);
+const v442 = v37;
+const v443 = v137;
+const v445 = v143;
+function v444(v: any): any {
+  return v === null ? null : v445(v);
 }
-function v442(v: any): any {
-  return v === undefined ? undefined : v443(v);
-}
-function v432(v: any): any {
-  return obj(v, c101, t51);
-}
-function v431(v: any): any {
-  return arr(v, -1, -1, v432);
-}
-const v447 = v67;
 const v448 = v143;
-const v449 = v211;
-const v450 = v252;
-const v452 = v143;
-function v451(v: any): any {
-  return v === null ? null : v452(v);
+function v447(v: any): any {
+  return arr(v, -1, -1, v448);
 }
 function v446(v: any): any {
-  return obj(v, c102, t52);
+  return v === undefined ? undefined : v447(v);
 }
-function v445(v: any): any {
-  return arr(v, -1, -1, v446);
+function v436(v: any): any {
+  return obj(v, c102, t51);
 }
-const v455 = v67;
+function v435(v: any): any {
+  return arr(v, -1, -1, v436);
+}
+const v451 = v67;
+const v452 = v143;
+const v453 = v211;
+const v454 = v252;
 const v456 = v143;
-const v457 = v252;
-function v454(v: any): any {
-  return obj(v, c103, t53);
+function v455(v: any): any {
+  return v === null ? null : v456(v);
 }
-function v453(v: any): any {
-  return arr(v, -1, -1, v454);
+function v450(v: any): any {
+  return obj(v, c103, t52);
 }
-const v458 = v67;
-const v459 = v252;
-const v460 = v377;
-const v461 = v130;
-const v462 = v137;
-const v465 = v67;
-const v466 = v163;
-const v468 = v143;
-function v467(v: any): any {
-  return v === null ? null : v468(v);
+function v449(v: any): any {
+  return arr(v, -1, -1, v450);
 }
-const v470 = v126;
-function v469(v: any): any {
-  return v === null ? null : v470(v);
+const v459 = v67;
+const v460 = v143;
+const v461 = v252;
+function v458(v: any): any {
+  return obj(v, c104, t53);
 }
-const v473 = v143;
-const v475 = v143;
-function v474(v: any): any {
-  return v === null ? null : v475(v);
+function v457(v: any): any {
+  return arr(v, -1, -1, v458);
 }
-const v476 = v143;
-function v472(v: any): any {
-  return obj(v, c34, t54);
+const v462 = v67;
+const v463 = v252;
+const v464 = v379;
+const v466 = v252;
+function v465(v: any): any {
+  return v === undefined ? undefined : v466(v);
 }
-function v471(v: any): any {
-  return arr(v, -1, -1, v472);
+const v467 = v130;
+const v468 = v137;
+const v471 = v67;
+const v472 = v163;
+const v474 = v143;
+function v473(v: any): any {
+  return v === null ? null : v474(v);
 }
-function v464(v: any): any {
-  return obj(v, c104, t55);
-}
-function v463(v: any): any {
-  return arr(v, -1, -1, v464);
+const v476 = v126;
+function v475(v: any): any {
+  return v === null ? null : v476(v);
 }
 const v479 = v143;
-const v480 = v143;
-const v481 = v380;
-const v482 = v250;
-const v484 = v178;
-function v483(v: any): any {
-  return v === null ? null : v484(v);
+const v481 = v143;
+function v480(v: any): any {
+  return v === null ? null : v481(v);
 }
-const v485 = v67;
-const v486 = v377;
-const v487 = v139;
-const v488 = v252;
-const v490 = v143;
-function v489(v: any): any {
-  return v === null ? null : v490(v);
-}
+const v482 = v143;
 function v478(v: any): any {
-  return obj(v, c105, t56);
+  return obj(v, c34, t54);
 }
 function v477(v: any): any {
   return arr(v, -1, -1, v478);
 }
-const v491 = v37;
-const v492 = v143;
-const v495 = v126;
-const v496 = v67;
-const v497 = v143;
-function v498(v: any): any {
-  return c107.has(v) ? v : FAIL;
+function v470(v: any): any {
+  return obj(v, c105, t55);
 }
-const v499 = v143;
-const v501 = v143;
-function v500(v: any): any {
-  return arr(v, -1, -1, v501);
+function v469(v: any): any {
+  return arr(v, -1, -1, v470);
 }
-function v494(v: any): any {
-  return obj(v, c106, t57);
+const v485 = v143;
+const v486 = v143;
+const v487 = v382;
+const v488 = v250;
+const v490 = v178;
+function v489(v: any): any {
+  return v === null ? null : v490(v);
 }
-function v493(v: any): any {
-  return arr(v, -1, -1, v494);
+const v491 = v67;
+const v492 = v379;
+const v493 = v139;
+const v494 = v252;
+const v496 = v143;
+function v495(v: any): any {
+  return v === null ? null : v496(v);
 }
-function v407(v: any): any {
-  return obj(v, c99, t58);
+function v484(v: any): any {
+  return obj(v, c106, t56);
 }
-function v406(v: any): any {
-  return arr(v, -1, -1, v407);
+function v483(v: any): any {
+  return arr(v, -1, -1, v484);
 }
-const v502 = v493;
-const v505 = v249;
-const v506 = v139;
-const v507 = v139;
-const v508 = v139;
-const v509 = v139;
-const v510 = v139;
-const v511 = v130;
-const v512 = v377;
-const v513 = v377;
+const v497 = v37;
+const v498 = v143;
+const v501 = v126;
+const v502 = v67;
+const v503 = v143;
 function v504(v: any): any {
-  return obj(v, c108, t59);
+  return c108.has(v) ? v : FAIL;
 }
-function v503(v: any): any {
-  return arr(v, -1, -1, v504);
+const v505 = v143;
+const v507 = v143;
+function v506(v: any): any {
+  return arr(v, -1, -1, v507);
 }
-const v514 = v477;
-const v517 = v192;
-function v518(v: any): any {
+function v500(v: any): any {
+  return obj(v, c107, t57);
+}
+function v499(v: any): any {
+  return arr(v, -1, -1, v500);
+}
+function v409(v: any): any {
+  return obj(v, c100, t58);
+}
+function v408(v: any): any {
+  return arr(v, -1, -1, v409);
+}
+const v508 = v499;
+const v511 = v249;
+const v512 = v139;
+const v513 = v139;
+const v514 = v139;
+const v515 = v139;
+const v516 = v139;
+const v517 = v130;
+const v518 = v379;
+const v519 = v379;
+function v510(v: any): any {
+  return obj(v, c109, t59);
+}
+function v509(v: any): any {
+  return arr(v, -1, -1, v510);
+}
+const v520 = v483;
+const v523 = v192;
+function v524(v: any): any {
   return arr(v, -1, -1, v249);
 }
-const v519 = v139;
-const v520 = v139;
-const v521 = v139;
-const v522 = v139;
-const v523 = v139;
-const v524 = v130;
-function v516(v: any): any {
-  return obj(v, c109, t60);
-}
-function v515(v: any): any {
-  return arr(v, -1, -1, v516);
-}
-const v527 = v143;
+const v525 = v139;
+const v526 = v139;
+const v527 = v139;
 const v528 = v139;
-const v531 = v67;
-const v532 = v247;
-const v534 = v143;
-const v535 = v143;
-function v533(v: any): any {
+const v529 = v139;
+const v530 = v130;
+function v522(v: any): any {
+  return obj(v, c110, t60);
+}
+function v521(v: any): any {
+  return arr(v, -1, -1, v522);
+}
+const v533 = v143;
+const v534 = v139;
+const v537 = v67;
+const v538 = v247;
+const v540 = v143;
+const v541 = v143;
+function v539(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v534(k) !== k) return FAIL;
-    const r = v535(v[k]);
+    if (k === '__proto__' || v540(k) !== k) return FAIL;
+    const r = v541(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v530(v: any): any {
-  return obj(v, c111, t61);
-}
-function v529(v: any): any {
-  return arr(v, -1, -1, v530);
-}
-function v526(v: any): any {
-  return obj(v, c110, t62);
-}
-function v525(v: any): any {
-  return arr(v, -1, -1, v526);
-}
-const v538 = v67;
-const v539 = v139;
-const v540 = v139;
-function v537(v: any): any {
-  return obj(v, c112, t63);
-}
 function v536(v: any): any {
-  return v === null ? null : v537(v);
+  return obj(v, c112, t61);
 }
-function v363(v: any): any {
-  return obj(v, c92, t64);
+function v535(v: any): any {
+  return arr(v, -1, -1, v536);
+}
+function v532(v: any): any {
+  return obj(v, c111, t62);
+}
+function v531(v: any): any {
+  return arr(v, -1, -1, v532);
+}
+const v544 = v67;
+const v545 = v139;
+const v546 = v139;
+function v543(v: any): any {
+  return obj(v, c113, t63);
+}
+function v542(v: any): any {
+  return v === null ? null : v543(v);
+}
+function v365(v: any): any {
+  return obj(v, c93, t64);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1401,38 +1416,38 @@ const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["com
 const t30: Field[] = [["id", v90, 0], ["title", v284, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v285, 0], ["dir", v182, 0]];
 const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v281, 0], ["lessons", v282, 0], ["removed", v286, 0]];
 const t32: Field[] = [["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v288, 0], ["lesson", v289, 0], ["from", v207, 0], ["to", v207, 0], ["note", v290, 0], ["review_round_used", v292, 0], ["review", v293, 1], ["reopened", v295, 1]];
-const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v297, 0], ["lesson", v289, 0], ["code_hash", v298, 0], ["run", v299, 0], ["tests", v301, 1]];
-const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v304, 0], ["lesson", v289, 0], ["note", v305, 0], ["fix_attempts_used", v306, 0], ["blocked", v307, 0], ["via", v308, 0], ["run", v309, 0], ["tests", v301, 1], ["evidence", v311, 1], ["code_hash", v314, 1]];
-const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v318, 0], ["lesson", v289, 0], ["note", v319, 0], ["run", v320, 0]];
-const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v323, 0], ["lesson", v289, 0], ["reason", v324, 0]];
-const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v326, 0], ["lesson", v289, 0], ["fix_budget_reset", v327, 0], ["note", v328, 1], ["review_round_granted", v331, 1]];
-const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v334, 0], ["lesson", v289, 0], ["reason", v335, 0]];
-const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v337, 0], ["task", v246, 0], ["lesson", v338, 0], ["phase", v339, 1], ["role", v249, 0], ["lease_seconds", v340, 1]];
-const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v343, 0], ["task", v246, 0], ["lease_seconds", v344, 0]];
-const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v346, 0], ["task", v246, 0], ["status", v347, 0], ["note", v290, 0], ["result", v348, 0]];
-const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v350, 0], ["task", v246, 0], ["note", v290, 0]];
-const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v352, 0], ["fact", v353, 0], ["lesson", v354, 0], ["data", v355, 0]];
-const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v359, 0], ["out", v360, 0], ["pages", v361, 0], ["lessons", v362, 0]];
-const t46: Field[] = [["title", v367, 0], ["topic", v368, 0]];
-const t47: Field[] = [["phase", v374, 0], ["started_at", v375, 0], ["ended_at", v376, 0], ["duration_ms", v377, 0], ["approved", v379, 0], ["reopened_from", v380, 0]];
-const t48: Field[] = [["lessons", v382, 0], ["by_stage", v383, 0], ["done", v384, 0], ["blocked", v385, 0], ["stale", v386, 0], ["fix_attempts", v387, 0], ["review_rounds", v388, 0], ["verify_runs", v389, 0], ["tasks", v390, 0], ["phase_tasks", v391, 0], ["reopens", v392, 0], ["tests", v393, 0], ["verify_passed", v394, 0], ["verify_pass_rate", v395, 0], ["lessons_reworked", v397, 0], ["rework_rate", v398, 0], ["wall_ms", v399, 0]];
-const t49: Field[] = [["kind", v402, 0], ["lesson", v403, 0], ["at", v404, 0], ["text", v405, 0]];
-const t50: Field[] = [["runs", v422, 0], ["passed", v423, 0], ["failed", v424, 0], ["last_run", v425, 0], ["last_passed", v427, 0], ["last_tests", v429, 0], ["last_at", v430, 0]];
-const t51: Field[] = [["at", v433, 0], ["note", v434, 0], ["via", v435, 0], ["run", v436, 0], ["blocked", v438, 0], ["tests", v439, 0], ["evidence", v440, 0], ["orchestrator_notes", v442, 1]];
-const t52: Field[] = [["at", v447, 0], ["reason", v448, 0], ["by", v449, 0], ["unblocked_at", v450, 0], ["decision", v451, 0]];
-const t53: Field[] = [["at", v455, 0], ["reason", v456, 0], ["cleared_at", v457, 0]];
-const t54: Field[] = [["severity", v473, 0], ["where", v474, 0], ["text", v476, 0]];
-const t55: Field[] = [["at", v465, 0], ["verdict", v466, 0], ["reviewer", v467, 0], ["round", v469, 0], ["findings", v471, 0]];
-const t56: Field[] = [["id", v479, 0], ["role", v480, 0], ["phase", v481, 0], ["status", v482, 0], ["worker_status", v483, 0], ["started_at", v485, 0], ["duration_ms", v486, 0], ["heartbeats", v487, 0], ["lease_until", v488, 0], ["note", v489, 0]];
-const t57: Field[] = [["seq", v495, 0], ["at", v496, 0], ["kind", v497, 0], ["label", v498, 0], ["text", v499, 0], ["details", v500, 0]];
-const t58: Field[] = [["id", v408, 0], ["title", v409, 0], ["module_id", v410, 0], ["module_title", v411, 0], ["dir", v412, 0], ["stage", v413, 0], ["blocked", v414, 0], ["stale", v415, 0], ["fix_attempts", v416, 0], ["fix_budget_resets", v417, 0], ["review_rounds", v418, 0], ["review_rounds_granted", v419, 0], ["reworks", v420, 0], ["verify", v421, 0], ["failures", v431, 0], ["blocks", v445, 0], ["stale_marks", v453, 0], ["registered_at", v458, 0], ["done_at", v459, 0], ["pending_to_done_ms", v460, 0], ["wall_ms", v461, 0], ["tests", v462, 0], ["reviews", v463, 0], ["tasks", v477, 0], ["smooth", v491, 0], ["summary", v492, 0], ["story", v493, 0]];
-const t59: Field[] = [["role", v505, 0], ["count", v506, 0], ["done", v507, 0], ["failed", v508, 0], ["reset", v509, 0], ["running", v510, 0], ["total_ms", v511, 0], ["mean_ms", v512, 0], ["max_ms", v513, 0]];
-const t60: Field[] = [["phase", v517, 0], ["roles", v518, 0], ["count", v519, 0], ["done", v520, 0], ["failed", v521, 0], ["reset", v522, 0], ["running", v523, 0], ["total_ms", v524, 0]];
-const t61: Field[] = [["at", v531, 0], ["lesson", v532, 0], ["data", v533, 0]];
-const t62: Field[] = [["kind", v527, 0], ["count", v528, 0], ["entries", v529, 0]];
-const t63: Field[] = [["at", v538, 0], ["pages", v539, 0], ["lessons", v540, 0]];
-const t64: Field[] = [["schema_version", v364, 0], ["generated_at", v365, 0], ["course", v366, 0], ["phase", v370, 0], ["last_seq", v371, 0], ["phases", v372, 0], ["totals", v381, 0], ["needs_human", v400, 0], ["lessons", v406, 0], ["course_story", v502, 0], ["tasks", v503, 0], ["phase_tasks", v514, 0], ["tasks_by_phase", v515, 0], ["facts", v525, 0], ["site_build", v536, 0]];
+const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v288, 0], ["lesson", v289, 0], ["from", v207, 0], ["to", v207, 0], ["note", v290, 0], ["review_round_used", v292, 0], ["review", v293, 1], ["reopened", v295, 1], ["drifted", v296, 1]];
+const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v299, 0], ["lesson", v289, 0], ["code_hash", v300, 0], ["run", v301, 0], ["tests", v303, 1]];
+const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v306, 0], ["lesson", v289, 0], ["note", v307, 0], ["fix_attempts_used", v308, 0], ["blocked", v309, 0], ["via", v310, 0], ["run", v311, 0], ["tests", v303, 1], ["evidence", v313, 1], ["code_hash", v316, 1]];
+const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v320, 0], ["lesson", v289, 0], ["note", v321, 0], ["run", v322, 0]];
+const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v325, 0], ["lesson", v289, 0], ["reason", v326, 0]];
+const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v328, 0], ["lesson", v289, 0], ["fix_budget_reset", v329, 0], ["note", v330, 1], ["review_round_granted", v333, 1]];
+const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v336, 0], ["lesson", v289, 0], ["reason", v337, 0]];
+const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v339, 0], ["task", v246, 0], ["lesson", v340, 0], ["phase", v341, 1], ["role", v249, 0], ["lease_seconds", v342, 1]];
+const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v345, 0], ["task", v246, 0], ["lease_seconds", v346, 0]];
+const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v348, 0], ["task", v246, 0], ["status", v349, 0], ["note", v290, 0], ["result", v350, 0]];
+const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v352, 0], ["task", v246, 0], ["note", v290, 0]];
+const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v354, 0], ["fact", v355, 0], ["lesson", v356, 0], ["data", v357, 0]];
+const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v361, 0], ["out", v362, 0], ["pages", v363, 0], ["lessons", v364, 0]];
+const t46: Field[] = [["title", v369, 0], ["topic", v370, 0]];
+const t47: Field[] = [["phase", v376, 0], ["started_at", v377, 0], ["ended_at", v378, 0], ["duration_ms", v379, 0], ["approved", v381, 0], ["reopened_from", v382, 0]];
+const t48: Field[] = [["lessons", v384, 0], ["by_stage", v385, 0], ["done", v386, 0], ["blocked", v387, 0], ["stale", v388, 0], ["fix_attempts", v389, 0], ["review_rounds", v390, 0], ["verify_runs", v391, 0], ["tasks", v392, 0], ["phase_tasks", v393, 0], ["reopens", v394, 0], ["tests", v395, 0], ["verify_passed", v396, 0], ["verify_pass_rate", v397, 0], ["lessons_reworked", v399, 0], ["rework_rate", v400, 0], ["wall_ms", v401, 0]];
+const t49: Field[] = [["kind", v404, 0], ["lesson", v405, 0], ["at", v406, 0], ["text", v407, 0]];
+const t50: Field[] = [["runs", v424, 0], ["passed", v425, 0], ["failed", v426, 0], ["read_only", v427, 1], ["last_run", v429, 0], ["last_passed", v431, 0], ["last_tests", v433, 0], ["last_at", v434, 0]];
+const t51: Field[] = [["at", v437, 0], ["note", v438, 0], ["via", v439, 0], ["run", v440, 0], ["blocked", v442, 0], ["tests", v443, 0], ["evidence", v444, 0], ["orchestrator_notes", v446, 1]];
+const t52: Field[] = [["at", v451, 0], ["reason", v452, 0], ["by", v453, 0], ["unblocked_at", v454, 0], ["decision", v455, 0]];
+const t53: Field[] = [["at", v459, 0], ["reason", v460, 0], ["cleared_at", v461, 0]];
+const t54: Field[] = [["severity", v479, 0], ["where", v480, 0], ["text", v482, 0]];
+const t55: Field[] = [["at", v471, 0], ["verdict", v472, 0], ["reviewer", v473, 0], ["round", v475, 0], ["findings", v477, 0]];
+const t56: Field[] = [["id", v485, 0], ["role", v486, 0], ["phase", v487, 0], ["status", v488, 0], ["worker_status", v489, 0], ["started_at", v491, 0], ["duration_ms", v492, 0], ["heartbeats", v493, 0], ["lease_until", v494, 0], ["note", v495, 0]];
+const t57: Field[] = [["seq", v501, 0], ["at", v502, 0], ["kind", v503, 0], ["label", v504, 0], ["text", v505, 0], ["details", v506, 0]];
+const t58: Field[] = [["id", v410, 0], ["title", v411, 0], ["module_id", v412, 0], ["module_title", v413, 0], ["dir", v414, 0], ["stage", v415, 0], ["blocked", v416, 0], ["stale", v417, 0], ["fix_attempts", v418, 0], ["fix_budget_resets", v419, 0], ["review_rounds", v420, 0], ["review_rounds_granted", v421, 0], ["reworks", v422, 0], ["verify", v423, 0], ["failures", v435, 0], ["blocks", v449, 0], ["stale_marks", v457, 0], ["registered_at", v462, 0], ["done_at", v463, 0], ["pending_to_done_ms", v464, 0], ["started_at", v465, 1], ["wall_ms", v467, 0], ["tests", v468, 0], ["reviews", v469, 0], ["tasks", v483, 0], ["smooth", v497, 0], ["summary", v498, 0], ["story", v499, 0]];
+const t59: Field[] = [["role", v511, 0], ["count", v512, 0], ["done", v513, 0], ["failed", v514, 0], ["reset", v515, 0], ["running", v516, 0], ["total_ms", v517, 0], ["mean_ms", v518, 0], ["max_ms", v519, 0]];
+const t60: Field[] = [["phase", v523, 0], ["roles", v524, 0], ["count", v525, 0], ["done", v526, 0], ["failed", v527, 0], ["reset", v528, 0], ["running", v529, 0], ["total_ms", v530, 0]];
+const t61: Field[] = [["at", v537, 0], ["lesson", v538, 0], ["data", v539, 0]];
+const t62: Field[] = [["kind", v533, 0], ["count", v534, 0], ["entries", v535, 0]];
+const t63: Field[] = [["at", v544, 0], ["pages", v545, 0], ["lessons", v546, 0]];
+const t64: Field[] = [["schema_version", v366, 0], ["generated_at", v367, 0], ["course", v368, 0], ["phase", v372, 0], ["last_seq", v373, 0], ["phases", v374, 0], ["totals", v383, 0], ["needs_human", v402, 0], ["lessons", v408, 0], ["course_story", v508, 0], ["tasks", v509, 0], ["phase_tasks", v520, 0], ["tasks_by_phase", v521, 0], ["facts", v531, 0], ["site_build", v542, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1447,7 +1462,7 @@ export const VALIDATORS = {
   StateSchema: v187,
   EventSchema: v265,
   TaskSchema: v245,
-  ReportSchema: v363,
+  ReportSchema: v365,
   RoleSchema: v249,
   LessonIdSchema: v90,
 };

@@ -26,7 +26,7 @@ export { planNext, type NextPlan, type WorkItem } from './protocol/planner.ts';
 export { changedPrerequisites, type ChangedPrerequisite } from './protocol/prerequisites.ts';
 export { decideRegister } from './protocol/register.ts';
 export { decideSiteBuild } from './protocol/site-build.ts';
-export { STAGE_TABLE, decideBlock, decideFail, decideSet, decideStale, decideUnblock, stageRow, type StageRow } from './protocol/stages.ts';
+export { STAGE_TABLE, decideBlock, decideFail, decideRework, decideSet, decideStale, decideUnblock, stageRow, type StageRow } from './protocol/stages.ts';
 export { decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, isOpen, listTasks, parseLease, taskDurationMs } from './protocol/tasks.ts';
 export { requireAtCode } from './protocol/verdict.ts';
 export { createLessonDirs, curriculumLessons, readCurriculum } from './artifacts/curriculum.ts';

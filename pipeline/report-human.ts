@@ -14,6 +14,11 @@ export function wasInterrupted(task: ReportTask, lastAt: string): boolean {
 
 const interruptedText = (task: ReportTask) => `task ${task.id} (${task.role}) interrupted: its lease ran out at ${clockText(task.lease_until ?? '')} and it was never resumed or reset`;
 
+/** Findings in one line: `a; b; c`, without the `.;` of sentences joined as they are. */
+function joinFindings(texts: readonly string[]): string {
+  return texts.map((text) => text.trim().replace(/[.;]+$/, '')).join('; ');
+}
+
 function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
   const id = track.lesson.id;
   const item = (kind: ReportNeedsHuman['kind'], at: string, text: string): ReportNeedsHuman => ({ kind, lesson: id, at, text: flat(text) });
@@ -29,9 +34,10 @@ function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
   for (const failure of track.failures.filter((f) => f.blocked)) items.push(item('budget-used-up', failure.at, `${id} used its whole fix budget; last failure: ${failure.note}`));
   for (const entry of track.story.filter((e) => e.label === 'decision')) items.push(item('user-decision', entry.at, `${id}: ${entry.text}`));
   const passed = track.story.filter((e) => e.label === 'review' && track.review_rounds > 0).at(-1);
-  if (passed) items.push(item('passed-after-rework', passed.at, `${id} passed review only after ${plural(track.review_rounds, 'rework round')}: ${track.reviews.filter((r) => r.verdict === 'revise').flatMap((r) => r.findings.map((f) => f.text)).slice(0, 3).join('; ') || 'see its story'}`));
-  for (const entry of track.story.filter((e) => e.label === 'drift')) items.push(item('drift', entry.at, `${id}: ${entry.text}`));
-  for (const mark of track.stale_marks) items.push(item('stale', mark.cleared_at ?? mark.at, `${id} was marked stale (${mark.reason}); ${mark.cleared_at ? 'cleared by a move back' : 'still stale'}`));
+  if (passed) items.push(item('passed-after-rework', passed.at, `${id} passed review only after ${plural(track.review_rounds, 'review round')}: ${joinFindings(track.reviews.filter((r) => r.verdict === 'revise').flatMap((r) => r.findings.map((f) => f.text)).slice(0, 3)) || 'see its story'}`));
+  // Only what is still open: a drift verified again, or a stale mark a move back cleared, needs no one.
+  if (track.drift_open) items.push(item('drift', track.drift_open.at, `${id}: code changed after it was verified; moved back from ${track.drift_open.from} to verify it again, not verified yet`));
+  for (const mark of track.stale_marks.filter((m) => m.cleared_at === null)) items.push(item('stale', mark.at, `${id} is marked stale (${mark.reason})`));
   for (const task of track.tasks) {
     if (task.status === 'failed') items.push(item('task-failed', task.started_at, `${id}: task ${task.id} (${task.role}) failed${task.note ? `: ${task.note}` : ''}`));
     if (wasInterrupted(task, lastAt)) items.push(item('task-interrupted', task.lease_until ?? task.started_at, `${id}: ${interruptedText(task)}`));
@@ -61,17 +67,20 @@ export function needsHuman(tracks: readonly LessonTrack[], events: readonly Even
 
 export function isSmooth(track: LessonTrack): boolean {
   const troubledTask = track.tasks.some((task) => task.status === 'failed' || task.status === 'reset' || task.worker_status === 'needs-user');
-  return track.failures.length === 0 && track.blocks.length === 0 && track.reworks === 0 && track.stale_marks.length === 0 && track.drifts === 0 && !troubledTask;
+  // Only a finished lesson went smoothly: one still under way has its story told.
+  const finished = track.stage === 'done' && !track.stale;
+  return finished && track.failures.length === 0 && track.blocks.length === 0 && track.reworks === 0 && track.stale_marks.length === 0 && track.drifts === 0 && !troubledTask;
 }
 
 /** The lesson in one line: where it is, how verification went, what it took. */
 export function lessonSummary(track: LessonTrack, wallMs: number): string {
   const v = track.verdicts;
-  const where = track.stage === 'done' ? `done in ${formatDuration(wallMs)}` : `at ${track.stage} after ${formatDuration(wallMs)}`;
+  const where = track.stage === 'done' ? `done in ${formatDuration(wallMs)}` : track.started_at === null ? 'not started' : `at ${track.stage} after ${formatDuration(wallMs)}`;
   const verified = v.passed === 0 ? 'not verified yet' : v.runs === v.passed ? `verified first time${track.tests ? ` (${testsText(track.tests)})` : ''}` : `verified after ${plural(v.runs - v.passed, 'failed run')}${track.tests ? ` (${testsText(track.tests)})` : ''}`;
   const trouble = [
     track.fix_attempts > 0 ? plural(track.fix_attempts, 'fix attempt') : '',
-    track.reworks > 0 ? plural(track.reworks, 'rework') : '',
+    track.review_rounds > 0 ? plural(track.review_rounds, 'review round') : '',
+    track.other_reworks > 0 ? plural(track.other_reworks, 'other rework') : '',
     track.blocks.length > 0 ? `blocked ${track.blocks.length === 1 ? 'once' : `${track.blocks.length} times`}` : '',
     track.stale_marks.length > 0 ? 'marked stale' : '',
     track.drifts > 0 ? 'code drifted' : '',

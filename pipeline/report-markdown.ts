@@ -25,7 +25,7 @@ function numbers(report: Report): string[] {
     ['wall time', formatDuration(t.wall_ms)],
     ['lessons', `${t.lessons} (${t.done} done, ${t.blocked} blocked, ${t.stale} stale)`],
     ['tests', `${t.tests} (last passing run of each lesson)`],
-    ['verification runs', `${t.verify_runs} (${t.verify_passed} passed, pass rate ${percent(t.verify_pass_rate)})`],
+    ['verification runs', `${t.verify_runs} (${t.verify_passed} passed, pass rate ${percent(t.verify_pass_rate)} of the runs with a verdict)`],
     ['fix attempts', String(t.fix_attempts)],
     ['review rounds', String(t.review_rounds)],
     ['course reopened', t.reopens === 0 ? 'never' : t.reopens === 1 ? 'once' : `${t.reopens} times`],
@@ -38,7 +38,7 @@ function numbers(report: Report): string[] {
 function lessonRow(l: ReportLesson): string[] {
   const flags = [l.blocked ? 'blocked' : '', l.stale ? 'stale' : ''].filter(Boolean).join(', ');
   const rounds = `${l.review_rounds}${l.review_rounds_granted > 0 ? ` (${l.review_rounds_granted} granted)` : ''}`;
-  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed)`, String(l.fix_attempts), rounds, formatDuration(l.wall_ms), flags];
+  return [l.id, l.title, l.stage, l.tests ? testsText(l.tests) : '-', `${l.verify.runs} (${l.verify.passed} passed${l.verify.read_only ? `, ${l.verify.read_only} read-only` : ''})`, String(l.fix_attempts), rounds, formatDuration(l.wall_ms), flags];
 }
 
 function stories(report: Report): string[] {

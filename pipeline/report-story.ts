@@ -16,7 +16,16 @@ export interface LessonTrack {
   fix_attempts: number;
   review_rounds: number;
   review_rounds_granted: number;
+  /** Moves back that were reworks (not a re-verification of drifted code). */
   reworks: number;
+  /** Reworks that used no review round (the others are counted in review_rounds). */
+  other_reworks: number;
+  /** When work began: the first task on the lesson, or its first event after registration. */
+  started_at: string | null;
+  /** A move back to verify drifted code again that no verification has followed yet. */
+  drift_open: { at: string; from: Stage } | null;
+  /** Highest run number a verdict carried, and how many verdicts carried one: the gap is read-only runs. */
+  run_numbers: { max: number; verdicts: number };
   verdicts: { runs: number; passed: number; last_run: number | null; last_passed: boolean | null; last_tests: TestCounts | null; last_at: string | null };
   tests: TestCounts | null;
   verified_hash: string | null;
@@ -46,7 +55,7 @@ const ENVELOPE = new Set(['seq', 'ts', 'pid', 'command', 'kind', 'lesson']);
 
 export function newTrack(lesson: RegisteredLesson, at: string): LessonTrack {
   return {
-    lesson, registered_at: at, stage: 'pending', blocked: false, stale: false, fix_budget_resets: 0, fix_attempts: 0, review_rounds: 0, review_rounds_granted: 0, reworks: 0,
+    lesson, registered_at: at, stage: 'pending', blocked: false, stale: false, fix_budget_resets: 0, fix_attempts: 0, review_rounds: 0, review_rounds_granted: 0, reworks: 0, other_reworks: 0, started_at: null, drift_open: null, run_numbers: { max: 0, verdicts: 0 },
     verdicts: { runs: 0, passed: 0, last_run: null, last_passed: null, last_tests: null, last_at: null },
     tests: null, verified_hash: null, drifts: 0, failures: [], blocks: [], stale_marks: [], reviews: [], tasks: [], reopens: [], done_at: null, story: [], pending_decision: null,
   };
@@ -82,21 +91,38 @@ function foldStage(track: LessonTrack, event: EventOf<'lesson.stage'>): void {
   if (review) track.reviews.push({ at: event.ts, verdict: review.verdict, reviewer: review.reviewer ?? null, round: review.round ?? null, findings: review.findings.map((f) => ({ severity: f.severity, where: f.where ?? null, text: f.text })) });
   const details = review ? reviewLines(review) : [];
   if (back) {
-    track.reworks += 1;
+    // A move back to verify drifted code again is no rework: the code changed, the lesson's work did not.
+    if (!event.drifted) track.reworks += 1;
+    if (!event.drifted && !event.review_round_used) track.other_reworks += 1;
+    track.drift_open = event.drifted ? { at: event.ts, from: event.from } : track.drift_open;
     const round = event.review_round_used ? ` (review round ${track.review_rounds})` : '';
     const note = event.note ?? '(no note)';
-    if (event.reopened) {
+    if (event.drifted && !event.reopened) {
+      track.story.push(entry(event, 'drift', `moved back ${event.from} → ${event.to} to verify the changed code again${round}: ${note}`, details));
+    } else if (event.reopened) {
       track.reopens.push({ at: event.ts, from_phase: event.reopened, from: event.from, to: event.to, note: event.note });
       track.story.push(entry(event, 'reopen', `reopened the course (${event.reopened} → lessons): moved back ${event.from} → ${event.to}${round}: ${note}`, details));
     } else {
       track.story.push(entry(event, 'rework', `moved back ${event.from} → ${event.to}${round}: ${note}`, details));
     }
   } else if (event.to === 'reviewed' && review) {
-    const after = track.review_rounds > 0 ? ` after ${track.review_rounds} rework round${track.review_rounds === 1 ? '' : 's'}` : '';
+    const after = track.review_rounds > 0 ? ` after ${track.review_rounds} review round${track.review_rounds === 1 ? '' : 's'}` : '';
     track.story.push(entry(event, 'review', `review passed${after}: ${event.from} → reviewed${event.note ? `: ${event.note}` : ''}`, details));
   } else {
     track.story.push(entry(event, 'stage', `${event.from} → ${event.to}${event.note ? `: ${event.note}` : ''}`, details));
   }
+}
+
+/** Run numbers are per lesson and go up by one per run, verdict or not: a verdict's number tells the read-only runs before it. */
+function countRunNumber(track: LessonTrack, run: number | null): void {
+  if (run === null) return;
+  track.run_numbers.max = Math.max(track.run_numbers.max, run);
+  track.run_numbers.verdicts += 1;
+}
+
+/** Runs of `verify` without --update-state that the verdicts' run numbers show. */
+export function readOnlyRuns(track: LessonTrack): number {
+  return Math.max(0, track.run_numbers.max - track.run_numbers.verdicts);
 }
 
 function foldVerified(track: LessonTrack, event: EventOf<'lesson.verified'>): void {
@@ -105,11 +131,13 @@ function foldVerified(track: LessonTrack, event: EventOf<'lesson.verified'>): vo
     track.story.push(entry(event, 'drift', `code changed after it was verified (${shortHash(track.verified_hash)} → ${shortHash(event.code_hash)}); verified again`));
   }
   track.verified_hash = event.code_hash;
+  track.drift_open = null;
   track.stage = 'verified';
   track.done_at = null;
   const tests = event.tests ?? null;
   if (tests !== null) track.tests = tests;
   Object.assign(track.verdicts, { runs: track.verdicts.runs + 1, passed: track.verdicts.passed + 1, last_run: event.run, last_passed: true, last_tests: tests, last_at: event.ts });
+  countRunNumber(track, event.run);
   track.story.push(entry(event, 'verify', `verify passed${event.run ? ` (run ${event.run})` : ''}${tests ? `: ${testsText(tests)}` : ''}`));
 }
 
@@ -118,7 +146,10 @@ function foldFail(track: LessonTrack, event: EventOf<'lesson.fail'>): void {
   const tests = event.tests ?? null;
   const evidence = event.evidence ?? null;
   track.failures.push({ at: event.ts, note: event.note, via: event.via, run: event.run, blocked: event.blocked, tests, evidence });
-  if (event.via === 'verify') Object.assign(track.verdicts, { runs: track.verdicts.runs + 1, last_run: event.run, last_passed: false, last_tests: tests, last_at: event.ts });
+  if (event.via === 'verify') {
+    Object.assign(track.verdicts, { runs: track.verdicts.runs + 1, last_run: event.run, last_passed: false, last_tests: tests, last_at: event.ts });
+    countRunNumber(track, event.run);
+  }
   const what = event.via === 'verify' ? `verify failed${event.run ? ` (run ${event.run})` : ''}${tests ? `, ${testsText(tests)}` : ''}` : 'failure recorded by state fail';
   track.story.push(entry(event, 'failure', `${what}; fix attempt ${event.fix_attempts_used}: ${event.note}`, evidence ? evidence.split('\n') : []));
   if (event.blocked) {
@@ -196,6 +227,7 @@ function foldTask(folded: Folded, event: EventOf<'task.start' | 'task.heartbeat'
   const task = startTask(event, entry(event, 'task', ''));
   folded.tasks.set(event.task, task);
   const track = task.lesson === null ? undefined : folded.lessons.get(task.lesson);
+  if (track) track.started_at ??= event.ts;
   (track ? track.story : folded.course_story).push(task.entry);
 }
 
@@ -212,7 +244,9 @@ export function foldEvent(folded: Folded, event: Event): void {
   } else if (event.kind === 'task.start' || event.kind === 'task.heartbeat' || event.kind === 'task.finish' || event.kind === 'task.reset') {
     foldTask(folded, event);
   } else if (typeof loose.lesson === 'string' && folded.lessons.has(loose.lesson)) {
-    foldLessonEvent(folded.lessons.get(loose.lesson) as LessonTrack, event);
+    const track = folded.lessons.get(loose.lesson) as LessonTrack;
+    track.started_at ??= event.ts;
+    foldLessonEvent(track, event);
   } else if (!QUIET_KINDS.has(event.kind)) {
     folded.course_story.push(entry(event, 'event', genericText(event)));
   }

@@ -60,14 +60,15 @@ test('the story of a lesson: failure with evidence, block and decision, review r
     'stage: readalong → notes',
     'rework: moved back notes → readalong (review round 1): example 2 unclear',
     'stage: readalong → notes',
-    'review: review passed after 1 rework round: notes → reviewed',
+    'review: review passed after 1 review round: notes → reviewed',
     'stage: reviewed → done',
   ]);
   assert.deepEqual(one.story[2]?.details, ['adds', '  2 !== 3']);
   assert.deepEqual(one.story[9]?.details, ['review: revise, round 1, by lesson-reviewer', '[major] docs/readalong.md: Example 2 skips a step.']);
   assert.deepEqual(one.blocks, [{ at: '2026-01-01T00:05:00.000Z', reason: 'fix budget used up: adds: Expected values', by: 'fix-budget', unblocked_at: '2026-01-01T00:07:00.000Z', decision: 'keep the example (by user)' }]);
   assert.equal(one.tests?.total, 4);
-  assert.equal(one.wall_ms, 12 * 60_000);
+  assert.equal(one.wall_ms, 11 * 60_000, 'from its first event (no task), not from registration a minute before');
+  assert.equal(one.pending_to_done_ms, 12 * 60_000);
 });
 
 test('what needs a human, numbers, and event kinds the report does not know', () => {
@@ -95,7 +96,9 @@ test('renderReport: needs-a-human first, smooth lessons in one line, evidence ke
   const md = renderReport(buildReport([...EVENTS.slice(0, 15)]));
   assert.match(md, /^# Report: C\n\nUp to event 15 \(2026-01-01 00:14:00Z\), phase `recon`\.\n\n## What needs a human\n\n- \*\*was-blocked\*\* 1\.1 was blocked/);
   assert.match(md, /\n- 2026-01-01 00:05:00Z · verify failed \(run 1\), 1\/2 tests passed, 1 failed; fix attempt 1: adds: Expected values\n\n  ```text\n  adds\n    2 !== 3\n  ```\n/);
-  assert.match(md, /### Went smoothly\n\n- 1\.2 Two: at pending after 12m 0s, not verified yet, 0 tasks\n/);
+  assert.doesNotMatch(md, /### Went smoothly/, 'only a finished lesson went smoothly');
+  assert.match(md, /\n### 1\.2 Two\n\n1\.2 Two: not started, not verified yet, 0 tasks\n/);
+  assert.match(md, /\n\| 1\.2 \| Two \| pending \| - \| 0 \(0 passed\) \| 0 \| 0 \| 0s \|  \|\n/, 'no wall time before its first task');
   assert.match(renderReport(buildReport(smoothLog)), /## What needs a human\n\nNothing: /);
   assert.equal(renderReport(buildReport(EVENTS)), renderReport(buildReport(structuredClone(EVENTS))), 'same log, same bytes');
 });
@@ -169,7 +172,7 @@ test('a --reopen is in the story, under what needs a human and in the phases; an
     ['reopened', '1.1 reopened the course at assembly (moved back done → code, the course back to lessons): the user found a bug in the example'],
     ['was-blocked', '1.1 was blocked (blocked for the user: review rounds used up); unblocked with the decision: one more round for example 2 (by user)'],
   ]);
-  assert.match(one.summary, /, 1 rework, blocked once, reopened the course, 0 tasks$/);
+  assert.match(one.summary, /, 1 other rework, blocked once, reopened the course, 0 tasks$/);
   const md = renderReport(report);
   assert.match(md, /\| lessons \(reopened from assembly\) \| 2026-01-01 00:09:00Z \| \(current\) \| - \|  \|/);
   assert.match(md, /\| 1\.1 \| One \| code \| - \| 0 \(0 passed\) \| 0 \| 0 \(1 granted\) \|/);

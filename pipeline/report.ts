@@ -4,7 +4,7 @@
 import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../content-schemas/index.ts';
 import { PHASES, STAGES } from '../content-schemas/index.ts';
 import { isSmooth, lessonSummary, needsHuman } from './report-human.ts';
-import { foldLessons, type LessonTrack } from './report-story.ts';
+import { foldLessons, readOnlyRuns, type LessonTrack } from './report-story.ts';
 import { toReportTask } from './report-tasks.ts';
 
 function ms(from: string, to: string | null): number | null {
@@ -28,15 +28,15 @@ function phasesOf(events: readonly Event[]): Report['phases'] {
 
 function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
   const { lesson, verdicts } = track;
-  const wallMs = ms(track.registered_at, track.done_at ?? generatedAt) ?? 0;
+  const wallMs = track.started_at === null ? 0 : (ms(track.started_at, track.done_at ?? generatedAt) ?? 0);
   const smooth = isSmooth(track);
   return {
     id: lesson.id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: track.stage,
     blocked: track.blocked, stale: track.stale, fix_attempts: track.fix_attempts, fix_budget_resets: track.fix_budget_resets,
     review_rounds: track.review_rounds, review_rounds_granted: track.review_rounds_granted, reworks: track.reworks,
-    verify: { runs: verdicts.runs, passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
+    verify: { runs: verdicts.runs + readOnlyRuns(track), passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, read_only: readOnlyRuns(track), last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
     failures: track.failures, blocks: track.blocks, stale_marks: track.stale_marks,
-    registered_at: track.registered_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
+    registered_at: track.registered_at, started_at: track.started_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
     tests: track.tests, reviews: track.reviews, tasks: track.tasks, smooth, summary: lessonSummary(track, wallMs), story: smooth ? [] : track.story,
   };
 }
@@ -83,12 +83,13 @@ function totalsOf(lessons: readonly ReportLesson[], tasks: readonly ReportTask[]
   const byStage = Object.fromEntries(STAGES.map((stage) => [stage, lessons.filter((lesson) => lesson.stage === stage).length])) as Record<Stage, number>;
   const runs = sum(lessons, (l) => l.verify.runs);
   const passed = sum(lessons, (l) => l.verify.passed);
+  const withVerdict = sum(lessons, (l) => l.verify.passed + l.verify.failed);
   const reworked = lessons.filter((l) => l.reworks > 0).length;
   return {
     lessons: lessons.length, by_stage: byStage, done: byStage.done, blocked: lessons.filter((l) => l.blocked).length, stale: lessons.filter((l) => l.stale).length,
     fix_attempts: sum(lessons, (l) => l.fix_attempts), review_rounds: sum(lessons, (l) => l.review_rounds), verify_runs: runs,
     tasks: tasks.length, phase_tasks: tasks.filter((task) => task.phase !== null).length, reopens: phases.filter((p) => p.reopened_from !== null).length,
-    tests: sum(lessons, (l) => l.tests?.total ?? 0), verify_passed: passed, verify_pass_rate: ratio(passed, runs),
+    tests: sum(lessons, (l) => l.tests?.total ?? 0), verify_passed: passed, verify_pass_rate: ratio(passed, withVerdict),
     lessons_reworked: reworked, rework_rate: ratio(reworked, lessons.length), wall_ms: wallMs,
   };
 }

@@ -14,7 +14,7 @@ export { loadConfig } from './config.ts';
 export { decidePhase, nextPhase, type PhaseAction } from './protocol/phases.ts';
 export { decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, requireRunningTask, parseLease, taskDurationMs } from './protocol/tasks.ts';
 export { parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
-export { decideBlock, decideFail, decideSet, decideStale, decideUnblock } from './protocol/stages.ts';
+export { decideBlock, decideFail, decideRework, decideSet, decideStale, decideUnblock, reworkLanding } from './protocol/stages.ts';
 export { decideLog, parseLogRequest } from './protocol/log.ts';
 export { planNext } from './protocol/planner.ts';
 export { leaseHolds } from './protocol/leases.ts';

@@ -1,9 +1,9 @@
 // The facts the protocol's decisions take, read from the course: run inside the commit's lock, on
 // the state the decision sees, so protocol/ stays pure (docs/architecture.md).
 import type { State } from '../../content-schemas/index.ts';
-import { STAGES } from '../../content-schemas/fast.ts';
+import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
 import type { Course } from '../course.ts';
-import { currentCodeHash } from './drift.ts';
+import { codeDrift, currentCodeHash } from './drift.ts';
 import { GATES, nextPhase, type PhaseFacts } from '../protocol/phases.ts';
 import { stageRow, type FailFacts, type SetRequest, type StageMoveFacts } from '../protocol/stages.ts';
 import { reviewEvidence } from '../report-review.ts';
@@ -17,7 +17,12 @@ export function stageMoveFacts(course: Course, state: State, request: SetRequest
   if (lesson === undefined) return { forwardProblems: [], review: {} };
   const target = request.stage;
   const forward = (STAGES as readonly string[]).includes(target) && !lesson.blocked && !request.reopen && target !== 'verified' && target === stageRow(lesson.stage).next_stage;
-  return { forwardProblems: forward ? forwardProblems(course, lesson, target as typeof STAGES[number]) : [], review: reviewEvidence(course, request.id) };
+  const back = (STAGES as readonly string[]).includes(target) && stageIndex(target as typeof STAGES[number]) < stageIndex(lesson.stage);
+  return {
+    forwardProblems: forward ? forwardProblems(course, lesson, target as typeof STAGES[number]) : [],
+    review: reviewEvidence(course, request.id),
+    ...(back && lesson.verified ? { drifted: codeDrift(course, lesson).drifted } : {}),
+  };
 }
 
 /** `state fail`: the hash of the lesson's code now, when the lesson is at code after a failing verify (which may have blocked it). */

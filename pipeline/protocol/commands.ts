@@ -5,12 +5,13 @@ import { decideLog } from './log.ts';
 import { decidePhase } from './phases.ts';
 import { decideRegister } from './register.ts';
 import { decideSiteBuild } from './site-build.ts';
-import { decideBlock, decideFail, decideSet, decideStale, decideUnblock } from './stages.ts';
+import { decideBlock, decideFail, decideRework, decideSet, decideStale, decideUnblock } from './stages.ts';
 import { decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset } from './tasks.ts';
 import { decideVerdict } from './verdict.ts';
 
 export const DECISIONS = {
   'state set': decideSet,
+  'state rework': decideRework,
   'state fail': decideFail,
   'state block': decideBlock,
   'state unblock': decideUnblock,

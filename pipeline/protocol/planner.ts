@@ -94,7 +94,7 @@ export function activeRework(lesson: LessonState): WorkItem['rework'] | null {
 
 function reworkLine(lesson: LessonState, rework: NonNullable<WorkItem['rework']>): string {
   const next = stageRow(lesson.stage).next_stage;
-  const redo = stageIndex(lesson.stage) > 0 ? ` (to redo ${lesson.stage} itself, move it back one more stage)` : '';
+  const redo = stageIndex(lesson.stage) > 0 ? ` (to redo ${lesson.stage} itself: codelabgen state rework ${lesson.id} ${lesson.stage} --note "why")` : '';
   return `rework, moved back from ${rework.from} to ${rework.to}: "${rework.note}"; the work redone now is ${next ?? 'nothing'}${redo}`;
 }
 

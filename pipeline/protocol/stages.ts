@@ -2,7 +2,7 @@
 // `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals. Pure:
 // what the disk says comes in as facts (artifacts/facts.ts).
 import type { Budgets, EventDraft, EventOf, LessonState, Phase, Stage, State } from '../../content-schemas/index.ts';
-import { stageIndex } from '../../content-schemas/fast.ts';
+import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import { refuse } from '../errors.ts';
 import { countedByVerify, decideFailure } from './fix-budget.ts';
@@ -69,6 +69,8 @@ export interface StageMoveFacts {
   forwardProblems: string[];
   /** The review.md verdict and findings, recorded on a move to or back from review. */
   review: ReviewEvidence;
+  /** True when the lesson's code changed since its verification (drift); read for moves back only. */
+  drifted?: boolean;
 }
 
 /** `state set`: one step forward when the artifact checks passed, or back with a note. */
@@ -79,14 +81,15 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
   const target = parseStage(stageName);
   unblocked(lesson, 'move');
   const from = lesson.stage;
-  if (target === from) refuse(`lesson ${id} is already at ${from}`);
+  if (target === from) refuse(`lesson ${id} is already at ${from}`, ...(from === 'pending' ? [] : [`to redo ${from}: codelabgen state rework ${id} ${from} --note "why" (moves it back to ${reworkTarget(from)})`]));
   const finished = FINISHED_PHASES.includes(state.phase);
   if (reopen && (!finished || stageIndex(target) > stageIndex(from))) refuse(`state set ${id}: --reopen is only for moving a lesson back while the course is at ${FINISHED_PHASES.join(' or ')} (it is at ${state.phase})`);
   if (stageIndex(target) < stageIndex(from)) {
     if (finished && !reopen) {
       refuse(`lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`);
     }
-    return { ...decideBack(lesson, target, note, budgets, facts.review), ...(reopen ? { reopened: state.phase } : {}) };
+    const reverify = facts.drifted === true && stageIndex(target) <= stageIndex('code');
+    return { ...decideBack(lesson, target, note, budgets, facts.review), ...(reopen ? { reopened: state.phase } : {}), ...(reverify ? { drifted: true as const } : {}) };
   }
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
@@ -96,9 +99,40 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
   return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false, ...(target === 'reviewed' ? facts.review : {}) };
 }
 
+/**
+ * `state rework <id> <stage-to-redo> --note`: moves the lesson back to the stage before the one to
+ * redo (`stage` is the last completed stage, so redoing readalong means going back to verified),
+ * under the rules of a backward `state set` (note, review rounds, --reopen).
+ */
+export function decideRework(state: State, request: SetRequest, facts: StageMoveFacts, budgets: Budgets): EventDraft {
+  const lesson = requireLesson(state, request.id);
+  const redo = parseStage(request.stage);
+  if (redo === 'pending') refuse(`state rework ${lesson.id}: pending is no work to redo; to write the spec again: codelabgen state rework ${lesson.id} spec --note "why"`);
+  if (stageIndex(redo) > stageIndex(lesson.stage)) {
+    refuse(`lesson ${lesson.id} is at ${lesson.stage}: ${redo} is not done yet, so there is nothing to redo; the work now is ${stageRow(lesson.stage).next_stage ?? 'none'}`);
+  }
+  return decideSet(state, { ...request, stage: reworkTarget(redo) }, facts, budgets);
+}
+
+/** The stage `state rework` lands on for the text given (the text itself when it names no stage to redo: the decision refuses it). */
+export function reworkLanding(redo: string): string {
+  return (STAGES as readonly string[]).includes(redo) && redo !== 'pending' ? reworkTarget(redo as Stage) : redo;
+}
+
+/** The stage a lesson moves back to so that `redo` is the work done next. */
+export function reworkTarget(redo: Stage): Stage {
+  return STAGES[stageIndex(redo) - 1] as Stage;
+}
+
+/** The hint a backward move's refusal carries: name the stage to redo instead of the one to land on. */
+function reworkHint(id: string, target: Stage): string {
+  const redo = STAGES[stageIndex(target) + 1];
+  return `moving back to ${target} redoes ${redo}; to name the stage to redo instead: codelabgen state rework ${id} ${redo} --note "why"`;
+}
+
 function decideBack(lesson: LessonState, target: Stage, note: string | null, budgets: Budgets, review: ReviewEvidence): Extract<EventDraft, { kind: 'lesson.stage' }> {
   const id = lesson.id;
-  if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`);
+  if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`, reworkHint(id, target));
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';
   const rounds = reviewRounds(lesson, budgets);
   if (usesRound && lesson.review_rounds_used >= rounds) {
