@@ -183,7 +183,7 @@ export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean,
       if (!doc.endsWith('.mdx')) return { doc, mdx: false, ...renderDoc(text, ctx) };
       if (!mdx) refuse(mdxNotAllowed(lesson.id, doc));
       const info = readMdxDoc(text, ctx);
-      return { doc, mdx: true, title: info.title, segments: [], problems: info.problems, diagrams: info.diagrams, images: [], words: info.words };
+      return { doc, mdx: true, title: info.title, description: null, segments: [], problems: info.problems, diagrams: info.diagrams, images: [], words: info.words };
     }
     return null;
   };

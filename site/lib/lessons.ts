@@ -79,7 +79,7 @@ export function mdxDocId(lesson: string, doc: string): string {
 
 function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions, used: Set<string>): DocView | null {
   if (doc === null) return null;
-  if (doc.mdx) return { doc: doc.doc, title: doc.title, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
+  if (doc.mdx) return { doc: doc.doc, title: doc.title, description: null, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
   const toc: TocEntry[] = [];
   const leaf = (s: LeafSegment): LeafSegmentView => {
     if (s.kind === 'diagram') return { kind: 'diagram' as const, ...diagramView(s.diagram, options) };
@@ -89,7 +89,7 @@ function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalo
     return { kind: 'html' as const, html: anchored.html };
   };
   const segments = doc.segments.map((s): SegmentView => (s.kind === 'group' ? { kind: 'group', parts: s.parts.map(leaf) } : leaf(s)));
-  return { doc: doc.doc, title: doc.title, segments, toc, mdx: null };
+  return { doc: doc.doc, title: doc.title, description: doc.description, segments, toc, mdx: null };
 }
 
 /** Every leaf segment of a doc, the parts of groups included, in order. */

@@ -42,6 +42,7 @@ export const SegmentViewSchema = z.discriminatedUnion('kind', [
 export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
+  description: z.string().nullable().describe('The front matter\'s description, shown under the section heading.'),
   segments: z.array(SegmentViewSchema),
   toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string(), html: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
   mdx: z
