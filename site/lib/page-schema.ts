@@ -87,6 +87,8 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
     run: z.number().int().nullable(),
   }),
   readingMinutes: z.number().int(),
+  prerequisites: z.array(z.strictObject({ id: z.string(), title: z.string(), href: z.string().nullable().describe('Null when that lesson has no page in this build.') })).describe('The curriculum\'s prerequisites of the lesson, in its order.'),
+  sources: z.array(z.strictObject({ id: z.string(), title: z.string(), url: z.string() })).describe('Accepted sources of the lesson\'s topics, in topic order.'),
   prev: LessonLinkSchema.nullable(),
   next: LessonLinkSchema.nullable(),
   terms: z.array(z.strictObject({ term: z.string(), slug: z.string() })),
