@@ -1,6 +1,7 @@
 // axe-core with no violation of any impact on every page type of both builds (with a lesson whose
-// diagrams client-side mermaid draws), the search dialog and the mobile menu, in both themes. First
-// in file order, so that these long tests start first. A page that gained a frame would need axe's
+// diagrams client-side mermaid draws), the search dialog, the mobile menu, the "On this page" bar
+// and a diagram's full-size dialog, in both themes. First in file order, so that these long tests
+// start first. A page that gained a frame would need axe's
 // frame mode (setLegacyMode(false)): the test fails on any <iframe> so that is never missed.
 import AxeBuilder from '@axe-core/playwright';
 import { lessonUrl, lessons, siteUrl } from './course.ts';
@@ -56,6 +57,9 @@ for (const theme of THEMES) {
         await open(page, lessonUrl(lessons()[0]!), 1280, theme);
         await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
         await check('"On this page" bar open beside the readalong');
+        await page.getByRole('button', { name: /^Full size/ }).first().click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await check('a diagram full size');
       }
       expect(found).toEqual([]);
     });

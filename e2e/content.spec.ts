@@ -87,6 +87,64 @@ for (const build of ['root', 'base'] as const) {
   });
 }
 
+/** The figures holding a diagram: the ones with a "Full size" button (code blocks are figures too). */
+function diagramFigures(page: Page) {
+  return page.getByRole('figure').filter({ has: page.getByRole('button', { name: /^Full size/ }) });
+}
+
+test('diagrams: every one named, labels never under 14 px (wide ones scroll sideways), "Full size" opens a dialog that Esc closes', async ({ page }) => {
+  test.setTimeout(120_000);
+  let wide = 0;
+  let unnamed = 0;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const lesson of width === 1280 ? lessonsWithDiagrams() : lessonsWithDiagrams().slice(0, 2)) {
+      await page.goto(lessonUrl(lesson));
+      const figures = diagramFigures(page);
+      await expect(figures).toHaveCount(await page.locator('figure.diagram').count());
+      for (let i = 0; i < (await figures.count()); i++) {
+        const figure = figures.nth(i);
+        await expect(figure, `${lesson.id} diagram ${i + 1} has a name`).toHaveAccessibleName(/\S/);
+        if (((await figure.getAttribute('aria-label')) ?? '').startsWith('Diagram: ')) unnamed++;
+        const smallest = await figure.locator('.diagram-svg svg').locator('visible=true').evaluate((svg) => {
+          const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+          const labels = [...svg.querySelectorAll('text, foreignObject span')].filter((e) => e.textContent!.trim() !== '');
+          return Math.min(...labels.map((e) => parseFloat(getComputedStyle(e).fontSize) * scale));
+        });
+        expect(smallest, `${lesson.id} diagram ${i + 1} at ${width} px: smallest label`).toBeGreaterThanOrEqual(13.95);
+        const region = figure.getByRole('region');
+        if ((await region.count()) > 0) {
+          wide++;
+          expect(await region.evaluate((r) => r.scrollWidth > r.clientWidth), 'a region only when it scrolls').toBe(true);
+          await expect(region, 'reachable by keyboard').toHaveAttribute('tabindex', '0');
+        }
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${lesson.id} at ${width} px: the page does not scroll sideways`).toBe(true);
+    }
+  }
+  expect(wide, 'the demo has diagrams wider than the text column').toBeGreaterThan(0);
+  expect(unnamed, 'and diagrams without a title, named by their first labels').toBeGreaterThan(0);
+
+  // Full size: the diagram at its natural width in a modal dialog; Esc closes it and puts it back.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const lesson = lessonsWithDiagrams()[0]!;
+  await page.goto(lessonUrl(lesson));
+  const figure = diagramFigures(page).first();
+  const name = (await figure.getAttribute('aria-label')) ?? (await figure.locator('figcaption').textContent())!;
+  const button = figure.getByRole('button', { name: `Full size: ${name}` });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  const natural = await dialog.locator('svg').evaluate((svg) => [svg.getBoundingClientRect().width, (svg as SVGSVGElement).viewBox.baseVal.width]);
+  expect(Math.abs(natural[0]! - natural[1]!), 'shown at its natural size').toBeLessThanOrEqual(1);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(button).toBeFocused();
+  await expect(figure.locator('.diagram-svg svg').locator('visible=true')).toHaveCount(1);
+});
+
 /** The URLs a page requests while loading (and for a moment after: mermaid loads from a module script). */
 async function requestsOf(page: Page, url: string): Promise<string[]> {
   const requested: string[] = [];

@@ -1,6 +1,8 @@
 // Finding one's way around a lesson: the course sidebar (current lesson, collapsible modules), the
 // menu button on narrow screens, the on-page table of contents and heading anchors, by keyboard too.
-import { curriculum, lessonUrl, lessons, readLessonFile } from './course.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { courseDir, curriculum, lessonUrl, lessons, readLessonFile, siteUrl } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
 test('the sidebar lists every lesson by module, marks the current one, and modules collapse', async ({ page }) => {
@@ -136,4 +138,47 @@ test('without JavaScript the sidebar stays in the page on narrow screens', async
   await expect(page.getByRole('navigation', { name: 'Course' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Course menu' })).toBeHidden();
   await context.close();
+});
+
+test('next to the lesson: its prerequisites at the top, its sources at the end, the Sources page with titles and dates', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const all = lessons();
+  const spec = curriculum().modules.flatMap((m) => m.lessons as Array<{ id: string; prerequisites?: string[]; topics?: string[] }>);
+  const lesson = all.find((l) => (spec.find((s) => s.id === l.id)?.prerequisites ?? []).length > 0)!;
+  const prerequisites = spec.find((s) => s.id === lesson.id)!.prerequisites!;
+  await page.goto(lessonUrl(lesson));
+  const before = page.getByText('Before this lesson:');
+  for (const id of prerequisites) {
+    const other = all.find((l) => l.id === id)!;
+    await expect(before.getByRole('link', { name: `${other.id} ${other.title}` })).toHaveAttribute('href', new URL(lessonUrl(other)).pathname);
+  }
+  expect((await before.boundingBox())!.y, 'at the top, above the objectives').toBeLessThan((await page.locator('#objectives').boundingBox())!.y);
+  // Sources: the accepted sources of the lesson's topics, titled and linked, at the end of the article.
+  const read = (file: string) => readFileSync(path.join(courseDir(), '.codelabgen', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const sources = read('sources.jsonl').filter((s) => s.status === 'accepted') as Array<{ id: string; title: string; url: string; retrieved_at?: string }>;
+  const section = page.getByRole('region', { name: 'Sources' });
+  const links = section.getByRole('listitem').getByRole('link', { name: /^(?!Notes on)/ });
+  expect((await links.count())).toBeGreaterThan(0);
+  for (const link of await links.all()) {
+    const title = await link.textContent();
+    const source = sources.find((s) => s.title === title);
+    expect(source, `${title} is an accepted source`).toBeTruthy();
+    await expect(link).toHaveAttribute('href', source!.url);
+  }
+  // "On this page" names the notes "Notes", not the lesson's title again.
+  const notesTitle = readLessonFile(lesson, 'docs/notes.md').split('\n')[0]!.replace(/^#\s*/, '').replace(/`/g, '');
+  const toc = page.getByRole('navigation', { name: 'On this page' });
+  await toc.locator('summary').click();
+  if (notesTitle.toLowerCase().endsWith(lesson.title.toLowerCase())) await expect(toc.getByRole('link', { name: 'Notes', exact: true })).toHaveCount(1);
+  await expect(toc.getByRole('link', { name: 'Sources', exact: true })).toHaveCount(1);
+
+  // The Sources page: each source's title as a link, its retrieval date, no label running into a heading.
+  await page.goto(`${siteUrl()}sources/`);
+  for (const source of sources) {
+    const entry = page.getByRole('region', { name: source.title });
+    await expect(entry.getByRole('heading', { level: 2 })).toHaveText(source.title);
+    await expect(entry.getByRole('link', { name: source.title })).toHaveAttribute('href', source.url);
+    if (source.retrieved_at) await expect(entry).toContainText(`retrieved ${source.retrieved_at.slice(0, 10)}`);
+  }
+  expect(await page.locator('main').textContent()).not.toMatch(/Digest\s*Digest/);
 });

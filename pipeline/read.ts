@@ -2,8 +2,8 @@
 // diagrams, verification, glossary, sources and report. It never writes into the course.
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State } from '../content-schemas/index.ts';
-import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../content-schemas/index.ts';
+import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State, Topic } from '../content-schemas/index.ts';
+import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './artifacts/code-hash.ts';
 import { fileInside, OutsideError, realPathInside } from './confined.ts';
 import { loadConfig } from './config.ts';
@@ -184,7 +184,7 @@ export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean,
       if (!doc.endsWith('.mdx')) return { doc, mdx: false, ...renderDoc(text, ctx) };
       if (!mdx) refuse(mdxNotAllowed(lesson.id, doc));
       const info = readMdxDoc(text, ctx);
-      return { doc, mdx: true, title: info.title, segments: [], problems: info.problems, diagrams: info.diagrams, images: [], words: info.words };
+      return { doc, mdx: true, title: info.title, description: null, segments: [], problems: info.problems, diagrams: info.diagrams, images: [], words: info.words };
     }
     return null;
   };
@@ -350,6 +350,20 @@ export function readVerification(course: Course, lesson: SiteLesson): Verificati
 export function readGlossary(course: Course): GlossaryEntry[] {
   const file = courseFile(course, ARTIFACTS.glossary);
   return existsSync(file) ? parseJsonlFile(GlossaryEntrySchema, file, ARTIFACTS.glossary) : [];
+}
+
+/** Every topic of `.codelabgen/topics/*.jsonl` (what ties a lesson's topics to its sources). */
+export function readTopics(course: Course): Topic[] {
+  const dir = courseFile(course, '.codelabgen/topics');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .flatMap((name) => {
+      const rel = ARTIFACTS.topics(name.replace(/\.jsonl$/, ''));
+      const file = courseFile(course, rel);
+      return lstatSync(file).isFile() ? parseJsonlFile(TopicSchema, file, rel) : [];
+    });
 }
 
 export type AcceptedSource = Source & { digest: string | null };

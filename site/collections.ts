@@ -110,8 +110,13 @@ const glossary = defineCollection({
   schema: GlossaryEntrySchema.extend({ slug: z.string(), html: z.string() }),
 });
 
+/** A source's digest under its entry on the Sources page: without its own `# Digest: ...` title (the entry names the source), headings one level down. */
+function digestHtml(markdown: string): string {
+  return renderMarkdown(markdown.replace(/^\s*# [^\n]*\n/, '')).replace(/<(\/?)h([1-5])\b/g, (_, close: string, level: string) => `<${close}h${Number(level) + 1}`);
+}
+
 const sources = defineCollection({
-  loader: courseLoader('sources', (view) => readSources(view.course).map((source) => ({ id: source.id, data: { ...source, digestHtml: source.digest === null ? null : renderMarkdown(source.digest) } }))),
+  loader: courseLoader('sources', (view) => readSources(view.course).map((source) => ({ id: source.id, data: { ...source, digestHtml: source.digest === null ? null : digestHtml(source.digest) } }))),
   schema: SourceSchema.extend({ digest: z.string().nullable(), digestHtml: z.string().nullable() }),
 });
 

@@ -104,7 +104,8 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
         continue;
       }
       refs += (text.match(/file=/g) ?? []).length;
-      const lexed = lexDoc(text); // once for the code references and the links
+      const lexed = lexDoc(text); // once for the front matter, the code references and the links
+      problems.push(...lexed.frontMatter.problems.map((p) => `lesson ${id} ${doc}:${p.line}: ${p.message}`));
       problems.push(...codeRefProblems(id, dir, doc, lexed));
       const linked = docLinkProblems({ id, dir: lesson.dir }, dir, doc, lexed, links);
       problems.push(...linked.problems);

@@ -4,6 +4,7 @@
 import type { Token, Tokens } from 'marked';
 import { loadLazily } from '../../content-schemas/fast.ts';
 import type { Fence } from './fences.ts';
+import { splitFrontMatter, type FrontMatterSplit } from './front-matter.ts';
 import type * as Markdown from './marked.ts';
 
 // marked builds its grammar's regexes as it loads (about 10 ms of CPU): the state commands import
@@ -18,6 +19,8 @@ export interface LexedDoc {
   tokens: Token[];
   /** The doc line a token starts on: exact for block tokens, found in their text for inline ones. */
   lineOf(token: Token): number;
+  /** The doc's front matter (pipeline/site/front-matter.ts): its fields and problems. */
+  frontMatter: FrontMatterSplit;
 }
 
 function newlines(text: string): number {
@@ -51,7 +54,8 @@ function placeBlocks(tokens: Token[], first: number, lines: Map<Token, number>):
 
 /** Lexes a markdown doc and places every token on its line. */
 export function lexDoc(text: string): LexedDoc {
-  const tokens = lexMarkdown(text.replace(/\r\n?/g, '\n'));
+  const frontMatter = splitFrontMatter(text.replace(/\r\n?/g, '\n'));
+  const tokens = lexMarkdown(frontMatter.text);
   const blockLines = new Map<Token, number>();
   placeBlocks(tokens, 1, blockLines);
   // Inline tokens (links, images): found, in order, in the raw text of the block holding them.
@@ -71,7 +75,7 @@ export function lexDoc(text: string): LexedDoc {
     inlineLines.set(token, (blockLines.get(block) ?? 1) + newlines(raw.slice(0, at)));
     cursor = at + 1;
   });
-  return { tokens, lineOf: (token) => blockLines.get(token) ?? inlineLines.get(token) ?? 1 };
+  return { tokens, lineOf: (token) => blockLines.get(token) ?? inlineLines.get(token) ?? 1, frontMatter };
 }
 
 /** A fenced (not indented) code block token. */

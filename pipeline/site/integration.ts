@@ -138,7 +138,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
         const report = site.drafts || courseConfig.report;
-        for (const route of ROUTES.filter((r) => !PRODUCER_ROUTES.has(r) || report)) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
+        // A build has a Glossary and a Sources page only when they have entries (`site dev` always: they may come).
+        const course = courseAt(site.course);
+        const empty = new Set(dev ? [] : [...(pipelineRead.readGlossary(course).length === 0 ? ['glossary'] : []), ...(pipelineRead.readSources(course).length === 0 ? ['sources'] : [])]);
+        for (const route of ROUTES.filter((r) => (!PRODUCER_ROUTES.has(r) || report) && !empty.has(r))) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
         if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
         // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
         for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: path.join(routes, entry!), prerender: true });

@@ -45,10 +45,12 @@ export interface DocContext {
 }
 
 export interface RenderedDoc {
-  /** Text of a leading `# Title` line (the page shows it as the section heading), else null. */
+  /** The front matter's title, else the text of a leading `# Title` line (the page shows it as the section heading), else null. */
   title: string | null;
+  /** The front matter's description, else null. */
+  description: string | null;
   segments: Segment[];
-  /** Code-reference, link and image problems: `lesson <id> <doc>:<line>: ...` (code ones also shown as error segments). */
+  /** Front matter, code-reference, link and image problems: `lesson <id> <doc>:<line>: ...` (front matter and code ones also shown as error segments). */
   problems: string[];
   diagrams: DiagramRef[];
   /** Images of the doc; its HTML names each by IMAGE_PLACEHOLDER + key until the site swaps in the optimized file. */
@@ -73,8 +75,14 @@ function wordCount(text: string): number {
 }
 
 export function renderDoc(text: string, ctx: DocContext): RenderedDoc {
-  const out: RenderedDoc = { title: null, segments: [], problems: [], diagrams: [], images: [], words: 0 };
+  const out: RenderedDoc = { title: null, description: null, segments: [], problems: [], diagrams: [], images: [], words: 0 };
   const doc = lexDoc(text);
+  for (const problem of doc.frontMatter.problems) {
+    const message = `lesson ${ctx.lesson} ${ctx.doc}:${problem.line}: ${problem.message}`;
+    out.problems.push(message);
+    out.segments.push({ kind: 'error', message });
+  }
+  out.description = doc.frontMatter.fields.description;
   const tokens = [...doc.tokens];
   const firstIndex = tokens.findIndex((t) => t.type !== 'space');
   const first = tokens[firstIndex];
@@ -82,6 +90,7 @@ export function renderDoc(text: string, ctx: DocContext): RenderedDoc {
     out.title = (first as Tokens.Heading).text.trim();
     tokens.splice(0, firstIndex + 1);
   }
+  out.title = doc.frontMatter.fields.title ?? out.title;
   resolveUrls(tokens, doc, ctx, out);
   prepareTokens(tokens);
   const nonce = createHash('sha256').update(text).digest('hex').slice(0, 12);

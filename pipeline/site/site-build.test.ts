@@ -43,9 +43,12 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   });
 
   test('has every page, done lessons only, in curriculum order on the home page', () => {
-    for (const page of ['index.html', '404.html', 'glossary/index.html', 'sources/index.html', 'search/index.html', 'lessons/1.1-lesson-1/index.html', 'lessons/2.2-lesson-4/index.html']) {
+    for (const page of ['index.html', '404.html', 'search/index.html', 'lessons/1.1-lesson-1/index.html', 'lessons/2.2-lesson-4/index.html']) {
       assert.ok(existsSync(path.join(out, page)), `${page} missing`);
     }
+    // This course has no glossary and no sources: no page for them, no link to them.
+    for (const page of ['glossary', 'sources']) assert.ok(!existsSync(path.join(out, page)), `a ${page} page without entries`);
+    assert.doesNotMatch(html(out, 'lessons/1.1-lesson-1/index.html'), />(Glossary|Sources)</);
     assert.ok(!existsSync(path.join(out, 'lessons/2.1-lesson-3')), 'a lesson that is not done is published');
     const home = html(out, 'index.html');
     const order = [...home.matchAll(/data-lesson="([^"]+)"/g)].map((m) => m[1]);

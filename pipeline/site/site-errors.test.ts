@@ -91,3 +91,17 @@ test('a broken relative link and a missing image end the build naming lesson, do
   assert.deepEqual(problemLines(result.stderr), [`error: site build failed: ${link} (and 1 more: ${image})`]);
   assert.ok(!existsSync(out), 'nothing was written');
 });
+
+test('broken front matter in a lesson doc is named with its file and line by check and by site build', { timeout: 300_000 }, async () => {
+  const course = path.join(work, 'front-matter-course');
+  const { dirs } = await generateCourse(course, { lessons: 1, diagram: () => null });
+  const notes = path.join(course, dirs[0]!, 'docs', 'notes.md');
+  writeFileSync(notes, `---\ntitle: Notes\ntittle: typo\n---\n${readFileSync(notes, 'utf8')}`);
+  const expected = 'lesson 1.1 docs/notes.md:3: front matter: unknown field "tittle"; the fields are title and description';
+  const check = cli(['check'], { cwd: course });
+  assert.equal(check.code, 1, check.stdout + check.stderr);
+  assert.ok(check.stdout.includes(expected), check.stdout);
+  const build = cli(['site', 'build', '--course', course, '--out', path.join(work, 'front-matter-out')], { env: { CODELABGEN_CHROMIUM: 'none' } });
+  assert.notEqual(build.code, 0);
+  assert.ok(problemLines(build.stderr).some((line) => line.includes(expected)), build.stderr);
+});

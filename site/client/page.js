@@ -75,6 +75,53 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   p.setAttribute('aria-label', (t ? t.textContent : 'Code') + (n ? ', from line ' + n.textContent : '') + ' (code block ' + (i + 1) + ')');
 });
 (function () {
+  // Diagrams: a "Full size" button moves the SVG into a dialog at its natural size (scrollable; Esc,
+  // Close or a click beside it closes it and puts the SVG back); a figure that scrolls sideways is focusable.
+  var buttons = document.querySelectorAll('.diagram-zoom'), dlg = null, moved = null;
+  if (buttons.length === 0) return;
+  function visible(fig) { return [].slice.call(fig.querySelectorAll('.diagram-svg')).filter(function (s) { return s.offsetParent !== null && s.querySelector('svg'); })[0]; }
+  function close() {
+    if (!moved) return;
+    moved.svg.style.cssText = moved.style;
+    moved.home.appendChild(moved.svg);
+    moved.home.style.minHeight = '';
+    var b = moved.button;
+    moved = null;
+    b.focus();
+  }
+  function open(b) {
+    var home = visible(b.closest('figure'));
+    if (!home) return;
+    if (!dlg) {
+      dlg = document.createElement('dialog');
+      dlg.className = 'diagram-dialog';
+      dlg.setAttribute('aria-labelledby', 'diagram-dialog-title');
+      dlg.innerHTML = '<div class="diagram-dialog-bar"><h2 id="diagram-dialog-title"></h2><button type="button">Close</button></div><div class="diagram-dialog-body" tabindex="0" role="region" aria-label="Diagram, full size"></div>';
+      dlg.querySelector('button').addEventListener('click', function () { dlg.close(); });
+      dlg.addEventListener('click', function (e) { if (e.target === dlg) dlg.close(); });
+      dlg.addEventListener('close', close);
+      document.body.appendChild(dlg);
+    }
+    var svg = home.querySelector('svg'), box = svg.viewBox && svg.viewBox.baseVal;
+    moved = { svg: svg, home: home, style: svg.style.cssText, button: b };
+    home.style.minHeight = home.offsetHeight + 'px';
+    svg.style.cssText = 'width:' + (box && box.width ? Math.ceil(box.width) + 'px' : 'auto') + ';max-width:none;min-width:0';
+    dlg.querySelector('h2').textContent = b.dataset.name;
+    dlg.querySelector('.diagram-dialog-body').appendChild(svg);
+    dlg.showModal();
+  }
+  function scrollable() {
+    document.querySelectorAll('.diagram-svg').forEach(function (s) {
+      var wide = s.scrollWidth > s.clientWidth + 1, fig = s.closest('figure'), b = fig.querySelector('.diagram-zoom');
+      if (wide) { s.tabIndex = 0; s.setAttribute('role', 'region'); s.setAttribute('aria-label', (b ? b.dataset.name : 'Diagram') + ' (scrolls sideways)'); }
+      else if (s.hasAttribute('role')) { s.removeAttribute('tabindex'); s.removeAttribute('role'); s.removeAttribute('aria-label'); }
+    });
+  }
+  buttons.forEach(function (b) { b.hidden = false; b.addEventListener('click', function () { open(b); }); });
+  scrollable();
+  addEventListener('resize', scrollable);
+})();
+(function () {
   // "On this page": the column's link and the bar's link of the section being read are marked, and the bar names it.
   var links = [].slice.call(document.querySelectorAll('.toc a')), bar = document.querySelector('.toc-mobile'), list = bar && bar.querySelector('details');
   if (links.length === 0 || !bar) return;

@@ -1,7 +1,7 @@
 // Titles with inline code in the page and as plain text (site/lib/inline.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { plainTitle, titleHtml, tocHtml } from './inline.ts';
+import { plainTitle, sectionTocTitle, titleHtml, tocHtml } from './inline.ts';
 
 test('inline code in a title becomes <code>, the rest is escaped', () => {
   assert.equal(titleHtml('Read-along: `pipeline()`, errors and cleanup'), 'Read-along: <code>pipeline()</code>, errors and cleanup');
@@ -18,4 +18,10 @@ test('plain text drops the backticks, keeps the code', () => {
 
 test('a TOC entry keeps code and emphasis of a heading, not its links', () => {
   assert.equal(tocHtml('<code class="x">drain</code> and <a href="/y">more <em>here</em></a>'), '<code>drain</code> and more <em>here</em>');
+});
+
+test('"On this page" does not repeat the lesson title in a doc\'s title', () => {
+  assert.equal(sectionTocTitle('Notes: `pipeline()`, errors and cleanup', 'pipeline(), errors and cleanup'), 'Notes');
+  assert.equal(sectionTocTitle('Read-along: a counter stream', 'Readable streams'), 'Read-along: a counter stream');
+  assert.equal(sectionTocTitle('Notes', 'Readable streams'), 'Notes');
 });

@@ -30,6 +30,15 @@ export function plainTitle(title: string): string {
   return title.replace(CODE_SPAN, (_, _ticks: string, code: string) => codeContent(code));
 }
 
+/**
+ * What "On this page" calls a doc whose title repeats the lesson's: `Notes: pipeline(), errors` on
+ * the lesson `pipeline(), errors` is just `Notes`. Other titles are kept.
+ */
+export function sectionTocTitle(docTitle: string, lessonTitle: string): string {
+  const m = /^([^:]{1,40}):\s*(.+)$/.exec(plainTitle(docTitle).trim());
+  return m && m[2]!.trim().toLowerCase() === plainTitle(lessonTitle).trim().toLowerCase() ? m[1]!.trim() : docTitle;
+}
+
 /** A heading's inner HTML for its table-of-contents link: code, emphasis and strong kept (without attributes), other tags (links, images) dropped. */
 export function tocHtml(inner: string): string {
   return inner.replace(/<(\/?)([a-zA-Z][\w-]*)\b[^>]*>/g, (_, close: string, name: string) => (/^(code|em|strong)$/i.test(name) ? `<${close}${name.toLowerCase()}>` : '')).trim();

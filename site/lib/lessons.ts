@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readSources, readTopics, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { testCommand } from './download.ts';
@@ -70,7 +70,7 @@ export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptio
 }
 
 /** Ids the lesson page gives its own sections (and so no doc heading may take). */
-export const SECTION_IDS = ['objectives', 'readalong', 'notes', 'diagrams', 'code', 'terms', 'main'];
+export const SECTION_IDS = ['objectives', 'readalong', 'notes', 'diagrams', 'code', 'terms', 'sources', 'get-the-code', 'main'];
 
 /** Id of an .mdx doc in the mdxDocs collection (site/collections.ts): `1.2/readalong`. */
 export function mdxDocId(lesson: string, doc: string): string {
@@ -79,7 +79,7 @@ export function mdxDocId(lesson: string, doc: string): string {
 
 function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions, used: Set<string>): DocView | null {
   if (doc === null) return null;
-  if (doc.mdx) return { doc: doc.doc, title: doc.title, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
+  if (doc.mdx) return { doc: doc.doc, title: doc.title, description: null, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
   const toc: TocEntry[] = [];
   const leaf = (s: LeafSegment): LeafSegmentView => {
     if (s.kind === 'diagram') return { kind: 'diagram' as const, ...diagramView(s.diagram, options) };
@@ -89,7 +89,7 @@ function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalo
     return { kind: 'html' as const, html: anchored.html };
   };
   const segments = doc.segments.map((s): SegmentView => (s.kind === 'group' ? { kind: 'group', parts: s.parts.map(leaf) } : leaf(s)));
-  return { doc: doc.doc, title: doc.title, segments, toc, mdx: null };
+  return { doc: doc.doc, title: doc.title, description: doc.description, segments, toc, mdx: null };
 }
 
 /** Every leaf segment of a doc, the parts of groups included, in order. */
@@ -113,6 +113,11 @@ function lastUpdated(course: string, dir: string): string | null {
 export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[] {
   const included = view.lessons.filter((lesson) => isIncluded(view, lesson, options));
   const glossary = readGlossary(view.course);
+  const curriculumLessons = new Map(view.curriculum.modules.flatMap((m) => m.lessons.map((l) => [l.id, l] as const)));
+  const siteLessons = new Map(view.lessons.map((l) => [l.id, l] as const));
+  const topicSource = new Map(readTopics(view.course).map((t) => [t.id, t.source] as const));
+  const accepted = new Map(readSources(view.course).map((s) => [s.id, s] as const));
+  const sourcesOf = (id: string) => [...new Set((curriculumLessons.get(id)?.topics ?? []).flatMap((t) => topicSource.get(t) ?? []))].flatMap((s) => (accepted.has(s) ? [{ id: s, title: accepted.get(s)!.title, url: accepted.get(s)!.url }] : []));
   const inGit = gitRoot(view.course.root) !== null;
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
   const links: DocLinks = docLinks(view, (lesson) => isIncluded(view, lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
@@ -155,6 +160,11 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
         run: run?.run ?? null,
       },
       readingMinutes: Math.max(1, Math.round(words / 200)),
+      prerequisites: (curriculumLessons.get(lesson.id)?.prerequisites ?? []).flatMap((id) => {
+        const other = siteLessons.get(id);
+        return other ? [{ id, title: other.title, href: included.includes(other) ? lessonHref(other) : null }] : [];
+      }),
+      sources: sourcesOf(lesson.id),
       prev: link(included[index - 1]),
       next: link(included[index + 1]),
       terms: glossary.filter((g) => g.lessons.includes(lesson.id)).map((g) => ({ term: g.term, slug: termSlug(g) })),

@@ -42,6 +42,7 @@ export const SegmentViewSchema = z.discriminatedUnion('kind', [
 export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
+  description: z.string().nullable().describe('The front matter\'s description, shown under the section heading.'),
   segments: z.array(SegmentViewSchema),
   toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string(), html: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
   mdx: z
@@ -86,6 +87,8 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
     run: z.number().int().nullable(),
   }),
   readingMinutes: z.number().int(),
+  prerequisites: z.array(z.strictObject({ id: z.string(), title: z.string(), href: z.string().nullable().describe('Null when that lesson has no page in this build.') })).describe('The curriculum\'s prerequisites of the lesson, in its order.'),
+  sources: z.array(z.strictObject({ id: z.string(), title: z.string(), url: z.string() })).describe('Accepted sources of the lesson\'s topics, in topic order.'),
   prev: LessonLinkSchema.nullable(),
   next: LessonLinkSchema.nullable(),
   terms: z.array(z.strictObject({ term: z.string(), slug: z.string() })),
