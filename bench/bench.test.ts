@@ -11,7 +11,7 @@ const RUN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'run.ts');
 test('bench refuses an unknown --only part', () => {
   const result = spawnSync(process.execPath, [RUN, '--only', 'nope'], { encoding: 'utf8' });
   assert.equal(result.status, 2);
-  assert.match(result.stderr, /^error: --only nope: choose from cli,contention,mcp,scale,site\n$/);
+  assert.match(result.stderr, /^error: --only nope: choose from cli,contention,mcp,progress,scale,site\n$/);
 });
 
 test('bench --help prints the usage and runs nothing; an unknown argument is refused before any run', () => {

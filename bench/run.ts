@@ -1,13 +1,14 @@
-// `npm run bench [-- --quick] [--only cli,contention,mcp,scale,site]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only cli,contention,mcp,progress,scale,site]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { cpus, loadavg, totalmem } from 'node:os';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
 import { benchMcp } from './mcp.ts';
+import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'mcp', 'scale', 'site'] as const;
+const PARTS = ['cli', 'contention', 'mcp', 'progress', 'scale', 'site'] as const;
 type Part = (typeof PARTS)[number];
 
 const USAGE = `usage: node bench/run.ts [--quick] [--only ${PARTS.join(',')}]
@@ -36,7 +37,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
   return { quick, only: given as Part[] };
 }
 
-const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: benchCliLatency, contention: benchContention, mcp: benchMcp, scale: benchScale, site: benchSite };
+const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: benchCliLatency, contention: benchContention, mcp: benchMcp, progress: benchProgress, scale: benchScale, site: benchSite };
 
 const { quick, only } = parseArgs(process.argv.slice(2));
 const started = Date.now();
@@ -66,6 +67,7 @@ function table(r: Record<string, any>): string {
   for (const row of r.contention ?? []) lines.push(`lock  ${String(row.writers).padStart(2)} writers  ${row.changes_per_s}/s  p50 ${row.p50_ms} ms  p99 ${row.p99_ms} ms  lost ${row.lost_updates}`);
   for (const row of r.mcp?.latency ?? []) lines.push(`mcp   ${row.tool.padEnd(18)} median ${row.mcp.median_ms} ms vs CLI ${row.cli.median_ms} ms  ×${row.median_vs_cli}`);
   if (r.mcp?.clients) lines.push(`mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}  CPU/change server ${r.mcp.clients.server_cpu_ms_per_change} ms, client ${r.mcp.clients.client_cpu_ms_per_change} ms`);
+  if (r.progress) lines.push(`prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB HTML`);
   for (const row of r.scale?.rows ?? []) lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
   for (const [name, ms] of Object.entries(r.scale?.once_ms ?? {})) lines.push(`scale ${name.padEnd(18)} ${ms} ms`);
   for (const d of r.site?.diagrams_cold ?? []) lines.push(`site  ${d.diagrams} diagrams (${d.kind}) rendered cold ${d.ms} ms`);

@@ -71,9 +71,9 @@ for (const build of ['root', 'base'] as const) {
     test.setTimeout(240_000);
     const { pages, problems } = await crawl(page, request, siteUrl(build));
     expect(problems).toEqual([]);
-    // Only the drafts build (base) has the report: learner builds leave it out. Search is a dialog;
+    // Only the drafts build (base) has the report and the progress board: learner builds leave them out. Search is a dialog;
     // the search/ page (for ?q= links, linked from the 404 page) is not linked from the pages crawled.
-    const expected = ['', 'glossary/', 'sources/', ...(build === 'base' ? ['report/'] : []), ...lessons().map((l) => `lessons/${l.id}-${l.slug}/`)].map((p) => siteUrl(build) + p);
+    const expected = ['', 'glossary/', 'sources/', ...(build === 'base' ? ['report/', 'progress/'] : []), ...lessons().map((l) => `lessons/${l.id}-${l.slug}/`)].map((p) => siteUrl(build) + p);
     expect(pages.sort()).toEqual(expect.arrayContaining(expected));
   });
 }

@@ -24,6 +24,8 @@ test('a publish build shows learners no production details', async ({ page, requ
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Report' })).toHaveCount(0);
   expect((await request.get(`${siteUrl()}report/`)).status(), 'no report page').toBe(404);
+  await expect(page.getByRole('link', { name: 'Progress' })).toHaveCount(0);
+  expect((await request.get(`${siteUrl()}progress/`)).status(), 'no progress board').toBe(404);
 
   let captions = 0;
   for (const lesson of lessons()) {

@@ -13,8 +13,6 @@ import { readStateFile } from './store/state-file.ts';
 
 /** ms between checks of the files' sizes, for shared folders that send no change events. */
 const POLL_MS = 400;
-/** ms to gather the writes of one commit (the event, then state.json) into one update. */
-const GATHER_MS = 15;
 /** ms to wait for state.json to catch up with the log before showing the change anyway (a writer that crashed in between). */
 const STATE_LAG_MS = 1_000;
 /** ms a drift result is reused: drift hashes every verified lesson's code. */
@@ -102,28 +100,28 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
   let closed = false;
   /** A change read while state.json was behind the log: shown once it caught up, or after STATE_LAG_MS. */
   let pendingSince: number | null = null;
-  const schedule = (delay = GATHER_MS) => {
-    if (closed || timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (closed) return;
-      try {
-        if (refresh()) pendingSince ??= Date.now();
-        if (pendingSince === null || snap.state === null) return;
-        // A commit appends its event, then replaces state.json: wait for the state of the same event.
-        if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS) return schedule(STATE_LAG_MS / 10);
-        pendingSince = null;
-        options.onBoard?.(board());
-      } catch {
-        // a file replaced mid-read: the next change or poll reads it again
-      }
-    }, delay);
+  // Read at once on a change event: in site dev the same change also starts Astro's content refresh
+  // (over 100 ms of CPU for 200 lessons) on this thread, and the board should not wait behind it.
+  const update = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (closed) return;
+    try {
+      if (refresh()) pendingSince ??= Date.now();
+      if (pendingSince === null || snap.state === null) return;
+      // A commit appends its event, then replaces state.json: wait for the state of the same event.
+      if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS) return void (timer = setTimeout(update, STATE_LAG_MS / 10));
+      pendingSince = null;
+      options.onBoard?.(board());
+    } catch {
+      // a file replaced mid-read: the next change or poll reads it again
+    }
   };
-  const onPoll = () => schedule();
+  const onPoll = () => update();
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(path.dirname(files.events), (_type, name) => {
-      if (name === null || name === 'events.jsonl' || name === 'state.json' || name === 'config.yaml') schedule();
+      if (name === null || name === 'events.jsonl' || name === 'state.json' || name === 'config.yaml') update();
     });
     watcher.on('error', () => {}); // the folder was removed: the polls below keep trying
   } catch {

@@ -57,6 +57,7 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.doesNotMatch(home, /lessons done|badge/);
     assert.match(home, /Coming soon/);
     assert.ok(!existsSync(path.join(out, 'report')), 'a report page in a learner build');
+    assert.ok(!existsSync(path.join(out, 'progress')), 'a progress board in a learner build');
     assert.ok(existsSync(path.join(out, 'pagefind', 'pagefind.js')), 'search index missing');
     assert.ok(existsSync(path.join(out, 'sitemap-index.xml')), 'sitemap missing with --site');
   });
@@ -195,6 +196,7 @@ describe('drafts and broken content', { timeout: 600_000 }, () => {
     assert.match(page, /draft: readalong/);
     assert.match(page, /missing: notes, review/);
     assert.match(html(out, 'report/index.html'), /What needs a human[\s\S]*Numbers[\s\S]*Lesson stories/, 'the producer view shows the report story');
+    assert.match(html(out, 'progress/index.html'), /<h1[^>]*>Progress<\/h1>[\s\S]*Needs a human[\s\S]*Lessons by stage[\s\S]*id="pg-col-readalong">readalong <span class="pg-count">1</, 'the producer view has the board');
     if (chromium !== null) assert.match(html(out, 'lessons/1.2-lesson-2/index.html'), /class="diagram-error" role="alert">Diagram error in lesson 1\.2, docs\/diagrams\/flow\.mmd/);
     assert.doesNotMatch(readEvents(root).map((e) => e.kind).join(','), /site\.build/);
   });
