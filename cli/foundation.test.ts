@@ -22,14 +22,15 @@ function assertRefused(result: CliResult, message: RegExp): void {
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-test('init creates .codelabgen with config, state (and its hash) and the course.init event, and nothing else', () => {
+test('init creates .codelabgen with config, state (and its hash) and the course.init event, a .gitignore, and nothing else', () => {
   const dir = scratch();
   const root = path.join(dir, 'streams');
   const result = cli(['init', 'streams', '--title', ' Node streams ', '--topic', 'streams in depth'], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
-  assert.equal(result.stdout, `Created course "Node streams" in ${root}\nnext: codelabgen state phase recon --course ${root}\n`);
-  assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json', '.codelabgen/state.json.written']);
+  assert.equal(result.stdout, `Created course "Node streams" in ${root}\nwrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock and state.json.written stay local\nnext: codelabgen state phase recon --course ${root}\n`);
+  assert.deepEqual([...snapshot(root).keys()].sort(), ['.codelabgen/config.yaml', '.codelabgen/events.jsonl', '.codelabgen/state.json', '.codelabgen/state.json.written', '.gitignore']);
+  assert.match(readFileSync(path.join(root, '.gitignore'), 'utf8'), /^\.codelabgen\/lock\n\.codelabgen\/state\.json\.written$/m);
   const [init, ...more] = readEvents(root);
   assert.equal(more.length, 0);
   assert.equal(init?.kind, 'course.init');

@@ -7,7 +7,7 @@
 // repository, artifacts are folders). The installed CLI then also builds the example course.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { load } from 'js-yaml';
@@ -54,6 +54,8 @@ test('the deploy workflow passes the GitHub workflow schema', () => {
   for (const step of steps.filter((s) => s.uses?.startsWith('actions/checkout@'))) assert.equal(step.with?.['fetch-depth'], 0, 'every checkout fetches the whole history');
   assert.ok(steps.some((s) => s.uses?.startsWith('actions/configure-pages@')), 'the base path comes from actions/configure-pages');
   assert.ok(steps.some((s) => s.uses?.startsWith('astral-sh/setup-uv@')), 'python-uv courses need uv');
+  assert.ok(steps.some((s) => /verify --all/.test(s.run ?? '') && s.env?.CODELABGEN_SANDBOX === 'required'), 'CI verifies lessons in the sandbox only');
+  assert.equal(readText(path.join(REPO_ROOT, 'templates', 'ci', 'github-pages.yml')), readText(WORKFLOW), 'init --ci github writes templates/ci/github-pages.yml: keep it the same as docs/deploy/github-pages.yml');
 });
 
 function readText(file: string): string {
@@ -98,6 +100,8 @@ before(async () => {
   writeConsumer(repo, `vendor/${filename}`);
   // The course repository as GitHub holds it: one commit, cloned by the workflow's checkout steps.
   const git = (...args: string[]) => assert.equal(spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } }).status, 0, `git ${args.join(' ')}`);
+  // No verify runs committed: the site's badges must come from the workflow's own verify jobs.
+  rmSync(path.join(repo, '.codelabgen', 'runs'), { recursive: true, force: true });
   git('init', '--quiet', '--initial-branch=main');
   git('add', '--all');
   git('commit', '--quiet', '--message', 'course');
@@ -207,6 +211,9 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
   assert.deepEqual(readdirSync(artifacts).sort(), ['github-pages', 'runs-1', 'runs-2', 'runs-3']);
   assert.ok(ran.some((line) => line.startsWith('deploy: ')), 'the deploy job did not run');
   assert.ok(existsSync(path.join(artifacts, 'github-pages', 'lessons')), 'the deployed site has no lessons');
+  for (const lesson of readdirSync(path.join(artifacts, 'github-pages', 'lessons'))) {
+    assert.match(readText(path.join(artifacts, 'github-pages', 'lessons', lesson, 'index.html')), /tests passed \d+\/\d+/, `${lesson}: no badge from the workflow's verify runs`);
+  }
 });
 
 test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path and builds the example course', { timeout: 600_000 }, async () => {
@@ -261,7 +268,10 @@ async function handAuthor(dir: string): Promise<void> {
     assert.equal(result.status, 0, `codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
     return result.stdout;
   };
-  ok(['init', 'my-course', '--title', 'My own course', '--example'], dir);
+  const init = ok(['init', 'my-course', '--title', 'My own course', '--example', '--ci', 'github'], dir);
+  assert.match(init, /^wrote \.gitignore: commit \.codelabgen\/ /m);
+  assert.equal(readFileSync(path.join(course, '.github', 'workflows', 'course-site.yml'), 'utf8'), readText(WORKFLOW));
+  assert.match(readFileSync(path.join(course, '.gitignore'), 'utf8'), /^\.codelabgen\/lock$/m);
   ok(['new', 'lesson', '1', 'Second steps']);
   const lessonDir = readdirSync(path.join(course, '1-first-steps')).find((name) => name.startsWith('1.2-'));
   assert.ok(lessonDir, 'new lesson made no folder');

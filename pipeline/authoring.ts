@@ -196,6 +196,11 @@ export function requireTemplate(runtime: string, what: string): void {
   if (!TEMPLATE_RUNTIMES.includes(runtime)) refuse(`${what}: there is no lesson template for runtime ${runtime}; templates exist for ${TEMPLATE_RUNTIMES.join(' and ')}`, `set runtime: node or python in ${ARTIFACTS.config}, or write the lesson folder by hand`);
 }
 
+/** A file of the package's templates/ (e.g. `ci/github-pages.yml`, the deploy workflow). */
+export function templateFile(relative: string): string {
+  return path.join(templatesDir(), relative);
+}
+
 /** templates/ of the installed package: beside dist/ in the bundle, at the repository root from source. */
 function templatesDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));

@@ -35,7 +35,7 @@ export { driftedLessons } from './artifacts/lesson-artifacts.ts';
 export { phaseActions } from './artifacts/phase-actions.ts';
 export { readPrerequisites } from './artifacts/prerequisites.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
-export { addCurriculumEntry, requireTemplate, slugify, type NewEntry } from './authoring.ts';
+export { addCurriculumEntry, requireTemplate, slugify, templateFile, type NewEntry } from './authoring.ts';
 export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type ConventionTopic } from './conventions.ts';
 export { lastJsonBlock, parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
 export { buildSummary } from './summary.ts';

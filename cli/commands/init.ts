@@ -1,11 +1,19 @@
 // codelabgen init [DIR] --title T [--topic X] [--runtime R] [--example]
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG_YAML, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, printable, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
+import { DEFAULT_CONFIG_YAML, templateFile, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, printable, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 const RUNTIMES = ['node', 'python', 'python-uv', 'custom'];
+const WORKFLOW = '.github/workflows/course-site.yml';
+const GITIGNORE = `# codelabgen: commit .codelabgen/ but these machine-local files
+.codelabgen/lock
+.codelabgen/state.json.written
+node_modules/
+site-out/
+.astro/
+`;
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const title = ctx.string('title')?.trim();
@@ -15,10 +23,14 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const runtime = ctx.string('runtime');
   if (runtime !== undefined && !RUNTIMES.includes(runtime)) refuse(`init: --runtime ${runtime} is not one of ${RUNTIMES.join(', ')}`);
   const example = ctx.flag('example');
+  const ci = ctx.string('ci');
+  if (ci !== undefined && ci !== 'github') refuse(`init: --ci ${ci} is not known; the one CI there is a workflow for is github (GitHub Actions and Pages)`);
   const root = path.resolve(ctx.cwd, ctx.positionals[0] ?? ctx.string('course') ?? '.'); // --course: accepted as DIR
   const existing = existingRuntime(root);
   if (runtime !== undefined && existing !== null && existing !== runtime) refuse(`init: ${ARTIFACTS.config} already says runtime: ${existing}; --runtime ${runtime} disagrees`, `drop --runtime, or edit ${ARTIFACTS.config} first`);
   if (example) requireTemplate(runtime ?? existing ?? 'node', 'init --example');
+  const workflow = path.join(root, WORKFLOW);
+  if (ci !== undefined && existsSync(workflow)) refuse(`init --ci github: ${path.relative(ctx.cwd, workflow) || workflow} already exists`, 'remove it first to write the current one');
 
   const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
   // A config init just wrote is the default; a runtime other than node replaces that line only, and
@@ -28,6 +40,15 @@ export async function run(ctx: Context): Promise<ExitCode> {
     if (example) text += 'site:\n  publish: verified       # done | verified | all: which lessons `site build` publishes\n';
     writeFileAtomic(abs(course, ARTIFACTS.config), text);
   }
+  // What a repository of the course commits: .codelabgen/ holds the course's state and history;
+  // only the lock and the state file's identity record are machine-local.
+  const gitignore = path.join(course.root, '.gitignore');
+  const wroteGitignore = !existsSync(gitignore);
+  if (wroteGitignore) writeFileAtomic(gitignore, GITIGNORE);
+  if (ci !== undefined) {
+    mkdirSync(path.dirname(workflow), { recursive: true });
+    writeFileAtomic(workflow, readFileSync(templateFile('ci/github-pages.yml'), 'utf8'));
+  }
   const added = example ? await addCurriculumEntry(course, { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' }, ctx.commandLine) : null;
   const where = path.relative(ctx.cwd, course.root) || '.';
   if (ctx.flag('json')) {
@@ -35,6 +56,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
     return 0;
   }
   ctx.out.print(`Created course "${printable(state.title, 300)}" in ${course.root}`);
+  if (wroteGitignore) ctx.out.print('wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock and state.json.written stay local');
+  if (ci !== undefined) ctx.out.print(`wrote ${WORKFLOW}: verifies every lesson and deploys the site to GitHub Pages on a push to main (set Pages' source to GitHub Actions)`);
   if (added) {
     ctx.out.print(`added sample lesson ${added.lesson.id} "${added.lesson.title}" in ${added.lesson.dir}/ (runtime ${added.runtime}): code, test, readalong, notes, spec`);
     ctx.out.print(`preview: ${where === '.' ? '' : `cd ${where} && `}codelabgen site dev`);

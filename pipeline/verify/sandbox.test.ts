@@ -112,6 +112,15 @@ test('chooseSandbox: off never probes, auto falls back to none, required refuses
   assert.throws(() => chooseSandbox('required', { PATH: '' }, () => false), /bubblewrap cannot run here \(bwrap is not on PATH\)/);
 });
 
+test('CODELABGEN_SANDBOX overrides verify.sandbox (CI sets required); a wrong value is refused', () => {
+  const unusable = () => ({ usable: false as const, reason: '/nope not found' });
+  assert.throws(() => chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'required' }, () => true, unusable), (error: unknown) => error instanceof RefusalError
+    && error.message === 'CODELABGEN_SANDBOX is "required" but bubblewrap cannot run here (/nope not found); install bubblewrap or change CODELABGEN_SANDBOX');
+  assert.equal(chooseSandbox('required', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'off' }, () => true, unusable), null);
+  assert.equal(chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: '' }, () => true, unusable), null);
+  assert.throws(() => chooseSandbox('auto', { CODELABGEN_SANDBOX: 'yes' }, () => true, unusable), /^RefusalError: CODELABGEN_SANDBOX=yes: expected one of auto, required, off$/);
+});
+
 test('removeNewCaches removes the cache folders a run created and keeps the ones that were there', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-caches-'));
   scratch.push(dir);

@@ -3,7 +3,7 @@
 // says what it protects against. Used by verify-lesson.ts; run-tests.ts runs the argv.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import type { SandboxMode } from '../../content-schemas/index.ts';
+import { SANDBOX_MODES, type SandboxMode } from '../../content-schemas/index.ts';
 import { ARTIFACTS } from '../course.ts';
 import { refuse } from '../errors.ts';
 import type { ChildEnv } from './child-env.ts';
@@ -71,14 +71,19 @@ export function probeBwrap(bwrap: string): Availability {
  * The bwrap program to run tests with, or null to run them unsandboxed: `off` never sandboxes,
  * `auto` sandboxes when bwrap is usable, `required` refuses when it is not.
  */
-export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, isExecutable: (file: string) => boolean, probe = probeBwrap): string | null {
+export function chooseSandbox(configured: SandboxMode, env: NodeJS.ProcessEnv, isExecutable: (file: string) => boolean, probe = probeBwrap): string | null {
+  // $CODELABGEN_SANDBOX overrides verify.sandbox for one machine (CI sets required: docs/verify.md).
+  const override = env.CODELABGEN_SANDBOX;
+  if (override !== undefined && override !== '' && !(SANDBOX_MODES as readonly string[]).includes(override)) refuse(`CODELABGEN_SANDBOX=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
+  const mode = override ? (override as SandboxMode) : configured;
+  const setting = override ? `CODELABGEN_SANDBOX is "required"` : `verify.sandbox is "required" in ${ARTIFACTS.config}`;
   if (mode === 'off') return null;
   const bwrap = findBwrap(env, isExecutable);
   const availability: Availability = bwrap === null ? { usable: false, reason: 'bwrap is not on PATH' } : probe(bwrap);
   if (availability.usable) return bwrap;
   if (mode === 'required') {
     refuse(
-      `verify.sandbox is "required" in ${ARTIFACTS.config} but bubblewrap cannot run here (${availability.reason}); install bubblewrap or change verify.sandbox`,
+      `${setting} but bubblewrap cannot run here (${availability.reason}); install bubblewrap or change ${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
       'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
       `or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in ${ARTIFACTS.config}`,
     );
