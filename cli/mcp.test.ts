@@ -635,6 +635,21 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
     assert.equal(JSON.parse((lesson.contents[0] as { text: string }).text).stage, 'pending');
     await assert.rejects(client.readResource({ uri: 'codelabgen://lesson/9.9' }), /unknown lesson "9\.9"/);
 
+    // Prompts: one per worker role, from the stage table, in tool terms; orchestrate links its resources.
+    const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    assert.deepEqual(prompts, ['orchestrate', 'example-designer', 'code-author', 'code-fixer', 'readalong-writer', 'notes-writer', 'lesson-reviewer', 'researcher']);
+    const author = await client.getPrompt({ name: 'code-author', arguments: { lesson: '1.2' } });
+    const brief = (author.messages[0]!.content as { text: string }).text;
+    assert.match(brief, /^You are the code-author of lesson 1\.2 \("Writable streams"/);
+    assert.match(brief, /Note: the lesson is at stage pending; a code-author works on lessons at spec\./);
+    assert.match(brief, /"stage":"code"/);
+    assert.match(brief, /then: state_set \{"id":"1\.2","stage":"code"\}\.$/);
+    const writer = await client.getPrompt({ name: 'readalong-writer', arguments: { lesson: '1.1' } });
+    assert.deepEqual(writer.messages.slice(1).map((message) => (message.content as { uri: string }).uri), ['codelabgen://conventions/readalong', 'codelabgen://conventions/diagrams', 'codelabgen://schema/worker-status']);
+    await assert.rejects(client.getPrompt({ name: 'code-author', arguments: { lesson: '7.7' } }), /unknown lesson "7\.7"/);
+    const orchestrate = await client.getPrompt({ name: 'orchestrate' });
+    assert.ok(orchestrate.messages.some((message) => (message.content as { uri?: string }).uri === 'codelabgen://next'));
+
     // A notice (an event appended by a crashed writer, replayed by the next call) reaches the client as a warning.
     await client.setLoggingLevel('warning');
     const state = readState(root) as { last_seq: number };
