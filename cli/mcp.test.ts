@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
 import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
@@ -576,5 +576,90 @@ test('over Streamable HTTP: several sessions at once lose no event; Host and Ori
     await client.close();
   } finally {
     guarded.server.kill('SIGTERM');
+  }
+});
+
+test('resources follow the log: subscribers hear of every commit (CLI ones too), registering lessons changes the list; completions, lesson templates and warnings as log messages', { timeout: 60_000 }, async () => {
+  const root = courseAt('scaffold');
+  const client = await connect(root);
+  const updated: string[] = [];
+  let listChanged = 0;
+  const messages: Array<{ level: string; data: unknown }> = [];
+  const waiters: Array<() => void> = [];
+  const wake = () => {
+    for (const waiter of waiters.splice(0)) waiter();
+  };
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    updated.push(notification.params.uri);
+    wake();
+  });
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    listChanged += 1;
+    wake();
+  });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    messages.push(notification.params);
+    wake();
+  });
+  const until = async (condition: () => boolean, what: string) => {
+    const deadline = Date.now() + 10_000;
+    while (!condition()) {
+      if (Date.now() > deadline) assert.fail(`${what}: not within 10 s`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 250);
+      });
+    }
+  };
+  try {
+    await client.subscribeResource({ uri: 'codelabgen://state' });
+    await client.subscribeResource({ uri: 'codelabgen://next' });
+    // A CLI writer: the server hears of it from the log.
+    cliOk(root, 'register');
+    await until(() => updated.includes('codelabgen://state') && updated.includes('codelabgen://next') && listChanged > 0, 'updates after a CLI register');
+    const lessons = (await client.listResources()).resources.map((resource) => resource.uri).filter((uri) => uri.startsWith('codelabgen://lesson/'));
+    assert.deepEqual(lessons, ['codelabgen://lesson/1.1', 'codelabgen://lesson/1.2', 'codelabgen://lesson/2.1']);
+    await client.unsubscribeResource({ uri: 'codelabgen://next' });
+    updated.length = 0;
+    await ok(client, 'state_log', { kind: 'fact' });
+    await until(() => updated.includes('codelabgen://state'), 'an update after an MCP commit');
+    assert.equal(updated.includes('codelabgen://next'), false, 'an unsubscribed resource was announced');
+
+    // Completions and templates.
+    const complete = async (ref: Record<string, string>, name: string, value: string) => (await client.complete({ ref: ref as any, argument: { name, value } })).completion.values;
+    assert.deepEqual(await complete({ type: 'ref/resource', uri: 'codelabgen://lesson/{id}' }, 'id', '1.'), ['1.1', '1.2']);
+    assert.deepEqual(await complete({ type: 'ref/resource', uri: 'codelabgen://schema/{name}' }, 'name', 'wor'), ['worker-status']);
+    assert.deepEqual(await complete({ type: 'ref/prompt', name: 'code-author' }, 'lesson', '2'), ['2.1']);
+    assert.deepEqual(await complete({ type: 'ref/prompt', name: 'unknown' }, 'nothing', ''), []);
+    const lesson = await client.readResource({ uri: 'codelabgen://lesson/1.2' });
+    assert.equal(JSON.parse((lesson.contents[0] as { text: string }).text).stage, 'pending');
+    await assert.rejects(client.readResource({ uri: 'codelabgen://lesson/9.9' }), /unknown lesson "9\.9"/);
+
+    // Prompts: one per worker role, from the stage table, in tool terms; orchestrate links its resources.
+    const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    assert.deepEqual(prompts, ['orchestrate', 'example-designer', 'code-author', 'code-fixer', 'readalong-writer', 'notes-writer', 'lesson-reviewer', 'researcher']);
+    const author = await client.getPrompt({ name: 'code-author', arguments: { lesson: '1.2' } });
+    const brief = (author.messages[0]!.content as { text: string }).text;
+    assert.match(brief, /^You are the code-author of lesson 1\.2 \("Writable streams"/);
+    assert.match(brief, /Note: the lesson is at stage pending; a code-author works on lessons at spec\./);
+    assert.match(brief, /"stage":"code"/);
+    assert.match(brief, /then: state_set \{"id":"1\.2","stage":"code"\}\.$/);
+    const writer = await client.getPrompt({ name: 'readalong-writer', arguments: { lesson: '1.1' } });
+    assert.deepEqual(writer.messages.slice(1).map((message) => (message.content as { uri: string }).uri), ['codelabgen://conventions/readalong', 'codelabgen://conventions/diagrams', 'codelabgen://schema/worker-status']);
+    await assert.rejects(client.getPrompt({ name: 'code-author', arguments: { lesson: '7.7' } }), /unknown lesson "7\.7"/);
+    const orchestrate = await client.getPrompt({ name: 'orchestrate' });
+    assert.ok(orchestrate.messages.some((message) => (message.content as { uri?: string }).uri === 'codelabgen://next'));
+
+    // A notice (an event appended by a crashed writer, replayed by the next call) reaches the client as a warning.
+    await client.setLoggingLevel('warning');
+    const state = readState(root) as { last_seq: number };
+    appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: state.last_seq + 1, ts: new Date().toISOString(), kind: 'log', fact: 'crashed', lesson: null, data: {} })}\n`);
+    const logged = await call(client, 'state_log', { kind: 'after' });
+    assert.equal(logged.isError, false);
+    await until(() => messages.length > 0, 'a warning as a log message');
+    assert.equal(messages[0]!.level, 'warning');
+    assert.match(String(messages[0]!.data), /replay|recover|event/i);
+  } finally {
+    await client.close();
   }
 });

@@ -150,6 +150,9 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       else res.end();
     });
   });
+  // Clients keep a connection open as long as the server says (Keep-Alive: timeout=N): a short
+  // timeout lets a client that is done exit at once; an SSE stream is a request in progress, not idle.
+  listener.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, rejectListen) => {
     listener.once('error', rejectListen);
     listener.listen(options.port, options.host.replace(/^\[(.*)\]$/, '$1'), () => resolve());

@@ -1,18 +1,22 @@
 // The MCP server: the tools of cli/mcp/tools.ts, resources for what agents read often, and the
 // `orchestrate` prompt (docs/agents.md). Every call runs its command module afresh (cli/mcp/invoke.ts):
 // the course is re-read each time, so a CLI user and MCP clients can work on one course at once.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RootsListChangedNotificationSchema, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { printable } from '../../pipeline/course.ts';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { CallToolRequestSchema, CompleteRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RootsListChangedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { printable, resolveCourse } from '../../pipeline/course.ts';
 import { EXIT } from '../exit-codes.ts';
-import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
-import { CONVENTION_TOPICS } from '../../pipeline/index.ts';
+import { PHASES, SCHEMA_NAMES, STAGES } from '../../content-schemas/index.ts';
+import { ARTIFACTS, CONVENTION_TOPICS, getOwn, STAGE_TABLE } from '../../pipeline/index.ts';
+import { TASK_PHASES } from '../../pipeline/protocol/tasks.ts';
 import agentsDoc from '../../docs/agents.md';
 import { COMMANDS } from '../commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { invoke, type Outcome } from './invoke.ts';
+import { changedResources, tailEvents, type LogTail } from './live.ts';
 import { checkArguments, inputJsonSchema, inToolTerms, mcpTools, outputJsonSchema, toInvocation, toolOf, type McpTool, type ToolCall } from './tools.ts';
 
 export interface ServerOptions {
@@ -132,7 +136,13 @@ export function createServer(options: ServerOptions): McpServer {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
     };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-    return toolResult(await run(tool, args, progress, extra.signal), tool.name === 'state_next' ? withNextCall : undefined);
+    const outcome = await run(tool, args, progress, extra.signal);
+    // Notices and warnings (drift, a sandbox that is off, a repaired log) also as log messages, at the client's level.
+    for (const line of outcome.stderr.split('\n').filter((text) => text.trim() !== '')) {
+      const warning = line.startsWith('warning: ');
+      void server.server.sendLoggingMessage({ level: warning ? 'warning' : 'info', logger: `codelabgen ${tool.command.name}`, data: inToolTerms(warning ? line.slice('warning: '.length) : line) }, extra.sessionId).catch(() => {});
+    }
+    return toolResult(outcome, tool.name === 'state_next' ? withNextCall : undefined);
   });
 
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
@@ -151,8 +161,171 @@ export function createServer(options: ServerOptions): McpServer {
   for (const topic of CONVENTION_TOPICS) resource(`conventions-${topic}`, `codelabgen://conventions/${topic}`, `The ${topic} conventions, with examples (conventions ${topic}).`, 'text/markdown', 'conventions', { topic });
   for (const name of SCHEMA_NAMES) resource(`schema-${name}`, `codelabgen://schema/${name}`, `JSON Schema of ${name} (schema show ${name}).`, 'application/schema+json', 'schema show', { name });
 
+  // Lessons and their runs, the report: resource templates (codelabgen://lesson/{id} lists every lesson).
+  const stateOf = async (): Promise<{ lessons: Record<string, Record<string, unknown>> }> => {
+    const outcome = await run(commandNamed('state show'), {});
+    if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+    return JSON.parse(outcome.stdout) as { lessons: Record<string, Record<string, unknown>> };
+  };
+  const courseRoot = async (): Promise<string> => {
+    const given = await courseOf({});
+    return resolveCourse({ flag: given, env: undefined, cwd: options.cwd }).root;
+  };
+  const lessonIds = async (): Promise<string[]> => Object.keys((await stateOf().catch(() => ({ lessons: {} }))).lessons);
+  server.registerResource(
+    'lesson',
+    new ResourceTemplate('codelabgen://lesson/{id}', { list: async () => ({ resources: (await lessonIds()).map((id) => ({ uri: `codelabgen://lesson/${id}`, name: `lesson ${id}`, mimeType: 'application/json' })) }) }),
+    { description: 'One lesson\'s state (its entry of state show --json).', mimeType: 'application/json' },
+    async (uri, { id }): Promise<ReadResourceResult> => {
+      const lesson = getOwn((await stateOf()).lessons, String(id));
+      if (lesson === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown lesson "${printable(String(id))}"`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify({ id: String(id), ...lesson }, null, 2)}\n` }] };
+    },
+  );
+  server.registerResource(
+    'lesson-run',
+    new ResourceTemplate('codelabgen://lesson/{id}/run/{n}', { list: undefined }),
+    { description: 'One verify run of a lesson (.codelabgen/runs/<id>/<n>.json, the run-result schema).', mimeType: 'application/json' },
+    async (uri, { id, n }): Promise<ReadResourceResult> => {
+      if (getOwn((await stateOf()).lessons, String(id)) === undefined || !/^[1-9]\d{0,5}$/.test(String(n))) throw new McpError(ErrorCode.InvalidParams, `no run "${printable(String(n))}" of lesson "${printable(String(id))}"`);
+      const file = path.join(await courseRoot(), ARTIFACTS.runsDir(String(id)), `${String(n)}.json`);
+      if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, `lesson ${String(id)} has no run ${String(n)}`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
+    },
+  );
+  server.registerResource('report', 'codelabgen://report', { description: 'The last report (.codelabgen/report.json, written by the report tool).', mimeType: 'application/json' }, async (uri): Promise<ReadResourceResult> => {
+    const file = path.join(await courseRoot(), '.codelabgen', 'report.json');
+    if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, 'no report yet: call the report tool');
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
+  });
+  const fromCommand = async (command: string, args: Record<string, unknown>, uri: string, mimeType: string): Promise<ReadResourceResult> => {
+    const outcome = await run(commandNamed(command), args);
+    if (outcome.exitCode !== 0) throw new McpError(ErrorCode.InvalidParams, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+    return { contents: [{ uri, mimeType, text: outcome.stdout }] };
+  };
+  server.registerResource('conventions', new ResourceTemplate('codelabgen://conventions/{topic}', { list: undefined }), { description: 'The conventions of one topic, with examples.', mimeType: 'text/markdown' }, (uri, { topic }) => fromCommand('conventions', { topic: String(topic) }, uri.href, 'text/markdown'));
+  server.registerResource('schema', new ResourceTemplate('codelabgen://schema/{name}', { list: undefined }), { description: 'The JSON Schema of one data file.', mimeType: 'application/schema+json' }, (uri, { name }) => fromCommand('schema show', { name: String(name) }, uri.href, 'application/schema+json'));
+
+  // Subscriptions: one tail of the course's events.jsonl while a client is subscribed to anything.
+  const subscribed = new Set<string>();
+  let tail: LogTail | null = null;
+  const follow = async () => {
+    if (tail !== null) return;
+    let root: string;
+    try {
+      root = await courseRoot();
+    } catch {
+      return; // no course yet (before init): nothing to follow
+    }
+    tail = tailEvents(root, (events) => {
+      for (const uri of changedResources(events)) if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+      if (events.some((event) => event.kind === 'lessons.register')) server.sendResourceListChanged();
+    });
+  };
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true }, completions: {} });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    await follow();
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscribed.delete(request.params.uri);
+    if (subscribed.size === 0) {
+      tail?.stop();
+      tail = null;
+    }
+    return {};
+  });
+  server.server.onclose = () => tail?.stop();
+
+  // Completions for the arguments of tools' resources and prompts, by name.
+  server.server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { name, value } = request.params.argument;
+    const choices = await completionsFor(name, request.params.ref.type === 'ref/prompt' ? request.params.ref.name : null, lessonIds);
+    const values = choices.filter((choice) => choice.startsWith(value));
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  });
+
+  const link = (uri: string, name: string, description: string, mimeType: string) => ({ role: 'user' as const, content: { type: 'resource_link' as const, uri, name, description, mimeType } });
   server.registerPrompt('orchestrate', { title: 'Orchestrate a course generation', description: 'How an orchestrator agent drives a course from init to done (docs/agents.md); with this server, each `codelabgen <command>` is the tool of the same name with "_" for spaces.' }, () => ({
-    messages: [{ role: 'user', content: { type: 'text', text: `${agentsDoc}\n\nThrough this MCP server, every \`codelabgen <words>\` command above is the tool \`<words joined by _>\` (state next → state_next) with the same options as arguments; --json is implied, --course is the server's.` } }],
+    messages: [
+      { role: 'user', content: { type: 'text', text: `${agentsDoc}\n\nThrough this MCP server, every \`codelabgen <words>\` command above is the tool \`<words joined by _>\` (state next → state_next) with the same options as arguments; --json is implied, --course is the call's \`course\` argument (default: the server's). state_next's next_call is the call that takes the next step; each worker role has a prompt of its name (code-author, ...) that briefs a worker on one lesson.` } },
+      link('codelabgen://next', 'next', 'What to do next (state_next), with next_call', 'application/json'),
+      link('codelabgen://stages', 'stages', 'The stages, their work and worker roles', 'application/json'),
+      link('codelabgen://state', 'state', 'The whole course state', 'application/json'),
+      ...CONVENTION_TOPICS.map((topic) => link(`codelabgen://conventions/${topic}`, `conventions-${topic}`, `The ${topic} conventions`, 'text/markdown')),
+    ],
   }));
+
+  // A prompt per worker role, from the stage table (state stages) and the conventions a role follows.
+  for (const row of STAGE_TABLE.filter((candidate) => candidate.role !== 'orchestrator')) {
+    const topics = ROLE_CONVENTIONS[row.role] ?? [];
+    server.registerPrompt(row.role, {
+      title: `Brief a ${row.role}`,
+      description: `The ${row.role}'s task for one lesson at stage ${row.stage}: ${row.work.replace(/<id>/g, 'ID')}. Give it to the worker you start after state_task_start.`,
+      argsSchema: { lesson: z.string().describe('lesson id, e.g. "1.2" (completion offers the course\'s)') },
+    }, async ({ lesson: id }) => {
+      const lesson = getOwn((await stateOf()).lessons, id);
+      if (lesson === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown lesson "${printable(id)}"`);
+      const status = { lesson: id, status: 'ok', stage: row.next_stage, artifacts: ['<the files you wrote, relative to the course>'] };
+      const text = [
+        `You are the ${row.role} of lesson ${id} ("${String(lesson.title)}", module ${String(lesson.module_id)} "${String(lesson.module_title)}") of this course; its folder is ${String(lesson.dir)}.`,
+        lesson.stage === row.stage ? '' : `Note: the lesson is at stage ${String(lesson.stage)}; a ${row.role} works on lessons at ${row.stage}.`,
+        `Your work: ${inToolTerms(row.work.replace(/<id>/g, id), tools)}.`,
+        topics.length === 0 ? '' : `Follow the conventions (${topics.map((topic) => `codelabgen://conventions/${topic}`).join(', ')}, linked below).`,
+        'Log a notable fact (an unreachable source, a surprising behaviour) with state_log; renew a long task with state_task_heartbeat.',
+        `End your answer with your status as a JSON block (schema: codelabgen://schema/worker-status), e.g.\n\`\`\`json\n${JSON.stringify(status)}\n\`\`\``,
+        `The orchestrator checks it (status_check), records it (state_task_done with result) and then: ${inToolTerms(row.then.replace(/<id>/g, id), tools)}.`,
+      ].filter((line) => line !== '').join('\n\n');
+      return {
+        description: `${row.role} for lesson ${id}`,
+        messages: [
+          { role: 'user', content: { type: 'text', text } },
+          ...topics.map((topic) => link(`codelabgen://conventions/${topic}`, `conventions-${topic}`, `The ${topic} conventions`, 'text/markdown')),
+          link('codelabgen://schema/worker-status', 'schema-worker-status', 'The worker status schema', 'application/schema+json'),
+        ],
+      };
+    });
+  }
+  server.registerPrompt('researcher', {
+    title: 'Brief a researcher (a phase task)',
+    description: `The worker of a phase task (${TASK_PHASES.join(', ')}): what the phase requires, from state_next's actions. Give it to the worker you start after state_task_start with phase and role researcher.`,
+    argsSchema: { phase: z.string().describe(`the phase: ${TASK_PHASES.join(', ')}`) },
+  }, async ({ phase }) => {
+    if (!(TASK_PHASES as readonly string[]).includes(phase)) throw new McpError(ErrorCode.InvalidParams, `phase "${printable(phase)}": phase tasks are for ${TASK_PHASES.join(', ')}`);
+    const outcome = await run(commandNamed('state next'), {});
+    if (outcome.exitCode !== 0) throw new McpError(ErrorCode.InvalidParams, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+    const plan = JSON.parse(outcome.stdout) as { phase: string; actions: Array<{ description: string; path?: string; done: boolean }> };
+    const actions = plan.phase === phase ? plan.actions : [];
+    const text = [
+      `You are the researcher of phase ${phase} of this course.`,
+      plan.phase === phase ? 'What the phase requires before it can be left:' : `Note: the course is at phase ${plan.phase}; the actions of ${phase} show once it is the current phase (state_next).`,
+      ...actions.map((action) => `- ${action.description}${action.path ? ` (${action.path})` : ''}${action.done ? ' — done' : ''}`),
+      'Write each file in its schema (codelabgen://schema/<name>: source, topic, curriculum); log a notable fact with state_log. End with a short summary of what you wrote; the orchestrator records it with state_task_done.',
+    ].join('\n');
+    return { description: `researcher for phase ${phase}`, messages: [{ role: 'user', content: { type: 'text', text } }] };
+  });
   return server;
+}
+
+/** The conventions each worker role follows (conventions <topic>). */
+const ROLE_CONVENTIONS: Readonly<Record<string, readonly string[]>> = {
+  'readalong-writer': ['readalong', 'diagrams'],
+  'notes-writer': ['notes', 'diagrams'],
+  'lesson-reviewer': ['review', 'readalong', 'notes'],
+};
+
+/** Worker roles: the stage table's, and the researcher of phase tasks (docs/agents.md). */
+export const ROLES: readonly string[] = [...new Set([...STAGE_TABLE.map((row) => row.role).filter((role) => role !== 'orchestrator'), 'researcher'])];
+
+/** What an argument named `name` can be (a prompt's phase: only phases with tasks). */
+async function completionsFor(name: string, prompt: string | null, lessonIds: () => Promise<string[]>): Promise<string[]> {
+  if (name === 'id' || name === 'lesson') return lessonIds();
+  if (name === 'phase') return prompt === null ? [...PHASES] : [...TASK_PHASES];
+  if (name === 'next') return PHASES.filter((phase) => phase !== 'init');
+  if (name === 'stage' || name === 'stage_at_least') return [...STAGES];
+  if (name === 'name') return [...SCHEMA_NAMES];
+  if (name === 'topic') return [...CONVENTION_TOPICS];
+  if (name === 'role') return [...ROLES];
+  return [];
 }
