@@ -16,14 +16,20 @@ export interface LessonSnapshot {
   sizes: Map<string, number>;
 }
 
-/**
- * The lesson's docs and file sizes now; `label` names the folder in refusals (a tree over the walk
- * limits); `unmeasured` names top-level folders left out of the sizes (python-uv's `.venv`, which
- * `uv run` fills with the dependencies during the run).
- */
-export function snapshotLesson(lessonDir: string, label: string, unmeasured: readonly string[] = []): LessonSnapshot {
-  const sizes = new Map(walkFiles(lessonDir, label, MEASURE_LIMITS, (relative, name) => relative === '' && unmeasured.includes(name)).map((file) => [file.relative, file.bytes]));
-  return { docs: docsHashes(lessonDir, label), sizes };
+/** What a snapshot covers. */
+export interface SnapshotScope {
+  /** Top-level folders left out of the sizes (python-uv's `.venv`, which `uv run` fills with the dependencies during the run). */
+  unmeasured: readonly string[];
+  /** Whether docs/ is hashed: not when the sandbox binds it read-only (nothing a test does changes it, and a host edit is no test's doing). */
+  docs: boolean;
+}
+
+const WHOLE: SnapshotScope = { unmeasured: [], docs: true };
+
+/** The lesson's docs and file sizes now; `label` names the folder in refusals (a tree over the walk limits). */
+export function snapshotLesson(lessonDir: string, label: string, scope: SnapshotScope = WHOLE): LessonSnapshot {
+  const sizes = new Map(walkFiles(lessonDir, label, MEASURE_LIMITS, (relative, name) => relative === '' && scope.unmeasured.includes(name)).map((file) => [file.relative, file.bytes]));
+  return { docs: scope.docs ? docsHashes(lessonDir, label) : new Map(), sizes };
 }
 
 function docsHashes(lessonDir: string, label: string): Map<string, string> {
@@ -54,10 +60,10 @@ function docsHashes(lessonDir: string, label: string): Map<string, string> {
  * than `maxWriteBytes` written (the folder grew by that much; the file that grew most is named).
  * A lesson folder the run left over the walk limits is a failure naming the path too.
  */
-export function forbiddenChanges(lessonDir: string, label: string, before: LessonSnapshot, maxWriteBytes: number, unmeasured: readonly string[] = []): string | null {
+export function forbiddenChanges(lessonDir: string, label: string, before: LessonSnapshot, maxWriteBytes: number, scope: SnapshotScope = WHOLE): string | null {
   let after: LessonSnapshot;
   try {
-    after = snapshotLesson(lessonDir, label, unmeasured);
+    after = snapshotLesson(lessonDir, label, scope);
   } catch (error) {
     if (error instanceof LessonLimitError) return `the tests left ${error.message}`;
     throw error;

@@ -1,6 +1,6 @@
 // One lesson's verification: resolve its folder and command, hash its code, run its tests, write
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
@@ -60,7 +60,7 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const codeHash = hashLessonCode(dir, lesson.dir);
   const network = loadLessonSpec(course, id)?.network ?? false;
   const run = testRunner(id, dir, command, { sandboxFor, timeoutSeconds, probes, signal: options.signal });
-  const { argv, outcome, forbidden } = await runChecked(run, command, { dir, label: lesson.dir, network, maxWriteMb: options.config.verify.max_write_mb });
+  const { argv, outcome, forbidden } = await runChecked(run, command, { dir, label: lesson.dir, network, maxWriteMb: options.config.verify.max_write_mb, docsReadOnly: bwrap !== null && isRealFolder(path.join(realpathSync(dir), 'docs')) });
   refuseIfCancelled(id, options.signal);
   const tests = parseTestCounts(outcome.output_tail);
   const succeeded = outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
@@ -89,6 +89,8 @@ interface RunChecks {
   label: string;
   network: boolean;
   maxWriteMb: number;
+  /** The sandbox binds docs/ read-only (a folder, not a symlink): no docs check needed. */
+  docsReadOnly: boolean;
 }
 
 /**
@@ -98,20 +100,20 @@ interface RunChecks {
  */
 async function runChecked(run: TestRun, command: TestCommand, checks: RunChecks): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null }> {
   const cachesBefore = presentCaches(command.cwd);
-  const unmeasured = command.runtime === 'python-uv' ? ['.venv'] : [];
+  const scope = { unmeasured: command.runtime === 'python-uv' ? ['.venv'] : [], docs: !checks.docsReadOnly };
   const maxWriteBytes = checks.maxWriteMb * 1024 * 1024;
-  let before = snapshotLesson(checks.dir, checks.label, unmeasured);
+  let before = snapshotLesson(checks.dir, checks.label, scope);
   let argv = command.argv;
   let outcome: RunOutcome | null = null;
   if (command.prepare) {
     const prepared = await run(command.prepare, true, null); // npm ci downloads the dependencies
     if (prepared.exit_code !== 0 || prepared.timed_out) [argv, outcome] = [command.prepare, prepared];
     // What npm ci installed is not the tests' writing: sizes count from here, docs from before it.
-    else before = { docs: before.docs, sizes: snapshotLesson(checks.dir, checks.label, unmeasured).sizes };
+    else before = { docs: before.docs, sizes: snapshotLesson(checks.dir, checks.label, scope).sizes };
   }
   outcome ??= await run(argv, checks.network, maxWriteBytes);
   removeNewCaches(command.cwd, cachesBefore);
-  const forbidden = forbiddenChanges(checks.dir, checks.label, before, maxWriteBytes, unmeasured)
+  const forbidden = forbiddenChanges(checks.dir, checks.label, before, maxWriteBytes, scope)
     ?? (outcome.signal === 'SIGXFSZ' ? `a test wrote a file over verify.max_write_mb (${checks.maxWriteMb} MiB) and was stopped (SIGXFSZ)` : null);
   return { argv, outcome, forbidden };
 }
@@ -200,6 +202,14 @@ function testRunner(id: string, dir: string, command: TestCommand, settings: Run
       throw error;
     }
   };
+}
+
+function isRealFolder(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false; // missing
+  }
 }
 
 const FILE_PROBES = (probes: Probes): FileProbes => ({
