@@ -7,6 +7,7 @@ import type { Budgets, State } from '../content-schemas/index.ts';
 import { driftedLessons } from './artifacts/lesson-artifacts.ts';
 import { loadConfig } from './config.ts';
 import { ARTIFACTS, abs, type Course } from './course.ts';
+import { refuse } from './errors.ts';
 import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './progress-board.ts';
 import { openEventTail } from './store/event-tail.ts';
 import { readStateFile } from './store/state-file.ts';
@@ -19,7 +20,7 @@ const STATE_LAG_MS = 1_000;
 const DRIFT_MS = 5_000;
 
 export interface ProgressSource {
-  /** The board now (read on demand when nothing changed since the last one). */
+  /** The board now, after reading whatever changed since the last one. */
   board(): Board;
   close(): void;
 }
@@ -64,12 +65,13 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
   const snap: Snapshot = { state: null, stateStamp: '', budgets: loadConfig(course).budgets, configStamp: stampOf(files.config), log: followLog(emptyLog(), tail.read()), drifted: { at: 0, lessons: new Set() } };
   snap.stateStamp = stampOf(files.state);
   snap.state = readStateFile(course);
+  if (snap.state === null) refuse(`${course.root} has no .codelabgen/state.json: nothing to follow`, 'rebuild it from the event log: codelabgen state rebuild');
 
   const board = (): Board => {
-    if (snap.state === null) throw new Error('the course has no state.json yet: run codelabgen state phase recon (or any state command) first');
+    const state = snap.state as State; // never null again: a state.json that goes away keeps the last one read
     const at = now();
-    if (at.getTime() - snap.drifted.at > DRIFT_MS) snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, snap.state) };
-    return buildBoard({ state: snap.state, budgets: snap.budgets, log: snap.log, drifted: snap.drifted.lessons, now: at });
+    if (at.getTime() - snap.drifted.at > DRIFT_MS) snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, state) };
+    return buildBoard({ state, budgets: snap.budgets, log: snap.log, drifted: snap.drifted.lessons, now: at });
   };
 
   /** Reads what changed; true when anything did. */
