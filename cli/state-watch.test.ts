@@ -41,6 +41,20 @@ test('state watch on a pipe: a line per change made by other processes, then a c
   assert.equal(result.stdout.trim().split('\n').length, 4, result.stdout);
 });
 
+test('state watch: a lease that runs out moves its task to interrupted, with no command run', async (t) => {
+  const root = courseAt('lessons');
+  t.after(() => removeDir(root));
+  ok(root, 'state', 'task', 'start', '1.1', '--lease', '4s');
+  const watch = cliAsync(['state', 'watch', '--course', root]);
+  t.after(() => watch.child.kill('SIGKILL'));
+  let stdout = '';
+  watch.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  await until(() => stdout, /\| running 1 \|/);
+  await until(() => stdout, /\| running 0, interrupted t1 \| needs a human: codelabgen state task reset t1 \|/);
+  watch.child.kill('SIGINT');
+  await watch.done;
+});
+
 test('state watch on a terminal redraws the board in colour, and not with NO_COLOR', { skip: spawnSync('script', ['--version']).status !== 0 && 'no script(1)' }, async (t) => {
   const root = courseAt('lessons');
   t.after(() => removeDir(root));

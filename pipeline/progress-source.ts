@@ -26,7 +26,7 @@ export interface ProgressSource {
 }
 
 export interface ProgressOptions {
-  /** Called with each new board after a change of the log, state.json or config.yaml. */
+  /** Called with the board at once, then after each change of the log, state.json or config.yaml, and when a lease runs out. */
   onBoard?: (board: Board) => void;
   now?: () => Date;
 }
@@ -114,10 +114,21 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
       // A commit appends its event, then replaces state.json: wait for the state of the same event.
       if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS) return void (timer = setTimeout(update, STATE_LAG_MS / 10));
       pendingSince = null;
-      options.onBoard?.(board());
+      emit();
     } catch {
       // a file replaced mid-read: the next change or poll reads it again
     }
+  };
+  // A lease that runs out changes no file, but moves its task from running to interrupted: the
+  // board is drawn again then.
+  let leaseTimer: NodeJS.Timeout | undefined;
+  const emit = () => {
+    clearTimeout(leaseTimer);
+    const next = board();
+    options.onBoard?.(next);
+    const at = Date.parse(next.now);
+    const ends = next.running.flatMap((task) => (task.lease_seconds === null ? [] : [task.lease_seconds * 1000]));
+    if (ends.length > 0) leaseTimer = setTimeout(() => !closed && emit(), Math.min(2 ** 31 - 1, Math.min(...ends) + 500 - (Date.now() - at)));
   };
   const onPoll = () => update();
   let watcher: FSWatcher | undefined;
@@ -129,7 +140,8 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
   } catch {
     watcher = undefined; // no change events here: the polls cover it
   }
-  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS, persistent: false }, onPoll);
+  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS }, onPoll);
+  if (options.onBoard) emit(); // the first board, now
   return {
     board: () => {
       refresh();
@@ -138,6 +150,7 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
     close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(leaseTimer);
       watcher?.close();
       for (const file of [files.events, files.state]) unwatchFile(file, onPoll);
     },

@@ -10,16 +10,16 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const json = ctx.flag('json');
   const screen = ctx.out.outIsTTY && !json;
+  let cleared = false;
   const show = (board: Board) => {
     if (json) return ctx.out.jsonText(`${JSON.stringify(board)}\n`);
     if (!screen) return ctx.out.print(boardLine(board));
-    // Home, then each line over the old one, then clear what is left below.
+    // The screen cleared once; then home, each line over the old one, and clear what is left below.
     const lines = boardScreen(board, ctx.out.outColumns(), (style, text) => ctx.out.paint(style, text));
-    ctx.out.jsonText(`\x1b[H${lines.map((line) => `${line}\x1b[K`).join('\n')}\n\x1b[J`);
+    ctx.out.jsonText(`${cleared ? '' : '\x1b[2J'}\x1b[H${lines.map((line) => `${line}\x1b[K`).join('\n')}\n\x1b[J`);
+    cleared = true;
   };
   const source = followProgress(course, { onBoard: show });
-  if (screen) ctx.out.jsonText('\x1b[2J');
-  show(source.board());
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
