@@ -3,6 +3,8 @@
 // (`script` gives it one), and a refusal for a course without state.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { CLI, cli, cliAsync, removeDir, scratchDir } from './testing.ts';
 import { advance, courseAt, ok } from './protocol-fixture.ts';
@@ -39,6 +41,20 @@ test('state watch on a pipe: a line per change made by other processes, then a c
   assert.equal(result.stdout.trim().split('\n').length, 4, result.stdout);
 });
 
+test('state watch: a lease that runs out moves its task to interrupted, with no command run', async (t) => {
+  const root = courseAt('lessons');
+  t.after(() => removeDir(root));
+  ok(root, 'state', 'task', 'start', '1.1', '--lease', '4s');
+  const watch = cliAsync(['state', 'watch', '--course', root]);
+  t.after(() => watch.child.kill('SIGKILL'));
+  let stdout = '';
+  watch.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  await until(() => stdout, /\| running 1 \|/);
+  await until(() => stdout, /\| running 0, interrupted t1 \| needs a human: codelabgen state task reset t1 \|/);
+  watch.child.kill('SIGINT');
+  await watch.done;
+});
+
 test('state watch on a terminal redraws the board in colour, and not with NO_COLOR', { skip: spawnSync('script', ['--version']).status !== 0 && 'no script(1)' }, async (t) => {
   const root = courseAt('lessons');
   t.after(() => removeDir(root));
@@ -56,12 +72,14 @@ test('state watch on a terminal redraws the board in colour, and not with NO_COL
   assert.doesNotMatch(plain.stdout, /\x1b\[(1|22|31|39)m/, 'NO_COLOR: no colour, even on a terminal');
 });
 
-test('state watch refuses a course without state', () => {
+test('state watch refuses a course without state.json, naming the way back', () => {
   const root = scratchDir();
   try {
+    mkdirSync(path.join(root, '.codelabgen'));
     const result = cli(['state', 'watch', '--course', root]);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /^error: /);
+    assert.equal(result.stderr, `error: ${root} has no .codelabgen/state.json: nothing to follow\nhint: rebuild it from the event log: codelabgen state rebuild\n`);
+    assert.equal(result.stdout, '');
   } finally {
     removeDir(root);
   }

@@ -7,6 +7,7 @@ import type { Budgets, State } from '../content-schemas/index.ts';
 import { driftedLessons } from './artifacts/lesson-artifacts.ts';
 import { loadConfig } from './config.ts';
 import { ARTIFACTS, abs, type Course } from './course.ts';
+import { refuse } from './errors.ts';
 import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './progress-board.ts';
 import { openEventTail } from './store/event-tail.ts';
 import { readStateFile } from './store/state-file.ts';
@@ -19,13 +20,13 @@ const STATE_LAG_MS = 1_000;
 const DRIFT_MS = 5_000;
 
 export interface ProgressSource {
-  /** The board now (read on demand when nothing changed since the last one). */
+  /** The board now, after reading whatever changed since the last one. */
   board(): Board;
   close(): void;
 }
 
 export interface ProgressOptions {
-  /** Called with each new board after a change of the log, state.json or config.yaml. */
+  /** Called with the board at once, then after each change of the log, state.json or config.yaml, and when a lease runs out. */
   onBoard?: (board: Board) => void;
   now?: () => Date;
 }
@@ -64,12 +65,13 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
   const snap: Snapshot = { state: null, stateStamp: '', budgets: loadConfig(course).budgets, configStamp: stampOf(files.config), log: followLog(emptyLog(), tail.read()), drifted: { at: 0, lessons: new Set() } };
   snap.stateStamp = stampOf(files.state);
   snap.state = readStateFile(course);
+  if (snap.state === null) refuse(`${course.root} has no .codelabgen/state.json: nothing to follow`, 'rebuild it from the event log: codelabgen state rebuild');
 
   const board = (): Board => {
-    if (snap.state === null) throw new Error('the course has no state.json yet: run codelabgen state phase recon (or any state command) first');
+    const state = snap.state as State; // never null again: a state.json that goes away keeps the last one read
     const at = now();
-    if (at.getTime() - snap.drifted.at > DRIFT_MS) snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, snap.state) };
-    return buildBoard({ state: snap.state, budgets: snap.budgets, log: snap.log, drifted: snap.drifted.lessons, now: at });
+    if (at.getTime() - snap.drifted.at > DRIFT_MS) snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, state) };
+    return buildBoard({ state, budgets: snap.budgets, log: snap.log, drifted: snap.drifted.lessons, now: at });
   };
 
   /** Reads what changed; true when anything did. */
@@ -112,10 +114,21 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
       // A commit appends its event, then replaces state.json: wait for the state of the same event.
       if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS) return void (timer = setTimeout(update, STATE_LAG_MS / 10));
       pendingSince = null;
-      options.onBoard?.(board());
+      emit();
     } catch {
       // a file replaced mid-read: the next change or poll reads it again
     }
+  };
+  // A lease that runs out changes no file, but moves its task from running to interrupted: the
+  // board is drawn again then.
+  let leaseTimer: NodeJS.Timeout | undefined;
+  const emit = () => {
+    clearTimeout(leaseTimer);
+    const next = board();
+    options.onBoard?.(next);
+    const at = Date.parse(next.now);
+    const ends = next.running.flatMap((task) => (task.lease_seconds === null ? [] : [task.lease_seconds * 1000]));
+    if (ends.length > 0) leaseTimer = setTimeout(() => !closed && emit(), Math.min(2 ** 31 - 1, Math.min(...ends) + 500 - (Date.now() - at)));
   };
   const onPoll = () => update();
   let watcher: FSWatcher | undefined;
@@ -127,7 +140,8 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
   } catch {
     watcher = undefined; // no change events here: the polls cover it
   }
-  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS, persistent: false }, onPoll);
+  for (const file of [files.events, files.state]) watchFile(file, { interval: POLL_MS }, onPoll);
+  if (options.onBoard) emit(); // the first board, now
   return {
     board: () => {
       refresh();
@@ -136,6 +150,7 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
     close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(leaseTimer);
       watcher?.close();
       for (const file of [files.events, files.state]) unwatchFile(file, onPoll);
     },

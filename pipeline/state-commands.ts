@@ -4,7 +4,6 @@
 // pipeline/index.ts exports the same.
 export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course.ts';
 export { refuse } from './errors.ts';
-export { readStateFile } from './store/state-file.ts';
 export { commit } from './store/commit.ts';
 export { releaseHeldLocks } from './store/lock.ts';
 export { loadState } from './store/recover.ts';

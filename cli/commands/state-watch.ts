@@ -1,26 +1,25 @@
 // codelabgen state watch [--json]: the live board in the terminal. A terminal gets the compact
 // board redrawn on each change; a pipe or file gets one line per change (--json: one board per
 // line). Follows events.jsonl with the offset-based tail; reads only, until Ctrl-C.
-import { boardLine, boardScreen, followProgress, readStateFile, refuse, type Board } from '../../pipeline/state-commands.ts';
+import { boardLine, boardScreen, followProgress, type Board } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
-  if (readStateFile(course) === null) refuse(`${course.root} has no .codelabgen/state.json yet: nothing to watch`, 'start the course first: codelabgen state phase recon');
   const json = ctx.flag('json');
   const screen = ctx.out.outIsTTY && !json;
+  let cleared = false;
   const show = (board: Board) => {
     if (json) return ctx.out.jsonText(`${JSON.stringify(board)}\n`);
     if (!screen) return ctx.out.print(boardLine(board));
-    // Home, then each line over the old one, then clear what is left below.
+    // The screen cleared once; then home, each line over the old one, and clear what is left below.
     const lines = boardScreen(board, ctx.out.outColumns(), (style, text) => ctx.out.paint(style, text));
-    ctx.out.jsonText(`\x1b[H${lines.map((line) => `${line}\x1b[K`).join('\n')}\n\x1b[J`);
+    ctx.out.jsonText(`${cleared ? '' : '\x1b[2J'}\x1b[H${lines.map((line) => `${line}\x1b[K`).join('\n')}\n\x1b[J`);
+    cleared = true;
   };
-  if (screen) ctx.out.jsonText('\x1b[2J');
   const source = followProgress(course, { onBoard: show });
-  show(source.board());
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

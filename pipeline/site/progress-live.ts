@@ -3,6 +3,7 @@
 // board's HTML after every change, and the board the page renders (drafts builds read it once).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { courseAt } from '../course.ts';
+import type { Board } from '../progress-board.ts';
 import { followProgress, readProgressBoard, type ProgressSource } from '../progress-source.ts';
 import { renderBoardHtml, type BoardLinks } from './progress-html.ts';
 
@@ -30,16 +31,17 @@ export function serveProgress(root: string, url: string, links: BoardLinks): { m
   const send = (text: string) => {
     for (const res of clients) res.write(text);
   };
+  const boardEvent = (board: Board) => `event: board\ndata: ${JSON.stringify({ seq: board.seq, html: renderBoardHtml(board, links) })}\n\n`;
   const start = () => {
     if (source !== undefined) return;
     try {
-      source = followProgress(courseAt(root), { onBoard: (board) => send(`event: board\ndata: ${JSON.stringify({ seq: board.seq, html: renderBoardHtml(board, links) })}\n\n`) });
+      source = followProgress(courseAt(root), { onBoard: (board) => send(boardEvent(board)) });
       followed.set(root, source);
     } catch {
-      source = undefined; // no state yet: the next page request tries again
+      source = undefined; // no state yet: the next stream request tries again
     }
   };
-  start();
+  // Followed from the first stream on: until a board page is open, a change costs nothing here.
   const keepAlive = setInterval(() => send(': keep-alive\n\n'), 15_000);
   keepAlive.unref();
   return {
@@ -48,6 +50,8 @@ export function serveProgress(root: string, url: string, links: BoardLinks): { m
       start();
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       res.write('retry: 1000\n\n');
+      // The board now: the page may have been made before this stream began following the course.
+      if (source !== undefined) res.write(boardEvent(source.board()));
       clients.add(res);
       req.on('close', () => clients.delete(res));
     },
