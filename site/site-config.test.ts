@@ -27,7 +27,7 @@ test('the dark accent is the light one lightened just enough for AA on the dark 
 
 test('config.yaml site: accents below AA are refused with the ratio; defaults learner view, lang en', () => {
   const parse = (site: unknown) => ConfigSchema.safeParse({ site });
-  assert.deepEqual(ConfigSchema.parse({}).site, { report: false, lang: 'en' });
+  assert.deepEqual(ConfigSchema.parse({}).site, { publish: 'done', report: false, lang: 'en' });
   const low = parse({ accent: '#ffcc00' });
   assert.equal(low.success, false);
   assert.deepEqual(low.error?.issues[0]?.path, ['site', 'accent']);
