@@ -1,5 +1,5 @@
 // Course resolution for commands: --course, $CODELABGEN_COURSE, nearest ancestor (docs/protocol.md, "Course layout").
-import { resolveCourse, type Course } from '../pipeline/state-commands.ts';
+import { escapeControl, resolveCourse, type Course } from '../pipeline/state-commands.ts';
 import type { Context } from './context.ts';
 
 export function courseOf(ctx: Context): Course {
@@ -8,5 +8,5 @@ export function courseOf(ctx: Context): Course {
 
 /** Prints what recovery did (a torn line moved aside, events replayed) on stderr. */
 export function reportNotices(ctx: Context, notices: readonly string[]): void {
-  for (const notice of notices) ctx.out.warn(`warning: ${notice}`);
+  for (const notice of notices) ctx.out.warn(`warning: ${escapeControl(notice)}`);
 }

@@ -43,8 +43,8 @@ test('happy path: init → every phase → register → lessons through every st
     ok(root, 'state', 'log', 'source-unreachable', '--lesson', '1.2', '--data', 'url=https://example.com');
     ok(root, 'state', 'phase', 'assembly');
 
-    // assembly: report.md and a site build are required to leave it.
-    refused(root, ['state', 'phase', 'done'], /cannot leave assembly: \.codelabgen\/report\.md: missing \(and 1 more\)/);
+    // assembly: a site build and report.md are required to leave it.
+    refused(root, ['state', 'phase', 'done'], /cannot leave assembly: no successful site build recorded yet \(and 1 more\)/);
     assert.match(ok(root, 'report'), /wrote \.codelabgen\/report\.md and \.codelabgen\/report\.json: 3 lessons, 3 done/);
     const report = ReportSchema.parse(readJson(root, '.codelabgen/report.json'));
     assert.equal(report.totals.done, 3);
@@ -58,7 +58,7 @@ test('happy path: init → every phase → register → lessons through every st
     assert.equal(build.code, 0, `site build: ${build.stdout}${build.stderr}`);
     assert.equal(readEvents(root).at(-1)?.kind, 'site.build');
     ok(root, 'report');
-    assert.match(ok(root, 'state', 'phase', 'done'), /^phase assembly → done \(seq \d+\)\n$/);
+    assert.match(ok(root, 'state', 'phase', 'done'), /^phase assembly → done \(seq \d+\); report refreshed: \.codelabgen\/report\.md, \.codelabgen\/report\.json\n$/);
     assert.equal(readState(root).phase, 'done');
     refused(root, ['state', 'phase', 'done'], /^error: the course is already at the last phase \(done\)$/);
 

@@ -26,5 +26,16 @@ export const TaskSchema = z
   })
   .describe('A task: one worker run recorded by the orchestrator.');
 
+/**
+ * A task as `state task list` shows it (and `{"tasks": [...]}` of its --json): a running task whose
+ * lease has expired, or that has none, reads `interrupted`, as in `state next`. state.json never stores it.
+ */
+export const ListedTaskSchema = TaskSchema.extend({
+  status: z.enum(['running', 'interrupted', 'done', 'failed', 'reset']).describe('As stored, except a running task whose lease expired (or that has none): interrupted.'),
+}).describe('A task as `state task list` shows it.');
+
+export const TaskListSchema = z.strictObject({ tasks: z.array(ListedTaskSchema).describe('Tasks in id order.') }).describe('`state task list --json`.');
+
 export type Task = z.infer<typeof TaskSchema>;
+export type ListedTask = z.infer<typeof ListedTaskSchema>;
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;

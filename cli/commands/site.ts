@@ -1,7 +1,7 @@
 // `codelabgen site build|dev|preview`: the course site. Astro, mermaid and pagefind load only here
 // (dynamic import of pipeline/site/index.ts, whose modules import them lazily in turn).
 import path from 'node:path';
-import { isInside, loadConfig, RefusalError, SITE_OUT_DIR, type Course } from '../../pipeline/index.ts';
+import { escapeControl, isInside, loadConfig, RefusalError, SITE_OUT_DIR, type Course } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -55,8 +55,8 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   const progress = (step: string, detail: string) => {
     if (lines) return ctx.out.warn(`site build: ${step}: ${detail}`);
     if (json) return;
-    if (ctx.out.isTTY) ctx.out.status(`site build: ${step}: ${detail}`);
-    else ctx.out.warn(`site build: ${step}: ${detail}`);
+    if (ctx.out.isTTY) ctx.out.status(`site build: ${step}: ${escapeControl(detail)}`);
+    else ctx.out.warn(`site build: ${step}: ${escapeControl(detail)}`);
   };
   const result = await buildSite({
     root: course.root,
@@ -75,7 +75,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
     ctx.out.json({ ...result, drafts, recorded });
     return EXIT.ok;
   }
-  for (const problem of result.diagramErrors) ctx.out.warn(`warning: ${problem} (shown as an error box)`);
+  for (const problem of result.diagramErrors) ctx.out.warn(`warning: ${escapeControl(problem)} (shown as an error box)`);
   if (!drafts && result.excluded.length > 0) {
     ctx.out.warn(`warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`);
   }

@@ -1,7 +1,7 @@
 // Tasks (docs/protocol.md, Tasks): the orchestrator's record of worker runs. Decisions of
 // `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
 // (`--phase`) record the workers that are not about one lesson.
-import type { EventDraft, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
+import type { EventDraft, ListedTask, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
 import { RoleParser, TASK_ID_PATTERN, TASK_PHASES as TASK_PHASE_NAMES } from '../../content-schemas/fast.ts';
 import { printable } from '../course.ts';
 import { refuse } from '../errors.ts';
@@ -103,8 +103,6 @@ export function decideTaskReset(state: State, id: string, note: string | null, i
   return { kind: 'task.reset', task: id, note };
 }
 
-/** A task as listings show it: a running task whose lease ran out (or never had one) is `interrupted`. */
-export type ListedTask = Omit<Task, 'status'> & { status: Task['status'] | 'interrupted' };
 
 export function listedTask(task: Task, now: Date): ListedTask {
   return task.status === 'running' && !leaseHolds(task, now) ? { ...task, status: 'interrupted' } : task;
