@@ -2,6 +2,9 @@
 // ...): the store and the decisions, without verify, report or the site, whose code and Node
 // modules (child_process, perf_hooks) those commands would otherwise load on every call.
 // pipeline/index.ts exports the same.
+import { loadLazily } from '../content-schemas/fast.ts';
+import type * as ReportFiles from './report-files.ts';
+
 export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course.ts';
 export { refuse } from './errors.ts';
 export { commit } from './store/commit.ts';
@@ -27,3 +30,6 @@ export { followProgress, readProgressBoard } from './progress-source.ts';
 export { boardLine, boardScreen } from './progress-text.ts';
 export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
+
+/** `state phase done` writes the report again; the report's code (and zod) loads only then (dist/report-files.mjs). */
+export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq) => loadLazily<typeof ReportFiles>('report-files', '../pipeline/report-files.ts').writeReportFiles(course, lastSeq);

@@ -1,5 +1,5 @@
 // codelabgen state phase <next> [--approved]: one phase forward (docs/protocol.md, "Phases").
-import { ARTIFACTS, commit, decidePhase, phaseFacts } from '../../pipeline/state-commands.ts';
+import { ARTIFACTS, commit, decidePhase, phaseFacts, writeReportFiles } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -11,7 +11,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, notices);
   if (event.kind !== 'phase.advance') return EXIT.ok;
   // The finished course's report tells everything up to this move (assembly asked for it before the site build).
-  const report = event.to === 'done' ? (await import('../../pipeline/index.ts')).writeReportFiles(course, state.last_seq) : null;
+  const report = event.to === 'done' ? writeReportFiles(course, state.last_seq) : null;
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved, ...(report && { report: [ARTIFACTS.reportMd, ARTIFACTS.reportJson] }) });
   else ctx.out.print(`phase ${event.from} → ${event.to} (seq ${event.seq})${report ? `; report refreshed: ${ARTIFACTS.reportMd}, ${ARTIFACTS.reportJson}` : ''}`);
   return EXIT.ok;

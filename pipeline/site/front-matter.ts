@@ -2,7 +2,7 @@
 // It gives the doc's title (before a leading `# Title`) and a description; its lines are blanked, so
 // the markdown after it keeps its line numbers. A broken block is a problem with its doc line (check,
 // the site build and `site dev` report it like a broken code reference).
-import { DataFileError, parseYamlText } from '../../content-schemas/index.ts';
+import { DataFileError, parseYamlText } from '../../content-schemas/fast.ts';
 
 export interface DocFrontMatter {
   title: string | null;
