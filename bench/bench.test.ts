@@ -17,7 +17,7 @@ test('bench refuses an unknown --only part', () => {
 test('bench --help prints the usage and runs nothing; an unknown argument is refused before any run', () => {
   const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^usage: node bench\/run\.ts \[--quick\] \[--only cli,contention,mcp,scale,site\]\n/);
+  assert.match(help.stdout, /^usage: node bench\/run\.ts \[--quick\] \[--only cli,contention,mcp,progress,scale,site\]\n/);
   assert.equal(help.stderr, '', 'no load average: nothing ran');
   const stray = spawnSync(process.execPath, [RUN, '--quick', '--onyl', 'cli'], { encoding: 'utf8' });
   assert.equal(stray.status, 2);

@@ -144,7 +144,7 @@ async function runCase(base: string, fuzz: FuzzCase): Promise<string[]> {
     const out = diff(before.outside, tree(outside, false));
     if (out.added.length > 0 || out.changed.length > 0) problems.push(`changed the outside folder: added ${out.added.join(', ')} changed ${out.changed.join(', ')}`);
     if (fuzz.fromParent) {
-      const beside = diff(before.work, tree(work)).added.filter((entry) => !/^(fresh|linked)$/.test(entry) && !entry.startsWith('course/') && !entry.startsWith('outside/'));
+      const beside = diff(before.work, tree(work)).added.filter((entry) => !/^(fresh|linked)(\/\.gitignore)?$/.test(entry) && !entry.startsWith('course/') && !entry.startsWith('outside/'));
       if (beside.length > 0) problems.push(`init created ${beside.join(', ')}`);
     }
     return problems.map((problem) => `${fuzz.name} [${fuzz.args.join(' ').slice(0, 120)}]: ${problem}`);

@@ -71,7 +71,8 @@ function searchIndex(): Map<string, string> {
 }
 
 test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', { timeout: 600_000 }, async () => {
-  assert.match(rebuilt.stdout, /^search: 8 pages indexed$/m, 'the edit made a new index');
+  // Glossary and Sources pages are made only when they have entries.
+  assert.match(rebuilt.stdout, /^search: 6 pages indexed$/m, 'the edit made a new index');
   const before = searchIndex();
   const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
   let progress = '';
