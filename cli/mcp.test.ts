@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
 import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
@@ -662,4 +662,40 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
   } finally {
     await client.close();
   }
+});
+
+test('leaving a gate asks the user by elicitation when the client can; the event records that the approval came that way', { timeout: 60_000 }, async () => {
+  const root = courseAt('gate_sources');
+  const answers: Array<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> = [{ action: 'decline' }, { action: 'accept', content: { approve: false } }, { action: 'accept', content: { approve: true } }];
+  const asked: string[] = [];
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params.message);
+    return answers.shift()!;
+  });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], cwd: root, env: serverEnv(), stderr: 'ignore' }));
+  try {
+    const before = snapshot(root);
+    for (const reason of ['declined', 'answered no']) {
+      const refusedCall = await call(client, 'state_phase', { next: 'topics' });
+      assert.equal(refusedCall.isError, true);
+      assert.equal(refusedCall.content.at(-1)!.text, `error: state_phase: the user did not approve leaving gate_sources (${reason}); nothing changed`);
+      assert.deepEqual(snapshot(root), before);
+    }
+    assert.deepEqual((await ok(client, 'state_phase', { next: 'topics' })).to, 'topics');
+    assert.equal(asked.length, 3);
+    assert.match(asked[0]!, /^Leave gate_sources and move to topics\? This gate is yours to approve: the sources gathered/);
+    const event = readEvents(root).at(-1)!;
+    assert.deepEqual([event.kind, event.approved, event.approval], ['phase.advance', true, 'elicitation']);
+    // Not at a gate: nothing is asked.
+    ARTIFACTS_BY_PHASE.topics!(root);
+    await ok(client, 'state_phase', { next: 'curriculum' });
+    assert.equal(asked.length, 3);
+  } finally {
+    await client.close();
+  }
+  // The flag (the CLI's --approved, or approved: true) is recorded as such.
+  const flagged = courseAt('gate_sources');
+  cliOk(flagged, 'state', 'phase', 'topics', '--approved');
+  assert.equal(readEvents(flagged).at(-1)!.approval, 'flag');
 });

@@ -33,7 +33,14 @@ export const RegisteredLessonSchema = z.strictObject({
 export const EventSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ ...base, kind: z.literal('course.init'), title: z.string().min(1).max(200), topic: z.string().max(500).nullable() }),
-    z.strictObject({ ...base, kind: z.literal('phase.advance'), from: PhaseSchema, to: PhaseSchema, approved: z.boolean().describe('Given --approved (gates).') }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('phase.advance'),
+      from: PhaseSchema,
+      to: PhaseSchema,
+      approved: z.boolean().describe('Given --approved (gates).'),
+      approval: z.enum(['flag', 'elicitation']).optional().describe('How an approval came: the --approved flag (or MCP `approved: true`), or the user\'s answer to an MCP elicitation.'),
+    }),
     z.strictObject({
       ...base,
       kind: z.literal('lessons.register'),

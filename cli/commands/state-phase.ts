@@ -7,7 +7,13 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const target = ctx.positionals[0] ?? '';
-  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => decidePhase(state, target, ctx.flag('approved'), phaseFacts(course, state, target, ctx.flag('approved'))));
+  const approved = ctx.flag('approved');
+  // The MCP server sets approved-via when the user approved in an elicitation (cli/mcp/server.ts); no CLI option.
+  const approval = ctx.string('approved-via') === 'elicitation' ? 'elicitation' : 'flag';
+  const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => {
+    const draft = decidePhase(state, target, approved, phaseFacts(course, state, target, approved));
+    return draft.kind === 'phase.advance' && approved ? { ...draft, approval } : draft;
+  });
   reportNotices(ctx, notices);
   if (event.kind !== 'phase.advance') return EXIT.ok;
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved });

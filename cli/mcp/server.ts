@@ -105,9 +105,29 @@ export function createServer(options: ServerOptions): McpServer {
     if (options.env.CODELABGEN_COURSE) return path.resolve(options.cwd, options.env.CODELABGEN_COURSE);
     return (await clientRoots())[0];
   };
-  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) => {
+  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal, values: Record<string, string> = {}) => {
     const invocation = toInvocation(tool, args, await courseOf(args));
+    Object.assign(invocation.values, values);
     return options.track(invoke(tool.command, invocation, { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+  };
+
+  /**
+   * At a gate whose work is done, asks the user (elicitation/create) to approve leaving it. Returns
+   * 'approved', the reason it was not, or null when no approval is asked (not at a ready gate, or
+   * another target: the command refuses as it does on the CLI).
+   */
+  const askGateApproval = async (next: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string | null> => {
+    const planned = await run(commandNamed('state next'), typeof args.course === 'string' ? { course: args.course } : {});
+    if (planned.exitCode !== 0) return null;
+    const plan = JSON.parse(planned.stdout) as { phase: string; next_phase: string | null; approval_needed: boolean; ready: boolean };
+    if (!plan.approval_needed || !plan.ready || plan.next_phase !== next) return null;
+    const what = plan.phase === 'gate_sources' ? 'the sources gathered (.codelabgen/sources.jsonl)' : 'the curriculum and plan (.codelabgen/curriculum.yaml, .codelabgen/plan.md)';
+    const answer = await server.server.elicitInput({
+      message: `Leave ${plan.phase} and move to ${next}? This gate is yours to approve: ${what}.`,
+      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Approve ${what}`, description: `Leave ${plan.phase} for ${next}` } }, required: ['approve'] },
+    }, { signal, timeout: 30 * 60_000 });
+    if (answer.action === 'accept' && answer.content?.approve === true) return 'approved';
+    return `the user did not approve leaving ${plan.phase} (${answer.action === 'accept' ? 'answered no' : answer.action === 'decline' ? 'declined' : 'cancelled'})`;
   };
 
   // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
@@ -136,7 +156,17 @@ export function createServer(options: ServerOptions): McpServer {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
     };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-    const outcome = await run(tool, args, progress, extra.signal);
+    // Leaving a gate is the user's decision: a client that can elicit asks the user (no `approved` needed).
+    let values: Record<string, string> = {};
+    let callArgs = args;
+    if (tool.name === 'state_phase' && args.approved !== true && server.server.getClientCapabilities()?.elicitation) {
+      const decision = await askGateApproval(String(args.next), args, extra.signal);
+      if (decision === 'approved') {
+        callArgs = { ...args, approved: true };
+        values = { 'approved-via': 'elicitation' };
+      } else if (decision !== null) return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: `error: state_phase: ${decision}; nothing changed` });
+    }
+    const outcome = await run(tool, callArgs, progress, extra.signal, values);
     // Notices and warnings (drift, a sandbox that is off, a repaired log) also as log messages, at the client's level.
     for (const line of outcome.stderr.split('\n').filter((text) => text.trim() !== '')) {
       const warning = line.startsWith('warning: ');
