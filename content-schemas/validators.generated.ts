@@ -141,59 +141,60 @@ const c51 = new Set<unknown>(["running","done","failed","reset"]);
 const c52 = new Set<string>(["at","seq","out","pages","lessons"]);
 const c53 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
 const c54 = new Set<unknown>(["course.init"]);
-const c55 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
+const c55 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved","approval"]);
 const c56 = new Set<unknown>(["phase.advance"]);
-const c57 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
-const c58 = new Set<unknown>(["lessons.register"]);
-const c59 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c60 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
-const c61 = new Set<unknown>(["lesson.stage"]);
-const c62 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c64 = new Set<unknown>(["lesson.verified"]);
-const c65 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c66 = new Set<unknown>(["lesson.fail"]);
-const c67 = new Set<unknown>(["state fail","verify"]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c69 = new Set<unknown>(["lesson.block"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c71 = new Set<unknown>(["lesson.unblock"]);
-const c72 = new Set<unknown>(["lesson.stale"]);
-const c73 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c74 = new Set<unknown>(["task.start"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c76 = new Set<unknown>(["task.heartbeat"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c78 = new Set<unknown>(["task.finish"]);
-const c79 = new Set<unknown>(["done","failed"]);
-const c80 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c81 = new Set<unknown>(["task.reset"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c83 = new Set<unknown>(["log"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c85 = new Set<unknown>(["site.build"]);
-const c86 = new Map<unknown, (v: any) => any>([["course.init", v257], ["phase.advance", v268], ["lessons.register", v271], ["lesson.stage", v278], ["lesson.verified", v287], ["lesson.fail", v294], ["lesson.block", v308], ["lesson.unblock", v311], ["lesson.stale", v319], ["task.start", v322], ["task.heartbeat", v328], ["task.finish", v331], ["task.reset", v335], ["log", v337], ["site.build", v344]]);
-const c87 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c88 = new Set<unknown>([3]);
-const c89 = new Set<string>(["title","topic"]);
-const c90 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c91 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c92 = new Set<string>(["kind","lesson","at","text"]);
-const c93 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
-const c94 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c95 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
-const c96 = new Set<string>(["at","note","via","run","blocked","tests","evidence"]);
-const c97 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c98 = new Set<string>(["at","reason","cleared_at"]);
-const c99 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c100 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c101 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c102 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c103 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c104 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c105 = new Set<string>(["kind","count","entries"]);
-const c106 = new Set<string>(["at","lesson","data"]);
-const c107 = new Set<string>(["at","pages","lessons"]);
+const c57 = new Set<unknown>(["flag","elicitation"]);
+const c58 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
+const c59 = new Set<unknown>(["lessons.register"]);
+const c60 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c61 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened"]);
+const c62 = new Set<unknown>(["lesson.stage"]);
+const c63 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c64 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c65 = new Set<unknown>(["lesson.verified"]);
+const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c67 = new Set<unknown>(["lesson.fail"]);
+const c68 = new Set<unknown>(["state fail","verify"]);
+const c69 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c70 = new Set<unknown>(["lesson.block"]);
+const c71 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
+const c72 = new Set<unknown>(["lesson.unblock"]);
+const c73 = new Set<unknown>(["lesson.stale"]);
+const c74 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c75 = new Set<unknown>(["task.start"]);
+const c76 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c77 = new Set<unknown>(["task.heartbeat"]);
+const c78 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c79 = new Set<unknown>(["task.finish"]);
+const c80 = new Set<unknown>(["done","failed"]);
+const c81 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c82 = new Set<unknown>(["task.reset"]);
+const c83 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c84 = new Set<unknown>(["log"]);
+const c85 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c86 = new Set<unknown>(["site.build"]);
+const c87 = new Map<unknown, (v: any) => any>([["course.init", v257], ["phase.advance", v268], ["lessons.register", v273], ["lesson.stage", v280], ["lesson.verified", v289], ["lesson.fail", v296], ["lesson.block", v310], ["lesson.unblock", v313], ["lesson.stale", v321], ["task.start", v324], ["task.heartbeat", v330], ["task.finish", v333], ["task.reset", v337], ["log", v339], ["site.build", v346]]);
+const c88 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c89 = new Set<unknown>([3]);
+const c90 = new Set<string>(["title","topic"]);
+const c91 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c92 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c93 = new Set<string>(["kind","lesson","at","text"]);
+const c94 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-needs-user"]);
+const c95 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c96 = new Set<string>(["runs","passed","failed","last_run","last_passed","last_tests","last_at"]);
+const c97 = new Set<string>(["at","note","via","run","blocked","tests","evidence"]);
+const c98 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c99 = new Set<string>(["at","reason","cleared_at"]);
+const c100 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c101 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c102 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c103 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c104 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c105 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c106 = new Set<string>(["kind","count","entries"]);
+const c107 = new Set<string>(["at","lesson","data"]);
+const c108 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -838,227 +839,231 @@ function v269(v: any): any {
   return c56.has(v) ? v : FAIL;
 }
 const v270 = v33;
+function v272(v: any): any {
+  return c57.has(v) ? v : FAIL;
+}
+function v271(v: any): any {
+  return v === undefined ? undefined : v272(v);
+}
 function v268(v: any): any {
   return obj(v, c55, t28);
 }
-function v272(v: any): any {
-  return c58.has(v) ? v : FAIL;
-}
-const v275 = v195;
-const v276 = v195;
 function v274(v: any): any {
-  return obj(v, c59, t29);
+  return c59.has(v) ? v : FAIL;
 }
+const v277 = v195;
+const v278 = v195;
+function v276(v: any): any {
+  return obj(v, c60, t29);
+}
+function v275(v: any): any {
+  return arr(v, -1, -1, v276);
+}
+const v279 = v192;
 function v273(v: any): any {
-  return arr(v, -1, -1, v274);
+  return obj(v, c58, t30);
 }
-const v277 = v192;
-function v271(v: any): any {
-  return obj(v, c57, t30);
-}
-function v279(v: any): any {
-  return c61.has(v) ? v : FAIL;
-}
-const v280 = v53;
-const v282 = v218;
 function v281(v: any): any {
-  return v === null ? null : v282(v);
+  return c62.has(v) ? v : FAIL;
 }
-const v283 = v33;
-function v285(v: any): any {
-  return obj(v, c62, t31);
+const v282 = v53;
+const v284 = v218;
+function v283(v: any): any {
+  return v === null ? null : v284(v);
 }
-function v284(v: any): any {
-  return v === undefined ? undefined : v285(v);
-}
-const v286 = v239;
-function v278(v: any): any {
-  return obj(v, c60, t32);
-}
-function v288(v: any): any {
-  return c64.has(v) ? v : FAIL;
-}
-const v289 = v139;
-const v291 = v122;
-function v290(v: any): any {
-  return v === null ? null : v291(v);
-}
-const v293 = v133;
-function v292(v: any): any {
-  return v === undefined ? undefined : v293(v);
-}
+const v285 = v33;
 function v287(v: any): any {
-  return obj(v, c63, t33);
+  return obj(v, c63, t31);
 }
-function v295(v: any): any {
-  return c66.has(v) ? v : FAIL;
+function v286(v: any): any {
+  return v === undefined ? undefined : v287(v);
 }
-const v296 = v218;
-const v297 = v122;
-const v298 = v33;
-function v299(v: any): any {
+const v288 = v239;
+function v280(v: any): any {
+  return obj(v, c61, t32);
+}
+function v290(v: any): any {
+  return c65.has(v) ? v : FAIL;
+}
+const v291 = v139;
+const v293 = v122;
+function v292(v: any): any {
+  return v === null ? null : v293(v);
+}
+const v295 = v133;
+function v294(v: any): any {
+  return v === undefined ? undefined : v295(v);
+}
+function v289(v: any): any {
+  return obj(v, c64, t33);
+}
+function v297(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-const v301 = v122;
-function v300(v: any): any {
-  return v === null ? null : v301(v);
+const v298 = v218;
+const v299 = v122;
+const v300 = v33;
+function v301(v: any): any {
+  return c68.has(v) ? v : FAIL;
 }
-const v304 = v61;
-function v303(v: any): any {
-  return v === null ? null : v304(v);
-}
+const v303 = v122;
 function v302(v: any): any {
-  return v === undefined ? undefined : v303(v);
+  return v === null ? null : v303(v);
 }
-const v307 = v139;
-function v306(v: any): any {
-  return v === null ? null : v307(v);
-}
+const v306 = v61;
 function v305(v: any): any {
-  return v === undefined ? undefined : v306(v);
+  return v === null ? null : v306(v);
 }
-function v294(v: any): any {
-  return obj(v, c65, t34);
+function v304(v: any): any {
+  return v === undefined ? undefined : v305(v);
 }
-function v309(v: any): any {
-  return c69.has(v) ? v : FAIL;
-}
-const v310 = v218;
+const v309 = v139;
 function v308(v: any): any {
-  return obj(v, c68, t35);
+  return v === null ? null : v309(v);
 }
-function v312(v: any): any {
-  return c71.has(v) ? v : FAIL;
+function v307(v: any): any {
+  return v === undefined ? undefined : v308(v);
 }
-const v313 = v33;
-const v316 = v218;
-function v315(v: any): any {
-  return v === null ? null : v316(v);
-}
-function v314(v: any): any {
-  return v === undefined ? undefined : v315(v);
-}
-const v318 = v33;
-function v317(v: any): any {
-  return v === undefined ? undefined : v318(v);
+function v296(v: any): any {
+  return obj(v, c66, t34);
 }
 function v311(v: any): any {
-  return obj(v, c70, t36);
+  return c70.has(v) ? v : FAIL;
 }
-function v320(v: any): any {
+const v312 = v218;
+function v310(v: any): any {
+  return obj(v, c69, t35);
+}
+function v314(v: any): any {
   return c72.has(v) ? v : FAIL;
 }
-const v321 = v218;
+const v315 = v33;
+const v318 = v218;
+function v317(v: any): any {
+  return v === null ? null : v318(v);
+}
+function v316(v: any): any {
+  return v === undefined ? undefined : v317(v);
+}
+const v320 = v33;
 function v319(v: any): any {
-  return obj(v, c68, t37);
+  return v === undefined ? undefined : v320(v);
 }
-function v323(v: any): any {
-  return c74.has(v) ? v : FAIL;
-}
-const v324 = v238;
-const v325 = v239;
-const v327 = v122;
-function v326(v: any): any {
-  return v === undefined ? undefined : v327(v);
+function v313(v: any): any {
+  return obj(v, c71, t36);
 }
 function v322(v: any): any {
-  return obj(v, c73, t38);
+  return c73.has(v) ? v : FAIL;
 }
-function v329(v: any): any {
-  return c76.has(v) ? v : FAIL;
+const v323 = v218;
+function v321(v: any): any {
+  return obj(v, c69, t37);
 }
-const v330 = v122;
+function v325(v: any): any {
+  return c75.has(v) ? v : FAIL;
+}
+const v326 = v238;
+const v327 = v239;
+const v329 = v122;
 function v328(v: any): any {
-  return obj(v, c75, t39);
+  return v === undefined ? undefined : v329(v);
 }
-function v332(v: any): any {
-  return c78.has(v) ? v : FAIL;
+function v324(v: any): any {
+  return obj(v, c74, t38);
 }
-function v333(v: any): any {
+function v331(v: any): any {
+  return c77.has(v) ? v : FAIL;
+}
+const v332 = v122;
+function v330(v: any): any {
+  return obj(v, c76, t39);
+}
+function v334(v: any): any {
   return c79.has(v) ? v : FAIL;
 }
-const v334 = v246;
-function v331(v: any): any {
-  return obj(v, c77, t40);
-}
-function v336(v: any): any {
-  return c81.has(v) ? v : FAIL;
-}
 function v335(v: any): any {
-  return obj(v, c80, t41);
+  return c80.has(v) ? v : FAIL;
+}
+const v336 = v246;
+function v333(v: any): any {
+  return obj(v, c78, t40);
 }
 function v338(v: any): any {
-  return c83.has(v) ? v : FAIL;
+  return c82.has(v) ? v : FAIL;
 }
-const v339 = v53;
-const v340 = v238;
-const v342 = v139;
-const v343 = v139;
-function v341(v: any): any {
+function v337(v: any): any {
+  return obj(v, c81, t41);
+}
+function v340(v: any): any {
+  return c84.has(v) ? v : FAIL;
+}
+const v341 = v53;
+const v342 = v238;
+const v344 = v139;
+const v345 = v139;
+function v343(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v342(k) !== k) return FAIL;
-    const r = v343(v[k]);
+    if (k === '__proto__' || v344(k) !== k) return FAIL;
+    const r = v345(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v337(v: any): any {
-  return obj(v, c82, t42);
+function v339(v: any): any {
+  return obj(v, c83, t42);
 }
-function v345(v: any): any {
-  return c85.has(v) ? v : FAIL;
+function v347(v: any): any {
+  return c86.has(v) ? v : FAIL;
 }
-const v346 = v124;
-const v347 = v135;
-const v348 = v192;
-function v344(v: any): any {
-  return obj(v, c84, t43);
+const v348 = v124;
+const v349 = v135;
+const v350 = v192;
+function v346(v: any): any {
+  return obj(v, c85, t43);
 }
 function v256(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c86.get(v["kind"]);
+  const option = c87.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v350(v: any): any {
-  return c88.has(v) ? v : FAIL;
-}
-const v351 = v63;
-const v353 = v139;
-const v355 = v139;
-function v354(v: any): any {
-  return v === null ? null : v355(v);
-}
 function v352(v: any): any {
-  return obj(v, c89, t44);
+  return c89.has(v) ? v : FAIL;
 }
-const v356 = v185;
-const v357 = v135;
-const v360 = v185;
-const v361 = v63;
-const v362 = v243;
-const v364 = v126;
-function v363(v: any): any {
-  return v === null ? null : v364(v);
+const v353 = v63;
+const v355 = v139;
+const v357 = v139;
+function v356(v: any): any {
+  return v === null ? null : v357(v);
 }
-const v365 = v33;
-function v366(v: any): any {
+function v354(v: any): any {
+  return obj(v, c90, t44);
+}
+const v358 = v185;
+const v359 = v135;
+const v362 = v185;
+const v363 = v63;
+const v364 = v243;
+const v366 = v126;
+function v365(v: any): any {
+  return v === null ? null : v366(v);
+}
+const v367 = v33;
+function v368(v: any): any {
   return v === null ? null : v188(v);
 }
-function v359(v: any): any {
-  return obj(v, c90, t45);
+function v361(v: any): any {
+  return obj(v, c91, t45);
 }
-function v358(v: any): any {
-  return arr(v, -1, -1, v359);
-}
-const v368 = v135;
-function v369(v: any): any {
-  return FAIL; // record with enumerated keys: zod decides
+function v360(v: any): any {
+  return arr(v, -1, -1, v361);
 }
 const v370 = v135;
-const v371 = v135;
+function v371(v: any): any {
+  return FAIL; // record with enumerated keys: zod decides
+}
 const v372 = v135;
 const v373 = v135;
 const v374 = v135;
@@ -1068,254 +1073,256 @@ const v377 = v135;
 const v378 = v135;
 const v379 = v135;
 const v380 = v135;
-function v382(v: any): any {
+const v381 = v135;
+const v382 = v135;
+function v384(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v381(v: any): any {
-  return v === null ? null : v382(v);
+function v383(v: any): any {
+  return v === null ? null : v384(v);
 }
-const v383 = v135;
-const v384 = v381;
-const v385 = v126;
-function v367(v: any): any {
-  return obj(v, c91, t46);
+const v385 = v135;
+const v386 = v383;
+const v387 = v126;
+function v369(v: any): any {
+  return obj(v, c92, t46);
+}
+function v390(v: any): any {
+  return c94.has(v) ? v : FAIL;
+}
+const v391 = v238;
+const v392 = v63;
+const v393 = v139;
+function v389(v: any): any {
+  return obj(v, c93, t47);
 }
 function v388(v: any): any {
-  return c93.has(v) ? v : FAIL;
+  return arr(v, -1, -1, v389);
 }
-const v389 = v238;
-const v390 = v63;
-const v391 = v139;
-function v387(v: any): any {
-  return obj(v, c92, t47);
-}
-function v386(v: any): any {
-  return arr(v, -1, -1, v387);
-}
-const v394 = v53;
-const v395 = v139;
 const v396 = v53;
 const v397 = v139;
-const v398 = v139;
-const v399 = v174;
-const v400 = v33;
-const v401 = v33;
-const v402 = v135;
-const v403 = v135;
+const v398 = v53;
+const v399 = v139;
+const v400 = v139;
+const v401 = v174;
+const v402 = v33;
+const v403 = v33;
 const v404 = v135;
 const v405 = v135;
 const v406 = v135;
+const v407 = v135;
 const v408 = v135;
-const v409 = v135;
 const v410 = v135;
-const v412 = v122;
-function v411(v: any): any {
-  return v === null ? null : v412(v);
-}
-const v414 = v33;
+const v411 = v135;
+const v412 = v135;
+const v414 = v122;
 function v413(v: any): any {
   return v === null ? null : v414(v);
 }
-const v415 = v133;
-const v416 = v243;
-function v407(v: any): any {
-  return obj(v, c95, t48);
+const v416 = v33;
+function v415(v: any): any {
+  return v === null ? null : v416(v);
 }
-const v419 = v63;
-const v420 = v139;
-const v421 = v299;
-const v423 = v122;
-function v422(v: any): any {
-  return v === null ? null : v423(v);
+const v417 = v133;
+const v418 = v243;
+function v409(v: any): any {
+  return obj(v, c96, t48);
 }
-const v424 = v33;
-const v425 = v133;
-const v427 = v139;
-function v426(v: any): any {
-  return v === null ? null : v427(v);
+const v421 = v63;
+const v422 = v139;
+const v423 = v301;
+const v425 = v122;
+function v424(v: any): any {
+  return v === null ? null : v425(v);
 }
-function v418(v: any): any {
-  return obj(v, c96, t49);
-}
-function v417(v: any): any {
-  return arr(v, -1, -1, v418);
-}
-const v430 = v63;
-const v431 = v139;
-const v432 = v204;
-const v433 = v243;
-const v435 = v139;
-function v434(v: any): any {
-  return v === null ? null : v435(v);
-}
-function v429(v: any): any {
-  return obj(v, c97, t50);
-}
+const v426 = v33;
+const v427 = v133;
+const v429 = v139;
 function v428(v: any): any {
-  return arr(v, -1, -1, v429);
+  return v === null ? null : v429(v);
 }
-const v438 = v63;
-const v439 = v139;
-const v440 = v243;
-function v437(v: any): any {
-  return obj(v, c98, t51);
+function v420(v: any): any {
+  return obj(v, c97, t49);
 }
+function v419(v: any): any {
+  return arr(v, -1, -1, v420);
+}
+const v432 = v63;
+const v433 = v139;
+const v434 = v204;
+const v435 = v243;
+const v437 = v139;
 function v436(v: any): any {
-  return arr(v, -1, -1, v437);
+  return v === null ? null : v437(v);
 }
-const v441 = v63;
+function v431(v: any): any {
+  return obj(v, c98, t50);
+}
+function v430(v: any): any {
+  return arr(v, -1, -1, v431);
+}
+const v440 = v63;
+const v441 = v139;
 const v442 = v243;
-const v443 = v363;
-const v444 = v126;
-const v445 = v133;
-const v448 = v63;
-const v449 = v159;
-const v451 = v139;
-function v450(v: any): any {
-  return v === null ? null : v451(v);
+function v439(v: any): any {
+  return obj(v, c99, t51);
 }
-const v453 = v122;
+function v438(v: any): any {
+  return arr(v, -1, -1, v439);
+}
+const v443 = v63;
+const v444 = v243;
+const v445 = v365;
+const v446 = v126;
+const v447 = v133;
+const v450 = v63;
+const v451 = v159;
+const v453 = v139;
 function v452(v: any): any {
   return v === null ? null : v453(v);
 }
-const v456 = v139;
-const v458 = v139;
-function v457(v: any): any {
-  return v === null ? null : v458(v);
+const v455 = v122;
+function v454(v: any): any {
+  return v === null ? null : v455(v);
 }
-const v459 = v139;
-function v455(v: any): any {
+const v458 = v139;
+const v460 = v139;
+function v459(v: any): any {
+  return v === null ? null : v460(v);
+}
+const v461 = v139;
+function v457(v: any): any {
   return obj(v, c33, t52);
 }
-function v454(v: any): any {
-  return arr(v, -1, -1, v455);
+function v456(v: any): any {
+  return arr(v, -1, -1, v457);
 }
-function v447(v: any): any {
-  return obj(v, c99, t53);
+function v449(v: any): any {
+  return obj(v, c100, t53);
 }
-function v446(v: any): any {
-  return arr(v, -1, -1, v447);
+function v448(v: any): any {
+  return arr(v, -1, -1, v449);
 }
-const v462 = v139;
-const v463 = v139;
-const v464 = v366;
-const v465 = v241;
-const v467 = v173;
-function v466(v: any): any {
-  return v === null ? null : v467(v);
+const v464 = v139;
+const v465 = v139;
+const v466 = v368;
+const v467 = v241;
+const v469 = v173;
+function v468(v: any): any {
+  return v === null ? null : v469(v);
 }
-const v468 = v63;
-const v469 = v363;
-const v470 = v135;
-const v471 = v243;
-const v473 = v139;
-function v472(v: any): any {
-  return v === null ? null : v473(v);
-}
-function v461(v: any): any {
-  return obj(v, c100, t54);
-}
-function v460(v: any): any {
-  return arr(v, -1, -1, v461);
-}
-const v474 = v33;
+const v470 = v63;
+const v471 = v365;
+const v472 = v135;
+const v473 = v243;
 const v475 = v139;
-const v478 = v122;
-const v479 = v63;
-const v480 = v139;
-function v481(v: any): any {
-  return c102.has(v) ? v : FAIL;
+function v474(v: any): any {
+  return v === null ? null : v475(v);
 }
+function v463(v: any): any {
+  return obj(v, c101, t54);
+}
+function v462(v: any): any {
+  return arr(v, -1, -1, v463);
+}
+const v476 = v33;
+const v477 = v139;
+const v480 = v122;
+const v481 = v63;
 const v482 = v139;
-const v484 = v139;
 function v483(v: any): any {
-  return arr(v, -1, -1, v484);
+  return c103.has(v) ? v : FAIL;
 }
-function v477(v: any): any {
-  return obj(v, c101, t55);
+const v484 = v139;
+const v486 = v139;
+function v485(v: any): any {
+  return arr(v, -1, -1, v486);
 }
-function v476(v: any): any {
-  return arr(v, -1, -1, v477);
+function v479(v: any): any {
+  return obj(v, c102, t55);
 }
-function v393(v: any): any {
-  return obj(v, c94, t56);
+function v478(v: any): any {
+  return arr(v, -1, -1, v479);
 }
-function v392(v: any): any {
-  return arr(v, -1, -1, v393);
+function v395(v: any): any {
+  return obj(v, c95, t56);
 }
-const v485 = v476;
-const v488 = v240;
-const v489 = v135;
-const v490 = v135;
+function v394(v: any): any {
+  return arr(v, -1, -1, v395);
+}
+const v487 = v478;
+const v490 = v240;
 const v491 = v135;
 const v492 = v135;
 const v493 = v135;
-const v494 = v126;
-const v495 = v363;
-const v496 = v363;
-function v487(v: any): any {
-  return obj(v, c103, t57);
+const v494 = v135;
+const v495 = v135;
+const v496 = v126;
+const v497 = v365;
+const v498 = v365;
+function v489(v: any): any {
+  return obj(v, c104, t57);
 }
-function v486(v: any): any {
-  return arr(v, -1, -1, v487);
+function v488(v: any): any {
+  return arr(v, -1, -1, v489);
 }
-const v497 = v460;
-const v500 = v185;
-function v501(v: any): any {
+const v499 = v462;
+const v502 = v185;
+function v503(v: any): any {
   return arr(v, -1, -1, v240);
 }
-const v502 = v135;
-const v503 = v135;
 const v504 = v135;
 const v505 = v135;
 const v506 = v135;
-const v507 = v126;
-function v499(v: any): any {
-  return obj(v, c104, t58);
+const v507 = v135;
+const v508 = v135;
+const v509 = v126;
+function v501(v: any): any {
+  return obj(v, c105, t58);
 }
-function v498(v: any): any {
-  return arr(v, -1, -1, v499);
+function v500(v: any): any {
+  return arr(v, -1, -1, v501);
 }
-const v510 = v139;
-const v511 = v135;
-const v514 = v63;
-const v515 = v238;
-const v517 = v139;
-const v518 = v139;
-function v516(v: any): any {
+const v512 = v139;
+const v513 = v135;
+const v516 = v63;
+const v517 = v238;
+const v519 = v139;
+const v520 = v139;
+function v518(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v517(k) !== k) return FAIL;
-    const r = v518(v[k]);
+    if (k === '__proto__' || v519(k) !== k) return FAIL;
+    const r = v520(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v513(v: any): any {
-  return obj(v, c106, t59);
+function v515(v: any): any {
+  return obj(v, c107, t59);
 }
-function v512(v: any): any {
-  return arr(v, -1, -1, v513);
+function v514(v: any): any {
+  return arr(v, -1, -1, v515);
 }
-function v509(v: any): any {
-  return obj(v, c105, t60);
+function v511(v: any): any {
+  return obj(v, c106, t60);
 }
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
+function v510(v: any): any {
+  return arr(v, -1, -1, v511);
 }
-const v521 = v63;
-const v522 = v135;
-const v523 = v135;
-function v520(v: any): any {
-  return obj(v, c107, t61);
+const v523 = v63;
+const v524 = v135;
+const v525 = v135;
+function v522(v: any): any {
+  return obj(v, c108, t61);
 }
-function v519(v: any): any {
-  return v === null ? null : v520(v);
+function v521(v: any): any {
+  return v === null ? null : v522(v);
 }
-function v349(v: any): any {
-  return obj(v, c87, t62);
+function v351(v: any): any {
+  return obj(v, c88, t62);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1346,41 +1353,41 @@ const t24: Field[] = [["id", v237, 0], ["lesson", v238, 0], ["phase", v239, 1], 
 const t25: Field[] = [["at", v63, 0], ["seq", v252, 0], ["out", v253, 0], ["pages", v254, 0], ["lessons", v255, 0]];
 const t26: Field[] = [["schema_version", v181, 0], ["title", v182, 0], ["topic", v183, 0], ["created_at", v63, 0], ["phase", v185, 0], ["phase_history", v186, 0], ["last_seq", v190, 0], ["log_bytes", v191, 0], ["lesson_order", v192, 0], ["lessons", v193, 0], ["tasks", v234, 0], ["task_counter", v249, 0], ["last_site_build", v250, 0]];
 const t27: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v264, 0], ["title", v265, 0], ["topic", v266, 0]];
-const t28: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v269, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v270, 0]];
-const t29: Field[] = [["id", v86, 0], ["title", v275, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v276, 0], ["dir", v177, 0]];
-const t30: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v272, 0], ["lessons", v273, 0], ["removed", v277, 0]];
+const t28: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v269, 0], ["from", v188, 0], ["to", v188, 0], ["approved", v270, 0], ["approval", v271, 1]];
+const t29: Field[] = [["id", v86, 0], ["title", v277, 0], ["slug", v150, 0], ["module_id", v79, 0], ["module_slug", v150, 0], ["module_title", v278, 0], ["dir", v177, 0]];
+const t30: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v274, 0], ["lessons", v275, 0], ["removed", v279, 0]];
 const t31: Field[] = [["verdict", v159, 0], ["reviewer", v160, 1], ["round", v162, 1], ["findings", v164, 2]];
-const t32: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v279, 0], ["lesson", v280, 0], ["from", v200, 0], ["to", v200, 0], ["note", v281, 0], ["review_round_used", v283, 0], ["review", v284, 1], ["reopened", v286, 1]];
-const t33: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v288, 0], ["lesson", v280, 0], ["code_hash", v289, 0], ["run", v290, 0], ["tests", v292, 1]];
-const t34: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v295, 0], ["lesson", v280, 0], ["note", v296, 0], ["fix_attempts_used", v297, 0], ["blocked", v298, 0], ["via", v299, 0], ["run", v300, 0], ["tests", v292, 1], ["evidence", v302, 1], ["code_hash", v305, 1]];
-const t35: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v309, 0], ["lesson", v280, 0], ["reason", v310, 0]];
-const t36: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v312, 0], ["lesson", v280, 0], ["fix_budget_reset", v313, 0], ["note", v314, 1], ["review_round_granted", v317, 1]];
-const t37: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v320, 0], ["lesson", v280, 0], ["reason", v321, 0]];
-const t38: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v323, 0], ["task", v237, 0], ["lesson", v324, 0], ["phase", v325, 1], ["role", v240, 0], ["lease_seconds", v326, 1]];
-const t39: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v329, 0], ["task", v237, 0], ["lease_seconds", v330, 0]];
-const t40: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v332, 0], ["task", v237, 0], ["status", v333, 0], ["note", v281, 0], ["result", v334, 0]];
-const t41: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v336, 0], ["task", v237, 0], ["note", v281, 0]];
-const t42: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v338, 0], ["fact", v339, 0], ["lesson", v340, 0], ["data", v341, 0]];
-const t43: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v345, 0], ["out", v346, 0], ["pages", v347, 0], ["lessons", v348, 0]];
-const t44: Field[] = [["title", v353, 0], ["topic", v354, 0]];
-const t45: Field[] = [["phase", v360, 0], ["started_at", v361, 0], ["ended_at", v362, 0], ["duration_ms", v363, 0], ["approved", v365, 0], ["reopened_from", v366, 0]];
-const t46: Field[] = [["lessons", v368, 0], ["by_stage", v369, 0], ["done", v370, 0], ["blocked", v371, 0], ["stale", v372, 0], ["fix_attempts", v373, 0], ["review_rounds", v374, 0], ["verify_runs", v375, 0], ["tasks", v376, 0], ["phase_tasks", v377, 0], ["reopens", v378, 0], ["tests", v379, 0], ["verify_passed", v380, 0], ["verify_pass_rate", v381, 0], ["lessons_reworked", v383, 0], ["rework_rate", v384, 0], ["wall_ms", v385, 0]];
-const t47: Field[] = [["kind", v388, 0], ["lesson", v389, 0], ["at", v390, 0], ["text", v391, 0]];
-const t48: Field[] = [["runs", v408, 0], ["passed", v409, 0], ["failed", v410, 0], ["last_run", v411, 0], ["last_passed", v413, 0], ["last_tests", v415, 0], ["last_at", v416, 0]];
-const t49: Field[] = [["at", v419, 0], ["note", v420, 0], ["via", v421, 0], ["run", v422, 0], ["blocked", v424, 0], ["tests", v425, 0], ["evidence", v426, 0]];
-const t50: Field[] = [["at", v430, 0], ["reason", v431, 0], ["by", v432, 0], ["unblocked_at", v433, 0], ["decision", v434, 0]];
-const t51: Field[] = [["at", v438, 0], ["reason", v439, 0], ["cleared_at", v440, 0]];
-const t52: Field[] = [["severity", v456, 0], ["where", v457, 0], ["text", v459, 0]];
-const t53: Field[] = [["at", v448, 0], ["verdict", v449, 0], ["reviewer", v450, 0], ["round", v452, 0], ["findings", v454, 0]];
-const t54: Field[] = [["id", v462, 0], ["role", v463, 0], ["phase", v464, 0], ["status", v465, 0], ["worker_status", v466, 0], ["started_at", v468, 0], ["duration_ms", v469, 0], ["heartbeats", v470, 0], ["lease_until", v471, 0], ["note", v472, 0]];
-const t55: Field[] = [["seq", v478, 0], ["at", v479, 0], ["kind", v480, 0], ["label", v481, 0], ["text", v482, 0], ["details", v483, 0]];
-const t56: Field[] = [["id", v394, 0], ["title", v395, 0], ["module_id", v396, 0], ["module_title", v397, 0], ["dir", v398, 0], ["stage", v399, 0], ["blocked", v400, 0], ["stale", v401, 0], ["fix_attempts", v402, 0], ["fix_budget_resets", v403, 0], ["review_rounds", v404, 0], ["review_rounds_granted", v405, 0], ["reworks", v406, 0], ["verify", v407, 0], ["failures", v417, 0], ["blocks", v428, 0], ["stale_marks", v436, 0], ["registered_at", v441, 0], ["done_at", v442, 0], ["pending_to_done_ms", v443, 0], ["wall_ms", v444, 0], ["tests", v445, 0], ["reviews", v446, 0], ["tasks", v460, 0], ["smooth", v474, 0], ["summary", v475, 0], ["story", v476, 0]];
-const t57: Field[] = [["role", v488, 0], ["count", v489, 0], ["done", v490, 0], ["failed", v491, 0], ["reset", v492, 0], ["running", v493, 0], ["total_ms", v494, 0], ["mean_ms", v495, 0], ["max_ms", v496, 0]];
-const t58: Field[] = [["phase", v500, 0], ["roles", v501, 0], ["count", v502, 0], ["done", v503, 0], ["failed", v504, 0], ["reset", v505, 0], ["running", v506, 0], ["total_ms", v507, 0]];
-const t59: Field[] = [["at", v514, 0], ["lesson", v515, 0], ["data", v516, 0]];
-const t60: Field[] = [["kind", v510, 0], ["count", v511, 0], ["entries", v512, 0]];
-const t61: Field[] = [["at", v521, 0], ["pages", v522, 0], ["lessons", v523, 0]];
-const t62: Field[] = [["schema_version", v350, 0], ["generated_at", v351, 0], ["course", v352, 0], ["phase", v356, 0], ["last_seq", v357, 0], ["phases", v358, 0], ["totals", v367, 0], ["needs_human", v386, 0], ["lessons", v392, 0], ["course_story", v485, 0], ["tasks", v486, 0], ["phase_tasks", v497, 0], ["tasks_by_phase", v498, 0], ["facts", v508, 0], ["site_build", v519, 0]];
+const t32: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v281, 0], ["lesson", v282, 0], ["from", v200, 0], ["to", v200, 0], ["note", v283, 0], ["review_round_used", v285, 0], ["review", v286, 1], ["reopened", v288, 1]];
+const t33: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v290, 0], ["lesson", v282, 0], ["code_hash", v291, 0], ["run", v292, 0], ["tests", v294, 1]];
+const t34: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v297, 0], ["lesson", v282, 0], ["note", v298, 0], ["fix_attempts_used", v299, 0], ["blocked", v300, 0], ["via", v301, 0], ["run", v302, 0], ["tests", v294, 1], ["evidence", v304, 1], ["code_hash", v307, 1]];
+const t35: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v311, 0], ["lesson", v282, 0], ["reason", v312, 0]];
+const t36: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v314, 0], ["lesson", v282, 0], ["fix_budget_reset", v315, 0], ["note", v316, 1], ["review_round_granted", v319, 1]];
+const t37: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v322, 0], ["lesson", v282, 0], ["reason", v323, 0]];
+const t38: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v325, 0], ["task", v237, 0], ["lesson", v326, 0], ["phase", v327, 1], ["role", v240, 0], ["lease_seconds", v328, 1]];
+const t39: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v331, 0], ["task", v237, 0], ["lease_seconds", v332, 0]];
+const t40: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v334, 0], ["task", v237, 0], ["status", v335, 0], ["note", v283, 0], ["result", v336, 0]];
+const t41: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v338, 0], ["task", v237, 0], ["note", v283, 0]];
+const t42: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v340, 0], ["fact", v341, 0], ["lesson", v342, 0], ["data", v343, 0]];
+const t43: Field[] = [["seq", v258, 0], ["ts", v259, 0], ["pid", v260, 1], ["command", v262, 1], ["kind", v347, 0], ["out", v348, 0], ["pages", v349, 0], ["lessons", v350, 0]];
+const t44: Field[] = [["title", v355, 0], ["topic", v356, 0]];
+const t45: Field[] = [["phase", v362, 0], ["started_at", v363, 0], ["ended_at", v364, 0], ["duration_ms", v365, 0], ["approved", v367, 0], ["reopened_from", v368, 0]];
+const t46: Field[] = [["lessons", v370, 0], ["by_stage", v371, 0], ["done", v372, 0], ["blocked", v373, 0], ["stale", v374, 0], ["fix_attempts", v375, 0], ["review_rounds", v376, 0], ["verify_runs", v377, 0], ["tasks", v378, 0], ["phase_tasks", v379, 0], ["reopens", v380, 0], ["tests", v381, 0], ["verify_passed", v382, 0], ["verify_pass_rate", v383, 0], ["lessons_reworked", v385, 0], ["rework_rate", v386, 0], ["wall_ms", v387, 0]];
+const t47: Field[] = [["kind", v390, 0], ["lesson", v391, 0], ["at", v392, 0], ["text", v393, 0]];
+const t48: Field[] = [["runs", v410, 0], ["passed", v411, 0], ["failed", v412, 0], ["last_run", v413, 0], ["last_passed", v415, 0], ["last_tests", v417, 0], ["last_at", v418, 0]];
+const t49: Field[] = [["at", v421, 0], ["note", v422, 0], ["via", v423, 0], ["run", v424, 0], ["blocked", v426, 0], ["tests", v427, 0], ["evidence", v428, 0]];
+const t50: Field[] = [["at", v432, 0], ["reason", v433, 0], ["by", v434, 0], ["unblocked_at", v435, 0], ["decision", v436, 0]];
+const t51: Field[] = [["at", v440, 0], ["reason", v441, 0], ["cleared_at", v442, 0]];
+const t52: Field[] = [["severity", v458, 0], ["where", v459, 0], ["text", v461, 0]];
+const t53: Field[] = [["at", v450, 0], ["verdict", v451, 0], ["reviewer", v452, 0], ["round", v454, 0], ["findings", v456, 0]];
+const t54: Field[] = [["id", v464, 0], ["role", v465, 0], ["phase", v466, 0], ["status", v467, 0], ["worker_status", v468, 0], ["started_at", v470, 0], ["duration_ms", v471, 0], ["heartbeats", v472, 0], ["lease_until", v473, 0], ["note", v474, 0]];
+const t55: Field[] = [["seq", v480, 0], ["at", v481, 0], ["kind", v482, 0], ["label", v483, 0], ["text", v484, 0], ["details", v485, 0]];
+const t56: Field[] = [["id", v396, 0], ["title", v397, 0], ["module_id", v398, 0], ["module_title", v399, 0], ["dir", v400, 0], ["stage", v401, 0], ["blocked", v402, 0], ["stale", v403, 0], ["fix_attempts", v404, 0], ["fix_budget_resets", v405, 0], ["review_rounds", v406, 0], ["review_rounds_granted", v407, 0], ["reworks", v408, 0], ["verify", v409, 0], ["failures", v419, 0], ["blocks", v430, 0], ["stale_marks", v438, 0], ["registered_at", v443, 0], ["done_at", v444, 0], ["pending_to_done_ms", v445, 0], ["wall_ms", v446, 0], ["tests", v447, 0], ["reviews", v448, 0], ["tasks", v462, 0], ["smooth", v476, 0], ["summary", v477, 0], ["story", v478, 0]];
+const t57: Field[] = [["role", v490, 0], ["count", v491, 0], ["done", v492, 0], ["failed", v493, 0], ["reset", v494, 0], ["running", v495, 0], ["total_ms", v496, 0], ["mean_ms", v497, 0], ["max_ms", v498, 0]];
+const t58: Field[] = [["phase", v502, 0], ["roles", v503, 0], ["count", v504, 0], ["done", v505, 0], ["failed", v506, 0], ["reset", v507, 0], ["running", v508, 0], ["total_ms", v509, 0]];
+const t59: Field[] = [["at", v516, 0], ["lesson", v517, 0], ["data", v518, 0]];
+const t60: Field[] = [["kind", v512, 0], ["count", v513, 0], ["entries", v514, 0]];
+const t61: Field[] = [["at", v523, 0], ["pages", v524, 0], ["lessons", v525, 0]];
+const t62: Field[] = [["schema_version", v352, 0], ["generated_at", v353, 0], ["course", v354, 0], ["phase", v358, 0], ["last_seq", v359, 0], ["phases", v360, 0], ["totals", v369, 0], ["needs_human", v388, 0], ["lessons", v394, 0], ["course_story", v487, 0], ["tasks", v488, 0], ["phase_tasks", v499, 0], ["tasks_by_phase", v500, 0], ["facts", v510, 0], ["site_build", v521, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1395,7 +1402,7 @@ export const VALIDATORS = {
   StateSchema: v180,
   EventSchema: v256,
   TaskSchema: v236,
-  ReportSchema: v349,
+  ReportSchema: v351,
   RoleSchema: v240,
   LessonIdSchema: v86,
 };
