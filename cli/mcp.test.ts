@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
-import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
+import { advance, ARTIFACTS_BY_PHASE, courseAt, CURRICULUM, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
 import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
@@ -679,7 +679,7 @@ test('leaving a gate asks the user by elicitation when the client can; the event
     for (const reason of ['declined', 'answered no']) {
       const refusedCall = await call(client, 'state_phase', { next: 'topics' });
       assert.equal(refusedCall.isError, true);
-      assert.equal(refusedCall.content.at(-1)!.text, `error: state_phase: the user did not approve leaving gate_sources (${reason}); nothing changed`);
+      assert.match(refusedCall.content.at(-1)!.text, new RegExp(`^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*; nothing changed$`));
       assert.deepEqual(snapshot(root), before);
     }
     assert.deepEqual((await ok(client, 'state_phase', { next: 'topics' })).to, 'topics');
@@ -697,5 +697,29 @@ test('leaving a gate asks the user by elicitation when the client can; the event
   // The flag (the CLI's --approved, or approved: true) is recorded as such.
   const flagged = courseAt('gate_sources');
   cliOk(flagged, 'state', 'phase', 'topics', '--approved');
-  assert.equal(readEvents(flagged).at(-1)!.approval, 'flag');
+  assert.equal(readEvents(flagged).at(-1)!.approval, 'command');
+
+  // Lifting a user block and dropping lessons are asked too.
+  const lessons = courseAt('lessons');
+  cliOk(lessons, 'register');
+  cliOk(lessons, 'state', 'block', '1.1', '--reason', 'wait for the user');
+  write(lessons, '.codelabgen/curriculum.yaml', CURRICULUM.replace(/  - id: "2"[\s\S]*$/, ''));
+  const questions: string[] = [];
+  const asking = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  asking.setRequestHandler(ElicitRequestSchema, (request) => {
+    questions.push(request.params.message);
+    return { action: 'accept', content: { approve: true } };
+  });
+  await asking.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', lessons], cwd: lessons, env: serverEnv(), stderr: 'ignore' }));
+  try {
+    await ok(asking, 'state_unblock', { id: '1.1' });
+    assert.equal(questions.at(-1), 'Unblock lesson 1.1? It was blocked: wait for the user');
+    assert.deepEqual([readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval], ['lesson.unblock', 'elicitation']);
+    assert.deepEqual((await ok(asking, 'register', { allow_drop: true })).removed, ['2.1']);
+    assert.match(questions.at(-1)!, /^Drop the lessons that are no longer in the curriculum/);
+    assert.deepEqual([readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval], ['lessons.register', 'elicitation']);
+    assert.equal(questions.length, 2);
+  } finally {
+    await asking.close();
+  }
 });

@@ -2,14 +2,14 @@
 import { commit, decidePhase, phaseFacts } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
+import { approvalOf } from './lesson-change.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
   const target = ctx.positionals[0] ?? '';
   const approved = ctx.flag('approved');
-  // The MCP server sets approved-via when the user approved in an elicitation (cli/mcp/server.ts); no CLI option.
-  const approval = ctx.string('approved-via') === 'elicitation' ? 'elicitation' : 'flag';
+  const approval = approvalOf(ctx);
   const { event, notices } = await commit(course, { command: ctx.commandLine }, (state) => {
     const draft = decidePhase(state, target, approved, phaseFacts(course, state, target, approved));
     return draft.kind === 'phase.advance' && approved ? { ...draft, approval } : draft;

@@ -112,22 +112,38 @@ export function createServer(options: ServerOptions): McpServer {
   };
 
   /**
-   * At a gate whose work is done, asks the user (elicitation/create) to approve leaving it. Returns
-   * 'approved', the reason it was not, or null when no approval is asked (not at a ready gate, or
-   * another target: the command refuses as it does on the CLI).
+   * The question for the user when a call carries a decision that is the user's (leaving a ready
+   * gate without `approved`, lifting a user block, reopening a lesson, dropping lessons), or null.
    */
-  const askGateApproval = async (next: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string | null> => {
-    const planned = await run(commandNamed('state next'), typeof args.course === 'string' ? { course: args.course } : {});
-    if (planned.exitCode !== 0) return null;
-    const plan = JSON.parse(planned.stdout) as { phase: string; next_phase: string | null; approval_needed: boolean; ready: boolean };
-    if (!plan.approval_needed || !plan.ready || plan.next_phase !== next) return null;
-    const what = plan.phase === 'gate_sources' ? 'the sources gathered (.codelabgen/sources.jsonl)' : 'the curriculum and plan (.codelabgen/curriculum.yaml, .codelabgen/plan.md)';
+  const userQuestion = async (tool: McpTool, args: Record<string, unknown>): Promise<string | null> => {
+    const course = typeof args.course === 'string' ? { course: args.course } : {};
+    if (tool.name === 'state_phase' && args.approved !== true) {
+      const planned = await run(commandNamed('state next'), course);
+      if (planned.exitCode !== 0) return null;
+      const plan = JSON.parse(planned.stdout) as { phase: string; next_phase: string | null; approval_needed: boolean; ready: boolean };
+      if (!plan.approval_needed || !plan.ready || plan.next_phase !== args.next) return null;
+      const what = plan.phase === 'gate_sources' ? 'the sources gathered (.codelabgen/sources.jsonl)' : 'the curriculum and plan (.codelabgen/curriculum.yaml, .codelabgen/plan.md)';
+      return `Leave ${plan.phase} and move to ${String(args.next)}? This gate is yours to approve: ${what}.`;
+    }
+    if (tool.name === 'state_unblock') {
+      const shown = await run(commandNamed('state show'), course);
+      if (shown.exitCode !== 0) return null;
+      const lesson = getOwn((JSON.parse(shown.stdout) as { lessons: Record<string, { blocked: { by: string; reason: string } | null }> }).lessons, String(args.id));
+      if (lesson?.blocked?.by !== 'user') return null;
+      return `Unblock lesson ${String(args.id)}? It was blocked: ${lesson.blocked.reason}`;
+    }
+    if (tool.name === 'state_set' && args.reopen === true) return `Reopen lesson ${String(args.id)}: move it back to ${String(args.stage)} and the course back to phase lessons?`;
+    if (tool.name === 'register' && args.allow_drop === true) return 'Drop the lessons that are no longer in the curriculum from the state (their history stays in the log)?';
+    return null;
+  };
+  /** Asks the user (elicitation/create); 'approved', or why not. */
+  const askUser = async (question: string, signal: AbortSignal): Promise<string> => {
     const answer = await server.server.elicitInput({
-      message: `Leave ${plan.phase} and move to ${next}? This gate is yours to approve: ${what}.`,
-      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Approve ${what}`, description: `Leave ${plan.phase} for ${next}` } }, required: ['approve'] },
+      message: question,
+      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: question } }, required: ['approve'] },
     }, { signal, timeout: 30 * 60_000 });
     if (answer.action === 'accept' && answer.content?.approve === true) return 'approved';
-    return `the user did not approve leaving ${plan.phase} (${answer.action === 'accept' ? 'answered no' : answer.action === 'decline' ? 'declined' : 'cancelled'})`;
+    return answer.action === 'accept' ? 'answered no' : answer.action === 'decline' ? 'declined' : 'cancelled';
   };
 
   // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
@@ -156,15 +172,15 @@ export function createServer(options: ServerOptions): McpServer {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
     };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-    // Leaving a gate is the user's decision: a client that can elicit asks the user (no `approved` needed).
+    // Decisions that are the user's: a client that can elicit asks the user (docs/mcp.md).
     let values: Record<string, string> = {};
     let callArgs = args;
-    if (tool.name === 'state_phase' && args.approved !== true && server.server.getClientCapabilities()?.elicitation) {
-      const decision = await askGateApproval(String(args.next), args, extra.signal);
-      if (decision === 'approved') {
-        callArgs = { ...args, approved: true };
-        values = { 'approved-via': 'elicitation' };
-      } else if (decision !== null) return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: `error: state_phase: ${decision}; nothing changed` });
+    const question = server.server.getClientCapabilities()?.elicitation ? await userQuestion(tool, args) : null;
+    if (question !== null) {
+      const decision = await askUser(question, extra.signal);
+      if (decision !== 'approved') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: `error: ${tool.name}: the user did not approve (${decision}): ${question}; nothing changed` });
+      callArgs = tool.name === 'state_phase' ? { ...args, approved: true } : args;
+      values = { 'approved-via': 'elicitation' };
     }
     const outcome = await run(tool, callArgs, progress, extra.signal, values);
     // Notices and warnings (drift, a sandbox that is off, a repaired log) also as log messages, at the client's level.
