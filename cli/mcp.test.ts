@@ -154,7 +154,10 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     assert.equal(invalid.isError, true, 'arguments outside the input schema are refused');
 
     // Parity: the same documents through the CLI.
-    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
+    const stages = await ok(client, 'state_stages');
+    assert.equal(JSON.stringify(stages).includes('codelabgen '), false, 'state_stages in tool terms');
+    assert.match(JSON.stringify(stages), /state_set \{\\"id\\":\\"<id>\\",\\"stage\\":\\"spec\\"\}/);
+    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
       const tool = mcpTools().find((candidate) => candidate.name === name)!;
       const viaCli = cli(toInvocation(tool, args, undefined).argv, { cwd: root });
       assert.equal(viaCli.code, 0, viaCli.stderr);

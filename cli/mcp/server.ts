@@ -64,7 +64,15 @@ export function toolResult(outcome: Outcome, transform?: (document: Record<strin
   return { content, structuredContent, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
 }
 
-/** `state next` over MCP: next_step in tool terms and next_call, the call that takes it. */
+/** Every string of a document with its command lines in tool terms (a lesson's action, a stage's next step). */
+function inToolTermsDeep<T>(value: T): T {
+  if (typeof value === 'string') return inToolTerms(value) as T;
+  if (Array.isArray(value)) return value.map(inToolTermsDeep) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inToolTermsDeep(item)])) as T;
+  return value;
+}
+
+/** `state next` over MCP: in tool terms (next_step, each lesson's action), with next_call, the call that takes the next step. */
 function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
   const next = plan.next_phase as string | null;
   const lessons = plan.lessons as Array<{ lesson: string }>;
@@ -74,7 +82,7 @@ function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
   if (plan.done === true || (plan.interrupted as unknown[]).length > 0 || (plan.prerequisites_changed as unknown[]).length > 0) nextCall = null;
   else if (lessons.length > 0) nextCall = { tool: 'state_task_start', arguments: { lesson: lessons[0]!.lesson } };
   else if (next !== null && !missing && !(plan.phase === 'lessons' && blocked.length > 0 && plan.ready !== true)) nextCall = { tool: 'state_phase', arguments: plan.approval_needed === true ? { next, approved: true } : { next } };
-  return { ...plan, next_step: inToolTerms(String(plan.next_step)), next_call: nextCall };
+  return { ...inToolTermsDeep(plan), next_call: nextCall };
 }
 
 function commandNamed(name: string): McpTool {
@@ -188,7 +196,7 @@ export function createServer(options: ServerOptions): McpServer {
       const warning = line.startsWith('warning: ');
       void server.server.sendLoggingMessage({ level: warning ? 'warning' : 'info', logger: `codelabgen ${tool.command.name}`, data: inToolTerms(warning ? line.slice('warning: '.length) : line) }, extra.sessionId).catch(() => {});
     }
-    return toolResult(outcome, tool.name === 'state_next' ? withNextCall : undefined);
+    return toolResult(outcome, tool.name === 'state_next' ? withNextCall : tool.name === 'state_stages' ? inToolTermsDeep : undefined);
   });
 
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
@@ -197,7 +205,8 @@ export function createServer(options: ServerOptions): McpServer {
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await run(tool, args);
       if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
-      const text = command === 'state next' ? `${JSON.stringify(withNextCall(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n` : outcome.stdout;
+      const transform = command === 'state next' ? withNextCall : command === 'state stages' ? inToolTermsDeep : null;
+      const text = transform === null ? outcome.stdout : `${JSON.stringify(transform(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n`;
       return { contents: [{ uri, mimeType, text }] };
     });
   };
