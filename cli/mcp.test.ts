@@ -413,6 +413,12 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
     assert.equal((await ok(client, 'state_set', { id: 1.1, stage: 'spec' })).stage, 'spec');
     assert.equal(readEvents(root).at(-1)?.command, 'codelabgen state set 1.1 spec --json');
     assert.equal((await ok(client, 'state_task_start', { lesson: '1.2' })).task.lesson, '1.2');
+    // 1.10 as a number is 1.1: refused when both lessons exist, the one lesson it can be otherwise.
+    const tens = courseAt('scaffold');
+    write(tens, '.codelabgen/curriculum.yaml', 'title: Streams\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: one, title: One }\n      - { id: "1.10", slug: ten, title: Ten }\n  - id: "2"\n    slug: more\n    title: More\n    lessons:\n      - { id: "2.10", slug: twenty, title: Twenty }\n');
+    cliOk(tens, 'register');
+    await refusedArguments(client, [tens], 'state_log', { course: tens, kind: 'fact', lesson: 1.1 }, /^error: state_log: lesson 1\.1 as a number is ambiguous: lessons 1\.1 and 1\.10; give the id as text, e\.g\. "1\.10"$/);
+    assert.equal((await ok(client, 'state_task_start', { course: tens, lesson: 2.1 })).task.lesson, '2.10');
 
     // What hosts see: strict schemas, enums of the valid values, the lesson-or-phase rule.
     const { tools } = await client.listTools();

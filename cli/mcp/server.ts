@@ -120,6 +120,24 @@ export function createServer(options: ServerOptions): McpServer {
   };
 
   /**
+   * The call's arguments with every lesson id given as a number (`1.2`) as the course's lesson of
+   * that number ("1.2"; "1.10" when only that one reads as 1.1), or the refusal when two lessons do.
+   */
+  const lessonIdsAsText = async (tool: McpTool, args: Record<string, unknown>): Promise<Record<string, unknown> | string> => {
+    const numbers = tool.params.filter((param) => (param.name === 'id' || param.name === 'lesson') && typeof args[param.name] === 'number');
+    if (numbers.length === 0) return args;
+    const ids = await lessonIdsOf(typeof args.course === 'string' ? { course: args.course } : {});
+    const fixed = { ...args };
+    for (const param of numbers) {
+      const number = args[param.name] as number;
+      const matches = ids.filter((id) => Number(id) === number);
+      if (matches.length > 1) return `error: ${tool.name}: ${param.name} ${number} as a number is ambiguous: lessons ${matches.join(' and ')}; give the id as text, e.g. "${matches.at(-1)}"`;
+      fixed[param.name] = matches[0] ?? String(number);
+    }
+    return fixed;
+  };
+
+  /**
    * The question for the user when a call carries a decision that is the user's (leaving a ready
    * gate without `approved`, lifting a user block, reopening a lesson, dropping lessons), or null.
    */
@@ -172,6 +190,10 @@ export function createServer(options: ServerOptions): McpServer {
     const args = request.params.arguments ?? {};
     const problem = checkArguments(tool, args);
     if (problem !== null) return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: problem });
+    // A lesson id given as a number: 1.10 arrives as 1.1, so it is matched against the course's ids.
+    const numbered = await lessonIdsAsText(tool, args);
+    if (typeof numbered === 'string') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: numbered });
+    const args2 = numbered;
     const token = extra._meta?.progressToken;
     let sent = 0;
     // Two updates per lesson (start, end): progress counts them, so it only ever grows.
@@ -182,12 +204,12 @@ export function createServer(options: ServerOptions): McpServer {
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
     // Decisions that are the user's: a client that can elicit asks the user (docs/mcp.md).
     let values: Record<string, string> = {};
-    let callArgs = args;
-    const question = server.server.getClientCapabilities()?.elicitation ? await userQuestion(tool, args) : null;
+    let callArgs = args2;
+    const question = server.server.getClientCapabilities()?.elicitation ? await userQuestion(tool, args2) : null;
     if (question !== null) {
       const decision = await askUser(question, extra.signal);
       if (decision !== 'approved') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: `error: ${tool.name}: the user did not approve (${decision}): ${question}; nothing changed` });
-      callArgs = tool.name === 'state_phase' ? { ...args, approved: true } : args;
+      callArgs = tool.name === 'state_phase' ? { ...args2, approved: true } : args2;
       values = { 'approved-via': 'elicitation' };
     }
     const outcome = await run(tool, callArgs, progress, extra.signal, values);
@@ -216,6 +238,13 @@ export function createServer(options: ServerOptions): McpServer {
   for (const topic of CONVENTION_TOPICS) resource(`conventions-${topic}`, `codelabgen://conventions/${topic}`, `The ${topic} conventions, with examples (conventions ${topic}).`, 'text/markdown', 'conventions', { topic });
   for (const name of SCHEMA_NAMES) resource(`schema-${name}`, `codelabgen://schema/${name}`, `JSON Schema of ${name} (schema show ${name}).`, 'application/schema+json', 'schema show', { name });
 
+  /** The lesson ids of a call's course (none when it cannot be read). */
+  const lessonIdsOf = async (args: Record<string, unknown>): Promise<string[]> => {
+    const outcome = await run(commandNamed('state show'), args);
+    if (outcome.exitCode !== 0) return [];
+    return Object.keys((JSON.parse(outcome.stdout) as { lessons: Record<string, unknown> }).lessons);
+  };
+
   // Lessons and their runs, the report: resource templates (codelabgen://lesson/{id} lists every lesson).
   const stateOf = async (): Promise<{ lessons: Record<string, Record<string, unknown>> }> => {
     const outcome = await run(commandNamed('state show'), {});
@@ -226,7 +255,7 @@ export function createServer(options: ServerOptions): McpServer {
     const given = await courseOf({});
     return resolveCourse({ flag: given, env: undefined, cwd: options.cwd }).root;
   };
-  const lessonIds = async (): Promise<string[]> => Object.keys((await stateOf().catch(() => ({ lessons: {} }))).lessons);
+  const lessonIds = async (): Promise<string[]> => lessonIdsOf({});
   server.registerResource(
     'lesson',
     new ResourceTemplate('codelabgen://lesson/{id}', { list: async () => ({ resources: (await lessonIds()).map((id) => ({ uri: `codelabgen://lesson/${id}`, name: `lesson ${id}`, mimeType: 'application/json' })) }) }),
