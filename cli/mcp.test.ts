@@ -732,3 +732,27 @@ test('leaving a gate asks the user by elicitation when the client can; the event
     await asking.close();
   }
 });
+
+test('over HTTP, a session that ends (DELETE) cancels its calls in flight: the test stops, nothing is recorded', { timeout: 60_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const before = snapshot(root);
+  const { url, server } = await httpServer(root);
+  try {
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const client = new Client({ name: 'codelabgen-test', version: '1' });
+    await client.connect(transport);
+    const pending = client.callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, { timeout: 60_000 }).then(() => 'answered', () => 'rejected');
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    await transport.terminateSession();
+    await until(() => !running(marker), 10_000, 'the lesson test stopped after the session ended');
+    await client.close();
+    await pending;
+    assert.deepEqual(snapshot(root), before, 'the ended session\'s verify recorded something');
+  } finally {
+    server.kill('SIGTERM');
+  }
+});
