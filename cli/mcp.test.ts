@@ -11,10 +11,10 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { inToolTerms, mcpTools, NOT_TOOLS, toInvocation, toolName } from './mcp/tools.ts';
-import { advance, ARTIFACTS_BY_PHASE, courseAt, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
+import { advance, ARTIFACTS_BY_PHASE, courseAt, CURRICULUM, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
 import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
@@ -154,7 +154,10 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     assert.equal(invalid.isError, true, 'arguments outside the input schema are refused');
 
     // Parity: the same documents through the CLI.
-    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['state_stages', {}], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
+    const stages = await ok(client, 'state_stages');
+    assert.equal(JSON.stringify(stages).includes('codelabgen '), false, 'state_stages in tool terms');
+    assert.match(JSON.stringify(stages), /state_set \{\\"id\\":\\"<id>\\",\\"stage\\":\\"spec\\"\}/);
+    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
       const tool = mcpTools().find((candidate) => candidate.name === name)!;
       const viaCli = cli(toInvocation(tool, args, undefined).argv, { cwd: root });
       assert.equal(viaCli.code, 0, viaCli.stderr);
@@ -410,6 +413,12 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
     assert.equal((await ok(client, 'state_set', { id: 1.1, stage: 'spec' })).stage, 'spec');
     assert.equal(readEvents(root).at(-1)?.command, 'codelabgen state set 1.1 spec --json');
     assert.equal((await ok(client, 'state_task_start', { lesson: '1.2' })).task.lesson, '1.2');
+    // 1.10 as a number is 1.1: refused when both lessons exist, the one lesson it can be otherwise.
+    const tens = courseAt('scaffold');
+    write(tens, '.codelabgen/curriculum.yaml', 'title: Streams\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: one, title: One }\n      - { id: "1.10", slug: ten, title: Ten }\n  - id: "2"\n    slug: more\n    title: More\n    lessons:\n      - { id: "2.10", slug: twenty, title: Twenty }\n');
+    cliOk(tens, 'register');
+    await refusedArguments(client, [tens], 'state_log', { course: tens, kind: 'fact', lesson: 1.1 }, /^error: state_log: lesson 1\.1 as a number is ambiguous: lessons 1\.1 and 1\.10; give the id as text, e\.g\. "1\.10"$/);
+    assert.equal((await ok(client, 'state_task_start', { course: tens, lesson: 2.1 })).task.lesson, '2.10');
 
     // What hosts see: strict schemas, enums of the valid values, the lesson-or-phase rule.
     const { tools } = await client.listTools();
@@ -661,5 +670,89 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
     assert.match(String(messages[0]!.data), /replay|recover|event/i);
   } finally {
     await client.close();
+  }
+});
+
+test('leaving a gate asks the user by elicitation when the client can; the event records that the approval came that way', { timeout: 60_000 }, async () => {
+  const root = courseAt('gate_sources');
+  const answers: Array<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> = [{ action: 'decline' }, { action: 'accept', content: { approve: false } }, { action: 'accept', content: { approve: true } }];
+  const asked: string[] = [];
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params.message);
+    return answers.shift()!;
+  });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], cwd: root, env: serverEnv(), stderr: 'ignore' }));
+  try {
+    const before = snapshot(root);
+    for (const reason of ['declined', 'answered no']) {
+      const refusedCall = await call(client, 'state_phase', { next: 'topics' });
+      assert.equal(refusedCall.isError, true);
+      assert.match(refusedCall.content.at(-1)!.text, new RegExp(`^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*; nothing changed$`));
+      assert.deepEqual(snapshot(root), before);
+    }
+    assert.deepEqual((await ok(client, 'state_phase', { next: 'topics' })).to, 'topics');
+    assert.equal(asked.length, 3);
+    assert.match(asked[0]!, /^Leave gate_sources and move to topics\? This gate is yours to approve: the sources gathered/);
+    const event = readEvents(root).at(-1)!;
+    assert.deepEqual([event.kind, event.approved, event.approval], ['phase.advance', true, 'elicitation']);
+    // Not at a gate: nothing is asked.
+    ARTIFACTS_BY_PHASE.topics!(root);
+    await ok(client, 'state_phase', { next: 'curriculum' });
+    assert.equal(asked.length, 3);
+  } finally {
+    await client.close();
+  }
+  // The flag (the CLI's --approved, or approved: true) is recorded as such.
+  const flagged = courseAt('gate_sources');
+  cliOk(flagged, 'state', 'phase', 'topics', '--approved');
+  assert.equal(readEvents(flagged).at(-1)!.approval, 'command');
+
+  // Lifting a user block and dropping lessons are asked too.
+  const lessons = courseAt('lessons');
+  cliOk(lessons, 'register');
+  cliOk(lessons, 'state', 'block', '1.1', '--reason', 'wait for the user');
+  write(lessons, '.codelabgen/curriculum.yaml', CURRICULUM.replace(/  - id: "2"[\s\S]*$/, ''));
+  const questions: string[] = [];
+  const asking = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  asking.setRequestHandler(ElicitRequestSchema, (request) => {
+    questions.push(request.params.message);
+    return { action: 'accept', content: { approve: true } };
+  });
+  await asking.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', lessons], cwd: lessons, env: serverEnv(), stderr: 'ignore' }));
+  try {
+    await ok(asking, 'state_unblock', { id: '1.1' });
+    assert.equal(questions.at(-1), 'Unblock lesson 1.1? It was blocked: wait for the user');
+    assert.deepEqual([readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval], ['lesson.unblock', 'elicitation']);
+    assert.deepEqual((await ok(asking, 'register', { allow_drop: true })).removed, ['2.1']);
+    assert.match(questions.at(-1)!, /^Drop the lessons that are no longer in the curriculum/);
+    assert.deepEqual([readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval], ['lessons.register', 'elicitation']);
+    assert.equal(questions.length, 2);
+  } finally {
+    await asking.close();
+  }
+});
+
+test('over HTTP, a session that ends (DELETE) cancels its calls in flight: the test stops, nothing is recorded', { timeout: 60_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const before = snapshot(root);
+  const { url, server } = await httpServer(root);
+  try {
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const client = new Client({ name: 'codelabgen-test', version: '1' });
+    await client.connect(transport);
+    const pending = client.callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, { timeout: 60_000 }).then(() => 'answered', () => 'rejected');
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    await transport.terminateSession();
+    await until(() => !running(marker), 10_000, 'the lesson test stopped after the session ended');
+    await client.close();
+    await pending;
+    assert.deepEqual(snapshot(root), before, 'the ended session\'s verify recorded something');
+  } finally {
+    server.kill('SIGTERM');
   }
 });

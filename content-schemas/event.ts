@@ -13,6 +13,10 @@ const base = {
   command: z.string().max(500).optional().describe('The codelabgen command that committed it.'),
 };
 const lesson = LessonIdSchema.describe('Lesson the event is about.');
+const approval = z
+  .enum(['command', 'elicitation'])
+  .optional()
+  .describe('How the user\'s decision came (a gate left, a user block lifted, a lesson reopened, lessons dropped): with the command (--approved, the unblock itself, --reopen, --allow-drop; MCP: the same arguments), or as the user\'s answer to an MCP elicitation.');
 const note = z.string().max(100_000).nullable().describe('Free-text note or reason.');
 // Evidence kept for the report (optional: older logs lack it; replay ignores it).
 const tests = TestCountsSchema.nullable().optional().describe('Test counts of the verification run, when verify recorded it.');
@@ -33,12 +37,20 @@ export const RegisteredLessonSchema = z.strictObject({
 export const EventSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ ...base, kind: z.literal('course.init'), title: z.string().min(1).max(200), topic: z.string().max(500).nullable() }),
-    z.strictObject({ ...base, kind: z.literal('phase.advance'), from: PhaseSchema, to: PhaseSchema, approved: z.boolean().describe('Given --approved (gates).') }),
+    z.strictObject({
+      ...base,
+      kind: z.literal('phase.advance'),
+      from: PhaseSchema,
+      to: PhaseSchema,
+      approved: z.boolean().describe('Given --approved (gates).'),
+      approval,
+    }),
     z.strictObject({
       ...base,
       kind: z.literal('lessons.register'),
       lessons: z.array(RegisteredLessonSchema).describe('Every curriculum lesson, in order.'),
       removed: z.array(LessonIdSchema).describe('Lessons dropped from state.'),
+      approval,
     }),
     z.strictObject({
       ...base,
@@ -51,6 +63,7 @@ export const EventSchema = z
       review,
       reopened: PhaseSchema.optional().describe('Set by `--reopen`: the phase (assembly or done) the course moved back from to `lessons` in this same event.'),
       drifted: z.literal(true).optional().describe('On a move back to code or earlier: the code had changed since it was verified (drift), so the move is to verify it again, not a rework.'),
+      approval,
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.verified'), lesson, code_hash: z.string(), run: z.int().min(1).nullable(), tests }),
     z.strictObject({
@@ -81,6 +94,7 @@ export const EventSchema = z
       fix_budget_reset: z.boolean().describe('True when the block was the fix budget, which is renewed.'),
       note: z.string().max(100_000).nullable().optional().describe('The user\'s decision, given with --note.'),
       review_round_granted: z.boolean().optional().describe('True when the user granted one more review round (--review-round).'),
+      approval,
     }),
     z.strictObject({ ...base, kind: z.literal('lesson.stale'), lesson, reason: z.string().max(100_000) }),
     z.strictObject({

@@ -144,62 +144,63 @@ const c54 = new Set<unknown>(["running","done","failed","reset"]);
 const c55 = new Set<string>(["at","seq","out","pages","lessons"]);
 const c56 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
 const c57 = new Set<unknown>(["course.init"]);
-const c58 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved"]);
+const c58 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved","approval"]);
 const c59 = new Set<unknown>(["phase.advance"]);
-const c60 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed"]);
-const c61 = new Set<unknown>(["lessons.register"]);
-const c62 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c63 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted"]);
-const c64 = new Set<unknown>(["lesson.stage"]);
-const c65 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c66 = new Set<unknown>([true]);
-const c67 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c68 = new Set<unknown>(["lesson.verified"]);
-const c69 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c70 = new Set<unknown>(["lesson.fail"]);
-const c71 = new Set<unknown>(["state fail","verify"]);
-const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c73 = new Set<unknown>(["lesson.fail_note"]);
-const c74 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c75 = new Set<unknown>(["lesson.block"]);
-const c76 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted"]);
-const c77 = new Set<unknown>(["lesson.unblock"]);
-const c78 = new Set<unknown>(["lesson.stale"]);
-const c79 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c80 = new Set<unknown>(["task.start"]);
-const c81 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c82 = new Set<unknown>(["task.heartbeat"]);
-const c83 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c84 = new Set<unknown>(["task.finish"]);
-const c85 = new Set<unknown>(["done","failed"]);
-const c86 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c87 = new Set<unknown>(["task.reset"]);
-const c88 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c89 = new Set<unknown>(["log"]);
-const c90 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c91 = new Set<unknown>(["site.build"]);
-const c92 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v280], ["lesson.stage", v287], ["lesson.verified", v298], ["lesson.fail", v305], ["lesson.fail_note", v319], ["lesson.block", v324], ["lesson.unblock", v327], ["lesson.stale", v335], ["task.start", v338], ["task.heartbeat", v344], ["task.finish", v347], ["task.reset", v351], ["log", v353], ["site.build", v360]]);
-const c93 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c94 = new Set<unknown>([3]);
-const c95 = new Set<string>(["title","topic"]);
-const c96 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c97 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c98 = new Set<string>(["kind","lesson","at","text"]);
-const c99 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
-const c100 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c101 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
-const c102 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c103 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c104 = new Set<string>(["at","reason","cleared_at"]);
-const c105 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c106 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c107 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c108 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c109 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c110 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c111 = new Set<string>(["kind","count","entries"]);
-const c112 = new Set<string>(["at","lesson","data"]);
-const c113 = new Set<string>(["at","pages","lessons"]);
+const c60 = new Set<unknown>(["command","elicitation"]);
+const c61 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed","approval"]);
+const c62 = new Set<unknown>(["lessons.register"]);
+const c63 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c64 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted","approval"]);
+const c65 = new Set<unknown>(["lesson.stage"]);
+const c66 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c67 = new Set<unknown>([true]);
+const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c69 = new Set<unknown>(["lesson.verified"]);
+const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c71 = new Set<unknown>(["lesson.fail"]);
+const c72 = new Set<unknown>(["state fail","verify"]);
+const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c74 = new Set<unknown>(["lesson.fail_note"]);
+const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c76 = new Set<unknown>(["lesson.block"]);
+const c77 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted","approval"]);
+const c78 = new Set<unknown>(["lesson.unblock"]);
+const c79 = new Set<unknown>(["lesson.stale"]);
+const c80 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c81 = new Set<unknown>(["task.start"]);
+const c82 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c83 = new Set<unknown>(["task.heartbeat"]);
+const c84 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c85 = new Set<unknown>(["task.finish"]);
+const c86 = new Set<unknown>(["done","failed"]);
+const c87 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c88 = new Set<unknown>(["task.reset"]);
+const c89 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c90 = new Set<unknown>(["log"]);
+const c91 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c92 = new Set<unknown>(["site.build"]);
+const c93 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v282], ["lesson.stage", v289], ["lesson.verified", v300], ["lesson.fail", v307], ["lesson.fail_note", v321], ["lesson.block", v326], ["lesson.unblock", v329], ["lesson.stale", v337], ["task.start", v340], ["task.heartbeat", v346], ["task.finish", v349], ["task.reset", v353], ["log", v355], ["site.build", v362]]);
+const c94 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c95 = new Set<unknown>([3]);
+const c96 = new Set<string>(["title","topic"]);
+const c97 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c98 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c99 = new Set<string>(["kind","lesson","at","text"]);
+const c100 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c101 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c102 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
+const c103 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c104 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c105 = new Set<string>(["at","reason","cleared_at"]);
+const c106 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c107 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c108 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c109 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c110 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c111 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c112 = new Set<string>(["kind","count","entries"]);
+const c113 = new Set<string>(["at","lesson","data"]);
+const c114 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -871,244 +872,248 @@ function v278(v: any): any {
   return c59.has(v) ? v : FAIL;
 }
 const v279 = v37;
+function v281(v: any): any {
+  return c60.has(v) ? v : FAIL;
+}
+function v280(v: any): any {
+  return v === undefined ? undefined : v281(v);
+}
 function v277(v: any): any {
   return obj(v, c58, t29);
 }
-function v281(v: any): any {
-  return c61.has(v) ? v : FAIL;
-}
-const v284 = v202;
-const v285 = v202;
 function v283(v: any): any {
-  return obj(v, c62, t30);
+  return c62.has(v) ? v : FAIL;
 }
+const v286 = v202;
+const v287 = v202;
+function v285(v: any): any {
+  return obj(v, c63, t30);
+}
+function v284(v: any): any {
+  return arr(v, -1, -1, v285);
+}
+const v288 = v199;
 function v282(v: any): any {
-  return arr(v, -1, -1, v283);
+  return obj(v, c61, t31);
 }
-const v286 = v199;
-function v280(v: any): any {
-  return obj(v, c60, t31);
-}
-function v288(v: any): any {
-  return c64.has(v) ? v : FAIL;
-}
-const v289 = v57;
-const v291 = v225;
 function v290(v: any): any {
-  return v === null ? null : v291(v);
+  return c65.has(v) ? v : FAIL;
 }
-const v292 = v37;
-function v294(v: any): any {
-  return obj(v, c65, t32);
+const v291 = v57;
+const v293 = v225;
+function v292(v: any): any {
+  return v === null ? null : v293(v);
 }
-function v293(v: any): any {
-  return v === undefined ? undefined : v294(v);
-}
-const v295 = v248;
-function v297(v: any): any {
-  return c66.has(v) ? v : FAIL;
-}
+const v294 = v37;
 function v296(v: any): any {
-  return v === undefined ? undefined : v297(v);
+  return obj(v, c66, t32);
 }
-function v287(v: any): any {
-  return obj(v, c63, t33);
+function v295(v: any): any {
+  return v === undefined ? undefined : v296(v);
 }
+const v297 = v248;
 function v299(v: any): any {
-  return c68.has(v) ? v : FAIL;
-}
-const v300 = v143;
-const v302 = v126;
-function v301(v: any): any {
-  return v === null ? null : v302(v);
-}
-const v304 = v137;
-function v303(v: any): any {
-  return v === undefined ? undefined : v304(v);
+  return c67.has(v) ? v : FAIL;
 }
 function v298(v: any): any {
-  return obj(v, c67, t34);
+  return v === undefined ? undefined : v299(v);
 }
-function v306(v: any): any {
-  return c70.has(v) ? v : FAIL;
+function v289(v: any): any {
+  return obj(v, c64, t33);
 }
-const v307 = v225;
-const v308 = v126;
-const v309 = v37;
-function v310(v: any): any {
+function v301(v: any): any {
+  return c69.has(v) ? v : FAIL;
+}
+const v302 = v143;
+const v304 = v126;
+function v303(v: any): any {
+  return v === null ? null : v304(v);
+}
+const v306 = v137;
+function v305(v: any): any {
+  return v === undefined ? undefined : v306(v);
+}
+function v300(v: any): any {
+  return obj(v, c68, t34);
+}
+function v308(v: any): any {
   return c71.has(v) ? v : FAIL;
 }
-const v312 = v126;
-function v311(v: any): any {
-  return v === null ? null : v312(v);
+const v309 = v225;
+const v310 = v126;
+const v311 = v37;
+function v312(v: any): any {
+  return c72.has(v) ? v : FAIL;
 }
-const v315 = v65;
-function v314(v: any): any {
-  return v === null ? null : v315(v);
-}
+const v314 = v126;
 function v313(v: any): any {
-  return v === undefined ? undefined : v314(v);
+  return v === null ? null : v314(v);
 }
-const v318 = v143;
-function v317(v: any): any {
-  return v === null ? null : v318(v);
-}
+const v317 = v65;
 function v316(v: any): any {
-  return v === undefined ? undefined : v317(v);
+  return v === null ? null : v317(v);
 }
-function v305(v: any): any {
-  return obj(v, c69, t35);
+function v315(v: any): any {
+  return v === undefined ? undefined : v316(v);
 }
-function v320(v: any): any {
-  return c73.has(v) ? v : FAIL;
-}
-const v321 = v225;
-const v323 = v126;
-function v322(v: any): any {
-  return v === null ? null : v323(v);
-}
+const v320 = v143;
 function v319(v: any): any {
-  return obj(v, c72, t36);
+  return v === null ? null : v320(v);
 }
-function v325(v: any): any {
-  return c75.has(v) ? v : FAIL;
+function v318(v: any): any {
+  return v === undefined ? undefined : v319(v);
 }
-const v326 = v225;
+function v307(v: any): any {
+  return obj(v, c70, t35);
+}
+function v322(v: any): any {
+  return c74.has(v) ? v : FAIL;
+}
+const v323 = v225;
+const v325 = v126;
 function v324(v: any): any {
-  return obj(v, c74, t37);
+  return v === null ? null : v325(v);
 }
-function v328(v: any): any {
-  return c77.has(v) ? v : FAIL;
-}
-const v329 = v37;
-const v332 = v225;
-function v331(v: any): any {
-  return v === null ? null : v332(v);
-}
-function v330(v: any): any {
-  return v === undefined ? undefined : v331(v);
-}
-const v334 = v37;
-function v333(v: any): any {
-  return v === undefined ? undefined : v334(v);
+function v321(v: any): any {
+  return obj(v, c73, t36);
 }
 function v327(v: any): any {
-  return obj(v, c76, t38);
+  return c76.has(v) ? v : FAIL;
 }
-function v336(v: any): any {
+const v328 = v225;
+function v326(v: any): any {
+  return obj(v, c75, t37);
+}
+function v330(v: any): any {
   return c78.has(v) ? v : FAIL;
 }
-const v337 = v225;
+const v331 = v37;
+const v334 = v225;
+function v333(v: any): any {
+  return v === null ? null : v334(v);
+}
+function v332(v: any): any {
+  return v === undefined ? undefined : v333(v);
+}
+const v336 = v37;
 function v335(v: any): any {
-  return obj(v, c74, t39);
+  return v === undefined ? undefined : v336(v);
 }
-function v339(v: any): any {
-  return c80.has(v) ? v : FAIL;
-}
-const v340 = v247;
-const v341 = v248;
-const v343 = v126;
-function v342(v: any): any {
-  return v === undefined ? undefined : v343(v);
+function v329(v: any): any {
+  return obj(v, c77, t38);
 }
 function v338(v: any): any {
-  return obj(v, c79, t40);
+  return c79.has(v) ? v : FAIL;
 }
-function v345(v: any): any {
-  return c82.has(v) ? v : FAIL;
+const v339 = v225;
+function v337(v: any): any {
+  return obj(v, c75, t39);
 }
-const v346 = v126;
+function v341(v: any): any {
+  return c81.has(v) ? v : FAIL;
+}
+const v342 = v247;
+const v343 = v248;
+const v345 = v126;
 function v344(v: any): any {
-  return obj(v, c81, t41);
+  return v === undefined ? undefined : v345(v);
 }
-function v348(v: any): any {
-  return c84.has(v) ? v : FAIL;
+function v340(v: any): any {
+  return obj(v, c80, t40);
 }
-function v349(v: any): any {
+function v347(v: any): any {
+  return c83.has(v) ? v : FAIL;
+}
+const v348 = v126;
+function v346(v: any): any {
+  return obj(v, c82, t41);
+}
+function v350(v: any): any {
   return c85.has(v) ? v : FAIL;
 }
-const v350 = v255;
-function v347(v: any): any {
-  return obj(v, c83, t42);
-}
-function v352(v: any): any {
-  return c87.has(v) ? v : FAIL;
-}
 function v351(v: any): any {
-  return obj(v, c86, t43);
+  return c86.has(v) ? v : FAIL;
+}
+const v352 = v255;
+function v349(v: any): any {
+  return obj(v, c84, t42);
 }
 function v354(v: any): any {
-  return c89.has(v) ? v : FAIL;
+  return c88.has(v) ? v : FAIL;
 }
-const v355 = v57;
-const v356 = v247;
-const v358 = v143;
-const v359 = v143;
-function v357(v: any): any {
+function v353(v: any): any {
+  return obj(v, c87, t43);
+}
+function v356(v: any): any {
+  return c90.has(v) ? v : FAIL;
+}
+const v357 = v57;
+const v358 = v247;
+const v360 = v143;
+const v361 = v143;
+function v359(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v358(k) !== k) return FAIL;
-    const r = v359(v[k]);
+    if (k === '__proto__' || v360(k) !== k) return FAIL;
+    const r = v361(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v353(v: any): any {
-  return obj(v, c88, t44);
+function v355(v: any): any {
+  return obj(v, c89, t44);
 }
-function v361(v: any): any {
-  return c91.has(v) ? v : FAIL;
+function v363(v: any): any {
+  return c92.has(v) ? v : FAIL;
 }
-const v362 = v128;
-const v363 = v139;
-const v364 = v199;
-function v360(v: any): any {
-  return obj(v, c90, t45);
+const v364 = v128;
+const v365 = v139;
+const v366 = v199;
+function v362(v: any): any {
+  return obj(v, c91, t45);
 }
 function v265(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c92.get(v["kind"]);
+  const option = c93.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v366(v: any): any {
-  return c94.has(v) ? v : FAIL;
-}
-const v367 = v67;
-const v369 = v143;
-const v371 = v143;
-function v370(v: any): any {
-  return v === null ? null : v371(v);
-}
 function v368(v: any): any {
-  return obj(v, c95, t46);
+  return c95.has(v) ? v : FAIL;
 }
-const v372 = v192;
-const v373 = v139;
-const v376 = v192;
-const v377 = v67;
-const v378 = v252;
-const v380 = v130;
-function v379(v: any): any {
-  return v === null ? null : v380(v);
+const v369 = v67;
+const v371 = v143;
+const v373 = v143;
+function v372(v: any): any {
+  return v === null ? null : v373(v);
 }
-const v381 = v37;
-function v382(v: any): any {
+function v370(v: any): any {
+  return obj(v, c96, t46);
+}
+const v374 = v192;
+const v375 = v139;
+const v378 = v192;
+const v379 = v67;
+const v380 = v252;
+const v382 = v130;
+function v381(v: any): any {
+  return v === null ? null : v382(v);
+}
+const v383 = v37;
+function v384(v: any): any {
   return v === null ? null : v195(v);
 }
-function v375(v: any): any {
-  return obj(v, c96, t47);
+function v377(v: any): any {
+  return obj(v, c97, t47);
 }
-function v374(v: any): any {
-  return arr(v, -1, -1, v375);
-}
-const v384 = v139;
-function v385(v: any): any {
-  return FAIL; // record with enumerated keys: zod decides
+function v376(v: any): any {
+  return arr(v, -1, -1, v377);
 }
 const v386 = v139;
-const v387 = v139;
+function v387(v: any): any {
+  return FAIL; // record with enumerated keys: zod decides
+}
 const v388 = v139;
 const v389 = v139;
 const v390 = v139;
@@ -1118,269 +1123,271 @@ const v393 = v139;
 const v394 = v139;
 const v395 = v139;
 const v396 = v139;
-function v398(v: any): any {
+const v397 = v139;
+const v398 = v139;
+function v400(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v397(v: any): any {
-  return v === null ? null : v398(v);
+function v399(v: any): any {
+  return v === null ? null : v400(v);
 }
-const v399 = v139;
-const v400 = v397;
-const v401 = v130;
-function v383(v: any): any {
-  return obj(v, c97, t48);
+const v401 = v139;
+const v402 = v399;
+const v403 = v130;
+function v385(v: any): any {
+  return obj(v, c98, t48);
+}
+function v406(v: any): any {
+  return c100.has(v) ? v : FAIL;
+}
+const v407 = v247;
+const v408 = v67;
+const v409 = v143;
+function v405(v: any): any {
+  return obj(v, c99, t49);
 }
 function v404(v: any): any {
-  return c99.has(v) ? v : FAIL;
+  return arr(v, -1, -1, v405);
 }
-const v405 = v247;
-const v406 = v67;
-const v407 = v143;
-function v403(v: any): any {
-  return obj(v, c98, t49);
-}
-function v402(v: any): any {
-  return arr(v, -1, -1, v403);
-}
-const v410 = v57;
-const v411 = v143;
 const v412 = v57;
 const v413 = v143;
-const v414 = v143;
-const v415 = v179;
-const v416 = v37;
-const v417 = v37;
-const v418 = v139;
-const v419 = v139;
+const v414 = v57;
+const v415 = v143;
+const v416 = v143;
+const v417 = v179;
+const v418 = v37;
+const v419 = v37;
 const v420 = v139;
 const v421 = v139;
 const v422 = v139;
+const v423 = v139;
 const v424 = v139;
-const v425 = v139;
 const v426 = v139;
+const v427 = v139;
 const v428 = v139;
-function v427(v: any): any {
-  return v === undefined ? undefined : v428(v);
-}
-const v430 = v126;
+const v430 = v139;
 function v429(v: any): any {
-  return v === null ? null : v430(v);
+  return v === undefined ? undefined : v430(v);
 }
-const v432 = v37;
+const v432 = v126;
 function v431(v: any): any {
   return v === null ? null : v432(v);
 }
-const v433 = v137;
-const v434 = v252;
-function v423(v: any): any {
-  return obj(v, c101, t50);
+const v434 = v37;
+function v433(v: any): any {
+  return v === null ? null : v434(v);
 }
-const v437 = v67;
-const v438 = v143;
-const v439 = v310;
-const v441 = v126;
-function v440(v: any): any {
-  return v === null ? null : v441(v);
+const v435 = v137;
+const v436 = v252;
+function v425(v: any): any {
+  return obj(v, c102, t50);
 }
-const v442 = v37;
-const v443 = v137;
-const v445 = v143;
-function v444(v: any): any {
-  return v === null ? null : v445(v);
+const v439 = v67;
+const v440 = v143;
+const v441 = v312;
+const v443 = v126;
+function v442(v: any): any {
+  return v === null ? null : v443(v);
 }
-const v448 = v143;
-function v447(v: any): any {
-  return arr(v, -1, -1, v448);
-}
+const v444 = v37;
+const v445 = v137;
+const v447 = v143;
 function v446(v: any): any {
-  return v === undefined ? undefined : v447(v);
+  return v === null ? null : v447(v);
 }
-function v436(v: any): any {
-  return obj(v, c102, t51);
-}
-function v435(v: any): any {
-  return arr(v, -1, -1, v436);
-}
-const v451 = v67;
-const v452 = v143;
-const v453 = v211;
-const v454 = v252;
-const v456 = v143;
-function v455(v: any): any {
-  return v === null ? null : v456(v);
-}
-function v450(v: any): any {
-  return obj(v, c103, t52);
-}
+const v450 = v143;
 function v449(v: any): any {
   return arr(v, -1, -1, v450);
 }
-const v459 = v67;
-const v460 = v143;
-const v461 = v252;
-function v458(v: any): any {
-  return obj(v, c104, t53);
+function v448(v: any): any {
+  return v === undefined ? undefined : v449(v);
 }
+function v438(v: any): any {
+  return obj(v, c103, t51);
+}
+function v437(v: any): any {
+  return arr(v, -1, -1, v438);
+}
+const v453 = v67;
+const v454 = v143;
+const v455 = v211;
+const v456 = v252;
+const v458 = v143;
 function v457(v: any): any {
-  return arr(v, -1, -1, v458);
+  return v === null ? null : v458(v);
 }
-const v462 = v67;
+function v452(v: any): any {
+  return obj(v, c104, t52);
+}
+function v451(v: any): any {
+  return arr(v, -1, -1, v452);
+}
+const v461 = v67;
+const v462 = v143;
 const v463 = v252;
-const v464 = v379;
-const v466 = v252;
-function v465(v: any): any {
-  return v === undefined ? undefined : v466(v);
+function v460(v: any): any {
+  return obj(v, c105, t53);
 }
-const v467 = v130;
-const v468 = v137;
-const v471 = v67;
-const v472 = v163;
-const v474 = v143;
-function v473(v: any): any {
-  return v === null ? null : v474(v);
+function v459(v: any): any {
+  return arr(v, -1, -1, v460);
 }
-const v476 = v126;
+const v464 = v67;
+const v465 = v252;
+const v466 = v381;
+const v468 = v252;
+function v467(v: any): any {
+  return v === undefined ? undefined : v468(v);
+}
+const v469 = v130;
+const v470 = v137;
+const v473 = v67;
+const v474 = v163;
+const v476 = v143;
 function v475(v: any): any {
   return v === null ? null : v476(v);
 }
-const v479 = v143;
-const v481 = v143;
-function v480(v: any): any {
-  return v === null ? null : v481(v);
+const v478 = v126;
+function v477(v: any): any {
+  return v === null ? null : v478(v);
 }
-const v482 = v143;
-function v478(v: any): any {
+const v481 = v143;
+const v483 = v143;
+function v482(v: any): any {
+  return v === null ? null : v483(v);
+}
+const v484 = v143;
+function v480(v: any): any {
   return obj(v, c34, t54);
 }
-function v477(v: any): any {
-  return arr(v, -1, -1, v478);
+function v479(v: any): any {
+  return arr(v, -1, -1, v480);
 }
-function v470(v: any): any {
-  return obj(v, c105, t55);
+function v472(v: any): any {
+  return obj(v, c106, t55);
 }
-function v469(v: any): any {
-  return arr(v, -1, -1, v470);
+function v471(v: any): any {
+  return arr(v, -1, -1, v472);
 }
-const v485 = v143;
-const v486 = v143;
-const v487 = v382;
-const v488 = v250;
-const v490 = v178;
-function v489(v: any): any {
-  return v === null ? null : v490(v);
+const v487 = v143;
+const v488 = v143;
+const v489 = v384;
+const v490 = v250;
+const v492 = v178;
+function v491(v: any): any {
+  return v === null ? null : v492(v);
 }
-const v491 = v67;
-const v492 = v379;
-const v493 = v139;
-const v494 = v252;
-const v496 = v143;
-function v495(v: any): any {
-  return v === null ? null : v496(v);
-}
-function v484(v: any): any {
-  return obj(v, c106, t56);
-}
-function v483(v: any): any {
-  return arr(v, -1, -1, v484);
-}
-const v497 = v37;
+const v493 = v67;
+const v494 = v381;
+const v495 = v139;
+const v496 = v252;
 const v498 = v143;
-const v501 = v126;
-const v502 = v67;
-const v503 = v143;
-function v504(v: any): any {
-  return c108.has(v) ? v : FAIL;
+function v497(v: any): any {
+  return v === null ? null : v498(v);
 }
+function v486(v: any): any {
+  return obj(v, c107, t56);
+}
+function v485(v: any): any {
+  return arr(v, -1, -1, v486);
+}
+const v499 = v37;
+const v500 = v143;
+const v503 = v126;
+const v504 = v67;
 const v505 = v143;
-const v507 = v143;
 function v506(v: any): any {
-  return arr(v, -1, -1, v507);
+  return c109.has(v) ? v : FAIL;
 }
-function v500(v: any): any {
-  return obj(v, c107, t57);
+const v507 = v143;
+const v509 = v143;
+function v508(v: any): any {
+  return arr(v, -1, -1, v509);
 }
-function v499(v: any): any {
-  return arr(v, -1, -1, v500);
+function v502(v: any): any {
+  return obj(v, c108, t57);
 }
-function v409(v: any): any {
-  return obj(v, c100, t58);
+function v501(v: any): any {
+  return arr(v, -1, -1, v502);
 }
-function v408(v: any): any {
-  return arr(v, -1, -1, v409);
+function v411(v: any): any {
+  return obj(v, c101, t58);
 }
-const v508 = v499;
-const v511 = v249;
-const v512 = v139;
-const v513 = v139;
+function v410(v: any): any {
+  return arr(v, -1, -1, v411);
+}
+const v510 = v501;
+const v513 = v249;
 const v514 = v139;
 const v515 = v139;
 const v516 = v139;
-const v517 = v130;
-const v518 = v379;
-const v519 = v379;
-function v510(v: any): any {
-  return obj(v, c109, t59);
+const v517 = v139;
+const v518 = v139;
+const v519 = v130;
+const v520 = v381;
+const v521 = v381;
+function v512(v: any): any {
+  return obj(v, c110, t59);
 }
-function v509(v: any): any {
-  return arr(v, -1, -1, v510);
+function v511(v: any): any {
+  return arr(v, -1, -1, v512);
 }
-const v520 = v483;
-const v523 = v192;
-function v524(v: any): any {
+const v522 = v485;
+const v525 = v192;
+function v526(v: any): any {
   return arr(v, -1, -1, v249);
 }
-const v525 = v139;
-const v526 = v139;
 const v527 = v139;
 const v528 = v139;
 const v529 = v139;
-const v530 = v130;
-function v522(v: any): any {
-  return obj(v, c110, t60);
+const v530 = v139;
+const v531 = v139;
+const v532 = v130;
+function v524(v: any): any {
+  return obj(v, c111, t60);
 }
-function v521(v: any): any {
-  return arr(v, -1, -1, v522);
+function v523(v: any): any {
+  return arr(v, -1, -1, v524);
 }
-const v533 = v143;
-const v534 = v139;
-const v537 = v67;
-const v538 = v247;
-const v540 = v143;
-const v541 = v143;
-function v539(v: any): any {
+const v535 = v143;
+const v536 = v139;
+const v539 = v67;
+const v540 = v247;
+const v542 = v143;
+const v543 = v143;
+function v541(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v540(k) !== k) return FAIL;
-    const r = v541(v[k]);
+    if (k === '__proto__' || v542(k) !== k) return FAIL;
+    const r = v543(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v536(v: any): any {
-  return obj(v, c112, t61);
+function v538(v: any): any {
+  return obj(v, c113, t61);
 }
-function v535(v: any): any {
-  return arr(v, -1, -1, v536);
+function v537(v: any): any {
+  return arr(v, -1, -1, v538);
 }
-function v532(v: any): any {
-  return obj(v, c111, t62);
+function v534(v: any): any {
+  return obj(v, c112, t62);
 }
-function v531(v: any): any {
-  return arr(v, -1, -1, v532);
+function v533(v: any): any {
+  return arr(v, -1, -1, v534);
 }
-const v544 = v67;
-const v545 = v139;
-const v546 = v139;
-function v543(v: any): any {
-  return obj(v, c113, t63);
+const v546 = v67;
+const v547 = v139;
+const v548 = v139;
+function v545(v: any): any {
+  return obj(v, c114, t63);
 }
-function v542(v: any): any {
-  return v === null ? null : v543(v);
+function v544(v: any): any {
+  return v === null ? null : v545(v);
 }
-function v365(v: any): any {
-  return obj(v, c93, t64);
+function v367(v: any): any {
+  return obj(v, c94, t64);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
@@ -1412,42 +1419,42 @@ const t25: Field[] = [["id", v246, 0], ["lesson", v247, 0], ["phase", v248, 1], 
 const t26: Field[] = [["at", v67, 0], ["seq", v261, 0], ["out", v262, 0], ["pages", v263, 0], ["lessons", v264, 0]];
 const t27: Field[] = [["schema_version", v188, 0], ["title", v189, 0], ["topic", v190, 0], ["created_at", v67, 0], ["phase", v192, 0], ["phase_history", v193, 0], ["last_seq", v197, 0], ["log_bytes", v198, 0], ["lesson_order", v199, 0], ["lessons", v200, 0], ["tasks", v243, 0], ["task_counter", v258, 0], ["last_site_build", v259, 0]];
 const t28: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v273, 0], ["title", v274, 0], ["topic", v275, 0]];
-const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v278, 0], ["from", v195, 0], ["to", v195, 0], ["approved", v279, 0]];
-const t30: Field[] = [["id", v90, 0], ["title", v284, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v285, 0], ["dir", v182, 0]];
-const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v281, 0], ["lessons", v282, 0], ["removed", v286, 0]];
+const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v278, 0], ["from", v195, 0], ["to", v195, 0], ["approved", v279, 0], ["approval", v280, 1]];
+const t30: Field[] = [["id", v90, 0], ["title", v286, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v287, 0], ["dir", v182, 0]];
+const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v283, 0], ["lessons", v284, 0], ["removed", v288, 0], ["approval", v280, 1]];
 const t32: Field[] = [["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v288, 0], ["lesson", v289, 0], ["from", v207, 0], ["to", v207, 0], ["note", v290, 0], ["review_round_used", v292, 0], ["review", v293, 1], ["reopened", v295, 1], ["drifted", v296, 1]];
-const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v299, 0], ["lesson", v289, 0], ["code_hash", v300, 0], ["run", v301, 0], ["tests", v303, 1]];
-const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v306, 0], ["lesson", v289, 0], ["note", v307, 0], ["fix_attempts_used", v308, 0], ["blocked", v309, 0], ["via", v310, 0], ["run", v311, 0], ["tests", v303, 1], ["evidence", v313, 1], ["code_hash", v316, 1]];
-const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v320, 0], ["lesson", v289, 0], ["note", v321, 0], ["run", v322, 0]];
-const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v325, 0], ["lesson", v289, 0], ["reason", v326, 0]];
-const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v328, 0], ["lesson", v289, 0], ["fix_budget_reset", v329, 0], ["note", v330, 1], ["review_round_granted", v333, 1]];
-const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v336, 0], ["lesson", v289, 0], ["reason", v337, 0]];
-const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v339, 0], ["task", v246, 0], ["lesson", v340, 0], ["phase", v341, 1], ["role", v249, 0], ["lease_seconds", v342, 1]];
-const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v345, 0], ["task", v246, 0], ["lease_seconds", v346, 0]];
-const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v348, 0], ["task", v246, 0], ["status", v349, 0], ["note", v290, 0], ["result", v350, 0]];
-const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v352, 0], ["task", v246, 0], ["note", v290, 0]];
-const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v354, 0], ["fact", v355, 0], ["lesson", v356, 0], ["data", v357, 0]];
-const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v361, 0], ["out", v362, 0], ["pages", v363, 0], ["lessons", v364, 0]];
-const t46: Field[] = [["title", v369, 0], ["topic", v370, 0]];
-const t47: Field[] = [["phase", v376, 0], ["started_at", v377, 0], ["ended_at", v378, 0], ["duration_ms", v379, 0], ["approved", v381, 0], ["reopened_from", v382, 0]];
-const t48: Field[] = [["lessons", v384, 0], ["by_stage", v385, 0], ["done", v386, 0], ["blocked", v387, 0], ["stale", v388, 0], ["fix_attempts", v389, 0], ["review_rounds", v390, 0], ["verify_runs", v391, 0], ["tasks", v392, 0], ["phase_tasks", v393, 0], ["reopens", v394, 0], ["tests", v395, 0], ["verify_passed", v396, 0], ["verify_pass_rate", v397, 0], ["lessons_reworked", v399, 0], ["rework_rate", v400, 0], ["wall_ms", v401, 0]];
-const t49: Field[] = [["kind", v404, 0], ["lesson", v405, 0], ["at", v406, 0], ["text", v407, 0]];
-const t50: Field[] = [["runs", v424, 0], ["passed", v425, 0], ["failed", v426, 0], ["read_only", v427, 1], ["last_run", v429, 0], ["last_passed", v431, 0], ["last_tests", v433, 0], ["last_at", v434, 0]];
-const t51: Field[] = [["at", v437, 0], ["note", v438, 0], ["via", v439, 0], ["run", v440, 0], ["blocked", v442, 0], ["tests", v443, 0], ["evidence", v444, 0], ["orchestrator_notes", v446, 1]];
-const t52: Field[] = [["at", v451, 0], ["reason", v452, 0], ["by", v453, 0], ["unblocked_at", v454, 0], ["decision", v455, 0]];
-const t53: Field[] = [["at", v459, 0], ["reason", v460, 0], ["cleared_at", v461, 0]];
-const t54: Field[] = [["severity", v479, 0], ["where", v480, 0], ["text", v482, 0]];
-const t55: Field[] = [["at", v471, 0], ["verdict", v472, 0], ["reviewer", v473, 0], ["round", v475, 0], ["findings", v477, 0]];
-const t56: Field[] = [["id", v485, 0], ["role", v486, 0], ["phase", v487, 0], ["status", v488, 0], ["worker_status", v489, 0], ["started_at", v491, 0], ["duration_ms", v492, 0], ["heartbeats", v493, 0], ["lease_until", v494, 0], ["note", v495, 0]];
-const t57: Field[] = [["seq", v501, 0], ["at", v502, 0], ["kind", v503, 0], ["label", v504, 0], ["text", v505, 0], ["details", v506, 0]];
-const t58: Field[] = [["id", v410, 0], ["title", v411, 0], ["module_id", v412, 0], ["module_title", v413, 0], ["dir", v414, 0], ["stage", v415, 0], ["blocked", v416, 0], ["stale", v417, 0], ["fix_attempts", v418, 0], ["fix_budget_resets", v419, 0], ["review_rounds", v420, 0], ["review_rounds_granted", v421, 0], ["reworks", v422, 0], ["verify", v423, 0], ["failures", v435, 0], ["blocks", v449, 0], ["stale_marks", v457, 0], ["registered_at", v462, 0], ["done_at", v463, 0], ["pending_to_done_ms", v464, 0], ["started_at", v465, 1], ["wall_ms", v467, 0], ["tests", v468, 0], ["reviews", v469, 0], ["tasks", v483, 0], ["smooth", v497, 0], ["summary", v498, 0], ["story", v499, 0]];
-const t59: Field[] = [["role", v511, 0], ["count", v512, 0], ["done", v513, 0], ["failed", v514, 0], ["reset", v515, 0], ["running", v516, 0], ["total_ms", v517, 0], ["mean_ms", v518, 0], ["max_ms", v519, 0]];
-const t60: Field[] = [["phase", v523, 0], ["roles", v524, 0], ["count", v525, 0], ["done", v526, 0], ["failed", v527, 0], ["reset", v528, 0], ["running", v529, 0], ["total_ms", v530, 0]];
-const t61: Field[] = [["at", v537, 0], ["lesson", v538, 0], ["data", v539, 0]];
-const t62: Field[] = [["kind", v533, 0], ["count", v534, 0], ["entries", v535, 0]];
-const t63: Field[] = [["at", v544, 0], ["pages", v545, 0], ["lessons", v546, 0]];
-const t64: Field[] = [["schema_version", v366, 0], ["generated_at", v367, 0], ["course", v368, 0], ["phase", v372, 0], ["last_seq", v373, 0], ["phases", v374, 0], ["totals", v383, 0], ["needs_human", v402, 0], ["lessons", v408, 0], ["course_story", v508, 0], ["tasks", v509, 0], ["phase_tasks", v520, 0], ["tasks_by_phase", v521, 0], ["facts", v531, 0], ["site_build", v542, 0]];
+const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v290, 0], ["lesson", v291, 0], ["from", v207, 0], ["to", v207, 0], ["note", v292, 0], ["review_round_used", v294, 0], ["review", v295, 1], ["reopened", v297, 1], ["drifted", v298, 1], ["approval", v280, 1]];
+const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v301, 0], ["lesson", v291, 0], ["code_hash", v302, 0], ["run", v303, 0], ["tests", v305, 1]];
+const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v308, 0], ["lesson", v291, 0], ["note", v309, 0], ["fix_attempts_used", v310, 0], ["blocked", v311, 0], ["via", v312, 0], ["run", v313, 0], ["tests", v305, 1], ["evidence", v315, 1], ["code_hash", v318, 1]];
+const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v322, 0], ["lesson", v291, 0], ["note", v323, 0], ["run", v324, 0]];
+const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v327, 0], ["lesson", v291, 0], ["reason", v328, 0]];
+const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v330, 0], ["lesson", v291, 0], ["fix_budget_reset", v331, 0], ["note", v332, 1], ["review_round_granted", v335, 1], ["approval", v280, 1]];
+const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v338, 0], ["lesson", v291, 0], ["reason", v339, 0]];
+const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v341, 0], ["task", v246, 0], ["lesson", v342, 0], ["phase", v343, 1], ["role", v249, 0], ["lease_seconds", v344, 1]];
+const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v347, 0], ["task", v246, 0], ["lease_seconds", v348, 0]];
+const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v350, 0], ["task", v246, 0], ["status", v351, 0], ["note", v292, 0], ["result", v352, 0]];
+const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v354, 0], ["task", v246, 0], ["note", v292, 0]];
+const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v356, 0], ["fact", v357, 0], ["lesson", v358, 0], ["data", v359, 0]];
+const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v363, 0], ["out", v364, 0], ["pages", v365, 0], ["lessons", v366, 0]];
+const t46: Field[] = [["title", v371, 0], ["topic", v372, 0]];
+const t47: Field[] = [["phase", v378, 0], ["started_at", v379, 0], ["ended_at", v380, 0], ["duration_ms", v381, 0], ["approved", v383, 0], ["reopened_from", v384, 0]];
+const t48: Field[] = [["lessons", v386, 0], ["by_stage", v387, 0], ["done", v388, 0], ["blocked", v389, 0], ["stale", v390, 0], ["fix_attempts", v391, 0], ["review_rounds", v392, 0], ["verify_runs", v393, 0], ["tasks", v394, 0], ["phase_tasks", v395, 0], ["reopens", v396, 0], ["tests", v397, 0], ["verify_passed", v398, 0], ["verify_pass_rate", v399, 0], ["lessons_reworked", v401, 0], ["rework_rate", v402, 0], ["wall_ms", v403, 0]];
+const t49: Field[] = [["kind", v406, 0], ["lesson", v407, 0], ["at", v408, 0], ["text", v409, 0]];
+const t50: Field[] = [["runs", v426, 0], ["passed", v427, 0], ["failed", v428, 0], ["read_only", v429, 1], ["last_run", v431, 0], ["last_passed", v433, 0], ["last_tests", v435, 0], ["last_at", v436, 0]];
+const t51: Field[] = [["at", v439, 0], ["note", v440, 0], ["via", v441, 0], ["run", v442, 0], ["blocked", v444, 0], ["tests", v445, 0], ["evidence", v446, 0], ["orchestrator_notes", v448, 1]];
+const t52: Field[] = [["at", v453, 0], ["reason", v454, 0], ["by", v455, 0], ["unblocked_at", v456, 0], ["decision", v457, 0]];
+const t53: Field[] = [["at", v461, 0], ["reason", v462, 0], ["cleared_at", v463, 0]];
+const t54: Field[] = [["severity", v481, 0], ["where", v482, 0], ["text", v484, 0]];
+const t55: Field[] = [["at", v473, 0], ["verdict", v474, 0], ["reviewer", v475, 0], ["round", v477, 0], ["findings", v479, 0]];
+const t56: Field[] = [["id", v487, 0], ["role", v488, 0], ["phase", v489, 0], ["status", v490, 0], ["worker_status", v491, 0], ["started_at", v493, 0], ["duration_ms", v494, 0], ["heartbeats", v495, 0], ["lease_until", v496, 0], ["note", v497, 0]];
+const t57: Field[] = [["seq", v503, 0], ["at", v504, 0], ["kind", v505, 0], ["label", v506, 0], ["text", v507, 0], ["details", v508, 0]];
+const t58: Field[] = [["id", v412, 0], ["title", v413, 0], ["module_id", v414, 0], ["module_title", v415, 0], ["dir", v416, 0], ["stage", v417, 0], ["blocked", v418, 0], ["stale", v419, 0], ["fix_attempts", v420, 0], ["fix_budget_resets", v421, 0], ["review_rounds", v422, 0], ["review_rounds_granted", v423, 0], ["reworks", v424, 0], ["verify", v425, 0], ["failures", v437, 0], ["blocks", v451, 0], ["stale_marks", v459, 0], ["registered_at", v464, 0], ["done_at", v465, 0], ["pending_to_done_ms", v466, 0], ["started_at", v467, 1], ["wall_ms", v469, 0], ["tests", v470, 0], ["reviews", v471, 0], ["tasks", v485, 0], ["smooth", v499, 0], ["summary", v500, 0], ["story", v501, 0]];
+const t59: Field[] = [["role", v513, 0], ["count", v514, 0], ["done", v515, 0], ["failed", v516, 0], ["reset", v517, 0], ["running", v518, 0], ["total_ms", v519, 0], ["mean_ms", v520, 0], ["max_ms", v521, 0]];
+const t60: Field[] = [["phase", v525, 0], ["roles", v526, 0], ["count", v527, 0], ["done", v528, 0], ["failed", v529, 0], ["reset", v530, 0], ["running", v531, 0], ["total_ms", v532, 0]];
+const t61: Field[] = [["at", v539, 0], ["lesson", v540, 0], ["data", v541, 0]];
+const t62: Field[] = [["kind", v535, 0], ["count", v536, 0], ["entries", v537, 0]];
+const t63: Field[] = [["at", v546, 0], ["pages", v547, 0], ["lessons", v548, 0]];
+const t64: Field[] = [["schema_version", v368, 0], ["generated_at", v369, 0], ["course", v370, 0], ["phase", v374, 0], ["last_seq", v375, 0], ["phases", v376, 0], ["totals", v385, 0], ["needs_human", v404, 0], ["lessons", v410, 0], ["course_story", v510, 0], ["tasks", v511, 0], ["phase_tasks", v522, 0], ["tasks_by_phase", v523, 0], ["facts", v533, 0], ["site_build", v544, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1462,7 +1469,7 @@ export const VALIDATORS = {
   StateSchema: v187,
   EventSchema: v265,
   TaskSchema: v245,
-  ReportSchema: v365,
+  ReportSchema: v367,
   RoleSchema: v249,
   LessonIdSchema: v90,
 };

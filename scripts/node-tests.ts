@@ -21,6 +21,7 @@ const SLOW_FIRST = [
   'cli/verify.test.ts',
   'site/site-config.test.ts',
   'cli/mcp.test.ts',
+  'cli/mcp-conformance.test.ts',
   'pipeline/site/site-rebuild.test.ts',
   'cli/protocol.test.ts',
   'cli/progress.test.ts',

@@ -8,11 +8,25 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export type LessonDecision = (course: Course, state: State, budgets: ReturnType<typeof loadConfig>['budgets']) => EventDraft;
 
+/**
+ * How the user's decision behind this command came: `elicitation` when the MCP server asked the user
+ * (it sets approved-via, no CLI option: cli/mcp/server.ts), else `command` (the command itself).
+ */
+export function approvalOf(ctx: Context): 'command' | 'elicitation' {
+  return ctx.string('approved-via') === 'elicitation' ? 'elicitation' : 'command';
+}
+
+/** A user's decision (lifting a user block, reopening) records how it came. */
+function withApproval(draft: EventDraft, approval: 'command' | 'elicitation'): EventDraft {
+  if (draft.kind === 'lesson.unblock' || (draft.kind === 'lesson.stage' && draft.reopened !== undefined)) return { ...draft, approval };
+  return draft;
+}
+
 export async function runLessonChange(ctx: Context, decide: LessonDecision, describe: (lesson: LessonState, event: Event) => string): Promise<ExitCode> {
   const course = courseOf(ctx);
   const budgets = loadConfig(course).budgets;
   const id = ctx.positionals[0] ?? '';
-  const { event, state, notices } = await commit(course, { command: ctx.commandLine }, (current) => decide(course, current, budgets));
+  const { event, state, notices } = await commit(course, { command: ctx.commandLine }, (current) => withApproval(decide(course, current, budgets), approvalOf(ctx)));
   reportNotices(ctx, notices);
   const lesson = state.lessons[id] as LessonState;
   if (ctx.flag('json')) {

@@ -7,14 +7,18 @@ import { releaseHeldLocks, stopRunningTests } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { createServer } from '../mcp/server.ts';
-import { parseListen, serveHttp, type Listen } from '../mcp/http.ts';
+import type { Listen } from '../mcp/http.ts';
 import { claimStdout, guardedInput } from '../mcp/stdio.ts';
 
 declare const CODELABGEN_VERSION: string | undefined;
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const http = ctx.string('http');
-  if (http !== undefined) return runHttp(ctx, parseListen(http));
+  if (http !== undefined) {
+    // The HTTP transport (and node:http) load only for --http.
+    const { parseListen, serveHttp } = await import('../mcp/http.ts');
+    return runHttp(ctx, parseListen(http), serveHttp);
+  }
   const given = ctx.string('course');
   const inFlight = new Set<Promise<unknown>>();
   const closing = new AbortController();
@@ -53,7 +57,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
 }
 
 /** Serves Streamable HTTP: one MCP server per session, each call locking the course as a CLI writer does. */
-async function runHttp(ctx: Context, listen: Listen): Promise<ExitCode> {
+async function runHttp(ctx: Context, listen: Listen, serveHttp: typeof import('../mcp/http.ts').serveHttp): Promise<ExitCode> {
   const given = ctx.string('course');
   const track = <T>(call: Promise<T>): Promise<T> => call;
   const served = await serveHttp({

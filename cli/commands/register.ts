@@ -3,6 +3,7 @@ import { commit, createLessonDirs, curriculumLessons, decideRegister, loadState,
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { approvalOf } from './lesson-change.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
@@ -15,7 +16,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (!plan.unchanged) {
     const committed = await commit(course, { command: ctx.commandLine }, (state) => {
       plan = decideRegister(state, lessons, allowDrop);
-      return plan.draft;
+      // Dropping lessons is the user's decision: record how it came.
+      return plan.draft.kind === 'lessons.register' && plan.draft.removed.length > 0 ? { ...plan.draft, approval: approvalOf(ctx) } : plan.draft;
     });
     reportNotices(ctx, committed.notices);
     seq = committed.event.seq;

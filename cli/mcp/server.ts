@@ -64,7 +64,15 @@ export function toolResult(outcome: Outcome, transform?: (document: Record<strin
   return { content, structuredContent, isError: outcome.exitCode !== 0, _meta: { 'codelabgen/exit_code': outcome.exitCode } };
 }
 
-/** `state next` over MCP: next_step in tool terms and next_call, the call that takes it. */
+/** Every string of a document with its command lines in tool terms (a lesson's action, a stage's next step). */
+function inToolTermsDeep<T>(value: T): T {
+  if (typeof value === 'string') return inToolTerms(value) as T;
+  if (Array.isArray(value)) return value.map(inToolTermsDeep) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inToolTermsDeep(item)])) as T;
+  return value;
+}
+
+/** `state next` over MCP: in tool terms (next_step, each lesson's action), with next_call, the call that takes the next step. */
 function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
   const next = plan.next_phase as string | null;
   const lessons = plan.lessons as Array<{ lesson: string }>;
@@ -74,7 +82,7 @@ function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
   if (plan.done === true || (plan.interrupted as unknown[]).length > 0 || (plan.prerequisites_changed as unknown[]).length > 0) nextCall = null;
   else if (lessons.length > 0) nextCall = { tool: 'state_task_start', arguments: { lesson: lessons[0]!.lesson } };
   else if (next !== null && !missing && !(plan.phase === 'lessons' && blocked.length > 0 && plan.ready !== true)) nextCall = { tool: 'state_phase', arguments: plan.approval_needed === true ? { next, approved: true } : { next } };
-  return { ...plan, next_step: inToolTerms(String(plan.next_step)), next_call: nextCall };
+  return { ...inToolTermsDeep(plan), next_call: nextCall };
 }
 
 function commandNamed(name: string): McpTool {
@@ -105,9 +113,63 @@ export function createServer(options: ServerOptions): McpServer {
     if (options.env.CODELABGEN_COURSE) return path.resolve(options.cwd, options.env.CODELABGEN_COURSE);
     return (await clientRoots())[0];
   };
-  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal) => {
+  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal, values: Record<string, string> = {}) => {
     const invocation = toInvocation(tool, args, await courseOf(args));
+    Object.assign(invocation.values, values);
     return options.track(invoke(tool.command, invocation, { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+  };
+
+  /**
+   * The call's arguments with every lesson id given as a number (`1.2`) as the course's lesson of
+   * that number ("1.2"; "1.10" when only that one reads as 1.1), or the refusal when two lessons do.
+   */
+  const lessonIdsAsText = async (tool: McpTool, args: Record<string, unknown>): Promise<Record<string, unknown> | string> => {
+    const numbers = tool.params.filter((param) => (param.name === 'id' || param.name === 'lesson') && typeof args[param.name] === 'number');
+    if (numbers.length === 0) return args;
+    const ids = await lessonIdsOf(typeof args.course === 'string' ? { course: args.course } : {});
+    const fixed = { ...args };
+    for (const param of numbers) {
+      const number = args[param.name] as number;
+      const matches = ids.filter((id) => Number(id) === number);
+      if (matches.length > 1) return `error: ${tool.name}: ${param.name} ${number} as a number is ambiguous: lessons ${matches.join(' and ')}; give the id as text, e.g. "${matches.at(-1)}"`;
+      fixed[param.name] = matches[0] ?? String(number);
+    }
+    return fixed;
+  };
+
+  /**
+   * The question for the user when a call carries a decision that is the user's (leaving a ready
+   * gate without `approved`, lifting a user block, reopening a lesson, dropping lessons), or null.
+   */
+  const userQuestion = async (tool: McpTool, args: Record<string, unknown>): Promise<string | null> => {
+    const course = typeof args.course === 'string' ? { course: args.course } : {};
+    if (tool.name === 'state_phase' && args.approved !== true) {
+      const planned = await run(commandNamed('state next'), course);
+      if (planned.exitCode !== 0) return null;
+      const plan = JSON.parse(planned.stdout) as { phase: string; next_phase: string | null; approval_needed: boolean; ready: boolean };
+      if (!plan.approval_needed || !plan.ready || plan.next_phase !== args.next) return null;
+      const what = plan.phase === 'gate_sources' ? 'the sources gathered (.codelabgen/sources.jsonl)' : 'the curriculum and plan (.codelabgen/curriculum.yaml, .codelabgen/plan.md)';
+      return `Leave ${plan.phase} and move to ${String(args.next)}? This gate is yours to approve: ${what}.`;
+    }
+    if (tool.name === 'state_unblock') {
+      const shown = await run(commandNamed('state show'), course);
+      if (shown.exitCode !== 0) return null;
+      const lesson = getOwn((JSON.parse(shown.stdout) as { lessons: Record<string, { blocked: { by: string; reason: string } | null }> }).lessons, String(args.id));
+      if (lesson?.blocked?.by !== 'user') return null;
+      return `Unblock lesson ${String(args.id)}? It was blocked: ${lesson.blocked.reason}`;
+    }
+    if (tool.name === 'state_set' && args.reopen === true) return `Reopen lesson ${String(args.id)}: move it back to ${String(args.stage)} and the course back to phase lessons?`;
+    if (tool.name === 'register' && args.allow_drop === true) return 'Drop the lessons that are no longer in the curriculum from the state (their history stays in the log)?';
+    return null;
+  };
+  /** Asks the user (elicitation/create); 'approved', or why not. */
+  const askUser = async (question: string, signal: AbortSignal): Promise<string> => {
+    const answer = await server.server.elicitInput({
+      message: question,
+      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: question } }, required: ['approve'] },
+    }, { signal, timeout: 30 * 60_000 });
+    if (answer.action === 'accept' && answer.content?.approve === true) return 'approved';
+    return answer.action === 'accept' ? 'answered no' : answer.action === 'decline' ? 'declined' : 'cancelled';
   };
 
   // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
@@ -128,6 +190,10 @@ export function createServer(options: ServerOptions): McpServer {
     const args = request.params.arguments ?? {};
     const problem = checkArguments(tool, args);
     if (problem !== null) return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: problem });
+    // A lesson id given as a number: 1.10 arrives as 1.1, so it is matched against the course's ids.
+    const numbered = await lessonIdsAsText(tool, args);
+    if (typeof numbered === 'string') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: numbered });
+    const args2 = numbered;
     const token = extra._meta?.progressToken;
     let sent = 0;
     // Two updates per lesson (start, end): progress counts them, so it only ever grows.
@@ -136,13 +202,23 @@ export function createServer(options: ServerOptions): McpServer {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
     };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
-    const outcome = await run(tool, args, progress, extra.signal);
+    // Decisions that are the user's: a client that can elicit asks the user (docs/mcp.md).
+    let values: Record<string, string> = {};
+    let callArgs = args2;
+    const question = server.server.getClientCapabilities()?.elicitation ? await userQuestion(tool, args2) : null;
+    if (question !== null) {
+      const decision = await askUser(question, extra.signal);
+      if (decision !== 'approved') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: `error: ${tool.name}: the user did not approve (${decision}): ${question}; nothing changed` });
+      callArgs = tool.name === 'state_phase' ? { ...args2, approved: true } : args2;
+      values = { 'approved-via': 'elicitation' };
+    }
+    const outcome = await run(tool, callArgs, progress, extra.signal, values);
     // Notices and warnings (drift, a sandbox that is off, a repaired log) also as log messages, at the client's level.
     for (const line of outcome.stderr.split('\n').filter((text) => text.trim() !== '')) {
       const warning = line.startsWith('warning: ');
       void server.server.sendLoggingMessage({ level: warning ? 'warning' : 'info', logger: `codelabgen ${tool.command.name}`, data: inToolTerms(warning ? line.slice('warning: '.length) : line) }, extra.sessionId).catch(() => {});
     }
-    return toolResult(outcome, tool.name === 'state_next' ? withNextCall : undefined);
+    return toolResult(outcome, tool.name === 'state_next' ? withNextCall : tool.name === 'state_stages' ? inToolTermsDeep : undefined);
   });
 
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
@@ -151,7 +227,8 @@ export function createServer(options: ServerOptions): McpServer {
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await run(tool, args);
       if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
-      const text = command === 'state next' ? `${JSON.stringify(withNextCall(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n` : outcome.stdout;
+      const transform = command === 'state next' ? withNextCall : command === 'state stages' ? inToolTermsDeep : null;
+      const text = transform === null ? outcome.stdout : `${JSON.stringify(transform(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n`;
       return { contents: [{ uri, mimeType, text }] };
     });
   };
@@ -160,6 +237,13 @@ export function createServer(options: ServerOptions): McpServer {
   resource('stages', 'codelabgen://stages', 'The lesson stages, their work, worker role and next command (state stages).', 'application/json', 'state stages');
   for (const topic of CONVENTION_TOPICS) resource(`conventions-${topic}`, `codelabgen://conventions/${topic}`, `The ${topic} conventions, with examples (conventions ${topic}).`, 'text/markdown', 'conventions', { topic });
   for (const name of SCHEMA_NAMES) resource(`schema-${name}`, `codelabgen://schema/${name}`, `JSON Schema of ${name} (schema show ${name}).`, 'application/schema+json', 'schema show', { name });
+
+  /** The lesson ids of a call's course (none when it cannot be read). */
+  const lessonIdsOf = async (args: Record<string, unknown>): Promise<string[]> => {
+    const outcome = await run(commandNamed('state show'), args);
+    if (outcome.exitCode !== 0) return [];
+    return Object.keys((JSON.parse(outcome.stdout) as { lessons: Record<string, unknown> }).lessons);
+  };
 
   // Lessons and their runs, the report: resource templates (codelabgen://lesson/{id} lists every lesson).
   const stateOf = async (): Promise<{ lessons: Record<string, Record<string, unknown>> }> => {
@@ -171,7 +255,7 @@ export function createServer(options: ServerOptions): McpServer {
     const given = await courseOf({});
     return resolveCourse({ flag: given, env: undefined, cwd: options.cwd }).root;
   };
-  const lessonIds = async (): Promise<string[]> => Object.keys((await stateOf().catch(() => ({ lessons: {} }))).lessons);
+  const lessonIds = async (): Promise<string[]> => lessonIdsOf({});
   server.registerResource(
     'lesson',
     new ResourceTemplate('codelabgen://lesson/{id}', { list: async () => ({ resources: (await lessonIds()).map((id) => ({ uri: `codelabgen://lesson/${id}`, name: `lesson ${id}`, mimeType: 'application/json' })) }) }),
