@@ -48,9 +48,12 @@ test('the course pages live under base + prefix, with links and search index the
   const home = readFileSync(path.join(out, 'course', 'index.html'), 'utf8');
   assert.match(home, /Generated course/);
   assert.match(home, /href="\/docs\/course\/lessons\/1\.1-lesson-1\/"/);
-  assert.match(home, /href="\/docs\/course\/glossary\/"/);
+  assert.match(home, /href="\/docs\/course\/report\/"/);
+  assert.match(home, /src="\/docs\/course\/_codelabgen\/page\.js\?v=/);
   const lesson = readFileSync(path.join(out, 'course', 'lessons', '1.2-lesson-2', 'index.html'), 'utf8');
   assert.match(lesson, /rel="prev" href="\/docs\/course\/lessons\/1\.1-lesson-1\/"/);
+  assert.match(lesson, /href="\/docs\/course\/lessons\/1\.2-lesson-2\/1\.2-lesson-2\.zip"/);
+  assert.ok(existsSync(path.join(out, 'course', 'lessons', '1.2-lesson-2', '1.2-lesson-2.zip')), 'the lesson download under the prefix');
   assert.ok(existsSync(path.join(out, 'course', 'pagefind', 'pagefind.js')), 'search index missing under the prefix');
   assert.ok(!existsSync(path.join(out, 'lessons')), 'course pages leaked to the site root');
   assert.ok(!existsSync(path.join(out, '404.html')), 'a mounted course claimed the host\'s 404 page');
