@@ -129,6 +129,8 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
   function pick() {
     var b = bar.getBoundingClientRect(), y = (b.height > 0 && b.top <= header.offsetHeight + 1 ? b.bottom : header.getBoundingClientRect().bottom) + 40, i = 0;
+    // Beside a readalong's code panel the section being read is the active step's: the same line, 40% down.
+    if (document.querySelector('[data-readalong][data-enhanced]')) y = Math.max(y, innerHeight * 0.4);
     heads.forEach(function (h, k) { if (h && h.getBoundingClientRect().top < y) i = k; });
     [links, barLinks].forEach(function (list) { list.forEach(function (a, k) { if (k === i) a.setAttribute('aria-current', 'true'); else a.removeAttribute('aria-current'); }); });
     current.textContent = links[i].textContent;
