@@ -225,6 +225,11 @@ test('lesson docs: an aside with its title, a code reference inside a list, an o
   await expect(aside).toBeVisible();
   await expect(aside.locator('.callout-title')).toHaveText('Same output, unbounded memory');
   await expect(aside).toHaveClass('callout callout-caution');
+  // Its icon: a square drawn in the title's colour before it.
+  const icon = await aside.getByText('Same output, unbounded memory').evaluate((t) => { const s = getComputedStyle(t, '::before'); return { w: parseFloat(s.width), h: parseFloat(s.height), mask: s.maskImage || s.webkitMaskImage }; });
+  expect(icon.w).toBeGreaterThan(10);
+  expect(icon.h).toBeCloseTo(icon.w, 0);
+  expect(icon.mask).toMatch(/^url\("data:image\/svg\+xml/);
   // A code reference nested in a notes list item: highlighted, with its file title, inside the <li>.
   await expect(page.locator('[data-doc="docs/notes.md"] li figure.frame figcaption .title')).toHaveText('src/write-all.mjs');
   const image = page.getByRole('img', { name: /^Three chunks fill a buffer/ });

@@ -19,7 +19,7 @@ const PHONE = { width: 390, height: 844 };
 
 /** The first screen shows the header, search, theme toggle and title, and nothing scrolls sideways. */
 async function expectFirstScreen(page: Page, viewport: { width: number }): Promise<void> {
-  for (const element of [page.locator('header.site-header .brand'), page.locator('header button.search-button'), page.locator('button.theme-toggle'), page.getByRole('heading', { level: 1 })]) {
+  for (const element of [page.locator('header.site-header .brand'), page.locator('header button.search-button'), page.getByRole('combobox', { name: 'Theme' }), page.getByRole('heading', { level: 1 })]) {
     await expect(element).toBeVisible();
     await expect(element).toBeInViewport();
   }

@@ -167,6 +167,13 @@ test('at 1280 px the readalong keeps "On this page" in view, 60 characters a lin
   await page.keyboard.press('Escape');
   await expect(bar.locator('details')).not.toHaveAttribute('open');
 
+  // Scrolled, not jumped: the bar names the active step's section.
+  await scrollToStep(page, 0);
+  await expect(bar.locator('summary')).not.toContainText(heading);
+  await scrollToStep(page, 2);
+  await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
+  await expect(bar.locator('summary')).toContainText(heading);
+
   const perLine = await charactersPerLine(page);
   expect(perLine.length, 'the steps have paragraphs of several lines').toBeGreaterThan(10);
   const mean = perLine.reduce((a, b) => a + b, 0) / perLine.length;

@@ -1,33 +1,39 @@
-// The theme toggle switches light/dark, is announced (aria-pressed), and the choice persists
-// across pages and reloads; without a stored choice the system preference decides.
+// The theme menu (Light / Dark / System) switches the theme, persists the choice across pages and
+// reloads, and "System" goes back to following the system preference.
 import { lessonUrl, lessons, siteUrl } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
-test('theme toggle works and persists across pages and reload', async ({ page }) => {
+test('the theme menu sets light or dark, persists across pages and reload, and System goes back to the system scheme', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(siteUrl());
   const html = page.locator('html');
-  const toggle = page.getByRole('button', { name: 'Toggle dark mode' });
+  const menu = page.getByRole('combobox', { name: 'Theme' });
   await expect(html).toHaveAttribute('data-theme', 'light');
-  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await expect(menu).toHaveValue('auto');
+  await expect(menu.locator('option')).toHaveText(['System', 'Light', 'Dark']);
   const lightBackground = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
-  await toggle.click();
+  await menu.selectOption({ label: 'Dark' });
   await expect(html).toHaveAttribute('data-theme', 'dark');
-  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'the page background changes').not.toBe(lightBackground);
 
-  await page.locator('.lesson-card h3 a').first().click();
+  await page.getByRole('link', { name: 'Start the course' }).click();
   await expect(page).toHaveURL(lessonUrl(lessons()[0]!));
   await expect(html).toHaveAttribute('data-theme', 'dark');
   await page.reload();
   await expect(html).toHaveAttribute('data-theme', 'dark');
-  await expect(page.getByRole('button', { name: 'Toggle dark mode' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('dark');
 
-  await page.getByRole('button', { name: 'Toggle dark mode' }).click();
+  // Dark chosen: the system turning light does not change it; System follows the system again.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'System' });
   await expect(html).toHaveAttribute('data-theme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(html).toHaveAttribute('data-theme', 'dark');
   await page.goto(`${siteUrl()}glossary/`);
-  await expect(html).toHaveAttribute('data-theme', 'light');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('auto');
 });
 
 test('without a stored choice the system colour scheme decides', async ({ page }) => {

@@ -65,7 +65,7 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
     assert.match(page, /<aside class="callout callout-tip" aria-label="Why a closure"><p class="callout-title" aria-hidden="true">Why a closure<\/p>/);
     assert.match(page, /<aside class="callout callout-danger" aria-label="Danger">/);
     // Drawn at build time like a mermaid fence (no Chromium: left to the reader's browser, source kept).
-    assert.match(page, /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/);
+    assert.match(page, /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"( style="--diagram-min-w:\d+px")?><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/);
     assert.match(page, /<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>/);
   });
 

@@ -129,6 +129,8 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
   function pick() {
     var b = bar.getBoundingClientRect(), y = (b.height > 0 && b.top <= header.offsetHeight + 1 ? b.bottom : header.getBoundingClientRect().bottom) + 40, i = 0;
+    // Beside a readalong's code panel the section being read is the active step's: the same line, 40% down.
+    if (document.querySelector('[data-readalong][data-enhanced]')) y = Math.max(y, innerHeight * 0.4);
     heads.forEach(function (h, k) { if (h && h.getBoundingClientRect().top < y) i = k; });
     [links, barLinks].forEach(function (list) { list.forEach(function (a, k) { if (k === i) a.setAttribute('aria-current', 'true'); else a.removeAttribute('aria-current'); }); });
     current.textContent = links[i].textContent;
@@ -141,10 +143,12 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   pick();
 })();
 (function () {
-  var b = document.querySelector('.theme-toggle'), d = document.documentElement;
-  if (!b) return;
-  function p() { b.setAttribute('aria-pressed', String(d.dataset.theme === 'dark')); }
-  p();
-  b.addEventListener('click', function () { d.dataset.theme = d.dataset.theme === 'dark' ? 'light' : 'dark'; try { localStorage.setItem('codelabgen-theme', d.dataset.theme); } catch (e) {} p(); });
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function (e) { var s = null; try { s = localStorage.getItem('codelabgen-theme'); } catch (x) {} if (!s) { d.dataset.theme = e.matches ? 'dark' : 'light'; p(); } });
+  // Theme: Light, Dark or System (nothing stored: the system's scheme, followed when it changes).
+  var s = document.querySelector('.theme-select'), d = document.documentElement, mq = matchMedia('(prefers-color-scheme: dark)');
+  if (!s) return;
+  function stored() { try { var v = localStorage.getItem('codelabgen-theme'); return v === 'dark' || v === 'light' ? v : null; } catch (e) { return null; } }
+  function apply() { var v = stored(); d.dataset.theme = v || (mq.matches ? 'dark' : 'light'); s.value = v || 'auto'; }
+  s.addEventListener('change', function () { try { if (s.value === 'auto') localStorage.removeItem('codelabgen-theme'); else localStorage.setItem('codelabgen-theme', s.value); } catch (e) {} apply(); });
+  mq.addEventListener('change', apply);
+  apply();
 })();

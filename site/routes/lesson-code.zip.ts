@@ -13,5 +13,5 @@ export async function getStaticPaths() {
 
 export function GET({ props }: APIContext<{ dir: string; folder: string; at: string | null }>): Response {
   const zip = lessonZip(props.folder, readLessonDownload(siteOptions().course, props.dir), props.at ? new Date(props.at) : undefined);
-  return new Response(zip, { headers: { 'content-type': 'application/zip' } });
+  return new Response(new Blob([zip as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': 'application/zip' } });
 }
