@@ -170,7 +170,12 @@ test('refusals exit 2 and change nothing: shell operators, a path escaping the c
   const course = await courseWithLessons([
     { id: '4.1', files: PASSING, spec: spec('4.1', 'runtime: custom\ntest_command: [node, --test, "a.test.mjs > log.txt"]\n') },
     { id: '4.2', files: PASSING },
+    { id: '4.3', files: PASSING },
   ]);
+  // a lesson folder linked inside the course (here: to the course root) would make the sandbox bind .codelabgen/ writable
+  rmSync(dirOf(course, '4.3'), { recursive: true });
+  symlinkSync(course.root, dirOf(course, '4.3'));
+  writeFileSync(path.join(course.root, 'evil.test.mjs'), nodeTest("test('x', () => writeFileSync('.codelabgen/state.json', '{}'));", "import { writeFileSync } from 'node:fs';"));
   const outside = mkdtempSync(path.join(tmpdir(), 'codelabgen-outside-'));
   writeFileSync(path.join(outside, 'evil.test.mjs'), nodeTest("test('x', () => {});"));
   rmSync(dirOf(course, '4.2'), { recursive: true });
@@ -180,6 +185,7 @@ test('refusals exit 2 and change nothing: shell operators, a path escaping the c
     [['4.1'], 'error: .codelabgen/lessons/4.1/spec.yaml: test_command[2]: "a.test.mjs > log.txt" contains the shell operator ">"; test commands run without a shell, so give one program and its arguments as a list\nhint: to run several steps, put them in a script in the lesson folder and make test_command run it\n'],
     [['4.2'], new RegExp(`^error: lesson 4\\.2: dir: path "1-basics/4\\.2-lesson-4-2" resolves outside the course \\(${outside.replace(/[.]/g, '\\.')}\\)\n$`)],
     [['4.2', '--update-state'], /^error: lesson 4\.2: dir: path .* resolves outside the course/],
+    [['4.3'], /^error: lesson 4\.3: dir: 1-basics\/4\.3-lesson-4-3 goes through a symbolic link \(to .*\); a lesson folder and its module folder must be real folders\nhint: replace the link with the folder itself\n$/],
     [['9.9'], 'error: unknown lesson "9.9"\nhint: list lessons with: codelabgen state show --all\n'],
     [[], 'error: verify: give one lesson id or --all\nhint: codelabgen verify 1.2   or   codelabgen verify --all\n'],
     [['4.1', '--all'], /^error: verify: give one lesson id or --all\n/],

@@ -17,8 +17,8 @@ export class OutsideError extends Error {
 }
 
 /**
- * The real path of `relative` under `root`: null when it does not exist (a dangling symlink
- * included), OutsideError when it leaves `root`. `relative` has been checked for ".." already.
+ * The real path of `relative` under `root`: null when it does not exist (a dangling symlink, a
+ * symlink loop or one through a folder this user cannot search included), OutsideError when it leaves `root`. `relative` has been checked for ".." already.
  */
 export function realPathInside(root: string, relative: string): string | null {
   const realRoot = realPathOf(root); // a folder not made yet holds nothing: null below
@@ -26,7 +26,9 @@ export function realPathInside(root: string, relative: string): string | null {
   try {
     real = realpathSync(path.resolve(root, relative));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+    // missing, a symlink loop (a test can leave one), or a link through a folder this user cannot
+    // search: nothing to read, never a crashed build
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES'].includes(errorCode(error) ?? '')) return null;
     throw error;
   }
   if (!isInside(real, realRoot)) throw new OutsideError(relative, real);

@@ -396,6 +396,7 @@ const OUTPUT_DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> 
 /** The outputSchema of a tool that answers JSON (structuredContent is that JSON); undefined for text answers (conventions). */
 export function outputJsonSchema(tool: McpTool): Record<string, unknown> | undefined {
   const document = OUTPUT_DOCUMENTS[tool.command.name];
-  if (document) return document();
+  // MCP clients (the SDK's among them) refuse a tools/list whose outputSchema is not `type: object` at the top (status_check's is an anyOf).
+  if (document) return { type: 'object', ...document() };
   return tool.command.options?.json || tool.command.name === 'schema list' ? { type: 'object' } : undefined;
 }

@@ -74,3 +74,17 @@ test('a path longer than the system allows is refused naming it, not an ENAMETOO
     process.chdir(cwd);
   }
 });
+
+test('a file or folder name that is not valid UTF-8 (a test can write one) is refused naming it, not an ENOENT crash; a real U+FFFD name is hashed', () => {
+  const dir = lesson('not-utf8', { 'a.js': '', 'ok-\uFFFD.js': 'x' });
+  const latin1 = Buffer.concat([Buffer.from(`${dir}/src-`), Buffer.from([0xff, 0xfe]), Buffer.from('.js')]);
+  mkdirSync(path.join(dir, 'src'));
+  writeFileSync(latin1, 'y');
+  assert.throws(() => hashLessonCode(dir, 'L'), (error: unknown) => error instanceof LessonLimitError && error.message === 'L/src-\uFFFD\uFFFD.js has a name that is not valid UTF-8');
+  assert.throws(() => listLessonCodeFiles(dir, 'L'), /L\/src-\uFFFD\uFFFD\.js has a name that is not valid UTF-8/);
+  rmSync(latin1);
+  mkdirSync(Buffer.concat([Buffer.from(`${dir}/src/`), Buffer.from([0xc3, 0x28])]));
+  assert.throws(() => hashLessonCode(dir, 'L'), /L\/src\/\uFFFD\( has a name that is not valid UTF-8/);
+  rmSync(path.join(dir, 'src'), { recursive: true });
+  assert.match(hashLessonCode(dir, 'L'), /^sha256:/);
+});

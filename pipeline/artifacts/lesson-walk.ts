@@ -50,6 +50,7 @@ export function walkFiles(root: string, label: string, limits: WalkLimits, skipD
         entries += 1;
         if (entries > limits.maxFiles) throw new LessonLimitError(`${shown(label, '')} holds more than ${limits.maxFiles} files and folders`);
         const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
+        if (entry.name.includes('\uFFFD')) refuseUndecodable(root, label, rel);
         if (entry.isDirectory()) {
           if (!skipDir(relative, entry.name)) walk(rel, depth + 1);
         } else if (entry.isFile() || entry.isSymbolicLink()) {
@@ -93,7 +94,20 @@ export function hashFileInto(update: (header: string, chunk?: Buffer) => void, r
   }
 }
 
-/** `3.0 GiB`, `300 MiB`, `1.5 MiB`. */
+/**
+ * A name that is not valid UTF-8 comes back from the folder with U+FFFD in place of its bytes and
+ * cannot be opened by that name: refused naming it (a test can write one), not an ENOENT crash. A
+ * name that really holds U+FFFD opens and passes.
+ */
+function refuseUndecodable(root: string, label: string, relative: string): void {
+  try {
+    lstatSync(path.join(root, relative));
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+    throw new LessonLimitError(`${shown(label, relative)} has a name that is not valid UTF-8`);
+  }
+}
+
 /** Runs a file system call on a walked path; a path too long for the system is a refusal naming it, not a crash. */
 function bounded<T>(label: string, relative: string, call: () => T): T {
   try {
@@ -104,6 +118,7 @@ function bounded<T>(label: string, relative: string, call: () => T): T {
   }
 }
 
+/** `3.0 GiB`, `300 MiB`, `1.5 MiB`. */
 export function mebibytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
   const mib = bytes / 1024 ** 2;

@@ -125,6 +125,13 @@ export function checkOutsideCourse(courseRoot: string, out: string): string {
   const course = realpathSync(courseRoot);
   const resolved = realPathOf(out);
   const fix = 'pass a new or empty folder outside the course, e.g. --out ../site-out';
+  // A path written inside the course (the default site-out/ included) must stay there: a symlink a
+  // worker planted in the course would otherwise send the build to replace a folder outside it.
+  for (const root of new Set([path.resolve(courseRoot), course])) {
+    const written = path.relative(root, path.resolve(out));
+    if (path.isAbsolute(written) || written.split(path.sep)[0] === '..') continue;
+    if (resolved !== path.join(course, written)) refuse(`--out ${out} leads out of the course through a symbolic link (to ${resolved})`, `${fix}, or remove the link`);
+  }
   if (isInside(resolved, course) && resolved !== path.join(course, SITE_OUT_DIR)) refuse(`--out ${out} is inside the course directory; the site never writes into the course except its ${SITE_OUT_DIR}/ folder`, fix);
   if (isInside(course, resolved)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
   return resolved;

@@ -8,6 +8,7 @@ import { mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { cli, scratchCourse, scratchDir } from '../../cli/testing.ts';
 import { readCourse, readLessonDocs, readLessonDownload } from '../read.ts';
+import { fileInside, realPathInside } from '../confined.ts';
 
 const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 
@@ -64,4 +65,14 @@ test('the lesson download holds its regular files only: no symlink leading out, 
   assert.deepEqual(files.map((f) => f.path), ['src/ok.ts', 'src/same.ts']);
   assert.equal(new TextDecoder().decode(files[1]!.bytes), 'export const ok = 1;\n');
   assert.throws(() => readLessonDownload(root, '../outside'), /must be relative to the course, without "\.\." segments/);
+});
+
+test('a symlink loop a test left in the lesson folder is left out of the download and the code listing, not a failed build', () => {
+  const { root, lesson } = courseWithLinks();
+  symlinkSync('loop', path.join(lesson, 'loop')); // ELOOP: a sandboxed test can make this
+  symlinkSync('ping', path.join(lesson, 'src', 'pong'));
+  symlinkSync('pong', path.join(lesson, 'src', 'ping'));
+  assert.deepEqual(readLessonDownload(root, '1-basics/1.1-intro').map((f) => f.path), ['src/ok.ts']);
+  assert.equal(realPathInside(lesson, 'loop'), null);
+  assert.equal(fileInside(lesson, 'src/ping'), null);
 });

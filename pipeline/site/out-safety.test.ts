@@ -38,6 +38,21 @@ test('checkOut resolves symlinks before it compares (a link to the course parent
   assert.throws(() => checkOut(course, path.join(link, 'course', 'x')), /inside the course directory/);
 });
 
+test('checkOut refuses a site-out/ (or any --out inside the course) that a symlink leads outside, even to an earlier build', () => {
+  const { parent, course } = courseWithSiblings();
+  // a worker plants site-out -> another folder with the build marker: the build would replace that folder
+  const victim = path.join(parent, 'another-site');
+  mkdirSync(path.join(victim, path.dirname(SITE_MARKER)), { recursive: true });
+  writeFileSync(path.join(victim, SITE_MARKER), '{"generator":"codelabgen"}\n');
+  writeFileSync(path.join(victim, 'index.html'), 'keep me');
+  symlinkSync(victim, path.join(course, 'site-out'));
+  assert.throws(() => checkOut(course, path.join(course, 'site-out')), /--out .*site-out leads out of the course through a symbolic link \(to .*another-site\)/);
+  mkdirSync(path.join(course, 'sub'));
+  symlinkSync(parent, path.join(course, 'sub', 'up'));
+  assert.throws(() => checkOut(course, path.join(course, 'sub', 'up', 'new')), /leads out of the course through a symbolic link/);
+  assert.equal(checkOut(course, victim), victim); // named directly, an earlier build may be replaced
+});
+
 test('checkOut refuses a file and a non-empty folder that is not an earlier build', () => {
   const { parent, course } = courseWithSiblings();
   assert.throws(() => checkOut(course, path.join(parent, 'sibling.txt')), /is not a folder/);

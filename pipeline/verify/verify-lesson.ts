@@ -4,7 +4,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
-import { ARTIFACTS, abs, insideCourse, type Course } from '../course.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
 import { readCurriculum } from '../artifacts/curriculum.ts';
 import { getOwn } from '../state/keyed.ts';
 import { refuse, RefusalError } from '../errors.ts';
@@ -35,6 +35,7 @@ export interface VerifyOptions {
 export function lessonFolder(course: Course, state: State, id: string): string {
   const lesson = requireLesson(state, id);
   const dir = insideCourse(course, lesson.dir, `lesson ${id}: dir`);
+  refuseLinkedFolder(course, dir, lesson.dir, id);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
@@ -130,6 +131,23 @@ function refuseUnlockedWorkspace(id: string, command: TestCommand, dir: string):
   );
 }
 
+/**
+ * A lesson folder (or its module folder) that is a symlink is refused, even to a place inside the
+ * course: the sandbox binds the real folder writable, so a link to the course root or `.codelabgen/`
+ * would let the tests write the course's state (docs/verify.md). A missing folder passes (refused later).
+ */
+function refuseLinkedFolder(course: Course, dir: string, relative: string, id: string): void {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return;
+  }
+  if (real !== path.join(realpathSync(course.root), relative)) {
+    refuse(`lesson ${id}: dir: ${printable(relative)} goes through a symbolic link (to ${printable(real)}); a lesson folder and its module folder must be real folders`, 'replace the link with the folder itself');
+  }
+}
+
 /** The folders of the lesson's prerequisites in the curriculum, transitively (none without a curriculum); each checked to stay inside the course. */
 export function prerequisiteFolders(course: Course, state: State, id: string): string[] {
   if (!existsSync(abs(course, ARTIFACTS.curriculum))) return [];
@@ -145,7 +163,10 @@ export function prerequisiteFolders(course: Course, state: State, id: string): s
   visit(id);
   return [...found].flatMap((prerequisite) => {
     const lesson = getOwn(state.lessons, prerequisite);
-    return lesson === undefined ? [] : [insideCourse(course, lesson.dir, `lesson ${prerequisite}: dir`)];
+    if (lesson === undefined) return [];
+    const dir = insideCourse(course, lesson.dir, `lesson ${prerequisite}: dir`);
+    refuseLinkedFolder(course, dir, lesson.dir, prerequisite);
+    return [dir];
   });
 }
 
