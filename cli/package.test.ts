@@ -270,6 +270,9 @@ async function handAuthor(dir: string): Promise<void> {
   };
   const init = ok(['init', 'my-course', '--title', 'My own course', '--example', '--ci', 'github'], dir);
   assert.match(init, /^wrote \.gitignore: commit \.codelabgen\/ /m);
+  // Run from the project's own install, the printed commands are the ones to type there.
+  assert.match(init, /^preview: cd my-course && npx codelabgen site dev$/m);
+  assert.match(init, /^publish: cd my-course && npx codelabgen verify --all && npx codelabgen site build --out \.\.\/site-out$/m);
   assert.equal(readFileSync(path.join(course, '.github', 'workflows', 'course-site.yml'), 'utf8'), readText(WORKFLOW));
   assert.match(readFileSync(path.join(course, '.gitignore'), 'utf8'), /^\.codelabgen\/lock$/m);
   ok(['new', 'lesson', '1', 'Second steps']);
@@ -303,7 +306,19 @@ async function handAuthor(dir: string): Promise<void> {
     await stop(dev);
   }
   assert.match(ok(['verify', '--all']), /^2 lessons: 2 passed/m);
-  const built = ok(['site', 'build', '--out', '../my-site']);
+  const built = ok(['site', 'build', '--out', '../my-site', '--base', '/mine/']);
   assert.match(built, /built \d+ pages \(2 lessons\)/);
   assert.match(readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'), /tests passed \d+\/\d+/);
+  // site preview serves that build at its base without being told the base again.
+  const previewPort = await freePort();
+  const preview = spawn(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), 'site', 'preview', '--out', '../my-site', '--port', String(previewPort)], { cwd: course, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let previewLog = '';
+  preview.stdout.on('data', (d: Buffer) => (previewLog += d));
+  preview.stderr.on('data', (d: Buffer) => (previewLog += d));
+  try {
+    await waitForServer(`http://localhost:${previewPort}/mine/lessons/${lessonDir}/`, 60_000, preview, () => previewLog);
+  } finally {
+    if (preview.pid !== undefined && preview.exitCode === null) process.kill(-preview.pid, 'SIGTERM');
+    await stop(preview);
+  }
 }
