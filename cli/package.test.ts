@@ -262,17 +262,21 @@ test('the package holds what runs, and the installed CLI inits a course, takes a
  * the lessons whose tests passed, with their badge (site.publish: verified, set by init --example).
  */
 async function handAuthor(dir: string): Promise<void> {
+  // README "Publish your own course": the course is the repository, beside its package.json.
   const course = path.join(dir, 'my-course');
+  mkdirSync(course);
+  writeFileSync(path.join(course, 'package.json'), '{ "private": true }\n');
+  symlinkSync(path.join(dir, 'node_modules'), path.join(course, 'node_modules'));
   const ok = (args: string[], cwd = course) => {
-    const result = spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') } });
+    const result = spawnSync(process.execPath, [path.join(course, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') } });
     assert.equal(result.status, 0, `codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
     return result.stdout;
   };
-  const init = ok(['init', 'my-course', '--title', 'My own course', '--example', '--ci', 'github'], dir);
+  const init = ok(['init', '.', '--title', 'My own course', '--example', '--ci', 'github']);
   assert.match(init, /^wrote \.gitignore: commit \.codelabgen\/ /m);
   // Run from the project's own install, the printed commands are the ones to type there.
-  assert.match(init, /^preview: cd my-course && npx codelabgen site dev$/m);
-  assert.match(init, /^publish: cd my-course && npx codelabgen verify --all && npx codelabgen site build --out \.\.\/site-out$/m);
+  assert.match(init, /^preview: npx codelabgen site dev$/m);
+  assert.match(init, /^publish: npx codelabgen verify --all && npx codelabgen site build --out \.\.\/site-out$/m);
   assert.equal(readFileSync(path.join(course, '.github', 'workflows', 'course-site.yml'), 'utf8'), readText(WORKFLOW));
   assert.match(readFileSync(path.join(course, '.gitignore'), 'utf8'), /^\.codelabgen\/lock$/m);
   ok(['new', 'lesson', '1', 'Second steps']);

@@ -188,8 +188,14 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const url = `${server.config.base.replace(/\/$/, '')}${prefix}/_codelabgen/mermaid/`;
         server.middlewares.use((req, res, next) => {
           if (!req.url?.startsWith(url)) return next();
-          const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
-          if (!file.startsWith(mermaidDist()) || !existsSync(file)) return next();
+          let dist: string;
+          try {
+            dist = mermaidDist();
+          } catch {
+            return next(); // mermaid (an optional peer) is not installed: dev-watch says so
+          }
+          const file = path.join(dist, path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
+          if (!file.startsWith(dist) || !existsSync(file)) return next();
           res.setHeader('content-type', 'text/javascript');
           createReadStream(file).pipe(res);
         });
