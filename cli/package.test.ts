@@ -156,7 +156,7 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
       else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = chromium;
       else if (action === 'actions/cache') assert.equal(inputs.path, '~/.cache/codelabgen/diagrams', `${label}: the cache keeps another folder than the diagram cache`); // an optimization: nothing to restore locally
       else if (action === 'actions/upload-artifact') {
-        // upload-artifact@v4 leaves out hidden files (any path segment starting with ".") unless told.
+        // upload-artifact (v4 and later) leaves out hidden files (any path segment starting with ".") unless told.
         const from = path.join(workspace, inputs.path!);
         const files = filesUnder(from, workspace).filter((file) => inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')));
         for (const file of files) cpSync(path.join(workspace, file), path.join(artifacts, inputs.name!, path.relative(from, path.join(workspace, file))));
