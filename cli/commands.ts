@@ -370,6 +370,8 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'live preview of the course with every lesson (reloads on course changes)',
     options: {
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
+      host: { type: 'string', value: 'ADDR', help: 'address to listen on, e.g. 0.0.0.0 for every network (default: localhost)' },
+      open: { type: 'boolean', help: 'open the site in the browser once it is served' },
       base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: /)' },
     },
     load: () => import('./commands/site.ts'),
@@ -380,7 +382,9 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       out: { type: 'string', value: 'DIR', help: 'the built site (default: ./site-out; inside a course: the course\'s site-out/)' },
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
-      base: { type: 'string', value: 'PATH', help: 'the --base it was built with (default: /)' },
+      host: { type: 'string', value: 'ADDR', help: 'address to listen on, e.g. 0.0.0.0 for every network (default: localhost)' },
+      open: { type: 'boolean', help: 'open the site in the browser once it is served' },
+      base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: the --base it was built with)' },
     },
     load: () => import('./commands/site.ts'),
   },

@@ -30,11 +30,17 @@ function bash(commands: readonly CommandSpec[]): string {
   const cases = completionTable(commands).map(([prefix, words]) => `    "${prefix}") candidates="${words.join(' ')}" ;;`);
   return `# codelabgen completion for bash: eval "$(codelabgen completion bash)" (e.g. in ~/.bashrc)
 _codelabgen() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" key="" word candidates="" i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" key="" word candidates="" i first=1
+  # \`npx codelabgen ...\` (a project's own install): the command words start after "codelabgen".
+  if [ "\${COMP_WORDS[0]##*/}" = npx ]; then
+    if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W codelabgen -- "$cur")); return; fi
+    [ "\${COMP_WORDS[1]}" = codelabgen ] || { COMPREPLY=(); return; }
+    first=2
+  fi
   case " ${valueOptions(commands).join(' ')} " in
     *" $prev "*) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
-  for ((i = 1; i < COMP_CWORD; i++)); do
+  for ((i = first; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     case "$word" in -*) continue ;; esac
     case " ${valueOptions(commands).join(' ')} " in *" \${COMP_WORDS[i-1]} "*) continue ;; esac
@@ -54,7 +60,7 @@ ${cases.join('\n')}
     *) candidates="" ;;
   esac
 }
-complete -o default -F _codelabgen codelabgen
+complete -o default -F _codelabgen codelabgen npx
 `;
 }
 

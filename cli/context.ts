@@ -3,7 +3,8 @@
 // `--help` stays cheap; cli/course.ts resolves the course. The CLI gives it the process's streams;
 // the MCP server (cli/mcp/invoke.ts) gives it buffers, a document as stdin and a progress callback.
 import { readFileSync } from 'node:fs';
-import { createOutput, type Output, type Sink } from './output.ts';
+import { fileURLToPath } from 'node:url';
+import { createOutput, invocationFor, type Output, type Sink } from './output.ts';
 import { stderr, stdout } from './stdio.ts';
 
 /** How far a long command (verify) is; the MCP server turns it into progress notifications. */
@@ -23,6 +24,8 @@ export interface ContextIo {
   progress?: (update: ProgressUpdate) => void;
   /** Aborts when the caller gives up on the command (an MCP client cancelled the call). */
   signal?: AbortSignal;
+  /** How the user runs the CLI (`npx codelabgen` from a project's install): printed commands say so. */
+  invocation?: string;
 }
 
 export interface Context {
@@ -43,7 +46,7 @@ export interface Context {
 }
 
 export function processIo(): ContextIo {
-  return { stdout, stderr, cwd: process.cwd(), env: process.env, readStdin: () => readFileSync(0, 'utf8') };
+  return { stdout, stderr, cwd: process.cwd(), env: process.env, readStdin: () => readFileSync(0, 'utf8'), invocation: processInvocation() };
 }
 
 export function createContext(command: string, argv: string[], values: Context['values'], positionals: string[], io: ContextIo = processIo()): Context {
@@ -54,7 +57,7 @@ export function createContext(command: string, argv: string[], values: Context['
     positionals,
     cwd: io.cwd,
     env: io.env,
-    out: createOutput(io.stdout, io.stderr, io.env),
+    out: createOutput(io.stdout, io.stderr, io.env, io.invocation),
     readStdin: io.readStdin,
     progress: io.progress,
     signal: io.signal,
@@ -69,4 +72,9 @@ export function createContext(command: string, argv: string[], values: Context['
     },
   };
   return ctx;
+}
+
+/** How this process's CLI is run (cli/output.ts invocationFor), from where its code is. */
+export function processInvocation(): string {
+  return invocationFor(fileURLToPath(import.meta.url));
 }

@@ -95,6 +95,12 @@ test('completion bash offers the commands and options of the table', () => {
   assert.equal(complete('codelabgen', '--course', 'd', 'state', 'task', ''), 'start heartbeat done fail reset list');
   assert.equal(complete('codelabgen', 'state', 'set', '1.2', '--n'), '--note');
   assert.equal(complete('codelabgen', 'site', 'build', '--o'), '--out');
+  // From a project's own install the CLI runs as `npx codelabgen`: the same completions after it.
+  assert.match(result.stdout, /^complete -o default -F _codelabgen codelabgen npx$/m);
+  assert.equal(complete('npx', 'code'), 'codelabgen');
+  assert.equal(complete('npx', 'codelabgen', 'site', ''), 'build dev preview');
+  assert.equal(complete('npx', 'codelabgen', 'site', 'build', '--o'), '--out');
+  assert.equal(complete('npx', 'prettier', ''), '');
   assert.equal(refusal(['completion', 'tcsh']), 'error: completion: unknown shell "tcsh"; expected one of bash, zsh, fish');
 });
 

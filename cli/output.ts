@@ -37,7 +37,27 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
-export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv): Output {
+/** The CLI's commands, as a printed command line starts (`codelabgen site dev ...`). */
+const MENTION = /(?<!npx)(^|[\s(`'"=:])codelabgen (?=(?:check|completion|conventions|init|mcp|new|register|report|schema|site|state|status|verify)\b|--)/g;
+
+/** `text` with each command it names written as the user runs this CLI (`npx codelabgen ...`). */
+export function asInvoked(text: string, invocation: string): string {
+  return invocation === 'codelabgen' ? text : text.replace(MENTION, `$1${invocation} `);
+}
+
+/**
+ * How the user runs the CLI whose code is at `file`: from a project's own install (node_modules of a
+ * project, or npx's cache) the command is not on PATH, so `npx codelabgen`; from a global install
+ * (`<prefix>/lib/node_modules`) or a checkout, `codelabgen`.
+ */
+export function invocationFor(file: string): string {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 1 || parts[at + 1] !== 'codelabgen') return 'codelabgen';
+  return parts[at - 1] === 'lib' ? 'codelabgen' : 'npx codelabgen';
+}
+
+export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv, invocation = 'codelabgen'): Output {
   const color = colorEnabled(stdout, env);
   const errIsTTY = stderr.isTTY === true;
   let statusShown = false;
@@ -52,13 +72,13 @@ export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv)
     outColumns: () => stdout.columns || 80,
     print: (text = '') => {
       clearStatus();
-      stdout.write(`${text}\n`);
+      stdout.write(`${asInvoked(text, invocation)}\n`);
     },
     json: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     jsonText: (text) => stdout.write(text),
     warn: (text) => {
       clearStatus();
-      stderr.write(`${text}\n`);
+      stderr.write(`${asInvoked(text, invocation)}\n`);
     },
     status: (text) => {
       if (!errIsTTY) return;

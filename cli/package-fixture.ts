@@ -7,7 +7,38 @@ import path from 'node:path';
 import { REPO_ROOT } from './testing.ts';
 
 interface Lock {
-  packages: Record<string, { version?: string; dev?: boolean }>;
+  packages: Record<string, { version?: string; dev?: boolean; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+}
+
+/** The optional peer dependencies a course with diagrams installs beside codelabgen (README.md). */
+export const DIAGRAM_PACKAGES = ['mermaid', 'playwright'];
+
+/** Lock keys of `names` and everything they depend on, resolved as Node does (nearest node_modules up). */
+function lockClosure(lock: Lock, names: string[]): Set<string> {
+  const keys = new Set<string>();
+  const visit = (key: string) => {
+    const entry = lock.packages[key];
+    if (entry === undefined || keys.has(key)) return;
+    keys.add(key);
+    for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      let at = key;
+      for (;;) {
+        const candidate = `${at}/node_modules/${dep}`;
+        if (lock.packages[candidate] !== undefined) {
+          visit(candidate);
+          break;
+        }
+        const up = at.lastIndexOf('/node_modules/');
+        if (up === -1) {
+          visit(`node_modules/${dep}`);
+          break;
+        }
+        at = at.slice(0, up);
+      }
+    }
+  };
+  for (const name of names) visit(`node_modules/${name}`);
+  return keys;
 }
 
 export function npm(args: string[], options: SpawnSyncOptions): { code: number | null; stdout: string; stderr: string } {
@@ -37,13 +68,20 @@ export function writeConsumer(dir: string, tarball: string): void {
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   const spec = `file:${tarball}`;
   const integrity = `sha512-${createHash('sha512').update(readFileSync(path.join(dir, tarball))).digest('base64')}`;
+  // The course has diagrams: it installs the optional peers too, at the versions this repository locks.
+  const peers = Object.fromEntries(DIAGRAM_PACKAGES.map((name) => [name, lock.packages[`node_modules/${name}`]!.version!]));
+  const diagramKeys = lockClosure(lock, DIAGRAM_PACKAGES);
   const packages: Record<string, unknown> = {
-    '': { dependencies: { codelabgen: spec } },
-    'node_modules/codelabgen': { version: pkg.version, resolved: spec, integrity, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+    '': { dependencies: { codelabgen: spec, ...peers } },
+    'node_modules/codelabgen': { version: pkg.version, resolved: spec, integrity, license: pkg.license, dependencies: pkg.dependencies, peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta, bin: pkg.bin, engines: pkg.engines },
   };
-  for (const [key, entry] of Object.entries(lock.packages)) if (key.startsWith('node_modules/') && !entry.dev) packages[key] = entry;
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (!key.startsWith('node_modules/')) continue;
+    if (!entry.dev) packages[key] = entry;
+    else if (diagramKeys.has(key)) packages[key] = { ...entry, dev: undefined };
+  }
   // "$mermaid" means "the version of the root's mermaid dependency": the consumer's root has none.
   const pinned = JSON.parse(JSON.stringify(pkg.overrides ?? {}), (_key, value: unknown) => (typeof value === 'string' && value.startsWith('$') ? lock.packages[`node_modules/${value.slice(1)}`]?.version : value));
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, dependencies: { codelabgen: spec }, overrides: pinned }, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, dependencies: { codelabgen: spec, ...peers }, overrides: pinned }, null, 2)}\n`);
   writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ name: 'course', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
 }

@@ -156,7 +156,7 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
       else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = chromium;
       else if (action === 'actions/cache') assert.equal(inputs.path, '~/.cache/codelabgen/diagrams', `${label}: the cache keeps another folder than the diagram cache`); // an optimization: nothing to restore locally
       else if (action === 'actions/upload-artifact') {
-        // upload-artifact@v4 leaves out hidden files (any path segment starting with ".") unless told.
+        // upload-artifact (v4 and later) leaves out hidden files (any path segment starting with ".") unless told.
         const from = path.join(workspace, inputs.path!);
         const files = filesUnder(from, workspace).filter((file) => inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')));
         for (const file of files) cpSync(path.join(workspace, file), path.join(artifacts, inputs.name!, path.relative(from, path.join(workspace, file))));
@@ -262,14 +262,21 @@ test('the package holds what runs, and the installed CLI inits a course, takes a
  * the lessons whose tests passed, with their badge (site.publish: verified, set by init --example).
  */
 async function handAuthor(dir: string): Promise<void> {
+  // README "Publish your own course": the course is the repository, beside its package.json.
   const course = path.join(dir, 'my-course');
+  mkdirSync(course);
+  writeFileSync(path.join(course, 'package.json'), '{ "private": true }\n');
+  symlinkSync(path.join(dir, 'node_modules'), path.join(course, 'node_modules'));
   const ok = (args: string[], cwd = course) => {
-    const result = spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') } });
+    const result = spawnSync(process.execPath, [path.join(course, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') } });
     assert.equal(result.status, 0, `codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
     return result.stdout;
   };
-  const init = ok(['init', 'my-course', '--title', 'My own course', '--example', '--ci', 'github'], dir);
+  const init = ok(['init', '.', '--title', 'My own course', '--example', '--ci', 'github']);
   assert.match(init, /^wrote \.gitignore: commit \.codelabgen\/ /m);
+  // Run from the project's own install, the printed commands are the ones to type there.
+  assert.match(init, /^preview: npx codelabgen site dev$/m);
+  assert.match(init, /^publish: npx codelabgen verify --all && npx codelabgen site build --out \.\.\/site-out$/m);
   assert.equal(readFileSync(path.join(course, '.github', 'workflows', 'course-site.yml'), 'utf8'), readText(WORKFLOW));
   assert.match(readFileSync(path.join(course, '.gitignore'), 'utf8'), /^\.codelabgen\/lock$/m);
   ok(['new', 'lesson', '1', 'Second steps']);
@@ -303,7 +310,19 @@ async function handAuthor(dir: string): Promise<void> {
     await stop(dev);
   }
   assert.match(ok(['verify', '--all']), /^2 lessons: 2 passed/m);
-  const built = ok(['site', 'build', '--out', '../my-site']);
+  const built = ok(['site', 'build', '--out', '../my-site', '--base', '/mine/']);
   assert.match(built, /built \d+ pages \(2 lessons\)/);
   assert.match(readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'), /tests passed \d+\/\d+/);
+  // site preview serves that build at its base without being told the base again.
+  const previewPort = await freePort();
+  const preview = spawn(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), 'site', 'preview', '--out', '../my-site', '--port', String(previewPort)], { cwd: course, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let previewLog = '';
+  preview.stdout.on('data', (d: Buffer) => (previewLog += d));
+  preview.stderr.on('data', (d: Buffer) => (previewLog += d));
+  try {
+    await waitForServer(`http://localhost:${previewPort}/mine/lessons/${lessonDir}/`, 60_000, preview, () => previewLog);
+  } finally {
+    if (preview.pid !== undefined && preview.exitCode === null) process.kill(-preview.pid, 'SIGTERM');
+    await stop(preview);
+  }
 }

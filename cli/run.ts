@@ -4,7 +4,8 @@
 // one-file bundle, docs/performance.md).
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands.ts';
-import { createContext } from './context.ts';
+import { createContext, processInvocation } from './context.ts';
+import { asInvoked } from './output.ts';
 import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandModule, CommandSpec } from './spec.ts';
@@ -92,7 +93,7 @@ function wantsHelp(argv: string[]): boolean {
 async function run(given: string[], load: (spec: CommandSpec) => Promise<CommandModule>): Promise<number> {
   const argv = hoistLeadingCourse(given);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    stdout.write(`${helpFor(argv.slice(1))}\n`);
+    stdout.write(`${asInvoked(helpFor(argv.slice(1)), processInvocation())}\n`);
     return EXIT.ok;
   }
   if (argv[0] === '--version' || argv[0] === '-v') {
@@ -102,7 +103,7 @@ async function run(given: string[], load: (spec: CommandSpec) => Promise<Command
   const found = findCommand(argv);
   const group = commandWords(argv).join(' ');
   if (!found && wantsHelp(argv) && groupsOf(COMMANDS).has(group)) {
-    stdout.write(`${groupHelp(COMMANDS, group)}\n`);
+    stdout.write(`${asInvoked(groupHelp(COMMANDS, group), processInvocation())}\n`);
     return EXIT.ok;
   }
   const { spec, rest } = found ?? unknownCommand(argv);
@@ -114,7 +115,7 @@ async function run(given: string[], load: (spec: CommandSpec) => Promise<Command
     throw new UsageError(`${spec.name}: ${parseArgsProblem(error)}${optionGuess(error, Object.keys(options))} (see "codelabgen ${spec.name} --help")`);
   }
   if (parsed.values.help === true) {
-    stdout.write(`${commandHelp(spec, COMMANDS)}\n`);
+    stdout.write(`${asInvoked(commandHelp(spec, COMMANDS), processInvocation())}\n`);
     return EXIT.ok;
   }
   const { min = 0, max = 0 } = spec.positionals ?? {};
@@ -155,5 +156,8 @@ export async function main(shutdown: () => void | Promise<void>, load = (spec: C
   };
   process.on('SIGINT', () => void exitAfterShutdown(130));
   process.on('SIGTERM', () => void exitAfterShutdown(143));
-  process.exitCode = await run(process.argv.slice(2), load).catch((error: unknown) => settle(error, stderr));
+  // The error's hints name commands as the user runs this CLI (cli/output.ts asInvoked).
+  const invocation = processInvocation();
+  const printed = { write: (text: string) => stderr.write(asInvoked(text, invocation)) };
+  process.exitCode = await run(process.argv.slice(2), load).catch((error: unknown) => settle(error, printed));
 }

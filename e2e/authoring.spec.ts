@@ -21,7 +21,7 @@ test('write a course by hand: three commands from an empty folder to a lesson pa
   let child: ChildProcess | undefined;
   try {
     run('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', REPO], work);
-    expect(run('npx', ['--offline', 'codelabgen', 'init', 'my-course', '--title', 'My course', '--example'], work)).toContain('preview: cd my-course && codelabgen site dev');
+    expect(run('npx', ['--offline', 'codelabgen', 'init', 'my-course', '--title', 'My course', '--example'], work)).toContain('preview: cd my-course && npx codelabgen site dev');
     const port = await freePort();
     child = spawn('npx', ['--offline', 'codelabgen', 'site', 'dev', '--port', String(port)], { cwd: path.join(work, 'my-course'), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';

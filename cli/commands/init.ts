@@ -61,6 +61,11 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (added) {
     ctx.out.print(`added sample lesson ${added.lesson.id} "${added.lesson.title}" in ${added.lesson.dir}/ (runtime ${added.runtime}): code, test, readalong, notes, spec`);
     ctx.out.print(`preview: ${where === '.' ? '' : `cd ${where} && `}codelabgen site dev`);
+    // A hand-written course publishes the lessons whose tests pass (site.publish: verified): no protocol phases.
+    if (existing === null) {
+      ctx.out.print(`publish: ${where === '.' ? '' : `cd ${where} && `}codelabgen verify --all && codelabgen site build --out ../site-out`);
+      return EXIT.ok;
+    }
   }
   // The same line `state next` gives in phase init (its next_step), with the course to pass.
   const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });

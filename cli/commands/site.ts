@@ -17,7 +17,9 @@ export async function run(ctx: Context): Promise<ExitCode> {
     out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
     if (!site.isSiteBuild(out)) throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [`build it first: codelabgen site build --out ${outArg}`]);
   }
-  const server = await site.serveSite(mode, { root: course.root, out, base: ctx.string('base') ?? '/', port: portOf(ctx), env: ctx.env });
+  // A preview serves the build at the base it was built with (its marker says), unless told otherwise.
+  const base = ctx.string('base') ?? (mode === 'preview' ? site.builtBase(out) : null) ?? '/';
+  const server = await site.serveSite(mode, { root: course.root, out, base, port: portOf(ctx), host: ctx.string('host'), open: ctx.flag('open'), env: ctx.env });
   return waitForInterrupt(server);
 }
 

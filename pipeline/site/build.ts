@@ -70,6 +70,10 @@ export interface SiteJob {
   cacheDir: string;
   command: string;
   port?: number | undefined;
+  /** Address to listen on (Astro's server.host); default localhost. */
+  host?: string | undefined;
+  /** Open the browser once the server listens (Astro's server.open). */
+  open?: boolean | undefined;
 }
 
 /** Messages from the worker. */
@@ -146,6 +150,16 @@ export function isSiteBuild(dir: string): boolean {
   }
 }
 
+/** The --base a site build was made with (its marker), or null for an older build that did not say. */
+export function builtBase(dir: string): string | null {
+  try {
+    const base = (JSON.parse(readFileSync(path.join(dir, SITE_MARKER), 'utf8')) as { base?: unknown }).base;
+    return typeof base === 'string' ? base : null;
+  } catch {
+    return null;
+  }
+}
+
 export function mermaidDist(): string {
   return path.dirname(fileURLToPath(import.meta.resolve('mermaid')));
 }
@@ -168,9 +182,10 @@ function stagingFolder(out: string): string {
   return mkdtempSync(path.join(path.dirname(out), `.${path.basename(out)}.building-`));
 }
 
-function replaceOutput(staging: string, out: string): void {
+function replaceOutput(staging: string, out: string, base: string): void {
   mkdirSync(path.join(staging, path.dirname(SITE_MARKER)), { recursive: true });
-  writeFileSync(path.join(staging, SITE_MARKER), `${JSON.stringify({ generator: 'codelabgen' })}\n`);
+  // The base it was built under: `site preview` serves it there without being told again.
+  writeFileSync(path.join(staging, SITE_MARKER), `${JSON.stringify({ generator: 'codelabgen', base })}\n`);
   if (!existsSync(out)) {
     renameSync(staging, out);
     return;
@@ -223,7 +238,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     if (result === null) throw new ChecksFailedError('site build failed: the Astro build ended without a result');
     staging = stagingFolder(out);
     moveInto(built, staging);
-    replaceOutput(staging, out);
+    replaceOutput(staging, out, base);
     return { ...(result as SiteBuildResult), out };
   } finally {
     if (running === null) worker.cancel();
@@ -248,6 +263,8 @@ export interface ServeOptions {
   out: string;
   base: string;
   port?: number | undefined;
+  host?: string | undefined;
+  open?: boolean | undefined;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -260,7 +277,7 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
   let job: SiteJob;
   try {
     const { diagramCacheDir } = await import('./diagrams.ts');
-    job = siteJob(mode, options.root, options.env ?? process.env, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port });
+    job = siteJob(mode, options.root, options.env ?? process.env, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port, host: options.host, open: options.open });
   } catch (error) {
     forked.cancel();
     throw error;

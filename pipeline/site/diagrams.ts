@@ -7,6 +7,7 @@ import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../inside.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
+import { RefusalError } from '../errors.ts';
 import type { DiagramRef } from './segments.ts';
 
 export interface CachedDiagram {
@@ -65,6 +66,35 @@ function writeCachedDiagram(dir: string, hash: string, entry: CachedDiagram): vo
   const temp = `${cacheFile(dir, hash)}.${process.pid}.tmp`;
   writeFileSync(temp, JSON.stringify(entry));
   renameSync(temp, cacheFile(dir, hash));
+}
+
+/**
+ * mermaid and playwright are optional peer dependencies (about 200 MB together): a course without
+ * diagrams, or whose diagrams are all in the cache, builds without them. mermaid draws the
+ * diagrams (and is the reader's fallback), playwright drives the Chromium that draws them.
+ */
+export function missingDiagramPackages(chromium: string | null, resolve: (id: string) => string = (id) => createRequire(import.meta.url).resolve(id)): string[] {
+  const wanted: Array<[string, string]> = [['mermaid', 'mermaid/dist/mermaid.min.js'], ...(chromium === null ? [] : [['playwright', 'playwright'] as [string, string]])];
+  return wanted.filter(([, id]) => {
+    try {
+      resolve(id);
+      return false;
+    } catch {
+      return true;
+    }
+  }).map(([name]) => name);
+}
+
+/** Refuses diagrams to draw when the packages drawing them are not installed (exit 2, nothing written). */
+export function requireDiagramPackages(todo: DiagramRef[], chromium: string | null, resolve?: (id: string) => string): void {
+  const first = todo[0];
+  if (first === undefined) return;
+  const missing = missingDiagramPackages(chromium, resolve);
+  if (missing.length === 0) return;
+  const count = todo.length === 1 ? 'a mermaid diagram' : `${todo.length} mermaid diagrams (the first: lesson ${first.lesson} ${first.label})`;
+  throw new RefusalError(`the course has ${count} to draw, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed: diagrams need the optional packages mermaid and playwright`, [
+    'install them beside codelabgen: npm install --save-dev mermaid playwright',
+  ]);
 }
 
 /** Chromium for build-time rendering: $CODELABGEN_CHROMIUM, /usr/bin/chromium, Playwright's own. */
@@ -131,6 +161,7 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
   const unique = new Map<string, DiagramRef>();
   for (const diagram of diagrams) unique.set(diagram.hash, diagram);
   const todo = [...unique.values()].filter((d) => readCachedDiagram(cacheDir, d.hash) === null);
+  requireDiagramPackages(todo, chromium);
   const stats: DiagramStats = { rendered: 0, cached: unique.size - todo.length, failed: 0, client: 0 };
   if (todo.length === 0 || chromium === null) {
     stats.client = todo.length;

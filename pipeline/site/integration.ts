@@ -206,8 +206,14 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const url = `${root}_codelabgen/mermaid/`;
         server.middlewares.use((req, res, next) => {
           if (!req.url?.startsWith(url)) return next();
-          const file = path.join(mermaidDist(), path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
-          if (!isInside(file, mermaidDist()) || !existsSync(file)) return next();
+          let dist: string;
+          try {
+            dist = mermaidDist();
+          } catch {
+            return next(); // mermaid (an optional peer) is not installed: dev-watch says so
+          }
+          const file = path.join(dist, path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
+          if (!isInside(file, dist) || !existsSync(file)) return next();
           res.setHeader('content-type', 'text/javascript');
           createReadStream(file).pipe(res);
         });

@@ -48,7 +48,7 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     logLevel: job.mode === 'build' ? 'silent' : 'info',
     integrations: [integration, ...(integrations ?? [])],
     vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite') },
-    ...(job.port ? { server: { port: job.port, host: '127.0.0.1' } } : {}),
+    ...(job.port || job.host || job.open ? { server: { ...(job.port ? { port: job.port, host: '127.0.0.1' } : {}), ...(job.host ? { host: job.host } : {}), ...(job.open ? { open: true } : {}) } } : {}),
   };
 }
 
