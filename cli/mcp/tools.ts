@@ -3,9 +3,7 @@
 // its description from the help, its hints from `changesState`. docs/mcp.md lists them (generated).
 import { z } from 'zod';
 import { findSchemaEntry, PHASES, SCHEMA_NAMES, STAGES, toJsonSchema } from '../../content-schemas/index.ts';
-import { printable } from '../../pipeline/course.ts';
-import { DATA_KEY } from '../../pipeline/protocol/log.ts';
-import { TASK_PHASES } from '../../pipeline/protocol/tasks.ts';
+import { DATA_KEY, printable, TASK_PHASES } from '../../pipeline/state-commands.ts';
 import { COMMANDS } from '../commands.ts';
 import type { CommandSpec, OptionSpec } from '../spec.ts';
 
