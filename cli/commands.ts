@@ -1,5 +1,6 @@
-// The command table: every command, its options and help, loaded lazily. Help text and
-// docs/cli.md are generated from this table, so they cannot drift from what the CLI accepts.
+// The command table: every command, its options and help, as data. Help text, completion, the MCP
+// tools and docs/cli.md are generated from it, so they cannot drift from what the CLI accepts; the
+// code that runs each command is loaded through cli/loaders.ts, which this table never imports.
 import { JSON_OPTION, type CommandSpec } from './spec.ts';
 
 export const COMMANDS: CommandSpec[] = [
@@ -20,14 +21,12 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen init streams-course --title "Node.js streams" --topic "streams in depth"', 'codelabgen init my-course --title "My course" --example --ci github'],
-    load: () => import('./commands/init.ts'),
   },
   {
     name: 'state show',
     summary: 'summary of the course state (--json: the whole state)',
     options: { ...JSON_OPTION, all: { type: 'boolean', help: 'list every lesson, not only those that need attention' } },
     examples: ['codelabgen state show', 'codelabgen state show --json'],
-    load: () => import('./commands/state-show.ts'),
   },
   {
     name: 'state log',
@@ -41,14 +40,12 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state log source-unreachable --lesson 1.2 --data url=https://example.com --data status=404'],
-    load: () => import('./commands/state-log.ts'),
   },
   {
     name: 'state rebuild',
     summary: 'rebuild state.json from events.jsonl',
     description: 'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
     options: { ...JSON_OPTION },
-    load: () => import('./commands/state-rebuild.ts'),
   },
   {
     name: 'state phase',
@@ -59,7 +56,6 @@ export const COMMANDS: CommandSpec[] = [
     changesState: true,
     options: { approved: { type: 'boolean', help: 'the user approved this gate' }, ...JSON_OPTION },
     examples: ['codelabgen state phase recon', 'codelabgen state phase topics --approved'],
-    load: () => import('./commands/state-phase.ts'),
   },
   {
     name: 'state set',
@@ -74,7 +70,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state set 1.2 spec', 'codelabgen state set 1.2 code --note "review: the example hides the error path"', 'codelabgen state rework 1.2 readalong --note "review: example 2 unclear"   # to name the stage to redo instead'],
-    load: () => import('./commands/state-set.ts'),
   },
   {
     name: 'state rework',
@@ -89,7 +84,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state rework 1.2 readalong --note "review: example 2 unclear"', 'codelabgen state rework 1.2 verified --note "code changed: verify again"'],
-    load: () => import('./commands/state-rework.ts'),
   },
   {
     name: 'state fail',
@@ -99,7 +93,6 @@ export const COMMANDS: CommandSpec[] = [
     changesState: true,
     options: { note: { type: 'string', value: 'TEXT', help: 'one-line cause (required)' }, ...JSON_OPTION },
     examples: ['codelabgen state fail 1.2 --note "TypeError in parseRoute: undefined path"'],
-    load: () => import('./commands/state-fail.ts'),
   },
   {
     name: 'state block',
@@ -109,7 +102,6 @@ export const COMMANDS: CommandSpec[] = [
     changesState: true,
     options: { reason: { type: 'string', value: 'TEXT', help: 'what the user must decide (required)' }, ...JSON_OPTION },
     examples: ['codelabgen state block 2.1 --reason "needs a paid API key"'],
-    load: () => import('./commands/state-block.ts'),
   },
   {
     name: 'state unblock',
@@ -123,7 +115,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state unblock 2.1', 'codelabgen state unblock 1.2 --review-round --note "user: one more try at example 2"'],
-    load: () => import('./commands/state-unblock.ts'),
   },
   {
     name: 'state stale',
@@ -133,14 +124,12 @@ export const COMMANDS: CommandSpec[] = [
     changesState: true,
     options: { reason: { type: 'string', value: 'TEXT', help: 'what changed upstream (required)' }, ...JSON_OPTION },
     examples: ['codelabgen state stale 1.3 --reason "lesson 1.2 renamed parseRoute"'],
-    load: () => import('./commands/state-stale.ts'),
   },
   {
     name: 'state stages',
     summary: 'the lesson stages, their work, worker role and next command, as JSON',
     needsCourse: false,
     options: { ...JSON_OPTION },
-    load: () => import('./commands/state-stages.ts'),
   },
   {
     name: 'state watch',
@@ -148,14 +137,12 @@ export const COMMANDS: CommandSpec[] = [
     description: 'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
     options: { json: { type: 'boolean', help: 'one JSON board per line, on each change' } },
     examples: ['codelabgen state watch', 'codelabgen state watch | tee progress.log'],
-    load: () => import('./commands/state-watch.ts'),
   },
   {
     name: 'state next',
     summary: 'what to do next: phase actions, lesson work items, blocked, interrupted (JSON)',
     options: { ...JSON_OPTION },
     examples: ['codelabgen state next'],
-    load: () => import('./commands/state-next.ts'),
   },
   {
     name: 'state task start',
@@ -170,7 +157,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task start 1.2', 'codelabgen state task start 1.2 --role code-author --lease 45m', 'codelabgen state task start --phase sources --role source-researcher'],
-    load: () => import('./commands/state-task.ts'),
   },
   {
     name: 'state task heartbeat',
@@ -179,7 +165,6 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'renew a running task\'s lease (the worker is alive); workers may call it',
     options: { lease: { type: 'string', value: 'D', help: 'new lease from now, e.g. 20m (default: task_lease of config.yaml)' }, ...JSON_OPTION },
     examples: ['codelabgen state task heartbeat t7'],
-    load: () => import('./commands/state-task.ts'),
   },
   {
     name: 'state task done',
@@ -193,7 +178,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task done t7 --result answer.txt'],
-    load: () => import('./commands/state-task.ts'),
   },
   {
     name: 'state task fail',
@@ -207,7 +191,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task fail t7 --note "worker timed out"'],
-    load: () => import('./commands/state-task.ts'),
   },
   {
     name: 'state task reset',
@@ -221,7 +204,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task reset t7 --note "orchestrator restarted"', 'codelabgen state task reset t7 --if-expired --note "worker gone"'],
-    load: () => import('./commands/state-task.ts'),
   },
   {
     name: 'state task list',
@@ -232,7 +214,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task list --open --json'],
-    load: () => import('./commands/state-task.ts'),
   },
   {
     name: 'status check',
@@ -242,7 +223,6 @@ export const COMMANDS: CommandSpec[] = [
     needsCourse: false,
     options: { ...JSON_OPTION },
     examples: ['codelabgen status check answer.txt', 'echo \'{"lesson":"1.2","status":"ok","stage":"code"}\' | codelabgen status check -'],
-    load: () => import('./commands/status-check.ts'),
   },
   {
     name: 'register',
@@ -251,7 +231,6 @@ export const COMMANDS: CommandSpec[] = [
     changesState: true,
     options: { 'allow-drop': { type: 'boolean', help: 'allow dropping or renumbering lessons that have progressed' }, ...JSON_OPTION },
     examples: ['codelabgen register'],
-    load: () => import('./commands/register.ts'),
   },
   {
     name: 'new module',
@@ -266,7 +245,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen new module "Composing streams"', 'codelabgen new module "Composing streams" --lesson "pipeline() and errors"'],
-    load: () => import('./commands/new.ts'),
   },
   {
     name: 'new lesson',
@@ -280,14 +258,12 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen new lesson 1 "Writable streams"', 'codelabgen new lesson 2 "Async iteration" --slug async-iteration --json'],
-    load: () => import('./commands/new.ts'),
   },
   {
     name: 'report',
     summary: 'write .codelabgen/report.md and report.json from the event log',
     options: { ...JSON_OPTION },
     examples: ['codelabgen report', 'codelabgen report --json'],
-    load: () => import('./commands/report.ts'),
   },
   {
     name: 'verify',
@@ -305,7 +281,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen verify 1.2', 'codelabgen verify 1.2 --update-state --json', 'codelabgen verify --all --jobs 4', 'codelabgen verify --all --shard 2/3'],
-    load: () => import('./commands/verify.ts'),
   },
   {
     name: 'verify merge',
@@ -315,14 +290,12 @@ export const COMMANDS: CommandSpec[] = [
     needsCourse: false,
     options: { ...JSON_OPTION },
     examples: ['codelabgen verify merge shard-runs/runs-*'],
-    load: () => import('./commands/verify.ts'),
   },
   {
     name: 'schema list',
     summary: 'list the data-file schemas',
     needsCourse: false,
     options: { ...JSON_OPTION },
-    load: () => import('./commands/schema.ts'),
   },
   {
     name: 'schema show',
@@ -331,7 +304,6 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'print the JSON Schema (draft 2020-12) of a data file',
     needsCourse: false,
     examples: ['codelabgen schema show curriculum'],
-    load: () => import('./commands/schema.ts'),
   },
   {
     name: 'conventions',
@@ -341,13 +313,11 @@ export const COMMANDS: CommandSpec[] = [
     description: 'The conventions for lesson docs and review files, with examples. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
     needsCourse: false,
     examples: ['codelabgen conventions readalong', 'codelabgen conventions'],
-    load: () => import('./commands/conventions.ts'),
   },
   {
     name: 'check',
     summary: 'check the course: log replay, artifacts, drift (exit 1 when problems are found)',
     options: { ...JSON_OPTION },
-    load: () => import('./commands/check.ts'),
   },
   {
     name: 'site build',
@@ -363,7 +333,6 @@ export const COMMANDS: CommandSpec[] = [
       ...JSON_OPTION,
     },
     examples: ['codelabgen site build --out ../site', 'codelabgen site build --drafts --out /tmp/preview', 'codelabgen site build --base /my-course/ --site https://me.github.io/my-course/'],
-    load: () => import('./commands/site.ts'),
   },
   {
     name: 'site dev',
@@ -374,7 +343,6 @@ export const COMMANDS: CommandSpec[] = [
       open: { type: 'boolean', help: 'open the site in the browser once it is served' },
       base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: /)' },
     },
-    load: () => import('./commands/site.ts'),
   },
   {
     name: 'site preview',
@@ -386,7 +354,6 @@ export const COMMANDS: CommandSpec[] = [
       open: { type: 'boolean', help: 'open the site in the browser once it is served' },
       base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: the --base it was built with)' },
     },
-    load: () => import('./commands/site.ts'),
   },
   {
     name: 'mcp',
@@ -396,7 +363,6 @@ export const COMMANDS: CommandSpec[] = [
       http: { type: 'string', value: '[HOST:]PORT', help: 'serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1 unless given; PORT 0: any free port, printed on stderr)' },
     },
     examples: ['codelabgen mcp --course .', 'claude mcp add codelabgen -- npx codelabgen mcp --course .', 'codelabgen mcp --http 8808'],
-    load: () => import('./commands/mcp.ts'),
   },
   {
     name: 'completion',
@@ -405,6 +371,5 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'print a shell completion script (generated from this command table)',
     needsCourse: false,
     examples: ['eval "$(codelabgen completion bash)"', 'codelabgen completion fish > ~/.config/fish/completions/codelabgen.fish'],
-    load: () => import('./commands/completion.ts'),
   },
 ];

@@ -141,26 +141,8 @@ function importCircles(sources: ReadonlyMap<string, string>): string[] {
   }).sort();
 }
 
-/**
- * TEMPORARY: circles other engineers' open work touches, left for the lead to break after the
- * merges. A reported circle passes when every file of it is listed in one entry (an entry ending
- * in `/` is a folder). Remove an entry once its circle is gone; never add one for a new circle.
- */
-const KNOWN_CIRCLES_TO_BREAK: readonly (readonly string[])[] = [
-  // issue 25: the lead breaks this after the merges
-  ['cli/commands.ts', 'cli/commands/completion.ts', 'cli/commands/mcp.ts', 'cli/mcp/'],
-];
-
-function knownEntry(circle: string): readonly string[] | undefined {
-  const files = circle.match(/[\w./-]+\.\w+/g) ?? [];
-  return KNOWN_CIRCLES_TO_BREAK.find((known) => files.every((file) => known.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry))));
-}
-
-test('no import circle among the source files (but the known ones the lead breaks later)', () => {
-  const circles = importCircles(circleSources());
-  assert.deepEqual(circles.filter((circle) => knownEntry(circle) === undefined), []);
-  // An entry of the temporary list whose circle is gone must go too.
-  assert.deepEqual(KNOWN_CIRCLES_TO_BREAK.filter((known) => !circles.some((circle) => knownEntry(circle) === known)), []);
+test('no import circle among the source files', () => {
+  assert.deepEqual(importCircles(circleSources()), []);
 });
 
 test('the circle check finds circles of two and three files through every kind of import, and nothing else', () => {
@@ -182,7 +164,4 @@ test('the circle check finds circles of two and three files through every kind o
     'content-schemas/x.ts → content-schemas/y.ts → pipeline/store/z.ts → content-schemas/x.ts',
     'pipeline/a.ts → pipeline/b.ts → pipeline/a.ts',
   ]);
-  assert.equal(knownEntry('pipeline/a.ts → pipeline/b.ts → pipeline/a.ts'), undefined);
-  assert.equal(knownEntry('cli/commands.ts → cli/mcp/tools.ts → cli/commands.ts'), KNOWN_CIRCLES_TO_BREAK[0]);
-  assert.equal(knownEntry('cli/commands.ts → cli/run.ts → cli/commands.ts'), undefined, 'a known circle that takes in another file is reported');
 });

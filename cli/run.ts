@@ -144,9 +144,9 @@ function optionGuess(error: unknown, known: string[]): string {
 /**
  * Runs the command line of this process and sets its exit code. `shutdown` stops what the command
  * started and releases the locks it holds, on SIGINT or SIGTERM, before the process exits. `load`
- * loads the chosen command's module (by default the table's own loader).
+ * loads the chosen command's module (cli/loaders.ts for dist/main.mjs, its own map in the state bundle).
  */
-export async function main(shutdown: () => void | Promise<void>, load = (spec: CommandSpec) => spec.load()): Promise<void> {
+export async function main(shutdown: () => void | Promise<void>, load: (spec: CommandSpec) => Promise<CommandModule>): Promise<void> {
   const exitAfterShutdown = async (code: number): Promise<never> => {
     try {
       await shutdown();

@@ -1,5 +1,5 @@
-// The shape of a command in the command table: options, positionals, help, and a lazy loader so
-// that only the chosen command's code (and its heavy dependencies) is ever imported.
+// The shape of a command in the command table (cli/commands.ts): options, positionals and help.
+// Its code is loaded by name through cli/loaders.ts.
 import type { Context } from './context.ts';
 import type { ExitCode } from './exit-codes.ts';
 
@@ -31,7 +31,6 @@ export interface CommandSpec {
   changesState?: boolean;
   /** False for commands that do not act on a course (init, schema). */
   needsCourse?: boolean;
-  load: () => Promise<CommandModule>;
 }
 
 export const COMMON_OPTIONS: Record<string, OptionSpec> = {

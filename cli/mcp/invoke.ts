@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { ContextIo, ProgressUpdate } from '../context.ts';
 import { createContext } from '../context.ts';
 import { EXIT } from '../exit-codes.ts';
+import { loadCommand } from '../loaders.ts';
 import { describeError } from '../settle.ts';
 import type { Sink } from '../output.ts';
 import type { Invocation } from './tools.ts';
@@ -53,7 +54,7 @@ export async function invoke(spec: CommandSpec, invocation: Invocation, options:
     ...(options.signal ? { signal: options.signal } : {}),
   };
   try {
-    const module = await spec.load();
+    const module = await loadCommand(spec.name);
     const ctx = createContext(spec.name, invocation.argv, invocation.values, invocation.positionals, io);
     const exitCode = (await module.run(ctx)) ?? EXIT.ok;
     return { exitCode, stdout: stdout.text(), stderr: stderr.text(), error: null };
