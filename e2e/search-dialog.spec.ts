@@ -28,12 +28,18 @@ test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind on
   const titles = await results.locator('strong').allTextContents();
   expect(titles.length).toBeGreaterThan(1);
   for (const title of titles) expect(title, 'plain-text titles').not.toMatch(/[`<>]/);
-  // A term found in code: without the gutter left out, snippets read "}); 24. const stream = ...".
+  // Results are places: the section that matched ("1.2 Writable streams... › Writing with backpressure"),
+  // linked by its anchor, quoting prose (code listings are not indexed: no "}); 24. const stream = ...").
   await dialog.getByRole('searchbox').fill('highWaterMark');
-  await expect(results).toHaveCount(6);
+  await expect(results.first().locator('.search-excerpt')).toContainText('highWaterMark');
   const excerpts = await results.locator('.search-excerpt').allTextContents();
   expect(excerpts.join(' ')).toContain('highWaterMark');
-  for (const excerpt of excerpts) expect(excerpt, 'no code line numbers or anchor marks in snippets').not.toMatch(/[;{}(),]\s\d{1,3}\.\s|\s#\s/);
+  for (const excerpt of excerpts) expect(excerpt, 'no code in snippets').not.toMatch(/[;{}]\s|\s#\s|=>|\bconst\b/);
+  const first = results.first();
+  const place = (await first.getAttribute('href'))!;
+  expect(place, 'the first result opens a section').toMatch(/\/lessons\/[^/]+\/#[a-z0-9-]+$/);
+  await expect(first.locator('strong')).toHaveText(/^\d+\.\d+ .+ › .+$/);
+  const heading = (await first.locator('strong').textContent())!.split(' › ')[1]!;
   await dialog.getByRole('searchbox').fill('backpressure');
   await expect(results.first()).toContainText('backpressure', { ignoreCase: true });
   // Keyboard: ArrowDown moves into the results, Enter follows one and closes the dialog.
@@ -43,6 +49,9 @@ test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind on
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new URL(target!, siteUrl()).href);
   await expect(dialog).toBeHidden();
+  // The section a result names is the heading its anchor opens.
+  await page.goto(new URL(place, siteUrl()).href);
+  await expect(page.locator(`[id="${place.split('#')[1]}"]`)).toHaveText(heading);
 });
 
 test('"/" typed in a text field does not open search; a non-root base gets working result links', async ({ page }) => {

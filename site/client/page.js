@@ -14,7 +14,17 @@
     if (!pf) pf = import(d.dataset.bundle + 'pagefind.js').then(function (m) { return m.options({ baseUrl: d.dataset.base }).then(function () { return m.init(); }).then(function () { return m; }); }).catch(function () { status.textContent = 'The search index is not available (it is built by codelabgen site build).'; return null; });
   }
   function text(html) { var t = document.createElement('template'); t.innerHTML = html; return t.content.textContent; }
-  function item(r) { var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'); a.href = r.url; b.textContent = text((r.meta && r.meta.title) || r.url); p.className = 'search-excerpt'; p.innerHTML = r.excerpt; a.append(b, p); li.append(a); return li; }
+  // A result is a place: the page's section (pagefind's sub-result) with the most matches, titled "page › section".
+  function item(r) {
+    var page = text((r.meta && r.meta.title) || r.url), best = null;
+    (r.sub_results || []).forEach(function (s) { if (s.url.indexOf('#') > 0 && !/#_top$/.test(s.url) && (!best || (s.locations || []).length > (best.locations || []).length)) best = s; });
+    var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span');
+    a.href = best ? best.url : r.url;
+    b.textContent = best ? page + ' › ' + text(best.title) : page;
+    p.className = 'search-excerpt';
+    p.innerHTML = best ? best.excerpt : r.excerpt;
+    a.append(b, p); li.append(a); return li;
+  }
   function search() {
     var q = input.value.trim(), n = ++seq;
     if (!q) { list.replaceChildren(); status.textContent = ''; return; }
@@ -30,7 +40,8 @@
   input.addEventListener('input', function () { open(); search(); });
   document.querySelectorAll('[data-search-open]').forEach(function (b) { b.addEventListener('click', open); });
   d.addEventListener('click', function (e) { if (e.target === d) d.close(); });
-  list.addEventListener('click', function (e) { if (e.target.closest('a')) d.close(); });
+  // A result on this page: the closing dialog would swallow the jump to its section, so it is made here.
+  list.addEventListener('click', function (e) { var a = e.target.closest('a'); if (!a) return; d.close(); if (a.pathname === location.pathname && a.hash) { e.preventDefault(); location.hash = a.hash; } });
   input.addEventListener('keydown', function (e) { if (e.key === 'ArrowDown') { var a = list.querySelector('a'); if (a) { e.preventDefault(); a.focus(); } } });
   list.addEventListener('keydown', function (e) {
     var li = e.target.closest('li');
