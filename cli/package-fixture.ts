@@ -10,8 +10,11 @@ interface Lock {
   packages: Record<string, { version?: string; dev?: boolean; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
 }
 
-/** The optional peer dependencies a course with diagrams installs beside codelabgen (README.md). */
-export const DIAGRAM_PACKAGES = ['mermaid', 'playwright'];
+/**
+ * Installed beside codelabgen in the consumer: the optional peers a course with diagrams needs
+ * (README.md), and Starlight, for the test that mounts the course in a Starlight site.
+ */
+export const DIAGRAM_PACKAGES = ['mermaid', 'playwright', '@astrojs/starlight'];
 
 /** Lock keys of `names` and everything they depend on, resolved as Node does (nearest node_modules up). */
 function lockClosure(lock: Lock, names: string[]): Set<string> {

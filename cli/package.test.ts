@@ -216,7 +216,7 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
   }
 });
 
-test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path and builds the example course', { timeout: 600_000 }, async () => {
+test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path (mounted in a Starlight site too) and builds the example course', { timeout: 600_000 }, async () => {
   const files = packedFiles;
   for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
   const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$|\/(test-)?fixtures\//.test(file));
@@ -241,6 +241,7 @@ test('the package holds what runs, and the installed CLI inits a course, takes a
   assert.equal((JSON.parse(next.stdout) as { phase: string }).phase, 'init');
 
   await handAuthor(dir);
+  await starlightHost(installed, path.join(dir, 'my-course'));
 
   cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
   // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering
@@ -325,4 +326,47 @@ async function handAuthor(dir: string): Promise<void> {
     if (preview.pid !== undefined && preview.exitCode === null) process.kill(-preview.pid, 'SIGTERM');
     await stop(preview);
   }
+}
+
+/**
+ * The hand author's course mounted in a Starlight site with the installed package, as docs/site.md
+ * ("With Starlight") says: integrations in the order `npx astro add starlight` leaves them. The site
+ * lives beside the install's node_modules (Astro mis-joins the paths of a symlinked Starlight).
+ */
+async function starlightHost(installed: string, course: string): Promise<void> {
+  const host = path.join(installed, 'starlight-host');
+  const files: Record<string, string> = {
+    // Starlight a direct dependency, as `npx astro add starlight` makes it (Astro bundles those).
+    'package.json': JSON.stringify({ name: 'starlight-host', type: 'module', private: true, dependencies: { '@astrojs/starlight': '*', astro: '*', codelabgen: '*' } }),
+    'astro.config.mjs': `import { defineConfig } from 'astro/config';
+import codelabgen from 'codelabgen/astro';
+import starlight from '@astrojs/starlight';
+export default defineConfig({
+  prefetch: false,
+  integrations: [codelabgen({ course: ${JSON.stringify(course)}, prefix: '/course' }), starlight({ title: 'Host docs' })],
+});
+`,
+    'ec.config.mjs': "import { pluginLineNumbers } from 'codelabgen/astro';\nexport default { plugins: [pluginLineNumbers()], defaultProps: { showLineNumbers: false } };\n",
+    'src/content.config.ts': `import { defineCollection } from 'astro:content';
+import { docsLoader } from '@astrojs/starlight/loaders';
+import { docsSchema } from '@astrojs/starlight/schema';
+import { codelabgenCollections } from 'codelabgen/content';
+export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }), ...codelabgenCollections() };
+`,
+    'src/content/docs/index.md': '---\ntitle: Host docs home\n---\n\nThe host docs.\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(host, file)), { recursive: true });
+    writeFileSync(path.join(host, file), text);
+  }
+  const events = readFileSync(path.join(course, '.codelabgen', 'events.jsonl'), 'utf8');
+  const build = spawnSync(process.execPath, [path.join(installed, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: host, encoding: 'utf8', timeout: 300_000, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none', CODELABGEN_COURSE: undefined } });
+  assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
+  const lessons = readdirSync(path.join(host, 'dist', 'course', 'lessons'));
+  assert.equal(lessons.length, 2, `course lessons in the Starlight site: ${lessons.join(', ')}`);
+  const page = readFileSync(path.join(host, 'dist', 'course', 'lessons', lessons[0]!, 'index.html'), 'utf8');
+  assert.match(page, /class="gutter"/, 'the course\'s code lost its line numbers');
+  assert.match(page, /tests passed \d+\/\d+/);
+  assert.match(readFileSync(path.join(host, 'dist', 'index.html'), 'utf8'), /Host docs home/);
+  assert.equal(readFileSync(path.join(course, '.codelabgen', 'events.jsonl'), 'utf8'), events, 'the host\'s astro build wrote into the course');
 }
