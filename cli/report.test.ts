@@ -58,12 +58,13 @@ test('the report\'s numbers are true: a re-verify after drift is no rework, read
     ok(root, 'verify', '1.2');
     ok(root, 'verify', '1.2');
     ok(root, 'verify', '1.2', '--update-state');
+    ok(root, 'verify', '1.2'); // after the last verdict: only its run file tells of it
     const report = JSON.parse(ok(root, 'report', '--json'));
     const lesson = (id: string) => report.lessons.find((l: { id: string }) => l.id === id);
     assert.deepEqual([lesson('1.1').reworks, lesson('1.1').review_rounds], [0, 0], 're-verifying after drift is no rework');
     assert.ok(lesson('1.1').story.some((e: { label: string; text: string }) => e.label === 'drift' && e.text === 'moved back done → code to verify the changed code again: code changed'));
     assert.equal(report.totals.lessons_reworked, 0);
-    assert.deepEqual([lesson('1.2').verify.runs, lesson('1.2').verify.passed, lesson('1.2').verify.read_only], [3, 1, 2], 'read-only runs are runs');
+    assert.deepEqual([lesson('1.2').verify.runs, lesson('1.2').verify.passed, lesson('1.2').verify.read_only], [4, 1, 3], 'read-only runs are runs, also those after the last verdict');
     assert.equal(lesson('1.2').started_at, lesson('1.2').tasks[0].started_at, 'wall time starts at the first task');
     assert.ok(lesson('1.2').started_at > lesson('1.2').registered_at);
     assert.equal(lesson('1.2').wall_ms, Date.parse(report.generated_at) - Date.parse(lesson('1.2').started_at));
@@ -71,7 +72,7 @@ test('the report\'s numbers are true: a re-verify after drift is no rework, read
     assert.equal(report.needs_human.length, 0, 'the drift was verified again: nothing open');
     const md = readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8');
     assert.doesNotMatch(md, /### Went smoothly/);
-    assert.match(md, /\n\| 1\.2 \| Writable streams \| verified \| 1\/1 tests passed \| 3 \(1 passed, 2 read-only\) \|/);
+    assert.match(md, /\n\| 1\.2 \| Writable streams \| verified \| 1\/1 tests passed \| 4 \(1 passed, 3 read-only\) \|/);
   } finally {
     removeDir(path.dirname(root));
   }

@@ -120,9 +120,13 @@ function countRunNumber(track: LessonTrack, run: number | null): void {
   track.run_numbers.verdicts += 1;
 }
 
-/** Runs of `verify` without --update-state that the verdicts' run numbers show. */
-export function readOnlyRuns(track: LessonTrack): number {
-  return Math.max(0, track.run_numbers.max - track.run_numbers.verdicts);
+/**
+ * Runs of `verify` without --update-state: the gap between the highest run number (the verdicts'
+ * own, or `recorded`, the highest run file of the lesson on disk) and the verdicts. A read-only run
+ * logs no event, so one after the last verdict shows only in the run files.
+ */
+export function readOnlyRuns(track: LessonTrack, recorded = 0): number {
+  return Math.max(0, Math.max(track.run_numbers.max, recorded) - track.run_numbers.verdicts);
 }
 
 function foldVerified(track: LessonTrack, event: EventOf<'lesson.verified'>): void {

@@ -26,15 +26,16 @@ function phasesOf(events: readonly Event[]): Report['phases'] {
   });
 }
 
-function lessonOf(track: LessonTrack, generatedAt: string): ReportLesson {
+function lessonOf(track: LessonTrack, generatedAt: string, recordedRuns: ReadonlyMap<string, number>): ReportLesson {
   const { lesson, verdicts } = track;
+  const readOnly = readOnlyRuns(track, recordedRuns.get(lesson.id));
   const wallMs = track.started_at === null ? 0 : (ms(track.started_at, track.done_at ?? generatedAt) ?? 0);
   const smooth = isSmooth(track);
   return {
     id: lesson.id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: track.stage,
     blocked: track.blocked, stale: track.stale, fix_attempts: track.fix_attempts, fix_budget_resets: track.fix_budget_resets,
     review_rounds: track.review_rounds, review_rounds_granted: track.review_rounds_granted, reworks: track.reworks,
-    verify: { runs: verdicts.runs + readOnlyRuns(track), passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, read_only: readOnlyRuns(track), last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
+    verify: { runs: verdicts.runs + readOnly, passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, read_only: readOnly, last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
     failures: track.failures, blocks: track.blocks, stale_marks: track.stale_marks,
     registered_at: track.registered_at, started_at: track.started_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
     tests: track.tests, reviews: track.reviews, tasks: track.tasks, smooth, summary: lessonSummary(track, wallMs), story: smooth ? [] : track.story,
@@ -95,7 +96,11 @@ function totalsOf(lessons: readonly ReportLesson[], tasks: readonly ReportTask[]
 }
 
 /** The report of a course from its event log (every event, in order, from course.init on). */
-export function buildReport(events: readonly Event[]): Report {
+/**
+ * The report of a course from its event log. `recordedRuns`: each lesson's highest run number on disk
+ * (`.codelabgen/runs/<id>/`), which also counts read-only runs after the lesson's last verdict.
+ */
+export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<string, number> = new Map()): Report {
   const init = events.find((event): event is EventOf<'course.init'> => event.kind === 'course.init');
   if (!init) throw new Error('the event log has no course.init event: there is no course to report on');
   const last = events.at(-1) as Event;
@@ -103,7 +108,7 @@ export function buildReport(events: readonly Event[]): Report {
   const folded = foldLessons(events);
   const order = [...events].reverse().find((event): event is EventOf<'lessons.register'> => event.kind === 'lessons.register')?.lessons.map((lesson) => lesson.id) ?? [];
   const tracks = order.flatMap((id) => folded.lessons.get(id) ?? []);
-  const lessons = tracks.map((track) => lessonOf(track, generatedAt));
+  const lessons = tracks.map((track) => lessonOf(track, generatedAt, recordedRuns));
   const tasks = [...folded.tasks.values()].map(toReportTask);
   const phaseTasks = tasks.filter((task) => task.phase !== null);
   const phases = phasesOf(events);
