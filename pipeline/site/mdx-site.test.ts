@@ -4,7 +4,8 @@
 // (served from the same build). A broken <CodeRef> and an .mdx doc without the opt-in fail before
 // any page is built. The build must not write the package's own .astro/ folder: builds of two
 // courses at once would overwrite each other's content-modules.mjs (which module renders an entry).
-// `site dev` on the same fixture shows .mdx edits and prints a broken <CodeRef> as an error: line.
+// `site dev` on the same fixture serves the progress page's <script>, shows .mdx edits and prints a
+// broken <CodeRef> as an error: line.
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -153,6 +154,15 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
   };
   try {
     await waitForServer(url, 120_000, dev.child, () => output);
+    // A processed <script> of a component outside Astro's root (the package's site/) is served,
+    // not a 500 "No cached compile metadata found" (pipeline/site/astro-subrequests.ts).
+    const progress = await (await fetch(`http://127.0.0.1:${port}/progress/`)).text();
+    const script = /<script type="module" src="([^"]*progress\.astro\?astro&(?:amp;)?type=script[^"]*)"/.exec(progress)?.[1];
+    assert.ok(script, `the progress page has no processed <script>:\n${progress}`);
+    const served = await fetch(`http://127.0.0.1:${port}${script.replaceAll('&amp;', '&')}`);
+    const body = await served.text();
+    assert.equal(served.status, 200, body.slice(0, 2000));
+    assert.match(body, /data-progress-live/);
     appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\nA paragraph added while site dev runs.\n');
     await shows('A paragraph added while site dev runs.', 'the notes.mdx edit');
     const doc = path.join(root, LESSON, 'docs/readalong.mdx');

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
+import { astroSubRequests } from './astro-subrequests.ts';
 import { packageRoot, type SiteBuildResult, type SiteJob, type WorkerMessage } from './build.ts';
 import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
@@ -25,7 +26,8 @@ async function fail(error: unknown, mode: string): Promise<never> {
 function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, integrations: AstroInlineConfig['integrations'] = []): AstroInlineConfig {
   // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
   // entry) under its root, so each course gets a root of its own: builds of two courses at once
-  // must not overwrite each other's. The pages and components stay in the package's site/.
+  // must not overwrite each other's. The pages and components stay in the package's site/, outside
+  // that root: their <script>/<style> sub-requests need /@fs ids (pipeline/site/astro-subrequests.ts).
   const root = path.join(job.cacheDir, 'root');
   mkdirSync(root, { recursive: true });
   return {
@@ -47,7 +49,7 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
     integrations: [integration, ...(integrations ?? [])],
-    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite') },
+    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite'), plugins: [astroSubRequests(root)] },
     ...(job.port || job.host || job.open ? { server: { ...(job.port ? { port: job.port, host: '127.0.0.1' } : {}), ...(job.host ? { host: job.host } : {}), ...(job.open ? { open: true } : {}) } } : {}),
   };
 }
