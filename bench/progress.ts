@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright';
 import { courseAt, followProgress } from '../pipeline/index.ts';
-import { lessonLink } from '../pipeline/read.ts';
+import { lessonLink } from '../pipeline/read/index.ts';
 import { renderBoardHtml } from '../pipeline/site/progress-html.ts';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
 import { buildStateCourse, CLI, lessonsFor } from './state-course.ts';

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { lintDoc, renderConventions, renderConventionsDoc } from '../pipeline/conventions.ts';
+import { lintDoc, renderConventions, renderConventionsDoc } from '../pipeline/authoring/conventions.ts';
 import { CONVENTIONS_DOC } from '../scripts/gen-docs.ts';
 import { advance, courseAt, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
 import { cli, removeDir, scratchDir } from './testing.ts';
 
-test('docs/conventions.md is generated from pipeline/conventions.ts (run: npm run docs)', () => {
+test('docs/conventions.md is generated from pipeline/authoring/conventions.ts (run: npm run docs)', () => {
   assert.equal(readFileSync(CONVENTIONS_DOC, 'utf8'), renderConventionsDoc(), 'docs/conventions.md is stale: run "npm run docs"');
 });
 

@@ -1,5 +1,5 @@
 // Imports point one way: content-schemas ← pipeline ← cli; site reads only
-// content-schemas/index.ts and pipeline/read.ts; across folders only the entry files are imported
+// content-schemas/index.ts and pipeline/read/index.ts; across folders only the entry files are imported
 // (pipeline/site/index.ts is the site commands' own, lazily loaded entry, pipeline/state-commands.ts
 // the state commands' narrow one; content-schemas/fast.ts is the zod-free entry the pipeline
 // validates through, content-schemas/errors.ts the exit codes cli/run.ts reads).
@@ -21,7 +21,7 @@ const ALLOWED: Record<Folder, Partial<Record<Folder, readonly string[]>>> = {
   'content-schemas': {},
   pipeline: { 'content-schemas': ['content-schemas/index.ts', 'content-schemas/fast.ts'] },
   cli: { 'content-schemas': ['content-schemas/index.ts', 'content-schemas/errors.ts'], pipeline: ['pipeline/index.ts', 'pipeline/site/index.ts', 'pipeline/state-commands.ts'] },
-  site: { 'content-schemas': ['content-schemas/index.ts'], pipeline: ['pipeline/read.ts'] },
+  site: { 'content-schemas': ['content-schemas/index.ts'], pipeline: ['pipeline/read/index.ts'] },
 };
 
 /** Every source file of the checked folders, with its text. */
@@ -63,7 +63,7 @@ test('imports point one way and cross folders only through the entry files', () 
 test('the check reports each kind of violation and lets the entry files through', () => {
   const synthetic = new Map([
     ['pipeline/store/lock.ts', "import { main } from '../../cli/main.ts';"],
-    ['site/lib/load.ts', "import { withLock } from '../../pipeline/store/lock.ts';\nimport { readCourse } from '../../pipeline/read.ts';"],
+    ['site/lib/load.ts', "import { withLock } from '../../pipeline/store/lock.ts';\nimport { readCourse } from '../../pipeline/read/index.ts';"],
     ['site/components/Card.astro', "---\nimport { apply } from '../../pipeline/index.ts';\n---"],
     ['cli/commands.ts', "const store = await import('../pipeline/store/index.ts');\nimport { parse } from '../content-schemas/index.ts';"],
     ['content-schemas/index.ts', "export * from '../pipeline/index.ts';"],

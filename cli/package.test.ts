@@ -218,7 +218,7 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
 
 test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path (mounted in a Starlight site too) and builds the example course', { timeout: 600_000 }, async () => {
   const files = packedFiles;
-  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read.ts', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
+  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read/index.ts', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
   const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$|\/(test-)?fixtures\//.test(file));
   assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
 

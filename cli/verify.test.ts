@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { hashLessonCode } from '../pipeline/artifacts/code-hash.ts';
-import type { Course } from '../pipeline/course.ts';
+import type { Course } from '../pipeline/course/course.ts';
 import { courseWithLessons, registeredLesson, survivorsOf, type LessonFixture } from '../pipeline/verify/fixtures.ts';
 import { cli, exists, readEvents, readState, snapshot, type CliResult } from './testing.ts';
 

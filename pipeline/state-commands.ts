@@ -3,16 +3,16 @@
 // modules (child_process, perf_hooks) those commands would otherwise load on every call.
 // pipeline/index.ts exports the same.
 import { loadLazily } from '../content-schemas/fast.ts';
-import type * as ReportFiles from './report-files.ts';
+import type * as ReportFiles from './report/files.ts';
 
-export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course.ts';
-export { refuse } from './errors.ts';
+export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course/course.ts';
+export { refuse } from './course/errors.ts';
 export { commit } from './store/commit.ts';
 export { releaseHeldLocks } from './store/lock.ts';
 export { loadState } from './store/recover.ts';
 export { storedTextOf } from './store/state-file.ts';
 export { getOwn } from './state/keyed.ts';
-export { loadConfig } from './config.ts';
+export { loadConfig } from './course/config.ts';
 export { decidePhase, nextPhase, type PhaseAction } from './protocol/phases.ts';
 export { TASK_PHASES, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, requireRunningTask, parseLease, taskDurationMs } from './protocol/tasks.ts';
 export { parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
@@ -24,12 +24,12 @@ export { failFacts, phaseFacts, stageMoveFacts } from './artifacts/facts.ts';
 export { driftedLessons } from './artifacts/lesson-artifacts.ts';
 export { phaseActions } from './artifacts/phase-actions.ts';
 export { readPrerequisites } from './artifacts/prerequisites.ts';
-export { buildSummary } from './summary.ts';
-export { buildBoard, followLog, emptyLog, type Board } from './progress-board.ts';
-export { followProgress, readProgressBoard } from './progress-source.ts';
-export { boardLine, boardScreen } from './progress-text.ts';
+export { buildSummary } from './report/summary.ts';
+export { buildBoard, followLog, emptyLog, type Board } from './progress/board.ts';
+export { followProgress, readProgressBoard } from './progress/source.ts';
+export { boardLine, boardScreen } from './progress/text.ts';
 export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
 
 /** `state phase done` writes the report again; the report's code (and zod) loads only then (dist/report-files.mjs). */
-export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq) => loadLazily<typeof ReportFiles>('report-files', '../pipeline/report-files.ts').writeReportFiles(course, lastSeq);
+export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq) => loadLazily<typeof ReportFiles>('report-files', '../pipeline/report/files.ts').writeReportFiles(course, lastSeq);

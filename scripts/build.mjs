@@ -74,7 +74,7 @@ const result = await build({
   // schemas, yaml, markdown and report-files: loaded (content-schemas/lazy-load.ts) only by a command that needs
   // them: zod when a file fails its generated validator, js-yaml when a YAML file is read, marked
   // when a lesson doc is lexed, the report's code when `state phase done` writes the report.
-  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', markdown: 'pipeline/site/marked.ts', 'report-files': 'pipeline/report-files.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
+  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', markdown: 'pipeline/site/marked.ts', 'report-files': 'pipeline/report/files.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,

@@ -1,5 +1,5 @@
 // Generates docs/cli.md (every command's usage, options and examples) and the tool list of
-// docs/mcp.md from the command table, and docs/conventions.md from pipeline/conventions.ts, so none
+// docs/mcp.md from the command table, and docs/conventions.md from pipeline/authoring/conventions.ts, so none
 // can drift from what the CLI does.
 // `npm run docs`; cli/docs.test.ts and cli/conventions.test.ts fail on drift.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../cli/commands.ts';
 import { commandHelp } from '../cli/help.ts';
 import { mcpTools, NOT_TOOLS, type McpTool } from '../cli/mcp/tools.ts';
-import { renderConventionsDoc } from '../pipeline/conventions.ts';
+import { renderConventionsDoc } from '../pipeline/authoring/conventions.ts';
 
 export const CONVENTIONS_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'conventions.md');
 export const CLI_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'cli.md');

@@ -1,4 +1,4 @@
-// Records pipeline/test-fixtures/report-course/: drives the built CLI once through every unhappy
+// Records pipeline/report/test-fixtures/report-course/: drives the built CLI once through every unhappy
 // path the report must tell (failing verifies and a fix-budget block, review reworks, a refused
 // third and a round the user granted, user blocks, a lesson changed after a dependent was done,
 // failed and needs-user tasks, phase tasks, heartbeats, a --reopen) and keeps events.jsonl with
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = path.join(REPO, 'pipeline', 'test-fixtures', 'report-course');
+const OUT = path.join(REPO, 'pipeline', 'report', 'test-fixtures', 'report-course');
 const CLI = path.join(REPO, 'bin', 'codelabgen.cjs');
 const scratch = mkdtempSync(path.join(tmpdir(), 'codelabgen-report-fixture-'));
 const root = path.join(scratch, 'course');

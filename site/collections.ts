@@ -1,5 +1,5 @@
 // The course's content collections (`codelabgen/content`): one loader kind reads the course
-// through pipeline/read.ts (folder from the integration's options), validates every entry with
+// through pipeline/read/index.ts (folder from the integration's options), validates every entry with
 // its schema (parseData) and stores it with a digest, so unchanged entries are kept as they are.
 // In dev the integration refreshes them on course changes (pipeline/site/dev-watch.ts).
 import { existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { defineCollection } from 'astro:content';
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
-import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, takePreparedCourse, type CourseView } from '../pipeline/read.ts';
+import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, takePreparedCourse, type CourseView } from '../pipeline/read/index.ts';
 import { branding } from './lib/branding.ts';
 import { isIncluded, lessonPages, mdxDocId, missingSteps, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
@@ -24,7 +24,7 @@ type Entries = (view: CourseView, options: SiteOptions) => Entry[];
  * starts a new generation on every course change). */
 let snapshot: { root: string; generation: unknown; view: CourseView } | null = null;
 function courseView(root: string, generation: unknown): CourseView {
-  // A build reads the course once, before Astro starts (pipeline/read.ts, PreparedCourse).
+  // A build reads the course once, before Astro starts (pipeline/read/index.ts, PreparedCourse).
   const prepared = generation === undefined ? takePreparedCourse(root) : null;
   if (prepared !== null) return prepared.view;
   if (snapshot?.root !== root || snapshot.generation !== generation) snapshot = { root, generation, view: readCourse(root) };
@@ -132,7 +132,7 @@ const report = defineCollection({
  * The .mdx docs of the pages' lessons (only with site.mdx: true; the readers refuse them without):
  * Astro's glob() loader over exactly those files, so @astrojs/mdx compiles them and the lesson page
  * renders each with the built-in components (site/components/MdxDoc.astro). An .md doc of the same
- * name wins, as in pipeline/read.ts. Course changes in dev are watched by the integration.
+ * name wins, as in pipeline/read/index.ts. Course changes in dev are watched by the integration.
  */
 const mdxDocs = defineCollection({
   loader: {

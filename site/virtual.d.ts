@@ -1,5 +1,5 @@
 // Types of the virtual module the codelabgen integration serves (pipeline/site/options.ts).
 declare module 'virtual:codelabgen/options' {
-  const options: import('../pipeline/read.ts').SiteOptions;
+  const options: import('../pipeline/read/index.ts').SiteOptions;
   export default options;
 }

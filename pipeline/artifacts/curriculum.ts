@@ -4,8 +4,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Curriculum, RegisteredLesson } from '../../content-schemas/index.ts';
 import { CurriculumParser, parseDataFile } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, insideCourse, lessonDirName, type Course } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { ARTIFACTS, abs, insideCourse, lessonDirName, type Course } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { problemsOf } from './problems.ts';
 
 export function readCurriculum(course: Course): Curriculum {

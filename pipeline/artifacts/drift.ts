@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import type { LessonState } from '../../content-schemas/index.ts';
 import { hashLessonCode } from './code-hash.ts';
-import { insideCourse, type Course } from '../course.ts';
+import { insideCourse, type Course } from '../course/course.ts';
 
 export interface CodeDrift {
   /** True when the lesson was verified and its code now hashes differently (or is gone). */

@@ -2,11 +2,11 @@
 // the state the decision sees, so protocol/ stays pure (docs/architecture.md).
 import type { State } from '../../content-schemas/index.ts';
 import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
-import type { Course } from '../course.ts';
+import type { Course } from '../course/course.ts';
 import { codeDrift, currentCodeHash } from './drift.ts';
 import { GATES, nextPhase, type PhaseFacts } from '../protocol/phases.ts';
 import { stageRow, type FailFacts, type SetRequest, type StageMoveFacts } from '../protocol/stages.ts';
-import { reviewEvidence } from '../report-review.ts';
+import { reviewEvidence } from '../report/review.ts';
 import { getOwn } from '../state/keyed.ts';
 import { forwardProblems } from './lesson-artifacts.ts';
 import { phaseActions } from './phase-actions.ts';

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
 import { LessonSpecParser, ReviewParser, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../../content-schemas/fast.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
-import { lintDoc, mdxNotAllowed } from '../conventions.ts';
-import { loadConfig } from '../config.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
+import { lintDoc, mdxNotAllowed } from '../authoring/conventions.ts';
+import { loadConfig } from '../course/config.ts';
 import { codeDrift } from './drift.ts';
-import { refuse } from '../errors.ts';
+import { refuse } from '../course/errors.ts';
 import { staleReview } from '../protocol/stages.ts';
 import { nonEmptyFileProblems, problemsOf } from './problems.ts';
 

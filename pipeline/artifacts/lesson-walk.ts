@@ -3,7 +3,7 @@
 // the docs snapshot and the write measure of `verify` (pipeline/verify/lesson-changes.ts).
 import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { errorCode, RefusalError } from '../errors.ts';
+import { errorCode, RefusalError } from '../course/errors.ts';
 
 /** Bounds of a walk; over them the walk throws a LessonLimitError naming the path. */
 export interface WalkLimits {

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { Curriculum, Phase, Source, State } from '../../content-schemas/index.ts';
 import { checkCurriculum } from './curriculum.ts';
 import { CurriculumParser, DataFileError, SourceParser, TopicParser, parseDataFile, parseJsonlFile } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course.ts';
+import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
 import { codeDrift } from './drift.ts';
 import type { PhaseAction } from '../protocol/phases.ts';
 import { nonEmptyFileProblems, problemsOf } from './problems.ts';

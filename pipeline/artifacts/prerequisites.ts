@@ -1,7 +1,7 @@
 // Each lesson's prerequisites as curriculum.yaml lists them, for protocol/prerequisites.ts.
 import { existsSync } from 'node:fs';
 import { CurriculumParser, parseDataFile } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, type Course } from '../course.ts';
+import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 
 /** Lesson id → its prerequisites, from curriculum.yaml; empty when the file is missing or invalid (check reports that elsewhere). */
 export function readPrerequisites(course: Course): Map<string, string[]> {

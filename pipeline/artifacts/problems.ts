@@ -2,8 +2,8 @@
 // the decisions' facts and `check`.
 import { existsSync, statSync } from 'node:fs';
 import { DataFileError } from '../../content-schemas/fast.ts';
-import { abs, type Course } from '../course.ts';
-import { RefusalError } from '../errors.ts';
+import { abs, type Course } from '../course/course.ts';
+import { RefusalError } from '../course/errors.ts';
 
 /** Problems of a file that must exist and not be empty. */
 export function nonEmptyFileProblems(course: Course, rel: string): string[] {

@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LessonState } from '../../content-schemas/index.ts';
-import { DOT_DIR, insideCourse, type Course } from '../course.ts';
+import { DOT_DIR, insideCourse, type Course } from '../course/course.ts';
 
 const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', '__pycache__', '.pytest_cache', '.benchmarks', '.git', 'dist', 'build']);
 const MAX_FILES = 50;

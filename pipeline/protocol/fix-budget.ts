@@ -2,8 +2,8 @@
 // attempt; the one that uses up `budgets.fix_attempts` blocks the lesson. The outcome is put in
 // the event, so replay never recomputes it from config.
 import type { Budgets, EventDraft, LessonState, State } from '../../content-schemas/index.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { requireLesson } from './lessons.ts';
 
 export function decideFailure(state: State, id: string, note: string, budgets: Budgets, via: 'state fail' | 'verify', run: number | null, codeHash: string | null = null): EventDraft {

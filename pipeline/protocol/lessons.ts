@@ -1,8 +1,8 @@
 // The lookups every lesson decision starts with: the lesson itself and a stage name. Pure.
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
 import { STAGES } from '../../content-schemas/fast.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { getOwn } from '../state/keyed.ts';
 
 export function requireLesson(state: State, id: string): LessonState {

@@ -1,7 +1,7 @@
 // `state log <kind> [--lesson ID] --data key=value ...`: an acknowledged fact as a log event. Pure.
 import type { EventDraft, State } from '../../content-schemas/index.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { getOwn } from '../state/keyed.ts';
 
 const KIND = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

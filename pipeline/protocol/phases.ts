@@ -2,8 +2,8 @@
 // step, gates need --approved). Pure: the required actions are checked by artifacts/phase-actions.ts.
 import type { EventDraft, Phase, State } from '../../content-schemas/index.ts';
 import { PHASES } from '../../content-schemas/fast.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 
 /** One required action of a phase, as `state next` shows it. */
 export interface PhaseAction {

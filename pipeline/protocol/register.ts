@@ -2,7 +2,7 @@
 // (artifacts/curriculum.ts reads them); refuses dropping or moving a lesson that has progressed
 // unless explicitly allowed. Pure.
 import type { EventDraft, RegisteredLesson, State } from '../../content-schemas/index.ts';
-import { refuse } from '../errors.ts';
+import { refuse } from '../course/errors.ts';
 import { getOwn } from '../state/keyed.ts';
 
 export interface RegisterPlan {

@@ -3,8 +3,8 @@
 // what the disk says comes in as facts (artifacts/facts.ts).
 import type { Budgets, EventDraft, EventOf, LessonState, Phase, Stage, State } from '../../content-schemas/index.ts';
 import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { countedByVerify, decideFailure } from './fix-budget.ts';
 import { parseStage, requireLesson } from './lessons.ts';
 

@@ -3,8 +3,8 @@
 // (`--phase`) record the workers that are not about one lesson.
 import type { EventDraft, ListedTask, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
 import { RoleParser, TASK_ID_PATTERN, TASK_PHASES as TASK_PHASE_NAMES } from '../../content-schemas/fast.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { requireLesson } from './lessons.ts';
 import { stageRow } from './stages.ts';
 import { leaseHolds } from './leases.ts';

@@ -1,8 +1,8 @@
 // `verify --update-state`'s decision: a passing run verifies the lesson at the code's hash, a failing
 // one uses a fix attempt (fix-budget.ts). Pure: the run result is the fact it decides on.
 import type { Budgets, EventDraft, RunResult, State } from '../../content-schemas/index.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { decideFailure } from './fix-budget.ts';
 import { requireLesson } from './lessons.ts';
 

@@ -4,8 +4,8 @@
 // naming the field.
 import path from 'node:path';
 import { DataFileError, readRegularFile, UnreadableFileError, type SiteConfig } from '../../content-schemas/index.ts';
-import { errorCode } from '../errors.ts';
-import { isInside, realPathOf } from '../inside.ts';
+import { errorCode } from '../course/errors.ts';
+import { isInside, realPathOf } from '../course/inside.ts';
 
 const CONFIG = '.codelabgen/config.yaml';
 const MIME: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.ico': 'image/x-icon' };

@@ -7,9 +7,9 @@ import module from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITE_OUT_DIR } from '../course.ts';
-import { ChecksFailedError, errorCode, refuse, RefusalError, RelayedError } from '../errors.ts';
-import { isInside, realPathOf } from '../inside.ts';
+import { SITE_OUT_DIR } from '../course/course.ts';
+import { ChecksFailedError, errorCode, refuse, RefusalError, RelayedError } from '../course/errors.ts';
+import { isInside, realPathOf } from '../course/inside.ts';
 import { siteCacheRoot } from './cache-root.ts';
 import type { DiagramStats } from './diagrams.ts';
 import type { Failure } from './failure.ts';
@@ -197,12 +197,12 @@ function replaceOutput(staging: string, out: string, base: string): void {
 }
 
 /**
- * Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read.ts), a logo or
+ * Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read/index.ts), a logo or
  * favicon that is not a regular file inside the course (assets.ts). A course that cannot be read is
  * left to the worker, which says so under its progress line.
  */
 async function refuseEarly(root: string): Promise<void> {
-  const { readCourse, readSiteAssets, refuseUnallowedMdx } = await import('../read.ts');
+  const { readCourse, readSiteAssets, refuseUnallowedMdx } = await import('../read/index.ts');
   let view: ReturnType<typeof readCourse>;
   try {
     view = readCourse(root);

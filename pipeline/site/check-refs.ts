@@ -5,11 +5,11 @@
 // docs, which are refused without site.mdx: true).
 import type { State } from '../../content-schemas/index.ts';
 import { readTextFile } from '../../content-schemas/fast.ts';
-import type { CheckSection } from '../check-section.ts';
-import { fileInside, OutsideError } from '../confined.ts';
-import { loadConfig } from '../config.ts';
-import { insideCourse, type Course } from '../course.ts';
-import { refuse } from '../errors.ts';
+import type { CheckSection } from '../check/section.ts';
+import { fileInside, OutsideError } from '../course/confined.ts';
+import { loadConfig } from '../course/config.ts';
+import { insideCourse, type Course } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import type { Tokens } from 'marked';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocLinks } from './doc-links.ts';

@@ -2,7 +2,7 @@
 // `file=` (and optionally `lines=`, `mark=`) shows the real lines of the lesson's tested file.
 import path from 'node:path';
 import { MAX_DATA_FILE_BYTES, readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
-import { fileInside, OutsideError } from '../confined.ts';
+import { fileInside, OutsideError } from '../course/confined.ts';
 import type { Fence } from './fences.ts';
 
 export interface CodeRef {

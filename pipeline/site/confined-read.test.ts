@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cli, scratchCourse, scratchDir } from '../../cli/testing.ts';
-import { readCourse, readLessonDocs, readLessonDownload } from '../read.ts';
-import { fileInside, realPathInside } from '../confined.ts';
+import { readCourse, readLessonDocs, readLessonDownload } from '../read/index.ts';
+import { fileInside, realPathInside } from '../course/confined.ts';
 
 const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 

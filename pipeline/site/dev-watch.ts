@@ -2,7 +2,7 @@
 // restart), refreshes the course collections on every change and once more when the saves settle,
 // renders new diagrams with the build-time renderer, and prints new problems as `error:` lines.
 import path from 'node:path';
-import { SITE_OUT_DIR } from '../course.ts';
+import { SITE_OUT_DIR } from '../course/course.ts';
 import { watchFolder, type CourseWatcher } from './course-watch.ts';
 import { findChromium, readCachedDiagram, renderDiagrams } from './diagrams.ts';
 import type { SiteOptions } from './options.ts';

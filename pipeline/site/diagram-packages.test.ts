@@ -2,7 +2,7 @@
 // (exit 2) with the command that installs them; without diagrams to draw nothing is asked for.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RefusalError } from '../errors.ts';
+import { RefusalError } from '../course/errors.ts';
 import { missingDiagramPackages, requireDiagramPackages } from './diagrams.ts';
 import type { DiagramRef } from './segments.ts';
 

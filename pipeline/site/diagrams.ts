@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { isInside } from '../inside.ts';
+import { isInside } from '../course/inside.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
-import { RefusalError } from '../errors.ts';
+import { RefusalError } from '../course/errors.ts';
 import type { DiagramRef } from './segments.ts';
 
 export interface CachedDiagram {
@@ -127,7 +127,7 @@ export function diagramOutcome(cached: CachedDiagram | null, source: string, bei
   return isThemedType(source) ? 'themed' : 'paired';
 }
 
-/** A batch of diagrams being drawn: the build's pages wait only for their own (pipeline/read.ts). */
+/** A batch of diagrams being drawn: the build's pages wait only for their own (pipeline/read/index.ts). */
 export interface DiagramJob {
   /** The counts the build prints, once every diagram is drawn; rejects when Chromium cannot start. */
   done: Promise<DiagramStats>;

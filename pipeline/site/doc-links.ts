@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
-import { OutsideError, realPathInside } from '../confined.ts';
-import { isInside } from '../inside.ts';
+import { OutsideError, realPathInside } from '../course/confined.ts';
+import { isInside } from '../course/inside.ts';
 
 /** Thrown for a link or image the site cannot publish; the message names what is wrong. */
 export class DocRefError extends Error {}

@@ -8,7 +8,7 @@ import { splitFrontMatter, type FrontMatterSplit } from './front-matter.ts';
 import type * as Markdown from './marked.ts';
 
 // marked builds its grammar's regexes as it loads (about 10 ms of CPU): the state commands import
-// this file (through the doc lint of pipeline/conventions.ts) but lex a doc only when a lesson has
+// this file (through the doc lint of pipeline/authoring/conventions.ts) but lex a doc only when a lesson has
 // one, so marked loads on the first doc lexed (dist/markdown.mjs when bundled).
 let markdown: typeof Markdown | undefined;
 const lexMarkdown = (text: string): Token[] => (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).lexMarkdown(text);

@@ -1,7 +1,7 @@
 // How a failed Astro run reaches the CLI: codelabgen's own errors (found anywhere in the cause
 // chain) cross the IPC channel as their exit code and printed lines, which the CLI re-raises as a
 // `RelayedError` with the same code; anything else becomes one line naming the command (exit 1).
-import { EXIT, type ExitCode } from '../errors.ts';
+import { EXIT, type ExitCode } from '../course/errors.ts';
 
 export interface Failure {
   exitCode: ExitCode;

@@ -14,7 +14,7 @@ import { expressiveCodeOptions } from './expressive-code.ts';
 import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './build.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
 import * as contentSchemas from '../../content-schemas/index.ts';
-import * as pipelineRead from '../read.ts';
+import * as pipelineRead from '../read/index.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
@@ -86,7 +86,7 @@ export function imagesOffPlugin(current: () => Prepared | null) {
 const SHARED_MODULES = Symbol.for('codelabgen.sharedModules');
 
 /**
- * The site's pages and collections import content-schemas/index.ts and pipeline/read.ts. Vite would
+ * The site's pages and collections import content-schemas/index.ts and pipeline/read/index.ts. Vite would
  * compile both, with everything they import (about 60 files), from TypeScript on every build and
  * dev start, and bundle them into the pages again: about a second of CPU (docs/performance.md).
  * Each is served instead as a few lines that re-export the module this integration already loaded
@@ -165,7 +165,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (command === 'build') {
           progress('loading', 'reading the course');
           // The pages' links: the same base and prefix as site/lib/url.ts gives them, so the content
-          // loaders can take these docs as rendered (pipeline/read.ts, PreparedCourse).
+          // loaders can take these docs as rendered (pipeline/read/index.ts, PreparedCourse).
           const linkBase = `${config.base.replace(/\/+$/, '')}${prefix}/`;
           prepared = prepareSite(site.course, site.drafts, linkBase);
           pipelineRead.setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });

@@ -5,7 +5,7 @@
 // line before any page is built, like a fenced code reference in a .md doc.
 import { createRequire } from 'node:module';
 import type { MdastNode } from 'satteri';
-import { mdxNotAllowed } from '../conventions.ts';
+import { mdxNotAllowed } from '../authoring/conventions.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import type { Fence } from './fences.ts';
 import { diagramHash, diagramTitle, type DiagramRef, type DocContext } from './segments.ts';

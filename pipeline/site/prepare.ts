@@ -1,6 +1,6 @@
-// Before Astro runs: read the course, pick the lessons (publish: by site.publish, pipeline/read.ts), check every code
+// Before Astro runs: read the course, pick the lessons (publish: by site.publish, pipeline/read/index.ts), check every code
 // reference and collect every diagram of the build, so problems are named before any page is made.
-import { docLinks, isPublished, lessonLink, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type LessonDocs, type SiteLesson } from '../read.ts';
+import { docLinks, isPublished, lessonLink, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type LessonDocs, type SiteLesson } from '../read/index.ts';
 
 export interface Prepared {
   view: CourseView;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BUDGETS, T0, lesson, state, task } from '../protocol/state-fixture.ts';
-import { buildBoard, emptyLog } from '../progress-board.ts';
+import { buildBoard, emptyLog } from '../progress/board.ts';
 import { renderBoardHtml } from './progress-html.ts';
 
 const HOSTILE = '<img src=x onerror=alert(1)> & "quotes"';

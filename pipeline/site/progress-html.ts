@@ -1,8 +1,8 @@
 // The /progress/ board as HTML: the page (site/routes/progress.astro) shows it, and site dev's live
 // updates (pipeline/site/progress-live.ts) send it again after every change, so one renderer makes
 // both. Pure; every course string is escaped (course text is not trusted).
-import type { Board, BoardCard, BoardPhase, BoardTask, HumanItem } from '../progress-board.ts';
-import { clockText, formatDuration } from '../report-text.ts';
+import type { Board, BoardCard, BoardPhase, BoardTask, HumanItem } from '../progress/board.ts';
+import { clockText, formatDuration } from '../report/text.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);

@@ -1,10 +1,10 @@
-// site dev's live /progress/ board: one followed course per server (pipeline/progress-source.ts),
+// site dev's live /progress/ board: one followed course per server (pipeline/progress/source.ts),
 // a server-sent events stream at `<base><prefix>/_codelabgen/progress.events` that sends the
 // board's HTML after every change, and the board the page renders (drafts builds read it once).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { courseAt } from '../course.ts';
-import type { Board } from '../progress-board.ts';
-import { followProgress, readProgressBoard, type ProgressSource } from '../progress-source.ts';
+import { courseAt } from '../course/course.ts';
+import type { Board } from '../progress/board.ts';
+import { followProgress, readProgressBoard, type ProgressSource } from '../progress/source.ts';
 import { renderBoardHtml, type BoardLinks } from './progress-html.ts';
 
 export const PROGRESS_EVENTS = '_codelabgen/progress.events';

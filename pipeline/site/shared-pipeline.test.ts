@@ -1,11 +1,11 @@
-// The site's imports of content-schemas/index.ts and pipeline/read.ts are served by Vite as
+// The site's imports of content-schemas/index.ts and pipeline/read/index.ts are served by Vite as
 // re-exports of the modules the integration loaded (pipeline/site/integration.ts), so Vite never
 // compiles the pipeline and the pages and the integration share one instance of it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as contentSchemas from '../../content-schemas/index.ts';
-import * as pipelineRead from '../read.ts';
+import * as pipelineRead from '../read/index.ts';
 import { packageRoot } from './build.ts';
 import { sharedPipelinePlugin } from './integration.ts';
 

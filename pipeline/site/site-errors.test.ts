@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { cli, cliAsync, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { DataFileError } from '../../content-schemas/fast.ts';
-import { RefusalError } from '../errors.ts';
+import { RefusalError } from '../course/errors.ts';
 import { failure } from './failure.ts';
 
 const work = scratchDir('codelabgen-site-errors-');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readRegularFile } from '../../content-schemas/index.ts';
 import { cliAsync, scratchCourse, scratchDir, snapshot, type CliResult } from '../../cli/testing.ts';
-import { readCourse, readDiagramFiles, readLessonDocs } from '../read.ts';
+import { readCourse, readDiagramFiles, readLessonDocs } from '../read/index.ts';
 
 const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);

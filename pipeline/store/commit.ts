@@ -3,8 +3,8 @@
 import os from 'node:os';
 import type { Event, EventDraft, State } from '../../content-schemas/index.ts';
 import { EventParser, issuesToProblems } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, type Course } from '../course.ts';
-import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
+import { ARTIFACTS, type Course } from '../course/course.ts';
+import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../course/errors.ts';
 import { apply } from '../state/apply.ts';
 import { appendEvent, truncateLog } from './log.ts';
 import { withLock } from './lock.ts';

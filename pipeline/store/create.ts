@@ -2,8 +2,8 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
-import { ARTIFACTS, courseAt, type Course } from '../course.ts';
-import { RefusalError } from '../errors.ts';
+import { ARTIFACTS, courseAt, type Course } from '../course/course.ts';
+import { RefusalError } from '../course/errors.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { toEvent, writeEventAndState } from './commit.ts';
 import { withLock } from './lock.ts';

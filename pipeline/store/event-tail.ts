@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync, readSync, unwatchFile, watch, watchFile, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Event } from '../../content-schemas/index.ts';
-import { errorCode } from '../errors.ts';
+import { errorCode } from '../course/errors.ts';
 
 export interface TailBatch {
   /** Events appended since the last read, in log order (all of them after a reset). */

@@ -2,7 +2,7 @@
 // or not at all, the temp files a signal handler must remove, and refusals that name them.
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../errors.ts';
+import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../course/errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 

@@ -2,7 +2,7 @@
 // remove it. Taken like the lock (a complete temp file linked into place); a guard left behind
 // (breaker gone, empty, unreadable or old) is removed only if it is still the file judged stale.
 import { linkSync, lstatSync, readFileSync, unlinkSync, type Stats } from 'node:fs';
-import { errorCode } from '../errors.ts';
+import { errorCode } from '../course/errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
 import { currentProcess, processGone } from './process-identity.ts';

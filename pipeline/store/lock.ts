@@ -5,8 +5,8 @@
 // refuses naming the holder; a release wakes the sleepers (lock-wake.ts).
 import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { Course } from '../course.ts';
-import { RefusalError, errorCode } from '../errors.ts';
+import type { Course } from '../course/course.ts';
+import { RefusalError, errorCode } from '../course/errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 import { withBreakGuard } from './lock-guard.ts';

@@ -4,8 +4,8 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import type { Event } from '../../content-schemas/index.ts';
 import { EventParser, issuesToProblems, zodSchemas } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, printable } from '../course.ts';
-import { errorCode } from '../errors.ts';
+import { ARTIFACTS, printable } from '../course/course.ts';
+import { errorCode } from '../course/errors.ts';
 import { unreadableStoreFile } from './state-file.ts';
 import { faultArmed, faultPoint } from './fault.ts';
 

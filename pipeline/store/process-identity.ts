@@ -2,7 +2,7 @@
 // /proc) so that a reused pid counts as gone. Another host's processes cannot be seen.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { errorCode } from '../errors.ts';
+import { errorCode } from '../course/errors.ts';
 
 export interface ProcessIdentity {
   pid: number;

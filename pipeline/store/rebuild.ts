@@ -1,8 +1,8 @@
 // State from the log: `state rebuild` (rewrites state.json) and the replay check behind `check`.
 import { isDeepStrictEqual } from 'node:util';
 import type { State } from '../../content-schemas/index.ts';
-import { ARTIFACTS, type Course } from '../course.ts';
-import { RefusalError } from '../errors.ts';
+import { ARTIFACTS, type Course } from '../course/course.ts';
+import { RefusalError } from '../course/errors.ts';
 import { apply, ReplayError } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
 import { scanLog, type LogScan } from './log.ts';

@@ -9,7 +9,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, scratchCourse, snapshot } from '../../cli/testing.ts';
-import { courseAt } from '../course.ts';
+import { courseAt } from '../course/course.ts';
 import { readStateFile, writeStateFile } from './state-file.ts';
 
 const stateFile = (root: string) => path.join(root, '.codelabgen', 'state.json');

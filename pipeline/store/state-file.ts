@@ -6,8 +6,8 @@ import { closeSync, constants, copyFileSync, existsSync, fstatSync, lstatSync, o
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { readRegularFile, StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, type Course } from '../course.ts';
-import { RefusalError, errorCode, writeErrorReason } from '../errors.ts';
+import { ARTIFACTS, abs, type Course } from '../course/course.ts';
+import { RefusalError, errorCode, writeErrorReason } from '../course/errors.ts';
 import { safeUnlink, tempPathFor, writeFileAtomic } from './atomic-write.ts';
 
 export function statePath(course: Course): string {

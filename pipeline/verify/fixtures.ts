@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { RegisteredLesson, Stage } from '../../content-schemas/index.ts';
 import { STAGES } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
-import { ARTIFACTS, abs, lessonDirName, type Course } from '../course.ts';
+import { ARTIFACTS, abs, lessonDirName, type Course } from '../course/course.ts';
 import { commit, createCourse } from '../store/index.ts';
 
 export interface LessonFixture {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { cli, type CliResult } from '../../cli/testing.ts';
-import type { Course } from '../course.ts';
+import type { Course } from '../course/course.ts';
 import { courseWithLessons, registeredLesson, type LessonFixture } from './fixtures.ts';
 import { MACHINE_PROBES } from './runtime.ts';
 import { findBwrap, probeBwrap } from './sandbox.ts';

@@ -6,8 +6,8 @@ import { lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../../content-schemas/index.ts';
 import { LessonIdParser } from '../../content-schemas/fast.ts';
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { readRunFile, runNumbers } from './runs.ts';
 import { summarize, summaryEntry, type VerifySummary } from './summary.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../content-schemas/index.ts';
-import { ARTIFACTS, abs } from '../course.ts';
+import { ARTIFACTS, abs } from '../course/course.ts';
 import { codeDrift } from '../artifacts/drift.ts';
 import { lastRun, readRuns, writeRunResult } from './runs.ts';
 import { loadState } from '../store/index.ts';

@@ -4,8 +4,8 @@ import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSyn
 import path from 'node:path';
 import type { RunResult } from '../../content-schemas/index.ts';
 import { DataFileError, MAX_DATA_FILE_BYTES, RunResultParser, decodeUtf8, parseData } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, insideCourse, type Course } from '../course.ts';
-import { errorCode } from '../errors.ts';
+import { ARTIFACTS, abs, insideCourse, type Course } from '../course/course.ts';
+import { errorCode } from '../course/errors.ts';
 import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from '../store/atomic-write.ts';
 
 const RUN_FILE = /^([1-9][0-9]{0,8})\.json$/;

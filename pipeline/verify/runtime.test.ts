@@ -5,7 +5,7 @@ import path from 'node:path';
 import test from 'node:test';
 import type { Config } from '../../content-schemas/index.ts';
 import { ConfigSchema } from '../../content-schemas/index.ts';
-import { RefusalError } from '../errors.ts';
+import { RefusalError } from '../course/errors.ts';
 import { courseWithLessons, registeredLesson } from './fixtures.ts';
 import { resolveTestCommand, uvWorkspace, type Probes } from './runtime.ts';
 import type { LessonState } from '../../content-schemas/index.ts';

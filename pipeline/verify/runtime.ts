@@ -5,8 +5,8 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import type { Config, LessonSpec, LessonState, Runtime } from '../../content-schemas/index.ts';
 import { LessonSpecParser, parseDataFile } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, type Course } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { ARTIFACTS, abs, type Course } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import { childEnv, resolveProgram, type ChildEnv } from './child-env.ts';
 import { sandboxEnv } from './sandbox.ts';
 import { refuseShellOperators } from './shell-operators.ts';

@@ -4,8 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { SANDBOX_MODES, type SandboxMode } from '../../content-schemas/index.ts';
-import { ARTIFACTS } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { ARTIFACTS } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 import type { ChildEnv } from './child-env.ts';
 
 /** Names the bwrap program to use instead of the first `bwrap` on PATH (tests point it at a missing file). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { RefusalError } from '../errors.ts';
+import { RefusalError } from '../course/errors.ts';
 import { findShellOperator, refuseShellOperators } from './shell-operators.ts';
 
 test('finds each shell operator', () => {

@@ -1,7 +1,7 @@
 // Test commands are argv lists run without a shell: an element that contains a shell operator was
 // written for a shell and would not do what it says, so it is refused naming the field.
-import { printable } from '../course.ts';
-import { refuse } from '../errors.ts';
+import { printable } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
 
 /** Longest first, so `&&` is named rather than `&`-less `|`. */
 export const SHELL_OPERATORS = ['&&', '||', '$(', '|', ';', '>', '<', '`'] as const;

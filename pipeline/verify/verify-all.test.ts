@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
-import { RefusalError } from '../errors.ts';
+import { RefusalError } from '../course/errors.ts';
 import { registeredLesson } from './fixtures.ts';
 import { parseStage } from '../protocol/lessons.ts';
 import { parseShard, selectLessons, shardOf } from './verify-all.ts';

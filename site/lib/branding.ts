@@ -1,7 +1,7 @@
 // The course's `site:` settings (config.yaml) as the pages use them: images inlined as data URIs,
 // both accent colours, and whether production details are shown.
 import { darkAccent, type SiteConfig } from '../../content-schemas/index.ts';
-import { readSiteAssets } from '../../pipeline/read.ts';
+import { readSiteAssets } from '../../pipeline/read/index.ts';
 import type { SiteOptions } from './options.ts';
 
 export interface Branding {

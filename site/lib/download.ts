@@ -1,7 +1,7 @@
 // "Get the code" on a lesson page: the lesson folder as a .zip made at build time (fflate; fixed
 // timestamps, so an unchanged lesson gives the same bytes) and the command that runs its tests.
 import { zipSync, type Zippable } from 'fflate';
-import type { DownloadFile } from '../../pipeline/read.ts';
+import type { DownloadFile } from '../../pipeline/read/index.ts';
 
 /** A lesson never verified: its files' time in the zip. */
 const UNVERIFIED_TIME = new Date('2000-01-01T00:00:00Z');

@@ -1,7 +1,7 @@
 // Doc images on a lesson page: each file of page.images (image metadata from the lessons
 // collection) goes through astro:assets' getImage() (site/lib/image-files.ts) — a hashed, resized,
 // re-encoded file in the build — and replaces its placeholder in the doc HTML, with its width and height.
-import { IMAGE_PLACEHOLDER } from '../../pipeline/read.ts';
+import { IMAGE_PLACEHOLDER } from '../../pipeline/read/index.ts';
 import type { DocView, LeafSegmentView } from './lessons.ts';
 
 export interface PageImage {

@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readSources, readTopics, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read.ts';
+import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readSources, readTopics, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read/index.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { testCommand } from './download.ts';

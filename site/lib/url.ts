@@ -1,6 +1,6 @@
 // Links that stay correct under any base (e.g. /my-course/ on GitHub Pages project sites) and any
 // route prefix the course is mounted at inside a bigger Astro site (e.g. /course).
-import { lessonLink } from '../../pipeline/read.ts';
+import { lessonLink } from '../../pipeline/read/index.ts';
 import { siteOptions } from './options.ts';
 
 export function href(path = ''): string {

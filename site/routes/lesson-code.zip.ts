@@ -1,8 +1,8 @@
 // A lesson's code as a download, `<lesson page>/<folder>.zip` (site/lib/download.ts): the lesson
-// folder's files as verified, read only as regular files inside it (pipeline/read.ts).
+// folder's files as verified, read only as regular files inside it (pipeline/read/index.ts).
 import { getCollection } from 'astro:content';
 import type { APIContext } from 'astro';
-import { readLessonDownload } from '../../pipeline/read.ts';
+import { readLessonDownload } from '../../pipeline/read/index.ts';
 import { lessonZip } from '../lib/download.ts';
 import { siteOptions } from '../lib/options.ts';
 

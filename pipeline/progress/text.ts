@@ -1,8 +1,8 @@
 // `state watch` in text: the compact board a terminal redraws (stages × counts, running and
 // interrupted tasks, what needs a human, the last events), and the one line per change printed when
 // stdout is not a terminal. Pure: colour comes in as a `paint` function (identity without colour).
-import { clockText, formatDuration } from './report-text.ts';
-import type { Board } from './progress-board.ts';
+import { clockText, formatDuration } from '../report/text.ts';
+import type { Board } from './board.ts';
 
 export type Paint = (style: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan', text: string) => string;
 

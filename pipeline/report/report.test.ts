@@ -2,8 +2,8 @@
 // report-fixture.test.ts replays a course log recorded by the real CLI.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Event, EventDraft } from '../content-schemas/index.ts';
-import { ReportSchema } from '../content-schemas/index.ts';
+import type { Event, EventDraft } from '../../content-schemas/index.ts';
+import { ReportSchema } from '../../content-schemas/index.ts';
 import { buildReport, renderReport } from './report.ts';
 
 const lessons = [

@@ -1,16 +1,16 @@
 // The live board of a course: follows events.jsonl with the offset-based tail
-// (pipeline/store/event-tail.ts) and state.json, and gives a new board (pipeline/progress-board.ts)
+// (pipeline/store/event-tail.ts) and state.json, and gives a new board (pipeline/progress/board.ts)
 // after each change. site dev's /progress/ page and `state watch` use it. Read-only.
 import { statSync, unwatchFile, watch, watchFile, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import type { Budgets, State } from '../content-schemas/index.ts';
-import { driftedLessons } from './artifacts/lesson-artifacts.ts';
-import { loadConfig } from './config.ts';
-import { ARTIFACTS, abs, type Course } from './course.ts';
-import { refuse } from './errors.ts';
-import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './progress-board.ts';
-import { openEventTail } from './store/event-tail.ts';
-import { readStateFile } from './store/state-file.ts';
+import type { Budgets, State } from '../../content-schemas/index.ts';
+import { driftedLessons } from '../artifacts/lesson-artifacts.ts';
+import { loadConfig } from '../course/config.ts';
+import { ARTIFACTS, abs, type Course } from '../course/course.ts';
+import { refuse } from '../course/errors.ts';
+import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './board.ts';
+import { openEventTail } from '../store/event-tail.ts';
+import { readStateFile } from '../store/state-file.ts';
 
 /** ms between checks of the files' sizes, for shared folders that send no change events. */
 const POLL_MS = 400;

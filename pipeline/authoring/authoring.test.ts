@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load } from 'js-yaml';
-import { CurriculumParser, parseData } from '../content-schemas/fast.ts';
-import type { Curriculum } from '../content-schemas/index.ts';
+import { CurriculumParser, parseData } from '../../content-schemas/fast.ts';
+import type { Curriculum } from '../../content-schemas/index.ts';
 import { addToCurriculum, editCurriculum, renderCurriculum, slugify } from './authoring.ts';
-import { RefusalError } from './errors.ts';
+import { RefusalError } from '../course/errors.ts';
 
 const lesson = (id: string, slug: string) => ({ id, slug, title: `Lesson ${id}`, summary: '', objectives: [], prerequisites: [], topics: [] });
 const CURRICULUM: Curriculum = {

@@ -1,7 +1,7 @@
 // state show's summary stays readable at 300 lessons: counts and the lessons needing attention.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LessonState, Stage, State } from '../content-schemas/index.ts';
+import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
 import { buildSummary } from './summary.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';

@@ -6,15 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { CurriculumParser, parseData, parseYamlText } from '../content-schemas/fast.ts';
-import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../content-schemas/index.ts';
-import { ARTIFACTS, CONTROL_CHARACTER, abs, insideCourse, printable, type Course } from './course.ts';
-import { loadConfig } from './config.ts';
-import { refuse } from './errors.ts';
-import { curriculumLessons, readCurriculum } from './artifacts/curriculum.ts';
-import { decideRegister } from './protocol/register.ts';
-import { writeFileAtomic } from './store/atomic-write.ts';
-import { commit } from './store/commit.ts';
+import { CurriculumParser, parseData, parseYamlText } from '../../content-schemas/fast.ts';
+import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../../content-schemas/index.ts';
+import { ARTIFACTS, CONTROL_CHARACTER, abs, insideCourse, printable, type Course } from '../course/course.ts';
+import { loadConfig } from '../course/config.ts';
+import { refuse } from '../course/errors.ts';
+import { curriculumLessons, readCurriculum } from '../artifacts/curriculum.ts';
+import { decideRegister } from '../protocol/register.ts';
+import { writeFileAtomic } from '../store/atomic-write.ts';
+import { commit } from '../store/commit.ts';
 
 /** Runtimes with a lesson template in templates/. */
 export const TEMPLATE_RUNTIMES: readonly string[] = ['node', 'python'];

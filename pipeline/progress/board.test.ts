@@ -2,9 +2,9 @@
 // a human with its command and tool call, the feed in the report's words, and the pace.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Event, State } from '../content-schemas/index.ts';
-import { BUDGETS, T0, lesson, state, task } from './protocol/state-fixture.ts';
-import { buildBoard, emptyLog, FEED_LENGTH, followLog } from './progress-board.ts';
+import type { Event, State } from '../../content-schemas/index.ts';
+import { BUDGETS, T0, lesson, state, task } from '../protocol/state-fixture.ts';
+import { buildBoard, emptyLog, FEED_LENGTH, followLog } from './board.ts';
 
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
 const NOW = new Date(at(120));

@@ -1,9 +1,9 @@
 // report.md: the markdown rendering of a Report (report.json's shape): what needs a human first,
 // then the numbers, phases, lessons and each lesson's story (smooth lessons in one line). Pure.
-import type { Report, ReportLesson, ReportStoryEntry } from '../content-schemas/index.ts';
-import { clockText, codeBlockLine, formatDuration, markdownText, percent, testsText } from './report-text.ts';
+import type { Report, ReportLesson, ReportStoryEntry } from '../../content-schemas/index.ts';
+import { clockText, codeBlockLine, formatDuration, markdownText, percent, testsText } from './text.ts';
 
-export { formatDuration } from './report-text.ts';
+export { formatDuration } from './text.ts';
 
 /** A table cell: one line of escaped text (pipes included). */
 const cell = markdownText;

@@ -1,7 +1,7 @@
 // Course configuration: `.codelabgen/config.yaml`, validated; defaults when the file is absent.
 import { existsSync } from 'node:fs';
-import type { Config } from '../content-schemas/index.ts';
-import { ConfigParser, parseData, parseDataFile } from '../content-schemas/fast.ts';
+import type { Config } from '../../content-schemas/index.ts';
+import { ConfigParser, parseData, parseDataFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from './course.ts';
 
 export function loadConfig(course: Course): Config {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { scratchDir } from '../cli/testing.ts';
+import { scratchDir } from '../../cli/testing.ts';
 import { isInside, realPathOf } from './inside.ts';
 
 test('isInside compares whole segments: ..mine, ..site and a shared prefix are not outside or inside by their spelling', () => {

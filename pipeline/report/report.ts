@@ -1,11 +1,11 @@
 // The course report (`codelabgen report`): buildReport() folds the event log, and nothing else,
 // into report.json's shape; renderReport() turns it into report.md. Both are pure, and the log is
 // their only clock, so the same log always gives byte-identical files.
-import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../content-schemas/index.ts';
-import { PHASES, STAGES } from '../content-schemas/index.ts';
-import { isSmooth, lessonSummary, needsHuman } from './report-human.ts';
-import { foldLessons, readOnlyRuns, type LessonTrack } from './report-story.ts';
-import { toReportTask } from './report-tasks.ts';
+import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../../content-schemas/index.ts';
+import { PHASES, STAGES } from '../../content-schemas/index.ts';
+import { isSmooth, lessonSummary, needsHuman } from './human.ts';
+import { foldLessons, readOnlyRuns, type LessonTrack } from './story.ts';
+import { toReportTask } from './tasks.ts';
 
 function ms(from: string, to: string | null): number | null {
   return to === null ? null : Math.max(0, Date.parse(to) - Date.parse(from));
@@ -132,4 +132,4 @@ export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<
   };
 }
 
-export { renderReport } from './report-markdown.ts';
+export { renderReport } from './markdown.ts';

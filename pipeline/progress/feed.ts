@@ -1,9 +1,9 @@
 // The live board's event feed: the last events of the log, one line each, in the report's own
-// words (pipeline/report-story.ts folds them, each lesson and task starting from what state.json
-// says of it). Pure; the board (pipeline/progress-board.ts) shows the lines.
-import type { Event, LessonState, State, Task } from '../content-schemas/index.ts';
-import { foldEvent, genericText, newTrack, type Folded } from './report-story.ts';
-import { startTask, taskText } from './report-tasks.ts';
+// words (pipeline/report/story.ts folds them, each lesson and task starting from what state.json
+// says of it). Pure; the board (pipeline/progress/board.ts) shows the lines.
+import type { Event, LessonState, State, Task } from '../../content-schemas/index.ts';
+import { foldEvent, genericText, newTrack, type Folded } from '../report/story.ts';
+import { startTask, taskText } from '../report/tasks.ts';
 
 export interface FeedLine {
   seq: number;

@@ -2,29 +2,29 @@
 // diagrams, verification, glossary, sources and report. It never writes into the course.
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State, Topic } from '../content-schemas/index.ts';
-import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../content-schemas/index.ts';
-import { listLessonCodeFiles } from './artifacts/code-hash.ts';
-import { fileInside, OutsideError, realPathInside } from './confined.ts';
-import { loadConfig } from './config.ts';
-import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
-import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
-import { refuse } from './errors.ts';
-import type { DiagramJob } from './site/diagrams.ts';
-import { lastRun } from './verify/runs.ts';
-import { langOf } from './site/code-refs.ts';
-import { mdxNotAllowed, readMdxDoc } from './site/mdx-docs.ts';
-import type { DocLinks } from './site/doc-links.ts';
-import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from './site/segments.ts';
-import { readStateFile } from './store/state-file.ts';
+import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State, Topic } from '../../content-schemas/index.ts';
+import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../../content-schemas/index.ts';
+import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
+import { fileInside, OutsideError, realPathInside } from '../course/confined.ts';
+import { loadConfig } from '../course/config.ts';
+import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from '../course/course.ts';
+import { codeDrift, type CodeDrift } from '../artifacts/drift.ts';
+import { refuse } from '../course/errors.ts';
+import type { DiagramJob } from '../site/diagrams.ts';
+import { lastRun } from '../verify/runs.ts';
+import { langOf } from '../site/code-refs.ts';
+import { mdxNotAllowed, readMdxDoc } from '../site/mdx-docs.ts';
+import type { DocLinks } from '../site/doc-links.ts';
+import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from '../site/segments.ts';
+import { readStateFile } from '../store/state-file.ts';
 
 export type { Course, DiagramRef, RenderedDoc };
-export type { GroupSegment, LeafSegment, Segment } from './site/segments.ts';
-export { IMAGE_PLACEHOLDER } from './site/segments.ts';
-export type { DocImage, DocLinks } from './site/doc-links.ts';
-export { renderInline, renderMarkdown } from './site/markdown.ts';
-export type { SiteOptions } from './site/options.ts';
-export { progressBoardHtml, PROGRESS_EVENTS } from './site/progress-live.ts';
+export type { GroupSegment, LeafSegment, Segment } from '../site/segments.ts';
+export { IMAGE_PLACEHOLDER } from '../site/segments.ts';
+export type { DocImage, DocLinks } from '../site/doc-links.ts';
+export { renderInline, renderMarkdown } from '../site/markdown.ts';
+export type { SiteOptions } from '../site/options.ts';
+export { progressBoardHtml, PROGRESS_EVENTS } from '../site/progress-live.ts';
 
 export interface SiteLesson {
   id: string;
@@ -385,8 +385,8 @@ export function readReport(course: Course): Report | null {
   return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
 }
 
-export { readCachedDiagram as readDiagramSvg, diagramOutcome, diagramRenderer, type CachedDiagram } from './site/diagrams.ts';
-export { leanSvg, type DiagramStyle } from './site/diagram-theme.ts';
-export { readSiteAssets } from './site/assets.ts';
-export { CodeRefError, parseCodeRef, resolveCodeRef } from './site/code-refs.ts';
-export { diagramHash, diagramTitle } from './site/segments.ts';
+export { readCachedDiagram as readDiagramSvg, diagramOutcome, diagramRenderer, type CachedDiagram } from '../site/diagrams.ts';
+export { leanSvg, type DiagramStyle } from '../site/diagram-theme.ts';
+export { readSiteAssets } from '../site/assets.ts';
+export { CodeRefError, parseCodeRef, resolveCodeRef } from '../site/code-refs.ts';
+export { diagramHash, diagramTitle } from '../site/segments.ts';

@@ -2,10 +2,10 @@
 // and for fences in lesson docs that look like a failed code reference.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { State } from '../content-schemas/index.ts';
-import type { CheckSection } from './check-section.ts';
-import { lintDoc } from './conventions.ts';
-import { insideCourse, type Course } from './course.ts';
+import type { State } from '../../content-schemas/index.ts';
+import type { CheckSection } from './section.ts';
+import { lintDoc } from '../authoring/conventions.ts';
+import { insideCourse, type Course } from '../course/course.ts';
 
 const HINT = 'see: codelabgen conventions readalong';
 

@@ -1,9 +1,9 @@
 // The review a stage move records for the report: the verdict and findings of review.md at the
 // moment the lesson moves to reviewed or back from notes or reviewed, so the log alone tells it.
 import { existsSync, readFileSync } from 'node:fs';
-import type { EventOf } from '../content-schemas/index.ts';
-import { ReviewParser, parseData, parseFrontMatter } from '../content-schemas/fast.ts';
-import { ARTIFACTS, abs, type Course } from './course.ts';
+import type { EventOf } from '../../content-schemas/index.ts';
+import { ReviewParser, parseData, parseFrontMatter } from '../../content-schemas/fast.ts';
+import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 
 type ReviewEvidence = Pick<EventOf<'lesson.stage'>, 'review'>;
 

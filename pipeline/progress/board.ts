@@ -1,11 +1,11 @@
 // The producer's live board (site dev's /progress/ page, its live updates, `state watch`): a pure
 // function of the state, the last events and the clock. `followLog` keeps what the board needs of
 // the log while a tail (pipeline/store/event-tail.ts) reads it: the last events and the gates' approvals.
-import type { Budgets, Event, LessonState, Phase, Stage, State, Task } from '../content-schemas/index.ts';
-import { PHASES, STAGES, stageIndex } from '../content-schemas/fast.ts';
-import { ageSeconds, leaseHolds } from './protocol/leases.ts';
-import { GATES, nextPhase } from './protocol/phases.ts';
-import { tellRecent, type FeedLine } from './progress-feed.ts';
+import type { Budgets, Event, LessonState, Phase, Stage, State, Task } from '../../content-schemas/index.ts';
+import { PHASES, STAGES, stageIndex } from '../../content-schemas/fast.ts';
+import { ageSeconds, leaseHolds } from '../protocol/leases.ts';
+import { GATES, nextPhase } from '../protocol/phases.ts';
+import { tellRecent, type FeedLine } from './feed.ts';
 
 /** Events the feed shows. */
 export const FEED_LENGTH = 20;

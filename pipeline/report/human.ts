@@ -1,9 +1,9 @@
 // "What needs a human" and the one-line lesson summaries of the report: drawn from the folded
 // lesson histories (report-story.ts) and the course-wide decisions. Pure.
-import type { Event, ReportNeedsHuman, ReportTask } from '../content-schemas/index.ts';
-import { NEEDS_HUMAN_KINDS } from '../content-schemas/index.ts';
-import { decisionOf, type LessonTrack } from './report-story.ts';
-import { clockText, formatDuration, plural, testsText } from './report-text.ts';
+import type { Event, ReportNeedsHuman, ReportTask } from '../../content-schemas/index.ts';
+import { NEEDS_HUMAN_KINDS } from '../../content-schemas/index.ts';
+import { decisionOf, type LessonTrack } from './story.ts';
+import { clockText, formatDuration, plural, testsText } from './text.ts';
 
 const flat = (text: string) => text.replace(/[\r\n]+/g, ' ');
 

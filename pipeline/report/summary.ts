@@ -1,10 +1,10 @@
 // The human summary of `state show`: phase, counts, missing phase actions, then per module a
 // count line and only the lessons that need attention (every lesson with `all`), and open tasks.
-import type { Budgets, LessonState, State } from '../content-schemas/index.ts';
-import { STAGES } from '../content-schemas/fast.ts';
-import type { PhaseAction } from './protocol/phases.ts';
-import { nextPhase } from './protocol/phases.ts';
-import { leaseHolds } from './protocol/leases.ts';
+import type { Budgets, LessonState, State } from '../../content-schemas/index.ts';
+import { STAGES } from '../../content-schemas/fast.ts';
+import type { PhaseAction } from '../protocol/phases.ts';
+import { nextPhase } from '../protocol/phases.ts';
+import { leaseHolds } from '../protocol/leases.ts';
 
 export interface SummaryInput {
   state: State;

@@ -1,6 +1,6 @@
 // Typed errors the pipeline throws, each carrying its exit code (content-schemas/errors.ts); only
 // cli/run.ts turns them into messages and that code. RefusalError → 2 (nothing changed), ChecksFailedError → 1.
-import { CodelabgenError, EXIT, type ExitCode } from '../content-schemas/fast.ts';
+import { CodelabgenError, EXIT, type ExitCode } from '../../content-schemas/fast.ts';
 
 export { CodelabgenError, EXIT, type ExitCode };
 

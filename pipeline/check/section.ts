@@ -1,4 +1,4 @@
-// One section of `codelabgen check`'s report: its own module, so that the checks pipeline/check.ts
+// One section of `codelabgen check`'s report: its own module, so that the checks pipeline/check/check.ts
 // runs (conventions-check.ts, site/check-refs.ts) can name it without importing check.ts back.
 export interface CheckSection {
   name: string;

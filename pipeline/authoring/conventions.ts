@@ -1,8 +1,8 @@
 // The doc conventions shared by the CLI, the site and the example courses: one source for
 // `codelabgen conventions [topic]` and docs/conventions.md (generated; a test fails on drift), and
 // the readalong lint behind `check`'s warnings and `state set <id> readalong`.
-import { docFences } from './site/doc-tokens.ts';
-import { splitFences, type Fence } from './site/fences.ts';
+import { docFences } from '../site/doc-tokens.ts';
+import { splitFences, type Fence } from '../site/fences.ts';
 
 export const CONVENTION_TOPICS = ['readalong', 'diagrams', 'review', 'notes'] as const;
 export type ConventionTopic = (typeof CONVENTION_TOPICS)[number];
@@ -121,7 +121,7 @@ export function renderConventionsDoc(): string {
   return [
     '# Conventions shared by the CLI, the site and the example courses',
     '',
-    '<!-- Generated from pipeline/conventions.ts by `npm run docs`; do not edit by hand. The CLI prints the same: `codelabgen conventions [readalong|diagrams|review|notes]`. -->',
+    '<!-- Generated from pipeline/authoring/conventions.ts by `npm run docs`; do not edit by hand. The CLI prints the same: `codelabgen conventions [readalong|diagrams|review|notes]`. -->',
     '',
     renderConventions(),
   ].join('\n');

@@ -1,7 +1,7 @@
 // Worker tasks for the report, lesson and phase tasks alike: started by task.start, renewed by
 // task.heartbeat (a lease, no story line), ended by task.finish or task.reset. Pure.
-import type { EventOf, ReportStoryEntry, ReportTask } from '../content-schemas/index.ts';
-import { clockText, formatDuration } from './report-text.ts';
+import type { EventOf, ReportStoryEntry, ReportTask } from '../../content-schemas/index.ts';
+import { clockText, formatDuration } from './text.ts';
 
 export type FoldedTask = ReportTask & { lesson: string | null; entry: ReportStoryEntry };
 

@@ -1,6 +1,6 @@
 // Small text pieces shared by the report's story, its markdown and its summaries. Pure.
-import type { TestCounts } from '../content-schemas/index.ts';
-import { escapeControl } from './course.ts';
+import type { TestCounts } from '../../content-schemas/index.ts';
+import { escapeControl } from '../course/course.ts';
 
 /**
  * Course data (titles, notes, reasons, test names and messages) as inline markdown text: one line,

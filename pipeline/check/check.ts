@@ -1,18 +1,18 @@
 // `codelabgen check`: the course checks, each a named section with its problems. Read-only.
 // Other modules add checks to CHECKS (drift, artifacts, code references). A section's warnings
 // are shown but never fail the check.
-import type { State } from '../content-schemas/index.ts';
-import type { CheckSection } from './check-section.ts';
-import type { Course } from './course.ts';
-import { RefusalError } from './errors.ts';
+import type { State } from '../../content-schemas/index.ts';
+import type { CheckSection } from './section.ts';
+import type { Course } from '../course/course.ts';
+import { RefusalError } from '../course/errors.ts';
 import { checkConventions } from './conventions-check.ts';
-import { driftedLessons } from './artifacts/lesson-artifacts.ts';
-import { readPrerequisites } from './artifacts/prerequisites.ts';
-import { changedPrerequisites } from './protocol/prerequisites.ts';
-import { checkCodeRefs } from './site/check-refs.ts';
-import { checkReplay, loadState } from './store/index.ts';
+import { driftedLessons } from '../artifacts/lesson-artifacts.ts';
+import { readPrerequisites } from '../artifacts/prerequisites.ts';
+import { changedPrerequisites } from '../protocol/prerequisites.ts';
+import { checkCodeRefs } from '../site/check-refs.ts';
+import { checkReplay, loadState } from '../store/index.ts';
 
-export type { CheckSection } from './check-section.ts';
+export type { CheckSection } from './section.ts';
 
 export interface CheckReport {
   ok: boolean;

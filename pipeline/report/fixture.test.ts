@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cli, scratchDir } from '../cli/testing.ts';
-import { ReportSchema } from '../content-schemas/index.ts';
+import { cli, scratchDir } from '../../cli/testing.ts';
+import { ReportSchema } from '../../content-schemas/index.ts';
 import { buildReport, renderReport } from './report.ts';
-import { scanLog } from './store/log.ts';
+import { scanLog } from '../store/log.ts';
 
 const FIXTURE = path.join(import.meta.dirname, 'test-fixtures', 'report-course');
 const expectedMd = readFileSync(path.join(FIXTURE, 'report.md'), 'utf8');

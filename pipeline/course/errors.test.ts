@@ -2,7 +2,7 @@
 // renamed class cannot silently turn a refusal into an internal error (exit 3).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CodelabgenError, DataFileError } from '../content-schemas/fast.ts';
+import { CodelabgenError, DataFileError } from '../../content-schemas/fast.ts';
 import { ChecksFailedError, EXIT, RefusalError, StoreWriteError } from './errors.ts';
 
 test('each error class states its exit code', () => {

@@ -1,10 +1,10 @@
 // Lesson histories for the report: foldLessons() walks the event log once and keeps, per lesson,
 // its counts, failures, blocks, reviews, tasks and a timeline (story). Pure; event kinds it does
 // not know are told generically, so a newer log still gives a report.
-import type { Event, EventOf, Phase, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../content-schemas/index.ts';
-import { startTask, taskText, toReportTask, updateTask, type FoldedTask } from './report-tasks.ts';
-import { testsText } from './report-text.ts';
-import { stageIndex } from '../content-schemas/fast.ts';
+import type { Event, EventOf, Phase, RegisteredLesson, ReportFailure, ReportLesson, ReportReview, ReportStoryEntry, ReportTask, Stage, TestCounts } from '../../content-schemas/index.ts';
+import { startTask, taskText, toReportTask, updateTask, type FoldedTask } from './tasks.ts';
+import { testsText } from './text.ts';
+import { stageIndex } from '../../content-schemas/fast.ts';
 
 export interface LessonTrack {
   lesson: RegisteredLesson;
