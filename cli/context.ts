@@ -76,5 +76,5 @@ export function createContext(command: string, argv: string[], values: Context['
 
 /** How this process's CLI is run (cli/output.ts invocationFor), from where its code is. */
 export function processInvocation(): string {
-  return invocationFor(fileURLToPath(import.meta.url));
+  return invocationFor(fileURLToPath(import.meta.url), process.argv[1]);
 }

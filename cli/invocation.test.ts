@@ -11,6 +11,9 @@ test('a project install and npx\'s cache run as npx codelabgen; a global install
   assert.equal(invocationFor('/usr/local/lib/node_modules/codelabgen/dist/main.mjs'), 'codelabgen');
   assert.equal(invocationFor('/work/codelabgen/dist/main.mjs'), 'codelabgen');
   assert.equal(invocationFor('/work/node_modules/other/codelabgen/dist/main.mjs'), 'codelabgen');
+  // A folder install (npm install ../codelabgen) links the checkout: started from the project's .bin.
+  assert.equal(invocationFor('/work/codelabgen/dist/main.mjs', '/home/me/course/node_modules/.bin/codelabgen'), 'npx codelabgen');
+  assert.equal(invocationFor('/usr/local/lib/node_modules/codelabgen/dist/main.mjs', '/usr/local/bin/codelabgen'), 'codelabgen');
 });
 
 test('every command a line names is rewritten once; other words and JSON-free prose stay', () => {

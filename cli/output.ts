@@ -46,11 +46,14 @@ export function asInvoked(text: string, invocation: string): string {
 }
 
 /**
- * How the user runs the CLI whose code is at `file`: from a project's own install (node_modules of a
- * project, or npx's cache) the command is not on PATH, so `npx codelabgen`; from a global install
- * (`<prefix>/lib/node_modules`) or a checkout, `codelabgen`.
+ * How the user runs the CLI whose code is at `file`, started as `script` (process.argv[1]): from a
+ * project's own install (its node_modules/.bin, a linked folder install too, or npx's cache) the
+ * command is not on PATH, so `npx codelabgen`; from a global install (`<prefix>/lib/node_modules`,
+ * `<prefix>/bin`) or a checkout, `codelabgen`.
  */
-export function invocationFor(file: string): string {
+export function invocationFor(file: string, script = ''): string {
+  const started = script.split(/[\\/]/);
+  if (started.some((part, i) => part === 'node_modules' && started[i + 1] === '.bin')) return 'npx codelabgen';
   const parts = file.split(/[\\/]/);
   const at = parts.lastIndexOf('node_modules');
   if (at < 1 || parts[at + 1] !== 'codelabgen') return 'codelabgen';
