@@ -71,6 +71,26 @@ test('site build refuses a logo or favicon symlinked outside the course, naming 
   assert.match(await refusedLogo(other.root, 'favicon', 'assets/dir/id_rsa.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: assets\/dir\/id_rsa\.png resolves outside the course folder/m);
 });
 
+test('site build refuses a logo or favicon that a symlink (chain) leads to a non-image inside the course: .git/config, .codelabgen/', async () => {
+  const { root } = course();
+  mkdirSync(path.join(root, '.git'));
+  writeFileSync(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://PRIVATE-KEY@example.com/repo.git\n');
+  mkdirSync(path.join(root, 'assets'));
+  symlinkSync('../.git/config', path.join(root, 'assets', 'step.svg'));
+  symlinkSync('step.svg', path.join(root, 'assets', 'logo.svg'));
+  assert.match(await refusedLogo(root, 'logo', 'assets/logo.svg'), /^error: \.codelabgen\/config\.yaml: site\.logo: assets\/logo\.svg resolves into \.git\/; the site publishes no file of the course's state or history$/m);
+  const third = course();
+  writeFileSync(path.join(third.root, '.env'), 'TOKEN=PRIVATE-KEY\n');
+  mkdirSync(path.join(third.root, 'assets'));
+  symlinkSync('../.env', path.join(third.root, 'assets', 'env.png'));
+  assert.match(await refusedLogo(third.root, 'favicon', 'assets/env.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: assets\/env\.png resolves to \.env, not an image file \(\.svg, \.png, \.ico\)$/m);
+  const other = course();
+  mkdirSync(path.join(other.root, '.codelabgen', 'img.png'));
+  writeFileSync(path.join(other.root, '.codelabgen', 'img.png', 'x.png'), 'PRIVATE-KEY');
+  symlinkSync('.codelabgen/img.png/x.png', path.join(other.root, 'icon.png'));
+  assert.match(await refusedLogo(other.root, 'favicon', 'icon.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: icon\.png resolves into \.codelabgen\/; the site publishes no file of the course's state or history$/m);
+});
+
 test('site build refuses a FIFO as logo at once instead of hanging', async () => {
   const { root } = course();
   mkdirSync(path.join(root, 'assets'));
