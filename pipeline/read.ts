@@ -6,6 +6,7 @@ import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report
 import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../content-schemas/index.ts';
 import { listLessonCodeFiles } from './artifacts/code-hash.ts';
 import { fileInside, OutsideError, realPathInside } from './confined.ts';
+import { isInside, realPathOf } from './inside.ts';
 import { loadConfig } from './config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
@@ -76,8 +77,18 @@ export function readCourse(root: string): CourseView {
 }
 
 /** A `.codelabgen/` file the site reads, refused when it resolves (through a symlink) outside the course. */
+/**
+ * A data file of `.codelabgen/` (every ARTIFACTS path the site reads), which must also resolve inside
+ * `.codelabgen/`: a worker's symlink to elsewhere in the course (`.git/config` with the remote's
+ * token, a git-ignored `.env`) would be published (a source digest is shown as written).
+ */
 function courseFile(course: Course, relative: string): string {
-  return insideCourse(course, relative, relative);
+  const file = insideCourse(course, relative, relative);
+  const real = realPathOf(file);
+  if (!isInside(real, course.dir)) {
+    refuse(`${relative} resolves outside ${path.basename(course.dir)}/ (to ${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course is a file of its own`, 'replace the symbolic link with the file itself');
+  }
+  return file;
 }
 
 /** Absolute lesson folder, refused when it resolves outside the course. */

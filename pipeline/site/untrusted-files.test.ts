@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readRegularFile } from '../../content-schemas/index.ts';
 import { cliAsync, scratchCourse, scratchDir, snapshot, type CliResult } from '../../cli/testing.ts';
-import { readCourse, readDiagramFiles, readLessonDocs } from '../read.ts';
+import { readCourse, readDiagramFiles, readGlossary, readLessonDocs, readSources } from '../read.ts';
 
 const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
@@ -135,4 +135,18 @@ test('a FIFO as state.json is refused at once by every reader, the site build in
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^error: \.codelabgen\/state\.json is not a regular file \(a pipe, device or socket\); nothing was changed$/m, args.join(' '));
   }
+});
+
+test('a data file of .codelabgen/ symlinked elsewhere in the course (a source digest to .git/config, the glossary to .env) is refused, not published', () => {
+  const { root } = course();
+  mkdirSync(path.join(root, '.git'));
+  writeFileSync(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://PRIVATE-KEY@example.com/repo.git\n');
+  writeFileSync(path.join(root, '.env'), '{"term":"PRIVATE-KEY"}\n');
+  writeFileSync(path.join(root, '.codelabgen', 'sources.jsonl'), '{"id":"s1","title":"S","url":"https://example.com","kind":"article","status":"accepted"}\n');
+  mkdirSync(path.join(root, '.codelabgen', 'sources'));
+  symlinkSync('../../.git/config', path.join(root, '.codelabgen', 'sources', 's1.md'));
+  const at = { root, dir: path.join(root, '.codelabgen') };
+  assert.throws(() => readSources(at), /^RefusalError: \.codelabgen\/sources\/s1\.md resolves outside \.codelabgen\/ \(to \.git\/config\); a data file of the course is a file of its own$/);
+  symlinkSync('../.env', path.join(root, '.codelabgen', 'glossary.jsonl'));
+  assert.throws(() => readGlossary(at), /\.codelabgen\/glossary\.jsonl resolves outside \.codelabgen\/ \(to \.env\)/);
 });
