@@ -8,7 +8,7 @@ import { listLessonCodeFiles } from './artifacts/code-hash.ts';
 import { fileInside, OutsideError, realPathInside } from './confined.ts';
 import { isInside, realPathOf } from './inside.ts';
 import { loadConfig } from './config.ts';
-import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from './course.ts';
+import { ARTIFACTS, courseAt, insideCourse, lessonDirName, lessonFolderPath, type Course } from './course.ts';
 import { codeDrift, type CodeDrift } from './artifacts/drift.ts';
 import { refuse } from './errors.ts';
 import type { DiagramJob } from './site/diagrams.ts';
@@ -93,7 +93,7 @@ function courseFile(course: Course, relative: string): string {
 
 /** Absolute lesson folder, refused when it resolves outside the course. */
 export function lessonPath(course: Course, lesson: SiteLesson): string {
-  return insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
+  return lessonFolderPath(course, lesson.dir, `lesson ${lesson.id} dir`);
 }
 
 export function readLessonSpec(course: Course, id: string): LessonSpec | null {
@@ -292,7 +292,7 @@ export interface DownloadFile {
  */
 export function readLessonDownload(courseRoot: string, dir: string): DownloadFile[] {
   const course = courseAt(courseRoot);
-  const lessonDir = insideCourse(course, dir, `lesson folder ${dir}`);
+  const lessonDir = lessonFolderPath(course, dir, `lesson folder ${dir}`);
   if (!existsSync(lessonDir)) return [];
   return listLessonCodeFiles(lessonDir).flatMap((file) => {
     let real: string | null;
