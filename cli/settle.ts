@@ -4,7 +4,8 @@ import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import type { Sink } from './output.ts';
 
 function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '?');
+  // C1 controls (U+009B is a one-character CSI), line separators and bidi overrides act on a terminal too.
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?');
 }
 
 /** The exit code and the `error: ...` / `hint: ...` lines of an error; quiet: the command already said it (a --json document). */

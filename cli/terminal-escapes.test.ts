@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { courseAt, ok, refused } from './protocol-fixture.ts';
 import { cli, scratchCourse } from './testing.ts';
+import { describeError } from './settle.ts';
+import { RefusalError } from '../pipeline/course/errors.ts';
 
 const ESC = '\u001b';
 const OSC_TITLE = `${ESC}]0;pwned\u0007`;
@@ -32,4 +34,12 @@ test('new module and new lesson refuse a title with a newline or a control chara
   refused(root, ['new', 'module', 'Basics', '--lesson', 'Intro\u0085'], /^error: new module: --lesson: the title has a control character \("\\u0085" at character 6\)/);
   ok(root, 'new', 'module', 'Basics');
   refused(root, ['new', 'lesson', '1', `Second\r`], /^error: new lesson: the title has a line break \("\\r" at character 7\)/);
+});
+
+test('error and hint lines escape C1 controls and bidi overrides too (a file name a test wrote, named in a refusal)', () => {
+  const name = `data/x\u009b2J\u202eevil\u2028.bin`;
+  const { text } = describeError(new RefusalError(`1-basics/1.1-intro/${name} is 3.0 GiB, over the 100 MiB limit for one lesson file`, [`delete ${name}`]));
+  assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text), `raw control characters in: ${JSON.stringify(text)}`);
+  assert.equal(text.split('\n').length, 3, text);
+  assert.match(text, /^error: 1-basics\/1\.1-intro\/data\/x\?2J\?evil\?\.bin is 3\.0 GiB/);
 });

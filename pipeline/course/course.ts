@@ -101,6 +101,26 @@ export function insideCourse(course: Course, relative: string, field: string): s
   return target;
 }
 
+/**
+ * A lesson folder: inside the course (insideCourse), and a real folder: neither it nor its module
+ * folder may be a symlink, even to a place inside the course. The sandbox binds the real folder
+ * writable and the site publishes it whole, so a link to the course root let tests write
+ * `.codelabgen/` and put `.env` in the lesson's download (docs/security.md). A missing folder passes.
+ */
+export function lessonFolderPath(course: Course, relative: string, field: string): string {
+  const dir = insideCourse(course, relative, field);
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return dir; // not made yet: the callers say so
+  }
+  if (real !== path.join(realpathSync(course.root), relative)) {
+    refuse(`${field}: ${printable(relative)} goes through a symbolic link (to ${printable(real)}); a lesson folder and its module folder must be real folders`, 'replace the link with the folder itself');
+  }
+  return dir;
+}
+
 function realParent(target: string): string {
   let dir = path.dirname(target);
   for (;;) {

@@ -6,8 +6,9 @@ import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report
 import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readRegularFile, readTextFile, UnreadableFileError } from '../../content-schemas/index.ts';
 import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
 import { fileInside, OutsideError, realPathInside } from '../course/confined.ts';
+import { isInside, realPathOf } from '../course/inside.ts';
 import { loadConfig } from '../course/config.ts';
-import { ARTIFACTS, courseAt, insideCourse, lessonDirName, type Course } from '../course/course.ts';
+import { ARTIFACTS, courseAt, insideCourse, lessonDirName, lessonFolderPath, type Course } from '../course/course.ts';
 import { codeDrift, type CodeDrift } from '../artifacts/drift.ts';
 import { refuse } from '../course/errors.ts';
 import type { DiagramJob } from '../site/diagrams.ts';
@@ -76,13 +77,23 @@ export function readCourse(root: string): CourseView {
 }
 
 /** A `.codelabgen/` file the site reads, refused when it resolves (through a symlink) outside the course. */
+/**
+ * A data file of `.codelabgen/` (every ARTIFACTS path the site reads), which must also resolve inside
+ * `.codelabgen/`: a worker's symlink to elsewhere in the course (`.git/config` with the remote's
+ * token, a git-ignored `.env`) would be published (a source digest is shown as written).
+ */
 function courseFile(course: Course, relative: string): string {
-  return insideCourse(course, relative, relative);
+  const file = insideCourse(course, relative, relative);
+  const real = realPathOf(file);
+  if (!isInside(real, course.dir)) {
+    refuse(`${relative} resolves outside ${path.basename(course.dir)}/ (to ${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course is a file of its own`, 'replace the symbolic link with the file itself');
+  }
+  return file;
 }
 
 /** Absolute lesson folder, refused when it resolves outside the course. */
 export function lessonPath(course: Course, lesson: SiteLesson): string {
-  return insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
+  return lessonFolderPath(course, lesson.dir, `lesson ${lesson.id} dir`);
 }
 
 export function readLessonSpec(course: Course, id: string): LessonSpec | null {
@@ -281,7 +292,7 @@ export interface DownloadFile {
  */
 export function readLessonDownload(courseRoot: string, dir: string): DownloadFile[] {
   const course = courseAt(courseRoot);
-  const lessonDir = insideCourse(course, dir, `lesson folder ${dir}`);
+  const lessonDir = lessonFolderPath(course, dir, `lesson folder ${dir}`);
   if (!existsSync(lessonDir)) return [];
   return listLessonCodeFiles(lessonDir).flatMap((file) => {
     let real: string | null;

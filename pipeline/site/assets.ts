@@ -17,6 +17,13 @@ function inline(root: string, file: string, field: string, maxBytes: number, typ
   if (file.includes('\0') || path.isAbsolute(file) || file.split(/[\\/]/).includes('..')) throw refuse(`${file} must be a path relative to the course folder, without ".." segments`);
   const real = realPathOf(path.resolve(root, file));
   if (!isInside(real, root)) throw refuse(`${file} resolves outside the course folder (to ${real}); the site never publishes files from outside the course`);
+  // Inside the course too, a symlink (chain) must end at an image: `logo.svg -> .git/config` would
+  // publish the remote's token, `-> .codelabgen/...` the course's state.
+  const target = path.relative(realPathOf(root), real).split(path.sep).join('/');
+  const hidden = ['.git', '.codelabgen'].find((dir) => isInside(real, path.join(root, dir)));
+  if (hidden !== undefined) throw refuse(`${file} resolves into ${hidden}/; the site publishes no file of the course's state or history`);
+  const realType = path.extname(real).toLowerCase();
+  if (!types.includes(realType)) throw refuse(`${file} resolves to ${target}, not an image file (${types.join(', ')})`);
   let bytes: Buffer;
   try {
     bytes = readRegularFile(real, maxBytes);
@@ -25,7 +32,7 @@ function inline(root: string, file: string, field: string, maxBytes: number, typ
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw refuse(`no such file ${file} in the course folder`);
     throw error;
   }
-  return `data:${MIME[type]};base64,${bytes.toString('base64')}`;
+  return `data:${MIME[realType]};base64,${bytes.toString('base64')}`;
 }
 
 /** The logo and favicon (default: the logo) as data URIs, null when not set. */

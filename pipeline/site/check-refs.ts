@@ -8,7 +8,7 @@ import { readTextFile } from '../../content-schemas/fast.ts';
 import type { CheckSection } from '../check/section.ts';
 import { fileInside, OutsideError } from '../course/confined.ts';
 import { loadConfig } from '../course/config.ts';
-import { insideCourse, type Course } from '../course/course.ts';
+import { lessonFolderPath, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import type { Tokens } from 'marked';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
@@ -80,7 +80,7 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
     if (lesson === undefined) continue;
     let dir: string;
     try {
-      dir = insideCourse(course, lesson.dir, `lesson ${id} dir`);
+      dir = lessonFolderPath(course, lesson.dir, `lesson ${id} dir`);
     } catch {
       continue; // a folder outside the course is reported by the artifact checks, not here
     }

@@ -76,3 +76,14 @@ test('a symlink loop a test left in the lesson folder is left out of the downloa
   assert.equal(realPathInside(lesson, 'loop'), null);
   assert.equal(fileInside(lesson, 'src/ping'), null);
 });
+
+test('a lesson folder that is a symlink, even to the course root, is refused: its download held .env and .codelabgen/', () => {
+  const { root, lesson } = courseWithLinks();
+  writeFileSync(path.join(root, '.env'), 'SECRET-TOKEN\n');
+  rmSync(lesson, { recursive: true });
+  symlinkSync('..', lesson);
+  assert.throws(() => readLessonDownload(root, '1-basics/1.1-intro'), /^RefusalError: lesson folder 1-basics\/1\.1-intro: 1-basics\/1\.1-intro goes through a symbolic link \(to .*\); a lesson folder and its module folder must be real folders$/);
+  const result = cli(['site', 'build', '--out', path.join(path.dirname(root), 'out')], { cwd: root });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: lesson 1\.1 dir: 1-basics\/1\.1-intro goes through a symbolic link/m);
+});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readRegularFile } from '../../content-schemas/index.ts';
 import { cliAsync, scratchCourse, scratchDir, snapshot, type CliResult } from '../../cli/testing.ts';
-import { readCourse, readDiagramFiles, readLessonDocs } from '../read/index.ts';
+import { readCourse, readDiagramFiles, readGlossary, readLessonDocs, readSources } from '../read/index.ts';
 
 const CURRICULUM = 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
@@ -71,6 +71,26 @@ test('site build refuses a logo or favicon symlinked outside the course, naming 
   assert.match(await refusedLogo(other.root, 'favicon', 'assets/dir/id_rsa.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: assets\/dir\/id_rsa\.png resolves outside the course folder/m);
 });
 
+test('site build refuses a logo or favicon that a symlink (chain) leads to a non-image inside the course: .git/config, .codelabgen/', async () => {
+  const { root } = course();
+  mkdirSync(path.join(root, '.git'));
+  writeFileSync(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://PRIVATE-KEY@example.com/repo.git\n');
+  mkdirSync(path.join(root, 'assets'));
+  symlinkSync('../.git/config', path.join(root, 'assets', 'step.svg'));
+  symlinkSync('step.svg', path.join(root, 'assets', 'logo.svg'));
+  assert.match(await refusedLogo(root, 'logo', 'assets/logo.svg'), /^error: \.codelabgen\/config\.yaml: site\.logo: assets\/logo\.svg resolves into \.git\/; the site publishes no file of the course's state or history$/m);
+  const third = course();
+  writeFileSync(path.join(third.root, '.env'), 'TOKEN=PRIVATE-KEY\n');
+  mkdirSync(path.join(third.root, 'assets'));
+  symlinkSync('../.env', path.join(third.root, 'assets', 'env.png'));
+  assert.match(await refusedLogo(third.root, 'favicon', 'assets/env.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: assets\/env\.png resolves to \.env, not an image file \(\.svg, \.png, \.ico\)$/m);
+  const other = course();
+  mkdirSync(path.join(other.root, '.codelabgen', 'img.png'));
+  writeFileSync(path.join(other.root, '.codelabgen', 'img.png', 'x.png'), 'PRIVATE-KEY');
+  symlinkSync('.codelabgen/img.png/x.png', path.join(other.root, 'icon.png'));
+  assert.match(await refusedLogo(other.root, 'favicon', 'icon.png'), /^error: \.codelabgen\/config\.yaml: site\.favicon: icon\.png resolves into \.codelabgen\/; the site publishes no file of the course's state or history$/m);
+});
+
 test('site build refuses a FIFO as logo at once instead of hanging', async () => {
   const { root } = course();
   mkdirSync(path.join(root, 'assets'));
@@ -115,4 +135,18 @@ test('a FIFO as state.json is refused at once by every reader, the site build in
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^error: \.codelabgen\/state\.json is not a regular file \(a pipe, device or socket\); nothing was changed$/m, args.join(' '));
   }
+});
+
+test('a data file of .codelabgen/ symlinked elsewhere in the course (a source digest to .git/config, the glossary to .env) is refused, not published', () => {
+  const { root } = course();
+  mkdirSync(path.join(root, '.git'));
+  writeFileSync(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://PRIVATE-KEY@example.com/repo.git\n');
+  writeFileSync(path.join(root, '.env'), '{"term":"PRIVATE-KEY"}\n');
+  writeFileSync(path.join(root, '.codelabgen', 'sources.jsonl'), '{"id":"s1","title":"S","url":"https://example.com","kind":"article","status":"accepted"}\n');
+  mkdirSync(path.join(root, '.codelabgen', 'sources'));
+  symlinkSync('../../.git/config', path.join(root, '.codelabgen', 'sources', 's1.md'));
+  const at = { root, dir: path.join(root, '.codelabgen') };
+  assert.throws(() => readSources(at), /^RefusalError: \.codelabgen\/sources\/s1\.md resolves outside \.codelabgen\/ \(to \.git\/config\); a data file of the course is a file of its own$/);
+  symlinkSync('../.env', path.join(root, '.codelabgen', 'glossary.jsonl'));
+  assert.throws(() => readGlossary(at), /\.codelabgen\/glossary\.jsonl resolves outside \.codelabgen\/ \(to \.env\)/);
 });

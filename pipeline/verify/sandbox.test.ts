@@ -48,7 +48,7 @@ test('sandboxArgv: everything read-only, secrets hidden (size-capped), then the 
   assert.deepEqual(sandboxArgv(LAYOUT), [
     '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--ro-bind', '/', '/', '--size', MIB16, '--tmpfs', '/home', '--size', MIB16, '--tmpfs', '/root', '--size', MIB16, '--tmpfs', '/run', '--size', MIB16, '--tmpfs', '/c',
-    '--dev', '/dev', '--proc', '/proc', '--size', String(512 * 1024 * 1024), '--tmpfs', '/tmp',
+    '--dev', '/dev', '--remount-ro', '/dev', '--size', String(512 * 1024 * 1024), '--tmpfs', '/dev/shm', '--proc', '/proc', '--size', String(512 * 1024 * 1024), '--tmpfs', '/tmp',
     '--ro-bind', '/home/me/.nvm/versions/node/v22', '/home/me/.nvm/versions/node/v22', '--ro-bind', '/c/node_modules', '/c/node_modules',
     '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--ro-bind', '/c/1-m/1.1-a/docs', '/c/1-m/1.1-a/docs',
     '--dir', '/tmp/home', '--chdir', '/c/1-m/1.1-a', '--json-status-fd', '3', '--',
@@ -242,6 +242,9 @@ console.log(JSON.stringify({
   writeUsr: attempt(() => fs.writeFileSync('/usr/escaped-${process.pid}.txt', 'x')),
   writeTmp: attempt(() => fs.writeFileSync('/tmp/escaped-${process.pid}.txt', 'x')),
   writeLesson: attempt(() => fs.writeFileSync('written.txt', 'x')),
+  writeDev: attempt(() => fs.writeFileSync('/dev/escaped.txt', 'x')),
+  writeShm: attempt(() => fs.writeFileSync('/dev/shm/x', 'x')),
+  shmMiB: (({ bsize, blocks }) => Math.round((bsize * blocks) / 1048576))(fs.statfsSync('/dev/shm')),
 }));
 `;
 
@@ -258,6 +261,8 @@ test('a sandboxed test sees neither .codelabgen, other lessons nor $HOME, and wr
   assert.deepEqual(probeReport(result), {
     state: 'ENOENT', stateRelative: 'ENOENT', otherLesson: 'ENOENT', home: 'ENOENT', rootBashrc: 'ENOENT',
     writeCourse: 'ok', writeHome: 'ok', writeUsr: 'EROFS', writeTmp: 'ok', writeLesson: 'ok',
+    // /dev was a tmpfs of half the RAM, and /dev/shm too: both around the 512 MiB cap of /tmp
+    writeDev: 'EROFS', writeShm: 'ok', shmMiB: 512,
   });
   assert.ok(!existsSync(path.join(made.root, 'escaped.txt')) && !existsSync(path.join(home, 'escaped.txt')), 'writes to the hidden course and home went to a throwaway tmpfs');
   assert.ok(!existsSync(`/tmp/escaped-${process.pid}.txt`), '/tmp is private');

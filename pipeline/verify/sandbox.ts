@@ -97,7 +97,9 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
   const readOnly = outermost(layout.readOnly.filter((dir) => !isInside(dir, layout.writable)));
   const argv = [...ISOLATION, ...(layout.network ? ['--share-net'] : []), '--ro-bind', '/', '/'];
   for (const dir of hidden) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
-  argv.push('--dev', '/dev', '--proc', '/proc', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
+  // bwrap's /dev and /dev/shm are tmpfs of half the RAM: /dev read-only, /dev/shm capped like /tmp.
+  argv.push('--dev', '/dev', '--remount-ro', '/dev', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/dev/shm');
+  argv.push('--proc', '/proc', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
   for (const dir of readOnly) argv.push('--ro-bind', dir, dir);
   for (const dir of layout.rehidden) {
     if ([...readOnly, layout.writable].some((bound) => isInside(dir, bound))) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);

@@ -4,7 +4,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
-import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
+import { ARTIFACTS, abs, lessonFolderPath, type Course } from '../course/course.ts';
 import { readCurriculum } from '../artifacts/curriculum.ts';
 import { getOwn } from '../state/keyed.ts';
 import { refuse, RefusalError } from '../course/errors.ts';
@@ -34,8 +34,7 @@ export interface VerifyOptions {
 /** The lesson folder, refused when it escapes the course (also through a symlink) or is missing. */
 export function lessonFolder(course: Course, state: State, id: string): string {
   const lesson = requireLesson(state, id);
-  const dir = insideCourse(course, lesson.dir, `lesson ${id}: dir`);
-  refuseLinkedFolder(course, dir, lesson.dir, id);
+  const dir = lessonFolderPath(course, lesson.dir, `lesson ${id}: dir`);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
@@ -131,23 +130,6 @@ function refuseUnlockedWorkspace(id: string, command: TestCommand, dir: string):
   );
 }
 
-/**
- * A lesson folder (or its module folder) that is a symlink is refused, even to a place inside the
- * course: the sandbox binds the real folder writable, so a link to the course root or `.codelabgen/`
- * would let the tests write the course's state (docs/verify.md). A missing folder passes (refused later).
- */
-function refuseLinkedFolder(course: Course, dir: string, relative: string, id: string): void {
-  let real: string;
-  try {
-    real = realpathSync(dir);
-  } catch {
-    return;
-  }
-  if (real !== path.join(realpathSync(course.root), relative)) {
-    refuse(`lesson ${id}: dir: ${printable(relative)} goes through a symbolic link (to ${printable(real)}); a lesson folder and its module folder must be real folders`, 'replace the link with the folder itself');
-  }
-}
-
 /** The folders of the lesson's prerequisites in the curriculum, transitively (none without a curriculum); each checked to stay inside the course. */
 export function prerequisiteFolders(course: Course, state: State, id: string): string[] {
   if (!existsSync(abs(course, ARTIFACTS.curriculum))) return [];
@@ -164,9 +146,7 @@ export function prerequisiteFolders(course: Course, state: State, id: string): s
   return [...found].flatMap((prerequisite) => {
     const lesson = getOwn(state.lessons, prerequisite);
     if (lesson === undefined) return [];
-    const dir = insideCourse(course, lesson.dir, `lesson ${prerequisite}: dir`);
-    refuseLinkedFolder(course, dir, lesson.dir, prerequisite);
-    return [dir];
+    return [lessonFolderPath(course, lesson.dir, `lesson ${prerequisite}: dir`)];
   });
 }
 
