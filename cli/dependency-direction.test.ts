@@ -4,6 +4,7 @@
 // the state commands' narrow one; content-schemas/fast.ts is the zod-free entry the pipeline
 // validates through, content-schemas/errors.ts the exit codes cli/run.ts reads).
 // Test files and test helpers may reach inside.
+// Inside pipeline/, each room imports only the rooms docs/architecture.md's table allows it.
 // And no import circle among the source files (every relative import counts, `import type` and
 // `import()` too): a module never needs, however indirectly, the module that needs it.
 import assert from 'node:assert/strict';
@@ -163,5 +164,83 @@ test('the circle check finds circles of two and three files through every kind o
   assert.deepEqual(importCircles(synthetic), [
     'content-schemas/x.ts → content-schemas/y.ts → pipeline/store/z.ts → content-schemas/x.ts',
     'pipeline/a.ts → pipeline/b.ts → pipeline/a.ts',
+  ]);
+});
+
+// Inside pipeline/, each room (a folder) may import the rooms its row of docs/architecture.md's
+// rooms table names, and nothing else; the entry files at pipeline/'s root may import any room.
+// The table is read from the doc itself, so what the doc draws is what this test enforces.
+const PIPELINE_ENTRIES = new Set(['index.ts', 'state-commands.ts']);
+
+/** docs/architecture.md's rooms table: room → the rooms (or root entry files) it may import. */
+function roomRules(markdown: string): Map<string, Set<string>> {
+  const start = markdown.indexOf('<!-- rooms:');
+  assert.ok(start !== -1, 'docs/architecture.md has no rooms table (<!-- rooms: ... --> above it)');
+  const rows = markdown.slice(start).split('\n').slice(3);
+  const rules = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (!row.startsWith('|')) break;
+    const cells = row.split('|').map((cell) => cell.trim());
+    const room = /^`pipeline\/([\w-]+)\/`$/.exec(cells[1] ?? '')?.[1];
+    assert.ok(room, `docs/architecture.md rooms table: a row names no room: ${row}`);
+    const may = cells[3] ?? '';
+    rules.set(room, new Set(may === '—' ? [] : may.split(',').map((name) => name.trim())));
+  }
+  return rules;
+}
+
+/** `pipeline/verify/runs.ts` → `verify`; a file at pipeline/'s root → its own name. */
+function roomOf(file: string): string {
+  return file.split('/')[1]!;
+}
+
+/** Imports between rooms that the rules do not allow, rooms the rules do not know, and allowances no import uses. */
+function roomViolations(sources: ReadonlyMap<string, string>, rules: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const violations: string[] = [];
+  const used = new Set<string>();
+  for (const [file, text] of sources) {
+    if (!file.startsWith('pipeline/')) continue;
+    const room = roomOf(file);
+    if (PIPELINE_ENTRIES.has(room)) continue;
+    const allowed = rules.get(room);
+    if (allowed === undefined) {
+      violations.push(`${file}: pipeline/${room}/ is not a room of docs/architecture.md's table`);
+      continue;
+    }
+    for (const target of relativeImports(file, text)) {
+      if (!target.startsWith('pipeline/')) continue;
+      const to = roomOf(target);
+      if (to === room) continue;
+      if (allowed.has(to)) used.add(`${room} → ${to}`);
+      else violations.push(`${file} imports ${target}: pipeline/${room}/ may import ${[...allowed].join(', ') || 'no other room'}`);
+    }
+  }
+  for (const [room, allowed] of rules) for (const to of allowed) if (!used.has(`${room} → ${to}`)) violations.push(`docs/architecture.md allows pipeline/${room}/ to import ${to}, which it does not: drop it from the table`);
+  return violations;
+}
+
+test('each room of pipeline/ imports only what docs/architecture.md allows it, and the table allows no more', () => {
+  const rules = roomRules(readFileSync(path.join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8'));
+  assert.deepEqual(roomViolations(repoSources(), rules), []);
+  // Each room's README.md says what it may import, in the table's words.
+  for (const [room, allowed] of rules) {
+    const readme = readFileSync(path.join(REPO_ROOT, 'pipeline', room, 'README.md'), 'utf8');
+    assert.equal(/^May import: (.*)$/m.exec(readme)?.[1], [...allowed].join(', ') || '—', `pipeline/${room}/README.md disagrees with docs/architecture.md`);
+  }
+});
+
+test('the rooms check reports an import the table does not allow, an unknown room and an unused allowance', () => {
+  const rules = roomRules('<!-- rooms: -->\n| room | what | may import |\n|---|---|---|\n| `pipeline/course/` | x | — |\n| `pipeline/store/` | x | course |\n| `pipeline/report/` | x | store, course |\n\nafter');
+  const synthetic = new Map([
+    ['pipeline/course/course.ts', "import { commit } from '../store/commit.ts';"],
+    ['pipeline/store/log.ts', "import { ARTIFACTS } from '../course/course.ts';\nimport type { Event } from './event.ts';"],
+    ['pipeline/report/report.ts', "import { scanLog } from '../store/log.ts';"],
+    ['pipeline/mystery/x.ts', "import { scanLog } from '../store/log.ts';"],
+    ['pipeline/index.ts', "export * from './mystery/x.ts';"],
+  ]);
+  assert.deepEqual(roomViolations(synthetic, rules), [
+    'pipeline/course/course.ts imports pipeline/store/commit.ts: pipeline/course/ may import no other room',
+    "pipeline/mystery/x.ts: pipeline/mystery/ is not a room of docs/architecture.md's table",
+    "docs/architecture.md allows pipeline/report/ to import course, which it does not: drop it from the table",
   ]);
 });
