@@ -2,13 +2,15 @@
 // tool calls (one server, one SDK client over stdio) against `state next` and `state log` processes,
 // interleaved round by round; then C parallel MCP clients (a server each) doing `state_log`, with
 // throughput, lost updates (acknowledged ids missing from the log; must be 0) and the CPU the servers
-// and the clients spent per change.
+// and the clients spent per change; then how soon a client subscribed to codelabgen://state hears of a
+// commit made by another process (`state log`), median of 20.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentionRow } from './contention.ts';
 import { buildStateCourse, CLI } from './state-course.ts';
 import { ratio, round, since, summarize, type Summary } from './stats.ts';
@@ -145,7 +147,35 @@ async function parallelClients(root: string, clients: number, perClient: number)
   }
 }
 
-export async function benchMcp(quick: boolean): Promise<{ rounds: number; latency: McpLatencyRow[]; clients: McpClientsRow; load_average: number[] }> {
+/** How long after another process's commit a client subscribed to codelabgen://state hears of it. */
+export interface McpUpdateRow {
+  rounds: number;
+  /** From the `state log` process's exit (its commit is on disk) to `notifications/resources/updated`. */
+  after_commit: Summary;
+}
+
+async function resourceUpdates(root: string, rounds: number): Promise<McpUpdateRow> {
+  const client = await connect(root);
+  try {
+    let heard: (() => void) | null = null;
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => heard?.());
+    await client.subscribeResource({ uri: 'codelabgen://state' });
+    const samples: number[] = [];
+    for (let at = 0; at < rounds + 1; at += 1) {
+      const notified = new Promise<bigint>((resolve) => (heard = () => resolve(process.hrtime.bigint())));
+      timedCli(['state', 'log', 'bench-update', '--data', `n=${at}`, '--course', root]);
+      const committed = process.hrtime.bigint();
+      const heardAt = await Promise.race([notified, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000))]);
+      if (heardAt === null) throw new Error(`round ${at}: no resources/updated within 5 s of the commit`);
+      if (at > 0) samples.push(Math.max(0, Number(heardAt - committed) / 1e6)); // round 0 warms the server
+    }
+    return { rounds, after_commit: summarize(samples) };
+  } finally {
+    await client.close();
+  }
+}
+
+export async function benchMcp(quick: boolean): Promise<{ rounds: number; latency: McpLatencyRow[]; clients: McpClientsRow; updates: McpUpdateRow; load_average: number[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-mcp-'));
   try {
     const root = path.join(dir, 'course');
@@ -153,7 +183,8 @@ export async function benchMcp(quick: boolean): Promise<{ rounds: number; latenc
     const rounds = quick ? 2 : 30;
     const rows = await latency(root, rounds);
     const clients = await parallelClients(root, 8, Number(process.env.BENCH_CHANGES ?? (quick ? 5 : 50)));
-    return { rounds, latency: rows, clients, load_average: loadavg().map((value) => round(value, 2)) };
+    const updates = await resourceUpdates(root, quick ? 3 : 20);
+    return { rounds, latency: rows, clients, updates, load_average: loadavg().map((value) => round(value, 2)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,12 +1,12 @@
 // Resources that follow the log: a client subscribed to codelabgen://state or codelabgen://next (or
 // a lesson's resource) is told `notifications/resources/updated` when any writer, an MCP call or the
 // CLI, commits an event; registering lessons also sends `notifications/resources/list_changed`. One
-// tail of .codelabgen/events.jsonl per course: the file is only ever appended to, so the tail reads
-// the bytes after the offset it reached (a whole line at a time), never the whole log again.
-import { closeSync, openSync, readSync, statSync, unwatchFile, watchFile } from 'node:fs';
+// tail of .codelabgen/events.jsonl per course reads the bytes after the offset it reached, never the
+// whole log again.
 import path from 'node:path';
+import { watchEventTail } from '../../pipeline/state-commands.ts';
 
-/** How often the tail looks at the log's size (ms). */
+/** How often the tail looks at the log's size besides the folder watch (ms). */
 const POLL_MS = 200;
 
 export interface LogTail {
@@ -17,58 +17,23 @@ export interface LogTail {
 /** What one appended event says, as far as resources care. */
 export interface LogEvent {
   kind: string;
-  lesson?: string;
-  lessons?: string[];
+  lesson?: string | null;
+  lessons?: unknown;
 }
 
 /**
  * Follows `<course>/.codelabgen/events.jsonl` from its current end, calling `onEvents` with the
- * events of each batch of whole lines appended since.
+ * events of each batch of whole lines appended since: the pipeline's one tail of the log
+ * (pipeline/store/event-tail.ts, also behind /progress/ and `state watch`), woken by a watch of the
+ * folder and a poll. A rebuilt log (state rebuild) is announced whole.
  */
 export function tailEvents(course: string, onEvents: (events: LogEvent[]) => void): LogTail {
-  const file = path.join(course, '.codelabgen', 'events.jsonl');
-  const sizeOf = (): number => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return 0;
-    }
-  };
-  let offset = sizeOf();
-  let partial = '';
-  const read = () => {
-    const size = sizeOf();
-    if (size < offset) {
-      // Rewritten (state rebuild moved a torn line aside): follow from its new end.
-      offset = size;
-      partial = '';
-      return;
-    }
-    if (size === offset) return;
-    const buffer = Buffer.alloc(size - offset);
-    const fd = openSync(file, 'r');
-    try {
-      readSync(fd, buffer, 0, buffer.length, offset);
-    } finally {
-      closeSync(fd);
-    }
-    offset = size;
-    const text = partial + buffer.toString('utf8');
-    const lines = text.split('\n');
-    partial = lines.pop() ?? '';
-    const events: LogEvent[] = [];
-    for (const line of lines) {
-      try {
-        const event = JSON.parse(line) as LogEvent;
-        if (typeof event.kind === 'string') events.push(event);
-      } catch {
-        // a torn line: the store repairs it; nothing to announce
-      }
-    }
-    if (events.length > 0) onEvents(events);
-  };
-  watchFile(file, { interval: POLL_MS, persistent: false }, read);
-  return { stop: () => unwatchFile(file, read) };
+  let primed = false; // the first batch is the log as it stands: nothing new to announce
+  const watch = watchEventTail(path.join(course, '.codelabgen', 'events.jsonl'), (batch) => {
+    if (primed && batch.events.length > 0) onEvents(batch.events);
+  }, { pollMs: POLL_MS });
+  primed = true;
+  return { stop: () => watch.close() };
 }
 
 /** The resources an event changes: state and next always, a lesson's own when it names one. */
