@@ -16,7 +16,11 @@ import { COMMANDS } from '../commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { invoke, type Outcome } from './invoke.ts';
 import { changedResources, tailEvents, type LogTail } from './live.ts';
-import { checkArguments, inputJsonSchema, inToolTerms, mcpTools, outputJsonSchema, toInvocation, toolOf, type McpTool, type ToolCall } from './tools.ts';
+import { checkArguments, toInvocation } from './tool-arguments.ts';
+import { inputJsonSchema, outputJsonSchema } from './tool-schemas.ts';
+import { inToolTerms, type ToolCall } from './tool-terms.ts';
+import type { McpTool } from './tool-types.ts';
+import { mcpTools, toolOf } from './tools.ts';
 
 export interface ServerOptions {
   /** --course of `codelabgen mcp`, absolute; else a call's course is its `course` argument, $CODELABGEN_COURSE or the client's first root. */
