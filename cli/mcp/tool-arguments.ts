@@ -55,7 +55,7 @@ export interface Invocation {
   stdin: string | null;
 }
 
-/** Tool arguments (already checked by checkArguments) → the command's options and positionals; `course` is the call's course, resolved (cli/mcp/server.ts). */
+/** Tool arguments (already checked by checkArguments) → the command's options and positionals; `course` is the call's course, resolved (cli/mcp/server-context.ts). */
 export function toInvocation(tool: McpTool, args: Record<string, unknown>, course: string | undefined): Invocation {
   const values: Record<string, Value | undefined> = {};
   const positionals: string[] = [];

@@ -35,7 +35,7 @@ export const DOCUMENT_HELP = 'the worker\'s status: the JSON object (schema work
  */
 const DOCUMENT = z.union([z.string().max(1_000_000), z.record(z.string(), z.unknown())]).describe(DOCUMENT_HELP);
 
-/** A lesson id: "1.2", or the number 1.2 (matched against the course's ids by cli/mcp/server.ts: 1.10 as a number is 1.1). */
+/** A lesson id: "1.2", or the number 1.2 (matched against the course's ids by cli/mcp/tool-calls.ts: 1.10 as a number is 1.1). */
 const LESSON_ID = z.union([z.string().max(64), z.number()]);
 
 /** Options that mean nothing over MCP, where --json is implied (`state show --all` only widens the text summary). */
