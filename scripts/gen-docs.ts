@@ -7,8 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../cli/commands.ts';
 import { commandHelp } from '../cli/help.ts';
-import type { McpTool } from '../cli/mcp/tool-types.ts';
-import { mcpTools, NOT_TOOLS } from '../cli/mcp/tools.ts';
+import { mcpTools, NOT_TOOLS, type McpTool } from '../cli/mcp/tools.ts';
 import { renderConventionsDoc } from '../pipeline/conventions.ts';
 
 export const CONVENTIONS_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'conventions.md');

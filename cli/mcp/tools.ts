@@ -1,10 +1,12 @@
 // The MCP tools, generated from the command table (cli/commands.ts): one tool per command an agent
-// drives the protocol with, its parameters derived from the command's positionals and options
-// (cli/mcp/tool-params.ts), its description from the help, its hints from `changesState`. docs/mcp.md lists them (generated).
+// drives the protocol with, its parameters from the command's positionals and options (tool-params.ts),
+// its description from the help, its hints from `changesState`. docs/mcp.md lists them (generated).
 import { COMMANDS } from '../commands.ts';
 import type { CommandSpec } from '../spec.ts';
 import { COURSE, optionParams, positionalParams, takesCourse } from './tool-params.ts';
 import type { McpTool } from './tool-types.ts';
+
+export type { McpTool } from './tool-types.ts';
 
 /** Commands that are no tools, and why (docs/mcp.md, "When to use the CLI"). */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
