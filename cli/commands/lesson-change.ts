@@ -10,7 +10,7 @@ export type LessonDecision = (course: Course, state: State, budgets: ReturnType<
 
 /**
  * How the user's decision behind this command came: `elicitation` when the MCP server asked the user
- * (it sets approved-via, no CLI option: cli/mcp/server.ts), else `command` (the command itself).
+ * (it sets approved-via, no CLI option: cli/mcp/tool-calls.ts), else `command` (the command itself).
  */
 export function approvalOf(ctx: Context): 'command' | 'elicitation' {
   return ctx.string('approved-via') === 'elicitation' ? 'elicitation' : 'command';

@@ -8,7 +8,7 @@ import { EXIT } from '../exit-codes.ts';
 import { loadCommand } from '../loaders.ts';
 import { describeError } from '../settle.ts';
 import type { Sink } from '../output.ts';
-import type { Invocation } from './tools.ts';
+import type { Invocation } from './tool-arguments.ts';
 import type { CommandSpec } from '../spec.ts';
 
 export interface Outcome {

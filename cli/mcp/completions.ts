@@ -1,0 +1,35 @@
+// Completions (completion/complete) for the arguments of the server's resources and prompts, by
+// argument name: the course's lesson ids, phases, stages, schema names, convention topics, roles.
+import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PHASES, SCHEMA_NAMES, STAGES } from '../../content-schemas/index.ts';
+import { CONVENTION_TOPICS, STAGE_TABLE } from '../../pipeline/index.ts';
+import { TASK_PHASES } from '../../pipeline/state-commands.ts';
+import type { ServerContext } from './server-context.ts';
+
+/** Serves completion/complete on `ctx.server`. */
+export function registerCompletions(ctx: ServerContext): void {
+  const lessonIds = async (): Promise<string[]> => ctx.lessonIdsOf({});
+  ctx.server.server.registerCapabilities({ completions: {} });
+  // Completions for the arguments of tools' resources and prompts, by name.
+  ctx.server.server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { name, value } = request.params.argument;
+    const choices = await completionsFor(name, request.params.ref.type === 'ref/prompt' ? request.params.ref.name : null, lessonIds);
+    const values = choices.filter((choice) => choice.startsWith(value));
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  });
+}
+
+/** Worker roles: the stage table's, and the researcher of phase tasks (docs/agents.md). */
+export const ROLES: readonly string[] = [...new Set([...STAGE_TABLE.map((row) => row.role).filter((role) => role !== 'orchestrator'), 'researcher'])];
+
+/** What an argument named `name` can be (a prompt's phase: only phases with tasks). */
+async function completionsFor(name: string, prompt: string | null, lessonIds: () => Promise<string[]>): Promise<string[]> {
+  if (name === 'id' || name === 'lesson') return lessonIds();
+  if (name === 'phase') return prompt === null ? [...PHASES] : [...TASK_PHASES];
+  if (name === 'next') return PHASES.filter((phase) => phase !== 'init');
+  if (name === 'stage' || name === 'stage_at_least') return [...STAGES];
+  if (name === 'name') return [...SCHEMA_NAMES];
+  if (name === 'topic') return [...CONVENTION_TOPICS];
+  if (name === 'role') return [...ROLES];
+  return [];
+}
