@@ -97,7 +97,7 @@ export function sharedPipelinePlugin() {
   const root = packageRoot();
   const modules: Record<string, Record<string, unknown>> = {
     [path.join(root, 'content-schemas', 'index.ts')]: contentSchemas,
-    [path.join(root, 'pipeline', 'read.ts')]: pipelineRead,
+    [path.join(root, 'pipeline', 'read', 'index.ts')]: pipelineRead,
   };
   Reflect.set(globalThis, SHARED_MODULES, modules);
   return {
