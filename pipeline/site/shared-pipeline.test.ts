@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read/index.ts';
-import { packageRoot } from './build.ts';
+import { packageRoot } from './package-root.ts';
 import { sharedPipelinePlugin } from './integration.ts';
 
 const plugin = sharedPipelinePlugin();
