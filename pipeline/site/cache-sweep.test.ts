@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
-import { sweepCaches } from './build.ts';
+import { sweepCaches } from './cache-sweep.ts';
 
 test("a build removes the caches of deleted courses and old ones; it keeps the others and records its own course", () => {
   const root = scratchDir('codelabgen-cache-sweep-');

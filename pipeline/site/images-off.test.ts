@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { packageRoot } from './build.ts';
+import { packageRoot } from './package-root.ts';
 import { imagesOffPlugin } from './integration.ts';
 import type { Prepared } from './prepare.ts';
 

@@ -11,7 +11,9 @@ import type { CourseWatcher } from './course-watch.ts';
 import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
-import { checkOutsideCourse, copyMermaid, mermaidDist, packageRoot } from './build.ts';
+import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
+import { checkOutsideCourse } from './out-folder.ts';
+import { packageRoot } from './package-root.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
 import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read/index.ts';
@@ -97,7 +99,7 @@ export function sharedPipelinePlugin() {
   const root = packageRoot();
   const modules: Record<string, Record<string, unknown>> = {
     [path.join(root, 'content-schemas', 'index.ts')]: contentSchemas,
-    [path.join(root, 'pipeline', 'read.ts')]: pipelineRead,
+    [path.join(root, 'pipeline', 'read', 'index.ts')]: pipelineRead,
   };
   Reflect.set(globalThis, SHARED_MODULES, modules);
   return {

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, scratchCourse, snapshot } from '../../cli/testing.ts';
-import { checkOut, isSiteBuild, SITE_MARKER } from './build.ts';
+import { checkOut, isSiteBuild, SITE_MARKER } from './out-folder.ts';
 
 /** A course inside a parent folder that also holds a sibling file and a sibling .git. */
 function courseWithSiblings(): { parent: string; course: string } {

@@ -1,16 +1,17 @@
-// One Astro run (build, dev or preview) of the course site, forked by pipeline/site/build.ts: it
+// One Astro run (build, dev or preview) of the course site, forked by pipeline/site/worker-fork.ts: it
 // receives a SiteJob, reports progress and the result over IPC, and turns every failure into one
 // `failed` message (never a stack trace), then exits.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { astroSubRequests } from './astro-subrequests.ts';
-import { packageRoot, type SiteBuildResult, type SiteJob, type WorkerMessage } from './build.ts';
+import { packageRoot } from './package-root.ts';
+import type { SiteBuildResult, SiteJob, WorkerMessage } from './site-job.ts';
 import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
 import { listPages, pageWeights } from './stats.ts';
 
-// Astro loads while the CLI still checks the course (pipeline/site/build.ts forkWorker).
+// Astro loads while the CLI still checks the course (pipeline/site/worker-fork.ts forkWorker).
 const astroLoading = import('astro');
 astroLoading.catch(() => {}); // a failure is reported by run(), which awaits it
 

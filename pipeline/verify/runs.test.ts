@@ -44,7 +44,7 @@ test('concurrent writers never share a run number', async () => {
   const course = await courseWithLessons([{ id: '1.1', files: {} }]);
   const writer = `
     import { writeRunResult } from ${JSON.stringify(path.join(here, 'runs.ts'))};
-    import { courseAt } from ${JSON.stringify(path.join(here, '..', 'course.ts'))};
+    import { courseAt } from ${JSON.stringify(path.join(here, '..', 'course', 'course.ts'))};
     const run = ${JSON.stringify(sampleRun('1.1'))};
     for (let i = 0; i < 15; i++) writeRunResult(courseAt(${JSON.stringify(course.root)}), run);`;
   const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--input-type=module', '-e', writer], { stdio: 'inherit' }));

@@ -1,0 +1,172 @@
+// The course's data as the site reads it: the course view (curriculum, state, config), lesson specs,
+// reviews, verification, glossary, topics, sources and report, and the publish rule. Read-only;
+// imported through pipeline/read/index.ts.
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State, Topic } from '../../content-schemas/index.ts';
+import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../../content-schemas/index.ts';
+import { isInside, realPathOf } from '../course/inside.ts';
+import { loadConfig } from '../course/config.ts';
+import { ARTIFACTS, courseAt, insideCourse, lessonDirName, lessonFolderPath, type Course } from '../course/course.ts';
+import { codeDrift, type CodeDrift } from '../artifacts/drift.ts';
+import { refuse } from '../course/errors.ts';
+import { lastRun } from '../verify/runs.ts';
+import { readStateFile } from '../store/state-file.ts';
+
+export interface SiteLesson {
+  id: string;
+  slug: string;
+  title: string;
+  summary: string;
+  objectives: string[];
+  module: { id: string; slug: string; title: string; summary: string; index: number };
+  /** Lesson folder relative to the course root. */
+  dir: string;
+  /** Stage from state.json; null when the course has no state (counts as not done). */
+  stage: Stage | null;
+  state: LessonState | null;
+}
+
+export interface CourseView {
+  course: Course;
+  config: Config;
+  curriculum: Curriculum;
+  state: State | null;
+  lessons: SiteLesson[];
+}
+
+/** Reads the course at `root`; an invalid data file throws DataFileError naming file and field. */
+export function readCourse(root: string): CourseView {
+  const course = courseAt(root);
+  const file = courseFile(course, ARTIFACTS.curriculum);
+  if (!existsSync(file)) refuse(`${ARTIFACTS.curriculum} not found in ${course.root}: the site needs a curriculum`, 'write the curriculum first (phase curriculum)');
+  const curriculum = parseDataFile(CurriculumSchema, file, ARTIFACTS.curriculum);
+  const state = readStateFile(course);
+  const lessons: SiteLesson[] = [];
+  curriculum.modules.forEach((mod, index) => {
+    for (const lesson of mod.lessons) {
+      const lessonState = state?.lessons[lesson.id] ?? null;
+      lessons.push({
+        id: lesson.id,
+        slug: lesson.slug,
+        title: lesson.title,
+        summary: lesson.summary,
+        objectives: lesson.objectives,
+        module: { id: mod.id, slug: mod.slug, title: mod.title, summary: mod.summary, index },
+        dir: lessonState?.dir ?? lessonDirName(mod.id, mod.slug, lesson.id, lesson.slug),
+        stage: lessonState?.stage ?? null,
+        state: lessonState,
+      });
+    }
+  });
+  return { course, config: loadConfig(course), curriculum, state, lessons };
+}
+
+/**
+ * A data file of `.codelabgen/` (every ARTIFACTS path the site reads), which must also resolve inside
+ * `.codelabgen/`: a worker's symlink to elsewhere in the course (`.git/config` with the remote's
+ * token, a git-ignored `.env`) would be published (a source digest is shown as written).
+ */
+function courseFile(course: Course, relative: string): string {
+  const file = insideCourse(course, relative, relative);
+  const real = realPathOf(file);
+  if (!isInside(real, course.dir)) {
+    refuse(`${relative} resolves outside ${path.basename(course.dir)}/ (to ${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course is a file of its own`, 'replace the symbolic link with the file itself');
+  }
+  return file;
+}
+
+/** Absolute lesson folder, refused when it resolves outside the course. */
+export function lessonPath(course: Course, lesson: SiteLesson): string {
+  return lessonFolderPath(course, lesson.dir, `lesson ${lesson.id} dir`);
+}
+
+export function readLessonSpec(course: Course, id: string): LessonSpec | null {
+  const file = courseFile(course, ARTIFACTS.lessonSpec(id));
+  return existsSync(file) ? parseDataFile(LessonSpecSchema, file, ARTIFACTS.lessonSpec(id)) : null;
+}
+
+export function readReview(course: Course, id: string): { review: Review; body: string } | null {
+  const rel = ARTIFACTS.lessonReview(id);
+  const file = courseFile(course, rel);
+  if (!existsSync(file)) return null;
+  const { data, body } = parseFrontMatter(readTextFile(file, rel), rel);
+  return { review: parseData(ReviewSchema, data, rel), body };
+}
+
+export interface Verification {
+  run: RunResult | null;
+  drift: CodeDrift | null;
+  verified: LessonState['verified'];
+}
+
+/**
+ * Whether a publish build shows the lesson, by the course's `site.publish` rule: `done` lessons at
+ * stage done; `verified` also those whose tests passed (stage verified or later, or the last verify
+ * run passed, as a hand author runs it); `all` every lesson.
+ */
+export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
+  const rule = view.config.site.publish;
+  if (rule === 'all' || lesson.stage === 'done') return true;
+  if (rule !== 'verified') return false;
+  if (lesson.stage !== null && STAGES.indexOf(lesson.stage) >= STAGES.indexOf('verified')) return true;
+  return lastRun(view.course, lesson.id)?.passed === true;
+}
+
+/** What a publish build that shows no lesson says, by the course's rule. */
+export function nothingPublished(view: CourseView): string {
+  const rule = view.config.site.publish;
+  const some = view.lessons.slice(0, 5).map((l) => `${l.id} (${l.stage ?? 'no state'})`).join(', ') + (view.lessons.length > 5 ? ', ...' : '');
+  const config = '.codelabgen/config.yaml';
+  if (view.lessons.length === 0) return 'site build: 0 lessons to publish: the course has no lessons yet; add one with codelabgen new lesson, or build with --drafts';
+  if (rule === 'verified') return `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`;
+  return `site build: 0 lessons to publish: site.publish is done and no lesson is at stage done (${some}); to publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or build with --drafts`;
+}
+
+/** Last verification run and code drift of a lesson (null parts when never verified). */
+export function readVerification(course: Course, lesson: SiteLesson): Verification {
+  return {
+    run: lastRun(course, lesson.id),
+    drift: lesson.state === null ? null : codeDrift(course, lesson.state),
+    verified: lesson.state?.verified ?? null,
+  };
+}
+
+export function readGlossary(course: Course): GlossaryEntry[] {
+  const file = courseFile(course, ARTIFACTS.glossary);
+  return existsSync(file) ? parseJsonlFile(GlossaryEntrySchema, file, ARTIFACTS.glossary) : [];
+}
+
+/** Every topic of `.codelabgen/topics/*.jsonl` (what ties a lesson's topics to its sources). */
+export function readTopics(course: Course): Topic[] {
+  const dir = courseFile(course, '.codelabgen/topics');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .flatMap((name) => {
+      const rel = ARTIFACTS.topics(name.replace(/\.jsonl$/, ''));
+      const file = courseFile(course, rel);
+      return lstatSync(file).isFile() ? parseJsonlFile(TopicSchema, file, rel) : [];
+    });
+}
+
+export type AcceptedSource = Source & { digest: string | null };
+
+/** Accepted sources with their digest markdown (null when not written). */
+export function readSources(course: Course): AcceptedSource[] {
+  const file = courseFile(course, ARTIFACTS.sources);
+  if (!existsSync(file)) return [];
+  return parseJsonlFile(SourceSchema, file, ARTIFACTS.sources)
+    .filter((source) => source.status === 'accepted')
+    .map((source) => {
+      const digest = courseFile(course, ARTIFACTS.sourceDigest(source.id));
+      return { ...source, digest: existsSync(digest) ? readTextFile(digest, ARTIFACTS.sourceDigest(source.id)) : null };
+    });
+}
+
+export function readReport(course: Course): Report | null {
+  const file = courseFile(course, ARTIFACTS.reportJson);
+  return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
+}
+

@@ -1,0 +1,57 @@
+// What the CLI sends a site worker (pipeline/site/worker.ts) and what the worker sends back: the
+// job, its progress and its result. Types only, shared by build.ts, worker-fork.ts and worker.ts.
+import type { DiagramStats } from './diagrams.ts';
+import type { Failure } from './failure.ts';
+import type { BuildStep } from './build-step.ts';
+import type { Prepared } from './prepare.ts';
+import type { PageWeight } from './stats.ts';
+
+export interface SiteBuildResult {
+  out: string;
+  pages: string[];
+  lessons: string[];
+  excluded: Prepared['excluded'];
+  diagrams: DiagramStats;
+  /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
+  diagramErrors: string[];
+  /** Lesson pages rendered by this build; the others were unchanged and kept from the last build. */
+  lessonPagesRendered: number;
+  searchPages: number;
+  /** The search index of the replaced output was kept: no page changed. */
+  searchKept: boolean;
+  weights: PageWeight[] | null;
+  recorded: boolean;
+  ms: number;
+}
+
+/** What the CLI asks of one worker run. */
+export interface SiteJob {
+  mode: 'build' | 'dev' | 'preview';
+  course: string;
+  /** Where Astro writes: for a build, a staging folder that replaces `publishedOut` at the end. */
+  out: string;
+  /** The --out folder the site.build event names. */
+  publishedOut?: string;
+  strictDiagrams?: boolean;
+  base: string;
+  site?: string | undefined;
+  drafts: boolean;
+  stats: boolean;
+  diagramCache: string;
+  /** Astro's content cache, kept between runs of the same course. */
+  cacheDir: string;
+  command: string;
+  port?: number | undefined;
+  /** Address to listen on (Astro's server.host); default localhost. */
+  host?: string | undefined;
+  /** Open the browser once the server listens (Astro's server.open). */
+  open?: boolean | undefined;
+}
+
+/** Messages from the worker. */
+export type WorkerMessage =
+  | { kind: 'progress'; step: BuildStep; detail: string }
+  | { kind: 'built'; result: SiteBuildResult }
+  | { kind: 'ready' }
+  | ({ kind: 'failed' } & Failure);
+
