@@ -2,7 +2,7 @@
 // `..mine` inside an old build output was deleted, and `--out ..site` built inside the course, while
 // the check treated every relative path starting with the two characters `..` as outside.
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
@@ -40,4 +40,19 @@ test('isInside resolves symlinks of both paths, also when the rest does not exis
   assert.equal(isInside(path.join(root, 'course-link', 'lesson', 'new', 'deep'), path.join(root, 'course')), true, 'a link to the folder, a path not made yet');
   assert.equal(isInside(path.join(root, 'course'), path.join(root, 'course-link')), true, 'identical after realpath');
   assert.equal(realPathOf(path.join(root, 'course-link', 'missing', 'x')), path.join(realPathOf(root), 'course', 'missing', 'x'));
+});
+
+test('no containment check is written by hand anywhere: isInside is the only one', () => {
+  const repo = path.resolve(import.meta.dirname, '..', '..');
+  const handRolled = [/function (isInside|isWithin)\b/, /relative\([^)]*\)\s*\.startsWith\(\s*['"`]\.\./, /\.startsWith\(\s*['"`]\.\.['"`]\s*\)/, /\.startsWith\(\s*`\.\.\$\{path\.sep\}`\s*\)/];
+  const found: string[] = [];
+  for (const folder of ['content-schemas', 'pipeline', 'cli', 'site']) {
+    for (const file of readdirSync(path.join(repo, folder), { recursive: true, encoding: 'utf8' })) {
+      const rel = `${folder}/${file.split(path.sep).join('/')}`;
+      if (!/\.(ts|mjs|astro)$/.test(rel) || rel.endsWith('.test.ts') || rel === 'pipeline/course/inside.ts') continue;
+      const text = readFileSync(path.join(repo, rel), 'utf8');
+      for (const pattern of handRolled) if (pattern.test(text)) found.push(`${rel}: ${pattern.source}`);
+    }
+  }
+  assert.deepEqual(found, []);
 });

@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { isInside } from '../course/inside.ts';
 
 const SUB_REQUEST = /\.astro\?(?:.*&)?astro(?:&|=|$)/;
 
@@ -19,7 +20,7 @@ const SUB_REQUEST = /\.astro\?(?:.*&)?astro(?:&|=|$)/;
 export function fsSubRequestId(id: string, root: string): string | null {
   if (!SUB_REQUEST.test(id) || !path.isAbsolute(id) || id.startsWith('/@fs/')) return null;
   const file = id.slice(0, id.indexOf('?'));
-  const inRoot = !path.relative(root, file).startsWith('..');
+  const inRoot = isInside(file, root);
   return inRoot || !existsSync(file) ? null : `/@fs${file.startsWith('/') ? '' : '/'}${id}`;
 }
 

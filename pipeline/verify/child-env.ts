@@ -1,6 +1,7 @@
 // The clean environment a lesson's tests run in: a documented allowlist of the parent's variables,
 // a few fixed ones for plain, parseable output, and the running node's folder first on PATH.
 import path from 'node:path';
+import { isInside } from '../course/inside.ts';
 
 /** Passed through from codelabgen's own environment when set (docs/verify.md lists them). */
 export const PASSED_VARIABLES = [
@@ -49,13 +50,8 @@ export function childEnv(parent: NodeJS.ProcessEnv, nodeDir = path.dirname(proce
 export function resolveProgram(program: string, env: ChildEnv, isExecutable: (file: string) => boolean, untrusted: readonly string[]): string | null {
   if (program.includes('/')) return program;
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(dir) || untrusted.some((folder) => isWithin(dir, folder))) continue;
+    if (!path.isAbsolute(dir) || untrusted.some((folder) => isInside(dir, folder))) continue;
     if (isExecutable(path.join(dir, program))) return path.join(dir, program);
   }
   return null;
-}
-
-function isWithin(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { SANDBOX_MODES, type SandboxMode } from '../../content-schemas/index.ts';
 import { ARTIFACTS } from '../course/course.ts';
+import { isInside } from '../course/inside.ts';
 import { refuse } from '../course/errors.ts';
 import type { ChildEnv } from './child-env.ts';
 
@@ -203,7 +204,3 @@ function outermost(dirs: readonly string[]): string[] {
   return unique.filter((dir) => !unique.some((other) => other !== dir && isInside(dir, other)));
 }
 
-export function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
