@@ -44,7 +44,7 @@ function userBase(env: NodeJS.ProcessEnv): string {
  * run their code as this user. Root passes every access check, so this is checked by owner and mode
  * (the folder made 0700; its parent, made under the user's umask, at least not writable by all).
  */
-function ownFolder(dir: string, othersMayNotWrite: number): boolean {
+export function ownFolder(dir: string, othersMayNotWrite: number): boolean {
   const stats = lstatSync(dir);
   const uid = process.getuid?.();
   return stats.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & othersMayNotWrite) === 0;
