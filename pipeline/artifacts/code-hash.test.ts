@@ -1,7 +1,8 @@
 // The lesson code hash: values unchanged for normal lessons (recorded hashes must still match),
 // files streamed, and a huge, deep or crowded tree refused naming the path instead of crashing.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -87,4 +88,14 @@ test('a file or folder name that is not valid UTF-8 (a test can write one) is re
   assert.throws(() => hashLessonCode(dir, 'L'), /L\/src\/\uFFFD\( has a name that is not valid UTF-8/);
   rmSync(path.join(dir, 'src'), { recursive: true });
   assert.match(hashLessonCode(dir, 'L'), /^sha256:/);
+});
+
+test('a folder the user cannot read (a test chmod-ed it to 000) is refused naming it, not an EACCES internal error', { skip: process.getuid?.() === 0 ? false : 'runs the walk as another user (needs root)' }, () => {
+  const dir = lesson('locked', { 'a.js': '', 'locked/inner/f.txt': 'x' });
+  chmodSync(path.join(root), 0o755);
+  chmodSync(path.join(dir, 'locked'), 0);
+  const script = `import { hashLessonCode } from ${JSON.stringify(new URL('./code-hash.ts', import.meta.url).href)};
+try { hashLessonCode(${JSON.stringify(dir)}, 'L'); console.log('hashed'); } catch (error) { console.log(error.name + ': ' + error.message); }`;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: '/' });
+  assert.equal(result.stdout.trim(), 'LessonLimitError: L/locked cannot be read (permission denied)', result.stderr);
 });

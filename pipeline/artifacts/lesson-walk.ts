@@ -114,6 +114,8 @@ function bounded<T>(label: string, relative: string, call: () => T): T {
     return call();
   } catch (error) {
     if (errorCode(error) === 'ENAMETOOLONG') throw new LessonLimitError(`${shown(label, relative)} has a path longer than the system allows`);
+    // a test may chmod a folder of its lesson to 000: a refusal naming it, not an internal error on every verify
+    if (errorCode(error) === 'EACCES' || errorCode(error) === 'EPERM') throw new LessonLimitError(`${shown(label, relative)} cannot be read (permission denied)`);
     throw error;
   }
 }

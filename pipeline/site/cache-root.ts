@@ -3,7 +3,7 @@
 // write (docs/site.md "Caches"). Astro's bundles there import the package's dependencies, so the
 // folder gets `node_modules` links to the folders Node would search from the package itself.
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,7 @@ function userBase(env: NodeJS.ProcessEnv): string {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       accessSync(dir, constants.W_OK | constants.X_OK);
-      return dir;
+      if (ownFolder(dir, 0o022) && ownFolder(path.dirname(dir), 0o002)) return dir;
     } catch {
       // not this user's, or read-only (a shared or locked-down home): try the next
     }
@@ -36,6 +36,18 @@ function userBase(env: NodeJS.ProcessEnv): string {
     privateBase = made;
   }
   return privateBase;
+}
+
+/**
+ * A real folder (not a symlink) of this user that no one else may write: Astro imports the bundles
+ * kept in the cache, so a folder another user planted or could swap (a shared XDG_CACHE_HOME) would
+ * run their code as this user. Root passes every access check, so this is checked by owner and mode
+ * (the folder made 0700; its parent, made under the user's umask, at least not writable by all).
+ */
+export function ownFolder(dir: string, othersMayNotWrite: number): boolean {
+  const stats = lstatSync(dir);
+  const uid = process.getuid?.();
+  return stats.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & othersMayNotWrite) === 0;
 }
 
 /**

@@ -3,7 +3,7 @@
 // node_modules/.cache (exit 3), and the fallback /tmp/codelabgen-astro was one shared path.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -24,6 +24,21 @@ test('the cache is $XDG_CACHE_HOME/codelabgen/site, else ~/.cache/codelabgen/sit
   assert.match(path.resolve(base), new RegExp(`^${os.tmpdir()}/codelabgen-site-`));
   assert.equal(statSync(base).mode & 0o777, 0o700);
   assert.ok(existsSync(path.join(fallback, 'node_modules', 'astro')), 'the bundles cannot resolve astro from the cache');
+});
+
+test('a cache folder another user could plant or swap is passed over: writable by others, or a symlink (as root, access checks pass everywhere)', () => {
+  const shared = scratchDir('codelabgen-shared-cache-');
+  chmodSync(shared, 0o1777); // a /tmp-like XDG_CACHE_HOME
+  mkdirSync(path.join(shared, 'codelabgen', 'site'), { recursive: true });
+  chmodSync(path.join(shared, 'codelabgen', 'site'), 0o777); // planted by someone else, open to all
+  const home = scratchDir('codelabgen-cache-home-');
+  assert.ok(siteCacheRoot({ XDG_CACHE_HOME: shared, HOME: home }, REPO_ROOT).startsWith(path.join(home, '.cache', 'codelabgen', 'site', 'install-')));
+  const linked = scratchDir('codelabgen-linked-cache-');
+  const planted = scratchDir('codelabgen-planted-');
+  mkdirSync(path.join(linked, 'codelabgen'));
+  symlinkSync(planted, path.join(linked, 'codelabgen', 'site'));
+  assert.ok(siteCacheRoot({ XDG_CACHE_HOME: linked, HOME: home }, REPO_ROOT).startsWith(path.join(home, '.cache', 'codelabgen', 'site', 'install-')));
+  assert.deepEqual(readdirSync(planted), [], 'the planted folder was used');
 });
 
 /** Whether this process may add a user and run commands as it. */

@@ -2,10 +2,11 @@
 // the order given and each is in the cache, and its wait settled, as soon as it is drawn, so a page
 // never waits for the whole batch. Needs a Chromium (skipped without one).
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
-import { findChromium, readCachedDiagram, startDiagrams } from './diagrams.ts';
+import { diagramCacheDir, findChromium, readCachedDiagram, startDiagrams } from './diagrams.ts';
 import { diagramHash } from './segments.ts';
 
 const chromium = findChromium();
@@ -49,4 +50,19 @@ test('without Chromium nothing is drawn and nothing waits: the diagrams are left
   assert.equal(job.drawing.size, 0);
   assert.deepEqual(await job.done, { rendered: 0, cached: 0, failed: 0, client: 1 });
   assert.deepEqual(readdirSync(cache), []);
+});
+
+test('a diagram cache folder another user could plant is passed over: its SVGs go into pages as they are', () => {
+  const shared = scratchDir('codelabgen-shared-diagrams-');
+  chmodSync(shared, 0o1777);
+  mkdirSync(path.join(shared, 'codelabgen', 'diagrams'), { recursive: true });
+  chmodSync(path.join(shared, 'codelabgen', 'diagrams'), 0o777);
+  const chosen = diagramCacheDir({ XDG_CACHE_HOME: shared });
+  assert.ok(!chosen.startsWith(shared), chosen);
+  assert.equal(statSync(chosen).mode & 0o777, 0o700);
+  const linked = scratchDir('codelabgen-linked-diagrams-');
+  symlinkSync(scratchDir('codelabgen-planted-'), path.join(linked, 'cache'));
+  assert.ok(!diagramCacheDir({ CODELABGEN_DIAGRAM_CACHE: path.join(linked, 'cache') }).startsWith(linked));
+  const own = path.join(scratchDir('codelabgen-own-diagrams-'), 'cache');
+  assert.equal(diagramCacheDir({ CODELABGEN_DIAGRAM_CACHE: own }), own);
 });

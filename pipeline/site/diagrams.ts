@@ -1,11 +1,12 @@
 // Build-time mermaid: the diagrams of a build drawn by one Chromium while Astro makes the pages (each
 // page waits only for its own), and cached by content hash outside the course, so an unchanged
 // diagram is never drawn again.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../course/inside.ts';
+import { ownFolder } from './cache-root.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import { RefusalError } from '../course/errors.ts';
 import type { DiagramRef } from './segments.ts';
@@ -31,9 +32,25 @@ export const MERMAID_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic',
 
 /** Cache folder: $CODELABGEN_DIAGRAM_CACHE, else $XDG_CACHE_HOME/codelabgen/diagrams, else ~/.cache. */
 export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CODELABGEN_DIAGRAM_CACHE) return path.resolve(env.CODELABGEN_DIAGRAM_CACHE);
   const base = env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  return path.join(base, 'codelabgen', 'diagrams');
+  const dir = env.CODELABGEN_DIAGRAM_CACHE ? path.resolve(env.CODELABGEN_DIAGRAM_CACHE) : path.join(base, 'codelabgen', 'diagrams');
+  // Cached SVGs go into pages as they are: a folder another user planted or may write is passed over.
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (ownFolder(dir, 0o002)) return dir;
+  } catch {
+    // cannot be made here: a private folder below
+  }
+  privateDiagramCache ??= privateFolder();
+  return privateDiagramCache;
+}
+
+let privateDiagramCache: string | null = null;
+
+function privateFolder(): string {
+  const made = mkdtempSync(path.join(os.tmpdir(), 'codelabgen-diagrams-'));
+  process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  return made;
 }
 
 let mermaidVersion: string | null = null;

@@ -1,13 +1,13 @@
 // One lesson's verification: resolve its folder and command, hash its code, run its tests, write
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
 import { ARTIFACTS, abs, lessonFolderPath, type Course } from '../course/course.ts';
 import { readCurriculum } from '../artifacts/curriculum.ts';
 import { getOwn } from '../state/keyed.ts';
-import { refuse, RefusalError } from '../course/errors.ts';
+import { errorCode, refuse, RefusalError } from '../course/errors.ts';
 import { requireLesson } from '../protocol/lessons.ts';
 import { decideVerdict } from '../protocol/verdict.ts';
 import { writeRunResult } from './runs.ts';
@@ -51,6 +51,7 @@ export async function verifyLesson(course: Course, state: State, id: string, opt
   const bwrap = chooseSandbox(options.config.verify.sandbox, options.env, probes.isExecutable);
   const dir = lessonFolder(course, state, id);
   const lesson = requireLesson(state, id);
+  if (bwrap !== null) makeDocsFolder(dir);
   const sandboxFor = bwrap === null ? () => null : sandboxPlanner(bwrap, course, dir, prerequisiteFolders(course, state, id), options.env, probes);
   // The pytest probe runs in the sandbox like the tests (the lesson folder may hold a python3 of its own).
   const sandboxedProbes: Probes = { ...probes, hasPytest: (python, cwd, env) => probes.hasPytest(python, cwd, env, sandboxFor(cwd, python, false)) };
@@ -128,6 +129,21 @@ function refuseUnlockedWorkspace(id: string, command: TestCommand, dir: string):
     `lesson ${id}: the uv workspace ${command.cwd} has no uv.lock, and the sandbox lets tests write only their lesson folder`,
     'run `uv lock` in that folder (and review the lock file), or give the lesson a pyproject.toml of its own, or set verify.sandbox: off in .codelabgen/config.yaml',
   );
+}
+
+/**
+ * A lesson at `code` has no docs/ yet: made empty before a sandboxed run so that the sandbox binds
+ * it read-only. Else a test could plant docs/readalong.mdx: the run failed, but the file stayed for
+ * the site to run (with site.mdx: true) outside the sandbox. A docs symlink is left to the check after the run.
+ */
+function makeDocsFolder(dir: string): void {
+  const docs = path.join(dir, 'docs');
+  try {
+    lstatSync(docs);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+    mkdirSync(docs);
+  }
 }
 
 /** The folders of the lesson's prerequisites in the curriculum, transitively (none without a curriculum); each checked to stay inside the course. */
