@@ -3,28 +3,15 @@
 // by help, completion and the MCP server. The `mcp` command's own loader is in cli/main.ts: the MCP
 // server runs commands through this map, which therefore cannot import the server.
 import type { CommandModule } from './spec.ts';
+import { STATE_LOADERS } from './state-loaders.ts';
 
 export const LOADERS: Readonly<Record<string, () => Promise<CommandModule>>> = {
+  ...STATE_LOADERS,
   'init': () => import('./commands/init.ts'),
-  'state show': () => import('./commands/state-show.ts'),
-  'state log': () => import('./commands/state-log.ts'),
   'state rebuild': () => import('./commands/state-rebuild.ts'),
-  'state phase': () => import('./commands/state-phase.ts'),
-  'state set': () => import('./commands/state-set.ts'),
   'state rework': () => import('./commands/state-rework.ts'),
-  'state fail': () => import('./commands/state-fail.ts'),
-  'state block': () => import('./commands/state-block.ts'),
-  'state unblock': () => import('./commands/state-unblock.ts'),
-  'state stale': () => import('./commands/state-stale.ts'),
   'state stages': () => import('./commands/state-stages.ts'),
   'state watch': () => import('./commands/state-watch.ts'),
-  'state next': () => import('./commands/state-next.ts'),
-  'state task start': () => import('./commands/state-task.ts'),
-  'state task heartbeat': () => import('./commands/state-task.ts'),
-  'state task done': () => import('./commands/state-task.ts'),
-  'state task fail': () => import('./commands/state-task.ts'),
-  'state task reset': () => import('./commands/state-task.ts'),
-  'state task list': () => import('./commands/state-task.ts'),
   'status check': () => import('./commands/status-check.ts'),
   'register': () => import('./commands/register.ts'),
   'new module': () => import('./commands/new.ts'),
