@@ -2,7 +2,7 @@
 // course, and snapshot files to prove that a refusal changed nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,4 +158,23 @@ export function exists(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The repository as another user can read it, for tests that run the CLI or the code as a second
+ * user: the checkout itself when every folder above it can be searched by others, else a copy of
+ * hard links (no .git; the bootstrapped Node in .cache/ included) in a 0755 temp folder, since a
+ * checkout in a private (0700) folder, as CI's often is, cannot be reached. Null when neither works
+ * (the temp folder on another file system). `node`: the Node binary to run there.
+ */
+export function repoForOtherUsers(): { root: string; node: string } | null {
+  const searchable = (dir: string): boolean => dir === path.dirname(dir) || ((statSync(dir).mode & 0o001) !== 0 && searchable(path.dirname(dir)));
+  const nodeFor = (root: string) => (process.execPath.startsWith(`${REPO_ROOT}${path.sep}`) ? path.join(root, path.relative(REPO_ROOT, process.execPath)) : process.execPath);
+  if (searchable(REPO_ROOT) && searchable(path.dirname(process.execPath))) return { root: REPO_ROOT, node: process.execPath };
+  const copy = scratchDir('codelabgen-repo-for-others-');
+  chmodSync(copy, 0o755);
+  const entries = readdirSync(REPO_ROOT).filter((name) => name !== '.git').map((name) => path.join(REPO_ROOT, name));
+  const copied = spawnSync('cp', ['-al', ...entries, copy], { encoding: 'utf8' });
+  if (copied.status !== 0) return null;
+  return { root: copy, node: nodeFor(copy) };
 }

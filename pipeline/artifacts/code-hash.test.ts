@@ -6,6 +6,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, trun
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { repoForOtherUsers } from '../../cli/testing.ts';
 import { hashLessonCode, listLessonCodeFiles } from './code-hash.ts';
 import { LessonLimitError, walkFiles } from './lesson-walk.ts';
 
@@ -90,12 +92,14 @@ test('a file or folder name that is not valid UTF-8 (a test can write one) is re
   assert.match(hashLessonCode(dir, 'L'), /^sha256:/);
 });
 
-test('a folder the user cannot read (a test chmod-ed it to 000) is refused naming it, not an EACCES internal error', { skip: process.getuid?.() === 0 ? false : 'runs the walk as another user (needs root)' }, () => {
+test('a folder the user cannot read (a test chmod-ed it to 000) is refused naming it, not an EACCES internal error', { skip: process.getuid?.() === 0 ? false : 'runs the walk as another user (needs root)' }, (t) => {
+  const repo = repoForOtherUsers();
+  if (repo === null) return t.skip('the checkout cannot be read by another user, nor copied beside it');
   const dir = lesson('locked', { 'a.js': '', 'locked/inner/f.txt': 'x' });
   chmodSync(path.join(root), 0o755);
   chmodSync(path.join(dir, 'locked'), 0);
-  const script = `import { hashLessonCode } from ${JSON.stringify(new URL('./code-hash.ts', import.meta.url).href)};
+  const script = `import { hashLessonCode } from ${JSON.stringify(pathToFileURL(path.join(repo.root, 'pipeline', 'artifacts', 'code-hash.ts')).href)};
 try { hashLessonCode(${JSON.stringify(dir)}, 'L'); console.log('hashed'); } catch (error) { console.log(error.name + ': ' + error.message); }`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: '/' });
+  const result = spawnSync(repo.node, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: '/' });
   assert.equal(result.stdout.trim(), 'LessonLimitError: L/locked cannot be read (permission denied)', result.stderr);
 });

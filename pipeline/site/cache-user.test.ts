@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../../bench/generate-course.ts';
-import { CLI, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
+import { REPO_ROOT, repoForOtherUsers, scratchDir } from '../../cli/testing.ts';
 import { siteCacheCandidates, siteCacheRoot } from './cache-root.ts';
 
 const OTHER = 'codelabgen-other';
@@ -48,12 +48,15 @@ function canSwitchUser(): boolean {
   return added.status === 0 || added.status === 9; // 9: the user exists already
 }
 
-test('another user builds a site after the install\'s owner did: its own cache, exit 0', { timeout: 300_000, skip: canSwitchUser() ? false : 'needs root with useradd (to run the CLI as a second user)' }, async () => {
+const repo = canSwitchUser() ? repoForOtherUsers() : null;
+
+test('another user builds a site after the install\'s owner did: its own cache, exit 0', { timeout: 300_000, skip: repo !== null ? false : 'needs root with useradd (to run the CLI as a second user) and a checkout another user can read, or a temp folder on its file system' }, async () => {
+  const { root: install, node } = repo!;
   const uid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
   const gid = Number(spawnSync('id', ['-g', OTHER], { encoding: 'utf8' }).stdout.trim());
   const home = spawnSync('sh', ['-c', `getent passwd ${OTHER} | cut -d: -f6`], { encoding: 'utf8' }).stdout.trim();
   // What an owner's build left behind in an install before caches were per user.
-  mkdirSync(path.join(REPO_ROOT, 'node_modules', '.cache', 'codelabgen'), { recursive: true });
+  mkdirSync(path.join(install, 'node_modules', '.cache', 'codelabgen'), { recursive: true });
   const work = scratchDir('codelabgen-other-user-');
   chmodSync(work, 0o755);
   const course = path.join(work, 'course');
@@ -61,7 +64,7 @@ test('another user builds a site after the install\'s owner did: its own cache, 
   spawnSync('chown', ['-R', `${uid}:${gid}`, work]);
   chownSync(work, uid, gid);
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') };
-  const result = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', process.execPath, CLI, 'site', 'build', '--drafts', '--course', course, '--out', path.join(work, 'out')], { cwd: work, env, encoding: 'utf8', timeout: 240_000 });
+  const result = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', node, path.join(install, 'bin', 'codelabgen.cjs'), 'site', 'build', '--drafts', '--course', course, '--out', path.join(work, 'out')], { cwd: work, env, encoding: 'utf8', timeout: 240_000 });
   assert.equal(result.status, 0, result.stderr);
   assert.ok(existsSync(path.join(work, 'out', 'index.html')), 'no site');
   assert.ok(existsSync(path.join(home, '.cache', 'codelabgen', 'site')), 'the second user\'s cache is not in its home');
