@@ -18,7 +18,6 @@ export interface LogTail {
 export interface LogEvent {
   kind: string;
   lesson?: string | null;
-  lessons?: unknown;
 }
 
 /**

@@ -25,6 +25,7 @@ import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { listPages } from './stats.ts';
 
 import type { Progress } from './build-step.ts';
+import type { BuildSummary } from './site-job.ts';
 
 export type { BuildStep, Progress } from './build-step.ts';
 
@@ -52,19 +53,7 @@ export interface CodelabgenOptions {
   onBuilt?: (summary: BuildSummary) => void;
 }
 
-export interface BuildSummary {
-  lessons: string[];
-  excluded: Prepared['excluded'];
-  diagrams: DiagramStats;
-  /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
-  diagramErrors: string[];
-  /** Lesson pages rendered by this build; the others were unchanged and kept from the last build. */
-  lessonPagesRendered: number;
-  searchPages: number;
-  /** The search index of the replaced output was kept: no page changed (pipeline/site/search.ts). */
-  searchKept: boolean;
-  recorded: boolean;
-}
+export type { BuildSummary };
 
 /**
  * A build whose lessons show no doc image gets site/lib/image-files-off.ts for image-files.ts, so

@@ -6,9 +6,8 @@ import type { BuildStep } from './build-step.ts';
 import type { Prepared } from './prepare.ts';
 import type { PageWeight } from './stats.ts';
 
-export interface SiteBuildResult {
-  out: string;
-  pages: string[];
+/** What a finished build reports to the integration's caller (the worker, a host's build): the CLI prints it. */
+export interface BuildSummary {
   lessons: string[];
   excluded: Prepared['excluded'];
   diagrams: DiagramStats;
@@ -17,10 +16,16 @@ export interface SiteBuildResult {
   /** Lesson pages rendered by this build; the others were unchanged and kept from the last build. */
   lessonPagesRendered: number;
   searchPages: number;
-  /** The search index of the replaced output was kept: no page changed. */
+  /** The search index of the replaced output was kept: no page changed (pipeline/site/search.ts). */
   searchKept: boolean;
-  weights: PageWeight[] | null;
   recorded: boolean;
+}
+
+/** The worker's result: the summary, with the output's pages, their weights (--stats) and the time taken. */
+export interface SiteBuildResult extends BuildSummary {
+  out: string;
+  pages: string[];
+  weights: PageWeight[] | null;
   ms: number;
 }
 
