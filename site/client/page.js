@@ -32,7 +32,10 @@
       if (!res || n !== seq) return;
       return Promise.all(res.results.slice(0, 8).map(function (r) { return r.data(); })).then(function (data) {
         if (n !== seq) return;
+        // Results that arrive while a reader is already in the list (ArrowDown on the last query's) keep the focus there.
+        var inList = list.contains(document.activeElement);
         list.replaceChildren.apply(list, data.map(item));
+        if (inList) (list.querySelector('a') || input).focus();
         status.textContent = res.results.length === 0 ? 'No results for “' + q + '”' : res.results.length + (res.results.length === 1 ? ' result' : ' results');
       });
     });
