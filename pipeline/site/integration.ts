@@ -22,6 +22,7 @@ import { prepareSite, type Prepared } from './prepare.ts';
 import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
+import { svgDevGuard } from './svg-dev-guard.ts';
 import { listPages } from './stats.ts';
 
 import type { Progress } from './build-step.ts';
@@ -189,6 +190,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         void courseWatcher?.close();
         courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
+        // Doc images come straight from the course folder here: an SVG among them must run nothing.
+        server.middlewares.use(svgDevGuard);
         // The /progress/ board's live updates: a server-sent events stream fed by a tail of events.jsonl.
         liveBoard?.close();
         liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, { lesson: (lesson) => pipelineRead.lessonLink(root, lesson) });

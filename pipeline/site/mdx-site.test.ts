@@ -7,13 +7,14 @@
 // `site dev` on the same fixture serves the progress page's <script>, shows .mdx edits and prints a
 // broken <CodeRef> as an error: line.
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright';
 import { cli, cliAsync, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
 import { freePort, stop, waitForServer } from '../../e2e/dev-server.ts';
 import { serveStatic } from '../../e2e/static-server.ts';
+import { SVG_POLICY } from './svg-dev-guard.ts';
 import { chromiumPath } from '../../e2e/paths.ts';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'mdx-course');
@@ -140,6 +141,10 @@ test('without site.mdx: true an .mdx doc is refused before Astro starts, and not
 
 test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an error: line', { timeout: 300_000 }, async () => {
   const root = copy('dev');
+  // A hostile SVG among the doc images: the dev server serves it from the course folder, so it must run nothing there.
+  mkdirSync(path.join(root, LESSON, 'docs/img'), { recursive: true });
+  writeFileSync(path.join(root, LESSON, 'docs/img/evil.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/steal")</script><rect width="10" height="10"/></svg>\n');
+  appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\n![A square](img/evil.svg)\n');
   const port = await freePort();
   const dev = cliAsync(['site', 'dev', '--course', root, '--port', String(port)], { env });
   let output = '';
@@ -163,6 +168,13 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
     const body = await served.text();
     assert.equal(served.status, 200, body.slice(0, 2000));
     assert.match(body, /data-progress-live/);
+    const lesson = await (await fetch(url)).text();
+    const svg = /<img[^>]*src="([^"]*evil[^"]*)"/.exec(lesson)?.[1];
+    assert.ok(svg, `the lesson page shows no evil.svg image:\n${lesson.slice(0, 3000)}`);
+    const image = await fetch(new URL(svg.replaceAll('&amp;', '&'), url));
+    assert.equal(image.status, 200);
+    assert.match(await image.text(), /<script>/, 'dev serves the file as it is');
+    assert.equal(image.headers.get('content-security-policy'), SVG_POLICY, 'an SVG opened on the dev origin runs nothing');
     appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\nA paragraph added while site dev runs.\n');
     await shows('A paragraph added while site dev runs.', 'the notes.mdx edit');
     const doc = path.join(root, LESSON, 'docs/readalong.mdx');

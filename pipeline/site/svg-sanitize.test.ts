@@ -2,6 +2,7 @@
 // reference (pipeline/site/svg-sanitize.ts). The built output is checked in site-rebuild.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isSvgRequest } from './svg-dev-guard.ts';
 import { loadSvgSanitizer, sanitizeSvg } from './svg-sanitize.ts';
 
 export const HOSTILE_SVG = `<?xml version="1.0" encoding="UTF-8"?>
@@ -39,4 +40,11 @@ test('a file without an <svg> element becomes an empty SVG', async () => {
   const sanitizer = await loadSvgSanitizer();
   assert.equal(sanitizeSvg('<html><body><script>alert(1)</script></body></html>', sanitizer), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
   assert.equal(sanitizeSvg('not markup at all', sanitizer), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+});
+
+test('site dev marks SVG requests (a path ending .svg, or an image endpoint asked for one), and nothing else', () => {
+  for (const url of ['/@fs/c/1.1/docs/img/a.svg?origWidth=10&origHeight=10&origFormat=svg', '/x/A%20B.SVG', '/_image?href=%2F%40fs%2Fc%2Fa.svg%3ForigWidth%3D1&f=svg']) {
+    assert.ok(isSvgRequest(url), url);
+  }
+  for (const url of ['/lessons/1.1/', '/a.svg.png', '/_image?href=%2Fa.png&f=webp', '/%E0%A4%A.svg.js']) assert.ok(!isSvgRequest(url), url);
 });
