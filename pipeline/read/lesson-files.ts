@@ -110,8 +110,8 @@ export interface CodeFile {
   binary: boolean;
 }
 
-/** Code files larger than this (bytes) are listed as binary, not read. */
-const MAX_CODE_FILE_BYTES = 512 * 1024;
+/** Code files larger than this (bytes) are listed as binary, not read, and left out of the lesson's download. */
+export const MAX_CODE_FILE_BYTES = 512 * 1024;
 
 /** Every code file of the lesson folder (docs/ and dependency folders skipped). */
 export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { cli, cliAsync, readEvents, REPO_ROOT, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
 import { findChromium } from './diagrams.ts';
@@ -29,7 +30,9 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   let first: CliResult;
   let second: CliResult;
   before(async () => {
-    await generateCourse(root, { lessons: 4, perModule: 2, stageOf: (i) => (i === 2 ? 'code' : 'done'), notesExtra: (i) => (i === 0 ? HOSTILE : '') });
+    const { dirs } = await generateCourse(root, { lessons: 4, perModule: 2, stageOf: (i) => (i === 2 ? 'code' : 'done'), notesExtra: (i) => (i === 0 ? HOSTILE : '') });
+    // A data file over the download's limit: listed, left out of the zip, and the page says so.
+    writeFileSync(path.join(root, dirs[1]!, 'big.dat'), Buffer.alloc(600 * 1024, 7));
     first = await build(['--course', root, '--out', out, '--base', BASE, '--site', 'https://example.org/my-course/']);
     second = await build(['--course', root, '--out', out, '--base', BASE, '--site', 'https://example.org/my-course/']);
   });
@@ -83,6 +86,15 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     const page = html(out, 'lessons/1.2-lesson-2/index.html');
     assert.match(page, /rel="prev" href="\/my-course\/lessons\/1\.1-lesson-1\/"/);
     assert.match(page, /rel="next" href="\/my-course\/lessons\/2\.2-lesson-4\/"/);
+  });
+
+  test('a file over the download limit is listed, left out of the zip, and named as left out', () => {
+    const page = html(out, 'lessons/1.2-lesson-2/index.html');
+    const files = [...page.matchAll(/<code>1\.2-lesson-2\.zip<\/code>, (\d+) files/g)].map((m) => Number(m[1]));
+    const zip = unzipSync(readFileSync(path.join(out, 'lessons/1.2-lesson-2/1.2-lesson-2.zip')));
+    assert.ok(!('1.2-lesson-2/big.dat' in zip), 'the big file is in the zip');
+    assert.deepEqual(files, [Object.keys(zip).length], 'the count on the page is the zip\'s');
+    assert.match(page, /Not in the zip \(over 512 KB\): <code>big\.dat<\/code> \(600 KB\)\./);
   });
 
   test('raw HTML in notes is sanitized', () => {

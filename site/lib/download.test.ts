@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { unzipSync } from 'fflate';
-import { lessonZip, testCommand } from './download.ts';
+import { formatBytes, lessonZip, testCommand } from './download.ts';
 
 const files = [{ path: 'src/a.mjs', bytes: new TextEncoder().encode('export const a = 1;\n') }, { path: 'test/a.test.mjs', bytes: new Uint8Array([0, 1, 2]) }];
 
@@ -23,4 +23,10 @@ test('the test command is the verified one as a learner types it', () => {
   assert.equal(testCommand(run('python-uv', ['uv', 'run', 'pytest', '-p', 'no:cacheprovider', '1.1-x'], '1-m'), '1-m/1.1-x'), 'uv run pytest');
   assert.equal(testCommand(run('custom', ['sh', '-c', "echo 'it works'"]), '1-m/1.1-x'), `sh -c 'echo '\\''it works'\\'''`);
   assert.equal(testCommand(null, '1-m/1.1-x'), null);
+});
+
+test('sizes read as a learner reads them', () => {
+  assert.equal(formatBytes(512 * 1024), '512 KB');
+  assert.equal(formatBytes(10), '1 KB');
+  assert.equal(formatBytes(3.14 * 1024 * 1024), '3.1 MB');
 });

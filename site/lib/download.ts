@@ -16,6 +16,12 @@ export function lessonZip(folder: string, files: DownloadFile[], time: Date = UN
   return zipSync(tree, { level: 6, mtime: time });
 }
 
+/** A size as a learner reads it: 512 KB, 3.1 MB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 /** Flags the verifier adds for its own sake (pipeline/verify/runtime.ts), not needed by a learner. */
 const VERIFIER_ONLY = [['-p', 'no:cacheprovider']];
 
