@@ -1,9 +1,9 @@
 // The artifact checks of a lesson's forward stage moves (docs/protocol.md, "Lesson stages") and
 // drift: they read the course, so they run before protocol/stages.ts decides (artifacts/facts.ts).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
-import { LessonSpecParser, ReviewParser, parseData, parseDataFile, parseFrontMatter, stageIndex } from '../../content-schemas/fast.ts';
+import { LessonSpecParser, ReviewParser, parseData, parseDataFile, parseFrontMatter, readTextFile, stageIndex } from '../../content-schemas/fast.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
 import { lintDoc, mdxNotAllowed } from '../authoring/conventions.ts';
@@ -35,7 +35,7 @@ function reviewProblems(course: Course, lesson: LessonState): string[] {
   const rel = ARTIFACTS.lessonReview(id);
   if (!existsSync(abs(course, rel))) return [`${rel}: missing`];
   return problemsOf(() => {
-    const review = parseData(ReviewParser, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
+    const review = parseData(ReviewParser, parseFrontMatter(readTextFile(abs(course, rel), rel), rel).data, rel);
     if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
     if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
     const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);
@@ -55,7 +55,7 @@ function lessonDoc(course: Course, lesson: LessonState, name: string): { rel: st
 function readalongProblems(course: Course, lesson: LessonState): string[] {
   const { rel, mdx, problems } = lessonDoc(course, lesson, 'readalong');
   if (problems.length > 0) return problems;
-  const text = readFileSync(abs(course, rel), 'utf8');
+  const text = readTextFile(abs(course, rel), rel);
   if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0) return [];
   const example = mdx ? '<CodeRef file="src/x.ts" lines="10-24" />' : 'an empty fence like ```ts file=src/x.ts lines=10-24';
   return [`${rel}: no code reference; a readalong shows the lesson's code with ${example} (see: codelabgen conventions readalong)`];

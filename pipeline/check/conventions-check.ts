@@ -1,8 +1,8 @@
 // `check`'s conventions section: warnings (never failures) for readalongs without a code reference
 // and for fences in lesson docs that look like a failed code reference.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { State } from '../../content-schemas/index.ts';
+import { readTextFile, type State } from '../../content-schemas/index.ts';
 import type { CheckSection } from './section.ts';
 import { lintDoc } from '../authoring/conventions.ts';
 import { insideCourse, type Course } from '../course/course.ts';
@@ -19,7 +19,7 @@ export function checkConventions(course: Course, state: State | null): CheckSect
       try {
         const file = insideCourse(course, path.posix.join(lesson.dir, doc), `lesson ${id} ${doc}`);
         if (!existsSync(file)) continue;
-        text = readFileSync(file, 'utf8');
+        text = readTextFile(file, `${lesson.dir}/${doc}`); // a pipe or device is refused, never opened for reading
       } catch {
         continue; // unreadable or outside the course: the code-reference check reports it
       }

@@ -1,8 +1,8 @@
 // The review a stage move records for the report: the verdict and findings of review.md at the
 // moment the lesson moves to reviewed or back from notes or reviewed, so the log alone tells it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { EventOf } from '../../content-schemas/index.ts';
-import { ReviewParser, parseData, parseFrontMatter } from '../../content-schemas/fast.ts';
+import { ReviewParser, parseData, parseFrontMatter, readTextFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 
 type ReviewEvidence = Pick<EventOf<'lesson.stage'>, 'review'>;
@@ -12,7 +12,7 @@ export function reviewEvidence(course: Course, id: string): ReviewEvidence {
   try {
     const rel = ARTIFACTS.lessonReview(id);
     if (!existsSync(abs(course, rel))) return {};
-    const review = parseData(ReviewParser, parseFrontMatter(readFileSync(abs(course, rel), 'utf8'), rel).data, rel);
+    const review = parseData(ReviewParser, parseFrontMatter(readTextFile(abs(course, rel), rel), rel).data, rel);
     if (review.lesson !== id) return {};
     const { verdict, reviewer, round, findings } = review;
     return { review: { verdict, findings, ...(reviewer === undefined ? {} : { reviewer }), ...(round === undefined ? {} : { round }) } };

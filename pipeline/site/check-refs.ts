@@ -4,9 +4,9 @@
 // messages. Light: no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx
 // docs, which are refused without site.mdx: true).
 import type { State } from '../../content-schemas/index.ts';
-import { readTextFile } from '../../content-schemas/fast.ts';
+import { DataFileError, readTextFile } from '../../content-schemas/fast.ts';
 import type { CheckSection } from '../check/section.ts';
-import { fileInside, OutsideError } from '../course/confined.ts';
+import { OutsideError, realPathInside } from '../course/confined.ts';
 import { loadConfig } from '../course/config.ts';
 import { lessonFolderPath, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
@@ -87,14 +87,21 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
     for (const doc of LESSON_DOCS) {
       let file: string | null;
       try {
-        file = fileInside(dir, doc);
+        file = realPathInside(dir, doc);
       } catch (error) {
         if (!(error instanceof OutsideError)) throw error;
         problems.push(`lesson ${id} ${doc}: resolves outside the lesson folder (through a symbolic link); the site refuses to publish it`);
         continue;
       }
       if (file === null) continue;
-      const text = readTextFile(file, `${lesson.dir}/${doc}`);
+      let text: string;
+      try {
+        text = readTextFile(file, `${lesson.dir}/${doc}`); // a pipe, a folder, a huge or non-UTF-8 file: named, never opened blocking
+      } catch (error) {
+        if (!(error instanceof DataFileError)) throw error;
+        problems.push(...error.message.split('\n'));
+        continue;
+      }
       if (doc.endsWith('.mdx')) {
         mdxAllowed ??= loadConfig(course).site.mdx === true;
         if (!mdxAllowed) refuse(mdxNotAllowed(id, doc));

@@ -1,10 +1,10 @@
 // Which command runs a lesson's tests: the runtime (lesson spec overrides course config), its
 // default argv or a test_command, the working folder, and the child's environment.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, LessonSpec, LessonState, Runtime } from '../../content-schemas/index.ts';
-import { LessonSpecParser, parseDataFile } from '../../content-schemas/fast.ts';
+import { LessonSpecParser, parseDataFile, readTextFile } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { childEnv, resolveProgram, type ChildEnv } from './child-env.ts';
@@ -106,7 +106,7 @@ function nodeCommand(lessonDir: string, env: ChildEnv): TestCommand {
 
 function hasTestScript(manifest: string): boolean {
   try {
-    const scripts = (JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, unknown> }).scripts;
+    const scripts = (JSON.parse(readTextFile(manifest, 'package.json')) as { scripts?: Record<string, unknown> }).scripts;
     return typeof scripts?.test === 'string' && scripts.test.trim() !== '';
   } catch {
     return false; // an unreadable package.json has no usable test script; node --test still runs
@@ -147,7 +147,7 @@ export function uvWorkspace(course: Course, lessonDir: string): string {
 
 function declaresWorkspace(file: string): boolean {
   try {
-    return /^\s*\[tool\.uv\.workspace\]/m.test(readFileSync(file, 'utf8'));
+    return /^\s*\[tool\.uv\.workspace\]/m.test(readTextFile(file, 'pyproject.toml'));
   } catch {
     return false; // no pyproject.toml here
   }
