@@ -270,7 +270,7 @@ describe('prerequisites', () => {
     assert.equal(next.prerequisites_changed[0].message, '1.2 depends on 1.1, which changed after 1.2 was done (1.1 drifted)');
     const drifted = cli(['check'], { cwd: root });
     assert.equal(drifted.code, 1, drifted.stdout + drifted.stderr);
-    assert.match(drifted.stdout, /^warn done lessons whose prerequisites changed\n {5}- warning: 1\.2 depends on 1\.1, which changed after 1\.2 was done \(1\.1 drifted\); re-verify it: codelabgen verify 1\.2; if it fails, or to redo it anyway: codelabgen state stale 1\.2 --reason "1\.1 changed"$/m);
+    assert.match(drifted.stdout, /^warn done lessons whose prerequisites changed\n {5}- warning: 1\.2 depends on 1\.1, which changed after 1\.2 was done \(1\.1 drifted\); read 1\.2 against the change; if it relies on what changed, redo it: codelabgen state stale 1\.2 --reason "1\.1 changed"\. This clears when 1\.1 is verified again or 1\.2 is marked stale \(verify 1\.2 re-runs only its own tests and clears nothing\)$/m);
     ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
     next = JSON.parse(ok(root, 'state', 'next'));
     assert.equal(next.prerequisites_changed[0]?.message, '1.2 depends on 1.1, which changed after 1.2 was done (1.1 was moved back to code)');

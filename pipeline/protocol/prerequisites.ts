@@ -1,6 +1,7 @@
 // Prerequisites: a done lesson whose prerequisite (curriculum `prerequisites`) drifted, was moved
-// back or was marked stale after it was done may be broken. `check` and `state next` flag it. Pure:
-// the prerequisites come from artifacts/prerequisites.ts.
+// back or was marked stale after it was done may be broken. `check` and `state next` flag it while
+// the prerequisite is unsettled; a lesson's tests run in its own folder only, so re-running them
+// settles nothing. Pure: the prerequisites come from artifacts/prerequisites.ts.
 import type { LessonState, State } from '../../content-schemas/index.ts';
 
 export interface ChangedPrerequisite {
@@ -17,6 +18,9 @@ export interface ChangedPrerequisite {
 function after(time: string | undefined, doneAt: string | undefined): boolean {
   return time !== undefined && (doneAt === undefined || Date.parse(time) > Date.parse(doneAt));
 }
+
+/** What settles each change on the prerequisite's side. */
+const SETTLED: Record<ChangedPrerequisite['change'], string> = { drifted: 'is verified again', stale: 'is redone', 'moved back': 'is done again' };
 
 /** How `prerequisite` changed after `lesson` was done, or null. */
 function changeOf(lesson: LessonState, prerequisite: LessonState, drifted: ReadonlySet<string>): ChangedPrerequisite['change'] | null {
@@ -41,7 +45,7 @@ export function changedPrerequisites(state: State, prerequisites: ReadonlyMap<st
         depends_on: before,
         change,
         message: `${id} depends on ${before}, which changed after ${id} was done (${before} ${change === 'drifted' ? 'drifted' : change === 'stale' ? 'is stale' : `was moved back to ${prerequisite?.stage}`})`,
-        fix: `re-verify it: codelabgen verify ${id}; if it fails, or to redo it anyway: codelabgen state stale ${id} --reason "${before} changed"`,
+        fix: `read ${id} against the change; if it relies on what changed, redo it: codelabgen state stale ${id} --reason "${before} changed". This clears when ${before} ${SETTLED[change]} or ${id} is marked stale (verify ${id} re-runs only its own tests and clears nothing)`,
       });
     }
   }
