@@ -1,6 +1,8 @@
-// `npm run bench [-- --quick] [--only cli,contention,mcp,progress,scale,site]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
-import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
 import { benchMcp } from './mcp.ts';
@@ -8,12 +10,16 @@ import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'mcp', 'progress', 'scale', 'site'] as const;
+const PARTS = ['cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
+/** What runs without --only: the side-by-side comparison with Starlight only when asked for. */
+const DEFAULT_PARTS: Part[] = PARTS.filter((part) => part !== 'side-by-side');
 
 const USAGE = `usage: node bench/run.ts [--quick] [--only ${PARTS.join(',')}]
-Runs the benchmarks (all parts unless --only; a few minutes on an idle 2-core machine) and prints
-one JSON document on stdout. docs/performance.md says what each part measures.
+Runs the benchmarks (all parts but side-by-side unless --only; a few minutes on an idle 2-core
+machine) and prints one JSON document on stdout. docs/performance.md says what each part measures;
+side-by-side (codelabgen's learner site and Starlight, screenshots into $BENCH_SHOTS or a temporary
+folder) is docs/site.md's "Side by side with Starlight".
 `;
 
 function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
@@ -28,7 +34,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
   }
   const quick = argv.includes('--quick');
   const at = argv.indexOf('--only');
-  const given = at === -1 ? [...PARTS] : (argv[at + 1] ?? '').split(',');
+  const given = at === -1 ? [...DEFAULT_PARTS] : (argv[at + 1] ?? '').split(',');
   const unknown = given.filter((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) {
     process.stderr.write(`error: --only ${unknown.join(',')}: choose from ${PARTS.join(',')}\n`);
@@ -37,7 +43,19 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
   return { quick, only: given as Part[] };
 }
 
-const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = { cli: benchCliLatency, contention: benchContention, mcp: benchMcp, progress: benchProgress, scale: benchScale, site: benchSite };
+const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
+  cli: benchCliLatency,
+  contention: benchContention,
+  mcp: benchMcp,
+  progress: benchProgress,
+  scale: benchScale,
+  site: benchSite,
+  // Loaded only when asked for: it pulls in Playwright and axe.
+  'side-by-side': async () => {
+    const { benchSideBySide } = await import('./side-by-side.ts');
+    return benchSideBySide({ shots: process.env.BENCH_SHOTS || mkdtempSync(path.join(tmpdir(), 'codelabgen-shots-')) });
+  },
+};
 
 const { quick, only } = parseArgs(process.argv.slice(2));
 const started = Date.now();
@@ -72,6 +90,7 @@ function table(r: Record<string, any>): string {
   for (const row of r.scale?.rows ?? []) lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
   for (const [name, ms] of Object.entries(r.scale?.once_ms ?? {})) lines.push(`scale ${name.padEnd(18)} ${ms} ms`);
   for (const d of r.site?.diagrams_cold ?? []) lines.push(`site  ${d.diagrams} diagrams (${d.kind}) rendered cold ${d.ms} ms`);
+  for (const row of r['side-by-side']?.rows ?? []) lines.push(`sbs   ${row.verdict.padEnd(6)} ${row.criterion}: ${row.codelabgen} | ${row.starlight}`.slice(0, 200));
   for (const row of r.site?.rows ?? []) lines.push(`site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (${row.edit_one_vs_clean}x clean; lesson pages rendered ${row.lesson_pages_rendered.clean}/${row.lesson_pages_rendered.rebuild}/${row.lesson_pages_rendered.edit_one})  lesson page ${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`);
   return `${lines.join('\n')}\n`;
 }
