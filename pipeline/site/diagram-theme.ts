@@ -220,7 +220,8 @@ export function pruneStyle(style: DiagramStyle, svgs: string[]): string {
   const possible = (selector: string) => {
     const rest = selector.replaceAll(own, '').replace(/:not\([^)]*\)/g, '');
     if (/:(?:is|where|has)\(/.test(rest)) return true;
-    return [...rest.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every((m) => classes.has(m[1]!)) && [...rest.matchAll(/\[([\w:-]+)/g)].every((m) => attributes.has(m[1]!));
+    const named = rest.replace(/\[[^\]]*\]/g, '[]'); // a `.` in an attribute's value is no class
+    return [...named.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every((m) => classes.has(m[1]!)) && [...rest.matchAll(/\[([\w:-]+)/g)].every((m) => attributes.has(m[1]!));
   };
   return cssRules(style.css)
     .filter((rule) => rule.startsWith('@') || rule.slice(0, rule.indexOf('{')).split(/,(?![^(]*\))/).some(possible))
