@@ -1,5 +1,6 @@
 // Search as a dialog: header button, Ctrl/Cmd+K and "/"; pagefind loads on the first open only;
-// results have plain-text titles and excerpts without code line numbers; themed in both schemes.
+// results are places titled by their heading path (inline code as code, no raw backticks), the most
+// specific first, with excerpts without code line numbers; themed in both schemes.
 import { lessonUrl, lessons, siteUrl } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -39,7 +40,7 @@ test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind on
   const place = (await first.getAttribute('href'))!;
   expect(place, 'the first result opens a section').toMatch(/\/lessons\/[^/]+\/#[a-z0-9-]+$/);
   await expect(first.locator('strong')).toHaveText(/^\d+\.\d+ .+ › .+$/);
-  const heading = (await first.locator('strong').textContent())!.split(' › ')[1]!;
+  const heading = (await first.locator('strong').textContent())!.split(' › ').at(-1)!;
   await dialog.getByRole('searchbox').fill('backpressure');
   await expect(results.first()).toContainText('backpressure', { ignoreCase: true });
   // Keyboard: ArrowDown moves into the results, Enter follows one and closes the dialog.
@@ -49,9 +50,38 @@ test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind on
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new URL(target!, siteUrl()).href);
   await expect(dialog).toBeHidden();
-  // The section a result names is the heading its anchor opens.
+  // The section a result names is the heading its anchor opens (named as "On this page" names it: `Notes`
+  // for "Notes: writable streams, ...").
   await page.goto(new URL(place, siteUrl()).href);
-  await expect(page.locator(`[id="${place.split('#')[1]}"]`)).toHaveText(heading);
+  await expect(page.locator(`[id="${place.split('#')[1]}"]`)).toContainText(heading);
+});
+
+test('a result names its place by the heading path, inline code as code, links to that heading, the most specific first', async ({ page }) => {
+  await page.goto(siteUrl());
+  await page.keyboard.press('/');
+  const dialog = page.getByRole('dialog', { name: 'Search the course' });
+  const results = dialog.getByRole('listitem');
+  // "pipeline" is in lesson 2.1's title, its h2 "Read-along: pipeline(), ..." and its h3 below that: the
+  // h3 is the place, named lesson › h2 (as "On this page" names it) › h3.
+  await dialog.getByRole('searchbox').fill('pipeline');
+  const first = results.first().getByRole('link');
+  await expect(first.locator('strong')).toHaveText('2.1 pipeline(), errors and cleanup › Read-along › pipeline() tears the whole chain down');
+  await expect(first.locator('strong code')).toHaveText(['pipeline()']);
+  await expect(first).toHaveAttribute('href', /^\/lessons\/2\.1-[a-z-]+\/#pipeline-tears-the-whole-chain-down$/);
+  // The next place whose heading matched comes before the sections that only mention the word.
+  await expect(results.nth(1).getByRole('link').locator('strong')).toHaveText(/^2\.3 .+ › Read-along › The pipeline$/);
+  for (const title of await results.locator('strong').allTextContents()) expect(title, 'no raw backticks').not.toContain('`');
+  await dialog.getByRole('searchbox').fill('tears');
+  const link = dialog.getByRole('link', { name: /^2\.1 pipeline\(\), errors and cleanup › Read-along › pipeline\(\) tears the whole chain down/ });
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/lessons\/2\.1-[a-z-]+\/#pipeline-tears-the-whole-chain-down$/);
+  const h3 = page.getByRole('heading', { level: 3, name: 'pipeline() tears the whole chain down' });
+  await expect(h3).toHaveAttribute('id', 'pipeline-tears-the-whole-chain-down');
+  // Its h2, the heading before it one level up, is the read-along's.
+  const h2 = await h3.evaluate((h) => [...document.querySelectorAll('h2, h3')].slice(0, [...document.querySelectorAll('h2, h3')].indexOf(h)).filter((e) => e.tagName === 'H2').at(-1)!.textContent);
+  expect(h2).toMatch(/^Read-along: pipeline\(\), errors and cleanup/);
 });
 
 test('"/" typed in a text field does not open search; a non-root base gets working result links', async ({ page }) => {

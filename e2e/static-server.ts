@@ -44,7 +44,7 @@ export async function serveStatic(root: string, base: string): Promise<StaticSit
 }
 
 /** The file a URL path names, or null (outside the base, traversal, missing). */
-function resolveFile(root: string, base: string, pathname: string): string | null {
+export function resolveFile(root: string, base: string, pathname: string): string | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);

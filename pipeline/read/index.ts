@@ -13,7 +13,7 @@ export * from './course-data.ts';
 export * from './build-state.ts';
 export * from './lesson-files.ts';
 export { readCachedDiagram as readDiagramSvg, diagramOutcome, diagramRenderer, type CachedDiagram } from '../site/diagrams.ts';
-export { leanSvg, type DiagramStyle } from '../site/diagram-theme.ts';
+export { leanSvg, pruneStyle, type DiagramStyle } from '../site/diagram-theme.ts';
 export { readSiteAssets } from '../site/assets.ts';
 export { CodeRefError, parseCodeRef, resolveCodeRef } from '../site/code-refs.ts';
 export { diagramHash, diagramTitle } from '../site/segments.ts';

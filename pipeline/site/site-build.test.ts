@@ -143,7 +143,9 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     const css = readFileSync(path.join(out, '_codelabgen', 'diagrams.css'), 'utf8');
     assert.ok(css.includes(`:is(.${svgs[0]![1]},#_) .node rect`), 'the SVG\'s class has no rules in diagrams.css');
     assert.match(css, /fill:var\(--cg-mermaid-node\)/);
-    assert.equal(css.match(/\.edge-animation-slow\{/g)?.length, 1, 'the three flowcharts share one stylesheet');
+    assert.equal(new Set(css.match(/\.cgm-[0-9a-z]+/g)).size, 1, 'the three flowcharts share one stylesheet');
+    // Only the rules the course's flowcharts can match: none for animated edges or error icons.
+    assert.doesNotMatch(css, /\.edge-animation-slow\{|\.error-icon\{/, 'rules for elements no diagram has are left in');
     assert.doesNotMatch(page + css, /#0000(0[1-8]|1[1-8])\b/, 'a sentinel colour was left in the SVG');
   });
 

@@ -14,16 +14,35 @@
     if (!pf) pf = import(d.dataset.bundle + 'pagefind.js').then(function (m) { return m.options({ baseUrl: d.dataset.base }).then(function () { return m.init(); }).then(function () { return m; }); }).catch(function () { status.textContent = 'The search index is not available (it is built by codelabgen site build).'; return null; });
   }
   function text(html) { var t = document.createElement('template'); t.innerHTML = html; return t.content.textContent; }
-  // A result is a place: the page's section (pagefind's sub-result) with the most matches, titled "page › section".
-  function item(r) {
-    var page = text((r.meta && r.meta.title) || r.url), best = null;
-    (r.sub_results || []).forEach(function (s) { if (s.url.indexOf('#') > 0 && !/#_top$/.test(s.url) && (!best || (s.locations || []).length > (best.locations || []).length)) best = s; });
-    var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span');
-    a.href = best ? best.url : r.url;
-    b.textContent = best ? page + ' › ' + text(best.title) : page;
+  // A heading's name: text pieces, every odd one inline code. The page's "headings" meta has them where
+  // pagefind's plain text loses the code or repeats the lesson's title (site/routes/lessons/[lesson].astro).
+  function name(el, pieces) { pieces.forEach(function (s, i) { if (i % 2) { var c = document.createElement('code'); c.textContent = s; el.append(c); } else if (s) el.append(s); }); }
+  function level(a) { return a && /^h[1-6]$/i.test(a.element) ? +a.element[1] : 0; }
+  // How specific a place is, most first: a section (not the page's top) before the page, one whose heading
+  // matched (its words weigh more than prose), the deeper one, the one with the most weight of matches.
+  function key(s) {
+    var d = s.url.indexOf('#') > 0 ? level(s.anchor) : 0, w = s.weighted_locations || [];
+    return [d > 1 ? 1 : 0, w.some(function (l) { return l.weight > 1; }) ? 1 : 0, d, w.reduce(function (t, l) { return t + l.weight; }, 0) || (s.locations || []).length];
+  }
+  function before(x, y) { for (var i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] > y[i]; return false; }
+  // A result is a place: the page's most specific section (pagefind's sub-result), titled by its heading path "lesson › h2 › h3".
+  function place(r, order) {
+    var names = {}, best = null, heads = (r.anchors || []).filter(function (a) { return level(a) > 1; });
+    try { names = JSON.parse((r.meta && r.meta.headings) || '{}'); } catch (e) {}
+    (r.sub_results || []).forEach(function (s) { var k = key(s); if (!best || before(k, best.key)) best = { s: s, key: k }; });
+    var li = document.createElement('li'), a = document.createElement('a'), b = document.createElement('strong'), p = document.createElement('span'), path = [];
+    if (best && best.key[0]) {
+      var k = heads.findIndex(function (h) { return h.id === best.s.anchor.id && h.location === best.s.anchor.location; }), lv = best.key[2];
+      if (k < 0) path = [best.s.anchor];
+      for (var j = k; j >= 0; j--) if (j === k || level(heads[j]) < lv) { path.unshift(heads[j]); lv = level(heads[j]); }
+    }
+    name(b, names._top || [text((r.meta && r.meta.title) || r.url)]);
+    path.forEach(function (h) { b.append(' › '); name(b, names[h.id] || [h.text]); });
+    a.href = path.length > 0 ? best.s.url : r.url;
     p.className = 'search-excerpt';
-    p.innerHTML = best ? best.excerpt : r.excerpt;
-    a.append(b, p); li.append(a); return li;
+    p.innerHTML = path.length > 0 ? best.s.excerpt : r.excerpt;
+    a.append(b, p); li.append(a);
+    return { li: li, key: (best ? best.key : [0, 0, 0, 0]).concat(-order) };
   }
   function search() {
     var q = input.value.trim(), n = ++seq;
@@ -34,7 +53,9 @@
         if (n !== seq) return;
         // Results that arrive while a reader is already in the list (ArrowDown on the last query's) keep the focus there.
         var inList = list.contains(document.activeElement);
-        list.replaceChildren.apply(list, data.map(item));
+        // The most specific place first (then pagefind's order).
+        var places = data.map(place).sort(function (x, y) { return before(x.key, y.key) ? -1 : before(y.key, x.key) ? 1 : 0; });
+        list.replaceChildren.apply(list, places.map(function (x) { return x.li; }));
         if (inList) (list.querySelector('a') || input).focus();
         status.textContent = res.results.length === 0 ? 'No results for “' + q + '”' : res.results.length + (res.results.length === 1 ? ' result' : ' results');
       });
