@@ -218,8 +218,11 @@ test('the deploy workflow runs: verify shards, merge, build and deploy succeed',
 
 test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path (mounted in a Starlight site too) and builds the example course', { timeout: 600_000 }, async () => {
   const files = packedFiles;
-  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'astro.config.mjs', 'site/routes/index.astro', 'dist/astro.mjs', 'dist/site-worker.mjs', 'pipeline/read/index.ts', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
-  const unwanted = files.filter((file) => /\.test\.ts$|\.map$|^(cli|e2e|scripts|bench|examples|docs)\/|fixtures\.ts$|\/(test-)?fixtures\//.test(file));
+  for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'dist/astro.mjs', 'dist/site-worker.mjs', 'dist/site/routes/index.astro', 'dist/site/collections.js', 'dist/site/content.config.js', 'dist/site-read.mjs', 'dist/site-expressive-code.mjs', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
+  // JavaScript only: the site's modules compiled (scripts/build-site.mjs), its Astro components as they are.
+  assert.deepEqual(files.filter((file) => /\.[mc]?tsx?$/.test(file) && !file.endsWith('.d.ts')), [], 'TypeScript sources are in the package');
+  // templates/ holds the lesson scaffold init --example writes, its test included.
+  const unwanted = files.filter((file) => /\.map$|^(cli|e2e|scripts|bench|examples|docs|site|pipeline)\/|^astro\.config|(^|\/)tsconfig\.json$|(^|\/)(test-)?fixtures?([.\/-]|$)|state-fixture/.test(file) || (/(\.|\/)test\b/.test(file) && !file.startsWith('templates/')));
   assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
 
   if (installed === undefined) {
