@@ -122,7 +122,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   return {
     name: 'codelabgen',
     hooks: {
-      'astro:config:setup': async ({ config, command, injectRoute, updateConfig }) => {
+      'astro:config:setup': async ({ config, command, injectRoute, updateConfig, logger }) => {
         const dev = command === 'dev';
         site = { course: path.resolve(fileURLToPath(config.root), options.course), drafts: (options.drafts ?? false) || dev, dev, diagramCache: options.diagramCache ?? diagramCacheDir(), prefix };
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
@@ -174,7 +174,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           const undrawn = chromium === null ? (await diagrams.done).client : 0;
           if (options.strictDiagrams && undrawn > 0) throw leftToBrowser(undrawn);
           pipelineRead.setDiagramJob(diagrams);
-          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded };
+          const shallowClone = pipelineRead.gitHistory(site.course) === 'shallow';
+          // `codelabgen site build` prints it from the summary (its Astro logs nothing); a host's build says it here.
+          if (shallowClone && options.onBuilt === undefined) logger.warn(`${pipelineRead.SHALLOW_CLONE_WARNING}; ${pipelineRead.SHALLOW_CLONE_HINT}`);
+          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, shallowClone };
           progress('pages', `${prepared.included.length} lessons`);
         }
       },
