@@ -137,10 +137,10 @@ async function newCourseAndExample(dir: string): Promise<void> {
 
 /**
  * A course author's own path with the installed package, no agent protocol: `init --example`, a
- * second lesson, `site dev` while the doc is saved by rename (an editor's atomic save) and in place,
- * each save visible in the served page, then `verify --all` and a publish `site build` that shows
- * the lessons whose tests passed, with their badge (site.publish: verified, set by init --example),
- * and `site preview` of it. Meanwhile a copy of the verified course is mounted in a Starlight site.
+ * second lesson, `verify --all`, `site dev` while the doc is saved by rename (an editor's atomic
+ * save) and in place, each save visible in the served page, a publish `site build` that shows the
+ * lessons whose tests passed, with their badge (site.publish: verified, set by init --example), and
+ * `site preview` of it; the course mounted in a Starlight site too.
  */
 async function handAuthor(dir: string, installed: string): Promise<void> {
   // README "Publish your own course": the course is the repository, beside its package.json.
@@ -159,27 +159,32 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
   await ok(['new', 'lesson', '1', 'Second steps']);
   const lessonDir = readdirSync(path.join(course, '1-first-steps')).find((name) => name.startsWith('1.2-'));
   assert.ok(lessonDir, 'new lesson made no folder');
-  await siteDev(dir, course, lessonDir);
+  // Verified before site dev, so that copies of the verified course can be built meanwhile (the
+  // docs edited in site dev change no test): a publish build with its preview, and a Starlight
+  // host. Each its own copy: the publish build records an event, which the host must not see.
   assert.match(await ok(['verify', '--all']), /^2 lessons: 2 passed/m);
-  // The Starlight host gets a copy: the publish build below records an event in the course.
-  const copy = path.join(dir, 'my-course-for-starlight');
-  cpSync(course, copy, { recursive: true, filter: (from) => path.basename(from) !== 'node_modules' });
+  const copy = (name: string) => {
+    cpSync(course, path.join(dir, name), { recursive: true, verbatimSymlinks: true });
+    return path.join(dir, name);
+  };
+  const published = copy('my-course-published');
   const publish = async () => {
-    const built = await ok(['site', 'build', '--out', '../my-site', '--base', '/mine/']);
+    const built = await codelabgen(published, ['site', 'build', '--out', '../my-site', '--base', '/mine/'], published, { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams-author') });
     assert.match(built, /built \d+ pages \(2 lessons\)/);
     assert.match(readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'), /tests passed \d+\/\d+/);
     // site preview serves that build at its base without being told the base again.
-    await serves(dir, course, ['site', 'preview', '--out', '../my-site'], `/mine/lessons/${lessonDir}/`, 60_000, async () => {});
+    await serves(dir, published, ['site', 'preview', '--out', '../my-site'], `/mine/lessons/${lessonDir}/`, 60_000, async () => {});
   };
-  await Promise.all([publish(), starlightHost(installed, copy)]);
+  await Promise.all([siteDev(dir, course, lessonDir), publish(), starlightHost(installed, copy('my-course-for-starlight'))]);
 }
 
 /** `site dev` shows each save of the lesson's readalong: three by rename, three in place. */
 async function siteDev(dir: string, course: string, lessonDir: string): Promise<void> {
   const doc = path.join(course, '1-first-steps', lessonDir, 'docs', 'readalong.md');
   await serves(dir, course, ['site', 'dev'], `/lessons/${lessonDir}/`, 180_000, async (url, log) => {
+    // Up to a minute a save: the builds beside it share the cores.
     const shows = async (marker: string) => {
-      for (let tries = 0; tries < 60; tries++) {
+      for (let tries = 0; tries < 240; tries++) {
         if ((await (await fetch(url)).text()).includes(marker)) return;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
