@@ -61,13 +61,13 @@ export interface WorkflowRun {
 /** Starts the workflow at once; its parts are awaited through the promises it returns. */
 export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowRun {
   const install = deferred<string>();
-  const run: WorkflowRun = { installed: install.promise, done: Promise.resolve([]), artifacts: path.join(setup.work, 'artifacts') };
+  const artifacts = path.join(setup.work, 'artifacts');
   let installing = false;
   const steps: StepRun[] = [];
   const context: RunnerContext = {
     ...setup,
     workflow,
-    artifacts: run.artifacts,
+    artifacts,
     steps,
     npmCi: async (workspace, ci) => {
       // The same install in a later job: linked to the first one (as setup-node's npm cache makes it cheap).
@@ -82,13 +82,15 @@ export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowR
       install.resolve(workspace);
     },
   };
-  run.done = (async () => {
+  const done = (async () => {
     for (const { job, matrices } of jobsInOrder(workflow)) await Promise.all(matrices.map((matrix) => runJob(context, job, matrix)));
     return steps;
   })();
-  run.done.catch((error: unknown) => install.reject(error)); // a failure before the install fails whoever waits for it
-  install.promise.catch(() => {}); // awaited (and reported) by the tests that need it
-  return run;
+  // Both are awaited (and their failure reported) by the tests; a failure before the install fails
+  // whoever waits for it.
+  done.catch((error: unknown) => install.reject(error));
+  install.promise.catch(() => {});
+  return { installed: install.promise, done, artifacts };
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
