@@ -1,6 +1,7 @@
-// Test helper (imported only by *.test.ts): pack this repository with npm, and write a course
-// repository's package.json and lock that install the tarball from the local npm cache.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+// Test helper (imported only by *.test.ts): pack this repository with npm, write a course
+// repository's package.json and lock that install the tarball from the local npm cache, and run
+// processes without blocking.
+import { spawn, spawnSync, type SpawnOptions, type SpawnSyncOptions } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,6 +43,25 @@ function lockClosure(lock: Lock, names: string[]): Set<string> {
   };
   for (const name of names) visit(`node_modules/${name}`);
   return keys;
+}
+
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A process run without blocking the event loop, so that a test's independent steps run at once. */
+export function run(command: string, args: string[], options: SpawnOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 export function npm(args: string[], options: SpawnSyncOptions): { code: number | null; stdout: string; stderr: string } {

@@ -18,12 +18,6 @@ export function loadLazily<T>(entry: string, source: string): T {
     const dist = here.pathname.endsWith('/dist/chunks/') ? new URL('../', here) : here;
     return load(new URL(`${entry}.mjs`, dist).pathname) as T;
   }
-  try {
-    return load(source) as T;
-  } catch (error) {
-    // Node strips no types under node_modules: an installed codelabgen whose sources run unbundled
-    // (the site's content loaders, through Vite) takes the same module from its shipped dist/.
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING') throw error;
-    return load(new URL(`../dist/${entry}.mjs`, import.meta.url).pathname) as T;
-  }
+  // Unbundled only in the repository: the package ships no source (its site is compiled, dist/site/).
+  return load(source) as T;
 }

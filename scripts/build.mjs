@@ -3,6 +3,7 @@
 // external and load only in the site commands; zod loads only when a command needs it.
 import { build } from 'esbuild';
 import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { buildSite } from './build-site.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -74,7 +75,9 @@ const result = await build({
   // schemas, yaml, markdown and report-files: loaded (content-schemas/lazy-load.ts) only by a command that needs
   // them: zod when a file fails its generated validator, js-yaml when a YAML file is read, marked
   // when a lesson doc is lexed, the report's code when `state phase done` writes the report.
-  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', markdown: 'pipeline/site/marked.ts', 'report-files': 'pipeline/report/files.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts' },
+  // site-read: pipeline/read/index.ts for the compiled site (dist/site/, below); the integration
+  // serves the instance it loaded itself in its place (pipeline/site/integration.ts, sharedPipelinePlugin).
+  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', markdown: 'pipeline/site/marked.ts', 'report-files': 'pipeline/report/files.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts', 'site-read': 'pipeline/read/index.ts' },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -114,6 +117,18 @@ const stateResult = await build({
   logLevel: 'warning',
 });
 if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1].replace(/(\.json)?$/, '.state$1'), JSON.stringify(stateResult.metafile));
+
+// The site the integration mounts, compiled (scripts/build-site.mjs): the package ships no TypeScript
+// source. The expressive-code settings are imported by path by the <Code> component, run in Vite
+// (pipeline/site/integration.ts): one file of their own, the packages they use left to the host.
+const tmp = (file) => new URL(`../dist.${process.pid}.tmp/${file}`, import.meta.url).pathname;
+await Promise.all([
+  buildSite(new URL('../site', import.meta.url).pathname, tmp('site'), {
+    [new URL('../content-schemas/index.ts', import.meta.url).pathname]: tmp('schemas.mjs'),
+    [new URL('../pipeline/read/index.ts', import.meta.url).pathname]: tmp('site-read.mjs'),
+  }),
+  build({ entryPoints: { 'site-expressive-code': 'pipeline/site/expressive-code.ts' }, outdir: `dist.${process.pid}.tmp`, outExtension: { '.js': '.mjs' }, bundle: true, packages: 'external', format: 'esm', platform: 'node', target: 'node22', logLevel: 'warning' }),
+]);
 
 // A CLI process that loaded the previous main.mjs may still import its command chunk: carry the
 // previous build's chunks over (hashed names never clash), dropping those older than ten minutes.

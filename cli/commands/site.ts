@@ -49,7 +49,7 @@ async function waitForInterrupt(server: { stop(): Promise<void>; done: Promise<v
 }
 
 async function build(ctx: Context, course: Course): Promise<ExitCode> {
-  const { buildSite } = await import('../../pipeline/site/index.ts');
+  const { buildSite, SHALLOW_CLONE_HINT, SHALLOW_CLONE_WARNING } = await import('../../pipeline/site/index.ts');
   const drafts = ctx.flag('drafts');
   const json = ctx.flag('json');
   // CODELABGEN_PROGRESS=lines: the MCP server runs the build as a child and reads these lines (cli/mcp/invoke.ts).
@@ -78,6 +78,10 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
     return EXIT.ok;
   }
   for (const problem of result.diagramErrors) ctx.out.warn(`warning: ${escapeControl(problem)} (shown as an error box)`);
+  if (result.shallowClone) {
+    ctx.out.warn(`warning: ${SHALLOW_CLONE_WARNING}`);
+    ctx.out.warn(`hint: ${SHALLOW_CLONE_HINT}`);
+  }
   if (!drafts && result.excluded.length > 0) {
     ctx.out.warn(`warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`);
   }

@@ -12,6 +12,7 @@ export { progressBoardHtml, PROGRESS_EVENTS } from '../site/progress-live.ts';
 export * from './course-data.ts';
 export * from './build-state.ts';
 export * from './lesson-files.ts';
+export * from './git-history.ts';
 export { readCachedDiagram as readDiagramSvg, diagramOutcome, diagramRenderer, type CachedDiagram } from '../site/diagrams.ts';
 export { leanSvg, pruneStyle, type DiagramStyle } from '../site/diagram-theme.ts';
 export { readSiteAssets } from '../site/assets.ts';

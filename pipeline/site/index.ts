@@ -3,3 +3,4 @@
 export * from './build.ts';
 export { builtBase, checkOut, isSiteBuild } from './out-folder.ts';
 export { diagramCacheDir } from './diagrams.ts';
+export { SHALLOW_CLONE_HINT, SHALLOW_CLONE_WARNING } from '../read/index.ts';

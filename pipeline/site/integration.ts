@@ -13,7 +13,7 @@ import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type Dia
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
 import { checkOutsideCourse } from './out-folder.ts';
-import { packageRoot } from './package-root.ts';
+import { siteImports, siteModule } from './package-root.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
 import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read/index.ts';
@@ -59,18 +59,18 @@ export type { BuildSummary };
 /**
  * A build whose lessons show no doc image gets site/lib/image-files-off.ts for image-files.ts, so
  * astro:assets stays out of it (it costs about a second on every build, rebuilds included). `site
- * dev` and builds with images keep the real one.
+ * dev` and builds with images keep the real one. (In the package both are compiled to .js.)
  */
 export function imagesOffPlugin(current: () => Prepared | null) {
-  const real = path.join(packageRoot(), 'site', 'lib', 'image-files.ts');
+  const real = siteModule('lib/image-files.ts');
   return {
     name: 'codelabgen:images-off',
     enforce: 'pre' as const,
     async resolveId(this: { resolve(source: string, importer?: string, options?: object): Promise<{ id: string } | null> }, source: string, importer: string | undefined, options: object) {
       const prepared = current();
-      if (!source.endsWith('image-files.ts') || prepared === null || prepared.images > 0) return null;
+      if (!/image-files\.[jt]s$/.test(source) || prepared === null || prepared.images > 0) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      return resolved?.id === real ? path.join(path.dirname(real), 'image-files-off.ts') : null;
+      return resolved?.id === real ? siteModule('lib/image-files-off.ts') : null;
     },
   };
 }
@@ -78,18 +78,18 @@ export function imagesOffPlugin(current: () => Prepared | null) {
 const SHARED_MODULES = Symbol.for('codelabgen.sharedModules');
 
 /**
- * The site's pages and collections import content-schemas/index.ts and pipeline/read/index.ts. Vite would
- * compile both, with everything they import (about 60 files), from TypeScript on every build and
- * dev start, and bundle them into the pages again: about a second of CPU (docs/performance.md).
- * Each is served instead as a few lines that re-export the module this integration already loaded
- * (one instance in the process: the course read before Astro starts and the content loaders share
- * it), handed over on globalThis.
+ * The site's pages and collections import content-schemas/index.ts and pipeline/read/index.ts (in
+ * the package: their dist/ builds). Vite would compile both, with everything they import (about 60
+ * files), on every build and dev start, and bundle them into the pages again: about a second of
+ * CPU (docs/performance.md). Each is served instead as a few lines that re-export the module this
+ * integration already loaded (one instance in the process: the course read before Astro starts and
+ * the content loaders share it), handed over on globalThis.
  */
 export function sharedPipelinePlugin() {
-  const root = packageRoot();
+  const files = siteImports();
   const modules: Record<string, Record<string, unknown>> = {
-    [path.join(root, 'content-schemas', 'index.ts')]: contentSchemas,
-    [path.join(root, 'pipeline', 'read', 'index.ts')]: pipelineRead,
+    [files.contentSchemas]: contentSchemas,
+    [files.pipelineRead]: pipelineRead,
   };
   Reflect.set(globalThis, SHARED_MODULES, modules);
   return {
@@ -123,27 +123,26 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   return {
     name: 'codelabgen',
     hooks: {
-      'astro:config:setup': async ({ config, command, injectRoute, updateConfig }) => {
+      'astro:config:setup': async ({ config, command, injectRoute, updateConfig, logger }) => {
         const dev = command === 'dev';
         site = { course: path.resolve(fileURLToPath(config.root), options.course), drafts: (options.drafts ?? false) || dev, dev, diagramCache: options.diagramCache ?? diagramCacheDir(), prefix };
-        const routes = path.join(packageRoot(), 'site', 'routes');
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
         const report = site.drafts || courseConfig.report;
         // A build has a Glossary and a Sources page only when they have entries (`site dev` always: they may come).
         const course = courseAt(site.course);
         const empty = new Set(dev ? [] : [...(pipelineRead.readGlossary(course).length === 0 ? ['glossary'] : []), ...(pipelineRead.readSources(course).length === 0 ? ['sources'] : [])]);
-        for (const route of ROUTES.filter((r) => (!PRODUCER_ROUTES.has(r) || report) && !empty.has(r))) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: path.join(routes, `${route}.astro`), prerender: true });
-        if (prefix === '') injectRoute({ pattern: '/404', entrypoint: path.join(routes, '404.astro'), prerender: true });
+        for (const route of ROUTES.filter((r) => (!PRODUCER_ROUTES.has(r) || report) && !empty.has(r))) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: siteModule(`routes/${route}.astro`), prerender: true });
+        if (prefix === '') injectRoute({ pattern: '/404', entrypoint: siteModule('routes/404.astro'), prerender: true });
         // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
-        for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: path.join(routes, entry!), prerender: true });
+        for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: siteModule(`routes/${entry}`), prerender: true });
         // Each lesson's code, beside its page (site/routes/lesson-code.zip.ts).
-        injectRoute({ pattern: `${prefix}/lessons/[lesson]/[folder].zip`, entrypoint: path.join(routes, 'lesson-code.zip.ts'), prerender: true });
+        injectRoute({ pattern: `${prefix}/lessons/[lesson]/[folder].zip`, entrypoint: siteModule('routes/lesson-code.zip.ts'), prerender: true });
         // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
         const ec = expressiveCode({
           customConfigPreprocessors: {
             preprocessAstroIntegrationConfig: ({ ecConfig }) => ({ ...(ecConfig as object), ...expressiveCodeOptions }),
-            preprocessComponentConfig: `import { expressiveCodeOptions } from ${JSON.stringify(path.join(packageRoot(), 'pipeline', 'site', 'expressive-code.ts'))}; export default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });`,
+            preprocessComponentConfig: `import { expressiveCodeOptions } from ${JSON.stringify(siteImports().expressiveCode)}; export default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });`,
           },
         });
         const hasEc = config.integrations.some((i) => i.name === 'astro-expressive-code' || i.name === '@astrojs/starlight');
@@ -176,7 +175,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           const undrawn = chromium === null ? (await diagrams.done).client : 0;
           if (options.strictDiagrams && undrawn > 0) throw leftToBrowser(undrawn);
           pipelineRead.setDiagramJob(diagrams);
-          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded };
+          const shallowClone = pipelineRead.gitHistory(site.course) === 'shallow';
+          // `codelabgen site build` prints it from the summary (its Astro logs nothing); a host's build says it here.
+          if (shallowClone && options.onBuilt === undefined) logger.warn(`${pipelineRead.SHALLOW_CLONE_WARNING}; ${pipelineRead.SHALLOW_CLONE_HINT}`);
+          summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, shallowClone };
           progress('pages', `${prepared.included.length} lessons`);
         }
       },

@@ -19,6 +19,8 @@ export interface BuildSummary {
   /** The search index of the replaced output was kept: no page changed (pipeline/site/search.ts). */
   searchKept: boolean;
   recorded: boolean;
+  /** The course is in a shallow git clone: the lesson pages show no last-updated date (pipeline/read/git-history.ts). */
+  shallowClone: boolean;
 }
 
 /** The worker's result: the summary, with the output's pages, their weights (--stats) and the time taken. */

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { astroSubRequests } from './astro-subrequests.ts';
-import { packageRoot } from './package-root.ts';
+import { siteDir } from './package-root.ts';
 import type { SiteBuildResult, SiteJob, WorkerMessage } from './site-job.ts';
 import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
@@ -27,14 +27,15 @@ async function fail(error: unknown, mode: string): Promise<never> {
 function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, integrations: AstroInlineConfig['integrations'] = []): AstroInlineConfig {
   // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
   // entry) under its root, so each course gets a root of its own: builds of two courses at once
-  // must not overwrite each other's. The pages and components stay in the package's site/, outside
-  // that root: their <script>/<style> sub-requests need /@fs ids (pipeline/site/astro-subrequests.ts).
+  // must not overwrite each other's. The pages and components stay in the package's site folder
+  // (siteDir()), outside that root: their <script>/<style> sub-requests need /@fs ids
+  // (pipeline/site/astro-subrequests.ts).
   const root = path.join(job.cacheDir, 'root');
   mkdirSync(root, { recursive: true });
   return {
     root,
     configFile: false,
-    srcDir: path.join(packageRoot(), 'site'),
+    srcDir: siteDir(),
     // Paths that end up in the bundle stay the same from run to run (else no page is ever kept).
     publicDir: path.join(job.cacheDir, 'public'),
     outDir: job.out,

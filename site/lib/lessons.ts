@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { isPublished, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readSources, readTopics, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read/index.ts';
+import { isPublished, gitHistory, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readSources, readTopics, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read/index.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { testCommand } from './download.ts';
@@ -97,12 +97,6 @@ export function leafSegments(doc: DocView | null): LeafSegmentView[] {
   return (doc?.segments ?? []).flatMap((s) => (s.kind === 'group' ? s.parts : [s]));
 }
 
-/** The course's git repository root, or null when it is not in one (or git is missing). */
-function gitRoot(course: string): string | null {
-  const result = spawnSync('git', ['-C', course, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
-  return result.status === 0 ? result.stdout.trim() : null;
-}
-
 /** Date (YYYY-MM-DD) of the last commit touching the lesson folder, null outside git or when uncommitted. */
 function lastUpdated(course: string, dir: string): string | null {
   const result = spawnSync('git', ['-C', course, 'log', '-1', '--format=%cs', '--', path.join(course, dir)], { encoding: 'utf8' });
@@ -118,7 +112,8 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
   const topicSource = new Map(readTopics(view.course).map((t) => [t.id, t.source] as const));
   const accepted = new Map(readSources(view.course).map((s) => [s.id, s] as const));
   const sourcesOf = (id: string) => [...new Set((curriculumLessons.get(id)?.topics ?? []).flatMap((t) => topicSource.get(t) ?? []))].flatMap((s) => (accepted.has(s) ? [{ id: s, title: accepted.get(s)!.title, url: accepted.get(s)!.url }] : []));
-  const inGit = gitRoot(view.course.root) !== null;
+  // A shallow clone would date every lesson by its one commit (pipeline/read/git-history.ts).
+  const datedByGit = gitHistory(view.course.root) === 'full';
   const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
   const links: DocLinks = docLinks(view, (lesson) => isIncluded(view, lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
   // Docs the build rendered before Astro started, for the same lessons with the same links.
@@ -144,7 +139,7 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       blocked: lesson.state?.blocked?.reason ?? null,
       stale: lesson.state?.stale?.reason ?? null,
       dir: lesson.dir,
-      updated: inGit ? lastUpdated(view.course.root, lesson.dir) : null,
+      updated: datedByGit ? lastUpdated(view.course.root, lesson.dir) : null,
       readalong: docView(lesson.id, docs.readalong, options, used),
       notes: docView(lesson.id, docs.notes, options, used),
       diagrams: readDiagramFiles(view.course, lesson).map((d) => diagramView(d, options)),

@@ -71,7 +71,7 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
   blocked: z.string().nullable(),
   stale: z.string().nullable(),
   dir: z.string().describe('Lesson folder relative to the course root.'),
-  updated: z.string().nullable().describe('Date of the last git commit touching the lesson folder (YYYY-MM-DD), null outside git.'),
+  updated: z.string().nullable().describe('Date of the last git commit touching the lesson folder (YYYY-MM-DD), null outside git or in a shallow clone.'),
   readalong: DocViewSchema.nullable(),
   notes: DocViewSchema.nullable(),
   diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),
