@@ -1,5 +1,6 @@
 // `astro dev` with a course: watches the course folder (each new server calls this, also after a
-// restart), refreshes the course collections on every change and once more when the saves settle,
+// restart), refreshes the course collections once the files of a save are written (one sync, so one
+// reload of the open page: site/components/DevLive.astro),
 // renders new diagrams with the build-time renderer, and prints new problems as `error:` lines.
 import path from 'node:path';
 import { SITE_OUT_DIR } from '../course/course.ts';
@@ -11,8 +12,15 @@ import { prepareSite, type Prepared } from './prepare.ts';
 export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'mdx'].map((name) => `codelabgen-${name}`);
 /** The newest generation the loaders have read (site/collections.ts sets it; same process, other module graph). */
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
+/** The problems last printed (site/lib/dev-problems.ts reads them for the page's banner). */
+export const DEV_PROBLEMS_KEY = Symbol.for('codelabgen.devProblems');
 /** ms before trying a refresh again that Astro skipped. */
 const RETRY_MS = 100;
+/** ms of quiet after a change before the collections are synced: the files of one save (an editor
+ * that truncates and then writes, readalong and notes saved together) make one sync, so one reload. */
+const QUIET_MS = 60;
+/** A sync starts at the latest this long after the first change it waits for (saves in a row). */
+const MAX_WAIT_MS = 300;
 /** ms of quiet after the last change before the course check (problems, new diagrams). */
 const SETTLE_MS = 250;
 
@@ -21,13 +29,15 @@ interface Watched {
   site: SiteOptions;
   /** Prints one terminal line (`error: ...`). */
   print: (line: string) => void;
+  /** Called with the whole list each time the problems change (the page's banner). */
+  onProblems?: (problems: string[]) => void;
 }
 
 /**
  * The course is watched here, not by Vite's watcher: Astro reloads its content config on every
  * .md, .json or .yaml change Vite reports, and a sync that starts meanwhile is skipped.
  */
-export function watchCourse({ refreshContent, site, print }: Watched): CourseWatcher {
+export function watchCourse({ refreshContent, site, print, onProblems }: Watched): CourseWatcher {
   let generation = 0;
   let settle: NodeJS.Timeout | undefined;
   let checking: Promise<void> = Promise.resolve();
@@ -59,7 +69,10 @@ export function watchCourse({ refreshContent, site, print }: Watched): CourseWat
   const report = (problems: string[]) => {
     problems = problems.map((problem) => problem.split('\n')[0] ?? problem);
     for (const problem of problems) if (!shown.has(problem)) print(`error: ${problem}`);
+    const changed = problems.length !== shown.size || problems.some((p) => !shown.has(p));
     shown = new Set(problems);
+    Reflect.set(globalThis, DEV_PROBLEMS_KEY, [...shown]);
+    if (changed) onProblems?.([...shown]);
   };
   const check = async () => {
     let prepared: Prepared;
@@ -73,14 +86,32 @@ export function watchCourse({ refreshContent, site, print }: Watched): CourseWat
     report([...prepared.problems, ...diagramErrors(prepared, site.diagramCache)]);
   };
   const queueCheck = () => (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
+  let quiet: NodeJS.Timeout | undefined;
+  let firstChange = 0;
+  const syncSoon = () => {
+    const now = Date.now();
+    if (quiet === undefined) firstChange = now;
+    clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      quiet = undefined;
+      refresh().catch((error: unknown) => print(`error: ${(error as Error).message}`));
+    }, Math.max(0, Math.min(QUIET_MS, firstChange + MAX_WAIT_MS - now)));
+  };
   const watcher = watchFolder(site.course, (file) => {
     if (isBuildOutput(path.relative(site.course, file))) return; // `site build` writing the course's site-out/
-    refresh().catch((error: unknown) => print(`error: ${(error as Error).message}`));
+    syncSoon();
     clearTimeout(settle);
     settle = setTimeout(queueCheck, SETTLE_MS);
   });
   queueCheck();
-  return watcher;
+  return {
+    ready: watcher.ready,
+    close: () => {
+      clearTimeout(quiet);
+      clearTimeout(settle);
+      return watcher.close();
+    },
+  };
 }
 
 /** A path (relative to the course) in the course's own site output or its staging folders. */
