@@ -1,5 +1,7 @@
 // `codelabgen site dev` on a copy of the demo course with a browser open: 20 saves in a row
-// (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 2 s, then
+// (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 3 s; one save
+// updates the open page in place (no load, the main column never empty; save → visible timed over
+// 10 saves); a broken course file shows a red banner until it is fixed; then
 // broken content is printed in the terminal as `error:` lines as well as shown in the page. Timed:
 // the `dev` project runs this file alone (playwright.config.ts). The two tests share one server
 // (a worker restarted after a failure starts its own).
@@ -26,7 +28,9 @@ function retitle(course: string, from: string, to: string): void {
   writeFileSync(file, next);
 }
 
-const SHOWS_WITHIN = 2_000; // ms from a save to the page showing it (docs/site.md, "Rebuilds and the dev preview")
+/** ms from a save to the page showing it: the target is 1.5 s (docs/site.md, "Rebuilds and the dev
+ * preview", measured by the "one save" test below); twice that, so a loaded machine does not fail it. */
+const SHOWS_WITHIN = 3_000;
 
 async function shows(page: Page, text: string): Promise<void> {
   await expect(page.locator('body')).toContainText(text, { timeout: SHOWS_WITHIN });
@@ -39,7 +43,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => dev?.close());
 
-test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open page within 2 s', async ({ page }) => {
+test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open page within 3 s', async ({ page }) => {
   test.setTimeout(300_000);
   try {
     const lesson = lessons()[1] ?? lessons()[0]!;
@@ -115,6 +119,9 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(`navigated ${frame.url()}`));
     await sampleMain(page);
     const before = await mainSamples(page);
+    await page.evaluate(() => window.scrollTo(0, 600));
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(500);
     const times: number[] = [];
     const syncs = () => dev.output().split('\n').filter((line) => line.includes('Syncing content')).length;
     const syncsBefore = syncs();
@@ -128,7 +135,7 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
         writeFileSync(`${notes}.tmp`, `${readFileSync(notes, 'utf8')}\n\n${text}.\n`);
         renameSync(`${notes}.tmp`, notes);
       }
-      await expect(page.getByRole('main')).toContainText(text, { timeout: 3_000 });
+      await expect(page.getByRole('main')).toContainText(text, { timeout: SHOWS_WITHIN });
       times.push(Date.now() - started);
       // No second update for the same save (one sync, one in-place update): nothing moves after it.
       await page.waitForTimeout(400);
@@ -137,6 +144,7 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     // One sync per save (the watcher's events coalesced), give or take a few that a save split in two.
     expect(syncs() - syncsBefore, 'content syncs for 10 saves').toBeLessThanOrEqual(13);
     const after = await mainSamples(page);
+    expect(await page.evaluate(() => window.scrollY), 'the reader stays where they were').toBe(scrolled);
     expect(after.count, 'the main column was sampled throughout').toBeGreaterThan(before.count + 50);
     expect(after.minText, 'the main column was never empty').toBeGreaterThan(1_000);
     expect(after.minHeight, 'the main column never collapsed').toBeGreaterThan(400);
