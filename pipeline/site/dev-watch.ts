@@ -1,7 +1,8 @@
 // `astro dev` with a course: watches the course folder (each new server calls this, also after a
 // restart), refreshes the course collections once the files of a save are written (one sync, so one
-// reload of the open page: site/components/DevLive.astro),
-// renders new diagrams with the build-time renderer, and prints new problems as `error:` lines.
+// update of the open page: site/components/DevLive.astro), then checks the course: renders new
+// diagrams with the build-time renderer, and prints new problems as `error:` lines (and sends them
+// to the page's banner).
 import path from 'node:path';
 import { SITE_OUT_DIR } from '../course/course.ts';
 import { watchFolder, type CourseWatcher } from './course-watch.ts';
@@ -21,8 +22,12 @@ const RETRY_MS = 100;
 const QUIET_MS = 60;
 /** A sync starts at the latest this long after the first change it waits for (saves in a row). */
 const MAX_WAIT_MS = 300;
-/** ms of quiet after the last change before the course check (problems, new diagrams). */
-const SETTLE_MS = 250;
+/** ms after the sync that read the last change before the course check (problems, new diagrams):
+ * the check reads the whole course and blocks the server meanwhile, so the open page's fetch of
+ * itself after the sync (site/components/DevLive.astro) goes first. */
+const SETTLE_MS = 400;
+/** ms after the last change before the course check even when no sync has finished since. */
+const CHECK_ANYWAY_MS = 3000;
 
 interface Watched {
   refreshContent: ((options: { loaders: string[]; context: Record<string, unknown> }) => Promise<void>) | undefined;
@@ -40,6 +45,8 @@ interface Watched {
 export function watchCourse({ refreshContent, site, print, onProblems }: Watched): CourseWatcher {
   let generation = 0;
   let settle: NodeJS.Timeout | undefined;
+  let quiet: NodeJS.Timeout | undefined;
+  let firstChange = 0;
   let checking: Promise<void> = Promise.resolve();
   let shown = new Set<string>();
   const chromium = findChromium();
@@ -48,8 +55,10 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
   // own files reloads Astro's content config): then it is tried again.
   let syncing = false;
   let dirty = false;
-  const refresh = async () => {
+  let checkAfter = false;
+  const refresh = async (thenCheck: boolean) => {
     dirty = true;
+    checkAfter ||= thenCheck;
     if (syncing) return;
     syncing = true;
     try {
@@ -64,6 +73,11 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
       }
     } finally {
       syncing = false;
+      if (checkAfter && quiet === undefined) {
+        checkAfter = false;
+        clearTimeout(settle);
+        settle = setTimeout(queueCheck, SETTLE_MS);
+      }
     }
   };
   const report = (problems: string[]) => {
@@ -82,26 +96,25 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
       return report([(error as Error).message]);
     }
     const stats = await renderDiagrams(prepared.diagrams, site.diagramCache, chromium);
-    if (stats.rendered + stats.failed > 0) await refresh();
+    if (stats.rendered + stats.failed > 0) await refresh(false);
     report([...prepared.problems, ...diagramErrors(prepared, site.diagramCache)]);
   };
   const queueCheck = () => (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
-  let quiet: NodeJS.Timeout | undefined;
-  let firstChange = 0;
   const syncSoon = () => {
     const now = Date.now();
     if (quiet === undefined) firstChange = now;
     clearTimeout(quiet);
     quiet = setTimeout(() => {
       quiet = undefined;
-      refresh().catch((error: unknown) => print(`error: ${(error as Error).message}`));
+      refresh(true).catch((error: unknown) => print(`error: ${(error as Error).message}`));
     }, Math.max(0, Math.min(QUIET_MS, firstChange + MAX_WAIT_MS - now)));
   };
   const watcher = watchFolder(site.course, (file) => {
     if (isBuildOutput(path.relative(site.course, file))) return; // `site build` writing the course's site-out/
     syncSoon();
+    // Set again (sooner) when the sync is done; this one in case syncs keep being skipped.
     clearTimeout(settle);
-    settle = setTimeout(queueCheck, SETTLE_MS);
+    settle = setTimeout(queueCheck, CHECK_ANYWAY_MS);
   });
   queueCheck();
   return {
