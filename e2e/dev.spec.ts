@@ -204,9 +204,13 @@ test('site dev: a broken course file shows a red banner naming file and line unt
       writeFileSync(file, damage(good));
       await expect(banner).toBeVisible({ timeout: 10_000 });
       await expect(banner).toContainText(says);
-      // It stays (well past the dev server's checks), over the last good content.
+      // It stays (well past the dev server's checks), over the last good content, and the dev
+      // server waits for the fix (no sync tried again and again meanwhile).
+      const syncs = () => dev.output().split('\n').filter((line) => line.includes('Syncing content')).length;
+      const syncsBefore = syncs();
       await page.waitForTimeout(1_500);
       await expect(banner).toBeVisible();
+      expect(syncs() - syncsBefore, 'content syncs while the file stays broken').toBeLessThanOrEqual(1);
       await expect(heading).toHaveText(`${lesson.id} ${lesson.title}`);
       expect((await page.getByRole('main').textContent())?.trim().length ?? 0, 'the last good content is still shown').toBeGreaterThan(1_000);
       // Red: white text on a red background, in both themes, with AA contrast.
