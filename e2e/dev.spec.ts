@@ -1,10 +1,12 @@
 // `codelabgen site dev` on a copy of the demo course with a browser open: 20 saves in a row
-// (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 2 s, then
+// (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 3 s; one save
+// updates the open page in place (no load, the main column never empty; save → visible timed over
+// 10 saves); a broken course file shows a red banner until it is fixed; then
 // broken content is printed in the terminal as `error:` lines as well as shown in the page. Timed:
 // the `dev` project runs this file alone (playwright.config.ts). The two tests share one server
 // (a worker restarted after a failure starts its own).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
@@ -26,7 +28,9 @@ function retitle(course: string, from: string, to: string): void {
   writeFileSync(file, next);
 }
 
-const SHOWS_WITHIN = 2_000; // ms from a save to the page showing it (docs/site.md, "Rebuilds and the dev preview")
+/** ms from a save to the page showing it: the target is 1.5 s (docs/site.md, "Rebuilds and the dev
+ * preview", measured by the "one save" test below); twice that, so a loaded machine does not fail it. */
+const SHOWS_WITHIN = 3_000;
 
 async function shows(page: Page, text: string): Promise<void> {
   await expect(page.locator('body')).toContainText(text, { timeout: SHOWS_WITHIN });
@@ -39,7 +43,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => dev?.close());
 
-test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open page within 2 s', async ({ page }) => {
+test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open page within 3 s', async ({ page }) => {
   test.setTimeout(300_000);
   try {
     const lesson = lessons()[1] ?? lessons()[0]!;
@@ -77,6 +81,154 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
     // Every save is still there after a manual reload (none was served stale).
     await page.reload();
     for (let round = 1; round <= 4; round++) await shows(page, `Notes save ${round}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+  }
+});
+
+/** Starts sampling the main column in the page (every animation frame, across in-place updates). */
+async function sampleMain(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { mainSamples?: { minText: number; minHeight: number; count: number } };
+    const samples = (w.mainSamples = { minText: Infinity, minHeight: Infinity, count: 0 });
+    const sample = () => {
+      const main = document.querySelector('main');
+      samples.minText = Math.min(samples.minText, main?.textContent?.trim().length ?? 0);
+      samples.minHeight = Math.min(samples.minHeight, main?.getBoundingClientRect().height ?? 0);
+      samples.count++;
+      requestAnimationFrame(sample);
+    };
+    sample();
+  });
+}
+
+async function mainSamples(page: Page): Promise<{ minText: number; minHeight: number; count: number }> {
+  return page.evaluate(() => (window as unknown as { mainSamples: { minText: number; minHeight: number; count: number } }).mainSamples);
+}
+
+test('site dev: one save (in place or by rename) updates the open lesson in place: no reload, the main column never empty, shown within 3 s', async ({ page }) => {
+  test.setTimeout(180_000);
+  try {
+    const lesson = lessons()[1] ?? lessons()[0]!;
+    const dir = lessonDir(lesson, dev.course);
+    const notes = path.join(dir, 'docs', 'notes.md');
+    await page.goto(`http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`);
+    await warmUp(page, notes);
+    const loads: string[] = [];
+    page.on('load', () => loads.push(page.url()));
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(`navigated ${frame.url()}`));
+    await page.waitForTimeout(1_500); // the warm-up save's check
+    await sampleMain(page);
+    const before = await mainSamples(page);
+    await page.evaluate(() => window.scrollTo(0, 600));
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(500);
+    const times: number[] = [];
+    const syncs = () => dev.output().split('\n').filter((line) => line.includes('Syncing content')).length;
+    const syncsBefore = syncs();
+    for (let i = 1; i <= 10; i++) {
+      const text = `Live save ${i}`;
+      // The moment the text is in the page, in the page's clock: a MutationObserver (costs nothing
+      // between updates, unlike polling, which also waits up to 1 s between looks).
+      const started = await page.evaluate((t) => {
+        const w = window as unknown as { shownAt?: number };
+        delete w.shownAt;
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector('main')?.textContent?.includes(t)) return;
+          w.shownAt = performance.now();
+          observer.disconnect();
+        });
+        observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+        return performance.now();
+      }, text);
+      if (i % 2 === 1) {
+        appendFileSync(notes, `\n\n${text}.\n`);
+      } else {
+        // An editor's atomic save: a new file renamed over the old one.
+        writeFileSync(`${notes}.tmp`, `${readFileSync(notes, 'utf8')}\n\n${text}.\n`);
+        renameSync(`${notes}.tmp`, notes);
+      }
+      await expect(page.getByRole('main')).toContainText(text, { timeout: SHOWS_WITHIN });
+      const shownAt = await page.evaluate(() => (window as unknown as { shownAt?: number }).shownAt);
+      expect(shownAt, `save ${i}: seen by the observer`).toBeDefined();
+      times.push(Math.round(shownAt! - started));
+      expect(times.at(-1), `save ${i}: shown within ${SHOWS_WITHIN} ms`).toBeLessThanOrEqual(SHOWS_WITHIN);
+      // No reload after it either. The next save comes once the dev server has checked the course
+      // after this one (pipeline/site/dev-watch.ts: a check reads the whole course and holds the
+      // server meanwhile), as an author's saves would: each is timed on its own.
+      await page.waitForTimeout(1_500);
+      expect(loads, `save ${i}: the page was reloaded`).toEqual([]);
+    }
+    // One sync per save (the watcher's events coalesced), give or take a few that a save split in two.
+    expect(syncs() - syncsBefore, 'content syncs for 10 saves').toBeLessThanOrEqual(13);
+    const after = await mainSamples(page);
+    expect(await page.evaluate(() => window.scrollY), 'the reader stays where they were').toBe(scrolled);
+    expect(after.count, 'the main column was sampled throughout').toBeGreaterThan(before.count + 50);
+    expect(after.minText, 'the main column was never empty').toBeGreaterThan(1_000);
+    expect(after.minHeight, 'the main column never collapsed').toBeGreaterThan(400);
+    // The page's script still works on the swapped body (its listeners were moved, not doubled).
+    await page.keyboard.press('Control+k');
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    const sorted = [...times].sort((a, b) => a - b);
+    const median = (sorted[4]! + sorted[5]!) / 2;
+    console.log(`site dev: save → visible over ${times.length} saves: median ${median} ms, max ${sorted.at(-1)} ms (${times.join(', ')}); ${syncs() - syncsBefore} content syncs; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+  }
+});
+
+test('site dev: a broken course file shows a red banner naming file and line until it is fixed, over the last good content', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  try {
+    const lesson = lessons()[0]!;
+    const dir = lessonDir(lesson, dev.course);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`);
+    await warmUp(page, path.join(dir, 'docs', 'notes.md'));
+    const loads: string[] = [];
+    page.on('load', () => loads.push(page.url()));
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText(`${lesson.id} ${lesson.title}`);
+    const banner = page.getByRole('alert').filter({ hasText: 'in the course: the page shows the last good version' });
+    await expect(banner).toHaveCount(0);
+
+    const broken: Array<{ file: string; damage: (text: string) => string; says: RegExp }> = [
+      { file: path.join(dev.course, '.codelabgen', 'curriculum.yaml'), damage: (t) => `${t}  broken: [\n`, says: /error: \.codelabgen\/curriculum\.yaml: invalid YAML: .* \(\d+:\d+\)/ },
+      { file: path.join(dev.course, '.codelabgen', 'config.yaml'), damage: (t) => `${t}site: [\n`, says: /error: \.codelabgen\/config\.yaml: invalid YAML: .* \(\d+:\d+\)/ },
+      { file: path.join(dir, 'docs', 'notes.md'), damage: (t) => `---\ntitle: [\n---\n${t}`, says: new RegExp(`error: lesson ${lesson.id.replace('.', '\\.')} docs/notes\\.md:2: front matter: invalid YAML`) },
+    ];
+    for (const [n, { file, damage, says }] of broken.entries()) {
+      const good = readFileSync(file, 'utf8');
+      writeFileSync(file, damage(good));
+      await expect(banner).toBeVisible({ timeout: 10_000 });
+      await expect(banner).toContainText(says);
+      // It stays (well past the dev server's checks), over the last good content, and the dev
+      // server waits for the fix (no sync tried again and again meanwhile).
+      const syncs = () => dev.output().split('\n').filter((line) => line.includes('Syncing content')).length;
+      const syncsBefore = syncs();
+      await page.waitForTimeout(1_500);
+      await expect(banner).toBeVisible();
+      expect(syncs() - syncsBefore, 'content syncs while the file stays broken').toBeLessThanOrEqual(1);
+      await expect(heading).toHaveText(`${lesson.id} ${lesson.title}`);
+      expect((await page.getByRole('main').textContent())?.trim().length ?? 0, 'the last good content is still shown').toBeGreaterThan(1_000);
+      // Red: white text on a red background, in both themes, with AA contrast.
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const [r, g, b] = await banner.evaluate((el) => getComputedStyle(el).backgroundColor.match(/\d+/g)!.map(Number));
+        expect(r! - Math.max(g!, b!), `${theme}: the banner's background rgb(${r}, ${g}, ${b}) is red`).toBeGreaterThan(100);
+        const { violations } = await new AxeBuilder({ page }).include('[data-dev-problems]').withRules(['color-contrast']).analyze();
+        expect(violations.map((v) => `${theme}: ${v.id} (${v.nodes.map((node) => node.target.join(' ')).join(' | ')})`)).toEqual([]);
+        if (n === 0) {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screenshots', `dev-error-banner-${theme}-1280.png`) });
+        }
+      }
+      writeFileSync(file, good);
+      await expect(banner, 'the banner goes once the file is fixed').toHaveCount(0, { timeout: 10_000 });
+    }
+    expect(loads, 'the page was never reloaded').toEqual([]);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
   }

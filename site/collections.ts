@@ -66,6 +66,7 @@ function courseLoader(name: string, entries: Entries): Loader {
         if (!options.dev) throw error;
         const kept = ctx.store.get('course');
         if (name === 'course' && kept) ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }) });
+        markLoaded(ctx.refreshContextData?.generation); // read (and failed): not a sync to try again
         return;
       }
       await syncEntries(ctx, fresh);
@@ -144,6 +145,7 @@ const mdxDocs = defineCollection({
         view = courseView(options.course, ctx.refreshContextData?.generation);
       } catch (error) {
         if (!options.dev) throw error;
+        markLoaded(ctx.refreshContextData?.generation);
         return;
       }
       const files = new Map<string, string>();

@@ -1,6 +1,8 @@
 // `astro dev` with a course: watches the course folder (each new server calls this, also after a
-// restart), refreshes the course collections on every change and once more when the saves settle,
-// renders new diagrams with the build-time renderer, and prints new problems as `error:` lines.
+// restart), refreshes the course collections once the files of a save are written (one sync, so one
+// update of the open page: site/components/DevLive.astro), then checks the course: renders new
+// diagrams with the build-time renderer, and prints new problems as `error:` lines (and sends them
+// to the page's banner).
 import path from 'node:path';
 import { SITE_OUT_DIR } from '../course/course.ts';
 import { watchFolder, type CourseWatcher } from './course-watch.ts';
@@ -11,25 +13,40 @@ import { prepareSite, type Prepared } from './prepare.ts';
 export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'mdx'].map((name) => `codelabgen-${name}`);
 /** The newest generation the loaders have read (site/collections.ts sets it; same process, other module graph). */
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
+/** The problems last printed (site/lib/dev-problems.ts reads them for the page's banner). */
+export const DEV_PROBLEMS_KEY = Symbol.for('codelabgen.devProblems');
 /** ms before trying a refresh again that Astro skipped. */
 const RETRY_MS = 100;
-/** ms of quiet after the last change before the course check (problems, new diagrams). */
-const SETTLE_MS = 250;
+/** ms of quiet after a change before the collections are synced: the files of one save (an editor
+ * that truncates and then writes, readalong and notes saved together) make one sync, so one reload. */
+const QUIET_MS = 60;
+/** A sync starts at the latest this long after the first change it waits for (saves in a row). */
+const MAX_WAIT_MS = 300;
+/** ms after the sync that read the last change before the course check (problems, new diagrams):
+ * the check reads the whole course and blocks the server meanwhile, so the open page's fetch of
+ * itself after the sync (site/components/DevLive.astro) goes first. */
+const SETTLE_MS = 400;
+/** ms after the last change before the course check even when no sync has finished since. */
+const CHECK_ANYWAY_MS = 3000;
 
 interface Watched {
   refreshContent: ((options: { loaders: string[]; context: Record<string, unknown> }) => Promise<void>) | undefined;
   site: SiteOptions;
   /** Prints one terminal line (`error: ...`). */
   print: (line: string) => void;
+  /** Called with the whole list each time the problems change (the page's banner). */
+  onProblems?: (problems: string[]) => void;
 }
 
 /**
  * The course is watched here, not by Vite's watcher: Astro reloads its content config on every
  * .md, .json or .yaml change Vite reports, and a sync that starts meanwhile is skipped.
  */
-export function watchCourse({ refreshContent, site, print }: Watched): CourseWatcher {
+export function watchCourse({ refreshContent, site, print, onProblems }: Watched): CourseWatcher {
   let generation = 0;
   let settle: NodeJS.Timeout | undefined;
+  let quiet: NodeJS.Timeout | undefined;
+  let firstChange = 0;
   let checking: Promise<void> = Promise.resolve();
   let shown = new Set<string>();
   const chromium = findChromium();
@@ -38,8 +55,10 @@ export function watchCourse({ refreshContent, site, print }: Watched): CourseWat
   // own files reloads Astro's content config): then it is tried again.
   let syncing = false;
   let dirty = false;
-  const refresh = async () => {
+  let checkAfter = false;
+  const refresh = async (thenCheck: boolean) => {
     dirty = true;
+    checkAfter ||= thenCheck;
     if (syncing) return;
     syncing = true;
     try {
@@ -54,12 +73,20 @@ export function watchCourse({ refreshContent, site, print }: Watched): CourseWat
       }
     } finally {
       syncing = false;
+      if (checkAfter && quiet === undefined) {
+        checkAfter = false;
+        clearTimeout(settle);
+        settle = setTimeout(queueCheck, SETTLE_MS);
+      }
     }
   };
   const report = (problems: string[]) => {
     problems = problems.map((problem) => problem.split('\n')[0] ?? problem);
     for (const problem of problems) if (!shown.has(problem)) print(`error: ${problem}`);
+    const changed = problems.length !== shown.size || problems.some((p) => !shown.has(p));
     shown = new Set(problems);
+    Reflect.set(globalThis, DEV_PROBLEMS_KEY, [...shown]);
+    if (changed) onProblems?.([...shown]);
   };
   const check = async () => {
     let prepared: Prepared;
@@ -69,18 +96,35 @@ export function watchCourse({ refreshContent, site, print }: Watched): CourseWat
       return report([(error as Error).message]);
     }
     const stats = await renderDiagrams(prepared.diagrams, site.diagramCache, chromium);
-    if (stats.rendered + stats.failed > 0) await refresh();
+    if (stats.rendered + stats.failed > 0) await refresh(false);
     report([...prepared.problems, ...diagramErrors(prepared, site.diagramCache)]);
   };
   const queueCheck = () => (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
+  const syncSoon = () => {
+    const now = Date.now();
+    if (quiet === undefined) firstChange = now;
+    clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      quiet = undefined;
+      refresh(true).catch((error: unknown) => print(`error: ${(error as Error).message}`));
+    }, Math.max(0, Math.min(QUIET_MS, firstChange + MAX_WAIT_MS - now)));
+  };
   const watcher = watchFolder(site.course, (file) => {
     if (isBuildOutput(path.relative(site.course, file))) return; // `site build` writing the course's site-out/
-    refresh().catch((error: unknown) => print(`error: ${(error as Error).message}`));
+    syncSoon();
+    // Set again (sooner) when the sync is done; this one in case syncs keep being skipped.
     clearTimeout(settle);
-    settle = setTimeout(queueCheck, SETTLE_MS);
+    settle = setTimeout(queueCheck, CHECK_ANYWAY_MS);
   });
   queueCheck();
-  return watcher;
+  return {
+    ready: watcher.ready,
+    close: () => {
+      clearTimeout(quiet);
+      clearTimeout(settle);
+      return watcher.close();
+    },
+  };
 }
 
 /** A path (relative to the course) in the course's own site output or its staging folders. */

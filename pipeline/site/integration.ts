@@ -20,6 +20,7 @@ import * as pipelineRead from '../read/index.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
+import { DEV_PROBLEMS } from '../../site/lib/dev-problems.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { svgDevGuard } from './svg-dev-guard.ts';
@@ -190,7 +191,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       },
       'astro:server:setup': ({ server, refreshContent }) => {
         void courseWatcher?.close();
-        courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`) });
+        // The page's banner (site/components/DevLive.astro) follows the problems as they change.
+        const onProblems = (problems: string[]) => server.environments.client.hot.send({ type: 'custom', event: DEV_PROBLEMS, data: { problems } });
+        courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`), onProblems });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.
         server.middlewares.use(svgDevGuard);

@@ -4,8 +4,9 @@
 // (served from the same build). A broken <CodeRef> and an .mdx doc without the opt-in fail before
 // any page is built. The build must not write the package's own .astro/ folder: builds of two
 // courses at once would overwrite each other's content-modules.mjs (which module renders an entry).
-// `site dev` on the same fixture serves the progress page's <script>, shows .mdx edits and prints a
-// broken <CodeRef> as an error: line.
+// `site dev` on the same fixture serves the progress page's <script>, shows .mdx edits, prints a
+// broken <CodeRef> as an error: line, and keeps the open page under its error banner while an .mdx
+// doc does not compile.
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -181,6 +182,30 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
     writeFileSync(doc, readFileSync(doc, 'utf8').replace('lines="2-4" mark="3"', 'lines="2-40"'));
     for (const deadline = Date.now() + 30_000; !/^error: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m.test(output); await new Promise((resolve) => setTimeout(resolve, 250))) {
       if (Date.now() > deadline) assert.fail(`no error: line for the broken <CodeRef> within 30 s:\n${output}`);
+    }
+    // An .mdx doc that no longer compiles fails Astro's render of the page: the open page keeps its
+    // last good version under the red banner, which names the file and line, until the doc is
+    // fixed, and is never reloaded (site/components/DevLive.astro).
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(url);
+      const loads: string[] = [];
+      tab.on('load', () => loads.push(tab.url()));
+      const notes = path.join(root, LESSON, 'docs/notes.mdx');
+      const good = readFileSync(notes, 'utf8');
+      writeFileSync(notes, `${good}\n\nBroken <Aside type="note">\n\n{ oops\n`);
+      const banner = tab.getByRole('alert').filter({ hasText: /error: lesson 1\.1 docs\/notes\.mdx:\d+: MDX syntax error/ });
+      await banner.waitFor({ timeout: 30_000 });
+      await tab.waitForTimeout(1_500);
+      assert.ok(await banner.isVisible(), 'the banner stays while the doc is broken');
+      assert.match((await tab.getByRole('main').textContent()) ?? '', /A paragraph added while site dev runs\./, 'the last good notes are still shown');
+      writeFileSync(notes, `${good}\n\nFixed again.\n`);
+      await tab.getByRole('main').getByText('Fixed again.').waitFor({ timeout: 30_000 });
+      await banner.waitFor({ state: 'detached', timeout: 30_000 });
+      assert.deepEqual(loads, [], 'the page was never reloaded');
+    } finally {
+      await browser.close();
     }
   } finally {
     if (dev.child.exitCode === null) dev.child.kill('SIGTERM');

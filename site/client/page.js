@@ -2,6 +2,9 @@
 // browser, so it is not repeated in each page's HTML): search dialog, menu drawer, lazily filled
 // sidebar modules, scrollable code regions, table of contents, theme toggle. The theme is set by a
 // tiny inline script in the head (no flash); mermaid's fallback loads only where needed.
+// site dev swaps a page's body in place and runs this file again (site/components/DevLive.astro),
+// aborting this first: the listeners added to window and to media queries go with the old body.
+var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || new AbortController()).signal };
 (function () {
   var d = document.querySelector('.search-dialog');
   if (!d) return;
@@ -80,15 +83,15 @@
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || d.open || (a && (a.matches('input,textarea,select') || a.isContentEditable))) return;
     e.preventDefault();
     open();
-  });
+  }, scoped);
 })();
 (function () {
   var b = document.querySelector('.menu-toggle'), n = document.getElementById('sidebar'), f = document.querySelector('.site-footer'), m = document.getElementById('main');
   if (!b || !n) return;
   function set(o) { b.setAttribute('aria-expanded', String(o)); document.body.classList.toggle('menu-open', o); m.inert = o; f.inert = o; if (o) { var c = n.querySelector('[aria-current="page"]') || n.querySelector('a'); c && c.focus(); } }
   b.addEventListener('click', function () { set(b.getAttribute('aria-expanded') !== 'true'); });
-  addEventListener('keydown', function (e) { if (e.key === 'Escape' && b.getAttribute('aria-expanded') === 'true') { set(false); b.focus(); } });
-  matchMedia('(min-width: 50rem)').addEventListener('change', function (e) { if (e.matches) set(false); });
+  addEventListener('keydown', function (e) { if (e.key === 'Escape' && b.getAttribute('aria-expanded') === 'true') { set(false); b.focus(); } }, scoped);
+  matchMedia('(min-width: 50rem)').addEventListener('change', function (e) { if (e.matches) set(false); }, scoped);
   // A lesson page lists only its own module's lessons; the others come from one shared file when opened.
   var lessons = null;
   function fill(mod) {
@@ -154,7 +157,7 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   }
   buttons.forEach(function (b) { b.hidden = false; b.addEventListener('click', function () { open(b); }); });
   scrollable();
-  addEventListener('resize', scrollable);
+  addEventListener('resize', scrollable, scoped);
 })();
 (function () {
   // "On this page": the column's link and the bar's link of the section being read are marked, and the bar names it.
@@ -171,10 +174,10 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     current.textContent = links[i].textContent;
   }
   var t = 0;
-  addEventListener('scroll', function () { if (!t) t = requestAnimationFrame(function () { t = 0; pick(); }); }, { passive: true });
+  addEventListener('scroll', function () { if (!t) t = requestAnimationFrame(function () { t = 0; pick(); }); }, { passive: true, signal: scoped.signal });
   bar.addEventListener('click', function (e) { if (e.target.closest('a')) list.open = false; });
-  addEventListener('keydown', function (e) { if (e.key === 'Escape' && list.open) { list.open = false; bar.querySelector('summary').focus(); } });
-  addEventListener('click', function (e) { if (list.open && !bar.contains(e.target)) list.open = false; });
+  addEventListener('keydown', function (e) { if (e.key === 'Escape' && list.open) { list.open = false; bar.querySelector('summary').focus(); } }, scoped);
+  addEventListener('click', function (e) { if (list.open && !bar.contains(e.target)) list.open = false; }, scoped);
   pick();
 })();
 (function () {
@@ -184,6 +187,6 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   function stored() { try { var v = localStorage.getItem('codelabgen-theme'); return v === 'dark' || v === 'light' ? v : null; } catch (e) { return null; } }
   function apply() { var v = stored(); d.dataset.theme = v || (mq.matches ? 'dark' : 'light'); s.value = v || 'auto'; }
   s.addEventListener('change', function () { try { if (s.value === 'auto') localStorage.removeItem('codelabgen-theme'); else localStorage.setItem('codelabgen-theme', s.value); } catch (e) {} apply(); });
-  mq.addEventListener('change', apply);
+  mq.addEventListener('change', apply, scoped);
   apply();
 })();
