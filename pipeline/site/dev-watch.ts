@@ -15,6 +15,8 @@ export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'm
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
 /** The problems last printed (site/lib/dev-problems.ts reads them for the page's banner). */
 export const DEV_PROBLEMS_KEY = Symbol.for('codelabgen.devProblems');
+/** The HMR event that sends them to the page: the name site/lib/dev-problems.ts listens for (its test checks they agree). */
+export const DEV_PROBLEMS_EVENT = 'codelabgen:problems';
 /** ms before trying a refresh again that Astro skipped. */
 const RETRY_MS = 100;
 /** ms of quiet after a change before the collections are synced: the files of one save (an editor

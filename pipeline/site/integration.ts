@@ -8,7 +8,7 @@ import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
-import { diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
@@ -20,7 +20,6 @@ import * as pipelineRead from '../read/index.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
-import { DEV_PROBLEMS } from '../../site/lib/dev-problems.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { svgDevGuard } from './svg-dev-guard.ts';
@@ -192,7 +191,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
       'astro:server:setup': ({ server, refreshContent }) => {
         void courseWatcher?.close();
         // The page's banner (site/components/DevLive.astro) follows the problems as they change.
-        const onProblems = (problems: string[]) => server.environments.client.hot.send({ type: 'custom', event: DEV_PROBLEMS, data: { problems } });
+        const onProblems = (problems: string[]) => server.environments.client.hot.send({ type: 'custom', event: DEV_PROBLEMS_EVENT, data: { problems } });
         courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`), onProblems });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.

@@ -1,0 +1,16 @@
+// The dev server (pipeline/site/dev-watch.ts) and the page's banner (site/components/DevLive.astro,
+// through site/lib/dev-problems.ts) name the same HMR event and the same globalThis key; they are
+// written twice because pipeline/ never imports site/.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { DEV_PROBLEMS_EVENT, DEV_PROBLEMS_KEY } from '../../pipeline/site/dev-watch.ts';
+import { DEV_PROBLEMS, devProblems } from './dev-problems.ts';
+
+test('the dev server and the banner agree on the event name and the problems key', () => {
+  assert.equal(DEV_PROBLEMS, DEV_PROBLEMS_EVENT);
+  assert.ok(readFileSync(new URL('../components/DevLive.astro', import.meta.url), 'utf8').includes(`const DEV_PROBLEMS = '${DEV_PROBLEMS_EVENT}';`), 'DevLive.astro\'s script names another event');
+  Reflect.set(globalThis, DEV_PROBLEMS_KEY, ['a.yaml: bad', 7]);
+  assert.deepEqual(devProblems(), ['a.yaml: bad']);
+  Reflect.deleteProperty(globalThis, DEV_PROBLEMS_KEY);
+});
