@@ -1,0 +1,50 @@
+// One MCP server (over stdio, as bench/mcp.ts starts it) doing N `state_next` and N `state_log` calls,
+// with the server's CPU per call from /proc; with --cpu-prof DIR the server writes a V8 CPU profile
+// there (open it in Chrome's DevTools, or summarize it with `node bench/cpu-profile-top.ts FILE`).
+// Usage: node bench/mcp-profile.ts [N] [--cpu-prof DIR]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { buildStateCourse, CLI } from './state-course.ts';
+import { round, since, summarize } from './stats.ts';
+
+const argv = process.argv.slice(2);
+const profAt = argv.indexOf('--cpu-prof');
+const profDir = profAt === -1 ? null : path.resolve(argv[profAt + 1] ?? '.');
+const calls = Number(argv.find((arg, index) => /^\d+$/.test(arg) && argv[index - 1] !== '--cpu-prof') ?? 200);
+
+function cpuMs(pid: number | null | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-mcp-profile-'));
+try {
+  const root = path.join(dir, 'course');
+  buildStateCourse(root, { lessons: 10 });
+  const env = { ...(process.env as Record<string, string>), NO_COLOR: '1' };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), CLI, 'mcp', '--course', root], env, stderr: 'inherit' });
+  const client = new Client({ name: 'codelabgen-profile', version: '1' });
+  await client.connect(transport);
+  const out: Record<string, unknown> = { load_average_at_start: loadavg().map((value) => round(value, 2)) };
+  for (const [tool, args] of [['state_next', {}], ['state_log', { kind: 'bench', data: { k: 'v' } }]] as const) {
+    for (let n = 0; n < 5; n += 1) await client.callTool({ name: tool, arguments: args }); // warm-up
+    const samples: number[] = [];
+    const before = cpuMs(transport.pid);
+    for (let n = 0; n < calls; n += 1) {
+      const start = process.hrtime.bigint();
+      const result = await client.callTool({ name: tool, arguments: args });
+      samples.push(since(start));
+      if (result.isError) throw new Error(JSON.stringify(result.content));
+    }
+    out[tool] = { calls, median_ms: summarize(samples).median_ms, server_cpu_ms_per_call: round((cpuMs(transport.pid) - before) / calls, 2) };
+  }
+  await client.close();
+  out.load_average_at_end = loadavg().map((value) => round(value, 2));
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
