@@ -1,26 +1,32 @@
 // Summarizes a V8 CPU profile (node --cpu-prof): the functions with the most self time, and with the
 // most inclusive time (the function and what it called), in ms and % of the sampled time.
-// Usage: node bench/cpu-profile-top.ts FILE.cpuprofile [ROWS]
+// Several files are added up (the servers of one run).
+// Usage: node bench/cpu-profile-top.ts FILE.cpuprofile... [--rows N]
 import { readFileSync } from 'node:fs';
 
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-const [file, rowsArg] = process.argv.slice(2);
-if (!file) {
-  process.stderr.write('usage: node bench/cpu-profile-top.ts FILE.cpuprofile [ROWS]\n');
+const args = process.argv.slice(2);
+const rowsAt = args.indexOf('--rows');
+const rows = rowsAt === -1 ? 30 : Number(args[rowsAt + 1]);
+const files = args.filter((arg, index) => arg !== '--rows' && args[index - 1] !== '--rows');
+if (files.length === 0) {
+  process.stderr.write('usage: node bench/cpu-profile-top.ts FILE.cpuprofile... [--rows N]\n');
   process.exit(2);
 }
+process.stdout.on('error', () => process.exit(0)); // | head
+const label = (node: Node) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(node_modules\/|dist\/)/, '$1')}:${node.callFrame.lineNumber + 1}`;
+const self = new Map<string, number>();
+const inclusive = new Map<string, number>();
+let total = 0;
+for (const file of files) {
 const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
-const rows = Number(rowsArg ?? 30);
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
-const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-const label = (node: Node) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(node_modules\/|dist\/)/, '$1')}:${node.callFrame.lineNumber + 1}`;
-const self = new Map<string, number>();
-const inclusive = new Map<string, number>();
 for (const [id, us] of selfUs) {
+  total += us;
   self.set(label(byId.get(id)!), (self.get(label(byId.get(id)!)) ?? 0) + us);
   const seen = new Set<string>();
   for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
@@ -29,6 +35,7 @@ for (const [id, us] of selfUs) {
     seen.add(name);
     inclusive.set(name, (inclusive.get(name) ?? 0) + us);
   }
+}
 }
 const show = (title: string, map: Map<string, number>) => {
   process.stdout.write(`${title} (of ${(total / 1000).toFixed(0)} ms sampled)\n`);
