@@ -3,7 +3,7 @@
 // there (open it in Chrome's DevTools, or summarize it with `node bench/cpu-profile-top.ts FILE`).
 // With --clients C: C servers (a client each) doing N `state_log` calls at once, as bench/mcp.ts's
 // contention part does, with their CPU per change (a profile per server with --cpu-prof).
-// Usage: node bench/mcp-profile.ts [N] [--clients C] [--cpu-prof DIR]
+// Usage: node bench/mcp-profile.ts [N] [--only state_next|state_log] [--clients C] [--cpu-prof DIR]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,12 +17,17 @@ const profAt = argv.indexOf('--cpu-prof');
 const profDir = profAt === -1 ? null : path.resolve(argv[profAt + 1] ?? '.');
 const clientsAt = argv.indexOf('--clients');
 const clients = clientsAt === -1 ? 0 : Number(argv[clientsAt + 1]);
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt === -1 ? null : argv[onlyAt + 1];
 const calls = Number(argv.find((arg, index) => /^\d+$/.test(arg) && argv[index - 1] !== '--cpu-prof' && argv[index - 1] !== '--clients') ?? 200);
 
-function cpuMs(pid: number | null | undefined): number {
+/** CPU ms (user + system, or one of them) a process has used so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuMs(pid: number | null | undefined, part: 'both' | 'user' | 'system' = 'both'): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const user = Number(fields[11]);
+  const system = Number(fields[12]);
+  return ((part === 'user' ? user : part === 'system' ? system : user + system) * 1000) / 100;
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-mcp-profile-'));
@@ -41,6 +46,7 @@ try {
     const servers = await Promise.all(Array.from({ length: clients }, start));
     await Promise.all(servers.map(({ client }) => client.callTool({ name: 'state_log', arguments: { kind: 'warm-up' } })));
     const before = servers.reduce((sum, { transport }) => sum + cpuMs(transport.pid), 0);
+    const systemBefore = servers.reduce((sum, { transport }) => sum + cpuMs(transport.pid, 'system'), 0);
     const began = process.hrtime.bigint();
     await Promise.all(servers.map(async ({ client }, c) => {
       for (let n = 0; n < calls; n += 1) {
@@ -50,21 +56,23 @@ try {
     }));
     const wall = since(began);
     const cpu = servers.reduce((sum, { transport }) => sum + cpuMs(transport.pid), 0) - before;
-    out.state_log = { clients, changes: clients * calls, changes_per_s: round((clients * calls) / (wall / 1000)), server_cpu_ms_per_change: round(cpu / (clients * calls), 2) };
+    const system = servers.reduce((sum, { transport }) => sum + cpuMs(transport.pid, 'system'), 0) - systemBefore;
+    out.state_log = { clients, changes: clients * calls, changes_per_s: round((clients * calls) / (wall / 1000)), server_cpu_ms_per_change: round(cpu / (clients * calls), 2), of_which_system_ms: round(system / (clients * calls), 2) };
     await Promise.all(servers.map(({ client }) => client.close()));
   } else {
     const { transport, client } = await start();
-    for (const [tool, args] of [['state_next', {}], ['state_log', { kind: 'bench', data: { k: 'v' } }]] as const) {
+    for (const [tool, args] of ([['state_next', {}], ['state_log', { kind: 'bench', data: { k: 'v' } }]] as const).filter(([name]) => only === null || name === only)) {
       for (let n = 0; n < 5; n += 1) await client.callTool({ name: tool, arguments: args }); // warm-up
       const samples: number[] = [];
       const before = cpuMs(transport.pid);
+      const systemBefore = cpuMs(transport.pid, 'system');
       for (let n = 0; n < calls; n += 1) {
         const start = process.hrtime.bigint();
         const result = await client.callTool({ name: tool, arguments: args });
         samples.push(since(start));
         if (result.isError) throw new Error(JSON.stringify(result.content));
       }
-      out[tool] = { calls, median_ms: summarize(samples).median_ms, server_cpu_ms_per_call: round((cpuMs(transport.pid) - before) / calls, 2) };
+      out[tool] = { calls, median_ms: summarize(samples).median_ms, server_cpu_ms_per_call: round((cpuMs(transport.pid) - before) / calls, 2), of_which_system_ms: round((cpuMs(transport.pid, 'system') - systemBefore) / calls, 2) };
     }
     await client.close();
   }
