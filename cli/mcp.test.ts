@@ -758,3 +758,96 @@ test('over HTTP, a session that ends (DELETE) cancels its calls in flight: the t
     server.kill('SIGTERM');
   }
 });
+
+/** A client in a process of its own that connects over HTTP and calls `verify --all`; kill -9 it to drop its connection without a DELETE. */
+function httpClientProcess(url: string): { host: ReturnType<typeof spawn>; connected: Promise<void> } {
+  const sdk = (file: string) => JSON.stringify(import.meta.resolve(`@modelcontextprotocol/sdk/${file}`));
+  const code = `import { Client } from ${sdk('client/index.js')};
+import { StreamableHTTPClientTransport } from ${sdk('client/streamableHttp.js')};
+const client = new Client({ name: 'killed-host', version: '1' });
+await client.connect(new StreamableHTTPClientTransport(new URL(process.argv[1])));
+process.stdout.write('connected\\n');
+await client.callTool({ name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } }, undefined, { timeout: 120_000 });
+process.stdout.write('answered\\n');`;
+  const host = spawn(process.execPath, ['--input-type=module', '-e', code, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const connected = new Promise<void>((resolve, reject) => {
+    host.stdout!.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('connected') && resolve());
+    host.on('close', (status) => reject(new Error(`the client process ended (${status}) before it connected`)));
+  });
+  return { host, connected };
+}
+
+test('over HTTP, a client killed during verify --all (no DELETE) has the call cancelled: the test stops, nothing is recorded, other sessions are served', { timeout: 90_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  advance(root, '1.2', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const before = snapshot(root);
+  const { url, server } = await httpServer(root);
+  const other = await httpClient(url);
+  const { host, connected } = httpClientProcess(url);
+  try {
+    await connected;
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    host.kill('SIGKILL');
+    // The server waits DROP_GRACE_MS (5 s) for the client to come back, then cancels the call.
+    await until(() => !running(marker), 20_000, 'the lesson test stopped after its client was killed');
+    await new Promise((resolve) => setTimeout(resolve, 500)); // no lesson after it starts either
+    assert.equal(running(marker), false);
+    assert.deepEqual(snapshot(root), before, 'the killed client\'s verify recorded something');
+    // The server keeps serving: a session opened before the kill, and a new one.
+    assert.equal((await ok(other, 'state_show')).lessons['1.1'].stage, 'code');
+    const fresh = await httpClient(url);
+    assert.equal((await ok(fresh, 'state_next')).phase, 'lessons');
+    await fresh.close();
+  } finally {
+    host.kill('SIGKILL');
+    await other.close();
+    server.kill('SIGTERM');
+  }
+});
+
+test('over HTTP, a client whose stream drops and that resumes it (Last-Event-ID) keeps its call running', { timeout: 60_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  cliOk(root, 'register');
+  advance(root, '1.1', 'code');
+  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
+  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  const { url, server } = await httpServer(root);
+  const version = '2025-11-25'; // resumable streams: the server sends each stream's first event id
+  let session = '';
+  /** A raw request; resolves at its response with the first SSE event id seen (`wait: 'id'`) or the whole body. */
+  const send = (method: string, body: unknown, headers: Record<string, string> = {}, wait: 'id' | 'body' = 'body') => new Promise<{ status: number; text: string; request: ReturnType<typeof httpRequest> }>((resolve, reject) => {
+    const request = httpRequest(url, { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, ...(session && { 'mcp-session-id': session }), ...headers } }, (response) => {
+      session ||= String(response.headers['mcp-session-id'] ?? '');
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+        if (wait === 'id' && /^id: /m.test(text)) resolve({ status: response.statusCode ?? 0, text, request });
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text, request }));
+      response.on('error', () => {});
+    });
+    request.on('error', (error) => (wait === 'id' ? undefined : reject(error)));
+    request.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+  try {
+    await send('POST', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    assert.notEqual(session, '');
+    await send('POST', { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = await send('POST', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'verify', arguments: { id: '1.1', update_state: true } } }, {}, 'id');
+    const lastEventId = /^id: (.+)$/m.exec(call.text)![1]!;
+    await until(() => running(marker), 30_000, 'the lesson test started');
+    call.request.destroy(); // the connection drops ...
+    const resumed = send('GET', undefined, { 'last-event-id': lastEventId }, 'id'); // ... and the client comes back at once
+    await new Promise((resolve) => setTimeout(resolve, 6_500)); // longer than the grace period (DROP_GRACE_MS)
+    assert.equal(running(marker), true, 'the call of a client that came back was cancelled');
+    (await Promise.race([resumed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 100))]))?.request.destroy();
+    assert.equal((await send('DELETE', undefined)).status, 200); // ending the session cancels it
+    await until(() => !running(marker), 10_000, 'the lesson test stopped after the session ended');
+  } finally {
+    server.kill('SIGTERM');
+  }
+});

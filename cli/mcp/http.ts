@@ -3,7 +3,9 @@
 // SDK sees it: its Host and Origin must name this machine's loopback or the bound host
 // (DNS-rebinding protection), and when $CODELABGEN_MCP_TOKEN is set it must carry
 // `Authorization: Bearer <token>`. Calls of every session go through the same command modules and
-// store as stdio's, so they lock and log as any CLI writer does.
+// store as stdio's, so they lock and log as any CLI writer does. A client whose connection drops
+// while a call runs (a killed host sends no DELETE) and that does not come back within a grace
+// period has its call cancelled, as a client that goes away over stdio has.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,12 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Messages kept per session for a client that reconnects with Last-Event-ID. */
 const KEPT_EVENTS = 1000;
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/**
+ * How long the calls of a request whose connection dropped keep running while the client may come
+ * back (ms): a live client resumes the stream (GET with Last-Event-ID) after the retry interval the
+ * server gave it; any request of its session within this time keeps the calls running.
+ */
+export const DROP_GRACE_MS = 5000;
 
 export interface Listen {
   host: string;
@@ -59,6 +67,8 @@ export interface HttpServerOptions extends Listen {
   makeServer(closing: AbortSignal): McpServer;
   /** Milliseconds a client waits before it reconnects to a stream the server closed (SSE polling). */
   retryInterval?: number;
+  /** Milliseconds before the calls of a dropped connection are cancelled (default DROP_GRACE_MS). */
+  dropGraceMs?: number;
 }
 
 export interface HttpServer {
@@ -101,9 +111,48 @@ async function readBody(req: http.IncomingMessage): Promise<{ body: unknown } | 
   }
 }
 
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  closing: AbortController;
+  /** Requests the session's client has sent (so a drop can tell whether the client came back). */
+  requests: number;
+}
+
+/** The ids of the requests (not notifications or responses) in a POST body: one message or a batch. */
+function requestIds(body: unknown): Array<string | number> {
+  return (Array.isArray(body) ? body : [body]).flatMap((message) => {
+    if (typeof message !== 'object' || message === null || typeof (message as { method?: unknown }).method !== 'string') return [];
+    const id = (message as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
+}
+
+/**
+ * Cancels the calls a POST carries when its connection drops before their answers were sent (the
+ * client was killed, its host went away) and the client does not come back within `graceMs`: the
+ * calls end as by notifications/cancelled (verify stops its tests and records nothing). A stream the
+ * server ended itself (answered, or closed for polling) is not a drop.
+ */
+function cancelOnDrop(session: Session, res: http.ServerResponse, ids: Array<string | number>, graceMs: number): void {
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (res.writableEnded) return;
+    const requestsAtDrop = session.requests;
+    setTimeout(() => {
+      if (session.closing.signal.aborted || session.requests > requestsAtDrop) return; // ended (its calls are cancelled), or the client came back
+      for (const requestId of ids) {
+        // Handled as the client's own cancel; a call already answered is not found and nothing happens.
+        session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client dropped its connection and did not come back' } });
+      }
+    }, graceMs).unref();
+  });
+}
+
 export async function serveHttp(options: HttpServerOptions): Promise<HttpServer> {
   const allowed = new Set([...LOOPBACK, ...(['0.0.0.0', '[::]', '::'].includes(options.host) ? [] : [options.host])]);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer; closing: AbortController }>();
+  const sessions = new Map<string, Session>();
+  const graceMs = options.dropGraceMs ?? DROP_GRACE_MS;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const host = hostnameOf(req.headers.host ?? '', false);
@@ -122,7 +171,11 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     }
     const id = req.headers['mcp-session-id'];
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (session) return session.transport.handleRequest(req, res, body);
+    if (session) {
+      session.requests += 1;
+      if (req.method === 'POST') cancelOnDrop(session, res, requestIds(body), graceMs);
+      return session.transport.handleRequest(req, res, body);
+    }
     if (typeof id === 'string') return reject(res, 404, 'Not Found: no such session (it ended); initialize a new one');
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reject(res, 400, 'Bad Request: no Mcp-Session-Id; the first request of a session is initialize');
     const closing = new AbortController();
@@ -131,7 +184,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       eventStore: memoryEventStore(),
       ...(options.retryInterval !== undefined && { retryInterval: options.retryInterval }),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, closing });
+        sessions.set(sessionId, { transport, server, closing, requests: 1 });
       },
     });
     transport.onclose = () => {

@@ -29,7 +29,7 @@ export interface ServerContext {
   server: McpServer;
   options: ServerOptions;
   /** Every tool, in table order. */
-  tools: McpTool[];
+  tools: readonly McpTool[];
   /** A call's course: its `course` argument, else the server's --course, else $CODELABGEN_COURSE, else the client's first root. */
   courseOf(args: Record<string, unknown>): Promise<string | undefined>;
   /** Runs a tool's command with the call's arguments (`values`: extra option values). */

@@ -5,9 +5,17 @@ import { findSchemaEntry, PHASES, toJsonSchema } from '../../content-schemas/ind
 import { DOCUMENT_HELP } from './tool-params.ts';
 import type { McpTool } from './tool-types.ts';
 
-/** What checks a tool's arguments: strict, so an unknown or misspelled argument is refused, not dropped. */
+const INPUT_SCHEMAS = new WeakMap<McpTool, z.ZodObject>();
+
+/**
+ * What checks a tool's arguments: strict, so an unknown or misspelled argument is refused, not dropped.
+ * Built once per tool: zod compiles an object schema's checks on its first parse, so a schema made per
+ * call would be compiled per call.
+ */
 export function inputSchema(tool: McpTool): z.ZodObject {
-  return z.strictObject(Object.fromEntries(tool.params.map((param) => [param.name, param.schema])));
+  let schema = INPUT_SCHEMAS.get(tool);
+  if (schema === undefined) INPUT_SCHEMAS.set(tool, (schema = z.strictObject(Object.fromEntries(tool.params.map((param) => [param.name, param.schema])))));
+  return schema;
 }
 
 /** A schema of content-schemas/ as a JSON Schema to embed (no $schema, $id). */

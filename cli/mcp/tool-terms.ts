@@ -12,6 +12,14 @@ export interface ToolCall {
 
 const TOKEN = /^(?:"[^"]*"|[^\s"]+)/;
 
+const SORTED = new WeakMap<readonly McpTool[], readonly McpTool[]>();
+/** The tools, longest command name first (so `state task start` wins over `state`), sorted once per list. */
+function longestNameFirst(tools: readonly McpTool[]): readonly McpTool[] {
+  let sorted = SORTED.get(tools);
+  if (sorted === undefined) SORTED.set(tools, (sorted = [...tools].sort((a, b) => b.command.name.length - a.command.name.length)));
+  return sorted;
+}
+
 /**
  * The command line at the start of `text` ("state phase topics --approved, then ...") as a tool call,
  * and how many characters it took; null when it names no tool.
@@ -26,7 +34,7 @@ export function commandAsCall(text: string, tools: readonly McpTool[] = mcpTools
     if (text[at] !== ' ' || text[at + 1] === ' ') break; // a command ends at two spaces or the end of its line
     at += 1;
   }
-  const tool = [...tools].sort((a, b) => b.command.name.length - a.command.name.length).find((candidate) => {
+  const tool = longestNameFirst(tools).find((candidate) => {
     const words = candidate.command.name.split(' ');
     return words.every((word, index) => tokens[index]?.text === word);
   });

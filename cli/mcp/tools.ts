@@ -42,7 +42,16 @@ function describe(spec: CommandSpec): string {
   return `${text}${json} (CLI: \`${spec.name}${spec.args ? ` ${spec.args}` : ''}\`)`;
 }
 
+/** Each command's tool, built once: a tool is derived from the table alone (its zod schemas too), and every call, hint and resource read asks for tools. */
+const BUILT = new WeakMap<CommandSpec, McpTool>();
+
 export function toolOf(spec: CommandSpec): McpTool {
+  let tool = BUILT.get(spec);
+  if (tool === undefined) BUILT.set(spec, (tool = buildTool(spec)));
+  return tool;
+}
+
+function buildTool(spec: CommandSpec): McpTool {
   const writes = spec.changesState === true || WRITES.has(spec.name);
   return {
     name: toolName(spec.name),
@@ -60,7 +69,10 @@ export function toolOf(spec: CommandSpec): McpTool {
   };
 }
 
-/** Every tool, in table order. */
-export function mcpTools(commands: readonly CommandSpec[] = COMMANDS): McpTool[] {
+let allTools: readonly McpTool[] | null = null;
+
+/** Every tool, in table order (the table's tools are built once per process). */
+export function mcpTools(commands: readonly CommandSpec[] = COMMANDS): readonly McpTool[] {
+  if (commands === COMMANDS) return (allTools ??= Object.freeze(COMMANDS.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf)));
   return commands.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf);
 }

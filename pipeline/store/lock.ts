@@ -3,7 +3,7 @@
 // gone (at once, no blind wait), under a second `lock.break` guard so that two breakers cannot both
 // remove it. Every wait sleeps (so signals are answered) and backs off up to a timeout, then
 // refuses naming the holder; a release wakes the sleepers (lock-wake.ts).
-import { linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Course } from '../course/course.ts';
 import { RefusalError, errorCode } from '../course/errors.ts';
@@ -84,13 +84,17 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
   let release: ReleaseWatch | null = null; // set up at the first busy answer: a free lock costs nothing more
   try {
     writeCompleteFile(temp, `${JSON.stringify(owner)}\n`, 'lock-write');
-    for (;;) {
-      try {
-        linkSync(temp, file);
-        held.set(file, owner.token);
-        return owner.token;
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw writeRefusal(error, file);
+    for (let tries = 0; ; tries += 1) {
+      // The first try links at once; a later one only when the lock looks free. A link that fails
+      // still takes the folder's lock for writing, against the holder's commit (docs/performance.md).
+      if (tries === 0 || !existsSync(file)) {
+        try {
+          linkSync(temp, file);
+          held.set(file, owner.token);
+          return owner.token;
+        } catch (error) {
+          if (errorCode(error) !== 'EEXIST') throw writeRefusal(error, file);
+        }
       }
       release ??= new ReleaseWatch(file); // before reading the owner, so a release after the read wakes us
       const current = readOwner(file);
