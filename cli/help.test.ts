@@ -56,7 +56,7 @@ function unshippedFiles(text: string): string[] {
 }
 
 test('unshippedFiles names repository files outside package.json "files" only', () => {
-  assert.deepEqual(unshippedFiles('See docs/verify.md and docs/readalong.md; .codelabgen/config.yaml; pipeline/report/report.ts'), ['docs/verify.md']);
+  assert.deepEqual(unshippedFiles('See docs/verify.md and docs/readalong.md; .codelabgen/config.yaml; pipeline/report/report.ts; bin/codelabgen.cjs, templates/ci/github-pages.yml'), ['docs/verify.md', 'pipeline/report/report.ts']);
 });
 
 function assertUsageError(args: string[], message: RegExp): void {

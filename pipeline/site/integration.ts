@@ -23,6 +23,7 @@ import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { svgDevGuard } from './svg-dev-guard.ts';
+import { astroSubRequests } from './astro-subrequests.ts';
 import { listPages } from './stats.ts';
 
 import type { Progress } from './build-step.ts';
@@ -105,7 +106,7 @@ export function sharedPipelinePlugin() {
   };
 }
 
-const ROUTES = ['index', 'lessons/[lesson]', 'glossary', 'sources', 'report', 'progress', 'search'];
+const ROUTES = ['index', 'lessons/[lesson]', 'lessons/[lesson]/files', 'glossary', 'sources', 'report', 'progress', 'search'];
 /** Routes of the producer view: drafts builds, site dev, and publish builds with site.report: true. */
 const PRODUCER_ROUTES = new Set(['report', 'progress']);
 
@@ -151,7 +152,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
         updateConfig({
           integrations: [...(hasEc ? [] : [ec]), ...mdx],
-          vite: { plugins: [optionsPlugin(site), imagesOffPlugin(() => prepared), sharedPipelinePlugin()], resolve: { noExternal: ['codelabgen'] } },
+          vite: { plugins: [astroSubRequests(fileURLToPath(config.root)), optionsPlugin(site), imagesOffPlugin(() => prepared), sharedPipelinePlugin()], resolve: { noExternal: ['codelabgen'] } },
         });
         if (command === 'build') {
           progress('loading', 'reading the course');
