@@ -43,13 +43,21 @@ test('a publish build shows learners no production details', async ({ page, requ
     await expect(page.locator('figure.diagram figcaption')).toHaveText(titles.filter((t) => t !== null) as string[]);
     captions += titles.filter((t) => t !== null).length;
     expect(await page.content()).not.toMatch(/docs\/(readalong|notes)\.md line \d+|sha256:|code [0-9a-f]{12}/);
-    // Full listings wait behind a closed "Files" disclosure.
-    const files = page.locator('details.files');
-    await expect(files).toHaveCount(1);
-    await expect(files).not.toHaveAttribute('open');
-    await expect(files.locator('.code-file').first()).toBeHidden();
-    await files.locator('summary').click();
-    await expect(files.locator('.code-file').first()).toBeVisible();
+    // Full listings are on a page of their own: the lesson page carries its prose and the readalong's code.
+    await expect(page.locator('.code-file')).toHaveCount(0);
+    const tree = page.getByRole('navigation', { name: 'Lesson files' });
+    const first = tree.getByRole('link').first();
+    const name = (await first.textContent())!;
+    await page.getByRole('link', { name: /^All \d+ files of this lesson, with their code$/ }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^Files of ${lesson.id.replace('.', '\\.')} `));
+    await expect(page.getByRole('region', { name: /./ }).filter({ has: page.locator('pre') }).first()).toBeVisible();
+    await page.goBack();
+    await first.click();
+    // A file of the tree opens the files page at that file's listing.
+    await expect(page).toHaveURL(/\/files\/#file-/);
+    const target = page.locator(':target');
+    await expect(target).toHaveAttribute('aria-label', new RegExp(`(^|/)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    await expect(target).toBeInViewport();
   }
   expect(captions, 'the example has diagrams with and without %% title:').toBeGreaterThan(0);
 });

@@ -150,8 +150,8 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   });
 
   test('code tokens carry theme-colour classes defined in the code stylesheet; no span for whitespace or plain text', () => {
-    const page = html(out, 'lessons/1.1-lesson-1/index.html');
-    // Every code block of the page: the readalong's and the lesson's files.
+    // Every code block of the lesson page (the readalong's) and of its files page (the lesson's files).
+    const page = html(out, 'lessons/1.1-lesson-1/index.html') + html(out, 'lessons/1.1-lesson-1/files/index.html');
     const blocks = [...page.matchAll(/<div class="expressive-code">[\s\S]*?<\/figure><\/div>/g)].map((m) => m[0]);
     assert.ok(blocks.length >= 2, `${blocks.length} code blocks`);
     const code = blocks.join('');

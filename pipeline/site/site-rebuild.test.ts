@@ -71,7 +71,7 @@ function searchIndex(): Map<string, string> {
 }
 
 test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', { timeout: 600_000 }, async () => {
-  assert.match(rebuilt.stdout, /^search: 6 pages indexed$/m, 'the edit made a new index'); // no glossary, no sources: no page for them
+  assert.match(rebuilt.stdout, /^search: 9 pages indexed$/m, 'the edit made a new index'); // 3 lessons and their files pages; no glossary, no sources: no page for them
   const before = searchIndex();
   const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
   let progress = '';
@@ -84,7 +84,7 @@ test('a rebuild that changes no page keeps the search index and renders no page;
   assert.equal(readdirSync(work).includes('out-2'), false, 'the refused build wrote its output');
   const same = await running.done;
   assert.equal(same.code, 0, same.stderr);
-  assert.match(same.stdout, /^search: 6 pages, index kept \(no page changed\)$/m);
+  assert.match(same.stdout, /^search: 9 pages, index kept \(no page changed\)$/m);
   assert.match(same.stdout, /^lesson pages: 0 rendered, 3 unchanged \(kept from the last build\)$/m);
   assert.deepEqual(searchIndex(), before);
 });
