@@ -157,12 +157,13 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   pick();
 })();
 (function () {
-  // Theme: Light, Dark or System (nothing stored: the system's scheme, followed when it changes).
-  var s = document.querySelector('.theme-select'), d = document.documentElement, mq = matchMedia('(prefers-color-scheme: dark)');
-  if (!s) return;
+  // Theme: Light, Dark or System (nothing stored: the system's scheme, followed when it changes). One
+  // menu in the header, and on phones one in the menu drawer instead (the title keeps the header's room).
+  var menus = [].slice.call(document.querySelectorAll('.theme-select')), d = document.documentElement, mq = matchMedia('(prefers-color-scheme: dark)');
+  if (menus.length === 0) return;
   function stored() { try { var v = localStorage.getItem('codelabgen-theme'); return v === 'dark' || v === 'light' ? v : null; } catch (e) { return null; } }
-  function apply() { var v = stored(); d.dataset.theme = v || (mq.matches ? 'dark' : 'light'); s.value = v || 'auto'; }
-  s.addEventListener('change', function () { try { if (s.value === 'auto') localStorage.removeItem('codelabgen-theme'); else localStorage.setItem('codelabgen-theme', s.value); } catch (e) {} apply(); });
+  function apply() { var v = stored(); d.dataset.theme = v || (mq.matches ? 'dark' : 'light'); menus.forEach(function (s) { s.value = v || 'auto'; }); }
+  menus.forEach(function (s) { s.addEventListener('change', function () { try { if (s.value === 'auto') localStorage.removeItem('codelabgen-theme'); else localStorage.setItem('codelabgen-theme', s.value); } catch (e) {} apply(); }); });
   mq.addEventListener('change', apply);
   apply();
 })();
