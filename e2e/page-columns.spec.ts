@@ -85,6 +85,7 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
   expect(Math.round(barBox.y), 'under the header').toBe(Math.round(header.y + header.height));
   expect(barBox.y + barBox.height, 'above the panel').toBeLessThanOrEqual(panel.y);
   await expect(bar.getByRole('link').first(), 'closed').toBeHidden();
+  expect(await headingPlaces(page), 'the bar came without moving any heading in the page').toEqual(places);
   const stepHeading = (await step.locator('h2, h3').first().textContent())!.trim();
   await expect(bar.locator('summary')).toContainText(stepHeading);
   await bar.locator('summary').click();
@@ -104,7 +105,7 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
   await expectWholeList(page, 'the whole list at the files');
   await expect(toc(page).locator('a[aria-current="true"]')).toHaveText('Files');
 
-  // Column or bar, every heading stayed where it was in the page.
+  // Back to the column: every heading is still where it was in the page.
   expect(await headingPlaces(page)).toEqual(places);
   // The notes' prose keeps 60 characters a line or more (the median: a line cut short by a long code span is not the measure).
   const perLine = await notesCharactersPerLine(page);
