@@ -2,7 +2,8 @@
 // column wherever the readalong's code panel is not beside it (top, notes, files), the bar under the
 // header while the panel is, with nothing in the text moving when they swap; a diagram wider than the
 // text takes that area instead of scrolling, and one that still scrolls says so (a fade at the edge
-// with more to see, a named keyboard region). Phones keep the bar.
+// with more to see, a named keyboard region). From 1600 px the list keeps a column of its own beside
+// the panel. Phones keep the bar.
 import type { Locator, Page } from '@playwright/test';
 import { lessonUrl, lessons } from './course.ts';
 import { expect, openPage as open, test } from './fixtures.ts';
@@ -112,6 +113,21 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
   expect(perLine.length, 'the notes have paragraphs of several lines').toBeGreaterThan(10);
   const median = [...perLine].sort((a, b) => a - b)[Math.floor(perLine.length / 2)]!;
   expect(median, `characters a line: ${perLine.join(', ')}`).toBeGreaterThanOrEqual(60);
+});
+
+test('at 1600 px the whole "On this page" list stays beside the code panel while reading', async ({ page }) => {
+  await open(page, lessonUrl(lesson()), 1600, 'light');
+  const step = page.locator('.ra-step').nth(2);
+  await step.locator('.ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+  await expect(step).toHaveAttribute('aria-current', 'step');
+  const list = await expectWholeList(page, 'the whole list beside the panel');
+  const heading = (await step.locator('h2, h3').first().textContent())!.trim();
+  await expect(toc(page).locator('a[aria-current="true"]')).toHaveText(heading);
+  const panel = (await step.locator('.ra-code').boundingBox())!;
+  const prose = (await step.locator('.ra-text').last().boundingBox())!;
+  expect(panel.x, 'the panel right of the prose').toBeGreaterThanOrEqual(prose.x + prose.width);
+  expect(list.x, 'the list right of the panel').toBeGreaterThanOrEqual(panel.x + panel.width);
+  expect(panel.width, 'a panel no narrower than at 1280 px (360 px)').toBeGreaterThanOrEqual(360);
 });
 
 test('at 390 px "On this page" stays a bar under the header', async ({ page }) => {
