@@ -161,7 +161,8 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     var c = col.getBoundingClientRect();
     return [].some.call(document.querySelectorAll('[data-readalong][data-enhanced] [aria-current="step"] .ra-code, figure.diagram'), function (el) {
       var r = el.getBoundingClientRect();
-      return r.height > 0 && r.right > c.left && r.left < c.right && r.bottom > c.top && r.top < c.bottom;
+      // A few px of a figure's blank margin passing the list's edge do not count.
+      return r.height > 0 && r.right > c.left && r.left < c.right && r.bottom > c.top + 8 && r.top < c.bottom - 8;
     });
   }
   function pick() {
