@@ -55,6 +55,7 @@ for (const theme of THEMES) {
         await page.getByRole('button', { name: 'Course menu' }).click();
         await check('mobile menu');
         await open(page, lessonUrl(lessons()[0]!), 1280, theme);
+        await page.locator('[data-readalong] .ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
         await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
         await check('"On this page" bar open beside the readalong');
         await page.getByRole('button', { name: /^Full size/ }).first().click();

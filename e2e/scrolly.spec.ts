@@ -36,7 +36,7 @@ async function expectInline(page: Page): Promise<void> {
   await expect(page.locator('.ra-step[aria-current]')).toHaveCount(0);
 }
 
-/** The "On this page" bar that replaces the table of contents' column beside a readalong. */
+/** The "On this page" bar that replaces the table of contents' column beside a readalong's code panel. */
 function tocBar(page: Page): Locator {
   return page.getByRole('navigation', { name: 'On this page' });
 }
@@ -144,6 +144,9 @@ test('at 1280 px the readalong keeps "On this page" in view, 60 characters a lin
   await expect(page.locator('[data-readalong]')).toHaveAttribute('data-enhanced', '');
   const steps = page.locator('.ra-step');
   const heading = (await steps.nth(2).locator('h2, h3').first().textContent())!.trim();
+  // Into the readalong: the code panel takes the right-hand area and the table of contents becomes the bar (page-columns.spec.ts has the column).
+  await scrollToStep(page, 0);
+  await expect(steps.nth(0)).toHaveAttribute('aria-current', 'step');
   const bar = tocBar(page);
   await expect(bar, 'the table of contents is a bar instead of a column').toBeInViewport();
   await expect(bar, 'one "On this page" list').toHaveCount(1);

@@ -39,8 +39,11 @@ test('lesson pages: readable line length, code and diagrams as wide as the text,
       expect(column.font).toBeGreaterThanOrEqual(16);
     }
     test.info().annotations.push({ type: `characters per line at ${width}px`, description: `${m.text.chars.toFixed(0)}${m.steps ? `, beside the code panel ${m.steps.chars.toFixed(0)}` : ''}` });
-    // Inline code and diagram blocks span the text column; the code panel (wide screens only) stays in the page.
-    for (const w of [...m.code, ...m.diagrams]) expect(Math.abs(w - m.text.column), `${width}px: code and diagram blocks span the text column (${m.text.column}px)`).toBeLessThanOrEqual(1);
+    // Inline code and diagram blocks span the text column (a diagram wider than the text may take the free
+    // area beside it on wide screens: page-columns.spec.ts); the code panel (wide screens only) stays in the page.
+    for (const w of m.code) expect(Math.abs(w - m.text.column), `${width}px: code blocks span the text column (${m.text.column}px)`).toBeLessThanOrEqual(1);
+    for (const w of m.diagrams) expect(w - m.text.column, `${width}px: diagrams span the text column (${m.text.column}px) or more`).toBeGreaterThanOrEqual(-1);
+    if (width < 1000) for (const w of m.diagrams) expect(Math.abs(w - m.text.column), `${width}px: diagrams as wide as the text`).toBeLessThanOrEqual(1);
     expect(m.panel === null, `${width}px: a code panel only on wide screens`).toBe(width < 1000);
     expect(m.steps === null).toBe(m.panel === null);
     if (m.panel !== null) expect(m.panel).toBeLessThanOrEqual(width);
@@ -87,7 +90,8 @@ test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, i
     await open(page, lesson, 1280, theme);
     await save(`learner-lesson-top-${theme}`);
     await save(`learner-diagram-${theme}`, page.locator('figure.diagram').first());
-    // Beside the readalong the table of contents is the bar above the page (scrolly.spec.ts); its list open.
+    // Beside the readalong's code panel the table of contents is the bar above the page (scrolly.spec.ts); its list open.
+    await page.locator('[data-readalong] .ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
     await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
     await save(`learner-toc-${theme}`);
     await page.keyboard.press('Escape');

@@ -148,25 +148,53 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     dlg.querySelector('.diagram-dialog-body').appendChild(svg);
     dlg.showModal();
   }
-  function scrollable() {
-    document.querySelectorAll('.diagram-svg').forEach(function (s) {
-      var wide = s.scrollWidth > s.clientWidth + 1, fig = s.closest('figure'), b = fig.querySelector('.diagram-zoom');
-      if (wide) { s.tabIndex = 0; s.setAttribute('role', 'region'); s.setAttribute('aria-label', (b ? b.dataset.name : 'Diagram') + ' (scrolls sideways)'); }
-      else if (s.hasAttribute('role')) { s.removeAttribute('tabindex'); s.removeAttribute('role'); s.removeAttribute('aria-label'); }
-    });
+  // A drawing wider than the text may use the free area to its right (site.css: --diagram-w on the
+  // figure); one still wider scrolls sideways: focusable, named, and faded at each edge with more to see.
+  function edges(s) {
+    var x = Math.abs(s.scrollLeft), more = s.scrollWidth - s.clientWidth;
+    s.toggleAttribute('data-more-start', more > 1 && x > 1);
+    s.toggleAttribute('data-more-end', more > 1 && x < more - 1);
   }
+  function scrollable(s) {
+    var wide = s.scrollWidth > s.clientWidth + 1, fig = s.closest('figure'), b = fig.querySelector('.diagram-zoom');
+    if (wide) { s.tabIndex = 0; s.setAttribute('role', 'region'); s.setAttribute('aria-label', (b ? b.dataset.name : 'Diagram') + ' (scrolls sideways)'); }
+    else if (s.hasAttribute('role')) { s.removeAttribute('tabindex'); s.removeAttribute('role'); s.removeAttribute('aria-label'); }
+    edges(s);
+  }
+  var drawings = document.querySelectorAll('.diagram-svg'), seen = typeof ResizeObserver === 'function' ? new ResizeObserver(function (rows) { rows.forEach(function (r) { scrollable(r.target); }); }) : null;
+  drawings.forEach(function (s) {
+    var w = s.style.getPropertyValue('--diagram-min-w');
+    if (w) s.closest('figure').style.setProperty('--diagram-w', w);
+    s.addEventListener('scroll', function () { edges(s); }, { passive: true });
+    if (seen) seen.observe(s); else scrollable(s);
+  });
   buttons.forEach(function (b) { b.hidden = false; b.addEventListener('click', function () { open(b); }); });
-  scrollable();
-  addEventListener('resize', scrollable, scoped);
+  if (!seen) addEventListener('resize', function () { drawings.forEach(scrollable); }, scoped);
 })();
 (function () {
   // "On this page": the column's link and the bar's link of the section being read are marked, and the bar names it.
+  // On wide screens the column gives way to the bar while something shares its area: the readalong's
+  // code panel or a diagram wider than the text (html[data-toc-away], site.css). Both stay where they
+  // are in the page; only which of the two shows changes.
   var links = [].slice.call(document.querySelectorAll('.toc a')), bar = document.querySelector('.toc-mobile'), list = bar && bar.querySelector('details');
   if (links.length === 0 || !bar) return;
-  var barLinks = [].slice.call(bar.querySelectorAll('a')), current = bar.querySelector('.toc-current'), header = document.querySelector('.site-header');
+  var barLinks = [].slice.call(bar.querySelectorAll('a')), current = bar.querySelector('.toc-current'), header = document.querySelector('.site-header'), d = document.documentElement, col = document.querySelector('.toc');
   var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
+  function away() {
+    if (col.offsetParent === null) return false;
+    var c = col.getBoundingClientRect();
+    return [].some.call(document.querySelectorAll('[data-readalong][data-enhanced] [aria-current="step"] .ra-code, figure.diagram'), function (el) {
+      var r = el.getBoundingClientRect();
+      // A few px of a figure's blank margin passing the list's edge do not count.
+      return r.height > 0 && r.right > c.left && r.left < c.right && r.bottom > c.top + 8 && r.top < c.bottom - 8;
+    });
+  }
   function pick() {
-    var b = bar.getBoundingClientRect(), y = (b.height > 0 && b.top <= header.offsetHeight + 1 ? b.bottom : header.getBoundingClientRect().bottom) + 40, i = 0;
+    var gone = away();
+    if (gone !== d.hasAttribute('data-toc-away')) { d.toggleAttribute('data-toc-away', gone); if (!gone) list.open = false; }
+    var b = bar.getBoundingClientRect(), shown = b.height > 0 && getComputedStyle(bar).visibility !== 'hidden' && b.top <= header.offsetHeight + 1;
+    // A heading a link scrolled to (under the scroll padding, site.css) is the one being read.
+    var y = Math.max((shown ? b.bottom : header.getBoundingClientRect().bottom) + 40, (parseFloat(getComputedStyle(d).scrollPaddingTop) || 0) + 24), i = 0;
     // Beside a readalong's code panel the section being read is the active step's: the same line, 40% down.
     if (document.querySelector('[data-readalong][data-enhanced]')) y = Math.max(y, innerHeight * 0.4);
     heads.forEach(function (h, k) { if (h && h.getBoundingClientRect().top < y) i = k; });
@@ -174,19 +202,25 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     current.textContent = links[i].textContent;
   }
   var t = 0;
-  addEventListener('scroll', function () { if (!t) t = requestAnimationFrame(function () { t = 0; pick(); }); }, { passive: true, signal: scoped.signal });
+  function later() { if (!t) t = requestAnimationFrame(function () { t = 0; pick(); }); }
+  addEventListener('scroll', later, { passive: true, signal: scoped.signal });
+  addEventListener('resize', later, scoped);
+  // The readalong's script switches steps (by a click too) and layouts (its "Inline code" button).
+  var ra = document.querySelector('[data-readalong]');
+  if (ra && typeof MutationObserver === 'function') new MutationObserver(later).observe(ra, { subtree: true, attributes: true, attributeFilter: ['aria-current', 'data-enhanced'] });
   bar.addEventListener('click', function (e) { if (e.target.closest('a')) list.open = false; });
   addEventListener('keydown', function (e) { if (e.key === 'Escape' && list.open) { list.open = false; bar.querySelector('summary').focus(); } }, scoped);
   addEventListener('click', function (e) { if (list.open && !bar.contains(e.target)) list.open = false; }, scoped);
   pick();
 })();
 (function () {
-  // Theme: Light, Dark or System (nothing stored: the system's scheme, followed when it changes).
-  var s = document.querySelector('.theme-select'), d = document.documentElement, mq = matchMedia('(prefers-color-scheme: dark)');
-  if (!s) return;
+  // Theme: Light, Dark or System (nothing stored: the system's scheme, followed when it changes). One
+  // menu in the header, and on phones one in the menu drawer instead (the title keeps the header's room).
+  var menus = [].slice.call(document.querySelectorAll('.theme-select')), d = document.documentElement, mq = matchMedia('(prefers-color-scheme: dark)');
+  if (menus.length === 0) return;
   function stored() { try { var v = localStorage.getItem('codelabgen-theme'); return v === 'dark' || v === 'light' ? v : null; } catch (e) { return null; } }
-  function apply() { var v = stored(); d.dataset.theme = v || (mq.matches ? 'dark' : 'light'); s.value = v || 'auto'; }
-  s.addEventListener('change', function () { try { if (s.value === 'auto') localStorage.removeItem('codelabgen-theme'); else localStorage.setItem('codelabgen-theme', s.value); } catch (e) {} apply(); });
+  function apply() { var v = stored(); d.dataset.theme = v || (mq.matches ? 'dark' : 'light'); menus.forEach(function (s) { s.value = v || 'auto'; }); }
+  menus.forEach(function (s) { s.addEventListener('change', function () { try { if (s.value === 'auto') localStorage.removeItem('codelabgen-theme'); else localStorage.setItem('codelabgen-theme', s.value); } catch (e) {} apply(); }); });
   mq.addEventListener('change', apply, scoped);
   apply();
 })();
