@@ -351,7 +351,8 @@ async function rawServer(root: string) {
   return { server, send, answer, exited, lines };
 }
 
-test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+/** Lessons 1.1 and 1.2 at code (sandbox off), 1.1 with a test that waits a minute (named `marker`), and the course's files before any call. */
+function slowVerifyCourse(): { root: string; marker: string; before: ReturnType<typeof snapshot> } {
   const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
   cliOk(root, 'register');
   advance(root, '1.1', 'code');
@@ -359,6 +360,11 @@ test('a client that goes away during verify --all cancels it: tests stop, nothin
   const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
   write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
   const before = snapshot(root);
+  return { root, marker, before };
+}
+
+test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const { root, marker, before } = slowVerifyCourse();
   const { server, send, exited } = await rawServer(root);
   try {
     send({ id: 1, method: 'tools/call', params: { name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } } });
@@ -778,13 +784,7 @@ process.stdout.write('answered\\n');`;
 }
 
 test('over HTTP, a client killed during verify --all (no DELETE) has the call cancelled: the test stops, nothing is recorded, other sessions are served', { timeout: 90_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
-  cliOk(root, 'register');
-  advance(root, '1.1', 'code');
-  advance(root, '1.2', 'code');
-  const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
-  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
-  const before = snapshot(root);
+  const { root, marker, before } = slowVerifyCourse();
   const { url, server } = await httpServer(root);
   const other = await httpClient(url);
   const { host, connected } = httpClientProcess(url);

@@ -7,6 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { lessonUrl, lessons } from './course.ts';
 import { expect, openPage as open, test } from './fixtures.ts';
+import { charactersPerFullLine } from './line-length.ts';
 
 /** The example lesson: a readalong with steps, notes with a flowchart wider than the text. */
 const lesson = () => lessons()[0]!;
@@ -23,30 +24,6 @@ async function headingPlaces(page: Page): Promise<string[]> {
   }));
 }
 
-/** Characters on each full line (all but a paragraph's last) of the notes' paragraphs and list items. */
-async function notesCharactersPerLine(page: Page): Promise<number[]> {
-  return page.locator('section:has(> .heading-wrap #notes) .doc').evaluate((doc) => {
-    const counts: number[] = [];
-    for (const p of doc.querySelectorAll('p, li')) {
-      const lines: number[] = [];
-      const range = document.createRange();
-      const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-      let top = -1e9;
-      for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
-        for (let i = 0; i < t.length; i++) {
-          range.setStart(t, i);
-          range.setEnd(t, i + 1);
-          const r = range.getBoundingClientRect();
-          if (r.height === 0) continue;
-          if (r.top >= top + 14) (lines.push(0), (top = r.top));
-          lines[lines.length - 1]!++;
-        }
-      }
-      counts.push(...lines.slice(0, -1));
-    }
-    return counts;
-  });
-}
 
 /** Every link of the table of contents is on screen; returns the nav's box. */
 async function expectWholeList(page: Page, why: string): Promise<{ x: number; y: number; width: number; height: number }> {
@@ -109,7 +86,7 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
   // Back to the column: every heading is still where it was in the page.
   expect(await headingPlaces(page)).toEqual(places);
   // The notes' prose keeps 60 characters a line or more (the median: a line cut short by a long code span is not the measure).
-  const perLine = await notesCharactersPerLine(page);
+  const perLine = await charactersPerFullLine(page.locator('section:has(> .heading-wrap #notes) .doc'), 'p, li');
   expect(perLine.length, 'the notes have paragraphs of several lines').toBeGreaterThan(10);
   const median = [...perLine].sort((a, b) => a - b)[Math.floor(perLine.length / 2)]!;
   expect(median, `characters a line: ${perLine.join(', ')}`).toBeGreaterThanOrEqual(60);

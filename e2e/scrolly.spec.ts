@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { lessonUrl, lessons } from './course.ts';
 import { expect, test } from './fixtures.ts';
+import { charactersPerFullLine } from './line-length.ts';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -41,30 +42,6 @@ function tocBar(page: Page): Locator {
   return page.getByRole('navigation', { name: 'On this page' });
 }
 
-/** Characters on each full line (every line but a paragraph's last) of the step prose's paragraphs. */
-async function charactersPerLine(page: Page): Promise<number[]> {
-  return page.locator('[data-readalong]').evaluate((ra) => {
-    const counts: number[] = [];
-    for (const p of ra.querySelectorAll('.ra-text p')) {
-      const lines: number[] = [];
-      const range = document.createRange();
-      const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-      let top = -1e9;
-      for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
-        for (let i = 0; i < t.length; i++) {
-          range.setStart(t, i);
-          range.setEnd(t, i + 1);
-          const r = range.getBoundingClientRect();
-          if (r.height === 0) continue;
-          if (r.top >= top + 14) (lines.push(0), (top = r.top)); // a new line (line height ~28 px)
-          lines[lines.length - 1]!++;
-        }
-      }
-      counts.push(...lines.slice(0, -1));
-    }
-    return counts;
-  });
-}
 
 /** The one visible (active) code panel. */
 async function activePanel(page: Page): Promise<Locator> {
@@ -177,7 +154,7 @@ test('at 1280 px the readalong keeps "On this page" in view, 60 characters a lin
   await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
   await expect(bar.locator('summary')).toContainText(heading);
 
-  const perLine = await charactersPerLine(page);
+  const perLine = await charactersPerFullLine(page.locator('[data-readalong]'), '.ra-text p');
   expect(perLine.length, 'the steps have paragraphs of several lines').toBeGreaterThan(10);
   const mean = perLine.reduce((a, b) => a + b, 0) / perLine.length;
   expect(mean, `characters a line: ${perLine.join(', ')}`).toBeGreaterThanOrEqual(60);

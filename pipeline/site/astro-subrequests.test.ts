@@ -20,3 +20,10 @@ test('a sub-request of a component outside the root gets /@fs; any other id is l
   assert.equal(fsSubRequestId('/src/pages/index.astro?astro&type=script&index=0&lang.ts', ROOT), null);
   assert.equal(fsSubRequestId(`${PAGE}?raw`, ROOT), null);
 });
+
+test("in a host's build only the package's pages get /@fs: another package's component outside the root (Starlight's) keeps its id", () => {
+  const id = `${PAGE}?astro&type=script&index=0&lang.ts`;
+  const starlight = path.join(REPO_ROOT, 'node_modules', '@astrojs', 'starlight', 'components', 'Page.astro');
+  assert.equal(fsSubRequestId(id, ROOT, path.join(REPO_ROOT, 'site')), `/@fs${id}`);
+  assert.equal(fsSubRequestId(`${starlight}?astro&type=script&index=0&lang.ts`, ROOT, path.join(REPO_ROOT, 'site')), null);
+});

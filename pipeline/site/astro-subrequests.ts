@@ -16,22 +16,30 @@ import { isInside } from '../course/inside.ts';
 
 const SUB_REQUEST = /\.astro\?(?:.*&)?astro(?:&|=|$)/;
 
-/** The `/@fs` form of a sub-request id of a component outside `root`; null for any other id (left to Vite). */
-export function fsSubRequestId(id: string, root: string): string | null {
+/**
+ * The `/@fs` form of a sub-request id of a component outside `root` (and inside `within`, when
+ * given); null for any other id (left to Vite).
+ */
+export function fsSubRequestId(id: string, root: string, within?: string): string | null {
   if (!SUB_REQUEST.test(id) || !path.isAbsolute(id) || id.startsWith('/@fs/')) return null;
   const file = id.slice(0, id.indexOf('?'));
-  const inRoot = isInside(file, root);
-  return inRoot || !existsSync(file) ? null : `/@fs${file.startsWith('/') ? '' : '/'}${id}`;
+  if (isInside(file, root) || (within !== undefined && !isInside(file, within))) return null;
+  return !existsSync(file) ? null : `/@fs${file.startsWith('/') ? '' : '/'}${id}`;
 }
 
-/** A Vite plugin that resolves the sub-requests of components outside `root` to their `/@fs` ids. */
-export function astroSubRequests(root: string): Plugin {
+/**
+ * A Vite plugin that resolves the sub-requests of components outside `root` to their `/@fs` ids:
+ * in codelabgen's own builds every such component's (the worker's root is a cache folder); in a
+ * host's build only the package's own pages' (`within`): a host's other components, Starlight's
+ * among them, resolve their relative imports from the ids Vite gave them.
+ */
+export function astroSubRequests(root: string, within?: string): Plugin {
   return {
     name: 'codelabgen:astro-subrequests',
     enforce: 'pre',
     resolveId: {
       filter: { id: SUB_REQUEST },
-      handler: (id) => fsSubRequestId(id, root),
+      handler: (id) => fsSubRequestId(id, root, within),
     },
   };
 }

@@ -13,7 +13,7 @@ import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type Dia
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
 import { checkOutsideCourse } from './out-folder.ts';
-import { siteImports, siteModule } from './package-root.ts';
+import { siteDir, siteImports, siteModule } from './package-root.ts';
 import { normalizePrefix, optionsPlugin, type SiteOptions } from './options.ts';
 import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read/index.ts';
@@ -152,7 +152,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
         updateConfig({
           integrations: [...(hasEc ? [] : [ec]), ...mdx],
-          vite: { plugins: [astroSubRequests(fileURLToPath(config.root)), optionsPlugin(site), imagesOffPlugin(() => prepared), sharedPipelinePlugin()], resolve: { noExternal: ['codelabgen'] } },
+          vite: { plugins: [astroSubRequests(fileURLToPath(config.root), siteDir()), optionsPlugin(site), imagesOffPlugin(() => prepared), sharedPipelinePlugin()], resolve: { noExternal: ['codelabgen'] } },
         });
         if (command === 'build') {
           progress('loading', 'reading the course');

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
+import { astroSubRequests } from './astro-subrequests.ts';
 import { siteDir } from './package-root.ts';
 import type { SiteBuildResult, SiteJob, WorkerMessage } from './site-job.ts';
 import { failure } from './failure.ts';
@@ -27,8 +28,8 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
   // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
   // entry) under its root, so each course gets a root of its own: builds of two courses at once
   // must not overwrite each other's. The pages and components stay in the package's site folder
-  // (siteDir()), outside that root: their <script>/<style> sub-requests need /@fs ids, which the
-  // integration's plugin gives them, here as in a host's build (pipeline/site/astro-subrequests.ts).
+  // (siteDir()), outside that root: their <script>/<style> sub-requests need /@fs ids
+  // (pipeline/site/astro-subrequests.ts; the integration gives them to the package's pages in a host's build).
   const root = path.join(job.cacheDir, 'root');
   mkdirSync(root, { recursive: true });
   return {
@@ -50,7 +51,7 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
     integrations: [integration, ...(integrations ?? [])],
-    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite') },
+    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite'), plugins: [astroSubRequests(root)] },
     ...(job.port || job.host || job.open ? { server: { ...(job.port ? { port: job.port, host: '127.0.0.1' } : {}), ...(job.host ? { host: job.host } : {}), ...(job.open ? { open: true } : {}) } } : {}),
   };
 }
