@@ -52,6 +52,9 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
     await warmUp(page, path.join(dir, 'docs', 'notes.md'));
     const code = path.join(dir, readFileSync(path.join(dir, 'docs', 'readalong.md'), 'utf8').match(/file=([^\s]+)/)?.[1] ?? 'missing');
+    // The lesson's full listings are on its files page, open in a second tab: a code save shows there.
+    const files = await page.context().newPage();
+    await files.goto(`http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/files/`);
     let title = lesson.title;
     let saves = 0;
     for (let round = 1; round <= 4; round++) {
@@ -63,7 +66,7 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
       await shows(page, readalong);
       await shows(page, notes);
       appendFileSync(code, `\n// code save ${round}\n`);
-      await shows(page, `code save ${round}`);
+      await shows(files, `code save ${round}`);
       const newTitle = `${lesson.title} (rev ${round})`;
       retitle(dev.course, title, newTitle);
       title = newTitle;

@@ -51,6 +51,8 @@ test('a publish build shows learners no production details', async ({ page, requ
     await page.getByRole('link', { name: /^All \d+ files of this lesson, with their code$/ }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^Files of ${lesson.id.replace('.', '\\.')} `));
     await expect(page.getByRole('region', { name: /./ }).filter({ has: page.locator('pre') }).first()).toBeVisible();
+    // The sidebar still marks the lesson the files belong to.
+    await expect(page.getByRole('navigation', { name: 'Course' }).locator('a[aria-current="true"]')).toHaveText(new RegExp(`^${lesson.id.replace('.', '\\.')}\\s`));
     await page.goBack();
     await first.click();
     // A file of the tree opens the files page at that file's listing.
