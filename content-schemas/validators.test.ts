@@ -2,7 +2,7 @@
 // on a seeded corpus (valid documents, their mutations, the fuzz test's hostile strings and files)
 // a validator accepts exactly what zod accepts, with zod's output. FAIL for valid data costs speed only.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -203,6 +203,7 @@ test('plain unions and enums compile as zod reads them: the first option that ac
   assert.match(text, /return FAIL; \/\/ union with an option zod decides before the last: zod decides/);
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-validators-'));
   writeFileSync(path.join(dir, 'validators.ts'), text);
+  copyFileSync(path.join(HERE, 'validator-helpers.ts'), path.join(dir, 'validator-helpers.ts')); // what the generated file imports
   const generated = (await import(pathToFileURL(path.join(dir, 'validators.ts')).href)) as { FAIL: symbol; VALIDATORS: Record<keyof typeof named, (v: unknown) => unknown> };
   rmSync(dir, { recursive: true });
   const docs: unknown[] = [
