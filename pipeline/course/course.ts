@@ -121,19 +121,6 @@ export function lessonFolderPath(course: Course, relative: string, field: string
   return dir;
 }
 
-function realParent(target: string): string {
-  let dir = path.dirname(target);
-  for (;;) {
-    try {
-      return path.join(realpathSync(dir), path.relative(dir, target));
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) return target;
-      dir = parent;
-    }
-  }
-}
-
 /** Characters a terminal acts on instead of showing: C0 and C1 controls, DEL, line separators, bidi overrides. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** The first control character of a text (`exec` it); titles refuse one. */

@@ -9,7 +9,7 @@ import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
-import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob, type DiagramStats } from './diagrams.ts';
+import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
 import { checkOutsideCourse } from './out-folder.ts';
