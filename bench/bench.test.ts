@@ -11,13 +11,19 @@ const RUN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'run.ts');
 test('bench refuses an unknown --only part', () => {
   const result = spawnSync(process.execPath, [RUN, '--only', 'nope'], { encoding: 'utf8' });
   assert.equal(result.status, 2);
-  assert.match(result.stderr, /^error: --only nope: choose from cli,contention,mcp,progress,scale,site,side-by-side\n$/);
+  assert.match(
+    result.stderr,
+    /^error: --only nope: choose from cli,contention,mcp,progress,scale,site,side-by-side\n$/,
+  );
 });
 
 test('bench --help prints the usage and runs nothing; an unknown argument is refused before any run', () => {
   const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^usage: node bench\/run\.ts \[--quick\] \[--only cli,contention,mcp,progress,scale,site,side-by-side\]\n/);
+  assert.match(
+    help.stdout,
+    /^usage: node bench\/run\.ts \[--quick\] \[--only cli,contention,mcp,progress,scale,site,side-by-side\]\n/,
+  );
   assert.equal(help.stderr, '', 'no load average: nothing ran');
   const stray = spawnSync(process.execPath, [RUN, '--quick', '--onyl', 'cli'], { encoding: 'utf8' });
   assert.equal(stray.status, 2);

@@ -26,7 +26,8 @@ function staticClosure(file: string): Map<string, string> {
     if (seen.has(next)) continue;
     const text = readFileSync(next, 'utf8');
     seen.set(next, text);
-    for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.\/[^"]+)"/gms)) todo.push(path.join(path.dirname(next), match[1]!));
+    for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.\/[^"]+)"/gms))
+      todo.push(path.join(path.dirname(next), match[1]!));
   }
   return seen;
 }
@@ -36,14 +37,36 @@ function sources(text: string): string[] {
   return [...text.matchAll(/^\/\/ ((?:node_modules|content-schemas|pipeline|cli)\/\S+)$/gm)].map((match) => match[1]!);
 }
 
-const ZOD_FREE_SCHEMA_FILES = new Set(['content-schemas/errors.ts', 'content-schemas/fast.ts', 'content-schemas/regular-file.ts', 'content-schemas/safe-parser.ts', 'content-schemas/lazy-load.ts', 'content-schemas/names.ts', 'content-schemas/parse.ts', 'content-schemas/validators.generated.ts', 'content-schemas/validator-helpers.ts', 'content-schemas/contrast.ts', 'content-schemas/refinements.ts', 'content-schemas/yaml.ts']);
+const ZOD_FREE_SCHEMA_FILES = new Set([
+  'content-schemas/errors.ts',
+  'content-schemas/fast.ts',
+  'content-schemas/regular-file.ts',
+  'content-schemas/safe-parser.ts',
+  'content-schemas/lazy-load.ts',
+  'content-schemas/names.ts',
+  'content-schemas/parse.ts',
+  'content-schemas/validators.generated.ts',
+  'content-schemas/validator-helpers.ts',
+  'content-schemas/contrast.ts',
+  'content-schemas/refinements.ts',
+  'content-schemas/yaml.ts',
+]);
 
 test('dist/state.cjs holds every state command and the generated validators, and of node_modules only js-yaml: no zod, MCP SDK or marked', () => {
   const bundled = sources(readFileSync(STATE_BUNDLE, 'utf8'));
-  for (const command of STATE_COMMANDS) assert.ok(bundled.includes(`cli/commands/state-${command}.ts`), `state ${command} is not in dist/state.cjs`);
+  for (const command of STATE_COMMANDS)
+    assert.ok(bundled.includes(`cli/commands/state-${command}.ts`), `state ${command} is not in dist/state.cjs`);
   assert.ok(bundled.includes('content-schemas/validators.generated.ts'), 'the generated validators are on the path');
-  assert.deepEqual(bundled.filter((source) => source.startsWith('content-schemas/') && !ZOD_FREE_SCHEMA_FILES.has(source)), [], 'dist/state.cjs pulls in the zod schemas');
-  assert.deepEqual([...new Set(bundled.filter((source) => source.startsWith('node_modules/')).map((source) => source.split('/')[1]))], ['js-yaml'], 'dist/state.cjs bundles a package besides js-yaml');
+  assert.deepEqual(
+    bundled.filter((source) => source.startsWith('content-schemas/') && !ZOD_FREE_SCHEMA_FILES.has(source)),
+    [],
+    'dist/state.cjs pulls in the zod schemas',
+  );
+  assert.deepEqual(
+    [...new Set(bundled.filter((source) => source.startsWith('node_modules/')).map((source) => source.split('/')[1]))],
+    ['js-yaml'],
+    'dist/state.cjs bundles a package besides js-yaml',
+  );
 });
 
 /** bin/codelabgen.cjs and dist/state.cjs alone in a folder of their own; `edit` may change the bundle. */
@@ -60,20 +83,45 @@ const SCRATCH_CODE_CACHE = scratchDir('codelabgen-code-cache-');
 
 /** Runs the launcher `cli` (its code caches in a scratch folder: each install path has its own). */
 function runWith(cli: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE } });
+  return spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE },
+  });
 }
 
 test('the state commands need nothing from dist/ but state.cjs, and state log never evaluates js-yaml', () => {
   const root = scratchCourse();
   const alone = stateBundleAlone();
-  const args: Record<string, string[]> = { show: [], next: [], log: ['fact'], set: ['1.1', 'spec'], fail: ['1.1', '--note', 'n'], block: ['1.1'], unblock: ['1.1'], stale: ['1.1'], phase: ['recon'], task: ['list'] };
+  const args: Record<string, string[]> = {
+    show: [],
+    next: [],
+    log: ['fact'],
+    set: ['1.1', 'spec'],
+    fail: ['1.1', '--note', 'n'],
+    block: ['1.1'],
+    unblock: ['1.1'],
+    stale: ['1.1'],
+    phase: ['recon'],
+    task: ['list'],
+  };
   for (const command of STATE_COMMANDS) {
     const result = runWith(alone, ['state', command, ...args[command]!, '--course', root]);
-    if (['show', 'next', 'log', 'phase', 'task'].includes(command)) assert.equal(result.status, 0, `state ${command}: ${result.stderr}`);
+    if (['show', 'next', 'log', 'phase', 'task'].includes(command))
+      assert.equal(result.status, 0, `state ${command}: ${result.stderr}`);
     // This course has no lessons: the lesson commands refuse it, after loading and running their code.
     else assert.match(result.stderr, /^error: unknown lesson "1\.1"/, `state ${command}`);
   }
-  const started = runWith(alone, ['state', 'task', 'start', '--phase', 'recon', '--role', 'researcher', '--course', root]);
+  const started = runWith(alone, [
+    'state',
+    'task',
+    'start',
+    '--phase',
+    'recon',
+    '--role',
+    'researcher',
+    '--course',
+    root,
+  ]);
   assert.equal(started.status, 0, started.stderr);
   // js-yaml's module body, poisoned: state log still works, state next (which reads config.yaml) fails.
   const marker = '"node_modules/js-yaml/dist/js-yaml.mjs"() {';
@@ -90,12 +138,20 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
 
 test('the MCP SDK loads only in the mcp command: main.mjs and the state commands hold none of it', () => {
   const main = [...staticClosure(path.join(DIST, 'main.mjs'))];
-  const sdk = (texts: string[]) => texts.flatMap(sources).filter((source) => source.startsWith('node_modules/@modelcontextprotocol/'));
+  const sdk = (texts: string[]) =>
+    texts.flatMap(sources).filter((source) => source.startsWith('node_modules/@modelcontextprotocol/'));
   assert.deepEqual(sdk(main.map(([, text]) => text)), [], 'main.mjs pulls the MCP SDK into every start-up');
-  const chunks = main.flatMap(([file, text]) => [...text.matchAll(/import\("\.\/((?:chunks\/)?[a-z-]+-[A-Z0-9]+\.mjs)"\)/g)].map((match) => path.join(path.dirname(file), match[1]!)));
+  const chunks = main.flatMap(([file, text]) =>
+    [...text.matchAll(/import\("\.\/((?:chunks\/)?[a-z-]+-[A-Z0-9]+\.mjs)"\)/g)].map((match) =>
+      path.join(path.dirname(file), match[1]!),
+    ),
+  );
   const mcp = chunks.filter((chunk) => /\/mcp-[A-Z0-9]+\.mjs$/.test(chunk));
   assert.equal(mcp.length, 1, 'one mcp command chunk');
-  assert.ok(sdk([...staticClosure(mcp[0]!).values()]).length > 0, 'the mcp chunk bundles the SDK (this test can see it)');
+  assert.ok(
+    sdk([...staticClosure(mcp[0]!).values()]).length > 0,
+    'the mcp chunk bundles the SDK (this test can see it)',
+  );
   const stateChunks = chunks.filter((file) => /\/state-[a-z-]+-[A-Z0-9]+\.mjs$/.test(file));
   assert.ok(stateChunks.length >= 8, `state command chunks found: ${stateChunks.length}`);
   for (const chunk of stateChunks) {
@@ -124,33 +180,66 @@ function loadsOf(args: string[]): { status: number | null; stderr: string; files
   const hook = path.join(dir, 'record-loads.cjs');
   const list = path.join(dir, 'loaded.txt');
   writeFileSync(hook, RECORD_LOADS);
-  const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args], { encoding: 'utf8', env: { ...process.env, LOADED_MODULES: list, NO_COLOR: '1' } });
-  const files = readFileSync(list, 'utf8').split('\n').filter((url) => url !== '').map((url) => fileURLToPath(url));
-  const builtins = readFileSync(`${list}.builtin`, 'utf8').split('\n').flatMap((line) => /^NativeModule (\S+)$/.exec(line)?.slice(1) ?? []);
+  const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, LOADED_MODULES: list, NO_COLOR: '1' },
+  });
+  const files = readFileSync(list, 'utf8')
+    .split('\n')
+    .filter((url) => url !== '')
+    .map((url) => fileURLToPath(url));
+  const builtins = readFileSync(`${list}.builtin`, 'utf8')
+    .split('\n')
+    .flatMap((line) => /^NativeModule (\S+)$/.exec(line)?.slice(1) ?? []);
   return { status: result.status, stderr: result.stderr, files, builtins };
 }
 
 // Node modules a state command need not load (docs/performance.md): node:crypto, the stream modules
 // (which process.stdout on a pipe, node:crypto and an ES import of node:fs pull in), net, what an ES
 // import of node:util pulls in, and Node's ES module loader (an ES module anywhere starts it).
-const HEAVY_BUILTINS = ['crypto', 'stream', 'net', 'internal/fs/promises', 'worker_threads', 'internal/modules/esm/module_job'];
+const HEAVY_BUILTINS = [
+  'crypto',
+  'stream',
+  'net',
+  'internal/fs/promises',
+  'worker_threads',
+  'internal/modules/esm/module_job',
+];
 
 test('state next on a course whose config.yaml has site.accent and repo_url loads no zod and no heavy Node module (a refused accent loads zod)', () => {
   const root = scratchCourse();
   const config = path.join(root, '.codelabgen', 'config.yaml');
-  appendFileSync(config, 'site:\n  accent: "#0b7a75"\n  accent_dark: "#7fd4cf"\n  repo_url: "https://github.com/codelabgen/node-streams"\n');
+  appendFileSync(
+    config,
+    'site:\n  accent: "#0b7a75"\n  accent_dark: "#7fd4cf"\n  repo_url: "https://github.com/codelabgen/node-streams"\n',
+  );
   const fast = loadsOf(['state', 'next', '--course', root]);
   assert.equal(fast.status, 0, fast.stderr);
-  assert.deepEqual(fast.files, [CLI], 'state next loads modules besides the launcher (and dist/state.cjs, which it reads)');
-  assert.deepEqual(fast.builtins.filter((name) => HEAVY_BUILTINS.includes(name)), [], 'state next loads heavy Node modules');
+  assert.deepEqual(
+    fast.files,
+    [CLI],
+    'state next loads modules besides the launcher (and dist/state.cjs, which it reads)',
+  );
+  assert.deepEqual(
+    fast.builtins.filter((name) => HEAVY_BUILTINS.includes(name)),
+    [],
+    'state next loads heavy Node modules',
+  );
   const change = loadsOf(['state', 'log', 'fact', '--data', 'k=v', '--course', root]);
   assert.equal(change.status, 0, change.stderr);
-  assert.deepEqual(change.builtins.filter((name) => HEAVY_BUILTINS.includes(name)), [], 'state log (lock, temp names, state.json) loads heavy Node modules');
+  assert.deepEqual(
+    change.builtins.filter((name) => HEAVY_BUILTINS.includes(name)),
+    [],
+    'state log (lock, temp names, state.json) loads heavy Node modules',
+  );
   // The same course with an accent below 4.5:1 fails the generated validator: zod words the refusal.
   writeFileSync(config, readFileSync(config, 'utf8').replace('#0b7a75', '#777777'));
   const refused = loadsOf(['state', 'next', '--course', root]);
   assert.equal(refused.status, 2);
-  assert.match(refused.stderr, /^error: \.codelabgen\/config\.yaml: site\.accent: #777777 has contrast 4\.21:1 with the light background #f6f8fa/);
+  assert.match(
+    refused.stderr,
+    /^error: \.codelabgen\/config\.yaml: site\.accent: #777777 has contrast 4\.21:1 with the light background #f6f8fa/,
+  );
   assert.ok(refused.files.includes(path.join(DIST, 'schemas.mjs')), 'zod words the refusal');
 });
 
@@ -159,22 +248,31 @@ function codeCaches(dir: string): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
   for (const version of readdirSync(dir)) {
     const folder = path.join(dir, version, 'codelabgen');
-    for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : []) found.set(name, readFileSync(path.join(folder, name)));
+    for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : [])
+      found.set(name, readFileSync(path.join(folder, name)));
   }
   return found;
 }
 
-test("the launcher keeps a code cache per state command, taken when a run exits 0, and replaces one V8 rejects or that another bundle wrote", () => {
+test('the launcher keeps a code cache per state command, taken when a run exits 0, and replaces one V8 rejects or that another bundle wrote', () => {
   const root = scratchCourse();
   const dir = scratchDir('codelabgen-code-cache-');
   const run = (args: string[], env: Record<string, string> = { NODE_COMPILE_CACHE: dir }) => {
-    const result = spawnSync(process.execPath, [CLI, ...args, '--course', root], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+    const result = spawnSync(process.execPath, [CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stderr, '');
     return result.stdout;
   };
   // A refused run leaves no cache: it ran little of the command's code.
-  assert.equal(spawnSync(process.execPath, [CLI, 'state', 'show', '--bogus', '--course', root], { env: { ...process.env, NODE_COMPILE_CACHE: dir } }).status, 2);
+  assert.equal(
+    spawnSync(process.execPath, [CLI, 'state', 'show', '--bogus', '--course', root], {
+      env: { ...process.env, NODE_COMPILE_CACHE: dir },
+    }).status,
+    2,
+  );
   assert.equal(codeCaches(dir).size, 0);
   const shown = run(['state', 'show', '--json']);
   const { ino, size, mtimeMs } = statSync(STATE_BUNDLE);
@@ -183,7 +281,10 @@ test("the launcher keeps a code cache per state command, taken when a run exits 
   const [name, bytes] = [...first][0] ?? [];
   assert.equal(first.size, 1);
   assert.match(name!, /^state-show-[0-9a-f]{8}$/);
-  assert.ok(bytes!.subarray(0, identity.length).equals(identity), 'the cache starts with the identity of dist/state.cjs');
+  assert.ok(
+    bytes!.subarray(0, identity.length).equals(identity),
+    'the cache starts with the identity of dist/state.cjs',
+  );
   assert.ok(bytes!.length > identity.length + 10_000, `a cache of ${bytes!.length} bytes holds no compiled functions`);
   // Used as it is: the next run neither changes nor rewrites it, and prints the same.
   assert.equal(run(['state', 'show', '--json']), shown);
@@ -191,14 +292,25 @@ test("the launcher keeps a code cache per state command, taken when a run exits 
   // Each command its own; NODE_DISABLE_COMPILE_CACHE turns this cache off with Node's.
   run(['state', 'next']);
   run(['state', 'log', 'fact'], { NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' });
-  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-[0-9a-f]{8}$/, '')).sort(), ['state-next', 'state-show']);
+  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-[0-9a-f]{8}$/, '')).sort(), [
+    'state-next',
+    'state-show',
+  ]);
   const logged = run(['state', 'show', '--json']);
   // A cache V8 rejects (garbage after a matching identity), or one for another bundle: replaced.
   const file = path.join(dir, readdirSync(dir)[0]!, 'codelabgen', name!);
-  for (const stale of [Buffer.concat([identity, Buffer.alloc(4096, 7)]), Buffer.concat([Buffer.from(`1:${size}:${mtimeMs}\n`), bytes!.subarray(identity.length)])]) {
+  for (const stale of [
+    Buffer.concat([identity, Buffer.alloc(4096, 7)]),
+    Buffer.concat([Buffer.from(`1:${size}:${mtimeMs}\n`), bytes!.subarray(identity.length)]),
+  ]) {
     writeFileSync(file, stale);
     assert.equal(run(['state', 'show', '--json']), logged);
     const replaced = readFileSync(file);
-    assert.ok(replaced.subarray(0, identity.length).equals(identity) && !replaced.equals(stale) && replaced.length > identity.length + 10_000, 'the stale cache was not replaced');
+    assert.ok(
+      replaced.subarray(0, identity.length).equals(identity) &&
+        !replaced.equals(stale) &&
+        replaced.length > identity.length + 10_000,
+      'the stale cache was not replaced',
+    );
   }
 });

@@ -39,10 +39,13 @@ export function measurePaired(roots: readonly string[], rounds: number): Latency
     ['state show --json', (at) => [CLI, 'state', 'show', '--json', '--course', roots[at]!]],
     ['state next', (at) => [CLI, 'state', 'next', '--course', roots[at]!]],
     ['state log', (at) => [CLI, 'state', 'log', 'bench', '--data', 'k=v', '--course', roots[at]!]],
-    ['state set', (at) => {
-      stages[at] = stages[at] === 'pending' ? 'spec' : 'pending';
-      return [CLI, 'state', 'set', '1.1', stages[at]!, '--note', 'bench', '--course', roots[at]!];
-    }],
+    [
+      'state set',
+      (at) => {
+        stages[at] = stages[at] === 'pending' ? 'spec' : 'pending';
+        return [CLI, 'state', 'set', '1.1', stages[at]!, '--note', 'bench', '--course', roots[at]!];
+      },
+    ],
   ];
   const samples = roots.map(() => new Map(commands.map(([name]) => [name, [] as number[]])));
   for (let round = 0; round < rounds + 1; round += 1) {
@@ -58,12 +61,19 @@ export function measurePaired(roots: readonly string[], rounds: number): Latency
   return roots.map((_, at) =>
     commands.map(([name]) => {
       const summary = name === 'node -e 0' ? node : summarize(samples[at]!.get(name)!);
-      return { command: name, ...summary, median_vs_node: ratio(summary.median_ms, node.median_ms), p95_vs_node: ratio(summary.p95_ms, node.p95_ms) };
+      return {
+        command: name,
+        ...summary,
+        median_vs_node: ratio(summary.median_ms, node.median_ms),
+        p95_vs_node: ratio(summary.p95_ms, node.p95_ms),
+      };
     }),
   );
 }
 
-export async function benchCliLatency(quick: boolean): Promise<{ lessons: number; rounds: number; rows: LatencyRow[] }> {
+export async function benchCliLatency(
+  quick: boolean,
+): Promise<{ lessons: number; rounds: number; rows: LatencyRow[] }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-cli-'));
   try {
     const root = path.join(dir, 'course');

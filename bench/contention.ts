@@ -20,7 +20,10 @@ export interface ContentionRow {
 
 function run(argv: string[]): Promise<{ code: number | null; ms: number }> {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, argv, { env: { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '120' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, argv, {
+    env: { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '120' },
+    stdio: 'ignore',
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, ms: since(start) })));
 }
 
@@ -33,20 +36,36 @@ async function contend(writers: number, perWriter: number): Promise<ContentionRo
     const acked = new Set<string>();
     let refused = 0;
     const start = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: writers }, async (_, w) => {
-      for (let n = 0; n < perWriter; n += 1) {
-        const id = `w${w}n${n}`;
-        const result = await run([CLI, 'state', 'log', 'contention', '--data', `id=${id}`, '--course', root]);
-        samples.push(result.ms);
-        if (result.code === 0) acked.add(id);
-        else refused += 1;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let n = 0; n < perWriter; n += 1) {
+          const id = `w${w}n${n}`;
+          const result = await run([CLI, 'state', 'log', 'contention', '--data', `id=${id}`, '--course', root]);
+          samples.push(result.ms);
+          if (result.code === 0) acked.add(id);
+          else refused += 1;
+        }
+      }),
+    );
     const wall = since(start);
-    const logged = new Set(readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { data?: { id?: string } }).data?.id));
+    const logged = new Set(
+      readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { data?: { id?: string } }).data?.id),
+    );
     const lost = [...acked].filter((id) => !logged.has(id)).length;
     const summary = summarize(samples);
-    return { writers, changes: writers * perWriter, wall_ms: round(wall, 0), changes_per_s: round((writers * perWriter) / (wall / 1000), 1), p50_ms: summary.median_ms, p99_ms: summary.p99_ms, refused, lost_updates: lost };
+    return {
+      writers,
+      changes: writers * perWriter,
+      wall_ms: round(wall, 0),
+      changes_per_s: round((writers * perWriter) / (wall / 1000), 1),
+      p50_ms: summary.median_ms,
+      p99_ms: summary.p99_ms,
+      refused,
+      lost_updates: lost,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

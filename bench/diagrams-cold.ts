@@ -24,18 +24,30 @@ const MIXED = [
 ];
 
 export function diagramSources(kind: 'flow' | 'mixed', n: number): string[] {
-  return Array.from({ length: n }, (_, i) => (kind === 'flow' ? `%% title: Flow of lesson ${i + 1}\nflowchart LR\n  A${i}[Read ${i + 1}] --> B${i}[Transform] --> C${i}[Write]\n` : MIXED[i % MIXED.length]!(i)));
+  return Array.from({ length: n }, (_, i) =>
+    kind === 'flow'
+      ? `%% title: Flow of lesson ${i + 1}\nflowchart LR\n  A${i}[Read ${i + 1}] --> B${i}[Transform] --> C${i}[Write]\n`
+      : MIXED[i % MIXED.length]!(i),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const kind = process.argv[2] === 'mixed' ? 'mixed' : 'flow';
   const n = Number(process.argv[3] ?? 50);
-  const diagrams = diagramSources(kind, n).map((source, i) => ({ hash: diagramHash(source), source, label: `d${i}.mmd`, title: `d${i}`, lesson: 'bench' }));
+  const diagrams = diagramSources(kind, n).map((source, i) => ({
+    hash: diagramHash(source),
+    source,
+    label: `d${i}.mmd`,
+    title: `d${i}`,
+    lesson: 'bench',
+  }));
   const cache = mkdtempSync(path.join(os.tmpdir(), 'codelabgen-diagrams-cold-'));
   try {
     const started = performance.now();
     const stats = await renderDiagrams(diagrams, cache, findChromium());
-    process.stdout.write(`${JSON.stringify({ kind, diagrams: n, ms: Math.round(performance.now() - started), stats })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ kind, diagrams: n, ms: Math.round(performance.now() - started), stats })}\n`,
+    );
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

@@ -33,11 +33,22 @@ export interface McpClientsRow extends Omit<ContentionRow, 'writers'> {
   client_cpu_ms_per_change: number;
 }
 
-const ENV: Record<string, string> = { ...(process.env as Record<string, string>), NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '120' };
+const ENV: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  NO_COLOR: '1',
+  CODELABGEN_LOCK_TIMEOUT: '120',
+};
 
 async function connect(root: string): Promise<Client> {
   const client = new Client({ name: 'codelabgen-bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], env: ENV, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', root],
+      env: ENV,
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -63,9 +74,16 @@ function serversCpuMs(clients: Client[]): number | null {
   return total;
 }
 
-async function timedCall(client: Client, name: string, args: Record<string, unknown>): Promise<{ ms: number; ok: boolean; text: string }> {
+async function timedCall(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ ms: number; ok: boolean; text: string }> {
   const start = process.hrtime.bigint();
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: Array<{ text: string }>;
+  };
   return { ms: since(start), ok: result.isError !== true, text: result.content[0]?.text ?? '' };
 }
 
@@ -82,7 +100,11 @@ async function latency(root: string, rounds: number): Promise<McpLatencyRow[]> {
   try {
     const pairs: Array<[string, Record<string, unknown>, string[]]> = [
       ['state_next', {}, ['state', 'next', '--course', root]],
-      ['state_log', { kind: 'bench', data: { k: 'v' } }, ['state', 'log', 'bench', '--data', 'k=v', '--json', '--course', root]],
+      [
+        'state_log',
+        { kind: 'bench', data: { k: 'v' } },
+        ['state', 'log', 'bench', '--data', 'k=v', '--json', '--course', root],
+      ],
     ];
     const samples = pairs.map(() => ({ mcp: [] as number[], cli: [] as number[] }));
     for (let at = 0; at < rounds + 1; at += 1) {
@@ -90,7 +112,8 @@ async function latency(root: string, rounds: number): Promise<McpLatencyRow[]> {
         const call = await timedCall(client, tool, args);
         if (!call.ok) throw new Error(`${tool}: ${call.text}`);
         const cliMs = timedCli(argv);
-        if (at > 0) { // round 0 warms the server, the page cache and the compile cache
+        if (at > 0) {
+          // round 0 warms the server, the page cache and the compile cache
           samples[index]!.mcp.push(call.ms);
           samples[index]!.cli.push(cliMs);
         }
@@ -99,7 +122,13 @@ async function latency(root: string, rounds: number): Promise<McpLatencyRow[]> {
     return pairs.map(([tool, , argv], index) => {
       const mcp = summarize(samples[index]!.mcp);
       const cli = summarize(samples[index]!.cli);
-      return { tool, cli_command: argv.slice(0, 2).join(' '), mcp, cli, median_vs_cli: ratio(mcp.median_ms, cli.median_ms) };
+      return {
+        tool,
+        cli_command: argv.slice(0, 2).join(' '),
+        mcp,
+        cli,
+        median_vs_cli: ratio(mcp.median_ms, cli.median_ms),
+      };
     });
   } finally {
     await client.close();
@@ -115,20 +144,27 @@ async function parallelClients(root: string, clients: number, perClient: number)
     const serverCpu = serversCpuMs(connected);
     const clientCpu = process.cpuUsage();
     const start = process.hrtime.bigint();
-    await Promise.all(connected.map(async (client, c) => {
-      for (let n = 0; n < perClient; n += 1) {
-        const id = `c${c}n${n}`;
-        const call = await timedCall(client, 'state_log', { kind: 'mcp-contention', data: { id } });
-        samples.push(call.ms);
-        if (call.ok) acked.add(id);
-        else refused += 1;
-      }
-    }));
+    await Promise.all(
+      connected.map(async (client, c) => {
+        for (let n = 0; n < perClient; n += 1) {
+          const id = `c${c}n${n}`;
+          const call = await timedCall(client, 'state_log', { kind: 'mcp-contention', data: { id } });
+          samples.push(call.ms);
+          if (call.ok) acked.add(id);
+          else refused += 1;
+        }
+      }),
+    );
     const wall = since(start);
     const serverCpuAfter = serversCpuMs(connected);
     const clientCpuUsed = process.cpuUsage(clientCpu);
     const changes = clients * perClient;
-    const logged = new Set(readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { data?: { id?: string } }).data?.id));
+    const logged = new Set(
+      readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { data?: { id?: string } }).data?.id),
+    );
     const summary = summarize(samples);
     return {
       clients,
@@ -139,7 +175,8 @@ async function parallelClients(root: string, clients: number, perClient: number)
       p99_ms: summary.p99_ms,
       refused,
       lost_updates: [...acked].filter((id) => !logged.has(id)).length,
-      server_cpu_ms_per_change: serverCpu === null || serverCpuAfter === null ? null : round((serverCpuAfter - serverCpu) / changes, 2),
+      server_cpu_ms_per_change:
+        serverCpu === null || serverCpuAfter === null ? null : round((serverCpuAfter - serverCpu) / changes, 2),
       client_cpu_ms_per_change: round((clientCpuUsed.user + clientCpuUsed.system) / 1000 / changes, 2),
     };
   } finally {
@@ -165,7 +202,10 @@ async function resourceUpdates(root: string, rounds: number): Promise<McpUpdateR
       const notified = new Promise<bigint>((resolve) => (heard = () => resolve(process.hrtime.bigint())));
       timedCli(['state', 'log', 'bench-update', '--data', `n=${at}`, '--course', root]);
       const committed = process.hrtime.bigint();
-      const heardAt = await Promise.race([notified, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000))]);
+      const heardAt = await Promise.race([
+        notified,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+      ]);
       if (heardAt === null) throw new Error(`round ${at}: no resources/updated within 5 s of the commit`);
       if (at > 0) samples.push(Math.max(0, Number(heardAt - committed) / 1e6)); // round 0 warms the server
     }
@@ -175,7 +215,13 @@ async function resourceUpdates(root: string, rounds: number): Promise<McpUpdateR
   }
 }
 
-export async function benchMcp(quick: boolean): Promise<{ rounds: number; latency: McpLatencyRow[]; clients: McpClientsRow; updates: McpUpdateRow; load_average: number[] }> {
+export async function benchMcp(quick: boolean): Promise<{
+  rounds: number;
+  latency: McpLatencyRow[];
+  clients: McpClientsRow;
+  updates: McpUpdateRow;
+  load_average: number[];
+}> {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-mcp-'));
   try {
     const root = path.join(dir, 'course');

@@ -12,12 +12,16 @@ const args = process.argv.slice(2);
 const keepAt = args.indexOf('--keep');
 const keep = keepAt >= 0 ? args.splice(keepAt, 2)[1] : undefined;
 const dir = args[0] ?? '/work/shared/fixtures/mermaid-docs';
-const files = readdirSync(dir).filter((f) => f.endsWith('.mmd')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.mmd'))
+  .sort();
 const diagrams = files.map((f) => {
   const source = readFileSync(path.join(dir, f), 'utf8');
   return { hash: diagramHash(source), source, label: f, title: f, lesson: 'corpus' };
 });
-const cache = keep ? (mkdirSync(keep, { recursive: true }), keep) : mkdtempSync(path.join(os.tmpdir(), 'codelabgen-corpus-'));
+const cache = keep
+  ? (mkdirSync(keep, { recursive: true }), keep)
+  : mkdtempSync(path.join(os.tmpdir(), 'codelabgen-corpus-'));
 const started = Date.now();
 const stats = await renderDiagrams(diagrams, cache, findChromium());
 console.log(`${files.length} diagrams in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(stats)}`);
@@ -31,5 +35,8 @@ for (const d of diagrams) {
   else row.ok++;
   byType.set(type, row);
 }
-for (const [type, row] of byType) console.log(`${type.padEnd(28)} ${row.ok} ok${row.failed.length ? `, ${row.failed.length} failed` : ''}${row.client.length ? `, ${row.client.length} client-side` : ''}${row.failed.length ? `\n    ${row.failed.join('\n    ')}` : ''}`);
+for (const [type, row] of byType)
+  console.log(
+    `${type.padEnd(28)} ${row.ok} ok${row.failed.length ? `, ${row.failed.length} failed` : ''}${row.client.length ? `, ${row.client.length} client-side` : ''}${row.failed.length ? `\n    ${row.failed.join('\n    ')}` : ''}`,
+  );
 if (!keep) rmSync(cache, { recursive: true, force: true });

@@ -58,7 +58,12 @@ function writeCurriculum(root: string): void {
     lines.push(`      - { id: "${lesson.id}", slug: ${lesson.slug}, title: "${lesson.title}" }`);
     modules.set(lesson.module_id, lines);
   }
-  const body = [...modules].map(([id, lines]) => `  - id: "${id}"\n    slug: module-${id}\n    title: Module ${id}\n    lessons:\n${lines.join('\n')}`).join('\n');
+  const body = [...modules]
+    .map(
+      ([id, lines]) =>
+        `  - id: "${id}"\n    slug: module-${id}\n    title: Module ${id}\n    lessons:\n${lines.join('\n')}`,
+    )
+    .join('\n');
   writeFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), `title: Synthetic course\nmodules:\n${body}\n`);
 }
 
@@ -66,7 +71,9 @@ function runCli(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(Date.now()) : reject(new Error(`codelabgen ${args.join(' ')} exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(Date.now()) : reject(new Error(`codelabgen ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -91,7 +98,12 @@ export async function benchProgress(quick: boolean): Promise<ProgressBench> {
   buildStateCourse(root, { lessons: LESSONS, events: EVENTS, specs: true });
   writeCurriculum(root);
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'site', 'dev', '--course', root, '--port', String(port)], { cwd: work, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [CLI, 'site', 'dev', '--course', root, '--port', String(port)], {
+    cwd: work,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -121,10 +133,28 @@ export async function benchProgress(quick: boolean): Promise<ProgressBench> {
     const cpuBefore = groupCpuMs(child.pid!);
     for (let i = 0; i < rounds; i += 1) {
       const target = i % 2 === 0 ? 'spec' : 'pending';
-      const seq = Number(await page.locator('.pg-board').getAttribute('data-seq').catch(() => null)) || 0;
+      const seq =
+        Number(
+          await page
+            .locator('.pg-board')
+            .getAttribute('data-seq')
+            .catch(() => null),
+        ) || 0;
       const started = Date.now();
-      const exited = runCli(['state', 'set', '1.1', target, ...(target === 'pending' ? ['--note', 'bench'] : []), '--course', root]);
-      await page.waitForFunction((previous) => Number(document.querySelector<HTMLElement>('.pg-board')?.dataset.seq ?? 0) > previous, seq, { polling: 'raf', timeout: 30_000 });
+      const exited = runCli([
+        'state',
+        'set',
+        '1.1',
+        target,
+        ...(target === 'pending' ? ['--note', 'bench'] : []),
+        '--course',
+        root,
+      ]);
+      await page.waitForFunction(
+        (previous) => Number(document.querySelector<HTMLElement>('.pg-board')?.dataset.seq ?? 0) > previous,
+        seq,
+        { polling: 'raf', timeout: 30_000 },
+      );
       const seen = Date.now();
       latency.push(seen - started);
       const exit = await exited;
@@ -143,7 +173,8 @@ export async function benchProgress(quick: boolean): Promise<ProgressBench> {
       after_command: summarize(after),
       stream_after_command: summarize(streamed),
       board_update_cpu_ms: round(boardUpdateCpu(root), 2),
-      server_cpu_ms_per_change: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / rounds, 1),
+      server_cpu_ms_per_change:
+        cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / rounds, 1),
       page_html_bytes: Buffer.byteLength(pageHtml),
       update_message_bytes: messageBytes,
     };

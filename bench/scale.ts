@@ -12,13 +12,23 @@ export interface ScaleResult {
   lessons: number;
   events: number;
   generate_ms: number;
-  rows: Array<{ command: string; small_median_ms: number; large_median_ms: number; large_p95_ms: number; ratio: number | null }>;
+  rows: Array<{
+    command: string;
+    small_median_ms: number;
+    large_median_ms: number;
+    large_p95_ms: number;
+    ratio: number | null;
+  }>;
   once_ms: Record<string, number>;
 }
 
 function once(args: string[]): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const ms = since(start);
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
   return round(ms, 0);
@@ -37,10 +47,18 @@ export async function benchScale(quick: boolean): Promise<ScaleResult> {
     buildStateCourse(large, { lessons, events, specs: true });
     const generate = since(start);
     const [smallRows = [], largeRows = []] = measurePaired([small, large], rounds);
-    const rows = smallRows.filter((row) => row.command !== 'node -e 0').map((row) => {
-      const big = largeRows.find((other) => other.command === row.command)!;
-      return { command: row.command, small_median_ms: row.median_ms, large_median_ms: big.median_ms, large_p95_ms: big.p95_ms, ratio: ratio(big.median_ms, row.median_ms) };
-    });
+    const rows = smallRows
+      .filter((row) => row.command !== 'node -e 0')
+      .map((row) => {
+        const big = largeRows.find((other) => other.command === row.command)!;
+        return {
+          command: row.command,
+          small_median_ms: row.median_ms,
+          large_median_ms: big.median_ms,
+          large_p95_ms: big.p95_ms,
+          ratio: ratio(big.median_ms, row.median_ms),
+        };
+      });
     const onceMs = {
       report: once(['report', '--json', '--course', large]),
       check: once(['check', '--json', '--course', large]),

@@ -37,7 +37,12 @@ export interface LessonSource {
 
 interface Curriculum {
   title: string;
-  modules: Array<{ id: string; slug: string; title: string; lessons: Array<{ id: string; slug: string; title: string; summary: string; objectives?: string[] }> }>;
+  modules: Array<{
+    id: string;
+    slug: string;
+    title: string;
+    lessons: Array<{ id: string; slug: string; title: string; summary: string; objectives?: string[] }>;
+  }>;
 }
 
 /** The curriculum's title and the lessons of a course folder (examples/node-streams), in order. */
@@ -48,7 +53,14 @@ export function readLessons(course: string): { title: string; lessons: LessonSou
   for (const module of curriculum.modules) {
     for (const lesson of module.lessons) {
       modules.set(lesson.id, module.title);
-      lessons.push({ id: lesson.id, slug: lesson.slug, title: lesson.title, summary: lesson.summary, objectives: lesson.objectives ?? [], dir: path.join(course, `${module.id}-${module.slug}`, `${lesson.id}-${lesson.slug}`) });
+      lessons.push({
+        id: lesson.id,
+        slug: lesson.slug,
+        title: lesson.title,
+        summary: lesson.summary,
+        objectives: lesson.objectives ?? [],
+        dir: path.join(course, `${module.id}-${module.slug}`, `${lesson.id}-${lesson.slug}`),
+      });
     }
   }
   return { title: curriculum.title, lessons, modules };
@@ -72,8 +84,17 @@ export function starlightDoc(lessonDir: string, markdown: string): string {
         const source = readFileSync(path.join(lessonDir, ref[1]!), 'utf8').replace(/\n$/, '').split('\n');
         const from = lineRange ? Number(lineRange[1]) : 1;
         const to = lineRange ? Number(lineRange[2]) : source.length;
-        const marks = mark ? mark[1]!.split(',').map((part) => part.split('-').map((n) => Number(n) - from + 1).join('-')) : [];
-        out.push(`${fence}${open[2]} title="${ref[1]}" showLineNumbers startLineNumber=${from}${marks.length > 0 ? ` {${marks.join(',')}}` : ''}`);
+        const marks = mark
+          ? mark[1]!.split(',').map((part) =>
+              part
+                .split('-')
+                .map((n) => Number(n) - from + 1)
+                .join('-'),
+            )
+          : [];
+        out.push(
+          `${fence}${open[2]} title="${ref[1]}" showLineNumbers startLineNumber=${from}${marks.length > 0 ? ` {${marks.join(',')}}` : ''}`,
+        );
         out.push(...source.slice(from - 1, to));
         // Skip the reference's own (empty) body up to its closing fence.
         while (i + 1 < lines.length && !lines[i + 1]!.startsWith(fence)) i++;
@@ -88,7 +109,14 @@ export function starlightDoc(lessonDir: string, markdown: string): string {
       continue;
     }
     // A link to another lesson's folder or doc goes to that lesson's page.
-    out.push(fence === null ? line.replace(/\]\((?:\.\.\/)+(?:[\w-]+\/)?(\d+)\.(\d+)-([\w-]+)\/(?:docs\/[\w-]+\.md)?(#[\w-]+)?\)/g, (_, m, l, slug, hash) => `](/lessons/${m}-${l}-${slug}/${hash ?? ''})`) : line);
+    out.push(
+      fence === null
+        ? line.replace(
+            /\]\((?:\.\.\/)+(?:[\w-]+\/)?(\d+)\.(\d+)-([\w-]+)\/(?:docs\/[\w-]+\.md)?(#[\w-]+)?\)/g,
+            (_, m, l, slug, hash) => `](/lessons/${m}-${l}-${slug}/${hash ?? ''})`,
+          )
+        : line,
+    );
   }
   return out.join('\n');
 }
@@ -96,12 +124,20 @@ export function starlightDoc(lessonDir: string, markdown: string): string {
 /** A lesson's Starlight page: front matter, objectives, readalong, notes, diagrams. */
 export function starlightPage(lesson: LessonSource): string {
   const docs = path.join(lesson.dir, 'docs');
-  const parts = [`---\ntitle: ${JSON.stringify(`${lesson.id} ${lesson.title}`)}\ndescription: ${JSON.stringify(lesson.summary)}\n---\n`];
-  if (lesson.objectives.length > 0) parts.push(`## Objectives\n\n${lesson.objectives.map((o) => `- ${o}`).join('\n')}\n`);
+  const parts = [
+    `---\ntitle: ${JSON.stringify(`${lesson.id} ${lesson.title}`)}\ndescription: ${JSON.stringify(lesson.summary)}\n---\n`,
+  ];
+  if (lesson.objectives.length > 0)
+    parts.push(`## Objectives\n\n${lesson.objectives.map((o) => `- ${o}`).join('\n')}\n`);
   for (const doc of ['readalong.md', 'notes.md']) {
-    if (existsSync(path.join(docs, doc))) parts.push(starlightDoc(lesson.dir, readFileSync(path.join(docs, doc), 'utf8')));
+    if (existsSync(path.join(docs, doc)))
+      parts.push(starlightDoc(lesson.dir, readFileSync(path.join(docs, doc), 'utf8')));
   }
-  const diagrams = existsSync(path.join(docs, 'diagrams')) ? readdirSync(path.join(docs, 'diagrams')).filter((f) => f.endsWith('.mmd')).sort() : [];
+  const diagrams = existsSync(path.join(docs, 'diagrams'))
+    ? readdirSync(path.join(docs, 'diagrams'))
+        .filter((f) => f.endsWith('.mmd'))
+        .sort()
+    : [];
   if (diagrams.length > 0) {
     parts.push('## Diagrams\n');
     for (const file of diagrams) {
@@ -175,13 +211,22 @@ export default defineConfig({
  * so that Starlight and Astro resolve from the repository's node_modules without symlinks: Astro
  * mis-joins the paths of a symlinked Starlight's components) and builds it into `host/dist`.
  */
-export function buildStarlight(repo: string, host: string, course: string): { out: string; pages: Map<string, string>; ms: number } {
+export function buildStarlight(
+  repo: string,
+  host: string,
+  course: string,
+): { out: string; pages: Map<string, string>; ms: number } {
   const { title, lessons, modules } = readLessons(course);
   rmSync(host, { recursive: true, force: true });
   const groups = new Map<string, Array<{ label: string; link: string }>>();
   const pages = new Map<string, string>();
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({ name: 'starlight-side-by-side', type: 'module', private: true, dependencies: { '@astrojs/starlight': '*', astro: '*', mermaid: '*' } }),
+    'package.json': JSON.stringify({
+      name: 'starlight-side-by-side',
+      type: 'module',
+      private: true,
+      dependencies: { '@astrojs/starlight': '*', astro: '*', mermaid: '*' },
+    }),
     'ec.config.mjs': `import { pluginLineNumbers } from '@expressive-code/plugin-line-numbers';\nexport default { plugins: [pluginLineNumbers()], defaultProps: { showLineNumbers: false } };\n`,
     'src/content.config.ts': `import { defineCollection } from 'astro:content';\nimport { docsLoader } from '@astrojs/starlight/loaders';\nimport { docsSchema } from '@astrojs/starlight/schema';\nexport const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };\n`,
     'src/content/docs/index.md': `---\ntitle: ${JSON.stringify(title)}\n---\n\nThe lessons: ${lessons.map((l) => `[${l.id} ${l.title}](/lessons/${l.id.replace('.', '-')}-${l.slug}/)`).join(', ')}.\n`,
@@ -191,22 +236,41 @@ export function buildStarlight(repo: string, host: string, course: string): { ou
     files[`src/content/docs/lessons/${slug}.md`] = starlightPage(lesson);
     pages.set(lesson.id, `lessons/${slug}/`);
     const group = modules.get(lesson.id)!;
-    groups.set(group, [...(groups.get(group) ?? []), { label: `${lesson.id} ${lesson.title}`, link: `/lessons/${slug}/` }]);
+    groups.set(group, [
+      ...(groups.get(group) ?? []),
+      { label: `${lesson.id} ${lesson.title}`, link: `/lessons/${slug}/` },
+    ]);
   }
-  files['astro.config.mjs'] = ASTRO_CONFIG(title, [...groups].map(([label, items]) => ({ label, items })));
+  files['astro.config.mjs'] = ASTRO_CONFIG(
+    title,
+    [...groups].map(([label, items]) => ({ label, items })),
+  );
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(host, file)), { recursive: true });
     writeFileSync(path.join(host, file), text);
   }
   for (const lesson of lessons) {
     const images = path.join(lesson.dir, 'docs', 'img');
-    if (existsSync(images)) cpSync(images, path.join(host, 'src', 'content', 'docs', 'lessons', 'img'), { recursive: true, errorOnExist: true, force: false });
+    if (existsSync(images))
+      cpSync(images, path.join(host, 'src', 'content', 'docs', 'lessons', 'img'), {
+        recursive: true,
+        errorOnExist: true,
+        force: false,
+      });
   }
   mkdirSync(path.join(host, 'node_modules'));
   // Starlight wants js-yaml 4 (astro's); the repository's own js-yaml 5 sits at its top.
-  symlinkSync(path.join(repo, 'node_modules', '@astrojs', 'starlight', 'node_modules', 'js-yaml'), path.join(host, 'node_modules', 'js-yaml'));
+  symlinkSync(
+    path.join(repo, 'node_modules', '@astrojs', 'starlight', 'node_modules', 'js-yaml'),
+    path.join(host, 'node_modules', 'js-yaml'),
+  );
   const started = Date.now();
-  const result = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: host, encoding: 'utf8', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' } });
-  if (result.status !== 0) throw new Error(`the Starlight build exited ${result.status}\n${result.stderr}${result.stdout}`);
+  const result = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+    cwd: host,
+    encoding: 'utf8',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' },
+  });
+  if (result.status !== 0)
+    throw new Error(`the Starlight build exited ${result.status}\n${result.stderr}${result.stdout}`);
   return { out: path.join(host, 'dist'), pages, ms: Date.now() - started };
 }

@@ -11,7 +11,10 @@ test('a lesson doc becomes Starlight markdown: code references pasted with their
   const lesson = mkdtempSync(path.join(tmpdir(), 'codelabgen-sbs-'));
   try {
     mkdirSync(path.join(lesson, 'src'));
-    writeFileSync(path.join(lesson, 'src', 'a.mjs'), ['// 1', '// 2', 'const three = 3;', 'const four = 4;', 'const five = 5;', '// 6', ''].join('\n'));
+    writeFileSync(
+      path.join(lesson, 'src', 'a.mjs'),
+      ['// 1', '// 2', 'const three = 3;', 'const four = 4;', 'const five = 5;', '// 6', ''].join('\n'),
+    );
     const doc = [
       '# Read-along: a',
       '',

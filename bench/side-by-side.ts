@@ -119,18 +119,46 @@ export async function benchSideBySide(options: { shots: string; codelabgenSite?:
     if (!clSite) {
       clSite = path.join(work, 'site');
       log('building the demo course and its site (scripts/demo.ts)');
-      const demo = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'demo.ts'), '--dir', path.join(work, 'course'), '--out', clSite, '--quiet'], { cwd: REPO, encoding: 'utf8' });
+      const demo = spawnSync(
+        process.execPath,
+        [path.join(REPO, 'scripts', 'demo.ts'), '--dir', path.join(work, 'course'), '--out', clSite, '--quiet'],
+        { cwd: REPO, encoding: 'utf8' },
+      );
       if (demo.status !== 0) throw new Error(`scripts/demo.ts exited ${demo.status}\n${demo.stderr}`);
     }
     if (!existsSync(path.join(clSite, 'index.html'))) throw new Error(`${clSite} holds no built site`);
     log('building the Starlight project');
     const starlight = buildStarlight(REPO, host, path.join(REPO, 'examples', 'node-streams'));
     const [clServer, slServer] = await Promise.all([serveStatic(clSite, '/'), serveStatic(starlight.out, '/')]);
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     try {
       const sites: Site[] = [
-        { ...CODELABGEN, url: clServer.url, lessons: { '1.1': `${clServer.url}lessons/1.1-readable-streams/`, '2.3': `${clServer.url}lessons/2.3-csv-etl/` } },
-        { ...STARLIGHT, url: slServer.url, lessons: { '1.1': `${slServer.url}${starlight.pages.get('1.1')}`, '2.3': `${slServer.url}${starlight.pages.get('2.3')}` } },
+        {
+          ...CODELABGEN,
+          url: clServer.url,
+          lessons: {
+            '1.1': `${clServer.url}lessons/1.1-readable-streams/`,
+            '2.3': `${clServer.url}lessons/2.3-csv-etl/`,
+          },
+        },
+        {
+          ...STARLIGHT,
+          url: slServer.url,
+          lessons: {
+            '1.1': `${slServer.url}${starlight.pages.get('1.1')}`,
+            '2.3': `${slServer.url}${starlight.pages.get('2.3')}`,
+          },
+        },
       ];
       const raw: Measured[] = [];
       for (const site of sites) {
@@ -139,7 +167,14 @@ export async function benchSideBySide(options: { shots: string; codelabgenSite?:
       }
       writeFileSync(path.join(shotsDir, 'results.json'), `${JSON.stringify(raw, null, 2)}\n`);
       const loadAtEnd = loadavg().map((v) => v.toFixed(2));
-      return { commit, date: new Date().toISOString(), load_average: { start: loadAtStart, end: loadAtEnd }, screenshots: shotsDir, rows: compare(raw[0]!, raw[1]!), raw };
+      return {
+        commit,
+        date: new Date().toISOString(),
+        load_average: { start: loadAtStart, end: loadAtEnd },
+        screenshots: shotsDir,
+        rows: compare(raw[0]!, raw[1]!),
+        raw,
+      };
     } finally {
       await browser.close();
       await Promise.all([clServer.close(), slServer.close()]);
@@ -155,12 +190,18 @@ export function sideBySideTable(result: SideBySide): string {
   const lines = ['| criterion | codelabgen | Starlight | verdict |', '|---|---|---|---|'];
   for (const r of result.rows) lines.push(`| ${r.criterion} | ${r.codelabgen} | ${r.starlight} | ${r.verdict} |`);
   const worse = result.rows.filter((r) => r.verdict === 'worse').length;
-  lines.push('', `${worse} worse, ${result.rows.filter((r) => r.verdict === 'better').length} better, ${result.rows.filter((r) => r.verdict === 'equal').length} equal; commit ${result.commit}, ${result.date}, load average ${result.load_average.start.join(' ')} → ${result.load_average.end.join(' ')} on ${cpus().length} CPUs; screenshots in ${result.screenshots}`);
+  lines.push(
+    '',
+    `${worse} worse, ${result.rows.filter((r) => r.verdict === 'better').length} better, ${result.rows.filter((r) => r.verdict === 'equal').length} equal; commit ${result.commit}, ${result.date}, load average ${result.load_average.start.join(' ')} → ${result.load_average.end.join(' ')} on ${cpus().length} CPUs; screenshots in ${result.screenshots}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'codelabgen-site': { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { 'codelabgen-site': { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
   if (positionals.length !== 1) {
     process.stderr.write('usage: node bench/side-by-side.ts SHOTS_DIR [--codelabgen-site DIR] [--json]\n');
     process.exit(2);
@@ -190,9 +231,24 @@ export interface Measured {
   weight: Record<LessonId, Weight>;
   paint: Record<LessonId, { fcp_ms: number; lcp_ms: number }>;
   axe: Record<string, string[]>;
-  search: Array<{ query: string; first_link: string; lands: boolean; heading_rank: number; heading_in_first_result: boolean; shows_path: boolean; first_result_text: string; search_bytes_gzip: number; search_loaded: string[] }>;
+  search: Array<{
+    query: string;
+    first_link: string;
+    lands: boolean;
+    heading_rank: number;
+    heading_in_first_result: boolean;
+    shows_path: boolean;
+    first_result_text: string;
+    search_bytes_gzip: number;
+    search_loaded: string[];
+  }>;
   toc: Record<LessonId, { readalong: TocState; notes: TocState }>;
-  keyboard: { skip_link: string; skip_works: boolean; tabs_to_main_without_skip: number; landmarks: Record<string, number> };
+  keyboard: {
+    skip_link: string;
+    skip_works: boolean;
+    tabs_to_main_without_skip: number;
+    landmarks: Record<string, number>;
+  };
   /** Per "lesson at width": the diagrams in the page and those wider than what shows of them. */
   diagrams: Record<string, { count: number; clipped: number; smallest_label_px: number }>;
   console_errors: string[];
@@ -209,7 +265,11 @@ interface TocState {
 async function measure(browser: Browser, site: Site): Promise<Measured> {
   const consoleErrors: string[] = [];
   const context = async (theme: Theme, width: number): Promise<{ ctx: BrowserContext; page: Page }> => {
-    const ctx = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, colorScheme: theme, reducedMotion: 'reduce' });
+    const ctx = await browser.newContext({
+      viewport: { width, height: width < 600 ? 844 : 900 },
+      colorScheme: theme,
+      reducedMotion: 'reduce',
+    });
     const page = await ctx.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
@@ -260,8 +320,17 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
   // axe on every page state, both themes.
   const axe: Measured['axe'] = {};
   const check = async (page: Page, label: string) => {
-    const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
-    axe[label] = violations.map((v) => `${v.impact} ${v.id} (${v.nodes.length}×: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')})`);
+    const { violations } = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .options({ resultTypes: ['violations'] })
+      .analyze();
+    axe[label] = violations.map(
+      (v) =>
+        `${v.impact} ${v.id} (${v.nodes.length}×: ${v.nodes
+          .slice(0, 2)
+          .map((n) => n.target.join(' '))
+          .join(' | ')})`,
+    );
   };
   for (const theme of THEMES) {
     const desk = await context(theme, 1280);
@@ -278,7 +347,8 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
       await desk.page.locator(site.diagramButton).first().click();
       await desk.page.getByRole('dialog').first().waitFor({ state: 'visible' });
       await check(desk.page, `diagram full size (${theme})`);
-      if (theme === 'dark') await desk.page.screenshot({ path: path.join(shotsDir, `${prefix}-diagram-dialog-1280-dark.png`) });
+      if (theme === 'dark')
+        await desk.page.screenshot({ path: path.join(shotsDir, `${prefix}-diagram-dialog-1280-dark.png`) });
     }
     await desk.ctx.close();
     const phone = await context(theme, 390);
@@ -286,12 +356,14 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
     await phone.page.locator(site.tocSummaryPhone).first().click();
     await phone.page.waitForTimeout(200);
     await check(phone.page, `"On this page" open at 390 (${theme})`);
-    if (theme === 'light') await phone.page.screenshot({ path: path.join(shotsDir, `${prefix}-toc-open-390-light.png`) });
+    if (theme === 'light')
+      await phone.page.screenshot({ path: path.join(shotsDir, `${prefix}-toc-open-390-light.png`) });
     await open(phone.page, site.lessons['1.1']);
     await phone.page.locator(site.menuButtonPhone).first().click();
     await phone.page.waitForTimeout(300);
     await check(phone.page, `menu open at 390 (${theme})`);
-    if (theme === 'light') await phone.page.screenshot({ path: path.join(shotsDir, `${prefix}-menu-open-390-light.png`) });
+    if (theme === 'light')
+      await phone.page.screenshot({ path: path.join(shotsDir, `${prefix}-menu-open-390-light.png`) });
     await phone.ctx.close();
   }
 
@@ -319,7 +391,9 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
     await Promise.all(pending);
     const searchBytes = bytes;
     const searchLoaded = [...loaded];
-    const hrefs = await page.locator(site.resultLinks).evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    const hrefs = await page
+      .locator(site.resultLinks)
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     const rank = hrefs.findIndex((href) => href.endsWith(`#${q.heading}`)) + 1;
     const firstLink = (await page.locator(site.resultLinks).first().getAttribute('href')) ?? '';
     const firstResult = page.locator(site.firstResult);
@@ -337,7 +411,17 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
       return top >= 0 && top < window.innerHeight / 2;
     }, q.heading);
     const lessonTitle = q.lesson === '1.1' ? 'Readable streams' : 'CSV-to-database ETL';
-    search.push({ query: q.query, first_link: firstLink.replace(site.url, '/'), lands: landed, heading_rank: rank, heading_in_first_result: inFirst > 0, shows_path: text.includes(lessonTitle) && sectionLinks > 0, first_result_text: text.slice(0, 160), search_bytes_gzip: searchBytes, search_loaded: searchLoaded });
+    search.push({
+      query: q.query,
+      first_link: firstLink.replace(site.url, '/'),
+      lands: landed,
+      heading_rank: rank,
+      heading_in_first_result: inFirst > 0,
+      shows_path: text.includes(lessonTitle) && sectionLinks > 0,
+      first_result_text: text.slice(0, 160),
+      search_bytes_gzip: searchBytes,
+      search_loaded: searchLoaded,
+    });
     await ctx.close();
   }
 
@@ -352,17 +436,35 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
         await scrollToHeading(page, READING[lesson][part]);
         await page.waitForTimeout(400);
         states[part] = await page.evaluate(() => {
-          const navs = [...document.querySelectorAll('nav')].filter((nav) => /on this page/i.test(nav.getAttribute('aria-label') ?? '') || /on this page/i.test(document.getElementById(nav.getAttribute('aria-labelledby') ?? '')?.textContent ?? ''));
+          const navs = [...document.querySelectorAll('nav')].filter(
+            (nav) =>
+              /on this page/i.test(nav.getAttribute('aria-label') ?? '') ||
+              /on this page/i.test(
+                document.getElementById(nav.getAttribute('aria-labelledby') ?? '')?.textContent ?? '',
+              ),
+          );
           const inView = (el: Element) => {
             const r = el.getBoundingClientRect();
-            return el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+            return (
+              el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+              r.width > 0 &&
+              r.height > 0 &&
+              r.bottom > 0 &&
+              r.top < window.innerHeight &&
+              r.right > 0 &&
+              r.left < window.innerWidth
+            );
           };
           // One list per site: the entries of the longest "On this page" nav.
           const entries = Math.max(0, ...navs.map((nav) => nav.querySelectorAll('a').length));
           const links = navs.flatMap((nav) => [...nav.querySelectorAll('a')]).filter(inView);
           const marked = links.find((a) => a.getAttribute('aria-current'));
           const bar = navs.map((nav) => nav.querySelector('.toc-current')).find((el) => el && inView(el));
-          return { links_in_view: links.length, entries, current: (marked?.textContent ?? bar?.textContent ?? '').trim() };
+          return {
+            links_in_view: links.length,
+            entries,
+            current: (marked?.textContent ?? bar?.textContent ?? '').trim(),
+          };
         });
       }
       toc[lesson] = states;
@@ -382,24 +484,39 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
     });
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
-    const skipWorks = /skip/i.test(first.text) && (await page.evaluate(() => !!document.activeElement?.closest('main')));
+    const skipWorks =
+      /skip/i.test(first.text) && (await page.evaluate(() => !!document.activeElement?.closest('main')));
     await open(page, site.lessons['1.1']);
     let tabs = 0;
     while (tabs < 200) {
       await page.keyboard.press('Tab');
       tabs++;
-      if (await page.evaluate(() => !!document.activeElement?.closest('main') && !/skip/i.test(document.activeElement?.textContent ?? ''))) break;
+      if (
+        await page.evaluate(
+          () => !!document.activeElement?.closest('main') && !/skip/i.test(document.activeElement?.textContent ?? ''),
+        )
+      )
+        break;
     }
     const landmarks: Record<string, number> = {};
-    for (const role of ['banner', 'navigation', 'main', 'contentinfo', 'search'] as const) landmarks[role] = await page.getByRole(role).count();
-    keyboard = { skip_link: `${first.text} → ${first.href}`, skip_works: skipWorks, tabs_to_main_without_skip: tabs, landmarks };
+    for (const role of ['banner', 'navigation', 'main', 'contentinfo', 'search'] as const)
+      landmarks[role] = await page.getByRole(role).count();
+    keyboard = {
+      skip_link: `${first.text} → ${first.href}`,
+      skip_works: skipWorks,
+      tabs_to_main_without_skip: tabs,
+      landmarks,
+    };
     await ctx.close();
   }
   return { site: site.name, weight, paint, axe, search, toc, keyboard, diagrams, console_errors: consoleErrors };
 }
 
 /** Diagrams (by `selector`) whose drawing is wider than the box that shows it (cut off, or to scroll sideways). */
-async function diagramFit(page: Page, selector: string): Promise<{ count: number; clipped: number; smallest_label_px: number }> {
+async function diagramFit(
+  page: Page,
+  selector: string,
+): Promise<{ count: number; clipped: number; smallest_label_px: number }> {
   return page.locator(selector).evaluateAll((svgs) => {
     let clipped = 0;
     let smallest = Infinity;
@@ -415,19 +532,30 @@ async function diagramFit(page: Page, selector: string): Promise<{ count: number
           break;
         }
       }
-      if (r.left < box.left - 1 || r.right > box.right + 1 || r.right > document.documentElement.clientWidth + 1) clipped++;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.right > document.documentElement.clientWidth + 1)
+        clipped++;
     }
-    return { count: svgs.length, clipped, smallest_label_px: Number.isFinite(smallest) ? Math.round(smallest * 10) / 10 : 0 };
+    return {
+      count: svgs.length,
+      clipped,
+      smallest_label_px: Number.isFinite(smallest) ? Math.round(smallest * 10) / 10 : 0,
+    };
   });
 }
 
 /** Waits until client-side mermaid (Starlight's recipe; codelabgen draws at build time) has drawn. */
 async function settleDiagrams(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('pre.mermaid:not([data-drawn])').length === 0, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelectorAll('pre.mermaid:not([data-drawn])').length === 0, undefined, {
+    timeout: 60_000,
+  });
 }
 
 async function scrollToHeading(page: Page, text: string): Promise<void> {
-  await page.locator('main').getByRole('heading', { name: text, exact: true }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page
+    .locator('main')
+    .getByRole('heading', { name: text, exact: true })
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(300);
 }
 
@@ -472,7 +600,8 @@ async function pageWeight(browser: Browser, url: string): Promise<Weight> {
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);
   // The HTML as served: Vite's preload helper adds <link rel="modulepreload"> for lazy chunks later.
-  for (const size of sizes) if (size.kind === 'html' || html.includes(new URL(size.url).pathname)) w.named_gzip += size.gzip;
+  for (const size of sizes)
+    if (size.kind === 'html' || html.includes(new URL(size.url).pathname)) w.named_gzip += size.gzip;
   await ctx.close();
   return w;
 }
@@ -488,7 +617,14 @@ async function paintTimes(browser: Browser, url: string): Promise<{ fcp_ms: numb
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) lcp = entry.startTime;
         }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => resolve({ fcp_ms: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1, lcp_ms: lcp }), 200);
+        setTimeout(
+          () =>
+            resolve({
+              fcp_ms: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
+              lcp_ms: lcp,
+            }),
+          200,
+        );
       }),
   );
   await ctx.close();
@@ -520,55 +656,170 @@ function compare(cl: Measured, sl: Measured): Row[] {
     const a = cl.weight[lesson];
     const b = sl.weight[lesson];
     const raw = (w: Weight) => `${kb(w.gzip)} (raw: HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)})`;
-    rows.push({ criterion: `lesson ${lesson}: HTML + CSS + JS, gzip (≤ 40 KB)`, codelabgen: raw(a), starlight: raw(b), verdict: lower(a.gzip, b.gzip) });
-    rows.push({ criterion: `lesson ${lesson}: within 40 KB gzip (HTML + CSS + JS)`, codelabgen: a.gzip <= 40 * 1024 ? 'yes' : `no (${kb(a.gzip - 40 * 1024)} over)`, starlight: b.gzip <= 40 * 1024 ? 'yes' : `no (${kb(b.gzip - 40 * 1024)} over)`, verdict: yes(a.gzip <= 40 * 1024, b.gzip <= 40 * 1024) });
-    rows.push({ criterion: `lesson ${lesson}: HTML + the CSS and JS it names (without chunks loaded later: Starlight's mermaid), gzip`, codelabgen: kb(a.named_gzip), starlight: kb(b.named_gzip), verdict: lower(a.named_gzip, b.named_gzip) });
-    rows.push({ criterion: `lesson ${lesson}: JS loaded (gzip; raw)`, codelabgen: `${kb(a.js_gzip)}; ${kb(a.js)}`, starlight: `${kb(b.js_gzip)}; ${kb(b.js)}`, verdict: lower(a.js_gzip, b.js_gzip) });
-    rows.push({ criterion: `lesson ${lesson}: requests (of them not HTML/CSS/JS)`, codelabgen: `${a.requests} (${a.other_requests})`, starlight: `${b.requests} (${b.other_requests})`, verdict: lower(a.requests, b.requests, 0) });
-    rows.push({ criterion: `lesson ${lesson}: first contentful paint / LCP (median of 3 loads, local server; LCP within 25% is equal)`, codelabgen: `${Math.round(cl.paint[lesson].fcp_ms)} / ${Math.round(cl.paint[lesson].lcp_ms)} ms`, starlight: `${Math.round(sl.paint[lesson].fcp_ms)} / ${Math.round(sl.paint[lesson].lcp_ms)} ms`, verdict: lower(cl.paint[lesson].lcp_ms, sl.paint[lesson].lcp_ms, 0.25) });
+    rows.push({
+      criterion: `lesson ${lesson}: HTML + CSS + JS, gzip (≤ 40 KB)`,
+      codelabgen: raw(a),
+      starlight: raw(b),
+      verdict: lower(a.gzip, b.gzip),
+    });
+    rows.push({
+      criterion: `lesson ${lesson}: within 40 KB gzip (HTML + CSS + JS)`,
+      codelabgen: a.gzip <= 40 * 1024 ? 'yes' : `no (${kb(a.gzip - 40 * 1024)} over)`,
+      starlight: b.gzip <= 40 * 1024 ? 'yes' : `no (${kb(b.gzip - 40 * 1024)} over)`,
+      verdict: yes(a.gzip <= 40 * 1024, b.gzip <= 40 * 1024),
+    });
+    rows.push({
+      criterion: `lesson ${lesson}: HTML + the CSS and JS it names (without chunks loaded later: Starlight's mermaid), gzip`,
+      codelabgen: kb(a.named_gzip),
+      starlight: kb(b.named_gzip),
+      verdict: lower(a.named_gzip, b.named_gzip),
+    });
+    rows.push({
+      criterion: `lesson ${lesson}: JS loaded (gzip; raw)`,
+      codelabgen: `${kb(a.js_gzip)}; ${kb(a.js)}`,
+      starlight: `${kb(b.js_gzip)}; ${kb(b.js)}`,
+      verdict: lower(a.js_gzip, b.js_gzip),
+    });
+    rows.push({
+      criterion: `lesson ${lesson}: requests (of them not HTML/CSS/JS)`,
+      codelabgen: `${a.requests} (${a.other_requests})`,
+      starlight: `${b.requests} (${b.other_requests})`,
+      verdict: lower(a.requests, b.requests, 0),
+    });
+    rows.push({
+      criterion: `lesson ${lesson}: first contentful paint / LCP (median of 3 loads, local server; LCP within 25% is equal)`,
+      codelabgen: `${Math.round(cl.paint[lesson].fcp_ms)} / ${Math.round(cl.paint[lesson].lcp_ms)} ms`,
+      starlight: `${Math.round(sl.paint[lesson].fcp_ms)} / ${Math.round(sl.paint[lesson].lcp_ms)} ms`,
+      verdict: lower(cl.paint[lesson].lcp_ms, sl.paint[lesson].lcp_ms, 0.25),
+    });
   }
   const states = [...new Set([...Object.keys(cl.axe), ...Object.keys(sl.axe)])];
   for (const state of states) {
     const a = cl.axe[state];
     const b = sl.axe[state];
-    const count = (v: string[] | undefined) => (v === undefined ? 'n/a (no such state)' : `${v.length}${v.length ? `: ${v.join('; ')}` : ''}`);
-    rows.push({ criterion: `axe violations: ${state}`, codelabgen: count(a), starlight: count(b), verdict: a === undefined || b === undefined ? 'n/a' : lower(a.length, b.length, 0) });
+    const count = (v: string[] | undefined) =>
+      v === undefined ? 'n/a (no such state)' : `${v.length}${v.length ? `: ${v.join('; ')}` : ''}`;
+    rows.push({
+      criterion: `axe violations: ${state}`,
+      codelabgen: count(a),
+      starlight: count(b),
+      verdict: a === undefined || b === undefined ? 'n/a' : lower(a.length, b.length, 0),
+    });
   }
   for (const [i, q] of cl.search.entries()) {
     const s = sl.search[i]!;
     const score = (r: typeof q) => (r.lands ? 2 : r.heading_in_first_result ? 1 : 0);
-    const say = (r: typeof q) => (r.lands ? `yes (${r.first_link})` : r.heading_in_first_result ? `no: first link ${r.first_link}; the heading is a sub-link of the first result` : `no: ${r.first_link}`);
-    rows.push({ criterion: `search "${q.query}": the first result's link lands on the heading`, codelabgen: say(q), starlight: say(s), verdict: lower(-score(q), -score(s), 0) });
-    const rank = (r: typeof q) => (r.heading_rank === 0 ? 'not among the results' : `link ${r.heading_rank} of the results`);
-    rows.push({ criterion: `search "${q.query}": where the link to the heading "${QUERIES[i]!.text}" is`, codelabgen: rank(q), starlight: rank(s), verdict: lower(q.heading_rank || 999, s.heading_rank || 999, 0) });
-    rows.push({ criterion: `search "${q.query}": the first result shows its lesson and section(s)`, codelabgen: `${q.shows_path ? 'yes' : 'no'}: "${q.first_result_text.slice(0, 70)}…"`, starlight: `${s.shows_path ? 'yes' : 'no'}: "${s.first_result_text.slice(0, 70)}…"`, verdict: yes(q.shows_path, s.shows_path) });
-    rows.push({ criterion: `search "${q.query}": bytes loaded by the search (gzip)`, codelabgen: kb(q.search_bytes_gzip), starlight: kb(s.search_bytes_gzip), verdict: lower(q.search_bytes_gzip, s.search_bytes_gzip, 0.1) });
+    const say = (r: typeof q) =>
+      r.lands
+        ? `yes (${r.first_link})`
+        : r.heading_in_first_result
+          ? `no: first link ${r.first_link}; the heading is a sub-link of the first result`
+          : `no: ${r.first_link}`;
+    rows.push({
+      criterion: `search "${q.query}": the first result's link lands on the heading`,
+      codelabgen: say(q),
+      starlight: say(s),
+      verdict: lower(-score(q), -score(s), 0),
+    });
+    const rank = (r: typeof q) =>
+      r.heading_rank === 0 ? 'not among the results' : `link ${r.heading_rank} of the results`;
+    rows.push({
+      criterion: `search "${q.query}": where the link to the heading "${QUERIES[i]!.text}" is`,
+      codelabgen: rank(q),
+      starlight: rank(s),
+      verdict: lower(q.heading_rank || 999, s.heading_rank || 999, 0),
+    });
+    rows.push({
+      criterion: `search "${q.query}": the first result shows its lesson and section(s)`,
+      codelabgen: `${q.shows_path ? 'yes' : 'no'}: "${q.first_result_text.slice(0, 70)}…"`,
+      starlight: `${s.shows_path ? 'yes' : 'no'}: "${s.first_result_text.slice(0, 70)}…"`,
+      verdict: yes(q.shows_path, s.shows_path),
+    });
+    rows.push({
+      criterion: `search "${q.query}": bytes loaded by the search (gzip)`,
+      codelabgen: kb(q.search_bytes_gzip),
+      starlight: kb(s.search_bytes_gzip),
+      verdict: lower(q.search_bytes_gzip, s.search_bytes_gzip, 0.1),
+    });
   }
   for (const lesson of LESSONS) {
     for (const part of ['readalong', 'notes'] as const) {
       const a = cl.toc[lesson][part];
       const b = sl.toc[lesson][part];
-      const say = (t: TocState) => `${t.links_in_view} of ${t.entries} entries in view; current: ${t.current ? `"${t.current}"` : 'none'}`;
+      const say = (t: TocState) =>
+        `${t.links_in_view} of ${t.entries} entries in view; current: ${t.current ? `"${t.current}"` : 'none'}`;
       // Where the reader is (the section named), then the list to jump from (all of it in view).
-      const score = (t: TocState) => (t.current === READING[lesson][part] ? 2 : t.current ? 1 : 0) * 2 + (t.links_in_view >= t.entries && t.entries > 0 ? 1 : 0);
+      const score = (t: TocState) =>
+        (t.current === READING[lesson][part] ? 2 : t.current ? 1 : 0) * 2 +
+        (t.links_in_view >= t.entries && t.entries > 0 ? 1 : 0);
       const verdict = lower(-score(a), -score(b), 0);
-      rows.push({ criterion: `"On this page" at 1280 px reading lesson ${lesson}'s ${part} ("${READING[lesson][part]}")`, codelabgen: say(a), starlight: say(b), verdict });
+      rows.push({
+        criterion: `"On this page" at 1280 px reading lesson ${lesson}'s ${part} ("${READING[lesson][part]}")`,
+        codelabgen: say(a),
+        starlight: say(b),
+        verdict,
+      });
     }
   }
   for (const width of [1280, 390]) {
-    const sum = (m: Measured) => Object.entries(m.diagrams).filter(([key]) => key.endsWith(` at ${width}`)).reduce((t, [, d]) => ({ count: t.count + d.count, clipped: t.clipped + d.clipped }), { count: 0, clipped: 0 });
+    const sum = (m: Measured) =>
+      Object.entries(m.diagrams)
+        .filter(([key]) => key.endsWith(` at ${width}`))
+        .reduce((t, [, d]) => ({ count: t.count + d.count, clipped: t.clipped + d.clipped }), { count: 0, clipped: 0 });
     const a = sum(cl);
     const b = sum(sl);
-    rows.push({ criterion: `diagrams wider than their box at ${width} px (cut off or scrolled sideways), both lessons`, codelabgen: `${a.clipped} of ${a.count}`, starlight: `${b.clipped} of ${b.count}`, verdict: lower(a.clipped, b.clipped, 0) });
-    const smallest = (m: Measured) => Math.min(...Object.entries(m.diagrams).filter(([key, d]) => key.endsWith(` at ${width}`) && d.count > 0).map(([, d]) => d.smallest_label_px));
-    rows.push({ criterion: `smallest diagram label as shown at ${width} px (mermaid's 16 px × the drawing's scale)`, codelabgen: `${smallest(cl)} px`, starlight: `${smallest(sl)} px`, verdict: lower(-smallest(cl), -smallest(sl), 0.05) });
+    rows.push({
+      criterion: `diagrams wider than their box at ${width} px (cut off or scrolled sideways), both lessons`,
+      codelabgen: `${a.clipped} of ${a.count}`,
+      starlight: `${b.clipped} of ${b.count}`,
+      verdict: lower(a.clipped, b.clipped, 0),
+    });
+    const smallest = (m: Measured) =>
+      Math.min(
+        ...Object.entries(m.diagrams)
+          .filter(([key, d]) => key.endsWith(` at ${width}`) && d.count > 0)
+          .map(([, d]) => d.smallest_label_px),
+      );
+    rows.push({
+      criterion: `smallest diagram label as shown at ${width} px (mermaid's 16 px × the drawing's scale)`,
+      codelabgen: `${smallest(cl)} px`,
+      starlight: `${smallest(sl)} px`,
+      verdict: lower(-smallest(cl), -smallest(sl), 0.05),
+    });
   }
-  rows.push({ criterion: 'keyboard: first Tab is a working skip link', codelabgen: `${cl.keyboard.skip_works ? 'yes' : 'no'} (${cl.keyboard.skip_link})`, starlight: `${sl.keyboard.skip_works ? 'yes' : 'no'} (${sl.keyboard.skip_link})`, verdict: yes(cl.keyboard.skip_works, sl.keyboard.skip_works) });
-  rows.push({ criterion: 'keyboard: Tab presses to the first control in main without the skip link', codelabgen: String(cl.keyboard.tabs_to_main_without_skip), starlight: String(sl.keyboard.tabs_to_main_without_skip), verdict: lower(cl.keyboard.tabs_to_main_without_skip, sl.keyboard.tabs_to_main_without_skip, 0) });
-  const marks = (l: Record<string, number>) => Object.entries(l).map(([k, v]) => `${k} ${v}`).join(', ');
+  rows.push({
+    criterion: 'keyboard: first Tab is a working skip link',
+    codelabgen: `${cl.keyboard.skip_works ? 'yes' : 'no'} (${cl.keyboard.skip_link})`,
+    starlight: `${sl.keyboard.skip_works ? 'yes' : 'no'} (${sl.keyboard.skip_link})`,
+    verdict: yes(cl.keyboard.skip_works, sl.keyboard.skip_works),
+  });
+  rows.push({
+    criterion: 'keyboard: Tab presses to the first control in main without the skip link',
+    codelabgen: String(cl.keyboard.tabs_to_main_without_skip),
+    starlight: String(sl.keyboard.tabs_to_main_without_skip),
+    verdict: lower(cl.keyboard.tabs_to_main_without_skip, sl.keyboard.tabs_to_main_without_skip, 0),
+  });
+  const marks = (l: Record<string, number>) =>
+    Object.entries(l)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
   const kinds = (l: Record<string, number>) => Object.values(l).filter((v) => v > 0).length;
-  rows.push({ criterion: 'landmarks (kinds present)', codelabgen: marks(cl.keyboard.landmarks), starlight: marks(sl.keyboard.landmarks), verdict: lower(-kinds(cl.keyboard.landmarks), -kinds(sl.keyboard.landmarks), 0) });
-  rows.push({ criterion: 'console errors on every page visited', codelabgen: String(cl.console_errors.length) + (cl.console_errors.length ? `: ${cl.console_errors.slice(0, 2).join('; ')}` : ''), starlight: String(sl.console_errors.length) + (sl.console_errors.length ? `: ${sl.console_errors.slice(0, 2).join('; ')}` : ''), verdict: lower(cl.console_errors.length, sl.console_errors.length, 0) });
+  rows.push({
+    criterion: 'landmarks (kinds present)',
+    codelabgen: marks(cl.keyboard.landmarks),
+    starlight: marks(sl.keyboard.landmarks),
+    verdict: lower(-kinds(cl.keyboard.landmarks), -kinds(sl.keyboard.landmarks), 0),
+  });
+  rows.push({
+    criterion: 'console errors on every page visited',
+    codelabgen:
+      String(cl.console_errors.length) +
+      (cl.console_errors.length ? `: ${cl.console_errors.slice(0, 2).join('; ')}` : ''),
+    starlight:
+      String(sl.console_errors.length) +
+      (sl.console_errors.length ? `: ${sl.console_errors.slice(0, 2).join('; ')}` : ''),
+    verdict: lower(cl.console_errors.length, sl.console_errors.length, 0),
+  });
   return rows;
 }
 

@@ -14,13 +14,27 @@ await generateCourse(root, { lessons, perModule: 10 });
 const env = { ...process.env, CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache'), NO_COLOR: '1' };
 for (const label of ['cold', 'warm']) {
   const started = Date.now();
-  const result = spawnSync(process.execPath, [CLI, 'site', 'build', '--course', root, '--out', path.join(work, 'out'), '--stats', '--base', '/bench/'], { env, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [CLI, 'site', 'build', '--course', root, '--out', path.join(work, 'out'), '--stats', '--base', '/bench/'],
+    { env, encoding: 'utf8' },
+  );
   const ms = Date.now() - started;
   if (result.status !== 0) throw new Error(`${label} build failed: ${result.stderr}`);
   const lines = result.stdout.split('\n');
   const lessonsRows = lines.filter((l) => l.startsWith('lessons/'));
-  console.log(`${label}: ${(ms / 1000).toFixed(1)} s wall; ${lines.find((l) => l.startsWith('diagrams:'))}; ${lines.find((l) => l.startsWith('built'))}`);
-  if (label === 'cold') console.log(['page weights (first lesson, home, report):', lessonsRows[0], lines.find((l) => l.startsWith('index.html')), lines.find((l) => l.startsWith('report/'))].join('\n  '));
+  console.log(
+    `${label}: ${(ms / 1000).toFixed(1)} s wall; ${lines.find((l) => l.startsWith('diagrams:'))}; ${lines.find((l) => l.startsWith('built'))}`,
+  );
+  if (label === 'cold')
+    console.log(
+      [
+        'page weights (first lesson, home, report):',
+        lessonsRows[0],
+        lines.find((l) => l.startsWith('index.html')),
+        lines.find((l) => l.startsWith('report/')),
+      ].join('\n  '),
+    );
 }
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);

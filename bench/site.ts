@@ -41,7 +41,12 @@ export interface SiteRow {
   pages: number;
   pages_per_s_clean: number;
   bytes_per_lesson_page: { html: number; css: number; js: number };
-  bare_astro: { clean_ms: number; rebuild_ms: number; pages: number; bytes_per_lesson_page: { html: number; css: number; js: number } };
+  bare_astro: {
+    clean_ms: number;
+    rebuild_ms: number;
+    pages: number;
+    bytes_per_lesson_page: { html: number; css: number; js: number };
+  };
   clean_vs_bare: number | null;
   clean_cached_diagrams_vs_bare: number | null;
   rebuild_vs_bare: number | null;
@@ -52,14 +57,21 @@ const BARE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-astro
 const COLD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'diagrams-cold.ts');
 
 function diagramsCold(kind: 'flow' | 'mixed', n: number): DiagramsCold {
-  const result = spawnSync(process.execPath, [COLD, kind, String(n)], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`diagrams-cold ${kind} exited ${result.status}: ${result.stderr.slice(0, 800)}`);
+  const result = spawnSync(process.execPath, [COLD, kind, String(n)], {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0)
+    throw new Error(`diagrams-cold ${kind} exited ${result.status}: ${result.stderr.slice(0, 800)}`);
   return JSON.parse(result.stdout) as DiagramsCold;
 }
 
 function bareBuild(root: string, out: string, cache: string): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [BARE, root, out, cache], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [BARE, root, out, cache], {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`bare astro build exited ${result.status}: ${result.stderr.slice(0, 800)}`);
   return since(start);
 }
@@ -67,7 +79,10 @@ function bareBuild(root: string, out: string, cache: string): number {
 /** One `site build`: its wall time, and how many lesson pages it rendered (not kept). */
 function build(root: string, out: string, env: NodeJS.ProcessEnv): { ms: number; rendered: number } {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [CLI, 'site', 'build', '--course', root, '--out', out], { env, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [CLI, 'site', 'build', '--course', root, '--out', out], {
+    env,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`site build exited ${result.status}: ${result.stderr.slice(0, 800)}`);
   const ms = since(start);
   const rendered = /^lesson pages: (\d+) rendered/m.exec(result.stdout)?.[1];
@@ -76,7 +91,9 @@ function build(root: string, out: string, env: NodeJS.ProcessEnv): { ms: number;
 }
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Average HTML bytes of lesson pages, and the CSS/JS they reference (each asset counted once per page). */
@@ -85,13 +102,15 @@ function pageWeights(out: string): { pages: number; html: number; css: number; j
   const pages = all.filter((f) => f.endsWith('.html'));
   const lessonPages = pages.filter((f) => /^\d[^/]*\/[^/]+\/index\.html$|lessons?\//.test(path.relative(out, f)));
   const sample = lessonPages.length > 0 ? lessonPages : pages;
-  let html = 0, css = 0, js = 0;
+  let html = 0,
+    css = 0,
+    js = 0;
   for (const page of sample) {
     const text = readFileSync(page, 'utf8');
     html += Buffer.byteLength(text);
     for (const match of text.matchAll(/(?:href|src)="([^"?]+\.(css|js|mjs))(?:\?[^"]*)?"/g)) {
       const asset = all.find((f) => f.endsWith(match[1]!.replace(/^.*?\/(_astro|assets)\//, '/$1/')));
-      if (asset) (match[2] === 'css' ? (css += statSync(asset).size) : (js += statSync(asset).size));
+      if (asset) match[2] === 'css' ? (css += statSync(asset).size) : (js += statSync(asset).size);
     }
   }
   const n = Math.max(1, sample.length);
@@ -102,7 +121,11 @@ export async function benchSite(quick: boolean): Promise<SiteBench> {
   const rows: SiteRow[] = [];
   const cold = quick ? 10 : 50;
   const diagrams_cold = [diagramsCold('flow', cold), diagramsCold('mixed', cold)];
-  const sizes = process.env.BENCH_SITE_LESSONS ? process.env.BENCH_SITE_LESSONS.split(',').map(Number) : quick ? [10] : [50, 200];
+  const sizes = process.env.BENCH_SITE_LESSONS
+    ? process.env.BENCH_SITE_LESSONS.split(',').map(Number)
+    : quick
+      ? [10]
+      : [50, 200];
   for (const lessons of sizes) {
     const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-bench-site-'));
     try {
@@ -111,7 +134,10 @@ export async function benchSite(quick: boolean): Promise<SiteBench> {
       const env = { ...process.env, NO_COLOR: '1', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'cache') };
       const first = build(root, path.join(dir, 'out'), env);
       const again = build(root, path.join(dir, 'out'), env);
-      appendFileSync(path.join(root, dirs[Math.floor(lessons / 2)]!, 'docs', 'notes.md'), '\n\nOne edited paragraph.\n');
+      appendFileSync(
+        path.join(root, dirs[Math.floor(lessons / 2)]!, 'docs', 'notes.md'),
+        '\n\nOne edited paragraph.\n',
+      );
       const edited = build(root, path.join(dir, 'out'), env);
       const [clean, rebuild, editOne] = [first.ms, again.ms, edited.ms];
       const weights = pageWeights(path.join(dir, 'out'));
@@ -131,7 +157,12 @@ export async function benchSite(quick: boolean): Promise<SiteBench> {
         pages: weights.pages,
         pages_per_s_clean: round(weights.pages / (clean / 1000), 1),
         bytes_per_lesson_page: { html: weights.html, css: weights.css, js: weights.js },
-        bare_astro: { clean_ms: round(bareClean, 0), rebuild_ms: round(bareRebuild, 0), pages: bare.pages, bytes_per_lesson_page: { html: bare.html, css: bare.css, js: bare.js } },
+        bare_astro: {
+          clean_ms: round(bareClean, 0),
+          rebuild_ms: round(bareRebuild, 0),
+          pages: bare.pages,
+          bytes_per_lesson_page: { html: bare.html, css: bare.css, js: bare.js },
+        },
         clean_vs_bare: ratio(clean, bareClean),
         clean_cached_diagrams_vs_bare: ratio(cleanCached, bareClean),
         rebuild_vs_bare: ratio(rebuild, bareRebuild),

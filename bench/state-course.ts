@@ -27,13 +27,24 @@ export function lessonsFor(count: number, perModule = 10): RegisteredLesson[] {
   return Array.from({ length: count }, (_, index) => {
     const m = Math.floor(index / perModule) + 1;
     const l = (index % perModule) + 1;
-    return { id: `${m}.${l}`, title: `Lesson ${m}.${l}`, slug: `lesson-${l}`, module_id: String(m), module_slug: `module-${m}`, module_title: `Module ${m}`, dir: `${m}-module-${m}/${m}.${l}-lesson-${l}` };
+    return {
+      id: `${m}.${l}`,
+      title: `Lesson ${m}.${l}`,
+      slug: `lesson-${l}`,
+      module_id: String(m),
+      module_slug: `module-${m}`,
+      module_title: `Module ${m}`,
+      dir: `${m}-module-${m}/${m}.${l}-lesson-${l}`,
+    };
   });
 }
 
 /** Creates a course at `root` with registered lessons and `events` events in its log. */
 export function buildStateCourse(root: string, options: StateCourseOptions): State {
-  const init = spawnSync(process.execPath, [CLI, 'init', root, '--title', 'Synthetic course'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const init = spawnSync(process.execPath, [CLI, 'init', root, '--title', 'Synthetic course'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
   const course = courseAt(root);
   let state = readStateFile(course);
@@ -45,7 +56,13 @@ export function buildStateCourse(root: string, options: StateCourseOptions): Sta
   const lines: string[] = [];
   let bytes = state.log_bytes;
   const push = (draft: Record<string, unknown>) => {
-    const event = { seq: state!.last_seq + 1, ts: new Date().toISOString(), pid: process.pid, command: 'bench', ...draft } as Event;
+    const event = {
+      seq: state!.last_seq + 1,
+      ts: new Date().toISOString(),
+      pid: process.pid,
+      command: 'bench',
+      ...draft,
+    } as Event;
     const line = `${JSON.stringify(event)}\n`;
     lines.push(line);
     bytes += Buffer.byteLength(line);
@@ -70,11 +87,21 @@ function fillerEvent(n: number, lessons: RegisteredLesson[], state: State): Reco
   const stage = state.lessons[lesson.id]!.stage;
   return stage === 'pending'
     ? { kind: 'lesson.stage', lesson: lesson.id, from: 'pending', to: 'spec', note: null, review_round_used: false }
-    : { kind: 'lesson.stage', lesson: lesson.id, from: stage, to: 'pending', note: 'bench rework', review_round_used: false };
+    : {
+        kind: 'lesson.stage',
+        lesson: lesson.id,
+        from: stage,
+        to: 'pending',
+        note: 'bench rework',
+        review_round_used: false,
+      };
 }
 
 export function writeSpec(root: string, lesson: RegisteredLesson): void {
   const dir = path.join(root, '.codelabgen', 'lessons', lesson.id);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'spec.yaml'), `lesson: "${lesson.id}"\ntitle: ${lesson.title}\ngoal: Show one thing well.\nfiles:\n  - path: src/main.js\n    purpose: the example\n`);
+  writeFileSync(
+    path.join(dir, 'spec.yaml'),
+    `lesson: "${lesson.id}"\ntitle: ${lesson.title}\ngoal: Show one thing well.\nfiles:\n  - path: src/main.js\n    purpose: the example\n`,
+  );
 }

@@ -16,7 +16,12 @@ export interface Summary {
 }
 
 export function summarize(samples: readonly number[]): Summary {
-  return { n: samples.length, median_ms: round(quantile(samples, 0.5)), p95_ms: round(quantile(samples, 0.95)), p99_ms: round(quantile(samples, 0.99)) };
+  return {
+    n: samples.length,
+    median_ms: round(quantile(samples, 0.5)),
+    p95_ms: round(quantile(samples, 0.95)),
+    p99_ms: round(quantile(samples, 0.99)),
+  };
 }
 
 /** a / b rounded to two decimals (NaN-safe: null when either is not a positive number). */

@@ -14,7 +14,9 @@ if (major < 22 || (major === 22 && minor < 12)) {
     const result = spawnSync(node22, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' });
     process.exit(result.status ?? 3);
   }
-  process.stderr.write(`error: codelabgen needs Node.js >= 22.12; this is ${process.version}\nhint: install it with "npm i --prefix .cache/node22 node@22" in the codelabgen folder, or use a Node 22 installer\n`);
+  process.stderr.write(
+    `error: codelabgen needs Node.js >= 22.12; this is ${process.version}\nhint: install it with "npm i --prefix .cache/node22 node@22" in the codelabgen folder, or use a Node 22 installer\n`,
+  );
   process.exit(2);
 }
 const Module = require('node:module');
@@ -31,7 +33,16 @@ const args = process.argv.slice(2);
 while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
 const STATE_WORDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase'];
 const TASK_WORDS = ['start', 'heartbeat', 'done', 'fail', 'reset', 'list'];
-const words = args[0] !== 'state' ? null : args[1] === 'task' ? (TASK_WORDS.includes(args[2]) ? args.slice(0, 3) : null) : STATE_WORDS.includes(args[1]) ? args.slice(0, 2) : null;
+const words =
+  args[0] !== 'state'
+    ? null
+    : args[1] === 'task'
+      ? TASK_WORDS.includes(args[2])
+        ? args.slice(0, 3)
+        : null
+      : STATE_WORDS.includes(args[1])
+        ? args.slice(0, 2)
+        : null;
 if (words === null || !loadStateBundle(words.join('-')).runStateCommand()) import('../dist/main.mjs');
 
 /**
@@ -82,7 +93,9 @@ function loadStateBundle(command) {
     });
   }
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
   return module.exports;
 }
 

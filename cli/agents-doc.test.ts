@@ -14,7 +14,9 @@ const AGENTS_DOC = path.join(REPO_ROOT, 'docs', 'agents.md');
 export function unknownUses(text: string): string[] {
   const names = COMMANDS.map((spec) => spec.name).sort((a, b) => b.length - a.length);
   const problems: string[] = [];
-  for (const match of text.matchAll(/(?:codelabgen |`)((?:state|status|schema|verify|site|check|report|register|init|conventions)\b[^`|;#\n]*)/g)) {
+  for (const match of text.matchAll(
+    /(?:codelabgen |`)((?:state|status|schema|verify|site|check|report|register|init|conventions)\b[^`|;#\n]*)/g,
+  )) {
     const use = (match[1] as string).trim();
     const name = names.find((candidate) => use === candidate || use.startsWith(`${candidate} `));
     if (name === undefined) {
@@ -23,16 +25,20 @@ export function unknownUses(text: string): string[] {
     }
     const spec = COMMANDS.find((item) => item.name === name);
     const options = { ...COMMON_OPTIONS, ...spec?.options };
-    for (const flag of use.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)) if (!Object.hasOwn(options, flag[1] as string)) problems.push(`"${name}" has no option --${flag[1]} (in "${use}")`);
+    for (const flag of use.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g))
+      if (!Object.hasOwn(options, flag[1] as string))
+        problems.push(`"${name}" has no option --${flag[1]} (in "${use}")`);
   }
   return problems;
 }
 
 test('unknownUses finds commands and options the CLI does not have', () => {
-  assert.deepEqual(unknownUses('run `codelabgen state task start 1.2 --role x --course C` then `state frobnicate 1`; codelabgen state fail 1.2 --force'), [
-    'no command for "state frobnicate 1"',
-    '"state fail" has no option --force (in "state fail 1.2 --force")',
-  ]);
+  assert.deepEqual(
+    unknownUses(
+      'run `codelabgen state task start 1.2 --role x --course C` then `state frobnicate 1`; codelabgen state fail 1.2 --force',
+    ),
+    ['no command for "state frobnicate 1"', '"state fail" has no option --force (in "state fail 1.2 --force")'],
+  );
 });
 
 test('docs/agents.md is under 150 lines and names only commands and options the CLI has', () => {

@@ -34,16 +34,29 @@ describe('init --example', () => {
   test('creates a registered sample lesson that verify and check pass (node)', () => {
     const root = path.join(work, 'node-course');
     const out = ok(work, 'init', 'node-course', '--title', 'Hand made', '--example');
-    assert.match(out, /^added sample lesson 1\.1 "A first lesson" in 1-first-steps\/1\.1-a-first-lesson\/ \(runtime node\): code, test, readalong, notes, spec$/m);
+    assert.match(
+      out,
+      /^added sample lesson 1\.1 "A first lesson" in 1-first-steps\/1\.1-a-first-lesson\/ \(runtime node\): code, test, readalong, notes, spec$/m,
+    );
     assert.match(out, /^preview: cd node-course && codelabgen site dev$/m);
     assert.deepEqual(lessonsInState(root), [['1.1', 'pending', '1-first-steps/1.1-a-first-lesson']]);
-    assert.deepEqual(readEvents(root).map((event) => event.kind), ['course.init', 'lessons.register']);
+    assert.deepEqual(
+      readEvents(root).map((event) => event.kind),
+      ['course.init', 'lessons.register'],
+    );
     const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
-    for (const file of ['src/greet.mjs', 'test/greet.test.mjs', 'docs/readalong.md', 'docs/notes.md']) assert.ok(exists(path.join(lesson, file)), file);
+    for (const file of ['src/greet.mjs', 'test/greet.test.mjs', 'docs/readalong.md', 'docs/notes.md'])
+      assert.ok(exists(path.join(lesson, file)), file);
     assert.match(readFileSync(path.join(lesson, 'docs', 'notes.md'), 'utf8'), /```mermaid\n/);
-    assert.match(readFileSync(path.join(root, '.codelabgen', 'lessons', '1.1', 'spec.yaml'), 'utf8'), /^lesson: "1\.1"\ntitle: "A first lesson"\n/);
+    assert.match(
+      readFileSync(path.join(root, '.codelabgen', 'lessons', '1.1', 'spec.yaml'), 'utf8'),
+      /^lesson: "1\.1"\ntitle: "A first lesson"\n/,
+    );
     assert.match(ok(root, 'verify', '1.1'), /^lesson 1\.1 passed: 2 tests \(2 passed, 0 failed, 0 skipped\)/);
-    assert.match(ok(root, 'check'), /^ok {3}lesson docs: code references, links and images resolve \(4 references, 0 links, 0 images\)$/m);
+    assert.match(
+      ok(root, 'check'),
+      /^ok {3}lesson docs: code references, links and images resolve \(4 references, 0 links, 0 images\)$/m,
+    );
   });
 
   test('publishes lessons whose tests pass (site.publish: verified); site build of 0 lessons exits 1 saying what to set', () => {
@@ -53,11 +66,17 @@ describe('init --example', () => {
     const out = path.join(work, 'publish-out');
     const none = cli(['site', 'build', '--out', out], { cwd: root });
     assert.equal(none.code, 1, none.stderr);
-    assert.match(none.stderr, /^error: site build: 0 lessons to publish: site\.publish is verified and no lesson's tests have passed \(1\.1 \(pending\)\); run codelabgen verify --all, set site\.publish: all in \.codelabgen\/config\.yaml, or build with --drafts$/m);
+    assert.match(
+      none.stderr,
+      /^error: site build: 0 lessons to publish: site\.publish is verified and no lesson's tests have passed \(1\.1 \(pending\)\); run codelabgen verify --all, set site\.publish: all in \.codelabgen\/config\.yaml, or build with --drafts$/m,
+    );
     writeFileSync(config, readFileSync(config, 'utf8').replace(/publish: verified/, 'publish: done'));
     const notDone = cli(['site', 'build', '--out', out], { cwd: root });
     assert.equal(notDone.code, 1, notDone.stderr);
-    assert.match(notDone.stderr, /^error: site build: 0 lessons to publish: site\.publish is done and no lesson is at stage done \(1\.1 \(pending\)\); to publish lessons whose tests pass set site\.publish: verified \(or all\) in \.codelabgen\/config\.yaml, or build with --drafts$/m);
+    assert.match(
+      notDone.stderr,
+      /^error: site build: 0 lessons to publish: site\.publish is done and no lesson is at stage done \(1\.1 \(pending\)\); to publish lessons whose tests pass set site\.publish: verified \(or all\) in \.codelabgen\/config\.yaml, or build with --drafts$/m,
+    );
     assert.ok(!exists(out), 'nothing was built');
     assert.equal(readEvents(root).filter((event) => event.kind === 'site.build').length, 0);
     // Under the default rule verify --all keeps to verified lessons; under verified it runs every lesson.
@@ -70,10 +89,16 @@ describe('init --example', () => {
     const root = exampleCourse();
     const doc = path.join(root, '1-first-steps', '1.1-a-first-lesson', 'docs', 'notes.md');
     const lines = readFileSync(doc, 'utf8').split('\n').length;
-    appendFileSync(doc, '\nSee [the readalong](readalong.md) and [nowhere](missing.txt).\n\n![A diagram](img/missing.png)\n');
+    appendFileSync(
+      doc,
+      '\nSee [the readalong](readalong.md) and [nowhere](missing.txt).\n\n![A diagram](img/missing.png)\n',
+    );
     const result = cli(['check'], { cwd: root });
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stdout, /^FAIL lesson docs: code references, links and images resolve \(4 references, 2 links, 1 image\)$/m);
+    assert.match(
+      result.stdout,
+      /^FAIL lesson docs: code references, links and images resolve \(4 references, 2 links, 1 image\)$/m,
+    );
     const problems = result.stdout.split('\n').filter((line) => line.startsWith('     - '));
     assert.deepEqual(problems, [
       `     - lesson 1.1 docs/notes.md:${lines + 1}: link missing.txt: docs/missing.txt of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`,
@@ -83,11 +108,29 @@ describe('init --example', () => {
 
   test('--runtime python writes the runtime into config.yaml and a python sample that verify and check pass', () => {
     const root = path.join(work, 'python-course');
-    const init = JSON.parse(ok(work, 'init', 'python-course', '--title', 'Hand made', '--runtime', 'python', '--example', '--json')) as { example: Record<string, unknown> };
-    assert.deepEqual(init.example, { lesson: '1.1', dir: '1-first-steps/1.1-a-first-lesson', runtime: 'python', files: ['1-first-steps/1.1-a-first-lesson/docs/notes.md', '1-first-steps/1.1-a-first-lesson/docs/readalong.md', '1-first-steps/1.1-a-first-lesson/greet.py', '1-first-steps/1.1-a-first-lesson/tests/__init__.py', '1-first-steps/1.1-a-first-lesson/tests/test_greet.py', '.codelabgen/lessons/1.1/spec.yaml'] });
-    assert.match(readFileSync(path.join(root, '.codelabgen', 'config.yaml'), 'utf8'), /^runtime: python {10}# node \| python/m);
+    const init = JSON.parse(
+      ok(work, 'init', 'python-course', '--title', 'Hand made', '--runtime', 'python', '--example', '--json'),
+    ) as { example: Record<string, unknown> };
+    assert.deepEqual(init.example, {
+      lesson: '1.1',
+      dir: '1-first-steps/1.1-a-first-lesson',
+      runtime: 'python',
+      files: [
+        '1-first-steps/1.1-a-first-lesson/docs/notes.md',
+        '1-first-steps/1.1-a-first-lesson/docs/readalong.md',
+        '1-first-steps/1.1-a-first-lesson/greet.py',
+        '1-first-steps/1.1-a-first-lesson/tests/__init__.py',
+        '1-first-steps/1.1-a-first-lesson/tests/test_greet.py',
+        '.codelabgen/lessons/1.1/spec.yaml',
+      ],
+    });
+    assert.match(
+      readFileSync(path.join(root, '.codelabgen', 'config.yaml'), 'utf8'),
+      /^runtime: python {10}# node \| python/m,
+    );
     const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
-    for (const file of ['greet.py', 'tests/__init__.py', 'tests/test_greet.py', 'docs/readalong.md', 'docs/notes.md']) assert.ok(exists(path.join(lesson, file)), file);
+    for (const file of ['greet.py', 'tests/__init__.py', 'tests/test_greet.py', 'docs/readalong.md', 'docs/notes.md'])
+      assert.ok(exists(path.join(lesson, file)), file);
     assert.match(ok(root, 'verify', '1.1'), /^lesson 1\.1 passed: 2 tests/);
     ok(root, 'check');
   });
@@ -95,10 +138,22 @@ describe('init --example', () => {
   test('refuses a runtime without a template, or one that contradicts an existing config, before creating anything', () => {
     const dir = path.join(work, 'refusals');
     ok(work, 'init', 'refusals', '--title', 'Other');
-    refused(work, ['init', 'custom-course', '--title', 'T', '--runtime', 'custom', '--example'], /^error: init --example: there is no lesson template for runtime custom; templates exist for node and python$/);
+    refused(
+      work,
+      ['init', 'custom-course', '--title', 'T', '--runtime', 'custom', '--example'],
+      /^error: init --example: there is no lesson template for runtime custom; templates exist for node and python$/,
+    );
     assert.ok(!exists(path.join(work, 'custom-course')));
-    refused(work, ['init', 'x', '--title', 'T', '--runtime', 'ruby'], /^error: init: --runtime ruby is not one of node, python, python-uv, custom$/);
-    refused(dir, ['init', '.', '--title', 'T', '--runtime', 'python'], /^error: init: \.codelabgen\/config\.yaml already says runtime: node; --runtime python disagrees$/);
+    refused(
+      work,
+      ['init', 'x', '--title', 'T', '--runtime', 'ruby'],
+      /^error: init: --runtime ruby is not one of node, python, python-uv, custom$/,
+    );
+    refused(
+      dir,
+      ['init', '.', '--title', 'T', '--runtime', 'python'],
+      /^error: init: \.codelabgen\/config\.yaml already says runtime: node; --runtime python disagrees$/,
+    );
   });
 });
 
@@ -107,10 +162,20 @@ describe('new module and new lesson', () => {
     const root = exampleCourse();
     const curriculum = path.join(root, '.codelabgen', 'curriculum.yaml');
     writeFileSync(curriculum, `# the author's note on the plan\n${readFileSync(curriculum, 'utf8')}`);
-    assert.match(ok(root, 'new', 'lesson', '1', 'Writable streams & drain'), /^added lesson 1\.2 "Writable streams & drain" \(pending, seq 3\) in 1-first-steps\/1\.2-writable-streams-drain\/ from the node template$/m);
-    const added = JSON.parse(ok(root, 'new', 'module', 'Composing streams', '--lesson', 'pipeline() and errors', '--json')) as Record<string, unknown>;
+    assert.match(
+      ok(root, 'new', 'lesson', '1', 'Writable streams & drain'),
+      /^added lesson 1\.2 "Writable streams & drain" \(pending, seq 3\) in 1-first-steps\/1\.2-writable-streams-drain\/ from the node template$/m,
+    );
+    const added = JSON.parse(
+      ok(root, 'new', 'module', 'Composing streams', '--lesson', 'pipeline() and errors', '--json'),
+    ) as Record<string, unknown>;
     assert.deepEqual(added.module, { id: '2', slug: 'composing-streams', title: 'Composing streams' });
-    assert.deepEqual(added.lesson, { id: '2.1', slug: 'pipeline-and-errors', title: 'pipeline() and errors', dir: '2-composing-streams/2.1-pipeline-and-errors' });
+    assert.deepEqual(added.lesson, {
+      id: '2.1',
+      slug: 'pipeline-and-errors',
+      title: 'pipeline() and errors',
+      dir: '2-composing-streams/2.1-pipeline-and-errors',
+    });
     ok(root, 'new', 'lesson', '2', 'Über Café', '--slug', 'cafe');
     assert.deepEqual(lessonsInState(root), [
       ['1.1', 'pending', '1-first-steps/1.1-a-first-lesson'],
@@ -118,16 +183,26 @@ describe('new module and new lesson', () => {
       ['2.1', 'pending', '2-composing-streams/2.1-pipeline-and-errors'],
       ['2.2', 'pending', '2-composing-streams/2.2-cafe'],
     ]);
-    assert.deepEqual(readEvents(root).map((event) => event.kind), ['course.init', 'lessons.register', 'lessons.register', 'lessons.register', 'lessons.register']);
-    assert.match(readFileSync(path.join(root, '2-composing-streams', '2.2-cafe', 'docs', 'readalong.md'), 'utf8'), /^# Read-along: Über Café\n/);
-    assert.match(readFileSync(curriculum, 'utf8'), /^# the author's note on the plan\n/, 'the author\'s comment is kept');
+    assert.deepEqual(
+      readEvents(root).map((event) => event.kind),
+      ['course.init', 'lessons.register', 'lessons.register', 'lessons.register', 'lessons.register'],
+    );
+    assert.match(
+      readFileSync(path.join(root, '2-composing-streams', '2.2-cafe', 'docs', 'readalong.md'), 'utf8'),
+      /^# Read-along: Über Café\n/,
+    );
+    assert.match(
+      readFileSync(curriculum, 'utf8'),
+      /^# the author's note on the plan\n/,
+      "the author's comment is kept",
+    );
     // The rewritten curriculum.yaml is what register reads: registering again changes nothing.
     assert.match(ok(root, 'register'), /^registered 4 lessons: 0 added, 0 updated, 0 removed \(state unchanged\)$/m);
     assert.match(ok(root, 'verify', '2.2'), /^lesson 2\.2 passed/);
     ok(root, 'check');
   });
 
-  test('keep curriculum.yaml\'s comments, anchors and aliases, key order and indentation', () => {
+  test("keep curriculum.yaml's comments, anchors and aliases, key order and indentation", () => {
     const root = exampleCourse();
     const curriculum = path.join(root, '.codelabgen', 'curriculum.yaml');
     const text = [
@@ -155,45 +230,109 @@ describe('new module and new lesson', () => {
     let at = 0; // the author's lines, in order, within the edited text
     for (const line of edited.split('\n')) if (line === text.split('\n')[at]) at++;
     assert.equal(at, text.split('\n').length, `every line of the author's text is still there, in order:\n${edited}`);
-    assert.ok(edited.indexOf('writable-streams') < edited.indexOf('# lessons of module 1 end here'), `the lesson goes at the end of its module:\n${edited}`);
-    assert.match(edited, /^ {4}- id: "2"\n {6}slug: composing-streams\n {6}title: Composing streams\n {6}lessons:\n {10}- id: "2\.1"\n/m, 'the new module is indented as the file is');
-    assert.deepEqual(load(edited), {
-      modules: [
-        { slug: 'first-steps', id: '1', title: 'First steps', lessons: [
-          { title: 'A first lesson', id: '1.1', slug: 'a-first-lesson', objectives: ['Run the tests'] },
-          { id: '1.2', slug: 'writable-streams', title: 'Writable streams' },
-        ] },
-        { id: '2', slug: 'composing-streams', title: 'Composing streams', lessons: [{ id: '2.1', slug: 'errors', title: 'Errors' }] },
-      ],
-      title: 'Hand made',
-      summary: 'First steps',
-    }, 'the aliases still read as what they name');
+    assert.ok(
+      edited.indexOf('writable-streams') < edited.indexOf('# lessons of module 1 end here'),
+      `the lesson goes at the end of its module:\n${edited}`,
+    );
+    assert.match(
+      edited,
+      /^ {4}- id: "2"\n {6}slug: composing-streams\n {6}title: Composing streams\n {6}lessons:\n {10}- id: "2\.1"\n/m,
+      'the new module is indented as the file is',
+    );
+    assert.deepEqual(
+      load(edited),
+      {
+        modules: [
+          {
+            slug: 'first-steps',
+            id: '1',
+            title: 'First steps',
+            lessons: [
+              { title: 'A first lesson', id: '1.1', slug: 'a-first-lesson', objectives: ['Run the tests'] },
+              { id: '1.2', slug: 'writable-streams', title: 'Writable streams' },
+            ],
+          },
+          {
+            id: '2',
+            slug: 'composing-streams',
+            title: 'Composing streams',
+            lessons: [{ id: '2.1', slug: 'errors', title: 'Errors' }],
+          },
+        ],
+        title: 'Hand made',
+        summary: 'First steps',
+      },
+      'the aliases still read as what they name',
+    );
     // What register reads: registering again changes nothing.
-    assert.deepEqual(lessonsInState(root).map(([id, , dir]) => `${id} ${dir}`), ['1.1 1-first-steps/1.1-a-first-lesson', '1.2 1-first-steps/1.2-writable-streams', '2.1 2-composing-streams/2.1-errors']);
+    assert.deepEqual(
+      lessonsInState(root).map(([id, , dir]) => `${id} ${dir}`),
+      [
+        '1.1 1-first-steps/1.1-a-first-lesson',
+        '1.2 1-first-steps/1.2-writable-streams',
+        '2.1 2-composing-streams/2.1-errors',
+      ],
+    );
     assert.match(ok(root, 'register'), /^registered 3 lessons: 0 added, 0 updated, 0 removed \(state unchanged\)$/m);
   });
 
   test('each refusal exits 2 with one error: line and changes no file', () => {
     const root = exampleCourse();
-    refused(root, ['new', 'lesson', '7', 'Anything'], /^error: new lesson: no module "7" in \.codelabgen\/curriculum\.yaml \(modules: 1\)$/);
-    refused(root, ['new', 'lesson', '1', 'A first lesson!'], /^error: new lesson: lesson 1\.1 "A first lesson" of module 1 already has the slug "a-first-lesson"$/);
-    refused(root, ['new', 'lesson', '1', 'Other', '--slug', 'a-first-lesson'], /already has the slug "a-first-lesson"$/);
-    refused(root, ['new', 'module', 'First  steps'], /^error: new module: module 1 "First steps" already has the slug "first-steps"$/);
-    refused(root, ['new', 'lesson', '1', '¿¡!'], /^error: new lesson: no slug can be made from the title "¿¡!" \(it has no letters or digits a-z, 0-9\)$/);
-    refused(root, ['new', 'lesson', '1', 'Fine', '--slug', 'Not A Slug'], /^error: new lesson: --slug "Not A Slug" is not a lowercase kebab-case slug/);
+    refused(
+      root,
+      ['new', 'lesson', '7', 'Anything'],
+      /^error: new lesson: no module "7" in \.codelabgen\/curriculum\.yaml \(modules: 1\)$/,
+    );
+    refused(
+      root,
+      ['new', 'lesson', '1', 'A first lesson!'],
+      /^error: new lesson: lesson 1\.1 "A first lesson" of module 1 already has the slug "a-first-lesson"$/,
+    );
+    refused(
+      root,
+      ['new', 'lesson', '1', 'Other', '--slug', 'a-first-lesson'],
+      /already has the slug "a-first-lesson"$/,
+    );
+    refused(
+      root,
+      ['new', 'module', 'First  steps'],
+      /^error: new module: module 1 "First steps" already has the slug "first-steps"$/,
+    );
+    refused(
+      root,
+      ['new', 'lesson', '1', '¿¡!'],
+      /^error: new lesson: no slug can be made from the title "¿¡!" \(it has no letters or digits a-z, 0-9\)$/,
+    );
+    refused(
+      root,
+      ['new', 'lesson', '1', 'Fine', '--slug', 'Not A Slug'],
+      /^error: new lesson: --slug "Not A Slug" is not a lowercase kebab-case slug/,
+    );
     refused(root, ['new', 'module', '   '], /^error: new module: the title is empty$/);
     // A folder already in the way of the next lesson, and a course whose runtime has no template.
     ok(root, 'state', 'log', 'note'); // state moves on; the refusals below must still leave it as it is
     writeFileSync(path.join(root, '1-first-steps', '1.2-in-the-way'), 'mine');
-    refused(root, ['new', 'lesson', '1', 'In the way'], /^error: new lesson: 1-first-steps\/1\.2-in-the-way already exists; lesson 1\.2 would overwrite it$/);
+    refused(
+      root,
+      ['new', 'lesson', '1', 'In the way'],
+      /^error: new lesson: 1-first-steps\/1\.2-in-the-way already exists; lesson 1\.2 would overwrite it$/,
+    );
     const config = path.join(root, '.codelabgen', 'config.yaml');
     writeFileSync(config, readFileSync(config, 'utf8').replace(/^runtime: node/m, 'runtime: custom'));
-    refused(root, ['new', 'lesson', '1', 'Custom'], /^error: new lesson: there is no lesson template for runtime custom; templates exist for node and python$/);
+    refused(
+      root,
+      ['new', 'lesson', '1', 'Custom'],
+      /^error: new lesson: there is no lesson template for runtime custom; templates exist for node and python$/,
+    );
   });
 
   test('new lesson in a course without a curriculum points to new module', () => {
     const root = copyOfCourse('plain', (dir) => assert.equal(cli(['init', dir, '--title', 'Plain']).code, 0));
-    refused(root, ['new', 'lesson', '1', 'Anything'], /^error: new lesson: no module "1": \.codelabgen\/curriculum\.yaml has no modules yet$/);
+    refused(
+      root,
+      ['new', 'lesson', '1', 'Anything'],
+      /^error: new lesson: no module "1": \.codelabgen\/curriculum\.yaml has no modules yet$/,
+    );
     assert.match(ok(root, 'new', 'module', 'Basics'), /^added module 1 "Basics" to curriculum\.yaml$/m);
     assert.match(readFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), 'utf8'), /^title: "Plain"\n/m);
   });

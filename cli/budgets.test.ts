@@ -13,7 +13,10 @@ after(() => removeDir(path.dirname(root)));
 
 test('fix attempts: the last allowed one, the blocking one, unblock gives a fresh budget', () => {
   advance(root, '1.1', 'code');
-  assert.match(ok(root, 'state', 'fail', '1.1', '--note', 'first'), /^lesson 1\.1: fix attempt 1 failed \(seq \d+\)\n$/);
+  assert.match(
+    ok(root, 'state', 'fail', '1.1', '--note', 'first'),
+    /^lesson 1\.1: fix attempt 1 failed \(seq \d+\)\n$/,
+  );
   assert.equal(lessonOf(root, '1.1').blocked, null);
   const json = JSON.parse(ok(root, 'state', 'fail', '1.1', '--note', 'second: TypeError', '--json'));
   assert.equal(json.fix_attempts_used, 2);
@@ -24,7 +27,10 @@ test('fix attempts: the last allowed one, the blocking one, unblock gives a fres
   assert.equal(failEvent?.blocked, true);
   refused(root, ['state', 'fail', '1.1', '--note', 'third'], /^error: lesson 1\.1 is blocked \(fix budget used up/);
   const next = JSON.parse(ok(root, 'state', 'next'));
-  assert.deepEqual(next.blocked.map((item: { lesson: string; by: string }) => [item.lesson, item.by]), [['1.1', 'fix-budget']]);
+  assert.deepEqual(
+    next.blocked.map((item: { lesson: string; by: string }) => [item.lesson, item.by]),
+    [['1.1', 'fix-budget']],
+  );
   assert.match(ok(root, 'state', 'unblock', '1.1'), /^lesson 1\.1: unblocked at code with a fresh fix budget/);
   assert.equal(readEvents(root).at(-1)?.fix_budget_reset, true);
   assert.equal(lessonOf(root, '1.1').fix_attempts_used, 0);
@@ -52,7 +58,11 @@ test('review rounds: the last allowed move back, then refused', () => {
   assert.equal(lessonOf(root, '2.1').verified, null);
   ok(root, 'state', 'set', '2.1', 'pending', '--note', 'moving back from spec uses no round');
   advance(root, '2.1', 'notes');
-  refused(root, ['state', 'set', '2.1', 'readalong', '--note', 'round three'], /^error: lesson 2\.1: review rounds used up \(2 of 2\); it cannot move back from notes$/);
+  refused(
+    root,
+    ['state', 'set', '2.1', 'readalong', '--note', 'round three'],
+    /^error: lesson 2\.1: review rounds used up \(2 of 2\); it cannot move back from notes$/,
+  );
   advance(root, '2.1', 'done');
   assert.equal(lessonOf(root, '2.1').stage, 'done');
 });

@@ -45,11 +45,18 @@ async function resync(root: string, worker: Worker): Promise<void> {
     tasks: Record<string, { id: string; role: string; status: string }>;
   };
   for (const lesson of worker.lessons) worker.stages.set(lesson, state.lessons[lesson]?.stage ?? 'pending');
-  const mine = Object.values(state.tasks).filter((task) => task.status === 'running' && task.role.startsWith(`chaos-w${worker.id}-`));
+  const mine = Object.values(state.tasks).filter(
+    (task) => task.status === 'running' && task.role.startsWith(`chaos-w${worker.id}-`),
+  );
   worker.runningTask = mine[0]?.id ?? null;
 }
 
-function nextCall(worker: Worker, uid: string, random: () => number, can: { set: boolean; task: boolean }): { op: Attempt['op']; args: string[] } {
+function nextCall(
+  worker: Worker,
+  uid: string,
+  random: () => number,
+  can: { set: boolean; task: boolean },
+): { op: Attempt['op']; args: string[] } {
   const roll = random();
   const lesson = worker.lessons[Math.floor(random() * worker.lessons.length)] ?? worker.lessons[0]!;
   if (can.set && roll < 0.35) {
@@ -57,13 +64,31 @@ function nextCall(worker: Worker, uid: string, random: () => number, can: { set:
     return { op: 'set', args: ['state', 'set', lesson, to, '--note', uid] };
   }
   if (can.task && roll < 0.65) {
-    if (worker.runningTask) return { op: 'task-done', args: ['state', 'task', 'done', worker.runningTask, '--note', uid] };
+    if (worker.runningTask)
+      return { op: 'task-done', args: ['state', 'task', 'done', worker.runningTask, '--note', uid] };
     return { op: 'task-start', args: ['state', 'task', 'start', lesson, '--role', `chaos-w${worker.id}-${uid}`] };
   }
-  return { op: 'log', args: ['state', 'log', 'chaos', '--lesson', lesson, '--data', `id=${uid}`, '--data', 'note=\u0007bell and "quotes"'] };
+  return {
+    op: 'log',
+    args: [
+      'state',
+      'log',
+      'chaos',
+      '--lesson',
+      lesson,
+      '--data',
+      `id=${uid}`,
+      '--data',
+      'note=\u0007bell and "quotes"',
+    ],
+  };
 }
 
-async function runCall(root: string, args: string[], kill: number | null): Promise<{ result: CliResult; pid: number | undefined }> {
+async function runCall(
+  root: string,
+  args: string[],
+  kill: number | null,
+): Promise<{ result: CliResult; pid: number | undefined }> {
   const { child, done } = cliAsync([...args, '--course', root]);
   const timer = kill === null ? null : setTimeout(() => child.kill('SIGKILL'), kill);
   const result = await done;
@@ -78,7 +103,13 @@ function outcomeOf(result: CliResult): Outcome {
   return 'unexpected';
 }
 
-async function work(root: string, worker: Worker, calls: number, can: { set: boolean; task: boolean }, attempts: Attempt[]): Promise<void> {
+async function work(
+  root: string,
+  worker: Worker,
+  calls: number,
+  can: { set: boolean; task: boolean },
+  attempts: Attempt[],
+): Promise<void> {
   const random = prng(SEED * 31 + worker.id);
   let typicalMs = 300; // how long a call takes on this machine now: kills land anywhere in it
   for (let n = 1; n <= calls; n += 1) {
@@ -91,7 +122,13 @@ async function work(root: string, worker: Worker, calls: number, can: { set: boo
     const { result, pid } = await runCall(root, call.args, kill);
     const outcome = outcomeOf(result);
     if (outcome === 'acked') typicalMs = 0.8 * typicalMs + 0.2 * (Date.now() - started);
-    attempts.push({ uid, op: call.op, pid, outcome, detail: `${call.args.join(' ')} → ${result.code ?? result.signal} ${result.stderr.trim()}` });
+    attempts.push({
+      uid,
+      op: call.op,
+      pid,
+      outcome,
+      detail: `${call.args.join(' ')} → ${result.code ?? result.signal} ${result.stderr.trim()}`,
+    });
     if (outcome === 'acked') applyBelief(worker, call, result.stdout);
     else await resync(root, worker);
   }
@@ -107,7 +144,9 @@ function uidOf(event: Record<string, unknown>): string | undefined {
   return /\bu\d+x\d+\b/.exec(String(event.command ?? ''))?.[0];
 }
 
-test(`chaos: ${WORKERS} workers, ${CASES} calls, ~${KILL_RATE * 100}% SIGKILLed (CHAOS_SEED=${SEED} CHAOS_CASES=${CASES})`, { timeout: 300_000 + CASES * 2_000 }, async () => {
+test(`chaos: ${WORKERS} workers, ${CASES} calls, ~${KILL_RATE * 100}% SIGKILLed (CHAOS_SEED=${SEED} CHAOS_CASES=${CASES})`, {
+  timeout: 300_000 + CASES * 2_000,
+}, async () => {
   console.log(`chaos seed ${SEED}, ${CASES} calls (replay with CHAOS_SEED=${SEED} CHAOS_CASES=${CASES})`);
   const root = path.join(tempDir('codelabgen-chaos-'), 'course');
   try {
@@ -127,11 +166,17 @@ test(`chaos: ${WORKERS} workers, ${CASES} calls, ~${KILL_RATE * 100}% SIGKILLed 
     // The next command after the storm recovers whatever the last killed call left behind.
     const final = cli(['state', 'log', 'chaos-final', '--course', root]);
     assert.equal(final.code, 0, final.stderr);
-    const leftovers = readdirSync(path.join(root, '.codelabgen')).filter((name) => name === 'lock' || name.startsWith('lock.') || name.endsWith('.tmp'));
+    const leftovers = readdirSync(path.join(root, '.codelabgen')).filter(
+      (name) => name === 'lock' || name.startsWith('lock.') || name.endsWith('.tmp'),
+    );
     assert.deepEqual(leftovers, [], 'no lock, break guard or temp file survives the next command');
 
     const unexpected = attempts.filter((attempt) => attempt.outcome === 'unexpected');
-    assert.deepEqual(unexpected.map((a) => a.detail), [], 'every call ends acknowledged (0), refused (2, one error line) or killed');
+    assert.deepEqual(
+      unexpected.map((a) => a.detail),
+      [],
+      'every call ends acknowledged (0), refused (2, one error line) or killed',
+    );
 
     const events = readEvents(root);
     events.forEach((event, index) => assert.equal(event.seq, index + 1, `seq is gapless at line ${index + 1}`));
@@ -139,7 +184,10 @@ test(`chaos: ${WORKERS} workers, ${CASES} calls, ~${KILL_RATE * 100}% SIGKILLed 
     const seen = new Set<string>();
     for (const event of events.slice(setupEvents, -1)) {
       const uid = uidOf(event);
-      assert.ok(uid !== undefined && byUid.has(uid), `event seq ${String(event.seq)} was never attempted: ${String(event.command)}`);
+      assert.ok(
+        uid !== undefined && byUid.has(uid),
+        `event seq ${String(event.seq)} was never attempted: ${String(event.command)}`,
+      );
       assert.ok(!seen.has(uid), `event for ${uid} appears twice`);
       seen.add(uid);
       const attempt = byUid.get(uid)!;
@@ -147,17 +195,27 @@ test(`chaos: ${WORKERS} workers, ${CASES} calls, ~${KILL_RATE * 100}% SIGKILLed 
       assert.notEqual(attempt.outcome, 'refused', `a refused call changed the log: ${attempt.detail}`);
     }
     const lost = attempts.filter((attempt) => attempt.outcome === 'acked' && !seen.has(attempt.uid));
-    assert.deepEqual(lost.map((a) => a.detail), [], 'every acknowledged change is in the log');
+    assert.deepEqual(
+      lost.map((a) => a.detail),
+      [],
+      'every acknowledged change is in the log',
+    );
 
     const check = cli(['check', '--json', '--course', root]);
-    const replay = (JSON.parse(check.stdout) as { checks: Array<{ name: string; problems: string[] }> }).checks.find((c) => /replay/.test(c.name));
+    const replay = (JSON.parse(check.stdout) as { checks: Array<{ name: string; problems: string[] }> }).checks.find(
+      (c) => /replay/.test(c.name),
+    );
     assert.deepEqual(replay?.problems, [], 'replaying the log gives the stored state');
 
     const count = (outcome: Outcome) => attempts.filter((attempt) => attempt.outcome === outcome).length;
-    const ops = [...new Set(attempts.map((a) => a.op))].map((op) => `${op} ${attempts.filter((a) => a.op === op).length}`).join(', ');
+    const ops = [...new Set(attempts.map((a) => a.op))]
+      .map((op) => `${op} ${attempts.filter((a) => a.op === op).length}`)
+      .join(', ');
     const torn = readdirSync(path.join(root, '.codelabgen')).filter((name) => name.includes('.torn-')).length;
-    console.log(`chaos seed ${SEED}: calls ${attempts.length} (${ops}), acked ${count('acked')}, refused ${count('refused')}, killed ${count('killed')}, ` +
-      `events ${events.length - setupEvents - 1} (killed calls that committed: ${seen.size - count('acked')}), torn tails kept aside ${torn}`);
+    console.log(
+      `chaos seed ${SEED}: calls ${attempts.length} (${ops}), acked ${count('acked')}, refused ${count('refused')}, killed ${count('killed')}, ` +
+        `events ${events.length - setupEvents - 1} (killed calls that committed: ${seen.size - count('acked')}), torn tails kept aside ${torn}`,
+    );
     assert.ok(attempts.length >= WORKERS * 2, 'the storm ran enough calls to mean something');
     assert.ok(count('killed') > 0 && count('acked') > 0, 'some calls were killed and some acknowledged');
   } finally {

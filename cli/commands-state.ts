@@ -6,7 +6,10 @@ export const STATE_COMMANDS: CommandSpec[] = [
   {
     name: 'state show',
     summary: 'summary of the course state (--json: the whole state)',
-    options: { ...JSON_OPTION, all: { type: 'boolean', help: 'list every lesson, not only those that need attention' } },
+    options: {
+      ...JSON_OPTION,
+      all: { type: 'boolean', help: 'list every lesson, not only those that need attention' },
+    },
     examples: ['codelabgen state show', 'codelabgen state show --json'],
   },
   {
@@ -25,7 +28,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   {
     name: 'state rebuild',
     summary: 'rebuild state.json from events.jsonl',
-    description: 'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
+    description:
+      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
     options: { ...JSON_OPTION },
   },
   {
@@ -43,28 +47,40 @@ export const STATE_COMMANDS: CommandSpec[] = [
     args: '<id> <stage>',
     positionals: { min: 2, max: 2 },
     summary: 'move a lesson one stage forward, or back to an earlier stage with --note',
-    description: 'Forward: exactly one stage, after its artifact check (verified is set only by `verify --update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses one review round. The stage is the last completed one: moving back to readalong redoes the notes; to name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also moves the course back to phase lessons.',
+    description:
+      'Forward: exactly one stage, after its artifact check (verified is set only by `verify --update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses one review round. The stage is the last completed one: moving back to readalong redoes the notes; to name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also moves the course back to phase lessons.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required to move back)' },
-      reopen: { type: 'boolean', help: 'in phase assembly or done: move the lesson back and the course back to phase lessons' },
+      reopen: {
+        type: 'boolean',
+        help: 'in phase assembly or done: move the lesson back and the course back to phase lessons',
+      },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen state set 1.2 spec', 'codelabgen state set 1.2 code --note "review: the example hides the error path"', 'codelabgen state rework 1.2 readalong --note "review: example 2 unclear"   # to name the stage to redo instead'],
+    examples: [
+      'codelabgen state set 1.2 spec',
+      'codelabgen state set 1.2 code --note "review: the example hides the error path"',
+      'codelabgen state rework 1.2 readalong --note "review: example 2 unclear"   # to name the stage to redo instead',
+    ],
   },
   {
     name: 'state rework',
     args: '<id> <stage-to-redo>',
     positionals: { min: 2, max: 2 },
     summary: 'redo a stage: move a lesson back to the stage before it, with --note',
-    description: 'A lesson\'s stage is its last completed stage, so redoing readalong means moving back to verified: `state rework 1.2 readalong` does that. The rules are a backward `state set`\'s: --note is required, moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases assembly and done --reopen is needed. The stage to redo must be done already.',
+    description:
+      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: `state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases assembly and done --reopen is needed. The stage to redo must be done already.",
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required)' },
       reopen: { type: 'boolean', help: 'in phase assembly or done: also move the course back to phase lessons' },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen state rework 1.2 readalong --note "review: example 2 unclear"', 'codelabgen state rework 1.2 verified --note "code changed: verify again"'],
+    examples: [
+      'codelabgen state rework 1.2 readalong --note "review: example 2 unclear"',
+      'codelabgen state rework 1.2 verified --note "code changed: verify again"',
+    ],
   },
   {
     name: 'state fail',
@@ -81,7 +97,10 @@ export const STATE_COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'block a lesson for a decision only the user can make',
     changesState: true,
-    options: { reason: { type: 'string', value: 'TEXT', help: 'what the user must decide (required)' }, ...JSON_OPTION },
+    options: {
+      reason: { type: 'string', value: 'TEXT', help: 'what the user must decide (required)' },
+      ...JSON_OPTION,
+    },
     examples: ['codelabgen state block 2.1 --reason "needs a paid API key"'],
   },
   {
@@ -91,11 +110,14 @@ export const STATE_COMMANDS: CommandSpec[] = [
     summary: 'unblock a lesson (a fix-budget block gets a fresh fix budget)',
     changesState: true,
     options: {
-      note: { type: 'string', value: 'TEXT', help: 'the user\'s decision, recorded in the event' },
+      note: { type: 'string', value: 'TEXT', help: "the user's decision, recorded in the event" },
       'review-round': { type: 'boolean', help: 'the user grants one more review round (needs --note)' },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen state unblock 2.1', 'codelabgen state unblock 1.2 --review-round --note "user: one more try at example 2"'],
+    examples: [
+      'codelabgen state unblock 2.1',
+      'codelabgen state unblock 1.2 --review-round --note "user: one more try at example 2"',
+    ],
   },
   {
     name: 'state stale',
@@ -115,7 +137,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   {
     name: 'state watch',
     summary: 'the live board: stages, running and interrupted tasks, what needs a human, redrawn on each change',
-    description: 'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
+    description:
+      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
     options: { json: { type: 'boolean', help: 'one JSON board per line, on each change' } },
     examples: ['codelabgen state watch', 'codelabgen state watch | tee progress.log'],
   },
@@ -132,30 +155,53 @@ export const STATE_COMMANDS: CommandSpec[] = [
     summary: 'record that a worker started on a lesson (or, with --phase, for the current phase); prints the task id',
     changesState: true,
     options: {
-      phase: { type: 'string', value: 'P', help: 'a phase task instead of a lesson task: recon, sources, topics, curriculum, scaffold or assembly (the current phase; --role required)' },
-      role: { type: 'string', value: 'R', help: 'worker role, e.g. code-author (default: the role of the lesson\'s stage, as in state stages)' },
-      lease: { type: 'string', value: 'D', help: 'how long it counts as running without a heartbeat, e.g. 20m, 90s, 2h (default: task_lease of config.yaml, 20m)' },
+      phase: {
+        type: 'string',
+        value: 'P',
+        help: 'a phase task instead of a lesson task: recon, sources, topics, curriculum, scaffold or assembly (the current phase; --role required)',
+      },
+      role: {
+        type: 'string',
+        value: 'R',
+        help: "worker role, e.g. code-author (default: the role of the lesson's stage, as in state stages)",
+      },
+      lease: {
+        type: 'string',
+        value: 'D',
+        help: 'how long it counts as running without a heartbeat, e.g. 20m, 90s, 2h (default: task_lease of config.yaml, 20m)',
+      },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen state task start 1.2', 'codelabgen state task start 1.2 --role code-author --lease 45m', 'codelabgen state task start --phase sources --role source-researcher'],
+    examples: [
+      'codelabgen state task start 1.2',
+      'codelabgen state task start 1.2 --role code-author --lease 45m',
+      'codelabgen state task start --phase sources --role source-researcher',
+    ],
   },
   {
     name: 'state task heartbeat',
     args: '<task>',
     positionals: { min: 1, max: 1 },
-    summary: 'renew a running task\'s lease (the worker is alive); workers may call it',
-    options: { lease: { type: 'string', value: 'D', help: 'new lease from now, e.g. 20m (default: task_lease of config.yaml)' }, ...JSON_OPTION },
+    summary: "renew a running task's lease (the worker is alive); workers may call it",
+    options: {
+      lease: { type: 'string', value: 'D', help: 'new lease from now, e.g. 20m (default: task_lease of config.yaml)' },
+      ...JSON_OPTION,
+    },
     examples: ['codelabgen state task heartbeat t7'],
   },
   {
     name: 'state task done',
     args: '<task>',
     positionals: { min: 1, max: 1 },
-    summary: 'record that a task finished (optionally with the worker\'s status JSON)',
+    summary: "record that a task finished (optionally with the worker's status JSON)",
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'one-line note' },
-      result: { type: 'string', value: 'FILE|-', help: 'the worker\'s answer or status JSON (its last JSON block is validated)' },
+      result: {
+        type: 'string',
+        value: 'FILE|-',
+        help: "the worker's answer or status JSON (its last JSON block is validated)",
+      },
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task done t7 --result answer.txt'],
@@ -168,7 +214,11 @@ export const STATE_COMMANDS: CommandSpec[] = [
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'one-line cause' },
-      result: { type: 'string', value: 'FILE|-', help: 'the worker\'s answer or status JSON (its last JSON block is validated)' },
+      result: {
+        type: 'string',
+        value: 'FILE|-',
+        help: "the worker's answer or status JSON (its last JSON block is validated)",
+      },
       ...JSON_OPTION,
     },
     examples: ['codelabgen state task fail t7 --note "worker timed out"'],
@@ -181,16 +231,26 @@ export const STATE_COMMANDS: CommandSpec[] = [
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why' },
-      'if-expired': { type: 'boolean', help: 'reset a running task only when its lease has run out (interrupted); refused while a worker holds it' },
+      'if-expired': {
+        type: 'boolean',
+        help: 'reset a running task only when its lease has run out (interrupted); refused while a worker holds it',
+      },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen state task reset t7 --note "orchestrator restarted"', 'codelabgen state task reset t7 --if-expired --note "worker gone"'],
+    examples: [
+      'codelabgen state task reset t7 --note "orchestrator restarted"',
+      'codelabgen state task reset t7 --if-expired --note "worker gone"',
+    ],
   },
   {
     name: 'state task list',
-    summary: 'list tasks (--open: running, interrupted and failed ones; --running: running only); a running task whose lease expired shows as interrupted',
+    summary:
+      'list tasks (--open: running, interrupted and failed ones; --running: running only); a running task whose lease expired shows as interrupted',
     options: {
-      open: { type: 'boolean', help: 'tasks still running, interrupted (lease expired) or failed (a failed task stays open until reset or a later task on its lesson finishes)' },
+      open: {
+        type: 'boolean',
+        help: 'tasks still running, interrupted (lease expired) or failed (a failed task stays open until reset or a later task on its lesson finishes)',
+      },
       running: { type: 'boolean', help: 'only running tasks whose lease holds (a worker is on them)' },
       ...JSON_OPTION,
     },

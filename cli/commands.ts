@@ -10,35 +10,57 @@ export const COMMANDS: CommandSpec[] = [
     args: '[DIR]',
     positionals: { min: 0, max: 1 },
     summary: 'create a course directory (refuses an existing state)',
-    description: 'Creates DIR/.codelabgen/ (DIR defaults to the working directory) with a default config.yaml, state.json and the first event, and a .gitignore (when there is none) that keeps the machine-local files of .codelabgen/ out of git. A course is never re-initialized: an existing state is refused. --example also adds a sample module and lesson from the runtime\'s template, registered as `new module` does: a passing lesson to preview with `site dev` and edit.',
+    description:
+      "Creates DIR/.codelabgen/ (DIR defaults to the working directory) with a default config.yaml, state.json and the first event, and a .gitignore (when there is none) that keeps the machine-local files of .codelabgen/ out of git. A course is never re-initialized: an existing state is refused. --example also adds a sample module and lesson from the runtime's template, registered as `new module` does: a passing lesson to preview with `site dev` and edit.",
     needsCourse: false,
     changesState: true,
     options: {
       title: { type: 'string', value: 'T', help: 'course title (required)' },
       topic: { type: 'string', value: 'X', help: 'what the course is about' },
-      runtime: { type: 'string', value: 'R', help: 'how lesson tests run: node (default), python, python-uv or custom' },
-      example: { type: 'boolean', help: 'also add a sample module and lesson (code, test, readalong, notes, spec) from the runtime\'s template (node or python); sets site.publish: verified' },
-      ci: { type: 'string', value: 'github', help: 'also write .github/workflows/course-site.yml: verify and deploy to GitHub Pages' },
+      runtime: {
+        type: 'string',
+        value: 'R',
+        help: 'how lesson tests run: node (default), python, python-uv or custom',
+      },
+      example: {
+        type: 'boolean',
+        help: "also add a sample module and lesson (code, test, readalong, notes, spec) from the runtime's template (node or python); sets site.publish: verified",
+      },
+      ci: {
+        type: 'string',
+        value: 'github',
+        help: 'also write .github/workflows/course-site.yml: verify and deploy to GitHub Pages',
+      },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen init streams-course --title "Node.js streams" --topic "streams in depth"', 'codelabgen init my-course --title "My course" --example --ci github'],
+    examples: [
+      'codelabgen init streams-course --title "Node.js streams" --topic "streams in depth"',
+      'codelabgen init my-course --title "My course" --example --ci github',
+    ],
   },
   ...STATE_COMMANDS,
   {
     name: 'status check',
     args: 'FILE|-',
     positionals: { min: 1, max: 1 },
-    summary: 'validate a worker\'s status JSON (the last JSON block of a longer text)',
+    summary: "validate a worker's status JSON (the last JSON block of a longer text)",
     needsCourse: false,
     options: { ...JSON_OPTION },
-    examples: ['codelabgen status check answer.txt', 'echo \'{"lesson":"1.2","status":"ok","stage":"code"}\' | codelabgen status check -'],
+    examples: [
+      'codelabgen status check answer.txt',
+      'echo \'{"lesson":"1.2","status":"ok","stage":"code"}\' | codelabgen status check -',
+    ],
   },
   {
     name: 'register',
-    summary: 'add the curriculum\'s lessons to state as pending and create their folders',
-    description: 'Reads .codelabgen/curriculum.yaml, adds new lessons as pending in curriculum order, updates titles, and creates each <module-id>-<module-slug>/<lesson-id>-<lesson-slug>/docs/ folder. Idempotent. A lesson that has progressed past pending is never dropped or moved to another folder unless --allow-drop is given.',
+    summary: "add the curriculum's lessons to state as pending and create their folders",
+    description:
+      'Reads .codelabgen/curriculum.yaml, adds new lessons as pending in curriculum order, updates titles, and creates each <module-id>-<module-slug>/<lesson-id>-<lesson-slug>/docs/ folder. Idempotent. A lesson that has progressed past pending is never dropped or moved to another folder unless --allow-drop is given.',
     changesState: true,
-    options: { 'allow-drop': { type: 'boolean', help: 'allow dropping or renumbering lessons that have progressed' }, ...JSON_OPTION },
+    options: {
+      'allow-drop': { type: 'boolean', help: 'allow dropping or renumbering lessons that have progressed' },
+      ...JSON_OPTION,
+    },
     examples: ['codelabgen register'],
   },
   {
@@ -46,27 +68,35 @@ export const COMMANDS: CommandSpec[] = [
     args: '"<title>"',
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
-    description: 'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python), a passing lesson to edit. The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
+    description:
+      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python), a passing lesson to edit. The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'module slug (default: made from the title)' },
       lesson: { type: 'string', value: 'T', help: 'title of the first lesson (default: Introduction)' },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen new module "Composing streams"', 'codelabgen new module "Composing streams" --lesson "pipeline() and errors"'],
+    examples: [
+      'codelabgen new module "Composing streams"',
+      'codelabgen new module "Composing streams" --lesson "pipeline() and errors"',
+    ],
   },
   {
     name: 'new lesson',
     args: '<module-id> "<title>"',
     positionals: { min: 2, max: 2 },
     summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
-    description: 'The lesson gets the module\'s next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python). The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
+    description:
+      "The lesson gets the module's next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python). The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.",
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'lesson slug (default: made from the title)' },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen new lesson 1 "Writable streams"', 'codelabgen new lesson 2 "Async iteration" --slug async-iteration --json'],
+    examples: [
+      'codelabgen new lesson 1 "Writable streams"',
+      'codelabgen new lesson 2 "Async iteration" --slug async-iteration --json',
+    ],
   },
   {
     name: 'report',
@@ -78,18 +108,35 @@ export const COMMANDS: CommandSpec[] = [
     name: 'verify',
     args: '[ID]',
     positionals: { min: 0, max: 1 },
-    summary: 'run a lesson\'s tests (or --all), record a run-result; --update-state records the verdict',
-    description: 'Runs the lesson\'s tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in .codelabgen/config.yaml (codelabgen schema show config).',
+    summary: "run a lesson's tests (or --all), record a run-result; --update-state records the verdict",
+    description:
+      "Runs the lesson's tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in .codelabgen/config.yaml (codelabgen schema show config).",
     options: {
-      all: { type: 'boolean', help: 'verify many lessons (default: every lesson at verified or later, every lesson when site.publish is verified or all; with --update-state: at code)' },
+      all: {
+        type: 'boolean',
+        help: 'verify many lessons (default: every lesson at verified or later, every lesson when site.publish is verified or all; with --update-state: at code)',
+      },
       'update-state': { type: 'boolean', help: 'record the verdict: verified on pass, a fix attempt on failure' },
-      timeout: { type: 'string', value: 'S', help: 'seconds before the run is killed (default: verify_timeout_seconds of config.yaml)' },
+      timeout: {
+        type: 'string',
+        value: 'S',
+        help: 'seconds before the run is killed (default: verify_timeout_seconds of config.yaml)',
+      },
       jobs: { type: 'string', value: 'N', help: 'with --all: lessons verified at once (default: min(4, cores))' },
       'stage-at-least': { type: 'string', value: 'S', help: 'with --all: only lessons at stage S or later' },
-      shard: { type: 'string', value: 'K/N', help: 'with --all: only shard K of N (every Nth lesson in curriculum order), for CI matrices' },
+      shard: {
+        type: 'string',
+        value: 'K/N',
+        help: 'with --all: only shard K of N (every Nth lesson in curriculum order), for CI matrices',
+      },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen verify 1.2', 'codelabgen verify 1.2 --update-state --json', 'codelabgen verify --all --jobs 4', 'codelabgen verify --all --shard 2/3'],
+    examples: [
+      'codelabgen verify 1.2',
+      'codelabgen verify 1.2 --update-state --json',
+      'codelabgen verify --all --jobs 4',
+      'codelabgen verify --all --shard 2/3',
+    ],
   },
   {
     name: 'verify merge',
@@ -119,7 +166,8 @@ export const COMMANDS: CommandSpec[] = [
     args: '[readalong|diagrams|review|notes]',
     positionals: { min: 0, max: 1 },
     summary: 'print the doc conventions (code references, diagrams, review files, notes) with examples',
-    description: 'The conventions for lesson docs and review files, with examples. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
+    description:
+      'The conventions for lesson docs and review files, with examples. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
     needsCourse: false,
     examples: ['codelabgen conventions readalong', 'codelabgen conventions'],
   },
@@ -131,24 +179,40 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'site build',
     summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
-    description: 'Builds a static site with Astro from the course directory into --out (outside the course, or the course\'s own site-out/ folder). It reads course files only as regular files inside the course, and sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.',
+    description:
+      "Builds a static site with Astro from the course directory into --out (outside the course, or the course's own site-out/ folder). It reads course files only as regular files inside the course, and sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.",
     options: {
-      out: { type: 'string', value: 'DIR', help: 'output folder outside the course (default: ./site-out; inside a course: the course\'s site-out/)' },
+      out: {
+        type: 'string',
+        value: 'DIR',
+        help: "output folder outside the course (default: ./site-out; inside a course: the course's site-out/)",
+      },
       base: { type: 'string', value: 'PATH', help: 'URL path the site is served under, e.g. /my-course/ (default: /)' },
       site: { type: 'string', value: 'URL', help: 'public URL of the site; also writes a sitemap' },
       drafts: { type: 'boolean', help: 'include every lesson with its stage badge and what is missing' },
       stats: { type: 'boolean', help: 'print HTML, CSS and JS bytes per page' },
-      'strict-diagrams': { type: 'boolean', help: 'fail (exit 1) when a diagram would be drawn in the reader\'s browser instead of at build time (no Chromium)' },
+      'strict-diagrams': {
+        type: 'boolean',
+        help: "fail (exit 1) when a diagram would be drawn in the reader's browser instead of at build time (no Chromium)",
+      },
       ...JSON_OPTION,
     },
-    examples: ['codelabgen site build --out ../site', 'codelabgen site build --drafts --out /tmp/preview', 'codelabgen site build --base /my-course/ --site https://me.github.io/my-course/'],
+    examples: [
+      'codelabgen site build --out ../site',
+      'codelabgen site build --drafts --out /tmp/preview',
+      'codelabgen site build --base /my-course/ --site https://me.github.io/my-course/',
+    ],
   },
   {
     name: 'site dev',
     summary: 'live preview of the course with every lesson (reloads on course changes)',
     options: {
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
-      host: { type: 'string', value: 'ADDR', help: 'address to listen on, e.g. 0.0.0.0 for every network (default: localhost)' },
+      host: {
+        type: 'string',
+        value: 'ADDR',
+        help: 'address to listen on, e.g. 0.0.0.0 for every network (default: localhost)',
+      },
       open: { type: 'boolean', help: 'open the site in the browser once it is served' },
       base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: /)' },
     },
@@ -157,9 +221,17 @@ export const COMMANDS: CommandSpec[] = [
     name: 'site preview',
     summary: 'serve a built site locally',
     options: {
-      out: { type: 'string', value: 'DIR', help: 'the built site (default: ./site-out; inside a course: the course\'s site-out/)' },
+      out: {
+        type: 'string',
+        value: 'DIR',
+        help: "the built site (default: ./site-out; inside a course: the course's site-out/)",
+      },
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
-      host: { type: 'string', value: 'ADDR', help: 'address to listen on, e.g. 0.0.0.0 for every network (default: localhost)' },
+      host: {
+        type: 'string',
+        value: 'ADDR',
+        help: 'address to listen on, e.g. 0.0.0.0 for every network (default: localhost)',
+      },
       open: { type: 'boolean', help: 'open the site in the browser once it is served' },
       base: { type: 'string', value: 'PATH', help: 'URL path to serve under (default: the --base it was built with)' },
     },
@@ -167,11 +239,20 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'mcp',
     summary: 'serve the protocol to agent hosts over stdio or HTTP (Model Context Protocol): one tool per command',
-    description: 'Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on Streamable HTTP (endpoint /mcp, several sessions at once) until SIGINT/SIGTERM. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. Over HTTP the Host and Origin headers must name this machine (DNS-rebinding protection) and, when $CODELABGEN_MCP_TOKEN is set, requests need `Authorization: Bearer <token>`. The tools and their arguments: `codelabgen --help` and each command\'s --help.',
+    description:
+      "Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on Streamable HTTP (endpoint /mcp, several sessions at once) until SIGINT/SIGTERM. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. Over HTTP the Host and Origin headers must name this machine (DNS-rebinding protection) and, when $CODELABGEN_MCP_TOKEN is set, requests need `Authorization: Bearer <token>`. The tools and their arguments: `codelabgen --help` and each command's --help.",
     options: {
-      http: { type: 'string', value: '[HOST:]PORT', help: 'serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1 unless given; PORT 0: any free port, printed on stderr)' },
+      http: {
+        type: 'string',
+        value: '[HOST:]PORT',
+        help: 'serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1 unless given; PORT 0: any free port, printed on stderr)',
+      },
     },
-    examples: ['codelabgen mcp --course .', 'claude mcp add codelabgen -- npx codelabgen mcp --course .', 'codelabgen mcp --http 8808'],
+    examples: [
+      'codelabgen mcp --course .',
+      'claude mcp add codelabgen -- npx codelabgen mcp --course .',
+      'codelabgen mcp --http 8808',
+    ],
   },
   {
     name: 'completion',
@@ -179,6 +260,9 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'print a shell completion script (generated from this command table)',
     needsCourse: false,
-    examples: ['eval "$(codelabgen completion bash)"', 'codelabgen completion fish > ~/.config/fish/completions/codelabgen.fish'],
+    examples: [
+      'eval "$(codelabgen completion bash)"',
+      'codelabgen completion fish > ~/.config/fish/completions/codelabgen.fish',
+    ],
   },
 ];

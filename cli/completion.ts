@@ -13,7 +13,8 @@ function completionTable(commands: readonly CommandSpec[]): Array<[string, strin
   for (const spec of commands) {
     const options = Object.keys(acceptedOptionsOf(spec)).map((name) => `--${name}`);
     const existing = rows.find(([prefix]) => prefix === spec.name);
-    if (existing) existing[1].push(...options); // "verify" is a command and the group of "verify merge"
+    if (existing)
+      existing[1].push(...options); // "verify" is a command and the group of "verify merge"
     else rows.push([spec.name, options]);
   }
   return rows;
@@ -22,12 +23,16 @@ function completionTable(commands: readonly CommandSpec[]): Array<[string, strin
 /** Options that take a value: the word after them is a value (completed as a file), not a command word. */
 function valueOptions(commands: readonly CommandSpec[]): string[] {
   const names = new Set<string>();
-  for (const spec of commands) for (const [name, option] of Object.entries(acceptedOptionsOf(spec))) if (option.type === 'string') names.add(`--${name}`);
+  for (const spec of commands)
+    for (const [name, option] of Object.entries(acceptedOptionsOf(spec)))
+      if (option.type === 'string') names.add(`--${name}`);
   return [...names].sort();
 }
 
 function bash(commands: readonly CommandSpec[]): string {
-  const cases = completionTable(commands).map(([prefix, words]) => `    "${prefix}") candidates="${words.join(' ')}" ;;`);
+  const cases = completionTable(commands).map(
+    ([prefix, words]) => `    "${prefix}") candidates="${words.join(' ')}" ;;`,
+  );
   return `# codelabgen completion for bash: eval "$(codelabgen completion bash)" (e.g. in ~/.bashrc)
 _codelabgen() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" key="" word candidates="" i first=1
@@ -109,8 +114,13 @@ function fish(commands: readonly CommandSpec[]): string {
     for (const word of words) {
       if (word.startsWith('--')) {
         const option = acceptedOptionsOf(commands.find((spec) => spec.name === prefix)!)[word.slice(2)]!;
-        lines.push(`complete -c codelabgen -n '${optionCondition}' -l ${word.slice(2)}${option.type === 'string' ? ' -r -F' : ''} -d ${quote(option.help)}`);
-      } else lines.push(`complete -c codelabgen -n '${condition}' -a ${word} -d ${quote(word === 'help' && prefix === '' ? 'help on a command or group' : summaryOf(`${prefix ? `${prefix} ` : ''}${word}`))}`);
+        lines.push(
+          `complete -c codelabgen -n '${optionCondition}' -l ${word.slice(2)}${option.type === 'string' ? ' -r -F' : ''} -d ${quote(option.help)}`,
+        );
+      } else
+        lines.push(
+          `complete -c codelabgen -n '${condition}' -a ${word} -d ${quote(word === 'help' && prefix === '' ? 'help on a command or group' : summaryOf(`${prefix ? `${prefix} ` : ''}${word}`))}`,
+        );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -46,10 +46,23 @@ export interface Context {
 }
 
 export function processIo(): ContextIo {
-  return { stdout, stderr, cwd: process.cwd(), env: process.env, readStdin: () => readFileSync(0, 'utf8'), invocation: processInvocation() };
+  return {
+    stdout,
+    stderr,
+    cwd: process.cwd(),
+    env: process.env,
+    readStdin: () => readFileSync(0, 'utf8'),
+    invocation: processInvocation(),
+  };
 }
 
-export function createContext(command: string, argv: string[], values: Context['values'], positionals: string[], io: ContextIo = processIo()): Context {
+export function createContext(
+  command: string,
+  argv: string[],
+  values: Context['values'],
+  positionals: string[],
+  io: ContextIo = processIo(),
+): Context {
   const ctx: Context = {
     command,
     commandLine: ['codelabgen', ...argv].join(' ').slice(0, 500),

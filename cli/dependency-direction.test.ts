@@ -15,13 +15,21 @@ import { REPO_ROOT } from './testing.ts';
 
 const FOLDERS = ['content-schemas', 'pipeline', 'cli', 'site'] as const;
 type Folder = (typeof FOLDERS)[number];
-const TEST_HELPERS = new Set(['cli/testing.ts', 'cli/protocol-fixture.ts', 'cli/fuzz-cases.ts', 'pipeline/verify/fixtures.ts']);
+const TEST_HELPERS = new Set([
+  'cli/testing.ts',
+  'cli/protocol-fixture.ts',
+  'cli/fuzz-cases.ts',
+  'pipeline/verify/fixtures.ts',
+]);
 
 /** What each folder may import from each other folder (course-root-relative paths). */
 const ALLOWED: Record<Folder, Partial<Record<Folder, readonly string[]>>> = {
   'content-schemas': {},
   pipeline: { 'content-schemas': ['content-schemas/index.ts', 'content-schemas/fast.ts'] },
-  cli: { 'content-schemas': ['content-schemas/index.ts', 'content-schemas/errors.ts'], pipeline: ['pipeline/index.ts', 'pipeline/site/index.ts', 'pipeline/state-commands.ts'] },
+  cli: {
+    'content-schemas': ['content-schemas/index.ts', 'content-schemas/errors.ts'],
+    pipeline: ['pipeline/index.ts', 'pipeline/site/index.ts', 'pipeline/state-commands.ts'],
+  },
   site: { 'content-schemas': ['content-schemas/index.ts'], pipeline: ['pipeline/read/index.ts'] },
 };
 
@@ -38,7 +46,9 @@ function repoSources(): Map<string, string> {
 }
 
 function relativeImports(file: string, text: string): string[] {
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(?\s*)['"](\.{1,2}\/[^'"?]+)(?:\?[^'"]*)?['"]/g)].map((match) => match[1] ?? '');
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(?\s*)['"](\.{1,2}\/[^'"?]+)(?:\?[^'"]*)?['"]/g)].map(
+    (match) => match[1] ?? '',
+  );
   return specifiers.map((specifier) => path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)));
 }
 
@@ -64,9 +74,15 @@ test('imports point one way and cross folders only through the entry files', () 
 test('the check reports each kind of violation and lets the entry files through', () => {
   const synthetic = new Map([
     ['pipeline/store/lock.ts', "import { main } from '../../cli/main.ts';"],
-    ['site/lib/load.ts', "import { withLock } from '../../pipeline/store/lock.ts';\nimport { readCourse } from '../../pipeline/read/index.ts';"],
+    [
+      'site/lib/load.ts',
+      "import { withLock } from '../../pipeline/store/lock.ts';\nimport { readCourse } from '../../pipeline/read/index.ts';",
+    ],
     ['site/components/Card.astro', "---\nimport { apply } from '../../pipeline/index.ts';\n---"],
-    ['cli/commands.ts', "const store = await import('../pipeline/store/index.ts');\nimport { parse } from '../content-schemas/index.ts';"],
+    [
+      'cli/commands.ts',
+      "const store = await import('../pipeline/store/index.ts');\nimport { parse } from '../content-schemas/index.ts';",
+    ],
     ['content-schemas/index.ts', "export * from '../pipeline/index.ts';"],
     ['site/lib/side-effect.ts', "import '../../pipeline/store/index.ts';"],
     ['cli/main.ts', "import { run } from '../pipeline/index.ts';\nimport { build } from '../pipeline/site/index.ts';"],
@@ -91,7 +107,12 @@ function circleSources(): Map<string, string> {
     const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-      .filter((file) => /\.(ts|mts|mjs|cjs|js|astro)$/.test(file) && !/\.(test|spec|stress)\.ts$/.test(file) && !file.includes('/node_modules/'));
+      .filter(
+        (file) =>
+          /\.(ts|mts|mjs|cjs|js|astro)$/.test(file) &&
+          !/\.(test|spec|stress)\.ts$/.test(file) &&
+          !file.includes('/node_modules/'),
+      );
     for (const file of files) sources.set(file, readFileSync(path.join(REPO_ROOT, file), 'utf8'));
   }
   return sources;
@@ -102,7 +123,12 @@ function circleSources(): Map<string, string> {
  * its first file (`a.ts → b.ts → a.ts`), then the group's other files when the circle misses some.
  */
 function importCircles(sources: ReadonlyMap<string, string>): string[] {
-  const graph = new Map([...sources].map(([file, text]) => [file, [...new Set(relativeImports(file, text))].filter((target) => sources.has(target)).sort()]));
+  const graph = new Map(
+    [...sources].map(([file, text]) => [
+      file,
+      [...new Set(relativeImports(file, text))].filter((target) => sources.has(target)).sort(),
+    ]),
+  );
   // Tarjan's strongly connected components.
   const order = new Map<string, number>();
   const low = new Map<string, number>();
@@ -123,23 +149,25 @@ function importCircles(sources: ReadonlyMap<string, string>): string[] {
     if (group.length > 1 || graph.get(file)!.includes(file)) groups.push(group.sort());
   };
   for (const file of [...graph.keys()].sort()) if (!order.has(file)) visit(file);
-  return groups.map((group) => {
-    const start = group[0]!;
-    const cameFrom = new Map<string, string>();
-    const queue = [start];
-    for (let i = 0; i < queue.length && !cameFrom.has(start); i++) {
-      for (const target of graph.get(queue[i]!)!.filter((t) => group.includes(t))) {
-        if (cameFrom.has(target)) continue;
-        cameFrom.set(target, queue[i]!);
-        queue.push(target);
+  return groups
+    .map((group) => {
+      const start = group[0]!;
+      const cameFrom = new Map<string, string>();
+      const queue = [start];
+      for (let i = 0; i < queue.length && !cameFrom.has(start); i++) {
+        for (const target of graph.get(queue[i]!)!.filter((t) => group.includes(t))) {
+          if (cameFrom.has(target)) continue;
+          cameFrom.set(target, queue[i]!);
+          queue.push(target);
+        }
       }
-    }
-    const circle: string[] = [];
-    for (let file = cameFrom.get(start)!; file !== start; file = cameFrom.get(file)!) circle.unshift(file);
-    circle.unshift(start);
-    const rest = group.filter((file) => !circle.includes(file));
-    return `${[...circle, start].join(' → ')}${rest.length > 0 ? ` (and in the same circle: ${rest.join(', ')})` : ''}`;
-  }).sort();
+      const circle: string[] = [];
+      for (let file = cameFrom.get(start)!; file !== start; file = cameFrom.get(file)!) circle.unshift(file);
+      circle.unshift(start);
+      const rest = group.filter((file) => !circle.includes(file));
+      return `${[...circle, start].join(' → ')}${rest.length > 0 ? ` (and in the same circle: ${rest.join(', ')})` : ''}`;
+    })
+    .sort();
 }
 
 test('no import circle among the source files', () => {
@@ -159,7 +187,7 @@ test('the circle check finds circles of two and three files through every kind o
     ['cli/top.ts', "import { l } from './left.ts';\nimport { r } from './right.ts';"],
     ['cli/left.ts', "import { d } from './down.ts';"],
     ['cli/right.ts', "import { d } from './down.ts';\nimport { gone } from './gone.ts';"],
-    ['cli/down.ts', "// see top.ts\nexport const d = 1;"],
+    ['cli/down.ts', '// see top.ts\nexport const d = 1;'],
   ]);
   assert.deepEqual(importCircles(synthetic), [
     'content-schemas/x.ts → content-schemas/y.ts → pipeline/store/z.ts → content-schemas/x.ts',
@@ -195,7 +223,10 @@ function roomOf(file: string): string {
 }
 
 /** Imports between rooms that the rules do not allow, rooms the rules do not know, and allowances no import uses. */
-function roomViolations(sources: ReadonlyMap<string, string>, rules: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+function roomViolations(
+  sources: ReadonlyMap<string, string>,
+  rules: ReadonlyMap<string, ReadonlySet<string>>,
+): string[] {
   const violations: string[] = [];
   const used = new Set<string>();
   for (const [file, text] of sources) {
@@ -212,10 +243,18 @@ function roomViolations(sources: ReadonlyMap<string, string>, rules: ReadonlyMap
       const to = roomOf(target);
       if (to === room) continue;
       if (allowed.has(to)) used.add(`${room} → ${to}`);
-      else violations.push(`${file} imports ${target}: pipeline/${room}/ may import ${[...allowed].join(', ') || 'no other room'}`);
+      else
+        violations.push(
+          `${file} imports ${target}: pipeline/${room}/ may import ${[...allowed].join(', ') || 'no other room'}`,
+        );
     }
   }
-  for (const [room, allowed] of rules) for (const to of allowed) if (!used.has(`${room} → ${to}`)) violations.push(`docs/architecture.md allows pipeline/${room}/ to import ${to}, which it does not: drop it from the table`);
+  for (const [room, allowed] of rules)
+    for (const to of allowed)
+      if (!used.has(`${room} → ${to}`))
+        violations.push(
+          `docs/architecture.md allows pipeline/${room}/ to import ${to}, which it does not: drop it from the table`,
+        );
   return violations;
 }
 
@@ -225,15 +264,24 @@ test('each room of pipeline/ imports only what docs/architecture.md allows it, a
   // Each room's README.md says what it may import, in the table's words.
   for (const [room, allowed] of rules) {
     const readme = readFileSync(path.join(REPO_ROOT, 'pipeline', room, 'README.md'), 'utf8');
-    assert.equal(/^May import: (.*)$/m.exec(readme)?.[1], [...allowed].join(', ') || '—', `pipeline/${room}/README.md disagrees with docs/architecture.md`);
+    assert.equal(
+      /^May import: (.*)$/m.exec(readme)?.[1],
+      [...allowed].join(', ') || '—',
+      `pipeline/${room}/README.md disagrees with docs/architecture.md`,
+    );
   }
 });
 
 test('the rooms check reports an import the table does not allow, an unknown room and an unused allowance', () => {
-  const rules = roomRules('<!-- rooms: -->\n| room | what | may import |\n|---|---|---|\n| `pipeline/course/` | x | — |\n| `pipeline/store/` | x | course |\n| `pipeline/report/` | x | store, course |\n\nafter');
+  const rules = roomRules(
+    '<!-- rooms: -->\n| room | what | may import |\n|---|---|---|\n| `pipeline/course/` | x | — |\n| `pipeline/store/` | x | course |\n| `pipeline/report/` | x | store, course |\n\nafter',
+  );
   const synthetic = new Map([
     ['pipeline/course/course.ts', "import { commit } from '../store/commit.ts';"],
-    ['pipeline/store/log.ts', "import { ARTIFACTS } from '../course/course.ts';\nimport type { Event } from './event.ts';"],
+    [
+      'pipeline/store/log.ts',
+      "import { ARTIFACTS } from '../course/course.ts';\nimport type { Event } from './event.ts';",
+    ],
     ['pipeline/report/report.ts', "import { scanLog } from '../store/log.ts';"],
     ['pipeline/mystery/x.ts', "import { scanLog } from '../store/log.ts';"],
     ['pipeline/index.ts', "export * from './mystery/x.ts';"],
@@ -241,6 +289,6 @@ test('the rooms check reports an import the table does not allow, an unknown roo
   assert.deepEqual(roomViolations(synthetic, rules), [
     'pipeline/course/course.ts imports pipeline/store/commit.ts: pipeline/course/ may import no other room',
     "pipeline/mystery/x.ts: pipeline/mystery/ is not a room of docs/architecture.md's table",
-    "docs/architecture.md allows pipeline/report/ to import course, which it does not: drop it from the table",
+    'docs/architecture.md allows pipeline/report/ to import course, which it does not: drop it from the table',
   ]);
 });

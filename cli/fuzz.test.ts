@@ -33,7 +33,9 @@ function runCli(args: string[], cwd: string, input: string | Buffer | undefined)
   child.stdin.on('error', () => {}); // the command may exit without reading its stdin (EPIPE)
   child.stdin.end(input);
   const timer = setTimeout(() => child.kill('SIGKILL'), CASE_TIMEOUT_MS);
-  return new Promise((resolve) => child.on('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, stdout, stderr }))));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, stdout, stderr }))),
+  );
 }
 
 const CURRICULUM = `title: Fuzz course
@@ -52,8 +54,14 @@ function makeBase(dir: string): string {
   const root = path.join(dir, 'course');
   const steps = [
     () => cli(['init', root, '--title', 'Fuzz course']),
-    () => (writeFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), CURRICULUM), cli(['register', '--course', root])),
-    () => (mkdirSync(path.join(root, '.codelabgen', 'lessons', '1.2'), { recursive: true }), writeFileSync(path.join(root, '.codelabgen', 'lessons', '1.2', 'spec.yaml'), SPEC), cli(['state', 'set', '1.2', 'spec', '--course', root])),
+    () => (
+      writeFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), CURRICULUM), cli(['register', '--course', root])
+    ),
+    () => (
+      mkdirSync(path.join(root, '.codelabgen', 'lessons', '1.2'), { recursive: true }),
+      writeFileSync(path.join(root, '.codelabgen', 'lessons', '1.2', 'spec.yaml'), SPEC),
+      cli(['state', 'set', '1.2', 'spec', '--course', root])
+    ),
     () => cli(['state', 'task', 'start', '1.2', '--role', 'code-author', '--course', root]),
   ];
   for (const step of steps) {
@@ -68,7 +76,10 @@ function makeOutside(dir: string): string {
   mkdirSync(path.join(outside, 'dir'), { recursive: true });
   writeFileSync(path.join(outside, 'secret.txt'), 'do not touch\n');
   writeFileSync(path.join(outside, 'dir', 'keep.txt'), 'keep\n');
-  writeFileSync(path.join(outside, 'curriculum.yaml'), CURRICULUM.replace('more, title: More', 'more, title: More}\n      - {id: "1.3", slug: third, title: Third'));
+  writeFileSync(
+    path.join(outside, 'curriculum.yaml'),
+    CURRICULUM.replace('more, title: More', 'more, title: More}\n      - {id: "1.3", slug: third, title: Third'),
+  );
   writeFileSync(path.join(outside, 'spec.yaml'), 'lesson: "1.1"\ntitle: Intro\ngoal: Outside.\n');
   return outside;
 }
@@ -85,7 +96,13 @@ function tree(dir: string, skipDot = true): Map<string, string> {
       else if (stat.isDirectory()) {
         entries.set(child, 'dir');
         walk(child);
-      } else entries.set(child, createHash('sha256').update(readFileSync(path.join(dir, child))).digest('hex'));
+      } else
+        entries.set(
+          child,
+          createHash('sha256')
+            .update(readFileSync(path.join(dir, child)))
+            .digest('hex'),
+        );
     }
   };
   walk('');
@@ -95,7 +112,9 @@ function tree(dir: string, skipDot = true): Map<string, string> {
 function storeBytes(root: string): string {
   const read = (name: string) => {
     try {
-      return createHash('sha256').update(readFileSync(path.join(root, '.codelabgen', name))).digest('hex');
+      return createHash('sha256')
+        .update(readFileSync(path.join(root, '.codelabgen', name)))
+        .digest('hex');
     } catch {
       return 'missing';
     }
@@ -107,7 +126,9 @@ function storeBytes(root: string): string {
 function registerFolders(root: string): Set<string> {
   const allowed = new Set<string>();
   try {
-    const state = JSON.parse(readFileSync(path.join(root, '.codelabgen', 'state.json'), 'utf8')) as { lessons: Record<string, { dir: string }> };
+    const state = JSON.parse(readFileSync(path.join(root, '.codelabgen', 'state.json'), 'utf8')) as {
+      lessons: Record<string, { dir: string }>;
+    };
     for (const lesson of Object.values(state.lessons)) {
       for (let dir = `${lesson.dir}/docs`; dir !== '.' && dir !== ''; dir = path.posix.dirname(dir)) allowed.add(dir);
     }
@@ -133,18 +154,31 @@ async function runCase(base: string, fuzz: FuzzCase): Promise<string[]> {
     const before = { course: tree(root), outside: tree(outside, false), work: tree(work), store: storeBytes(root) };
     const result = await runCli(fuzz.args, fuzz.fromParent ? work : root, fuzz.input);
     const problems: string[] = [];
-    if (result.signal !== null) problems.push(`ended by ${result.signal}${result.signal === 'SIGKILL' ? ' (hang: timeout)' : ''}`);
-    else if (result.code !== 0 && result.code !== 2) problems.push(`exit ${result.code}: ${result.stderr.slice(0, 600)}`);
-    if (result.code === 2 && !/^error: [^\n]+\n(hint: [^\n]*\n)*$/.test(result.stderr)) problems.push(`refusal stderr is not one error line (+ hints): ${JSON.stringify(result.stderr.slice(0, 400))}`);
-    if (result.code === 2 && storeBytes(root) !== before.store) problems.push('a refusal changed state.json or events.jsonl');
+    if (result.signal !== null)
+      problems.push(`ended by ${result.signal}${result.signal === 'SIGKILL' ? ' (hang: timeout)' : ''}`);
+    else if (result.code !== 0 && result.code !== 2)
+      problems.push(`exit ${result.code}: ${result.stderr.slice(0, 600)}`);
+    if (result.code === 2 && !/^error: [^\n]+\n(hint: [^\n]*\n)*$/.test(result.stderr))
+      problems.push(`refusal stderr is not one error line (+ hints): ${JSON.stringify(result.stderr.slice(0, 400))}`);
+    if (result.code === 2 && storeBytes(root) !== before.store)
+      problems.push('a refusal changed state.json or events.jsonl');
     const course = diff(before.course, tree(root));
     const allowed = result.code === 0 && fuzz.args[0] === 'register' ? registerFolders(root) : new Set<string>();
     const unexpected = course.added.filter((entry) => !allowed.has(entry));
-    if (unexpected.length > 0 || course.changed.length > 0) problems.push(`changed outside .codelabgen/: added ${unexpected.join(', ')} changed ${course.changed.join(', ')}`);
+    if (unexpected.length > 0 || course.changed.length > 0)
+      problems.push(
+        `changed outside .codelabgen/: added ${unexpected.join(', ')} changed ${course.changed.join(', ')}`,
+      );
     const out = diff(before.outside, tree(outside, false));
-    if (out.added.length > 0 || out.changed.length > 0) problems.push(`changed the outside folder: added ${out.added.join(', ')} changed ${out.changed.join(', ')}`);
+    if (out.added.length > 0 || out.changed.length > 0)
+      problems.push(`changed the outside folder: added ${out.added.join(', ')} changed ${out.changed.join(', ')}`);
     if (fuzz.fromParent) {
-      const beside = diff(before.work, tree(work)).added.filter((entry) => !/^(fresh|linked)(\/\.gitignore)?$/.test(entry) && !entry.startsWith('course/') && !entry.startsWith('outside/'));
+      const beside = diff(before.work, tree(work)).added.filter(
+        (entry) =>
+          !/^(fresh|linked)(\/\.gitignore)?$/.test(entry) &&
+          !entry.startsWith('course/') &&
+          !entry.startsWith('outside/'),
+      );
       if (beside.length > 0) problems.push(`init created ${beside.join(', ')}`);
     }
     return problems.map((problem) => `${fuzz.name} [${fuzz.args.join(' ').slice(0, 120)}]: ${problem}`);
@@ -153,8 +187,12 @@ async function runCase(base: string, fuzz: FuzzCase): Promise<string[]> {
   }
 }
 
-test(`fuzz: hostile input to every state-changing command (FUZZ_SEED=${SEED} FUZZ_CASES=${GENERATED})`, { timeout: 600_000 + GENERATED * 5_000 }, async () => {
-  console.log(`fuzz seed ${SEED}, ${GENERATED} generated cases (replay with FUZZ_SEED=${SEED} FUZZ_CASES=${GENERATED})`);
+test(`fuzz: hostile input to every state-changing command (FUZZ_SEED=${SEED} FUZZ_CASES=${GENERATED})`, {
+  timeout: 600_000 + GENERATED * 5_000,
+}, async () => {
+  console.log(
+    `fuzz seed ${SEED}, ${GENERATED} generated cases (replay with FUZZ_SEED=${SEED} FUZZ_CASES=${GENERATED})`,
+  );
   const baseDir = tempDir('codelabgen-fuzz-base-');
   try {
     const base = makeBase(baseDir);
@@ -163,10 +201,13 @@ test(`fuzz: hostile input to every state-changing command (FUZZ_SEED=${SEED} FUZ
     const queue = [...fixed, ...argvCases(random, GENERATED)];
     const failures: string[] = [];
     const lane = async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) failures.push(...(await runCase(base, next)));
+      for (let next = queue.shift(); next !== undefined; next = queue.shift())
+        failures.push(...(await runCase(base, next)));
     };
     await Promise.all(Array.from({ length: PARALLEL }, lane));
-    console.log(`fuzz seed ${SEED}: ${fixed.length + GENERATED} cases (${fixed.length} fixed file/path cases, ${GENERATED} generated), ${failures.length} failures`);
+    console.log(
+      `fuzz seed ${SEED}: ${fixed.length + GENERATED} cases (${fixed.length} fixed file/path cases, ${GENERATED} generated), ${failures.length} failures`,
+    );
     for (const failure of failures) console.log(`FAIL ${failure}`);
     assert.deepEqual(failures, [], `reproduce with FUZZ_SEED=${SEED} FUZZ_CASES=${GENERATED}`);
   } finally {

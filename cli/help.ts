@@ -3,7 +3,9 @@ import { COMMON_OPTIONS, type CommandSpec, type OptionSpec } from './spec.ts';
 
 /** The options a command's help lists (--course only where the command uses a course). */
 export function optionsOf(spec: CommandSpec): Record<string, OptionSpec> {
-  return spec.needsCourse === false ? { ...spec.options, help: COMMON_OPTIONS.help as OptionSpec } : { ...COMMON_OPTIONS, ...spec.options };
+  return spec.needsCourse === false
+    ? { ...spec.options, help: COMMON_OPTIONS.help as OptionSpec }
+    : { ...COMMON_OPTIONS, ...spec.options };
 }
 
 /** The options a command accepts: --course everywhere, so an agent may always pass it (ignored where unused). */
@@ -24,7 +26,9 @@ export function groupsOf(commands: readonly CommandSpec[]): Set<string> {
 /** The words that may follow `prefix` ("" for the first word), in table order. */
 export function nextWords(commands: readonly CommandSpec[], prefix: string): string[] {
   const depth = prefix === '' ? 0 : prefix.split(' ').length;
-  const words = commands.filter((spec) => prefix === '' || spec.name.startsWith(`${prefix} `)).map((spec) => spec.name.split(' ')[depth] ?? '');
+  const words = commands
+    .filter((spec) => prefix === '' || spec.name.startsWith(`${prefix} `))
+    .map((spec) => spec.name.split(' ')[depth] ?? '');
   return [...new Set(words.filter(Boolean))];
 }
 
@@ -48,13 +52,21 @@ export function groupHelp(commands: readonly CommandSpec[], group: string): stri
 }
 
 export function usageLine(spec: CommandSpec): string {
-  const options = Object.entries(spec.options ?? {}).map(([name, option]) => `[--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}]`);
+  const options = Object.entries(spec.options ?? {}).map(
+    ([name, option]) => `[--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}]`,
+  );
   return ['codelabgen', spec.name, spec.args ?? '', ...options].filter(Boolean).join(' ');
 }
 
 /** A command's help; given the table, it also lists the commands under it ("verify merge" under "verify"). */
 export function commandHelp(spec: CommandSpec, commands: readonly CommandSpec[] = []): string {
-  const lines = [`usage: ${usageLine(spec)}`, '', spec.description ?? `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`, '', 'options:'];
+  const lines = [
+    `usage: ${usageLine(spec)}`,
+    '',
+    spec.description ?? `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`,
+    '',
+    'options:',
+  ];
   for (const [name, option] of Object.entries(optionsOf(spec))) {
     const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}`;
     lines.push(`  ${flag.padEnd(26)} ${option.help}`);

@@ -7,26 +7,26 @@ import { STATE_LOADERS } from './state-loaders.ts';
 
 export const LOADERS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   ...STATE_LOADERS,
-  'init': () => import('./commands/init.ts'),
+  init: () => import('./commands/init.ts'),
   'state rebuild': () => import('./commands/state-rebuild.ts'),
   'state rework': () => import('./commands/state-rework.ts'),
   'state stages': () => import('./commands/state-stages.ts'),
   'state watch': () => import('./commands/state-watch.ts'),
   'status check': () => import('./commands/status-check.ts'),
-  'register': () => import('./commands/register.ts'),
+  register: () => import('./commands/register.ts'),
   'new module': () => import('./commands/new.ts'),
   'new lesson': () => import('./commands/new.ts'),
-  'report': () => import('./commands/report.ts'),
-  'verify': () => import('./commands/verify.ts'),
+  report: () => import('./commands/report.ts'),
+  verify: () => import('./commands/verify.ts'),
   'verify merge': () => import('./commands/verify.ts'),
   'schema list': () => import('./commands/schema.ts'),
   'schema show': () => import('./commands/schema.ts'),
-  'conventions': () => import('./commands/conventions.ts'),
-  'check': () => import('./commands/check.ts'),
+  conventions: () => import('./commands/conventions.ts'),
+  check: () => import('./commands/check.ts'),
   'site build': () => import('./commands/site.ts'),
   'site dev': () => import('./commands/site.ts'),
   'site preview': () => import('./commands/site.ts'),
-  'completion': () => import('./commands/completion.ts'),
+  completion: () => import('./commands/completion.ts'),
 };
 
 /** The module of the command named `name` (from the command table). */

@@ -3,8 +3,11 @@
 import { loadCommand } from './loaders.ts';
 import { main } from './run.ts';
 
-await main(async () => {
-  const { releaseHeldLocks, stopRunningTests } = await import('../pipeline/index.ts');
-  stopRunningTests();
-  releaseHeldLocks();
-}, (spec) => (spec.name === 'mcp' ? import('./commands/mcp.ts') : loadCommand(spec.name)));
+await main(
+  async () => {
+    const { releaseHeldLocks, stopRunningTests } = await import('../pipeline/index.ts');
+    stopRunningTests();
+    releaseHeldLocks();
+  },
+  (spec) => (spec.name === 'mcp' ? import('./commands/mcp.ts') : loadCommand(spec.name)),
+);

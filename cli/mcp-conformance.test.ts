@@ -10,7 +10,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { CLI, scratchCourse, tempDir } from './testing.ts';
 
-const SUITE = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const SUITE = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+);
 
 export const SCENARIOS = [
   'server-initialize',
@@ -33,21 +37,40 @@ interface Check {
   errorMessage?: string;
 }
 
-function runScenario(url: string, scenario: string, out: string): Promise<{ code: number; checks: Check[]; output: string }> {
+function runScenario(
+  url: string,
+  scenario: string,
+  out: string,
+): Promise<{ code: number; checks: Check[]; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SUITE, 'server', '--url', url, '--scenario', scenario, '-o', out], { timeout: 60_000 }, (error, stdout, stderr) => {
-      const dir = readdirSync(out).find((name) => name.startsWith(`server-${scenario}-`));
-      const checks = dir === undefined ? [] : (JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Check[]);
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, checks, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [SUITE, 'server', '--url', url, '--scenario', scenario, '-o', out],
+      { timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const dir = readdirSync(out).find((name) => name.startsWith(`server-${scenario}-`));
+        const checks =
+          dir === undefined ? [] : (JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Check[]);
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          checks,
+          output: `${stdout}${stderr}`,
+        });
+      },
+    );
   });
 }
 
 test('the official MCP conformance scenarios pass against codelabgen mcp --http', { timeout: 120_000 }, async () => {
   const root = scratchCourse();
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'CODELABGEN_COURSE') env[key] = value;
-  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root, '--http', '127.0.0.1:0'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && key !== 'CODELABGEN_COURSE') env[key] = value;
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root, '--http', '127.0.0.1:0'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   try {
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -59,12 +82,22 @@ test('the official MCP conformance scenarios pass against codelabgen mcp --http'
       server.on('close', () => reject(new Error(`the server ended: ${stderr}`)));
     });
     // The scenarios mostly wait (for streams, retries): run them at once.
-    const results = await Promise.all(SCENARIOS.map(async (scenario) => ({ scenario, ...(await runScenario(url, scenario, tempDir('conformance-'))) })));
+    const results = await Promise.all(
+      SCENARIOS.map(async (scenario) => ({ scenario, ...(await runScenario(url, scenario, tempDir('conformance-'))) })),
+    );
     for (const { scenario, code, checks, output } of results) {
       const failed = checks.filter((check) => check.status === 'FAILURE');
-      assert.deepEqual(failed.map((check) => `${check.id}: ${check.errorMessage ?? ''}`), [], `${scenario} failed:\n${output.slice(-2000)}`);
+      assert.deepEqual(
+        failed.map((check) => `${check.id}: ${check.errorMessage ?? ''}`),
+        [],
+        `${scenario} failed:\n${output.slice(-2000)}`,
+      );
       assert.equal(code, 0, `${scenario}: exit ${code}\n${output.slice(-2000)}`);
-      if (scenario !== 'server-sse-polling') assert.ok(checks.some((check) => check.status === 'SUCCESS'), `${scenario}: no check passed`);
+      if (scenario !== 'server-sse-polling')
+        assert.ok(
+          checks.some((check) => check.status === 'SUCCESS'),
+          `${scenario}: no check passed`,
+        );
     }
   } finally {
     server.kill('SIGTERM');

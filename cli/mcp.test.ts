@@ -11,41 +11,84 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { COMMANDS } from './commands.ts';
 import { toInvocation } from './mcp/tool-arguments.ts';
 import { inToolTerms } from './mcp/tool-terms.ts';
 import { mcpTools, NOT_TOOLS, toolName } from './mcp/tools.ts';
-import { advance, ARTIFACTS_BY_PHASE, courseAt, CURRICULUM, LESSON_DIRS, ok as cliOk, write, writeStageArtifact } from './protocol-fixture.ts';
+import {
+  advance,
+  ARTIFACTS_BY_PHASE,
+  courseAt,
+  CURRICULUM,
+  LESSON_DIRS,
+  ok as cliOk,
+  write,
+  writeStageArtifact,
+} from './protocol-fixture.ts';
 import { CLI, cli, cliAsync, readEvents, readState, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
 
 function serverEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'CODELABGEN_COURSE' && key !== 'CODELABGEN_TEST_FAULT') env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && key !== 'CODELABGEN_COURSE' && key !== 'CODELABGEN_TEST_FAULT') env[key] = value;
   return { ...env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
 }
 
 async function connect(root: string): Promise<Client> {
   const client = new Client({ name: 'codelabgen-test', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], cwd: root, env: serverEnv(), stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', root],
+      cwd: root,
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (progress: { progress: number; total?: number; message?: string }) => void): Promise<Result> {
-  return (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined)) as Result;
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
+): Promise<Result> {
+  return (await client.callTool(
+    { name, arguments: args },
+    undefined,
+    onprogress ? { onprogress } : undefined,
+  )) as Result;
 }
 
 /** A tool call that must succeed; returns its JSON document. */
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const result = await call(client, name, args);
-  assert.equal(result.isError, false, `${name} ${JSON.stringify(args)}: ${result.content.map((item) => item.text).join('\n')}`);
+  assert.equal(
+    result.isError,
+    false,
+    `${name} ${JSON.stringify(args)}: ${result.content.map((item) => item.text).join('\n')}`,
+  );
   return JSON.parse(result.content[0]!.text);
 }
 
 /** A tool call that must be refused: isError, the CLI's error line (the same text the CLI prints), and no file changed. */
-async function refused(client: Client, root: string, name: string, args: Record<string, unknown>, pattern: RegExp): Promise<void> {
+async function refused(
+  client: Client,
+  root: string,
+  name: string,
+  args: Record<string, unknown>,
+  pattern: RegExp,
+): Promise<void> {
   const before = snapshot(root);
   const result = await call(client, name, args);
   assert.equal(result.isError, true, `${name} was not refused`);
@@ -58,7 +101,11 @@ async function refused(client: Client, root: string, name: string, args: Record<
   const invocation = toInvocation(tool, args, undefined);
   const viaCli = cli(invocation.argv, { cwd: root, input: invocation.stdin ?? undefined });
   assert.equal(viaCli.code, 2);
-  assert.equal(inToolTerms(viaCli.stderr), `${text}\n`, 'the CLI refuses with the same text (command lines written as tool calls)');
+  assert.equal(
+    inToolTerms(viaCli.stderr),
+    `${text}\n`,
+    'the CLI refuses with the same text (command lines written as tool calls)',
+  );
   assert.deepEqual(snapshot(root), before);
 }
 
@@ -72,11 +119,22 @@ function nodeTestCourse(): string {
 /** What a passing publish build records (tests here do not run Astro; cli/protocol.test.ts does). */
 function recordSiteBuild(root: string): void {
   const state = readState(root) as { last_seq: number };
-  const event = { seq: state.last_seq + 1, ts: new Date().toISOString(), pid: process.pid, command: 'codelabgen site build', kind: 'site.build', out: '/tmp/site-out', pages: 5, lessons: ['1.1', '1.2', '2.1'] };
+  const event = {
+    seq: state.last_seq + 1,
+    ts: new Date().toISOString(),
+    pid: process.pid,
+    command: 'codelabgen site build',
+    kind: 'site.build',
+    out: '/tmp/site-out',
+    pages: 5,
+    lessons: ['1.1', '1.2', '2.1'],
+  };
   appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify(event)}\n`);
 }
 
-test('an MCP client drives a course through every phase and stage; refusals change nothing; CLI and server give the same JSON', { timeout: 120_000 }, async () => {
+test('an MCP client drives a course through every phase and stage; refusals change nothing; CLI and server give the same JSON', {
+  timeout: 120_000,
+}, async () => {
   const root = nodeTestCourse();
   const client = await connect(root);
   try {
@@ -85,7 +143,13 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     for (const next of order) {
       const current = readState(root).phase as string;
       if (current === 'scaffold') {
-        await refused(client, root, 'state_phase', { next }, /cannot leave scaffold: lesson 1\.1: in the curriculum but not registered/);
+        await refused(
+          client,
+          root,
+          'state_phase',
+          { next },
+          /cannot leave scaffold: lesson 1\.1: in the curriculum but not registered/,
+        );
         const registered = await ok(client, 'register');
         assert.deepEqual(registered.added, ['1.1', '1.2', '2.1']);
         assert.equal((await ok(client, 'register')).seq, null, 'registering again changes nothing');
@@ -95,7 +159,13 @@ test('an MCP client drives a course through every phase and stage; refusals chan
         await ok(client, 'state_task_done', { task: task.id, note: 'overview written' });
       }
       if (current.startsWith('gate_')) {
-        await refused(client, root, 'state_phase', { next }, new RegExp(`needs the user's approval: state_phase \\{"next":"${next}","approved":true\\}$`));
+        await refused(
+          client,
+          root,
+          'state_phase',
+          { next },
+          new RegExp(`needs the user's approval: state_phase \\{"next":"${next}","approved":true\\}$`),
+        );
         const plan = await ok(client, 'state_next');
         assert.deepEqual(plan.next_call, { tool: 'state_phase', arguments: { next, approved: true } });
         assert.equal(plan.next_step, `ask the user to approve, then: state_phase {"next":"${next}","approved":true}`);
@@ -105,7 +175,10 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     }
 
     const next = await ok(client, 'state_next');
-    assert.deepEqual(next.lessons.map((item: { lesson: string }) => item.lesson), ['1.1', '2.1']);
+    assert.deepEqual(
+      next.lessons.map((item: { lesson: string }) => item.lesson),
+      ['1.1', '2.1'],
+    );
     assert.deepEqual(next.next_call, { tool: 'state_task_start', arguments: { lesson: '1.1' } });
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];
     for (const id of ['1.1', '1.2', '2.1']) {
@@ -113,26 +186,58 @@ test('an MCP client drives a course through every phase and stage; refusals chan
       writeStageArtifact(root, id, 'spec');
       const status = { lesson: id, status: 'ok', stage: 'spec', artifacts: [`.codelabgen/lessons/${id}/spec.yaml`] };
       assert.deepEqual(await ok(client, 'status_check', { status }), status);
-      const done = await ok(client, 'state_task_done', { task: task.id, result: `Wrote the spec.\n\`\`\`json\n${JSON.stringify(status)}\n\`\`\`` });
+      const done = await ok(client, 'state_task_done', {
+        task: task.id,
+        result: `Wrote the spec.\n\`\`\`json\n${JSON.stringify(status)}\n\`\`\``,
+      });
       assert.deepEqual(done.task.result, status);
       for (const stage of ['spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']) {
         writeStageArtifact(root, id, stage);
         if (stage === 'verified') {
-          const run = (await call(client, 'verify', { id, update_state: true }, id === '1.1' ? (update) => progress.push(update) : undefined)) as Result;
+          const run = (await call(
+            client,
+            'verify',
+            { id, update_state: true },
+            id === '1.1' ? (update) => progress.push(update) : undefined,
+          )) as Result;
           assert.equal(run.isError, false, run.content.map((item) => item.text).join('\n'));
           assert.equal(JSON.parse(run.content[0]!.text).state, 'verified');
         } else {
-          if (stage === 'readalong' && id === '1.1') await refused(client, root, 'state_set', { id, stage: 'done' }, /^error: lesson 1\.1 is at verified: stages move forward one at a time; the next stage is readalong$/);
+          if (stage === 'readalong' && id === '1.1')
+            await refused(
+              client,
+              root,
+              'state_set',
+              { id, stage: 'done' },
+              /^error: lesson 1\.1 is at verified: stages move forward one at a time; the next stage is readalong$/,
+            );
           assert.equal((await ok(client, 'state_set', { id, stage })).stage, stage);
         }
       }
     }
-    assert.deepEqual(progress.map((update) => [update.progress, update.total]), [[1, 2], [2, 2]], 'verify sends progress: started, finished');
+    assert.deepEqual(
+      progress.map((update) => [update.progress, update.total]),
+      [
+        [1, 2],
+        [2, 2],
+      ],
+      'verify sends progress: started, finished',
+    );
     assert.match(progress[1]!.message ?? '', /lesson 1\.1: passed/);
 
-    await ok(client, 'state_log', { kind: 'source-unreachable', lesson: '1.2', data: { url: 'https://example.com', status: '404' } });
+    await ok(client, 'state_log', {
+      kind: 'source-unreachable',
+      lesson: '1.2',
+      data: { url: 'https://example.com', status: '404' },
+    });
     await ok(client, 'state_phase', { next: 'assembly' });
-    await refused(client, root, 'state_phase', { next: 'done' }, /cannot leave assembly: no successful site build recorded yet \(and 1 more\)/);
+    await refused(
+      client,
+      root,
+      'state_phase',
+      { next: 'done' },
+      /cannot leave assembly: no successful site build recorded yet \(and 1 more\)/,
+    );
     const report = await ok(client, 'report');
     assert.equal(report.totals.done, 3);
     assert.equal(report.facts[0].kind, 'source-unreachable');
@@ -144,12 +249,25 @@ test('an MCP client drives a course through every phase and stage; refusals chan
 
     // Every change went through the same commit as the CLI, recorded with the equivalent command line.
     const events = readEvents(root);
-    assert.deepEqual(events.map((event) => event.seq), events.map((_, index) => index + 1));
+    assert.deepEqual(
+      events.map((event) => event.seq),
+      events.map((_, index) => index + 1),
+    );
     assert.ok(events.some((event) => event.command === 'codelabgen state set 1.2 readalong --json'));
-    assert.ok(events.some((event) => event.command === 'codelabgen verify 2.1 --update-state --json' && event.kind === 'lesson.verified'));
+    assert.ok(
+      events.some(
+        (event) => event.command === 'codelabgen verify 2.1 --update-state --json' && event.kind === 'lesson.verified',
+      ),
+    );
 
     // Refusals of other kinds: a document that fails its schema as text, an unknown task, a wrong verify call.
-    await refused(client, root, 'status_check', { status: '{"lesson": "1.2", "status": "maybe"}' }, /^error: \(stdin\)/);
+    await refused(
+      client,
+      root,
+      'status_check',
+      { status: '{"lesson": "1.2", "status": "maybe"}' },
+      /^error: \(stdin\)/,
+    );
     await refused(client, root, 'state_task_done', { task: 't99' }, /^error: /);
     await refused(client, root, 'verify', {}, /^error: verify: give one lesson id or --all$/);
     const invalid = await call(client, 'state_set', { id: '1.1', stage: 'finished' });
@@ -159,18 +277,34 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     const stages = await ok(client, 'state_stages');
     assert.equal(JSON.stringify(stages).includes('codelabgen '), false, 'state_stages in tool terms');
     assert.match(JSON.stringify(stages), /state_set \{\\"id\\":\\"<id>\\",\\"stage\\":\\"spec\\"\}/);
-    for (const [name, args] of [['state_show', {}], ['state_task_list', { open: true }], ['schema_show', { name: 'worker-status' }], ['conventions', { topic: 'readalong' }], ['check', {}]] as const) {
+    for (const [name, args] of [
+      ['state_show', {}],
+      ['state_task_list', { open: true }],
+      ['schema_show', { name: 'worker-status' }],
+      ['conventions', { topic: 'readalong' }],
+      ['check', {}],
+    ] as const) {
       const tool = mcpTools().find((candidate) => candidate.name === name)!;
       const viaCli = cli(toInvocation(tool, args, undefined).argv, { cwd: root });
       assert.equal(viaCli.code, 0, viaCli.stderr);
       const viaMcp = (await call(client, name, args)) as Result & { structuredContent?: unknown };
       assert.equal(viaMcp.content[0]!.text, viaCli.stdout.trimEnd(), `${name}: CLI and MCP differ`);
-      assert.deepEqual(viaMcp.structuredContent, name === 'conventions' ? { text: viaCli.stdout } : JSON.parse(viaCli.stdout), `${name}: structuredContent`);
+      assert.deepEqual(
+        viaMcp.structuredContent,
+        name === 'conventions' ? { text: viaCli.stdout } : JSON.parse(viaCli.stdout),
+        `${name}: structuredContent`,
+      );
     }
 
     // Resources and the prompt.
     const uris = (await client.listResources()).resources.map((resource) => resource.uri);
-    for (const uri of ['codelabgen://state', 'codelabgen://next', 'codelabgen://conventions/readalong', 'codelabgen://schema/worker-status']) assert.ok(uris.includes(uri), uri);
+    for (const uri of [
+      'codelabgen://state',
+      'codelabgen://next',
+      'codelabgen://conventions/readalong',
+      'codelabgen://schema/worker-status',
+    ])
+      assert.ok(uris.includes(uri), uri);
     const nextResource = await client.readResource({ uri: 'codelabgen://next' });
     assert.deepEqual(JSON.parse((nextResource.contents[0] as { text: string }).text), await ok(client, 'state_next'));
     const state = await client.readResource({ uri: 'codelabgen://state' });
@@ -182,25 +316,49 @@ test('an MCP client drives a course through every phase and stage; refusals chan
   }
 });
 
-test('the tools are the command table\'s agent commands, with schemas and hints from it', { timeout: 60_000 }, async () => {
+test("the tools are the command table's agent commands, with schemas and hints from it", {
+  timeout: 60_000,
+}, async () => {
   const client = await connect(scratchCourse());
   try {
     const { tools } = await client.listTools();
     const expected = COMMANDS.filter((spec) => !(spec.name in NOT_TOOLS)).map((spec) => toolName(spec.name));
-    assert.deepEqual(tools.map((tool) => tool.name), expected);
-    for (const spec of COMMANDS) assert.ok(spec.name in NOT_TOOLS || expected.includes(toolName(spec.name)), `${spec.name}: a tool, or a reason in NOT_TOOLS`);
-    for (const name of Object.keys(NOT_TOOLS)) assert.ok(COMMANDS.some((spec) => spec.name === name), `NOT_TOOLS names "${name}", not in the table`);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      expected,
+    );
+    for (const spec of COMMANDS)
+      assert.ok(
+        spec.name in NOT_TOOLS || expected.includes(toolName(spec.name)),
+        `${spec.name}: a tool, or a reason in NOT_TOOLS`,
+      );
+    for (const name of Object.keys(NOT_TOOLS))
+      assert.ok(
+        COMMANDS.some((spec) => spec.name === name),
+        `NOT_TOOLS names "${name}", not in the table`,
+      );
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const set = byName.get('state_set')!;
     assert.deepEqual(set.inputSchema.required, ['id', 'stage']);
-    assert.deepEqual((set.inputSchema.properties as any).stage.enum, ['pending', 'spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']);
+    assert.deepEqual((set.inputSchema.properties as any).stage.enum, [
+      'pending',
+      'spec',
+      'code',
+      'verified',
+      'readalong',
+      'notes',
+      'reviewed',
+      'done',
+    ]);
     assert.equal(set.annotations?.readOnlyHint, false);
     assert.equal(set.annotations?.destructiveHint, true);
     assert.equal(byName.get('state_next')!.annotations?.readOnlyHint, true);
     assert.equal(byName.get('state_log')!.annotations?.destructiveHint, false);
     assert.ok(byName.get('verify')!.inputSchema.properties?.update_state, 'options in snake_case');
     assert.match(byName.get('state_set')!.description ?? '', /^Move a lesson one stage forward/);
-    for (const spec of COMMANDS.filter((command) => command.changesState)) if (byName.has(toolName(spec.name))) assert.equal(byName.get(toolName(spec.name))!.annotations?.readOnlyHint, false, spec.name);
+    for (const spec of COMMANDS.filter((command) => command.changesState))
+      if (byName.has(toolName(spec.name)))
+        assert.equal(byName.get(toolName(spec.name))!.annotations?.readOnlyHint, false, spec.name);
   } finally {
     await client.close();
   }
@@ -211,13 +369,21 @@ test('a CLI writer and an MCP client on one course at once lose no event', { tim
   const client = await connect(root);
   try {
     const before = readState(root).last_seq as number;
-    const viaCli = Array.from({ length: 6 }, (_, index) => cliAsync(['state', 'log', 'cli-fact', '--data', `n=${index}`], { cwd: root }).done);
-    const viaMcp = Array.from({ length: 20 }, (_, index) => ok(client, 'state_log', { kind: 'mcp-fact', data: { n: String(index) } }));
+    const viaCli = Array.from(
+      { length: 6 },
+      (_, index) => cliAsync(['state', 'log', 'cli-fact', '--data', `n=${index}`], { cwd: root }).done,
+    );
+    const viaMcp = Array.from({ length: 20 }, (_, index) =>
+      ok(client, 'state_log', { kind: 'mcp-fact', data: { n: String(index) } }),
+    );
     const [cliResults, mcpResults] = await Promise.all([Promise.all(viaCli), Promise.all(viaMcp)]);
     for (const result of cliResults) assert.equal(result.code, 0, result.stderr);
     const events = readEvents(root).filter((event) => (event.seq as number) > before);
     assert.equal(events.length, 26);
-    assert.deepEqual(events.map((event) => event.seq), Array.from({ length: 26 }, (_, index) => before + index + 1));
+    assert.deepEqual(
+      events.map((event) => event.seq),
+      Array.from({ length: 26 }, (_, index) => before + index + 1),
+    );
     assert.deepEqual(new Set(mcpResults.map((result) => result.seq)).size, 20);
     assert.equal(events.filter((event) => event.fact === 'mcp-fact').length, 20);
     assert.equal(events.filter((event) => event.fact === 'cli-fact').length, 6);
@@ -227,9 +393,15 @@ test('a CLI writer and an MCP client on one course at once lose no event', { tim
   }
 });
 
-test('malformed input gets JSON-RPC errors and the server keeps serving; when the client goes away it finishes the change in flight and exits 0', { timeout: 60_000 }, async () => {
+test('malformed input gets JSON-RPC errors and the server keeps serving; when the client goes away it finishes the change in flight and exits 0', {
+  timeout: 60_000,
+}, async () => {
   const root = scratchCourse();
-  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], { cwd: root, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], {
+    cwd: root,
+    env: serverEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: any[] = [];
   let buffered = '';
   const waiters: Array<() => void> = [];
@@ -251,7 +423,14 @@ test('malformed input gets JSON-RPC errors and the server keeps serving; when th
   };
   try {
     const send = (text: string) => server.stdin.write(`${text}\n`);
-    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     await answer((line) => line.id === 1);
     send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"');
@@ -260,17 +439,28 @@ test('malformed input gets JSON-RPC errors and the server keeps serving; when th
     assert.equal((await answer((line) => line.id === 3)).error.code, -32600);
     send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'no/such/method' }));
     assert.equal((await answer((line) => line.id === 4)).error.code, -32601);
-    send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }));
+    send(
+      JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
+    );
     const unknownTool = await answer((line) => line.id === 5);
     assert.ok(unknownTool.error !== undefined || unknownTool.result.isError === true, 'an unknown tool is an error');
-    send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'state_next', arguments: {} } }));
+    send(
+      JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'state_next', arguments: {} } }),
+    );
     const next = await answer((line) => line.id === 6);
     assert.equal(next.result.isError, false);
     assert.equal(JSON.parse(next.result.content[0].text).phase, 'init');
 
     // A change sent just before the client goes away is committed; then the server exits 0 and leaves no lock.
     const before = readState(root).last_seq as number;
-    send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'state_log', arguments: { kind: 'last-words' } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'state_log', arguments: { kind: 'last-words' } },
+      }),
+    );
     server.stdin.end();
     assert.equal(await exited, 0);
     assert.equal(readState(root).last_seq, before + 1);
@@ -299,17 +489,32 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
   }
 }
 
-test('a verify call the client cancels stops its tests and records nothing; the server keeps serving', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+test('a verify call the client cancels stops its tests and records nothing; the server keeps serving', {
+  timeout: 120_000,
+  skip: process.platform !== 'linux' && 'reads /proc',
+}, async () => {
   const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n');
   cliOk(root, 'register');
   advance(root, '1.1', 'code');
   const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
-  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  write(
+    root,
+    `${LESSON_DIRS['1.1']}/${marker}`,
+    "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n",
+  );
   const client = await connect(root);
   try {
     const before = snapshot(root);
     const controller = new AbortController();
-    const call = client.callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, { signal: controller.signal, timeout: 90_000 }).then(() => 'answered', () => 'rejected');
+    const call = client
+      .callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, {
+        signal: controller.signal,
+        timeout: 90_000,
+      })
+      .then(
+        () => 'answered',
+        () => 'rejected',
+      );
     await until(() => running(marker), 30_000, 'the lesson test started');
     controller.abort();
     assert.equal(await call, 'rejected', 'the cancelled call was answered');
@@ -324,7 +529,11 @@ test('a verify call the client cancels stops its tests and records nothing; the 
 
 /** A server spoken to in raw JSON-RPC lines over its stdio, initialized. */
 async function rawServer(root: string) {
-  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], { cwd: root, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], {
+    cwd: root,
+    env: serverEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: any[] = [];
   let buffered = '';
   const waiters: Array<() => void> = [];
@@ -337,7 +546,8 @@ async function rawServer(root: string) {
     for (const wake of waiters.splice(0)) wake();
   });
   const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
-  const send = (message: Record<string, unknown>) => server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const send = (message: Record<string, unknown>) =>
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const answer = async (id: number): Promise<any> => {
     for (;;) {
       const found = lines.find((line) => line.id === id);
@@ -345,7 +555,11 @@ async function rawServer(root: string) {
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
-  send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  send({
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   await answer(0);
   send({ method: 'notifications/initialized' });
   return { server, send, answer, exited, lines };
@@ -353,21 +567,35 @@ async function rawServer(root: string) {
 
 /** Lessons 1.1 and 1.2 at code (sandbox off), 1.1 with a test that waits a minute (named `marker`), and the course's files before any call. */
 function slowVerifyCourse(): { root: string; marker: string; before: ReturnType<typeof snapshot> } {
-  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+  const root = courseAt(
+    'lessons',
+    'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n',
+  );
   cliOk(root, 'register');
   advance(root, '1.1', 'code');
   advance(root, '1.2', 'code');
   const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
-  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  write(
+    root,
+    `${LESSON_DIRS['1.1']}/${marker}`,
+    "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n",
+  );
   const before = snapshot(root);
   return { root, marker, before };
 }
 
-test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', { timeout: 120_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', {
+  timeout: 120_000,
+  skip: process.platform !== 'linux' && 'reads /proc',
+}, async () => {
   const { root, marker, before } = slowVerifyCourse();
   const { server, send, exited } = await rawServer(root);
   try {
-    send({ id: 1, method: 'tools/call', params: { name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } } });
+    send({
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } },
+    });
     await until(() => running(marker), 30_000, 'the lesson test started');
     server.stdin.end();
     assert.equal(await exited, 0);
@@ -380,7 +608,13 @@ test('a client that goes away during verify --all cancels it: tests stop, nothin
 });
 
 /** A call refused for its arguments before anything ran: isError, exit code 2, one `error:` line, no file changed. */
-async function refusedArguments(client: Client, roots: string[], name: string, args: Record<string, unknown>, pattern: RegExp): Promise<string> {
+async function refusedArguments(
+  client: Client,
+  roots: string[],
+  name: string,
+  args: Record<string, unknown>,
+  pattern: RegExp,
+): Promise<string> {
   const before = roots.map((root) => snapshot(root));
   const result = await call(client, name, args);
   assert.equal(result.isError, true, `${name} ${JSON.stringify(args)} was not refused`);
@@ -388,11 +622,17 @@ async function refusedArguments(client: Client, roots: string[], name: string, a
   const text = result.content.map((item) => item.text).join('\n');
   assert.match(text, pattern);
   assert.equal(text.split('\n').length, 1, text);
-  assert.deepEqual(roots.map((root) => snapshot(root)), before, `refused ${name} changed files`);
+  assert.deepEqual(
+    roots.map((root) => snapshot(root)),
+    before,
+    `refused ${name} changed files`,
+  );
   return text;
 }
 
-test('arguments are checked strictly, as the CLI checks options: unknown ones are refused by name and nothing runs', { timeout: 60_000 }, async () => {
+test('arguments are checked strictly, as the CLI checks options: unknown ones are refused by name and nothing runs', {
+  timeout: 60_000,
+}, async () => {
   const root = courseAt('lessons');
   cliOk(root, 'register');
   const other = courseAt('lessons');
@@ -400,21 +640,66 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
   const client = await connect(root);
   try {
     // Issue 24.11: a misspelled note and a dry run were dropped and the change committed (then on the server's course).
-    await refusedArguments(client, [root, other], 'state_set', { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' }, /^error: state_set: unknown arguments "dry_run", "nte" \(state_set takes id, stage, note, reopen, course\)$/);
-    await refusedArguments(client, [root], 'state_next', { verbose: true }, /^error: state_next: unknown argument "verbose" \(state_next takes course\)$/);
-    await refusedArguments(client, [root], 'schema_list', { course: root }, /^error: schema_list: unknown argument "course" \(schema_list takes no arguments\)$/);
-    await refusedArguments(client, [root], 'state_set', { id: '1.1', stage: 'finished' }, /^error: state_set: stage "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done$/);
+    await refusedArguments(
+      client,
+      [root, other],
+      'state_set',
+      { id: '1.1', stage: 'spec', course: other, dry_run: true, nte: 'x' },
+      /^error: state_set: unknown arguments "dry_run", "nte" \(state_set takes id, stage, note, reopen, course\)$/,
+    );
+    await refusedArguments(
+      client,
+      [root],
+      'state_next',
+      { verbose: true },
+      /^error: state_next: unknown argument "verbose" \(state_next takes course\)$/,
+    );
+    await refusedArguments(
+      client,
+      [root],
+      'schema_list',
+      { course: root },
+      /^error: schema_list: unknown argument "course" \(schema_list takes no arguments\)$/,
+    );
+    await refusedArguments(
+      client,
+      [root],
+      'state_set',
+      { id: '1.1', stage: 'finished' },
+      /^error: state_set: stage "finished": expected one of pending, spec, code, verified, readalong, notes, reviewed, done$/,
+    );
     await refusedArguments(client, [root], 'state_set', { stage: 'spec' }, /^error: state_set: id is required$/);
-    await refusedArguments(client, [root], 'state_phase', { next: 'init' }, /^error: state_phase: next "init": expected one of recon, /);
-    await refusedArguments(client, [root], 'state_task_start', { phase: 'lessons', role: 'x' }, /^error: state_task_start: phase "lessons": expected one of recon, sources, topics, curriculum, scaffold, assembly$/);
-    await refusedArguments(client, [root], 'schema_show', { name: 'nope' }, /^error: schema_show: name "nope": expected one of .*worker-status/);
+    await refusedArguments(
+      client,
+      [root],
+      'state_phase',
+      { next: 'init' },
+      /^error: state_phase: next "init": expected one of recon, /,
+    );
+    await refusedArguments(
+      client,
+      [root],
+      'state_task_start',
+      { phase: 'lessons', role: 'x' },
+      /^error: state_task_start: phase "lessons": expected one of recon, sources, topics, curriculum, scaffold, assembly$/,
+    );
+    await refusedArguments(
+      client,
+      [root],
+      'schema_show',
+      { name: 'nope' },
+      /^error: schema_show: name "nope": expected one of .*worker-status/,
+    );
     await refusedArguments(client, [root], 'state_show', { all: true }, /^error: state_show: unknown argument "all"/);
     // A worker's status that fails its schema is refused with the CLI's reason, not "Invalid input at status".
     const status = await call(client, 'status_check', { status: { lesson: '1.2', status: 'maybe' } });
     assert.equal(status.isError, true);
     const reason = status.content.at(-1)!.text;
     assert.doesNotMatch(reason, /Invalid input/);
-    assert.equal(`${reason}\n`, cli(['status', 'check', '-'], { cwd: root, input: JSON.stringify({ lesson: '1.2', status: 'maybe' }) }).stderr);
+    assert.equal(
+      `${reason}\n`,
+      cli(['status', 'check', '-'], { cwd: root, input: JSON.stringify({ lesson: '1.2', status: 'maybe' }) }).stderr,
+    );
 
     // Lesson ids as text or as a number.
     writeStageArtifact(root, '1.1', 'spec');
@@ -423,16 +708,29 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
     assert.equal((await ok(client, 'state_task_start', { lesson: '1.2' })).task.lesson, '1.2');
     // 1.10 as a number is 1.1: refused when both lessons exist, the one lesson it can be otherwise.
     const tens = courseAt('scaffold');
-    write(tens, '.codelabgen/curriculum.yaml', 'title: Streams\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: one, title: One }\n      - { id: "1.10", slug: ten, title: Ten }\n  - id: "2"\n    slug: more\n    title: More\n    lessons:\n      - { id: "2.10", slug: twenty, title: Twenty }\n');
+    write(
+      tens,
+      '.codelabgen/curriculum.yaml',
+      'title: Streams\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: one, title: One }\n      - { id: "1.10", slug: ten, title: Ten }\n  - id: "2"\n    slug: more\n    title: More\n    lessons:\n      - { id: "2.10", slug: twenty, title: Twenty }\n',
+    );
     cliOk(tens, 'register');
-    await refusedArguments(client, [tens], 'state_log', { course: tens, kind: 'fact', lesson: 1.1 }, /^error: state_log: lesson 1\.1 as a number is ambiguous: lessons 1\.1 and 1\.10; give the id as text, e\.g\. "1\.10"$/);
+    await refusedArguments(
+      client,
+      [tens],
+      'state_log',
+      { course: tens, kind: 'fact', lesson: 1.1 },
+      /^error: state_log: lesson 1\.1 as a number is ambiguous: lessons 1\.1 and 1\.10; give the id as text, e\.g\. "1\.10"$/,
+    );
     assert.equal((await ok(client, 'state_task_start', { course: tens, lesson: 2.1 })).task.lesson, '2.10');
 
     // What hosts see: strict schemas, enums of the valid values, the lesson-or-phase rule.
     const { tools } = await client.listTools();
     for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name}: not strict`);
     const byName = new Map(tools.map((tool) => [tool.name, tool.inputSchema as any]));
-    assert.deepEqual(byName.get('state_task_start').oneOf, [{ required: ['lesson'], not: { required: ['phase'] } }, { required: ['phase', 'role'], not: { required: ['lesson'] } }]);
+    assert.deepEqual(byName.get('state_task_start').oneOf, [
+      { required: ['lesson'], not: { required: ['phase'] } },
+      { required: ['phase', 'role'], not: { required: ['lesson'] } },
+    ]);
     assert.ok(byName.get('schema_show').properties.name.enum.includes('worker-status'));
     assert.equal(byName.get('state_phase').properties.next.enum.includes('init'), false);
     assert.deepEqual(Object.keys(byName.get('state_show').properties), ['course']);
@@ -446,7 +744,13 @@ test('state_log records data keys exactly or refuses them (issue 24.12)', { time
   const root = scratchCourse();
   const client = await connect(root);
   try {
-    await refusedArguments(client, [root], 'state_log', { kind: 'fact', data: { 'a=b': 'c' } }, /^error: state_log: data key "a=b": use letters, digits/);
+    await refusedArguments(
+      client,
+      [root],
+      'state_log',
+      { kind: 'fact', data: { 'a=b': 'c' } },
+      /^error: state_log: data key "a=b": use letters, digits/,
+    );
     const proto = await call(client, 'state_log', { kind: 'fact', data: JSON.parse('{"__proto__": "x"}') });
     assert.equal(proto.isError, true, 'a __proto__ key was acknowledged');
     assert.match(proto.content.at(-1)!.text, /^error: --data key "__proto__" is reserved/);
@@ -458,23 +762,50 @@ test('state_log records data keys exactly or refuses them (issue 24.12)', { time
   }
 });
 
-test('one server without a course takes a course from an empty folder to a published site by tool calls, and serves a second course by its course argument', { timeout: 180_000 }, async () => {
+test('one server without a course takes a course from an empty folder to a published site by tool calls, and serves a second course by its course argument', {
+  timeout: 180_000,
+}, async () => {
   const home = tempDir();
   const root = path.join(home, 'streams');
   const other = scratchCourse('Other');
   // No --course: the client's first root is the default course.
   const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { roots: {} } });
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'streams' }] }));
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: home, env: serverEnv(), stderr: 'ignore' }));
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: pathToFileURL(root).href, name: 'streams' }],
+  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: home,
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
   try {
     // Listing the tools makes the SDK's client check every structuredContent against its tool's outputSchema.
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name), ['conventions']);
+    assert.deepEqual(
+      tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name),
+      ['conventions'],
+    );
     assert.equal((tools.find((tool) => tool.name === 'state_show')!.outputSchema as { title?: string }).title, 'state');
-    assert.match(tools.find((tool) => tool.name === 'state_phase')!.description!, /leaving a gate \(gate_sources, gate_plan\) needs `approved: true`/);
+    assert.match(
+      tools.find((tool) => tool.name === 'state_phase')!.description!,
+      /leaving a gate \(gate_sources, gate_plan\) needs `approved: true`/,
+    );
     assert.equal((await ok(client, 'init', { title: 'Streams', runtime: 'custom' })).course, root);
     write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
-    for (const next of ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons']) {
+    for (const next of [
+      'recon',
+      'sources',
+      'gate_sources',
+      'topics',
+      'curriculum',
+      'gate_plan',
+      'scaffold',
+      'lessons',
+    ]) {
       const current = readState(root).phase as string;
       if (current === 'scaffold') await ok(client, 'register');
       else ARTIFACTS_BY_PHASE[current]?.(root);
@@ -483,7 +814,8 @@ test('one server without a course takes a course from an empty folder to a publi
     for (const id of ['1.1', '1.2', '2.1']) {
       for (const stage of ['spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done']) {
         writeStageArtifact(root, id, stage);
-        if (stage === 'verified') assert.equal((await ok(client, 'verify', { id, update_state: true })).state, 'verified');
+        if (stage === 'verified')
+          assert.equal((await ok(client, 'verify', { id, update_state: true })).state, 'verified');
         else await ok(client, 'state_set', { id, stage });
       }
     }
@@ -496,18 +828,34 @@ test('one server without a course takes a course from an empty folder to a publi
     assert.deepEqual(snapshot(root), beforeRefusal);
     // A cancelled build stops (its process group) and records nothing.
     const controller = new AbortController();
-    const cancelledBuild = client.callTool({ name: 'site_build', arguments: { out: path.join(home, 'site') } }, undefined, { signal: controller.signal, onprogress: () => controller.abort() }).then(() => 'answered', () => 'rejected');
+    const cancelledBuild = client
+      .callTool({ name: 'site_build', arguments: { out: path.join(home, 'site') } }, undefined, {
+        signal: controller.signal,
+        onprogress: () => controller.abort(),
+      })
+      .then(
+        () => 'answered',
+        () => 'rejected',
+      );
     assert.equal(await cancelledBuild, 'rejected');
     assert.equal((await ok(client, 'state_next')).phase, 'assembly', 'the server serves after the cancel');
     await until(() => !running(path.join(home, 'site')), 10_000, 'the cancelled build stopped');
-    assert.equal(readEvents(root).some((event) => event.kind === 'site.build'), false);
+    assert.equal(
+      readEvents(root).some((event) => event.kind === 'site.build'),
+      false,
+    );
     assert.equal(existsSync(path.join(home, 'site')), false);
     const steps: string[] = [];
-    const built = await call(client, 'site_build', { out: path.join(home, 'site') }, (update) => steps.push(update.message ?? ''));
+    const built = await call(client, 'site_build', { out: path.join(home, 'site') }, (update) =>
+      steps.push(update.message ?? ''),
+    );
     assert.equal(built.isError, false, built.content.map((item) => item.text).join('\n'));
     assert.deepEqual(JSON.parse(built.content[0]!.text).lessons, ['1.1', '1.2', '2.1']);
     assert.ok(existsSync(path.join(home, 'site', 'index.html')));
-    assert.deepEqual(steps.map((step) => step.split(':')[0]), ['loading', 'diagrams', 'pages', 'search', 'done']);
+    assert.deepEqual(
+      steps.map((step) => step.split(':')[0]),
+      ['loading', 'diagrams', 'pages', 'search', 'done'],
+    );
     assert.equal((await ok(client, 'report')).totals.done, 3);
     await ok(client, 'state_phase', { next: 'done' });
     assert.equal(readState(root).phase, 'done');
@@ -521,8 +869,15 @@ test('one server without a course takes a course from an empty folder to a publi
     // The same server, another course: authoring tools by the course argument, the first course untouched.
     const untouched = snapshot(root);
     const module = await ok(client, 'new_module', { course: other, title: 'Composing streams' });
-    const lesson = await ok(client, 'new_lesson', { course: other, module_id: module.module.id, title: 'Async iteration' });
-    assert.deepEqual(Object.keys(readState(other).lessons as object).sort(), [module.lesson.id, lesson.lesson.id].sort());
+    const lesson = await ok(client, 'new_lesson', {
+      course: other,
+      module_id: module.module.id,
+      title: 'Async iteration',
+    });
+    assert.deepEqual(
+      Object.keys(readState(other).lessons as object).sort(),
+      [module.lesson.id, lesson.lesson.id].sort(),
+    );
     assert.deepEqual(snapshot(root), untouched);
   } finally {
     await client.close();
@@ -530,8 +885,15 @@ test('one server without a course takes a course from an empty folder to a publi
 });
 
 /** `codelabgen mcp --http 127.0.0.1:0` in `root`; resolves with its URL once it listens. */
-async function httpServer(root: string, env: Record<string, string> = {}): Promise<{ url: string; server: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
-  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root, '--http', '127.0.0.1:0'], { cwd: root, env: { ...serverEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+async function httpServer(
+  root: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; server: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
+  const server = spawn(process.execPath, [CLI, 'mcp', '--course', root, '--http', '127.0.0.1:0'], {
+    cwd: root,
+    env: { ...serverEnv(), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -551,30 +913,56 @@ async function httpClient(url: string, headers: Record<string, string> = {}): Pr
   return client;
 }
 
-test('over Streamable HTTP: several sessions at once lose no event; Host and Origin are checked; a bearer token when set', { timeout: 60_000 }, async () => {
+test('over Streamable HTTP: several sessions at once lose no event; Host and Origin are checked; a bearer token when set', {
+  timeout: 60_000,
+}, async () => {
   const root = scratchCourse();
   const { url, server, exited } = await httpServer(root);
   try {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const [a, b] = await Promise.all([httpClient(url), httpClient(url)]);
     const before = readState(root).last_seq as number;
-    await Promise.all([a, b].flatMap((client, which) => Array.from({ length: 5 }, (_, index) => ok(client, 'state_log', { kind: `fact-${which}`, data: { n: String(index) } }))));
+    await Promise.all(
+      [a, b].flatMap((client, which) =>
+        Array.from({ length: 5 }, (_, index) =>
+          ok(client, 'state_log', { kind: `fact-${which}`, data: { n: String(index) } }),
+        ),
+      ),
+    );
     assert.equal(readState(root).last_seq, before + 10);
-    assert.deepEqual(readEvents(root).filter((event) => (event.seq as number) > before).map((event) => event.seq), Array.from({ length: 10 }, (_, index) => before + index + 1));
+    assert.deepEqual(
+      readEvents(root)
+        .filter((event) => (event.seq as number) > before)
+        .map((event) => event.seq),
+      Array.from({ length: 10 }, (_, index) => before + index + 1),
+    );
     await a.close();
     assert.equal((await ok(b, 'state_next')).phase, 'init', 'one session ending leaves the others');
     await b.close();
     // DNS-rebinding protection: a page of another site cannot reach the server through the browser.
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-    // (node:http, since fetch may not set Host)
-    const post = (headers: Record<string, string>) => new Promise<number>((resolve, reject) => {
-      const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
-      request.on('error', reject);
-      request.end(initialize);
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     });
+    // (node:http, since fetch may not set Host)
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          url,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end(initialize);
+      });
     assert.equal(await post({ host: 'evil.example' }), 403);
     assert.equal(await post({ host: `evil.example:${new URL(url).port}` }), 403);
     assert.equal(await post({ origin: 'http://evil.example' }), 403);
@@ -596,7 +984,9 @@ test('over Streamable HTTP: several sessions at once lose no event; Host and Ori
   }
 });
 
-test('resources follow the log: subscribers hear of every commit (CLI ones too), registering lessons changes the list; completions, lesson templates and warnings as log messages', { timeout: 60_000 }, async () => {
+test('resources follow the log: subscribers hear of every commit (CLI ones too), registering lessons changes the list; completions, lesson templates and warnings as log messages', {
+  timeout: 60_000,
+}, async () => {
   const root = courseAt('scaffold');
   const client = await connect(root);
   const updated: string[] = [];
@@ -633,8 +1023,13 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
     await client.subscribeResource({ uri: 'codelabgen://next' });
     // A CLI writer: the server hears of it from the log.
     cliOk(root, 'register');
-    await until(() => updated.includes('codelabgen://state') && updated.includes('codelabgen://next') && listChanged > 0, 'updates after a CLI register');
-    const lessons = (await client.listResources()).resources.map((resource) => resource.uri).filter((uri) => uri.startsWith('codelabgen://lesson/'));
+    await until(
+      () => updated.includes('codelabgen://state') && updated.includes('codelabgen://next') && listChanged > 0,
+      'updates after a CLI register',
+    );
+    const lessons = (await client.listResources()).resources
+      .map((resource) => resource.uri)
+      .filter((uri) => uri.startsWith('codelabgen://lesson/'));
     assert.deepEqual(lessons, ['codelabgen://lesson/1.1', 'codelabgen://lesson/1.2', 'codelabgen://lesson/2.1']);
     await client.unsubscribeResource({ uri: 'codelabgen://next' });
     updated.length = 0;
@@ -643,9 +1038,15 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
     assert.equal(updated.includes('codelabgen://next'), false, 'an unsubscribed resource was announced');
 
     // Completions and templates.
-    const complete = async (ref: Record<string, string>, name: string, value: string) => (await client.complete({ ref: ref as any, argument: { name, value } })).completion.values;
-    assert.deepEqual(await complete({ type: 'ref/resource', uri: 'codelabgen://lesson/{id}' }, 'id', '1.'), ['1.1', '1.2']);
-    assert.deepEqual(await complete({ type: 'ref/resource', uri: 'codelabgen://schema/{name}' }, 'name', 'wor'), ['worker-status']);
+    const complete = async (ref: Record<string, string>, name: string, value: string) =>
+      (await client.complete({ ref: ref as any, argument: { name, value } })).completion.values;
+    assert.deepEqual(await complete({ type: 'ref/resource', uri: 'codelabgen://lesson/{id}' }, 'id', '1.'), [
+      '1.1',
+      '1.2',
+    ]);
+    assert.deepEqual(await complete({ type: 'ref/resource', uri: 'codelabgen://schema/{name}' }, 'name', 'wor'), [
+      'worker-status',
+    ]);
     assert.deepEqual(await complete({ type: 'ref/prompt', name: 'code-author' }, 'lesson', '2'), ['2.1']);
     assert.deepEqual(await complete({ type: 'ref/prompt', name: 'unknown' }, 'nothing', ''), []);
     const lesson = await client.readResource({ uri: 'codelabgen://lesson/1.2' });
@@ -654,7 +1055,16 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
 
     // Prompts: one per worker role, from the stage table, in tool terms; orchestrate links its resources.
     const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
-    assert.deepEqual(prompts, ['orchestrate', 'example-designer', 'code-author', 'code-fixer', 'readalong-writer', 'notes-writer', 'lesson-reviewer', 'researcher']);
+    assert.deepEqual(prompts, [
+      'orchestrate',
+      'example-designer',
+      'code-author',
+      'code-fixer',
+      'readalong-writer',
+      'notes-writer',
+      'lesson-reviewer',
+      'researcher',
+    ]);
     const author = await client.getPrompt({ name: 'code-author', arguments: { lesson: '1.2' } });
     const brief = (author.messages[0]!.content as { text: string }).text;
     assert.match(brief, /^You are the code-author of lesson 1\.2 \("Writable streams"/);
@@ -662,15 +1072,26 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
     assert.match(brief, /"stage":"code"/);
     assert.match(brief, /then: state_set \{"id":"1\.2","stage":"code"\}\.$/);
     const writer = await client.getPrompt({ name: 'readalong-writer', arguments: { lesson: '1.1' } });
-    assert.deepEqual(writer.messages.slice(1).map((message) => (message.content as { uri: string }).uri), ['codelabgen://conventions/readalong', 'codelabgen://conventions/diagrams', 'codelabgen://schema/worker-status']);
-    await assert.rejects(client.getPrompt({ name: 'code-author', arguments: { lesson: '7.7' } }), /unknown lesson "7\.7"/);
+    assert.deepEqual(
+      writer.messages.slice(1).map((message) => (message.content as { uri: string }).uri),
+      ['codelabgen://conventions/readalong', 'codelabgen://conventions/diagrams', 'codelabgen://schema/worker-status'],
+    );
+    await assert.rejects(
+      client.getPrompt({ name: 'code-author', arguments: { lesson: '7.7' } }),
+      /unknown lesson "7\.7"/,
+    );
     const orchestrate = await client.getPrompt({ name: 'orchestrate' });
-    assert.ok(orchestrate.messages.some((message) => (message.content as { uri?: string }).uri === 'codelabgen://next'));
+    assert.ok(
+      orchestrate.messages.some((message) => (message.content as { uri?: string }).uri === 'codelabgen://next'),
+    );
 
     // A notice (an event appended by a crashed writer, replayed by the next call) reaches the client as a warning.
     await client.setLoggingLevel('warning');
     const state = readState(root) as { last_seq: number };
-    appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify({ seq: state.last_seq + 1, ts: new Date().toISOString(), kind: 'log', fact: 'crashed', lesson: null, data: {} })}\n`);
+    appendFileSync(
+      path.join(root, '.codelabgen', 'events.jsonl'),
+      `${JSON.stringify({ seq: state.last_seq + 1, ts: new Date().toISOString(), kind: 'log', fact: 'crashed', lesson: null, data: {} })}\n`,
+    );
     const logged = await call(client, 'state_log', { kind: 'after' });
     assert.equal(logged.isError, false);
     await until(() => messages.length > 0, 'a warning as a log message');
@@ -681,27 +1102,49 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
   }
 });
 
-test('leaving a gate asks the user by elicitation when the client can; the event records that the approval came that way', { timeout: 60_000 }, async () => {
+test('leaving a gate asks the user by elicitation when the client can; the event records that the approval came that way', {
+  timeout: 60_000,
+}, async () => {
   const root = courseAt('gate_sources');
-  const answers: Array<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> = [{ action: 'decline' }, { action: 'accept', content: { approve: false } }, { action: 'accept', content: { approve: true } }];
+  const answers: Array<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> = [
+    { action: 'decline' },
+    { action: 'accept', content: { approve: false } },
+    { action: 'accept', content: { approve: true } },
+  ];
   const asked: string[] = [];
   const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, (request) => {
     asked.push(request.params.message);
     return answers.shift()!;
   });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', root], cwd: root, env: serverEnv(), stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', root],
+      cwd: root,
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
   try {
     const before = snapshot(root);
     for (const reason of ['declined', 'answered no']) {
       const refusedCall = await call(client, 'state_phase', { next: 'topics' });
       assert.equal(refusedCall.isError, true);
-      assert.match(refusedCall.content.at(-1)!.text, new RegExp(`^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*; nothing changed$`));
+      assert.match(
+        refusedCall.content.at(-1)!.text,
+        new RegExp(
+          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*; nothing changed$`,
+        ),
+      );
       assert.deepEqual(snapshot(root), before);
     }
     assert.deepEqual((await ok(client, 'state_phase', { next: 'topics' })).to, 'topics');
     assert.equal(asked.length, 3);
-    assert.match(asked[0]!, /^Leave gate_sources and move to topics\? This gate is yours to approve: the sources gathered/);
+    assert.match(
+      asked[0]!,
+      /^Leave gate_sources and move to topics\? This gate is yours to approve: the sources gathered/,
+    );
     const event = readEvents(root).at(-1)!;
     assert.deepEqual([event.kind, event.approved, event.approval], ['phase.advance', true, 'elicitation']);
     // Not at a gate: nothing is asked.
@@ -727,39 +1170,68 @@ test('leaving a gate asks the user by elicitation when the client can; the event
     questions.push(request.params.message);
     return { action: 'accept', content: { approve: true } };
   });
-  await asking.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--course', lessons], cwd: lessons, env: serverEnv(), stderr: 'ignore' }));
+  await asking.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', lessons],
+      cwd: lessons,
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
   try {
     await ok(asking, 'state_unblock', { id: '1.1' });
     assert.equal(questions.at(-1), 'Unblock lesson 1.1? It was blocked: wait for the user');
-    assert.deepEqual([readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval], ['lesson.unblock', 'elicitation']);
+    assert.deepEqual(
+      [readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval],
+      ['lesson.unblock', 'elicitation'],
+    );
     assert.deepEqual((await ok(asking, 'register', { allow_drop: true })).removed, ['2.1']);
     assert.match(questions.at(-1)!, /^Drop the lessons that are no longer in the curriculum/);
-    assert.deepEqual([readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval], ['lessons.register', 'elicitation']);
+    assert.deepEqual(
+      [readEvents(lessons).at(-1)!.kind, readEvents(lessons).at(-1)!.approval],
+      ['lessons.register', 'elicitation'],
+    );
     assert.equal(questions.length, 2);
   } finally {
     await asking.close();
   }
 });
 
-test('over HTTP, a session that ends (DELETE) cancels its calls in flight: the test stops, nothing is recorded', { timeout: 60_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+test('over HTTP, a session that ends (DELETE) cancels its calls in flight: the test stops, nothing is recorded', {
+  timeout: 60_000,
+  skip: process.platform !== 'linux' && 'reads /proc',
+}, async () => {
+  const root = courseAt(
+    'lessons',
+    'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n',
+  );
   cliOk(root, 'register');
   advance(root, '1.1', 'code');
   const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
-  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  write(
+    root,
+    `${LESSON_DIRS['1.1']}/${marker}`,
+    "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n",
+  );
   const before = snapshot(root);
   const { url, server } = await httpServer(root);
   try {
     const transport = new StreamableHTTPClientTransport(new URL(url));
     const client = new Client({ name: 'codelabgen-test', version: '1' });
     await client.connect(transport);
-    const pending = client.callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, { timeout: 60_000 }).then(() => 'answered', () => 'rejected');
+    const pending = client
+      .callTool({ name: 'verify', arguments: { id: '1.1', update_state: true } }, undefined, { timeout: 60_000 })
+      .then(
+        () => 'answered',
+        () => 'rejected',
+      );
     await until(() => running(marker), 30_000, 'the lesson test started');
     await transport.terminateSession();
     await until(() => !running(marker), 10_000, 'the lesson test stopped after the session ended');
     await client.close();
     await pending;
-    assert.deepEqual(snapshot(root), before, 'the ended session\'s verify recorded something');
+    assert.deepEqual(snapshot(root), before, "the ended session's verify recorded something");
   } finally {
     server.kill('SIGTERM');
   }
@@ -775,7 +1247,9 @@ await client.connect(new StreamableHTTPClientTransport(new URL(process.argv[1]))
 process.stdout.write('connected\\n');
 await client.callTool({ name: 'verify', arguments: { all: true, update_state: true, jobs: 1 } }, undefined, { timeout: 120_000 });
 process.stdout.write('answered\\n');`;
-  const host = spawn(process.execPath, ['--input-type=module', '-e', code, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const host = spawn(process.execPath, ['--input-type=module', '-e', code, url], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const connected = new Promise<void>((resolve, reject) => {
     host.stdout!.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('connected') && resolve());
     host.on('close', (status) => reject(new Error(`the client process ended (${status}) before it connected`)));
@@ -783,7 +1257,10 @@ process.stdout.write('answered\\n');`;
   return { host, connected };
 }
 
-test('over HTTP, a client killed during verify --all (no DELETE) has the call cancelled: the test stops, nothing is recorded, other sessions are served', { timeout: 90_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+test('over HTTP, a client killed during verify --all (no DELETE) has the call cancelled: the test stops, nothing is recorded, other sessions are served', {
+  timeout: 90_000,
+  skip: process.platform !== 'linux' && 'reads /proc',
+}, async () => {
   const { root, marker, before } = slowVerifyCourse();
   const { url, server } = await httpServer(root);
   const other = await httpClient(url);
@@ -796,7 +1273,7 @@ test('over HTTP, a client killed during verify --all (no DELETE) has the call ca
     await until(() => !running(marker), 20_000, 'the lesson test stopped after its client was killed');
     await new Promise((resolve) => setTimeout(resolve, 500)); // no lesson after it starts either
     assert.equal(running(marker), false);
-    assert.deepEqual(snapshot(root), before, 'the killed client\'s verify recorded something');
+    assert.deepEqual(snapshot(root), before, "the killed client's verify recorded something");
     // The server keeps serving: a session opened before the kill, and a new one.
     assert.equal((await ok(other, 'state_show')).lessons['1.1'].stage, 'code');
     const fresh = await httpClient(url);
@@ -809,42 +1286,83 @@ test('over HTTP, a client killed during verify --all (no DELETE) has the call ca
   }
 });
 
-test('over HTTP, a client whose stream drops and that resumes it (Last-Event-ID) keeps its call running', { timeout: 60_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-  const root = courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n');
+test('over HTTP, a client whose stream drops and that resumes it (Last-Event-ID) keeps its call running', {
+  timeout: 60_000,
+  skip: process.platform !== 'linux' && 'reads /proc',
+}, async () => {
+  const root = courseAt(
+    'lessons',
+    'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\nverify: { sandbox: off }\n',
+  );
   cliOk(root, 'register');
   advance(root, '1.1', 'code');
   const marker = `slow-${process.pid}-${Date.now()}.test.mjs`;
-  write(root, `${LESSON_DIRS['1.1']}/${marker}`, "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n");
+  write(
+    root,
+    `${LESSON_DIRS['1.1']}/${marker}`,
+    "import test from 'node:test';\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 60_000)));\n",
+  );
   const { url, server } = await httpServer(root);
   const version = '2025-11-25'; // resumable streams: the server sends each stream's first event id
   let session = '';
   /** A raw request; resolves at its response with the first SSE event id seen (`wait: 'id'`) or the whole body. */
-  const send = (method: string, body: unknown, headers: Record<string, string> = {}, wait: 'id' | 'body' = 'body') => new Promise<{ status: number; text: string; request: ReturnType<typeof httpRequest> }>((resolve, reject) => {
-    const request = httpRequest(url, { method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, ...(session && { 'mcp-session-id': session }), ...headers } }, (response) => {
-      session ||= String(response.headers['mcp-session-id'] ?? '');
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => {
-        text += chunk;
-        if (wait === 'id' && /^id: /m.test(text)) resolve({ status: response.statusCode ?? 0, text, request });
-      });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text, request }));
-      response.on('error', () => {});
+  const send = (method: string, body: unknown, headers: Record<string, string> = {}, wait: 'id' | 'body' = 'body') =>
+    new Promise<{ status: number; text: string; request: ReturnType<typeof httpRequest> }>((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': version,
+            ...(session && { 'mcp-session-id': session }),
+            ...headers,
+          },
+        },
+        (response) => {
+          session ||= String(response.headers['mcp-session-id'] ?? '');
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => {
+            text += chunk;
+            if (wait === 'id' && /^id: /m.test(text)) resolve({ status: response.statusCode ?? 0, text, request });
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text, request }));
+          response.on('error', () => {});
+        },
+      );
+      request.on('error', (error) => (wait === 'id' ? undefined : reject(error)));
+      request.end(body === undefined ? undefined : JSON.stringify(body));
     });
-    request.on('error', (error) => (wait === 'id' ? undefined : reject(error)));
-    request.end(body === undefined ? undefined : JSON.stringify(body));
-  });
   try {
-    await send('POST', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await send('POST', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     assert.notEqual(session, '');
     await send('POST', { jsonrpc: '2.0', method: 'notifications/initialized' });
-    const call = await send('POST', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'verify', arguments: { id: '1.1', update_state: true } } }, {}, 'id');
+    const call = await send(
+      'POST',
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'verify', arguments: { id: '1.1', update_state: true } },
+      },
+      {},
+      'id',
+    );
     const lastEventId = /^id: (.+)$/m.exec(call.text)![1]!;
     await until(() => running(marker), 30_000, 'the lesson test started');
     call.request.destroy(); // the connection drops ...
     const resumed = send('GET', undefined, { 'last-event-id': lastEventId }, 'id'); // ... and the client comes back at once
     await new Promise((resolve) => setTimeout(resolve, 6_500)); // longer than the grace period (DROP_GRACE_MS)
     assert.equal(running(marker), true, 'the call of a client that came back was cancelled');
-    (await Promise.race([resumed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 100))]))?.request.destroy();
+    (
+      await Promise.race([resumed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 100))])
+    )?.request.destroy();
     assert.equal((await send('DELETE', undefined)).status, 200); // ending the session cancels it
     await until(() => !running(marker), 10_000, 'the lesson test stopped after the session ended');
   } finally {

@@ -27,7 +27,14 @@ export interface Sink {
 }
 
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
-const CODES: Record<Style, [number, number]> = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] };
+const CODES: Record<Style, [number, number]> = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+};
 
 /** NO_COLOR turns colour off; else FORCE_COLOR decides when set (0 or false: off, anything else: on); else the TTY. */
 export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
@@ -38,7 +45,8 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 }
 
 /** The CLI's commands, as a printed command line starts (`codelabgen site dev ...`). */
-const MENTION = /(?<!npx)(^|[\s(`'"=:])codelabgen (?=(?:check|completion|conventions|init|mcp|new|register|report|schema|site|state|status|verify)\b|--)/g;
+const MENTION =
+  /(?<!npx)(^|[\s(`'"=:])codelabgen (?=(?:check|completion|conventions|init|mcp|new|register|report|schema|site|state|status|verify)\b|--)/g;
 
 /** `text` with each command it names written as the user runs this CLI (`npx codelabgen ...`). */
 export function asInvoked(text: string, invocation: string): string {

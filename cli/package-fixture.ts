@@ -8,7 +8,15 @@ import path from 'node:path';
 import { REPO_ROOT } from './testing.ts';
 
 interface Lock {
-  packages: Record<string, { version?: string; dev?: boolean; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+  packages: Record<
+    string,
+    {
+      version?: string;
+      dev?: boolean;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    }
+  >;
 }
 
 /**
@@ -64,7 +72,10 @@ export function run(command: string, args: string[], options: SpawnOptions = {})
   });
 }
 
-export function npm(args: string[], options: SpawnSyncOptions): { code: number | null; stdout: string; stderr: string } {
+export function npm(
+  args: string[],
+  options: SpawnSyncOptions,
+): { code: number | null; stdout: string; stderr: string } {
   // Under `npm test` the npm that runs us is npm_execpath; alone, the one on PATH.
   const execpath = process.env.npm_execpath;
   const [command, prefix] = execpath?.endsWith('.js') ? [process.execPath, [execpath]] : ['npm', []];
@@ -90,13 +101,27 @@ export function writeConsumer(dir: string, tarball: string): void {
   const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as Lock;
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   const spec = `file:${tarball}`;
-  const integrity = `sha512-${createHash('sha512').update(readFileSync(path.join(dir, tarball))).digest('base64')}`;
+  const integrity = `sha512-${createHash('sha512')
+    .update(readFileSync(path.join(dir, tarball)))
+    .digest('base64')}`;
   // The course has diagrams: it installs the optional peers too, at the versions this repository locks.
-  const peers = Object.fromEntries(DIAGRAM_PACKAGES.map((name) => [name, lock.packages[`node_modules/${name}`]!.version!]));
+  const peers = Object.fromEntries(
+    DIAGRAM_PACKAGES.map((name) => [name, lock.packages[`node_modules/${name}`]!.version!]),
+  );
   const diagramKeys = lockClosure(lock, DIAGRAM_PACKAGES);
   const packages: Record<string, unknown> = {
     '': { dependencies: { codelabgen: spec, ...peers } },
-    'node_modules/codelabgen': { version: pkg.version, resolved: spec, integrity, license: pkg.license, dependencies: pkg.dependencies, peerDependencies: pkg.peerDependencies, peerDependenciesMeta: pkg.peerDependenciesMeta, bin: pkg.bin, engines: pkg.engines },
+    'node_modules/codelabgen': {
+      version: pkg.version,
+      resolved: spec,
+      integrity,
+      license: pkg.license,
+      dependencies: pkg.dependencies,
+      peerDependencies: pkg.peerDependencies,
+      peerDependenciesMeta: pkg.peerDependenciesMeta,
+      bin: pkg.bin,
+      engines: pkg.engines,
+    },
   };
   for (const [key, entry] of Object.entries(lock.packages)) {
     if (!key.startsWith('node_modules/')) continue;
@@ -104,7 +129,17 @@ export function writeConsumer(dir: string, tarball: string): void {
     else if (diagramKeys.has(key)) packages[key] = { ...entry, dev: undefined };
   }
   // "$mermaid" means "the version of the root's mermaid dependency": the consumer's root has none.
-  const pinned = JSON.parse(JSON.stringify(pkg.overrides ?? {}), (_key, value: unknown) => (typeof value === 'string' && value.startsWith('$') ? lock.packages[`node_modules/${value.slice(1)}`]?.version : value));
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, dependencies: { codelabgen: spec, ...peers }, overrides: pinned }, null, 2)}\n`);
-  writeFileSync(path.join(dir, 'package-lock.json'), `${JSON.stringify({ name: 'course', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  const pinned = JSON.parse(JSON.stringify(pkg.overrides ?? {}), (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith('$')
+      ? lock.packages[`node_modules/${value.slice(1)}`]?.version
+      : value,
+  );
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ private: true, dependencies: { codelabgen: spec, ...peers }, overrides: pinned }, null, 2)}\n`,
+  );
+  writeFileSync(
+    path.join(dir, 'package-lock.json'),
+    `${JSON.stringify({ name: 'course', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
 }

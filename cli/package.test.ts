@@ -8,7 +8,17 @@
 // its install, the hand author's path, the example course's build.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { load } from 'js-yaml';
@@ -29,7 +39,13 @@ describe('the packed package, installed', { concurrency: true }, () => {
   const work = tempDir('codelabgen-package-');
   // The install alone is some 24,000 files: removed by a process of its own once the tests are
   // done, so that the next test file need not wait for the disk.
-  after(() => spawn(process.execPath, ['-e', `require('node:fs').rmSync(${JSON.stringify(work)}, { recursive: true, force: true })`], { detached: true, stdio: 'ignore' }).unref());
+  after(() =>
+    spawn(
+      process.execPath,
+      ['-e', `require('node:fs').rmSync(${JSON.stringify(work)}, { recursive: true, force: true })`],
+      { detached: true, stdio: 'ignore' },
+    ).unref(),
+  );
   const repo = path.join(work, 'course-repo');
   let packedFiles: string[] = [];
   /** Started in before(): the workflow test awaits all of it, the package test its install. */
@@ -43,15 +59,31 @@ describe('the packed package, installed', { concurrency: true }, () => {
     packedFiles = files;
     writeConsumer(repo, `vendor/${filename}`);
     // The course repository as GitHub holds it: one commit, cloned by the workflow's checkout steps.
-    const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };
-    const git = async (...args: string[]) => assert.equal((await run('git', args, { cwd: repo, env: gitEnv })).status, 0, `git ${args.join(' ')}`);
+    const gitEnv = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'a',
+      GIT_AUTHOR_EMAIL: 'a@b',
+      GIT_COMMITTER_NAME: 'a',
+      GIT_COMMITTER_EMAIL: 'a@b',
+    };
+    const git = async (...args: string[]) =>
+      assert.equal((await run('git', args, { cwd: repo, env: gitEnv })).status, 0, `git ${args.join(' ')}`);
     // No verify runs committed: the site's badges must come from the workflow's own verify jobs.
     rmSync(path.join(repo, '.codelabgen', 'runs'), { recursive: true, force: true });
     await git('init', '--quiet', '--initial-branch=main');
     await git('add', '--all');
     await git('commit', '--quiet', '--message', 'course');
-    const github = { 'github.event.repository.name': 'my-course', 'github.repository_owner': 'someone', 'github.run_id': '1' };
-    workflow = runWorkflow(load(readText(WORKFLOW)) as Workflow, { repo, work, github, chromium: findChromium() ?? 'none' });
+    const github = {
+      'github.event.repository.name': 'my-course',
+      'github.repository_owner': 'someone',
+      'github.run_id': '1',
+    };
+    workflow = runWorkflow(load(readText(WORKFLOW)) as Workflow, {
+      repo,
+      work,
+      github,
+      chromium: findChromium() ?? 'none',
+    });
   });
 
   test('the deploy workflow passes the GitHub workflow schema', async () => {
@@ -63,19 +95,38 @@ describe('the packed package, installed', { concurrency: true }, () => {
     assert.deepEqual(workflow.permissions, { contents: 'read' }, 'only the deploy job may write');
     assert.deepEqual(workflow.jobs.deploy?.permissions, { pages: 'write', 'id-token': 'write' });
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-    for (const step of steps.filter((s) => s.uses?.startsWith('actions/checkout@'))) assert.equal(step.with?.['fetch-depth'], 0, 'every checkout fetches the whole history');
-    assert.ok(steps.some((s) => s.uses?.startsWith('actions/configure-pages@')), 'the base path comes from actions/configure-pages');
-    assert.ok(steps.some((s) => s.uses?.startsWith('astral-sh/setup-uv@')), 'python-uv courses need uv');
-    assert.ok(steps.some((s) => /verify --all/.test(s.run ?? '') && s.env?.CODELABGEN_SANDBOX === 'required'), 'CI verifies lessons in the sandbox only');
-    assert.equal(readText(path.join(REPO_ROOT, 'templates', 'ci', 'github-pages.yml')), readText(WORKFLOW), 'init --ci github writes templates/ci/github-pages.yml: keep it the same as docs/deploy/github-pages.yml');
+    for (const step of steps.filter((s) => s.uses?.startsWith('actions/checkout@')))
+      assert.equal(step.with?.['fetch-depth'], 0, 'every checkout fetches the whole history');
+    assert.ok(
+      steps.some((s) => s.uses?.startsWith('actions/configure-pages@')),
+      'the base path comes from actions/configure-pages',
+    );
+    assert.ok(
+      steps.some((s) => s.uses?.startsWith('astral-sh/setup-uv@')),
+      'python-uv courses need uv',
+    );
+    assert.ok(
+      steps.some((s) => /verify --all/.test(s.run ?? '') && s.env?.CODELABGEN_SANDBOX === 'required'),
+      'CI verifies lessons in the sandbox only',
+    );
+    assert.equal(
+      readText(path.join(REPO_ROOT, 'templates', 'ci', 'github-pages.yml')),
+      readText(WORKFLOW),
+      'init --ci github writes templates/ci/github-pages.yml: keep it the same as docs/deploy/github-pages.yml',
+    );
   });
 
-  test('the deploy workflow runs on depth-1 clones: verify shards, merge, build and deploy succeed', { timeout: 600_000 }, async (t) => {
+  test('the deploy workflow runs on depth-1 clones: verify shards, merge, build and deploy succeed', {
+    timeout: 600_000,
+  }, async (t) => {
     const steps = await workflow.done;
     for (const step of steps) t.diagnostic(`${step.job}: ${step.step}: ${step.stdout.trim().split('\n').at(-1) ?? ''}`);
     const artifacts = workflow.artifacts;
     assert.deepEqual(readdirSync(artifacts).sort(), ['github-pages', 'runs-1', 'runs-2', 'runs-3']);
-    assert.ok(steps.some((step) => step.job === 'deploy'), 'the deploy job did not run');
+    assert.ok(
+      steps.some((step) => step.job === 'deploy'),
+      'the deploy job did not run',
+    );
     assert.ok(existsSync(path.join(artifacts, 'github-pages', 'lessons')), 'the deployed site has no lessons');
     const lessons = readdirSync(path.join(artifacts, 'github-pages', 'lessons'));
     assert.equal(lessons.length, 3, `the deployed lessons: ${lessons.join(', ')}`);
@@ -87,17 +138,53 @@ describe('the packed package, installed', { concurrency: true }, () => {
     }
     const build = steps.find((step) => step.step === 'Build the site under the Pages base path');
     assert.ok(build, 'the site build step did not run');
-    assert.equal(build.stderr.match(/^warning: the course is in a shallow git clone: lesson pages show no "Last updated" date$/gm)?.length, 1, build.stderr);
-    assert.match(build.stderr, /^hint: fetch the whole history for the dates: git fetch --unshallow, or actions\/checkout with fetch-depth: 0$/m);
+    assert.equal(
+      build.stderr.match(/^warning: the course is in a shallow git clone: lesson pages show no "Last updated" date$/gm)
+        ?.length,
+      1,
+      build.stderr,
+    );
+    assert.match(
+      build.stderr,
+      /^hint: fetch the whole history for the dates: git fetch --unshallow, or actions\/checkout with fetch-depth: 0$/m,
+    );
   });
 
-  test('the package holds what runs, and the installed CLI inits a course, takes a hand author\'s path (mounted in a Starlight site too) and builds the example course', { timeout: 600_000 }, async () => {
+  test("the package holds what runs, and the installed CLI inits a course, takes a hand author's path (mounted in a Starlight site too) and builds the example course", {
+    timeout: 600_000,
+  }, async () => {
     const files = packedFiles;
-    for (const needed of ['bin/codelabgen.cjs', 'dist/main.mjs', 'dist/state.cjs', 'dist/markdown.mjs', 'dist/astro.mjs', 'dist/site-worker.mjs', 'dist/site/routes/index.astro', 'dist/site/collections.js', 'dist/site/content.config.js', 'dist/site-read.mjs', 'dist/site-expressive-code.mjs', 'content-schemas/json/curriculum.schema.json', 'types/astro.d.ts', 'types/content.d.ts']) assert.ok(files.includes(needed), `${needed} is not in the package`);
+    for (const needed of [
+      'bin/codelabgen.cjs',
+      'dist/main.mjs',
+      'dist/state.cjs',
+      'dist/markdown.mjs',
+      'dist/astro.mjs',
+      'dist/site-worker.mjs',
+      'dist/site/routes/index.astro',
+      'dist/site/collections.js',
+      'dist/site/content.config.js',
+      'dist/site-read.mjs',
+      'dist/site-expressive-code.mjs',
+      'content-schemas/json/curriculum.schema.json',
+      'types/astro.d.ts',
+      'types/content.d.ts',
+    ])
+      assert.ok(files.includes(needed), `${needed} is not in the package`);
     // JavaScript only: the site's modules compiled (scripts/build-site.mjs), its Astro components as they are.
-    assert.deepEqual(files.filter((file) => /\.[mc]?tsx?$/.test(file) && !file.endsWith('.d.ts')), [], 'TypeScript sources are in the package');
+    assert.deepEqual(
+      files.filter((file) => /\.[mc]?tsx?$/.test(file) && !file.endsWith('.d.ts')),
+      [],
+      'TypeScript sources are in the package',
+    );
     // templates/ holds the lesson scaffold init --example writes, its test included.
-    const unwanted = files.filter((file) => /\.map$|^(cli|e2e|scripts|bench|examples|docs|site|pipeline)\/|^astro\.config|(^|\/)tsconfig\.json$|(^|\/)(test-)?fixtures?([.\/-]|$)|state-fixture/.test(file) || (/(\.|\/)test\b/.test(file) && !file.startsWith('templates/')));
+    const unwanted = files.filter(
+      (file) =>
+        /\.map$|^(cli|e2e|scripts|bench|examples|docs|site|pipeline)\/|^astro\.config|(^|\/)tsconfig\.json$|(^|\/)(test-)?fixtures?([.\/-]|$)|state-fixture/.test(
+          file,
+        ) ||
+        (/(\.|\/)test\b/.test(file) && !file.startsWith('templates/')),
+    );
     assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
 
     const installed = await workflow.installed;
@@ -110,7 +197,11 @@ describe('the packed package, installed', { concurrency: true }, () => {
 
 /** The installed CLI, run in `cwd`; fails the test with its output unless it exits 0. */
 async function codelabgen(dir: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const result = await run(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], { cwd, timeout: 300_000, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, ...env } });
+  const result = await run(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args], {
+    cwd,
+    timeout: 300_000,
+    env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, ...env },
+  });
   assert.equal(result.status, 0, `codelabgen ${args.join(' ')}: ${result.stdout}${result.stderr}`);
   return result.stdout;
 }
@@ -123,15 +214,34 @@ async function newCourseAndExample(dir: string): Promise<void> {
   const next = await codelabgen(dir, ['state', 'next', '--course', 'new-course'], dir);
   assert.equal((JSON.parse(next) as { phase: string }).phase, 'init');
 
-  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), { recursive: true, filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from) });
+  cpSync(path.join(REPO_ROOT, 'examples', 'node-streams'), path.join(dir, 'course'), {
+    recursive: true,
+    filter: (from) => !/__pycache__|\.pytest_cache|node_modules/.test(from),
+  });
   // Diagrams are left to the browser here (rendering nine takes ~20 s); what build-time rendering
   // loads must still resolve from the installed package: playwright, and mermaid's minified build.
-  const playwright = await run(process.execPath, ['--input-type=module', '-e', "import.meta.resolve('playwright'); import.meta.resolve('mermaid/dist/mermaid.min.js')"], { cwd: path.join(dir, 'node_modules', 'codelabgen') });
-  assert.equal(playwright.status, 0, `playwright is not installed with codelabgen, so diagrams cannot render at build time:\n${playwright.stderr}`);
-  const build = await codelabgen(dir, ['site', 'build', '--course', 'course', '--out', 'site', '--drafts'], dir, { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams') });
+  const playwright = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "import.meta.resolve('playwright'); import.meta.resolve('mermaid/dist/mermaid.min.js')",
+    ],
+    { cwd: path.join(dir, 'node_modules', 'codelabgen') },
+  );
+  assert.equal(
+    playwright.status,
+    0,
+    `playwright is not installed with codelabgen, so diagrams cannot render at build time:\n${playwright.stderr}`,
+  );
+  const build = await codelabgen(dir, ['site', 'build', '--course', 'course', '--out', 'site', '--drafts'], dir, {
+    CODELABGEN_CHROMIUM: 'none',
+    CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams'),
+  });
   assert.match(build, /diagrams: 0 rendered, 0 cached, 0 failed, 9 client-side\n/);
   assert.match(build, /built \d+ pages \(6 lessons, drafts\)/);
-  for (const page of ['index.html', 'search/index.html', 'pagefind/pagefind.js']) assert.ok(existsSync(path.join(dir, 'site', page)), `${page} missing`);
+  for (const page of ['index.html', 'search/index.html', 'pagefind/pagefind.js'])
+    assert.ok(existsSync(path.join(dir, 'site', page)), `${page} missing`);
   assert.ok(!existsSync(path.join(dir, 'course', '.astro')), 'the build wrote into the course');
 }
 
@@ -148,7 +258,11 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
   mkdirSync(course);
   writeFileSync(path.join(course, 'package.json'), '{ "private": true }\n');
   symlinkSync(path.join(dir, 'node_modules'), path.join(course, 'node_modules'));
-  const ok = (args: string[]) => codelabgen(course, args, course, { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams-author') });
+  const ok = (args: string[]) =>
+    codelabgen(course, args, course, {
+      CODELABGEN_CHROMIUM: 'none',
+      CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams-author'),
+    });
   const init = await ok(['init', '.', '--title', 'My own course', '--example', '--ci', 'github']);
   assert.match(init, /^wrote \.gitignore: commit \.codelabgen\/ /m);
   // Run from the project's own install, the printed commands are the ones to type there.
@@ -169,13 +283,30 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
   };
   const published = copy('my-course-published');
   const publish = async () => {
-    const built = await codelabgen(published, ['site', 'build', '--out', '../my-site', '--base', '/mine/'], published, { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams-author') });
+    const built = await codelabgen(published, ['site', 'build', '--out', '../my-site', '--base', '/mine/'], published, {
+      CODELABGEN_CHROMIUM: 'none',
+      CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams-author'),
+    });
     assert.match(built, /built \d+ pages \(2 lessons\)/);
-    assert.match(readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'), /tests passed \d+\/\d+/);
+    assert.match(
+      readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'),
+      /tests passed \d+\/\d+/,
+    );
     // site preview serves that build at its base without being told the base again.
-    await serves(dir, published, ['site', 'preview', '--out', '../my-site'], `/mine/lessons/${lessonDir}/`, 60_000, async () => {});
+    await serves(
+      dir,
+      published,
+      ['site', 'preview', '--out', '../my-site'],
+      `/mine/lessons/${lessonDir}/`,
+      60_000,
+      async () => {},
+    );
   };
-  await Promise.all([siteDev(dir, course, lessonDir), publish(), starlightHost(installed, copy('my-course-for-starlight'))]);
+  await Promise.all([
+    siteDev(dir, course, lessonDir),
+    publish(),
+    starlightHost(installed, copy('my-course-for-starlight')),
+  ]);
 }
 
 /** `site dev` shows each save of the lesson's readalong: three by rename, three in place. */
@@ -201,9 +332,25 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
 }
 
 /** Runs the installed CLI's server command (`site dev`, `site preview`) until `page` answers, then `use`s it and stops it. */
-async function serves(dir: string, course: string, args: string[], page: string, ms: number, use: (url: string, log: () => string) => Promise<void>): Promise<void> {
+async function serves(
+  dir: string,
+  course: string,
+  args: string[],
+  page: string,
+  ms: number,
+  use: (url: string, log: () => string) => Promise<void>,
+): Promise<void> {
   const port = await freePort();
-  const server = spawn(process.execPath, [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args, '--port', String(port)], { cwd: course, env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const server = spawn(
+    process.execPath,
+    [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args, '--port', String(port)],
+    {
+      cwd: course,
+      env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let log = '';
   server.stdout.on('data', (d: Buffer) => (log += d));
   server.stderr.on('data', (d: Buffer) => (log += d));
@@ -226,7 +373,12 @@ async function starlightHost(installed: string, course: string): Promise<void> {
   const host = path.join(installed, 'starlight-host');
   const files: Record<string, string> = {
     // Starlight a direct dependency, as `npx astro add starlight` makes it (Astro bundles those).
-    'package.json': JSON.stringify({ name: 'starlight-host', type: 'module', private: true, dependencies: { '@astrojs/starlight': '*', astro: '*', codelabgen: '*' } }),
+    'package.json': JSON.stringify({
+      name: 'starlight-host',
+      type: 'module',
+      private: true,
+      dependencies: { '@astrojs/starlight': '*', astro: '*', codelabgen: '*' },
+    }),
     'astro.config.mjs': `import { defineConfig } from 'astro/config';
 import codelabgen from 'codelabgen/astro';
 import starlight from '@astrojs/starlight';
@@ -235,7 +387,8 @@ export default defineConfig({
   integrations: [codelabgen({ course: ${JSON.stringify(course)}, prefix: '/course' }), starlight({ title: 'Host docs' })],
 });
 `,
-    'ec.config.mjs': "import { pluginLineNumbers } from 'codelabgen/astro';\nexport default { plugins: [pluginLineNumbers()], defaultProps: { showLineNumbers: false } };\n",
+    'ec.config.mjs':
+      "import { pluginLineNumbers } from 'codelabgen/astro';\nexport default { plugins: [pluginLineNumbers()], defaultProps: { showLineNumbers: false } };\n",
     'src/content.config.ts': `import { defineCollection } from 'astro:content';
 import { docsLoader } from '@astrojs/starlight/loaders';
 import { docsSchema } from '@astrojs/starlight/schema';
@@ -249,13 +402,25 @@ export const collections = { docs: defineCollection({ loader: docsLoader(), sche
     writeFileSync(path.join(host, file), text);
   }
   const events = readFileSync(path.join(course, '.codelabgen', 'events.jsonl'), 'utf8');
-  const build = await run(process.execPath, [path.join(installed, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: host, timeout: 300_000, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none', CODELABGEN_COURSE: undefined } });
+  const build = await run(
+    process.execPath,
+    [path.join(installed, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'],
+    {
+      cwd: host,
+      timeout: 300_000,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none', CODELABGEN_COURSE: undefined },
+    },
+  );
   assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
   const lessons = readdirSync(path.join(host, 'dist', 'course', 'lessons'));
   assert.equal(lessons.length, 2, `course lessons in the Starlight site: ${lessons.join(', ')}`);
   const page = readFileSync(path.join(host, 'dist', 'course', 'lessons', lessons[0]!, 'index.html'), 'utf8');
-  assert.match(page, /class="gutter"/, 'the course\'s code lost its line numbers');
+  assert.match(page, /class="gutter"/, "the course's code lost its line numbers");
   assert.match(page, /tests passed \d+\/\d+/);
   assert.match(readFileSync(path.join(host, 'dist', 'index.html'), 'utf8'), /Host docs home/);
-  assert.equal(readFileSync(path.join(course, '.codelabgen', 'events.jsonl'), 'utf8'), events, 'the host\'s astro build wrote into the course');
+  assert.equal(
+    readFileSync(path.join(course, '.codelabgen', 'events.jsonl'), 'utf8'),
+    events,
+    "the host's astro build wrote into the course",
+  );
 }

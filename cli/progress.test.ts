@@ -25,7 +25,10 @@ test('status rewrites one stderr line on a TTY and is cleared before the next ou
   out.status('site build: search: indexing');
   out.clearStatus();
   out.clearStatus();
-  assert.equal(stderr.text, '\r\x1b[2Ksite build: loading: reading the course\r\x1b[2Ksite build: pages: a very long detail t\r\x1b[2Kwarning: x\n\r\x1b[2Ksite build: search: indexing\r\x1b[2K');
+  assert.equal(
+    stderr.text,
+    '\r\x1b[2Ksite build: loading: reading the course\r\x1b[2Ksite build: pages: a very long detail t\r\x1b[2Kwarning: x\n\r\x1b[2Ksite build: search: indexing\r\x1b[2K',
+  );
   const piped = fakeStream(false);
   const quiet = createOutput(fakeStream(false), piped, {});
   quiet.status('site build: loading');
@@ -36,13 +39,20 @@ test('status rewrites one stderr line on a TTY and is cleared before the next ou
 /** Runs the built CLI on a pseudo-terminal; returns everything it wrote there. */
 function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; screen: string } {
   const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
-  const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 300_000 });
+  const result = spawnSync('script', ['-qec', command, '/dev/null'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    timeout: 300_000,
+  });
   return { code: result.status, screen: result.stdout.replace(/\r\n/g, '\n') };
 }
 
 const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
-test('site build shows one updating progress line on a TTY and plain lines on a pipe; --strict-diagrams fails without Chromium', { skip: !hasScript && 'needs util-linux script', timeout: 300_000 }, async () => {
+test('site build shows one updating progress line on a TTY and plain lines on a pipe; --strict-diagrams fails without Chromium', {
+  skip: !hasScript && 'needs util-linux script',
+  timeout: 300_000,
+}, async () => {
   const dir = scratchDir();
   const course = path.join(dir, 'course');
   await generateCourse(course, { lessons: 1, perModule: 1, stageOf: () => 'done' });
@@ -50,26 +60,53 @@ test('site build shows one updating progress line on a TTY and plain lines on a 
   const tty = onTerminal(['site', 'build', '--course', course, '--out', path.join(dir, 'out'), '--drafts'], env);
   assert.equal(tty.code, 0, tty.screen);
   const steps = [...tty.screen.matchAll(/\r\x1b\[2K(site build: [a-z]+)/g)].map((match) => match[1]);
-  assert.deepEqual(steps, ['site build: loading', 'site build: diagrams', 'site build: pages', 'site build: search', 'site build: done']);
+  assert.deepEqual(steps, [
+    'site build: loading',
+    'site build: diagrams',
+    'site build: pages',
+    'site build: search',
+    'site build: done',
+  ]);
   assert.doesNotMatch(tty.screen, /site build: [^\r\n]*\n/, 'a progress step ended with a newline on a TTY');
-  assert.match(tty.screen, /\r\x1b\[2Kdiagrams: 0 rendered, 0 cached, 0 failed, 1 client-side\n/, 'the result starts on a cleared line');
+  assert.match(
+    tty.screen,
+    /\r\x1b\[2Kdiagrams: 0 rendered, 0 cached, 0 failed, 1 client-side\n/,
+    'the result starts on a cleared line',
+  );
 
   const empty = path.join(dir, 'empty');
   assert.equal(cli(['init', empty, '--title', 'No curriculum yet']).code, 0);
   const failed = onTerminal(['site', 'build', '--course', empty, '--out', path.join(dir, 'out2')]);
   assert.equal(failed.code, 2, failed.screen);
-  assert.match(failed.screen, /^\r\x1b\[2Ksite build: loading: reading the course\r\x1b\[2Kerror: \.codelabgen\/curriculum\.yaml not found/, 'the error starts on a cleared line, not after the progress text');
+  assert.match(
+    failed.screen,
+    /^\r\x1b\[2Ksite build: loading: reading the course\r\x1b\[2Kerror: \.codelabgen\/curriculum\.yaml not found/,
+    'the error starts on a cleared line, not after the progress text',
+  );
 
-  const plain = cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out'), '--drafts'], { env, timeoutMs: 300_000 });
+  const plain = cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out'), '--drafts'], {
+    env,
+    timeoutMs: 300_000,
+  });
   assert.equal(plain.code, 0, plain.stderr);
-  assert.match(plain.stderr, /^site build: loading: .+\nsite build: diagrams: .+\nsite build: pages: .+\nsite build: search: .+\nsite build: done: .+\n$/);
+  assert.match(
+    plain.stderr,
+    /^site build: loading: .+\nsite build: diagrams: .+\nsite build: pages: .+\nsite build: search: .+\nsite build: done: .+\n$/,
+  );
 
   const events = readEvents(course).length;
-  const piped = cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out3'), '--strict-diagrams'], { env, timeoutMs: 300_000 });
+  const piped = cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out3'), '--strict-diagrams'], {
+    env,
+    timeoutMs: 300_000,
+  });
   assert.equal(piped.code, 1, piped.stderr);
-  const strictError = "error: site build: 1 diagram left to the reader's browser (no Chromium found, or it could not draw it); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that";
+  const strictError =
+    "error: site build: 1 diagram left to the reader's browser (no Chromium found, or it could not draw it); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that";
   // Plain progress lines on a pipe; the strict check stops the build before any page is written.
-  assert.equal(piped.stderr, `site build: loading: reading the course\nsite build: diagrams: 1 diagrams\n${strictError}\n`);
+  assert.equal(
+    piped.stderr,
+    `site build: loading: reading the course\nsite build: diagrams: 1 diagrams\n${strictError}\n`,
+  );
   assert.ok(!existsSync(path.join(dir, 'out3')), 'a failed strict build wrote its output folder');
   assert.equal(readEvents(course).length, events, 'a failed strict build was recorded as a site.build');
 });

@@ -22,7 +22,11 @@ modules:
       - { id: "2.1", slug: transform, title: Transform streams }
 `;
 
-export const LESSON_DIRS: Record<string, string> = { '1.1': '1-basics/1.1-readable', '1.2': '1-basics/1.2-writable', '2.1': '2-advanced/2.1-transform' };
+export const LESSON_DIRS: Record<string, string> = {
+  '1.1': '1-basics/1.1-readable',
+  '1.2': '1-basics/1.2-writable',
+  '2.1': '2-advanced/2.1-transform',
+};
 
 export function write(root: string, rel: string, text: string): void {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -52,10 +56,19 @@ export function refused(root: string, args: string[], pattern?: RegExp, input?: 
 export const ARTIFACTS_BY_PHASE: Record<string, (root: string) => void> = {
   recon: (root) => write(root, '.codelabgen/research/overview.md', '# Overview\n'),
   sources: (root) => {
-    write(root, '.codelabgen/sources.jsonl', `${JSON.stringify({ id: 'node-docs', title: 'Node docs', url: 'https://nodejs.org/api/stream.html', kind: 'official-docs', status: 'accepted' })}\n`);
+    write(
+      root,
+      '.codelabgen/sources.jsonl',
+      `${JSON.stringify({ id: 'node-docs', title: 'Node docs', url: 'https://nodejs.org/api/stream.html', kind: 'official-docs', status: 'accepted' })}\n`,
+    );
     write(root, '.codelabgen/sources/node-docs.md', '# Digest\n');
   },
-  topics: (root) => write(root, '.codelabgen/topics/node-docs.jsonl', `${JSON.stringify({ id: 'backpressure', source: 'node-docs', title: 'Backpressure', summary: 'Why write() returns false.' })}\n`),
+  topics: (root) =>
+    write(
+      root,
+      '.codelabgen/topics/node-docs.jsonl',
+      `${JSON.stringify({ id: 'backpressure', source: 'node-docs', title: 'Backpressure', summary: 'Why write() returns false.' })}\n`,
+    ),
   curriculum: (root) => {
     write(root, '.codelabgen/curriculum.yaml', CURRICULUM);
     write(root, '.codelabgen/plan.md', '# Plan\n');
@@ -70,7 +83,11 @@ export const ARTIFACTS_BY_PHASE: Record<string, (root: string) => void> = {
 export function courseAt(phase: string, config = ''): string {
   return copyOfCourse(`phase ${phase}\n${config}`, (root) => {
     initCourse(root, 'Streams');
-    write(root, '.codelabgen/config.yaml', `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`);
+    write(
+      root,
+      '.codelabgen/config.yaml',
+      `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`,
+    );
     const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
     for (const next of order.slice(0, order.indexOf(phase) + 1)) {
       const current = readState(root).phase as string;
@@ -83,14 +100,20 @@ export function courseAt(phase: string, config = ''): string {
 /** Writes the artifact the work for `stage` produces for lesson `id`. */
 export function writeStageArtifact(root: string, id: string, stage: string): void {
   const dir = LESSON_DIRS[id] as string;
-  if (stage === 'spec') write(root, `.codelabgen/lessons/${id}/spec.yaml`, `lesson: "${id}"\ntitle: Lesson ${id}\ngoal: Show it.\n`);
+  if (stage === 'spec')
+    write(root, `.codelabgen/lessons/${id}/spec.yaml`, `lesson: "${id}"\ntitle: Lesson ${id}\ngoal: Show it.\n`);
   if (stage === 'code') {
     write(root, `${dir}/main.mjs`, 'export const answer = 42;\n');
-    write(root, `${dir}/main.test.mjs`, "import test from 'node:test';\nimport assert from 'node:assert';\nimport { answer } from './main.mjs';\ntest('answer', () => assert.equal(answer, 42));\n");
+    write(
+      root,
+      `${dir}/main.test.mjs`,
+      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { answer } from './main.mjs';\ntest('answer', () => assert.equal(answer, 42));\n",
+    );
   }
   if (stage === 'readalong') write(root, `${dir}/docs/readalong.md`, '# Read along\n\n```js file=main.mjs\n```\n');
   if (stage === 'notes') write(root, `${dir}/docs/notes.md`, '# Notes\n');
-  if (stage === 'reviewed') write(root, `.codelabgen/lessons/${id}/review.md`, `---\nlesson: "${id}"\nverdict: pass\n---\nLooks good.\n`);
+  if (stage === 'reviewed')
+    write(root, `.codelabgen/lessons/${id}/review.md`, `---\nlesson: "${id}"\nverdict: pass\n---\nLooks good.\n`);
 }
 
 /**
@@ -99,13 +122,25 @@ export function writeStageArtifact(root: string, id: string, stage: string): voi
  */
 export function simulateVerified(root: string, id: string): void {
   const state = readState(root) as { last_seq: number };
-  const event = { seq: state.last_seq + 1, ts: new Date().toISOString(), kind: 'lesson.verified', lesson: id, code_hash: hashLessonCode(path.join(root, LESSON_DIRS[id] as string)), run: null };
+  const event = {
+    seq: state.last_seq + 1,
+    ts: new Date().toISOString(),
+    kind: 'lesson.verified',
+    lesson: id,
+    code_hash: hashLessonCode(path.join(root, LESSON_DIRS[id] as string)),
+    run: null,
+  };
   appendFileSync(path.join(root, '.codelabgen', 'events.jsonl'), `${JSON.stringify(event)}\n`);
   ok(root, 'state', 'show'); // recovery applies it
 }
 
 /** Moves a lesson from its stage to `target`, writing each artifact; verification is simulated. */
-export function advance(root: string, id: string, target: string, verify: (root: string, id: string) => void = simulateVerified): void {
+export function advance(
+  root: string,
+  id: string,
+  target: string,
+  verify: (root: string, id: string) => void = simulateVerified,
+): void {
   const stages = ['pending', 'spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done'];
   const lessons = readState(root).lessons as Record<string, { stage: string }>;
   for (const stage of stages.slice(stages.indexOf(lessons[id]?.stage ?? 'pending') + 1, stages.indexOf(target) + 1)) {

@@ -8,7 +8,14 @@ import { CURRICULUM, courseAt, ok, write } from './protocol-fixture.ts';
 
 test('report.md escapes HTML and markdown from titles, notes, reasons and facts, and a newline forges no line', () => {
   const root = courseAt('lessons');
-  write(root, '.codelabgen/curriculum.yaml', CURRICULUM.replace('title: Transform streams', 'title: "Transform\\n## Forged heading <img src=x onerror=alert(1)>"'));
+  write(
+    root,
+    '.codelabgen/curriculum.yaml',
+    CURRICULUM.replace(
+      'title: Transform streams',
+      'title: "Transform\\n## Forged heading <img src=x onerror=alert(1)>"',
+    ),
+  );
   ok(root, 'register');
   ok(root, 'state', 'block', '2.1', '--reason', 'see [the docs](javascript:alert(1)) *now*');
   const task = ok(root, 'state', 'task', 'start', '1.1').trim();
@@ -20,8 +27,14 @@ test('report.md escapes HTML and markdown from titles, notes, reasons and facts,
   assert.doesNotMatch(md, /[^\\]\]\(javascript:/, 'a live javascript: link in report.md');
   assert.doesNotMatch(md, /^## Forged|^- \*\*forged\*\*/m, 'a newline in course data forged a report line');
   assert.match(md, /^### 2\.1 Transform \\#\\# Forged heading \\<img src=x onerror=alert\(1\)\\>$/m);
-  assert.match(md, /^- \*\*blocked\*\* 2\.1 is blocked at pending: blocked for the user: see \\\[the docs\\\]\(javascript:alert\(1\)\) \\\*now\\\*$/m);
-  assert.match(md, /^- \*\*task-failed\*\* 1\.1: task t1 \(example-designer\) failed: \\<script\\>alert\(1\)\\<\/script\\> - \\\*\\\*forged\\\*\\\* item$/m);
+  assert.match(
+    md,
+    /^- \*\*blocked\*\* 2\.1 is blocked at pending: blocked for the user: see \\\[the docs\\\]\(javascript:alert\(1\)\) \\\*now\\\*$/m,
+  );
+  assert.match(
+    md,
+    /^- \*\*task-failed\*\* 1\.1: task t1 \(example-designer\) failed: \\<script\\>alert\(1\)\\<\/script\\> - \\\*\\\*forged\\\*\\\* item$/m,
+  );
   assert.match(md, /: text=\\<b\\>bold\\<\/b\\> \\`code\\` \\\| pipe$/m);
   assert.match(md, /^\| 2\.1 \| Transform \\#\\# Forged heading \\<img src=x onerror=alert\(1\)\\> \| pending \|/m);
 });

@@ -36,7 +36,10 @@ export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[]
   let best: { spec: CommandSpec; rest: string[] } | null = null;
   for (const spec of COMMANDS) {
     const words = spec.name.split(' ');
-    if (words.every((word, index) => argv[index] === word) && (!best || words.length > best.spec.name.split(' ').length)) {
+    if (
+      words.every((word, index) => argv[index] === word) &&
+      (!best || words.length > best.spec.name.split(' ').length)
+    ) {
       best = { spec, rest: argv.slice(words.length) };
     }
   }
@@ -64,7 +67,8 @@ function unknownCommand(argv: string[]): never {
   const group = groupPrefix(words);
   const depth = group === '' ? 0 : group.split(' ').length;
   const options = nextWords(COMMANDS, group);
-  if (words.length === depth) throw new UsageError(`"${group}" needs a command: ${options.join(', ')} (see "codelabgen ${group} --help")`);
+  if (words.length === depth)
+    throw new UsageError(`"${group}" needs a command: ${options.join(', ')} (see "codelabgen ${group} --help")`);
   const given = words.slice(0, depth + 1).join(' ');
   const guess = nearest(words[depth] ?? '', options);
   if (guess !== undefined) {
@@ -112,7 +116,9 @@ async function run(given: string[], load: (spec: CommandSpec) => Promise<Command
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`${spec.name}: ${parseArgsProblem(error)}${optionGuess(error, Object.keys(options))} (see "codelabgen ${spec.name} --help")`);
+    throw new UsageError(
+      `${spec.name}: ${parseArgsProblem(error)}${optionGuess(error, Object.keys(options))} (see "codelabgen ${spec.name} --help")`,
+    );
   }
   if (parsed.values.help === true) {
     stdout.write(`${asInvoked(commandHelp(spec, COMMANDS), processInvocation())}\n`);
@@ -120,10 +126,17 @@ async function run(given: string[], load: (spec: CommandSpec) => Promise<Command
   }
   const { min = 0, max = 0 } = spec.positionals ?? {};
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    throw new UsageError(`${spec.name}: expected ${spec.args ?? 'no arguments'}, got ${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`} (see "codelabgen ${spec.name} --help")`);
+    throw new UsageError(
+      `${spec.name}: expected ${spec.args ?? 'no arguments'}, got ${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`} (see "codelabgen ${spec.name} --help")`,
+    );
   }
   const module = await load(spec);
-  const ctx = createContext(spec.name, argv, parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals);
+  const ctx = createContext(
+    spec.name,
+    argv,
+    parsed.values as Record<string, string | boolean | string[] | undefined>,
+    parsed.positionals,
+  );
   return (await module.run(ctx)) ?? EXIT.ok;
 }
 
@@ -146,7 +159,10 @@ function optionGuess(error: unknown, known: string[]): string {
  * started and releases the locks it holds, on SIGINT or SIGTERM, before the process exits. `load`
  * loads the chosen command's module (cli/loaders.ts for dist/main.mjs, its own map in the state bundle).
  */
-export async function main(shutdown: () => void | Promise<void>, load: (spec: CommandSpec) => Promise<CommandModule>): Promise<void> {
+export async function main(
+  shutdown: () => void | Promise<void>,
+  load: (spec: CommandSpec) => Promise<CommandModule>,
+): Promise<void> {
   const exitAfterShutdown = async (code: number): Promise<never> => {
     try {
       await shutdown();

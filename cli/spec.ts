@@ -34,7 +34,11 @@ export interface CommandSpec {
 }
 
 export const COMMON_OPTIONS: Record<string, OptionSpec> = {
-  course: { type: 'string', value: 'DIR', help: 'course directory (default: $CODELABGEN_COURSE, else the nearest ancestor with .codelabgen/)' },
+  course: {
+    type: 'string',
+    value: 'DIR',
+    help: 'course directory (default: $CODELABGEN_COURSE, else the nearest ancestor with .codelabgen/)',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };
 

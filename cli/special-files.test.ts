@@ -17,7 +17,11 @@ let dirs: string[] = [];
 after(() => removeDir(work));
 before(async () => {
   // 1.1 done, 1.2 at notes (its review is next), 1.3 at code (its verification is next).
-  ({ dirs } = await generateCourse(root, { lessons: 3, stageOf: (i) => (['done', 'notes', 'code'] as const)[i]!, diagram: () => null }));
+  ({ dirs } = await generateCourse(root, {
+    lessons: 3,
+    stageOf: (i) => (['done', 'notes', 'code'] as const)[i]!,
+    diagram: () => null,
+  }));
 });
 
 /** Replaces a file with a named pipe nobody writes to. */

@@ -7,7 +7,6 @@ import { releaseHeldLocks } from '../pipeline/state-commands.ts';
 import { findCommand, hoistLeadingCourse, main } from './run.ts';
 import { STATE_LOADERS } from './state-loaders.ts';
 
-
 /**
  * Runs this process's command line when it names one of the commands above and returns true;
  * returns false, having done nothing, for any other (the launcher then loads dist/main.mjs).

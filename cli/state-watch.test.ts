@@ -21,17 +21,25 @@ async function until(read: () => string, pattern: RegExp, ms = 10_000): Promise<
 test('state watch on a pipe: a line per change made by other processes, then a clean exit on Ctrl-C', async (t) => {
   const root = courseAt('lessons');
   t.after(() => removeDir(root));
-  const watch = cliAsync(['state', 'watch', '--course', root], { env: { NO_COLOR: undefined, FORCE_COLOR: undefined } });
+  const watch = cliAsync(['state', 'watch', '--course', root], {
+    env: { NO_COLOR: undefined, FORCE_COLOR: undefined },
+  });
   t.after(() => watch.child.kill('SIGKILL'));
   let stdout = '';
   watch.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
-  await until(() => stdout, /seq \d+ lessons: pending 3 · spec 0 .* done 0 \| running 0 \| last: phase scaffold → lessons\n/);
+  await until(
+    () => stdout,
+    /seq \d+ lessons: pending 3 · spec 0 .* done 0 \| running 0 \| last: phase scaffold → lessons\n/,
+  );
   advance(root, '1.1', 'spec');
   await until(() => stdout, /pending 2 · spec 1 .*\| last: 1\.1 pending → spec\n/);
   ok(root, 'state', 'task', 'start', '1.1');
   await until(() => stdout, /running 1 \| last: 1\.1 task t1 \(code-author\) still running/);
   ok(root, 'state', 'block', '1.2', '--reason', 'needs an API key');
-  await until(() => stdout, /\(blocked 1\) \| running 1 \| needs a human: codelabgen state unblock 1\.2 --note "your decision" \| last: 1\.2 blocked for the user: needs an API key\n/);
+  await until(
+    () => stdout,
+    /\(blocked 1\) \| running 1 \| needs a human: codelabgen state unblock 1\.2 --note "your decision" \| last: 1\.2 blocked for the user: needs an API key\n/,
+  );
   watch.child.kill('SIGINT');
   const result = await watch.done;
   assert.equal(result.stderr, '');
@@ -55,12 +63,19 @@ test('state watch: a lease that runs out moves its task to interrupted, with no 
   await watch.done;
 });
 
-test('state watch on a terminal redraws the board in colour, and not with NO_COLOR', { skip: spawnSync('script', ['--version']).status !== 0 && 'no script(1)' }, async (t) => {
+test('state watch on a terminal redraws the board in colour, and not with NO_COLOR', {
+  skip: spawnSync('script', ['--version']).status !== 0 && 'no script(1)',
+}, async (t) => {
   const root = courseAt('lessons');
   t.after(() => removeDir(root));
   ok(root, 'state', 'block', '1.2', '--reason', 'needs an API key');
   // script(1) runs the watch on a pseudo-terminal; timeout ends it with SIGINT after 2 s.
-  const onTerminal = (env: NodeJS.ProcessEnv) => spawnSync('script', ['-qec', `timeout -s INT 2 ${process.execPath} ${CLI} state watch --course ${root}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, TERM: 'xterm', COLUMNS: '100', ...env } });
+  const onTerminal = (env: NodeJS.ProcessEnv) =>
+    spawnSync(
+      'script',
+      ['-qec', `timeout -s INT 2 ${process.execPath} ${CLI} state watch --course ${root}`, '/dev/null'],
+      { encoding: 'utf8', env: { ...process.env, TERM: 'xterm', COLUMNS: '100', ...env } },
+    );
   const colour = onTerminal({ NO_COLOR: '', FORCE_COLOR: '' });
   assert.match(colour.stdout, /\x1b\[2J/, 'clears the screen once');
   assert.match(colour.stdout, /\x1b\[H\x1b\[1mStreams — phase lessons, seq \d+\x1b\[22m/);
@@ -78,7 +93,10 @@ test('state watch refuses a course without state.json, naming the way back', () 
     mkdirSync(path.join(root, '.codelabgen'));
     const result = cli(['state', 'watch', '--course', root]);
     assert.equal(result.code, 2, result.stderr);
-    assert.equal(result.stderr, `error: ${root} has no .codelabgen/state.json: nothing to follow\nhint: rebuild it from the event log: codelabgen state rebuild\n`);
+    assert.equal(
+      result.stderr,
+      `error: ${root} has no .codelabgen/state.json: nothing to follow\nhint: rebuild it from the event log: codelabgen state rebuild\n`,
+    );
     assert.equal(result.stdout, '');
   } finally {
     removeDir(root);

@@ -18,7 +18,19 @@ test('editDistance counts insertions, deletions, substitutions and adjacent swap
 });
 
 test('nearest suggests a close word and nothing for a far one', () => {
-  const top = ['init', 'state', 'status', 'register', 'report', 'verify', 'schema', 'check', 'site', 'completion', 'help'];
+  const top = [
+    'init',
+    'state',
+    'status',
+    'register',
+    'report',
+    'verify',
+    'schema',
+    'check',
+    'site',
+    'completion',
+    'help',
+  ];
   assert.equal(nearest('sitee', top), 'site');
   assert.equal(nearest('stat', top), 'state', 'ties go to the first candidate of the table');
   assert.equal(nearest('regsiter', top), 'register');

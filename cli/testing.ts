@@ -47,15 +47,24 @@ export function cli(args: readonly string[], options: RunOptions = {}): CliResul
 }
 
 /** Runs the built CLI as a child process; resolves when it ends. */
-export function cliAsync(args: readonly string[], options: RunOptions = {}): { child: ReturnType<typeof spawn>; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, env: childEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+export function cliAsync(
+  args: readonly string[],
+  options: RunOptions = {},
+): { child: ReturnType<typeof spawn>; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: childEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   if (options.input !== undefined) child.stdin.end(options.input);
   else child.stdin.end();
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -135,7 +144,13 @@ export function snapshot(dir: string): Map<string, string> {
     for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) walk(child);
-      else if (entry.isFile()) files.set(child, createHash('sha256').update(readFileSync(path.join(dir, child))).digest('hex'));
+      else if (entry.isFile())
+        files.set(
+          child,
+          createHash('sha256')
+            .update(readFileSync(path.join(dir, child)))
+            .digest('hex'),
+        );
     }
   };
   walk('');
@@ -144,7 +159,10 @@ export function snapshot(dir: string): Map<string, string> {
 
 export function readEvents(root: string): Array<Record<string, unknown>> {
   const text = readFileSync(path.join(root, '.codelabgen', 'events.jsonl'), 'utf8');
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 export function readState(root: string): Record<string, unknown> {
@@ -168,12 +186,19 @@ export function exists(file: string): boolean {
  * (the temp folder on another file system). `node`: the Node binary to run there.
  */
 export function repoForOtherUsers(): { root: string; node: string } | null {
-  const searchable = (dir: string): boolean => dir === path.dirname(dir) || ((statSync(dir).mode & 0o001) !== 0 && searchable(path.dirname(dir)));
-  const nodeFor = (root: string) => (process.execPath.startsWith(`${REPO_ROOT}${path.sep}`) ? path.join(root, path.relative(REPO_ROOT, process.execPath)) : process.execPath);
-  if (searchable(REPO_ROOT) && searchable(path.dirname(process.execPath))) return { root: REPO_ROOT, node: process.execPath };
+  const searchable = (dir: string): boolean =>
+    dir === path.dirname(dir) || ((statSync(dir).mode & 0o001) !== 0 && searchable(path.dirname(dir)));
+  const nodeFor = (root: string) =>
+    process.execPath.startsWith(`${REPO_ROOT}${path.sep}`)
+      ? path.join(root, path.relative(REPO_ROOT, process.execPath))
+      : process.execPath;
+  if (searchable(REPO_ROOT) && searchable(path.dirname(process.execPath)))
+    return { root: REPO_ROOT, node: process.execPath };
   const copy = scratchDir('codelabgen-repo-for-others-');
   chmodSync(copy, 0o755);
-  const entries = readdirSync(REPO_ROOT).filter((name) => name !== '.git').map((name) => path.join(REPO_ROOT, name));
+  const entries = readdirSync(REPO_ROOT)
+    .filter((name) => name !== '.git')
+    .map((name) => path.join(REPO_ROOT, name));
   const copied = spawnSync('cp', ['-al', ...entries, copy], { encoding: 'utf8' });
   if (copied.status !== 0) return null;
   return { root: copy, node: nodeFor(copy) };

@@ -10,10 +10,24 @@ const HASH = `sha256:${'0'.repeat(64)}`;
 
 function runResult(lesson: string, run: number, passed: boolean, startedAt: string): Record<string, unknown> {
   return {
-    schema_version: 1, lesson, run, runtime: 'node', argv: ['node', '--test'], cwd: `1-m/${lesson}-x`, started_at: startedAt,
-    duration_ms: 10, exit_code: passed ? 0 : 1, signal: null, timed_out: false, passed,
+    schema_version: 1,
+    lesson,
+    run,
+    runtime: 'node',
+    argv: ['node', '--test'],
+    cwd: `1-m/${lesson}-x`,
+    started_at: startedAt,
+    duration_ms: 10,
+    exit_code: passed ? 0 : 1,
+    signal: null,
+    timed_out: false,
+    passed,
     tests: { passed: passed ? 1 : 0, failed: passed ? 0 : 1, skipped: 0, total: 1 },
-    output_tail: '', output_bytes: 0, output_truncated: false, code_hash: HASH, cause: passed ? null : 'tests failed',
+    output_tail: '',
+    output_bytes: 0,
+    output_truncated: false,
+    code_hash: HASH,
+    cause: passed ? null : 'tests failed',
   };
 }
 
@@ -37,7 +51,10 @@ test('verify merge: a run file claiming another lesson than its folder is refuse
   writeRun(second, '2.9', 2, runResult('1.1', 2, true, '2026-01-01T11:00:00.000Z'));
   const merged = cli(['verify', 'merge', first, second]);
   assert.equal(merged.code, 2, merged.stdout);
-  assert.match(merged.stderr, /^error: verify merge: .*shard-2\/2\.9\/2\.json: its "lesson" field names another lesson than its folder 2\.9; a run-result belongs in its lesson's folder\n$/);
+  assert.match(
+    merged.stderr,
+    /^error: verify merge: .*shard-2\/2\.9\/2\.json: its "lesson" field names another lesson than its folder 2\.9; a run-result belongs in its lesson's folder\n$/,
+  );
 });
 
 test('verify merge: a run started in the future is refused', () => {
@@ -45,7 +62,10 @@ test('verify merge: a run started in the future is refused', () => {
   writeRun(second, '1.1', 7, runResult('1.1', 7, true, '2999-01-01T00:00:00.000Z'));
   const merged = cli(['verify', 'merge', first, second, '--json']);
   assert.equal(merged.code, 2, merged.stdout);
-  assert.match(merged.stderr, /^error: verify merge: .*shard-2\/1\.1\/7\.json: started_at is in the future; a run-result records a run that happened\n$/);
+  assert.match(
+    merged.stderr,
+    /^error: verify merge: .*shard-2\/1\.1\/7\.json: started_at is in the future; a run-result records a run that happened\n$/,
+  );
 });
 
 test('verify merge: a symlinked run file or lesson folder is not followed and its target is never quoted', () => {
@@ -55,14 +75,20 @@ test('verify merge: a symlinked run file or lesson folder is not followed and it
   symlinkSync(secret, path.join(second, '2.9', '2.json'));
   const viaFile = cli(['verify', 'merge', first, second]);
   assert.equal(viaFile.code, 2);
-  assert.match(viaFile.stderr, /^error: .*shard-2\/2\.9\/2\.json: is a symbolic link; run-results are regular files\n$/);
+  assert.match(
+    viaFile.stderr,
+    /^error: .*shard-2\/2\.9\/2\.json: is a symbolic link; run-results are regular files\n$/,
+  );
   assert.doesNotMatch(viaFile.stderr + viaFile.stdout, /root|SECRET/);
   const third = path.join(path.dirname(first), 'shard-3');
   mkdirSync(third);
   symlinkSync(path.join(first, '1.1'), path.join(third, '3.1'));
   const viaFolder = cli(['verify', 'merge', third]);
   assert.equal(viaFolder.code, 2);
-  assert.match(viaFolder.stderr, /^error: verify merge: .*shard-3\/3\.1 is a symbolic link; run-result folders are copied as real folders\n$/);
+  assert.match(
+    viaFolder.stderr,
+    /^error: verify merge: .*shard-3\/3\.1 is a symbolic link; run-result folders are copied as real folders\n$/,
+  );
 });
 
 test('verify merge: a run file that is not JSON or not a run-result is named by file and field, without its contents', () => {
@@ -70,10 +96,19 @@ test('verify merge: a run file that is not JSON or not a run-result is named by 
   writeFileSync(path.join(second, '2.9', '2.json'), 'root:$y$j9T$SECRETHASH:19000\n');
   const notJson = cli(['verify', 'merge', first, second]);
   assert.equal(notJson.code, 2);
-  assert.match(notJson.stderr, /^error: .*shard-2\/2\.9\/2\.json: not valid JSON; a run-result is a JSON file written by codelabgen verify\n$/);
-  writeFileSync(path.join(second, '2.9', '2.json'), JSON.stringify({ ...runResult('2.9', 2, true, '2026-01-01T11:00:00.000Z'), cwd: 7, SECRETKEY: 1 }));
+  assert.match(
+    notJson.stderr,
+    /^error: .*shard-2\/2\.9\/2\.json: not valid JSON; a run-result is a JSON file written by codelabgen verify\n$/,
+  );
+  writeFileSync(
+    path.join(second, '2.9', '2.json'),
+    JSON.stringify({ ...runResult('2.9', 2, true, '2026-01-01T11:00:00.000Z'), cwd: 7, SECRETKEY: 1 }),
+  );
   const badFields = cli(['verify', 'merge', first, second]);
   assert.equal(badFields.code, 2);
   assert.doesNotMatch(badFields.stderr, /SECRET/);
-  assert.match(badFields.stderr, /^error: .*shard-2\/2\.9\/2\.json: (cwd|\(top level\)): [^\n]*\(and 1 more problem\)\n/);
+  assert.match(
+    badFields.stderr,
+    /^error: .*shard-2\/2\.9\/2\.json: (cwd|\(top level\)): [^\n]*\(and 1 more problem\)\n/,
+  );
 });

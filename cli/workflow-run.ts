@@ -71,7 +71,8 @@ export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowR
     steps,
     npmCi: async (workspace, ci) => {
       // The same install in a later job: linked to the first one (as setup-node's npm cache makes it cheap).
-      if (installing) return symlinkSync(path.join(await install.promise, 'node_modules'), path.join(workspace, 'node_modules'));
+      if (installing)
+        return symlinkSync(path.join(await install.promise, 'node_modules'), path.join(workspace, 'node_modules'));
       installing = true;
       try {
         await ci();
@@ -83,7 +84,8 @@ export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowR
     },
   };
   const done = (async () => {
-    for (const { job, matrices } of jobsInOrder(workflow)) await Promise.all(matrices.map((matrix) => runJob(context, job, matrix)));
+    for (const { job, matrices } of jobsInOrder(workflow))
+      await Promise.all(matrices.map((matrix) => runJob(context, job, matrix)));
     return steps;
   })();
   // Both are awaited (and their failure reported) by the tests; a failure before the install fails
@@ -113,11 +115,14 @@ function jobsInOrder(workflow: Workflow): Array<{ job: string; matrices: Array<R
   const done = new Set<string>();
   const order: Array<{ job: string; matrices: Array<Record<string, unknown>> }> = [];
   while (done.size < Object.keys(workflow.jobs).length) {
-    const ready = Object.entries(workflow.jobs).filter(([name, job]) => !done.has(name) && [job.needs ?? []].flat().every((need) => done.has(need)));
-    assert.ok(ready.length > 0, 'the jobs\' needs form a cycle');
+    const ready = Object.entries(workflow.jobs).filter(
+      ([name, job]) => !done.has(name) && [job.needs ?? []].flat().every((need) => done.has(need)),
+    );
+    assert.ok(ready.length > 0, "the jobs' needs form a cycle");
     for (const [name, job] of ready) {
       let matrices: Array<Record<string, unknown>> = [{}];
-      for (const [key, values] of Object.entries(job.strategy?.matrix ?? {})) matrices = matrices.flatMap((m) => values.map((value) => ({ ...m, [key]: value })));
+      for (const [key, values] of Object.entries(job.strategy?.matrix ?? {}))
+        matrices = matrices.flatMap((m) => values.map((value) => ({ ...m, [key]: value })));
       order.push({ job: name, matrices });
       done.add(name);
     }
@@ -128,7 +133,9 @@ function jobsInOrder(workflow: Workflow): Array<{ job: string; matrices: Array<R
 /** Every file under `dir` (workspace-relative paths). */
 function filesUnder(dir: string, root: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
 
 async function runJob(context: RunnerContext, jobName: string, matrix: Record<string, unknown>): Promise<void> {
@@ -143,19 +150,28 @@ async function runJob(context: RunnerContext, jobName: string, matrix: Record<st
     text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_all, expression: string) => {
       const [scope, ...rest] = expression.split('.');
       const value =
-        scope === 'matrix' ? matrix[rest.join('.')]
-        : scope === 'env' ? env[rest.join('.')]
-        : scope === 'runner' && rest[0] === 'temp' ? runnerTemp
-        : scope === 'steps' && rest[1] === 'outputs' ? outputs[`${rest[0]}.${rest[2]}`]
-        : context.github[expression];
+        scope === 'matrix'
+          ? matrix[rest.join('.')]
+          : scope === 'env'
+            ? env[rest.join('.')]
+            : scope === 'runner' && rest[0] === 'temp'
+              ? runnerTemp
+              : scope === 'steps' && rest[1] === 'outputs'
+                ? outputs[`${rest[0]}.${rest[2]}`]
+                : context.github[expression];
       assert.ok(value !== undefined, `${label}: the local run does not know \${{ ${expression} }}`);
       return String(value);
     });
   for (const [key, value] of Object.entries({ ...context.workflow.env, ...job.env })) env[key] = expand(String(value));
 
   for (const step of job.steps) {
-    assert.ok(step.if === undefined || step.if === 'always()', `${label}: the local run does not evaluate if: ${step.if}`);
-    const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([key, value]) => [key, expand(String(value))]));
+    assert.ok(
+      step.if === undefined || step.if === 'always()',
+      `${label}: the local run does not evaluate if: ${step.if}`,
+    );
+    const inputs = Object.fromEntries(
+      Object.entries(step.with ?? {}).map(([key, value]) => [key, expand(String(value))]),
+    );
     const action = step.uses?.replace(/@.*$/, '');
     const record: StepRun = { job: label, step: step.name ?? step.uses ?? step.run!, stdout: '', stderr: '' };
     context.steps.push(record);
@@ -171,15 +187,31 @@ async function runJob(context: RunnerContext, jobName: string, matrix: Record<st
     else if (action === 'actions/setup-node') assert.equal(inputs['node-version'], '22');
     else if (action === 'actions/setup-python') continue;
     else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = context.chromium;
-    else if (action === 'actions/cache') assert.equal(inputs.path, '~/.cache/codelabgen/diagrams', `${label}: the cache keeps another folder than the diagram cache`); // an optimization: nothing to restore locally
+    else if (action === 'actions/cache')
+      assert.equal(
+        inputs.path,
+        '~/.cache/codelabgen/diagrams',
+        `${label}: the cache keeps another folder than the diagram cache`,
+      ); // an optimization: nothing to restore locally
     else if (action === 'actions/upload-artifact') {
       // upload-artifact (v4 and later) leaves out hidden files (any path segment starting with ".") unless told.
       const from = path.join(workspace, inputs.path!);
-      const files = filesUnder(from, workspace).filter((file) => inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')));
-      for (const file of files) cpSync(path.join(workspace, file), path.join(context.artifacts, inputs.name!, path.relative(from, path.join(workspace, file))));
+      const files = filesUnder(from, workspace).filter(
+        (file) =>
+          inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')),
+      );
+      for (const file of files)
+        cpSync(
+          path.join(workspace, file),
+          path.join(context.artifacts, inputs.name!, path.relative(from, path.join(workspace, file))),
+        );
     } else if (action === 'actions/download-artifact') {
-      const pattern = new RegExp(`^${(inputs.pattern ?? '*').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-      for (const name of existsSync(context.artifacts) ? readdirSync(context.artifacts) : []) if (pattern.test(name)) cpSync(path.join(context.artifacts, name), path.join(workspace, inputs.path!, name), { recursive: true });
+      const pattern = new RegExp(
+        `^${(inputs.pattern ?? '*').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`,
+      );
+      for (const name of existsSync(context.artifacts) ? readdirSync(context.artifacts) : [])
+        if (pattern.test(name))
+          cpSync(path.join(context.artifacts, name), path.join(workspace, inputs.path!, name), { recursive: true });
     } else if (action === 'actions/upload-pages-artifact') {
       const site = path.resolve(workspace, inputs.path!);
       assert.ok(existsSync(path.join(site, 'index.html')), `${label}: no site at ${inputs.path}`);
@@ -189,8 +221,11 @@ async function runJob(context: RunnerContext, jobName: string, matrix: Record<st
       outputs[`${step.id}.page_url`] = 'https://someone.github.io/my-course/';
     } else if (step.uses !== undefined) assert.fail(`${label}: no local equivalent for ${step.uses}`);
     else {
-      const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(String(value))]));
-      const bash = () => runBash(expand(step.run!), { label, record, workspace, runnerTemp, env: { ...env, ...stepEnv } });
+      const stepEnv = Object.fromEntries(
+        Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(String(value))]),
+      );
+      const bash = () =>
+        runBash(expand(step.run!), { label, record, workspace, runnerTemp, env: { ...env, ...stepEnv } });
       if (/^npm ci\b/.test(step.run ?? '')) await context.npmCi(workspace, bash);
       else await bash();
     }
@@ -198,7 +233,10 @@ async function runJob(context: RunnerContext, jobName: string, matrix: Record<st
 }
 
 /** A `run:` step in bash as on a runner; a failure names the step and shows its output (and npm's log). */
-async function runBash(script: string, step: { label: string; record: StepRun; workspace: string; runnerTemp: string; env: Record<string, string> }): Promise<void> {
+async function runBash(
+  script: string,
+  step: { label: string; record: StepRun; workspace: string; runnerTemp: string; env: Record<string, string> },
+): Promise<void> {
   const npmLogs = path.join(step.runnerTemp, 'npm-logs');
   const result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
     cwd: step.workspace,
@@ -222,7 +260,13 @@ async function runBash(script: string, step: { label: string; record: StepRun; w
   step.record.stderr = result.stderr;
   if (result.status !== 0) {
     const logs = existsSync(npmLogs) ? readdirSync(npmLogs).sort() : [];
-    const log = logs.length > 0 ? `\nnpm's log (${logs.at(-1)}), last lines:\n${readFileSync(path.join(npmLogs, logs.at(-1)!), 'utf8').split('\n').slice(-80).join('\n')}` : '';
+    const log =
+      logs.length > 0
+        ? `\nnpm's log (${logs.at(-1)}), last lines:\n${readFileSync(path.join(npmLogs, logs.at(-1)!), 'utf8')
+            .split('\n')
+            .slice(-80)
+            .join('\n')}`
+        : '';
     assert.fail(`${step.label}: "${step.record.step}" exited ${result.status}\n${result.stdout}${result.stderr}${log}`);
   }
 }

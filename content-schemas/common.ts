@@ -12,7 +12,10 @@ export const REL_PATH_PATTERN = '^(?![/~])(?![A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))
 
 export const LessonIdSchema = z
   .string()
-  .regex(new RegExp(LESSON_ID_PATTERN), 'expected a lesson id: a dotted number like "2.1" or letters, digits, ".", "_", "-" (at most 64, starting with a letter or digit)')
+  .regex(
+    new RegExp(LESSON_ID_PATTERN),
+    'expected a lesson id: a dotted number like "2.1" or letters, digits, ".", "_", "-" (at most 64, starting with a letter or digit)',
+  )
   .describe('Lesson id: a dotted number like "2.1", or [A-Za-z0-9][A-Za-z0-9._-]* (at most 64 characters).');
 
 export const ModuleIdSchema = LessonIdSchema.describe('Module id: a number like "1", or [A-Za-z0-9][A-Za-z0-9._-]*.');
@@ -37,7 +40,7 @@ export const StageSchema = z.enum(STAGES).describe('Last completed lesson stage,
 export type Stage = z.infer<typeof StageSchema>;
 
 export const RUNTIMES = ['node', 'python', 'python-uv', 'custom'] as const;
-export const RuntimeSchema = z.enum(RUNTIMES).describe('How a lesson\'s tests are run.');
+export const RuntimeSchema = z.enum(RUNTIMES).describe("How a lesson's tests are run.");
 export type Runtime = z.infer<typeof RuntimeSchema>;
 
 export const ArgvSchema = z
@@ -45,7 +48,19 @@ export const ArgvSchema = z
   .min(1)
   .describe('A command as an argv list, run without a shell; the first item is the program.');
 
-export const ROLES = ['example-designer', 'code-author', 'code-fixer', 'readalong-writer', 'notes-writer', 'lesson-reviewer', 'researcher', 'source-scout', 'topic-extractor', 'curriculum-designer', 'site-assembler'] as const;
+export const ROLES = [
+  'example-designer',
+  'code-author',
+  'code-fixer',
+  'readalong-writer',
+  'notes-writer',
+  'lesson-reviewer',
+  'researcher',
+  'source-scout',
+  'topic-extractor',
+  'curriculum-designer',
+  'site-assembler',
+] as const;
 export const RoleSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,63}$/, 'expected a worker role in kebab-case like "code-author"')

@@ -5,8 +5,18 @@ import { refinement } from './refine.ts';
 
 export const BudgetsSchema = z
   .strictObject({
-    fix_attempts: z.int().min(1).max(100).default(3).describe('Failed verifications a lesson may use before it is blocked automatically.'),
-    review_rounds: z.int().min(0).max(100).default(2).describe('Moves back from `notes` or `reviewed` a lesson may use.'),
+    fix_attempts: z
+      .int()
+      .min(1)
+      .max(100)
+      .default(3)
+      .describe('Failed verifications a lesson may use before it is blocked automatically.'),
+    review_rounds: z
+      .int()
+      .min(0)
+      .max(100)
+      .default(2)
+      .describe('Moves back from `notes` or `reviewed` a lesson may use.'),
     parallel: z.int().min(1).max(64).default(3).describe('Modules worked on in parallel in the lessons phase.'),
   })
   .describe('Budgets that bound rework.');
@@ -18,13 +28,17 @@ export const VerifySettingsSchema = z
     sandbox: z
       .enum(SANDBOX_MODES)
       .default('auto')
-      .describe('Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says which), `required` refuses to run tests without it, `off` never uses it.'),
+      .describe(
+        'Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says which), `required` refuses to run tests without it, `off` never uses it.',
+      ),
     max_write_mb: z
       .int()
       .min(1)
       .max(1_000_000)
       .default(100)
-      .describe('MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` is not counted); a run that adds more fails naming the largest file.'),
+      .describe(
+        'MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` is not counted); a run that adds more fails naming the largest file.',
+      ),
   })
   .describe('How `verify` runs lesson tests.');
 
@@ -39,34 +53,86 @@ export const SiteConfigSchema = z
     publish: z
       .enum(PUBLISH_RULES)
       .default('done')
-      .describe('Which lessons a publish build (`site build` without --drafts) shows: `done` those at stage done (the agent protocol), `verified` also every lesson whose tests passed (stage verified or later, or its last `verify` run passed), `all` every lesson. Drafts builds and `site dev` show all of them.'),
-    report: z.boolean().default(false).describe('Publish the report page and production details (stages, code hashes, run numbers). Always on in drafts and `site dev`.'),
-    logo: z.string().min(1).optional().describe('Logo image shown before the course title, a path relative to the course folder (SVG, PNG, JPEG or WebP, up to 200 KB).'),
-    favicon: z.string().min(1).optional().describe('Favicon, a path relative to the course folder (SVG, PNG or ICO, up to 100 KB); default: the logo.'),
-    accent: HexColourSchema.check(refinement('accentReadableOnLight')).optional().describe('Link and highlight colour on light pages, #rrggbb; refused below WCAG AA contrast (4.5:1) with the light page and panel backgrounds.'),
-    accent_dark: HexColourSchema.check(refinement('accentReadableOnDark')).optional().describe('Accent on dark pages, #rrggbb; default: `accent` lightened until it reaches 4.5:1 on the dark backgrounds.'),
+      .describe(
+        'Which lessons a publish build (`site build` without --drafts) shows: `done` those at stage done (the agent protocol), `verified` also every lesson whose tests passed (stage verified or later, or its last `verify` run passed), `all` every lesson. Drafts builds and `site dev` show all of them.',
+      ),
+    report: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Publish the report page and production details (stages, code hashes, run numbers). Always on in drafts and `site dev`.',
+      ),
+    logo: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Logo image shown before the course title, a path relative to the course folder (SVG, PNG, JPEG or WebP, up to 200 KB).',
+      ),
+    favicon: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Favicon, a path relative to the course folder (SVG, PNG or ICO, up to 100 KB); default: the logo.'),
+    accent: HexColourSchema.check(refinement('accentReadableOnLight'))
+      .optional()
+      .describe(
+        'Link and highlight colour on light pages, #rrggbb; refused below WCAG AA contrast (4.5:1) with the light page and panel backgrounds.',
+      ),
+    accent_dark: HexColourSchema.check(refinement('accentReadableOnDark'))
+      .optional()
+      .describe(
+        'Accent on dark pages, #rrggbb; default: `accent` lightened until it reaches 4.5:1 on the dark backgrounds.',
+      ),
     footer: z.string().max(500).optional().describe('Footer text of every page (plain text).'),
-    edit_url: z.string().regex(/^https?:\/\/\S*\{path\}\S*$/, 'an http(s) URL containing {path}').optional().describe('"Edit this page" link of each lesson doc: `{path}` becomes the doc\'s path in the course, e.g. https://github.com/me/course/edit/main/{path}.'),
-    repo_url: z.url({ protocol: /^https?$/ }).optional().describe('The course\'s source repository, linked in the header.'),
-    lang: z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or pt-BR').default('en').describe('Language of the pages (the html lang attribute).'),
-    mdx: z.boolean().optional().describe('Compile `.mdx` lesson docs with MDX (JSX, expressions, the built-in components); MDX runs code at build time with the builder\'s rights, so it is off by default and an `.mdx` doc is refused without it.'),
+    edit_url: z
+      .string()
+      .regex(/^https?:\/\/\S*\{path\}\S*$/, 'an http(s) URL containing {path}')
+      .optional()
+      .describe(
+        '"Edit this page" link of each lesson doc: `{path}` becomes the doc\'s path in the course, e.g. https://github.com/me/course/edit/main/{path}.',
+      ),
+    repo_url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe("The course's source repository, linked in the header."),
+    lang: z
+      .string()
+      .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as en or pt-BR')
+      .default('en')
+      .describe('Language of the pages (the html lang attribute).'),
+    mdx: z
+      .boolean()
+      .optional()
+      .describe(
+        "Compile `.mdx` lesson docs with MDX (JSX, expressions, the built-in components); MDX runs code at build time with the builder's rights, so it is off by default and an `.mdx` doc is refused without it.",
+      ),
   })
   .describe('The published course site: learner view options and branding.');
 
 export const ConfigSchema = z
   .strictObject({
-    schema_version: z.literal(1).default(1).describe('Version of this file\'s format.'),
+    schema_version: z.literal(1).default(1).describe("Version of this file's format."),
     title: z.string().min(1).max(200).optional().describe('Course title (state.json keeps the one given to `init`).'),
     topic: z.string().max(500).optional().describe('What the course is about, in a phrase.'),
     language: z.string().max(40).optional().describe('Language of the lesson code, e.g. "typescript".'),
     runtime: RuntimeSchema.default('node').describe('Default runtime for lesson tests; a lesson spec may override it.'),
-    test_command: ArgvSchema.optional().describe('Default argv for the `custom` runtime (or to override a runtime\'s default command).'),
-    verify_timeout_seconds: z.int().min(1).max(86400).default(300).describe('Seconds before a test run is killed (with its whole process group).'),
+    test_command: ArgvSchema.optional().describe(
+      "Default argv for the `custom` runtime (or to override a runtime's default command).",
+    ),
+    verify_timeout_seconds: z
+      .int()
+      .min(1)
+      .max(86400)
+      .default(300)
+      .describe('Seconds before a test run is killed (with its whole process group).'),
     task_lease: z
       .string()
       .regex(/^[1-9][0-9]{0,5}[smh]$/, 'expected a duration like "20m", "90s" or "2h"')
       .default('20m')
-      .describe('How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.'),
+      .describe(
+        'How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.',
+      ),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
     verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100 }),
     site: SiteConfigSchema.default({ publish: 'done', report: false, lang: 'en' }),

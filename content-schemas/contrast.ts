@@ -9,7 +9,9 @@ export type ColourScheme = keyof typeof SITE_BACKGROUND;
 
 /** The lowest contrast of `colour` with the backgrounds of a scheme, and that background. */
 export function worstContrast(colour: string, scheme: ColourScheme): { ratio: number; background: string } {
-  return SITE_BACKGROUND[scheme].map((background) => ({ ratio: contrastRatio(colour, background), background })).reduce((a, b) => (b.ratio < a.ratio ? b : a));
+  return SITE_BACKGROUND[scheme]
+    .map((background) => ({ ratio: contrastRatio(colour, background), background }))
+    .reduce((a, b) => (b.ratio < a.ratio ? b : a));
 }
 
 /** WCAG 2 contrast ratio of two `#rrggbb` colours. */
@@ -35,7 +37,13 @@ export function darkAccent(light: string): string {
   const n = parseInt(light.slice(1), 16);
   const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
   for (let step = 0; step <= 20; step++) {
-    const mixed = `#${rgb.map((c) => Math.round(c + ((255 - c) * step) / 20).toString(16).padStart(2, '0')).join('')}`;
+    const mixed = `#${rgb
+      .map((c) =>
+        Math.round(c + ((255 - c) * step) / 20)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
     if (worstContrast(mixed, 'dark').ratio >= 4.5) return mixed;
   }
   return '#ffffff';

@@ -8,9 +8,17 @@ export const CurriculumLessonSchema = z
     slug: SlugSchema.describe('Lesson slug; the lesson folder is `<lesson-id>-<slug>`.'),
     title: z.string().min(1).max(300).describe('Lesson title.'),
     summary: z.string().max(2000).default('').describe('One or two sentences on what the lesson teaches.'),
-    objectives: z.array(z.string().min(1).max(500)).max(20).default([]).describe('What a learner can do after the lesson.'),
+    objectives: z
+      .array(z.string().min(1).max(500))
+      .max(20)
+      .default([])
+      .describe('What a learner can do after the lesson.'),
     prerequisites: z.array(LessonIdSchema).max(50).default([]).describe('Ids of earlier lessons this one builds on.'),
-    topics: z.array(LessonIdSchema.describe('Topic id: the `id` of a topic in `.codelabgen/topics/<source-id>.jsonl`.')).max(50).default([]).describe('Ids of the topics the lesson covers.'),
+    topics: z
+      .array(LessonIdSchema.describe('Topic id: the `id` of a topic in `.codelabgen/topics/<source-id>.jsonl`.'))
+      .max(50)
+      .default([])
+      .describe('Ids of the topics the lesson covers.'),
   })
   .describe('A lesson in the curriculum.');
 

@@ -7,7 +7,23 @@ import { Emitter } from './validator-emitter.ts';
 import { HEADER, HELPERS } from './validator-runtime.ts';
 
 /** The schemas the pipeline validates with (exports of content-schemas/index.ts). */
-export const FAST_SCHEMAS = ['ConfigSchema', 'SourceSchema', 'TopicSchema', 'CurriculumSchema', 'LessonSpecSchema', 'RunResultSchema', 'GlossaryEntrySchema', 'ReviewSchema', 'WorkerStatusSchema', 'StateSchema', 'EventSchema', 'TaskSchema', 'ReportSchema', 'RoleSchema', 'LessonIdSchema'] as const;
+export const FAST_SCHEMAS = [
+  'ConfigSchema',
+  'SourceSchema',
+  'TopicSchema',
+  'CurriculumSchema',
+  'LessonSpecSchema',
+  'RunResultSchema',
+  'GlossaryEntrySchema',
+  'ReviewSchema',
+  'WorkerStatusSchema',
+  'StateSchema',
+  'EventSchema',
+  'TaskSchema',
+  'ReportSchema',
+  'RoleSchema',
+  'LessonIdSchema',
+] as const;
 export type FastSchemaName = (typeof FAST_SCHEMAS)[number];
 
 /** The whole generated module: a validator for each of FAST_SCHEMAS (or of `only`, in tests). */

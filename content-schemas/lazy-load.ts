@@ -11,7 +11,8 @@ declare const CODELABGEN_STATE_BUNDLE: boolean | undefined;
 export function loadLazily<T>(entry: string, source: string): T {
   // dist/state.cjs carries js-yaml itself, evaluated on first use: a require of dist/yaml.mjs, an ES
   // module, would start Node's ES module loader, which a state command otherwise never needs.
-  if (typeof CODELABGEN_STATE_BUNDLE === 'boolean' && CODELABGEN_STATE_BUNDLE && entry === 'yaml') return require('./yaml.ts') as T;
+  if (typeof CODELABGEN_STATE_BUNDLE === 'boolean' && CODELABGEN_STATE_BUNDLE && entry === 'yaml')
+    return require('./yaml.ts') as T;
   const load = createRequire(import.meta.url);
   if (typeof CODELABGEN_BUNDLED === 'boolean') {
     const here = new URL('./', import.meta.url);

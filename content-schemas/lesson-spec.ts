@@ -9,8 +9,15 @@ export const LessonSpecSchema = z
     goal: z.string().min(1).max(4000).describe('What the example demonstrates, in a few sentences.'),
     objectives: z.array(z.string().min(1).max(500)).max(20).default([]).describe('What a learner can do afterwards.'),
     runtime: RuntimeSchema.optional().describe('Overrides the course runtime for this lesson.'),
-    test_command: ArgvSchema.optional().describe('Argv for the `custom` runtime, or to override the runtime\'s default command.'),
-    network: z.boolean().default(false).describe('Let the lesson\'s tests use the network inside the sandbox (default: no network, not even loopback to the host).'),
+    test_command: ArgvSchema.optional().describe(
+      "Argv for the `custom` runtime, or to override the runtime's default command.",
+    ),
+    network: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let the lesson's tests use the network inside the sandbox (default: no network, not even loopback to the host).",
+      ),
     files: z
       .array(
         z.strictObject({

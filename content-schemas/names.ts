@@ -4,7 +4,19 @@ export const STATE_SCHEMA_VERSION = 1;
 
 export const TASK_ID_PATTERN = '^t[1-9][0-9]{0,9}$';
 
-export const PHASES = ['init', 'recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons', 'assembly', 'done'] as const;
+export const PHASES = [
+  'init',
+  'recon',
+  'sources',
+  'gate_sources',
+  'topics',
+  'curriculum',
+  'gate_plan',
+  'scaffold',
+  'lessons',
+  'assembly',
+  'done',
+] as const;
 
 /** The phases whose workers are recorded as phase tasks (`state task start --phase P`). */
 export const TASK_PHASES = ['recon', 'sources', 'topics', 'curriculum', 'scaffold', 'assembly'] as const;

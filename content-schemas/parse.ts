@@ -32,7 +32,10 @@ export class DataFileError extends CodelabgenError {
   /** The first problem as the error line, with a count of the others, which follow as hints. */
   override report(): { error: string; hints: string[] } {
     const [first = '', ...more] = this.message.split('\n');
-    return { error: `${first}${more.length > 0 ? ` (and ${more.length} more problem${more.length > 1 ? 's' : ''})` : ''}`, hints: more };
+    return {
+      error: `${first}${more.length > 0 ? ` (and ${more.length} more problem${more.length > 1 ? 's' : ''})` : ''}`,
+      hints: more,
+    };
   }
 }
 
@@ -56,14 +59,25 @@ function describeInput(input: unknown): string {
 }
 
 function describeExpected(expected: string): string {
-  return expected === 'object' ? 'a mapping' : expected === 'array' ? 'a list' : /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+  return expected === 'object'
+    ? 'a mapping'
+    : expected === 'array'
+      ? 'a list'
+      : /^[aeiou]/.test(expected)
+        ? `an ${expected}`
+        : `a ${expected}`;
 }
 
 export function issuesToProblems(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.map((issue) => {
     const field = formatFieldPath(issue.path);
-    if (issue.code === 'unrecognized_keys') return `${field}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && 'input' in issue && issue.input === undefined) {
+    if (issue.code === 'unrecognized_keys')
+      return `${field}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    if (
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
+      'input' in issue &&
+      issue.input === undefined
+    ) {
       return `${field}: missing; ${issue.code === 'invalid_type' ? `expected ${describeExpected(issue.expected)}` : issue.message.replace(/^Invalid (option|input): /, '')}`;
     }
     const got = 'input' in issue && issue.code !== 'invalid_union' ? `, got ${describeInput(issue.input)}` : '';
@@ -109,7 +123,8 @@ export function parseJsonText(text: string, file: string): unknown {
       yaml().load(text, { schema: yaml().JSON_SCHEMA, maxAliases: 0, maxDepth: 256 });
     } catch (error) {
       const message = (error as Error).message;
-      if (/duplicat/i.test(message)) throw new DataFileError(file, [`invalid JSON: ${message.split('\n')[0]}`], { cause: error });
+      if (/duplicat/i.test(message))
+        throw new DataFileError(file, [`invalid JSON: ${message.split('\n')[0]}`], { cause: error });
       // Anything else is a YAML-vs-JSON dialect difference; JSON.parse accepted the text.
     }
   }
@@ -129,7 +144,8 @@ export function readTextFile(absPath: string, file: string): string {
   try {
     return decodeUtf8(readRegularFile(absPath, MAX_DATA_FILE_BYTES), file);
   } catch (error) {
-    if (error instanceof UnreadableFileError) throw new DataFileError(file, [error.kind === 'size' ? `file ${error.reason}` : error.reason], { cause: error });
+    if (error instanceof UnreadableFileError)
+      throw new DataFileError(file, [error.kind === 'size' ? `file ${error.reason}` : error.reason], { cause: error });
     const reason = UNREADABLE[(error as NodeJS.ErrnoException).code ?? ''];
     if (reason !== undefined) throw new DataFileError(file, [reason], { cause: error });
     throw error;

@@ -12,17 +12,36 @@ for (const entry of SCHEMA_ENTRIES) {
     const file = path.join(JSON_SCHEMA_DIR, `${entry.name}.schema.json`);
     assert.ok(existsSync(file), `${file} is missing; run "npm run schemas"`);
     const committed = readFileSync(file, 'utf8');
-    assert.equal(committed, renderJsonSchema(entry.name), `content-schemas/json/${entry.name}.schema.json drifted from the zod schema; run "npm run schemas" and commit it`);
+    assert.equal(
+      committed,
+      renderJsonSchema(entry.name),
+      `content-schemas/json/${entry.name}.schema.json drifted from the zod schema; run "npm run schemas" and commit it`,
+    );
   });
 }
 
 test('no committed JSON Schema is left for a schema that no longer exists', () => {
-  const extra = readdirSync(JSON_SCHEMA_DIR).filter((name) => !SCHEMA_NAMES.includes(name.replace(/\.schema\.json$/, '')));
+  const extra = readdirSync(JSON_SCHEMA_DIR).filter(
+    (name) => !SCHEMA_NAMES.includes(name.replace(/\.schema\.json$/, '')),
+  );
   assert.deepEqual(extra, [], 'stale files in content-schemas/json; run "npm run schemas"');
 });
 
 test('every protocol data file has a schema, exported as draft 2020-12 with an id and title', () => {
-  const required = ['config', 'source', 'topic', 'curriculum', 'lesson-spec', 'run-result', 'glossary-entry', 'review', 'worker-status', 'state', 'event', 'task'];
+  const required = [
+    'config',
+    'source',
+    'topic',
+    'curriculum',
+    'lesson-spec',
+    'run-result',
+    'glossary-entry',
+    'review',
+    'worker-status',
+    'state',
+    'event',
+    'task',
+  ];
   for (const name of required) {
     const entry = findSchemaEntry(name);
     assert.ok(entry, `schema ${name} is missing from the registry`);
@@ -37,7 +56,8 @@ test('every top-level field of an object schema carries a description', () => {
   const undescribed: string[] = [];
   for (const entry of SCHEMA_ENTRIES) {
     const properties = (toJsonSchema(entry).properties ?? {}) as Record<string, { description?: string }>;
-    for (const [field, property] of Object.entries(properties)) if (!property.description) undescribed.push(`${entry.name}.${field}`);
+    for (const [field, property] of Object.entries(properties))
+      if (!property.description) undescribed.push(`${entry.name}.${field}`);
   }
   assert.deepEqual(undescribed, []);
 });

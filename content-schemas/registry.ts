@@ -29,7 +29,7 @@ export const SCHEMA_ENTRIES: readonly SchemaEntry[] = [
   { name: 'run-result', file: '.codelabgen/runs/<id>/<n>.json', schema: RunResultSchema },
   { name: 'glossary-entry', file: '.codelabgen/glossary.jsonl (one a line)', schema: GlossaryEntrySchema },
   { name: 'review', file: '.codelabgen/lessons/<id>/review.md (YAML front matter)', schema: ReviewSchema },
-  { name: 'worker-status', file: 'the last JSON block of a worker\'s answer', schema: WorkerStatusSchema },
+  { name: 'worker-status', file: "the last JSON block of a worker's answer", schema: WorkerStatusSchema },
   { name: 'state', file: '.codelabgen/state.json', schema: StateSchema },
   { name: 'event', file: '.codelabgen/events.jsonl (one a line)', schema: EventSchema },
   { name: 'task', file: 'state.json tasks.<id>', schema: TaskSchema },

@@ -41,11 +41,13 @@ export function readRegularFile(absPath: string, maxBytes: number): Buffer {
   try {
     const opened = fstatSync(fd);
     checked(opened, maxBytes);
-    if (opened.ino !== before.ino || opened.dev !== before.dev) throw new UnreadableFileError('changed', 'changed while it was read');
+    if (opened.ino !== before.ino || opened.dev !== before.dev)
+      throw new UnreadableFileError('changed', 'changed while it was read');
     // One byte more than the size: a file that grew while it was read is refused, not cut short.
     const buffer = Buffer.alloc(opened.size + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(fd, buffer, length, buffer.length - length, null);
     if (length === buffer.length) throw new UnreadableFileError('changed', 'changed while it was read');
     return buffer.subarray(0, length);
   } finally {

@@ -7,24 +7,61 @@ import { TestCountsSchema } from './run-result.ts';
 const durationMs = z.number().min(0).nullable();
 const rate = z.number().min(0).max(1).nullable();
 
-export const STORY_LABELS = ['stage', 'rework', 'verify', 'failure', 'block', 'unblock', 'review', 'stale', 'drift', 'task', 'fact', 'decision', 'reopen', 'event'] as const;
+export const STORY_LABELS = [
+  'stage',
+  'rework',
+  'verify',
+  'failure',
+  'block',
+  'unblock',
+  'review',
+  'stale',
+  'drift',
+  'task',
+  'fact',
+  'decision',
+  'reopen',
+  'event',
+] as const;
 
 export const ReportStoryEntrySchema = z
   .strictObject({
     seq: z.int().min(1).describe('Seq of the event the entry tells.'),
     at: TimestampSchema.describe('When the event was committed.'),
-    kind: z.string().describe('The event kind (`lesson.stage`, `task.finish`, ...; kinds the report does not know are told generically).'),
-    label: z.enum(STORY_LABELS).describe('What the entry is about: a move forward, a rework (move back), a verification, a failure, ...'),
+    kind: z
+      .string()
+      .describe(
+        'The event kind (`lesson.stage`, `task.finish`, ...; kinds the report does not know are told generically).',
+      ),
+    label: z
+      .enum(STORY_LABELS)
+      .describe('What the entry is about: a move forward, a rework (move back), a verification, a failure, ...'),
     text: z.string().describe('The entry in one line.'),
     details: z.array(z.string()).describe('Further lines: failure evidence, review findings, notes; empty when none.'),
   })
-  .describe('One entry of a lesson\'s (or the course\'s) timeline.');
+  .describe("One entry of a lesson's (or the course's) timeline.");
 
-export const NEEDS_HUMAN_KINDS = ['blocked', 'reopened', 'was-blocked', 'user-decision', 'budget-used-up', 'passed-after-rework', 'drift', 'stale', 'task-failed', 'task-interrupted', 'task-needs-user'] as const;
+export const NEEDS_HUMAN_KINDS = [
+  'blocked',
+  'reopened',
+  'was-blocked',
+  'user-decision',
+  'budget-used-up',
+  'passed-after-rework',
+  'drift',
+  'stale',
+  'task-failed',
+  'task-interrupted',
+  'task-needs-user',
+] as const;
 
 export const ReportNeedsHumanSchema = z
   .strictObject({
-    kind: z.enum(NEEDS_HUMAN_KINDS).describe('Why a person should look: blocked now, a course reopened (a lesson moved back with --reopen after every lesson was done), blocked before, a decision logged as the user\'s, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user, a task interrupted (its lease ran out) and never resumed or reset.'),
+    kind: z
+      .enum(NEEDS_HUMAN_KINDS)
+      .describe(
+        "Why a person should look: blocked now, a course reopened (a lesson moved back with --reopen after every lesson was done), blocked before, a decision logged as the user's, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user, a task interrupted (its lease ran out) and never resumed or reset.",
+      ),
     lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
     at: TimestampSchema.describe('When it happened (the latest event it rests on).'),
     text: z.string().describe('What to look at, in one line.'),
@@ -38,7 +75,13 @@ export const ReportReviewSchema = z
     reviewer: z.string().nullable().describe('Who reviewed, when review.md says.'),
     round: z.int().min(1).nullable().describe('Review round review.md names, if any.'),
     findings: z
-      .array(z.strictObject({ severity: z.string().describe('blocker, major, minor or nit.'), where: z.string().nullable().describe('File and line or section.'), text: z.string().describe('The finding.') }))
+      .array(
+        z.strictObject({
+          severity: z.string().describe('blocker, major, minor or nit.'),
+          where: z.string().nullable().describe('File and line or section.'),
+          text: z.string().describe('The finding.'),
+        }),
+      )
       .describe('What the reviewer found.'),
   })
   .describe('A review in force at a move to reviewed or back from notes or reviewed.');
@@ -47,14 +90,23 @@ export const ReportTaskSchema = z
   .strictObject({
     id: z.string().describe('Task id (t1, t2, ...).'),
     role: z.string().describe('Worker role.'),
-    phase: PhaseSchema.nullable().describe('Phase of a phase task (`state task start --phase`); null for a lesson task.'),
+    phase: PhaseSchema.nullable().describe(
+      'Phase of a phase task (`state task start --phase`); null for a lesson task.',
+    ),
     status: z.enum(['running', 'done', 'failed', 'reset']).describe('Status at the time of the report.'),
-    worker_status: z.enum(['ok', 'failed', 'needs-user']).nullable().describe('The status the worker returned (--result), if any.'),
+    worker_status: z
+      .enum(['ok', 'failed', 'needs-user'])
+      .nullable()
+      .describe('The status the worker returned (--result), if any.'),
     started_at: TimestampSchema.describe('When it started.'),
-    duration_ms: durationMs.describe('Wall time from start until done, failed or reset (heartbeats do not change it); null while running.'),
+    duration_ms: durationMs.describe(
+      'Wall time from start until done, failed or reset (heartbeats do not change it); null while running.',
+    ),
     heartbeats: z.int().min(0).describe('Heartbeats recorded (`state task heartbeat`), each renewing the lease.'),
-    lease_until: TimestampSchema.nullable().describe('When the lease of the last start or heartbeat ran out; null when the log records no lease.'),
-    note: z.string().nullable().describe('The note given when it ended, or the worker\'s own notes.'),
+    lease_until: TimestampSchema.nullable().describe(
+      'When the lease of the last start or heartbeat ran out; null when the log records no lease.',
+    ),
+    note: z.string().nullable().describe("The note given when it ended, or the worker's own notes."),
   })
   .describe('One worker task, on a lesson or for a phase.');
 
@@ -65,19 +117,34 @@ export const ReportPhaseSchema = z
     ended_at: TimestampSchema.nullable().describe('When the next phase was entered; null for the current phase.'),
     duration_ms: durationMs.describe('ended_at - started_at in milliseconds; null while the phase is current.'),
     approved: z.boolean().describe('True when leaving it was approved with --approved (gates).'),
-    reopened_from: PhaseSchema.nullable().describe('The phase (assembly or done) a `--reopen` moved the course back from to enter this phase; null when entered forward.'),
+    reopened_from: PhaseSchema.nullable().describe(
+      'The phase (assembly or done) a `--reopen` moved the course back from to enter this phase; null when entered forward.',
+    ),
   })
   .describe('One phase of the generation, in the order it was entered.');
 
 export const ReportVerifySchema = z
   .strictObject({
-    runs: z.int().min(0).describe('Runs in all: the verdicts of `verify --update-state` in the log, plus the read-only runs their run numbers show.'),
+    runs: z
+      .int()
+      .min(0)
+      .describe(
+        'Runs in all: the verdicts of `verify --update-state` in the log, plus the read-only runs their run numbers show.',
+      ),
     passed: z.int().min(0).describe('Verdicts that passed.'),
     failed: z.int().min(0).describe('Verdicts that failed or timed out.'),
-    read_only: z.int().min(0).optional().describe('Runs of `verify` without --update-state (no verdict, outcome not in the log), counted from the run numbers the verdicts carry.'),
+    read_only: z
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Runs of `verify` without --update-state (no verdict, outcome not in the log), counted from the run numbers the verdicts carry.',
+      ),
     last_run: z.int().min(1).nullable().describe('Number of the last run, or null when none ran.'),
     last_passed: z.boolean().nullable().describe('Whether the last run passed; null when none ran.'),
-    last_tests: TestCountsSchema.nullable().describe('Test counts of the last run; null when none ran or none were parsed.'),
+    last_tests: TestCountsSchema.nullable().describe(
+      'Test counts of the last run; null when none ran or none were parsed.',
+    ),
     last_at: TimestampSchema.nullable().describe('When the last verdict was committed.'),
   })
   .describe('Verification runs of one lesson.');
@@ -90,8 +157,16 @@ export const ReportFailureSchema = z
     run: z.int().min(1).nullable().describe('Run number of the failing run-result, when verify recorded it.'),
     blocked: z.boolean().describe('True when this failure used up the fix budget and blocked the lesson.'),
     tests: TestCountsSchema.nullable().describe('Test counts of the failing run, when verify recorded them.'),
-    evidence: z.string().nullable().describe('The first failing test and its message with actual and expected values, a few lines; null when none was found.'),
-    orchestrator_notes: z.array(z.string()).optional().describe('Notes the orchestrator attached to this failure with `state fail --note` after verify counted it.'),
+    evidence: z
+      .string()
+      .nullable()
+      .describe(
+        'The first failing test and its message with actual and expected values, a few lines; null when none was found.',
+      ),
+    orchestrator_notes: z
+      .array(z.string())
+      .optional()
+      .describe('Notes the orchestrator attached to this failure with `state fail --note` after verify counted it.'),
   })
   .describe('A failed verification that used a fix attempt.');
 
@@ -101,7 +176,12 @@ export const ReportBlockSchema = z
     reason: z.string().describe('Why it was blocked.'),
     by: z.enum(['user', 'fix-budget']).describe('`user`: `state block`; `fix-budget`: fix attempts used up.'),
     unblocked_at: TimestampSchema.nullable().describe('When it was unblocked; null while still blocked.'),
-    decision: z.string().nullable().describe('The decision recorded with the unblock (its note, or a `decision` fact logged for the lesson in between); null when none.'),
+    decision: z
+      .string()
+      .nullable()
+      .describe(
+        'The decision recorded with the unblock (its note, or a `decision` fact logged for the lesson in between); null when none.',
+      ),
   })
   .describe('One period during which the lesson was blocked.');
 
@@ -117,8 +197,8 @@ export const ReportLessonSchema = z
   .strictObject({
     id: LessonIdSchema.describe('Lesson id.'),
     title: z.string().describe('Lesson title.'),
-    module_id: ModuleIdSchema.describe('Id of the lesson\'s module.'),
-    module_title: z.string().describe('Title of the lesson\'s module.'),
+    module_id: ModuleIdSchema.describe("Id of the lesson's module."),
+    module_title: z.string().describe("Title of the lesson's module."),
     dir: z.string().describe('Lesson folder relative to the course root.'),
     stage: StageSchema.describe('Stage at the time of the report.'),
     blocked: z.boolean().describe('True when the lesson is blocked now.'),
@@ -126,8 +206,16 @@ export const ReportLessonSchema = z
     fix_attempts: z.int().min(0).describe('Failed verifications in all (every fix budget together).'),
     fix_budget_resets: z.int().min(0).describe('Fresh fix budgets given by unblock.'),
     review_rounds: z.int().min(0).describe('Review rounds used (moves back from notes or reviewed).'),
-    review_rounds_granted: z.int().min(0).describe('Extra review rounds the user granted (`state unblock --review-round`).'),
-    reworks: z.int().min(0).describe('Moves back to an earlier stage in all, review rounds included; a move back to verify drifted code again is no rework.'),
+    review_rounds_granted: z
+      .int()
+      .min(0)
+      .describe('Extra review rounds the user granted (`state unblock --review-round`).'),
+    reworks: z
+      .int()
+      .min(0)
+      .describe(
+        'Moves back to an earlier stage in all, review rounds included; a move back to verify drifted code again is no rework.',
+      ),
     verify: ReportVerifySchema,
     failures: z.array(ReportFailureSchema).describe('Every failed verification, oldest first.'),
     blocks: z.array(ReportBlockSchema).describe('Every block, oldest first.'),
@@ -135,14 +223,29 @@ export const ReportLessonSchema = z
     registered_at: TimestampSchema.describe('When the lesson was first registered (entered pending).'),
     done_at: TimestampSchema.nullable().describe('When it last reached done; null when not done.'),
     pending_to_done_ms: durationMs.describe('done_at - registered_at in milliseconds; null when not done.'),
-    started_at: TimestampSchema.nullable().optional().describe('When work on the lesson began: its first task, else its first event after registration; null when nothing happened yet.'),
-    wall_ms: z.number().min(0).describe('Wall time: started_at to done_at, or to generated_at while not done; 0 before the lesson started.'),
+    started_at: TimestampSchema.nullable()
+      .optional()
+      .describe(
+        'When work on the lesson began: its first task, else its first event after registration; null when nothing happened yet.',
+      ),
+    wall_ms: z
+      .number()
+      .min(0)
+      .describe('Wall time: started_at to done_at, or to generated_at while not done; 0 before the lesson started.'),
     tests: TestCountsSchema.nullable().describe('Test counts of the last passing verification; null when none passed.'),
     reviews: z.array(ReportReviewSchema).describe('Every review recorded with a stage move, oldest first.'),
     tasks: z.array(ReportTaskSchema).describe('Every worker task on the lesson, oldest first.'),
-    smooth: z.boolean().describe('True when the lesson is done and nothing went wrong: no failure, block, rework, stale mark, drift, or failed or needs-user task.'),
+    smooth: z
+      .boolean()
+      .describe(
+        'True when the lesson is done and nothing went wrong: no failure, block, rework, stale mark, drift, or failed or needs-user task.',
+      ),
     summary: z.string().describe('The lesson in one line (all a smooth lesson shows).'),
-    story: z.array(ReportStoryEntrySchema).describe('Every event about the lesson since it was registered, oldest first; empty for a smooth lesson (its summary is the whole story).'),
+    story: z
+      .array(ReportStoryEntrySchema)
+      .describe(
+        'Every event about the lesson since it was registered, oldest first; empty for a smooth lesson (its summary is the whole story).',
+      ),
   })
   .describe('One lesson in the report.');
 
@@ -183,10 +286,15 @@ export const ReportFactSchema = z
 
 export const ReportSchema = z
   .strictObject({
-    schema_version: z.literal(3).describe('Version of this file\'s format.'),
-    generated_at: TimestampSchema.describe('Time of the last event the report covers (the log is its only clock, so the same log gives the same report).'),
+    schema_version: z.literal(3).describe("Version of this file's format."),
+    generated_at: TimestampSchema.describe(
+      'Time of the last event the report covers (the log is its only clock, so the same log gives the same report).',
+    ),
     course: z
-      .strictObject({ title: z.string().describe('Course title.'), topic: z.string().nullable().describe('Course topic.') })
+      .strictObject({
+        title: z.string().describe('Course title.'),
+        topic: z.string().nullable().describe('Course topic.'),
+      })
       .describe('The course the report is about.'),
     phase: PhaseSchema.describe('Phase at the time of the report.'),
     last_seq: z.int().min(0).describe('Seq of the last event the report covers.'),
@@ -204,25 +312,45 @@ export const ReportSchema = z
         tasks: z.int().min(0).describe('Tasks started in all, lesson and phase tasks.'),
         phase_tasks: z.int().min(0).describe('Phase tasks started (`state task start --phase`).'),
         reopens: z.int().min(0).describe('Times a `--reopen` moved the course back to lessons.'),
-        tests: z.int().min(0).describe('Tests in all: the sum of each lesson\'s last passing verification.'),
+        tests: z.int().min(0).describe("Tests in all: the sum of each lesson's last passing verification."),
         verify_passed: z.int().min(0).describe('Verdicts that passed.'),
-        verify_pass_rate: rate.describe('verify_passed / the runs with a verdict (read-only runs have none in the log); null when none ran.'),
+        verify_pass_rate: rate.describe(
+          'verify_passed / the runs with a verdict (read-only runs have none in the log); null when none ran.',
+        ),
         lessons_reworked: z.int().min(0).describe('Lessons moved back at least once.'),
         rework_rate: rate.describe('lessons_reworked / lessons; null when there are none.'),
         wall_ms: z.number().min(0).describe('Wall time from course.init to the last event.'),
       })
       .describe('Course-wide counts.'),
-    needs_human: z.array(ReportNeedsHumanSchema).describe('What a person should look at, most pressing kinds first, then by time.'),
+    needs_human: z
+      .array(ReportNeedsHumanSchema)
+      .describe('What a person should look at, most pressing kinds first, then by time.'),
     lessons: z.array(ReportLessonSchema).describe('Every registered lesson in curriculum order.'),
-    course_story: z.array(ReportStoryEntrySchema).describe('Events about no registered lesson that the rest of the report does not show (phase tasks, event kinds it does not know), oldest first.'),
+    course_story: z
+      .array(ReportStoryEntrySchema)
+      .describe(
+        'Events about no registered lesson that the rest of the report does not show (phase tasks, event kinds it does not know), oldest first.',
+      ),
     tasks: z.array(ReportRoleSchema).describe('Tasks, lesson and phase tasks, grouped by role, roles sorted by name.'),
-    phase_tasks: z.array(ReportTaskSchema).describe('Every phase task, oldest first (lesson tasks are under their lesson).'),
+    phase_tasks: z
+      .array(ReportTaskSchema)
+      .describe('Every phase task, oldest first (lesson tasks are under their lesson).'),
     tasks_by_phase: z.array(ReportPhaseTasksSchema).describe('Phase tasks grouped by phase, in protocol order.'),
     facts: z
-      .array(z.strictObject({ kind: z.string().describe('Kind given to `state log <kind>`.'), count: z.int().min(0).describe('Facts of this kind.'), entries: z.array(ReportFactSchema).describe('The facts, oldest first.') }))
+      .array(
+        z.strictObject({
+          kind: z.string().describe('Kind given to `state log <kind>`.'),
+          count: z.int().min(0).describe('Facts of this kind.'),
+          entries: z.array(ReportFactSchema).describe('The facts, oldest first.'),
+        }),
+      )
       .describe('`state log` facts grouped by kind, kinds sorted by name, entries oldest first.'),
     site_build: z
-      .strictObject({ at: TimestampSchema.describe('When the build was recorded.'), pages: z.int().min(0).describe('Pages written.'), lessons: z.int().min(0).describe('Lessons published.') })
+      .strictObject({
+        at: TimestampSchema.describe('When the build was recorded.'),
+        pages: z.int().min(0).describe('Pages written.'),
+        lessons: z.int().min(0).describe('Lessons published.'),
+      })
       .nullable()
       .describe('The last successful publish build, or null.'),
   })

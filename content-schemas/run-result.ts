@@ -9,11 +9,11 @@ export const TestCountsSchema = z
     skipped: z.int().min(0).describe('Tests skipped or marked todo.'),
     total: z.int().min(0).describe('All tests the runner reported.'),
   })
-  .describe('Test counts parsed from the runner\'s output.');
+  .describe("Test counts parsed from the runner's output.");
 
 export const RunResultSchema = z
   .strictObject({
-    schema_version: z.literal(1).describe('Version of this file\'s format.'),
+    schema_version: z.literal(1).describe("Version of this file's format."),
     lesson: LessonIdSchema.describe('Lesson whose tests ran.'),
     run: z.int().min(1).describe('Run number; the file is `<run>.json`.'),
     runtime: RuntimeSchema,
@@ -29,9 +29,21 @@ export const RunResultSchema = z
     output_tail: z.string().describe('The last part of stdout and stderr, interleaved as they came.'),
     output_bytes: z.int().min(0).describe('Bytes of output the command produced in all.'),
     output_truncated: z.boolean().describe('True when output_tail is only the tail of the output.'),
-    code_hash: z.string().regex(/^sha256:[0-9a-f]{64}$/).describe('Hash of the lesson code (every file but docs/, dependency and cache folders).'),
-    sandbox: z.enum(['bwrap', 'none']).optional().describe('Where the tests ran: `bwrap` inside the bubblewrap sandbox, `none` without one (absent in runs written before the sandbox existed).'),
-    cause: z.string().max(500).nullable().describe('One-line cause of a failure drawn from the output, or null when it passed.'),
+    code_hash: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/)
+      .describe('Hash of the lesson code (every file but docs/, dependency and cache folders).'),
+    sandbox: z
+      .enum(['bwrap', 'none'])
+      .optional()
+      .describe(
+        'Where the tests ran: `bwrap` inside the bubblewrap sandbox, `none` without one (absent in runs written before the sandbox existed).',
+      ),
+    cause: z
+      .string()
+      .max(500)
+      .nullable()
+      .describe('One-line cause of a failure drawn from the output, or null when it passed.'),
   })
   .describe('A verification run: `.codelabgen/runs/<id>/<n>.json`.');
 

@@ -1,6 +1,14 @@
 // `.codelabgen/state.json`: the materialized view of the event log (events.jsonl is the truth).
 import { z } from 'zod';
-import { LessonIdSchema, ModuleIdSchema, PhaseSchema, RelPathSchema, SlugSchema, StageSchema, TimestampSchema } from './common.ts';
+import {
+  LessonIdSchema,
+  ModuleIdSchema,
+  PhaseSchema,
+  RelPathSchema,
+  SlugSchema,
+  StageSchema,
+  TimestampSchema,
+} from './common.ts';
 import { STATE_SCHEMA_VERSION } from './names.ts';
 import { TaskSchema } from './task.ts';
 
@@ -11,9 +19,9 @@ export const LessonStateSchema = z
     id: LessonIdSchema,
     title: z.string().max(300).describe('Lesson title from the curriculum.'),
     slug: SlugSchema,
-    module_id: ModuleIdSchema.describe('Id of the lesson\'s module.'),
-    module_slug: SlugSchema.describe('Slug of the lesson\'s module.'),
-    module_title: z.string().max(300).describe('Title of the lesson\'s module.'),
+    module_id: ModuleIdSchema.describe("Id of the lesson's module."),
+    module_slug: SlugSchema.describe("Slug of the lesson's module."),
+    module_title: z.string().max(300).describe("Title of the lesson's module."),
     dir: RelPathSchema.describe('Lesson folder: `<module-id>-<module-slug>/<lesson-id>-<lesson-slug>`.'),
     stage: StageSchema,
     blocked: z
@@ -31,7 +39,13 @@ export const LessonStateSchema = z
     fix_attempts_used: z.int().min(0).describe('Failed verifications since the last fresh fix budget.'),
     fix_budget_resets: z.int().min(0).describe('Times `unblock` gave a fresh fix budget.'),
     review_rounds_used: z.int().min(0).describe('Moves back from notes or reviewed.'),
-    review_rounds_granted: z.int().min(0).optional().describe('Extra review rounds the user granted (`state unblock --review-round`), on top of budgets.review_rounds.'),
+    review_rounds_granted: z
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Extra review rounds the user granted (`state unblock --review-round`), on top of budgets.review_rounds.',
+      ),
     rework: z
       .strictObject({
         from: StageSchema.describe('Stage the lesson was moved back from.'),
@@ -41,7 +55,9 @@ export const LessonStateSchema = z
       })
       .nullable()
       .optional()
-      .describe('The last move back; `state next` shows it on the lesson\'s work item until the lesson is at `from` again.'),
+      .describe(
+        "The last move back; `state next` shows it on the lesson's work item until the lesson is at `from` again.",
+      ),
     verified: z
       .strictObject({
         code_hash: z.string().describe('Hash of the lesson code that passed.'),
@@ -55,15 +71,23 @@ export const LessonStateSchema = z
       .strictObject({
         run: z.int().min(1).nullable().describe('Run number of the failing run-result.'),
         code_hash: z.string().describe('Hash of the code that failed.'),
-        note: z.string().max(2000).optional().describe('The orchestrator\'s note on this failure (`state fail --note` after the verify), the last one given.'),
+        note: z
+          .string()
+          .max(2000)
+          .optional()
+          .describe(
+            "The orchestrator's note on this failure (`state fail --note` after the verify), the last one given.",
+          ),
       })
       .nullable()
       .optional()
-      .describe('The failure `verify --update-state` counted last, until a pass or a `state fail`; `state fail` of the same code is refused.'),
+      .describe(
+        'The failure `verify --update-state` counted last, until a pass or a `state fail`; `state fail` of the same code is refused.',
+      ),
     done_at: TimestampSchema.optional().describe('When the lesson last reached `done`.'),
     updated_at: TimestampSchema.describe('Time of the last event that changed the lesson.'),
   })
-  .describe('One lesson\'s progress.');
+  .describe("One lesson's progress.");
 
 export const StateSchema = z
   .strictObject({
@@ -73,10 +97,21 @@ export const StateSchema = z
     created_at: TimestampSchema,
     phase: PhaseSchema.describe('Current phase.'),
     phase_history: z
-      .array(z.strictObject({ phase: PhaseSchema, entered_at: TimestampSchema, seq: z.int().min(1).describe('Seq of the event that entered it.') }))
+      .array(
+        z.strictObject({
+          phase: PhaseSchema,
+          entered_at: TimestampSchema,
+          seq: z.int().min(1).describe('Seq of the event that entered it.'),
+        }),
+      )
       .describe('Every phase entered, in order.'),
     last_seq: z.int().min(0).describe('Seq of the last event applied.'),
-    log_bytes: z.int().min(0).describe('Size of events.jsonl in bytes after the last applied event; any other size makes the next command scan and check the whole log.'),
+    log_bytes: z
+      .int()
+      .min(0)
+      .describe(
+        'Size of events.jsonl in bytes after the last applied event; any other size makes the next command scan and check the whole log.',
+      ),
     lesson_order: z.array(LessonIdSchema).describe('Lesson ids in curriculum order.'),
     lessons: z.record(LessonIdSchema, LessonStateSchema).describe('Lessons by id.'),
     tasks: z.record(z.string(), TaskSchema).describe('Tasks by id.'),

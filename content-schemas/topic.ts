@@ -8,7 +8,10 @@ export const TopicSchema = z
     source: LessonIdSchema.describe('Id of the source the topic was extracted from.'),
     title: z.string().min(1).max(300).describe('Topic title.'),
     summary: z.string().max(4000).describe('What a learner must understand about it.'),
-    importance: z.enum(['core', 'useful', 'optional']).default('useful').describe('How central the topic is to the course.'),
+    importance: z
+      .enum(['core', 'useful', 'optional'])
+      .default('useful')
+      .describe('How central the topic is to the course.'),
   })
   .describe('A topic: one line of `.codelabgen/topics/<source-id>.jsonl`.');
 

@@ -30,7 +30,12 @@ export function emitObject(ctx: EmitContext, def: Def): string {
     let mode: number;
     if (optin === undefined && optout === undefined) mode = REQUIRED;
     else if (optin === 'optional' && optout === 'optional') mode = OPTIONAL;
-    else if ((optin === 'defaulted' || optin === 'optional') && optout === undefined && (field._zod.def as Def).type === 'default') mode = DEFAULTED;
+    else if (
+      (optin === 'defaulted' || optin === 'optional') &&
+      optout === undefined &&
+      (field._zod.def as Def).type === 'default'
+    )
+      mode = DEFAULTED;
     else throw new Unsupported(`field ${key} with optin ${optin} / optout ${optout}`);
     return `[${JSON.stringify(key)}, ${ctx.fn(field)}, ${mode}]`;
   });
@@ -68,7 +73,11 @@ export function emitUnion(ctx: EmitContext, def: Def): string {
     for (const value of tag.values) cases.push(`[${JSON.stringify(value)}, ${ctx.fn(option)}]`);
   }
   const table = ctx.constant(`new Map<unknown, (v: any) => any>([${cases.join(', ')}])`);
-  return ['  if (!isObject(v)) return FAIL;', `  const option = ${table}.get(v[${at}]);`, '  return option === undefined ? FAIL : option(v);'].join('\n');
+  return [
+    '  if (!isObject(v)) return FAIL;',
+    `  const option = ${table}.get(v[${at}]);`,
+    '  return option === undefined ? FAIL : option(v);',
+  ].join('\n');
 }
 
 /**
@@ -79,6 +88,7 @@ export function emitUnion(ctx: EmitContext, def: Def): string {
 export function emitPlainUnion(ctx: EmitContext, def: Def, options: Node[]): string {
   if (def.inclusive === false) throw new Unsupported('exclusive union');
   const fns = options.map((option) => ctx.fn(option));
-  if (fns.slice(0, -1).some((name) => ctx.isInexact(name))) throw new Unsupported('union with an option zod decides before the last');
+  if (fns.slice(0, -1).some((name) => ctx.isInexact(name)))
+    throw new Unsupported('union with an option zod decides before the last');
   return [...fns.map((name) => `  { const r = ${name}(v); if (r !== FAIL) return r; }`), '  return FAIL;'].join('\n');
 }

@@ -125,6 +125,7 @@ export class Emitter implements EmitContext {
 
 function literal(value: unknown): string {
   const json = JSON.stringify(value);
-  if (json === undefined || JSON.stringify(JSON.parse(json)) !== json) throw new Unsupported('default that is not plain JSON');
+  if (json === undefined || JSON.stringify(JSON.parse(json)) !== json)
+    throw new Unsupported('default that is not plain JSON');
   return typeof value === 'object' && value !== null ? `JSON.parse(${JSON.stringify(json)})` : json;
 }

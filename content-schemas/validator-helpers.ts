@@ -44,7 +44,14 @@ export function arr(v: unknown, min: number, max: number, element: (v: any) => a
  * zod's URL format: the trimmed string must parse as a URL (with `parse`, also match `protocol` and
  * `hostname`, and with `httpOnly` start with http(s)://); the output is what zod outputs.
  */
-export function url(v: unknown, parse: boolean, httpOnly: boolean, protocol: RegExp | null, hostname: RegExp | null, normalize: boolean): unknown {
+export function url(
+  v: unknown,
+  parse: boolean,
+  httpOnly: boolean,
+  protocol: RegExp | null,
+  hostname: RegExp | null,
+  normalize: boolean,
+): unknown {
   if (typeof v !== 'string') return FAIL;
   const trimmed = v.trim();
   const stripped = trimmed.replace(/[\t\n\r]/g, '');

@@ -5,7 +5,9 @@ import { refinementName } from './refine.ts';
 import { checksOf, Unsupported, type Def, type EmitContext } from './validator-emit-context.ts';
 
 export function emitOneOf(ctx: EmitContext, values: readonly unknown[]): string {
-  for (const value of values) if (!['string', 'number', 'boolean'].includes(typeof value) && value !== null) throw new Unsupported('non-primitive literal');
+  for (const value of values)
+    if (!['string', 'number', 'boolean'].includes(typeof value) && value !== null)
+      throw new Unsupported('non-primitive literal');
   return ctx.constant(`new Set<unknown>(${JSON.stringify(values)})`);
 }
 
@@ -24,14 +26,20 @@ export function emitString(ctx: EmitContext, def: Def): string {
     const check = instance._zod.def as Def;
     if (check.check === 'min_length') min = Math.max(min, check.minimum);
     else if (check.check === 'max_length') max = max === -1 ? check.maximum : Math.min(max, check.maximum);
-    else if (check.check === 'string_format' && check.format === 'regex' && check.pattern instanceof RegExp) patterns.push(check.pattern);
-    else if (check.check === 'custom' && refinementName(instance) !== undefined) refinements.push(`REFINEMENTS.${refinementName(instance)}(s) !== null`);
+    else if (check.check === 'string_format' && check.format === 'regex' && check.pattern instanceof RegExp)
+      patterns.push(check.pattern);
+    else if (check.check === 'custom' && refinementName(instance) !== undefined)
+      refinements.push(`REFINEMENTS.${refinementName(instance)}(s) !== null`);
     else throw new Unsupported(`string check ${check.check}${check.format ? ` ${check.format}` : ''}`);
   }
-  const res = patterns.length === 0 ? 'null' : ctx.constant(`[${patterns.map((pattern) => pattern.toString()).join(', ')}]`);
+  const res =
+    patterns.length === 0 ? 'null' : ctx.constant(`[${patterns.map((pattern) => pattern.toString()).join(', ')}]`);
   if (refinements.length === 0) return `  return str(v, ${min}, ${max}, ${res});`;
   ctx.usesRefinements = true;
-  return [`  const s: any = str(v, ${min}, ${max}, ${res});`, `  return s === FAIL || ${refinements.join(' || ')} ? FAIL : s;`].join('\n');
+  return [
+    `  const s: any = str(v, ${min}, ${max}, ${res});`,
+    `  return s === FAIL || ${refinements.join(' || ')} ? FAIL : s;`,
+  ].join('\n');
 }
 
 /** zod's URL format, alone (with other checks zod's order of trimming and checking would matter). */
@@ -43,16 +51,20 @@ export function emitUrl(ctx: EmitContext, def: Def): string {
   return `  return url(v, ${parse}, ${httpOnly}, ${pattern(def.protocol)}, ${pattern(def.hostname)}, ${def.normalize === true});`;
 }
 
-export function emitNumber(ctx: EmitContext, def: Def): string {
+export function emitNumber(_ctx: EmitContext, def: Def): string {
   if (def.coerce) throw new Unsupported('coerce');
   let integer = false;
   const bounds: string[] = [];
   for (const check of [...(def.check === 'number_format' ? [def] : []), ...checksOf(def)]) {
     if (check.check === 'number_format' && check.format === 'safeint') integer = true;
-    else if (check.check === 'greater_than' && typeof check.value === 'number') bounds.push(`v ${check.inclusive ? '>=' : '>'} ${check.value}`);
-    else if (check.check === 'less_than' && typeof check.value === 'number') bounds.push(`v ${check.inclusive ? '<=' : '<'} ${check.value}`);
+    else if (check.check === 'greater_than' && typeof check.value === 'number')
+      bounds.push(`v ${check.inclusive ? '>=' : '>'} ${check.value}`);
+    else if (check.check === 'less_than' && typeof check.value === 'number')
+      bounds.push(`v ${check.inclusive ? '<=' : '<'} ${check.value}`);
     else throw new Unsupported(`number check ${check.check}${check.format ? ` ${check.format}` : ''}`);
   }
-  const test = [integer ? 'Number.isSafeInteger(v)' : `typeof v === 'number' && Number.isFinite(v)`, ...bounds].join(' && ');
+  const test = [integer ? 'Number.isSafeInteger(v)' : `typeof v === 'number' && Number.isFinite(v)`, ...bounds].join(
+    ' && ',
+  );
   return `  return ${test} ? v : FAIL;`;
 }

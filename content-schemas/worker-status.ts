@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { LessonIdSchema, RelPathSchema, StageSchema } from './common.ts';
 import { TASK_PHASES } from './names.ts';
 
-const status = z.enum(['ok', 'failed', 'needs-user']).describe('ok: done; failed: could not finish (say why in notes); needs-user: a decision only the user can make.');
+const status = z
+  .enum(['ok', 'failed', 'needs-user'])
+  .describe('ok: done; failed: could not finish (say why in notes); needs-user: a decision only the user can make.');
 const artifacts = z.array(RelPathSchema).max(500).default([]).describe('Files written, relative to the course root.');
 const notes = z.string().max(2000).optional().describe('One line, optional.');
 
@@ -20,7 +22,7 @@ export const LessonWorkerStatusSchema = z
 
 export const PhaseWorkerStatusSchema = z
   .strictObject({
-    phase: z.enum(TASK_PHASES).describe('Phase the work was for (a phase task\'s phase).'),
+    phase: z.enum(TASK_PHASES).describe("Phase the work was for (a phase task's phase)."),
     status,
     artifacts,
     notes,
@@ -29,7 +31,9 @@ export const PhaseWorkerStatusSchema = z
 
 export const WorkerStatusSchema = z
   .union([LessonWorkerStatusSchema, PhaseWorkerStatusSchema])
-  .describe('What a worker returns: the last JSON block of its answer; a lesson worker names `lesson` and `stage`, a phase worker `phase`.');
+  .describe(
+    'What a worker returns: the last JSON block of its answer; a lesson worker names `lesson` and `stage`, a phase worker `phase`.',
+  );
 
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 export type LessonWorkerStatus = z.infer<typeof LessonWorkerStatusSchema>;

@@ -35,8 +35,19 @@ for (const theme of THEMES) {
       const check = async (label: string) => {
         // The pages have no frames: legacy mode runs axe in the page itself instead of opening a
         // blank page per check to merge frame results (half the time), and only violations are detailed.
-        const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
-        found.push(...violations.map((v) => `${label}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+        const { violations } = await new AxeBuilder({ page })
+          .setLegacyMode(true)
+          .options({ resultTypes: ['violations'] })
+          .analyze();
+        found.push(
+          ...violations.map(
+            (v) =>
+              `${label}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(' | ')})`,
+          ),
+        );
       };
       for (const [name, url] of pages) {
         page.removeAllListeners('console');
@@ -55,10 +66,18 @@ for (const theme of THEMES) {
         await page.getByRole('button', { name: 'Course menu' }).click();
         await check('mobile menu');
         await open(page, lessonUrl(lessons()[0]!), 1280, theme);
-        await page.locator('[data-readalong] .ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+        await page
+          .locator('[data-readalong] .ra-text')
+          .first()
+          .evaluate((el) =>
+            window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3),
+          );
         await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
         await check('"On this page" bar open beside the readalong');
-        await page.getByRole('button', { name: /^Full size/ }).first().click();
+        await page
+          .getByRole('button', { name: /^Full size/ })
+          .first()
+          .click();
         await expect(page.getByRole('dialog')).toBeVisible();
         await check('a diagram full size');
       }

@@ -21,9 +21,16 @@ test('write a course by hand: three commands from an empty folder to a lesson pa
   let child: ChildProcess | undefined;
   try {
     run('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', REPO], work);
-    expect(run('npx', ['--offline', 'codelabgen', 'init', 'my-course', '--title', 'My course', '--example'], work)).toContain('preview: cd my-course && npx codelabgen site dev');
+    expect(
+      run('npx', ['--offline', 'codelabgen', 'init', 'my-course', '--title', 'My course', '--example'], work),
+    ).toContain('preview: cd my-course && npx codelabgen site dev');
     const port = await freePort();
-    child = spawn('npx', ['--offline', 'codelabgen', 'site', 'dev', '--port', String(port)], { cwd: path.join(work, 'my-course'), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child = spawn('npx', ['--offline', 'codelabgen', 'site', 'dev', '--port', String(port)], {
+      cwd: path.join(work, 'my-course'),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
@@ -33,7 +40,9 @@ test('write a course by hand: three commands from an empty folder to a lesson pa
     await page.goto(url);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('1.1 A first lesson');
     await expect(page.getByText(/\bpending\b/).first()).toBeVisible();
-    await expect(page.locator('pre').filter({ hasText: "throw new RangeError('greet: name must not be empty');" }).first()).toBeVisible();
+    await expect(
+      page.locator('pre').filter({ hasText: "throw new RangeError('greet: name must not be empty');" }).first(),
+    ).toBeVisible();
   } finally {
     if (child?.pid && child.exitCode === null) {
       const exited = new Promise((r) => child!.once('exit', r));

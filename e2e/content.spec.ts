@@ -9,7 +9,11 @@ import { expect, test } from './fixtures.ts';
 
 /** The code references (`file=... lines=A-B`) of a lesson's readalong, in order. */
 function codeRefs(lesson: Lesson): Array<{ file: string; from: number; to: number }> {
-  const refs = [...readLessonFile(lesson, 'docs/readalong.md').matchAll(/^```\w*[^\n]*\bfile=(\S+)[^\n]*?\blines=(\d+)(?:-(\d+))?/gm)];
+  const refs = [
+    ...readLessonFile(lesson, 'docs/readalong.md').matchAll(
+      /^```\w*[^\n]*\bfile=(\S+)[^\n]*?\blines=(\d+)(?:-(\d+))?/gm,
+    ),
+  ];
   return refs.map((m) => ({ file: m[1]!, from: Number(m[2]), to: Number(m[3] ?? m[2]) }));
 }
 
@@ -24,11 +28,19 @@ test('readalong code references show exactly the lines of the real files', async
     for (const [i, ref] of refs.entries()) {
       const block = blocks.nth(i);
       await expect(block.locator('figcaption .title')).toHaveText(ref.file);
-      const expected = readLessonFile(lesson, ref.file).split('\n').slice(ref.from - 1, ref.to);
+      const expected = readLessonFile(lesson, ref.file)
+        .split('\n')
+        .slice(ref.from - 1, ref.to);
       const shown = await block.locator('.ec-line').evaluateAll((lines) =>
-        lines.map((line) => ({ n: line.querySelector('.ln')?.textContent ?? '', code: (line.querySelector('.code')?.textContent ?? '').replace(/\n$/, '') })),
+        lines.map((line) => ({
+          n: line.querySelector('.ln')?.textContent ?? '',
+          code: (line.querySelector('.code')?.textContent ?? '').replace(/\n$/, ''),
+        })),
       );
-      expect(shown.map((l) => l.code), `${lesson.id} ${ref.file}:${ref.from}-${ref.to}`).toEqual(expected);
+      expect(
+        shown.map((l) => l.code),
+        `${lesson.id} ${ref.file}:${ref.from}-${ref.to}`,
+      ).toEqual(expected);
       expect(shown.map((l) => Number(l.n))).toEqual(expected.map((_, k) => ref.from + k));
       checked.push(`${lesson.id}:${ref.file}:${ref.from}`);
     }
@@ -41,8 +53,11 @@ function lessonsWithDiagrams(): Lesson[] {
   return lessons().filter((lesson) => {
     const docs = path.join(lessonDir(lesson), 'docs');
     const diagrams = path.join(docs, 'diagrams');
-    const mmd = existsSync(diagrams) && readdirSync(diagrams, { withFileTypes: true }).some((f) => f.name.endsWith('.mmd'));
-    return mmd || ['readalong.md', 'notes.md'].some((f) => /^```mermaid/m.test(readFileSync(path.join(docs, f), 'utf8')));
+    const mmd =
+      existsSync(diagrams) && readdirSync(diagrams, { withFileTypes: true }).some((f) => f.name.endsWith('.mmd'));
+    return (
+      mmd || ['readalong.md', 'notes.md'].some((f) => /^```mermaid/m.test(readFileSync(path.join(docs, f), 'utf8')))
+    );
   });
 }
 
@@ -62,13 +77,17 @@ async function expectVisibleDiagrams(page: Page, label: string): Promise<number>
     const svg = figures.nth(i).locator('.diagram-svg svg').locator('visible=true');
     await expect(svg, `${label}: diagram ${i + 1}`).toHaveCount(1);
     const box = await svg.boundingBox();
-    expect(box && box.width > 20 && box.height > 20, `${label}: diagram ${i + 1} box ${JSON.stringify(box)}`).toBe(true);
+    expect(box && box.width > 20 && box.height > 20, `${label}: diagram ${i + 1} box ${JSON.stringify(box)}`).toBe(
+      true,
+    );
   }
   return count;
 }
 
 for (const build of ['root', 'base'] as const) {
-  test(`diagrams are visible SVGs in light and dark mode (${build === 'root' ? 'build-time SVG' : 'client-side mermaid, non-root base'})`, async ({ page }) => {
+  test(`diagrams are visible SVGs in light and dark mode (${build === 'root' ? 'build-time SVG' : 'client-side mermaid, non-root base'})`, async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const withDiagrams = lessonsWithDiagrams();
     expect(withDiagrams.length).toBeGreaterThan(1);
@@ -92,7 +111,9 @@ function diagramFigures(page: Page) {
   return page.getByRole('figure').filter({ has: page.getByRole('button', { name: /^Full size/ }) });
 }
 
-test('diagrams: every one named, labels never under 14 px (wide ones scroll sideways), "Full size" opens a dialog that Esc closes', async ({ page }) => {
+test('diagrams: every one named, labels never under 14 px (wide ones scroll sideways), "Full size" opens a dialog that Esc closes', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   let wide = 0;
   let unnamed = 0;
@@ -106,20 +127,30 @@ test('diagrams: every one named, labels never under 14 px (wide ones scroll side
         const figure = figures.nth(i);
         await expect(figure, `${lesson.id} diagram ${i + 1} has a name`).toHaveAccessibleName(/\S/);
         if (((await figure.getAttribute('aria-label')) ?? '').startsWith('Diagram: ')) unnamed++;
-        const smallest = await figure.locator('.diagram-svg svg').locator('visible=true').evaluate((svg) => {
-          const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
-          const labels = [...svg.querySelectorAll('text, foreignObject span')].filter((e) => e.textContent!.trim() !== '');
-          return Math.min(...labels.map((e) => parseFloat(getComputedStyle(e).fontSize) * scale));
-        });
+        const smallest = await figure
+          .locator('.diagram-svg svg')
+          .locator('visible=true')
+          .evaluate((svg) => {
+            const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+            const labels = [...svg.querySelectorAll('text, foreignObject span')].filter(
+              (e) => e.textContent!.trim() !== '',
+            );
+            return Math.min(...labels.map((e) => parseFloat(getComputedStyle(e).fontSize) * scale));
+          });
         expect(smallest, `${lesson.id} diagram ${i + 1} at ${width} px: smallest label`).toBeGreaterThanOrEqual(13.95);
         const region = figure.getByRole('region');
         if ((await region.count()) > 0) {
           wide++;
-          expect(await region.evaluate((r) => r.scrollWidth > r.clientWidth), 'a region only when it scrolls').toBe(true);
+          expect(await region.evaluate((r) => r.scrollWidth > r.clientWidth), 'a region only when it scrolls').toBe(
+            true,
+          );
           await expect(region, 'reachable by keyboard').toHaveAttribute('tabindex', '0');
         }
       }
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${lesson.id} at ${width} px: the page does not scroll sideways`).toBe(true);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        `${lesson.id} at ${width} px: the page does not scroll sideways`,
+      ).toBe(true);
     }
   }
   expect(wide, 'the demo has diagrams wider than the text column').toBeGreaterThan(0);
@@ -137,7 +168,9 @@ test('diagrams: every one named, labels never under 14 px (wide ones scroll side
   const dialog = page.getByRole('dialog', { name });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
-  const natural = await dialog.locator('svg').evaluate((svg) => [svg.getBoundingClientRect().width, (svg as SVGSVGElement).viewBox.baseVal.width]);
+  const natural = await dialog
+    .locator('svg')
+    .evaluate((svg) => [svg.getBoundingClientRect().width, (svg as SVGSVGElement).viewBox.baseVal.width]);
   expect(Math.abs(natural[0]! - natural[1]!), 'shown at its natural size').toBeLessThanOrEqual(1);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -157,12 +190,24 @@ async function requestsOf(page: Page, url: string): Promise<string[]> {
   return requested;
 }
 
-test('pages without diagrams request no mermaid script; a page with diagrams does (client-side build)', async ({ page }) => {
+test('pages without diagrams request no mermaid script; a page with diagrams does (client-side build)', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const withDiagrams = lessonsWithDiagrams();
   for (const build of ['root', 'base'] as const) {
-    const pages = [siteUrl(build), `${siteUrl(build)}glossary/`, `${siteUrl(build)}sources/`, ...(build === 'base' ? [`${siteUrl(build)}report/`] : []), `${siteUrl(build)}search/`];
-    pages.push(...lessons().filter((l) => !withDiagrams.some((d) => d.id === l.id)).map((l) => lessonUrl(l, build)));
+    const pages = [
+      siteUrl(build),
+      `${siteUrl(build)}glossary/`,
+      `${siteUrl(build)}sources/`,
+      ...(build === 'base' ? [`${siteUrl(build)}report/`] : []),
+      `${siteUrl(build)}search/`,
+    ];
+    pages.push(
+      ...lessons()
+        .filter((l) => !withDiagrams.some((d) => d.id === l.id))
+        .map((l) => lessonUrl(l, build)),
+    );
     for (const url of pages) {
       const mermaid = (await requestsOf(page, url)).filter((r) => /mermaid/i.test(r));
       expect(mermaid, `${url} requests mermaid`).toEqual([]);
@@ -176,12 +221,18 @@ test('pages without diagrams request no mermaid script; a page with diagrams doe
   // What the client-side build serves: mermaid's prebuilt ESM copy under the base (not bundled by
   // Vite), loaded in strict mode.
   const base = path.join(process.env.E2E_DIR!, 'site-base');
-  const html = readFileSync(path.join(base, 'lessons', `${withDiagrams[0]!.id}-${withDiagrams[0]!.slug}`, 'index.html'), 'utf8');
+  const html = readFileSync(
+    path.join(base, 'lessons', `${withDiagrams[0]!.id}-${withDiagrams[0]!.slug}`, 'index.html'),
+    'utf8',
+  );
   expect(html).toContain('<pre class="mermaid-source">');
   expect(html).toContain('content="/course-site/_codelabgen/mermaid/mermaid.esm.min.mjs"');
   expect(html).toContain("securityLevel: 'strict'");
   expect(existsSync(path.join(base, '_codelabgen', 'mermaid', 'mermaid.esm.min.mjs'))).toBe(true);
-  expect(readdirSync(path.join(base, '_astro')).filter((f) => /mermaid/i.test(f)), 'Vite bundled mermaid').toEqual([]);
+  expect(
+    readdirSync(path.join(base, '_astro')).filter((f) => /mermaid/i.test(f)),
+    'Vite bundled mermaid',
+  ).toEqual([]);
 });
 
 /** A word from one lesson's notes that no other lesson, nor the glossary, uses (so one page matches). */
@@ -196,7 +247,11 @@ function distinctiveNotesWord(): { lesson: Lesson; word: string } {
       .toLowerCase();
   const glossary = readFileSync(path.join(courseDir(), '.codelabgen', 'glossary.jsonl'), 'utf8').toLowerCase();
   for (const lesson of [...all].reverse()) {
-    const others = all.filter((l) => l !== lesson).map(text).join('\n') + glossary;
+    const others =
+      all
+        .filter((l) => l !== lesson)
+        .map(text)
+        .join('\n') + glossary;
     const words = readLessonFile(lesson, 'docs/notes.md').match(/\b[a-z]{9,}\b/g) ?? [];
     const word = words.find((w) => !others.includes(w.slice(0, 7)));
     if (word) return { lesson, word };
@@ -217,7 +272,9 @@ test("search finds a term from a lesson's notes and its result opens that lesson
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
 });
 
-test('lesson docs: an aside with its title, a code reference inside a list, an optimized image, a link to another lesson', async ({ page }) => {
+test('lesson docs: an aside with its title, a code reference inside a list, an optimized image, a link to another lesson', async ({
+  page,
+}) => {
   const [first, second] = lessons();
   if (!first || !second) throw new Error('the demo course has two lessons');
   await page.goto(lessonUrl(second));
@@ -226,12 +283,17 @@ test('lesson docs: an aside with its title, a code reference inside a list, an o
   await expect(aside.locator('.callout-title')).toHaveText('Same output, unbounded memory');
   await expect(aside).toHaveClass('callout callout-caution');
   // Its icon: a square drawn in the title's colour before it.
-  const icon = await aside.getByText('Same output, unbounded memory').evaluate((t) => { const s = getComputedStyle(t, '::before'); return { w: parseFloat(s.width), h: parseFloat(s.height), mask: s.maskImage || s.webkitMaskImage }; });
+  const icon = await aside.getByText('Same output, unbounded memory').evaluate((t) => {
+    const s = getComputedStyle(t, '::before');
+    return { w: parseFloat(s.width), h: parseFloat(s.height), mask: s.maskImage || s.webkitMaskImage };
+  });
   expect(icon.w).toBeGreaterThan(10);
   expect(icon.h).toBeCloseTo(icon.w, 0);
   expect(icon.mask).toMatch(/^url\("data:image\/svg\+xml/);
   // A code reference nested in a notes list item: highlighted, with its file title, inside the <li>.
-  await expect(page.locator('[data-doc="docs/notes.md"] li figure.frame figcaption .title')).toHaveText('src/write-all.mjs');
+  await expect(page.locator('[data-doc="docs/notes.md"] li figure.frame figcaption .title')).toHaveText(
+    'src/write-all.mjs',
+  );
   const image = page.getByRole('img', { name: /^Three chunks fill a buffer/ });
   await expect(image).toHaveAttribute('src', /^\/_astro\/buffer-fill\.[\w-]+\.webp$/);
   await expect(image).toHaveAttribute('width', '560');
@@ -239,7 +301,10 @@ test('lesson docs: an aside with its title, a code reference inside a list, an o
   await expect(image).toHaveAttribute('loading', 'lazy');
   await image.scrollIntoViewIfNeeded();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(560);
-  await page.locator('[data-doc="docs/readalong.md"]').getByRole('link', { name: `Lesson ${first.id}` }).click();
+  await page
+    .locator('[data-doc="docs/readalong.md"]')
+    .getByRole('link', { name: `Lesson ${first.id}` })
+    .click();
   await expect(page).toHaveURL(`${lessonUrl(first)}#readalong`);
   await expect(page.locator('h1')).toContainText(first.title);
 });
@@ -248,7 +313,9 @@ test('under a base path, links between lessons and doc images carry the base', a
   const [first, second] = lessons();
   if (!first || !second) throw new Error('the demo course has two lessons');
   await page.goto(lessonUrl(second, 'base'));
-  await expect(page.locator('[data-doc="docs/readalong.md"]').getByRole('link', { name: `Lesson ${first.id}` })).toHaveAttribute('href', `${new URL(lessonUrl(first, 'base')).pathname}#readalong`);
+  await expect(
+    page.locator('[data-doc="docs/readalong.md"]').getByRole('link', { name: `Lesson ${first.id}` }),
+  ).toHaveAttribute('href', `${new URL(lessonUrl(first, 'base')).pathname}#readalong`);
   const image = page.getByRole('img', { name: /^Three chunks fill a buffer/ });
   await expect(image).toHaveAttribute('src', /^\/course-site\/_astro\/buffer-fill\.[\w-]+\.webp$/);
   await image.scrollIntoViewIfNeeded();

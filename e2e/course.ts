@@ -13,7 +13,12 @@ export interface Lesson {
 
 interface Curriculum {
   title: string;
-  modules: Array<{ id: string; slug: string; title: string; lessons: Array<{ id: string; slug: string; title: string }> }>;
+  modules: Array<{
+    id: string;
+    slug: string;
+    title: string;
+    lessons: Array<{ id: string; slug: string; title: string }>;
+  }>;
 }
 
 function env(name: string): string {
@@ -38,7 +43,14 @@ export function curriculum(): Curriculum {
 
 /** Every lesson in curriculum order. */
 export function lessons(): Lesson[] {
-  return curriculum().modules.flatMap((m) => m.lessons.map((l) => ({ id: l.id, slug: l.slug, title: l.title, module: { id: m.id, slug: m.slug, title: m.title } })));
+  return curriculum().modules.flatMap((m) =>
+    m.lessons.map((l) => ({
+      id: l.id,
+      slug: l.slug,
+      title: l.title,
+      module: { id: m.id, slug: m.slug, title: m.title },
+    })),
+  );
 }
 
 export function lessonUrl(lesson: Lesson, build: 'root' | 'base' = 'root'): string {

@@ -20,14 +20,20 @@ async function collect(page: Page): Promise<Found> {
     ];
     const assets = [
       ...[...document.querySelectorAll('link[href]')].map((l) => abs(l.getAttribute('href')!)),
-      ...[...document.querySelectorAll('script[src], img[src], source[src], iframe[src]')].map((s) => abs(s.getAttribute('src')!)),
+      ...[...document.querySelectorAll('script[src], img[src], source[src], iframe[src]')].map((s) =>
+        abs(s.getAttribute('src')!),
+      ),
       ...[...document.querySelectorAll('meta[name="codelabgen-mermaid"]')].map((m) => abs(m.getAttribute('content')!)),
     ];
     return { links, assets, ids: [...document.querySelectorAll('[id]')].map((e) => e.id) };
   });
 }
 
-async function crawl(page: Page, request: APIRequestContext, start: string): Promise<{ pages: string[]; problems: string[] }> {
+async function crawl(
+  page: Page,
+  request: APIRequestContext,
+  start: string,
+): Promise<{ pages: string[]; problems: string[] }> {
   const origin = new URL(start).origin;
   const queue = [start];
   const pages = new Map<string, Set<string>>();
@@ -48,13 +54,19 @@ async function crawl(page: Page, request: APIRequestContext, start: string): Pro
     for (const target of [...found.links, ...found.assets]) {
       const parsed = new URL(target);
       if (parsed.origin !== origin) continue;
-      if (!parsed.pathname.startsWith(new URL(start).pathname)) problems.push(`${url} links outside the base: ${target}`);
+      if (!parsed.pathname.startsWith(new URL(start).pathname))
+        problems.push(`${url} links outside the base: ${target}`);
       if (parsed.hash) fragments.push({ from: url, url: target });
       parsed.hash = '';
       const bare = parsed.href;
       if (!checked.has(bare)) checked.set(bare, (await request.get(bare, { maxRedirects: 0 })).status());
       if (checked.get(bare) !== 200) problems.push(`${url} → ${bare}: status ${checked.get(bare)}`);
-      else if (found.links.includes(target) && !parsed.search && (parsed.pathname.endsWith('/') || parsed.pathname.endsWith('.html'))) queue.push(bare);
+      else if (
+        found.links.includes(target) &&
+        !parsed.search &&
+        (parsed.pathname.endsWith('/') || parsed.pathname.endsWith('.html'))
+      )
+        queue.push(bare);
     }
   }
   for (const { from, url } of fragments) {
@@ -67,13 +79,22 @@ async function crawl(page: Page, request: APIRequestContext, start: string): Pro
 }
 
 for (const build of ['root', 'base'] as const) {
-  test(`crawl: no broken internal link or asset, no console error (${build === 'root' ? 'base /' : 'non-root base'})`, async ({ page, request }) => {
+  test(`crawl: no broken internal link or asset, no console error (${build === 'root' ? 'base /' : 'non-root base'})`, async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(240_000);
     const { pages, problems } = await crawl(page, request, siteUrl(build));
     expect(problems).toEqual([]);
     // Only the drafts build (base) has the report and the progress board: learner builds leave them out. Search is a dialog;
     // the search/ page (for ?q= links, linked from the 404 page) is not linked from the pages crawled.
-    const expected = ['', 'glossary/', 'sources/', ...(build === 'base' ? ['report/', 'progress/'] : []), ...lessons().map((l) => `lessons/${l.id}-${l.slug}/`)].map((p) => siteUrl(build) + p);
+    const expected = [
+      '',
+      'glossary/',
+      'sources/',
+      ...(build === 'base' ? ['report/', 'progress/'] : []),
+      ...lessons().map((l) => `lessons/${l.id}-${l.slug}/`),
+    ].map((p) => siteUrl(build) + p);
     expect(pages.sort()).toEqual(expect.arrayContaining(expected));
   });
 }

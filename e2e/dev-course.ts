@@ -50,4 +50,3 @@ export async function warmUp(page: Page, notes: string): Promise<void> {
   appendFileSync(notes, '\n\nWarm-up save.\n');
   await expect(page.locator('body')).toContainText('Warm-up save', { timeout: 60_000 });
 }
-

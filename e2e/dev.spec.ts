@@ -51,7 +51,10 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
     await page.goto(`http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
     await warmUp(page, path.join(dir, 'docs', 'notes.md'));
-    const code = path.join(dir, readFileSync(path.join(dir, 'docs', 'readalong.md'), 'utf8').match(/file=([^\s]+)/)?.[1] ?? 'missing');
+    const code = path.join(
+      dir,
+      readFileSync(path.join(dir, 'docs', 'readalong.md'), 'utf8').match(/file=([^\s]+)/)?.[1] ?? 'missing',
+    );
     // The lesson's full listings are on its files page, open in a second tab: a code save shows there.
     const files = await page.context().newPage();
     await files.goto(`http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/files/`);
@@ -70,7 +73,9 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
       const newTitle = `${lesson.title} (rev ${round})`;
       retitle(dev.course, title, newTitle);
       title = newTitle;
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${newTitle}`, { timeout: SHOWS_WITHIN });
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${newTitle}`, {
+        timeout: SHOWS_WITHIN,
+      });
       if (round % 2 === 1) {
         codelabgen(dev.course, ['state', 'block', lesson.id, '--reason', `decision ${round} needed`]);
         await shows(page, `Blocked: decision ${round} needed`);
@@ -106,10 +111,14 @@ async function sampleMain(page: Page): Promise<void> {
 }
 
 async function mainSamples(page: Page): Promise<{ minText: number; minHeight: number; count: number }> {
-  return page.evaluate(() => (window as unknown as { mainSamples: { minText: number; minHeight: number; count: number } }).mainSamples);
+  return page.evaluate(
+    () => (window as unknown as { mainSamples: { minText: number; minHeight: number; count: number } }).mainSamples,
+  );
 }
 
-test('site dev: one save (in place or by rename) updates the open lesson in place: no reload, the main column never empty, shown within 3 s', async ({ page }) => {
+test('site dev: one save (in place or by rename) updates the open lesson in place: no reload, the main column never empty, shown within 3 s', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   try {
     const lesson = lessons()[1] ?? lessons()[0]!;
@@ -127,7 +136,11 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     const scrolled = await page.evaluate(() => window.scrollY);
     expect(scrolled).toBeGreaterThan(500);
     const times: number[] = [];
-    const syncs = () => dev.output().split('\n').filter((line) => line.includes('Syncing content')).length;
+    const syncs = () =>
+      dev
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('Syncing content')).length;
     const syncsBefore = syncs();
     for (let i = 1; i <= 10; i++) {
       const text = `Live save ${i}`;
@@ -176,13 +189,17 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     await expect(page.getByRole('dialog')).toBeHidden();
     const sorted = [...times].sort((a, b) => a - b);
     const median = (sorted[4]! + sorted[5]!) / 2;
-    console.log(`site dev: save → visible over ${times.length} saves: median ${median} ms, max ${sorted.at(-1)} ms (${times.join(', ')}); ${syncs() - syncsBefore} content syncs; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+    console.log(
+      `site dev: save → visible over ${times.length} saves: median ${median} ms, max ${sorted.at(-1)} ms (${times.join(', ')}); ${syncs() - syncsBefore} content syncs; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
+    );
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
   }
 });
 
-test('site dev: a broken course file shows a red banner naming file and line until it is fixed, over the last good content', async ({ page }, testInfo) => {
+test('site dev: a broken course file shows a red banner naming file and line until it is fixed, over the last good content', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(180_000);
   try {
     const lesson = lessons()[0]!;
@@ -198,9 +215,23 @@ test('site dev: a broken course file shows a red banner naming file and line unt
     await expect(banner).toHaveCount(0);
 
     const broken: Array<{ file: string; damage: (text: string) => string; says: RegExp }> = [
-      { file: path.join(dev.course, '.codelabgen', 'curriculum.yaml'), damage: (t) => `${t}  broken: [\n`, says: /error: \.codelabgen\/curriculum\.yaml: invalid YAML: .* \(\d+:\d+\)/ },
-      { file: path.join(dev.course, '.codelabgen', 'config.yaml'), damage: (t) => `${t}site: [\n`, says: /error: \.codelabgen\/config\.yaml: invalid YAML: .* \(\d+:\d+\)/ },
-      { file: path.join(dir, 'docs', 'notes.md'), damage: (t) => `---\ntitle: [\n---\n${t}`, says: new RegExp(`error: lesson ${lesson.id.replace('.', '\\.')} docs/notes\\.md:2: front matter: invalid YAML`) },
+      {
+        file: path.join(dev.course, '.codelabgen', 'curriculum.yaml'),
+        damage: (t) => `${t}  broken: [\n`,
+        says: /error: \.codelabgen\/curriculum\.yaml: invalid YAML: .* \(\d+:\d+\)/,
+      },
+      {
+        file: path.join(dev.course, '.codelabgen', 'config.yaml'),
+        damage: (t) => `${t}site: [\n`,
+        says: /error: \.codelabgen\/config\.yaml: invalid YAML: .* \(\d+:\d+\)/,
+      },
+      {
+        file: path.join(dir, 'docs', 'notes.md'),
+        damage: (t) => `---\ntitle: [\n---\n${t}`,
+        says: new RegExp(
+          `error: lesson ${lesson.id.replace('.', '\\.')} docs/notes\\.md:2: front matter: invalid YAML`,
+        ),
+      },
     ];
     for (const [n, { file, damage, says }] of broken.entries()) {
       const good = readFileSync(file, 'utf8');
@@ -209,23 +240,41 @@ test('site dev: a broken course file shows a red banner naming file and line unt
       await expect(banner).toContainText(says);
       // It stays (well past the dev server's checks), over the last good content, and the dev
       // server waits for the fix (no sync tried again and again meanwhile).
-      const syncs = () => dev.output().split('\n').filter((line) => line.includes('Syncing content')).length;
+      const syncs = () =>
+        dev
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('Syncing content')).length;
       const syncsBefore = syncs();
       await page.waitForTimeout(1_500);
       await expect(banner).toBeVisible();
       expect(syncs() - syncsBefore, 'content syncs while the file stays broken').toBeLessThanOrEqual(1);
       await expect(heading).toHaveText(`${lesson.id} ${lesson.title}`);
-      expect((await page.getByRole('main').textContent())?.trim().length ?? 0, 'the last good content is still shown').toBeGreaterThan(1_000);
+      expect(
+        (await page.getByRole('main').textContent())?.trim().length ?? 0,
+        'the last good content is still shown',
+      ).toBeGreaterThan(1_000);
       // Red: white text on a red background, in both themes, with AA contrast.
       for (const theme of ['light', 'dark'] as const) {
         await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-        const [r, g, b] = await banner.evaluate((el) => getComputedStyle(el).backgroundColor.match(/\d+/g)!.map(Number));
-        expect(r! - Math.max(g!, b!), `${theme}: the banner's background rgb(${r}, ${g}, ${b}) is red`).toBeGreaterThan(100);
-        const { violations } = await new AxeBuilder({ page }).include('[data-dev-problems]').withRules(['color-contrast']).analyze();
-        expect(violations.map((v) => `${theme}: ${v.id} (${v.nodes.map((node) => node.target.join(' ')).join(' | ')})`)).toEqual([]);
+        const [r, g, b] = await banner.evaluate((el) =>
+          getComputedStyle(el).backgroundColor.match(/\d+/g)!.map(Number),
+        );
+        expect(r! - Math.max(g!, b!), `${theme}: the banner's background rgb(${r}, ${g}, ${b}) is red`).toBeGreaterThan(
+          100,
+        );
+        const { violations } = await new AxeBuilder({ page })
+          .include('[data-dev-problems]')
+          .withRules(['color-contrast'])
+          .analyze();
+        expect(
+          violations.map((v) => `${theme}: ${v.id} (${v.nodes.map((node) => node.target.join(' ')).join(' | ')})`),
+        ).toEqual([]);
         if (n === 0) {
           await page.evaluate(() => window.scrollTo(0, 0));
-          await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screenshots', `dev-error-banner-${theme}-1280.png`) });
+          await page.screenshot({
+            path: path.join(testInfo.project.outputDir, 'screenshots', `dev-error-banner-${theme}-1280.png`),
+          });
         }
       }
       writeFileSync(file, good);
@@ -237,7 +286,9 @@ test('site dev: a broken course file shows a red banner naming file and line unt
   }
 });
 
-test('site dev: /progress/ shows state set, state task start and state block as they happen, with no reload', async ({ page }, testInfo) => {
+test('site dev: /progress/ shows state set, state task start and state block as they happen, with no reload', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(180_000);
   try {
     const [reopened, moved] = [lessons()[0]!, lessons()[2] ?? lessons()[1]!];
@@ -258,7 +309,9 @@ test('site dev: /progress/ shows state set, state task start and state block as 
 
     codelabgen(dev.course, ['state', 'set', moved.id, 'readalong', '--note', 'example 2 unclear']);
     await expect(column('readalong').locator(`[data-lesson="${moved.id}"]`)).toBeVisible({ timeout: SHOWS_WITHIN });
-    await expect(page.locator('.pg-feed li').first()).toContainText(`${moved.id} rework moved back done → readalong: example 2 unclear`);
+    await expect(page.locator('.pg-feed li').first()).toContainText(
+      `${moved.id} rework moved back done → readalong: example 2 unclear`,
+    );
 
     codelabgen(dev.course, ['state', 'task', 'start', moved.id]);
     const card = page.locator(`.pg-card[data-lesson="${moved.id}"]`);
@@ -267,20 +320,47 @@ test('site dev: /progress/ shows state set, state task start and state block as 
 
     codelabgen(dev.course, ['state', 'block', reopened.id, '--reason', 'the user picks the example']);
     const human = page.getByRole('region', { name: /^Needs a human/ });
-    await expect(human).toContainText(`codelabgen state unblock ${reopened.id} --note "your decision"`, { timeout: SHOWS_WITHIN });
+    await expect(human).toContainText(`codelabgen state unblock ${reopened.id} --note "your decision"`, {
+      timeout: SHOWS_WITHIN,
+    });
     await expect(human).toContainText(`state_unblock {"id":"${reopened.id}","note":"your decision"}`);
     await expect(page.locator(`.pg-card[data-lesson="${reopened.id}"] .pg-flag-blocked`)).toHaveText('blocked (user)');
 
     expect(navigations, 'the page was never reloaded').toEqual([]);
     expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
-    const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)).toEqual([]);
+    const { violations } = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .options({ resultTypes: ['violations'] })
+      .analyze();
+    expect(
+      violations.map(
+        (v) =>
+          `${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(' | ')})`,
+      ),
+    ).toEqual([]);
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-      const { violations: themed } = await new AxeBuilder({ page }).setLegacyMode(true).withRules(['color-contrast']).analyze();
-      expect(themed.map((v) => `${theme}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)).toEqual([]);
+      const { violations: themed } = await new AxeBuilder({ page })
+        .setLegacyMode(true)
+        .withRules(['color-contrast'])
+        .analyze();
+      expect(
+        themed.map(
+          (v) =>
+            `${theme}: ${v.id} (${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(' | ')})`,
+        ),
+      ).toEqual([]);
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screenshots', `progress-${theme}-1280.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(testInfo.project.outputDir, 'screenshots', `progress-${theme}-1280.png`),
+        fullPage: true,
+      });
     }
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
@@ -297,13 +377,26 @@ test('site dev: a broken code reference, bad YAML and a mermaid syntax error pri
     await warmUp(page, path.join(dir, 'docs', 'notes.md'));
     appendFileSync(path.join(dir, 'docs', 'readalong.md'), '\n```ts file=src/no-such-file.ts\n```\n');
     await expect(page.locator('body')).toContainText('no such file in the lesson folder', { timeout: 30_000 });
-    await expect.poll(dev.output, { timeout: 10_000 }).toMatch(new RegExp(`^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference file=src/no-such-file\\.ts: no such file in the lesson folder$`, 'm'));
+    await expect
+      .poll(dev.output, { timeout: 10_000 })
+      .toMatch(
+        new RegExp(
+          `^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference file=src/no-such-file\\.ts: no such file in the lesson folder$`,
+          'm',
+        ),
+      );
     appendFileSync(path.join(dir, 'docs', 'notes.md'), '\n```mermaid\nflowchart LR\n  A -->\n```\n');
-    await expect.poll(dev.output, { timeout: 30_000 }).toMatch(new RegExp(`^error: lesson ${lesson.id.replace('.', '\\.')} diagram docs/notes\\.md:\\d+ .*`, 'm'));
+    await expect
+      .poll(dev.output, { timeout: 30_000 })
+      .toMatch(new RegExp(`^error: lesson ${lesson.id.replace('.', '\\.')} diagram docs/notes\\.md:\\d+ .*`, 'm'));
     const curriculum = path.join(dev.course, '.codelabgen', 'curriculum.yaml');
     appendFileSync(curriculum, '  broken: [\n');
-    await expect.poll(dev.output, { timeout: 10_000 }).toMatch(/^error: \.codelabgen\/curriculum\.yaml: invalid YAML: /m);
-    await expect(page.locator('body')).toContainText('error: .codelabgen/curriculum.yaml: invalid YAML', { timeout: 30_000 });
+    await expect
+      .poll(dev.output, { timeout: 10_000 })
+      .toMatch(/^error: \.codelabgen\/curriculum\.yaml: invalid YAML: /m);
+    await expect(page.locator('body')).toContainText('error: .codelabgen/curriculum.yaml: invalid YAML', {
+      timeout: 30_000,
+    });
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
   }

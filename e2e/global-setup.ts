@@ -11,7 +11,9 @@ import { serveStatic } from './static-server.ts';
 import { BASE_PATH, REPO, cliPath } from './paths.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const dir = process.env.CODELABGEN_E2E_DIR ? path.resolve(process.env.CODELABGEN_E2E_DIR) : mkdtempSync(path.join(tmpdir(), 'codelabgen-e2e-'));
+  const dir = process.env.CODELABGEN_E2E_DIR
+    ? path.resolve(process.env.CODELABGEN_E2E_DIR)
+    : mkdtempSync(path.join(tmpdir(), 'codelabgen-e2e-'));
   const { course, rootSite, baseSite } = e2eLocations(dir);
   // CODELABGEN_E2E_DIR with finished builds is reused (handy while writing tests); else build.
   if (!(process.env.CODELABGEN_E2E_DIR && existsSync(path.join(baseSite, 'index.html')))) buildE2eSites(dir);
@@ -25,7 +27,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
 /** Where the demo course and the two builds live inside the e2e folder. */
 export function e2eLocations(dir: string): { course: string; rootSite: string; baseSite: string } {
-  return { course: path.join(dir, 'course'), rootSite: path.join(dir, 'site-root'), baseSite: path.join(dir, 'site-base') };
+  return {
+    course: path.join(dir, 'course'),
+    rootSite: path.join(dir, 'site-root'),
+    baseSite: path.join(dir, 'site-base'),
+  };
 }
 
 /** Drives the demo course through the CLI into `dir` and builds its two sites there. */
@@ -39,11 +45,22 @@ export function buildE2eSites(dir: string): void {
   // producer view (stages, report), where the first one is what learners see.
   const cache = path.join(dir, 'empty-diagram-cache');
   mkdirSync(cache, { recursive: true });
-  run('site build', [cliPath(), 'site', 'build', '--course', course, '--out', baseSite, '--base', BASE_PATH, '--drafts'], { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: cache });
-  process.stdout.write(`e2e: demo course and two site builds in ${((Date.now() - started) / 1000).toFixed(1)} s (${dir})\n`);
+  run(
+    'site build',
+    [cliPath(), 'site', 'build', '--course', course, '--out', baseSite, '--base', BASE_PATH, '--drafts'],
+    { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: cache },
+  );
+  process.stdout.write(
+    `e2e: demo course and two site builds in ${((Date.now() - started) / 1000).toFixed(1)} s (${dir})\n`,
+  );
 }
 
 function run(what: string, args: string[], env: Record<string, string> = {}): void {
-  const result = spawnSync(process.execPath, args, { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
-  if (result.status !== 0) throw new Error(`e2e setup: ${what} exited ${result.status}\n${result.stderr}${result.stdout}`);
+  const result = spawnSync(process.execPath, args, {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
+  if (result.status !== 0)
+    throw new Error(`e2e setup: ${what} exited ${result.status}\n${result.stderr}${result.stdout}`);
 }

@@ -11,9 +11,18 @@ import { expect, test } from './fixtures.ts';
 function diagramTitles(lesson: Lesson): Array<string | null> {
   const docs = path.join(lessonDir(lesson), 'docs');
   const title = (source: string) => /^\s*%%\s*title:\s*(.+)$/.exec(source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
-  const fenced = ['readalong.md', 'notes.md'].flatMap((f) => [...readFileSync(path.join(docs, f), 'utf8').matchAll(/^```mermaid[^\n]*\n([\s\S]*?)^```/gm)].map((m) => title(m[1]!)));
+  const fenced = ['readalong.md', 'notes.md'].flatMap((f) =>
+    [...readFileSync(path.join(docs, f), 'utf8').matchAll(/^```mermaid[^\n]*\n([\s\S]*?)^```/gm)].map((m) =>
+      title(m[1]!),
+    ),
+  );
   const dir = path.join(docs, 'diagrams');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.mmd')).sort().map((f) => title(readFileSync(path.join(dir, f), 'utf8'))) : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.mmd'))
+        .sort()
+        .map((f) => title(readFileSync(path.join(dir, f), 'utf8')))
+    : [];
   return [...fenced, ...files];
 }
 
@@ -49,16 +58,28 @@ test('a publish build shows learners no production details', async ({ page, requ
     const first = tree.getByRole('link').first();
     const name = (await first.textContent())!;
     await page.getByRole('link', { name: /^All \d+ files of this lesson, with their code$/ }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^Files of ${lesson.id.replace('.', '\\.')} `));
-    await expect(page.getByRole('region', { name: /./ }).filter({ has: page.locator('pre') }).first()).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      new RegExp(`^Files of ${lesson.id.replace('.', '\\.')} `),
+    );
+    await expect(
+      page
+        .getByRole('region', { name: /./ })
+        .filter({ has: page.locator('pre') })
+        .first(),
+    ).toBeVisible();
     // The sidebar still marks the lesson the files belong to.
-    await expect(page.getByRole('navigation', { name: 'Course' }).locator('a[aria-current="true"]')).toHaveText(new RegExp(`^${lesson.id.replace('.', '\\.')}\\s`));
+    await expect(page.getByRole('navigation', { name: 'Course' }).locator('a[aria-current="true"]')).toHaveText(
+      new RegExp(`^${lesson.id.replace('.', '\\.')}\\s`),
+    );
     await page.goBack();
     await first.click();
     // A file of the tree opens the files page at that file's listing.
     await expect(page).toHaveURL(/\/files\/#file-/);
     const target = page.locator(':target');
-    await expect(target).toHaveAttribute('aria-label', new RegExp(`(^|/)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    await expect(target).toHaveAttribute(
+      'aria-label',
+      new RegExp(`(^|/)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
     await expect(target).toBeInViewport();
   }
   expect(captions, 'the example has diagrams with and without %% title:').toBeGreaterThan(0);
@@ -75,7 +96,9 @@ test('the drafts build keeps the production details: stages, report, code hash',
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
 });
 
-test('the example course\'s branding: logo, favicon, accent in both themes, edit link, repo link, footer', async ({ page }) => {
+test("the example course's branding: logo, favicon, accent in both themes, edit link, repo link, footer", async ({
+  page,
+}) => {
   const lesson = lessons()[0]!;
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(lessonUrl(lesson));
@@ -83,23 +106,39 @@ test('the example course\'s branding: logo, favicon, accent in both themes, edit
   await expect(page.locator('.brand img')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
   expect(await page.locator('.brand img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/svg\+xml;base64,/);
-  const accent = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--c-accent').trim());
+  const accent = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--c-accent').trim());
   expect(await accent()).toBe('#0b7a75');
   await expect(page.locator('.sidebar a[aria-current="page"]')).toHaveCSS('color', 'rgb(11, 122, 117)');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
   expect(await accent(), 'a lighter accent on dark pages').toBe('#3c9591');
-  const dir = path.relative(path.dirname(path.dirname(lessonDir(lesson))), lessonDir(lesson)).split(path.sep).join('/');
-  await expect(page.getByRole('link', { name: /^Edit this page/ }).first()).toHaveAttribute('href', `https://github.com/codelabgen/node-streams/edit/main/${dir}/docs/readalong.md`);
-  await expect(page.getByRole('link', { name: 'Repository', exact: true })).toHaveAttribute('href', 'https://github.com/codelabgen/node-streams');
+  const dir = path
+    .relative(path.dirname(path.dirname(lessonDir(lesson))), lessonDir(lesson))
+    .split(path.sep)
+    .join('/');
+  await expect(page.getByRole('link', { name: /^Edit this page/ }).first()).toHaveAttribute(
+    'href',
+    `https://github.com/codelabgen/node-streams/edit/main/${dir}/docs/readalong.md`,
+  );
+  await expect(page.getByRole('link', { name: 'Repository', exact: true })).toHaveAttribute(
+    'href',
+    'https://github.com/codelabgen/node-streams',
+  );
   await expect(page.locator('.site-footer')).toContainText('code under the MIT licence');
 });
 
-test('a lesson page offers its code: the folder as a zip, the test command, the repository; the badge links there', async ({ page, request }) => {
+test('a lesson page offers its code: the folder as a zip, the test command, the repository; the badge links there', async ({
+  page,
+  request,
+}) => {
   const lesson = lessons()[0]!;
   const folder = path.basename(lessonDir(lesson));
   await page.goto(lessonUrl(lesson));
-  await page.getByRole('complementary', { name: 'Verification' }).getByRole('link', { name: /^tests passed \d+\/\d+/ }).click();
+  await page
+    .getByRole('complementary', { name: 'Verification' })
+    .getByRole('link', { name: /^tests passed \d+\/\d+/ })
+    .click();
   await expect(page).toHaveURL(/#get-the-code$/);
   const download = page.getByRole('link', { name: 'Download the code' });
   await expect(download).toBeInViewport();
@@ -107,7 +146,10 @@ test('a lesson page offers its code: the folder as a zip, the test command, the 
   const code = page.locator('#get-the-code');
   await expect(code).toContainText(`folder ${folder}`);
   await expect(code.locator('pre')).toHaveText(`cd ${folder}node --test`); // one line each; the runtime's command as it ran
-  await expect(code.getByRole('link', { name: 'course repository' })).toHaveAttribute('href', 'https://github.com/codelabgen/node-streams');
+  await expect(code.getByRole('link', { name: 'course repository' })).toHaveAttribute(
+    'href',
+    'https://github.com/codelabgen/node-streams',
+  );
 
   // The zip: one folder named like the lesson's, holding exactly the verified files (no docs/, no caches), byte for byte.
   const response = await request.get(new URL((await download.getAttribute('href'))!, page.url()).href);
@@ -118,5 +160,9 @@ test('a lesson page offers its code: the folder as a zip, the test command, the 
   const expected = listLessonCodeFiles(lessonDir(lesson));
   expect(expected.length).toBeGreaterThan(1);
   expect(Object.keys(entries).sort()).toEqual(expected.map((f) => `${folder}/${f}`));
-  for (const file of expected) expect(Buffer.from(entries[`${folder}/${file}`]!).equals(readFileSync(path.join(lessonDir(lesson), file))), file).toBe(true);
+  for (const file of expected)
+    expect(
+      Buffer.from(entries[`${folder}/${file}`]!).equals(readFileSync(path.join(lessonDir(lesson), file))),
+      file,
+    ).toBe(true);
 });

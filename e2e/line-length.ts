@@ -17,7 +17,7 @@ export async function charactersPerFullLine(container: Locator, items: string): 
           range.setEnd(t, i + 1);
           const r = range.getBoundingClientRect();
           if (r.height === 0) continue;
-          if (r.top >= top + 14) (lines.push(0), (top = r.top));
+          if (r.top >= top + 14) lines.push(0), (top = r.top);
           lines[lines.length - 1]!++;
         }
       }

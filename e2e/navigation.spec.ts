@@ -12,7 +12,11 @@ test('home lists modules and lessons in curriculum order', async ({ page }) => {
     const links = modules.nth(i).locator('.lesson-card h3 a');
     await expect(links).toHaveText(mod.lessons.map((l) => `${l.id} ${l.title}`));
     const hrefs = await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    expect(hrefs).toEqual(lessons().filter((l) => l.module.id === mod.id).map((l) => lessonUrl(l)));
+    expect(hrefs).toEqual(
+      lessons()
+        .filter((l) => l.module.id === mod.id)
+        .map((l) => lessonUrl(l)),
+    );
   }
 });
 
@@ -42,20 +46,34 @@ async function tabThrough(page: import('@playwright/test').Page, limit: number) 
     focused.push(
       await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
-        return { tag: el.tagName.toLowerCase(), id: el.id, text: el.textContent?.trim() ?? '', href: el.getAttribute('href') ?? '', className: el.className };
+        return {
+          tag: el.tagName.toLowerCase(),
+          id: el.id,
+          text: el.textContent?.trim() ?? '',
+          href: el.getAttribute('href') ?? '',
+          className: el.className,
+        };
       }),
     );
   }
   return focused;
 }
 
-test('keyboard only: Tab from the top reaches the skip link first, then the search button and the lesson links', async ({ page }) => {
+test('keyboard only: Tab from the top reaches the skip link first, then the search button and the lesson links', async ({
+  page,
+}) => {
   await page.goto(siteUrl());
   const focused = await tabThrough(page, 12);
   expect(focused[0]).toMatchObject({ tag: 'a', className: 'skip-link', text: 'Skip to content' });
-  expect(focused.some((f) => f.tag === 'button' && f.className === 'search-button'), 'the search button gets focus').toBe(true);
+  expect(
+    focused.some((f) => f.tag === 'button' && f.className === 'search-button'),
+    'the search button gets focus',
+  ).toBe(true);
   const first = lessons()[0]!;
-  expect(focused.some((f) => f.tag === 'a' && f.href.endsWith(`lessons/${first.id}-${first.slug}/`)), 'the first lesson link gets focus').toBe(true);
+  expect(
+    focused.some((f) => f.tag === 'a' && f.href.endsWith(`lessons/${first.id}-${first.slug}/`)),
+    'the first lesson link gets focus',
+  ).toBe(true);
 
   // The skip link moves focus into the main content; Enter on a focused lesson link opens it.
   await page.goto(siteUrl());
@@ -73,7 +91,8 @@ test('keyboard only: Tab from the top reaches the skip link first, then the sear
 test('keyboard only: Tab to the search button, Enter, type, ArrowDown and Enter open a result', async ({ page }) => {
   await page.goto(lessonUrl(lessons()[0]!));
   const button = page.getByRole('button', { name: 'Search' });
-  for (let i = 0; i < 15 && !(await button.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 15 && !(await button.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(button).toBeFocused();
   await page.keyboard.press('Enter');
   await page.keyboard.type('backpressure');

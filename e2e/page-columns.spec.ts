@@ -18,15 +18,19 @@ function toc(page: Page): Locator {
 
 /** Where each h2/h3 of the article is in the document (not the viewport), and its left edge. */
 async function headingPlaces(page: Page): Promise<string[]> {
-  return page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => {
-    const r = h.getBoundingClientRect();
-    return `${h.id} ${Math.round(r.top + window.scrollY)} ${Math.round(r.left)}`;
-  }));
+  return page.locator('article :is(h2, h3)').evaluateAll((hs) =>
+    hs.map((h) => {
+      const r = h.getBoundingClientRect();
+      return `${h.id} ${Math.round(r.top + window.scrollY)} ${Math.round(r.left)}`;
+    }),
+  );
 }
 
-
 /** Every link of the table of contents is on screen; returns the nav's box. */
-async function expectWholeList(page: Page, why: string): Promise<{ x: number; y: number; width: number; height: number }> {
+async function expectWholeList(
+  page: Page,
+  why: string,
+): Promise<{ x: number; y: number; width: number; height: number }> {
   const nav = toc(page);
   await expect(nav, why).toHaveCount(1);
   const links = nav.getByRole('link');
@@ -35,7 +39,9 @@ async function expectWholeList(page: Page, why: string): Promise<{ x: number; y:
   return (await nav.boundingBox())!;
 }
 
-test('at 1280 px "On this page" is a column beside the text, the bar only while the code panel is there, and the text never moves', async ({ page }) => {
+test('at 1280 px "On this page" is a column beside the text, the bar only while the code panel is there, and the text never moves', async ({
+  page,
+}) => {
   await open(page, lessonUrl(lesson()), 1280, 'light');
   await expect(page.locator('[data-readalong]')).toHaveAttribute('data-enhanced', '');
   const places = await headingPlaces(page);
@@ -51,7 +57,10 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
 
   // Reading a step: the code panel takes that area; the list is one click away in the bar under the header.
   const step = page.locator('.ra-step').nth(2);
-  await step.locator('.ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+  await step
+    .locator('.ra-text')
+    .first()
+    .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
   await expect(step).toHaveAttribute('aria-current', 'step');
   const panel = (await step.locator('.ra-code').boundingBox())!;
   expect(panel.x + panel.width, 'the panel is where the column was').toBeGreaterThan(column.x);
@@ -75,7 +84,9 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
   await page.evaluate(() => new Promise(requestAnimationFrame));
   const again = await expectWholeList(page, 'the whole list in the notes');
   expect(Math.round(again.x)).toBe(Math.round(column.x));
-  await expect(toc(page).locator('a[aria-current="true"]'), 'the notes or their first section').toHaveText(/^(Notes|Concepts)/);
+  await expect(toc(page).locator('a[aria-current="true"]'), 'the notes or their first section').toHaveText(
+    /^(Notes|Concepts)/,
+  );
 
   // The files at the end: the column too.
   await page.locator('#code').evaluate((h) => h.scrollIntoView({ block: 'start' }));
@@ -95,7 +106,10 @@ test('at 1280 px "On this page" is a column beside the text, the bar only while 
 test('at 1600 px the whole "On this page" list stays beside the code panel while reading', async ({ page }) => {
   await open(page, lessonUrl(lesson()), 1600, 'light');
   const step = page.locator('.ra-step').nth(2);
-  await step.locator('.ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+  await step
+    .locator('.ra-text')
+    .first()
+    .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
   await expect(step).toHaveAttribute('aria-current', 'step');
   const list = await expectWholeList(page, 'the whole list beside the panel');
   const heading = (await step.locator('h2, h3').first().textContent())!.trim();
@@ -120,16 +134,29 @@ test('at 390 px "On this page" stays a bar under the header', async ({ page }) =
 
 /** The drawn diagrams of the page: their figure, drawing box, what shows of it and its labels' size. */
 async function diagramBoxes(page: Page) {
-  return page.locator('figure.diagram').evaluateAll((figs) => figs.flatMap((f) => {
-    const box = [...f.querySelectorAll<HTMLElement>('.diagram-svg')].find((s) => s.offsetParent !== null);
-    const svg = box?.querySelector('svg');
-    if (!box || !svg) return [];
-    const r = f.getBoundingClientRect();
-    return [{ left: r.left, right: r.right, top: r.top, bottom: r.bottom, scrolls: box.scrollWidth > box.clientWidth + 1, label: (16 * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width }];
-  }));
+  return page.locator('figure.diagram').evaluateAll((figs) =>
+    figs.flatMap((f) => {
+      const box = [...f.querySelectorAll<HTMLElement>('.diagram-svg')].find((s) => s.offsetParent !== null);
+      const svg = box?.querySelector('svg');
+      if (!box || !svg) return [];
+      const r = f.getBoundingClientRect();
+      return [
+        {
+          left: r.left,
+          right: r.right,
+          top: r.top,
+          bottom: r.bottom,
+          scrolls: box.scrollWidth > box.clientWidth + 1,
+          label: (16 * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width,
+        },
+      ];
+    }),
+  );
 }
 
-test('at 1280 px a diagram wider than the text uses the free area beside it instead of scrolling; the list gives way meanwhile', async ({ page }) => {
+test('at 1280 px a diagram wider than the text uses the free area beside it instead of scrolling; the list gives way meanwhile', async ({
+  page,
+}) => {
   await open(page, lessonUrl(lesson()), 1280, 'light');
   const text = (await page.locator('.heading-wrap:has(#notes)').boundingBox())!;
   const main = (await page.getByRole('main').boundingBox())!;
@@ -143,32 +170,42 @@ test('at 1280 px a diagram wider than the text uses the free area beside it inst
     expect(d.right, 'inside the page').toBeLessThanOrEqual(main.x + main.width);
   }
   // In view beside where the list would be: the list is the bar; no visible "On this page" overlaps the drawing.
-  const figure = page.locator('figure.diagram').filter({ has: page.getByRole('button', { name: /^Full size/ }) }).first();
+  const figure = page
+    .locator('figure.diagram')
+    .filter({ has: page.getByRole('button', { name: /^Full size/ }) })
+    .first();
   await figure.evaluate((f) => f.scrollIntoView({ block: 'center' }));
   await page.evaluate(() => new Promise(requestAnimationFrame));
   const box = (await figure.boundingBox())!;
   expect(box.x + box.width).toBeGreaterThan(text.x + text.width + 1);
   const nav = (await toc(page).boundingBox())!;
-  const overlaps = nav.x < box.x + box.width && nav.x + nav.width > box.x && nav.y < box.y + box.height && nav.y + nav.height > box.y;
+  const overlaps =
+    nav.x < box.x + box.width && nav.x + nav.width > box.x && nav.y < box.y + box.height && nav.y + nav.height > box.y;
   expect(overlaps, 'the list does not cover the drawing').toBe(false);
   expect(nav.height, 'the bar').toBeLessThan(60);
 });
 
-test('at 390 px a diagram that scrolls sideways is a named keyboard region, faded at the edge with more to see', async ({ page }) => {
+test('at 390 px a diagram that scrolls sideways is a named keyboard region, faded at the edge with more to see', async ({
+  page,
+}) => {
   await open(page, lessonUrl(lesson()), 390, 'light');
   const region = page.getByRole('region', { name: /\(scrolls sideways\)$/ }).first();
   await region.scrollIntoViewIfNeeded();
   // The drawing's opacity at each edge, as its mask draws it (1: no fade).
-  const fade = (side: 'left' | 'right') => region.evaluate((el, side) => {
-    const mask = getComputedStyle(el).maskImage;
-    if (!mask || mask === 'none') return 1;
-    const alphas = [...mask.matchAll(/rgba?\(([^)]+)\)/g)].map((m) => {
-      const c = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
-      return c.length > 3 ? c[3]! : 1;
-    });
-    const [first, last] = [alphas[0]!, alphas[alphas.length - 1]!];
-    return /to left|270deg/.test(mask) === (side === 'left') ? last : first;
-  }, side);
+  const fade = (side: 'left' | 'right') =>
+    region.evaluate((el, side) => {
+      const mask = getComputedStyle(el).maskImage;
+      if (!mask || mask === 'none') return 1;
+      const alphas = [...mask.matchAll(/rgba?\(([^)]+)\)/g)].map((m) => {
+        const c = m[1]!
+          .split(/[\s,/]+/)
+          .filter(Boolean)
+          .map(Number);
+        return c.length > 3 ? c[3]! : 1;
+      });
+      const [first, last] = [alphas[0]!, alphas[alphas.length - 1]!];
+      return /to left|270deg/.test(mask) === (side === 'left') ? last : first;
+    }, side);
   await expect(region).toHaveAttribute('tabindex', '0');
   expect(await fade('right'), 'more to the right: that edge fades').toBeLessThan(0.5);
   expect(await fade('left'), 'nothing to the left: no fade').toBe(1);

@@ -35,7 +35,9 @@ test('the sidebar lists every lesson by module, marks the current one, and modul
   await expect(sidebar.locator('a[aria-current="page"]')).toHaveText(`${lessons()[0]!.id} ${lessons()[0]!.title}`);
 });
 
-test('the table of contents lists the h2/h3 headings, marks the one in view; every heading has an anchor', async ({ page }) => {
+test('the table of contents lists the h2/h3 headings, marks the one in view; every heading has an anchor', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   // The reader's "Inline code" choice: the readalong is inline, the table of contents a column (scrolly.spec.ts has the bar).
   await page.addInitScript(() => localStorage.setItem('codelabgen-readalong', 'inline'));
@@ -43,11 +45,16 @@ test('the table of contents lists the h2/h3 headings, marks the one in view; eve
   const headings = page.locator('article :is(h2, h3)');
   const shown = await headings.evaluateAll((hs) => hs.map((h) => ({ id: h.id, text: h.textContent?.trim() ?? '' })));
   expect(shown.length).toBeGreaterThan(5);
-  expect(shown.every((h) => h.id !== ''), 'every h2/h3 has an id').toBe(true);
+  expect(
+    shown.every((h) => h.id !== ''),
+    'every h2/h3 has an id',
+  ).toBe(true);
   expect(new Set(shown.map((h) => h.id)).size, 'ids are unique').toBe(shown.length);
   const toc = page.getByRole('navigation', { name: 'On this page' });
   await expect(toc.locator('a')).toHaveText(shown.map((h) => h.text));
-  expect(await toc.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(shown.map((h) => `#${h.id}`));
+  expect(await toc.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(
+    shown.map((h) => `#${h.id}`),
+  );
   await expect(toc.locator('a[aria-current="true"]')).toHaveText(shown[0]!.text);
 
   // Following a TOC link scrolls its heading under the header and marks it.
@@ -60,7 +67,8 @@ test('the table of contents lists the h2/h3 headings, marks the one in view; eve
   expect(top, 'the heading is not hidden under the sticky header').toBeGreaterThanOrEqual(header);
 
   // Each heading's anchor link points at it and shows when focused.
-  for (const { id } of shown) await expect(page.locator(`[id="${id}"] + a.heading-anchor`)).toHaveAttribute('href', `#${id}`);
+  for (const { id } of shown)
+    await expect(page.locator(`[id="${id}"] + a.heading-anchor`)).toHaveAttribute('href', `#${id}`);
   const anchor = page.locator(`[id="${shown[1]!.id}"] + a.heading-anchor`);
   await expect(anchor).toHaveCSS('opacity', '0');
   await anchor.focus();
@@ -69,7 +77,8 @@ test('the table of contents lists the h2/h3 headings, marks the one in view; eve
 });
 
 test('a doc title with inline code shows code in its heading and "On this page", never backticks', async ({ page }) => {
-  const titleOf = (l: (typeof lessons extends () => (infer L)[] ? L : never)) => readLessonFile(l, 'docs/readalong.md').split('\n')[0]!.replace(/^#\s*/, '');
+  const titleOf = (l: typeof lessons extends () => (infer L)[] ? L : never) =>
+    readLessonFile(l, 'docs/readalong.md').split('\n')[0]!.replace(/^#\s*/, '');
   const lesson = lessons().find((l) => titleOf(l).includes('`'));
   expect(lesson, 'the demo has a readalong titled with inline code').toBeTruthy();
   const title = titleOf(lesson!);
@@ -84,20 +93,34 @@ test('a doc title with inline code shows code in its heading and "On this page",
   // At the top of the page it is the column (all links shown); elsewhere a bar to open.
   const toc = page.getByRole('navigation', { name: 'On this page' });
   if (await toc.locator('summary').isVisible()) await toc.locator('summary').click();
-  const codeHeading = page.locator('article h3').filter({ has: page.locator('code') }).first();
+  const codeHeading = page
+    .locator('article h3')
+    .filter({ has: page.locator('code') })
+    .first();
   const codeText = (await codeHeading.locator('code').first().textContent())!;
-  await expect(toc.getByRole('link', { name: (await codeHeading.textContent())!.trim(), exact: true }).locator('code').first()).toHaveText(codeText);
+  await expect(
+    toc
+      .getByRole('link', { name: (await codeHeading.textContent())!.trim(), exact: true })
+      .locator('code')
+      .first(),
+  ).toHaveText(codeText);
   // No backtick in the page's text outside code, its title or any label.
   const shown = await page.evaluate(() => {
-    const out = [document.title, ...[...document.querySelectorAll('[aria-label]')].map((el) => el.getAttribute('aria-label')!)];
+    const out = [
+      document.title,
+      ...[...document.querySelectorAll('[aria-label]')].map((el) => el.getAttribute('aria-label')!),
+    ];
     const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!n.parentElement!.closest('pre, code, script, style')) out.push(n.textContent!);
+    for (let n = walk.nextNode(); n; n = walk.nextNode())
+      if (!n.parentElement!.closest('pre, code, script, style')) out.push(n.textContent!);
     return out.filter((t) => t.includes('`'));
   });
   expect(shown).toEqual([]);
 });
 
-test('narrow screens: the menu button opens the sidebar, traps the page behind it, Escape closes it', async ({ page }) => {
+test('narrow screens: the menu button opens the sidebar, traps the page behind it, Escape closes it', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const lesson = lessons()[1]!;
   await page.goto(lessonUrl(lesson));
@@ -124,12 +147,17 @@ test('narrow screens: the menu button opens the sidebar, traps the page behind i
   // and names the section being read.
   await expect(mobileToc.locator('a').first()).toBeHidden();
   // A doc titled "<kind>: <the lesson's title>" is listed by its kind only.
-  const short = (h: string) => (h.toLowerCase().endsWith(`: ${lesson.title.toLowerCase()}`) ? h.slice(0, h.indexOf(':')) : h);
-  const headings = (await page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => h.textContent?.trim() ?? ''))).map(short);
+  const short = (h: string) =>
+    h.toLowerCase().endsWith(`: ${lesson.title.toLowerCase()}`) ? h.slice(0, h.indexOf(':')) : h;
+  const headings = (
+    await page.locator('article :is(h2, h3)').evaluateAll((hs) => hs.map((h) => h.textContent?.trim() ?? ''))
+  ).map(short);
   await page.locator('#notes').evaluate((h) => h.scrollIntoView());
   await expect(mobileToc).toBeInViewport();
   const header = (await page.locator('.site-header').boundingBox())!;
-  expect(Math.round((await mobileToc.boundingBox())!.y), 'right under the header').toBe(Math.round(header.y + header.height));
+  expect(Math.round((await mobileToc.boundingBox())!.y), 'right under the header').toBe(
+    Math.round(header.y + header.height),
+  );
   await expect(mobileToc.locator('summary')).toContainText(headings.find((h) => h.startsWith('Notes'))!);
   await mobileToc.locator('summary').click();
   await expect(mobileToc.locator('a')).toHaveText(headings);
@@ -151,25 +179,43 @@ test('without JavaScript the sidebar stays in the page on narrow screens', async
   await context.close();
 });
 
-test('next to the lesson: its prerequisites at the top, its sources at the end, the Sources page with titles and dates', async ({ page }) => {
+test('next to the lesson: its prerequisites at the top, its sources at the end, the Sources page with titles and dates', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const all = lessons();
-  const spec = curriculum().modules.flatMap((m) => m.lessons as Array<{ id: string; prerequisites?: string[]; topics?: string[] }>);
+  const spec = curriculum().modules.flatMap(
+    (m) => m.lessons as Array<{ id: string; prerequisites?: string[]; topics?: string[] }>,
+  );
   const lesson = all.find((l) => (spec.find((s) => s.id === l.id)?.prerequisites ?? []).length > 0)!;
   const prerequisites = spec.find((s) => s.id === lesson.id)!.prerequisites!;
   await page.goto(lessonUrl(lesson));
   const before = page.getByText('Before this lesson:');
   for (const id of prerequisites) {
     const other = all.find((l) => l.id === id)!;
-    await expect(before.getByRole('link', { name: `${other.id} ${other.title}` })).toHaveAttribute('href', new URL(lessonUrl(other)).pathname);
+    await expect(before.getByRole('link', { name: `${other.id} ${other.title}` })).toHaveAttribute(
+      'href',
+      new URL(lessonUrl(other)).pathname,
+    );
   }
-  expect((await before.boundingBox())!.y, 'at the top, above the objectives').toBeLessThan((await page.locator('#objectives').boundingBox())!.y);
+  expect((await before.boundingBox())!.y, 'at the top, above the objectives').toBeLessThan(
+    (await page.locator('#objectives').boundingBox())!.y,
+  );
   // Sources: the accepted sources of the lesson's topics, titled and linked, at the end of the article.
-  const read = (file: string) => readFileSync(path.join(courseDir(), '.codelabgen', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const sources = read('sources.jsonl').filter((s) => s.status === 'accepted') as Array<{ id: string; title: string; url: string; retrieved_at?: string }>;
+  const read = (file: string) =>
+    readFileSync(path.join(courseDir(), '.codelabgen', file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  const sources = read('sources.jsonl').filter((s) => s.status === 'accepted') as Array<{
+    id: string;
+    title: string;
+    url: string;
+    retrieved_at?: string;
+  }>;
   const section = page.getByRole('region', { name: 'Sources' });
   const links = section.getByRole('listitem').getByRole('link', { name: /^(?!Notes on)/ });
-  expect((await links.count())).toBeGreaterThan(0);
+  expect(await links.count()).toBeGreaterThan(0);
   for (const link of await links.all()) {
     const title = await link.textContent();
     const source = sources.find((s) => s.title === title);
@@ -180,7 +226,8 @@ test('next to the lesson: its prerequisites at the top, its sources at the end, 
   const notesTitle = readLessonFile(lesson, 'docs/notes.md').split('\n')[0]!.replace(/^#\s*/, '').replace(/`/g, '');
   const toc = page.getByRole('navigation', { name: 'On this page' });
   if (await toc.locator('summary').isVisible()) await toc.locator('summary').click();
-  if (notesTitle.toLowerCase().endsWith(lesson.title.toLowerCase())) await expect(toc.getByRole('link', { name: 'Notes', exact: true })).toHaveCount(1);
+  if (notesTitle.toLowerCase().endsWith(lesson.title.toLowerCase()))
+    await expect(toc.getByRole('link', { name: 'Notes', exact: true })).toHaveCount(1);
   await expect(toc.getByRole('link', { name: 'Sources', exact: true })).toHaveCount(1);
 
   // The Sources page: each source's title as a link, its retrieval date, no label running into a heading.

@@ -21,13 +21,24 @@ const PHONE = { width: 390, height: 844 };
 async function expectFirstScreen(page: Page, viewport: { width: number }): Promise<void> {
   // On a phone the theme menu is in the menu drawer (theme.spec.ts), and the course title is shown whole.
   const theme = page.getByRole('combobox', { name: 'Theme' });
-  for (const element of [page.locator('header.site-header .brand'), page.locator('header button.search-button'), ...(viewport.width < 800 ? [] : [theme]), page.getByRole('heading', { level: 1 })]) {
+  for (const element of [
+    page.locator('header.site-header .brand'),
+    page.locator('header button.search-button'),
+    ...(viewport.width < 800 ? [] : [theme]),
+    page.getByRole('heading', { level: 1 }),
+  ]) {
     await expect(element).toBeVisible();
     await expect(element).toBeInViewport();
   }
-  if (viewport.width < 800) await expect(page.getByRole('banner').getByRole('combobox', { name: 'Theme' })).toBeHidden();
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(widths.scroll, `page is ${widths.scroll}px wide in a ${viewport.width}px viewport`).toBeLessThanOrEqual(widths.client);
+  if (viewport.width < 800)
+    await expect(page.getByRole('banner').getByRole('combobox', { name: 'Theme' })).toBeHidden();
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(widths.scroll, `page is ${widths.scroll}px wide in a ${viewport.width}px viewport`).toBeLessThanOrEqual(
+    widths.client,
+  );
 }
 
 test('screenshots of home, a lesson (light and dark) and the report', async ({ page }, testInfo) => {
@@ -53,12 +64,16 @@ test('screenshots of home, a lesson (light and dark) and the report', async ({ p
   }
 });
 
-test('on a phone-sized screen every page keeps its header and title in view and does not scroll sideways', async ({ page }, testInfo) => {
+test('on a phone-sized screen every page keeps its header and title in view and does not scroll sideways', async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize(PHONE);
   for (const [name, url] of SHOTS.filter(([shot]) => shot.endsWith('-light'))) {
     await page.goto(url(), { waitUntil: 'networkidle' });
     await expectFirstScreen(page, PHONE);
-    const top = await page.screenshot({ path: path.join(testInfo.project.outputDir, 'screenshots', `${name}-phone.png`) });
+    const top = await page.screenshot({
+      path: path.join(testInfo.project.outputDir, 'screenshots', `${name}-phone.png`),
+    });
     await testInfo.attach(`${name}-phone`, { body: top, contentType: 'image/png' });
   }
 });

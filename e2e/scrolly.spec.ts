@@ -14,7 +14,12 @@ const lesson = () => lessons()[0]!;
 
 /** Scrolls so that step `index`'s prose starts at 30% of the viewport (the script's line is at 40%). */
 async function scrollToStep(page: Page, index: number): Promise<void> {
-  await page.locator('.ra-step').nth(index).locator('.ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+  await page
+    .locator('.ra-step')
+    .nth(index)
+    .locator('.ra-text')
+    .first()
+    .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
 }
 
 /** Every step's code block is in the page flow, between its heading and its prose, as wide as the text. */
@@ -28,9 +33,12 @@ async function expectInline(page: Page): Promise<void> {
     const text = await step.locator('.ra-text').last().boundingBox();
     const lead = step.locator('.ra-lead');
     expect(code && text, `step ${i + 1} is laid out`).toBeTruthy();
-    expect(Math.round(code!.y + code!.height), `step ${i + 1}: code before its prose`).toBeLessThanOrEqual(Math.round(text!.y) + 1);
+    expect(Math.round(code!.y + code!.height), `step ${i + 1}: code before its prose`).toBeLessThanOrEqual(
+      Math.round(text!.y) + 1,
+    );
     expect(Math.abs(code!.x - text!.x), `step ${i + 1}: code in the text column`).toBeLessThanOrEqual(1);
-    if ((await lead.count()) > 0) expect((await lead.boundingBox())!.y, `step ${i + 1}: heading before its code`).toBeLessThan(code!.y);
+    if ((await lead.count()) > 0)
+      expect((await lead.boundingBox())!.y, `step ${i + 1}: heading before its code`).toBeLessThan(code!.y);
     await expect(step.locator('.ra-code .expressive-code')).toBeVisible();
     expect(await step.locator('.ra-code').evaluate((el) => getComputedStyle(el).position)).toBe('static');
   }
@@ -42,7 +50,6 @@ function tocBar(page: Page): Locator {
   return page.getByRole('navigation', { name: 'On this page' });
 }
 
-
 /** The one visible (active) code panel. */
 async function activePanel(page: Page): Promise<Locator> {
   const visible = page.locator('.ra-code').filter({ visible: true });
@@ -50,7 +57,9 @@ async function activePanel(page: Page): Promise<Locator> {
   return visible;
 }
 
-test('at 1280 px one pinned panel shows the active step; scrolling to step 2 switches it and shows its marked lines', async ({ page }) => {
+test('at 1280 px one pinned panel shows the active step; scrolling to step 2 switches it and shows its marked lines', async ({
+  page,
+}) => {
   await page.setViewportSize(DESKTOP);
   await page.goto(lessonUrl(lesson()));
   await expect(page.locator('[data-readalong]')).toHaveAttribute('data-enhanced', '');
@@ -59,7 +68,9 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   await scrollToStep(page, 0);
   await expect(steps.nth(0)).toHaveAttribute('aria-current', 'step');
   // Into the step's prose: the readalong's top has gone under the header, the panel stays below it.
-  await page.locator('[data-readalong]').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY + 200));
+  await page
+    .locator('[data-readalong]')
+    .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY + 200));
   await page.evaluate(() => new Promise(requestAnimationFrame));
   await expect(steps.nth(0)).toHaveAttribute('aria-current', 'step');
   const first = await activePanel(page);
@@ -68,7 +79,9 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   const panel = await first.boundingBox();
   expect(panel!.x, 'the panel sits beside the prose').toBeGreaterThan(prose!.x + prose!.width);
   const bar = (await tocBar(page).boundingBox())!;
-  expect(Math.round(panel!.y), 'pinned under the header and the "On this page" bar').toBe(Math.round(bar.y + bar.height + 16));
+  expect(Math.round(panel!.y), 'pinned under the header and the "On this page" bar').toBe(
+    Math.round(bar.y + bar.height + 16),
+  );
 
   // Pinned: scrolling within the step leaves the panel where it is.
   await page.mouse.wheel(0, 150);
@@ -86,7 +99,10 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   const marks = second.locator('.ec-line.mark');
   await expect(marks).not.toHaveCount(0);
   await expect(marks.first()).toBeInViewport({ ratio: 1 });
-  await expect(steps.nth(0).locator('.ra-code button'), 'an inactive panel is hidden, out of the tab order').toBeHidden();
+  await expect(
+    steps.nth(0).locator('.ra-code button'),
+    'an inactive panel is hidden, out of the tab order',
+  ).toBeHidden();
 
   // A long step's marked lines are scrolled into the panel's view.
   await scrollToStep(page, 4);
@@ -98,24 +114,33 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   const visits: string[] = [];
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press('Tab');
-    visits.push(await page.evaluate(() => {
-      const el = document.activeElement!;
-      const step = el.closest('.ra-step');
-      if (!step) return 'outside';
-      const outline = getComputedStyle(el).outlineStyle !== 'none' ? 'ring' : 'no ring';
-      return `${el.closest('.ra-code') ? 'panel' : 'prose'} of ${step.getAttribute('aria-current') === 'step' ? 'the active' : 'an inactive'} step, ${outline}`;
-    }));
+    visits.push(
+      await page.evaluate(() => {
+        const el = document.activeElement!;
+        const step = el.closest('.ra-step');
+        if (!step) return 'outside';
+        const outline = getComputedStyle(el).outlineStyle !== 'none' ? 'ring' : 'no ring';
+        return `${el.closest('.ra-code') ? 'panel' : 'prose'} of ${step.getAttribute('aria-current') === 'step' ? 'the active' : 'an inactive'} step, ${outline}`;
+      }),
+    );
   }
   expect(visits.filter((v) => v.startsWith('panel')).length, visits.join('; ')).toBeGreaterThan(0);
   // Focus moving into a step's prose (a heading link) selects that step first.
-  for (const visit of visits.filter((v) => v !== 'outside')) expect(visit, visits.join('; ')).toMatch(/^(panel|prose) of the active step, ring$/);
+  for (const visit of visits.filter((v) => v !== 'outside'))
+    expect(visit, visits.join('; ')).toMatch(/^(panel|prose) of the active step, ring$/);
 
   // Clicking a step, or moving focus into it, selects it.
-  await steps.nth(5).locator('.ra-text').last().click({ position: { x: 5, y: 5 } });
+  await steps
+    .nth(5)
+    .locator('.ra-text')
+    .last()
+    .click({ position: { x: 5, y: 5 } });
   await expect(steps.nth(5)).toHaveAttribute('aria-current', 'step');
 });
 
-test('at 1280 px the readalong keeps "On this page" in view, 60 characters a line, and its panel ends with the last step', async ({ page }) => {
+test('at 1280 px the readalong keeps "On this page" in view, 60 characters a line, and its panel ends with the last step', async ({
+  page,
+}) => {
   await page.setViewportSize(DESKTOP);
   await page.goto(lessonUrl(lesson()));
   await expect(page.locator('[data-readalong]')).toHaveAttribute('data-enhanced', '');
@@ -161,14 +186,24 @@ test('at 1280 px the readalong keeps "On this page" in view, 60 characters a lin
 
   // The end: the last step is active and its panel leaves with it: no blank gap after the steps.
   const last = steps.last();
-  await last.locator('.ra-text').last().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().bottom + window.scrollY - window.innerHeight * 0.5));
+  await last
+    .locator('.ra-text')
+    .last()
+    .evaluate((el) =>
+      window.scrollTo(0, el.getBoundingClientRect().bottom + window.scrollY - window.innerHeight * 0.5),
+    );
   await page.evaluate(() => new Promise(requestAnimationFrame));
   await expect(last).toHaveAttribute('aria-current', 'step');
   const end = (await page.locator('[data-readalong]').boundingBox())!;
   const lastPanel = (await last.locator('.ra-code').boundingBox())!;
-  expect(Math.round(lastPanel.y + lastPanel.height), 'the panel ends with the last step').toBeLessThanOrEqual(Math.round(end.y + end.height) + 1);
+  expect(Math.round(lastPanel.y + lastPanel.height), 'the panel ends with the last step').toBeLessThanOrEqual(
+    Math.round(end.y + end.height) + 1,
+  );
   const proseEnd = (await last.locator('.ra-text').last().boundingBox())!;
-  expect(Math.round(end.y + end.height - (proseEnd.y + proseEnd.height)), 'nothing after the last step\'s prose').toBeLessThanOrEqual(1);
+  expect(
+    Math.round(end.y + end.height - (proseEnd.y + proseEnd.height)),
+    "nothing after the last step's prose",
+  ).toBeLessThanOrEqual(1);
   const next = (await page.locator('#notes').boundingBox())!;
   expect(next.y - (end.y + end.height), 'the notes follow the steps').toBeLessThan(120);
 });

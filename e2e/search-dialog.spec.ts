@@ -4,13 +4,18 @@
 import { lessonUrl, lessons, siteUrl } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
-test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind only then, and finds lessons', async ({ page }) => {
+test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind only then, and finds lessons', async ({
+  page,
+}) => {
   const requested: string[] = [];
   page.on('request', (r) => requested.push(r.url()));
   await page.goto(lessonUrl(lessons()[0]!));
   const dialog = page.getByRole('dialog', { name: 'Search the course' });
   await expect(dialog).toBeHidden();
-  expect(requested.filter((u) => u.includes('/pagefind/')), 'nothing of pagefind before the dialog opens').toEqual([]);
+  expect(
+    requested.filter((u) => u.includes('/pagefind/')),
+    'nothing of pagefind before the dialog opens',
+  ).toEqual([]);
 
   await page.keyboard.press('Control+k');
   await expect(dialog).toBeVisible();
@@ -56,7 +61,9 @@ test('the search dialog opens from the button, Ctrl+K and "/", loads pagefind on
   await expect(page.locator(`[id="${place.split('#')[1]}"]`)).toContainText(heading);
 });
 
-test('a result names its place by the heading path, inline code as code, links to that heading, the most specific first', async ({ page }) => {
+test('a result names its place by the heading path, inline code as code, links to that heading, the most specific first', async ({
+  page,
+}) => {
   await page.goto(siteUrl());
   await page.keyboard.press('/');
   const dialog = page.getByRole('dialog', { name: 'Search the course' });
@@ -65,14 +72,19 @@ test('a result names its place by the heading path, inline code as code, links t
   // h3 is the place, named lesson › h2 (as "On this page" names it) › h3.
   await dialog.getByRole('searchbox').fill('pipeline');
   const first = results.first().getByRole('link');
-  await expect(first.locator('strong')).toHaveText('2.1 pipeline(), errors and cleanup › Read-along › pipeline() tears the whole chain down');
+  await expect(first.locator('strong')).toHaveText(
+    '2.1 pipeline(), errors and cleanup › Read-along › pipeline() tears the whole chain down',
+  );
   await expect(first.locator('strong code')).toHaveText(['pipeline()']);
   await expect(first).toHaveAttribute('href', /^\/lessons\/2\.1-[a-z-]+\/#pipeline-tears-the-whole-chain-down$/);
   // The next place whose heading matched comes before the sections that only mention the word.
   await expect(results.nth(1).getByRole('link').locator('strong')).toHaveText(/^2\.3 .+ › Read-along › The pipeline$/);
-  for (const title of await results.locator('strong').allTextContents()) expect(title, 'no raw backticks').not.toContain('`');
+  for (const title of await results.locator('strong').allTextContents())
+    expect(title, 'no raw backticks').not.toContain('`');
   await dialog.getByRole('searchbox').fill('tears');
-  const link = dialog.getByRole('link', { name: /^2\.1 pipeline\(\), errors and cleanup › Read-along › pipeline\(\) tears the whole chain down/ });
+  const link = dialog.getByRole('link', {
+    name: /^2\.1 pipeline\(\), errors and cleanup › Read-along › pipeline\(\) tears the whole chain down/,
+  });
   await expect(link).toBeVisible();
   await link.click();
   await expect(dialog).toBeHidden();
@@ -80,7 +92,13 @@ test('a result names its place by the heading path, inline code as code, links t
   const h3 = page.getByRole('heading', { level: 3, name: 'pipeline() tears the whole chain down' });
   await expect(h3).toHaveAttribute('id', 'pipeline-tears-the-whole-chain-down');
   // Its h2, the heading before it one level up, is the read-along's.
-  const h2 = await h3.evaluate((h) => [...document.querySelectorAll('h2, h3')].slice(0, [...document.querySelectorAll('h2, h3')].indexOf(h)).filter((e) => e.tagName === 'H2').at(-1)!.textContent);
+  const h2 = await h3.evaluate(
+    (h) =>
+      [...document.querySelectorAll('h2, h3')]
+        .slice(0, [...document.querySelectorAll('h2, h3')].indexOf(h))
+        .filter((e) => e.tagName === 'H2')
+        .at(-1)!.textContent,
+  );
   expect(h2).toMatch(/^Read-along: pipeline\(\), errors and cleanup/);
 });
 
@@ -103,7 +121,11 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(siteUrl());
     await page.getByRole('button', { name: 'Search' }).click();
     const dialog = page.getByRole('dialog', { name: 'Search the course' });
-    const colours = await dialog.evaluate((d) => ({ dialog: getComputedStyle(d).backgroundColor, page: getComputedStyle(document.documentElement).backgroundColor, input: getComputedStyle(d.querySelector('input')!).color }));
+    const colours = await dialog.evaluate((d) => ({
+      dialog: getComputedStyle(d).backgroundColor,
+      page: getComputedStyle(document.documentElement).backgroundColor,
+      input: getComputedStyle(d.querySelector('input')!).color,
+    }));
     expect(colours.dialog).toBe(colours.page);
     expect(colours.input).toBe(theme === 'dark' ? 'rgb(230, 237, 243)' : 'rgb(31, 35, 40)');
   });

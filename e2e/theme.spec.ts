@@ -3,7 +3,9 @@
 import { curriculum, lessonUrl, lessons, siteUrl } from './course.ts';
 import { expect, test } from './fixtures.ts';
 
-test('the theme menu sets light or dark, persists across pages and reload, and System goes back to the system scheme', async ({ page }) => {
+test('the theme menu sets light or dark, persists across pages and reload, and System goes back to the system scheme', async ({
+  page,
+}) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(siteUrl());
   const html = page.locator('html');
@@ -15,7 +17,10 @@ test('the theme menu sets light or dark, persists across pages and reload, and S
 
   await menu.selectOption({ label: 'Dark' });
   await expect(html).toHaveAttribute('data-theme', 'dark');
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'the page background changes').not.toBe(lightBackground);
+  expect(
+    await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor),
+    'the page background changes',
+  ).not.toBe(lightBackground);
 
   await page.getByRole('link', { name: 'Start the course' }).click();
   await expect(page).toHaveURL(lessonUrl(lessons()[0]!));
@@ -44,7 +49,9 @@ test('without a stored choice the system colour scheme decides', async ({ page }
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
 
-test('on a phone the theme menu is in the menu drawer and the course title is shown whole in the header', async ({ page }) => {
+test('on a phone the theme menu is in the menu drawer and the course title is shown whole in the header', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(lessonUrl(lessons()[0]!));
@@ -53,7 +60,9 @@ test('on a phone the theme menu is in the menu drawer and the course title is sh
   // The title: nothing cut off (no ellipsis: its text fits its box), beside the menu button and search.
   const title = header.getByRole('link').first();
   await expect(title).toContainText(curriculum().title);
-  const cut = await title.locator('span').evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+  const cut = await title
+    .locator('span')
+    .evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
   expect(cut, 'the course title is not cut').toBe(false);
   const box = (await title.boundingBox())!;
   const bar = (await header.boundingBox())!;
@@ -66,6 +75,9 @@ test('on a phone the theme menu is in the menu drawer and the course title is sh
   await menu.selectOption({ label: 'Dark' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.setViewportSize({ width: 1280, height: 900 });
-  await expect(header.getByRole('combobox', { name: 'Theme' }), 'the header\'s menu on wide screens, showing the same choice').toHaveValue('dark');
+  await expect(
+    header.getByRole('combobox', { name: 'Theme' }),
+    "the header's menu on wide screens, showing the same choice",
+  ).toHaveValue('dark');
   await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveCount(1);
 });

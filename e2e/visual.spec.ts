@@ -10,7 +10,9 @@ import { expect, openPage as open, test } from './fixtures.ts';
 const WIDTHS = [390, 1280] as const;
 const THEMES = ['light', 'dark'] as const;
 
-test('lesson pages: readable line length, code and diagrams as wide as the text, no sideways scroll', async ({ page }) => {
+test('lesson pages: readable line length, code and diagrams as wide as the text, no sideways scroll', async ({
+  page,
+}) => {
   for (const width of WIDTHS) {
     await open(page, lessonUrl(lessons()[0]!), width, 'light');
     const m = await page.evaluate(() => {
@@ -24,33 +26,62 @@ test('lesson pages: readable line length, code and diagrams as wide as the text,
         const text = para.textContent ?? '';
         context.font = style.font;
         const column = para.getBoundingClientRect().width;
-        return { chars: (text.length * column) / context.measureText(text).width, font: parseFloat(style.fontSize), column: Math.round(column) };
+        return {
+          chars: (text.length * column) / context.measureText(text).width,
+          font: parseFloat(style.fontSize),
+          column: Math.round(column),
+        };
       };
       const paras = [...document.querySelectorAll('article .doc p')];
       const inSteps = (p: Element) => p.closest('.ra[data-enhanced]') !== null;
-      const widths = (sel: string) => [...document.querySelectorAll(sel)].map((e) => Math.round(e.getBoundingClientRect().width));
+      const widths = (sel: string) =>
+        [...document.querySelectorAll(sel)].map((e) => Math.round(e.getBoundingClientRect().width));
       // Beside a code panel (1280 px) the readalong's prose has a column of its own.
-      return { text: measure(paras.filter((p) => !inSteps(p)))!, steps: measure(paras.filter(inSteps)), code: widths('article .doc .expressive-code:not(.ra[data-enhanced] *)'), panel: document.querySelector('.ra[data-enhanced] .ra-code')?.getBoundingClientRect().right ?? null, diagrams: widths('article figure.diagram'), overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+      return {
+        text: measure(paras.filter((p) => !inSteps(p)))!,
+        steps: measure(paras.filter(inSteps)),
+        code: widths('article .doc .expressive-code:not(.ra[data-enhanced] *)'),
+        panel: document.querySelector('.ra[data-enhanced] .ra-code')?.getBoundingClientRect().right ?? null,
+        diagrams: widths('article figure.diagram'),
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      };
     });
     expect(m.overflow, `${width}px: no sideways scroll`).toBe(0);
     for (const column of [m.text, m.steps].filter((c) => c !== null)) {
       expect(column.chars, `${width}px: at most about 85 characters a line`).toBeLessThanOrEqual(85);
-      expect(column.chars, `${width}px: at least about 40 characters a line`).toBeGreaterThanOrEqual(width < 500 ? 30 : 40);
+      expect(column.chars, `${width}px: at least about 40 characters a line`).toBeGreaterThanOrEqual(
+        width < 500 ? 30 : 40,
+      );
       expect(column.font).toBeGreaterThanOrEqual(16);
     }
-    test.info().annotations.push({ type: `characters per line at ${width}px`, description: `${m.text.chars.toFixed(0)}${m.steps ? `, beside the code panel ${m.steps.chars.toFixed(0)}` : ''}` });
+    test.info().annotations.push({
+      type: `characters per line at ${width}px`,
+      description: `${m.text.chars.toFixed(0)}${m.steps ? `, beside the code panel ${m.steps.chars.toFixed(0)}` : ''}`,
+    });
     // Inline code and diagram blocks span the text column (a diagram wider than the text may take the free
     // area beside it on wide screens: page-columns.spec.ts); the code panel (wide screens only) stays in the page.
-    for (const w of m.code) expect(Math.abs(w - m.text.column), `${width}px: code blocks span the text column (${m.text.column}px)`).toBeLessThanOrEqual(1);
-    for (const w of m.diagrams) expect(w - m.text.column, `${width}px: diagrams span the text column (${m.text.column}px) or more`).toBeGreaterThanOrEqual(-1);
-    if (width < 1000) for (const w of m.diagrams) expect(Math.abs(w - m.text.column), `${width}px: diagrams as wide as the text`).toBeLessThanOrEqual(1);
+    for (const w of m.code)
+      expect(
+        Math.abs(w - m.text.column),
+        `${width}px: code blocks span the text column (${m.text.column}px)`,
+      ).toBeLessThanOrEqual(1);
+    for (const w of m.diagrams)
+      expect(
+        w - m.text.column,
+        `${width}px: diagrams span the text column (${m.text.column}px) or more`,
+      ).toBeGreaterThanOrEqual(-1);
+    if (width < 1000)
+      for (const w of m.diagrams)
+        expect(Math.abs(w - m.text.column), `${width}px: diagrams as wide as the text`).toBeLessThanOrEqual(1);
     expect(m.panel === null, `${width}px: a code panel only on wide screens`).toBe(width < 1000);
     expect(m.steps === null).toBe(m.panel === null);
     if (m.panel !== null) expect(m.panel).toBeLessThanOrEqual(width);
   }
 });
 
-test('lesson pages with build-time diagrams load at most 15 KB of JavaScript (gzip): no mermaid, no search before it opens', async ({ page }) => {
+test('lesson pages with build-time diagrams load at most 15 KB of JavaScript (gzip): no mermaid, no search before it opens', async ({
+  page,
+}) => {
   const external: Buffer[] = [];
   const urls: string[] = [];
   page.on('response', async (r) => {
@@ -69,13 +100,18 @@ test('lesson pages with build-time diagrams load at most 15 KB of JavaScript (gz
     test.info().annotations.push({ type: `lesson ${lesson.id} JS (gzip bytes)`, description: String(bytes) });
     expect(bytes, `lesson ${lesson.id}`).toBeLessThanOrEqual(15 * 1024);
     // The shared page script (site/client/page.js) names pagefind's file; it loads it only when search opens.
-    expect(urls.filter((u) => /pagefind|mermaid/.test(u)), 'no pagefind or mermaid before search opens').toEqual([]);
+    expect(
+      urls.filter((u) => /pagefind|mermaid/.test(u)),
+      'no pagefind or mermaid before search opens',
+    ).toEqual([]);
     measured++;
   }
   expect(measured).toBe(lessons().length);
 });
 
-test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, in both themes', async ({ page }, testInfo) => {
+test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, in both themes', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(180_000);
   const dir = path.join(testInfo.project.outputDir, 'screenshots');
   const save = async (name: string, target: Page | ReturnType<Page['locator']> = page) => {
@@ -91,7 +127,10 @@ test('screenshots: home, lesson top, diagram, TOC, search dialog, mobile menu, i
     await save(`learner-lesson-top-${theme}`);
     await save(`learner-diagram-${theme}`, page.locator('figure.diagram').first());
     // Beside the readalong's code panel the table of contents is the bar above the page (scrolly.spec.ts); its list open.
-    await page.locator('[data-readalong] .ra-text').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+    await page
+      .locator('[data-readalong] .ra-text')
+      .first()
+      .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
     await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
     await save(`learner-toc-${theme}`);
     await page.keyboard.press('Escape');

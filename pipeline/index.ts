@@ -11,7 +11,15 @@ export { hashLessonCode, listLessonCodeFiles } from './artifacts/code-hash.ts';
 export { lastRun, readRuns, readRunsIn, runNumbers, writeRunResult } from './verify/runs.ts';
 export { codeDrift, currentCodeHash, type CodeDrift } from './artifacts/drift.ts';
 export { lessonFolder, recordVerdict, verifyLesson, type VerifyOptions } from './verify/verify-lesson.ts';
-export { defaultJobs, parseShard, selectLessons, shardOf, verifyAll, type Progress, type Shard } from './verify/verify-all.ts';
+export {
+  defaultJobs,
+  parseShard,
+  selectLessons,
+  shardOf,
+  verifyAll,
+  type Progress,
+  type Shard,
+} from './verify/verify-all.ts';
 export { mergeRunFolders } from './verify/merge.ts';
 export { stopRunningTests } from './verify/run-tests.ts';
 export type { SummaryEntry, VerifySummary } from './verify/summary.ts';
@@ -26,8 +34,27 @@ export { planNext, type NextPlan, type WorkItem } from './protocol/planner.ts';
 export { changedPrerequisites, type ChangedPrerequisite } from './protocol/prerequisites.ts';
 export { decideRegister } from './protocol/register.ts';
 export { decideSiteBuild } from './protocol/site-build.ts';
-export { STAGE_TABLE, decideBlock, decideFail, decideRework, decideSet, decideStale, decideUnblock, stageRow, type StageRow } from './protocol/stages.ts';
-export { decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, isOpen, listTasks, parseLease, taskDurationMs } from './protocol/tasks.ts';
+export {
+  STAGE_TABLE,
+  decideBlock,
+  decideFail,
+  decideRework,
+  decideSet,
+  decideStale,
+  decideUnblock,
+  stageRow,
+  type StageRow,
+} from './protocol/stages.ts';
+export {
+  decideStart,
+  decideTaskFinish,
+  decideTaskHeartbeat,
+  decideTaskReset,
+  isOpen,
+  listTasks,
+  parseLease,
+  taskDurationMs,
+} from './protocol/tasks.ts';
 export { requireAtCode } from './protocol/verdict.ts';
 export { createLessonDirs, curriculumLessons, readCurriculum } from './artifacts/curriculum.ts';
 export { failFacts, phaseFacts, stageMoveFacts } from './artifacts/facts.ts';
@@ -36,7 +63,12 @@ export { phaseActions } from './artifacts/phase-actions.ts';
 export { readPrerequisites } from './artifacts/prerequisites.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
 export { addCurriculumEntry, requireTemplate, slugify, templateFile, type NewEntry } from './authoring/authoring.ts';
-export { CONVENTION_TOPICS, renderConventions, renderConventionsDoc, type ConventionTopic } from './authoring/conventions.ts';
+export {
+  CONVENTION_TOPICS,
+  renderConventions,
+  renderConventionsDoc,
+  type ConventionTopic,
+} from './authoring/conventions.ts';
 export { lastJsonBlock, parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
 export { buildSummary } from './report/summary.ts';
 export { buildBoard, followLog, emptyLog, type Board } from './progress/board.ts';

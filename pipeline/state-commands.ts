@@ -14,9 +14,27 @@ export { storedTextOf } from './store/state-file.ts';
 export { getOwn } from './state/keyed.ts';
 export { loadConfig } from './course/config.ts';
 export { decidePhase, nextPhase, type PhaseAction } from './protocol/phases.ts';
-export { TASK_PHASES, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, listTasks, requireRunningTask, parseLease, taskDurationMs } from './protocol/tasks.ts';
+export {
+  TASK_PHASES,
+  decideStart,
+  decideTaskFinish,
+  decideTaskHeartbeat,
+  decideTaskReset,
+  listTasks,
+  requireRunningTask,
+  parseLease,
+  taskDurationMs,
+} from './protocol/tasks.ts';
 export { parseWorkerStatus, type StatusExpectation } from './protocol/worker-status.ts';
-export { decideBlock, decideFail, decideRework, decideSet, decideStale, decideUnblock, reworkLanding } from './protocol/stages.ts';
+export {
+  decideBlock,
+  decideFail,
+  decideRework,
+  decideSet,
+  decideStale,
+  decideUnblock,
+  reworkLanding,
+} from './protocol/stages.ts';
 export { DATA_KEY, decideLog, parseLogRequest } from './protocol/log.ts';
 export { planNext } from './protocol/planner.ts';
 export { leaseHolds } from './protocol/leases.ts';
@@ -32,4 +50,5 @@ export { openEventTail, watchEventTail, type EventTail, type TailBatch } from '.
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
 
 /** `state phase done` writes the report again; the report's code (and zod) loads only then (dist/report-files.mjs). */
-export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq) => loadLazily<typeof ReportFiles>('report-files', '../pipeline/report/files.ts').writeReportFiles(course, lastSeq);
+export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq) =>
+  loadLazily<typeof ReportFiles>('report-files', '../pipeline/report/files.ts').writeReportFiles(course, lastSeq);

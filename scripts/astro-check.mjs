@@ -12,6 +12,15 @@ const run = (command, args, cwd = root) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
-if (!existsSync(`${tools}/node_modules/.bin/astro-check`)) run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], tools);
+if (!existsSync(`${tools}/node_modules/.bin/astro-check`))
+  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], tools);
 run(process.execPath, [`${root}node_modules/astro/bin/astro.mjs`, 'sync'], root);
-run(process.execPath, [`${tools}/node_modules/@astrojs/check/bin/astro-check.js`, '--root', root, '--tsconfig', 'site/tsconfig.json', '--minimumFailingSeverity', 'warning']);
+run(process.execPath, [
+  `${tools}/node_modules/@astrojs/check/bin/astro-check.js`,
+  '--root',
+  root,
+  '--tsconfig',
+  'site/tsconfig.json',
+  '--minimumFailingSeverity',
+  'warning',
+]);

@@ -28,20 +28,25 @@ export async function buildSite(siteDir, outDir, bundles) {
       mkdirSync(path.dirname(to), { recursive: true });
       if (!/\.(ts|astro)$/.test(from)) return copyFileSync(from, to);
       let text = readFileSync(from, 'utf8');
-      if (from.endsWith('.ts')) text = (await transform(text, { loader: 'ts', format: 'esm', target: 'node22', sourcefile: relative })).code;
+      if (from.endsWith('.ts'))
+        text = (await transform(text, { loader: 'ts', format: 'esm', target: 'node22', sourcefile: relative })).code;
       writeFileSync(to, rewriteImports(text, from, to, siteDir, bundles));
     }),
   );
 }
 
 function rewriteImports(text, from, to, siteDir, bundles) {
-  return text.replace(RELATIVE_IMPORT, (statement, keyword, quote, specifier) => {
+  return text.replace(RELATIVE_IMPORT, (_statement, keyword, quote, specifier) => {
     const [file, query] = specifier.split(/(?=\?)/);
     const target = path.resolve(path.dirname(from), file);
     let compiled;
-    if (!path.relative(siteDir, target).startsWith('..')) compiled = path.join(path.dirname(to), file.replace(/\.ts$/, '.js'));
+    if (!path.relative(siteDir, target).startsWith('..'))
+      compiled = path.join(path.dirname(to), file.replace(/\.ts$/, '.js'));
     else if (bundles[target] !== undefined) compiled = bundles[target];
-    else throw new Error(`${path.relative(process.cwd(), from)} imports ${specifier}, which the package does not ship: add it to the site's bundles in scripts/build.mjs`);
+    else
+      throw new Error(
+        `${path.relative(process.cwd(), from)} imports ${specifier}, which the package does not ship: add it to the site's bundles in scripts/build.mjs`,
+      );
     let relative = path.relative(path.dirname(to), compiled).split(path.sep).join('/');
     if (!relative.startsWith('.')) relative = `./${relative}`;
     return `${keyword}${quote}${relative}${query ?? ''}${quote}`;

@@ -28,7 +28,9 @@ rmSync(fresh, { recursive: true, force: true });
 const englishOnlyZodLocales = {
   name: 'english-only-zod-locales',
   setup(build) {
-    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (args.importer.includes('/zod/') ? { path: 'zod-locales-en', namespace: 'codelabgen' } : undefined));
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/zod/') ? { path: 'zod-locales-en', namespace: 'codelabgen' } : undefined,
+    );
     build.onLoad({ filter: /^zod-locales-en$/, namespace: 'codelabgen' }, () => ({
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
       resolveDir: new URL('..', import.meta.url).pathname,
@@ -40,12 +42,19 @@ const englishOnlyZodLocales = {
 // loads fs/promises, streams and readline, `node:util` worker_threads, several ms of every command's
 // start-up (docs/performance.md). In the project's own sources each `import ... from 'node:x'` is
 // bundled as `const ... = process.getBuiltinModule('node:x')`, so only what the code touches loads.
-const BUILTIN_IMPORT = /^import\s+(?!type\s)([\w$]+\s*,\s*)?(\*\s+as\s+[\w$]+|[\w$]+|\{[^}]*\})\s+from\s+'(node:[\w/]+)';/gm;
+const BUILTIN_IMPORT =
+  /^import\s+(?!type\s)([\w$]+\s*,\s*)?(\*\s+as\s+[\w$]+|[\w$]+|\{[^}]*\})\s+from\s+'(node:[\w/]+)';/gm;
 
 function builtinsByProperty(source) {
   return source.replace(BUILTIN_IMPORT, (statement, defaultAndComma, bindings, specifier) => {
     const module = `process.getBuiltinModule('${specifier}')`;
-    const names = (list) => list.slice(1, -1).split(',').map((name) => name.trim()).filter((name) => name !== '' && !name.startsWith('type ')).map((name) => name.replace(/\s+as\s+/, ': '));
+    const names = (list) =>
+      list
+        .slice(1, -1)
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '' && !name.startsWith('type '))
+        .map((name) => name.replace(/\s+as\s+/, ': '));
     const lines = [];
     let from = module;
     if (defaultAndComma) {
@@ -63,7 +72,11 @@ function builtinsByProperty(source) {
 const builtinsWithoutNamespaces = {
   name: 'builtins-without-namespaces',
   setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => (args.path.includes('/node_modules/') ? undefined : { contents: builtinsByProperty(readFileSync(args.path, 'utf8')), loader: 'ts' }));
+    build.onLoad({ filter: /\.ts$/ }, (args) =>
+      args.path.includes('/node_modules/')
+        ? undefined
+        : { contents: builtinsByProperty(readFileSync(args.path, 'utf8')), loader: 'ts' },
+    );
   },
 };
 
@@ -77,7 +90,16 @@ const result = await build({
   // when a lesson doc is lexed, the report's code when `state phase done` writes the report.
   // site-read: pipeline/read/index.ts for the compiled site (dist/site/, below); the integration
   // serves the instance it loaded itself in its place (pipeline/site/integration.ts, sharedPipelinePlugin).
-  entryPoints: { main: 'cli/main.ts', schemas: 'content-schemas/index.ts', yaml: 'content-schemas/yaml.ts', markdown: 'pipeline/site/marked.ts', 'report-files': 'pipeline/report/files.ts', 'site-worker': 'pipeline/site/worker.ts', astro: 'pipeline/site/integration.ts', 'site-read': 'pipeline/read/index.ts' },
+  entryPoints: {
+    main: 'cli/main.ts',
+    schemas: 'content-schemas/index.ts',
+    yaml: 'content-schemas/yaml.ts',
+    markdown: 'pipeline/site/marked.ts',
+    'report-files': 'pipeline/report/files.ts',
+    'site-worker': 'pipeline/site/worker.ts',
+    astro: 'pipeline/site/integration.ts',
+    'site-read': 'pipeline/read/index.ts',
+  },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,
   splitting: true,
@@ -87,8 +109,29 @@ const result = await build({
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'false' },
-  external: ['astro', 'astro/*', '@astrojs/*', 'astro-expressive-code', '@expressive-code/*', 'mermaid', 'pagefind', 'playwright', 'playwright-core', '@playwright/*', 'shiki', 'vite', 'satteri', 'chokidar', 'jsdom', 'dompurify'],
+  define: {
+    CODELABGEN_VERSION: JSON.stringify(pkg.version),
+    CODELABGEN_BUNDLED: 'true',
+    CODELABGEN_STATE_BUNDLE: 'false',
+  },
+  external: [
+    'astro',
+    'astro/*',
+    '@astrojs/*',
+    'astro-expressive-code',
+    '@expressive-code/*',
+    'mermaid',
+    'pagefind',
+    'playwright',
+    'playwright-core',
+    '@playwright/*',
+    'shiki',
+    'vite',
+    'satteri',
+    'chokidar',
+    'jsdom',
+    'dompurify',
+  ],
   loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales, builtinsWithoutNamespaces],
@@ -111,12 +154,18 @@ const stateResult = await build({
   outExtension: { '.js': '.cjs' },
   sourcemap: 'linked',
   // js-yaml is bundled too (content-schemas/lazy-load.ts), evaluated on the first YAML file read.
-  define: { CODELABGEN_VERSION: JSON.stringify(pkg.version), CODELABGEN_BUNDLED: 'true', CODELABGEN_STATE_BUNDLE: 'true', 'import.meta.url': 'import_meta_url' },
+  define: {
+    CODELABGEN_VERSION: JSON.stringify(pkg.version),
+    CODELABGEN_BUNDLED: 'true',
+    CODELABGEN_STATE_BUNDLE: 'true',
+    'import.meta.url': 'import_meta_url',
+  },
   banner: { js: "const import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [builtinsWithoutNamespaces],
   logLevel: 'warning',
 });
-if (metafileAt !== -1) writeFileSync(process.argv[metafileAt + 1].replace(/(\.json)?$/, '.state$1'), JSON.stringify(stateResult.metafile));
+if (metafileAt !== -1)
+  writeFileSync(process.argv[metafileAt + 1].replace(/(\.json)?$/, '.state$1'), JSON.stringify(stateResult.metafile));
 
 // The site the integration mounts, compiled (scripts/build-site.mjs): the package ships no TypeScript
 // source. The expressive-code settings are imported by path by the <Code> component, run in Vite
@@ -127,7 +176,17 @@ await Promise.all([
     [new URL('../content-schemas/index.ts', import.meta.url).pathname]: tmp('schemas.mjs'),
     [new URL('../pipeline/read/index.ts', import.meta.url).pathname]: tmp('site-read.mjs'),
   }),
-  build({ entryPoints: { 'site-expressive-code': 'pipeline/site/expressive-code.ts' }, outdir: `dist.${process.pid}.tmp`, outExtension: { '.js': '.mjs' }, bundle: true, packages: 'external', format: 'esm', platform: 'node', target: 'node22', logLevel: 'warning' }),
+  build({
+    entryPoints: { 'site-expressive-code': 'pipeline/site/expressive-code.ts' },
+    outdir: `dist.${process.pid}.tmp`,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+  }),
 ]);
 
 // A CLI process that loaded the previous main.mjs may still import its command chunk: carry the

@@ -37,9 +37,14 @@ function say(text: string): void {
 
 /** Runs codelabgen against the demo course; any non-zero exit stops the demo with its stderr. */
 function cl(...args: string[]): string {
-  const result = spawnSync(process.execPath, [CLI, ...args, '--course', course], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [CLI, ...args, '--course', course], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (result.status !== 0) {
-    process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr}${result.stdout}`);
+    process.stderr.write(
+      `demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr}${result.stdout}`,
+    );
     process.exit(1);
   }
   return result.stdout;
@@ -52,13 +57,18 @@ function clAsync(...args: string[]): Promise<string> {
 
 function exec(args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) {
-        process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${error.code}\n${stderr}${stdout}`);
-        process.exit(1);
-      }
-      resolve(stdout);
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${error.code}\n${stderr}${stdout}`);
+          process.exit(1);
+        }
+        resolve(stdout);
+      },
+    );
   });
 }
 
@@ -90,10 +100,13 @@ interface Curriculum {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(example, '.codelabgen', 'curriculum.yaml'))) throw new Error(`${example} is not an example course`);
+  if (!existsSync(path.join(example, '.codelabgen', 'curriculum.yaml')))
+    throw new Error(`${example} is not an example course`);
   rmSync(course, { recursive: true, force: true });
   mkdirSync(course, { recursive: true });
-  const curriculum = load(readFileSync(path.join(example, '.codelabgen', 'curriculum.yaml'), 'utf8')) as Curriculum & { title: string };
+  const curriculum = load(readFileSync(path.join(example, '.codelabgen', 'curriculum.yaml'), 'utf8')) as Curriculum & {
+    title: string;
+  };
   say(`codelabgen demo: ${curriculum.title}`);
   say(`  course → ${path.relative(process.cwd(), course) || '.'}`);
   spawnOrDie(['init', course, '--title', curriculum.title, '--topic', 'example course driven by the demo']);
@@ -115,7 +128,9 @@ async function main(): Promise<void> {
   phase('gate_plan');
   phase('scaffold', true);
   cl('register');
-  say(`  registered ${curriculum.modules.reduce((n, m) => n + m.lessons.length, 0)} lessons in ${curriculum.modules.length} modules`);
+  say(
+    `  registered ${curriculum.modules.reduce((n, m) => n + m.lessons.length, 0)} lessons in ${curriculum.modules.length} modules`,
+  );
   phase('lessons');
 
   await runLessonsAsPlanned(curriculum);
@@ -134,9 +149,15 @@ async function main(): Promise<void> {
 /** `site build` with stderr on the terminal, so its progress line shows while pages render. */
 function buildSiteShowingProgress(): void {
   const args = ['site', 'build', '--out', out, '--base', values.base, '--course', course];
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', values.quiet ? 'pipe' : 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', values.quiet ? 'pipe' : 'inherit'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (result.status !== 0) {
-    process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr ?? ''}${result.stdout}`);
+    process.stderr.write(
+      `demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr ?? ''}${result.stdout}`,
+    );
     process.exit(1);
   }
 }
@@ -146,9 +167,16 @@ function buildSiteShowingProgress(): void {
  * module, modules in parallel up to the budget), work them at once, and ask again until none is left.
  */
 async function runLessonsAsPlanned(curriculum: Curriculum): Promise<void> {
-  const lessons = new Map(curriculum.modules.flatMap((m) => m.lessons.map((lesson) => [lesson.id, { moduleDir: `${m.id}-${m.slug}`, lesson }] as const)));
+  const lessons = new Map(
+    curriculum.modules.flatMap((m) =>
+      m.lessons.map((lesson) => [lesson.id, { moduleDir: `${m.id}-${m.slug}`, lesson }] as const),
+    ),
+  );
   for (;;) {
-    const next = JSON.parse(await clAsync('state', 'next')) as { lessons: Array<{ lesson: string }>; blocked: unknown[] };
+    const next = JSON.parse(await clAsync('state', 'next')) as {
+      lessons: Array<{ lesson: string }>;
+      blocked: unknown[];
+    };
     if (next.lessons.length === 0) break;
     await Promise.all(
       next.lessons.slice(0, jobs).map(({ lesson }) => {
@@ -170,10 +198,16 @@ async function runLesson(moduleDir: string, lesson: { id: string; slug: string; 
   await work(lesson.id, 'code-author', 'code', code);
   await clAsync('state', 'set', lesson.id, 'code');
   await clAsync('verify', lesson.id, '--update-state');
-  const docs = [`${dir}/docs/readalong.md`, ...(existsSync(path.join(example, dir, 'docs', 'img')) ? [`${dir}/docs/img`] : [])]; // and its images
+  const docs = [
+    `${dir}/docs/readalong.md`,
+    ...(existsSync(path.join(example, dir, 'docs', 'img')) ? [`${dir}/docs/img`] : []),
+  ]; // and its images
   await work(lesson.id, 'readalong-writer', 'readalong', docs);
   await clAsync('state', 'set', lesson.id, 'readalong');
-  const notes = [`${dir}/docs/notes.md`, ...(existsSync(path.join(example, dir, 'docs', 'diagrams')) ? [`${dir}/docs/diagrams`] : [])];
+  const notes = [
+    `${dir}/docs/notes.md`,
+    ...(existsSync(path.join(example, dir, 'docs', 'diagrams')) ? [`${dir}/docs/diagrams`] : []),
+  ];
   await work(lesson.id, 'notes-writer', 'notes', notes);
   await clAsync('state', 'set', lesson.id, 'notes');
   await work(lesson.id, 'lesson-reviewer', 'reviewed', [`${meta}/review.md`]);
@@ -190,7 +224,10 @@ function codeEntries(dir: string): string[] {
 }
 
 function spawnOrDie(args: string[]): void {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (result.status !== 0) {
     process.stderr.write(`demo: "codelabgen ${args.join(' ')}" exited ${result.status}\n${result.stderr}`);
     process.exit(1);

@@ -10,10 +10,16 @@ import { commandHelp } from '../cli/help.ts';
 import { mcpTools, NOT_TOOLS, type McpTool } from '../cli/mcp/tools.ts';
 import { renderConventionsDoc } from '../pipeline/authoring/conventions.ts';
 
-export const CONVENTIONS_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'conventions.md');
+export const CONVENTIONS_DOC = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'docs',
+  'conventions.md',
+);
 export const CLI_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'cli.md');
 export const MCP_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'mcp.md');
-const MCP_START = '<!-- tools: generated from cli/commands.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand -->';
+const MCP_START =
+  '<!-- tools: generated from cli/commands.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand -->';
 const MCP_END = '<!-- end of tools -->';
 
 export function renderCliDoc(): string {
@@ -28,7 +34,10 @@ export function renderCliDoc(): string {
     '',
     '| command | what it does |',
     '|---|---|',
-    ...COMMANDS.map((spec) => `| [\`${`${spec.name} ${spec.args ?? ''}`.trim()}\`](#${anchor(spec.name)}) | ${spec.summary.replace(/\|/g, '\\|')} |`),
+    ...COMMANDS.map(
+      (spec) =>
+        `| [\`${`${spec.name} ${spec.args ?? ''}`.trim()}\`](#${anchor(spec.name)}) | ${spec.summary.replace(/\|/g, '\\|')} |`,
+    ),
     '',
   ];
   for (const spec of COMMANDS) lines.push(`## ${spec.name}`, '', '```text', commandHelp(spec), '```', '');
@@ -52,7 +61,10 @@ export function renderMcpToolList(): string {
     '',
     '| tool | command | arguments (* required) | hints |',
     '|---|---|---|---|',
-    ...mcpTools().map((tool) => `| \`${tool.name}\` | [\`${tool.command.name}\`](cli.md#${anchor(tool.command.name)}) | ${toolArguments(tool)} | ${toolHints(tool)} |`),
+    ...mcpTools().map(
+      (tool) =>
+        `| \`${tool.name}\` | [\`${tool.command.name}\`](cli.md#${anchor(tool.command.name)}) | ${toolArguments(tool)} | ${toolHints(tool)} |`,
+    ),
     '',
     'Commands that are no tools:',
     '',
@@ -73,7 +85,10 @@ export function renderMcpDoc(current: string): string {
 }
 
 function anchor(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

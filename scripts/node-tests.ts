@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PATTERNS = ['content-schemas/**/*.test.ts', 'pipeline/**/*.test.ts', 'cli/**/*.test.ts', 'site/**/*.test.ts', 'examples/*.test.ts', 'bench/**/*.test.ts'];
+const PATTERNS = [
+  'content-schemas/**/*.test.ts',
+  'pipeline/**/*.test.ts',
+  'cli/**/*.test.ts',
+  'site/**/*.test.ts',
+  'examples/*.test.ts',
+  'bench/**/*.test.ts',
+];
 /** Files that take longest (a serial chain of site builds, installs or CLI runs), slowest first. */
 const SLOW_FIRST = [
   'cli/package.test.ts',
@@ -35,10 +42,17 @@ const SLOW_FIRST = [
   'cli/fuzz.test.ts',
 ];
 
-const { values, positionals } = parseArgs({ options: { concurrency: { type: 'string', default: '4' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { concurrency: { type: 'string', default: '4' } },
+  allowPositionals: true,
+});
 const all = [...new Set(PATTERNS.flatMap((pattern) => globSync(pattern, { cwd: REPO })))].sort();
 const slowFirst = SLOW_FIRST.filter((file) => all.includes(file));
-for (const file of SLOW_FIRST) if (!slowFirst.includes(file)) process.stderr.write(`warning: scripts/node-tests.ts: SLOW_FIRST names ${file}, which no pattern finds; update the list\n`);
+for (const file of SLOW_FIRST)
+  if (!slowFirst.includes(file))
+    process.stderr.write(
+      `warning: scripts/node-tests.ts: SLOW_FIRST names ${file}, which no pattern finds; update the list\n`,
+    );
 const files = positionals.length > 0 ? positionals : [...slowFirst, ...all.filter((file) => !slowFirst.includes(file))];
 
 const durations = new Map<string, number>(); // file → ms
@@ -47,7 +61,8 @@ const stream = run({ files: files.map((file) => path.resolve(REPO, file)), concu
 stream.on('test:fail', () => (failed = true));
 stream.on('test:complete', (data) => {
   // A file's own entry: its name is its path.
-  if (data.file !== undefined && data.name === data.file) durations.set(path.relative(REPO, data.file), data.details.duration_ms);
+  if (data.file !== undefined && data.name === data.file)
+    durations.set(path.relative(REPO, data.file), data.details.duration_ms);
 });
 const report = stream.compose(new spec());
 report.pipe(process.stdout, { end: false }); // stdout stays open for the list below

@@ -26,7 +26,9 @@ interface Step {
 // The e2e builds go to a folder made here (or $CODELABGEN_E2E_DIR), so that both Playwright runs
 // reuse them (e2e/global-setup.ts) and they can be made while the Node tests run.
 const ownE2eDir = !process.env.CODELABGEN_E2E_DIR;
-const e2eDir = process.env.CODELABGEN_E2E_DIR ? path.resolve(process.env.CODELABGEN_E2E_DIR) : mkdtempSync(path.join(tmpdir(), 'codelabgen-e2e-'));
+const e2eDir = process.env.CODELABGEN_E2E_DIR
+  ? path.resolve(process.env.CODELABGEN_E2E_DIR)
+  : mkdtempSync(path.join(tmpdir(), 'codelabgen-e2e-'));
 const e2eBuilt = existsSync(path.join(e2eDir, 'site-base', 'index.html'));
 const e2eEnv = { CODELABGEN_E2E_DIR: e2eDir };
 
@@ -36,10 +38,20 @@ const STEPS: Step[] = [
   { name: 'astro-check', after: ['build'], command: [node, 'scripts/astro-check.mjs'], background: true },
   { name: 'node tests', after: ['build'], command: [node, 'scripts/node-tests.ts'], background: true },
   { name: 'e2e builds', after: ['build'], command: e2eBuilt ? [] : [node, 'e2e/prepare.ts', e2eDir] },
-  { name: 'playwright site', after: ['e2e builds'], command: [bin('playwright'), 'test', '--project=site'], env: e2eEnv },
+  {
+    name: 'playwright site',
+    after: ['e2e builds'],
+    command: [bin('playwright'), 'test', '--project=site'],
+    env: e2eEnv,
+  },
   // `site dev` specs time saves against a budget: they run alone, once everything else has ended
   // (their own output folder: a Playwright run empties its output folder first).
-  { name: 'playwright dev', after: ['tsc', 'astro-check', 'node tests', 'playwright site'], command: [bin('playwright'), 'test', '--project=dev', '--no-deps', '--output=test-results/dev'], env: e2eEnv },
+  {
+    name: 'playwright dev',
+    after: ['tsc', 'astro-check', 'node tests', 'playwright site'],
+    command: [bin('playwright'), 'test', '--project=dev', '--no-deps', '--output=test-results/dev'],
+    env: e2eEnv,
+  },
 ];
 
 type Result = 'ok' | 'failed' | 'skipped' | 'reused';
@@ -60,9 +72,15 @@ function runStep(step: Step): Promise<void> {
     done.set(step.name, { result: 'reused', start, seconds: 0 });
     return Promise.resolve();
   }
-  process.stdout.write(`test-all: [${start.toFixed(1)} s] ${step.name}: ${step.command.map((part) => (part === node ? 'node' : path.isAbsolute(part) && part.startsWith(REPO) ? path.relative(REPO, part) : part)).join(' ')}\n`);
+  process.stdout.write(
+    `test-all: [${start.toFixed(1)} s] ${step.name}: ${step.command.map((part) => (part === node ? 'node' : path.isAbsolute(part) && part.startsWith(REPO) ? path.relative(REPO, part) : part)).join(' ')}\n`,
+  );
   let output = '';
-  const child = spawn(step.command[0]!, step.command.slice(1), { cwd: REPO, env: { ...process.env, ...step.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(step.command[0]!, step.command.slice(1), {
+    cwd: REPO,
+    env: { ...process.env, ...step.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.set(step.name, child);
   // Set before the child starts its own processes (they inherit it). The e2e builds and the browser
   // tests keep the normal priority: they wait for pages most of the time, and when they do need the
@@ -81,11 +99,15 @@ function runStep(step: Step): Promise<void> {
       running.delete(step.name);
       const seconds = elapsed() - start;
       done.set(step.name, { result, start, seconds });
-      process.stdout.write(`\n──── ${step.name}: ${result} in ${seconds.toFixed(1)} s${note} ────\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}`);
+      process.stdout.write(
+        `\n──── ${step.name}: ${result} in ${seconds.toFixed(1)} s${note} ────\n${output}${output.endsWith('\n') || output === '' ? '' : '\n'}`,
+      );
       resolve();
     };
     child.on('error', (error) => finish('failed', ` (${error.message})`));
-    child.on('close', (code, signal) => finish(code === 0 ? 'ok' : 'failed', code === 0 ? '' : ` (exit ${code ?? signal})`));
+    child.on('close', (code, signal) =>
+      finish(code === 0 ? 'ok' : 'failed', code === 0 ? '' : ` (exit ${code ?? signal})`),
+    );
   });
 }
 
@@ -96,8 +118,13 @@ async function runAll(): Promise<void> {
     for (const step of STEPS) {
       if (done.has(step.name) || pending.has(step.name)) continue;
       const before = step.after.map((name) => done.get(name)?.result);
-      if (before.some((result) => result === 'failed' || result === 'skipped')) done.set(step.name, { result: 'skipped', start: elapsed(), seconds: 0 });
-      else if (before.every((result) => result === 'ok' || result === 'reused')) pending.set(step.name, runStep(step).then(() => void pending.delete(step.name)));
+      if (before.some((result) => result === 'failed' || result === 'skipped'))
+        done.set(step.name, { result: 'skipped', start: elapsed(), seconds: 0 });
+      else if (before.every((result) => result === 'ok' || result === 'reused'))
+        pending.set(
+          step.name,
+          runStep(step).then(() => void pending.delete(step.name)),
+        );
     }
     if (pending.size === 0) return;
     await Promise.race(pending.values());
@@ -109,7 +136,11 @@ function summary(): string {
     const { result, start, seconds } = done.get(step.name) ?? { result: 'skipped', start: 0, seconds: 0 };
     return `  ${step.name.padEnd(16)} ${`${start.toFixed(1)} s`.padStart(8)} ${`${seconds.toFixed(1)} s`.padStart(8)}  ${result}`;
   });
-  return [`npm test steps (${elapsed().toFixed(1)} s in all; steps overlap):`, `  ${'step'.padEnd(16)} ${'start'.padStart(8)} ${'time'.padStart(8)}  result`, ...rows].join('\n');
+  return [
+    `npm test steps (${elapsed().toFixed(1)} s in all; steps overlap):`,
+    `  ${'step'.padEnd(16)} ${'start'.padStart(8)} ${'time'.padStart(8)}  result`,
+    ...rows,
+  ].join('\n');
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -124,9 +155,12 @@ await runAll();
 if (ownE2eDir) rmSync(e2eDir, { recursive: true, force: true });
 process.stdout.write(`\n${summary()}\n`);
 if (process.env.CODELABGEN_TEST_TIMINGS) {
-  appendFileSync(process.env.CODELABGEN_TEST_TIMINGS, STEPS.map((step) => {
-    const { result, start, seconds } = done.get(step.name)!;
-    return `${step.name}\t${start.toFixed(1)}\t${seconds.toFixed(1)}\t${result}\n`;
-  }).join(''));
+  appendFileSync(
+    process.env.CODELABGEN_TEST_TIMINGS,
+    STEPS.map((step) => {
+      const { result, start, seconds } = done.get(step.name)!;
+      return `${step.name}\t${start.toFixed(1)}\t${seconds.toFixed(1)}\t${result}\n`;
+    }).join(''),
+  );
 }
 process.exitCode = [...done.values()].every((step) => step.result === 'ok' || step.result === 'reused') ? 0 : 1;

@@ -21,8 +21,14 @@ if (!modern) {
   const prefix = path.join(repo, '.cache', 'node22');
   const bin = path.join(prefix, 'node_modules', '.bin');
   if (!existsSync(path.join(bin, 'node'))) {
-    process.stderr.write(`codelabgen: node ${process.version} is older than 22.19; installing node@22 into .cache/node22 (once)\n`);
-    const install = spawnSync('npm', ['i', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, 'node@22'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    process.stderr.write(
+      `codelabgen: node ${process.version} is older than 22.19; installing node@22 into .cache/node22 (once)\n`,
+    );
+    const install = spawnSync(
+      'npm',
+      ['i', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, 'node@22'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     if (install.status !== 0) process.exit(install.status ?? 1);
   }
   env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };

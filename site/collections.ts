@@ -7,8 +7,23 @@ import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { CurriculumSchema, GlossaryEntrySchema, ReportSchema, SourceSchema, StageSchema } from '../content-schemas/index.ts';
-import { readCourse, readGlossary, readReport, readSources, renderInline, renderMarkdown, takePreparedCourse, type CourseView } from '../pipeline/read/index.ts';
+import {
+  CurriculumSchema,
+  GlossaryEntrySchema,
+  ReportSchema,
+  SourceSchema,
+  StageSchema,
+} from '../content-schemas/index.ts';
+import {
+  readCourse,
+  readGlossary,
+  readReport,
+  readSources,
+  renderInline,
+  renderMarkdown,
+  takePreparedCourse,
+  type CourseView,
+} from '../pipeline/read/index.ts';
 import { branding } from './lib/branding.ts';
 import { isIncluded, lessonPages, mdxDocId, missingSteps, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
@@ -27,7 +42,8 @@ function courseView(root: string, generation: unknown): CourseView {
   // A build reads the course once, before Astro starts (pipeline/read/index.ts, PreparedCourse).
   const prepared = generation === undefined ? takePreparedCourse(root) : null;
   if (prepared !== null) return prepared.view;
-  if (snapshot?.root !== root || snapshot.generation !== generation) snapshot = { root, generation, view: readCourse(root) };
+  if (snapshot?.root !== root || snapshot.generation !== generation)
+    snapshot = { root, generation, view: readCourse(root) };
   return snapshot.view;
 }
 
@@ -35,7 +51,8 @@ function courseView(root: string, generation: unknown): CourseView {
 function markLoaded(generation: unknown): void {
   const key = Symbol.for('codelabgen.loadedGeneration');
   const loaded: unknown = Reflect.get(globalThis, key);
-  if (typeof generation === 'number' && generation > (typeof loaded === 'number' ? loaded : 0)) Reflect.set(globalThis, key, generation);
+  if (typeof generation === 'number' && generation > (typeof loaded === 'number' ? loaded : 0))
+    Reflect.set(globalThis, key, generation);
 }
 
 /** Stores the entries whose digest changed, drops the ones that are gone. */
@@ -65,7 +82,11 @@ function courseLoader(name: string, entries: Entries): Loader {
       } catch (error) {
         if (!options.dev) throw error;
         const kept = ctx.store.get('course');
-        if (name === 'course' && kept) ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }) });
+        if (name === 'course' && kept)
+          ctx.store.set({
+            id: 'course',
+            data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }),
+          });
         markLoaded(ctx.refreshContextData?.generation); // read (and failed): not a sync to try again
         return;
       }
@@ -77,8 +98,26 @@ function courseLoader(name: string, entries: Entries): Loader {
 
 const course = defineCollection({
   loader: courseLoader('course', (view, options) => {
-    const lessons = view.lessons.map((l) => ({ id: l.id, stage: l.stage, included: isIncluded(view, l, options), missing: missingSteps(l.stage) }));
-    return [{ id: 'course', data: { curriculum: view.curriculum, phase: view.state?.phase ?? null, hasState: view.state !== null, drafts: options.drafts || options.dev, site: branding(view.course.root, view.config.site, options), lessons, problem: null } }];
+    const lessons = view.lessons.map((l) => ({
+      id: l.id,
+      stage: l.stage,
+      included: isIncluded(view, l, options),
+      missing: missingSteps(l.stage),
+    }));
+    return [
+      {
+        id: 'course',
+        data: {
+          curriculum: view.curriculum,
+          phase: view.state?.phase ?? null,
+          hasState: view.state !== null,
+          drafts: options.drafts || options.dev,
+          site: branding(view.course.root, view.config.site, options),
+          lessons,
+          problem: null,
+        },
+      },
+    ];
   }),
   schema: z.strictObject({
     curriculum: CurriculumSchema,
@@ -95,29 +134,54 @@ const course = defineCollection({
       repoUrl: z.string().nullable(),
       lang: z.string(),
     }),
-    lessons: z.array(z.strictObject({ id: z.string(), stage: StageSchema.nullable(), included: z.boolean(), missing: z.array(z.string()) })),
-    problem: z.string().nullable().describe('Why the course could not be read again (dev); the page shows the last good content.'),
+    lessons: z.array(
+      z.strictObject({
+        id: z.string(),
+        stage: StageSchema.nullable(),
+        included: z.boolean(),
+        missing: z.array(z.string()),
+      }),
+    ),
+    problem: z
+      .string()
+      .nullable()
+      .describe('Why the course could not be read again (dev); the page shows the last good content.'),
   }),
 });
 
 const lessons = defineCollection({
-  loader: courseLoader('lessons', (view, options) => lessonPages(view, options).map((page) => ({ id: page.id, data: page }))),
+  loader: courseLoader('lessons', (view, options) =>
+    lessonPages(view, options).map((page) => ({ id: page.id, data: page })),
+  ),
   // Doc images go through astro:assets: image() makes each file an asset import of the build.
   schema: ({ image }) => LessonPageSchema.extend({ images: z.array(DocImageSchema.extend({ src: image() })) }),
 });
 
 const glossary = defineCollection({
-  loader: courseLoader('glossary', (view) => readGlossary(view.course).map((entry) => ({ id: termSlug(entry), data: { ...entry, slug: termSlug(entry), html: renderInline(entry.definition) } }))),
+  loader: courseLoader('glossary', (view) =>
+    readGlossary(view.course).map((entry) => ({
+      id: termSlug(entry),
+      data: { ...entry, slug: termSlug(entry), html: renderInline(entry.definition) },
+    })),
+  ),
   schema: GlossaryEntrySchema.extend({ slug: z.string(), html: z.string() }),
 });
 
 /** A source's digest under its entry on the Sources page: without its own `# Digest: ...` title (the entry names the source), headings one level down. */
 function digestHtml(markdown: string): string {
-  return renderMarkdown(markdown.replace(/^\s*# [^\n]*\n/, '')).replace(/<(\/?)h([1-5])\b/g, (_, close: string, level: string) => `<${close}h${Number(level) + 1}`);
+  return renderMarkdown(markdown.replace(/^\s*# [^\n]*\n/, '')).replace(
+    /<(\/?)h([1-5])\b/g,
+    (_, close: string, level: string) => `<${close}h${Number(level) + 1}`,
+  );
 }
 
 const sources = defineCollection({
-  loader: courseLoader('sources', (view) => readSources(view.course).map((source) => ({ id: source.id, data: { ...source, digestHtml: source.digest === null ? null : digestHtml(source.digest) } }))),
+  loader: courseLoader('sources', (view) =>
+    readSources(view.course).map((source) => ({
+      id: source.id,
+      data: { ...source, digestHtml: source.digest === null ? null : digestHtml(source.digest) },
+    })),
+  ),
   schema: SourceSchema.extend({ digest: z.string().nullable(), digestHtml: z.string().nullable() }),
 });
 
@@ -153,7 +217,11 @@ const mdxDocs = defineCollection({
         for (const lesson of view.lessons.filter((l) => isIncluded(view, l, options))) {
           for (const name of ['readalong', 'notes']) {
             const doc = `docs/${name}.mdx`;
-            if (!existsSync(path.join(options.course, lesson.dir, `docs/${name}.md`)) && existsSync(path.join(options.course, lesson.dir, doc))) files.set(`${lesson.dir}/${doc}`, mdxDocId(lesson.id, doc));
+            if (
+              !existsSync(path.join(options.course, lesson.dir, `docs/${name}.md`)) &&
+              existsSync(path.join(options.course, lesson.dir, doc))
+            )
+              files.set(`${lesson.dir}/${doc}`, mdxDocId(lesson.id, doc));
           }
         }
       }
@@ -161,7 +229,12 @@ const mdxDocs = defineCollection({
       const unwatched: LoaderContext = { ...ctx };
       delete unwatched.watcher;
       if (files.size === 0) ctx.store.clear();
-      else await glob({ pattern: [...files.keys()], base: options.course, generateId: ({ entry }) => files.get(entry) ?? entry }).load(unwatched);
+      else
+        await glob({
+          pattern: [...files.keys()],
+          base: options.course,
+          generateId: ({ entry }) => files.get(entry) ?? entry,
+        }).load(unwatched);
       markLoaded(ctx.refreshContextData?.generation);
     },
   },
@@ -172,5 +245,12 @@ const mdxDocs = defineCollection({
  * they never replace a host site's own; spread them into the site's `collections`.
  */
 export function codelabgenCollections() {
-  return { 'codelabgen-course': course, 'codelabgen-lessons': lessons, 'codelabgen-glossary': glossary, 'codelabgen-sources': sources, 'codelabgen-report': report, 'codelabgen-mdx': mdxDocs };
+  return {
+    'codelabgen-course': course,
+    'codelabgen-lessons': lessons,
+    'codelabgen-glossary': glossary,
+    'codelabgen-sources': sources,
+    'codelabgen-report': report,
+    'codelabgen-mdx': mdxDocs,
+  };
 }

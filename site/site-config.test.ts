@@ -31,7 +31,10 @@ test('config.yaml site: accents below AA are refused with the ratio; defaults le
   const low = parse({ accent: '#ffcc00' });
   assert.equal(low.success, false);
   assert.deepEqual(low.error?.issues[0]?.path, ['site', 'accent']);
-  assert.match(low.error?.issues[0]?.message ?? '', /^#ffcc00 has contrast 1\.\d\d:1 with the light background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour$/);
+  assert.match(
+    low.error?.issues[0]?.message ?? '',
+    /^#ffcc00 has contrast 1\.\d\d:1 with the light background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour$/,
+  );
   assert.equal(parse({ accent_dark: '#0b7a75' }).success, false);
   assert.equal(parse({ accent: '#0b7a75', accent_dark: '#3c9591' }).success, true);
   assert.equal(parse({ edit_url: 'https://example.org/edit/main/' }).success, false, 'edit_url needs {path}');
@@ -47,7 +50,10 @@ test('site build refuses a low-contrast accent and a missing logo, naming the fi
   let before = snapshot(root);
   let result = cli(['site', 'build', '--course', root, '--out', path.join(root, '..', 'out')]);
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: \.codelabgen\/config\.yaml: site\.accent: #ffcc00 has contrast 1\.\d\d:1 with the light background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour/m);
+  assert.match(
+    result.stderr,
+    /^error: \.codelabgen\/config\.yaml: site\.accent: #ffcc00 has contrast 1\.\d\d:1 with the light background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour/m,
+  );
   assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   assert.deepEqual(snapshot(root), before);
 
@@ -55,36 +61,66 @@ test('site build refuses a low-contrast accent and a missing logo, naming the fi
   before = snapshot(root);
   result = cli(['site', 'build', '--course', root, '--out', path.join(root, '..', 'out')]);
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: \.codelabgen\/config\.yaml: site\.logo: no such file assets\/nope\.svg in the course folder$/m);
+  assert.match(
+    result.stderr,
+    /^error: \.codelabgen\/config\.yaml: site\.logo: no such file assets\/nope\.svg in the course folder$/m,
+  );
   assert.deepEqual(snapshot(root), before);
 });
 
 test('doc headings get unique ids (never a page section id), an anchor link and a TOC entry', () => {
   assert.equal(slugify('The source: <code>read()</code> & push()'), 'the-source-code-read-code-push');
   const used = new Set(['notes']);
-  const { html, toc } = anchorHeadings('<h3>Notes</h3><p>x</p><h3>Notes</h3><h2 id="own">Own &amp; <code>id</code></h2><h4>deeper</h4>', used);
+  const { html, toc } = anchorHeadings(
+    '<h3>Notes</h3><p>x</p><h3>Notes</h3><h2 id="own">Own &amp; <code>id</code></h2><h4>deeper</h4>',
+    used,
+  );
   assert.deepEqual(toc, [
     { depth: 3, id: 'notes-2', text: 'Notes', html: 'Notes' },
     { depth: 3, id: 'notes-3', text: 'Notes', html: 'Notes' },
     { depth: 2, id: 'own', text: 'Own & id', html: 'Own &amp; <code>id</code>' },
   ]);
-  assert.match(html, /^<div class="heading-wrap h3"><h3 id="notes-2">Notes<\/h3><a class="heading-anchor" href="#notes-2">/);
-  assert.match(html, /<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; id”<\/span><\/a><\/div><h4>deeper<\/h4>$/);
+  assert.match(
+    html,
+    /^<div class="heading-wrap h3"><h3 id="notes-2">Notes<\/h3><a class="heading-anchor" href="#notes-2">/,
+  );
+  assert.match(
+    html,
+    /<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; id”<\/span><\/a><\/div><h4>deeper<\/h4>$/,
+  );
 });
 
-test('a course in git shows each lesson\'s last commit date; the same course outside git shows none', async () => {
+test("a course in git shows each lesson's last commit date; the same course outside git shows none", async () => {
   const work = scratchDir('codelabgen-site-git-');
   const root = path.join(work, 'course');
   await generateCourse(root, { lessons: 2, diagram: () => null });
   const build = async (out: string) => {
-    const result = await cliAsync(['site', 'build', '--course', root, '--out', out], { env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') }, timeoutMs: 300_000 }).done;
+    const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
+      env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
+      timeoutMs: 300_000,
+    }).done;
     assert.equal(result.code, 0, result.stderr);
     const dir = path.join(out, 'lessons');
-    return readdirSync(dir).sort().map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
+    return readdirSync(dir)
+      .sort()
+      .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
   };
   for (const page of await build(path.join(work, 'out-plain'))) assert.doesNotMatch(page, /Last updated/);
-  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org', GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z', GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z' };
-  for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'course']]) assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.org',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.org',
+    GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z',
+    GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z',
+  };
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'course'],
+  ])
+    assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
   const pages = await build(path.join(work, 'out-git'));
   assert.equal(pages.length, 2);
   for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
@@ -97,7 +133,10 @@ test('site.report: true publishes the report page and the production details', a
   const config = path.join(root, '.codelabgen', 'config.yaml');
   writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
   const out = path.join(work, 'out');
-  const result = await cliAsync(['site', 'build', '--course', root, '--out', out], { env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') }, timeoutMs: 300_000 }).done;
+  const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
+    env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
+    timeoutMs: 300_000,
+  }).done;
   assert.equal(result.code, 0, result.stderr);
   assert.match(readFileSync(path.join(out, 'report', 'index.html'), 'utf8'), /Generation report/);
   const home = readFileSync(path.join(out, 'index.html'), 'utf8');

@@ -11,12 +11,20 @@ export async function run(ctx: Context): Promise<ExitCode> {
   else {
     for (const section of report.checks) {
       const warnings = section.warnings ?? [];
-      const mark = section.problems.length > 0 ? ctx.out.paint('red', 'FAIL') : warnings.length > 0 ? ctx.out.paint('yellow', 'warn') : ctx.out.paint('green', 'ok  ');
+      const mark =
+        section.problems.length > 0
+          ? ctx.out.paint('red', 'FAIL')
+          : warnings.length > 0
+            ? ctx.out.paint('yellow', 'warn')
+            : ctx.out.paint('green', 'ok  ');
       ctx.out.print(`${mark} ${section.name}${section.detail ? ` (${section.detail})` : ''}`);
       for (const problem of section.problems) ctx.out.print(`     - ${escapeControl(problem)}`);
       for (const warning of warnings) ctx.out.print(`     - warning: ${escapeControl(warning)}`);
     }
   }
-  if (!report.ok) throw new ChecksFailedError(`check found ${report.problems} problem${report.problems === 1 ? '' : 's'}`, { quiet: ctx.flag('json') });
+  if (!report.ok)
+    throw new ChecksFailedError(`check found ${report.problems} problem${report.problems === 1 ? '' : 's'}`, {
+      quiet: ctx.flag('json'),
+    });
   return EXIT.ok;
 }

@@ -7,7 +7,8 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const shell = ctx.positionals[0] ?? '';
-  if (!(SHELLS as readonly string[]).includes(shell)) refuse(`completion: unknown shell "${shell}"; expected one of ${SHELLS.join(', ')}`);
+  if (!(SHELLS as readonly string[]).includes(shell))
+    refuse(`completion: unknown shell "${shell}"; expected one of ${SHELLS.join(', ')}`);
   ctx.out.print(completionScript(shell as Shell, COMMANDS).trimEnd());
   return EXIT.ok;
 }

@@ -1,7 +1,23 @@
 // codelabgen init [DIR] --title T [--topic X] [--runtime R] [--example]
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG_YAML, templateFile, abs, addCurriculumEntry, ARTIFACTS, courseAt, createCourse, loadConfig, nextPhase, phaseActions, planNext, printable, refuse, requireTemplate, writeFileAtomic } from '../../pipeline/index.ts';
+import {
+  DEFAULT_CONFIG_YAML,
+  templateFile,
+  abs,
+  addCurriculumEntry,
+  ARTIFACTS,
+  courseAt,
+  createCourse,
+  loadConfig,
+  nextPhase,
+  phaseActions,
+  planNext,
+  printable,
+  refuse,
+  requireTemplate,
+  writeFileAtomic,
+} from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -21,23 +37,36 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);
   const topic = ctx.string('topic')?.trim() || null;
   const runtime = ctx.string('runtime');
-  if (runtime !== undefined && !RUNTIMES.includes(runtime)) refuse(`init: --runtime ${runtime} is not one of ${RUNTIMES.join(', ')}`);
+  if (runtime !== undefined && !RUNTIMES.includes(runtime))
+    refuse(`init: --runtime ${runtime} is not one of ${RUNTIMES.join(', ')}`);
   const example = ctx.flag('example');
   const ci = ctx.string('ci');
-  if (ci !== undefined && ci !== 'github') refuse(`init: --ci ${ci} is not known; the one CI there is a workflow for is github (GitHub Actions and Pages)`);
+  if (ci !== undefined && ci !== 'github')
+    refuse(`init: --ci ${ci} is not known; the one CI there is a workflow for is github (GitHub Actions and Pages)`);
   const root = path.resolve(ctx.cwd, ctx.positionals[0] ?? ctx.string('course') ?? '.'); // --course: accepted as DIR
   const existing = existingRuntime(root);
-  if (runtime !== undefined && existing !== null && existing !== runtime) refuse(`init: ${ARTIFACTS.config} already says runtime: ${existing}; --runtime ${runtime} disagrees`, `drop --runtime, or edit ${ARTIFACTS.config} first`);
+  if (runtime !== undefined && existing !== null && existing !== runtime)
+    refuse(
+      `init: ${ARTIFACTS.config} already says runtime: ${existing}; --runtime ${runtime} disagrees`,
+      `drop --runtime, or edit ${ARTIFACTS.config} first`,
+    );
   if (example) requireTemplate(runtime ?? existing ?? 'node', 'init --example');
   const workflow = path.join(root, WORKFLOW);
-  if (ci !== undefined && existsSync(workflow)) refuse(`init --ci github: ${path.relative(ctx.cwd, workflow) || workflow} already exists`, 'remove it first to write the current one');
+  if (ci !== undefined && existsSync(workflow))
+    refuse(
+      `init --ci github: ${path.relative(ctx.cwd, workflow) || workflow} already exists`,
+      'remove it first to write the current one',
+    );
 
   const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
   // A config init just wrote is the default; a runtime other than node replaces that line only, and
   // a hand-written course (--example) publishes its lessons once their tests pass.
   if ((runtime !== undefined || example) && existing === null) {
-    let text = DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) => `runtime: ${runtime ?? 'node'}`.padEnd(`runtime: node${pad}`.length));
-    if (example) text += 'site:\n  publish: verified       # done | verified | all: which lessons `site build` publishes\n';
+    let text = DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) =>
+      `runtime: ${runtime ?? 'node'}`.padEnd(`runtime: node${pad}`.length),
+    );
+    if (example)
+      text += 'site:\n  publish: verified       # done | verified | all: which lessons `site build` publishes\n';
     writeFileAtomic(abs(course, ARTIFACTS.config), text);
   }
   // What a repository of the course commits: .codelabgen/ holds the course's state and history;
@@ -49,26 +78,56 @@ export async function run(ctx: Context): Promise<ExitCode> {
     mkdirSync(path.dirname(workflow), { recursive: true });
     writeFileAtomic(workflow, readFileSync(templateFile('ci/github-pages.yml'), 'utf8'));
   }
-  const added = example ? await addCurriculumEntry(course, { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' }, ctx.commandLine) : null;
+  const added = example
+    ? await addCurriculumEntry(
+        course,
+        { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' },
+        ctx.commandLine,
+      )
+    : null;
   const where = path.relative(ctx.cwd, course.root) || '.';
   if (ctx.flag('json')) {
-    ctx.out.json({ course: course.root, phase: state.phase, title: state.title, ...(added && { example: { lesson: added.lesson.id, dir: added.lesson.dir, runtime: added.runtime, files: added.files } }) });
+    ctx.out.json({
+      course: course.root,
+      phase: state.phase,
+      title: state.title,
+      ...(added && {
+        example: { lesson: added.lesson.id, dir: added.lesson.dir, runtime: added.runtime, files: added.files },
+      }),
+    });
     return 0;
   }
   ctx.out.print(`Created course "${printable(state.title, 300)}" in ${course.root}`);
-  if (wroteGitignore) ctx.out.print('wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock and state.json.written stay local');
-  if (ci !== undefined) ctx.out.print(`wrote ${WORKFLOW}: verifies every lesson and deploys the site to GitHub Pages on a push to main (set Pages' source to GitHub Actions)`);
+  if (wroteGitignore)
+    ctx.out.print(
+      'wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock and state.json.written stay local',
+    );
+  if (ci !== undefined)
+    ctx.out.print(
+      `wrote ${WORKFLOW}: verifies every lesson and deploys the site to GitHub Pages on a push to main (set Pages' source to GitHub Actions)`,
+    );
   if (added) {
-    ctx.out.print(`added sample lesson ${added.lesson.id} "${added.lesson.title}" in ${added.lesson.dir}/ (runtime ${added.runtime}): code, test, readalong, notes, spec`);
+    ctx.out.print(
+      `added sample lesson ${added.lesson.id} "${added.lesson.title}" in ${added.lesson.dir}/ (runtime ${added.runtime}): code, test, readalong, notes, spec`,
+    );
     ctx.out.print(`preview: ${where === '.' ? '' : `cd ${where} && `}codelabgen site dev`);
     // A hand-written course publishes the lessons whose tests pass (site.publish: verified): no protocol phases.
     if (existing === null) {
-      ctx.out.print(`publish: ${where === '.' ? '' : `cd ${where} && `}codelabgen verify --all && codelabgen site build --out ../site-out`);
+      ctx.out.print(
+        `publish: ${where === '.' ? '' : `cd ${where} && `}codelabgen verify --all && codelabgen site build --out ../site-out`,
+      );
       return EXIT.ok;
     }
   }
   // The same line `state next` gives in phase init (its next_step), with the course to pass.
-  const next = planNext({ state, budgets: loadConfig(course).budgets, actions: phaseActions(course, state), drifted: new Set(), next_phase: nextPhase(state.phase), now: new Date() });
+  const next = planNext({
+    state,
+    budgets: loadConfig(course).budgets,
+    actions: phaseActions(course, state),
+    drifted: new Set(),
+    next_phase: nextPhase(state.phase),
+    now: new Date(),
+  });
   ctx.out.print(`next: ${next.next_step} --course ${shellWord(course.root)}`);
   return EXIT.ok;
 }

@@ -57,24 +57,31 @@ export async function run(ctx: Context): Promise<ExitCode> {
 }
 
 /** Serves Streamable HTTP: one MCP server per session, each call locking the course as a CLI writer does. */
-async function runHttp(ctx: Context, listen: Listen, serveHttp: typeof import('../mcp/http.ts').serveHttp): Promise<ExitCode> {
+async function runHttp(
+  ctx: Context,
+  listen: Listen,
+  serveHttp: typeof import('../mcp/http.ts').serveHttp,
+): Promise<ExitCode> {
   const given = ctx.string('course');
   const track = <T>(call: Promise<T>): Promise<T> => call;
   const served = await serveHttp({
     ...listen,
     token: ctx.env.CODELABGEN_MCP_TOKEN || undefined,
     retryInterval: 1000,
-    makeServer: (closing) => createServer({
-      course: given === undefined ? undefined : path.resolve(ctx.cwd, given),
-      cwd: ctx.cwd,
-      env: ctx.env,
-      version: typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev',
-      track,
-      closing,
-    }),
+    makeServer: (closing) =>
+      createServer({
+        course: given === undefined ? undefined : path.resolve(ctx.cwd, given),
+        cwd: ctx.cwd,
+        env: ctx.env,
+        version: typeof CODELABGEN_VERSION === 'string' ? CODELABGEN_VERSION : 'dev',
+        track,
+        closing,
+      }),
   });
   // The one line a launcher reads to find the port (PORT 0: any free port).
-  ctx.out.warn(`codelabgen mcp: serving ${served.url}${ctx.env.CODELABGEN_MCP_TOKEN ? ' (bearer token required)' : ''}`);
+  ctx.out.warn(
+    `codelabgen mcp: serving ${served.url}${ctx.env.CODELABGEN_MCP_TOKEN ? ' (bearer token required)' : ''}`,
+  );
   // Serves until SIGINT or SIGTERM, which stop every command (cli/main.ts): running tests are
   // killed before the process exits, with no verdict recorded, and held locks are released.
   return new Promise<ExitCode>(() => {});

@@ -1,6 +1,17 @@
 // What state next and state show both need: state (recovered), budgets, the phase's actions, drift.
 import type { Budgets, State } from '../../content-schemas/index.ts';
-import { driftedLessons, getOwn, leaseHolds, lessonFilesChangedSince, loadConfig, readPrerequisites, loadState, phaseActions, type Course, type PhaseAction } from '../../pipeline/state-commands.ts';
+import {
+  driftedLessons,
+  getOwn,
+  leaseHolds,
+  lessonFilesChangedSince,
+  loadConfig,
+  readPrerequisites,
+  loadState,
+  phaseActions,
+  type Course,
+  type PhaseAction,
+} from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 
@@ -31,9 +42,19 @@ export async function readSnapshot(ctx: Context): Promise<Snapshot> {
   const changedFiles = new Map<string, string[]>();
   for (const task of Object.values(state.tasks)) {
     // Only interrupted tasks (lease run out) get the changed-files hint.
-    const lesson = task.status === 'running' && !leaseHolds(task, now) && task.lesson !== null ? getOwn(state.lessons, task.lesson) : undefined;
+    const lesson =
+      task.status === 'running' && !leaseHolds(task, now) && task.lesson !== null
+        ? getOwn(state.lessons, task.lesson)
+        : undefined;
     if (lesson) changedFiles.set(task.id, lessonFilesChangedSince(course, lesson, task.started_at));
   }
-  return { course, state, budgets, actions: phaseActions(course, state), drifted: driftedLessons(course, state), changedFiles, prerequisites: readPrerequisites(course) };
+  return {
+    course,
+    state,
+    budgets,
+    actions: phaseActions(course, state),
+    drifted: driftedLessons(course, state),
+    changedFiles,
+    prerequisites: readPrerequisites(course),
+  };
 }
-

@@ -1,5 +1,12 @@
 // codelabgen register [--allow-drop]: curriculum lessons into state (pending) and their folders.
-import { commit, createLessonDirs, curriculumLessons, decideRegister, loadState, readCurriculum } from '../../pipeline/index.ts';
+import {
+  commit,
+  createLessonDirs,
+  curriculumLessons,
+  decideRegister,
+  loadState,
+  readCurriculum,
+} from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -17,16 +24,27 @@ export async function run(ctx: Context): Promise<ExitCode> {
     const committed = await commit(course, { command: ctx.commandLine }, (state) => {
       plan = decideRegister(state, lessons, allowDrop);
       // Dropping lessons is the user's decision: record how it came.
-      return plan.draft.kind === 'lessons.register' && plan.draft.removed.length > 0 ? { ...plan.draft, approval: approvalOf(ctx) } : plan.draft;
+      return plan.draft.kind === 'lessons.register' && plan.draft.removed.length > 0
+        ? { ...plan.draft, approval: approvalOf(ctx) }
+        : plan.draft;
     });
     reportNotices(ctx, committed.notices);
     seq = committed.event.seq;
   }
   const created = createLessonDirs(course, lessons);
-  const summary = { seq, lessons: lessons.length, added: plan.added, updated: plan.updated, removed: plan.removed, created_dirs: created };
+  const summary = {
+    seq,
+    lessons: lessons.length,
+    added: plan.added,
+    updated: plan.updated,
+    removed: plan.removed,
+    created_dirs: created,
+  };
   if (ctx.flag('json')) ctx.out.json(summary);
   else {
-    ctx.out.print(`registered ${lessons.length} lessons: ${plan.added.length} added, ${plan.updated.length} updated, ${plan.removed.length} removed${seq === null ? ' (state unchanged)' : ` (seq ${seq})`}`);
+    ctx.out.print(
+      `registered ${lessons.length} lessons: ${plan.added.length} added, ${plan.updated.length} updated, ${plan.removed.length} removed${seq === null ? ' (state unchanged)' : ` (seq ${seq})`}`,
+    );
     if (created.length > 0) ctx.out.print(`created ${created.length} lesson folder${created.length === 1 ? '' : 's'}`);
   }
   return EXIT.ok;

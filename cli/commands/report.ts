@@ -11,6 +11,9 @@ export async function run(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, notices);
   const report = writeReportFiles(course, state.last_seq);
   if (ctx.flag('json')) ctx.out.json(report);
-  else ctx.out.print(`wrote ${ARTIFACTS.reportMd} and ${ARTIFACTS.reportJson}: ${report.totals.lessons} lessons, ${report.totals.done} done, ${report.phases.length} phases`);
+  else
+    ctx.out.print(
+      `wrote ${ARTIFACTS.reportMd} and ${ARTIFACTS.reportJson}: ${report.totals.lessons} lessons, ${report.totals.done} done, ${report.phases.length} phases`,
+    );
   return EXIT.ok;
 }

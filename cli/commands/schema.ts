@@ -11,7 +11,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
     return EXIT.ok;
   }
   const name = ctx.positionals[0] ?? '';
-  const entry = findSchemaEntry(name) ?? refuse(`unknown schema "${printable(name)}"; one of: ${SCHEMA_NAMES.join(', ')}`);
+  const entry =
+    findSchemaEntry(name) ?? refuse(`unknown schema "${printable(name)}"; one of: ${SCHEMA_NAMES.join(', ')}`);
   ctx.out.json(toJsonSchema(entry));
   return EXIT.ok;
 }

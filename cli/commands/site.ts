@@ -15,11 +15,22 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (mode === 'preview') {
     const outArg = ctx.string('out') ?? path.relative(ctx.cwd, defaultOut(ctx, course));
     out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
-    if (!site.isSiteBuild(out)) throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [`build it first: codelabgen site build --out ${outArg}`]);
+    if (!site.isSiteBuild(out))
+      throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [
+        `build it first: codelabgen site build --out ${outArg}`,
+      ]);
   }
   // A preview serves the build at the base it was built with (its marker says), unless told otherwise.
   const base = ctx.string('base') ?? (mode === 'preview' ? site.builtBase(out) : null) ?? '/';
-  const server = await site.serveSite(mode, { root: course.root, out, base, port: portOf(ctx), host: ctx.string('host'), open: ctx.flag('open'), env: ctx.env });
+  const server = await site.serveSite(mode, {
+    root: course.root,
+    out,
+    base,
+    port: portOf(ctx),
+    host: ctx.string('host'),
+    open: ctx.flag('open'),
+    env: ctx.env,
+  });
   return waitForInterrupt(server);
 }
 
@@ -31,7 +42,8 @@ function defaultOut(ctx: Context, course: Course): string {
 function portOf(ctx: Context): number | undefined {
   const port = ctx.string('port');
   if (port === undefined) return undefined;
-  if (!/^[0-9]{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new RefusalError(`--port ${port}: expected a port number 1-65535`);
+  if (!/^[0-9]{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    throw new RefusalError(`--port ${port}: expected a port number 1-65535`);
   return Number(port);
 }
 
@@ -77,24 +89,33 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
     ctx.out.json({ ...result, drafts, recorded });
     return EXIT.ok;
   }
-  for (const problem of result.diagramErrors) ctx.out.warn(`warning: ${escapeControl(problem)} (shown as an error box)`);
+  for (const problem of result.diagramErrors)
+    ctx.out.warn(`warning: ${escapeControl(problem)} (shown as an error box)`);
   if (result.shallowClone) {
     ctx.out.warn(`warning: ${SHALLOW_CLONE_WARNING}`);
     ctx.out.warn(`hint: ${SHALLOW_CLONE_HINT}`);
   }
   if (!drafts && result.excluded.length > 0) {
-    ctx.out.warn(`warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`);
+    ctx.out.warn(
+      `warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`,
+    );
   }
   const d = result.diagrams;
   ctx.out.print(`diagrams: ${d.rendered} rendered, ${d.cached} cached, ${d.failed} failed, ${d.client} client-side`);
   const kept = result.lessons.length - result.lessonPagesRendered;
   ctx.out.print(`lesson pages: ${result.lessonPagesRendered} rendered, ${kept} unchanged (kept from the last build)`);
-  ctx.out.print(result.searchKept ? `search: ${result.searchPages} pages, index kept (no page changed)` : `search: ${result.searchPages} pages indexed`);
+  ctx.out.print(
+    result.searchKept
+      ? `search: ${result.searchPages} pages, index kept (no page changed)`
+      : `search: ${result.searchPages} pages indexed`,
+  );
   if (result.weights) {
     ctx.out.print('page                                              html      css       js');
     for (const w of result.weights) ctx.out.print(`${w.page.padEnd(48)} ${kb(w.html)} ${kb(w.css)} ${kb(w.js)}`);
   }
-  ctx.out.print(`built ${result.pages.length} pages (${result.lessons.length} lessons${drafts ? ', drafts' : ''}) in ${(result.ms / 1000).toFixed(1)} s → ${result.out}`);
+  ctx.out.print(
+    `built ${result.pages.length} pages (${result.lessons.length} lessons${drafts ? ', drafts' : ''}) in ${(result.ms / 1000).toFixed(1)} s → ${result.out}`,
+  );
   if (recorded) ctx.out.print('recorded site.build event');
   return EXIT.ok;
 }

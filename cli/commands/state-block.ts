@@ -6,5 +6,9 @@ import type { ExitCode } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const id = ctx.positionals[0] ?? '';
-  return runLessonChange(ctx, (_course, state) => decideBlock(state, id, ctx.string('reason')), (lesson) => `lesson ${id}: blocked at ${lesson.stage}`);
+  return runLessonChange(
+    ctx,
+    (_course, state) => decideBlock(state, id, ctx.string('reason')),
+    (lesson) => `lesson ${id}: blocked at ${lesson.stage}`,
+  );
 }

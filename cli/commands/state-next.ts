@@ -6,6 +6,17 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const { state, budgets, actions, drifted, changedFiles, prerequisites } = await readSnapshot(ctx);
-  ctx.out.json(planNext({ state, budgets, actions, drifted, changedFiles, prerequisites, next_phase: nextPhase(state.phase), now: new Date() }));
+  ctx.out.json(
+    planNext({
+      state,
+      budgets,
+      actions,
+      drifted,
+      changedFiles,
+      prerequisites,
+      next_phase: nextPhase(state.phase),
+      now: new Date(),
+    }),
+  );
   return EXIT.ok;
 }

@@ -18,7 +18,17 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (event.kind !== 'phase.advance') return EXIT.ok;
   // The finished course's report tells everything up to this move (assembly asked for it before the site build).
   const report = event.to === 'done' ? writeReportFiles(course, state.last_seq) : null;
-  if (ctx.flag('json')) ctx.out.json({ seq: event.seq, from: event.from, to: event.to, approved: event.approved, ...(report && { report: [ARTIFACTS.reportMd, ARTIFACTS.reportJson] }) });
-  else ctx.out.print(`phase ${event.from} → ${event.to} (seq ${event.seq})${report ? `; report refreshed: ${ARTIFACTS.reportMd}, ${ARTIFACTS.reportJson}` : ''}`);
+  if (ctx.flag('json'))
+    ctx.out.json({
+      seq: event.seq,
+      from: event.from,
+      to: event.to,
+      approved: event.approved,
+      ...(report && { report: [ARTIFACTS.reportMd, ARTIFACTS.reportJson] }),
+    });
+  else
+    ctx.out.print(
+      `phase ${event.from} → ${event.to} (seq ${event.seq})${report ? `; report refreshed: ${ARTIFACTS.reportMd}, ${ARTIFACTS.reportJson}` : ''}`,
+    );
   return EXIT.ok;
 }

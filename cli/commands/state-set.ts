@@ -7,6 +7,10 @@ import type { ExitCode } from '../exit-codes.ts';
 export async function run(ctx: Context): Promise<ExitCode> {
   const [id = '', stage = ''] = ctx.positionals;
   const request = { id, stage, note: ctx.string('note') ?? null, reopen: ctx.flag('reopen') };
-  return runLessonChange(ctx, (course, state, budgets) => decideSet(state, request, stageMoveFacts(course, state, request), budgets), (lesson) =>
-    `lesson ${id}: ${lesson.stage}${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}${ctx.flag('reopen') ? '; course reopened: phase lessons' : ''}`);
+  return runLessonChange(
+    ctx,
+    (course, state, budgets) => decideSet(state, request, stageMoveFacts(course, state, request), budgets),
+    (lesson) =>
+      `lesson ${id}: ${lesson.stage}${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}${ctx.flag('reopen') ? '; course reopened: phase lessons' : ''}`,
+  );
 }

@@ -15,7 +15,14 @@ export async function run(ctx: Context): Promise<ExitCode> {
     return EXIT.ok;
   }
   const { state, budgets, actions, drifted } = await readSnapshot(ctx);
-  const [title = '', ...rest] = buildSummary({ state, budgets, actions, drifted, all: ctx.flag('all'), now: new Date() });
+  const [title = '', ...rest] = buildSummary({
+    state,
+    budgets,
+    actions,
+    drifted,
+    all: ctx.flag('all'),
+    now: new Date(),
+  });
   // Titles, reasons and problems are course data: a control character in them is shown, never acted on.
   ctx.out.print(ctx.out.paint('bold', escapeControl(title)));
   for (const line of rest) ctx.out.print(escapeControl(line));

@@ -6,5 +6,9 @@ import type { ExitCode } from '../exit-codes.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const id = ctx.positionals[0] ?? '';
-  return runLessonChange(ctx, (_course, state) => decideStale(state, id, ctx.string('reason')), () => `lesson ${id}: stale; move it back with: codelabgen state set ${id} <stage> --note "..."`);
+  return runLessonChange(
+    ctx,
+    (_course, state) => decideStale(state, id, ctx.string('reason')),
+    () => `lesson ${id}: stale; move it back with: codelabgen state set ${id} <stage> --note "..."`,
+  );
 }

@@ -2,7 +2,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
-import { ARTIFACTS, commit, decideStart, decideTaskFinish, decideTaskHeartbeat, decideTaskReset, escapeControl, listTasks, loadConfig, loadState, parseLease, parseWorkerStatus, printable, refuse, requireRunningTask, taskDurationMs, type StatusExpectation } from '../../pipeline/state-commands.ts';
+import {
+  ARTIFACTS,
+  commit,
+  decideStart,
+  decideTaskFinish,
+  decideTaskHeartbeat,
+  decideTaskReset,
+  escapeControl,
+  listTasks,
+  loadConfig,
+  loadState,
+  parseLease,
+  parseWorkerStatus,
+  printable,
+  refuse,
+  requireRunningTask,
+  taskDurationMs,
+  type StatusExpectation,
+} from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -25,7 +43,9 @@ export function readWorkerStatus(ctx: Context, source: string): WorkerStatus {
 
 /** The status the task expects: its lesson's worker, or its phase's. */
 function expectationOf(task: Task): StatusExpectation {
-  return task.lesson === null ? { task: task.id, phase: task.phase ?? 'unknown' } : { task: task.id, lesson: task.lesson };
+  return task.lesson === null
+    ? { task: task.id, phase: task.phase ?? 'unknown' }
+    : { task: task.id, lesson: task.lesson };
 }
 
 async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promise<ExitCode> {
@@ -36,7 +56,10 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   if (ctx.flag('json')) ctx.out.json({ seq: event.seq, task });
   else if (event.kind === 'task.start') ctx.out.print(id);
   else if (event.kind === 'task.heartbeat') ctx.out.print(`task ${id} running until ${task.lease_expires_at}`);
-  else ctx.out.print(`task ${id} ${task.status} (${task.lesson === null ? `phase ${task.phase}` : `lesson ${task.lesson}`}, ${task.role})`);
+  else
+    ctx.out.print(
+      `task ${id} ${task.status} (${task.lesson === null ? `phase ${task.phase}` : `lesson ${task.lesson}`}, ${task.role})`,
+    );
   return EXIT.ok;
 }
 
@@ -53,8 +76,13 @@ async function list(ctx: Context): Promise<ExitCode> {
   if (tasks.length === 0) ctx.out.print(filter === 'all' ? 'no tasks' : `no ${filter} tasks`);
   for (const task of tasks) {
     const took = taskDurationMs(task);
-    const lease = task.status === 'interrupted' ? ` (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})` : '';
-    ctx.out.print(`${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(11)} ${task.started_at}${lease}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`);
+    const lease =
+      task.status === 'interrupted'
+        ? ` (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})`
+        : '';
+    ctx.out.print(
+      `${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(11)} ${task.started_at}${lease}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`,
+    );
   }
   return EXIT.ok;
 }
@@ -62,7 +90,9 @@ async function list(ctx: Context): Promise<ExitCode> {
 /** --lease, else config.yaml `task_lease`. */
 function leaseSeconds(ctx: Context): number {
   const given = ctx.string('lease');
-  return given === undefined ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`) : parseLease(given, '--lease');
+  return given === undefined
+    ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`)
+    : parseLease(given, '--lease');
 }
 
 export async function run(ctx: Context): Promise<ExitCode> {
@@ -70,7 +100,14 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
     case 'state task start':
-      return change(ctx, (state) => decideStart(state, { lesson: ctx.positionals[0], phase: ctx.string('phase'), role: ctx.string('role'), leaseSeconds: leaseSeconds(ctx) }));
+      return change(ctx, (state) =>
+        decideStart(state, {
+          lesson: ctx.positionals[0],
+          phase: ctx.string('phase'),
+          role: ctx.string('role'),
+          leaseSeconds: leaseSeconds(ctx),
+        }),
+      );
     case 'state task heartbeat':
       return change(ctx, (state) => decideTaskHeartbeat(state, arg, leaseSeconds(ctx)));
     case 'state task done':

@@ -7,8 +7,13 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const status = readWorkerStatus(ctx, ctx.positionals[0] ?? '-');
   if (ctx.flag('json')) ctx.out.json(status);
   else {
-    const what = 'phase' in status ? `phase ${status.phase}` : `lesson ${status.lesson}, status ${status.status}, stage ${status.stage}`;
-    ctx.out.print(`ok: ${'phase' in status ? `${what}, status ${status.status}` : what}, ${status.artifacts.length} artifact${status.artifacts.length === 1 ? '' : 's'}`);
+    const what =
+      'phase' in status
+        ? `phase ${status.phase}`
+        : `lesson ${status.lesson}, status ${status.status}, stage ${status.stage}`;
+    ctx.out.print(
+      `ok: ${'phase' in status ? `${what}, status ${status.status}` : what}, ${status.artifacts.length} artifact${status.artifacts.length === 1 ? '' : 's'}`,
+    );
   }
   return EXIT.ok;
 }

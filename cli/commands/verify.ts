@@ -3,8 +3,27 @@
 import type { Context } from '../context.ts';
 import type { RunResult, Stage } from '../../content-schemas/index.ts';
 import {
-  ChecksFailedError, defaultJobs, escapeControl, getOwn, loadConfig, loadState, mergeRunFolders, parseShard, parseStage, printable, recordVerdict, refuse,
-  requireAtCode, requireLesson, selectLessons, verifyAll, verifyLesson, ARTIFACTS, type Progress, type SummaryEntry, type VerifySummary,
+  ChecksFailedError,
+  defaultJobs,
+  escapeControl,
+  getOwn,
+  loadConfig,
+  loadState,
+  mergeRunFolders,
+  parseShard,
+  parseStage,
+  printable,
+  recordVerdict,
+  refuse,
+  requireAtCode,
+  requireLesson,
+  selectLessons,
+  verifyAll,
+  verifyLesson,
+  ARTIFACTS,
+  type Progress,
+  type SummaryEntry,
+  type VerifySummary,
 } from '../../pipeline/index.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -14,15 +33,19 @@ const TAIL_LINES = 30;
 export async function run(ctx: Context): Promise<ExitCode> {
   if (ctx.command === 'verify merge') return runMerge(ctx);
   const id = ctx.positionals[0];
-  if (ctx.flag('all') === (id !== undefined)) refuse('verify: give one lesson id or --all', 'codelabgen verify 1.2   or   codelabgen verify --all');
-  if (id !== undefined) for (const name of ['jobs', 'stage-at-least', 'shard']) if (ctx.string(name) !== undefined) refuse(`verify: --${name} goes with --all, not with a lesson id`);
+  if (ctx.flag('all') === (id !== undefined))
+    refuse('verify: give one lesson id or --all', 'codelabgen verify 1.2   or   codelabgen verify --all');
+  if (id !== undefined)
+    for (const name of ['jobs', 'stage-at-least', 'shard'])
+      if (ctx.string(name) !== undefined) refuse(`verify: --${name} goes with --all, not with a lesson id`);
   const timeoutSeconds = positiveInt(ctx.string('timeout'), '--timeout', 86_400);
   return id === undefined ? runAll(ctx, timeoutSeconds) : runOne(ctx, id, timeoutSeconds);
 }
 
 function positiveInt(text: string | undefined, option: string, max: number): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > max) refuse(`${option} "${printable(text)}": expected a whole number from 1 to ${max}`);
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > max)
+    refuse(`${option} "${printable(text)}": expected a whole number from 1 to ${max}`);
   return Number(text);
 }
 
@@ -42,9 +65,14 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
     const committed = await recordVerdict(course, result, config.budgets, ctx.commandLine);
     reportNotices(ctx, committed.notices);
     const lesson = getOwn(committed.state.lessons, id)!;
-    verdict = result.passed ? 'verified' : lesson.blocked ? `blocked: fix budget used up (${lesson.fix_attempts_used} of ${config.budgets.fix_attempts})` : `fix attempt ${lesson.fix_attempts_used} of ${config.budgets.fix_attempts} used`;
+    verdict = result.passed
+      ? 'verified'
+      : lesson.blocked
+        ? `blocked: fix budget used up (${lesson.fix_attempts_used} of ${config.budgets.fix_attempts})`
+        : `fix attempt ${lesson.fix_attempts_used} of ${config.budgets.fix_attempts} used`;
   }
-  if (ctx.flag('json')) ctx.out.json({ ...result, file: `${ARTIFACTS.runsDir(id)}/${result.run}.json`, state: verdict });
+  if (ctx.flag('json'))
+    ctx.out.json({ ...result, file: `${ARTIFACTS.runsDir(id)}/${result.run}.json`, state: verdict });
   else printRun(ctx, result, verdict);
   if (result.passed) return EXIT.ok;
   throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`, { quiet: ctx.flag('json') });
@@ -53,12 +81,22 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
 function printRun(ctx: Context, result: RunResult, verdict: string | null): void {
   if (!result.passed) {
     const lines = result.output_tail.trimEnd().split('\n');
-    if (result.output_truncated || lines.length > TAIL_LINES) ctx.out.print(ctx.out.paint('dim', `... (last ${Math.min(TAIL_LINES, lines.length)} lines of ${result.output_bytes} bytes of output)`));
+    if (result.output_truncated || lines.length > TAIL_LINES)
+      ctx.out.print(
+        ctx.out.paint(
+          'dim',
+          `... (last ${Math.min(TAIL_LINES, lines.length)} lines of ${result.output_bytes} bytes of output)`,
+        ),
+      );
     for (const line of lines.slice(-TAIL_LINES)) ctx.out.print(escapeControl(line));
   }
   const mark = result.passed ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', 'FAILED');
-  ctx.out.print(`lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd}${result.sandbox ? `, sandbox: ${result.sandbox}` : ''})`);
-  ctx.out.print(`run ${result.run}: ${ARTIFACTS.runsDir(result.lesson)}/${result.run}.json${verdict ? `; state: ${verdict}` : ''}`);
+  ctx.out.print(
+    `lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd}${result.sandbox ? `, sandbox: ${result.sandbox}` : ''})`,
+  );
+  ctx.out.print(
+    `run ${result.run}: ${ARTIFACTS.runsDir(result.lesson)}/${result.run}.json${verdict ? `; state: ${verdict}` : ''}`,
+  );
 }
 
 function describeTests(tests: RunResult['tests']): string {
@@ -77,16 +115,32 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
   reportNotices(ctx, notices);
   const stageText = ctx.string('stage-at-least');
   // A hand-written course (site.publish verified or all) never walks the stages: --all is every lesson.
-  const stageAtLeast: Stage | undefined = stageText !== undefined ? parseStage(stageText, '--stage-at-least') : config.site.publish !== 'done' && !ctx.flag('update-state') ? 'pending' : undefined;
+  const stageAtLeast: Stage | undefined =
+    stageText !== undefined
+      ? parseStage(stageText, '--stage-at-least')
+      : config.site.publish !== 'done' && !ctx.flag('update-state')
+        ? 'pending'
+        : undefined;
   const shardText = ctx.string('shard');
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const jobs = positiveInt(ctx.string('jobs'), '--jobs', 64) ?? defaultJobs();
   const updateState = ctx.flag('update-state');
   const ids = selectLessons(state, { stageAtLeast, updateState, shard });
   const progress = progressDisplay(ctx);
-  const summary = await verifyAll(course, state, ids, { config, timeoutSeconds, env: ctx.env, signal: ctx.signal, jobs, updateState, commandLine: ctx.commandLine, shard, onProgress: progress.update });
+  const summary = await verifyAll(course, state, ids, {
+    config,
+    timeoutSeconds,
+    env: ctx.env,
+    signal: ctx.signal,
+    jobs,
+    updateState,
+    commandLine: ctx.commandLine,
+    shard,
+    onProgress: progress.update,
+  });
   progress.stop();
-  if (ctx.signal?.aborted) refuse('verify --all was cancelled; the tests running then were stopped and the lessons not yet run were skipped');
+  if (ctx.signal?.aborted)
+    refuse('verify --all was cancelled; the tests running then were stopped and the lessons not yet run were skipped');
   return finishSummary(ctx, summary, `verify --all`);
 }
 
@@ -110,7 +164,10 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
         started.delete(progress.entry.lesson);
         ctx.out.warn(entryLine(ctx, progress.entry));
       }
-      const message = progress.kind === 'start' ? `lesson ${progress.lesson}: running its tests` : `lesson ${progress.entry.lesson}: ${progress.entry.status}`;
+      const message =
+        progress.kind === 'start'
+          ? `lesson ${progress.lesson}: running its tests`
+          : `lesson ${progress.entry.lesson}: ${progress.entry.status}`;
       ctx.progress?.({ done: progress.done, total: progress.total, message });
       if (timer) render();
     },
@@ -122,7 +179,10 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
 }
 
 function entryLine(ctx: Context, entry: SummaryEntry): string {
-  const status = entry.status === 'passed' ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', entry.status === 'failed' ? 'FAILED' : 'ERROR ');
+  const status =
+    entry.status === 'passed'
+      ? ctx.out.paint('green', 'passed')
+      : ctx.out.paint('red', entry.status === 'failed' ? 'FAILED' : 'ERROR ');
   return `${entry.lesson.padEnd(8)} ${status} ${seconds(entry.duration_ms).padStart(7)}${entry.cause ? `  ${escapeControl(entry.cause)}` : ''}`;
 }
 
@@ -134,17 +194,32 @@ function finishSummary(ctx: Context, summary: VerifySummary, label: string): Exi
   if (ctx.flag('json')) ctx.out.json(summary);
   else printSummary(ctx, summary);
   if (summary.ok) return EXIT.ok;
-  throw new ChecksFailedError(`${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`, { quiet: ctx.flag('json') });
+  throw new ChecksFailedError(
+    `${label}: ${summary.failed} failed, ${summary.errors} could not run, of ${summary.total} lessons`,
+    { quiet: ctx.flag('json') },
+  );
 }
 
 function printSummary(ctx: Context, summary: VerifySummary): void {
-  ctx.out.print(ctx.out.paint('bold', `${'lesson'.padEnd(10)}${'status'.padEnd(8)}${'tests'.padEnd(16)}${'time'.padStart(8)}  run  cause`));
+  ctx.out.print(
+    ctx.out.paint(
+      'bold',
+      `${'lesson'.padEnd(10)}${'status'.padEnd(8)}${'tests'.padEnd(16)}${'time'.padStart(8)}  run  cause`,
+    ),
+  );
   for (const entry of summary.lessons) {
     const tests = entry.tests ? `${entry.tests.passed}/${entry.tests.total} passed` : '-';
     const status = entry.status === 'passed' ? 'passed' : entry.status === 'failed' ? 'FAILED' : 'ERROR';
-    ctx.out.print(`${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ${escapeControl(entry.cause ?? '')}`.trimEnd());
+    ctx.out.print(
+      `${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ${escapeControl(entry.cause ?? '')}`.trimEnd(),
+    );
   }
-  const timing = summary.wall_ms === undefined ? '' : `; ${seconds(summary.wall_ms)} wall with ${summary.jobs} jobs, ${seconds(summary.serial_ms)} of test time`;
+  const timing =
+    summary.wall_ms === undefined
+      ? ''
+      : `; ${seconds(summary.wall_ms)} wall with ${summary.jobs} jobs, ${seconds(summary.serial_ms)} of test time`;
   const shard = summary.shard ? ` (shard ${summary.shard})` : '';
-  ctx.out.print(`${summary.total} lessons${shard}: ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} could not run${timing}`);
+  ctx.out.print(
+    `${summary.total} lessons${shard}: ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} could not run${timing}`,
+  );
 }

@@ -13,17 +13,27 @@ export function registerCompletions(ctx: ServerContext): void {
   // Completions for the arguments of tools' resources and prompts, by name.
   ctx.server.server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const { name, value } = request.params.argument;
-    const choices = await completionsFor(name, request.params.ref.type === 'ref/prompt' ? request.params.ref.name : null, lessonIds);
+    const choices = await completionsFor(
+      name,
+      request.params.ref.type === 'ref/prompt' ? request.params.ref.name : null,
+      lessonIds,
+    );
     const values = choices.filter((choice) => choice.startsWith(value));
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
 }
 
 /** Worker roles: the stage table's, and the researcher of phase tasks (docs/agents.md). */
-export const ROLES: readonly string[] = [...new Set([...STAGE_TABLE.map((row) => row.role).filter((role) => role !== 'orchestrator'), 'researcher'])];
+export const ROLES: readonly string[] = [
+  ...new Set([...STAGE_TABLE.map((row) => row.role).filter((role) => role !== 'orchestrator'), 'researcher']),
+];
 
 /** What an argument named `name` can be (a prompt's phase: only phases with tasks). */
-async function completionsFor(name: string, prompt: string | null, lessonIds: () => Promise<string[]>): Promise<string[]> {
+async function completionsFor(
+  name: string,
+  prompt: string | null,
+  lessonIds: () => Promise<string[]>,
+): Promise<string[]> {
   if (name === 'id' || name === 'lesson') return lessonIds();
   if (name === 'phase') return prompt === null ? [...PHASES] : [...TASK_PHASES];
   if (name === 'next') return PHASES.filter((phase) => phase !== 'init');

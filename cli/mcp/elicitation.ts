@@ -8,34 +8,59 @@ import type { McpTool } from './tool-types.ts';
  * The question for the user when a call carries a decision that is the user's (leaving a ready
  * gate without `approved`, lifting a user block, reopening a lesson, dropping lessons), or null.
  */
-export async function userQuestion(ctx: ServerContext, tool: McpTool, args: Record<string, unknown>): Promise<string | null> {
+export async function userQuestion(
+  ctx: ServerContext,
+  tool: McpTool,
+  args: Record<string, unknown>,
+): Promise<string | null> {
   const course = typeof args.course === 'string' ? { course: args.course } : {};
   if (tool.name === 'state_phase' && args.approved !== true) {
     const planned = await ctx.run(commandNamed('state next'), course);
     if (planned.exitCode !== 0) return null;
-    const plan = JSON.parse(planned.stdout) as { phase: string; next_phase: string | null; approval_needed: boolean; ready: boolean };
+    const plan = JSON.parse(planned.stdout) as {
+      phase: string;
+      next_phase: string | null;
+      approval_needed: boolean;
+      ready: boolean;
+    };
     if (!plan.approval_needed || !plan.ready || plan.next_phase !== args.next) return null;
-    const what = plan.phase === 'gate_sources' ? 'the sources gathered (.codelabgen/sources.jsonl)' : 'the curriculum and plan (.codelabgen/curriculum.yaml, .codelabgen/plan.md)';
+    const what =
+      plan.phase === 'gate_sources'
+        ? 'the sources gathered (.codelabgen/sources.jsonl)'
+        : 'the curriculum and plan (.codelabgen/curriculum.yaml, .codelabgen/plan.md)';
     return `Leave ${plan.phase} and move to ${String(args.next)}? This gate is yours to approve: ${what}.`;
   }
   if (tool.name === 'state_unblock') {
     const shown = await ctx.run(commandNamed('state show'), course);
     if (shown.exitCode !== 0) return null;
-    const lesson = getOwn((JSON.parse(shown.stdout) as { lessons: Record<string, { blocked: { by: string; reason: string } | null }> }).lessons, String(args.id));
+    const lesson = getOwn(
+      (JSON.parse(shown.stdout) as { lessons: Record<string, { blocked: { by: string; reason: string } | null }> })
+        .lessons,
+      String(args.id),
+    );
     if (lesson?.blocked?.by !== 'user') return null;
     return `Unblock lesson ${String(args.id)}? It was blocked: ${lesson.blocked.reason}`;
   }
-  if (tool.name === 'state_set' && args.reopen === true) return `Reopen lesson ${String(args.id)}: move it back to ${String(args.stage)} and the course back to phase lessons?`;
-  if (tool.name === 'register' && args.allow_drop === true) return 'Drop the lessons that are no longer in the curriculum from the state (their history stays in the log)?';
+  if (tool.name === 'state_set' && args.reopen === true)
+    return `Reopen lesson ${String(args.id)}: move it back to ${String(args.stage)} and the course back to phase lessons?`;
+  if (tool.name === 'register' && args.allow_drop === true)
+    return 'Drop the lessons that are no longer in the curriculum from the state (their history stays in the log)?';
   return null;
 }
 
 /** Asks the user (elicitation/create); 'approved', or why not. */
 export async function askUser(ctx: ServerContext, question: string, signal: AbortSignal): Promise<string> {
-  const answer = await ctx.server.server.elicitInput({
-    message: question,
-    requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: question } }, required: ['approve'] },
-  }, { signal, timeout: 30 * 60_000 });
+  const answer = await ctx.server.server.elicitInput(
+    {
+      message: question,
+      requestedSchema: {
+        type: 'object',
+        properties: { approve: { type: 'boolean', title: 'Approve', description: question } },
+        required: ['approve'],
+      },
+    },
+    { signal, timeout: 30 * 60_000 },
+  );
   if (answer.action === 'accept' && answer.content?.approve === true) return 'approved';
   return answer.action === 'accept' ? 'answered no' : answer.action === 'decline' ? 'declined' : 'cancelled';
 }

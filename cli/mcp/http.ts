@@ -35,7 +35,8 @@ export interface Listen {
 export function parseListen(text: string): Listen {
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(text);
   const port = Number(match?.[2]);
-  if (!match || port > 65535) refuse(`--http "${printable(text)}": expected [HOST:]PORT, e.g. 8808 or 127.0.0.1:8808 (PORT 0: any free port)`);
+  if (!match || port > 65535)
+    refuse(`--http "${printable(text)}": expected [HOST:]PORT, e.g. 8808 or 127.0.0.1:8808 (PORT 0: any free port)`);
   return { host: match[1] ?? '127.0.0.1', port };
 }
 
@@ -87,7 +88,9 @@ function hostnameOf(value: string, withScheme: boolean): string | null {
 }
 
 function reject(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -101,7 +104,8 @@ async function readBody(req: http.IncomingMessage): Promise<{ body: unknown } | 
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { error: `Invalid Request: a body larger than ${MAX_BODY_BYTES} bytes`, status: 413 };
+    if (size > MAX_BODY_BYTES)
+      return { error: `Invalid Request: a body larger than ${MAX_BODY_BYTES} bytes`, status: 413 };
     chunks.push(chunk);
   }
   try {
@@ -122,7 +126,8 @@ interface Session {
 /** The ids of the requests (not notifications or responses) in a POST body: one message or a batch. */
 function requestIds(body: unknown): Array<string | number> {
   return (Array.isArray(body) ? body : [body]).flatMap((message) => {
-    if (typeof message !== 'object' || message === null || typeof (message as { method?: unknown }).method !== 'string') return [];
+    if (typeof message !== 'object' || message === null || typeof (message as { method?: unknown }).method !== 'string')
+      return [];
     const id = (message as { id?: unknown }).id;
     return typeof id === 'string' || typeof id === 'number' ? [id] : [];
   });
@@ -143,7 +148,11 @@ function cancelOnDrop(session: Session, res: http.ServerResponse, ids: Array<str
       if (session.closing.signal.aborted || session.requests > requestsAtDrop) return; // ended (its calls are cancelled), or the client came back
       for (const requestId of ids) {
         // Handled as the client's own cancel; a call already answered is not found and nothing happens.
-        session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client dropped its connection and did not come back' } });
+        session.transport.onmessage?.({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId, reason: 'the client dropped its connection and did not come back' },
+        });
       }
     }, graceMs).unref();
   });
@@ -156,13 +165,22 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const host = hostnameOf(req.headers.host ?? '', false);
-    if (host === null || !allowed.has(host)) return reject(res, 403, `Forbidden: Host "${printable(req.headers.host ?? '')}" is not this server (DNS-rebinding protection)`);
+    if (host === null || !allowed.has(host))
+      return reject(
+        res,
+        403,
+        `Forbidden: Host "${printable(req.headers.host ?? '')}" is not this server (DNS-rebinding protection)`,
+      );
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowed.has(hostnameOf(origin, true) ?? '')) return reject(res, 403, `Forbidden: Origin "${printable(origin)}" is not this server (DNS-rebinding protection)`);
+    if (origin !== undefined && !allowed.has(hostnameOf(origin, true) ?? ''))
+      return reject(res, 403, `Forbidden: Origin "${printable(origin)}" is not this server (DNS-rebinding protection)`);
     if (options.token !== undefined && !sameToken(req.headers.authorization ?? '', `Bearer ${options.token}`)) {
-      return reject(res, 401, 'Unauthorized: a bearer token ($CODELABGEN_MCP_TOKEN) is required', { 'www-authenticate': 'Bearer' });
+      return reject(res, 401, 'Unauthorized: a bearer token ($CODELABGEN_MCP_TOKEN) is required', {
+        'www-authenticate': 'Bearer',
+      });
     }
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') return reject(res, 404, 'Not Found: the MCP endpoint is /mcp');
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp')
+      return reject(res, 404, 'Not Found: the MCP endpoint is /mcp');
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readBody(req);
@@ -177,7 +195,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       return session.transport.handleRequest(req, res, body);
     }
     if (typeof id === 'string') return reject(res, 404, 'Not Found: no such session (it ended); initialize a new one');
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return reject(res, 400, 'Bad Request: no Mcp-Session-Id; the first request of a session is initialize');
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return reject(res, 400, 'Bad Request: no Mcp-Session-Id; the first request of a session is initialize');
     const closing = new AbortController();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -99,7 +99,12 @@ function invokeChild(invocation: Invocation, options: InvokeOptions): Promise<Ou
         const line = stderr.slice(0, at);
         stderr = stderr.slice(at + 1);
         const progress = /^site build: (\w+): (.*)$/.exec(line);
-        if (progress) options.progress?.({ done: (step += 1), total: Math.max(step, SITE_STEPS), message: `${progress[1]}: ${progress[2]}` });
+        if (progress)
+          options.progress?.({
+            done: (step += 1),
+            total: Math.max(step, SITE_STEPS),
+            message: `${progress[1]}: ${progress[2]}`,
+          });
         else lines.push(line);
       }
     });
@@ -111,11 +116,22 @@ function invokeChild(invocation: Invocation, options: InvokeOptions): Promise<Ou
       const errorAt = lines.findIndex((line) => line.startsWith('error: '));
       const error = errorAt === -1 ? null : lines.slice(errorAt).join('\n').trimEnd();
       const warnings = errorAt === -1 ? lines : lines.slice(0, errorAt);
-      resolve({ exitCode: code ?? EXIT.internal, stdout: stdout.join(''), stderr: warnings.join('\n'), error: error ?? (code === 0 ? null : `error: ${invocation.argv.join(' ')} ended with exit ${code}`) });
+      resolve({
+        exitCode: code ?? EXIT.internal,
+        stdout: stdout.join(''),
+        stderr: warnings.join('\n'),
+        error: error ?? (code === 0 ? null : `error: ${invocation.argv.join(' ')} ended with exit ${code}`),
+      });
     });
   });
 }
 
 function cancelled(): Outcome {
-  return { exitCode: EXIT.refused, stdout: '', stderr: '', error: 'error: site build was cancelled: the build was stopped and nothing was recorded; the previous site is left as it was' };
+  return {
+    exitCode: EXIT.refused,
+    stdout: '',
+    stderr: '',
+    error:
+      'error: site build was cancelled: the build was stopped and nothing was recorded; the previous site is left as it was',
+  };
 }

@@ -28,9 +28,13 @@ export interface LogEvent {
  */
 export function tailEvents(course: string, onEvents: (events: LogEvent[]) => void): LogTail {
   let primed = false; // the first batch is the log as it stands: nothing new to announce
-  const watch = watchEventTail(path.join(course, '.codelabgen', 'events.jsonl'), (batch) => {
-    if (primed && batch.events.length > 0) onEvents(batch.events);
-  }, { pollMs: POLL_MS });
+  const watch = watchEventTail(
+    path.join(course, '.codelabgen', 'events.jsonl'),
+    (batch) => {
+      if (primed && batch.events.length > 0) onEvents(batch.events);
+    },
+    { pollMs: POLL_MS },
+  );
   primed = true;
   return { stop: () => watch.close() };
 }
@@ -40,7 +44,8 @@ export function changedResources(events: readonly LogEvent[]): Set<string> {
   const uris = new Set(['codelabgen://state', 'codelabgen://next']);
   for (const event of events) {
     if (typeof event.lesson === 'string') uris.add(`codelabgen://lesson/${event.lesson}`);
-    if (event.kind === 'site.build' || event.kind === 'log' || event.kind.startsWith('lesson.')) uris.add('codelabgen://report');
+    if (event.kind === 'site.build' || event.kind === 'log' || event.kind.startsWith('lesson.'))
+      uris.add('codelabgen://report');
   }
   return uris;
 }

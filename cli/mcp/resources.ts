@@ -15,56 +15,142 @@ import { inToolTerms } from './tool-terms.ts';
 export function registerResources(ctx: ServerContext): void {
   const { server } = ctx;
   /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
-  const resource = (name: string, uri: string, description: string, mimeType: string, command: string, args: Record<string, unknown> = {}) => {
+  const resource = (
+    name: string,
+    uri: string,
+    description: string,
+    mimeType: string,
+    command: string,
+    args: Record<string, unknown> = {},
+  ) => {
     const tool = commandNamed(command);
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await ctx.run(tool, args);
       if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
       const transform = command === 'state next' ? withNextCall : command === 'state stages' ? inToolTermsDeep : null;
-      const text = transform === null ? outcome.stdout : `${JSON.stringify(transform(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n`;
+      const text =
+        transform === null
+          ? outcome.stdout
+          : `${JSON.stringify(transform(JSON.parse(outcome.stdout) as Record<string, unknown>), null, 2)}\n`;
       return { contents: [{ uri, mimeType, text }] };
     });
   };
-  resource('state', 'codelabgen://state', 'The whole course state (state show --json).', 'application/json', 'state show');
+  resource(
+    'state',
+    'codelabgen://state',
+    'The whole course state (state show --json).',
+    'application/json',
+    'state show',
+  );
   resource('next', 'codelabgen://next', 'What to do next (state next).', 'application/json', 'state next');
-  resource('stages', 'codelabgen://stages', 'The lesson stages, their work, worker role and next command (state stages).', 'application/json', 'state stages');
-  for (const topic of CONVENTION_TOPICS) resource(`conventions-${topic}`, `codelabgen://conventions/${topic}`, `The ${topic} conventions, with examples (conventions ${topic}).`, 'text/markdown', 'conventions', { topic });
-  for (const name of SCHEMA_NAMES) resource(`schema-${name}`, `codelabgen://schema/${name}`, `JSON Schema of ${name} (schema show ${name}).`, 'application/schema+json', 'schema show', { name });
-
+  resource(
+    'stages',
+    'codelabgen://stages',
+    'The lesson stages, their work, worker role and next command (state stages).',
+    'application/json',
+    'state stages',
+  );
+  for (const topic of CONVENTION_TOPICS)
+    resource(
+      `conventions-${topic}`,
+      `codelabgen://conventions/${topic}`,
+      `The ${topic} conventions, with examples (conventions ${topic}).`,
+      'text/markdown',
+      'conventions',
+      { topic },
+    );
+  for (const name of SCHEMA_NAMES)
+    resource(
+      `schema-${name}`,
+      `codelabgen://schema/${name}`,
+      `JSON Schema of ${name} (schema show ${name}).`,
+      'application/schema+json',
+      'schema show',
+      { name },
+    );
 
   // Lessons and their runs, the report: resource templates (codelabgen://lesson/{id} lists every lesson).
   const lessonIds = async (): Promise<string[]> => ctx.lessonIdsOf({});
   server.registerResource(
     'lesson',
-    new ResourceTemplate('codelabgen://lesson/{id}', { list: async () => ({ resources: (await lessonIds()).map((id) => ({ uri: `codelabgen://lesson/${id}`, name: `lesson ${id}`, mimeType: 'application/json' })) }) }),
-    { description: 'One lesson\'s state (its entry of state show --json).', mimeType: 'application/json' },
+    new ResourceTemplate('codelabgen://lesson/{id}', {
+      list: async () => ({
+        resources: (await lessonIds()).map((id) => ({
+          uri: `codelabgen://lesson/${id}`,
+          name: `lesson ${id}`,
+          mimeType: 'application/json',
+        })),
+      }),
+    }),
+    { description: "One lesson's state (its entry of state show --json).", mimeType: 'application/json' },
     async (uri, { id }): Promise<ReadResourceResult> => {
       const lesson = getOwn((await ctx.stateOf()).lessons, String(id));
-      if (lesson === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown lesson "${printable(String(id))}"`);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify({ id: String(id), ...lesson }, null, 2)}\n` }] };
+      if (lesson === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `unknown lesson "${printable(String(id))}"`);
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/json',
+            text: `${JSON.stringify({ id: String(id), ...lesson }, null, 2)}\n`,
+          },
+        ],
+      };
     },
   );
   server.registerResource(
     'lesson-run',
     new ResourceTemplate('codelabgen://lesson/{id}/run/{n}', { list: undefined }),
-    { description: 'One verify run of a lesson (.codelabgen/runs/<id>/<n>.json, the run-result schema).', mimeType: 'application/json' },
+    {
+      description: 'One verify run of a lesson (.codelabgen/runs/<id>/<n>.json, the run-result schema).',
+      mimeType: 'application/json',
+    },
     async (uri, { id, n }): Promise<ReadResourceResult> => {
-      if (getOwn((await ctx.stateOf()).lessons, String(id)) === undefined || !/^[1-9]\d{0,5}$/.test(String(n))) throw new McpError(ErrorCode.InvalidParams, `no run "${printable(String(n))}" of lesson "${printable(String(id))}"`);
+      if (getOwn((await ctx.stateOf()).lessons, String(id)) === undefined || !/^[1-9]\d{0,5}$/.test(String(n)))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `no run "${printable(String(n))}" of lesson "${printable(String(id))}"`,
+        );
       const file = path.join(await ctx.courseRoot(), ARTIFACTS.runsDir(String(id)), `${String(n)}.json`);
-      if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, `lesson ${String(id)} has no run ${String(n)}`);
+      if (!existsSync(file))
+        throw new McpError(ErrorCode.InvalidParams, `lesson ${String(id)} has no run ${String(n)}`);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
     },
   );
-  server.registerResource('report', 'codelabgen://report', { description: 'The last report (.codelabgen/report.json, written by the report tool).', mimeType: 'application/json' }, async (uri): Promise<ReadResourceResult> => {
-    const file = path.join(await ctx.courseRoot(), '.codelabgen', 'report.json');
-    if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, 'no report yet: call the report tool');
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
-  });
-  const fromCommand = async (command: string, args: Record<string, unknown>, uri: string, mimeType: string): Promise<ReadResourceResult> => {
+  server.registerResource(
+    'report',
+    'codelabgen://report',
+    {
+      description: 'The last report (.codelabgen/report.json, written by the report tool).',
+      mimeType: 'application/json',
+    },
+    async (uri): Promise<ReadResourceResult> => {
+      const file = path.join(await ctx.courseRoot(), '.codelabgen', 'report.json');
+      if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, 'no report yet: call the report tool');
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
+    },
+  );
+  const fromCommand = async (
+    command: string,
+    args: Record<string, unknown>,
+    uri: string,
+    mimeType: string,
+  ): Promise<ReadResourceResult> => {
     const outcome = await ctx.run(commandNamed(command), args);
-    if (outcome.exitCode !== 0) throw new McpError(ErrorCode.InvalidParams, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+    if (outcome.exitCode !== 0)
+      throw new McpError(ErrorCode.InvalidParams, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
     return { contents: [{ uri, mimeType, text: outcome.stdout }] };
   };
-  server.registerResource('conventions', new ResourceTemplate('codelabgen://conventions/{topic}', { list: undefined }), { description: 'The conventions of one topic, with examples.', mimeType: 'text/markdown' }, (uri, { topic }) => fromCommand('conventions', { topic: String(topic) }, uri.href, 'text/markdown'));
-  server.registerResource('schema', new ResourceTemplate('codelabgen://schema/{name}', { list: undefined }), { description: 'The JSON Schema of one data file.', mimeType: 'application/schema+json' }, (uri, { name }) => fromCommand('schema show', { name: String(name) }, uri.href, 'application/schema+json'));
+  server.registerResource(
+    'conventions',
+    new ResourceTemplate('codelabgen://conventions/{topic}', { list: undefined }),
+    { description: 'The conventions of one topic, with examples.', mimeType: 'text/markdown' },
+    (uri, { topic }) => fromCommand('conventions', { topic: String(topic) }, uri.href, 'text/markdown'),
+  );
+  server.registerResource(
+    'schema',
+    new ResourceTemplate('codelabgen://schema/{name}', { list: undefined }),
+    { description: 'The JSON Schema of one data file.', mimeType: 'application/schema+json' },
+    (uri, { name }) => fromCommand('schema show', { name: String(name) }, uri.href, 'application/schema+json'),
+  );
 }

@@ -33,7 +33,13 @@ export interface ServerContext {
   /** A call's course: its `course` argument, else the server's --course, else $CODELABGEN_COURSE, else the client's first root. */
   courseOf(args: Record<string, unknown>): Promise<string | undefined>;
   /** Runs a tool's command with the call's arguments (`values`: extra option values). */
-  run(tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal, values?: Record<string, string>): Promise<Outcome>;
+  run(
+    tool: McpTool,
+    args: Record<string, unknown>,
+    progress?: (update: ProgressUpdate) => void,
+    signal?: AbortSignal,
+    values?: Record<string, string>,
+  ): Promise<Outcome>;
   /** The lesson ids of a call's course (none when it cannot be read). */
   lessonIdsOf(args: Record<string, unknown>): Promise<string[]>;
   /** The default course's state (state show --json); a refusal throws. */
@@ -56,7 +62,9 @@ export function serverContext(server: McpServer, options: ServerOptions): Server
     if (!server.server.getClientCapabilities()?.roots) return Promise.resolve([]);
     roots ??= server.server
       .listRoots(undefined, { timeout: 10_000 })
-      .then((answer) => answer.roots.filter((root) => root.uri.startsWith('file:')).map((root) => fileURLToPath(root.uri)))
+      .then((answer) =>
+        answer.roots.filter((root) => root.uri.startsWith('file:')).map((root) => fileURLToPath(root.uri)),
+      )
       .catch(() => []);
     return roots;
   };
@@ -70,10 +78,23 @@ export function serverContext(server: McpServer, options: ServerOptions): Server
     if (options.env.CODELABGEN_COURSE) return path.resolve(options.cwd, options.env.CODELABGEN_COURSE);
     return (await clientRoots())[0];
   };
-  const run = async (tool: McpTool, args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void, signal?: AbortSignal, values: Record<string, string> = {}) => {
+  const run = async (
+    tool: McpTool,
+    args: Record<string, unknown>,
+    progress?: (update: ProgressUpdate) => void,
+    signal?: AbortSignal,
+    values: Record<string, string> = {},
+  ) => {
     const invocation = toInvocation(tool, args, await courseOf(args));
     Object.assign(invocation.values, values);
-    return options.track(invoke(tool.command, invocation, { cwd: options.cwd, env: options.env, progress, signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing }));
+    return options.track(
+      invoke(tool.command, invocation, {
+        cwd: options.cwd,
+        env: options.env,
+        progress,
+        signal: signal ? AbortSignal.any([signal, options.closing]) : options.closing,
+      }),
+    );
   };
   /** The lesson ids of a call's course (none when it cannot be read). */
   const lessonIdsOf = async (args: Record<string, unknown>): Promise<string[]> => {

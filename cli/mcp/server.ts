@@ -9,10 +9,14 @@ import { serverContext, type ServerOptions } from './server-context.ts';
 import { registerSubscriptions } from './subscriptions.ts';
 import { registerTools } from './tool-calls.ts';
 
-const INSTRUCTIONS = 'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
+const INSTRUCTIONS =
+  'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
 
 export function createServer(options: ServerOptions): McpServer {
-  const server = new McpServer({ name: 'codelabgen', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  const server = new McpServer(
+    { name: 'codelabgen', version: options.version },
+    { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
+  );
   const ctx = serverContext(server, options);
   registerTools(ctx);
   registerResources(ctx);

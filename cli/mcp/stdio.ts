@@ -27,7 +27,14 @@ function checkLine(line: string, reply: Reply): string | null {
   if (JSONRPCMessageSchema.safeParse(parsed).success) return line;
   const id = typeof parsed === 'object' && parsed !== null && 'id' in parsed ? (parsed as { id: unknown }).id : null;
   // A malformed notification (no id) gets no answer in JSON-RPC; anything else does.
-  if (id !== undefined) reply(errorReply(id, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: "2.0", method, and id for a request)'));
+  if (id !== undefined)
+    reply(
+      errorReply(
+        id,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: "2.0", method, and id for a request)',
+      ),
+    );
   return null;
 }
 
@@ -43,10 +50,18 @@ export function guardedInput(input: Readable, reply: Reply, maxLineBytes = MAX_L
         const piece = chunk.subarray(start, newline);
         start = newline + 1;
         if (skipping || pendingBytes + piece.length > maxLineBytes) {
-          if (!skipping) reply(errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: a line longer than ${maxLineBytes} bytes`));
+          if (!skipping)
+            reply(
+              errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: a line longer than ${maxLineBytes} bytes`),
+            );
           skipping = false;
         } else {
-          const line = checkLine(Buffer.concat([...pending, piece]).toString('utf8').replace(/\r$/, ''), reply);
+          const line = checkLine(
+            Buffer.concat([...pending, piece])
+              .toString('utf8')
+              .replace(/\r$/, ''),
+            reply,
+          );
           if (line !== null) this.push(`${line}\n`);
         }
         pending = [];
@@ -79,9 +94,11 @@ export function claimStdout(): Pick<Writable, 'write' | 'once' | 'on'> {
     if (error.code === 'EPIPE') process.kill(process.pid, 'SIGTERM');
   });
   const write = stdout.write.bind(stdout);
-  stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+    (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
   return {
-    write: ((chunk: string | Uint8Array, ...rest: unknown[]) => (write as (...args: unknown[]) => boolean)(chunk, ...rest)) as Writable['write'],
+    write: ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+      (write as (...args: unknown[]) => boolean)(chunk, ...rest)) as Writable['write'],
     once: stdout.once.bind(stdout) as Writable['once'],
     on: stdout.on.bind(stdout) as Writable['on'],
   };

@@ -19,7 +19,8 @@ export function registerSubscriptions(ctx: ServerContext): void {
       return; // no course yet (before init): nothing to follow
     }
     tail = tailEvents(root, (events) => {
-      for (const uri of changedResources(events)) if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+      for (const uri of changedResources(events))
+        if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
       if (events.some((event) => event.kind === 'lessons.register')) server.sendResourceListChanged();
     });
   };

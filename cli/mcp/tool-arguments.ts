@@ -25,7 +25,13 @@ function describeIssue(tool: McpTool, issue: Issue): string {
     case 'invalid_type':
     case 'invalid_union': {
       if (issue.input === undefined) return `${where} is required`;
-      const expected = issue.code === 'invalid_type' ? issue.expected : issue.errors.flat().map((sub) => ('expected' in sub ? String(sub.expected) : 'another value')).join(' or ');
+      const expected =
+        issue.code === 'invalid_type'
+          ? issue.expected
+          : issue.errors
+              .flat()
+              .map((sub) => ('expected' in sub ? String(sub.expected) : 'another value'))
+              .join(' or ');
       return `${where}: expected ${expected}, not ${shown(issue.input)}`;
     }
     case 'too_small':
@@ -78,7 +84,9 @@ export function toInvocation(tool: McpTool, args: Record<string, unknown>, cours
       } else if (Array.isArray(given) || (typeof given === 'object' && given !== null)) {
         // The raw object's own keys (its "__proto__" too: the command refuses it as the CLI does); checkArguments
         // refused a key with "=", which the command would split at.
-        const list = Array.isArray(given) ? given.map(String) : Object.entries(given).map(([key, value]) => `${key}=${String(value)}`);
+        const list = Array.isArray(given)
+          ? given.map(String)
+          : Object.entries(given).map(([key, value]) => `${key}=${String(value)}`);
         values[option] = list;
         for (const item of list) options.push(`--${option}`, item);
       } else {

@@ -1,6 +1,12 @@
 // The server's tools: tools/list (schemas from cli/mcp/tool-schemas.ts) and tools/call, which checks
 // the arguments, asks the user for the user's decisions, runs the command and reports progress and notices.
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { printable } from '../../pipeline/state-commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -16,15 +22,22 @@ import type { McpTool } from './tool-types.ts';
  * The call's arguments with every lesson id given as a number (`1.2`) as the course's lesson of
  * that number ("1.2"; "1.10" when only that one reads as 1.1), or the refusal when two lessons do.
  */
-async function lessonIdsAsText(ctx: ServerContext, tool: McpTool, args: Record<string, unknown>): Promise<Record<string, unknown> | string> {
-  const numbers = tool.params.filter((param) => (param.name === 'id' || param.name === 'lesson') && typeof args[param.name] === 'number');
+async function lessonIdsAsText(
+  ctx: ServerContext,
+  tool: McpTool,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown> | string> {
+  const numbers = tool.params.filter(
+    (param) => (param.name === 'id' || param.name === 'lesson') && typeof args[param.name] === 'number',
+  );
   if (numbers.length === 0) return args;
   const ids = await ctx.lessonIdsOf(typeof args.course === 'string' ? { course: args.course } : {});
   const fixed = { ...args };
   for (const param of numbers) {
     const number = args[param.name] as number;
     const matches = ids.filter((id) => Number(id) === number);
-    if (matches.length > 1) return `error: ${tool.name}: ${param.name} ${number} as a number is ambiguous: lessons ${matches.join(' and ')}; give the id as text, e.g. "${matches.at(-1)}"`;
+    if (matches.length > 1)
+      return `error: ${tool.name}: ${param.name} ${number} as a number is ambiguous: lessons ${matches.join(' and ')}; give the id as text, e.g. "${matches.at(-1)}"`;
     fixed[param.name] = matches[0] ?? String(number);
   }
   return fixed;
@@ -41,7 +54,14 @@ export function registerTools(ctx: ServerContext): void {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((tool) => {
       const outputSchema = outputJsonSchema(tool) as { type: 'object' } | undefined;
-      return { name: tool.name, title: tool.title, description: inToolTerms(tool.description, tools), inputSchema: inputJsonSchema(tool) as { type: 'object' }, ...(outputSchema && { outputSchema }), annotations: tool.annotations };
+      return {
+        name: tool.name,
+        title: tool.title,
+        description: inToolTerms(tool.description, tools),
+        inputSchema: inputJsonSchema(tool) as { type: 'object' },
+        ...(outputSchema && { outputSchema }),
+        annotations: tool.annotations,
+      };
     }),
   }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -52,15 +72,24 @@ export function registerTools(ctx: ServerContext): void {
     if (problem !== null) return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: problem });
     // A lesson id given as a number: 1.10 arrives as 1.1, so it is matched against the course's ids.
     const numbered = await lessonIdsAsText(ctx, tool, args);
-    if (typeof numbered === 'string') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: numbered });
+    if (typeof numbered === 'string')
+      return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: numbered });
     const args2 = numbered;
     const token = extra._meta?.progressToken;
     let sent = 0;
     // Two updates per lesson (start, end): progress counts them, so it only ever grows.
-    const progress = token === undefined ? undefined : (update: ProgressUpdate) => {
-      sent += 1;
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message } }).catch(() => {});
-    };
+    const progress =
+      token === undefined
+        ? undefined
+        : (update: ProgressUpdate) => {
+            sent += 1;
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message },
+              })
+              .catch(() => {});
+          };
     // A cancelled call (notifications/cancelled) aborts extra.signal: verify stops its tests, records nothing.
     // Decisions that are the user's: a client that can elicit asks the user (docs/mcp.md).
     let values: Record<string, string> = {};
@@ -68,7 +97,13 @@ export function registerTools(ctx: ServerContext): void {
     const question = server.server.getClientCapabilities()?.elicitation ? await userQuestion(ctx, tool, args2) : null;
     if (question !== null) {
       const decision = await askUser(ctx, question, extra.signal);
-      if (decision !== 'approved') return toolResult({ exitCode: EXIT.refused, stdout: '', stderr: '', error: `error: ${tool.name}: the user did not approve (${decision}): ${question}; nothing changed` });
+      if (decision !== 'approved')
+        return toolResult({
+          exitCode: EXIT.refused,
+          stdout: '',
+          stderr: '',
+          error: `error: ${tool.name}: the user did not approve (${decision}): ${question}; nothing changed`,
+        });
       callArgs = tool.name === 'state_phase' ? { ...args2, approved: true } : args2;
       values = { 'approved-via': 'elicitation' };
     }
@@ -76,8 +111,20 @@ export function registerTools(ctx: ServerContext): void {
     // Notices and warnings (drift, a sandbox that is off, a repaired log) also as log messages, at the client's level.
     for (const line of outcome.stderr.split('\n').filter((text) => text.trim() !== '')) {
       const warning = line.startsWith('warning: ');
-      void server.server.sendLoggingMessage({ level: warning ? 'warning' : 'info', logger: `codelabgen ${tool.command.name}`, data: inToolTerms(warning ? line.slice('warning: '.length) : line) }, extra.sessionId).catch(() => {});
+      void server.server
+        .sendLoggingMessage(
+          {
+            level: warning ? 'warning' : 'info',
+            logger: `codelabgen ${tool.command.name}`,
+            data: inToolTerms(warning ? line.slice('warning: '.length) : line),
+          },
+          extra.sessionId,
+        )
+        .catch(() => {});
     }
-    return toolResult(outcome, tool.name === 'state_next' ? withNextCall : tool.name === 'state_stages' ? inToolTermsDeep : undefined);
+    return toolResult(
+      outcome,
+      tool.name === 'state_next' ? withNextCall : tool.name === 'state_stages' ? inToolTermsDeep : undefined,
+    );
   });
 }

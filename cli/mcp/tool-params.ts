@@ -19,16 +19,22 @@ const positionalHelp: Record<string, string> = {
   module_id: 'module id, e.g. "2"',
 };
 
-const COURSE_HELP = 'the course directory, absolute or relative to the server\'s working directory (default: the server\'s --course, else $CODELABGEN_COURSE, else the client\'s first root)';
+const COURSE_HELP =
+  "the course directory, absolute or relative to the server's working directory (default: the server's --course, else $CODELABGEN_COURSE, else the client's first root)";
 /** The `course` argument of every tool that works on a course (init: the directory to create). */
-export const COURSE: ToolParam = { name: 'course', schema: z.string().min(1).max(4096).describe(COURSE_HELP).optional(), to: { kind: 'course' } };
+export const COURSE: ToolParam = {
+  name: 'course',
+  schema: z.string().min(1).max(4096).describe(COURSE_HELP).optional(),
+  to: { kind: 'course' },
+};
 
 /** Whether a command works on a course, so its tool takes `course`. */
 export function takesCourse(spec: CommandSpec): boolean {
   return spec.needsCourse !== false || spec.name === 'init';
 }
 
-export const DOCUMENT_HELP = 'the worker\'s status: the JSON object (schema worker-status), or its whole answer as text (the last JSON block is validated, as for a FILE)';
+export const DOCUMENT_HELP =
+  "the worker's status: the JSON object (schema worker-status), or its whole answer as text (the last JSON block is validated, as for a FILE)";
 /**
  * A worker's status: any object or text passes here and the command validates it, so a wrong one is
  * refused with the CLI's own reason; hosts see the worker-status schema (see documentJsonSchema).
@@ -45,13 +51,17 @@ export const NOT_ARGUMENTS: Readonly<Record<string, readonly string[]>> = { 'sta
 function schemaFor(name: string, help: string, spec?: OptionSpec): z.ZodType {
   if (name === 'stage' || name === 'stage-at-least') return z.enum(STAGES).describe(help);
   // Only the phases a call can name: `state phase` never moves to init; phase tasks exist for some phases.
-  if (name === 'next') return z.enum(PHASES.filter((phase) => phase !== 'init') as [string, ...string[]]).describe(help);
+  if (name === 'next')
+    return z.enum(PHASES.filter((phase) => phase !== 'init') as [string, ...string[]]).describe(help);
   if (name === 'phase') return z.enum(TASK_PHASES as [string, ...string[]]).describe(help);
   if (name === 'id' || name === 'lesson') return LESSON_ID.describe(help);
   if (name === 'name') return z.enum(SCHEMA_NAMES as [string, ...string[]]).describe(help);
   if (name === 'timeout' || name === 'jobs') return z.number().int().min(1).describe(help);
   // Keys as the CLI takes them (a key with "=" would be split at it); the values are strings.
-  if (name === 'data') return z.record(z.string().regex(DATA_KEY), z.string()).describe(`${help}: an object of key → value (keys: letters, digits, "_", "." or "-", at most 64)`);
+  if (name === 'data')
+    return z
+      .record(z.string().regex(DATA_KEY), z.string())
+      .describe(`${help}: an object of key → value (keys: letters, digits, "_", "." or "-", at most 64)`);
   if (spec?.type === 'boolean') return z.boolean().describe(help);
   if (spec?.multiple) return z.array(z.string()).describe(help);
   return z.string().describe(help);
@@ -61,7 +71,12 @@ function schemaFor(name: string, help: string, spec?: OptionSpec): z.ZodType {
 export function positionalParams(spec: CommandSpec): ToolParam[] {
   const min = spec.positionals?.min ?? 0;
   // init's [DIR] is the tool's `course`.
-  const tokens = (spec.args ?? '').split(/\s+/).map((token) => token.replace(/^"(.*)"$/, '$1')).filter((token) => /^<[\w-]+>$|^\[[\w|-]+\]$|^FILE\|-$/.test(token) && !(spec.name === 'init' && token === '[DIR]'));
+  const tokens = (spec.args ?? '')
+    .split(/\s+/)
+    .map((token) => token.replace(/^"(.*)"$/, '$1'))
+    .filter(
+      (token) => /^<[\w-]+>$|^\[[\w|-]+\]$|^FILE\|-$/.test(token) && !(spec.name === 'init' && token === '[DIR]'),
+    );
   return tokens.map((token, index): ToolParam => {
     if (token === 'FILE|-') return { name: 'status', schema: DOCUMENT, to: { kind: 'document', option: null } };
     const choices = token.includes('|') ? token.slice(1, -1).split('|') : null;
@@ -79,6 +94,10 @@ export function optionParams(spec: CommandSpec): ToolParam[] {
     .map(([option, optionSpec]): ToolParam => {
       const name = option.replace(/-/g, '_');
       if (optionSpec.value === 'FILE|-') return { name, schema: DOCUMENT.optional(), to: { kind: 'document', option } };
-      return { name, schema: schemaFor(option, optionSpec.help, optionSpec).optional(), to: { kind: 'option', option, spec: optionSpec } };
+      return {
+        name,
+        schema: schemaFor(option, optionSpec.help, optionSpec).optional(),
+        to: { kind: 'option', option, spec: optionSpec },
+      };
     });
 }

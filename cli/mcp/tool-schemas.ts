@@ -14,7 +14,11 @@ const INPUT_SCHEMAS = new WeakMap<McpTool, z.ZodObject>();
  */
 export function inputSchema(tool: McpTool): z.ZodObject {
   let schema = INPUT_SCHEMAS.get(tool);
-  if (schema === undefined) INPUT_SCHEMAS.set(tool, (schema = z.strictObject(Object.fromEntries(tool.params.map((param) => [param.name, param.schema])))));
+  if (schema === undefined)
+    INPUT_SCHEMAS.set(
+      tool,
+      (schema = z.strictObject(Object.fromEntries(tool.params.map((param) => [param.name, param.schema])))),
+    );
   return schema;
 }
 
@@ -26,10 +30,17 @@ function embeddedSchema(name: string): Record<string, unknown> {
 
 /** The JSON Schema hosts see: inputSchema's, with a worker's status typed and state_task_start's lesson-or-phase rule. */
 export function inputJsonSchema(tool: McpTool): Record<string, unknown> {
-  const { $schema: _schema, ...json } = z.toJSONSchema(inputSchema(tool), { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  const { $schema: _schema, ...json } = z.toJSONSchema(inputSchema(tool), {
+    target: 'draft-2020-12',
+    io: 'input',
+  }) as Record<string, unknown>;
   const properties = json.properties as Record<string, Record<string, unknown>>;
   for (const param of tool.params) {
-    if (param.to.kind === 'document') properties[param.name] = { description: DOCUMENT_HELP, anyOf: [embeddedSchema('worker-status'), { type: 'string', maxLength: 1_000_000 }] };
+    if (param.to.kind === 'document')
+      properties[param.name] = {
+        description: DOCUMENT_HELP,
+        anyOf: [embeddedSchema('worker-status'), { type: 'string', maxLength: 1_000_000 }],
+      };
   }
   if (tool.command.name === 'state task start') {
     json.oneOf = [
@@ -56,8 +67,17 @@ const OUTPUT_DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> 
       done: { type: 'boolean' },
       next_step: { type: 'string', description: 'what to do now, in tool terms' },
       next_call: {
-        description: 'the tool call that takes the next step once its work is done (a gate: after the user approved), or null when the next step is work or a decision',
-        anyOf: [{ type: 'object', properties: { tool: { type: 'string' }, arguments: { type: 'object' } }, required: ['tool', 'arguments'], additionalProperties: false }, { type: 'null' }],
+        description:
+          'the tool call that takes the next step once its work is done (a gate: after the user approved), or null when the next step is work or a decision',
+        anyOf: [
+          {
+            type: 'object',
+            properties: { tool: { type: 'string' }, arguments: { type: 'object' } },
+            required: ['tool', 'arguments'],
+            additionalProperties: false,
+          },
+          { type: 'null' },
+        ],
       },
       actions: { type: 'array' },
       lessons: { type: 'array' },
@@ -67,8 +87,16 @@ const OUTPUT_DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> 
     },
     required: ['phase', 'next_phase', 'next_step', 'next_call', 'lessons'],
   }),
-  ...Object.fromEntries(['state task start', 'state task heartbeat', 'state task done', 'state task fail', 'state task reset'].map((name) => [name, () => ({ type: 'object', properties: { task: embeddedSchema('task') }, required: ['task'] })])),
-  'state task list': () => ({ type: 'object', properties: { tasks: { type: 'array', items: embeddedSchema('task') } }, required: ['tasks'] }),
+  ...Object.fromEntries(
+    ['state task start', 'state task heartbeat', 'state task done', 'state task fail', 'state task reset'].map(
+      (name) => [name, () => ({ type: 'object', properties: { task: embeddedSchema('task') }, required: ['task'] })],
+    ),
+  ),
+  'state task list': () => ({
+    type: 'object',
+    properties: { tasks: { type: 'array', items: embeddedSchema('task') } },
+    required: ['tasks'],
+  }),
 };
 
 /** The outputSchema of a tool that answers JSON (structuredContent is that JSON); undefined for text answers (conventions). */

@@ -16,7 +16,8 @@ const SORTED = new WeakMap<readonly McpTool[], readonly McpTool[]>();
 /** The tools, longest command name first (so `state task start` wins over `state`), sorted once per list. */
 function longestNameFirst(tools: readonly McpTool[]): readonly McpTool[] {
   let sorted = SORTED.get(tools);
-  if (sorted === undefined) SORTED.set(tools, (sorted = [...tools].sort((a, b) => b.command.name.length - a.command.name.length)));
+  if (sorted === undefined)
+    SORTED.set(tools, (sorted = [...tools].sort((a, b) => b.command.name.length - a.command.name.length)));
   return sorted;
 }
 
@@ -24,7 +25,10 @@ function longestNameFirst(tools: readonly McpTool[]): readonly McpTool[] {
  * The command line at the start of `text` ("state phase topics --approved, then ...") as a tool call,
  * and how many characters it took; null when it names no tool.
  */
-export function commandAsCall(text: string, tools: readonly McpTool[] = mcpTools()): { call: ToolCall; length: number } | null {
+export function commandAsCall(
+  text: string,
+  tools: readonly McpTool[] = mcpTools(),
+): { call: ToolCall; length: number } | null {
   const tokens: Array<{ text: string; end: number }> = [];
   for (let at = 0; at < text.length; ) {
     const match = TOKEN.exec(text.slice(at));

@@ -11,7 +11,11 @@ export interface ToolParam {
   name: string;
   schema: z.ZodType;
   /** A positional (in order), an option (--name), or a document read as stdin by `-`. */
-  to: { kind: 'positional' } | { kind: 'option'; option: string; spec: OptionSpec } | { kind: 'document'; option: string | null } | { kind: 'course' };
+  to:
+    | { kind: 'positional' }
+    | { kind: 'option'; option: string; spec: OptionSpec }
+    | { kind: 'document'; option: string | null }
+    | { kind: 'course' };
 }
 
 export interface McpTool {
@@ -20,5 +24,11 @@ export interface McpTool {
   title: string;
   description: string;
   params: ToolParam[];
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
 }

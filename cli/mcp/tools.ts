@@ -21,7 +21,22 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
 /** Commands that write although the table does not mark them as changing state (orchestrator only). */
 const WRITES = new Set(['state task heartbeat', 'verify', 'report', 'state rebuild', 'site build']);
 /** Changes that only add or move forward (a fact, a task, a run, a report, a phase): never undo or block work. */
-const ADDITIVE = new Set(['state log', 'state phase', 'state unblock', 'state task start', 'state task heartbeat', 'state task done', 'state task fail', 'verify', 'report', 'register', 'init', 'new module', 'new lesson', 'site build']);
+const ADDITIVE = new Set([
+  'state log',
+  'state phase',
+  'state unblock',
+  'state task start',
+  'state task heartbeat',
+  'state task done',
+  'state task fail',
+  'verify',
+  'report',
+  'register',
+  'init',
+  'new module',
+  'new lesson',
+  'site build',
+]);
 /** Calling twice with the same arguments leaves the course as calling once. */
 const IDEMPOTENT = new Set(['register', 'report', 'state rebuild']);
 
@@ -34,11 +49,16 @@ export function toolName(command: string): string {
 function describe(spec: CommandSpec): string {
   const summary = `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`;
   const json = spec.options?.json ? ' Returns the JSON document of `--json` (also as structuredContent).' : '';
-  const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`.replace(/--([a-z][a-z-]*)/g, (whole, option: string) => {
-    const optionSpec = spec.options?.[option];
-    if (!optionSpec || option === 'json') return whole;
-    return optionSpec.type === 'boolean' ? `\`${option.replace(/-/g, '_')}: true\`` : `\`${option.replace(/-/g, '_')}\``;
-  });
+  const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`.replace(
+    /--([a-z][a-z-]*)/g,
+    (whole, option: string) => {
+      const optionSpec = spec.options?.[option];
+      if (!optionSpec || option === 'json') return whole;
+      return optionSpec.type === 'boolean'
+        ? `\`${option.replace(/-/g, '_')}: true\``
+        : `\`${option.replace(/-/g, '_')}\``;
+    },
+  );
   return `${text}${json} (CLI: \`${spec.name}${spec.args ? ` ${spec.args}` : ''}\`)`;
 }
 
@@ -73,6 +93,7 @@ let allTools: readonly McpTool[] | null = null;
 
 /** Every tool, in table order (the table's tools are built once per process). */
 export function mcpTools(commands: readonly CommandSpec[] = COMMANDS): readonly McpTool[] {
-  if (commands === COMMANDS) return (allTools ??= Object.freeze(COMMANDS.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf)));
+  if (commands === COMMANDS)
+    return (allTools ??= Object.freeze(COMMANDS.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf)));
   return commands.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf);
 }

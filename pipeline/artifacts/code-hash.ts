@@ -3,11 +3,34 @@
 // read in chunks and the walk is bounded (lesson-walk.ts): a huge or deep tree is a refusal.
 import { CODE_LIMITS, hashFileInto, walkFiles } from './lesson-walk.ts';
 
-export const IGNORED_DIRS = new Set(['docs', 'node_modules', '.venv', 'venv', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.git', '.cache', 'dist', 'build', 'coverage', '.turbo', '.next', '.astro', '.tox', '.uv-cache']);
+export const IGNORED_DIRS = new Set([
+  'docs',
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.git',
+  '.cache',
+  'dist',
+  'build',
+  'coverage',
+  '.turbo',
+  '.next',
+  '.astro',
+  '.tox',
+  '.uv-cache',
+]);
 const IGNORED_FILES = new Set(['.DS_Store']);
 
-const skipDir = (relative: string, name: string) => (relative === '' && name === 'docs') || IGNORED_DIRS.has(name) || name.endsWith('.egg-info');
-const codeFiles = (lessonDir: string, label: string) => walkFiles(lessonDir, label, CODE_LIMITS, skipDir).filter((file) => !IGNORED_FILES.has(file.relative.split('/').at(-1)!) && !file.relative.endsWith('.pyc'));
+const skipDir = (relative: string, name: string) =>
+  (relative === '' && name === 'docs') || IGNORED_DIRS.has(name) || name.endsWith('.egg-info');
+const codeFiles = (lessonDir: string, label: string) =>
+  walkFiles(lessonDir, label, CODE_LIMITS, skipDir).filter(
+    (file) => !IGNORED_FILES.has(file.relative.split('/').at(-1)!) && !file.relative.endsWith('.pyc'),
+  );
 
 /** Code files of a lesson, relative to its folder, sorted; docs/ and dependency folders skipped. `label` names the folder in refusals. */
 export function listLessonCodeFiles(lessonDir: string, label = lessonDir): string[] {

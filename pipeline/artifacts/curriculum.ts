@@ -15,7 +15,9 @@ export function readCurriculum(course: Course): Curriculum {
 /** The lessons of a curriculum as registered lessons; refuses duplicates, bad prerequisites, unsafe dirs (the first problem, the others as hints). */
 export function curriculumLessons(course: Course, curriculum: Curriculum): RegisteredLesson[] {
   const { lessons, problems } = checkCurriculum(course, curriculum);
-  const shared = problems.some((problem) => problem.includes(' both map to the folder ')) ? ['change one of their slugs (or ids) so that each lesson has its own folder'] : [];
+  const shared = problems.some((problem) => problem.includes(' both map to the folder '))
+    ? ['change one of their slugs (or ids) so that each lesson has its own folder']
+    : [];
   if (problems.length > 0) refuse(problems[0]!, ...problems.slice(1), ...shared);
   return lessons;
 }
@@ -25,7 +27,10 @@ export function curriculumLessons(course: Course, curriculum: Curriculum): Regis
  * ids, prerequisites unknown or not earlier, unsafe or shared folders), and the lessons it gives.
  * The curriculum phase's gate checks the same.
  */
-export function checkCurriculum(course: Course, curriculum: Curriculum): { lessons: RegisteredLesson[]; problems: string[] } {
+export function checkCurriculum(
+  course: Course,
+  curriculum: Curriculum,
+): { lessons: RegisteredLesson[]; problems: string[] } {
   const file = ARTIFACTS.curriculum;
   const problems: string[] = [];
   const modules = new Set<string>();
@@ -41,9 +46,14 @@ export function checkCurriculum(course: Course, curriculum: Curriculum): { lesso
       const earlier = seen.get(lesson.id);
       if (earlier) problems.push(`${file}: ${field}.id: duplicate lesson id "${lesson.id}" (also at ${earlier})`);
       lesson.prerequisites.forEach((prerequisite, p) => {
-        if (prerequisite === lesson.id) problems.push(`${file}: ${field}.prerequisites[${p}]: lesson ${lesson.id} cannot be its own prerequisite`);
-        else if (!allIds.has(prerequisite)) problems.push(`${file}: ${field}.prerequisites[${p}]: unknown lesson "${prerequisite}"`);
-        else if (!seen.has(prerequisite)) problems.push(`${file}: ${field}.prerequisites[${p}]: "${prerequisite}" comes later in the curriculum; a prerequisite must be an earlier lesson`);
+        if (prerequisite === lesson.id)
+          problems.push(`${file}: ${field}.prerequisites[${p}]: lesson ${lesson.id} cannot be its own prerequisite`);
+        else if (!allIds.has(prerequisite))
+          problems.push(`${file}: ${field}.prerequisites[${p}]: unknown lesson "${prerequisite}"`);
+        else if (!seen.has(prerequisite))
+          problems.push(
+            `${file}: ${field}.prerequisites[${p}]: "${prerequisite}" comes later in the curriculum; a prerequisite must be an earlier lesson`,
+          );
       });
       if (!earlier) seen.set(lesson.id, field);
       const dir = lessonDirName(module.id, module.slug, lesson.id, lesson.slug);
@@ -51,9 +61,20 @@ export function checkCurriculum(course: Course, curriculum: Curriculum): { lesso
       if (unsafe.length > 0) return void problems.push(...unsafe);
       // Lowercased too: on a case-insensitive file system "A" and "a" are one folder.
       const sharing = folders.get(dir.toLowerCase());
-      if (sharing) problems.push(`${file}: ${field}: lessons ${sharing.id} (${sharing.field}) and ${lesson.id} both map to the folder ${dir}`);
+      if (sharing)
+        problems.push(
+          `${file}: ${field}: lessons ${sharing.id} (${sharing.field}) and ${lesson.id} both map to the folder ${dir}`,
+        );
       folders.set(dir.toLowerCase(), { id: lesson.id, field });
-      lessons.push({ id: lesson.id, title: lesson.title, slug: lesson.slug, module_id: module.id, module_slug: module.slug, module_title: module.title, dir });
+      lessons.push({
+        id: lesson.id,
+        title: lesson.title,
+        slug: lesson.slug,
+        module_id: module.id,
+        module_slug: module.slug,
+        module_title: module.title,
+        dir,
+      });
     });
   });
   return { lessons, problems };

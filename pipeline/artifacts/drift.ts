@@ -17,7 +17,11 @@ export interface CodeDrift {
 export function codeDrift(course: Course, lesson: LessonState): CodeDrift {
   if (lesson.verified === null) return { drifted: false, verified_hash: null, current_hash: null };
   const current = currentCodeHash(course, lesson);
-  return { drifted: current !== lesson.verified.code_hash, verified_hash: lesson.verified.code_hash, current_hash: current };
+  return {
+    drifted: current !== lesson.verified.code_hash,
+    verified_hash: lesson.verified.code_hash,
+    current_hash: current,
+  };
 }
 
 /** Hash of the lesson folder's code, or null when it is missing or resolves outside the course. */

@@ -16,10 +16,17 @@ export function stageMoveFacts(course: Course, state: State, request: SetRequest
   const lesson = getOwn(state.lessons, request.id);
   if (lesson === undefined) return { forwardProblems: [], review: {} };
   const target = request.stage;
-  const forward = (STAGES as readonly string[]).includes(target) && !lesson.blocked && !request.reopen && target !== 'verified' && target === stageRow(lesson.stage).next_stage;
-  const back = (STAGES as readonly string[]).includes(target) && stageIndex(target as typeof STAGES[number]) < stageIndex(lesson.stage);
+  const forward =
+    (STAGES as readonly string[]).includes(target) &&
+    !lesson.blocked &&
+    !request.reopen &&
+    target !== 'verified' &&
+    target === stageRow(lesson.stage).next_stage;
+  const back =
+    (STAGES as readonly string[]).includes(target) &&
+    stageIndex(target as (typeof STAGES)[number]) < stageIndex(lesson.stage);
   return {
-    forwardProblems: forward ? forwardProblems(course, lesson, target as typeof STAGES[number]) : [],
+    forwardProblems: forward ? forwardProblems(course, lesson, target as (typeof STAGES)[number]) : [],
     review: reviewEvidence(course, request.id),
     ...(back && lesson.verified ? { drifted: codeDrift(course, lesson).drifted } : {}),
   };
@@ -28,7 +35,9 @@ export function stageMoveFacts(course: Course, state: State, request: SetRequest
 /** `state fail`: the hash of the lesson's code now, when the lesson is at code after a failing verify (which may have blocked it). */
 export function failFacts(course: Course, state: State, id: string): FailFacts {
   const lesson = getOwn(state.lessons, id);
-  return { codeHash: lesson && lesson.stage === 'code' && lesson.last_verify_failure ? currentCodeHash(course, lesson) : null };
+  return {
+    codeHash: lesson && lesson.stage === 'code' && lesson.last_verify_failure ? currentCodeHash(course, lesson) : null,
+  };
 }
 
 /**

@@ -3,7 +3,15 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
-import { LessonSpecParser, ReviewParser, parseData, parseDataFile, parseFrontMatter, readTextFile, stageIndex } from '../../content-schemas/fast.ts';
+import {
+  LessonSpecParser,
+  ReviewParser,
+  parseData,
+  parseDataFile,
+  parseFrontMatter,
+  readTextFile,
+  stageIndex,
+} from '../../content-schemas/fast.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
 import { lintDoc, mdxNotAllowed } from '../authoring/conventions.ts';
@@ -17,7 +25,8 @@ function lessonDirProblems(course: Course, lesson: LessonState): string[] {
   return problemsOf(() => {
     const dir = insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) refuse(`${lesson.dir}: lesson folder missing`);
-    if (listLessonCodeFiles(dir, lesson.dir).length === 0) refuse(`${lesson.dir}: no code files (everything but docs/ is code)`);
+    if (listLessonCodeFiles(dir, lesson.dir).length === 0)
+      refuse(`${lesson.dir}: no code files (everything but docs/ is code)`);
   });
 }
 
@@ -37,18 +46,27 @@ function reviewProblems(course: Course, lesson: LessonState): string[] {
   return problemsOf(() => {
     const review = parseData(ReviewParser, parseFrontMatter(readTextFile(abs(course, rel), rel), rel).data, rel);
     if (review.lesson !== id) refuse(`${rel}: lesson: is "${printable(review.lesson)}", expected "${id}"`);
-    if (review.verdict !== 'pass') refuse(`${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`);
+    if (review.verdict !== 'pass')
+      refuse(
+        `${rel}: verdict: is "${review.verdict}"; moving to reviewed needs verdict pass (rework the lesson instead)`,
+      );
     const stale = staleReview(lesson, review.round, statSync(abs(course, rel)).mtimeMs);
     if (stale) refuse(`${rel}: ${stale}`);
   });
 }
 
 /** docs/<name>.md, or docs/<name>.mdx when there is no .md one (refused without site.mdx: true). */
-function lessonDoc(course: Course, lesson: LessonState, name: string): { rel: string; mdx: boolean; problems: string[] } {
+function lessonDoc(
+  course: Course,
+  lesson: LessonState,
+  name: string,
+): { rel: string; mdx: boolean; problems: string[] } {
   const md = path.posix.join(lesson.dir, 'docs', `${name}.md`);
   const mdx = `${md}x`;
-  if (existsSync(abs(course, md)) || !existsSync(abs(course, mdx))) return { rel: md, mdx: false, problems: nonEmptyFileProblems(course, md) };
-  if (loadConfig(course).site.mdx !== true) return { rel: mdx, mdx: true, problems: [mdxNotAllowed(lesson.id, `docs/${name}.mdx`)] };
+  if (existsSync(abs(course, md)) || !existsSync(abs(course, mdx)))
+    return { rel: md, mdx: false, problems: nonEmptyFileProblems(course, md) };
+  if (loadConfig(course).site.mdx !== true)
+    return { rel: mdx, mdx: true, problems: [mdxNotAllowed(lesson.id, `docs/${name}.mdx`)] };
   return { rel: mdx, mdx: true, problems: nonEmptyFileProblems(course, mdx) };
 }
 
@@ -57,14 +75,23 @@ function readalongProblems(course: Course, lesson: LessonState): string[] {
   if (problems.length > 0) return problems;
   const text = readTextFile(abs(course, rel), rel);
   if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0) return [];
-  const example = mdx ? '<CodeRef file="src/x.ts" lines="10-24" />' : 'an empty fence like ```ts file=src/x.ts lines=10-24';
-  return [`${rel}: no code reference; a readalong shows the lesson's code with ${example} (see: codelabgen conventions readalong)`];
+  const example = mdx
+    ? '<CodeRef file="src/x.ts" lines="10-24" />'
+    : 'an empty fence like ```ts file=src/x.ts lines=10-24';
+  return [
+    `${rel}: no code reference; a readalong shows the lesson's code with ${example} (see: codelabgen conventions readalong)`,
+  ];
 }
 
 function doneProblems(course: Course, lesson: LessonState): string[] {
-  if (lesson.verified === null) return [`lesson ${lesson.id}: no verification recorded; move it back to code and verify again`];
+  if (lesson.verified === null)
+    return [`lesson ${lesson.id}: no verification recorded; move it back to code and verify again`];
   const drift = codeDrift(course, lesson);
-  return drift.drifted ? [`lesson ${lesson.id}: code changed since it was verified (${drift.current_hash ?? 'code missing'}); move it back to code and verify again`] : [];
+  return drift.drifted
+    ? [
+        `lesson ${lesson.id}: code changed since it was verified (${drift.current_hash ?? 'code missing'}); move it back to code and verify again`,
+      ]
+    : [];
 }
 
 /** Problems of the artifact that a forward move to `target` needs; empty when it may move. */
@@ -92,7 +119,13 @@ export function driftedLessons(course: Course, state: State): Set<string> {
   const drifted = new Set<string>();
   for (const id of state.lesson_order) {
     const lesson = state.lessons[id];
-    if (lesson && lesson.verified && stageIndex(lesson.stage) >= stageIndex('verified') && codeDrift(course, lesson).drifted) drifted.add(id);
+    if (
+      lesson &&
+      lesson.verified &&
+      stageIndex(lesson.stage) >= stageIndex('verified') &&
+      codeDrift(course, lesson).drifted
+    )
+      drifted.add(id);
   }
   return drifted;
 }

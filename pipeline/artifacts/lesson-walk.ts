@@ -38,17 +38,24 @@ export interface WalkedFile {
  * Files (and symlinks) under `root` sorted by path, skipping the folders `skipDir` names; `label`
  * is how messages name the root. Refuses past the limits before reading further.
  */
-export function walkFiles(root: string, label: string, limits: WalkLimits, skipDir: (relative: string, name: string) => boolean = () => false): WalkedFile[] {
+export function walkFiles(
+  root: string,
+  label: string,
+  limits: WalkLimits,
+  skipDir: (relative: string, name: string) => boolean = () => false,
+): WalkedFile[] {
   const files: WalkedFile[] = [];
   let entries = 0;
   const walk = (relative: string, depth: number) => {
-    if (depth > limits.maxDepth) throw new LessonLimitError(`${shown(label, relative)} is nested more than ${limits.maxDepth} folders deep`);
+    if (depth > limits.maxDepth)
+      throw new LessonLimitError(`${shown(label, relative)} is nested more than ${limits.maxDepth} folders deep`);
     // Read entry by entry (opendir), so a folder with millions of entries is refused, not loaded.
     const folder = bounded(label, relative, () => opendirSync(relative === '' ? root : path.join(root, relative)));
     try {
       for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
         entries += 1;
-        if (entries > limits.maxFiles) throw new LessonLimitError(`${shown(label, '')} holds more than ${limits.maxFiles} files and folders`);
+        if (entries > limits.maxFiles)
+          throw new LessonLimitError(`${shown(label, '')} holds more than ${limits.maxFiles} files and folders`);
         const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
         if (entry.name.includes('\uFFFD')) refuseUndecodable(root, label, rel);
         if (entry.isDirectory()) {
@@ -68,24 +75,36 @@ export function walkFiles(root: string, label: string, limits: WalkLimits, skipD
 }
 
 /** Feeds `update` the bytes a hash covers for one walked file: a symlink's target text (never followed), else the file's bytes in chunks. */
-export function hashFileInto(update: (header: string, chunk?: Buffer) => void, root: string, label: string, file: WalkedFile, limits: WalkLimits): void {
+export function hashFileInto(
+  update: (header: string, chunk?: Buffer) => void,
+  root: string,
+  label: string,
+  file: WalkedFile,
+  limits: WalkLimits,
+): void {
   const full = path.join(root, file.relative);
   if (file.symlink) {
     const target = Buffer.from(`symlink:${safeReadlink(full)}`);
     update(`${file.relative}\0${target.length}\0`, target);
     return;
   }
-  const fd = bounded(label, file.relative, () => openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0)));
+  const fd = bounded(label, file.relative, () =>
+    openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0)),
+  );
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new LessonLimitError(`${shown(label, file.relative)} is not a regular file`);
-    if (stat.size > limits.maxFileBytes) throw new LessonLimitError(`${shown(label, file.relative)} is ${mebibytes(stat.size)}, over the ${mebibytes(limits.maxFileBytes)} limit for one lesson file`);
+    if (stat.size > limits.maxFileBytes)
+      throw new LessonLimitError(
+        `${shown(label, file.relative)} is ${mebibytes(stat.size)}, over the ${mebibytes(limits.maxFileBytes)} limit for one lesson file`,
+      );
     update(`${file.relative}\0${stat.size}\0`);
     const buffer = Buffer.allocUnsafe(Math.min(stat.size, 1024 * 1024) || 1);
     let left = stat.size;
     while (left > 0) {
       const read = readSync(fd, buffer, 0, Math.min(buffer.length, left), null);
-      if (read === 0) throw new RefusalError(`${shown(label, file.relative)} changed while it was read; run the command again`);
+      if (read === 0)
+        throw new RefusalError(`${shown(label, file.relative)} changed while it was read; run the command again`);
       update('', buffer.subarray(0, read));
       left -= read;
     }
@@ -113,9 +132,11 @@ function bounded<T>(label: string, relative: string, call: () => T): T {
   try {
     return call();
   } catch (error) {
-    if (errorCode(error) === 'ENAMETOOLONG') throw new LessonLimitError(`${shown(label, relative)} has a path longer than the system allows`);
+    if (errorCode(error) === 'ENAMETOOLONG')
+      throw new LessonLimitError(`${shown(label, relative)} has a path longer than the system allows`);
     // a test may chmod a folder of its lesson to 000: a refusal naming it, not an internal error on every verify
-    if (errorCode(error) === 'EACCES' || errorCode(error) === 'EPERM') throw new LessonLimitError(`${shown(label, relative)} cannot be read (permission denied)`);
+    if (errorCode(error) === 'EACCES' || errorCode(error) === 'EPERM')
+      throw new LessonLimitError(`${shown(label, relative)} cannot be read (permission denied)`);
     throw error;
   }
 }

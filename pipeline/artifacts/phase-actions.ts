@@ -3,7 +3,14 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Curriculum, Phase, Source, State } from '../../content-schemas/index.ts';
 import { checkCurriculum } from './curriculum.ts';
-import { CurriculumParser, DataFileError, SourceParser, TopicParser, parseDataFile, parseJsonlFile } from '../../content-schemas/fast.ts';
+import {
+  CurriculumParser,
+  DataFileError,
+  SourceParser,
+  TopicParser,
+  parseDataFile,
+  parseJsonlFile,
+} from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
 import { codeDrift } from './drift.ts';
 import type { PhaseAction } from '../protocol/phases.ts';
@@ -17,9 +24,12 @@ function acceptedSources(course: Course): { sources: Source[]; problems: string[
   if (!existsSync(abs(course, ARTIFACTS.sources))) return { sources: [], problems: [`${ARTIFACTS.sources}: missing`] };
   let sources: Source[] = [];
   const problems = problemsOf(() => {
-    sources = parseJsonlFile(SourceParser, abs(course, ARTIFACTS.sources), ARTIFACTS.sources).filter((source) => source.status === 'accepted');
+    sources = parseJsonlFile(SourceParser, abs(course, ARTIFACTS.sources), ARTIFACTS.sources).filter(
+      (source) => source.status === 'accepted',
+    );
   });
-  if (problems.length === 0 && sources.length === 0) problems.push(`${ARTIFACTS.sources}: no source has status "accepted"`);
+  if (problems.length === 0 && sources.length === 0)
+    problems.push(`${ARTIFACTS.sources}: no source has status "accepted"`);
   return { sources, problems };
 }
 
@@ -28,7 +38,12 @@ function sourcesActions(course: Course): PhaseAction[] {
   const digests = sources.flatMap((source) => nonEmptyFileProblems(course, ARTIFACTS.sourceDigest(source.id)));
   return [
     action('sources.accepted', 'at least one accepted, valid source in sources.jsonl', ARTIFACTS.sources, problems),
-    action('sources.digests', 'a digest .codelabgen/sources/<id>.md for each accepted source', `${ARTIFACTS.sources.replace('.jsonl', '')}/`, problems.length > 0 ? ['needs a valid sources.jsonl first'] : digests),
+    action(
+      'sources.digests',
+      'a digest .codelabgen/sources/<id>.md for each accepted source',
+      `${ARTIFACTS.sources.replace('.jsonl', '')}/`,
+      problems.length > 0 ? ['needs a valid sources.jsonl first'] : digests,
+    ),
   ];
 }
 
@@ -41,7 +56,14 @@ function topicsActions(course: Course): PhaseAction[] {
       if (parseJsonlFile(TopicParser, abs(course, rel), rel).length === 0) throw new DataFileError(rel, ['no topics']);
     });
   });
-  return [action('topics.files', 'a valid topics file .codelabgen/topics/<source-id>.jsonl for each accepted source', '.codelabgen/topics/', problems.length > 0 ? problems : topicProblems)];
+  return [
+    action(
+      'topics.files',
+      'a valid topics file .codelabgen/topics/<source-id>.jsonl for each accepted source',
+      '.codelabgen/topics/',
+      problems.length > 0 ? problems : topicProblems,
+    ),
+  ];
 }
 
 /** curriculum.yaml valid against its schema, then checked as `register` checks it (ids, prerequisites, folders). */
@@ -66,19 +88,31 @@ function scaffoldActions(course: Course, state: State): PhaseAction[] {
   const problems: string[] = [];
   if (!existsSync(abs(course, ARTIFACTS.curriculum))) problems.push(`${ARTIFACTS.curriculum}: missing`);
   else {
-    problems.push(...problemsOf(() => {
-      const curriculum = parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
-      for (const lesson of curriculum.modules.flatMap((module) => module.lessons)) {
-        if (!state.lesson_order.includes(lesson.id)) problems.push(`lesson ${lesson.id}: in the curriculum but not registered (run: codelabgen register)`);
-      }
-    }));
+    problems.push(
+      ...problemsOf(() => {
+        const curriculum = parseDataFile(CurriculumParser, abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum);
+        for (const lesson of curriculum.modules.flatMap((module) => module.lessons)) {
+          if (!state.lesson_order.includes(lesson.id))
+            problems.push(`lesson ${lesson.id}: in the curriculum but not registered (run: codelabgen register)`);
+        }
+      }),
+    );
   }
   for (const id of state.lesson_order) {
     const lesson = state.lessons[id];
-    if (lesson && !isDir(course, lesson.dir)) problems.push(`lesson ${id}: folder ${lesson.dir} missing (run: codelabgen register)`);
+    if (lesson && !isDir(course, lesson.dir))
+      problems.push(`lesson ${id}: folder ${lesson.dir} missing (run: codelabgen register)`);
   }
-  if (state.lesson_order.length === 0 && problems.length === 0) problems.push('no lessons registered (run: codelabgen register)');
-  return [action('scaffold.registered', 'every curriculum lesson registered and its folder created', ARTIFACTS.curriculum, problems)];
+  if (state.lesson_order.length === 0 && problems.length === 0)
+    problems.push('no lessons registered (run: codelabgen register)');
+  return [
+    action(
+      'scaffold.registered',
+      'every curriculum lesson registered and its folder created',
+      ARTIFACTS.curriculum,
+      problems,
+    ),
+  ];
 }
 
 function isDir(course: Course, rel: string): boolean {
@@ -95,9 +129,14 @@ export function lessonsDoneProblems(course: Course, state: State): string[] {
   for (const id of state.lesson_order) {
     const lesson = state.lessons[id];
     if (!lesson) continue;
-    if (lesson.stage !== 'done') problems.push(`lesson ${id}: at ${lesson.stage}, not done${lesson.blocked ? ' (blocked)' : ''}`);
-    else if (lesson.stale) problems.push(`lesson ${id}: stale (${printable(lesson.stale.reason, 100)}); move it back with: codelabgen state set ${id} <stage> --note "..."`);
-    else if (codeDrift(course, lesson).drifted) problems.push(`lesson ${id}: code changed since it was verified; move it back to code and verify again`);
+    if (lesson.stage !== 'done')
+      problems.push(`lesson ${id}: at ${lesson.stage}, not done${lesson.blocked ? ' (blocked)' : ''}`);
+    else if (lesson.stale)
+      problems.push(
+        `lesson ${id}: stale (${printable(lesson.stale.reason, 100)}); move it back with: codelabgen state set ${id} <stage> --note "..."`,
+      );
+    else if (codeDrift(course, lesson).drifted)
+      problems.push(`lesson ${id}: code changed since it was verified; move it back to code and verify again`);
   }
   if (state.lesson_order.length === 0) problems.push('no lessons registered');
   return problems;
@@ -105,8 +144,18 @@ export function lessonsDoneProblems(course: Course, state: State): string[] {
 
 function assemblyActions(course: Course, state: State): PhaseAction[] {
   return [
-    action('assembly.site_build', 'a successful site build recorded (codelabgen site build)', null, state.last_site_build ? [] : ['no successful site build recorded yet']),
-    action('assembly.report', 'report.md written (codelabgen report, after the site build; state phase done refreshes it)', ARTIFACTS.reportMd, nonEmptyFileProblems(course, ARTIFACTS.reportMd)),
+    action(
+      'assembly.site_build',
+      'a successful site build recorded (codelabgen site build)',
+      null,
+      state.last_site_build ? [] : ['no successful site build recorded yet'],
+    ),
+    action(
+      'assembly.report',
+      'report.md written (codelabgen report, after the site build; state phase done refreshes it)',
+      ARTIFACTS.reportMd,
+      nonEmptyFileProblems(course, ARTIFACTS.reportMd),
+    ),
   ];
 }
 
@@ -114,7 +163,14 @@ function assemblyActions(course: Course, state: State): PhaseAction[] {
 export function phaseActions(course: Course, state: State, phase: Phase = state.phase): PhaseAction[] {
   switch (phase) {
     case 'recon':
-      return [action('recon.overview', 'research overview written', ARTIFACTS.overview, nonEmptyFileProblems(course, ARTIFACTS.overview))];
+      return [
+        action(
+          'recon.overview',
+          'research overview written',
+          ARTIFACTS.overview,
+          nonEmptyFileProblems(course, ARTIFACTS.overview),
+        ),
+      ];
     case 'sources':
       return sourcesActions(course);
     case 'topics':
@@ -124,7 +180,9 @@ export function phaseActions(course: Course, state: State, phase: Phase = state.
     case 'scaffold':
       return scaffoldActions(course, state);
     case 'lessons':
-      return [action('lessons.done', 'every lesson done, none stale, none drifted', null, lessonsDoneProblems(course, state))];
+      return [
+        action('lessons.done', 'every lesson done, none stale, none drifted', null, lessonsDoneProblems(course, state)),
+      ];
     case 'assembly':
       return assemblyActions(course, state);
     default:

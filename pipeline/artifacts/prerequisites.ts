@@ -9,7 +9,11 @@ export function readPrerequisites(course: Course): Map<string, string[]> {
   if (!existsSync(file)) return new Map();
   try {
     const curriculum = parseDataFile(CurriculumParser, file, ARTIFACTS.curriculum);
-    return new Map(curriculum.modules.flatMap((module) => module.lessons.map((lesson) => [lesson.id, lesson.prerequisites] as const)));
+    return new Map(
+      curriculum.modules.flatMap((module) =>
+        module.lessons.map((lesson) => [lesson.id, lesson.prerequisites] as const),
+      ),
+    );
   } catch {
     return new Map(); // an invalid curriculum is the phase checks' and register's problem, not this flag's
   }

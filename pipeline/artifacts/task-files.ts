@@ -1,11 +1,21 @@
 // The resume hint of an interrupted task: files of its lesson (folder and .codelabgen/lessons/<id>/)
 // changed since the task started, by mtime, which a crashed worker may have left half-written.
-import { lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LessonState } from '../../content-schemas/index.ts';
 import { DOT_DIR, insideCourse, type Course } from '../course/course.ts';
 
-const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', '__pycache__', '.pytest_cache', '.benchmarks', '.git', 'dist', 'build']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  '.benchmarks',
+  '.git',
+  'dist',
+  'build',
+]);
 const MAX_FILES = 50;
 
 /** Course-relative paths of the lesson's files modified at or after `since`, sorted, at most 50. */
@@ -13,7 +23,7 @@ export function lessonFilesChangedSince(course: Course, lesson: LessonState, sin
   const sinceMs = Date.parse(since);
   const changed: string[] = [];
   const walk = (dirRel: string) => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(insideCourse(course, dirRel, `lesson ${lesson.id} dir`), { withFileTypes: true });
     } catch {

@@ -39,7 +39,12 @@ export interface AddedLesson {
 
 /** "Readable streams & más" → "readable-streams-mas"; "" when nothing usable is left. */
 export function slugify(title: string): string {
-  const words = title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const words =
+    title
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [];
   let slug = '';
   for (const word of words) {
     const next = slug === '' ? word : `${slug}-${word}`;
@@ -57,27 +62,58 @@ export function addToCurriculum(current: Curriculum | null, entry: NewEntry, cou
   const modules = current?.modules ?? [];
   if (entry.kind === 'module') {
     const sameSlug = modules.find((module) => module.slug === slug);
-    if (sameSlug) refuse(`${what}: module ${sameSlug.id} "${printable(sameSlug.title)}" already has the slug "${slug}"`, 'choose another title, or pass --slug SLUG');
-    const moduleId = String(nextNumber(modules.map((module) => module.id), /^(\d+)$/));
+    if (sameSlug)
+      refuse(
+        `${what}: module ${sameSlug.id} "${printable(sameSlug.title)}" already has the slug "${slug}"`,
+        'choose another title, or pass --slug SLUG',
+      );
+    const moduleId = String(
+      nextNumber(
+        modules.map((module) => module.id),
+        /^(\d+)$/,
+      ),
+    );
     const lessonTitle = checkedTitle(entry.lessonTitle, `${what}: --lesson`);
     const lesson = newLesson(`${moduleId}.1`, slugify(lessonTitle) || 'lesson', lessonTitle);
     const module: CurriculumModule = { id: moduleId, slug, title, summary: '', lessons: [lesson] };
-    const curriculum = current ? { ...current, modules: [...modules, module] } : { title: courseTitle, summary: '', audience: '', modules: [module] };
+    const curriculum = current
+      ? { ...current, modules: [...modules, module] }
+      : { title: courseTitle, summary: '', audience: '', modules: [module] };
     return { curriculum, moduleId, lessonId: lesson.id };
   }
   const target = modules.find((module) => module.id === entry.moduleId);
   if (!target) {
-    if (modules.length === 0) refuse(`${what}: no module "${printable(entry.moduleId)}": ${ARTIFACTS.curriculum} has no modules yet`, 'add one first: codelabgen new module "Module title"');
-    refuse(`${what}: no module "${printable(entry.moduleId)}" in ${ARTIFACTS.curriculum} (modules: ${modules.map((module) => module.id).join(', ')})`, 'pass one of those ids, or add a module: codelabgen new module "Module title"');
+    if (modules.length === 0)
+      refuse(
+        `${what}: no module "${printable(entry.moduleId)}": ${ARTIFACTS.curriculum} has no modules yet`,
+        'add one first: codelabgen new module "Module title"',
+      );
+    refuse(
+      `${what}: no module "${printable(entry.moduleId)}" in ${ARTIFACTS.curriculum} (modules: ${modules.map((module) => module.id).join(', ')})`,
+      'pass one of those ids, or add a module: codelabgen new module "Module title"',
+    );
   }
   const sameSlug = target.lessons.find((lesson) => lesson.slug === slug);
-  if (sameSlug) refuse(`${what}: lesson ${sameSlug.id} "${printable(sameSlug.title)}" of module ${target.id} already has the slug "${slug}"`, 'choose another title, or pass --slug SLUG');
+  if (sameSlug)
+    refuse(
+      `${what}: lesson ${sameSlug.id} "${printable(sameSlug.title)}" of module ${target.id} already has the slug "${slug}"`,
+      'choose another title, or pass --slug SLUG',
+    );
   const escaped = target.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const lessonId = `${target.id}.${nextNumber(target.lessons.map((lesson) => lesson.id), new RegExp(`^${escaped}\\.(\\d+)$`))}`;
+  const lessonId = `${target.id}.${nextNumber(
+    target.lessons.map((lesson) => lesson.id),
+    new RegExp(`^${escaped}\\.(\\d+)$`),
+  )}`;
   const taken = modules.flatMap((module) => module.lessons).find((lesson) => lesson.id === lessonId);
-  if (taken) refuse(`${what}: the next id of module ${target.id}, ${lessonId}, is already used by "${printable(taken.title)}"`, `renumber that lesson in ${ARTIFACTS.curriculum}, then retry`);
+  if (taken)
+    refuse(
+      `${what}: the next id of module ${target.id}, ${lessonId}, is already used by "${printable(taken.title)}"`,
+      `renumber that lesson in ${ARTIFACTS.curriculum}, then retry`,
+    );
   const lesson = newLesson(lessonId, slug, title);
-  const changed = modules.map((module) => (module === target ? { ...module, lessons: [...module.lessons, lesson] } : module));
+  const changed = modules.map((module) =>
+    module === target ? { ...module, lessons: [...module.lessons, lesson] } : module,
+  );
   return { curriculum: { ...current!, modules: changed }, moduleId: target.id, lessonId };
 }
 
@@ -89,7 +125,10 @@ function checkedTitle(given: string, what: string): string {
   const title = given.trim();
   if (title === '') refuse(`${what}: the title is empty`);
   const control = CONTROL_CHARACTER.exec(given);
-  if (control) refuse(`${what}: the title has a ${control[0] === '\n' || control[0] === '\r' ? 'line break' : 'control character'} ("${printable(control[0])}" at character ${control.index + 1}); a title is one line of plain text`);
+  if (control)
+    refuse(
+      `${what}: the title has a ${control[0] === '\n' || control[0] === '\r' ? 'line break' : 'control character'} ("${printable(control[0])}" at character ${control.index + 1}); a title is one line of plain text`,
+    );
   if (title.length > 300) refuse(`${what}: the title is ${title.length} characters; the limit is 300`);
   return title;
 }
@@ -97,16 +136,26 @@ function checkedTitle(given: string, what: string): string {
 function checkedSlug(given: string | undefined, title: string, what: string): string {
   if (given === undefined) {
     const slug = slugify(title);
-    if (slug === '') refuse(`${what}: no slug can be made from the title "${printable(title)}" (it has no letters or digits a-z, 0-9)`, 'pass one: --slug my-slug');
+    if (slug === '')
+      refuse(
+        `${what}: no slug can be made from the title "${printable(title)}" (it has no letters or digits a-z, 0-9)`,
+        'pass one: --slug my-slug',
+      );
     return slug;
   }
-  if (given.length > 80 || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(given)) refuse(`${what}: --slug "${printable(given)}" is not a lowercase kebab-case slug like "readable-streams" (at most 80 characters)`);
+  if (given.length > 80 || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(given))
+    refuse(
+      `${what}: --slug "${printable(given)}" is not a lowercase kebab-case slug like "readable-streams" (at most 80 characters)`,
+    );
   return given;
 }
 
 /** One more than the largest number any id captures with `pattern`; 1 when none does. */
 function nextNumber(ids: readonly string[], pattern: RegExp): number {
-  const numbers = ids.map((id) => pattern.exec(id)?.[1]).filter((n) => n !== undefined).map(Number);
+  const numbers = ids
+    .map((id) => pattern.exec(id)?.[1])
+    .filter((n) => n !== undefined)
+    .map(Number);
   return Math.max(0, ...numbers) + 1;
 }
 
@@ -114,7 +163,10 @@ function nextNumber(ids: readonly string[], pattern: RegExp): number {
 export function renderCurriculum(curriculum: Curriculum): string {
   const q = (value: string) => JSON.stringify(value);
   const list = (values: readonly string[]) => `[${values.map(q).join(', ')}]`;
-  const lines = ['# Modules and lessons in teaching order; `codelabgen schema show curriculum`.', `title: ${q(curriculum.title)}`];
+  const lines = [
+    '# Modules and lessons in teaching order; `codelabgen schema show curriculum`.',
+    `title: ${q(curriculum.title)}`,
+  ];
   if (curriculum.summary) lines.push(`summary: ${q(curriculum.summary)}`);
   if (curriculum.audience) lines.push(`audience: ${q(curriculum.audience)}`);
   lines.push('modules:');
@@ -125,7 +177,8 @@ export function renderCurriculum(curriculum: Curriculum): string {
     for (const lesson of module.lessons) {
       lines.push(`      - id: ${q(lesson.id)}`, `        slug: ${lesson.slug}`, `        title: ${q(lesson.title)}`);
       if (lesson.summary) lines.push(`        summary: ${q(lesson.summary)}`);
-      if (lesson.objectives.length > 0) lines.push('        objectives:', ...lesson.objectives.map((objective) => `          - ${q(objective)}`));
+      if (lesson.objectives.length > 0)
+        lines.push('        objectives:', ...lesson.objectives.map((objective) => `          - ${q(objective)}`));
       if (lesson.prerequisites.length > 0) lines.push(`        prerequisites: ${list(lesson.prerequisites)}`);
       if (lesson.topics.length > 0) lines.push(`        topics: ${list(lesson.topics)}`);
     }
@@ -142,7 +195,11 @@ export function renderCurriculum(curriculum: Curriculum): string {
  */
 export function editCurriculum(text: string | null, addition: Addition, entry: NewEntry): string {
   if (text === null) return renderCurriculum(addition.curriculum);
-  const cannot = (why: string): never => refuse(`new ${entry.kind}: ${ARTIFACTS.curriculum} cannot be edited in place: ${why}`, `add the ${entry.kind} to ${ARTIFACTS.curriculum} by hand, then run: codelabgen register`);
+  const cannot = (why: string): never =>
+    refuse(
+      `new ${entry.kind}: ${ARTIFACTS.curriculum} cannot be edited in place: ${why}`,
+      `add the ${entry.kind} to ${ARTIFACTS.curriculum} by hand, then run: codelabgen register`,
+    );
   const doc = parseDocument(text);
   if (doc.errors.length > 0) return cannot(doc.errors[0]!.message.split('\n')[0]!);
   const modules = doc.get('modules', true);
@@ -172,7 +229,8 @@ function layoutOf(doc: Document, text: string): { indent: number; indentSeq: boo
   const pair = isMap(root) ? root.items.find((item) => isScalar(item.key) && item.key.value === 'modules') : undefined;
   const key = pair?.key;
   const value = pair?.value;
-  if (!isScalar(key) || !isSeq(value) || value.flow || !key.range || !value.range) return { indent: 2, indentSeq: true };
+  if (!isScalar(key) || !isSeq(value) || value.flow || !key.range || !value.range)
+    return { indent: 2, indentSeq: true };
   const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1) - 1;
   const indent = column(value.range[0]) - column(key.range[0]);
   return indent > 0 ? { indent, indentSeq: true } : { indent: 2, indentSeq: false };
@@ -180,7 +238,10 @@ function layoutOf(doc: Document, text: string): { indent: number; indentSeq: boo
 
 function readsAs(text: string, curriculum: Curriculum): boolean {
   try {
-    return isDeepStrictEqual(parseData(CurriculumParser, parseYamlText(text, ARTIFACTS.curriculum), ARTIFACTS.curriculum), curriculum);
+    return isDeepStrictEqual(
+      parseData(CurriculumParser, parseYamlText(text, ARTIFACTS.curriculum), ARTIFACTS.curriculum),
+      curriculum,
+    );
   } catch {
     return false;
   }
@@ -188,12 +249,18 @@ function readsAs(text: string, curriculum: Curriculum): boolean {
 
 /** An entry without its empty optional fields (as renderCurriculum leaves them out). */
 function sparse<T extends object>(entry: T): Partial<T> {
-  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(entry).filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0)),
+  ) as Partial<T>;
 }
 
 /** Refuses a runtime without a lesson template (before anything is written). */
 export function requireTemplate(runtime: string, what: string): void {
-  if (!TEMPLATE_RUNTIMES.includes(runtime)) refuse(`${what}: there is no lesson template for runtime ${runtime}; templates exist for ${TEMPLATE_RUNTIMES.join(' and ')}`, `set runtime: node or python in ${ARTIFACTS.config}, or write the lesson folder by hand`);
+  if (!TEMPLATE_RUNTIMES.includes(runtime))
+    refuse(
+      `${what}: there is no lesson template for runtime ${runtime}; templates exist for ${TEMPLATE_RUNTIMES.join(' and ')}`,
+      `set runtime: node or python in ${ARTIFACTS.config}, or write the lesson folder by hand`,
+    );
 }
 
 /** A file of the package's templates/ (e.g. `ci/github-pages.yml`, the deploy workflow). */
@@ -215,10 +282,16 @@ function templatesDir(): string {
 /** Course-relative path → text of the lesson's files and spec, placeholders filled. */
 export function renderLessonTemplate(runtime: string, lesson: RegisteredLesson): Map<string, string> {
   const root = path.join(templatesDir(), runtime);
-  const fill = (text: string) => text.replaceAll('{{id}}', lesson.id).replaceAll('{{title_json}}', JSON.stringify(lesson.title)).replaceAll('{{title}}', lesson.title);
+  const fill = (text: string) =>
+    text
+      .replaceAll('{{id}}', lesson.id)
+      .replaceAll('{{title_json}}', JSON.stringify(lesson.title))
+      .replaceAll('{{title}}', lesson.title);
   const files = new Map<string, string>();
   const lessonRoot = path.join(root, 'lesson');
-  const rels = readdirSync(lessonRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(lessonRoot, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  const rels = readdirSync(lessonRoot, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(lessonRoot, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
   for (const rel of rels.sort()) {
     files.set(`${lesson.dir}/${rel}`, fill(readFileSync(path.join(lessonRoot, rel), 'utf8')));
   }
@@ -245,7 +318,11 @@ export async function addCurriculumEntry(course: Course, entry: NewEntry, comman
     const plan = decideRegister(state, lessons, false);
     const files = renderLessonTemplate(runtime, lesson);
     for (const taken of [lesson.dir, ARTIFACTS.lessonSpec(lesson.id)]) {
-      if (existsSync(insideCourse(course, taken, `${what}: lesson ${lesson.id}`))) refuse(`${what}: ${taken} already exists; lesson ${lesson.id} would overwrite it`, 'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register');
+      if (existsSync(insideCourse(course, taken, `${what}: lesson ${lesson.id}`)))
+        refuse(
+          `${what}: ${taken} already exists; lesson ${lesson.id} would overwrite it`,
+          'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register',
+        );
     }
     const text = exists ? readFileSync(abs(course, ARTIFACTS.curriculum), 'utf8') : null;
     writeFileAtomic(abs(course, ARTIFACTS.curriculum), editCurriculum(text, addition, entry));

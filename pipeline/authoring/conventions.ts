@@ -157,13 +157,21 @@ export function lintDoc(text: string): ReadalongLint {
   for (const block of splitFences(text)) {
     if (block.kind !== 'text') continue;
     block.text.split('\n').forEach((line, index) => {
-      if (/<!--.*\b(file|lines)\s*[:=]/.test(line)) found.push({ line: block.line + index, text: `line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24` });
+      if (/<!--.*\b(file|lines)\s*[:=]/.test(line))
+        found.push({
+          line: block.line + index,
+          text: `line ${block.line + index}: an HTML comment naming a file is not shown; write an empty fence like ${FENCE}ts file=src/x.ts lines=10-24`,
+        });
     });
   }
   for (const fence of docFences(text)) {
     const why = failedReferenceWhy(fence);
     if (/(^|\s)file=/.test(`${fence.lang} ${fence.meta}`)) references++;
-    else if (why) found.push({ line: fence.line, text: `line ${fence.line}: fence "${`${fence.lang} ${fence.meta}`.trim()}" looks like a code reference but is not one (${why})` });
+    else if (why)
+      found.push({
+        line: fence.line,
+        text: `line ${fence.line}: fence "${`${fence.lang} ${fence.meta}`.trim()}" looks like a code reference but is not one (${why})`,
+      });
   }
   return { references, suspicious: found.sort((a, b) => a.line - b.line).map((f) => f.text) };
 }

@@ -33,14 +33,22 @@ export const CHECKS: CourseCheck[] = [
   },
   (course, state) => ({
     name: 'verified code unchanged (drift)',
-    problems: state ? [...driftedLessons(course, state)].map((id) => `lesson ${id}: code changed since it was verified; move it back to code and verify again`) : [],
+    problems: state
+      ? [...driftedLessons(course, state)].map(
+          (id) => `lesson ${id}: code changed since it was verified; move it back to code and verify again`,
+        )
+      : [],
   }),
   checkCodeRefs,
   checkConventions,
   (course, state) => ({
     name: 'done lessons whose prerequisites changed',
     problems: [],
-    warnings: state ? changedPrerequisites(state, readPrerequisites(course), driftedLessons(course, state)).map((flag) => `${flag.message}; ${flag.fix}`) : [],
+    warnings: state
+      ? changedPrerequisites(state, readPrerequisites(course), driftedLessons(course, state)).map(
+          (flag) => `${flag.message}; ${flag.fix}`,
+        )
+      : [],
   }),
 ];
 

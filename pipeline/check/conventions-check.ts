@@ -24,7 +24,10 @@ export function checkConventions(course: Course, state: State | null): CheckSect
         continue; // unreadable or outside the course: the code-reference check reports it
       }
       const lint = lintDoc(text);
-      if (doc === 'docs/readalong.md' && lint.references === 0) warnings.push(`lesson ${id} ${doc}: no code reference (an empty fence like \`\`\`ts file=src/x.ts lines=10-24); ${HINT}`);
+      if (doc === 'docs/readalong.md' && lint.references === 0)
+        warnings.push(
+          `lesson ${id} ${doc}: no code reference (an empty fence like \`\`\`ts file=src/x.ts lines=10-24); ${HINT}`,
+        );
       for (const line of lint.suspicious) warnings.push(`lesson ${id} ${doc}: ${line}; ${HINT}`);
     }
   }

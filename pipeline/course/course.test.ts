@@ -14,7 +14,8 @@ after(() => rmSync(base, { recursive: true, force: true }));
 const a = path.join(base, 'a');
 const b = path.join(base, 'b');
 const plain = path.join(base, 'plain');
-for (const dir of [path.join(a, '.codelabgen'), path.join(a, 'sub', 'deeper'), path.join(b, '.codelabgen'), plain]) mkdirSync(dir, { recursive: true });
+for (const dir of [path.join(a, '.codelabgen'), path.join(a, 'sub', 'deeper'), path.join(b, '.codelabgen'), plain])
+  mkdirSync(dir, { recursive: true });
 
 function refusal(fn: () => unknown): RefusalError {
   try {
@@ -30,15 +31,28 @@ test('resolveCourse: --course wins, then CODELABGEN_COURSE, then the nearest anc
   assert.equal(resolveCourse({ flag: b, env: a, cwd: plain }).root, b);
   assert.equal(resolveCourse({ flag: '../b', cwd: path.join(base, 'a') }).root, b, 'relative to cwd');
   assert.equal(resolveCourse({ env: b, cwd: path.join(a, 'sub') }).root, b);
-  assert.equal(resolveCourse({ flag: '', env: '', cwd: path.join(a, 'sub', 'deeper') }).root, a, 'empty values are unset');
+  assert.equal(
+    resolveCourse({ flag: '', env: '', cwd: path.join(a, 'sub', 'deeper') }).root,
+    a,
+    'empty values are unset',
+  );
   assert.deepEqual(resolveCourse({ cwd: a }), { root: a, dir: path.join(a, '.codelabgen') });
 });
 
 test('resolveCourse refuses a folder that is not a course, naming where it came from', () => {
-  assert.equal(refusal(() => resolveCourse({ flag: plain, cwd: base })).message, `--course ${plain}: not a course directory (no .codelabgen/ folder)`);
-  assert.equal(refusal(() => resolveCourse({ env: 'plain', cwd: base })).message, 'CODELABGEN_COURSE plain: not a course directory (no .codelabgen/ folder)');
+  assert.equal(
+    refusal(() => resolveCourse({ flag: plain, cwd: base })).message,
+    `--course ${plain}: not a course directory (no .codelabgen/ folder)`,
+  );
+  assert.equal(
+    refusal(() => resolveCourse({ env: 'plain', cwd: base })).message,
+    'CODELABGEN_COURSE plain: not a course directory (no .codelabgen/ folder)',
+  );
   const none = refusal(() => resolveCourse({ cwd: plain }));
-  assert.equal(none.message, 'no course found: pass --course DIR, set CODELABGEN_COURSE, or run inside a course directory (one with .codelabgen/)');
+  assert.equal(
+    none.message,
+    'no course found: pass --course DIR, set CODELABGEN_COURSE, or run inside a course directory (one with .codelabgen/)',
+  );
   assert.deepEqual(none.hints, ['create one with: codelabgen init DIR --title "Course title"']);
 });
 
@@ -55,7 +69,11 @@ test('insideCourse accepts relative paths inside the course, existing or not', (
   const course = courseAt(a);
   assert.equal(insideCourse(course, 'sub/deeper', 'dir'), path.join(a, 'sub', 'deeper'));
   assert.equal(insideCourse(course, 'new/file.ts', 'artifacts[0]'), path.join(a, 'new', 'file.ts'));
-  assert.equal(insideCourse(course, './x..y/z', 'dir'), path.join(a, 'x..y', 'z'), '".." inside a name is not a segment');
+  assert.equal(
+    insideCourse(course, './x..y/z', 'dir'),
+    path.join(a, 'x..y', 'z'),
+    '".." inside a name is not a segment',
+  );
 });
 
 test('insideCourse refuses absolute paths, ".." segments, NUL and symlinks out, naming the field', () => {
@@ -67,10 +85,16 @@ test('insideCourse refuses absolute paths, ".." segments, NUL and symlinks out, 
     ['sub/../../b', /must be relative/],
     ['sub\\..\\..\\b', /must be relative/],
     ['a\u0000b', /^artifacts\[0\]: path "a\\u0000b" must be relative/],
-    ['escape/file', new RegExp(`^artifacts\\[0\\]: path "escape/file" resolves outside the course \\(${plain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/file\\)$`)],
+    [
+      'escape/file',
+      new RegExp(
+        `^artifacts\\[0\\]: path "escape/file" resolves outside the course \\(${plain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/file\\)$`,
+      ),
+    ],
     ['escape', /resolves outside the course/],
   ];
-  for (const [relative, message] of cases) assert.match(refusal(() => insideCourse(course, relative, 'artifacts[0]')).message, message, relative);
+  for (const [relative, message] of cases)
+    assert.match(refusal(() => insideCourse(course, relative, 'artifacts[0]')).message, message, relative);
 });
 
 test('printable escapes control characters and caps the length', () => {

@@ -45,7 +45,11 @@ export function resolveCourse({ flag, env, cwd }: ResolveOptions): Course {
 
 function explicitCourse(given: string, from: string, cwd: string): Course {
   const root = path.resolve(cwd, given);
-  if (!isDirectory(path.join(root, DOT_DIR))) refuse(`${from} ${given}: not a course directory (no ${DOT_DIR}/ folder)`, 'create one with: codelabgen init DIR --title "Course title"');
+  if (!isDirectory(path.join(root, DOT_DIR)))
+    refuse(
+      `${from} ${given}: not a course directory (no ${DOT_DIR}/ folder)`,
+      'create one with: codelabgen init DIR --title "Course title"',
+    );
   return courseAt(realpathSync(root));
 }
 
@@ -97,7 +101,8 @@ export function insideCourse(course: Course, relative: string, field: string): s
   }
   const target = path.resolve(course.root, relative);
   const real = realPathOf(target); // not there yet: its nearest existing parent is resolved
-  if (!isInside(real, course.root)) refuse(`${field}: path "${printable(relative)}" resolves outside the course (${real})`);
+  if (!isInside(real, course.root))
+    refuse(`${field}: path "${printable(relative)}" resolves outside the course (${real})`);
   return target;
 }
 
@@ -116,7 +121,10 @@ export function lessonFolderPath(course: Course, relative: string, field: string
     return dir; // not made yet: the callers say so
   }
   if (real !== path.join(realpathSync(course.root), relative)) {
-    refuse(`${field}: ${printable(relative)} goes through a symbolic link (to ${printable(real)}); a lesson folder and its module folder must be real folders`, 'replace the link with the folder itself');
+    refuse(
+      `${field}: ${printable(relative)} goes through a symbolic link (to ${printable(real)}); a lesson folder and its module folder must be real folders`,
+      'replace the link with the folder itself',
+    );
   }
   return dir;
 }

@@ -26,8 +26,14 @@ test('a class renamed or subclassed keeps its exit code', () => {
 });
 
 test('what the CLI prints: a refusal with its hints, a data file one problem per line', () => {
-  assert.deepEqual(new RefusalError('lesson 9.9 unknown', ['list lessons']).report(), { error: 'lesson 9.9 unknown', hints: ['list lessons'] });
-  assert.deepEqual(new DataFileError('c.yaml', ['a: bad', 'b: worse', 'c: worst']).report(), { error: 'c.yaml: a: bad (and 2 more problems)', hints: ['c.yaml: b: worse', 'c.yaml: c: worst'] });
+  assert.deepEqual(new RefusalError('lesson 9.9 unknown', ['list lessons']).report(), {
+    error: 'lesson 9.9 unknown',
+    hints: ['list lessons'],
+  });
+  assert.deepEqual(new DataFileError('c.yaml', ['a: bad', 'b: worse', 'c: worst']).report(), {
+    error: 'c.yaml: a: bad (and 2 more problems)',
+    hints: ['c.yaml: b: worse', 'c.yaml: c: worst'],
+  });
   assert.deepEqual(new DataFileError('c.yaml', ['a: bad']).report(), { error: 'c.yaml: a: bad', hints: [] });
   assert.equal(new ChecksFailedError('x', { quiet: true }).quiet, true);
 });

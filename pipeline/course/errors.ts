@@ -45,7 +45,9 @@ export function refuse(message: string, ...hints: string[]): never {
 }
 
 export function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 const WRITE_ERRORS: Record<string, string> = {

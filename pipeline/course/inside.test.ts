@@ -26,7 +26,8 @@ test('isInside compares whole segments: ..mine, ..site and a shared prefix are n
     ['/', path.join(root, 'a'), false],
     [path.join(root, 'a'), '/', true],
   ];
-  for (const [child, parent, expected] of cases) assert.equal(isInside(child, parent), expected, `isInside(${child}, ${parent})`);
+  for (const [child, parent, expected] of cases)
+    assert.equal(isInside(child, parent), expected, `isInside(${child}, ${parent})`);
 });
 
 test('isInside resolves symlinks of both paths, also when the rest does not exist yet', () => {
@@ -35,16 +36,32 @@ test('isInside resolves symlinks of both paths, also when the rest does not exis
   mkdirSync(path.join(root, 'outside'));
   symlinkSync(path.join(root, 'outside'), path.join(root, 'course', 'lesson', 'out-link'));
   symlinkSync(path.join(root, 'course'), path.join(root, 'course-link'));
-  assert.equal(isInside(path.join(root, 'course', 'lesson', 'out-link', 'secret'), path.join(root, 'course')), false, 'a link out of the folder');
+  assert.equal(
+    isInside(path.join(root, 'course', 'lesson', 'out-link', 'secret'), path.join(root, 'course')),
+    false,
+    'a link out of the folder',
+  );
   assert.equal(isInside(path.join(root, 'course', 'lesson', 'out-link'), path.join(root, 'outside')), true);
-  assert.equal(isInside(path.join(root, 'course-link', 'lesson', 'new', 'deep'), path.join(root, 'course')), true, 'a link to the folder, a path not made yet');
+  assert.equal(
+    isInside(path.join(root, 'course-link', 'lesson', 'new', 'deep'), path.join(root, 'course')),
+    true,
+    'a link to the folder, a path not made yet',
+  );
   assert.equal(isInside(path.join(root, 'course'), path.join(root, 'course-link')), true, 'identical after realpath');
-  assert.equal(realPathOf(path.join(root, 'course-link', 'missing', 'x')), path.join(realPathOf(root), 'course', 'missing', 'x'));
+  assert.equal(
+    realPathOf(path.join(root, 'course-link', 'missing', 'x')),
+    path.join(realPathOf(root), 'course', 'missing', 'x'),
+  );
 });
 
 test('no containment check is written by hand anywhere: isInside is the only one', () => {
   const repo = path.resolve(import.meta.dirname, '..', '..');
-  const handRolled = [/function (isInside|isWithin)\b/, /relative\([^)]*\)\s*\.startsWith\(\s*['"`]\.\./, /\.startsWith\(\s*['"`]\.\.['"`]\s*\)/, /\.startsWith\(\s*`\.\.\$\{path\.sep\}`\s*\)/];
+  const handRolled = [
+    /function (isInside|isWithin)\b/,
+    /relative\([^)]*\)\s*\.startsWith\(\s*['"`]\.\./,
+    /\.startsWith\(\s*['"`]\.\.['"`]\s*\)/,
+    /\.startsWith\(\s*`\.\.\$\{path\.sep\}`\s*\)/,
+  ];
   const found: string[] = [];
   for (const folder of ['content-schemas', 'pipeline', 'cli', 'site']) {
     for (const file of readdirSync(path.join(repo, folder), { recursive: true, encoding: 'utf8' })) {

@@ -13,7 +13,10 @@ function midGeneration(): State {
   const s = state(
     [
       lesson('1.1', 'done', { done_at: at(60) }),
-      lesson('1.2', 'code', { fix_attempts_used: 3, blocked: { reason: 'fix budget used up (3 failed attempts); last: TypeError', by: 'fix-budget', at: at(90) } }),
+      lesson('1.2', 'code', {
+        fix_attempts_used: 3,
+        blocked: { reason: 'fix budget used up (3 failed attempts); last: TypeError', by: 'fix-budget', at: at(90) },
+      }),
       lesson('2.1', 'notes', { review_rounds_used: 2, review_rounds_granted: 1 }),
       lesson('2.2', 'done', { stale: { reason: '2.1 changed', at: at(100) }, done_at: at(80) }),
       lesson('3.1', 'pending'),
@@ -34,77 +37,186 @@ function midGeneration(): State {
   return s;
 }
 
-const base = (events: Event[] = []) => ({ state: midGeneration(), budgets: BUDGETS, log: followLog(emptyLog(), { events, reset: false }), drifted: new Set(['1.1']), now: NOW });
+const base = (events: Event[] = []) => ({
+  state: midGeneration(),
+  budgets: BUDGETS,
+  log: followLog(emptyLog(), { events, reset: false }),
+  drifted: new Set(['1.1']),
+  now: NOW,
+});
 
 test('one column per stage, pending to done, a card per lesson with flags, budgets and its running task', () => {
   const board = buildBoard(base());
-  assert.deepEqual(board.columns.map((c) => `${c.stage}:${c.cards.map((card) => card.id).join(',')}`), ['pending:3.1', 'spec:', 'code:1.2', 'verified:', 'readalong:', 'notes:2.1', 'reviewed:', 'done:1.1,2.2']);
+  assert.deepEqual(
+    board.columns.map((c) => `${c.stage}:${c.cards.map((card) => card.id).join(',')}`),
+    ['pending:3.1', 'spec:', 'code:1.2', 'verified:', 'readalong:', 'notes:2.1', 'reviewed:', 'done:1.1,2.2'],
+  );
   const [notes] = board.columns.find((c) => c.stage === 'notes')!.cards;
   assert.deepEqual(notes, {
-    id: '2.1', slug: 'l2-1', title: 'Lesson 2.1', module: { id: '2', title: 'Module 2' }, stage: 'notes', blocked: null, stale: null, drifted: false,
-    fix: { used: 0, budget: 3 }, review: { used: 2, budget: 3 }, task: { id: 't1', role: 'notes-writer', age_seconds: 600, interrupted: false },
+    id: '2.1',
+    slug: 'l2-1',
+    title: 'Lesson 2.1',
+    module: { id: '2', title: 'Module 2' },
+    stage: 'notes',
+    blocked: null,
+    stale: null,
+    drifted: false,
+    fix: { used: 0, budget: 3 },
+    review: { used: 2, budget: 3 },
+    task: { id: 't1', role: 'notes-writer', age_seconds: 600, interrupted: false },
   });
   const [blocked] = board.columns.find((c) => c.stage === 'code')!.cards;
   assert.deepEqual([blocked!.blocked?.by, blocked!.fix], ['fix-budget', { used: 3, budget: 3 }]);
   const done = board.columns.find((c) => c.stage === 'done')!.cards;
-  assert.deepEqual(done.map((c) => [c.drifted, c.stale]), [[true, null], [false, '2.1 changed']]);
+  assert.deepEqual(
+    done.map((c) => [c.drifted, c.stale]),
+    [
+      [true, null],
+      [false, '2.1 changed'],
+    ],
+  );
   assert.deepEqual(board.lessons, { total: 5, done: 2, blocked: 1, stale: 1, drifted: 1 });
 });
 
 test('a task whose lease holds is running with the seconds left; one past it is interrupted with the hint', () => {
   const board = buildBoard(base());
-  assert.deepEqual(board.running.map((t) => [t.id, t.lesson, t.role, t.age_seconds, t.lease_seconds]), [['t1', '2.1', 'notes-writer', 600, 600]]);
-  assert.deepEqual(board.interrupted.map((t) => [t.id, t.age_seconds, t.lease_seconds]), [['t2', 4200, 3000]]);
-  assert.match(board.interrupted[0]!.hint, /stopped renewing its lease: record its answer \(codelabgen state task done\|fail t2\) or reset it \(codelabgen state task reset t2\)/);
+  assert.deepEqual(
+    board.running.map((t) => [t.id, t.lesson, t.role, t.age_seconds, t.lease_seconds]),
+    [['t1', '2.1', 'notes-writer', 600, 600]],
+  );
+  assert.deepEqual(
+    board.interrupted.map((t) => [t.id, t.age_seconds, t.lease_seconds]),
+    [['t2', 4200, 3000]],
+  );
+  assert.match(
+    board.interrupted[0]!.hint,
+    /stopped renewing its lease: record its answer \(codelabgen state task done\|fail t2\) or reset it \(codelabgen state task reset t2\)/,
+  );
 });
 
 test('needs a human: each item with the command and the MCP tool call that resolve it', () => {
   const board = buildBoard(base());
-  assert.deepEqual(board.needs_human.map((item) => [item.kind, item.command, item.tool]), [
-    ['blocked', 'codelabgen state unblock 1.2 --note "your decision"', { name: 'state_unblock', arguments: { id: '1.2', note: 'your decision' } }],
-    ['interrupted', 'codelabgen state task reset t2', { name: 'state_task_reset', arguments: { task: 't2' } }],
-    ['drifted', 'codelabgen state set 1.1 code --note "code changed after verification"', { name: 'state_set', arguments: { id: '1.1', stage: 'code', note: 'code changed after verification' } }],
-    ['stale', 'codelabgen state set 2.2 notes --note "redo: 2.1 changed"', { name: 'state_set', arguments: { id: '2.2', stage: 'notes', note: 'redo: 2.1 changed' } }],
-  ]);
+  assert.deepEqual(
+    board.needs_human.map((item) => [item.kind, item.command, item.tool]),
+    [
+      [
+        'blocked',
+        'codelabgen state unblock 1.2 --note "your decision"',
+        { name: 'state_unblock', arguments: { id: '1.2', note: 'your decision' } },
+      ],
+      ['interrupted', 'codelabgen state task reset t2', { name: 'state_task_reset', arguments: { task: 't2' } }],
+      [
+        'drifted',
+        'codelabgen state set 1.1 code --note "code changed after verification"',
+        { name: 'state_set', arguments: { id: '1.1', stage: 'code', note: 'code changed after verification' } },
+      ],
+      [
+        'stale',
+        'codelabgen state set 2.2 notes --note "redo: 2.1 changed"',
+        { name: 'state_set', arguments: { id: '2.2', stage: 'notes', note: 'redo: 2.1 changed' } },
+      ],
+    ],
+  );
   const atGate = { ...base(), state: { ...midGeneration(), phase: 'gate_plan' as const } };
   assert.deepEqual(buildBoard(atGate).needs_human[0], {
-    kind: 'gate', subject: 'gate_plan', text: 'gate gate_plan: the user approves what came before, then the course moves on to scaffold',
-    command: 'codelabgen state phase scaffold --approved', tool: { name: 'state_phase', arguments: { next: 'scaffold', approved: true } },
+    kind: 'gate',
+    subject: 'gate_plan',
+    text: 'gate gate_plan: the user approves what came before, then the course moves on to scaffold',
+    command: 'codelabgen state phase scaffold --approved',
+    tool: { name: 'state_phase', arguments: { next: 'scaffold', approved: true } },
   });
 });
 
 test('phases as a timeline: done ones, the current one, gates with who approved them', () => {
-  const approve: Event = { seq: 9, ts: at(10), kind: 'phase.advance', from: 'gate_plan', to: 'scaffold', approved: true, command: 'codelabgen state phase scaffold --approved' };
+  const approve: Event = {
+    seq: 9,
+    ts: at(10),
+    kind: 'phase.advance',
+    from: 'gate_plan',
+    to: 'scaffold',
+    approved: true,
+    command: 'codelabgen state phase scaffold --approved',
+  };
   const board = buildBoard(base([approve]));
   const byName = new Map(board.phases.map((p) => [p.phase, p]));
   assert.equal(board.phases.length, 11);
-  assert.deepEqual(board.phases.filter((p) => p.status === 'current').map((p) => p.phase), ['lessons']);
-  assert.deepEqual(byName.get('gate_plan'), { phase: 'gate_plan', status: 'done', gate: true, entered_at: at(5), approval: { gate: 'gate_plan', at: at(10), command: 'codelabgen state phase scaffold --approved', seq: 9 } });
+  assert.deepEqual(
+    board.phases.filter((p) => p.status === 'current').map((p) => p.phase),
+    ['lessons'],
+  );
+  assert.deepEqual(byName.get('gate_plan'), {
+    phase: 'gate_plan',
+    status: 'done',
+    gate: true,
+    entered_at: at(5),
+    approval: { gate: 'gate_plan', at: at(10), command: 'codelabgen state phase scaffold --approved', seq: 9 },
+  });
   assert.deepEqual([byName.get('gate_sources')?.approval, byName.get('assembly')?.status], [null, 'ahead']);
 });
 
-test('the feed: the last events, newest first, in the report stories\' words', () => {
+test("the feed: the last events, newest first, in the report stories' words", () => {
   const events: Event[] = [
     { seq: 37, ts: at(100), kind: 'lesson.stale', lesson: '2.2', reason: '2.1 changed' },
-    { seq: 38, ts: at(105), kind: 'lesson.stage', lesson: '2.1', from: 'reviewed', to: 'readalong', note: 'example 2 unclear', review_round_used: true },
+    {
+      seq: 38,
+      ts: at(105),
+      kind: 'lesson.stage',
+      lesson: '2.1',
+      from: 'reviewed',
+      to: 'readalong',
+      note: 'example 2 unclear',
+      review_round_used: true,
+    },
     { seq: 39, ts: at(110), kind: 'task.start', task: 't1', lesson: '2.1', role: 'notes-writer', lease_seconds: 1200 },
-    { seq: 40, ts: at(111), kind: 'lesson.fail', lesson: '1.2', note: 'TypeError', via: 'verify', run: 4, fix_attempts_used: 3, blocked: true, code_hash: 'sha256:ab' },
+    {
+      seq: 40,
+      ts: at(111),
+      kind: 'lesson.fail',
+      lesson: '1.2',
+      note: 'TypeError',
+      via: 'verify',
+      run: 4,
+      fix_attempts_used: 3,
+      blocked: true,
+      code_hash: 'sha256:ab',
+    },
   ];
   const board = buildBoard(base(events));
-  assert.deepEqual(board.feed.map((line) => [line.seq, line.lesson, line.label, line.text]), [
-    [40, '1.2', 'failure', 'verify failed (run 4); fix attempt 3: TypeError; blocked: fix budget used up after 3 failed attempts'],
-    [39, '2.1', 'task', 'task t1 (notes-writer) still running (lease until 2026-01-01 02:10:00Z)'],
-    [38, '2.1', 'rework', 'moved back reviewed → readalong (review round 2): example 2 unclear'],
-    [37, '2.2', 'stale', 'marked stale: 2.1 changed'],
-  ]);
+  assert.deepEqual(
+    board.feed.map((line) => [line.seq, line.lesson, line.label, line.text]),
+    [
+      [
+        40,
+        '1.2',
+        'failure',
+        'verify failed (run 4); fix attempt 3: TypeError; blocked: fix budget used up after 3 failed attempts',
+      ],
+      [39, '2.1', 'task', 'task t1 (notes-writer) still running (lease until 2026-01-01 02:10:00Z)'],
+      [38, '2.1', 'rework', 'moved back reviewed → readalong (review round 2): example 2 unclear'],
+      [37, '2.2', 'stale', 'marked stale: 2.1 changed'],
+    ],
+  );
 });
 
 test('followLog keeps the last events and every gate approval; a reset starts again', () => {
-  const many: Event[] = Array.from({ length: 50 }, (_, i) => ({ seq: i + 1, ts: at(i), kind: 'log', fact: 'f', data: {} }) as Event);
-  const approve: Event = { seq: 51, ts: at(51), kind: 'phase.advance', from: 'gate_sources', to: 'topics', approved: true };
+  const many: Event[] = Array.from(
+    { length: 50 },
+    (_, i) => ({ seq: i + 1, ts: at(i), kind: 'log', fact: 'f', data: {} }) as Event,
+  );
+  const approve: Event = {
+    seq: 51,
+    ts: at(51),
+    kind: 'phase.advance',
+    from: 'gate_sources',
+    to: 'topics',
+    approved: true,
+  };
   let log = followLog(emptyLog(), { events: many.slice(0, 30), reset: false });
   log = followLog(log, { events: [...many.slice(30), approve], reset: false });
-  assert.deepEqual([log.recent.length, log.recent[0]?.seq, log.recent.at(-1)?.seq, log.approvals.map((a) => a.gate)], [FEED_LENGTH, 32, 51, ['gate_sources']]);
+  assert.deepEqual(
+    [log.recent.length, log.recent[0]?.seq, log.recent.at(-1)?.seq, log.approvals.map((a) => a.gate)],
+    [FEED_LENGTH, 32, 51, ['gate_sources']],
+  );
   log = followLog(log, { events: many.slice(0, 2), reset: true });
   assert.deepEqual([log.recent.map((e) => e.seq), log.approvals], [[1, 2], []]);
 });
@@ -113,6 +225,9 @@ test('throughput: lessons done per hour and the time left at the pace of the sta
   const { throughput } = buildBoard(base());
   // 100 minutes in the lessons phase; stages reached: 7 + 2 + 5 + 7 + 0 = 21 of 35.
   assert.deepEqual(throughput, { since: at(20), done: 2, done_per_hour: 1.2, stages_left: 14, eta_seconds: 4000 });
-  const before = buildBoard({ ...base(), state: { ...midGeneration(), phase_history: [{ phase: 'init', entered_at: T0, seq: 1 }] } }).throughput;
+  const before = buildBoard({
+    ...base(),
+    state: { ...midGeneration(), phase_history: [{ phase: 'init', entered_at: T0, seq: 1 }] },
+  }).throughput;
   assert.deepEqual([before.done_per_hour, before.eta_seconds], [null, null]);
 });

@@ -33,7 +33,8 @@ export function followLog(log: FollowedLog, batch: { events: readonly Event[]; r
   const base = batch.reset ? emptyLog() : log;
   const approvals = [...base.approvals];
   for (const event of batch.events) {
-    if (event.kind === 'phase.advance' && event.approved && GATES.includes(event.from)) approvals.push({ gate: event.from, at: event.ts, command: event.command ?? null, seq: event.seq });
+    if (event.kind === 'phase.advance' && event.approved && GATES.includes(event.from))
+      approvals.push({ gate: event.from, at: event.ts, command: event.command ?? null, seq: event.seq });
   }
   return { recent: [...base.recent, ...batch.events.slice(-FEED_LENGTH)].slice(-FEED_LENGTH), approvals };
 }
@@ -124,7 +125,13 @@ function phasesOf(state: State, approvals: readonly GateApproval[]): BoardPhase[
   return PHASES.map((phase, index) => {
     const entered = state.phase_history.findLast((entry) => entry.phase === phase);
     const approval = approvals.findLast((a) => a.gate === phase) ?? null;
-    return { phase, status: index < current ? 'done' : index === current ? 'current' : 'ahead', gate: GATES.includes(phase), entered_at: entered?.entered_at ?? null, approval: index < current ? approval : null };
+    return {
+      phase,
+      status: index < current ? 'done' : index === current ? 'current' : 'ahead',
+      gate: GATES.includes(phase),
+      entered_at: entered?.entered_at ?? null,
+      approval: index < current ? approval : null,
+    };
   });
 }
 
@@ -141,42 +148,99 @@ function cardOf(lesson: LessonState, input: BoardInput, task: Task | undefined):
     drifted: input.drifted.has(lesson.id),
     fix: { used: lesson.fix_attempts_used, budget: budgets.fix_attempts },
     review: { used: lesson.review_rounds_used, budget: budgets.review_rounds + (lesson.review_rounds_granted ?? 0) },
-    task: task ? { id: task.id, role: task.role, age_seconds: ageSeconds(task.started_at, now), interrupted: !leaseHolds(task, now) } : null,
+    task: task
+      ? {
+          id: task.id,
+          role: task.role,
+          age_seconds: ageSeconds(task.started_at, now),
+          interrupted: !leaseHolds(task, now),
+        }
+      : null,
   };
 }
 
 function boardTask(task: Task, now: Date): BoardTask {
   const holds = leaseHolds(task, now);
-  const lease = task.lease_expires_at === undefined ? null : Math.round(Math.abs(Date.parse(task.lease_expires_at) - now.getTime()) / 1000);
+  const lease =
+    task.lease_expires_at === undefined
+      ? null
+      : Math.round(Math.abs(Date.parse(task.lease_expires_at) - now.getTime()) / 1000);
   const subject = task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson}`;
   const hint = holds
     ? `${task.role} on ${subject}; renew: codelabgen state task heartbeat ${task.id}`
     : `${task.role} on ${subject} stopped renewing its lease: record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`;
-  return { id: task.id, lesson: task.lesson, phase: task.phase ?? null, role: task.role, age_seconds: ageSeconds(task.started_at, now), lease_seconds: lease, hint };
+  return {
+    id: task.id,
+    lesson: task.lesson,
+    phase: task.phase ?? null,
+    role: task.role,
+    age_seconds: ageSeconds(task.started_at, now),
+    lease_seconds: lease,
+    hint,
+  };
 }
 
-function humanItems(state: State, lessons: LessonState[], interrupted: BoardTask[], drifted: ReadonlySet<string>): HumanItem[] {
+function humanItems(
+  state: State,
+  lessons: LessonState[],
+  interrupted: BoardTask[],
+  drifted: ReadonlySet<string>,
+): HumanItem[] {
   const items: HumanItem[] = [];
   const next = nextPhase(state.phase);
   if (GATES.includes(state.phase) && next !== null) {
-    items.push({ kind: 'gate', subject: state.phase, text: `gate ${state.phase}: the user approves what came before, then the course moves on to ${next}`, command: `codelabgen state phase ${next} --approved`, tool: { name: 'state_phase', arguments: { next, approved: true } } });
+    items.push({
+      kind: 'gate',
+      subject: state.phase,
+      text: `gate ${state.phase}: the user approves what came before, then the course moves on to ${next}`,
+      command: `codelabgen state phase ${next} --approved`,
+      tool: { name: 'state_phase', arguments: { next, approved: true } },
+    });
   }
   for (const lesson of lessons) {
     if (!lesson.blocked) continue;
     const roundsUsedUp = /review rounds used up/.test(lesson.blocked.reason);
     const note = 'your decision';
     items.push({
-      kind: 'blocked', subject: lesson.id, text: `lesson ${lesson.id} is blocked (${lesson.blocked.by}): ${lesson.blocked.reason}`,
+      kind: 'blocked',
+      subject: lesson.id,
+      text: `lesson ${lesson.id} is blocked (${lesson.blocked.by}): ${lesson.blocked.reason}`,
       command: `codelabgen state unblock ${lesson.id} --note "${note}"${roundsUsedUp ? ' --review-round' : ''}`,
-      tool: { name: 'state_unblock', arguments: { id: lesson.id, note, ...(roundsUsedUp ? { review_round: true } : {}) } },
+      tool: {
+        name: 'state_unblock',
+        arguments: { id: lesson.id, note, ...(roundsUsedUp ? { review_round: true } : {}) },
+      },
     });
   }
   for (const task of interrupted) {
-    items.push({ kind: 'interrupted', subject: task.id, text: `task ${task.id} (${task.role} on ${task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson}`}) stopped renewing its lease`, command: `codelabgen state task reset ${task.id}`, tool: { name: 'state_task_reset', arguments: { task: task.id } } });
+    items.push({
+      kind: 'interrupted',
+      subject: task.id,
+      text: `task ${task.id} (${task.role} on ${task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson}`}) stopped renewing its lease`,
+      command: `codelabgen state task reset ${task.id}`,
+      tool: { name: 'state_task_reset', arguments: { task: task.id } },
+    });
   }
   for (const lesson of lessons) {
-    if (lesson.stale) items.push({ kind: 'stale', subject: lesson.id, text: `lesson ${lesson.id} is stale: ${lesson.stale.reason}`, command: `codelabgen state set ${lesson.id} notes --note "redo: ${lesson.stale.reason.replace(/["\\$`]/g, '')}"`, tool: { name: 'state_set', arguments: { id: lesson.id, stage: 'notes', note: `redo: ${lesson.stale.reason}` } } });
-    if (drifted.has(lesson.id)) items.push({ kind: 'drifted', subject: lesson.id, text: `lesson ${lesson.id}: its code changed since it was verified`, command: `codelabgen state set ${lesson.id} code --note "code changed after verification"`, tool: { name: 'state_set', arguments: { id: lesson.id, stage: 'code', note: 'code changed after verification' } } });
+    if (lesson.stale)
+      items.push({
+        kind: 'stale',
+        subject: lesson.id,
+        text: `lesson ${lesson.id} is stale: ${lesson.stale.reason}`,
+        command: `codelabgen state set ${lesson.id} notes --note "redo: ${lesson.stale.reason.replace(/["\\$`]/g, '')}"`,
+        tool: { name: 'state_set', arguments: { id: lesson.id, stage: 'notes', note: `redo: ${lesson.stale.reason}` } },
+      });
+    if (drifted.has(lesson.id))
+      items.push({
+        kind: 'drifted',
+        subject: lesson.id,
+        text: `lesson ${lesson.id}: its code changed since it was verified`,
+        command: `codelabgen state set ${lesson.id} code --note "code changed after verification"`,
+        tool: {
+          name: 'state_set',
+          arguments: { id: lesson.id, stage: 'code', note: 'code changed after verification' },
+        },
+      });
   }
   return items;
 }
@@ -189,12 +253,20 @@ function throughputOf(state: State, lessons: LessonState[], now: Date): Throughp
   const stagesLeft = lessons.length * last - stepsDone;
   const hours = since === null ? 0 : (now.getTime() - Date.parse(since)) / 3_600_000;
   const pace = hours > 0 && stepsDone > 0 ? stepsDone / hours : null; // stage moves per hour
-  return { since, done, done_per_hour: hours > 0 && done > 0 ? done / hours : null, stages_left: stagesLeft, eta_seconds: pace === null ? null : Math.round((stagesLeft / pace) * 3600) };
+  return {
+    since,
+    done,
+    done_per_hour: hours > 0 && done > 0 ? done / hours : null,
+    stages_left: stagesLeft,
+    eta_seconds: pace === null ? null : Math.round((stagesLeft / pace) * 3600),
+  };
 }
 
 export function buildBoard(input: BoardInput): Board {
   const { state, now } = input;
-  const lessons = state.lesson_order.flatMap((id) => (Object.hasOwn(state.lessons, id) ? [state.lessons[id] as LessonState] : []));
+  const lessons = state.lesson_order.flatMap((id) =>
+    Object.hasOwn(state.lessons, id) ? [state.lessons[id] as LessonState] : [],
+  );
   const running = Object.values(state.tasks).filter((task) => task.status === 'running');
   const byLesson = new Map(running.flatMap((task) => (task.lesson === null ? [] : [[task.lesson, task] as const])));
   const interrupted = running.filter((task) => !leaseHolds(task, now)).map((task) => boardTask(task, now));
@@ -204,7 +276,12 @@ export function buildBoard(input: BoardInput): Board {
     seq: state.last_seq,
     now: now.toISOString(),
     phases: phasesOf(state, input.log.approvals),
-    columns: STAGES.map((stage) => ({ stage, cards: lessons.filter((lesson) => lesson.stage === stage).map((lesson) => cardOf(lesson, input, byLesson.get(lesson.id))) })),
+    columns: STAGES.map((stage) => ({
+      stage,
+      cards: lessons
+        .filter((lesson) => lesson.stage === stage)
+        .map((lesson) => cardOf(lesson, input, byLesson.get(lesson.id))),
+    })),
     lessons: {
       total: lessons.length,
       done: lessons.filter((lesson) => lesson.stage === 'done').length,

@@ -60,17 +60,33 @@ export function readProgressBoard(course: Course, now = new Date()): Board | nul
 
 export function followProgress(course: Course, options: ProgressOptions = {}): ProgressSource {
   const now = options.now ?? (() => new Date());
-  const files = { events: abs(course, ARTIFACTS.events), state: abs(course, ARTIFACTS.state), config: abs(course, ARTIFACTS.config) };
+  const files = {
+    events: abs(course, ARTIFACTS.events),
+    state: abs(course, ARTIFACTS.state),
+    config: abs(course, ARTIFACTS.config),
+  };
   const tail = openEventTail(files.events);
-  const snap: Snapshot = { state: null, stateStamp: '', budgets: loadConfig(course).budgets, configStamp: stampOf(files.config), log: followLog(emptyLog(), tail.read()), drifted: { at: 0, lessons: new Set() } };
+  const snap: Snapshot = {
+    state: null,
+    stateStamp: '',
+    budgets: loadConfig(course).budgets,
+    configStamp: stampOf(files.config),
+    log: followLog(emptyLog(), tail.read()),
+    drifted: { at: 0, lessons: new Set() },
+  };
   snap.stateStamp = stampOf(files.state);
   snap.state = readStateFile(course);
-  if (snap.state === null) refuse(`${course.root} has no .codelabgen/state.json: nothing to follow`, 'rebuild it from the event log: codelabgen state rebuild');
+  if (snap.state === null)
+    refuse(
+      `${course.root} has no .codelabgen/state.json: nothing to follow`,
+      'rebuild it from the event log: codelabgen state rebuild',
+    );
 
   const board = (): Board => {
     const state = snap.state as State; // never null again: a state.json that goes away keeps the last one read
     const at = now();
-    if (at.getTime() - snap.drifted.at > DRIFT_MS) snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, state) };
+    if (at.getTime() - snap.drifted.at > DRIFT_MS)
+      snap.drifted = { at: at.getTime(), lessons: driftedLessons(course, state) };
     return buildBoard({ state, budgets: snap.budgets, log: snap.log, drifted: snap.drifted.lessons, now: at });
   };
 
@@ -112,7 +128,8 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
       if (refresh()) pendingSince ??= Date.now();
       if (pendingSince === null || snap.state === null) return;
       // A commit appends its event, then replaces state.json: wait for the state of the same event.
-      if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS) return void (timer = setTimeout(update, STATE_LAG_MS / 10));
+      if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS)
+        return void (timer = setTimeout(update, STATE_LAG_MS / 10));
       pendingSince = null;
       emit();
     } catch {
@@ -128,7 +145,11 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
     options.onBoard?.(next);
     const at = Date.parse(next.now);
     const ends = next.running.flatMap((task) => (task.lease_seconds === null ? [] : [task.lease_seconds * 1000]));
-    if (ends.length > 0) leaseTimer = setTimeout(() => !closed && emit(), Math.min(2 ** 31 - 1, Math.min(...ends) + 500 - (Date.now() - at)));
+    if (ends.length > 0)
+      leaseTimer = setTimeout(
+        () => !closed && emit(),
+        Math.min(2 ** 31 - 1, Math.min(...ends) + 500 - (Date.now() - at)),
+      );
   };
   const onPoll = () => update();
   let watcher: FSWatcher | undefined;

@@ -23,9 +23,14 @@ function pace(board: Board): string {
 /** One line per change (stdout is not a terminal). */
 export function boardLine(board: Board): string {
   const l = board.lessons;
-  const flags = [l.blocked ? `blocked ${l.blocked}` : '', l.stale ? `stale ${l.stale}` : '', l.drifted ? `drifted ${l.drifted}` : ''].filter(Boolean);
+  const flags = [
+    l.blocked ? `blocked ${l.blocked}` : '',
+    l.stale ? `stale ${l.stale}` : '',
+    l.drifted ? `drifted ${l.drifted}` : '',
+  ].filter(Boolean);
   const tasks = `running ${board.running.length}${board.interrupted.length > 0 ? `, interrupted ${board.interrupted.map((t) => t.id).join(' ')}` : ''}`;
-  const human = board.needs_human.length > 0 ? ` | needs a human: ${board.needs_human.map((item) => item.command).join('; ')}` : '';
+  const human =
+    board.needs_human.length > 0 ? ` | needs a human: ${board.needs_human.map((item) => item.command).join('; ')}` : '';
   const last = board.feed[0];
   return `${clockText(board.now)} seq ${board.seq} ${board.phase}: ${stageCounts(board)}${flags.length > 0 ? ` (${flags.join(', ')})` : ''} | ${tasks}${human}${last ? ` | last: ${last.lesson ? `${last.lesson} ` : ''}${last.text}` : ''}`;
 }
@@ -44,19 +49,36 @@ export function boardScreen(board: Board, width: number, paint: Paint = noPaint)
   const barRoom = Math.max(0, Math.min(40, width - widest - 8));
   for (const col of board.columns) {
     const bar = '█'.repeat(Math.round((col.cards.length / most) * barRoom));
-    lines.push(`${col.stage.padEnd(widest)} ${String(col.cards.length).padStart(4)} ${paint(col.stage === 'done' ? 'green' : 'cyan', bar)}`);
+    lines.push(
+      `${col.stage.padEnd(widest)} ${String(col.cards.length).padStart(4)} ${paint(col.stage === 'done' ? 'green' : 'cyan', bar)}`,
+    );
   }
-  const flags = [l.blocked ? paint('red', `blocked ${l.blocked}`) : '', l.stale ? paint('yellow', `stale ${l.stale}`) : '', l.drifted ? paint('yellow', `drifted ${l.drifted}`) : ''].filter(Boolean);
+  const flags = [
+    l.blocked ? paint('red', `blocked ${l.blocked}`) : '',
+    l.stale ? paint('yellow', `stale ${l.stale}`) : '',
+    l.drifted ? paint('yellow', `drifted ${l.drifted}`) : '',
+  ].filter(Boolean);
   if (flags.length > 0) lines.push(flags.join('  '));
   lines.push('', paint('bold', `needs a human (${board.needs_human.length})`));
   for (const item of board.needs_human) lines.push(cut(`  ${item.text}`), paint('dim', cut(`    ${item.command}`)));
   lines.push('', paint('bold', `running (${board.running.length})`));
-  for (const t of board.running) lines.push(cut(`  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}, ${ago(t.age_seconds)} old, lease ${t.lease_seconds === null ? 'none' : `${ago(t.lease_seconds)} left`}`));
+  for (const t of board.running)
+    lines.push(
+      cut(
+        `  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}, ${ago(t.age_seconds)} old, lease ${t.lease_seconds === null ? 'none' : `${ago(t.lease_seconds)} left`}`,
+      ),
+    );
   if (board.interrupted.length > 0) {
     lines.push('', paint('yellow', `interrupted (${board.interrupted.length})`));
-    for (const t of board.interrupted) lines.push(cut(`  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}: resume (codelabgen state task done|fail ${t.id}) or reset (codelabgen state task reset ${t.id})`));
+    for (const t of board.interrupted)
+      lines.push(
+        cut(
+          `  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}: resume (codelabgen state task done|fail ${t.id}) or reset (codelabgen state task reset ${t.id})`,
+        ),
+      );
   }
   lines.push('', paint('bold', 'last events'));
-  for (const line of board.feed.slice(0, 5)) lines.push(cut(`  ${clockText(line.at).slice(11)} ${line.lesson ? `${line.lesson} ` : ''}${line.text}`));
+  for (const line of board.feed.slice(0, 5))
+    lines.push(cut(`  ${clockText(line.at).slice(11)} ${line.lesson ? `${line.lesson} ` : ''}${line.text}`));
   return lines;
 }

@@ -6,12 +6,33 @@ import { printable } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { requireLesson } from './lessons.ts';
 
-export function decideFailure(state: State, id: string, note: string, budgets: Budgets, via: 'state fail' | 'verify', run: number | null, codeHash: string | null = null): EventDraft {
+export function decideFailure(
+  state: State,
+  id: string,
+  note: string,
+  budgets: Budgets,
+  via: 'state fail' | 'verify',
+  run: number | null,
+  codeHash: string | null = null,
+): EventDraft {
   const lesson = requireLesson(state, id);
-  if (lesson.blocked) refuse(`lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`, `codelabgen state unblock ${id}`);
+  if (lesson.blocked)
+    refuse(
+      `lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`,
+      `codelabgen state unblock ${id}`,
+    );
   if (lesson.stage !== 'code') refuse(`lesson ${id} is at ${lesson.stage}; a failure is recorded only at stage code`);
   const used = lesson.fix_attempts_used + 1;
-  return { kind: 'lesson.fail', lesson: id, note, fix_attempts_used: used, blocked: used >= budgets.fix_attempts, via, run, ...(via === 'verify' && codeHash ? { code_hash: codeHash } : {}) };
+  return {
+    kind: 'lesson.fail',
+    lesson: id,
+    note,
+    fix_attempts_used: used,
+    blocked: used >= budgets.fix_attempts,
+    via,
+    run,
+    ...(via === 'verify' && codeHash ? { code_hash: codeHash } : {}),
+  };
 }
 
 /** The verify run that already counted this failure: the last one failed on the code as it is now. */

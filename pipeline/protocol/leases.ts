@@ -35,7 +35,14 @@ export function ageSeconds(from: string, now: Date): number {
 }
 
 function taskAge(task: Task, now: Date) {
-  return { task: task.id, lesson: task.lesson, phase: task.phase ?? null, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, now) };
+  return {
+    task: task.id,
+    lesson: task.lesson,
+    phase: task.phase ?? null,
+    role: task.role,
+    started_at: task.started_at,
+    age_seconds: ageSeconds(task.started_at, now),
+  };
 }
 
 /** Running tasks whose lease holds at `now`, and those whose lease expired (or that never had one). */
@@ -48,11 +55,20 @@ export function leaseHolds(task: Task, now: Date): boolean {
   return task.lease_expires_at !== undefined && Date.parse(task.lease_expires_at) > now.getTime();
 }
 
-function interruptedTask(state: State, task: Task, now: Date, changedFiles: ReadonlyMap<string, string[]>): InterruptedTask {
+function interruptedTask(
+  state: State,
+  task: Task,
+  now: Date,
+  changedFiles: ReadonlyMap<string, string[]>,
+): InterruptedTask {
   const stage = task.lesson === null ? null : (state.lessons[task.lesson]?.stage ?? null);
-  const subject = task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson} (at ${stage ?? 'unknown stage'})`;
+  const subject =
+    task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson} (at ${stage ?? 'unknown stage'})`;
   const changed = changedFiles.get(task.id) ?? [];
-  const files = changed.length === 0 ? 'no lesson file changed since it started' : `check the ${changed.length} file${changed.length === 1 ? '' : 's'} it changed (changed_files)`;
+  const files =
+    changed.length === 0
+      ? 'no lesson file changed since it started'
+      : `check the ${changed.length} file${changed.length === 1 ? '' : 's'} it changed (changed_files)`;
   return {
     ...taskAge(task, now),
     lease_expired_at: task.lease_expires_at ?? null,
@@ -63,7 +79,12 @@ function interruptedTask(state: State, task: Task, now: Date, changedFiles: Read
 }
 
 /** Running tasks split for `state next`: `running` while the lease holds, `interrupted` after. */
-export function tasksByLease(state: State, tasks: readonly Task[], now: Date, changedFiles: ReadonlyMap<string, string[]>): { running: RunningTask[]; interrupted: InterruptedTask[] } {
+export function tasksByLease(
+  state: State,
+  tasks: readonly Task[],
+  now: Date,
+  changedFiles: ReadonlyMap<string, string[]>,
+): { running: RunningTask[]; interrupted: InterruptedTask[] } {
   const [holding, expired] = splitByLease(tasks, now);
   return {
     running: holding.map((task) => ({ ...taskAge(task, now), lease_expires_at: task.lease_expires_at as string })),

@@ -7,7 +7,8 @@ import { getOwn } from '../state/keyed.ts';
 
 export function requireLesson(state: State, id: string): LessonState {
   const lesson = getOwn(state.lessons, id);
-  if (lesson === undefined) refuse(`unknown lesson "${printable(id)}"`, 'list lessons with: codelabgen state show --all');
+  if (lesson === undefined)
+    refuse(`unknown lesson "${printable(id)}"`, 'list lessons with: codelabgen state show --all');
   return lesson;
 }
 

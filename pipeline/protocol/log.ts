@@ -18,7 +18,10 @@ export interface LogRequest {
 }
 
 export function parseLogRequest(kind: string, pairs: readonly string[], lesson: string | null): LogRequest {
-  if (!KIND.test(kind)) refuse(`state log: kind "${printable(kind)}" must be letters, digits, ".", "_" or "-" (at most 64), e.g. source-unreachable`);
+  if (!KIND.test(kind))
+    refuse(
+      `state log: kind "${printable(kind)}" must be letters, digits, ".", "_" or "-" (at most 64), e.g. source-unreachable`,
+    );
   return { kind, lesson, data: parseDataPairs(pairs) };
 }
 
@@ -32,7 +35,8 @@ export function parseDataPairs(pairs: readonly string[]): Record<string, string>
     if (!KEY.test(key)) refuse(`--data key "${printable(key)}": use letters, digits, "_", "." or "-" (at most 64)`);
     // A "__proto__" key would vanish in schema validation (an acknowledged fact silently lost).
     if (key === '__proto__') refuse('--data key "__proto__" is reserved; choose another key');
-    if (value.length > MAX_VALUE_CHARS) refuse(`--data ${key}: value is ${value.length} characters; the limit is ${MAX_VALUE_CHARS}`);
+    if (value.length > MAX_VALUE_CHARS)
+      refuse(`--data ${key}: value is ${value.length} characters; the limit is ${MAX_VALUE_CHARS}`);
     if (Object.hasOwn(data, key)) refuse(`--data ${key}: given twice`);
     Object.defineProperty(data, key, { value, enumerable: true, writable: true, configurable: true });
   }
@@ -42,6 +46,7 @@ export function parseDataPairs(pairs: readonly string[]): Record<string, string>
 /** The log event; refused when --lesson names no lesson. */
 export function decideLog(state: State, request: LogRequest): EventDraft {
   const { kind, lesson, data } = request;
-  if (lesson !== null && getOwn(state.lessons, lesson) === undefined) refuse(`unknown lesson "${printable(lesson)}"`, 'list lessons with: codelabgen state show --all');
+  if (lesson !== null && getOwn(state.lessons, lesson) === undefined)
+    refuse(`unknown lesson "${printable(lesson)}"`, 'list lessons with: codelabgen state show --all');
   return { kind: 'log', fact: kind, lesson, data };
 }

@@ -32,9 +32,12 @@ export interface PhaseFacts {
 export function decidePhase(state: State, target: string, approved: boolean, facts: PhaseFacts): EventDraft {
   const next = nextPhase(state.phase);
   if (next === null) refuse(`the course is already at the last phase (done)`);
-  if (!(PHASES as readonly string[]).includes(target)) refuse(`unknown phase "${printable(target)}"; the next phase is ${next}`, `phases: ${PHASES.join(' → ')}`);
-  if (target !== next) refuse(`cannot move from ${state.phase} to ${target}: phases move one step at a time; the next phase is ${next}`);
-  if (GATES.includes(state.phase) && !approved) refuse(`leaving ${state.phase} needs the user's approval: codelabgen state phase ${next} --approved`);
+  if (!(PHASES as readonly string[]).includes(target))
+    refuse(`unknown phase "${printable(target)}"; the next phase is ${next}`, `phases: ${PHASES.join(' → ')}`);
+  if (target !== next)
+    refuse(`cannot move from ${state.phase} to ${target}: phases move one step at a time; the next phase is ${next}`);
+  if (GATES.includes(state.phase) && !approved)
+    refuse(`leaving ${state.phase} needs the user's approval: codelabgen state phase ${next} --approved`);
   const problems = facts.problems;
   if (problems.length > 0) {
     const first = problems.slice(0, 1).join('');

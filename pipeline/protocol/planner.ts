@@ -69,21 +69,41 @@ export interface PlanInput {
 }
 
 function runningTasks(state: State): Task[] {
-  return Object.values(state.tasks).filter((task) => task.status === 'running').sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  return Object.values(state.tasks)
+    .filter((task) => task.status === 'running')
+    .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
 }
 
 /** The role and action for a lesson's next stage. */
 export function roleFor(lesson: LessonState, drifted: boolean): { role: string; action: string } {
   const id = lesson.id;
-  if (drifted) return { role: 'verify', action: `code changed since it was verified: codelabgen state set ${id} code --note "code changed", then verify` };
+  if (drifted)
+    return {
+      role: 'verify',
+      action: `code changed since it was verified: codelabgen state set ${id} code --note "code changed", then verify`,
+    };
   if (lesson.stage === 'code') {
     // The role is the stage's worker (as `state stages` says); before any failure no worker is needed yet.
-    if (lesson.fix_attempts_used > 0) return { role: 'code-fixer', action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}${lesson.last_verify_failure?.note ? `; orchestrator's note: ${lesson.last_verify_failure.note}` : ''}), then codelabgen verify ${id} --update-state` };
-    return { role: 'code-fixer', action: `codelabgen verify ${id} --update-state (no worker yet: a code-fixer repairs the code only if it fails)` };
+    if (lesson.fix_attempts_used > 0)
+      return {
+        role: 'code-fixer',
+        action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}${lesson.last_verify_failure?.note ? `; orchestrator's note: ${lesson.last_verify_failure.note}` : ''}), then codelabgen verify ${id} --update-state`,
+      };
+    return {
+      role: 'code-fixer',
+      action: `codelabgen verify ${id} --update-state (no worker yet: a code-fixer repairs the code only if it fails)`,
+    };
   }
   const row = stageRow(lesson.stage);
-  if (row.role === 'orchestrator') return { role: 'orchestrator', action: row.next_stage ? `final checks, then ${row.then.replace('<id>', id)}` : 'nothing' };
-  return { role: row.role, action: `${row.role} ${row.work.replaceAll('<id>', id)}, then ${row.then.replace('<id>', id)}` };
+  if (row.role === 'orchestrator')
+    return {
+      role: 'orchestrator',
+      action: row.next_stage ? `final checks, then ${row.then.replace('<id>', id)}` : 'nothing',
+    };
+  return {
+    role: row.role,
+    action: `${row.role} ${row.work.replaceAll('<id>', id)}, then ${row.then.replace('<id>', id)}`,
+  };
 }
 
 /** The last move back while the lesson has not yet reached the stage it was moved back from. */
@@ -94,7 +114,10 @@ export function activeRework(lesson: LessonState): WorkItem['rework'] | null {
 
 function reworkLine(lesson: LessonState, rework: NonNullable<WorkItem['rework']>): string {
   const next = stageRow(lesson.stage).next_stage;
-  const redo = stageIndex(lesson.stage) > 0 ? ` (to redo ${lesson.stage} itself: codelabgen state rework ${lesson.id} ${lesson.stage} --note "why")` : '';
+  const redo =
+    stageIndex(lesson.stage) > 0
+      ? ` (to redo ${lesson.stage} itself: codelabgen state rework ${lesson.id} ${lesson.stage} --note "why")`
+      : '';
   return `rework, moved back from ${rework.from} to ${rework.to}: "${rework.note}"; the work redone now is ${next ?? 'nothing'}${redo}`;
 }
 
@@ -128,7 +151,12 @@ export function planLessons(input: PlanInput): WorkItem[] {
     const drifted = input.drifted.has(lesson.id);
     const task = running.find((item) => item.lesson === lesson.id);
     const rework = activeRework(lesson);
-    const work = lesson.stale ? { role: 'orchestrator', action: `stale (${lesson.stale.reason}): move it back with codelabgen state set ${lesson.id} <stage> --note "..."` } : roleFor(lesson, drifted);
+    const work = lesson.stale
+      ? {
+          role: 'orchestrator',
+          action: `stale (${lesson.stale.reason}): move it back with codelabgen state set ${lesson.id} <stage> --note "..."`,
+        }
+      : roleFor(lesson, drifted);
     return {
       lesson: lesson.id,
       module: module.id,
@@ -136,7 +164,14 @@ export function planLessons(input: PlanInput): WorkItem[] {
       next_stage: lesson.stale ? null : stageRow(lesson.stage).next_stage,
       role: work.role,
       action: rework && !lesson.stale && !drifted ? `${reworkLine(lesson, rework)}; ${work.action}` : work.action,
-      task: task ? { id: task.id, role: task.role, started_at: task.started_at, age_seconds: ageSeconds(task.started_at, input.now) } : null,
+      task: task
+        ? {
+            id: task.id,
+            role: task.role,
+            started_at: task.started_at,
+            age_seconds: ageSeconds(task.started_at, input.now),
+          }
+        : null,
       drifted,
       ...(rework ? { rework } : {}),
     };
@@ -148,7 +183,17 @@ export function planNext(input: PlanInput): NextPlan {
   const { state } = input;
   const blocked = state.lesson_order.flatMap((id) => {
     const lesson = state.lessons[id];
-    return lesson?.blocked ? [{ lesson: id, module: lesson.module_id, stage: lesson.stage, reason: lesson.blocked.reason, by: lesson.blocked.by }] : [];
+    return lesson?.blocked
+      ? [
+          {
+            lesson: id,
+            module: lesson.module_id,
+            stage: lesson.stage,
+            reason: lesson.blocked.reason,
+            by: lesson.blocked.by,
+          },
+        ]
+      : [];
   });
   const { running, interrupted } = tasksByLease(state, runningTasks(state), input.now, input.changedFiles ?? new Map());
   const plan = {
@@ -172,13 +217,18 @@ export function planNext(input: PlanInput): NextPlan {
 /** The plan in one line, most urgent first: interrupted tasks, lesson work, missing actions, the phase step. */
 export function nextStep(plan: Omit<NextPlan, 'next_step'>): string {
   if (plan.done) return 'the course is done: nothing left to do';
-  if (plan.interrupted.length > 0) return `resume or reset the interrupted tasks first: ${plan.interrupted.map((task) => task.task).join(', ')}`;
-  if (plan.lessons.length > 0) return `work the lessons: ${plan.lessons.map((item) => `${item.lesson} (${item.role})`).join(', ')}`;
+  if (plan.interrupted.length > 0)
+    return `resume or reset the interrupted tasks first: ${plan.interrupted.map((task) => task.task).join(', ')}`;
+  if (plan.lessons.length > 0)
+    return `work the lessons: ${plan.lessons.map((item) => `${item.lesson} (${item.role})`).join(', ')}`;
   const changed = plan.prerequisites_changed[0];
   if (changed) return `${changed.message}: ${changed.fix}`;
-  if (plan.phase === 'lessons' && plan.blocked.length > 0 && !plan.ready) return `every open lesson is blocked: ask the user about ${plan.blocked.map((item) => item.lesson).join(', ')}, then codelabgen state unblock <id>`;
+  if (plan.phase === 'lessons' && plan.blocked.length > 0 && !plan.ready)
+    return `every open lesson is blocked: ask the user about ${plan.blocked.map((item) => item.lesson).join(', ')}, then codelabgen state unblock <id>`;
   const missing = plan.actions.find((item) => !item.done);
-  if (missing) return `${missing.description}${missing.path ? ` (${missing.path})` : ''}, then: codelabgen state phase ${plan.next_phase}`;
-  if (plan.approval_needed) return `ask the user to approve, then: codelabgen state phase ${plan.next_phase} --approved`;
+  if (missing)
+    return `${missing.description}${missing.path ? ` (${missing.path})` : ''}, then: codelabgen state phase ${plan.next_phase}`;
+  if (plan.approval_needed)
+    return `ask the user to approve, then: codelabgen state phase ${plan.next_phase} --approved`;
   return `codelabgen state phase ${plan.next_phase}`;
 }

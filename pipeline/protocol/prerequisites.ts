@@ -20,18 +20,31 @@ function after(time: string | undefined, doneAt: string | undefined): boolean {
 }
 
 /** What settles each change on the prerequisite's side. */
-const SETTLED: Record<ChangedPrerequisite['change'], string> = { drifted: 'is verified again', stale: 'is redone', 'moved back': 'is done again' };
+const SETTLED: Record<ChangedPrerequisite['change'], string> = {
+  drifted: 'is verified again',
+  stale: 'is redone',
+  'moved back': 'is done again',
+};
 
 /** How `prerequisite` changed after `lesson` was done, or null. */
-function changeOf(lesson: LessonState, prerequisite: LessonState, drifted: ReadonlySet<string>): ChangedPrerequisite['change'] | null {
+function changeOf(
+  lesson: LessonState,
+  prerequisite: LessonState,
+  drifted: ReadonlySet<string>,
+): ChangedPrerequisite['change'] | null {
   if (drifted.has(prerequisite.id)) return 'drifted';
   if (prerequisite.stale && after(prerequisite.stale.at, lesson.done_at)) return 'stale';
-  if (prerequisite.stage !== 'done' && prerequisite.rework && after(prerequisite.rework.at, lesson.done_at)) return 'moved back';
+  if (prerequisite.stage !== 'done' && prerequisite.rework && after(prerequisite.rework.at, lesson.done_at))
+    return 'moved back';
   return null;
 }
 
 /** Done, not stale lessons with a prerequisite that changed after they were done, in curriculum order. */
-export function changedPrerequisites(state: State, prerequisites: ReadonlyMap<string, readonly string[]>, drifted: ReadonlySet<string>): ChangedPrerequisite[] {
+export function changedPrerequisites(
+  state: State,
+  prerequisites: ReadonlyMap<string, readonly string[]>,
+  drifted: ReadonlySet<string>,
+): ChangedPrerequisite[] {
   const flags: ChangedPrerequisite[] = [];
   for (const id of state.lesson_order) {
     const lesson = state.lessons[id];

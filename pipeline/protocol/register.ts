@@ -20,7 +20,11 @@ export function decideRegister(state: State, lessons: RegisteredLesson[], allowD
   const removed = state.lesson_order.filter((id) => !ids.has(id));
   for (const id of removed) {
     const lesson = state.lessons[id];
-    if (lesson && lesson.stage !== 'pending' && !allowDrop) refuse(`lesson ${id} (at ${lesson.stage}) is no longer in the curriculum; register refuses to drop a lesson that has progressed`, 'put it back in curriculum.yaml, or drop it explicitly: codelabgen register --allow-drop');
+    if (lesson && lesson.stage !== 'pending' && !allowDrop)
+      refuse(
+        `lesson ${id} (at ${lesson.stage}) is no longer in the curriculum; register refuses to drop a lesson that has progressed`,
+        'put it back in curriculum.yaml, or drop it explicitly: codelabgen register --allow-drop',
+      );
   }
   const added: string[] = [];
   const updated: string[] = [];
@@ -31,12 +35,18 @@ export function decideRegister(state: State, lessons: RegisteredLesson[], allowD
       continue;
     }
     if (existing.dir !== lesson.dir && existing.stage !== 'pending' && !allowDrop) {
-      refuse(`lesson ${lesson.id} (at ${existing.stage}) would move from ${existing.dir} to ${lesson.dir}; register refuses to renumber or move a lesson that has progressed`, 'keep its module and slug in curriculum.yaml, or move it explicitly: codelabgen register --allow-drop (then move its folder yourself)');
+      refuse(
+        `lesson ${lesson.id} (at ${existing.stage}) would move from ${existing.dir} to ${lesson.dir}; register refuses to renumber or move a lesson that has progressed`,
+        'keep its module and slug in curriculum.yaml, or move it explicitly: codelabgen register --allow-drop (then move its folder yourself)',
+      );
     }
-    const changed = (['title', 'slug', 'module_id', 'module_slug', 'module_title', 'dir'] as const).some((key) => existing[key] !== lesson[key]);
+    const changed = (['title', 'slug', 'module_id', 'module_slug', 'module_title', 'dir'] as const).some(
+      (key) => existing[key] !== lesson[key],
+    );
     if (changed) updated.push(lesson.id);
   }
-  const sameOrder = lessons.length === state.lesson_order.length && lessons.every((lesson, i) => state.lesson_order[i] === lesson.id);
+  const sameOrder =
+    lessons.length === state.lesson_order.length && lessons.every((lesson, i) => state.lesson_order[i] === lesson.id);
   const unchanged = added.length === 0 && updated.length === 0 && removed.length === 0 && sameOrder;
   return { draft: { kind: 'lessons.register', lessons, removed }, added, updated, removed, unchanged };
 }

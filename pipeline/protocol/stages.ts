@@ -24,13 +24,55 @@ export interface StageRow {
 }
 
 export const STAGE_TABLE: readonly StageRow[] = [
-  { stage: 'pending', next_stage: 'spec', role: 'example-designer', work: 'writes .codelabgen/lessons/<id>/spec.yaml', then: 'codelabgen state set <id> spec' },
-  { stage: 'spec', next_stage: 'code', role: 'code-author', work: 'writes the lesson code and tests', then: 'codelabgen state set <id> code' },
-  { stage: 'code', next_stage: 'verified', role: 'code-fixer', work: 'codelabgen verify <id> --update-state passes (a code-fixer repairs failures)', then: 'nothing: verify sets verified or counts a failure' },
-  { stage: 'verified', next_stage: 'readalong', role: 'readalong-writer', work: 'writes docs/readalong.md', then: 'codelabgen state set <id> readalong' },
-  { stage: 'readalong', next_stage: 'notes', role: 'notes-writer', work: 'writes docs/notes.md', then: 'codelabgen state set <id> notes' },
-  { stage: 'notes', next_stage: 'reviewed', role: 'lesson-reviewer', work: 'writes .codelabgen/lessons/<id>/review.md with verdict pass', then: 'codelabgen state set <id> reviewed' },
-  { stage: 'reviewed', next_stage: 'done', role: 'orchestrator', work: 'final checks', then: 'codelabgen state set <id> done' },
+  {
+    stage: 'pending',
+    next_stage: 'spec',
+    role: 'example-designer',
+    work: 'writes .codelabgen/lessons/<id>/spec.yaml',
+    then: 'codelabgen state set <id> spec',
+  },
+  {
+    stage: 'spec',
+    next_stage: 'code',
+    role: 'code-author',
+    work: 'writes the lesson code and tests',
+    then: 'codelabgen state set <id> code',
+  },
+  {
+    stage: 'code',
+    next_stage: 'verified',
+    role: 'code-fixer',
+    work: 'codelabgen verify <id> --update-state passes (a code-fixer repairs failures)',
+    then: 'nothing: verify sets verified or counts a failure',
+  },
+  {
+    stage: 'verified',
+    next_stage: 'readalong',
+    role: 'readalong-writer',
+    work: 'writes docs/readalong.md',
+    then: 'codelabgen state set <id> readalong',
+  },
+  {
+    stage: 'readalong',
+    next_stage: 'notes',
+    role: 'notes-writer',
+    work: 'writes docs/notes.md',
+    then: 'codelabgen state set <id> notes',
+  },
+  {
+    stage: 'notes',
+    next_stage: 'reviewed',
+    role: 'lesson-reviewer',
+    work: 'writes .codelabgen/lessons/<id>/review.md with verdict pass',
+    then: 'codelabgen state set <id> reviewed',
+  },
+  {
+    stage: 'reviewed',
+    next_stage: 'done',
+    role: 'orchestrator',
+    work: 'final checks',
+    then: 'codelabgen state set <id> done',
+  },
   { stage: 'done', next_stage: null, role: 'orchestrator', work: 'nothing', then: 'nothing' },
 ];
 
@@ -49,7 +91,11 @@ export function staleReview(lesson: LessonState, round: number | undefined, mtim
 }
 
 function unblocked(lesson: LessonState, verb: string): void {
-  if (lesson.blocked) refuse(`lesson ${lesson.id} is blocked (${printable(lesson.blocked.reason, 120)}); it cannot ${verb} until unblocked`, `codelabgen state unblock ${lesson.id}`);
+  if (lesson.blocked)
+    refuse(
+      `lesson ${lesson.id} is blocked (${printable(lesson.blocked.reason, 120)}); it cannot ${verb} until unblocked`,
+      `codelabgen state unblock ${lesson.id}`,
+    );
 }
 
 /** Phases in which every lesson is done: a move back there must reopen the course (`--reopen`). */
@@ -81,22 +127,54 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
   const target = parseStage(stageName);
   unblocked(lesson, 'move');
   const from = lesson.stage;
-  if (target === from) refuse(`lesson ${id} is already at ${from}`, ...(from === 'pending' ? [] : [`to redo ${from}: codelabgen state rework ${id} ${from} --note "why" (moves it back to ${reworkTarget(from)})`]));
+  if (target === from)
+    refuse(
+      `lesson ${id} is already at ${from}`,
+      ...(from === 'pending'
+        ? []
+        : [
+            `to redo ${from}: codelabgen state rework ${id} ${from} --note "why" (moves it back to ${reworkTarget(from)})`,
+          ]),
+    );
   const finished = FINISHED_PHASES.includes(state.phase);
-  if (reopen && (!finished || stageIndex(target) > stageIndex(from))) refuse(`state set ${id}: --reopen is only for moving a lesson back while the course is at ${FINISHED_PHASES.join(' or ')} (it is at ${state.phase})`);
+  if (reopen && (!finished || stageIndex(target) > stageIndex(from)))
+    refuse(
+      `state set ${id}: --reopen is only for moving a lesson back while the course is at ${FINISHED_PHASES.join(' or ')} (it is at ${state.phase})`,
+    );
   if (stageIndex(target) < stageIndex(from)) {
     if (finished && !reopen) {
-      refuse(`lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`);
+      refuse(
+        `lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`,
+      );
     }
     const reverify = facts.drifted === true && stageIndex(target) <= stageIndex('code');
-    return { ...decideBack(lesson, target, note, budgets, facts.review), ...(reopen ? { reopened: state.phase } : {}), ...(reverify ? { drifted: true as const } : {}) };
+    return {
+      ...decideBack(lesson, target, note, budgets, facts.review),
+      ...(reopen ? { reopened: state.phase } : {}),
+      ...(reverify ? { drifted: true as const } : {}),
+    };
   }
   if (target === 'verified') refuse(`lesson ${id}: verified is set only by "codelabgen verify ${id} --update-state"`);
   const next = stageRow(from).next_stage;
-  if (target !== next) refuse(`lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`);
+  if (target !== next)
+    refuse(
+      `lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`,
+    );
   const problems = facts.forwardProblems;
-  if (problems.length > 0) refuse(`lesson ${id}: cannot move to ${target}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, ...problems.slice(1, 20));
-  return { kind: 'lesson.stage', lesson: id, from, to: target, note, review_round_used: false, ...(target === 'reviewed' ? facts.review : {}) };
+  if (problems.length > 0)
+    refuse(
+      `lesson ${id}: cannot move to ${target}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      ...problems.slice(1, 20),
+    );
+  return {
+    kind: 'lesson.stage',
+    lesson: id,
+    from,
+    to: target,
+    note,
+    review_round_used: false,
+    ...(target === 'reviewed' ? facts.review : {}),
+  };
 }
 
 /**
@@ -107,9 +185,14 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
 export function decideRework(state: State, request: SetRequest, facts: StageMoveFacts, budgets: Budgets): EventDraft {
   const lesson = requireLesson(state, request.id);
   const redo = parseStage(request.stage);
-  if (redo === 'pending') refuse(`state rework ${lesson.id}: pending is no work to redo; to write the spec again: codelabgen state rework ${lesson.id} spec --note "why"`);
+  if (redo === 'pending')
+    refuse(
+      `state rework ${lesson.id}: pending is no work to redo; to write the spec again: codelabgen state rework ${lesson.id} spec --note "why"`,
+    );
   if (stageIndex(redo) > stageIndex(lesson.stage)) {
-    refuse(`lesson ${lesson.id} is at ${lesson.stage}: ${redo} is not done yet, so there is nothing to redo; the work now is ${stageRow(lesson.stage).next_stage ?? 'none'}`);
+    refuse(
+      `lesson ${lesson.id} is at ${lesson.stage}: ${redo} is not done yet, so there is nothing to redo; the work now is ${stageRow(lesson.stage).next_stage ?? 'none'}`,
+    );
   }
   return decideSet(state, { ...request, stage: reworkTarget(redo) }, facts, budgets);
 }
@@ -130,9 +213,16 @@ function reworkHint(id: string, target: Stage): string {
   return `moving back to ${target} redoes ${redo}; to name the stage to redo instead: codelabgen state rework ${id} ${redo} --note "why"`;
 }
 
-function decideBack(lesson: LessonState, target: Stage, note: string | null, budgets: Budgets, review: ReviewEvidence): Extract<EventDraft, { kind: 'lesson.stage' }> {
+function decideBack(
+  lesson: LessonState,
+  target: Stage,
+  note: string | null,
+  budgets: Budgets,
+  review: ReviewEvidence,
+): Extract<EventDraft, { kind: 'lesson.stage' }> {
   const id = lesson.id;
-  if (note === null || note.trim() === '') refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`, reworkHint(id, target));
+  if (note === null || note.trim() === '')
+    refuse(`lesson ${id}: moving back from ${lesson.stage} to ${target} needs --note "why"`, reworkHint(id, target));
   const usesRound = lesson.stage === 'notes' || lesson.stage === 'reviewed';
   const rounds = reviewRounds(lesson, budgets);
   if (usesRound && lesson.review_rounds_used >= rounds) {
@@ -141,7 +231,15 @@ function decideBack(lesson: LessonState, target: Stage, note: string | null, bud
       `block it for the user: codelabgen state block ${id} --reason "..."; the user may grant one more round: codelabgen state unblock ${id} --review-round --note "<their decision>"`,
     );
   }
-  return { kind: 'lesson.stage', lesson: id, from: lesson.stage, to: target, note, review_round_used: usesRound, ...(usesRound ? review : {}) };
+  return {
+    kind: 'lesson.stage',
+    lesson: id,
+    from: lesson.stage,
+    to: target,
+    note,
+    review_round_used: usesRound,
+    ...(usesRound ? review : {}),
+  };
 }
 
 /** What the disk says for `state fail`: the hash of the lesson's code now (null when missing). */
@@ -153,12 +251,21 @@ export interface FailFacts {
  * `state fail <id> --note`: the shared fix-attempt rule (fix-budget.ts). A failure that a failing
  * `verify --update-state` already counted (same code since) is refused: one failure, one attempt.
  */
-export function decideFail(state: State, id: string, note: string | undefined, facts: FailFacts, budgets: Budgets): EventDraft {
+export function decideFail(
+  state: State,
+  id: string,
+  note: string | undefined,
+  facts: FailFacts,
+  budgets: Budgets,
+): EventDraft {
   if (note === undefined || note.trim() === '') refuse(`state fail ${id}: --note "<one-line cause>" is required`);
   const lesson = requireLesson(state, id);
   // One failure, one count: a failure verify already counted (same code) takes the note, not an attempt.
   // A fix-budget block from that very verify keeps its note too; a user's block refuses as before.
-  const counted = lesson.stage === 'code' && (!lesson.blocked || lesson.blocked.by === 'fix-budget') ? countedByVerify(lesson, facts.codeHash) : null;
+  const counted =
+    lesson.stage === 'code' && (!lesson.blocked || lesson.blocked.by === 'fix-budget')
+      ? countedByVerify(lesson, facts.codeHash)
+      : null;
   if (counted !== null) return { kind: 'lesson.fail_note', lesson: id, note, run: counted === 0 ? null : counted };
   return decideFailure(state, id, note, budgets, 'state fail', null);
 }
@@ -179,8 +286,15 @@ export function reviewRounds(lesson: LessonState, budgets: Budgets): number {
 export function decideUnblock(state: State, id: string, note: string | null = null, reviewRound = false): EventDraft {
   const lesson = requireLesson(state, id);
   if (!lesson.blocked) refuse(`lesson ${id} is not blocked`);
-  if (reviewRound && (note === null || note.trim() === '')) refuse(`state unblock ${id}: --review-round records the user's decision; add --note "<what the user decided>"`);
-  return { kind: 'lesson.unblock', lesson: id, fix_budget_reset: lesson.blocked.by === 'fix-budget', note, review_round_granted: reviewRound };
+  if (reviewRound && (note === null || note.trim() === ''))
+    refuse(`state unblock ${id}: --review-round records the user's decision; add --note "<what the user decided>"`);
+  return {
+    kind: 'lesson.unblock',
+    lesson: id,
+    fix_budget_reset: lesson.blocked.by === 'fix-budget',
+    note,
+    review_round_granted: reviewRound,
+  };
 }
 
 export function decideStale(state: State, id: string, reason: string | undefined): EventDraft {

@@ -18,22 +18,52 @@ export function runningTaskFor(state: State, lesson: string): Task | undefined {
 export const TASK_PHASES: readonly Phase[] = TASK_PHASE_NAMES;
 
 /** `state task start --phase P --role R`: a worker for the current phase; several may run at once. */
-export function decidePhaseTaskStart(state: State, phase: string, role: string | undefined, leaseSeconds: number): EventDraft {
-  if (!(TASK_PHASES as readonly string[]).includes(phase)) refuse(`--phase "${printable(phase)}": phase tasks are for ${TASK_PHASES.join(', ')}`);
-  if (phase !== state.phase) refuse(`--phase ${phase}: the course is at phase ${state.phase}; a phase task is for the current phase`);
-  if (role === undefined) refuse(`state task start --phase ${phase}: --role R is required for a phase task (e.g. --role researcher)`);
-  if (!RoleParser.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
-  return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson: null, phase: phase as Phase, role, lease_seconds: leaseSeconds };
+export function decidePhaseTaskStart(
+  state: State,
+  phase: string,
+  role: string | undefined,
+  leaseSeconds: number,
+): EventDraft {
+  if (!(TASK_PHASES as readonly string[]).includes(phase))
+    refuse(`--phase "${printable(phase)}": phase tasks are for ${TASK_PHASES.join(', ')}`);
+  if (phase !== state.phase)
+    refuse(`--phase ${phase}: the course is at phase ${state.phase}; a phase task is for the current phase`);
+  if (role === undefined)
+    refuse(`state task start --phase ${phase}: --role R is required for a phase task (e.g. --role researcher)`);
+  if (!RoleParser.safeParse(role).success)
+    refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  return {
+    kind: 'task.start',
+    task: `t${state.task_counter + 1}`,
+    lesson: null,
+    phase: phase as Phase,
+    role,
+    lease_seconds: leaseSeconds,
+  };
 }
 
 /** `state task start <lesson> [--role R]`: refused while another task on the lesson is running. */
-export function decideTaskStart(state: State, lesson: string, givenRole: string | undefined, leaseSeconds: number): EventDraft {
+export function decideTaskStart(
+  state: State,
+  lesson: string,
+  givenRole: string | undefined,
+  leaseSeconds: number,
+): EventDraft {
   const stage = requireLesson(state, lesson).stage;
-  if (stage === 'done') refuse(`lesson ${lesson} is done; no worker runs on a done lesson`, `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`);
+  if (stage === 'done')
+    refuse(
+      `lesson ${lesson} is done; no worker runs on a done lesson`,
+      `to rework it, move it back first: codelabgen state set ${lesson} <stage> --note "why"`,
+    );
   const role = givenRole ?? defaultRole(lesson, stage);
-  if (!RoleParser.safeParse(role).success) refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
+  if (!RoleParser.safeParse(role).success)
+    refuse(`--role "${printable(role)}": expected a worker role in kebab-case like "code-author"`);
   const running = runningTaskFor(state, lesson);
-  if (running) refuse(`lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`, `finish it first: codelabgen state task done|fail|reset ${running.id}`);
+  if (running)
+    refuse(
+      `lesson ${lesson} already has a running task ${running.id} (${running.role}, started ${running.started_at})`,
+      `finish it first: codelabgen state task done|fail|reset ${running.id}`,
+    );
   return { kind: 'task.start', task: `t${state.task_counter + 1}`, lesson, role, lease_seconds: leaseSeconds };
 }
 
@@ -48,30 +78,52 @@ export interface TaskStartRequest {
 /** `state task start <lesson>` or `state task start --phase P --role R`. */
 export function decideStart(state: State, request: TaskStartRequest): EventDraft {
   const { lesson, phase, role, leaseSeconds } = request;
-  if ((lesson === undefined) === (phase === undefined)) refuse(`state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`, 'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher');
-  return phase === undefined ? decideTaskStart(state, lesson as string, role, leaseSeconds) : decidePhaseTaskStart(state, phase, role, leaseSeconds);
+  if ((lesson === undefined) === (phase === undefined))
+    refuse(
+      `state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`,
+      'codelabgen state task start 1.2   or   codelabgen state task start --phase sources --role source-researcher',
+    );
+  return phase === undefined
+    ? decideTaskStart(state, lesson as string, role, leaseSeconds)
+    : decidePhaseTaskStart(state, phase, role, leaseSeconds);
 }
 
 /** The worker role of the lesson's current stage (`state stages`), as `--role` defaults to it. */
 export function defaultRole(lesson: string, stage: Stage): string {
   const role = stageRow(stage).role;
-  if (role === 'orchestrator') refuse(`lesson ${lesson} is at ${stage}: no worker role does the next step (${stageRow(stage).work}); give --role R if a worker runs anyway`);
+  if (role === 'orchestrator')
+    refuse(
+      `lesson ${lesson} is at ${stage}: no worker role does the next step (${stageRow(stage).work}); give --role R if a worker runs anyway`,
+    );
   return role;
 }
 
 export function requireRunningTask(state: State, id: string): Task {
-  if (!new RegExp(TASK_ID_PATTERN).test(id)) refuse(`"${printable(id)}" is not a task id (expected one like "t12")`, 'list tasks with: codelabgen state task list');
+  if (!new RegExp(TASK_ID_PATTERN).test(id))
+    refuse(
+      `"${printable(id)}" is not a task id (expected one like "t12")`,
+      'list tasks with: codelabgen state task list',
+    );
   const task = getOwn(state.tasks, id);
   if (!task) refuse(`unknown task "${id}"`, 'list tasks with: codelabgen state task list');
-  if (task.status !== 'running') refuse(`task ${id} is not running (it is ${task.status}${task.finished_at ? ` since ${task.finished_at}` : ''})`);
+  if (task.status !== 'running')
+    refuse(`task ${id} is not running (it is ${task.status}${task.finished_at ? ` since ${task.finished_at}` : ''})`);
   return task;
 }
 
 /** `state task done|fail <task> [--note] [--result]`; a result must be about the task's lesson. */
-export function decideTaskFinish(state: State, id: string, status: 'done' | 'failed', note: string | null, result: WorkerStatus | null): EventDraft {
+export function decideTaskFinish(
+  state: State,
+  id: string,
+  status: 'done' | 'failed',
+  note: string | null,
+  result: WorkerStatus | null,
+): EventDraft {
   const task = requireRunningTask(state, id);
-  if (result && 'lesson' in result && task.lesson !== null && result.lesson !== task.lesson) refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
-  if (result && 'phase' in result && task.phase !== undefined && result.phase !== task.phase) refuse(`--result: phase: is "${result.phase}", but task ${id} is for phase ${task.phase}`);
+  if (result && 'lesson' in result && task.lesson !== null && result.lesson !== task.lesson)
+    refuse(`--result: lesson: is "${result.lesson}", but task ${id} is for lesson ${task.lesson}`);
+  if (result && 'phase' in result && task.phase !== undefined && result.phase !== task.phase)
+    refuse(`--result: phase: is "${result.phase}", but task ${id} is for phase ${task.phase}`);
   return { kind: 'task.finish', task: id, status, note, result };
 }
 
@@ -93,16 +145,23 @@ export function parseLease(text: string, label: string): number {
  * one; the lesson is untouched. With `ifExpiredAt`, a running task is reset only when its lease
  * has run out by then (interrupted), never one a worker still holds.
  */
-export function decideTaskReset(state: State, id: string, note: string | null, ifExpiredAt: Date | null = null): EventDraft {
+export function decideTaskReset(
+  state: State,
+  id: string,
+  note: string | null,
+  ifExpiredAt: Date | null = null,
+): EventDraft {
   const task = getOwn(state.tasks, id);
   if (task?.status === 'failed' && isOpen(state, task)) return { kind: 'task.reset', task: id, note };
   const running = requireRunningTask(state, id);
   if (ifExpiredAt !== null && leaseHolds(running, ifExpiredAt)) {
-    refuse(`task ${id} is running and its lease holds until ${running.lease_expires_at}: --if-expired resets only an interrupted task`, `a worker is on it; wait, or reset it without --if-expired if it is really gone`);
+    refuse(
+      `task ${id} is running and its lease holds until ${running.lease_expires_at}: --if-expired resets only an interrupted task`,
+      `a worker is on it; wait, or reset it without --if-expired if it is really gone`,
+    );
   }
   return { kind: 'task.reset', task: id, note };
 }
-
 
 export function listedTask(task: Task, now: Date): ListedTask {
   return task.status === 'running' && !leaseHolds(task, now) ? { ...task, status: 'interrupted' } : task;
@@ -116,7 +175,10 @@ function byNumber(a: Task, b: Task): number {
 export function isOpen(state: State, task: Task): boolean {
   if (task.status === 'running') return true;
   if (task.status !== 'failed') return false;
-  return !Object.values(state.tasks).some((later) => byNumber(later, task) > 0 && sameSubject(later, task) && (later.status === 'done' || later.status === 'failed'));
+  return !Object.values(state.tasks).some(
+    (later) =>
+      byNumber(later, task) > 0 && sameSubject(later, task) && (later.status === 'done' || later.status === 'failed'),
+  );
 }
 
 function sameSubject(a: Task, b: Task): boolean {
@@ -129,7 +191,11 @@ function sameSubject(a: Task, b: Task): boolean {
  */
 export function listTasks(state: State, filter: 'all' | 'open' | 'running', now: Date): ListedTask[] {
   return Object.values(state.tasks)
-    .filter((task) => filter === 'all' || (filter === 'running' ? task.status === 'running' && leaseHolds(task, now) : isOpen(state, task)))
+    .filter(
+      (task) =>
+        filter === 'all' ||
+        (filter === 'running' ? task.status === 'running' && leaseHolds(task, now) : isOpen(state, task)),
+    )
     .sort(byNumber)
     .map((task) => listedTask(task, now));
 }

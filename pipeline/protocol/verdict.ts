@@ -9,16 +9,38 @@ import { requireLesson } from './lessons.ts';
 /** Refuses unless the lesson can take a verdict: at stage code and not blocked. */
 export function requireAtCode(state: State, id: string): void {
   const lesson = requireLesson(state, id);
-  if (lesson.blocked) refuse(`lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`, `codelabgen state unblock ${id}`);
-  if (lesson.stage !== 'code') refuse(`lesson ${id} is at ${lesson.stage}; verify --update-state needs it at code`, `to verify it again: codelabgen state set ${id} code`);
+  if (lesson.blocked)
+    refuse(
+      `lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`,
+      `codelabgen state unblock ${id}`,
+    );
+  if (lesson.stage !== 'code')
+    refuse(
+      `lesson ${id} is at ${lesson.stage}; verify --update-state needs it at code`,
+      `to verify it again: codelabgen state set ${id} code`,
+    );
 }
 
 /** The run's verdict as an event (`evidence`: the first failing test, from its output): pass → lesson.verified with the code hash; failure → a fix attempt used. */
 export function decideVerdict(state: State, result: RunResult, evidence: string | null, budgets: Budgets): EventDraft {
   if (!result.passed) {
-    const failure = decideFailure(state, result.lesson, result.cause ?? 'tests failed', budgets, 'verify', result.run, result.code_hash);
+    const failure = decideFailure(
+      state,
+      result.lesson,
+      result.cause ?? 'tests failed',
+      budgets,
+      'verify',
+      result.run,
+      result.code_hash,
+    );
     return { ...failure, tests: result.tests, evidence } as EventDraft;
   }
   requireAtCode(state, result.lesson);
-  return { kind: 'lesson.verified', lesson: result.lesson, code_hash: result.code_hash, run: result.run, tests: result.tests };
+  return {
+    kind: 'lesson.verified',
+    lesson: result.lesson,
+    code_hash: result.code_hash,
+    run: result.run,
+    tests: result.tests,
+  };
 }

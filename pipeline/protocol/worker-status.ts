@@ -4,7 +4,9 @@ import type { WorkerStatus } from '../../content-schemas/index.ts';
 import { DataFileError, WorkerStatusParser, issuesToProblems, zodSchemas } from '../../content-schemas/fast.ts';
 
 /** What the task a status is recorded for expects: a lesson worker's status or a phase worker's. */
-export type StatusExpectation = { task: string; lesson: string; phase?: undefined } | { task: string; phase: string; lesson?: undefined };
+export type StatusExpectation =
+  | { task: string; lesson: string; phase?: undefined }
+  | { task: string; phase: string; lesson?: undefined };
 
 /** Characters the brace scan may visit in all (text of unbalanced braces is quadratic otherwise). */
 const SCAN_BUDGET = 32 * 1024 * 1024;
@@ -14,7 +16,10 @@ function objectEnd(text: string, start: number, budget: { left: number }): numbe
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length; i += 1) {
-    if (--budget.left < 0) throw new DataFileError('(worker status)', ['too many unbalanced braces to find the last JSON block; end the answer with one JSON object']);
+    if (--budget.left < 0)
+      throw new DataFileError('(worker status)', [
+        'too many unbalanced braces to find the last JSON block; end the answer with one JSON object',
+      ]);
     const c = text[i];
     if (inString) {
       if (c === '\\') i += 1;
@@ -63,10 +68,11 @@ export function parseWorkerStatus(text: string, label: string, expect?: StatusEx
     if (error instanceof DataFileError) throw new DataFileError(label, error.problems);
     throw error;
   }
-  if (block === undefined) throw new DataFileError(label, ['no JSON object found (a worker ends its answer with one JSON block)']);
+  if (block === undefined)
+    throw new DataFileError(label, ['no JSON object found (a worker ends its answer with one JSON block)']);
   const parsed = WorkerStatusParser.safeParse(block);
   const kind = expect ? (expect.phase !== undefined ? 'phase' : 'lesson') : isPhaseShaped(block) ? 'phase' : 'lesson';
-  if (parsed.success && ('phase' in parsed.data) === (kind === 'phase')) return parsed.data;
+  if (parsed.success && 'phase' in parsed.data === (kind === 'phase')) return parsed.data;
   const variant = zodSchemas()[kind === 'phase' ? 'PhaseWorkerStatusSchema' : 'LessonWorkerStatusSchema'];
   const checked = variant.safeParse(block, { reportInput: true });
   const problems = checked.success ? [] : issuesToProblems(checked.error.issues);

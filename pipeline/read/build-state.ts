@@ -61,4 +61,3 @@ export function lessonPagesRendered(): number {
 export function takePreparedCourse(root: string): PreparedCourse | null {
   return preparedCourse?.root === root ? preparedCourse : null;
 }
-

@@ -3,8 +3,35 @@
 // imported through pipeline/read/index.ts.
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config, Curriculum, GlossaryEntry, LessonSpec, LessonState, Report, Review, RunResult, Source, Stage, State, Topic } from '../../content-schemas/index.ts';
-import { STAGES, CurriculumSchema, GlossaryEntrySchema, LessonSpecSchema, ReportSchema, ReviewSchema, SourceSchema, TopicSchema, parseData, parseDataFile, parseFrontMatter, parseJsonlFile, readTextFile } from '../../content-schemas/index.ts';
+import type {
+  Config,
+  Curriculum,
+  GlossaryEntry,
+  LessonSpec,
+  LessonState,
+  Report,
+  Review,
+  RunResult,
+  Source,
+  Stage,
+  State,
+  Topic,
+} from '../../content-schemas/index.ts';
+import {
+  STAGES,
+  CurriculumSchema,
+  GlossaryEntrySchema,
+  LessonSpecSchema,
+  ReportSchema,
+  ReviewSchema,
+  SourceSchema,
+  TopicSchema,
+  parseData,
+  parseDataFile,
+  parseFrontMatter,
+  parseJsonlFile,
+  readTextFile,
+} from '../../content-schemas/index.ts';
 import { isInside, realPathOf } from '../course/inside.ts';
 import { loadConfig } from '../course/config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, lessonFolderPath, type Course } from '../course/course.ts';
@@ -39,7 +66,11 @@ export interface CourseView {
 export function readCourse(root: string): CourseView {
   const course = courseAt(root);
   const file = courseFile(course, ARTIFACTS.curriculum);
-  if (!existsSync(file)) refuse(`${ARTIFACTS.curriculum} not found in ${course.root}: the site needs a curriculum`, 'write the curriculum first (phase curriculum)');
+  if (!existsSync(file))
+    refuse(
+      `${ARTIFACTS.curriculum} not found in ${course.root}: the site needs a curriculum`,
+      'write the curriculum first (phase curriculum)',
+    );
   const curriculum = parseDataFile(CurriculumSchema, file, ARTIFACTS.curriculum);
   const state = readStateFile(course);
   const lessons: SiteLesson[] = [];
@@ -71,7 +102,10 @@ function courseFile(course: Course, relative: string): string {
   const file = insideCourse(course, relative, relative);
   const real = realPathOf(file);
   if (!isInside(real, course.dir)) {
-    refuse(`${relative} resolves outside ${path.basename(course.dir)}/ (to ${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course is a file of its own`, 'replace the symbolic link with the file itself');
+    refuse(
+      `${relative} resolves outside ${path.basename(course.dir)}/ (to ${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course is a file of its own`,
+      'replace the symbolic link with the file itself',
+    );
   }
   return file;
 }
@@ -116,10 +150,16 @@ export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
 /** What a publish build that shows no lesson says, by the course's rule. */
 export function nothingPublished(view: CourseView): string {
   const rule = view.config.site.publish;
-  const some = view.lessons.slice(0, 5).map((l) => `${l.id} (${l.stage ?? 'no state'})`).join(', ') + (view.lessons.length > 5 ? ', ...' : '');
+  const some =
+    view.lessons
+      .slice(0, 5)
+      .map((l) => `${l.id} (${l.stage ?? 'no state'})`)
+      .join(', ') + (view.lessons.length > 5 ? ', ...' : '');
   const config = '.codelabgen/config.yaml';
-  if (view.lessons.length === 0) return 'site build: 0 lessons to publish: the course has no lessons yet; add one with codelabgen new lesson, or build with --drafts';
-  if (rule === 'verified') return `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`;
+  if (view.lessons.length === 0)
+    return 'site build: 0 lessons to publish: the course has no lessons yet; add one with codelabgen new lesson, or build with --drafts';
+  if (rule === 'verified')
+    return `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`;
   return `site build: 0 lessons to publish: site.publish is done and no lesson is at stage done (${some}); to publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or build with --drafts`;
 }
 
@@ -169,4 +209,3 @@ export function readReport(course: Course): Report | null {
   const file = courseFile(course, ARTIFACTS.reportJson);
   return existsSync(file) ? parseDataFile(ReportSchema, file, ARTIFACTS.reportJson) : null;
 }
-

@@ -14,4 +14,5 @@ export function gitHistory(course: string): GitHistory {
 
 /** The build's one line about a shallow clone, with the hint (docs/site.md "Last updated"). */
 export const SHALLOW_CLONE_WARNING = 'the course is in a shallow git clone: lesson pages show no "Last updated" date';
-export const SHALLOW_CLONE_HINT = 'fetch the whole history for the dates: git fetch --unshallow, or actions/checkout with fetch-depth: 0';
+export const SHALLOW_CLONE_HINT =
+  'fetch the whole history for the dates: git fetch --unshallow, or actions/checkout with fetch-depth: 0';

@@ -13,7 +13,12 @@ export * from './course-data.ts';
 export * from './build-state.ts';
 export * from './lesson-files.ts';
 export * from './git-history.ts';
-export { readCachedDiagram as readDiagramSvg, diagramOutcome, diagramRenderer, type CachedDiagram } from '../site/diagrams.ts';
+export {
+  readCachedDiagram as readDiagramSvg,
+  diagramOutcome,
+  diagramRenderer,
+  type CachedDiagram,
+} from '../site/diagrams.ts';
 export { leanSvg, pruneStyle, type DiagramStyle } from '../site/diagram-theme.ts';
 export { readSiteAssets } from '../site/assets.ts';
 export { CodeRefError, parseCodeRef, resolveCodeRef } from '../site/code-refs.ts';

@@ -31,8 +31,16 @@ export function lessonLink(linkBase: string, lesson: { id: string; slug: string 
 }
 
 /** The link targets of a build: every lesson of the course, `included` when it has a page. */
-export function docLinks(view: CourseView, included: (lesson: SiteLesson) => boolean, href: DocLinks['href']): DocLinks {
-  return { courseRoot: view.course.root, lessons: view.lessons.map((l) => ({ id: l.id, slug: l.slug, dir: l.dir, included: included(l) })), href };
+export function docLinks(
+  view: CourseView,
+  included: (lesson: SiteLesson) => boolean,
+  href: DocLinks['href'],
+): DocLinks {
+  return {
+    courseRoot: view.course.root,
+    lessons: view.lessons.map((l) => ({ id: l.id, slug: l.slug, dir: l.dir, included: included(l) })),
+    href,
+  };
 }
 
 /**
@@ -51,7 +59,17 @@ export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean,
       if (!doc.endsWith('.mdx')) return { doc, mdx: false, ...renderDoc(text, ctx) };
       if (!mdx) refuse(mdxNotAllowed(lesson.id, doc));
       const info = readMdxDoc(text, ctx);
-      return { doc, mdx: true, title: info.title, description: null, segments: [], problems: info.problems, diagrams: info.diagrams, images: [], words: info.words };
+      return {
+        doc,
+        mdx: true,
+        title: info.title,
+        description: null,
+        segments: [],
+        problems: info.problems,
+        diagrams: info.diagrams,
+        images: [],
+        words: info.words,
+      };
     }
     return null;
   };
@@ -77,7 +95,10 @@ function lessonFile(lessonDir: string, lesson: SiteLesson, relative: string): st
     return realPathInside(lessonDir, relative);
   } catch (error) {
     if (!(error instanceof OutsideError)) throw error;
-    return refuse(`${lesson.dir}/${relative} resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`, 'replace the symbolic link with the file itself');
+    return refuse(
+      `${lesson.dir}/${relative} resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`,
+      'replace the symbolic link with the file itself',
+    );
   }
 }
 
@@ -89,17 +110,28 @@ export function readDiagramFiles(course: Course, lesson: SiteLesson): DiagramRef
     dir = realPathInside(lessonDir, 'docs/diagrams');
   } catch (error) {
     if (!(error instanceof OutsideError)) throw error;
-    return refuse(`${lesson.dir}/docs/diagrams resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`, 'replace the symbolic link with the folder itself');
+    return refuse(
+      `${lesson.dir}/docs/diagrams resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`,
+      'replace the symbolic link with the folder itself',
+    );
   }
   if (dir === null) return [];
-  return readdirSync(dir)
-    // A symlinked .mmd is skipped (never followed); a pipe, device or socket is refused by readTextFile.
-    .filter((name) => name.endsWith('.mmd') && !lstatSync(path.join(dir, name)).isSymbolicLink())
-    .sort()
-    .map((name) => {
-      const source = readTextFile(path.join(dir, name), `${lesson.dir}/docs/diagrams/${name}`);
-      return { hash: diagramHash(source), source, label: `docs/diagrams/${name}`, title: diagramTitle(source, name.replace(/\.mmd$/, '')), lesson: lesson.id };
-    });
+  return (
+    readdirSync(dir)
+      // A symlinked .mmd is skipped (never followed); a pipe, device or socket is refused by readTextFile.
+      .filter((name) => name.endsWith('.mmd') && !lstatSync(path.join(dir, name)).isSymbolicLink())
+      .sort()
+      .map((name) => {
+        const source = readTextFile(path.join(dir, name), `${lesson.dir}/docs/diagrams/${name}`);
+        return {
+          hash: diagramHash(source),
+          source,
+          label: `docs/diagrams/${name}`,
+          title: diagramTitle(source, name.replace(/\.mmd$/, '')),
+          lesson: lesson.id,
+        };
+      })
+  );
 }
 
 export interface CodeFile {
@@ -121,8 +153,10 @@ export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
     const stats = lstatSync(path.join(dir, file));
     // A symlink is shown as such, never followed; a file over the limit, or anything but a regular
     // file, is listed without being read.
-    if (stats.isSymbolicLink()) return { path: file, lang: langOf(file), text: '(symbolic link)', bytes: 15, binary: false };
-    if (!stats.isFile() || stats.size > MAX_CODE_FILE_BYTES) return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true };
+    if (stats.isSymbolicLink())
+      return { path: file, lang: langOf(file), text: '(symbolic link)', bytes: 15, binary: false };
+    if (!stats.isFile() || stats.size > MAX_CODE_FILE_BYTES)
+      return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true };
     let bytes: Buffer;
     try {
       bytes = readRegularFile(path.join(dir, file), MAX_CODE_FILE_BYTES);
@@ -167,4 +201,3 @@ export function readLessonDownload(courseRoot: string, dir: string): DownloadFil
     }
   });
 }
-

@@ -10,7 +10,11 @@ import { runNumbers } from '../verify/runs.ts';
 
 export function writeReportFiles(course: Course, lastSeq: number): Report {
   const events = scanLog(eventsPath(course)).events.filter((event) => event.seq <= lastSeq);
-  const recordedRuns = new Map(events.flatMap((event) => (event.kind === 'lessons.register' ? event.lessons : [])).map((lesson) => [lesson.id, runNumbers(abs(course, ARTIFACTS.runsDir(lesson.id))).at(-1) ?? 0] as const));
+  const recordedRuns = new Map(
+    events
+      .flatMap((event) => (event.kind === 'lessons.register' ? event.lessons : []))
+      .map((lesson) => [lesson.id, runNumbers(abs(course, ARTIFACTS.runsDir(lesson.id))).at(-1) ?? 0] as const),
+  );
   const report = buildReport(events, recordedRuns);
   writeFileAtomic(abs(course, ARTIFACTS.reportJson), `${JSON.stringify(report, null, 2)}\n`);
   writeFileAtomic(abs(course, ARTIFACTS.reportMd), renderReport(report));

@@ -15,14 +15,25 @@ function ms(from: string, to: string | null): number | null {
 function phasesOf(events: readonly Event[]): Report['phases'] {
   const init = events.find((event) => event.kind === 'course.init');
   type Entered = { phase: Report['phase']; at: string; approved: boolean; reopened_from: Report['phase'] | null };
-  const entered: Entered[] = [{ phase: 'init', at: init?.ts ?? events[0]?.ts ?? '', approved: false, reopened_from: null }];
+  const entered: Entered[] = [
+    { phase: 'init', at: init?.ts ?? events[0]?.ts ?? '', approved: false, reopened_from: null },
+  ];
   for (const event of events) {
-    if (event.kind === 'phase.advance') entered.push({ phase: event.to, at: event.ts, approved: event.approved, reopened_from: null });
-    if (event.kind === 'lesson.stage' && event.reopened) entered.push({ phase: 'lessons', at: event.ts, approved: false, reopened_from: event.reopened });
+    if (event.kind === 'phase.advance')
+      entered.push({ phase: event.to, at: event.ts, approved: event.approved, reopened_from: null });
+    if (event.kind === 'lesson.stage' && event.reopened)
+      entered.push({ phase: 'lessons', at: event.ts, approved: false, reopened_from: event.reopened });
   }
   return entered.map((entry, i) => {
     const next = entered[i + 1];
-    return { phase: entry.phase, started_at: entry.at, ended_at: next?.at ?? null, duration_ms: ms(entry.at, next?.at ?? null), approved: next?.approved ?? false, reopened_from: entry.reopened_from };
+    return {
+      phase: entry.phase,
+      started_at: entry.at,
+      ended_at: next?.at ?? null,
+      duration_ms: ms(entry.at, next?.at ?? null),
+      approved: next?.approved ?? false,
+      reopened_from: entry.reopened_from,
+    };
   });
 }
 
@@ -32,13 +43,43 @@ function lessonOf(track: LessonTrack, generatedAt: string, recordedRuns: Readonl
   const wallMs = track.started_at === null ? 0 : (ms(track.started_at, track.done_at ?? generatedAt) ?? 0);
   const smooth = isSmooth(track);
   return {
-    id: lesson.id, title: lesson.title, module_id: lesson.module_id, module_title: lesson.module_title, dir: lesson.dir, stage: track.stage,
-    blocked: track.blocked, stale: track.stale, fix_attempts: track.fix_attempts, fix_budget_resets: track.fix_budget_resets,
-    review_rounds: track.review_rounds, review_rounds_granted: track.review_rounds_granted, reworks: track.reworks,
-    verify: { runs: verdicts.runs + readOnly, passed: verdicts.passed, failed: verdicts.runs - verdicts.passed, read_only: readOnly, last_run: verdicts.last_run, last_passed: verdicts.last_passed, last_tests: verdicts.last_tests, last_at: verdicts.last_at },
-    failures: track.failures, blocks: track.blocks, stale_marks: track.stale_marks,
-    registered_at: track.registered_at, started_at: track.started_at, done_at: track.done_at, pending_to_done_ms: ms(track.registered_at, track.done_at), wall_ms: wallMs,
-    tests: track.tests, reviews: track.reviews, tasks: track.tasks, smooth, summary: lessonSummary(track, wallMs), story: smooth ? [] : track.story,
+    id: lesson.id,
+    title: lesson.title,
+    module_id: lesson.module_id,
+    module_title: lesson.module_title,
+    dir: lesson.dir,
+    stage: track.stage,
+    blocked: track.blocked,
+    stale: track.stale,
+    fix_attempts: track.fix_attempts,
+    fix_budget_resets: track.fix_budget_resets,
+    review_rounds: track.review_rounds,
+    review_rounds_granted: track.review_rounds_granted,
+    reworks: track.reworks,
+    verify: {
+      runs: verdicts.runs + readOnly,
+      passed: verdicts.passed,
+      failed: verdicts.runs - verdicts.passed,
+      read_only: readOnly,
+      last_run: verdicts.last_run,
+      last_passed: verdicts.last_passed,
+      last_tests: verdicts.last_tests,
+      last_at: verdicts.last_at,
+    },
+    failures: track.failures,
+    blocks: track.blocks,
+    stale_marks: track.stale_marks,
+    registered_at: track.registered_at,
+    started_at: track.started_at,
+    done_at: track.done_at,
+    pending_to_done_ms: ms(track.registered_at, track.done_at),
+    wall_ms: wallMs,
+    tests: track.tests,
+    reviews: track.reviews,
+    tasks: track.tasks,
+    smooth,
+    summary: lessonSummary(track, wallMs),
+    story: smooth ? [] : track.story,
   };
 }
 
@@ -46,7 +87,14 @@ function lessonOf(track: LessonTrack, generatedAt: string, recordedRuns: Readonl
 function taskCounts(tasks: readonly ReportTask[]) {
   const durations = tasks.filter((task) => task.status !== 'running').map((task) => task.duration_ms ?? 0);
   const count = (status: ReportTask['status']) => tasks.filter((task) => task.status === status).length;
-  const counts = { count: tasks.length, done: count('done'), failed: count('failed'), reset: count('reset'), running: count('running'), total_ms: durations.reduce((sum, value) => sum + value, 0) };
+  const counts = {
+    count: tasks.length,
+    done: count('done'),
+    failed: count('failed'),
+    reset: count('reset'),
+    running: count('running'),
+    total_ms: durations.reduce((sum, value) => sum + value, 0),
+  };
   return { counts, durations };
 }
 
@@ -55,7 +103,12 @@ function tasksByRole(tasks: readonly ReportTask[]): Report['tasks'] {
   return roles.map((role) => {
     const { counts, durations } = taskCounts(tasks.filter((task) => task.role === role));
     const mean = durations.length > 0 ? Math.round(counts.total_ms / durations.length) : null;
-    return { role: role as Report['tasks'][number]['role'], ...counts, mean_ms: mean, max_ms: durations.length > 0 ? Math.max(...durations) : null };
+    return {
+      role: role as Report['tasks'][number]['role'],
+      ...counts,
+      mean_ms: mean,
+      max_ms: durations.length > 0 ? Math.max(...durations) : null,
+    };
   });
 }
 
@@ -72,26 +125,48 @@ function factsOf(events: readonly Event[]): Report['facts'] {
   const logs = events.filter((event): event is EventOf<'log'> => event.kind === 'log');
   const kinds = [...new Set(logs.map((event) => event.fact))].sort();
   return kinds.map((kind) => {
-    const entries = logs.filter((event) => event.fact === kind).map((event) => ({ at: event.ts, lesson: event.lesson, data: event.data }));
+    const entries = logs
+      .filter((event) => event.fact === kind)
+      .map((event) => ({ at: event.ts, lesson: event.lesson, data: event.data }));
     return { kind, count: entries.length, entries };
   });
 }
 
-const sum = (lessons: readonly ReportLesson[], pick: (lesson: ReportLesson) => number) => lessons.reduce((total, lesson) => total + pick(lesson), 0);
+const sum = (lessons: readonly ReportLesson[], pick: (lesson: ReportLesson) => number) =>
+  lessons.reduce((total, lesson) => total + pick(lesson), 0);
 const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
-function totalsOf(lessons: readonly ReportLesson[], tasks: readonly ReportTask[], phases: Report['phases'], wallMs: number): Report['totals'] {
-  const byStage = Object.fromEntries(STAGES.map((stage) => [stage, lessons.filter((lesson) => lesson.stage === stage).length])) as Record<Stage, number>;
+function totalsOf(
+  lessons: readonly ReportLesson[],
+  tasks: readonly ReportTask[],
+  phases: Report['phases'],
+  wallMs: number,
+): Report['totals'] {
+  const byStage = Object.fromEntries(
+    STAGES.map((stage) => [stage, lessons.filter((lesson) => lesson.stage === stage).length]),
+  ) as Record<Stage, number>;
   const runs = sum(lessons, (l) => l.verify.runs);
   const passed = sum(lessons, (l) => l.verify.passed);
   const withVerdict = sum(lessons, (l) => l.verify.passed + l.verify.failed);
   const reworked = lessons.filter((l) => l.reworks > 0).length;
   return {
-    lessons: lessons.length, by_stage: byStage, done: byStage.done, blocked: lessons.filter((l) => l.blocked).length, stale: lessons.filter((l) => l.stale).length,
-    fix_attempts: sum(lessons, (l) => l.fix_attempts), review_rounds: sum(lessons, (l) => l.review_rounds), verify_runs: runs,
-    tasks: tasks.length, phase_tasks: tasks.filter((task) => task.phase !== null).length, reopens: phases.filter((p) => p.reopened_from !== null).length,
-    tests: sum(lessons, (l) => l.tests?.total ?? 0), verify_passed: passed, verify_pass_rate: ratio(passed, withVerdict),
-    lessons_reworked: reworked, rework_rate: ratio(reworked, lessons.length), wall_ms: wallMs,
+    lessons: lessons.length,
+    by_stage: byStage,
+    done: byStage.done,
+    blocked: lessons.filter((l) => l.blocked).length,
+    stale: lessons.filter((l) => l.stale).length,
+    fix_attempts: sum(lessons, (l) => l.fix_attempts),
+    review_rounds: sum(lessons, (l) => l.review_rounds),
+    verify_runs: runs,
+    tasks: tasks.length,
+    phase_tasks: tasks.filter((task) => task.phase !== null).length,
+    reopens: phases.filter((p) => p.reopened_from !== null).length,
+    tests: sum(lessons, (l) => l.tests?.total ?? 0),
+    verify_passed: passed,
+    verify_pass_rate: ratio(passed, withVerdict),
+    lessons_reworked: reworked,
+    rework_rate: ratio(reworked, lessons.length),
+    wall_ms: wallMs,
   };
 }
 
@@ -106,7 +181,11 @@ export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<
   const last = events.at(-1) as Event;
   const generatedAt = last.ts;
   const folded = foldLessons(events);
-  const order = [...events].reverse().find((event): event is EventOf<'lessons.register'> => event.kind === 'lessons.register')?.lessons.map((lesson) => lesson.id) ?? [];
+  const order =
+    [...events]
+      .reverse()
+      .find((event): event is EventOf<'lessons.register'> => event.kind === 'lessons.register')
+      ?.lessons.map((lesson) => lesson.id) ?? [];
   const tracks = order.flatMap((id) => folded.lessons.get(id) ?? []);
   const lessons = tracks.map((track) => lessonOf(track, generatedAt, recordedRuns));
   const tasks = [...folded.tasks.values()].map(toReportTask);

@@ -15,7 +15,14 @@ export function reviewEvidence(course: Course, id: string): ReviewEvidence {
     const review = parseData(ReviewParser, parseFrontMatter(readTextFile(abs(course, rel), rel), rel).data, rel);
     if (review.lesson !== id) return {};
     const { verdict, reviewer, round, findings } = review;
-    return { review: { verdict, findings, ...(reviewer === undefined ? {} : { reviewer }), ...(round === undefined ? {} : { round }) } };
+    return {
+      review: {
+        verdict,
+        findings,
+        ...(reviewer === undefined ? {} : { reviewer }),
+        ...(round === undefined ? {} : { round }),
+      },
+    };
   } catch {
     return {}; // an unreadable review.md never blocks a move back; the forward check reports it
   }

@@ -45,7 +45,11 @@ function countLine(lessons: LessonState[], drifted: ReadonlySet<string>): string
   const blocked = lessons.filter((lesson) => lesson.blocked).length;
   const stale = lessons.filter((lesson) => lesson.stale).length;
   const drift = lessons.filter((lesson) => drifted.has(lesson.id)).length;
-  const flags = [blocked ? `blocked ${blocked}` : '', stale ? `stale ${stale}` : '', drift ? `drifted ${drift}` : ''].filter(Boolean);
+  const flags = [
+    blocked ? `blocked ${blocked}` : '',
+    stale ? `stale ${stale}` : '',
+    drift ? `drifted ${drift}` : '',
+  ].filter(Boolean);
   return `${parts.join(', ')}${flags.length > 0 ? `; ${flags.join(', ')}` : ''}`;
 }
 
@@ -59,14 +63,19 @@ function moduleLines(input: SummaryInput, runningByLesson: Map<string, string>):
   const lines: string[] = [];
   for (const [moduleId, lessons] of modules) {
     const done = lessons.filter((lesson) => lesson.stage === 'done').length;
-    lines.push(`module ${moduleId} ${lessons[0]?.module_title ?? ''}: ${done}/${lessons.length} done (${countLine(lessons, input.drifted)})`);
+    lines.push(
+      `module ${moduleId} ${lessons[0]?.module_title ?? ''}: ${done}/${lessons.length} done (${countLine(lessons, input.drifted)})`,
+    );
     let hidden = 0;
     for (const lesson of lessons) {
       const flags = lessonFlags(lesson, input, runningByLesson.get(lesson.id));
       if (input.all || needsAttention(lesson, flags)) lines.push(lessonLine(lesson, input, flags));
       else hidden += 1;
     }
-    if (hidden > 0) lines.push(`  (${hidden === lessons.length ? `all ${hidden}` : `${hidden} more`} pending or done, not listed; --all lists them)`);
+    if (hidden > 0)
+      lines.push(
+        `  (${hidden === lessons.length ? `all ${hidden}` : `${hidden} more`} pending or done, not listed; --all lists them)`,
+      );
   }
   return lines;
 }
@@ -77,7 +86,9 @@ export function buildSummary(input: SummaryInput): string[] {
   const next = nextPhase(state.phase);
   const lessons = state.lesson_order.flatMap((id) => (state.lessons[id] ? [state.lessons[id]] : []));
   const running = Object.values(state.tasks).filter((task) => task.status === 'running');
-  const runningByLesson = new Map(running.flatMap((task) => (task.lesson === null ? [] : [[task.lesson, `${task.id} ${task.role}`] as const])));
+  const runningByLesson = new Map(
+    running.flatMap((task) => (task.lesson === null ? [] : [[task.lesson, `${task.id} ${task.role}`] as const])),
+  );
   const lines = [
     `${state.title}`,
     `phase: ${state.phase}${next ? ` (next: ${next})` : ''}   seq ${state.last_seq}`,
@@ -87,13 +98,23 @@ export function buildSummary(input: SummaryInput): string[] {
   const missing = input.actions.filter((item) => !item.done);
   if (missing.length > 0) {
     lines.push(`to leave ${state.phase}:`);
-    for (const item of missing) lines.push(`  - ${item.id}: ${item.problems.slice(0, 3).join('; ')}${item.problems.length > 3 ? ` (and ${item.problems.length - 3} more)` : ''}`);
+    for (const item of missing)
+      lines.push(
+        `  - ${item.id}: ${item.problems.slice(0, 3).join('; ')}${item.problems.length > 3 ? ` (and ${item.problems.length - 3} more)` : ''}`,
+      );
   }
   if (lessons.length > 0) lines.push('', ...moduleLines(input, runningByLesson));
   const interrupted = running.filter((task) => !leaseHolds(task, input.now));
-  lines.push('', running.length > 0 ? `open tasks: ${running.length}${interrupted.length > 0 ? ` (${interrupted.length} interrupted)` : ''}` : 'open tasks: none');
+  lines.push(
+    '',
+    running.length > 0
+      ? `open tasks: ${running.length}${interrupted.length > 0 ? ` (${interrupted.length} interrupted)` : ''}`
+      : 'open tasks: none',
+  );
   for (const task of running) {
-    const lease = interrupted.includes(task) ? `interrupted (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})` : `running until ${task.lease_expires_at}`;
+    const lease = interrupted.includes(task)
+      ? `interrupted (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})`
+      : `running until ${task.lease_expires_at}`;
     lines.push(`  ${task.id} ${task.lesson ?? `phase ${task.phase}`} ${task.role} since ${task.started_at}, ${lease}`);
   }
   return lines;

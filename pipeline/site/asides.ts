@@ -19,7 +19,11 @@ const GITHUB_ALERTS: Record<string, { variant: AsideVariant; title: string }> = 
 const DEFAULT_TITLES: Record<AsideVariant, string> = { note: 'Note', tip: 'Tip', caution: 'Caution', danger: 'Danger' };
 
 /** The classes the aside markup uses (the sanitizer allows these and no others). */
-export const ASIDE_CLASSES = { aside: ['callout', ...ASIDE_VARIANTS.map((v) => `callout-${v}`)], p: ['callout-title'], div: ['callout-body'] };
+export const ASIDE_CLASSES = {
+  aside: ['callout', ...ASIDE_VARIANTS.map((v) => `callout-${v}`)],
+  p: ['callout-title'],
+  div: ['callout-body'],
+};
 
 /** An aside token: `tokens` are its block content (from the line after `:::`), lexed like the rest of the doc. */
 export interface AsideToken extends Tokens.Generic {
@@ -30,7 +34,9 @@ export interface AsideToken extends Tokens.Generic {
   tokens: Token[];
 }
 
-const OPEN = new RegExp(`^ {0,3}(:{3,})(${ASIDE_VARIANTS.join('|')})(?:\\[([^\\]\\n]*)\\]|[ \\t]+([^\\n]*?))?[ \\t]*(?:\\n|$)`);
+const OPEN = new RegExp(
+  `^ {0,3}(:{3,})(${ASIDE_VARIANTS.join('|')})(?:\\[([^\\]\\n]*)\\]|[ \\t]+([^\\n]*?))?[ \\t]*(?:\\n|$)`,
+);
 const ANY_OPEN = /^ {0,3}:{3,}[a-z]/;
 const CLOSE = /^ {0,3}(:{3,})[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -41,47 +47,50 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  */
 function containerExtension(): MarkedExtension {
   return {
-    extensions: [{
-      name: 'aside',
-      level: 'block',
-      start: (src: string) => /^ {0,3}:{3,}[a-z]/m.exec(src)?.index,
-      tokenizer(src: string): AsideToken | undefined {
-        const open = OPEN.exec(src);
-        if (!open) return undefined;
-        const rest = src.slice(open[0].length);
-        let depth = 1;
-        let fence: string | null = null;
-        let pos = 0;
-        let bodyEnd = rest.length;
-        let end = rest.length;
-        while (pos < rest.length) {
-          const newline = rest.indexOf('\n', pos);
-          const next = newline === -1 ? rest.length : newline + 1;
-          const line = rest.slice(pos, newline === -1 ? rest.length : newline);
-          const marker = FENCE.exec(line)?.[1];
-          if (fence !== null) {
-            if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
-          } else if (marker) {
-            fence = marker;
-          } else if (ANY_OPEN.test(line)) {
-            depth++;
-          } else if (CLOSE.test(line) && --depth === 0) {
-            bodyEnd = pos;
-            end = next;
-            break;
+    extensions: [
+      {
+        name: 'aside',
+        level: 'block',
+        start: (src: string) => /^ {0,3}:{3,}[a-z]/m.exec(src)?.index,
+        tokenizer(src: string): AsideToken | undefined {
+          const open = OPEN.exec(src);
+          if (!open) return undefined;
+          const rest = src.slice(open[0].length);
+          let depth = 1;
+          let fence: string | null = null;
+          let pos = 0;
+          let bodyEnd = rest.length;
+          let end = rest.length;
+          while (pos < rest.length) {
+            const newline = rest.indexOf('\n', pos);
+            const next = newline === -1 ? rest.length : newline + 1;
+            const line = rest.slice(pos, newline === -1 ? rest.length : newline);
+            const marker = FENCE.exec(line)?.[1];
+            if (fence !== null) {
+              if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+                fence = null;
+            } else if (marker) {
+              fence = marker;
+            } else if (ANY_OPEN.test(line)) {
+              depth++;
+            } else if (CLOSE.test(line) && --depth === 0) {
+              bodyEnd = pos;
+              end = next;
+              break;
+            }
+            pos = next;
           }
-          pos = next;
-        }
-        const raw = open[0] + rest.slice(0, end);
-        const variant = open[2] as AsideVariant;
-        const title = (open[3] ?? open[4] ?? '').trim() || DEFAULT_TITLES[variant];
-        return { type: 'aside', raw, variant, title, tokens: this.lexer.blockTokens(rest.slice(0, bodyEnd), []) };
+          const raw = open[0] + rest.slice(0, end);
+          const variant = open[2] as AsideVariant;
+          const title = (open[3] ?? open[4] ?? '').trim() || DEFAULT_TITLES[variant];
+          return { type: 'aside', raw, variant, title, tokens: this.lexer.blockTokens(rest.slice(0, bodyEnd), []) };
+        },
+        renderer(token) {
+          const aside = token as AsideToken;
+          return renderAside(aside.variant, aside.title, this.parser.parse(aside.tokens));
+        },
       },
-      renderer(token) {
-        const aside = token as AsideToken;
-        return renderAside(aside.variant, aside.title, this.parser.parse(aside.tokens));
-      },
-    }],
+    ],
   };
 }
 
@@ -90,14 +99,17 @@ function alertExtension(): MarkedExtension[] {
   return [
     markedAlert(),
     {
-      extensions: [{
-        name: 'alert',
-        level: 'block',
-        renderer(token) {
-          const alert = GITHUB_ALERTS[String((token as { meta?: { variant?: string } }).meta?.variant)] ?? GITHUB_ALERTS.note!;
-          return renderAside(alert.variant, alert.title, this.parser.parse(token.tokens ?? []));
+      extensions: [
+        {
+          name: 'alert',
+          level: 'block',
+          renderer(token) {
+            const alert =
+              GITHUB_ALERTS[String((token as { meta?: { variant?: string } }).meta?.variant)] ?? GITHUB_ALERTS.note!;
+            return renderAside(alert.variant, alert.title, this.parser.parse(token.tokens ?? []));
+          },
         },
-      }],
+      ],
     },
   ];
 }

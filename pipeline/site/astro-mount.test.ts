@@ -39,26 +39,33 @@ let eventsBefore = '';
 const events = path.join(work, 'course', '.codelabgen', 'events.jsonl');
 const astroEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none' };
 
-before(async () => {
-  await generateCourse(path.join(work, 'course'), { lessons: 2, stageOf: () => 'done' });
-  eventsBefore = readFileSync(events, 'utf8');
-  for (const [file, text] of Object.entries(HOST_FILES)) {
-    mkdirSync(path.dirname(path.join(host, file)), { recursive: true });
-    writeFileSync(path.join(host, file), text);
-  }
-  // What `npm install codelabgen` gives the host: the package and its astro.
-  mkdirSync(path.join(host, 'node_modules'));
-  symlinkSync(REPO_ROOT, path.join(host, 'node_modules', 'codelabgen'));
-  symlinkSync(path.join(REPO_ROOT, 'node_modules', 'astro'), path.join(host, 'node_modules', 'astro'));
-  const astroBin = path.join(host, 'node_modules', 'astro', 'bin', 'astro.mjs');
-  const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], { cwd: host, env: astroEnv, timeout: 300_000 });
-  stderr = run.stderr;
-}, { timeout: 400_000 });
+before(
+  async () => {
+    await generateCourse(path.join(work, 'course'), { lessons: 2, stageOf: () => 'done' });
+    eventsBefore = readFileSync(events, 'utf8');
+    for (const [file, text] of Object.entries(HOST_FILES)) {
+      mkdirSync(path.dirname(path.join(host, file)), { recursive: true });
+      writeFileSync(path.join(host, file), text);
+    }
+    // What `npm install codelabgen` gives the host: the package and its astro.
+    mkdirSync(path.join(host, 'node_modules'));
+    symlinkSync(REPO_ROOT, path.join(host, 'node_modules', 'codelabgen'));
+    symlinkSync(path.join(REPO_ROOT, 'node_modules', 'astro'), path.join(host, 'node_modules', 'astro'));
+    const astroBin = path.join(host, 'node_modules', 'astro', 'bin', 'astro.mjs');
+    const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], {
+      cwd: host,
+      env: astroEnv,
+      timeout: 300_000,
+    });
+    stderr = run.stderr;
+  },
+  { timeout: 400_000 },
+);
 
 test('the host keeps its own home page and its own lessons collection', () => {
   const home = readFileSync(path.join(out, 'index.html'), 'utf8');
   assert.match(home, /The host site/, stderr);
-  assert.match(home, /<p>The host lesson<\/p>/, 'the course replaced the host\'s own lessons collection');
+  assert.match(home, /<p>The host lesson<\/p>/, "the course replaced the host's own lessons collection");
 });
 
 test("the host's astro build writes nothing into the course (only codelabgen site build records a build)", () => {
@@ -69,17 +76,41 @@ test('a host without the course collections in its content config is told what t
   const bare = path.join(work, 'bare-host');
   cpSync(host, bare, { recursive: true, verbatimSymlinks: true, filter: (from) => !/[\\/](dist|\.astro)$/.test(from) });
   rmSync(path.join(bare, 'src', 'content.config.ts'));
-  writeFileSync(path.join(bare, 'src', 'pages', 'index.astro'), '<html lang="en"><head><title>Host</title></head><body>Host</body></html>\n');
-  const run = spawnSync(process.execPath, [path.join(bare, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: bare, env: { ...astroEnv, NO_COLOR: '1' }, encoding: 'utf8', timeout: 300_000 });
+  writeFileSync(
+    path.join(bare, 'src', 'pages', 'index.astro'),
+    '<html lang="en"><head><title>Host</title></head><body>Host</body></html>\n',
+  );
+  const run = spawnSync(process.execPath, [path.join(bare, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+    cwd: bare,
+    env: { ...astroEnv, NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   assert.notEqual(run.status, 0);
   const output = `${run.stdout}${run.stderr}`;
-  assert.match(output, /codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import \{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ \.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};/, output);
+  assert.match(
+    output,
+    /codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import \{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ \.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};/,
+    output,
+  );
   assert.doesNotMatch(output, /Cannot read properties of undefined/);
 });
 
-test('a strict host tsc checks astro.config.mjs and the content config against codelabgen\'s types with 0 errors', () => {
-  writeFileSync(path.join(host, 'tsconfig.json'), JSON.stringify({ extends: 'astro/tsconfigs/strict', include: ['.astro/types.d.ts', 'astro.config.mjs', 'src/**/*'], exclude: ['dist'], compilerOptions: { checkJs: true } }));
-  const tsc = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', host, '--noEmit'], { encoding: 'utf8', timeout: 120_000 });
+test("a strict host tsc checks astro.config.mjs and the content config against codelabgen's types with 0 errors", () => {
+  writeFileSync(
+    path.join(host, 'tsconfig.json'),
+    JSON.stringify({
+      extends: 'astro/tsconfigs/strict',
+      include: ['.astro/types.d.ts', 'astro.config.mjs', 'src/**/*'],
+      exclude: ['dist'],
+      compilerOptions: { checkJs: true },
+    }),
+  );
+  const tsc = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', host, '--noEmit'],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   assert.equal(tsc.status, 0, `${tsc.stdout}${tsc.stderr}`);
 });
 
@@ -94,10 +125,13 @@ test('the course pages live under base + prefix, with links and search index the
   const lesson = readFileSync(path.join(out, 'course', 'lessons', '1.2-lesson-2', 'index.html'), 'utf8');
   assert.match(lesson, /rel="prev" href="\/docs\/course\/lessons\/1\.1-lesson-1\/"/);
   assert.match(lesson, /href="\/docs\/course\/lessons\/1\.2-lesson-2\/1\.2-lesson-2\.zip"/);
-  assert.ok(existsSync(path.join(out, 'course', 'lessons', '1.2-lesson-2', '1.2-lesson-2.zip')), 'the lesson download under the prefix');
+  assert.ok(
+    existsSync(path.join(out, 'course', 'lessons', '1.2-lesson-2', '1.2-lesson-2.zip')),
+    'the lesson download under the prefix',
+  );
   assert.ok(existsSync(path.join(out, 'course', 'pagefind', 'pagefind.js')), 'search index missing under the prefix');
   assert.ok(!existsSync(path.join(out, 'lessons')), 'course pages leaked to the site root');
-  assert.ok(!existsSync(path.join(out, '404.html')), 'a mounted course claimed the host\'s 404 page');
+  assert.ok(!existsSync(path.join(out, '404.html')), "a mounted course claimed the host's 404 page");
 });
 
 // A Starlight site mounting a course, as docs/site.md ("With Starlight") says: the integrations in
@@ -111,7 +145,12 @@ describe('inside a Starlight site', { timeout: 400_000 }, () => {
   let slLog = '';
   before(async () => {
     const files: Record<string, string> = {
-      'package.json': JSON.stringify({ name: 'starlight-host', type: 'module', private: true, dependencies: { '@astrojs/starlight': '*', astro: '*', codelabgen: '*' } }),
+      'package.json': JSON.stringify({
+        name: 'starlight-host',
+        type: 'module',
+        private: true,
+        dependencies: { '@astrojs/starlight': '*', astro: '*', codelabgen: '*' },
+      }),
       'astro.config.mjs': `import { defineConfig } from 'astro/config';
 import codelabgen from 'codelabgen/astro';
 import starlight from '@astrojs/starlight';
@@ -129,7 +168,8 @@ import { docsSchema } from '@astrojs/starlight/schema';
 import { codelabgenCollections } from 'codelabgen/content';
 export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }), ...codelabgenCollections() };
 `,
-      'src/content/docs/index.md': '---\ntitle: Host docs home\n---\n\nThe host\'s Starlight docs.\n\n```js\nconst host = true;\n```\n',
+      'src/content/docs/index.md':
+        "---\ntitle: Host docs home\n---\n\nThe host's Starlight docs.\n\n```js\nconst host = true;\n```\n",
     };
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(slHost, file)), { recursive: true });
@@ -138,18 +178,31 @@ export const collections = { docs: defineCollection({ loader: docsLoader(), sche
     mkdirSync(path.join(slHost, 'node_modules'));
     symlinkSync(REPO_ROOT, path.join(slHost, 'node_modules', 'codelabgen'));
     // Starlight wants js-yaml 4 (astro's); codelabgen's own js-yaml 5 sits at the repository's top.
-    symlinkSync(path.join(REPO_ROOT, 'node_modules', '@astrojs', 'starlight', 'node_modules', 'js-yaml'), path.join(slHost, 'node_modules', 'js-yaml'));
+    symlinkSync(
+      path.join(REPO_ROOT, 'node_modules', '@astrojs', 'starlight', 'node_modules', 'js-yaml'),
+      path.join(slHost, 'node_modules', 'js-yaml'),
+    );
     const astroBin = path.join(REPO_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
-    const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], { cwd: slHost, env: astroEnv, timeout: 300_000 });
+    const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], {
+      cwd: slHost,
+      env: astroEnv,
+      timeout: 300_000,
+    });
     slLog = `${run.stdout}${run.stderr}`;
   });
   after(() => rmSync(slHost, { recursive: true, force: true }));
 
-  test('the course pages build beside Starlight\'s, with numbered code lines and no page script of Starlight\'s', () => {
+  test("the course pages build beside Starlight's, with numbered code lines and no page script of Starlight's", () => {
     assert.match(readFileSync(path.join(slOut, 'index.html'), 'utf8'), /Host docs home/, slLog);
     const lesson = readFileSync(path.join(slOut, 'course', 'lessons', '1.1-lesson-1', 'index.html'), 'utf8');
-    assert.match(lesson, /class="gutter"/, 'the course\'s code blocks lost their line numbers');
-    const scripts = [...lesson.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]!.replace(/\.[\w-]+\.js$/, '.js').replace(/\?v=.*$/, ''));
-    assert.deepEqual(scripts.sort(), ['/_astro/ec.js', '/course/_codelabgen/page.js'], 'a script other than the course\'s own and the copy button');
+    assert.match(lesson, /class="gutter"/, "the course's code blocks lost their line numbers");
+    const scripts = [...lesson.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) =>
+      m[1]!.replace(/\.[\w-]+\.js$/, '.js').replace(/\?v=.*$/, ''),
+    );
+    assert.deepEqual(
+      scripts.sort(),
+      ['/_astro/ec.js', '/course/_codelabgen/page.js'],
+      "a script other than the course's own and the copy button",
+    );
   });
 });

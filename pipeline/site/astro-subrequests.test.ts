@@ -11,8 +11,14 @@ const PAGE = path.join(REPO_ROOT, 'site', 'routes', 'progress.astro');
 const ROOT = '/home/u/.cache/codelabgen/site/install-x/l1/l0/content-y/root';
 
 test('a sub-request of a component outside the root gets /@fs; any other id is left alone', () => {
-  assert.equal(fsSubRequestId(`${PAGE}?astro&type=script&index=0&lang.ts`, ROOT), `/@fs${PAGE}?astro&type=script&index=0&lang.ts`);
-  assert.equal(fsSubRequestId(`${PAGE}?astro&type=style&index=1&lang.css`, ROOT), `/@fs${PAGE}?astro&type=style&index=1&lang.css`);
+  assert.equal(
+    fsSubRequestId(`${PAGE}?astro&type=script&index=0&lang.ts`, ROOT),
+    `/@fs${PAGE}?astro&type=script&index=0&lang.ts`,
+  );
+  assert.equal(
+    fsSubRequestId(`${PAGE}?astro&type=style&index=1&lang.css`, ROOT),
+    `/@fs${PAGE}?astro&type=style&index=1&lang.css`,
+  );
   // the component itself, ids already in /@fs form, components inside the root, root-relative ids
   assert.equal(fsSubRequestId(PAGE, ROOT), null);
   assert.equal(fsSubRequestId(`/@fs${PAGE}?astro&type=script&index=0&lang.ts`, ROOT), null);
@@ -25,5 +31,8 @@ test("in a host's build only the package's pages get /@fs: another package's com
   const id = `${PAGE}?astro&type=script&index=0&lang.ts`;
   const starlight = path.join(REPO_ROOT, 'node_modules', '@astrojs', 'starlight', 'components', 'Page.astro');
   assert.equal(fsSubRequestId(id, ROOT, path.join(REPO_ROOT, 'site')), `/@fs${id}`);
-  assert.equal(fsSubRequestId(`${starlight}?astro&type=script&index=0&lang.ts`, ROOT, path.join(REPO_ROOT, 'site')), null);
+  assert.equal(
+    fsSubRequestId(`${starlight}?astro&type=script&index=0&lang.ts`, ROOT, path.join(REPO_ROOT, 'site')),
+    null,
+  );
 });

@@ -20,7 +20,8 @@ after(() => {
 });
 const lesson11 = path.join(course, '1-basics', '1.1-intro');
 const lesson12 = path.join(course, '1-basics', '1.2-more');
-for (const dir of [path.join(lesson11, 'docs'), path.join(lesson12, 'docs', 'img'), path.join(lesson12, 'src')]) mkdirSync(dir, { recursive: true });
+for (const dir of [path.join(lesson11, 'docs'), path.join(lesson12, 'docs', 'img'), path.join(lesson12, 'src')])
+  mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(lesson11, 'docs', 'readalong.md'), '# R\n');
 writeFileSync(path.join(lesson11, 'docs', 'notes.md'), '# N\n');
 writeFileSync(path.join(lesson12, 'docs', 'notes.md'), '# N\n');
@@ -44,7 +45,12 @@ function links(included11 = true): DocLinks {
 }
 
 function render(text: string, options: { doc?: string; included11?: boolean } = {}) {
-  return renderDoc(text, { lesson: '1.2', lessonDir: lesson12, doc: options.doc ?? 'docs/readalong.md', links: links(options.included11) });
+  return renderDoc(text, {
+    lesson: '1.2',
+    lessonDir: lesson12,
+    doc: options.doc ?? 'docs/readalong.md',
+    links: links(options.included11),
+  });
 }
 
 /** Kinds of segments, a group as `group(part kinds)`. */
@@ -53,25 +59,40 @@ function kinds(segments: Segment[]): string[] {
 }
 
 test(':::note|tip|caution|danger and GitHub alerts render as labelled asides, titles escaped', () => {
-  const html = renderMarkdown(':::tip\nShort *tip*.\n:::\n\n:::caution[Mind <the> gap]\nx\n:::\n\n:::danger Do not\ny\n:::\n\n> [!IMPORTANT]\n> Read this.\n\n> [!CAUTION]\n> Careful.\n\n:::unknown\nz\n:::\n');
-  assert.equal(html, [
-    '<aside class="callout callout-tip" aria-label="Tip"><p class="callout-title" aria-hidden="true">Tip</p><div class="callout-body"><p>Short <em>tip</em>.</p>\n</div></aside>',
-    '<aside class="callout callout-caution" aria-label="Mind &lt;the&gt; gap"><p class="callout-title" aria-hidden="true">Mind &lt;the&gt; gap</p><div class="callout-body"><p>x</p>\n</div></aside>',
-    '<aside class="callout callout-danger" aria-label="Do not"><p class="callout-title" aria-hidden="true">Do not</p><div class="callout-body"><p>y</p>\n</div></aside>',
-    '<aside class="callout callout-note" aria-label="Important"><p class="callout-title" aria-hidden="true">Important</p><div class="callout-body"><p>Read this.</p>\n</div></aside>',
-    '<aside class="callout callout-danger" aria-label="Caution"><p class="callout-title" aria-hidden="true">Caution</p><div class="callout-body"><p>Careful.</p>\n</div></aside>',
-    '<p>:::unknown\nz\n:::</p>\n',
-  ].join('\n'));
+  const html = renderMarkdown(
+    ':::tip\nShort *tip*.\n:::\n\n:::caution[Mind <the> gap]\nx\n:::\n\n:::danger Do not\ny\n:::\n\n> [!IMPORTANT]\n> Read this.\n\n> [!CAUTION]\n> Careful.\n\n:::unknown\nz\n:::\n',
+  );
+  assert.equal(
+    html,
+    [
+      '<aside class="callout callout-tip" aria-label="Tip"><p class="callout-title" aria-hidden="true">Tip</p><div class="callout-body"><p>Short <em>tip</em>.</p>\n</div></aside>',
+      '<aside class="callout callout-caution" aria-label="Mind &lt;the&gt; gap"><p class="callout-title" aria-hidden="true">Mind &lt;the&gt; gap</p><div class="callout-body"><p>x</p>\n</div></aside>',
+      '<aside class="callout callout-danger" aria-label="Do not"><p class="callout-title" aria-hidden="true">Do not</p><div class="callout-body"><p>y</p>\n</div></aside>',
+      '<aside class="callout callout-note" aria-label="Important"><p class="callout-title" aria-hidden="true">Important</p><div class="callout-body"><p>Read this.</p>\n</div></aside>',
+      '<aside class="callout callout-danger" aria-label="Caution"><p class="callout-title" aria-hidden="true">Caution</p><div class="callout-body"><p>Careful.</p>\n</div></aside>',
+      '<p>:::unknown\nz\n:::</p>\n',
+    ].join('\n'),
+  );
 });
 
 test('asides nest, skip fenced ::: lines, and run to the end of the doc when never closed', () => {
-  const html = renderMarkdown(':::note Outer\n:::tip\ninner\n:::\n```txt\n:::\n```\nstill outer\n:::\n\nafter\n\n:::danger\nunclosed\n');
-  assert.match(html, /^<aside class="callout callout-note" aria-label="Outer">.*<aside class="callout callout-tip" aria-label="Tip">.*<p>inner<\/p>\n<\/div><\/aside>\n<pre><code class="language-txt">:::\n<\/code><\/pre>\n<p>still outer<\/p>\n<\/div><\/aside>\n<p>after<\/p>\n<aside class="callout callout-danger" aria-label="Danger">.*<p>unclosed<\/p>/s);
+  const html = renderMarkdown(
+    ':::note Outer\n:::tip\ninner\n:::\n```txt\n:::\n```\nstill outer\n:::\n\nafter\n\n:::danger\nunclosed\n',
+  );
+  assert.match(
+    html,
+    /^<aside class="callout callout-note" aria-label="Outer">.*<aside class="callout callout-tip" aria-label="Tip">.*<p>inner<\/p>\n<\/div><\/aside>\n<pre><code class="language-txt">:::\n<\/code><\/pre>\n<p>still outer<\/p>\n<\/div><\/aside>\n<p>after<\/p>\n<aside class="callout callout-danger" aria-label="Danger">.*<p>unclosed<\/p>/s,
+  );
 });
 
 test('the sanitizer keeps only the aside classes and attributes it emits', () => {
-  const html = renderMarkdown('<aside class="callout callout-tip evil" aria-label="x" onclick="y()" style="color:red"><p class="callout-title other" aria-hidden="true">t</p><div class="callout-body" data-x="1">b</div></aside>\n\n<span class="callout">s</span>\n\n```js\ncode\n```\n');
-  assert.equal(html, '<aside class="callout callout-tip" aria-label="x"><p class="callout-title" aria-hidden="true">t</p><div class="callout-body">b</div></aside><p><span>s</span></p>\n<pre><code class="language-js">code\n</code></pre>\n');
+  const html = renderMarkdown(
+    '<aside class="callout callout-tip evil" aria-label="x" onclick="y()" style="color:red"><p class="callout-title other" aria-hidden="true">t</p><div class="callout-body" data-x="1">b</div></aside>\n\n<span class="callout">s</span>\n\n```js\ncode\n```\n',
+  );
+  assert.equal(
+    html,
+    '<aside class="callout callout-tip" aria-label="x"><p class="callout-title" aria-hidden="true">t</p><div class="callout-body">b</div></aside><p><span>s</span></p>\n<pre><code class="language-js">code\n</code></pre>\n',
+  );
 });
 
 const NESTED = [
@@ -111,18 +132,31 @@ const NESTED = [
 test('fences nested in lists, blockquotes and asides become group parts; top-level ones stay top-level', () => {
   const doc = render(NESTED);
   assert.equal(doc.title, 'Title');
-  assert.deepEqual(kinds(doc.segments), ['code', 'group(html,code,html,diagram,html)', 'group(html,error,html)', 'group(html,error,html)', 'group(html,error,html)']);
+  assert.deepEqual(kinds(doc.segments), [
+    'code',
+    'group(html,code,html,diagram,html)',
+    'group(html,error,html)',
+    'group(html,error,html)',
+    'group(html,error,html)',
+  ]);
   const [top, list] = doc.segments;
-  assert.ok(top?.kind === 'code' && top.title === 'src/a.ts' && top.code === 'one', 'the top-level reference is a top-level code segment');
+  assert.ok(
+    top?.kind === 'code' && top.title === 'src/a.ts' && top.code === 'one',
+    'the top-level reference is a top-level code segment',
+  );
   assert.ok(list?.kind === 'group');
   const code = list.parts[1];
   assert.ok(code?.kind === 'code');
   assert.deepEqual([code.code, code.title, code.startLine], ['two\nthree', 'src/a.ts', 2]);
   // The html parts are pieces of one list: together they are balanced.
   const html = list.parts.map((p) => (p.kind === 'html' ? p.html : '')).join('');
-  for (const tag of ['ol', 'ul', 'li']) assert.equal(html.split(`<${tag}>`).length, html.split(`</${tag}>`).length, tag);
+  for (const tag of ['ol', 'ul', 'li'])
+    assert.equal(html.split(`<${tag}>`).length, html.split(`</${tag}>`).length, tag);
   assert.match(list.parts[0]?.kind === 'html' ? list.parts[0].html : '', /^<ol>\n<li><p>First step<\/p>/);
-  assert.deepEqual(doc.diagrams.map((d) => d.label), ['docs/readalong.md:13']);
+  assert.deepEqual(
+    doc.diagrams.map((d) => d.label),
+    ['docs/readalong.md:13'],
+  );
 });
 
 test('problems with nested fences name the doc line of the fence, in the site and in check', () => {
@@ -133,22 +167,37 @@ test('problems with nested fences name the doc line of the fence, in the site an
   ];
   assert.deepEqual(render(NESTED).problems, expected);
   assert.deepEqual(codeRefProblems('1.2', lesson12, 'docs/readalong.md', NESTED), expected);
-  assert.deepEqual(docFences(NESTED).map((f) => `${f.lang}:${f.line}`), ['ts:3', 'ts:8', 'mermaid:13', 'ts:18', 'ts:24', 'js:29']);
+  assert.deepEqual(
+    docFences(NESTED).map((f) => `${f.lang}:${f.line}`),
+    ['ts:3', 'ts:8', 'mermaid:13', 'ts:18', 'ts:24', 'js:29'],
+  );
 });
 
 test('relative links to a lesson folder or doc become lesson page URLs; others are left alone', () => {
-  const doc = render([
-    '[folder](../../1.1-intro) [slash](../../1.1-intro/) [readalong](../../1.1-intro/docs/readalong.md)',
-    '[notes](../../1.1-intro/docs/notes.md) [anchor](../../1.1-intro/docs/notes.md#why-it-works) [own notes](notes.md)',
-    '[web](https://nodejs.org/api/) [here](#a-heading) [mail](mailto:a@b.c) [root](/glossary/)',
-  ].join('\n'));
+  const doc = render(
+    [
+      '[folder](../../1.1-intro) [slash](../../1.1-intro/) [readalong](../../1.1-intro/docs/readalong.md)',
+      '[notes](../../1.1-intro/docs/notes.md) [anchor](../../1.1-intro/docs/notes.md#why-it-works) [own notes](notes.md)',
+      '[web](https://nodejs.org/api/) [here](#a-heading) [mail](mailto:a@b.c) [root](/glossary/)',
+    ].join('\n'),
+  );
   assert.deepEqual(doc.problems, []);
   const html = doc.segments[0]?.kind === 'html' ? doc.segments[0].html : '';
-  assert.deepEqual([...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]), [
-    '/base/lessons/1.1-intro/', '/base/lessons/1.1-intro/', '/base/lessons/1.1-intro/#readalong',
-    '/base/lessons/1.1-intro/#notes', '/base/lessons/1.1-intro/#why-it-works', '/base/lessons/1.2-more/#notes',
-    'https://nodejs.org/api/', '#a-heading', 'mailto:a@b.c', '/glossary/',
-  ]);
+  assert.deepEqual(
+    [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]),
+    [
+      '/base/lessons/1.1-intro/',
+      '/base/lessons/1.1-intro/',
+      '/base/lessons/1.1-intro/#readalong',
+      '/base/lessons/1.1-intro/#notes',
+      '/base/lessons/1.1-intro/#why-it-works',
+      '/base/lessons/1.2-more/#notes',
+      'https://nodejs.org/api/',
+      '#a-heading',
+      'mailto:a@b.c',
+      '/glossary/',
+    ],
+  );
 });
 
 test('a link to a lesson without a page in this build keeps its words and loses the link', () => {
@@ -193,7 +242,9 @@ test('broken relative links and images are problems naming lesson, doc and line'
 });
 
 test('a doc image becomes a placeholder keyed by its content; remote images stay as they are', () => {
-  const doc = render('![Flow](img/flow.png "The flow") ![again](./img/flow.png)\n\n![remote](https://example.org/x.png)\n');
+  const doc = render(
+    '![Flow](img/flow.png "The flow") ![again](./img/flow.png)\n\n![remote](https://example.org/x.png)\n',
+  );
   assert.deepEqual(doc.problems, []);
   assert.equal(doc.images.length, 1, 'the same file once');
   const [image] = doc.images;
@@ -201,5 +252,8 @@ test('a doc image becomes a placeholder keyed by its content; remote images stay
   assert.match(image.key, /^[0-9a-f]{16}$/);
   assert.equal(image.path, path.join(lesson12, 'docs', 'img', 'flow.png'));
   const html = doc.segments.map((s) => (s.kind === 'html' ? s.html : '')).join('');
-  assert.equal(html, `<p><img src="${IMAGE_PLACEHOLDER}${image.key}" alt="Flow" title="The flow" loading="lazy" decoding="async" /> <img src="${IMAGE_PLACEHOLDER}${image.key}" alt="again" loading="lazy" decoding="async" /></p>\n<p><img src="https://example.org/x.png" alt="remote" loading="lazy" decoding="async" /></p>\n`);
+  assert.equal(
+    html,
+    `<p><img src="${IMAGE_PLACEHOLDER}${image.key}" alt="Flow" title="The flow" loading="lazy" decoding="async" /> <img src="${IMAGE_PLACEHOLDER}${image.key}" alt="again" loading="lazy" decoding="async" /></p>\n<p><img src="https://example.org/x.png" alt="remote" loading="lazy" decoding="async" /></p>\n`,
+  );
 });

@@ -65,7 +65,17 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     const { diagramCacheDir } = await import('./diagrams.ts');
     const { holdLock } = await import('../store/lock.ts');
     const command = options.command ?? 'codelabgen site build';
-    const job = siteJob('build', options.root, options.env ?? process.env, { out: '', publishedOut: out, strictDiagrams: options.strictDiagrams ?? false, base, site: options.site, drafts: options.drafts, stats: options.stats, diagramCache: diagramCacheDir(options.env), command });
+    const job = siteJob('build', options.root, options.env ?? process.env, {
+      out: '',
+      publishedOut: out,
+      strictDiagrams: options.strictDiagrams ?? false,
+      base,
+      site: options.site,
+      drafts: options.drafts,
+      stats: options.stats,
+      diagramCache: diagramCacheDir(options.env),
+      command,
+    });
     // Astro writes into the course's content cache, to the same folder every build: Astro puts that
     // path into the bundle (astro:assets), and a path that changed would render every lesson page
     // again. One build of a course (and settings) at a time, as its caches are shared anyway.
@@ -99,15 +109,32 @@ export interface ServeOptions {
 }
 
 /** Starts `astro dev` or `astro preview` in a worker; resolves once it listens. */
-export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions): Promise<{ stop(): Promise<void>; done: Promise<void> }> {
+export async function serveSite(
+  mode: 'dev' | 'preview',
+  options: ServeOptions,
+): Promise<{ stop(): Promise<void>; done: Promise<void> }> {
   if (mode === 'preview' && !existsSync(path.join(options.out, 'index.html'))) {
     refuse(`--out ${options.out}: no built site there`, `build it first: codelabgen site build --out ${options.out}`);
   }
-  const forked = await workerAfter(mode === 'dev' ? refuseEarly(options.root) : Promise.resolve(), mode, options.env ?? process.env);
+  const forked = await workerAfter(
+    mode === 'dev' ? refuseEarly(options.root) : Promise.resolve(),
+    mode,
+    options.env ?? process.env,
+  );
   let job: SiteJob;
   try {
     const { diagramCacheDir } = await import('./diagrams.ts');
-    job = siteJob(mode, options.root, options.env ?? process.env, { out: options.out, base: normalizeBase(options.base), drafts: mode === 'dev', stats: false, diagramCache: diagramCacheDir(options.env), command: `codelabgen site ${mode}`, port: options.port, host: options.host, open: options.open });
+    job = siteJob(mode, options.root, options.env ?? process.env, {
+      out: options.out,
+      base: normalizeBase(options.base),
+      drafts: mode === 'dev',
+      stats: false,
+      diagramCache: diagramCacheDir(options.env),
+      command: `codelabgen site ${mode}`,
+      port: options.port,
+      host: options.host,
+      open: options.open,
+    });
   } catch (error) {
     forked.cancel();
     throw error;
@@ -121,11 +148,19 @@ export async function serveSite(mode: 'dev' | 'preview', options: ServeOptions):
 
 const CACHE_LAYOUT = 'v2';
 
-function siteJob(mode: SiteJob['mode'], root: string, env: NodeJS.ProcessEnv, rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>): SiteJob {
+function siteJob(
+  mode: SiteJob['mode'],
+  root: string,
+  env: NodeJS.ProcessEnv,
+  rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>,
+): SiteJob {
   const course = realpathSync(root);
   // CACHE_LAYOUT changes when what a cache holds would mislead a newer build (v2: paths in the
   // content store are relative to the cache's own Astro root, see worker.ts).
-  const key = createHash('sha256').update(`${CACHE_LAYOUT}\n${course}\n${rest.drafts}\n${rest.base}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(`${CACHE_LAYOUT}\n${course}\n${rest.drafts}\n${rest.base}`)
+    .digest('hex')
+    .slice(0, 16);
   const cacheDir = path.join(siteCacheRoot(env, packageRoot()), `content-${key}`);
   sweepCaches(cacheDir, course);
   return { mode, course, cacheDir, ...rest };

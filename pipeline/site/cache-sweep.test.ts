@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
 import { sweepCaches } from './cache-sweep.ts';
 
-test("a build removes the caches of deleted courses and old ones; it keeps the others and records its own course", () => {
+test('a build removes the caches of deleted courses and old ones; it keeps the others and records its own course', () => {
   const root = scratchDir('codelabgen-cache-sweep-');
   const course = path.join(root, 'course');
   mkdirSync(course);
@@ -28,7 +28,13 @@ test("a build removes the caches of deleted courses and old ones; it keeps the o
   cache('other', path.join(root, 'deleted-course'));
   const current = path.join(root, 'caches', 'content-current');
   sweepCaches(current, course);
-  assert.deepEqual(readdirSync(path.join(root, 'caches')).sort(), ['content-current', 'content-live', 'content-unrecorded', 'other', 'run-busy']);
+  assert.deepEqual(readdirSync(path.join(root, 'caches')).sort(), [
+    'content-current',
+    'content-live',
+    'content-unrecorded',
+    'other',
+    'run-busy',
+  ]);
   assert.equal(readFileSync(path.join(current, 'course'), 'utf8'), course);
   assert.ok(existsSync(path.join(root, 'caches', 'content-live', 'vite')));
 });

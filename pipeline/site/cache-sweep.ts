@@ -37,4 +37,3 @@ function courseGone(cache: string): boolean {
     return false; // no record (an older cache): left to the age limit
   }
 }
-

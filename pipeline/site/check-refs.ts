@@ -38,7 +38,13 @@ export function codeRefProblems(lessonId: string, lessonDir: string, doc: string
  * Relative links and images of one doc, resolved as the site build does: `lesson <id> <doc>:<line>:
  * link|image ...`. `lessonDir` is the folder on disk, `lesson.dir` its course-relative path.
  */
-export function docLinkProblems(lesson: { id: string; dir: string }, lessonDir: string, doc: string, lexed: LexedDoc, links: DocLinks): { problems: string[]; links: number; images: number } {
+export function docLinkProblems(
+  lesson: { id: string; dir: string },
+  lessonDir: string,
+  doc: string,
+  lexed: LexedDoc,
+  links: DocLinks,
+): { problems: string[]; links: number; images: number } {
   const result = { problems: [] as string[], links: 0, images: 0 };
   walkTokens(lexed.tokens, (token) => {
     if (token.type !== 'link' && token.type !== 'image') return;
@@ -90,7 +96,9 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
         file = realPathInside(dir, doc);
       } catch (error) {
         if (!(error instanceof OutsideError)) throw error;
-        problems.push(`lesson ${id} ${doc}: resolves outside the lesson folder (through a symbolic link); the site refuses to publish it`);
+        problems.push(
+          `lesson ${id} ${doc}: resolves outside the lesson folder (through a symbolic link); the site refuses to publish it`,
+        );
         continue;
       }
       if (file === null) continue;
@@ -120,7 +128,11 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
       imageCount += linked.images;
     }
   }
-  return { name: 'lesson docs: code references, links and images resolve', detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '), problems };
+  return {
+    name: 'lesson docs: code references, links and images resolve',
+    detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '),
+    problems,
+  };
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -17,12 +17,21 @@ writeFileSync(path.join(dir, 'src/a.ts'), Array.from({ length: 10 }, (_, i) => `
 after(() => removeDir(dir));
 
 test('splitFences keeps the line of each fence and the prose around it', () => {
-  const blocks = splitFences('# T\n\ntext\n\n```ts file=src/a.ts lines=2-3\n```\n\nafter\n~~~mermaid\nflowchart LR\n~~~\n');
-  assert.deepEqual(blocks.map((b) => (b.kind === 'fence' ? `fence:${b.fence.lang}:${b.fence.line}` : `text:${b.line}`)), ['text:1', 'fence:ts:5', 'text:7', 'fence:mermaid:9']);
+  const blocks = splitFences(
+    '# T\n\ntext\n\n```ts file=src/a.ts lines=2-3\n```\n\nafter\n~~~mermaid\nflowchart LR\n~~~\n',
+  );
+  assert.deepEqual(
+    blocks.map((b) => (b.kind === 'fence' ? `fence:${b.fence.lang}:${b.fence.line}` : `text:${b.line}`)),
+    ['text:1', 'fence:ts:5', 'text:7', 'fence:mermaid:9'],
+  );
 });
 
 test('a good reference gives the exact lines; marks stay in range', () => {
-  const doc = renderDoc('```ts file=src/a.ts lines=4-6 mark=5\n```\n', { lesson: '1.1', lessonDir: dir, doc: 'docs/readalong.md' });
+  const doc = renderDoc('```ts file=src/a.ts lines=4-6 mark=5\n```\n', {
+    lesson: '1.1',
+    lessonDir: dir,
+    doc: 'docs/readalong.md',
+  });
   assert.deepEqual(doc.problems, []);
   const code = doc.segments[0];
   assert.ok(code?.kind === 'code');
@@ -31,7 +40,8 @@ test('a good reference gives the exact lines; marks stay in range', () => {
 });
 
 test('bad references are named with lesson, doc and line', () => {
-  const text = 'x\n\n```ts file=src/a.ts lines=9-11\n```\n\n```ts file=../etc/passwd\n```\n\n```ts file=src/a.ts lines=1-2\nnot empty\n```\n\n```ts file=src/nope.ts\n```\n';
+  const text =
+    'x\n\n```ts file=src/a.ts lines=9-11\n```\n\n```ts file=../etc/passwd\n```\n\n```ts file=src/a.ts lines=1-2\nnot empty\n```\n\n```ts file=src/nope.ts\n```\n';
   assert.deepEqual(codeRefProblems('2.1', dir, 'docs/notes.md', text), [
     'lesson 2.1 docs/notes.md:3: code reference file=src/a.ts lines=9-11: the file has only 10 lines',
     'lesson 2.1 docs/notes.md:6: code reference file=../etc/passwd: the path must be relative to the lesson folder, without ".."',
@@ -41,7 +51,9 @@ test('bad references are named with lesson, doc and line', () => {
 });
 
 test('markdown raw HTML is sanitized and external links get rel=noopener', () => {
-  const html = renderMarkdown('<script>alert(1)</script>\n\n<img src="a.png" onerror="alert(2)">\n\n<a href="javascript:alert(3)">x</a> [y](https://e.org) <iframe src="https://e.org"></iframe> <div onclick="z()">d</div>');
+  const html = renderMarkdown(
+    '<script>alert(1)</script>\n\n<img src="a.png" onerror="alert(2)">\n\n<a href="javascript:alert(3)">x</a> [y](https://e.org) <iframe src="https://e.org"></iframe> <div onclick="z()">d</div>',
+  );
   assert.doesNotMatch(html, /script|onerror|onclick|javascript:|iframe|alert/i);
   assert.match(html, /<a href="https:\/\/e.org" rel="noopener noreferrer" target="_blank">y<\/a>/);
   assert.match(html, /<img src="a.png" \/>/);

@@ -66,14 +66,18 @@ export function resolveCodeRef(lessonDir: string, ref: CodeRef, fence: Fence): R
   if (ref.file.includes('\0') || path.isAbsolute(ref.file) || ref.file.split(/[\\/]/).includes('..')) {
     throw new CodeRefError(`${label}: the path must be relative to the lesson folder, without ".."`);
   }
-  if (fence.body.trim() !== '') throw new CodeRefError(`${label}: the block must be empty (the site fills it from the file)`);
+  if (fence.body.trim() !== '')
+    throw new CodeRefError(`${label}: the block must be empty (the site fills it from the file)`);
   let text: string;
   try {
     const real = fileInside(lessonDir, ref.file);
     if (real === null) throw new Error('not a regular file');
     text = readRegularFile(real, MAX_DATA_FILE_BYTES).toString('utf8');
   } catch (error) {
-    if (error instanceof OutsideError) throw new CodeRefError(`${label}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are shown`);
+    if (error instanceof OutsideError)
+      throw new CodeRefError(
+        `${label}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are shown`,
+      );
     if (error instanceof UnreadableFileError) throw new CodeRefError(`${label}: the file ${error.reason}`);
     throw new CodeRefError(`${label}: no such file in the lesson folder`);
   }
@@ -83,14 +87,43 @@ export function resolveCodeRef(lessonDir: string, ref: CodeRef, fence: Fence): R
   if (to > lines.length) throw new CodeRefError(`${label}: the file has only ${lines.length} lines`);
   const outside = ref.mark.find((n) => n < from || n > to);
   if (outside !== undefined) throw new CodeRefError(`${label}: mark line ${outside} is outside the range shown`);
-  return { file: ref.file, lang: fenceLang(fence) ?? langOf(ref.file), code: lines.slice(from - 1, to).join('\n'), startLine: from, endLine: to, mark: ref.mark };
+  return {
+    file: ref.file,
+    lang: fenceLang(fence) ?? langOf(ref.file),
+    code: lines.slice(from - 1, to).join('\n'),
+    startLine: from,
+    endLine: to,
+    mark: ref.mark,
+  };
 }
 
 function fenceLang(fence: Fence): string | null {
   return fence.lang === '' || fence.lang.includes('=') ? null : fence.lang;
 }
 
-const LANGS: Record<string, string> = { ts: 'ts', mts: 'ts', cts: 'ts', tsx: 'tsx', js: 'js', mjs: 'js', cjs: 'js', jsx: 'jsx', py: 'python', json: 'json', md: 'md', yaml: 'yaml', yml: 'yaml', sh: 'sh', toml: 'toml', html: 'html', css: 'css', rs: 'rust', go: 'go', sql: 'sql', txt: 'txt' };
+const LANGS: Record<string, string> = {
+  ts: 'ts',
+  mts: 'ts',
+  cts: 'ts',
+  tsx: 'tsx',
+  js: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  jsx: 'jsx',
+  py: 'python',
+  json: 'json',
+  md: 'md',
+  yaml: 'yaml',
+  yml: 'yaml',
+  sh: 'sh',
+  toml: 'toml',
+  html: 'html',
+  css: 'css',
+  rs: 'rust',
+  go: 'go',
+  sql: 'sql',
+  txt: 'txt',
+};
 
 /** Shiki language for a file name (plain text when unknown). */
 export function langOf(file: string): string {

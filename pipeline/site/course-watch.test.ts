@@ -15,7 +15,7 @@ const MISSED_MS = 3000;
 const dir = scratchDir('codelabgen-watch-');
 const lessonDocs = path.join(dir, 'lessons', '1.1-intro', 'docs');
 let watcher: CourseWatcher;
-let seen: string[] = [];
+const seen: string[] = [];
 let waiting: { file: string; resolve: () => void } | null = null;
 
 before(async () => {
@@ -39,7 +39,15 @@ async function edit(file: string, change: () => void, what: string): Promise<voi
   let timer: NodeJS.Timeout | undefined;
   const reported = new Promise<void>((resolve, reject) => {
     waiting = { file, resolve };
-    timer = setTimeout(() => reject(new Error(`${what}: ${path.relative(dir, file)} was never reported (seen: ${seen.slice(-5).join(', ') || 'nothing'})`)), MISSED_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${what}: ${path.relative(dir, file)} was never reported (seen: ${seen.slice(-5).join(', ') || 'nothing'})`,
+          ),
+        ),
+      MISSED_MS,
+    );
   });
   change();
   try {
@@ -53,17 +61,26 @@ async function edit(file: string, change: () => void, what: string): Promise<voi
 test('rename-saves, and writes to the same file after each of them, are all reported', async () => {
   const file = path.join(lessonDocs, 'readalong.md');
   for (let i = 0; i < EDITS; i++) {
-    await edit(file, () => {
-      writeFileSync(`${file}.tmp`, `# Readalong\n\nsaved by rename ${i}\n`);
-      renameSync(`${file}.tmp`, file);
-    }, `rename-save ${i + 1}`);
-    await edit(file, () => writeFileSync(file, `# Readalong\n\nwritten in place after rename ${i}\n`), `write after rename-save ${i + 1}`);
+    await edit(
+      file,
+      () => {
+        writeFileSync(`${file}.tmp`, `# Readalong\n\nsaved by rename ${i}\n`);
+        renameSync(`${file}.tmp`, file);
+      },
+      `rename-save ${i + 1}`,
+    );
+    await edit(
+      file,
+      () => writeFileSync(file, `# Readalong\n\nwritten in place after rename ${i}\n`),
+      `write after rename-save ${i + 1}`,
+    );
   }
 });
 
 test('in-place writes are all reported', async () => {
   const file = path.join(lessonDocs, 'notes.md');
-  for (let i = 0; i < EDITS; i++) await edit(file, () => writeFileSync(file, `# Notes\n\nedit ${i}\n`), `write ${i + 1}`);
+  for (let i = 0; i < EDITS; i++)
+    await edit(file, () => writeFileSync(file, `# Notes\n\nedit ${i}\n`), `write ${i + 1}`);
 });
 
 test('deletes are all reported', async () => {
@@ -78,14 +95,21 @@ test('files in new folders are reported, and later writes to them too', async ()
   for (let i = 0; i < EDITS; i++) {
     const folder = path.join(dir, 'lessons', `2.${i + 1}-new`, 'docs');
     const file = path.join(folder, 'readalong.md');
-    await edit(file, () => {
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(file, '# New\n');
-    }, `new folder ${i + 1}`);
+    await edit(
+      file,
+      () => {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(file, '# New\n');
+      },
+      `new folder ${i + 1}`,
+    );
     await edit(file, () => writeFileSync(file, '# New\n\nedited\n'), `write in new folder ${i + 1}`);
   }
 });
 
 test('installed code and caches inside the course are not watched', () => {
-  assert.deepEqual(seen.filter((file) => file.split(path.sep).includes('node_modules')), []);
+  assert.deepEqual(
+    seen.filter((file) => file.split(path.sep).includes('node_modules')),
+    [],
+  );
 });

@@ -5,7 +5,16 @@ import { statSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 
 /** Folders of a course that never hold anything the site shows (installed code, caches). */
-const IGNORED = new Set(['node_modules', '.git', '__pycache__', '.pytest_cache', '.venv', '.astro', '.mypy_cache', '.ruff_cache']);
+const IGNORED = new Set([
+  'node_modules',
+  '.git',
+  '__pycache__',
+  '.pytest_cache',
+  '.venv',
+  '.astro',
+  '.mypy_cache',
+  '.ruff_cache',
+]);
 
 /** ms after a report before it is repeated: past chokidar's throttle windows (50 and 100 ms). */
 const TRAILING_MS = 120;
@@ -33,10 +42,13 @@ export function watchFolder(dir: string, onChange: (file: string) => void): Cour
     const seen = signature(file); // before the report: a write during it is caught below
     onChange(file);
     clearTimeout(trailing.get(file));
-    trailing.set(file, setTimeout(() => {
-      trailing.delete(file);
-      if (signature(file) !== seen) onChange(file);
-    }, TRAILING_MS));
+    trailing.set(
+      file,
+      setTimeout(() => {
+        trailing.delete(file);
+        if (signature(file) !== seen) onChange(file);
+      }, TRAILING_MS),
+    );
   });
   // A folder that cannot be read (removed meanwhile, permissions) is not a reason to stop watching.
   watcher.on('error', () => {});

@@ -10,7 +10,9 @@ import { findChromium, readCachedDiagram, renderDiagrams } from './diagrams.ts';
 import type { SiteOptions } from './options.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
 
-export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'mdx'].map((name) => `codelabgen-${name}`);
+export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'mdx'].map(
+  (name) => `codelabgen-${name}`,
+);
 /** The newest generation the loaders have read (site/collections.ts sets it; same process, other module graph). */
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
 /** The problems last printed (site/lib/dev-problems.ts reads them for the page's banner). */
@@ -101,15 +103,19 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
     if (stats.rendered + stats.failed > 0) await refresh(false);
     report([...prepared.problems, ...diagramErrors(prepared, site.diagramCache)]);
   };
-  const queueCheck = () => (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
+  const queueCheck = () =>
+    (checking = checking.then(check).catch((error: unknown) => print(`error: ${(error as Error).message}`)));
   const syncSoon = () => {
     const now = Date.now();
     if (quiet === undefined) firstChange = now;
     clearTimeout(quiet);
-    quiet = setTimeout(() => {
-      quiet = undefined;
-      refresh(true).catch((error: unknown) => print(`error: ${(error as Error).message}`));
-    }, Math.max(0, Math.min(QUIET_MS, firstChange + MAX_WAIT_MS - now)));
+    quiet = setTimeout(
+      () => {
+        quiet = undefined;
+        refresh(true).catch((error: unknown) => print(`error: ${(error as Error).message}`));
+      },
+      Math.max(0, Math.min(QUIET_MS, firstChange + MAX_WAIT_MS - now)),
+    );
   };
   const watcher = watchFolder(site.course, (file) => {
     if (isBuildOutput(path.relative(site.course, file))) return; // `site build` writing the course's site-out/

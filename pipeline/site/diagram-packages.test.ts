@@ -10,7 +10,8 @@ const none = (id: string): string => {
   throw new Error(`Cannot find module '${id}'`);
 };
 const only = (name: string) => (id: string) => (id.startsWith(name) ? `/x/${id}` : none(id));
-const diagram = (lesson: string, label: string) => ({ lesson, label, hash: `${lesson}${label}`, source: 'flowchart LR\n a-->b', title: 't' }) as unknown as DiagramRef;
+const diagram = (lesson: string, label: string) =>
+  ({ lesson, label, hash: `${lesson}${label}`, source: 'flowchart LR\n a-->b', title: 't' }) as unknown as DiagramRef;
 
 test('playwright is wanted only when a Chromium would draw; mermaid always', () => {
   assert.deepEqual(missingDiagramPackages('/usr/bin/chromium', none), ['mermaid', 'playwright']);
@@ -21,12 +22,18 @@ test('playwright is wanted only when a Chromium would draw; mermaid always', () 
 });
 
 test('diagrams to draw without the packages are refused naming the first and the install command', () => {
-  assert.throws(() => requireDiagramPackages([diagram('1.2', 'docs/notes.md:7'), diagram('2.1', 'x')], '/usr/bin/chromium', none), (error: unknown) => {
-    assert.ok(error instanceof RefusalError);
-    assert.equal(error.message, 'the course has 2 mermaid diagrams (the first: lesson 1.2 docs/notes.md:7) to draw, but mermaid and playwright are not installed: diagrams need the optional packages mermaid and playwright');
-    assert.deepEqual(error.hints, ['install them beside codelabgen: npm install --save-dev mermaid playwright']);
-    return true;
-  });
+  assert.throws(
+    () => requireDiagramPackages([diagram('1.2', 'docs/notes.md:7'), diagram('2.1', 'x')], '/usr/bin/chromium', none),
+    (error: unknown) => {
+      assert.ok(error instanceof RefusalError);
+      assert.equal(
+        error.message,
+        'the course has 2 mermaid diagrams (the first: lesson 1.2 docs/notes.md:7) to draw, but mermaid and playwright are not installed: diagrams need the optional packages mermaid and playwright',
+      );
+      assert.deepEqual(error.hints, ['install them beside codelabgen: npm install --save-dev mermaid playwright']);
+      return true;
+    },
+  );
   requireDiagramPackages([], '/usr/bin/chromium', none); // nothing to draw: nothing needed
   requireDiagramPackages([diagram('1.1', 'x')], null, only('mermaid'));
 });

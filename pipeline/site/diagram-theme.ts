@@ -29,23 +29,76 @@ const VARIABLES: Record<string, string> = {
   '#000017': '--cg-mermaid-pie7',
   '#000018': '--cg-mermaid-pie8',
 };
-const [BG, NODE, TEXT, BORDER, SECONDARY, TERTIARY, LINE, NOTE] = Object.keys(VARIABLES) as [string, string, string, string, string, string, string, string];
+const [BG, NODE, TEXT, BORDER, SECONDARY, TERTIARY, LINE, NOTE] = Object.keys(VARIABLES) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 /** mermaid `base` theme variables, every one a sentinel. */
 export const SENTINEL_VARIABLES: Record<string, string> = {
-  background: BG, primaryColor: NODE, primaryTextColor: TEXT, primaryBorderColor: BORDER,
-  secondaryColor: SECONDARY, secondaryTextColor: TEXT, secondaryBorderColor: BORDER,
-  tertiaryColor: TERTIARY, tertiaryTextColor: TEXT, tertiaryBorderColor: BORDER,
-  lineColor: LINE, textColor: TEXT, mainBkg: NODE, nodeBorder: BORDER, clusterBkg: TERTIARY, clusterBorder: BORDER,
-  titleColor: TEXT, edgeLabelBackground: BG, noteBkgColor: NOTE, noteTextColor: TEXT, noteBorderColor: BORDER,
-  actorBkg: NODE, actorBorder: BORDER, actorTextColor: TEXT, actorLineColor: LINE, signalColor: LINE, signalTextColor: TEXT,
-  labelBoxBkgColor: NODE, labelBoxBorderColor: BORDER, labelTextColor: TEXT, loopTextColor: TEXT,
-  activationBkgColor: TERTIARY, activationBorderColor: BORDER, sequenceNumberColor: BG,
-  nodeTextColor: TEXT, defaultLinkColor: LINE, arrowheadColor: LINE, errorBkgColor: NOTE, errorTextColor: TEXT,
-  attributeBackgroundColorOdd: BG, attributeBackgroundColorEven: TERTIARY,
-  stateBkg: NODE, stateLabelColor: TEXT, compositeBackground: BG, compositeTitleBackground: NODE, altBackground: TERTIARY,
-  transitionColor: LINE, transitionLabelColor: TEXT, specialStateColor: LINE, innerEndBackground: BORDER, labelColor: TEXT, labelBackgroundColor: BG,
-  pieTitleTextColor: TEXT, pieSectionTextColor: TEXT, pieLegendTextColor: TEXT, pieStrokeColor: BORDER, pieOuterStrokeColor: BORDER,
+  background: BG,
+  primaryColor: NODE,
+  primaryTextColor: TEXT,
+  primaryBorderColor: BORDER,
+  secondaryColor: SECONDARY,
+  secondaryTextColor: TEXT,
+  secondaryBorderColor: BORDER,
+  tertiaryColor: TERTIARY,
+  tertiaryTextColor: TEXT,
+  tertiaryBorderColor: BORDER,
+  lineColor: LINE,
+  textColor: TEXT,
+  mainBkg: NODE,
+  nodeBorder: BORDER,
+  clusterBkg: TERTIARY,
+  clusterBorder: BORDER,
+  titleColor: TEXT,
+  edgeLabelBackground: BG,
+  noteBkgColor: NOTE,
+  noteTextColor: TEXT,
+  noteBorderColor: BORDER,
+  actorBkg: NODE,
+  actorBorder: BORDER,
+  actorTextColor: TEXT,
+  actorLineColor: LINE,
+  signalColor: LINE,
+  signalTextColor: TEXT,
+  labelBoxBkgColor: NODE,
+  labelBoxBorderColor: BORDER,
+  labelTextColor: TEXT,
+  loopTextColor: TEXT,
+  activationBkgColor: TERTIARY,
+  activationBorderColor: BORDER,
+  sequenceNumberColor: BG,
+  nodeTextColor: TEXT,
+  defaultLinkColor: LINE,
+  arrowheadColor: LINE,
+  errorBkgColor: NOTE,
+  errorTextColor: TEXT,
+  attributeBackgroundColorOdd: BG,
+  attributeBackgroundColorEven: TERTIARY,
+  stateBkg: NODE,
+  stateLabelColor: TEXT,
+  compositeBackground: BG,
+  compositeTitleBackground: NODE,
+  altBackground: TERTIARY,
+  transitionColor: LINE,
+  transitionLabelColor: TEXT,
+  specialStateColor: LINE,
+  innerEndBackground: BORDER,
+  labelColor: TEXT,
+  labelBackgroundColor: BG,
+  pieTitleTextColor: TEXT,
+  pieSectionTextColor: TEXT,
+  pieLegendTextColor: TEXT,
+  pieStrokeColor: BORDER,
+  pieOuterStrokeColor: BORDER,
   ...Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [`pie${n}`, `#0000${10 + n}`])),
 };
 
@@ -53,11 +106,16 @@ export const SENTINEL_VARIABLES: Record<string, string> = {
 export function themeSvg(svg: string): string {
   return svg
     .replace(/#0000(0[1-8]|1[1-8])\b/gi, (hex) => `var(${VARIABLES[hex.toLowerCase()]})`)
-    .replace(/rgba?\(\s*0\s*,\s*0\s*,\s*(\d+)\s*(?:,\s*([\d.]+)\s*)?\)/g, (match, blue: string, alpha: string | undefined) => {
-      const variable = VARIABLES[`#0000${Number(blue).toString(16).padStart(2, '0')}`];
-      if (!variable) return match;
-      return alpha === undefined ? `var(${variable})` : `color-mix(in srgb, var(${variable}) ${Math.round(Number(alpha) * 100)}%, transparent)`;
-    });
+    .replace(
+      /rgba?\(\s*0\s*,\s*0\s*,\s*(\d+)\s*(?:,\s*([\d.]+)\s*)?\)/g,
+      (match, blue: string, alpha: string | undefined) => {
+        const variable = VARIABLES[`#0000${Number(blue).toString(16).padStart(2, '0')}`];
+        if (!variable) return match;
+        return alpha === undefined
+          ? `var(${variable})`
+          : `color-mix(in srgb, var(${variable}) ${Math.round(Number(alpha) * 100)}%, transparent)`;
+      },
+    );
 }
 
 const XML_ENTITIES: Record<string, string> = { gt: '>', lt: '<', amp: '&', quot: '"', apos: "'" };
@@ -83,11 +141,15 @@ export function splitSvgStyle(svg: string): { svg: string; style: DiagramStyle |
   const end = svg.indexOf('</style>', start);
   if (end < 0) return { svg, style: null };
   // The SVG was serialized as XML: its stylesheet's `>` (child combinators) is `&gt;`, which a CSS file would keep.
-  const own = svg.slice(start + '<style>'.length, end).replace(/&(gt|lt|amp|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!);
+  const own = svg
+    .slice(start + '<style>'.length, end)
+    .replace(/&(gt|lt|amp|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!);
   const scoped = own.replace(new RegExp(`#${id.replace(/[^\w-]/g, '\\$&')}(?![\\w-])`, 'g'), '\u0000');
   const name = `cgm-${fnv(scoped)}`;
   const css = scoped.replaceAll('\u0000', `:is(.${name},#_)`);
-  const tag = /\sclass="/.test(open[0]) ? open[0].replace(/\sclass="/, ` class="${name} `) : open[0].replace(/^<svg\b/, `<svg class="${name}"`);
+  const tag = /\sclass="/.test(open[0])
+    ? open[0].replace(/\sclass="/, ` class="${name} `)
+    : open[0].replace(/^<svg\b/, `<svg class="${name}"`);
   return { svg: tag + svg.slice(open[0].length, start) + svg.slice(end + '</style>'.length), style: { name, css } };
 }
 
@@ -97,10 +159,13 @@ export function splitSvgStyle(svg: string): { svg: string; style: DiagramStyle |
  * 6 KB). Unreferenced definitions draw nothing.
  */
 export function pruneSvgDefs(svg: string): string {
-  const pruned = svg.replace(/<(marker|filter|symbol)\b[^>]*\sid="([^"]+)"[^>]*(?<!\/)>[\s\S]*?<\/\1>/g, (element, _tag: string, id: string) => {
-    const used = new RegExp(`#${id.replace(/[^\w-]/g, '\\$&')}(?![\\w-])`).test(svg);
-    return used ? element : '';
-  });
+  const pruned = svg.replace(
+    /<(marker|filter|symbol)\b[^>]*\sid="([^"]+)"[^>]*(?<!\/)>[\s\S]*?<\/\1>/g,
+    (element, _tag: string, id: string) => {
+      const used = new RegExp(`#${id.replace(/[^\w-]/g, '\\$&')}(?![\\w-])`).test(svg);
+      return used ? element : '';
+    },
+  );
   return pruned.replace(/<defs><\/defs>/g, '');
 }
 
@@ -118,8 +183,12 @@ function tenth(n: number): string {
 
 /** How far point `p` is from the line through `a` and `b`. */
 function offLine(p: [number, number], a: [number, number], b: [number, number]): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1], length = Math.hypot(dx, dy);
-  return length === 0 ? Math.hypot(p[0] - a[0], p[1] - a[1]) : Math.abs(dx * (a[1] - p[1]) - dy * (a[0] - p[0])) / length;
+  const dx = b[0] - a[0],
+    dy = b[1] - a[1],
+    length = Math.hypot(dx, dy);
+  return length === 0
+    ? Math.hypot(p[0] - a[0], p[1] - a[1])
+    : Math.abs(dx * (a[1] - p[1]) - dy * (a[0] - p[0])) / length;
 }
 
 /**
@@ -137,7 +206,10 @@ function roughOutline(d: string): string {
   for (const sub of d.split(/(?=M)/)) {
     const n = (sub.match(NUMBER) ?? []).map(Number);
     if (n.length !== 8) return d;
-    const a: [number, number] = [n[0]!, n[1]!], c1: [number, number] = [n[2]!, n[3]!], c2: [number, number] = [n[4]!, n[5]!], b: [number, number] = [n[6]!, n[7]!];
+    const a: [number, number] = [n[0]!, n[1]!],
+      c1: [number, number] = [n[2]!, n[3]!],
+      c2: [number, number] = [n[4]!, n[5]!],
+      b: [number, number] = [n[6]!, n[7]!];
     const ends = `${a} ${b}`;
     if (ends === last) continue; // the same segment stroked again
     last = ends;
@@ -221,9 +293,19 @@ export function pruneStyle(style: DiagramStyle, svgs: string[]): string {
     const rest = selector.replaceAll(own, '').replace(/:not\([^)]*\)/g, '');
     if (/:(?:is|where|has)\(/.test(rest)) return true;
     const named = rest.replace(/\[[^\]]*\]/g, '[]'); // a `.` in an attribute's value is no class
-    return [...named.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every((m) => classes.has(m[1]!)) && [...rest.matchAll(/\[([\w:-]+)/g)].every((m) => attributes.has(m[1]!));
+    return (
+      [...named.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].every((m) => classes.has(m[1]!)) &&
+      [...rest.matchAll(/\[([\w:-]+)/g)].every((m) => attributes.has(m[1]!))
+    );
   };
   return cssRules(style.css)
-    .filter((rule) => rule.startsWith('@') || rule.slice(0, rule.indexOf('{')).split(/,(?![^(]*\))/).some(possible))
+    .filter(
+      (rule) =>
+        rule.startsWith('@') ||
+        rule
+          .slice(0, rule.indexOf('{'))
+          .split(/,(?![^(]*\))/)
+          .some(possible),
+    )
     .join('');
 }

@@ -10,9 +10,18 @@ import { diagramCacheDir, findChromium, readCachedDiagram, startDiagrams } from 
 import { diagramHash } from './segments.ts';
 
 const chromium = findChromium();
-const ref = (source: string, i: number) => ({ hash: diagramHash(source), source, label: `d${i}.mmd`, title: `d${i}`, lesson: '1.1' });
+const ref = (source: string, i: number) => ({
+  hash: diagramHash(source),
+  source,
+  label: `d${i}.mmd`,
+  title: `d${i}`,
+  lesson: '1.1',
+});
 
-test('each diagram is cached as soon as it is drawn, the first long before the batch; a syntax error is cached as the error; light-and-dark types get both SVGs', { skip: chromium === null && 'no Chromium', timeout: 120_000 }, async () => {
+test('each diagram is cached as soon as it is drawn, the first long before the batch; a syntax error is cached as the error; light-and-dark types get both SVGs', {
+  skip: chromium === null && 'no Chromium',
+  timeout: 120_000,
+}, async () => {
   const cache = scratchDir('codelabgen-diagrams-');
   // 12 renders (a gantt chart is drawn twice): one page, so Chromium loads mermaid once.
   const flows = Array.from({ length: 9 }, (_, i) => ref(`flowchart LR\n  A${i}[Step ${i}] --> B${i}[Next]\n`, i));

@@ -28,12 +28,22 @@ export interface DiagramStats {
   client: number;
 }
 
-export const MERMAID_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const MERMAID_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Cache folder: $CODELABGEN_DIAGRAM_CACHE, else $XDG_CACHE_HOME/codelabgen/diagrams, else ~/.cache. */
 export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  const dir = env.CODELABGEN_DIAGRAM_CACHE ? path.resolve(env.CODELABGEN_DIAGRAM_CACHE) : path.join(base, 'codelabgen', 'diagrams');
+  const dir = env.CODELABGEN_DIAGRAM_CACHE
+    ? path.resolve(env.CODELABGEN_DIAGRAM_CACHE)
+    : path.join(base, 'codelabgen', 'diagrams');
   // Cached SVGs go into pages as they are: a folder another user planted or may write is passed over.
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -90,28 +100,44 @@ function writeCachedDiagram(dir: string, hash: string, entry: CachedDiagram): vo
  * diagrams, or whose diagrams are all in the cache, builds without them. mermaid draws the
  * diagrams (and is the reader's fallback), playwright drives the Chromium that draws them.
  */
-export function missingDiagramPackages(chromium: string | null, resolve: (id: string) => string = (id) => createRequire(import.meta.url).resolve(id)): string[] {
-  const wanted: Array<[string, string]> = [['mermaid', 'mermaid/dist/mermaid.min.js'], ...(chromium === null ? [] : [['playwright', 'playwright'] as [string, string]])];
-  return wanted.filter(([, id]) => {
-    try {
-      resolve(id);
-      return false;
-    } catch {
-      return true;
-    }
-  }).map(([name]) => name);
+export function missingDiagramPackages(
+  chromium: string | null,
+  resolve: (id: string) => string = (id) => createRequire(import.meta.url).resolve(id),
+): string[] {
+  const wanted: Array<[string, string]> = [
+    ['mermaid', 'mermaid/dist/mermaid.min.js'],
+    ...(chromium === null ? [] : [['playwright', 'playwright'] as [string, string]]),
+  ];
+  return wanted
+    .filter(([, id]) => {
+      try {
+        resolve(id);
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .map(([name]) => name);
 }
 
 /** Refuses diagrams to draw when the packages drawing them are not installed (exit 2, nothing written). */
-export function requireDiagramPackages(todo: DiagramRef[], chromium: string | null, resolve?: (id: string) => string): void {
+export function requireDiagramPackages(
+  todo: DiagramRef[],
+  chromium: string | null,
+  resolve?: (id: string) => string,
+): void {
   const first = todo[0];
   if (first === undefined) return;
   const missing = missingDiagramPackages(chromium, resolve);
   if (missing.length === 0) return;
-  const count = todo.length === 1 ? 'a mermaid diagram' : `${todo.length} mermaid diagrams (the first: lesson ${first.lesson} ${first.label})`;
-  throw new RefusalError(`the course has ${count} to draw, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed: diagrams need the optional packages mermaid and playwright`, [
-    'install them beside codelabgen: npm install --save-dev mermaid playwright',
-  ]);
+  const count =
+    todo.length === 1
+      ? 'a mermaid diagram'
+      : `${todo.length} mermaid diagrams (the first: lesson ${first.lesson} ${first.label})`;
+  throw new RefusalError(
+    `the course has ${count} to draw, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed: diagrams need the optional packages mermaid and playwright`,
+    ['install them beside codelabgen: npm install --save-dev mermaid playwright'],
+  );
 }
 
 /** Chromium for build-time rendering: $CODELABGEN_CHROMIUM, /usr/bin/chromium, Playwright's own. */
@@ -155,7 +181,11 @@ export interface DiagramJob {
 }
 
 /** Renders the uncached diagrams in one batch; returns the counts the build prints. */
-export function renderDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium: string | null): Promise<DiagramStats> {
+export function renderDiagrams(
+  diagrams: DiagramRef[],
+  cacheDir: string,
+  chromium: string | null,
+): Promise<DiagramStats> {
   return startDiagrams(diagrams, cacheDir, chromium).done;
 }
 
@@ -187,15 +217,30 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
   const base = { startOnLoad: false, securityLevel: 'strict', fontFamily: 'system-ui, sans-serif' };
   const draws = todo.flatMap((d): Draw[] =>
     isThemedType(d.source)
-      ? [{ hash: d.hash, role: 'themed', source: d.source, config: { ...base, theme: 'base', themeVariables: SENTINEL_VARIABLES } }]
+      ? [
+          {
+            hash: d.hash,
+            role: 'themed',
+            source: d.source,
+            config: { ...base, theme: 'base', themeVariables: SENTINEL_VARIABLES },
+          },
+        ]
       : [
           { hash: d.hash, role: 'light', source: d.source, config: { ...base, theme: 'default' } },
-          { hash: d.hash, role: 'dark', source: d.source, config: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES } },
+          {
+            hash: d.hash,
+            role: 'dark',
+            source: d.source,
+            config: { ...base, theme: 'dark', themeVariables: DARK_VARIABLES },
+          },
         ],
   );
   // Each diagram being drawn: the renders it still waits for, their SVGs, and its settling.
   const waits = new Map<string, Promise<void>>();
-  const open = new Map<string, { resolve(): void; left: number; svgs: Partial<Record<Draw['role'], string>>; error: string | null }>();
+  const open = new Map<
+    string,
+    { resolve(): void; left: number; svgs: Partial<Record<Draw['role'], string>>; error: string | null }
+  >();
   for (const d of todo) {
     let resolve = () => {};
     waits.set(d.hash, new Promise<void>((settle) => (resolve = settle)));
@@ -206,7 +251,13 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
     const { svgs, error } = diagram;
     if (outcome === 'unfinished') stats.client++;
     else if (error === null) {
-      writeCachedDiagram(cacheDir, hash, svgs.themed !== undefined ? { svg: themeSvg(svgs.themed), light: null, dark: null, error: null } : { svg: null, light: svgs.light!, dark: svgs.dark!, error: null });
+      writeCachedDiagram(
+        cacheDir,
+        hash,
+        svgs.themed !== undefined
+          ? { svg: themeSvg(svgs.themed), light: null, dark: null, error: null }
+          : { svg: null, light: svgs.light!, dark: svgs.dark!, error: null },
+      );
       stats.rendered++;
     } else if (SYNTAX.test(error)) {
       writeCachedDiagram(cacheDir, hash, { svg: null, light: null, dark: null, error });
@@ -232,8 +283,15 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
 
 // The page mermaid draws in, served by Playwright from the package (no network, no file:// page).
 const ORIGIN = 'https://codelabgen.invalid';
-const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/katex/katex.min.css"><script src="/mermaid.min.js"></script></head><body></body></html>';
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
+const PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/katex/katex.min.css"><script src="/mermaid.min.js"></script></head><body></body></html>';
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
 
 // Runs in the page (a string, so no bundler helper leaks into it). Every font is loaded first, so
 // labels are measured alike in every page; mermaid draws into a hidden box; the SVG is parsed as
@@ -255,22 +313,40 @@ const IN_PAGE = `(async () => {
   };
 })()`;
 
-async function drawAll(draws: Draw[], executablePath: string, record: (draw: Draw, result: Drawing) => void): Promise<void> {
+async function drawAll(
+  draws: Draw[],
+  executablePath: string,
+  record: (draw: Draw, result: Drawing) => void,
+): Promise<void> {
   const mermaidFile = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
   // KaTeX (mermaid's own dependency) styles math in labels: its stylesheet and fonts are served too.
   const katexDir = path.dirname(createRequire(mermaidFile).resolve('katex/dist/katex.min.css'));
   const { chromium } = await import('playwright');
-  const browser = await chromium.launch({ executablePath, args: MERMAID_FLAGS, headless: true }).catch((error: unknown) => {
-    const why = String((error as Error)?.message ?? error).split('\n')[0]!.replace(/^browserType\.launch: /, '').slice(0, 200);
-    throw new Error(`could not start Chromium at ${executablePath} to draw the diagrams (${why}); point $CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's browser`);
-  });
+  const browser = await chromium
+    .launch({ executablePath, args: MERMAID_FLAGS, headless: true })
+    .catch((error: unknown) => {
+      const why = String((error as Error)?.message ?? error)
+        .split('\n')[0]!
+        .replace(/^browserType\.launch: /, '')
+        .slice(0, 200);
+      throw new Error(
+        `could not start Chromium at ${executablePath} to draw the diagrams (${why}); point $CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's browser`,
+      );
+    });
   try {
     const context = await browser.newContext();
     await context.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url()).pathname;
       if (url === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
-      const katex = url.startsWith('/katex/') ? path.resolve(katexDir, `.${path.sep}${decodeURIComponent(url.slice('/katex/'.length))}`) : null;
-      const file = url === '/mermaid.min.js' ? mermaidFile : katex !== null && katex !== katexDir && isInside(katex, katexDir) ? katex : null;
+      const katex = url.startsWith('/katex/')
+        ? path.resolve(katexDir, `.${path.sep}${decodeURIComponent(url.slice('/katex/'.length))}`)
+        : null;
+      const file =
+        url === '/mermaid.min.js'
+          ? mermaidFile
+          : katex !== null && katex !== katexDir && isInside(katex, katexDir)
+            ? katex
+            : null;
       if (file === null || !existsSync(file)) return route.fulfill({ status: 404 });
       return route.fulfill({ path: file, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream' });
     });
@@ -286,7 +362,11 @@ async function drawAll(draws: Draw[], executablePath: string, record: (draw: Dra
           const draw = draws[next++]!;
           const id = `m${draw.hash}${draw.role === 'light' ? 'l' : draw.role === 'dark' ? 'd' : ''}`;
           const result = await page
-            .evaluate(([id, source, config]) => (window as unknown as { cgDraw(...args: unknown[]): Promise<Drawing> }).cgDraw(id, source, config), [id, draw.source, draw.config] as const)
+            .evaluate(
+              ([id, source, config]) =>
+                (window as unknown as { cgDraw(...args: unknown[]): Promise<Drawing> }).cgDraw(id, source, config),
+              [id, draw.source, draw.config] as const,
+            )
             .catch((error: unknown): Drawing => ({ error: `the renderer failed: ${(error as Error).message}` }));
           record(draw, result);
         }

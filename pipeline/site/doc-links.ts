@@ -34,7 +34,12 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** Formats Astro's image pipeline reads (astro:assets). */
 const IMAGE_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'svg', 'tiff'];
-const DOC_SECTIONS: Record<string, string> = { 'docs/readalong.md': 'readalong', 'docs/readalong.mdx': 'readalong', 'docs/notes.md': 'notes', 'docs/notes.mdx': 'notes' };
+const DOC_SECTIONS: Record<string, string> = {
+  'docs/readalong.md': 'readalong',
+  'docs/readalong.mdx': 'readalong',
+  'docs/notes.md': 'notes',
+  'docs/notes.mdx': 'notes',
+};
 
 /** Links and images that leave the site's hands: URLs with a scheme, `//host`, `/path`, `#anchor`, `?query`. */
 export function isRelativeUrl(url: string): boolean {
@@ -61,17 +66,24 @@ export function resolveLink(url: string, lessonDir: string, doc: string, links: 
   const { file, anchor } = splitUrl(url, 'link');
   const target = path.posix.normalize(path.posix.join(lessonDir, path.posix.dirname(doc), file)).replace(/\/+$/, '');
   const absolute = path.resolve(links.courseRoot, target);
-  if (absolute === path.resolve(links.courseRoot) || !isInside(absolute, links.courseRoot)) throw new DocRefError(`link ${url}: points outside the lesson folders of the course`);
+  if (absolute === path.resolve(links.courseRoot) || !isInside(absolute, links.courseRoot))
+    throw new DocRefError(`link ${url}: points outside the lesson folders of the course`);
   const lesson = links.lessons.find((l) => isInside(absolute, path.resolve(links.courseRoot, l.dir)));
   const fix = 'link a lesson folder or its docs/readalong.md or docs/notes.md';
   if (lesson === undefined) {
-    const what = existsSync(path.join(links.courseRoot, target)) ? 'is not a lesson folder' : 'no such lesson folder or doc in the course';
+    const what = existsSync(path.join(links.courseRoot, target))
+      ? 'is not a lesson folder'
+      : 'no such lesson folder or doc in the course';
     throw new DocRefError(`link ${url}: ${what} (${fix})`);
   }
   const rest = target.slice(trimSlash(lesson.dir).length + 1);
   const section = rest === '' ? '' : DOC_SECTIONS[rest];
-  if (section === undefined) throw new DocRefError(`link ${url}: ${rest} of lesson ${lesson.id} has no page of its own (${fix}; show code with a code reference)`);
-  if (rest !== '' && !existsSync(path.join(links.courseRoot, lesson.dir, rest))) throw new DocRefError(`link ${url}: lesson ${lesson.id} has no ${rest}`);
+  if (section === undefined)
+    throw new DocRefError(
+      `link ${url}: ${rest} of lesson ${lesson.id} has no page of its own (${fix}; show code with a code reference)`,
+    );
+  if (rest !== '' && !existsSync(path.join(links.courseRoot, lesson.dir, rest)))
+    throw new DocRefError(`link ${url}: lesson ${lesson.id} has no ${rest}`);
   if (!lesson.included) return null;
   return links.href(lesson, anchor || section);
 }
@@ -92,14 +104,21 @@ export function resolveImage(url: string, lessonDir: string, doc: string): DocIm
   const { file } = splitUrl(url, 'image');
   const relative = path.posix.normalize(path.posix.join(path.posix.dirname(doc), file));
   // The written path first (".." segments); where it resolves through symlinks is checked below.
-  if (file.includes('\0') || relative.split('/').includes('..')) throw new DocRefError(`image ${url}: points outside the lesson folder; images must be files inside it`);
+  if (file.includes('\0') || relative.split('/').includes('..'))
+    throw new DocRefError(`image ${url}: points outside the lesson folder; images must be files inside it`);
   const ext = path.posix.extname(relative).slice(1).toLowerCase();
-  if (!IMAGE_FORMATS.includes(ext)) throw new DocRefError(`image ${url}: .${ext || '(none)'} is not an image format the site can optimize (${IMAGE_FORMATS.join(', ')})`);
+  if (!IMAGE_FORMATS.includes(ext))
+    throw new DocRefError(
+      `image ${url}: .${ext || '(none)'} is not an image format the site can optimize (${IMAGE_FORMATS.join(', ')})`,
+    );
   let real: string | null;
   try {
     real = realPathInside(lessonDir, relative); // readRegularFile below refuses anything but a regular file
   } catch (error) {
-    if (error instanceof OutsideError) throw new DocRefError(`image ${url}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are published`);
+    if (error instanceof OutsideError)
+      throw new DocRefError(
+        `image ${url}: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are published`,
+      );
     throw error;
   }
   if (real === null) throw new DocRefError(`image ${url}: no such file in the lesson folder (looked for ${relative})`);

@@ -11,8 +11,10 @@ import type * as Markdown from './marked.ts';
 // this file (through the doc lint of pipeline/authoring/conventions.ts) but lex a doc only when a lesson has
 // one, so marked loads on the first doc lexed (dist/markdown.mjs when bundled).
 let markdown: typeof Markdown | undefined;
-const lexMarkdown = (text: string): Token[] => (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).lexMarkdown(text);
-const walkTokens = (tokens: Token[], visit: (token: Token) => void): void => (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).walkTokens(tokens, visit);
+const lexMarkdown = (text: string): Token[] =>
+  (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).lexMarkdown(text);
+const walkTokens = (tokens: Token[], visit: (token: Token) => void): void =>
+  (markdown ??= loadLazily<typeof Markdown>('markdown', '../pipeline/site/marked.ts')).walkTokens(tokens, visit);
 
 export interface LexedDoc {
   /** Top-level block tokens; their nested tokens are under `tokens` / `items`. */

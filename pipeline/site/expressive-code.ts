@@ -2,7 +2,13 @@
 // follow the page's data-theme, line numbers, and no JS beyond the copy button. The integration
 // passes them inline and to the <Code> component, so no ec.config.mjs is needed in a host site.
 import { pluginLineNumbers } from '@expressive-code/plugin-line-numbers';
-import { isInlineStyleAnnotation, type AstroExpressiveCodeOptions, type ExpressiveCodePlugin, type InlineStyleAnnotation, type StyleVariant } from 'astro-expressive-code';
+import {
+  isInlineStyleAnnotation,
+  type AstroExpressiveCodeOptions,
+  type ExpressiveCodePlugin,
+  type InlineStyleAnnotation,
+  type StyleVariant,
+} from 'astro-expressive-code';
 import type { Element } from 'astro-expressive-code/hast';
 
 /** Which page theme shows style variant `theme` (Expressive Code's `themeCssSelector`). */
@@ -13,7 +19,9 @@ type Variants = StyleVariant[];
 /** Each theme's token colours (after Expressive Code's contrast fixes), lower-cased, in a stable order. */
 function palettes(variants: Variants): Map<string, number>[] {
   return variants.map(({ theme }) => {
-    const colours = [theme.fg, ...theme.settings.map((s) => s.settings.foreground)].filter((c): c is string => typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c));
+    const colours = [theme.fg, ...theme.settings.map((s) => s.settings.foreground)].filter(
+      (c): c is string => typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c),
+    );
     return new Map([...new Set(colours.map((c) => c.toLowerCase()))].map((c, i) => [c, i]));
   });
 }
@@ -41,8 +49,15 @@ export function pluginLeanTokens(): ExpressiveCodePlugin {
     baseStyles: ({ styleVariants }) => {
       const all = paletteOf(styleVariants);
       const classes = all.flatMap((palette, v) => [...palette.values()].map((i) => `.${colourClass(v, i)}`)).join(',');
-      const definitions = all.flatMap((palette, v) => [...palette].map(([colour, i]) => `.${colourClass(v, i)}{--${v}:${colour}}`)).join('');
-      const rules = styleVariants.map(({ theme }, v) => `${v === 0 ? '' : `:root${themeSelector(theme)} & `}.ec-line :where(${classes}){color:var(--${v},inherit)}`).join('');
+      const definitions = all
+        .flatMap((palette, v) => [...palette].map(([colour, i]) => `.${colourClass(v, i)}{--${v}:${colour}}`))
+        .join('');
+      const rules = styleVariants
+        .map(
+          ({ theme }, v) =>
+            `${v === 0 ? '' : `:root${themeSelector(theme)} & `}.ec-line :where(${classes}){color:var(--${v},inherit)}`,
+        )
+        .join('');
       return definitions + rules;
     },
     hooks: {
@@ -56,7 +71,11 @@ export function pluginLeanTokens(): ExpressiveCodePlugin {
             const { columnStart, columnEnd } = annotation.inlineRange;
             const blank = line.text.slice(columnStart, columnEnd).trim() === '';
             const variants = style.styleVariantIndex === undefined ? text : [text[style.styleVariantIndex]];
-            const plain = !style.italic && !style.bold && style.color !== undefined && variants.every((fg) => fg === style.color!.toLowerCase());
+            const plain =
+              !style.italic &&
+              !style.bold &&
+              style.color !== undefined &&
+              variants.every((fg) => fg === style.color!.toLowerCase());
             if (blank || plain) line.deleteAnnotation(annotation);
           }
         }
@@ -65,7 +84,12 @@ export function pluginLeanTokens(): ExpressiveCodePlugin {
         const all = paletteOf(styleVariants);
         const visit = (node: Element) => {
           for (const child of node.children) if (child.type === 'element') visit(child);
-          if (node.tagName !== 'span' || node.properties.className !== undefined || typeof node.properties.style !== 'string') return;
+          if (
+            node.tagName !== 'span' ||
+            node.properties.className !== undefined ||
+            typeof node.properties.style !== 'string'
+          )
+            return;
           const classes: string[] = [];
           for (const declaration of node.properties.style.split(';')) {
             const match = /^--(\d+):(#[0-9a-f]{6})$/i.exec(declaration);

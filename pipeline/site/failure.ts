@@ -17,7 +17,8 @@ export interface Failure {
 function reported(error: Error): Failure | undefined {
   const candidate = error as Partial<{ exitCode: unknown; report: unknown }>;
   const exitCode = candidate.exitCode;
-  if ((exitCode !== EXIT.refused && exitCode !== EXIT.checkFailed) || typeof candidate.report !== 'function') return undefined;
+  if ((exitCode !== EXIT.refused && exitCode !== EXIT.checkFailed) || typeof candidate.report !== 'function')
+    return undefined;
   const { error: line, hints } = (candidate.report as () => { error: string; hints: string[] }).call(error);
   return { exitCode, error: line, hints };
 }
@@ -34,5 +35,9 @@ export function failure(error: unknown, mode: string): Failure {
 /** Astro's and Rolldown's messages span lines, carry colours and traces: one line, 400 characters. */
 function oneLine(text: string): string {
   const withoutTrace = text.split(/Stack backtrace:|\n\s+at /)[0] ?? '';
-  return withoutTrace.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim().slice(0, 400);
+  return withoutTrace
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 400);
 }

@@ -31,22 +31,55 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
   const lines = text.split('\n');
   if (lines[0]?.replace(/\r$/, '') !== '---') return { text, fields, problems: [] };
   const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\r?$/.test(line));
-  if (end === -1) return { text, fields, problems: [{ line: 1, message: 'front matter: the "---" on line 1 is never closed; end the block with a "---" line (or remove it)' }] };
+  if (end === -1)
+    return {
+      text,
+      fields,
+      problems: [
+        {
+          line: 1,
+          message: 'front matter: the "---" on line 1 is never closed; end the block with a "---" line (or remove it)',
+        },
+      ],
+    };
   const blanked = [...lines.slice(0, end + 1).map(() => ''), ...lines.slice(end + 1)].join('\n');
   const problems: FrontMatterSplit['problems'] = [];
   let data: unknown;
   try {
     data = parseYamlText(lines.slice(1, end).join('\n'), 'front matter');
   } catch (error) {
-    const message = (error instanceof DataFileError ? error.problems[0] : String(error))?.replace(/\s*\(\d+:\d+\)$/, '') ?? 'invalid YAML';
-    return { text: blanked, fields, problems: [{ line: 2 + yamlErrorLine(error), message: `front matter: ${message}` }] };
+    const message =
+      (error instanceof DataFileError ? error.problems[0] : String(error))?.replace(/\s*\(\d+:\d+\)$/, '') ??
+      'invalid YAML';
+    return {
+      text: blanked,
+      fields,
+      problems: [{ line: 2 + yamlErrorLine(error), message: `front matter: ${message}` }],
+    };
   }
   if (data === null || data === undefined) return { text: blanked, fields, problems };
-  if (typeof data !== 'object' || Array.isArray(data)) return { text: blanked, fields, problems: [{ line: 2, message: 'front matter: expected "title: ..." and "description: ..." lines' }] };
-  const lineOf = (key: string) => 1 + Math.max(1, lines.slice(0, end).findIndex((line) => line.startsWith(`${key}:`) || line.startsWith(`"${key}"`) || line.startsWith(`'${key}'`)));
+  if (typeof data !== 'object' || Array.isArray(data))
+    return {
+      text: blanked,
+      fields,
+      problems: [{ line: 2, message: 'front matter: expected "title: ..." and "description: ..." lines' }],
+    };
+  const lineOf = (key: string) =>
+    1 +
+    Math.max(
+      1,
+      lines
+        .slice(0, end)
+        .findIndex((line) => line.startsWith(`${key}:`) || line.startsWith(`"${key}"`) || line.startsWith(`'${key}'`)),
+    );
   for (const [key, value] of Object.entries(data)) {
-    if (!(FIELDS as readonly string[]).includes(key)) problems.push({ line: lineOf(key), message: `front matter: unknown field "${key}"; the fields are ${FIELDS.join(' and ')}` });
-    else if (typeof value !== 'string' || value.trim() === '') problems.push({ line: lineOf(key), message: `front matter: ${key} must be a line of text` });
+    if (!(FIELDS as readonly string[]).includes(key))
+      problems.push({
+        line: lineOf(key),
+        message: `front matter: unknown field "${key}"; the fields are ${FIELDS.join(' and ')}`,
+      });
+    else if (typeof value !== 'string' || value.trim() === '')
+      problems.push({ line: lineOf(key), message: `front matter: ${key} must be a line of text` });
     else fields[key as (typeof FIELDS)[number]] = value.trim();
   }
   return { text: blanked, fields, problems };

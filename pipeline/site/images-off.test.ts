@@ -14,7 +14,8 @@ const vite = { resolve: async (source: string) => (source.endsWith('image-files.
 const withImages = (images: number) => ({ images }) as Prepared;
 
 test('a build without doc images gets image-files-off.ts; dev (nothing prepared) and builds with images the real one', async () => {
-  const resolve = (prepared: Prepared | null, source = '../../lib/image-files.ts') => imagesOffPlugin(() => prepared).resolveId.call(vite, source, importer, {});
+  const resolve = (prepared: Prepared | null, source = '../../lib/image-files.ts') =>
+    imagesOffPlugin(() => prepared).resolveId.call(vite, source, importer, {});
   assert.equal(await resolve(withImages(0)), off);
   assert.equal(await resolve(withImages(2)), null);
   assert.equal(await resolve(null), null);

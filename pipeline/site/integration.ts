@@ -67,7 +67,12 @@ export function imagesOffPlugin(current: () => Prepared | null) {
   return {
     name: 'codelabgen:images-off',
     enforce: 'pre' as const,
-    async resolveId(this: { resolve(source: string, importer?: string, options?: object): Promise<{ id: string } | null> }, source: string, importer: string | undefined, options: object) {
+    async resolveId(
+      this: { resolve(source: string, importer?: string, options?: object): Promise<{ id: string } | null> },
+      source: string,
+      importer: string | undefined,
+      options: object,
+    ) {
       const prepared = current();
       if (!/image-files\.[jt]s$/.test(source) || prepared === null || prepared.images > 0) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
@@ -99,14 +104,26 @@ export function sharedPipelinePlugin() {
     load(id: string) {
       const module = Object.hasOwn(modules, id) ? modules[id] : undefined;
       if (module === undefined) return null;
-      const lines = [`const shared = globalThis[Symbol.for(${JSON.stringify(SHARED_MODULES.description)})][${JSON.stringify(id)}];`];
-      for (const name of Object.keys(module)) lines.push(name === 'default' ? 'export default shared.default;' : `export const ${name} = shared.${name};`);
+      const lines = [
+        `const shared = globalThis[Symbol.for(${JSON.stringify(SHARED_MODULES.description)})][${JSON.stringify(id)}];`,
+      ];
+      for (const name of Object.keys(module))
+        lines.push(name === 'default' ? 'export default shared.default;' : `export const ${name} = shared.${name};`);
       return lines.join('\n');
     },
   };
 }
 
-const ROUTES = ['index', 'lessons/[lesson]', 'lessons/[lesson]/files', 'glossary', 'sources', 'report', 'progress', 'search'];
+const ROUTES = [
+  'index',
+  'lessons/[lesson]',
+  'lessons/[lesson]/files',
+  'glossary',
+  'sources',
+  'report',
+  'progress',
+  'search',
+];
 /** Routes of the producer view: drafts builds, site dev, and publish builds with site.report: true. */
 const PRODUCER_ROUTES = new Set(['report', 'progress']);
 
@@ -115,7 +132,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   const prefix = normalizePrefix(options.prefix ?? '');
   let site: SiteOptions;
   let prepared: Prepared | null = null;
-  let summary: Omit<BuildSummary, 'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'> | null = null;
+  let summary: Omit<
+    BuildSummary,
+    'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'
+  > | null = null;
   let diagrams: DiagramJob | null = null;
   let courseWatcher: CourseWatcher | undefined;
   let liveBoard: ReturnType<typeof serveProgress> | undefined;
@@ -126,19 +146,51 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
     hooks: {
       'astro:config:setup': async ({ config, command, injectRoute, updateConfig, logger }) => {
         const dev = command === 'dev';
-        site = { course: path.resolve(fileURLToPath(config.root), options.course), drafts: (options.drafts ?? false) || dev, dev, diagramCache: options.diagramCache ?? diagramCacheDir(), prefix };
+        site = {
+          course: path.resolve(fileURLToPath(config.root), options.course),
+          drafts: (options.drafts ?? false) || dev,
+          dev,
+          diagramCache: options.diagramCache ?? diagramCacheDir(),
+          prefix,
+        };
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
         const report = site.drafts || courseConfig.report;
         // A build has a Glossary and a Sources page only when they have entries (`site dev` always: they may come).
         const course = courseAt(site.course);
-        const empty = new Set(dev ? [] : [...(pipelineRead.readGlossary(course).length === 0 ? ['glossary'] : []), ...(pipelineRead.readSources(course).length === 0 ? ['sources'] : [])]);
-        for (const route of ROUTES.filter((r) => (!PRODUCER_ROUTES.has(r) || report) && !empty.has(r))) injectRoute({ pattern: `${prefix}/${route === 'index' ? '' : route}` || '/', entrypoint: siteModule(`routes/${route}.astro`), prerender: true });
-        if (prefix === '') injectRoute({ pattern: '/404', entrypoint: siteModule('routes/404.astro'), prerender: true });
+        const empty = new Set(
+          dev
+            ? []
+            : [
+                ...(pipelineRead.readGlossary(course).length === 0 ? ['glossary'] : []),
+                ...(pipelineRead.readSources(course).length === 0 ? ['sources'] : []),
+              ],
+        );
+        for (const route of ROUTES.filter((r) => (!PRODUCER_ROUTES.has(r) || report) && !empty.has(r)))
+          injectRoute({
+            pattern: `${prefix}/${route === 'index' ? '' : route}` || '/',
+            entrypoint: siteModule(`routes/${route}.astro`),
+            prerender: true,
+          });
+        if (prefix === '')
+          injectRoute({ pattern: '/404', entrypoint: siteModule('routes/404.astro'), prerender: true });
         // One file each, fetched once per site: the pages' script, the sidebar's lessons, the diagrams' styles.
-        for (const [file, entry] of [['page.js', 'page.js.ts'], ['sidebar.json', 'sidebar.json.ts'], ['diagrams.css', 'diagrams.css.ts']]) injectRoute({ pattern: `${prefix}/_codelabgen/${file}`, entrypoint: siteModule(`routes/${entry}`), prerender: true });
+        for (const [file, entry] of [
+          ['page.js', 'page.js.ts'],
+          ['sidebar.json', 'sidebar.json.ts'],
+          ['diagrams.css', 'diagrams.css.ts'],
+        ])
+          injectRoute({
+            pattern: `${prefix}/_codelabgen/${file}`,
+            entrypoint: siteModule(`routes/${entry}`),
+            prerender: true,
+          });
         // Each lesson's code, beside its page (site/routes/lesson-code.zip.ts).
-        injectRoute({ pattern: `${prefix}/lessons/[lesson]/[folder].zip`, entrypoint: siteModule('routes/lesson-code.zip.ts'), prerender: true });
+        injectRoute({
+          pattern: `${prefix}/lessons/[lesson]/[folder].zip`,
+          entrypoint: siteModule('routes/lesson-code.zip.ts'),
+          prerender: true,
+        });
         // The settings hold functions: the <Code> component (run in Vite) only gets them as an import.
         const ec = expressiveCode({
           customConfigPreprocessors: {
@@ -146,13 +198,23 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
             preprocessComponentConfig: `import { expressiveCodeOptions } from ${JSON.stringify(siteImports().expressiveCode)}; export default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });`,
           },
         });
-        const hasEc = config.integrations.some((i) => i.name === 'astro-expressive-code' || i.name === '@astrojs/starlight');
+        const hasEc = config.integrations.some(
+          (i) => i.name === 'astro-expressive-code' || i.name === '@astrojs/starlight',
+        );
         // .mdx docs (site.mdx: true) are compiled by @astrojs/mdx: added here unless the site has it.
         const hasMdx = config.integrations.some((i) => i.name === '@astrojs/mdx');
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
         updateConfig({
           integrations: [...(hasEc ? [] : [ec]), ...mdx],
-          vite: { plugins: [astroSubRequests(fileURLToPath(config.root), siteDir()), optionsPlugin(site), imagesOffPlugin(() => prepared), sharedPipelinePlugin()], resolve: { noExternal: ['codelabgen'] } },
+          vite: {
+            plugins: [
+              astroSubRequests(fileURLToPath(config.root), siteDir()),
+              optionsPlugin(site),
+              imagesOffPlugin(() => prepared),
+              sharedPipelinePlugin(),
+            ],
+            resolve: { noExternal: ['codelabgen'] },
+          },
         });
         if (command === 'build') {
           progress('loading', 'reading the course');
@@ -160,11 +222,18 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           // loaders can take these docs as rendered (pipeline/read/index.ts, PreparedCourse).
           const linkBase = `${config.base.replace(/\/+$/, '')}${prefix}/`;
           prepared = prepareSite(site.course, site.drafts, linkBase);
-          pipelineRead.setPreparedCourse({ root: site.course, linkBase, drafts: site.drafts, view: prepared.view, docs: prepared.docs });
+          pipelineRead.setPreparedCourse({
+            root: site.course,
+            linkBase,
+            drafts: site.drafts,
+            view: prepared.view,
+            docs: prepared.docs,
+          });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
           // `site build` of nothing is a mistake (a hand-written course under the `done` rule); a host site may mount an empty course.
-          if (!site.drafts && options.recordedOut !== undefined && prepared.included.length === 0) throw new ChecksFailedError(pipelineRead.nothingPublished(prepared.view));
+          if (!site.drafts && options.recordedOut !== undefined && prepared.included.length === 0)
+            throw new ChecksFailedError(pipelineRead.nothingPublished(prepared.view));
           // Syntax errors already in the cache stop a publish build here; new ones when the pages are made.
           const knownErrors = diagramProblemsOf(prepared, site.diagramCache);
           if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);
@@ -178,7 +247,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           pipelineRead.setDiagramJob(diagrams);
           const shallowClone = pipelineRead.gitHistory(site.course) === 'shallow';
           // `codelabgen site build` prints it from the summary (its Astro logs nothing); a host's build says it here.
-          if (shallowClone && options.onBuilt === undefined) logger.warn(`${pipelineRead.SHALLOW_CLONE_WARNING}; ${pipelineRead.SHALLOW_CLONE_HINT}`);
+          if (shallowClone && options.onBuilt === undefined)
+            logger.warn(`${pipelineRead.SHALLOW_CLONE_WARNING}; ${pipelineRead.SHALLOW_CLONE_HINT}`);
           summary = { lessons: prepared.included.map((l) => l.id), excluded: prepared.excluded, shallowClone };
           progress('pages', `${prepared.included.length} lessons`);
         }
@@ -187,19 +257,28 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         cacheDir = fileURLToPath(config.cacheDir);
         assetsDir = config.build.assets;
         // Refuses an output folder inside or around the course before anything is written.
-        if (buildOutput === 'static' && prepared !== null) checkOutsideCourse(site.course, fileURLToPath(config.outDir));
+        if (buildOutput === 'static' && prepared !== null)
+          checkOutsideCourse(site.course, fileURLToPath(config.outDir));
       },
       'astro:server:setup': ({ server, refreshContent }) => {
         void courseWatcher?.close();
         // The page's banner (site/components/DevLive.astro) follows the problems as they change.
-        const onProblems = (problems: string[]) => server.environments.client.hot.send({ type: 'custom', event: DEV_PROBLEMS_EVENT, data: { problems } });
-        courseWatcher = watchCourse({ refreshContent, site, print: (line) => process.stderr.write(`${line}\n`), onProblems });
+        const onProblems = (problems: string[]) =>
+          server.environments.client.hot.send({ type: 'custom', event: DEV_PROBLEMS_EVENT, data: { problems } });
+        courseWatcher = watchCourse({
+          refreshContent,
+          site,
+          print: (line) => process.stderr.write(`${line}\n`),
+          onProblems,
+        });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.
         server.middlewares.use(svgDevGuard);
         // The /progress/ board's live updates: a server-sent events stream fed by a tail of events.jsonl.
         liveBoard?.close();
-        liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, { lesson: (lesson) => pipelineRead.lessonLink(root, lesson) });
+        liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, {
+          lesson: (lesson) => pipelineRead.lessonLink(root, lesson),
+        });
         server.middlewares.use(liveBoard.middleware);
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.
         const url = `${root}_codelabgen/mermaid/`;
@@ -211,7 +290,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           } catch {
             return next(); // mermaid (an optional peer) is not installed: dev-watch says so
           }
-          const file = path.join(dist, path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')));
+          const file = path.join(
+            dist,
+            path.normalize(decodeURIComponent(req.url.slice(url.length).split('?')[0] ?? '')),
+          );
           if (!isInside(file, dist) || !existsSync(file)) return next();
           res.setHeader('content-type', 'text/javascript');
           createReadStream(file).pipe(res);
@@ -233,20 +315,42 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         await sanitizeSvgFiles(path.join(fileURLToPath(dir), assetsDir));
         progress('search', 'indexing');
         // `site build` replaces its output folder: an index made from the same pages is kept.
-        const previous = options.recordedOut && cacheDir ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') } : undefined;
+        const previous =
+          options.recordedOut && cacheDir
+            ? { out: path.join(options.recordedOut, prefix), record: path.join(cacheDir, 'search-index.json') }
+            : undefined;
         const search = await indexSite(out, previous);
         const pages = listPages(out).length;
         // Only `codelabgen site build` records the build: a host's `astro build` leaves the course's files as they are.
-        const recorded = !site.drafts && options.recordedOut !== undefined && (await recordBuild(site.course, options.recordedOut, pages, summary.lessons, options.command ?? 'codelabgen site build'));
+        const recorded =
+          !site.drafts &&
+          options.recordedOut !== undefined &&
+          (await recordBuild(
+            site.course,
+            options.recordedOut,
+            pages,
+            summary.lessons,
+            options.command ?? 'codelabgen site build',
+          ));
         progress('done', `${pages} pages`);
-        options.onBuilt?.({ ...summary, diagrams: drawn, diagramErrors, lessonPagesRendered: pipelineRead.lessonPagesRendered(), searchPages: search.pages, searchKept: search.kept, recorded });
+        options.onBuilt?.({
+          ...summary,
+          diagrams: drawn,
+          diagramErrors,
+          lessonPagesRendered: pipelineRead.lessonPagesRendered(),
+          searchPages: search.pages,
+          searchKept: search.kept,
+          recorded,
+        });
       },
     },
   };
 }
 
 function leftToBrowser(count: number): ChecksFailedError {
-  return new ChecksFailedError(`site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`);
+  return new ChecksFailedError(
+    `site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`,
+  );
 }
 
 function contentProblems(problems: string[]): ChecksFailedError {
@@ -255,7 +359,13 @@ function contentProblems(problems: string[]): ChecksFailedError {
 }
 
 /** A publish build of a course with a state is recorded (so `assembly` can be left). */
-async function recordBuild(root: string, out: string, pages: number, lessons: string[], command: string): Promise<boolean> {
+async function recordBuild(
+  root: string,
+  out: string,
+  pages: number,
+  lessons: string[],
+  command: string,
+): Promise<boolean> {
   const course = courseAt(root);
   if (!existsSync(path.join(course.dir, 'state.json'))) return false;
   await commit(course, { command }, () => decideSiteBuild({ out, pages, lessons }));

@@ -7,7 +7,20 @@ import { ASIDE_CLASSES } from './asides.ts';
 import { marked } from './marked.ts';
 
 const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'del', 'ins', 'details', 'summary', 'kbd', 'sup', 'sub', 'input', 'figure', 'figcaption'],
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags,
+    'img',
+    'del',
+    'ins',
+    'details',
+    'summary',
+    'kbd',
+    'sup',
+    'sub',
+    'input',
+    'figure',
+    'figcaption',
+  ],
   allowedAttributes: {
     a: ['href', 'title', 'id', 'rel', 'target'],
     img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
@@ -26,7 +39,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
   transformTags: {
     a: (tagName, attribs) => {
       const external = /^https?:\/\//i.test(attribs.href ?? '');
-      return { tagName, attribs: external ? { ...attribs, rel: 'noopener noreferrer', target: attribs.target ?? '_blank' } : attribs };
+      return {
+        tagName,
+        attribs: external ? { ...attribs, rel: 'noopener noreferrer', target: attribs.target ?? '_blank' } : attribs,
+      };
     },
     input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
   },

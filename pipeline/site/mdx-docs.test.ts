@@ -40,7 +40,10 @@ test('a good doc: title, references, diagrams, no problems', () => {
   assert.deepEqual(doc.problems, []);
   assert.equal(doc.title, 'The title');
   assert.equal(doc.references, 1);
-  assert.deepEqual(doc.diagrams.map((d) => [d.label, d.title, d.lesson]), [['docs/readalong.mdx:16', 'Flow', '1.1']]);
+  assert.deepEqual(
+    doc.diagrams.map((d) => [d.label, d.title, d.lesson]),
+    [['docs/readalong.mdx:16', 'Flow', '1.1']],
+  );
   assert.equal(doc.diagrams[0]?.hash, diagramHash(doc.diagrams[0]?.source ?? ''));
   assert.match(doc.diagrams[0]?.source ?? '', /^flowchart LR\n\s*a --> b$/);
 });
@@ -82,7 +85,12 @@ test('every problem names lesson, doc and line', () => {
 });
 
 test('an MDX syntax error is one problem with its line', () => {
-  assert.deepEqual(readMdxDoc('Fine.\n\n<Tabs\n\nbroken', ctx).problems.map((p) => p.replace(/: MDX syntax error: .*/, ': MDX syntax error')), ['lesson 1.1 docs/readalong.mdx:3: MDX syntax error']);
+  assert.deepEqual(
+    readMdxDoc('Fine.\n\n<Tabs\n\nbroken', ctx).problems.map((p) =>
+      p.replace(/: MDX syntax error: .*/, ': MDX syntax error'),
+    ),
+    ['lesson 1.1 docs/readalong.mdx:3: MDX syntax error'],
+  );
 });
 
 test('literalString reads string and template literals, not expressions', () => {

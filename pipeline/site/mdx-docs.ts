@@ -29,7 +29,16 @@ export interface MdxDoc {
 /** Sätteri loads only when an .mdx doc is read (require: it is synchronous, like the rest of the readers). */
 const satteri = () => createRequire(import.meta.url)('satteri') as typeof import('satteri');
 
-type Node = MdastNode & { name?: string | null; attributes?: Attribute[]; value?: string; lang?: string | null; meta?: string | null; depth?: number; children?: Node[]; position?: { start: { line: number } } };
+type Node = MdastNode & {
+  name?: string | null;
+  attributes?: Attribute[];
+  value?: string;
+  lang?: string | null;
+  meta?: string | null;
+  depth?: number;
+  children?: Node[];
+  position?: { start: { line: number } };
+};
 type Attribute = { type: string; name?: string; value?: string | null | { type: string; value: string } };
 
 /** Reads an .mdx doc: its title, words, diagrams, and every problem a build would hit. */
@@ -42,24 +51,34 @@ export function readMdxDoc(text: string, ctx: DocContext): MdxDoc {
   } catch (error) {
     const message = (error as Error).message;
     const line = /^(\d+):\d+:/.exec(message)?.[1] ?? '1';
-    out.problems.push(`lesson ${ctx.lesson} ${ctx.doc}:${line}: MDX syntax error: ${message.replace(/^\d+:\d+:\s*/, '')}`);
+    out.problems.push(
+      `lesson ${ctx.lesson} ${ctx.doc}:${line}: MDX syntax error: ${message.replace(/^\d+:\d+:\s*/, '')}`,
+    );
     return out;
   }
   const defined = new Set<string>(MDX_COMPONENTS);
   for (const node of tree.children ?? []) {
-    if (node.type === 'mdxjsEsm') for (const name of (node.value ?? '').match(/\b[A-Z][A-Za-z0-9_]*\b/g) ?? []) defined.add(name);
+    if (node.type === 'mdxjsEsm')
+      for (const name of (node.value ?? '').match(/\b[A-Z][A-Za-z0-9_]*\b/g) ?? []) defined.add(name);
   }
   const first = tree.children?.[0];
   const visit = (node: Node) => {
     if (node.type === 'text') out.words += (node.value ?? '').split(/\s+/).filter(Boolean).length;
     if (node.type === 'heading' && node.depth === 1) {
       if (node === first) out.title = plainText(node);
-      else out.problems.push(`${at(node)}: a "# " heading is the doc's title and only allowed as its first line; use "## " for sections`);
+      else
+        out.problems.push(
+          `${at(node)}: a "# " heading is the doc's title and only allowed as its first line; use "## " for sections`,
+        );
     }
     if (node.type === 'code') {
       const info = `${node.lang ?? ''} ${node.meta ?? ''}`;
-      if (/(^|\s)file=/.test(info)) out.problems.push(`${at(node)}: in .mdx docs a code reference is <CodeRef file="..." lines="..." />, not a fence with file=`);
-      else if (node.lang === 'mermaid') out.problems.push(`${at(node)}: in .mdx docs a diagram is <Diagram code={\`...\`} />, not a mermaid fence`);
+      if (/(^|\s)file=/.test(info))
+        out.problems.push(
+          `${at(node)}: in .mdx docs a code reference is <CodeRef file="..." lines="..." />, not a fence with file=`,
+        );
+      else if (node.lang === 'mermaid')
+        out.problems.push(`${at(node)}: in .mdx docs a diagram is <Diagram code={\`...\`} />, not a mermaid fence`);
     }
     if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name) component(node);
     for (const child of node.children ?? []) visit(child);
@@ -67,13 +86,23 @@ export function readMdxDoc(text: string, ctx: DocContext): MdxDoc {
   const component = (node: Node) => {
     const name = node.name ?? '';
     if (/^[A-Z]/.test(name) && !defined.has(name.split('.')[0] ?? name)) {
-      out.problems.push(`${at(node)}: unknown component <${name}>; the built-in ones are ${MDX_COMPONENTS.map((c) => `<${c}>`).join(', ')} (or import it)`);
+      out.problems.push(
+        `${at(node)}: unknown component <${name}>; the built-in ones are ${MDX_COMPONENTS.map((c) => `<${c}>`).join(', ')} (or import it)`,
+      );
       return;
     }
     const attrs = attributes(node);
     if (name === 'CodeRef') {
       out.references++;
-      const fence: Fence = { lang: attrs.lang ?? '', meta: ['file', 'lines', 'mark'].filter((k) => attrs[k] !== undefined).map((k) => `${k}=${attrs[k]}`).join(' '), body: '', line: node.position?.start.line ?? 1 };
+      const fence: Fence = {
+        lang: attrs.lang ?? '',
+        meta: ['file', 'lines', 'mark']
+          .filter((k) => attrs[k] !== undefined)
+          .map((k) => `${k}=${attrs[k]}`)
+          .join(' '),
+        body: '',
+        line: node.position?.start.line ?? 1,
+      };
       try {
         if (attrs.file === undefined) throw new CodeRefError('<CodeRef> needs file="..." (a string)');
         const ref = parseCodeRef(fence);
@@ -84,12 +113,25 @@ export function readMdxDoc(text: string, ctx: DocContext): MdxDoc {
       }
     } else if (name === 'Diagram') {
       const source = attrs.code;
-      if (source === undefined) out.problems.push(`${at(node)}: <Diagram> needs its mermaid source as code={\`...\`} or code="..." (a literal, no \${...})`);
+      if (source === undefined)
+        out.problems.push(
+          `${at(node)}: <Diagram> needs its mermaid source as code={\`...\`} or code="..." (a literal, no \${...})`,
+        );
       else {
         const label = `${ctx.doc}:${node.position?.start.line ?? 1}`;
-        out.diagrams.push({ hash: diagramHash(source), source, label, title: attrs.title ?? diagramTitle(source, `${ctx.doc} line ${node.position?.start.line ?? 1}`), lesson: ctx.lesson });
+        out.diagrams.push({
+          hash: diagramHash(source),
+          source,
+          label,
+          title: attrs.title ?? diagramTitle(source, `${ctx.doc} line ${node.position?.start.line ?? 1}`),
+          lesson: ctx.lesson,
+        });
       }
-    } else if (name === 'Aside' && attrs.type !== undefined && !(ASIDE_TYPES as readonly string[]).includes(attrs.type)) {
+    } else if (
+      name === 'Aside' &&
+      attrs.type !== undefined &&
+      !(ASIDE_TYPES as readonly string[]).includes(attrs.type)
+    ) {
       out.problems.push(`${at(node)}: <Aside type="${attrs.type}">: the type is one of ${ASIDE_TYPES.join(', ')}`);
     } else if (name === 'TabItem' && attrs.label === undefined) {
       out.problems.push(`${at(node)}: <TabItem> needs label="..." (a string)`);

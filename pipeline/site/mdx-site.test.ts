@@ -38,7 +38,8 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
   // name this course's docs: each course's build keeps its .astro/ in its own content cache.
   const shared = path.join(import.meta.dirname, '..', '..', '.astro', 'content-modules.mjs');
   before(async () => {
-    built = await cliAsync(['site', 'build', '--course', root, '--out', out, '--drafts'], { env, timeoutMs: 300_000 }).done;
+    built = await cliAsync(['site', 'build', '--course', root, '--out', out, '--drafts'], { env, timeoutMs: 300_000 })
+      .done;
     const file = path.join(out, 'lessons', '1.1-counter', 'index.html');
     page = existsSync(file) ? readFileSync(file, 'utf8') : '';
   });
@@ -46,7 +47,10 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
   test('builds, with MDX expressions and exports evaluated, writing nothing into the package', () => {
     assert.equal(built.code, 0, built.stderr);
     const modules = existsSync(shared) ? readFileSync(shared, 'utf8') : '';
-    assert.ok(!modules.includes(path.basename(work)), 'a build wrote the package\'s own .astro/content-modules.mjs, which every build shares');
+    assert.ok(
+      !modules.includes(path.basename(work)),
+      "a build wrote the package's own .astro/content-modules.mjs, which every build shares",
+    );
     assert.match(page, /its state in a closure: 2 functions share one variable/);
     assert.match(page, /Written by the MDX fixture\./);
     assert.doesNotMatch(page, /export const|\{1 \+ 1\}/);
@@ -54,33 +58,64 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
 
   test('<CodeRef> shows the lines of the verified file, numbered and marked', () => {
     const source = readFileSync(path.join(root, LESSON, 'src/counter.ts'), 'utf8').split('\n');
-    const block = /<figure class="frame has-title"><figcaption class="header"><span class="title">src\/counter\.ts<\/span>[\s\S]*?<\/figure>/.exec(page)?.[0] ?? '';
-    const lines = [...block.matchAll(/<div class="code">([\s\S]*?)<\/div><\/div>/g)].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, '').replace(/&#39;/g, "'"));
+    const block =
+      /<figure class="frame has-title"><figcaption class="header"><span class="title">src\/counter\.ts<\/span>[\s\S]*?<\/figure>/.exec(
+        page,
+      )?.[0] ?? '';
+    const lines = [...block.matchAll(/<div class="code">([\s\S]*?)<\/div><\/div>/g)].map((m) =>
+      (m[1] ?? '').replace(/<[^>]+>/g, '').replace(/&#39;/g, "'"),
+    );
     assert.deepEqual(lines, source.slice(1, 4));
-    assert.deepEqual([...block.matchAll(/class="ln" aria-hidden="true">(\d+)</g)].map((m) => m[1]), ['2', '3', '4']);
-    assert.match(block, /<div class="ec-line highlight mark"><div class="gutter"><div class="ln" aria-hidden="true">3</);
+    assert.deepEqual(
+      [...block.matchAll(/class="ln" aria-hidden="true">(\d+)</g)].map((m) => m[1]),
+      ['2', '3', '4'],
+    );
+    assert.match(
+      block,
+      /<div class="ec-line highlight mark"><div class="gutter"><div class="ln" aria-hidden="true">3</,
+    );
   });
 
   test('<Tabs>, <Steps>, <Aside>, <Diagram>, <FileTree> render with their roles and classes', () => {
-    assert.match(page, /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>/);
-    assert.match(page, /<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>/);
+    assert.match(
+      page,
+      /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>/,
+    );
+    assert.match(
+      page,
+      /<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>/,
+    );
     assert.match(page, /<div class="steps"><ol>\s*<li>Create the counter with a start value\.<\/li>/);
-    assert.match(page, /<aside class="callout callout-tip" aria-label="Why a closure"><p class="callout-title" aria-hidden="true">Why a closure<\/p>/);
+    assert.match(
+      page,
+      /<aside class="callout callout-tip" aria-label="Why a closure"><p class="callout-title" aria-hidden="true">Why a closure<\/p>/,
+    );
     assert.match(page, /<aside class="callout callout-danger" aria-label="Danger">/);
     // Drawn at build time like a mermaid fence (no Chromium: left to the reader's browser, source kept).
-    assert.match(page, /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"( style="--diagram-min-w:\d+px")?><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/);
-    assert.match(page, /<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>/);
+    assert.match(
+      page,
+      /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"( style="--diagram-min-w:\d+px")?><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/,
+    );
+    assert.match(
+      page,
+      /<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>/,
+    );
   });
 
   test('headings: the doc titles head their sections, h2s get anchors and TOC entries', () => {
     assert.match(page, /<h2 id="readalong">Reading the counter<\/h2>/);
     assert.match(page, /<h2 id="notes">Notes on the counter<\/h2>/);
     assert.doesNotMatch(page, /<h1[^>]*>Reading the counter/);
-    assert.match(page, /<div class="heading-wrap h2"><h2 id="install-and-run">Install and run<\/h2><a class="heading-anchor" href="#install-and-run">/);
+    assert.match(
+      page,
+      /<div class="heading-wrap h2"><h2 id="install-and-run">Install and run<\/h2><a class="heading-anchor" href="#install-and-run">/,
+    );
     assert.match(page, /<a href="#how-the-parts-fit"[^>]*>How the parts fit<\/a>/);
   });
 
-  test('tabs: arrow keys, Home and End move the selection and focus; one panel shows', { skip: chromiumPath() === undefined && 'no Chromium' }, async () => {
+  test('tabs: arrow keys, Home and End move the selection and focus; one panel shows', {
+    skip: chromiumPath() === undefined && 'no Chromium',
+  }, async () => {
     const site = await serveStatic(out, '/');
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
     try {
@@ -88,9 +123,19 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
       await tab.goto(`${site.url}lessons/1.1-counter/`);
       const tabs = tab.getByRole('tab');
       assert.equal(await tabs.count(), 3);
-      const state = () => tab.evaluate(() => [...document.querySelectorAll('[role=tab]')].map((t) => `${t.textContent}:${t.getAttribute('aria-selected')}:${(t as HTMLElement).tabIndex}:${document.getElementById(t.getAttribute('aria-controls') ?? '')?.hidden}:${document.activeElement === t}`));
+      const state = () =>
+        tab.evaluate(() =>
+          [...document.querySelectorAll('[role=tab]')].map(
+            (t) =>
+              `${t.textContent}:${t.getAttribute('aria-selected')}:${(t as HTMLElement).tabIndex}:${document.getElementById(t.getAttribute('aria-controls') ?? '')?.hidden}:${document.activeElement === t}`,
+          ),
+        );
       // One selected tab in the tab order, its panel alone shown; `selected` = index, `focused` too after keys.
-      const expect = (selected: number, focused: boolean) => ['npm', 'node', 'watch'].map((label, i) => `${label}:${i === selected}:${i === selected ? 0 : -1}:${i !== selected}:${focused && i === selected}`);
+      const expect = (selected: number, focused: boolean) =>
+        ['npm', 'node', 'watch'].map(
+          (label, i) =>
+            `${label}:${i === selected}:${i === selected ? 0 : -1}:${i !== selected}:${focused && i === selected}`,
+        );
       assert.deepEqual(await state(), expect(0, false));
       await tabs.first().focus();
       await tab.keyboard.press('ArrowRight');
@@ -116,14 +161,22 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
   });
 });
 
-test('a broken <CodeRef> fails the build before any page, naming lesson, doc and line', { timeout: 300_000 }, async () => {
+test('a broken <CodeRef> fails the build before any page, naming lesson, doc and line', {
+  timeout: 300_000,
+}, async () => {
   const root = copy('broken');
   const doc = path.join(root, LESSON, 'docs/readalong.mdx');
   writeFileSync(doc, readFileSync(doc, 'utf8').replace('lines="2-4" mark="3"', 'lines="2-40"'));
   const out = path.join(work, 'out-broken');
-  const result = await cliAsync(['site', 'build', '--course', root, '--out', out, '--drafts'], { env, timeoutMs: 300_000 }).done;
+  const result = await cliAsync(['site', 'build', '--course', root, '--out', out, '--drafts'], {
+    env,
+    timeoutMs: 300_000,
+  }).done;
   assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /^error: site build failed: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m);
+  assert.match(
+    result.stderr,
+    /^error: site build failed: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m,
+  );
   assert.ok(!existsSync(out));
 });
 
@@ -135,16 +188,24 @@ test('without site.mdx: true an .mdx doc is refused before Astro starts, and not
   const out = path.join(work, 'out-refused');
   const result = cli(['site', 'build', '--course', root, '--out', out, '--drafts']);
   assert.equal(result.code, 2, result.stderr);
-  assert.equal(result.stderr.trim(), 'error: lesson 1.1 docs/readalong.mdx: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)');
+  assert.equal(
+    result.stderr.trim(),
+    'error: lesson 1.1 docs/readalong.mdx: .mdx docs run code at build time; set site.mdx: true in .codelabgen/config.yaml to allow them (or rename to .md)',
+  );
   assert.ok(!existsSync(out));
   assert.deepEqual(snapshot(root), before);
 });
 
-test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an error: line', { timeout: 300_000 }, async () => {
+test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an error: line', {
+  timeout: 300_000,
+}, async () => {
   const root = copy('dev');
   // A hostile SVG among the doc images: the dev server serves it from the course folder, so it must run nothing there.
   mkdirSync(path.join(root, LESSON, 'docs/img'), { recursive: true });
-  writeFileSync(path.join(root, LESSON, 'docs/img/evil.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/steal")</script><rect width="10" height="10"/></svg>\n');
+  writeFileSync(
+    path.join(root, LESSON, 'docs/img/evil.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/steal")</script><rect width="10" height="10"/></svg>\n',
+  );
   appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\n![A square](img/evil.svg)\n');
   const port = await freePort();
   const dev = cliAsync(['site', 'dev', '--course', root, '--port', String(port)], { env });
@@ -153,7 +214,11 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
   dev.child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}/lessons/1.1-counter/`;
   const shows = async (text: string, what: string) => {
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    for (
+      const deadline = Date.now() + 30_000;
+      Date.now() < deadline;
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    ) {
       if ((await (await fetch(url)).text()).includes(text)) return;
     }
     assert.fail(`${what} not shown within 30 s:\n${output}`);
@@ -163,7 +228,9 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
     // A processed <script> of a component outside Astro's root (the package's site/) is served,
     // not a 500 "No cached compile metadata found" (pipeline/site/astro-subrequests.ts).
     const progress = await (await fetch(`http://127.0.0.1:${port}/progress/`)).text();
-    const script = /<script type="module" src="([^"]*progress\.astro\?astro&(?:amp;)?type=script[^"]*)"/.exec(progress)?.[1];
+    const script = /<script type="module" src="([^"]*progress\.astro\?astro&(?:amp;)?type=script[^"]*)"/.exec(
+      progress,
+    )?.[1];
     assert.ok(script, `the progress page has no processed <script>:\n${progress}`);
     const served = await fetch(`http://127.0.0.1:${port}${script.replaceAll('&amp;', '&')}`);
     const body = await served.text();
@@ -175,12 +242,22 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
     const image = await fetch(new URL(svg.replaceAll('&amp;', '&'), url));
     assert.equal(image.status, 200);
     assert.match(await image.text(), /<script>/, 'dev serves the file as it is');
-    assert.equal(image.headers.get('content-security-policy'), SVG_POLICY, 'an SVG opened on the dev origin runs nothing');
+    assert.equal(
+      image.headers.get('content-security-policy'),
+      SVG_POLICY,
+      'an SVG opened on the dev origin runs nothing',
+    );
     appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\nA paragraph added while site dev runs.\n');
     await shows('A paragraph added while site dev runs.', 'the notes.mdx edit');
     const doc = path.join(root, LESSON, 'docs/readalong.mdx');
     writeFileSync(doc, readFileSync(doc, 'utf8').replace('lines="2-4" mark="3"', 'lines="2-40"'));
-    for (const deadline = Date.now() + 30_000; !/^error: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m.test(output); await new Promise((resolve) => setTimeout(resolve, 250))) {
+    for (
+      const deadline = Date.now() + 30_000;
+      !/^error: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m.test(
+        output,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    ) {
       if (Date.now() > deadline) assert.fail(`no error: line for the broken <CodeRef> within 30 s:\n${output}`);
     }
     // An .mdx doc that no longer compiles fails Astro's render of the page: the open page keeps its
@@ -195,11 +272,17 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
       const notes = path.join(root, LESSON, 'docs/notes.mdx');
       const good = readFileSync(notes, 'utf8');
       writeFileSync(notes, `${good}\n\nBroken <Aside type="note">\n\n{ oops\n`);
-      const banner = tab.getByRole('alert').filter({ hasText: /error: lesson 1\.1 docs\/notes\.mdx:\d+: MDX syntax error/ });
+      const banner = tab
+        .getByRole('alert')
+        .filter({ hasText: /error: lesson 1\.1 docs\/notes\.mdx:\d+: MDX syntax error/ });
       await banner.waitFor({ timeout: 30_000 });
       await tab.waitForTimeout(1_500);
       assert.ok(await banner.isVisible(), 'the banner stays while the doc is broken');
-      assert.match((await tab.getByRole('main').textContent()) ?? '', /A paragraph added while site dev runs\./, 'the last good notes are still shown');
+      assert.match(
+        (await tab.getByRole('main').textContent()) ?? '',
+        /A paragraph added while site dev runs\./,
+        'the last good notes are still shown',
+      );
       writeFileSync(notes, `${good}\n\nFixed again.\n`);
       await tab.getByRole('main').getByText('Fixed again.').waitFor({ timeout: 30_000 });
       await banner.waitFor({ state: 'detached', timeout: 30_000 });

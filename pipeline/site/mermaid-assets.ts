@@ -12,5 +12,7 @@ export function copyMermaid(out: string): void {
   const target = path.join(out, '_codelabgen', 'mermaid');
   mkdirSync(path.join(target, 'chunks'), { recursive: true });
   cpSync(path.join(mermaidDist(), 'mermaid.esm.min.mjs'), path.join(target, 'mermaid.esm.min.mjs'));
-  cpSync(path.join(mermaidDist(), 'chunks', 'mermaid.esm.min'), path.join(target, 'chunks', 'mermaid.esm.min'), { recursive: true });
+  cpSync(path.join(mermaidDist(), 'chunks', 'mermaid.esm.min'), path.join(target, 'chunks', 'mermaid.esm.min'), {
+    recursive: true,
+  });
 }

@@ -1,6 +1,18 @@
 // A site build's output folder (`--out`): where a build may write, the marker a finished build
 // leaves, and swapping a finished build in so that a failed one leaves the previous site as it was.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { SITE_OUT_DIR } from '../course/course.ts';
 import { errorCode, refuse } from '../course/errors.ts';
@@ -20,7 +32,10 @@ export function checkOut(courseRoot: string, out: string): string {
   if (!existsSync(resolved)) return resolved;
   if (!statSync(resolved).isDirectory()) refuse(`--out ${out} is not a folder`, fix);
   if (readdirSync(resolved).length > 0 && !isSiteBuild(resolved)) {
-    refuse(`--out ${out} is a non-empty folder that is not an earlier codelabgen site build (no ${SITE_MARKER}); a build replaces its output folder`, `${fix}, or remove that folder yourself`);
+    refuse(
+      `--out ${out} is a non-empty folder that is not an earlier codelabgen site build (no ${SITE_MARKER}); a build replaces its output folder`,
+      `${fix}, or remove that folder yourself`,
+    );
   }
   return resolved;
 }
@@ -39,17 +54,29 @@ export function checkOutsideCourse(courseRoot: string, out: string): string {
   for (const root of new Set([path.resolve(courseRoot), course])) {
     const written = path.relative(root, path.resolve(out));
     if (path.isAbsolute(written) || written.split(path.sep)[0] === '..') continue;
-    if (resolved !== path.join(course, written)) refuse(`--out ${out} leads out of the course through a symbolic link (to ${resolved})`, `${fix}, or remove the link`);
+    if (resolved !== path.join(course, written))
+      refuse(
+        `--out ${out} leads out of the course through a symbolic link (to ${resolved})`,
+        `${fix}, or remove the link`,
+      );
   }
-  if (isInside(resolved, course) && resolved !== path.join(course, SITE_OUT_DIR)) refuse(`--out ${out} is inside the course directory; the site never writes into the course except its ${SITE_OUT_DIR}/ folder`, fix);
-  if (isInside(course, resolved)) refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
+  if (isInside(resolved, course) && resolved !== path.join(course, SITE_OUT_DIR))
+    refuse(
+      `--out ${out} is inside the course directory; the site never writes into the course except its ${SITE_OUT_DIR}/ folder`,
+      fix,
+    );
+  if (isInside(course, resolved))
+    refuse(`--out ${out} contains the course directory ${course}; a build replaces its output folder`, fix);
   return resolved;
 }
 
 /** A folder an earlier `site build` wrote (it may be served by `site preview` or replaced). */
 export function isSiteBuild(dir: string): boolean {
   try {
-    return (JSON.parse(readFileSync(path.join(dir, SITE_MARKER), 'utf8')) as { generator?: unknown }).generator === 'codelabgen';
+    return (
+      (JSON.parse(readFileSync(path.join(dir, SITE_MARKER), 'utf8')) as { generator?: unknown }).generator ===
+      'codelabgen'
+    );
   } catch {
     return false; // missing or unreadable marker: not ours
   }
@@ -98,4 +125,3 @@ export function moveInto(built: string, staging: string): void {
     rmSync(built, { recursive: true, force: true });
   }
 }
-

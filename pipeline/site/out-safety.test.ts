@@ -46,10 +46,16 @@ test('checkOut refuses a site-out/ (or any --out inside the course) that a symli
   writeFileSync(path.join(victim, SITE_MARKER), '{"generator":"codelabgen"}\n');
   writeFileSync(path.join(victim, 'index.html'), 'keep me');
   symlinkSync(victim, path.join(course, 'site-out'));
-  assert.throws(() => checkOut(course, path.join(course, 'site-out')), /--out .*site-out leads out of the course through a symbolic link \(to .*another-site\)/);
+  assert.throws(
+    () => checkOut(course, path.join(course, 'site-out')),
+    /--out .*site-out leads out of the course through a symbolic link \(to .*another-site\)/,
+  );
   mkdirSync(path.join(course, 'sub'));
   symlinkSync(parent, path.join(course, 'sub', 'up'));
-  assert.throws(() => checkOut(course, path.join(course, 'sub', 'up', 'new')), /leads out of the course through a symbolic link/);
+  assert.throws(
+    () => checkOut(course, path.join(course, 'sub', 'up', 'new')),
+    /leads out of the course through a symbolic link/,
+  );
   assert.equal(checkOut(course, victim), victim); // named directly, an earlier build may be replaced
 });
 
@@ -101,7 +107,10 @@ test('site build and site preview refuse a non-empty folder of the user and leav
   const before = snapshot(parent);
   const build = cli(['site', 'build', '--course', course, '--out', userFolder]);
   assert.equal(build.code, 2, build.stderr);
-  assert.match(build.stderr, /^error: --out .*docs-of-mine is a non-empty folder that is not an earlier codelabgen site build/);
+  assert.match(
+    build.stderr,
+    /^error: --out .*docs-of-mine is a non-empty folder that is not an earlier codelabgen site build/,
+  );
   const preview = cli(['site', 'preview', '--course', course, '--out', path.join(parent, 'empty-or-missing')]);
   assert.equal(preview.code, 2, preview.stderr);
   assert.match(preview.stderr, /^error: --out .* is not a codelabgen site build\n/);
@@ -119,7 +128,10 @@ test('a course in a folder named ..mine inside an old build output is not outsid
   const before = snapshot(parent);
   const result = cli(['site', 'build', '--course', course, '--out', old]);
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: --out .*old-build contains the course directory .*\.\.mine; a build replaces its output folder\n/);
+  assert.match(
+    result.stderr,
+    /^error: --out .*old-build contains the course directory .*\.\.mine; a build replaces its output folder\n/,
+  );
   assert.deepEqual(snapshot(parent), before);
 });
 
@@ -129,12 +141,15 @@ test('--out ..site run from the course root is inside the course: refused, nothi
   const before = snapshot(parent);
   const result = cli(['site', 'build', '--out', '..site'], { cwd: course });
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: --out \S*\/course\/\.\.site is inside the course directory; the site never writes into the course except its site-out\/ folder\n/);
+  assert.match(
+    result.stderr,
+    /^error: --out \S*\/course\/\.\.site is inside the course directory; the site never writes into the course except its site-out\/ folder\n/,
+  );
   assert.deepEqual(snapshot(parent), before);
   assert.equal(existsSync(path.join(course, '..site')), false, 'a folder was made in the course');
 });
 
-test('the course\'s own site-out/ is the default --out inside a course; lesson folders and .codelabgen/ stay refused', () => {
+test("the course's own site-out/ is the default --out inside a course; lesson folders and .codelabgen/ stay refused", () => {
   const { course } = courseWithSiblings();
   assert.equal(checkOut(course, path.join(course, 'site-out')), path.join(course, 'site-out'));
   for (const inside of ['.codelabgen', '.codelabgen/site', '1-basics/1.1-intro', 'site-out/sub', 'site-out-2']) {
@@ -142,12 +157,18 @@ test('the course\'s own site-out/ is the default --out inside a course; lesson f
   }
   const sub = path.join(course, '1-basics');
   mkdirSync(sub, { recursive: true });
-  writeFileSync(path.join(course, '.codelabgen', 'curriculum.yaml'), 'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n');
+  writeFileSync(
+    path.join(course, '.codelabgen', 'curriculum.yaml'),
+    'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n',
+  );
   writeFileSync(path.join(course, '.codelabgen', 'config.yaml'), 'site:\n  logo: nope.svg\n', { flag: 'a' });
   // Run from a subfolder: the default is the course's site-out/, not ./site-out in the subfolder
   // (refused here before Astro by the missing logo, which is what `error:` names).
   const result = cli(['site', 'build'], { cwd: sub });
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: \.codelabgen\/config\.yaml: site\.logo: no such file nope\.svg in the course folder\n/);
+  assert.match(
+    result.stderr,
+    /^error: \.codelabgen\/config\.yaml: site\.logo: no such file nope\.svg in the course folder\n/,
+  );
   assert.equal(existsSync(path.join(sub, 'site-out')), false);
 });

@@ -15,7 +15,7 @@ export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!isCodelabgenRoot(dir)) {
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('codelabgen\'s package.json not found above the codelabgen code');
+    if (parent === dir) throw new Error("codelabgen's package.json not found above the codelabgen code");
     dir = parent;
   }
   root = dir;
@@ -24,7 +24,9 @@ export function packageRoot(): string {
 
 function isCodelabgenRoot(dir: string): boolean {
   try {
-    return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'codelabgen';
+    return (
+      (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'codelabgen'
+    );
   } catch {
     return false; // no package.json here (or not JSON): look further up
   }
@@ -53,6 +55,15 @@ export function siteModule(source: string): string {
  */
 export function siteImports(): { contentSchemas: string; pipelineRead: string; expressiveCode: string } {
   const at = (...parts: string[]) => path.join(packageRoot(), ...parts);
-  if (bundled) return { contentSchemas: at('dist', 'schemas.mjs'), pipelineRead: at('dist', 'site-read.mjs'), expressiveCode: at('dist', 'site-expressive-code.mjs') };
-  return { contentSchemas: at('content-schemas', 'index.ts'), pipelineRead: at('pipeline', 'read', 'index.ts'), expressiveCode: at('pipeline', 'site', 'expressive-code.ts') };
+  if (bundled)
+    return {
+      contentSchemas: at('dist', 'schemas.mjs'),
+      pipelineRead: at('dist', 'site-read.mjs'),
+      expressiveCode: at('dist', 'site-expressive-code.mjs'),
+    };
+  return {
+    contentSchemas: at('content-schemas', 'index.ts'),
+    pipelineRead: at('pipeline', 'read', 'index.ts'),
+    expressiveCode: at('pipeline', 'site', 'expressive-code.ts'),
+  };
 }

@@ -1,6 +1,18 @@
 // Before Astro runs: read the course, pick the lessons (publish: by site.publish, pipeline/read/index.ts), check every code
 // reference and collect every diagram of the build, so problems are named before any page is made.
-import { docLinks, isPublished, lessonLink, readCourse, readDiagramFiles, readLessonDocs, refuseUnallowedMdx, type CourseView, type DiagramRef, type LessonDocs, type SiteLesson } from '../read/index.ts';
+import {
+  docLinks,
+  isPublished,
+  lessonLink,
+  readCourse,
+  readDiagramFiles,
+  readLessonDocs,
+  refuseUnallowedMdx,
+  type CourseView,
+  type DiagramRef,
+  type LessonDocs,
+  type SiteLesson,
+} from '../read/index.ts';
 
 export interface Prepared {
   view: CourseView;
@@ -21,12 +33,18 @@ export function prepareSite(root: string, drafts: boolean, linkBase = ''): Prepa
   const view = readCourse(root);
   refuseUnallowedMdx(view);
   const included = view.lessons.filter((lesson) => drafts || isPublished(view, lesson));
-  const excluded = view.lessons.filter((lesson) => !included.includes(lesson)).map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
+  const excluded = view.lessons
+    .filter((lesson) => !included.includes(lesson))
+    .map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
   let images = 0;
   const rendered = new Map<string, LessonDocs>();
-  const links = docLinks(view, (lesson) => included.includes(lesson), (lesson, anchor) => lessonLink(linkBase, lesson, anchor));
+  const links = docLinks(
+    view,
+    (lesson) => included.includes(lesson),
+    (lesson, anchor) => lessonLink(linkBase, lesson, anchor),
+  );
   for (const lesson of included) {
     const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
     rendered.set(lesson.id, docs);

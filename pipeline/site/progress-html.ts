@@ -23,8 +23,15 @@ function humanItem(item: HumanItem): string {
 }
 
 function phaseItem(phase: BoardPhase): string {
-  const approval = phase.approval ? `<span class="pg-approval">approved ${esc(clockText(phase.approval.at))}${phase.approval.command ? ` by <code>${esc(phase.approval.command)}</code>` : ''}</span>` : phase.gate && phase.status === 'current' ? '<span class="pg-approval">waiting for approval</span>' : '';
-  const when = phase.entered_at && phase.status !== 'ahead' ? `<span class="pg-when">${esc(clockText(phase.entered_at))}</span>` : '';
+  const approval = phase.approval
+    ? `<span class="pg-approval">approved ${esc(clockText(phase.approval.at))}${phase.approval.command ? ` by <code>${esc(phase.approval.command)}</code>` : ''}</span>`
+    : phase.gate && phase.status === 'current'
+      ? '<span class="pg-approval">waiting for approval</span>'
+      : '';
+  const when =
+    phase.entered_at && phase.status !== 'ahead'
+      ? `<span class="pg-when">${esc(clockText(phase.entered_at))}</span>`
+      : '';
   return `<li class="pg-phase pg-phase-${phase.status}${phase.gate ? ' pg-gate' : ''}"${phase.status === 'current' ? ' aria-current="step"' : ''}><span class="pg-phase-name">${esc(phase.phase)}${phase.gate ? ' <span class="pg-gate-mark">(gate)</span>' : ''}</span>${phase.status === 'current' ? ' <span class="pg-now">now</span>' : ''}${when}${approval}</li>`;
 }
 
@@ -32,19 +39,29 @@ const countdown = (seconds: number) => formatDuration(seconds * 1000);
 
 function card(c: BoardCard, links: BoardLinks): string {
   const flags = [
-    c.blocked ? `<li class="pg-flag pg-flag-blocked" title="${esc(c.blocked.reason)}">blocked (${c.blocked.by})</li>` : '',
+    c.blocked
+      ? `<li class="pg-flag pg-flag-blocked" title="${esc(c.blocked.reason)}">blocked (${c.blocked.by})</li>`
+      : '',
     c.stale !== null ? `<li class="pg-flag pg-flag-stale" title="${esc(c.stale)}">stale</li>` : '',
     c.drifted ? '<li class="pg-flag pg-flag-drifted">drifted</li>' : '',
   ].join('');
-  const budget = (label: string, b: { used: number; budget: number }) => `<span class="pg-budget${b.used >= b.budget && b.used > 0 ? ' pg-budget-out' : ''}">${label} ${b.used}/${b.budget}</span>`;
-  const task = c.task ? `<p class="pg-task${c.task.interrupted ? ' pg-task-interrupted' : ''}">${esc(c.task.role)} · <span data-age="${c.task.age_seconds}">${countdown(c.task.age_seconds)}</span>${c.task.interrupted ? ' · interrupted' : ''}</p>` : '';
+  const budget = (label: string, b: { used: number; budget: number }) =>
+    `<span class="pg-budget${b.used >= b.budget && b.used > 0 ? ' pg-budget-out' : ''}">${label} ${b.used}/${b.budget}</span>`;
+  const task = c.task
+    ? `<p class="pg-task${c.task.interrupted ? ' pg-task-interrupted' : ''}">${esc(c.task.role)} · <span data-age="${c.task.age_seconds}">${countdown(c.task.age_seconds)}</span>${c.task.interrupted ? ' · interrupted' : ''}</p>`
+    : '';
   const title = `<a href="${esc(links.lesson(c))}">${esc(c.title)}</a>`;
   return `<li class="pg-card" data-lesson="${esc(c.id)}"><p class="pg-card-head"><span class="pg-id">${esc(c.id)}</span> ${title}</p><p class="pg-module">module ${esc(c.module.id)} · ${esc(c.module.title)}</p>${flags ? `<ul class="pg-flags">${flags}</ul>` : ''}<p class="pg-budgets">${budget('fix', c.fix)} ${budget('review', c.review)}</p>${task}</li>`;
 }
 
 function taskRow(task: BoardTask, interrupted: boolean): string {
   const on = task.lesson === null ? `phase ${esc(task.phase ?? '?')}` : `lesson ${esc(task.lesson)}`;
-  const lease = task.lease_seconds === null ? 'no lease' : interrupted ? `ran out ${countdown(task.lease_seconds)} ago` : `<span data-countdown="${task.lease_seconds}">${countdown(task.lease_seconds)}</span> left`;
+  const lease =
+    task.lease_seconds === null
+      ? 'no lease'
+      : interrupted
+        ? `ran out ${countdown(task.lease_seconds)} ago`
+        : `<span data-countdown="${task.lease_seconds}">${countdown(task.lease_seconds)}</span> left`;
   return `<tr><th scope="row">${esc(task.id)}</th><td>${on}</td><td>${esc(task.role)}</td><td><span data-age="${task.age_seconds}">${countdown(task.age_seconds)}</span></td><td>${lease}</td>${interrupted ? `<td>${esc(task.hint)}</td>` : ''}</tr>`;
 }
 
@@ -56,28 +73,54 @@ function taskTable(tasks: BoardTask[], interrupted: boolean): string {
 
 function throughput(board: Board): string {
   const t = board.throughput;
-  const rate = t.done_per_hour === null ? 'no lesson done yet' : `${t.done_per_hour.toFixed(t.done_per_hour < 10 ? 1 : 0)} lessons done per hour`;
+  const rate =
+    t.done_per_hour === null
+      ? 'no lesson done yet'
+      : `${t.done_per_hour.toFixed(t.done_per_hour < 10 ? 1 : 0)} lessons done per hour`;
   const eta = t.eta_seconds === null ? 'no estimate yet' : `about ${formatDuration(t.eta_seconds * 1000)} left`;
   const l = board.lessons;
-  const flags = [l.blocked ? `${l.blocked} blocked` : '', l.stale ? `${l.stale} stale` : '', l.drifted ? `${l.drifted} drifted` : ''].filter(Boolean).join(', ');
+  const flags = [
+    l.blocked ? `${l.blocked} blocked` : '',
+    l.stale ? `${l.stale} stale` : '',
+    l.drifted ? `${l.drifted} drifted` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `<p class="pg-summary"><strong>${l.done} of ${plural(l.total, 'lesson')} done</strong>${flags ? ` (${flags})` : ''} · ${rate} · ${plural(t.stages_left, 'stage')} to go, ${eta}${t.since ? ` <span class="muted">(since the lessons phase began, ${esc(clockText(t.since))})</span>` : ''}</p>`;
 }
 
 /** The board's HTML (the inside of the page's live region). */
 export function renderBoardHtml(board: Board, links: BoardLinks): string {
-  const human = board.needs_human.length === 0 ? '<p class="muted">none</p>' : `<ul class="pg-humans">${board.needs_human.map(humanItem).join('')}</ul>`;
+  const human =
+    board.needs_human.length === 0
+      ? '<p class="muted">none</p>'
+      : `<ul class="pg-humans">${board.needs_human.map(humanItem).join('')}</ul>`;
   const columns = board.columns
-    .map((col) => `<section class="pg-column" aria-labelledby="pg-col-${col.stage}"><h3 id="pg-col-${col.stage}">${col.stage} <span class="pg-count">${col.cards.length}</span></h3>${col.cards.length === 0 ? '<p class="muted">none</p>' : `<ul class="pg-cards">${col.cards.map((c) => card(c, links)).join('')}</ul>`}</section>`)
+    .map(
+      (col) =>
+        `<section class="pg-column" aria-labelledby="pg-col-${col.stage}"><h3 id="pg-col-${col.stage}">${col.stage} <span class="pg-count">${col.cards.length}</span></h3>${col.cards.length === 0 ? '<p class="muted">none</p>' : `<ul class="pg-cards">${col.cards.map((c) => card(c, links)).join('')}</ul>`}</section>`,
+    )
     .join('');
-  const feed = board.feed.length === 0 ? '<p class="muted">no events yet</p>' : `<ol class="pg-feed">${board.feed.map((line) => `<li><span class="pg-when">${esc(clockText(line.at))}</span> <span class="pg-label">${esc(line.lesson ? `${line.lesson} ${line.label}` : line.label)}</span> ${esc(line.text)}</li>`).join('')}</ol>`;
+  const feed =
+    board.feed.length === 0
+      ? '<p class="muted">no events yet</p>'
+      : `<ol class="pg-feed">${board.feed.map((line) => `<li><span class="pg-when">${esc(clockText(line.at))}</span> <span class="pg-label">${esc(line.lesson ? `${line.lesson} ${line.label}` : line.label)}</span> ${esc(line.text)}</li>`).join('')}</ol>`;
   return [
     `<p class="pg-status">phase <strong>${esc(board.phase)}</strong> · event ${board.seq} · as of <time datetime="${esc(board.now)}">${esc(clockText(board.now))}</time></p>`,
     section('human', `Needs a human <span class="pg-count">${board.needs_human.length}</span>`, human),
     throughput(board),
     section('phases', 'Phases', `<ol class="pg-phases">${board.phases.map(phaseItem).join('')}</ol>`),
     section('board', 'Lessons by stage', `<div class="pg-columns">${columns}</div>`),
-    section('running', `Running tasks <span class="pg-count">${board.running.length}</span>`, taskTable(board.running, false)),
-    section('interrupted', `Interrupted tasks <span class="pg-count">${board.interrupted.length}</span>`, taskTable(board.interrupted, true)),
+    section(
+      'running',
+      `Running tasks <span class="pg-count">${board.running.length}</span>`,
+      taskTable(board.running, false),
+    ),
+    section(
+      'interrupted',
+      `Interrupted tasks <span class="pg-count">${board.interrupted.length}</span>`,
+      taskTable(board.interrupted, true),
+    ),
     section('feed', `Last ${plural(board.feed.length, 'event')}`, feed),
   ].join('');
 }

@@ -25,13 +25,18 @@ type Next = () => void;
  * Follows the course and answers `url` with a server-sent events stream: an `event: board` with
  * `{seq, html}` after each change, and a comment every 15 s so proxies keep it open.
  */
-export function serveProgress(root: string, url: string, links: BoardLinks): { middleware: (req: IncomingMessage, res: ServerResponse, next: Next) => void; close(): void } {
+export function serveProgress(
+  root: string,
+  url: string,
+  links: BoardLinks,
+): { middleware: (req: IncomingMessage, res: ServerResponse, next: Next) => void; close(): void } {
   const clients = new Set<ServerResponse>();
   let source: ProgressSource | undefined;
   const send = (text: string) => {
     for (const res of clients) res.write(text);
   };
-  const boardEvent = (board: Board) => `event: board\ndata: ${JSON.stringify({ seq: board.seq, html: renderBoardHtml(board, links) })}\n\n`;
+  const boardEvent = (board: Board) =>
+    `event: board\ndata: ${JSON.stringify({ seq: board.seq, html: renderBoardHtml(board, links) })}\n\n`;
   const start = () => {
     if (source !== undefined) return;
     try {
@@ -48,7 +53,11 @@ export function serveProgress(root: string, url: string, links: BoardLinks): { m
     middleware(req, res, next) {
       if (req.url?.split('?')[0] !== url) return next();
       start();
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       res.write('retry: 1000\n\n');
       // The board now: the page may have been made before this stream began following the course.
       if (source !== undefined) res.write(boardEvent(source.board()));

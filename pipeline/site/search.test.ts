@@ -2,7 +2,16 @@
 // when every page is byte-identical and the kept index files are the ones pagefind wrote; pagefind
 // itself runs on a few pages in temp folders (no Astro).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
@@ -18,7 +27,10 @@ async function build(pages: Record<string, string>): Promise<{ pages: number; ke
   rmSync(staging, { recursive: true, force: true });
   for (const [name, body] of Object.entries(pages)) {
     mkdirSync(path.dirname(path.join(staging, name)), { recursive: true });
-    writeFileSync(path.join(staging, name), `<!doctype html><html lang="en"><head><title>${name}</title></head><body><main data-pagefind-body><h1>${name}</h1><p>${body}</p></main></body></html>`);
+    writeFileSync(
+      path.join(staging, name),
+      `<!doctype html><html lang="en"><head><title>${name}</title></head><body><main data-pagefind-body><h1>${name}</h1><p>${body}</p></main></body></html>`,
+    );
   }
   const result = await indexSite(staging, { out, record });
   rmSync(out, { recursive: true, force: true });
@@ -26,7 +38,15 @@ async function build(pages: Record<string, string>): Promise<{ pages: number; ke
   return result;
 }
 
-const index = () => Object.fromEntries(readdirSync(path.join(out, 'pagefind'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.relative(out, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name), 'base64')]));
+const index = () =>
+  Object.fromEntries(
+    readdirSync(path.join(out, 'pagefind'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => [
+        path.relative(out, path.join(e.parentPath, e.name)),
+        readFileSync(path.join(e.parentPath, e.name), 'base64'),
+      ]),
+  );
 const PAGES = { 'index.html': 'Streams in practice', 'lessons/1.1/index.html': 'Backpressure keeps memory bounded' };
 
 test('kept when no page changed; made again after a page change, a touched or added index file, or a lost record', async () => {
@@ -35,7 +55,11 @@ test('kept when no page changed; made again after a page change, a touched or ad
   assert.deepEqual(await build(PAGES), { pages: 2, kept: true });
   assert.deepEqual(index(), first);
 
-  assert.deepEqual(await build({ ...PAGES, 'lessons/1.1/index.html': 'Backpressure keeps memory low' }), { pages: 2, kept: false }, 'a changed page');
+  assert.deepEqual(
+    await build({ ...PAGES, 'lessons/1.1/index.html': 'Backpressure keeps memory low' }),
+    { pages: 2, kept: false },
+    'a changed page',
+  );
   assert.notDeepEqual(index(), first);
   assert.deepEqual(await build(PAGES), { pages: 2, kept: false }, 'back to the first pages');
   assert.deepEqual(index(), first, 'pagefind makes the same index from the same pages');
@@ -46,10 +70,18 @@ test('kept when no page changed; made again after a page change, a touched or ad
   assert.deepEqual(index(), first);
 
   symlinkSync('/etc/hostname', path.join(out, 'pagefind', 'planted'));
-  assert.deepEqual(await build(PAGES), { pages: 2, kept: false }, 'a symbolic link planted in the index is never carried over');
+  assert.deepEqual(
+    await build(PAGES),
+    { pages: 2, kept: false },
+    'a symbolic link planted in the index is never carried over',
+  );
   assert.ok(!existsSync(path.join(out, 'pagefind', 'planted')));
 
   assert.deepEqual(await build({ ...PAGES, 'glossary/index.html': 'Terms' }), { pages: 3, kept: false }, 'a page more');
   rmSync(record);
-  assert.deepEqual(await build({ ...PAGES, 'glossary/index.html': 'Terms' }), { pages: 3, kept: false }, 'no record of the earlier index');
+  assert.deepEqual(
+    await build({ ...PAGES, 'glossary/index.html': 'Terms' }),
+    { pages: 3, kept: false },
+    'no record of the earlier index',
+  );
 });

@@ -35,12 +35,28 @@ export async function indexSite(outDir: string, previous?: PreviousIndex): Promi
   const input = previous ? pagesDigest(outDir) : '';
   const record = previous ? readRecord(previous.record) : null;
   const earlier = previous ? path.join(previous.out, 'pagefind') : '';
-  if (previous && record !== null && record.out === path.resolve(previous.out) && record.input === input && isPlainFolder(earlier) && filesDigest(earlier) === record.files) {
+  if (
+    previous &&
+    record !== null &&
+    record.out === path.resolve(previous.out) &&
+    record.input === input &&
+    isPlainFolder(earlier) &&
+    filesDigest(earlier) === record.files
+  ) {
     cpSync(earlier, path.join(outDir, 'pagefind'), { recursive: true });
     return { pages: record.pages, kept: true };
   }
   const pages = await runPagefind(outDir);
-  if (previous) writeFileSync(previous.record, JSON.stringify({ out: path.resolve(previous.out), input, files: filesDigest(path.join(outDir, 'pagefind')), pages } satisfies IndexRecord));
+  if (previous)
+    writeFileSync(
+      previous.record,
+      JSON.stringify({
+        out: path.resolve(previous.out),
+        input,
+        files: filesDigest(path.join(outDir, 'pagefind')),
+        pages,
+      } satisfies IndexRecord),
+    );
   return { pages, kept: false };
 }
 
@@ -75,7 +91,11 @@ function pagesDigest(outDir: string): string {
     .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
     .map((entry) => path.relative(outDir, path.join(entry.parentPath, entry.name)))
     .sort();
-  for (const page of pages) hash.update(`${page}\0`).update(readFileSync(path.join(outDir, page))).update('\0');
+  for (const page of pages)
+    hash
+      .update(`${page}\0`)
+      .update(readFileSync(path.join(outDir, page)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -83,7 +103,9 @@ function pagesDigest(outDir: string): string {
 function pagefindVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.resolve('pagefind')));
   while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  return (
+    (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown'
+  );
 }
 
 /** A folder itself, not a symbolic link to one. */
@@ -102,7 +124,11 @@ function filesDigest(dir: string): string {
     .map((entry) => ({ entry, file: path.join(entry.parentPath, entry.name) }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const { entry, file } of entries) {
-    if (entry.isFile()) hash.update(`${path.relative(dir, file)}\0`).update(readFileSync(file)).update('\0');
+    if (entry.isFile())
+      hash
+        .update(`${path.relative(dir, file)}\0`)
+        .update(readFileSync(file))
+        .update('\0');
     else if (!entry.isDirectory()) hash.update(`${path.relative(dir, file)}\0not a file\0`);
   }
   return hash.digest('hex');

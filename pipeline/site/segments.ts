@@ -12,7 +12,15 @@ import { prepareTokens, walkTokens } from './marked.ts';
 
 export type LeafSegment =
   | { kind: 'html'; html: string }
-  | { kind: 'code'; code: string; lang: string; meta: string; title: string | null; startLine: number | null; mark: number[] }
+  | {
+      kind: 'code';
+      code: string;
+      lang: string;
+      meta: string;
+      title: string | null;
+      startLine: number | null;
+      mark: number[];
+    }
   | { kind: 'diagram'; diagram: DiagramRef }
   | { kind: 'error'; message: string };
 
@@ -75,7 +83,15 @@ function wordCount(text: string): number {
 }
 
 export function renderDoc(text: string, ctx: DocContext): RenderedDoc {
-  const out: RenderedDoc = { title: null, description: null, segments: [], problems: [], diagrams: [], images: [], words: 0 };
+  const out: RenderedDoc = {
+    title: null,
+    description: null,
+    segments: [],
+    problems: [],
+    diagrams: [],
+    images: [],
+    words: 0,
+  };
   const doc = lexDoc(text);
   for (const problem of doc.frontMatter.problems) {
     const message = `lesson ${ctx.lesson} ${ctx.doc}:${problem.line}: ${problem.message}`;
@@ -131,7 +147,8 @@ function resolveUrls(tokens: Token[], doc: LexedDoc, ctx: DocContext, out: Rende
         target.href = `${IMAGE_PLACEHOLDER}${image.key}`;
       } else if (ctx.links && dir !== undefined) {
         const url = resolveLink(target.href, dir, ctx.doc, ctx.links);
-        if (url === null) Object.assign(target, { type: 'text', text: target.text }); // no page in this build: keep the words
+        if (url === null)
+          Object.assign(target, { type: 'text', text: target.text }); // no page in this build: keep the words
         else target.href = url;
       }
     } catch (error) {
@@ -168,7 +185,13 @@ function groupSegment(token: Token, nonce: string, doc: LexedDoc, ctx: DocContex
 function fenceSegment(token: Tokens.Code, doc: LexedDoc, ctx: DocContext, out: RenderedDoc): LeafSegment {
   const fence = fenceOf(token, doc.lineOf(token));
   if (fence.lang === 'mermaid') {
-    const diagram = { hash: diagramHash(fence.body), source: fence.body, label: `${ctx.doc}:${fence.line}`, title: diagramTitle(fence.body, `${ctx.doc} line ${fence.line}`), lesson: ctx.lesson };
+    const diagram = {
+      hash: diagramHash(fence.body),
+      source: fence.body,
+      label: `${ctx.doc}:${fence.line}`,
+      title: diagramTitle(fence.body, `${ctx.doc} line ${fence.line}`),
+      lesson: ctx.lesson,
+    };
     out.diagrams.push(diagram);
     return { kind: 'diagram', diagram };
   }
@@ -179,9 +202,26 @@ function fenceSegment(token: Tokens.Code, doc: LexedDoc, ctx: DocContext, out: R
 function codeSegment(fence: Fence, ctx: DocContext, problems: string[]): LeafSegment {
   try {
     const ref = parseCodeRef(fence);
-    if (ref === null) return { kind: 'code', code: fence.body, lang: fence.lang || 'txt', meta: fence.meta, title: null, startLine: null, mark: [] };
+    if (ref === null)
+      return {
+        kind: 'code',
+        code: fence.body,
+        lang: fence.lang || 'txt',
+        meta: fence.meta,
+        title: null,
+        startLine: null,
+        mark: [],
+      };
     const resolved = resolveCodeRef(ctx.lessonDir, ref, fence);
-    return { kind: 'code', code: resolved.code, lang: resolved.lang, meta: '', title: resolved.file, startLine: resolved.startLine, mark: resolved.mark };
+    return {
+      kind: 'code',
+      code: resolved.code,
+      lang: resolved.lang,
+      meta: '',
+      title: resolved.file,
+      startLine: resolved.startLine,
+      mark: resolved.mark,
+    };
   } catch (error) {
     if (!(error instanceof CodeRefError)) throw error;
     const message = `lesson ${ctx.lesson} ${ctx.doc}:${fence.line}: code reference ${error.message}`;

@@ -12,7 +12,10 @@ import { sharedPipelinePlugin } from './integration.ts';
 
 const plugin = sharedPipelinePlugin();
 
-for (const [file, module] of [[path.join(packageRoot(), 'pipeline', 'read', 'index.ts'), pipelineRead], [path.join(packageRoot(), 'content-schemas', 'index.ts'), contentSchemas]] as const) {
+for (const [file, module] of [
+  [path.join(packageRoot(), 'pipeline', 'read', 'index.ts'), pipelineRead],
+  [path.join(packageRoot(), 'content-schemas', 'index.ts'), contentSchemas],
+] as const) {
   test(`${path.relative(packageRoot(), file)} is served as re-exports of the loaded module, every export the same object`, async () => {
     assert.ok(existsSync(file), `${file} is the module site/ imports`);
     const code = plugin.load(file);
@@ -24,5 +27,10 @@ for (const [file, module] of [[path.join(packageRoot(), 'pipeline', 'read', 'ind
 }
 
 test('any other module is left to Vite', () => {
-  for (const id of [path.join(packageRoot(), 'pipeline', 'site', 'markdown.ts'), path.join(packageRoot(), 'site', 'lib', 'lessons.ts'), 'virtual:codelabgen/options']) assert.equal(plugin.load(id), null, id);
+  for (const id of [
+    path.join(packageRoot(), 'pipeline', 'site', 'markdown.ts'),
+    path.join(packageRoot(), 'site', 'lib', 'lessons.ts'),
+    'virtual:codelabgen/options',
+  ])
+    assert.equal(plugin.load(id), null, id);
 });

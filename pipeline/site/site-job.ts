@@ -61,4 +61,3 @@ export type WorkerMessage =
   | { kind: 'built'; result: SiteBuildResult }
   | { kind: 'ready' }
   | ({ kind: 'failed' } & Failure);
-

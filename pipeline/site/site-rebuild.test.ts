@@ -18,41 +18,53 @@ const root = path.join(work, 'course');
 const out = path.join(work, 'out');
 // An empty diagram cache, and Chromium where there is one: the first build draws the diagrams.
 const env = { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') };
-const build = async (): Promise<CliResult> => cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 }).done;
+const build = async (): Promise<CliResult> =>
+  cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 }).done;
 const page = (slug: string) => path.join(out, 'lessons', slug, 'index.html');
 let mtimes: Record<string, number> = {};
 let pages: Record<string, string> = {};
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 /** A doc image that runs code when opened from the site's origin (issue: served as-is from /_astro/). */
-const TRAP_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
+const TRAP_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
 let first: CliResult;
 let rebuilt: CliResult;
 
-before(async () => {
-  const { dirs } = await generateCourse(root, { lessons: 3 });
-  mkdirSync(path.join(root, dirs[0]!, 'docs', 'img'));
-  writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'dot.png'), Buffer.from(PNG, 'base64'));
-  writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'trap.svg'), TRAP_SVG);
-  appendFileSync(path.join(root, dirs[0]!, 'docs', 'readalong.md'), '\n\n![A dot](img/dot.png)\n\n![A trap](img/trap.svg)\n');
-  first = await build();
-  assert.equal(first.code, 0, first.stderr);
-  const slugs = ['1.1-lesson-1', '1.2-lesson-2', '1.3-lesson-3'];
-  mtimes = Object.fromEntries(slugs.map((slug) => [slug, statSync(page(slug)).mtimeMs]));
-  pages = Object.fromEntries(slugs.map((slug) => [slug, readFileSync(page(slug), 'utf8')]));
-  appendFileSync(path.join(root, dirs[1]!, 'docs', 'notes.md'), '\n\nA paragraph added after the first build.\n');
-  rebuilt = await build();
-}, { timeout: 600_000 });
+before(
+  async () => {
+    const { dirs } = await generateCourse(root, { lessons: 3 });
+    mkdirSync(path.join(root, dirs[0]!, 'docs', 'img'));
+    writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'dot.png'), Buffer.from(PNG, 'base64'));
+    writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'trap.svg'), TRAP_SVG);
+    appendFileSync(
+      path.join(root, dirs[0]!, 'docs', 'readalong.md'),
+      '\n\n![A dot](img/dot.png)\n\n![A trap](img/trap.svg)\n',
+    );
+    first = await build();
+    assert.equal(first.code, 0, first.stderr);
+    const slugs = ['1.1-lesson-1', '1.2-lesson-2', '1.3-lesson-3'];
+    mtimes = Object.fromEntries(slugs.map((slug) => [slug, statSync(page(slug)).mtimeMs]));
+    pages = Object.fromEntries(slugs.map((slug) => [slug, readFileSync(page(slug), 'utf8')]));
+    appendFileSync(path.join(root, dirs[1]!, 'docs', 'notes.md'), '\n\nA paragraph added after the first build.\n');
+    rebuilt = await build();
+  },
+  { timeout: 600_000 },
+);
 
 test('the edited lesson shows the edit after a rebuild with the kept cache; the others do not', () => {
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
-  assert.match(first.stdout, findChromium() ? /^diagrams: 3 rendered, 0 cached/m : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m);
+  assert.match(
+    first.stdout,
+    findChromium() ? /^diagrams: 3 rendered, 0 cached/m : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m,
+  );
   assert.match(first.stdout, /^lesson pages: 3 rendered, 0 unchanged \(kept from the last build\)$/m);
   assert.match(rebuilt.stdout, /^lesson pages: 1 rendered, 2 unchanged \(kept from the last build\)$/m);
   assert.match(readFileSync(page('1.2-lesson-2'), 'utf8'), /A paragraph added after the first build\./);
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);
   // Byte-equal: highlighting does not depend on the machine's speed (pipeline/site/expressive-code.ts).
-  for (const slug of ['1.1-lesson-1', '1.3-lesson-3']) assert.equal(readFileSync(page(slug), 'utf8'), pages[slug], `${slug} changed`);
+  for (const slug of ['1.1-lesson-1', '1.3-lesson-3'])
+    assert.equal(readFileSync(page(slug), 'utf8'), pages[slug], `${slug} changed`);
 });
 
 test('a doc SVG is published sanitized: the file under _astro/ the page shows has no script, handler, foreignObject or external reference', () => {
@@ -67,20 +79,36 @@ test('a doc SVG is published sanitized: the file under _astro/ the page shows ha
 /** Every file of the search index, by name. */
 function searchIndex(): Map<string, string> {
   const dir = path.join(out, 'pagefind');
-  return new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name)).toString('base64')]));
+  return new Map(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => [
+        path.relative(dir, path.join(e.parentPath, e.name)),
+        readFileSync(path.join(e.parentPath, e.name)).toString('base64'),
+      ]),
+  );
 }
 
-test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', { timeout: 600_000 }, async () => {
+test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', {
+  timeout: 600_000,
+}, async () => {
   assert.match(rebuilt.stdout, /^search: 9 pages indexed$/m, 'the edit made a new index'); // 3 lessons and their files pages; no glossary, no sources: no page for them
   const before = searchIndex();
   const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
   let progress = '';
   running.child.stderr!.on('data', (chunk: string) => (progress += chunk));
-  while (!progress.includes('site build: loading') && running.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!progress.includes('site build: loading') && running.child.exitCode === null)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   // One build of a course at a time: with no time to wait (the default is 30 s) it is refused.
-  const second = await cliAsync(['site', 'build', '--course', root, '--out', path.join(work, 'out-2')], { env: { ...env, CODELABGEN_LOCK_TIMEOUT: '0' }, timeoutMs: 300_000 }).done;
+  const second = await cliAsync(['site', 'build', '--course', root, '--out', path.join(work, 'out-2')], {
+    env: { ...env, CODELABGEN_LOCK_TIMEOUT: '0' },
+    timeoutMs: 300_000,
+  }).done;
   assert.equal(second.code, 2, second.stderr);
-  assert.match(second.stderr, /^error: the site build of this course is locked by pid \d+ on .+ \(codelabgen site build .*\) since .+; gave up after 0s$/m);
+  assert.match(
+    second.stderr,
+    /^error: the site build of this course is locked by pid \d+ on .+ \(codelabgen site build .*\) since .+; gave up after 0s$/m,
+  );
   assert.equal(readdirSync(work).includes('out-2'), false, 'the refused build wrote its output');
   const same = await running.done;
   assert.equal(same.code, 0, same.stderr);

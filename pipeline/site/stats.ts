@@ -30,9 +30,11 @@ export function pageWeights(outDir: string, base: string): PageWeight[] {
     const html = readFileSync(path.join(outDir, page), 'utf8');
     let css = 0;
     let js = 0;
-    for (const m of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="([^"]+)"/g)) css += assetBytes(outDir, base, m[1] ?? '');
+    for (const m of html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="([^"]+)"/g))
+      css += assetBytes(outDir, base, m[1] ?? '');
     for (const m of html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)) js += assetBytes(outDir, base, m[1] ?? '');
-    for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) js += Buffer.byteLength(m[1] ?? '');
+    for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g))
+      js += Buffer.byteLength(m[1] ?? '');
     for (const m of html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)) css += Buffer.byteLength(m[1] ?? '');
     return { page, html: Buffer.byteLength(html), css, js };
   });

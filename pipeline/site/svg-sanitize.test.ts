@@ -31,20 +31,34 @@ test('a hostile SVG keeps its drawing and loses scripts, handlers, foreignObject
   const clean = sanitizeSvg(HOSTILE_SVG, await loadSvgSanitizer());
   assert.doesNotMatch(clean, UNSAFE_SVG, clean);
   assert.match(clean, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* viewBox="0 0 20 10"/);
-  for (const kept of ['<rect class="box" width="10" height="10" fill="url(#fade)"', '<linearGradient id="fade">', '.box { fill: url(#fade); }', 'Hi &amp; bye', 'data:image/png;base64,iVBORw0KGgo=']) {
+  for (const kept of [
+    '<rect class="box" width="10" height="10" fill="url(#fade)"',
+    '<linearGradient id="fade">',
+    '.box { fill: url(#fade); }',
+    'Hi &amp; bye',
+    'data:image/png;base64,iVBORw0KGgo=',
+  ]) {
     assert.ok(clean.includes(kept), `${kept} was lost: ${clean}`);
   }
 });
 
 test('a file without an <svg> element becomes an empty SVG', async () => {
   const sanitizer = await loadSvgSanitizer();
-  assert.equal(sanitizeSvg('<html><body><script>alert(1)</script></body></html>', sanitizer), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+  assert.equal(
+    sanitizeSvg('<html><body><script>alert(1)</script></body></html>', sanitizer),
+    '<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+  );
   assert.equal(sanitizeSvg('not markup at all', sanitizer), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
 });
 
 test('site dev marks SVG requests (a path ending .svg, or an image endpoint asked for one), and nothing else', () => {
-  for (const url of ['/@fs/c/1.1/docs/img/a.svg?origWidth=10&origHeight=10&origFormat=svg', '/x/A%20B.SVG', '/_image?href=%2F%40fs%2Fc%2Fa.svg%3ForigWidth%3D1&f=svg']) {
+  for (const url of [
+    '/@fs/c/1.1/docs/img/a.svg?origWidth=10&origHeight=10&origFormat=svg',
+    '/x/A%20B.SVG',
+    '/_image?href=%2F%40fs%2Fc%2Fa.svg%3ForigWidth%3D1&f=svg',
+  ]) {
     assert.ok(isSvgRequest(url), url);
   }
-  for (const url of ['/lessons/1.1/', '/a.svg.png', '/_image?href=%2Fa.png&f=webp', '/%E0%A4%A.svg.js']) assert.ok(!isSvgRequest(url), url);
+  for (const url of ['/lessons/1.1/', '/a.svg.png', '/_image?href=%2Fa.png&f=webp', '/%E0%A4%A.svg.js'])
+    assert.ok(!isSvgRequest(url), url);
 });

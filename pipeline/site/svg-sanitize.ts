@@ -37,7 +37,9 @@ function dropExternalReferences(svg: Element): void {
     for (const attribute of [...element.attributes]) {
       const value = attribute.value;
       const isHref = attribute.localName === 'href';
-      const allowed = isHref ? value.trim().startsWith('#') || (element.localName === 'image' && EMBEDDED_RASTER.test(value)) : !EXTERNAL_URL.test(value);
+      const allowed = isHref
+        ? value.trim().startsWith('#') || (element.localName === 'image' && EMBEDDED_RASTER.test(value))
+        : !EXTERNAL_URL.test(value);
       if (!allowed) element.removeAttributeNode(attribute);
     }
   }
@@ -45,7 +47,10 @@ function dropExternalReferences(svg: Element): void {
 
 /** The sanitized text of an SVG file: its outermost <svg> element, or an empty SVG when there is none. */
 export function sanitizeSvg(text: string, sanitizer: Sanitizer): string {
-  const body = sanitizer.purify.sanitize(text, { USE_PROFILES: { svg: true, svgFilters: true }, RETURN_DOM: true }) as Element;
+  const body = sanitizer.purify.sanitize(text, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    RETURN_DOM: true,
+  }) as Element;
   const svg = [...body.children].find((child) => child.localName === 'svg' && child.namespaceURI === SVG_NS);
   if (svg === undefined) return `<svg xmlns="${SVG_NS}"/>\n`;
   dropExternalReferences(svg);

@@ -25,11 +25,17 @@ export interface Worker {
  */
 export function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
   const work = mkdtempSync(path.join(siteCacheRoot(env, packageRoot()), 'run-'));
-  const entry = import.meta.url.endsWith('.ts') ? fileURLToPath(new URL('./worker.ts', import.meta.url)) : path.join(packageRoot(), 'dist', 'site-worker.mjs');
+  const entry = import.meta.url.endsWith('.ts')
+    ? fileURLToPath(new URL('./worker.ts', import.meta.url))
+    : path.join(packageRoot(), 'dist', 'site-worker.mjs');
   // The worker loads Astro, Vite and the site's dependencies: with the CLI's compile cache (the
   // launcher's, bin/codelabgen.cjs) Node keeps their compiled code between runs, about 0.15 s a build.
   const compileCache = env.NODE_COMPILE_CACHE ?? module.getCompileCacheDir?.();
-  const child = fork(entry, [], { cwd: work, env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) }, stdio: mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry, [], {
+    cwd: work,
+    env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) },
+    stdio: mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let failure: Error | null = null;
   let stderr = '';
   let onMessage: (message: WorkerMessage) => void = () => {};
@@ -57,7 +63,12 @@ export function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worke
       const running = exited.then(({ code, signal }) => {
         if (failure) throw failure;
         if (code === 0 || signal === 'SIGTERM') return;
-        const last = stderr.trim().split('\n').filter((line) => line.trim() !== '').at(-1) ?? `exit ${code ?? signal}`;
+        const last =
+          stderr
+            .trim()
+            .split('\n')
+            .filter((line) => line.trim() !== '')
+            .at(-1) ?? `exit ${code ?? signal}`;
         throw new ChecksFailedError(`site ${job.mode} failed: ${last.trim()}`);
       }) as Running;
       running.stop = async () => {
@@ -70,7 +81,11 @@ export function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worke
 }
 
 /** Forks the worker before the CLI's checks (refuseEarly), and ends it when they refuse. */
-export async function workerAfter(checks: Promise<void>, mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Promise<Worker> {
+export async function workerAfter(
+  checks: Promise<void>,
+  mode: SiteJob['mode'],
+  env: NodeJS.ProcessEnv,
+): Promise<Worker> {
   const worker = forkWorker(mode, env);
   try {
     await checks;

@@ -24,7 +24,11 @@ async function fail(error: unknown, mode: string): Promise<never> {
   process.exit(1);
 }
 
-function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, integrations: AstroInlineConfig['integrations'] = []): AstroInlineConfig {
+function astroConfig(
+  job: SiteJob,
+  integration: ReturnType<typeof codelabgen>,
+  integrations: AstroInlineConfig['integrations'] = [],
+): AstroInlineConfig {
   // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
   // entry) under its root, so each course gets a root of its own: builds of two courses at once
   // must not overwrite each other's. The pages and components stay in the package's site folder
@@ -51,8 +55,21 @@ function astroConfig(job: SiteJob, integration: ReturnType<typeof codelabgen>, i
     experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
     integrations: [integration, ...(integrations ?? [])],
-    vite: { build: { chunkSizeWarningLimit: 4000 }, logLevel: 'error', cacheDir: path.join(job.cacheDir, 'vite'), plugins: [astroSubRequests(root)] },
-    ...(job.port || job.host || job.open ? { server: { ...(job.port ? { port: job.port, host: '127.0.0.1' } : {}), ...(job.host ? { host: job.host } : {}), ...(job.open ? { open: true } : {}) } } : {}),
+    vite: {
+      build: { chunkSizeWarningLimit: 4000 },
+      logLevel: 'error',
+      cacheDir: path.join(job.cacheDir, 'vite'),
+      plugins: [astroSubRequests(root)],
+    },
+    ...(job.port || job.host || job.open
+      ? {
+          server: {
+            ...(job.port ? { port: job.port, host: '127.0.0.1' } : {}),
+            ...(job.host ? { host: job.host } : {}),
+            ...(job.open ? { open: true } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -75,12 +92,21 @@ async function run(job: SiteJob): Promise<void> {
     await astro.build(astroConfig(job, integration, sitemap));
     if (summary === null) throw new Error('the codelabgen integration did not finish the build');
     const done: BuildSummary = summary;
-    const result: SiteBuildResult = { out: job.out, pages: listPages(job.out), ...done, weights: job.stats ? pageWeights(job.out, job.base) : null, ms: Date.now() - started };
+    const result: SiteBuildResult = {
+      out: job.out,
+      pages: listPages(job.out),
+      ...done,
+      weights: job.stats ? pageWeights(job.out, job.base) : null,
+      ms: Date.now() - started,
+    };
     await send({ kind: 'built', result });
     // A pending content-store write may still be armed: it lands in the kept cacheDir, or dies here.
     process.exit(0);
   }
-  const server = job.mode === 'dev' ? await astro.dev(astroConfig(job, integration)) : await astro.preview(astroConfig(job, integration));
+  const server =
+    job.mode === 'dev'
+      ? await astro.dev(astroConfig(job, integration))
+      : await astro.preview(astroConfig(job, integration));
   process.once('SIGTERM', () => void server.stop().finally(() => process.exit(0)));
   await send({ kind: 'ready' });
 }

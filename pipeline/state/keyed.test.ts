@@ -28,7 +28,9 @@ test('replayBatch reuses its own copies but never changes what it was given', ()
 });
 
 test('a copy keeps every own key in order, an own "__proto__" key as data, and the plain prototype', () => {
-  const record = JSON.parse(`{${[...Array.from({ length: 300 }, (_, i) => `"${i % 7}.${i}": ${i}`), '"__proto__": -1', '"10": 10', '"2": 2'].join(',')}}`) as Record<string, number>;
+  const record = JSON.parse(
+    `{${[...Array.from({ length: 300 }, (_, i) => `"${i % 7}.${i}": ${i}`), '"__proto__": -1', '"10": 10', '"2": 2'].join(',')}}`,
+  ) as Record<string, number>;
   const keys = Object.keys(record);
   const next = withOwn(record, '1.1000', 1000);
   assert.deepEqual(Object.keys(next), [...keys, '1.1000']);
@@ -37,7 +39,10 @@ test('a copy keeps every own key in order, an own "__proto__" key as data, and t
   assert.equal(Object.getPrototypeOf(next), Object.prototype);
   assert.equal(JSON.stringify(next), JSON.stringify({ ...record, '1.1000': 1000 }));
   const fewer = withoutOwn(next, ['0.0', '__proto__', '1.1000']);
-  assert.deepEqual(Object.keys(fewer), keys.filter((key) => key !== '0.0' && key !== '__proto__'));
+  assert.deepEqual(
+    Object.keys(fewer),
+    keys.filter((key) => key !== '0.0' && key !== '__proto__'),
+  );
   assert.equal(Object.getPrototypeOf(fewer), Object.prototype);
   assert.equal(Object.keys(record).length, keys.length, 'the input is untouched');
 });

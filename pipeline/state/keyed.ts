@@ -28,12 +28,16 @@ export function replayBatch<T>(fn: () => T): T {
  * object whose property was deleted into one): `{ ...record }` gives each of 1,000 lessons a hidden
  * class transition, about 6 ms of CPU on a first run, where this takes 0.4 (docs/performance.md).
  */
-function copyOf<V>(record: Readonly<Record<string, V>>, keep: (key: string) => boolean = () => true): Record<string, V> {
+function copyOf<V>(
+  record: Readonly<Record<string, V>>,
+  keep: (key: string) => boolean = () => true,
+): Record<string, V> {
   const copy: Record<string, V> = { dictionary: undefined as V };
   delete copy.dictionary;
   for (const key of Object.keys(record)) {
     if (!keep(key)) continue;
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: record[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: record[key], enumerable: true, writable: true, configurable: true });
     else copy[key] = record[key]!;
   }
   return copy;

@@ -24,7 +24,11 @@ export interface Committed {
 }
 
 /** `decide` sees the recovered state and returns the event to commit, or throws a RefusalError. */
-export async function commit(course: Course, options: CommitOptions, decide: (state: State) => EventDraft): Promise<Committed> {
+export async function commit(
+  course: Course,
+  options: CommitOptions,
+  decide: (state: State) => EventDraft,
+): Promise<Committed> {
   return withLock(course, { command: options.command, onWait: options.onWait }, () => {
     const { state, notices } = recoverLocked(course);
     const draft = decide(state);
@@ -35,7 +39,13 @@ export async function commit(course: Course, options: CommitOptions, decide: (st
 }
 
 export function toEvent(draft: EventDraft, seq: number, options: CommitOptions): Event {
-  const candidate = { seq, ts: (options.now?.() ?? new Date()).toISOString(), pid: process.pid, command: options.command.slice(0, 500), ...draft };
+  const candidate = {
+    seq,
+    ts: (options.now?.() ?? new Date()).toISOString(),
+    pid: process.pid,
+    command: options.command.slice(0, 500),
+    ...draft,
+  };
   const result = EventParser.safeParse(candidate);
   if (!result.success) throw new RefusalError(`invalid change: ${issuesToProblems(result.error.issues).join('; ')}`);
   return result.data;
@@ -60,7 +70,11 @@ export function writeEventAndState(course: Course, event: Event, state: State, l
     try {
       truncateLog(eventsPath(course), logBytes);
     } catch {
-      throw writeFailure(error, ARTIFACTS.state, `the event (seq ${event.seq}) stays in ${ARTIFACTS.events} and the next command replays it`);
+      throw writeFailure(
+        error,
+        ARTIFACTS.state,
+        `the event (seq ${event.seq}) stays in ${ARTIFACTS.events} and the next command replays it`,
+      );
     }
     throw writeFailure(error, ARTIFACTS.state, 'nothing was changed');
   }
@@ -71,5 +85,9 @@ function writeFailure(error: unknown, file: string, outcome: string): Error {
   const code = errorCode(error);
   if (code === undefined || !/^E[A-Z]+$/.test(code)) return error as Error;
   const reason = writeErrorReason(error);
-  return new StoreWriteError(`cannot write ${file}: ${reason} (${code}); ${outcome}`, [`free space or fix permissions on ${os.hostname()}, then retry`], { cause: error });
+  return new StoreWriteError(
+    `cannot write ${file}: ${reason} (${code}); ${outcome}`,
+    [`free space or fix permissions on ${os.hostname()}, then retry`],
+    { cause: error },
+  );
 }

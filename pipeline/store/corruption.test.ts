@@ -27,7 +27,10 @@ function assertRefused(result: CliResult, message: RegExp): void {
   assert.equal(result.stdout, '');
   const [first, ...rest] = result.stderr.trimEnd().split('\n');
   assert.match(first ?? '', message);
-  assert.ok(rest.every((line) => line.startsWith('hint: ')), result.stderr);
+  assert.ok(
+    rest.every((line) => line.startsWith('hint: ')),
+    result.stderr,
+  );
 }
 
 for (const [name, damage] of [
@@ -43,12 +46,23 @@ for (const [name, damage] of [
     writeFileSync(file(root, 'state.json'), bad);
     const events = readFileSync(file(root, 'events.jsonl'));
     const outsideBefore = outside(root);
-    for (const args of [['state', 'show'], ['state', 'log', 'x']]) {
+    for (const args of [
+      ['state', 'show'],
+      ['state', 'log', 'x'],
+    ]) {
       const result = cli(args, { cwd: root });
-      assertRefused(result, /^error: \.codelabgen\/state\.json is unreadable: .*; a copy is kept as \.codelabgen\/state\.corrupt-[0-9a-f]{12}\.json$/);
-      assert.match(result.stderr, /^hint: run "codelabgen state rebuild" to rebuild it from \.codelabgen\/events\.jsonl$/m);
+      assertRefused(
+        result,
+        /^error: \.codelabgen\/state\.json is unreadable: .*; a copy is kept as \.codelabgen\/state\.corrupt-[0-9a-f]{12}\.json$/,
+      );
+      assert.match(
+        result.stderr,
+        /^hint: run "codelabgen state rebuild" to rebuild it from \.codelabgen\/events\.jsonl$/m,
+      );
     }
-    const copies = readdirSync(path.join(root, '.codelabgen')).filter((entry) => /^state\.corrupt-[0-9a-f]{12}\.json$/.test(entry));
+    const copies = readdirSync(path.join(root, '.codelabgen')).filter((entry) =>
+      /^state\.corrupt-[0-9a-f]{12}\.json$/.test(entry),
+    );
     assert.equal(copies.length, 1);
     assert.equal(readFileSync(file(root, copies[0] ?? ''), 'utf8'), bad, 'the copy is the damaged file, byte for byte');
     assert.deepEqual(readFileSync(file(root, 'events.jsonl')), events);
@@ -68,12 +82,20 @@ test('a newer schema_version is refused by every command, never coerced or overw
   const newer = readFileSync(file(root, 'state.json'), 'utf8').replace('"schema_version":1', '"schema_version": 2');
   writeFileSync(file(root, 'state.json'), newer);
   const before = snapshot(root);
-  for (const args of [['state', 'show', '--json'], ['state', 'log', 'x'], ['state', 'rebuild'], ['init', '.', '--title', 'T']]) {
+  for (const args of [
+    ['state', 'show', '--json'],
+    ['state', 'log', 'x'],
+    ['state', 'rebuild'],
+    ['init', '.', '--title', 'T'],
+  ]) {
     const result = cli(args, { cwd: root });
     assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
   }
   const result = cli(['state', 'log', 'x'], { cwd: root });
-  assertRefused(result, /^error: \.codelabgen\/state\.json has schema_version 2, newer than the 1 this codelabgen reads; nothing was changed$/);
+  assertRefused(
+    result,
+    /^error: \.codelabgen\/state\.json has schema_version 2, newer than the 1 this codelabgen reads; nothing was changed$/,
+  );
   assert.match(result.stderr, /^hint: upgrade codelabgen to a version that reads it$/m);
   assert.equal(cli(['check'], { cwd: root }).code, 1);
   assert.deepEqual(snapshot(root), before, 'state.json untouched, no copy made');
@@ -85,10 +107,16 @@ for (const command of [['state', 'log', 'after'], ['state', 'show'], ['check']])
     appendFileSync(file(root, 'events.jsonl'), '{"seq":4,"ts":"2026-');
     const result = cli(command, { cwd: root });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(20 bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+\n$/);
+    assert.match(
+      result.stderr,
+      /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(20 bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+\n$/,
+    );
     const aside = readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('events.jsonl.torn-'));
     assert.equal(readFileSync(file(root, aside[0] ?? ''), 'utf8'), '{"seq":4,"ts":"2026-');
-    assert.deepEqual(readEvents(root).map((event) => event.seq), command[0] === 'state' && command[1] === 'log' ? [1, 2, 3, 4] : [1, 2, 3]);
+    assert.deepEqual(
+      readEvents(root).map((event) => event.seq),
+      command[0] === 'state' && command[1] === 'log' ? [1, 2, 3, 4] : [1, 2, 3],
+    );
     assert.equal(cli(['check'], { cwd: root }).code, 0);
   });
 }
@@ -98,7 +126,10 @@ test('state rebuild cuts a torn last line off and says so', () => {
   appendFileSync(file(root, 'events.jsonl'), '{"seq":4');
   const result = cli(['state', 'rebuild'], { cwd: root });
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /^warning: cut a torn last line \(8 bytes\) off \.codelabgen\/events\.jsonl; moved to \.codelabgen\/events\.jsonl\.torn-\d+\n$/);
+  assert.match(
+    result.stderr,
+    /^warning: cut a torn last line \(8 bytes\) off \.codelabgen\/events\.jsonl; moved to \.codelabgen\/events\.jsonl\.torn-\d+\n$/,
+  );
   assert.equal(cli(['check'], { cwd: root }).code, 0);
 });
 
@@ -111,12 +142,21 @@ for (const [name, corrupt] of [
     const lines = readFileSync(file(root, 'events.jsonl'), 'utf8').split('\n');
     lines[1] = corrupt(lines[1] ?? '');
     writeFileSync(file(root, 'events.jsonl'), lines.join('\n'));
-    writeFileSync(file(root, 'state.json'), readFileSync(file(root, 'state.json'), 'utf8').replace(/"log_bytes":\d+/, '"log_bytes": 1'));
+    writeFileSync(
+      file(root, 'state.json'),
+      readFileSync(file(root, 'state.json'), 'utf8').replace(/"log_bytes":\d+/, '"log_bytes": 1'),
+    );
     const before = snapshot(root);
     const result = cli(['state', 'log', 'x'], { cwd: root });
-    assertRefused(result, /^error: \.codelabgen\/events\.jsonl line 2 is corrupt \(.+\); writes are refused until it is repaired$/);
+    assertRefused(
+      result,
+      /^error: \.codelabgen\/events\.jsonl line 2 is corrupt \(.+\); writes are refused until it is repaired$/,
+    );
     assert.match(result.stderr, /^hint: run "codelabgen check" for the details/m);
-    assertRefused(cli(['state', 'rebuild'], { cwd: root }), /^error: \.codelabgen\/events\.jsonl line 2 is corrupt .*; cannot rebuild past it$/);
+    assertRefused(
+      cli(['state', 'rebuild'], { cwd: root }),
+      /^error: \.codelabgen\/events\.jsonl line 2 is corrupt .*; cannot rebuild past it$/,
+    );
     const check = cli(['check'], { cwd: root });
     assert.equal(check.code, 1);
     assert.match(check.stdout, /\.codelabgen\/events\.jsonl line 2: /);
@@ -136,7 +176,18 @@ test('check names a middle log line that is valid JSON but not a valid event', (
   assert.match(check.stdout, /\.codelabgen\/events\.jsonl line 2: invalid event: fact: /);
 });
 
-const HOSTILE_IDS = ['../x', '/abs', '__proto__', 'constructor', 'toString', 'a'.repeat(300), 'a\nb', 'a\u0001b', '-rf', '1.1/../../etc'];
+const HOSTILE_IDS = [
+  '../x',
+  '/abs',
+  '__proto__',
+  'constructor',
+  'toString',
+  'a'.repeat(300),
+  'a\nb',
+  'a\u0001b',
+  '-rf',
+  '1.1/../../etc',
+];
 
 test('hostile --lesson ids are refused as unknown lessons, echoed safely, nothing written', () => {
   const root = course();
@@ -144,7 +195,10 @@ test('hostile --lesson ids are refused as unknown lessons, echoed safely, nothin
   for (const id of HOSTILE_IDS) {
     const result = cli(['state', 'log', 'k', `--lesson=${id}`], { cwd: root });
     assertRefused(result, /^error: unknown lesson "[^\n]*"$/);
-    assert.ok(!result.stderr.includes('\u0001') && result.stderr.split('\n')[0]!.length < 200, `unsafe echo: ${JSON.stringify(result.stderr)}`);
+    assert.ok(
+      !result.stderr.includes('\u0001') && result.stderr.split('\n')[0]!.length < 200,
+      `unsafe echo: ${JSON.stringify(result.stderr)}`,
+    );
   }
   assert.deepEqual(snapshot(root), before);
 });
@@ -153,7 +207,10 @@ test('hostile --data keys are refused; hostile values are stored as data, never 
   const root = course();
   const before = snapshot(root);
   for (const key of ['../x', '/abs', '__proto__', 'a'.repeat(300), 'a\nb', 'a b', '']) {
-    assertRefused(cli(['state', 'log', 'k', '--data', `${key}=1`], { cwd: root }), /^error: --data (key "[^\n]*": use letters|key "__proto__" is reserved|"[^\n]*": expected key=value)/);
+    assertRefused(
+      cli(['state', 'log', 'k', '--data', `${key}=1`], { cwd: root }),
+      /^error: --data (key "[^\n]*": use letters|key "__proto__" is reserved|"[^\n]*": expected key=value)/,
+    );
   }
   assert.deepEqual(snapshot(root), before);
   const outsideBefore = outside(root);

@@ -18,7 +18,8 @@ interface Step {
   notices: RegExp[];
 }
 
-const TORN = /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(\d+ bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+$/m;
+const TORN =
+  /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(\d+ bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+$/m;
 const REPLAYED = /^warning: recovered: replayed 1 event\(s\) missing from \.codelabgen\/state\.json \(seq 4\.\.4\)$/m;
 const SWEPT = /^warning: recovered: removed 1 orphan temp file\(s\) left by an interrupted write$/m;
 
@@ -32,7 +33,9 @@ const STEPS: Step[] = [
 ];
 
 function leftovers(root: string): string[] {
-  return readdirSync(path.join(root, '.codelabgen')).filter((name) => name === 'lock' || name === 'lock.break' || name.endsWith('.tmp')).sort();
+  return readdirSync(path.join(root, '.codelabgen'))
+    .filter((name) => name === 'lock' || name === 'lock.break' || name.endsWith('.tmp'))
+    .sort();
 }
 
 for (const { step, present, notices } of STEPS) {
@@ -47,7 +50,10 @@ for (const { step, present, notices } of STEPS) {
       assert.equal(killed.stdout, '', 'a killed command never acknowledged');
       assert.ok(leftovers(root).includes('lock'), 'the dead process left its lock');
 
-      const recovered = next === 'state log' ? cli(['state', 'log', 'after'], { cwd: root }) : cli(['state', 'show', '--json'], { cwd: root });
+      const recovered =
+        next === 'state log'
+          ? cli(['state', 'log', 'after'], { cwd: root })
+          : cli(['state', 'show', '--json'], { cwd: root });
       assert.equal(recovered.code, 0, recovered.stderr);
       const warnings = recovered.stderr.trimEnd().split('\n').filter(Boolean);
       assert.equal(warnings.length, notices.length, `stderr:\n${recovered.stderr}`);
@@ -57,13 +63,22 @@ for (const { step, present, notices } of STEPS) {
       const facts = events.slice(1).map((event) => event.fact);
       const expected = ['acked', 'acked', ...(present ? ['victim'] : []), ...(next === 'state log' ? ['after'] : [])];
       assert.deepEqual(facts, expected);
-      assert.deepEqual(events.map((event) => event.seq), events.map((_, index) => index + 1), 'seq is gapless');
+      assert.deepEqual(
+        events.map((event) => event.seq),
+        events.map((_, index) => index + 1),
+        'seq is gapless',
+      );
       assert.equal(readState(root).last_seq, events.length);
       if (step === 'mid-event') {
-        const torn = readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('events.jsonl.torn-'));
+        const torn = readdirSync(path.join(root, '.codelabgen')).filter((name) =>
+          name.startsWith('events.jsonl.torn-'),
+        );
         assert.equal(torn.length, 1);
         const kept = readFileSync(path.join(root, '.codelabgen', torn[0] ?? ''), 'utf8');
-        assert.ok(kept.length > 0 && !kept.includes('\n') && kept.startsWith('{"seq":4,'), `torn line kept aside: ${kept}`);
+        assert.ok(
+          kept.length > 0 && !kept.includes('\n') && kept.startsWith('{"seq":4,'),
+          `torn line kept aside: ${kept}`,
+        );
       }
       if (next === 'state show' && leftovers(root).includes('lock')) {
         // A read-only command with nothing to recover does not take the lock, so the dead owner's

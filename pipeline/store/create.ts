@@ -30,11 +30,15 @@ export interface CreateOptions {
 
 export async function createCourse(root: string, options: CreateOptions): Promise<{ course: Course; state: State }> {
   const course = courseAt(root);
-  if (existsSync(course.root) && !statSync(course.root).isDirectory()) throw new RefusalError(`${root} exists and is not a directory`);
+  if (existsSync(course.root) && !statSync(course.root).isDirectory())
+    throw new RefusalError(`${root} exists and is not a directory`);
   mkdirSync(course.dir, { recursive: true });
   return withLock(course, { command: options.command }, () => {
     if (existsSync(statePath(course)) || (existsSync(eventsPath(course)) && statSync(eventsPath(course)).size > 0)) {
-      throw new RefusalError(`${path.join(course.root, ARTIFACTS.state)} already exists; a course is never re-initialized`, ['read it with "codelabgen state show" and resume']);
+      throw new RefusalError(
+        `${path.join(course.root, ARTIFACTS.state)} already exists; a course is never re-initialized`,
+        ['read it with "codelabgen state show" and resume'],
+      );
     }
     const configFile = path.join(course.root, ARTIFACTS.config);
     if (!existsSync(configFile)) writeFileAtomic(configFile, DEFAULT_CONFIG_YAML);

@@ -4,9 +4,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, cli, readEvents, removeDir, scratchCourse, scratchDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
+import {
+  REPO_ROOT,
+  cli,
+  readEvents,
+  removeDir,
+  scratchCourse,
+  scratchDir,
+  snapshot,
+  tempDir,
+  type CliResult,
+} from '../../cli/testing.ts';
 
 function course(): string {
   const root = scratchCourse();
@@ -28,13 +49,25 @@ function assertCannotWrite(result: CliResult, message: RegExp): void {
   const lines = result.stderr.trimEnd().split('\n');
   assert.match(lines[0] ?? '', message);
   assert.equal(lines.filter((line) => line.startsWith('error: ')).length, 1);
-  assert.ok(lines.slice(1).every((line) => line.startsWith('hint: ')), result.stderr);
+  assert.ok(
+    lines.slice(1).every((line) => line.startsWith('hint: ')),
+    result.stderr,
+  );
 }
 
 const SEAM: Array<[string, RegExp]> = [
-  ['enospc@event-write', /^error: cannot write \.codelabgen\/events\.jsonl: no space left on device \(ENOSPC\); nothing was changed$/],
-  ['eio@event-fsync', /^error: cannot write \.codelabgen\/events\.jsonl: input\/output error \(EIO\); nothing was changed$/],
-  ['enospc@temp-write', /^error: cannot write \.codelabgen\/state\.json: no space left on device \(ENOSPC\); nothing was changed$/],
+  [
+    'enospc@event-write',
+    /^error: cannot write \.codelabgen\/events\.jsonl: no space left on device \(ENOSPC\); nothing was changed$/,
+  ],
+  [
+    'eio@event-fsync',
+    /^error: cannot write \.codelabgen\/events\.jsonl: input\/output error \(EIO\); nothing was changed$/,
+  ],
+  [
+    'enospc@temp-write',
+    /^error: cannot write \.codelabgen\/state\.json: no space left on device \(ENOSPC\); nothing was changed$/,
+  ],
   ['eio@rename', /^error: cannot write \.codelabgen\/state\.json: input\/output error \(EIO\); nothing was changed$/],
 ];
 
@@ -42,13 +75,19 @@ for (const [fault, message] of SEAM) {
   test(`${fault}: exit 2 with one error line, state and log byte-identical, lock released`, () => {
     const root = course();
     const before = snapshot(root);
-    const result = cli(['state', 'log', 'victim', '--data', `v=${'x'.repeat(10_000)}`], { cwd: root, env: { CODELABGEN_TEST_FAULT: fault } });
+    const result = cli(['state', 'log', 'victim', '--data', `v=${'x'.repeat(10_000)}`], {
+      cwd: root,
+      env: { CODELABGEN_TEST_FAULT: fault },
+    });
     assertCannotWrite(result, message);
     assert.deepEqual(snapshot(root), before, 'nothing changed: no partial event, no temp file, no lock');
     const next = cli(['state', 'log', 'after'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '0' } });
     assert.equal(next.code, 0, next.stderr);
     assert.equal(next.stderr, '', 'nothing to recover');
-    assert.deepEqual(readEvents(root).map((event) => event.fact ?? event.kind), ['course.init', 'acked', 'after']);
+    assert.deepEqual(
+      readEvents(root).map((event) => event.fact ?? event.kind),
+      ['course.init', 'acked', 'after'],
+    );
     assert.equal(cli(['check'], { cwd: root }).code, 0);
   });
 }
@@ -57,10 +96,14 @@ for (const [fault, message] of SEAM) {
 function mountTmpfs(size: string): { dir: string } | { skip: string } {
   if (process.platform !== 'linux') return { skip: 'tmpfs needs Linux' };
   const dir = tempDir('codelabgen-tmpfs-');
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { encoding: 'utf8' });
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], {
+    encoding: 'utf8',
+  });
   if (mounted.status !== 0) {
     removeDir(dir);
-    return { skip: `cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || 'mount failed').trim()})` };
+    return {
+      skip: `cannot mount a tmpfs here (${(mounted.stderr || mounted.error?.message || 'mount failed').trim()})`,
+    };
   }
   return { dir };
 }
@@ -81,7 +124,10 @@ test('a real full disk (tiny tmpfs): the write is refused, nothing partial is le
     const before = snapshot(root);
     const [state, events] = storeFiles(root);
     const result = cli(['state', 'log', 'big', '--data', `v=${'x'.repeat(60_000)}`], { cwd: root });
-    assertCannotWrite(result, /^error: cannot write \.codelabgen\/(events\.jsonl|state\.json|lock \(the course lock\)): no space left on device \(ENOSPC\); nothing was changed$/);
+    assertCannotWrite(
+      result,
+      /^error: cannot write \.codelabgen\/(events\.jsonl|state\.json|lock \(the course lock\)): no space left on device \(ENOSPC\); nothing was changed$/,
+    );
     assert.deepEqual(storeFiles(root), [state, events], 'state.json and events.jsonl byte-identical');
     assert.deepEqual(debris(root), []);
     assert.deepEqual(snapshot(root), before);
@@ -109,18 +155,31 @@ function nobodyRunner(): { node: string; cli: string } | { skip: string } {
   } catch {
     copyFileSync(process.execPath, node); // another filesystem: a hard link is impossible
   }
-  for (const folder of ['bin', 'dist']) cpSync(path.join(REPO_ROOT, folder), path.join(dir, folder), { recursive: true });
-  const probe = spawnSync('setpriv', [...NOBODY, node, path.join(dir, 'bin', 'codelabgen.cjs'), '--version'], { encoding: 'utf8' });
-  if (probe.status !== 0) return { skip: `running as root and cannot run the CLI as nobody (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})` };
+  for (const folder of ['bin', 'dist'])
+    cpSync(path.join(REPO_ROOT, folder), path.join(dir, folder), { recursive: true });
+  const probe = spawnSync('setpriv', [...NOBODY, node, path.join(dir, 'bin', 'codelabgen.cjs'), '--version'], {
+    encoding: 'utf8',
+  });
+  if (probe.status !== 0)
+    return {
+      skip: `running as root and cannot run the CLI as nobody (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})`,
+    };
   return { node, cli: path.join(dir, 'bin', 'codelabgen.cjs') };
 }
 
 /** Runs the CLI as user nobody through `runner` when given (we are root), else as ourselves. */
 function cliAs(runner: { node: string; cli: string } | null, args: string[], cwd: string): CliResult {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '5', NODE_COMPILE_CACHE: '' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    CODELABGEN_LOCK_TIMEOUT: '5',
+    NODE_COMPILE_CACHE: '',
+  };
   delete env.CODELABGEN_COURSE;
   delete env.CODELABGEN_TEST_FAULT;
-  const [command, prefix] = runner ? ['setpriv', [...NOBODY, runner.node, runner.cli]] : [process.execPath, [path.join(REPO_ROOT, 'bin', 'codelabgen.cjs')]];
+  const [command, prefix] = runner
+    ? ['setpriv', [...NOBODY, runner.node, runner.cli]]
+    : [process.execPath, [path.join(REPO_ROOT, 'bin', 'codelabgen.cjs')]];
   const result = spawnSync(command, [...prefix, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
@@ -145,7 +204,10 @@ test('a read-only course directory: a clear error and nothing changed', (t) => {
     const show = cliAs(runner, ['state', 'show', '--json'], root);
     assert.equal(show.code, 0, `reading works: ${show.stderr}`);
     const result = cliAs(runner, ['state', 'log', 'x'], root);
-    assertCannotWrite(result, /^error: cannot write \.codelabgen\/lock \(the course lock\): permission denied \(EACCES\); nothing was changed$/);
+    assertCannotWrite(
+      result,
+      /^error: cannot write \.codelabgen\/lock \(the course lock\): permission denied \(EACCES\); nothing was changed$/,
+    );
     assert.deepEqual(snapshot(root), before);
   } finally {
     for (const dir of [base, root, path.join(root, '.codelabgen')]) chmodSync(dir, 0o755);

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openEventTail, watchEventTail, type TailBatch } from './event-tail.ts';
 
-const line = (seq: number) => `${JSON.stringify({ seq, ts: '2026-01-01T00:00:00.000Z', kind: 'log', fact: `f${seq}`, data: {} })}\n`;
+const line = (seq: number) =>
+  `${JSON.stringify({ seq, ts: '2026-01-01T00:00:00.000Z', kind: 'log', fact: `f${seq}`, data: {} })}\n`;
 const seqs = (batch: TailBatch) => [batch.events.map((e) => e.seq), batch.reset];
 
 function tempLog(t: { after(fn: () => void): void }): string {
@@ -69,10 +70,14 @@ test('watchEventTail calls back with the whole log, then with each append', asyn
   writeFileSync(file, line(1));
   const batches: TailBatch[] = [];
   let wake = () => {};
-  const watch = watchEventTail(file, (batch) => {
-    batches.push(batch);
-    wake();
-  }, { pollMs: 50 });
+  const watch = watchEventTail(
+    file,
+    (batch) => {
+      batches.push(batch);
+      wake();
+    },
+    { pollMs: 50 },
+  );
   t.after(() => watch.close());
   assert.deepEqual(batches.map(seqs), [[[1], false]]);
   const next = new Promise<void>((resolve) => (wake = resolve));

@@ -26,7 +26,9 @@ export interface EventTail {
 function parseEventLine(text: string): Event | null {
   try {
     const raw = JSON.parse(text) as { seq?: unknown; kind?: unknown; ts?: unknown } | null;
-    return raw !== null && typeof raw.seq === 'number' && typeof raw.kind === 'string' && typeof raw.ts === 'string' ? (raw as Event) : null;
+    return raw !== null && typeof raw.seq === 'number' && typeof raw.kind === 'string' && typeof raw.ts === 'string'
+      ? (raw as Event)
+      : null;
   } catch {
     return null; // a complete line that is not JSON is corruption: the store's commands report it
   }
@@ -117,7 +119,11 @@ export interface TailWatch {
  * Watches the log's folder (a rebuild may replace the file) and also checks its size every
  * `pollMs`, for folders shared over a network filesystem that sends no change events.
  */
-export function watchEventTail(file: string, onBatch: (batch: TailBatch) => void, { pollMs = 500 }: { pollMs?: number } = {}): TailWatch {
+export function watchEventTail(
+  file: string,
+  onBatch: (batch: TailBatch) => void,
+  { pollMs = 500 }: { pollMs?: number } = {},
+): TailWatch {
   const tail = openEventTail(file);
   let closed = false;
   const check = () => {

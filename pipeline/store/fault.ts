@@ -2,7 +2,22 @@
 // fail with an I/O error, or pause at one step of a write, so crash safety is tested, not assumed.
 // Actions: kill (SIGKILL), enospc, eio, delay (synchronous pause of <ms>). Read once at start.
 
-export const WRITE_STEPS = ['after-lock', 'mid-event', 'after-event-fsync', 'after-temp-write', 'after-rename', 'before-unlock', 'event-write', 'event-fsync', 'temp-write', 'rename', 'lock-wait', 'lock-write', 'guard-write', 'torn-write'] as const;
+export const WRITE_STEPS = [
+  'after-lock',
+  'mid-event',
+  'after-event-fsync',
+  'after-temp-write',
+  'after-rename',
+  'before-unlock',
+  'event-write',
+  'event-fsync',
+  'temp-write',
+  'rename',
+  'lock-wait',
+  'lock-write',
+  'guard-write',
+  'torn-write',
+] as const;
 export type WriteStep = (typeof WRITE_STEPS)[number];
 
 interface Fault {

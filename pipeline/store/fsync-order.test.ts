@@ -42,7 +42,8 @@ const at = (predicate: (op: Op) => boolean, what: string): number => {
   assert.notEqual(index, -1, `${what} in ${JSON.stringify(ops)}`);
   return index;
 };
-const fsyncOf = (file: string | RegExp) => (op: Op) => op.op === 'fsync' && (typeof file === 'string' ? op.file === file : file.test(op.file));
+const fsyncOf = (file: string | RegExp) => (op: Op) =>
+  op.op === 'fsync' && (typeof file === 'string' ? op.file === file : file.test(op.file));
 const stateRename = (op: Op) => op.op === 'rename' && STATE_TEMP.test(op.from) && op.to === 'state.json';
 
 async function newCourse() {
@@ -69,7 +70,9 @@ test('a change: event fsynced before the state is renamed, no folder fsync', asy
   const { root, course } = await newCourse();
   try {
     ops.length = 0;
-    await commit(course, { command: 'codelabgen state log order' }, (state) => decideLog(state, parseLogRequest('order', [], null)));
+    await commit(course, { command: 'codelabgen state log order' }, (state) =>
+      decideLog(state, parseLogRequest('order', [], null)),
+    );
     const event = at(fsyncOf('events.jsonl'), 'the event fsync');
     const temp = at(fsyncOf(STATE_TEMP), 'the state temp fsync');
     const rename = at(stateRename, 'the state rename');
@@ -86,7 +89,9 @@ test('recovery fsyncs the log before the state that applies the replayed events'
     // An event a killed writer appended but never fsynced (nor applied).
     const events = path.join(course.dir, 'events.jsonl');
     const state = JSON.parse(fs.readFileSync(path.join(course.dir, 'state.json'), 'utf8'));
-    const event = toEvent(decideLog(state, parseLogRequest('unsynced', [], null)), state.last_seq + 1, { command: 'codelabgen state log unsynced' });
+    const event = toEvent(decideLog(state, parseLogRequest('unsynced', [], null)), state.last_seq + 1, {
+      command: 'codelabgen state log unsynced',
+    });
     fs.appendFileSync(events, `${JSON.stringify(event)}\n`);
     ops.length = 0;
     const { notices } = await loadState(course, 'codelabgen state show');

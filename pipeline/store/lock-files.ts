@@ -33,12 +33,20 @@ export function lockName(file: string): string {
 export function writeRefusal(error: unknown, file: string): RefusalError {
   const code = errorCode(error) ?? 'error';
   const lock = path.join(path.basename(path.dirname(file)), 'lock');
-  return new StoreWriteError(`cannot write ${lock} (the course lock): ${writeErrorReason(error)} (${code}); nothing was changed`, [`check free space and permissions of ${path.dirname(file)}`], { cause: error });
+  return new StoreWriteError(
+    `cannot write ${lock} (the course lock): ${writeErrorReason(error)} (${code}); nothing was changed`,
+    [`check free space and permissions of ${path.dirname(file)}`],
+    { cause: error },
+  );
 }
 
 /** `lock` or `lock.break` that cannot be read as a file (a folder, say): never removed for the user. */
 export function notAFileRefusal(error: unknown, file: string): RefusalError {
   const code = errorCode(error);
   const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? (error as Error).message})`;
-  return new RefusalError(`${lockName(file)} ${what}; codelabgen never creates it that way, so it is left alone`, [`if no codelabgen is running, remove ${file}, then retry`], { cause: error });
+  return new RefusalError(
+    `${lockName(file)} ${what}; codelabgen never creates it that way, so it is left alone`,
+    [`if no codelabgen is running, remove ${file}, then retry`],
+    { cause: error },
+  );
 }

@@ -13,7 +13,9 @@ import { CLI, cliAsync, readEvents, scratchCourse, snapshot, type CliResult } fr
 const store = (root: string, name: string) => path.join(root, '.codelabgen', name);
 
 function debris(root: string): string[] {
-  return readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('lock') || name.endsWith('.tmp')).sort();
+  return readdirSync(path.join(root, '.codelabgen'))
+    .filter((name) => name.startsWith('lock') || name.endsWith('.tmp'))
+    .sort();
 }
 
 /** Start time (clock ticks since boot) of a live pid, as lock.ts records it. */
@@ -26,7 +28,14 @@ function processStart(pid: number): number {
 function courseWithStaleLock(): string {
   const root = scratchCourse();
   const dead = spawnSync(process.execPath, ['-e', '0']);
-  const owner = { pid: dead.pid, host: hostname(), command: 'codelabgen state log killed', acquired_at: '2026-01-01T00:00:00.000Z', start: null, token: 'deadbeefdeadbeef' };
+  const owner = {
+    pid: dead.pid,
+    host: hostname(),
+    command: 'codelabgen state log killed',
+    acquired_at: '2026-01-01T00:00:00.000Z',
+    start: null,
+    token: 'deadbeefdeadbeef',
+  };
   writeFileSync(store(root, 'lock'), `${JSON.stringify(owner)}\n`);
   return root;
 }
@@ -39,7 +48,13 @@ function runBounded(root: string, args: string[], env: NodeJS.ProcessEnv, boundM
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
   delete childEnv.CODELABGEN_TEST_FAULT;
   if (env.CODELABGEN_TEST_FAULT) childEnv.CODELABGEN_TEST_FAULT = env.CODELABGEN_TEST_FAULT;
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: root, env: childEnv, encoding: 'utf8', timeout: boundMs, killSignal: 'SIGKILL' });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: root,
+    env: childEnv,
+    encoding: 'utf8',
+    timeout: boundMs,
+    killSignal: 'SIGKILL',
+  });
   return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
 
@@ -60,7 +75,10 @@ for (const [name, guard] of [
 }
 
 function liveGuard(root: string): void {
-  writeFileSync(store(root, 'lock.break'), `${JSON.stringify({ pid: process.pid, host: hostname(), start: processStart(process.pid) })}\n`);
+  writeFileSync(
+    store(root, 'lock.break'),
+    `${JSON.stringify({ pid: process.pid, host: hostname(), start: processStart(process.pid) })}\n`,
+  );
 }
 
 test('a stale lock and a fresh lock.break of a live breaker: the writer waits, refuses at the timeout, changes nothing', () => {
@@ -71,7 +89,10 @@ test('a stale lock and a fresh lock.break of a live breaker: the writer waits, r
   assert.equal(result.signal, null, 'refused by itself at the timeout');
   assert.equal(result.code, 2, result.stderr);
   const gone = (JSON.parse(readFileSync(store(root, 'lock'), 'utf8')) as { pid: number }).pid;
-  assert.equal(result.stderr, `error: course lock held by pid ${gone} (gone) is being broken by another process (.codelabgen/lock.break); gave up after 1s\nhint: wait and retry; if no codelabgen is running, remove ${store(root, 'lock.break')}\n`);
+  assert.equal(
+    result.stderr,
+    `error: course lock held by pid ${gone} (gone) is being broken by another process (.codelabgen/lock.break); gave up after 1s\nhint: wait and retry; if no codelabgen is running, remove ${store(root, 'lock.break')}\n`,
+  );
   assert.deepEqual(snapshot(root), before);
 });
 
@@ -92,7 +113,8 @@ test('SIGTERM while waiting on a live lock.break: exits 143 at once, leaves no f
   const waiter = cliAsync(['state', 'log', 'waiter'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '600' } });
   const killer = setTimeout(() => waiter.child.kill('SIGKILL'), 60_000); // only against a hang
   const started = Date.now();
-  while (!debris(root).some((name) => name.startsWith(`lock.${waiter.child.pid}.`)) && Date.now() - started < 60_000) await sleep(20);
+  while (!debris(root).some((name) => name.startsWith(`lock.${waiter.child.pid}.`)) && Date.now() - started < 60_000)
+    await sleep(20);
   await sleep(200); // well into its waiting loop
   waiter.child.kill('SIGTERM');
   const waited = await waiter.done;
@@ -107,7 +129,10 @@ test('disk full while writing lock.break: refused, no empty guard left, and the 
   const root = courseWithStaleLock();
   const result = runBounded(root, ['state', 'log', 'full'], { CODELABGEN_TEST_FAULT: 'enospc@guard-write' });
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: cannot write \.codelabgen\/lock \(the course lock\): no space left on device \(ENOSPC\); nothing was changed\n/);
+  assert.match(
+    result.stderr,
+    /^error: cannot write \.codelabgen\/lock \(the course lock\): no space left on device \(ENOSPC\); nothing was changed\n/,
+  );
   assert.deepEqual(debris(root), ['lock'], 'no lock.break and no temp file left');
   const next = runBounded(root, ['state', 'log', 'freed'], { CODELABGEN_LOCK_TIMEOUT: '0' });
   assert.equal(next.code, 0, next.stderr);
@@ -119,7 +144,10 @@ test('disk full while writing the lock owner file: refused, no lock.<pid>.<token
   const before = snapshot(root);
   const result = runBounded(root, ['state', 'log', 'full'], { CODELABGEN_TEST_FAULT: 'enospc@lock-write' });
   assert.equal(result.code, 2, result.stderr);
-  assert.equal(result.stderr.split('\n')[0], 'error: cannot write .codelabgen/lock (the course lock): no space left on device (ENOSPC); nothing was changed');
+  assert.equal(
+    result.stderr.split('\n')[0],
+    'error: cannot write .codelabgen/lock (the course lock): no space left on device (ENOSPC); nothing was changed',
+  );
   assert.deepEqual(debris(root), []);
   assert.deepEqual(snapshot(root), before);
 });

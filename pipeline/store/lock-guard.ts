@@ -71,8 +71,18 @@ function removeStaleGuard(guard: string): boolean {
 function guardBreakerGone(text: string): boolean {
   try {
     const breaker = JSON.parse(text) as { pid?: unknown; host?: unknown; start?: unknown } | null;
-    if (typeof breaker !== 'object' || breaker === null || typeof breaker.pid !== 'number' || typeof breaker.host !== 'string') return true;
-    return processGone({ pid: breaker.pid, host: breaker.host, start: typeof breaker.start === 'number' ? breaker.start : null });
+    if (
+      typeof breaker !== 'object' ||
+      breaker === null ||
+      typeof breaker.pid !== 'number' ||
+      typeof breaker.host !== 'string'
+    )
+      return true;
+    return processGone({
+      pid: breaker.pid,
+      host: breaker.host,
+      start: typeof breaker.start === 'number' ? breaker.start : null,
+    });
   } catch {
     return true;
   }

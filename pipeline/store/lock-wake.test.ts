@@ -15,7 +15,7 @@ function folder(): string {
 }
 
 // A sleep far longer than the test's timeout: only the release can end it in time.
-test('removing the lock ends a waiter\'s sleep', { timeout: 60_000 }, async () => {
+test("removing the lock ends a waiter's sleep", { timeout: 60_000 }, async () => {
   const dir = folder();
   const watch = new ReleaseWatch(path.join(dir, 'lock'));
   try {

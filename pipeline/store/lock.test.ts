@@ -15,7 +15,15 @@ const course = (): string => scratchCourse();
 const lockFile = (root: string) => path.join(root, '.codelabgen', 'lock');
 
 function writeLock(root: string, owner: Partial<LockOwner>): void {
-  const full: LockOwner = { pid: 1, host: hostname(), command: 'codelabgen state set 1.1 code', acquired_at: '2026-01-01T00:00:00.000Z', start: null, token: 'deadbeefdeadbeef', ...owner };
+  const full: LockOwner = {
+    pid: 1,
+    host: hostname(),
+    command: 'codelabgen state set 1.1 code',
+    acquired_at: '2026-01-01T00:00:00.000Z',
+    start: null,
+    token: 'deadbeefdeadbeef',
+    ...owner,
+  };
   writeFileSync(lockFile(root), `${JSON.stringify(full)}\n`);
 }
 
@@ -72,7 +80,11 @@ test('an unreadable lock file (never written by codelabgen) is broken', () => {
 test('a live owner (same start time) or another host keeps the lock: exit 2 naming the holder, nothing changed', () => {
   const root = course();
   const before = snapshot(root);
-  for (const owner of [{ pid: process.pid, start: processStart(process.pid) }, { pid: process.pid, start: null }, { pid: 999_999, host: 'elsewhere.example' }]) {
+  for (const owner of [
+    { pid: process.pid, start: processStart(process.pid) },
+    { pid: process.pid, start: null },
+    { pid: 999_999, host: 'elsewhere.example' },
+  ]) {
     writeLock(root, owner);
     const lock = readFileSync(lockFile(root), 'utf8');
     const started = Date.now();
@@ -80,9 +92,14 @@ test('a live owner (same start time) or another host keeps the lock: exit 2 nami
     const elapsed = Date.now() - started;
     assert.equal(result.code, 2, result.stderr);
     const host = owner.host ?? hostname();
-    assert.match(result.stderr, new RegExp(`^error: course is locked by pid ${owner.pid} on ${host.replace(/\./g, '\\.')} \\(codelabgen state set 1\\.1 code\\) since 2026-01-01T00:00:00\\.000Z; gave up after 1s\\nhint: wait and retry, or raise CODELABGEN_LOCK_TIMEOUT \\(seconds\\)`));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^error: course is locked by pid ${owner.pid} on ${host.replace(/\./g, '\\.')} \\(codelabgen state set 1\\.1 code\\) since 2026-01-01T00:00:00\\.000Z; gave up after 1s\\nhint: wait and retry, or raise CODELABGEN_LOCK_TIMEOUT \\(seconds\\)`,
+      ),
+    );
     assert.ok(elapsed >= 1000, `refused after ${elapsed} ms, before the 1 s timeout`);
-    assert.equal(readFileSync(lockFile(root), 'utf8'), lock, 'the holder\'s lock is untouched');
+    assert.equal(readFileSync(lockFile(root), 'utf8'), lock, "the holder's lock is untouched");
   }
   writeLock(root, {});
   const after = snapshot(root);
@@ -92,14 +109,23 @@ test('a live owner (same start time) or another host keeps the lock: exit 2 nami
 
 test('a lock held by a live CLI process makes a writer wait, then proceed; with a short timeout it refuses', async () => {
   const root = course();
-  const holder = cliAsync(['state', 'log', 'holder'], { cwd: root, env: { CODELABGEN_TEST_FAULT: 'delay@after-lock:10000' } });
+  const holder = cliAsync(['state', 'log', 'holder'], {
+    cwd: root,
+    env: { CODELABGEN_TEST_FAULT: 'delay@after-lock:10000' },
+  });
   await waitFor(() => lockOwnerPid(root) === holder.child.pid, 'the holder to take the lock');
   const events = readFileSync(path.join(root, '.codelabgen', 'events.jsonl'));
   const state = readFileSync(path.join(root, '.codelabgen', 'state.json'));
 
   const impatient = cli(['state', 'log', 'impatient'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '1' } });
   assert.equal(impatient.code, 2);
-  assert.match(impatient.stderr, new RegExp(`^error: course is locked by pid ${holder.child.pid} on .* \\(codelabgen state log holder\\) since .*; gave up after 1s$`, 'm'));
+  assert.match(
+    impatient.stderr,
+    new RegExp(
+      `^error: course is locked by pid ${holder.child.pid} on .* \\(codelabgen state log holder\\) since .*; gave up after 1s$`,
+      'm',
+    ),
+  );
   assert.deepEqual(readFileSync(path.join(root, '.codelabgen', 'events.jsonl')), events, 'the refusal changed nothing');
   assert.deepEqual(readFileSync(path.join(root, '.codelabgen', 'state.json')), state);
 
@@ -107,7 +133,12 @@ test('a lock held by a live CLI process makes a writer wait, then proceed; with 
   const [held, waited] = await Promise.all([holder.done, patient.done]);
   assert.equal(held.code, 0, held.stderr);
   assert.equal(waited.code, 0, waited.stderr);
-  assert.deepEqual(readEvents(root).slice(1).map((event) => event.fact), ['holder', 'patient']);
+  assert.deepEqual(
+    readEvents(root)
+      .slice(1)
+      .map((event) => event.fact),
+    ['holder', 'patient'],
+  );
   assert.equal(existsSync(lockFile(root)), false);
   assert.equal(cli(['check'], { cwd: root }).code, 0);
 });

@@ -75,7 +75,14 @@ export function releaseHeldLocks(): void {
 async function acquire(file: string, options: LockOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? lockTimeoutMs();
   const { pid, host, start } = currentProcess();
-  const owner: LockOwner = { pid, host, command: options.command.slice(0, 300), acquired_at: new Date().toISOString(), start, token: uniqueHex() };
+  const owner: LockOwner = {
+    pid,
+    host,
+    command: options.command.slice(0, 300),
+    acquired_at: new Date().toISOString(),
+    start,
+    token: uniqueHex(),
+  };
   const temp = `${file}.${process.pid}.${owner.token}.tmp`;
   pendingTemps.add(temp);
   const started = Date.now();
@@ -100,9 +107,14 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
       const current = readOwner(file);
       // A stale lock just removed is retried at once; every other outcome is a wait: it sleeps, so
       // signal handlers run, and it counts against the timeout.
-      if ((current === 'unreadable' || (typeof current === 'object' && processGone(current))) && breakLock(file, current === 'unreadable' ? null : current.token)) continue;
+      if (
+        (current === 'unreadable' || (typeof current === 'object' && processGone(current))) &&
+        breakLock(file, current === 'unreadable' ? null : current.token)
+      )
+        continue;
       if (current === 'missing') continue; // released between our link and our read
-      if (Date.now() - started >= timeoutMs) throw timeoutRefusal(file, current, timeoutMs, options.subject ?? 'course');
+      if (Date.now() - started >= timeoutMs)
+        throw timeoutRefusal(file, current, timeoutMs, options.subject ?? 'course');
       if (!announced) options.onWait?.(typeof current === 'object' ? current : null);
       announced = true;
       faultPoint('lock-wait');
@@ -132,7 +144,12 @@ export function readOwner(file: string): LockOwner | 'missing' | 'unreadable' {
   }
   try {
     const owner = JSON.parse(text) as LockOwner;
-    return typeof owner === 'object' && owner !== null && typeof owner.pid === 'number' && typeof owner.token === 'string' ? owner : 'unreadable';
+    return typeof owner === 'object' &&
+      owner !== null &&
+      typeof owner.pid === 'number' &&
+      typeof owner.token === 'string'
+      ? owner
+      : 'unreadable';
   } catch {
     return 'unreadable'; // never written by codelabgen (it links complete files): treat as stale
   }
@@ -162,19 +179,28 @@ function breakLock(file: string, staleToken: string | null): boolean {
   });
 }
 
-function timeoutRefusal(file: string, owner: LockOwner | 'unreadable', timeoutMs: number, subject: string): RefusalError {
+function timeoutRefusal(
+  file: string,
+  owner: LockOwner | 'unreadable',
+  timeoutMs: number,
+  subject: string,
+): RefusalError {
   if (owner === 'unreadable') {
-    return new RefusalError(`${subject} lock ${lockName(file)} is stale but another process is breaking it (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
-      `wait and retry; if no codelabgen is running, remove ${file}.break`,
-    ]);
+    return new RefusalError(
+      `${subject} lock ${lockName(file)} is stale but another process is breaking it (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`,
+      [`wait and retry; if no codelabgen is running, remove ${file}.break`],
+    );
   }
   if (processGone(owner)) {
-    return new RefusalError(`${subject} lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`, [
-      `wait and retry; if no codelabgen is running, remove ${file}.break`,
-    ]);
+    return new RefusalError(
+      `${subject} lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`,
+      [`wait and retry; if no codelabgen is running, remove ${file}.break`],
+    );
   }
   return new RefusalError(
     `${subject} is locked by pid ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.acquired_at}; gave up after ${Math.round(timeoutMs / 1000)}s`,
-    [`wait and retry, or raise CODELABGEN_LOCK_TIMEOUT (seconds); if that process is gone on another host, remove ${file}`],
+    [
+      `wait and retry, or raise CODELABGEN_LOCK_TIMEOUT (seconds); if that process is gone on another host, remove ${file}`,
+    ],
   );
 }

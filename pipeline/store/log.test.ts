@@ -7,7 +7,8 @@ import path from 'node:path';
 import { scratchDir } from '../../cli/testing.ts';
 import { lastLineSeq, scanLogBytes } from './log.ts';
 
-const event = (seq: number, extra: Record<string, unknown> = {}) => JSON.stringify({ seq, ts: '2026-01-01T00:00:00.000Z', kind: 'log', fact: 'f', lesson: null, data: {}, ...extra });
+const event = (seq: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ seq, ts: '2026-01-01T00:00:00.000Z', kind: 'log', fact: 'f', lesson: null, data: {}, ...extra });
 const log = (...lines: string[]) => Buffer.from(lines.join(''));
 
 test('only an unterminated or non-JSON last line is torn; a complete JSON line never is', () => {
@@ -15,13 +16,29 @@ test('only an unterminated or non-JSON last line is torn; a complete JSON line n
     ['no newline', log(`${event(1)}\n`, event(2)), { torn: true, corrupt: null, newer: null }],
     ['cut mid-JSON, newline', log(`${event(1)}\n`, '{"seq":2,"ts\n'), { torn: true, corrupt: null, newer: null }],
     ['seq gap at the end', log(`${event(1)}\n`, `${event(3)}\n`), { torn: false, corrupt: 2, newer: null }],
-    ['invalid known event at the end', log(`${event(1)}\n`, `${event(2, { fact: '' })}\n`), { torn: false, corrupt: 2, newer: null }],
-    ['unknown kind at the end', log(`${event(1)}\n`, `${event(2, { kind: 'lesson.teleport' })}\n`), { torn: false, corrupt: null, newer: 2 }],
-    ['newer schema_version in the middle', log(`${event(1)}\n`, `${event(2, { schema_version: 2 })}\n`, `${event(3)}\n`), { torn: false, corrupt: null, newer: 2 }],
+    [
+      'invalid known event at the end',
+      log(`${event(1)}\n`, `${event(2, { fact: '' })}\n`),
+      { torn: false, corrupt: 2, newer: null },
+    ],
+    [
+      'unknown kind at the end',
+      log(`${event(1)}\n`, `${event(2, { kind: 'lesson.teleport' })}\n`),
+      { torn: false, corrupt: null, newer: 2 },
+    ],
+    [
+      'newer schema_version in the middle',
+      log(`${event(1)}\n`, `${event(2, { schema_version: 2 })}\n`, `${event(3)}\n`),
+      { torn: false, corrupt: null, newer: 2 },
+    ],
   ];
   for (const [name, bytes, expected] of cases) {
     const scan = scanLogBytes(bytes);
-    assert.deepEqual({ torn: scan.torn !== null, corrupt: scan.corrupt?.line ?? null, newer: scan.newer?.line ?? null }, expected, name);
+    assert.deepEqual(
+      { torn: scan.torn !== null, corrupt: scan.corrupt?.line ?? null, newer: scan.newer?.line ?? null },
+      expected,
+      name,
+    );
   }
 });
 

@@ -80,7 +80,10 @@ export function scanLogBytes(data: Buffer, after = 0): LogScan {
   return scan;
 }
 
-type ParsedLine = { seq: number; event: Event | null } | { seq: number; newer: string } | { problem: string; json: boolean };
+type ParsedLine =
+  | { seq: number; event: Event | null }
+  | { seq: number; newer: string }
+  | { problem: string; json: boolean };
 
 function parseLine(bytes: Buffer, lastSeq: number, after: number): ParsedLine {
   let raw: unknown;
@@ -89,7 +92,8 @@ function parseLine(bytes: Buffer, lastSeq: number, after: number): ParsedLine {
   } catch (error) {
     return { problem: `not valid JSON (${(error as Error).message})`, json: false };
   }
-  const fields = typeof raw === 'object' && raw !== null ? (raw as { seq?: unknown; kind?: unknown; schema_version?: unknown }) : {};
+  const fields =
+    typeof raw === 'object' && raw !== null ? (raw as { seq?: unknown; kind?: unknown; schema_version?: unknown }) : {};
   if (typeof fields.seq !== 'number') return { problem: 'no seq', json: true };
   const seq = fields.seq;
   if (seq !== lastSeq + 1) return { problem: `seq ${seq} follows seq ${lastSeq} (a gap or a duplicate)`, json: true };
@@ -104,7 +108,8 @@ function parseLine(bytes: Buffer, lastSeq: number, after: number): ParsedLine {
 /** Why an event that fails the schema was written by a newer codelabgen, or null when it was not. */
 function newerEvent(fields: { kind?: unknown; schema_version?: unknown }): string | null {
   const version = fields.schema_version;
-  if (typeof version === 'number' && version > EVENT_SCHEMA_VERSION) return `event schema_version ${version}, newer than the ${EVENT_SCHEMA_VERSION} this codelabgen reads`;
+  if (typeof version === 'number' && version > EVENT_SCHEMA_VERSION)
+    return `event schema_version ${version}, newer than the ${EVENT_SCHEMA_VERSION} this codelabgen reads`;
   if (typeof fields.kind === 'string' && !isKnownKind(fields.kind)) {
     return `event kind ${JSON.stringify(printable(fields.kind, 60))}, unknown to this codelabgen (event schema_version ${EVENT_SCHEMA_VERSION})`;
   }
@@ -153,7 +158,8 @@ export function appendEvent(file: string, line: string, expectedSize: number): v
   const bytes = Buffer.from(line, 'utf8');
   const fd = openSync(file, 'a', 0o644);
   try {
-    if (fstatSync(fd).size !== expectedSize) throw new Error(`events.jsonl is ${fstatSync(fd).size} bytes, expected ${expectedSize}`);
+    if (fstatSync(fd).size !== expectedSize)
+      throw new Error(`events.jsonl is ${fstatSync(fd).size} bytes, expected ${expectedSize}`);
     try {
       faultPoint('event-write');
       if (faultArmed('mid-event')) {

@@ -18,14 +18,21 @@ export function replayLog(scan: LogScan): State {
       state = { ...apply(state, event), log_bytes: scan.offsets[index] ?? 0 };
     }),
   );
-  if (state === null) throw new RefusalError(`${ARTIFACTS.events} has no events to rebuild from`, ['run "codelabgen init" to create a course']);
+  if (state === null)
+    throw new RefusalError(`${ARTIFACTS.events} has no events to rebuild from`, [
+      'run "codelabgen init" to create a course',
+    ]);
   return state;
 }
 
 function scanForRebuild(course: Course): LogScan {
   const scan = scanLog(eventsPath(course));
   refuseNewerEvent(scan);
-  if (scan.corrupt) throw new RefusalError(`${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); cannot rebuild past it`, ['restore the log from a backup']);
+  if (scan.corrupt)
+    throw new RefusalError(
+      `${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); cannot rebuild past it`,
+      ['restore the log from a backup'],
+    );
   return scan;
 }
 
@@ -47,7 +54,8 @@ export async function rebuildState(course: Course, command: string): Promise<Reb
     try {
       state = replayLog(scan);
     } catch (error) {
-      if (error instanceof ReplayError) throw new RefusalError(`${ARTIFACTS.events}: ${error.message}; cannot rebuild`, [], { cause: error });
+      if (error instanceof ReplayError)
+        throw new RefusalError(`${ARTIFACTS.events}: ${error.message}; cannot rebuild`, [], { cause: error });
       throw error;
     }
     const tornCopy = scan.torn ? moveTornTail(course, scan.torn, scan.goodBytes) : null;
@@ -75,7 +83,8 @@ export function checkReplay(course: Course): ReplayCheck {
   }
   const problems: string[] = [];
   if (scan.corrupt) problems.push(`${ARTIFACTS.events} line ${scan.corrupt.line}: ${scan.corrupt.problem}`);
-  if (scan.torn) problems.push(`${ARTIFACTS.events}: torn last line (${scan.torn.length} bytes); any write command moves it aside`);
+  if (scan.torn)
+    problems.push(`${ARTIFACTS.events}: torn last line (${scan.torn.length} bytes); any write command moves it aside`);
   if (problems.length > 0) return { ok: false, problems, events: scan.events.length };
   let stored: State | null;
   try {
@@ -88,7 +97,9 @@ export function checkReplay(course: Course): ReplayCheck {
     const replayed = replayLog(scan);
     if (stored === null) problems.push(`${ARTIFACTS.state} is missing; run "codelabgen state rebuild"`);
     else if (!isDeepStrictEqual(JSON.parse(JSON.stringify(replayed)), stored)) {
-      problems.push(`${ARTIFACTS.state} differs from the replay of ${ARTIFACTS.events}${describeDifference(stored, replayed)}; run "codelabgen state rebuild"`);
+      problems.push(
+        `${ARTIFACTS.state} differs from the replay of ${ARTIFACTS.events}${describeDifference(stored, replayed)}; run "codelabgen state rebuild"`,
+      );
     }
   } catch (error) {
     if (!(error instanceof ReplayError) && !(error instanceof RefusalError)) throw error;

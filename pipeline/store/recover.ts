@@ -40,7 +40,9 @@ function requireState(course: Course): State {
   const state = readStateFile(course);
   if (state !== null) return state;
   if (logSize(course) > 0) {
-    throw new RefusalError(`${ARTIFACTS.state} is missing but ${ARTIFACTS.events} has events`, ['run "codelabgen state rebuild" to rebuild the state from the log']);
+    throw new RefusalError(`${ARTIFACTS.state} is missing but ${ARTIFACTS.events} has events`, [
+      'run "codelabgen state rebuild" to rebuild the state from the log',
+    ]);
   }
   throw new RefusalError(`course at ${course.root} has no state yet`, ['run "codelabgen init" to create it']);
 }
@@ -61,23 +63,32 @@ export function recoverLocked(course: Course): Loaded {
   const scan = scanLog(eventsPath(course), state.last_seq);
   refuseNewerEvent(scan);
   if (scan.corrupt) {
-    throw new RefusalError(`${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); writes are refused until it is repaired`, [
-      'run "codelabgen check" for the details; restore the log from a backup, then "codelabgen state rebuild"',
-    ]);
+    throw new RefusalError(
+      `${ARTIFACTS.events} line ${scan.corrupt.line} is corrupt (${scan.corrupt.problem}); writes are refused until it is repaired`,
+      ['run "codelabgen check" for the details; restore the log from a backup, then "codelabgen state rebuild"'],
+    );
   }
   if (scan.lastSeq < state.last_seq) {
-    throw new RefusalError(`${ARTIFACTS.state} is at seq ${state.last_seq} but ${ARTIFACTS.events} ends at seq ${scan.lastSeq}`, ['run "codelabgen state rebuild" to rebuild the state from the log']);
+    throw new RefusalError(
+      `${ARTIFACTS.state} is at seq ${state.last_seq} but ${ARTIFACTS.events} ends at seq ${scan.lastSeq}`,
+      ['run "codelabgen state rebuild" to rebuild the state from the log'],
+    );
   }
   if (scan.torn) {
     const aside = moveTornTail(course, scan.torn, scan.goodBytes);
-    notices.push(`recovered: the last line of ${ARTIFACTS.events} was torn (${scan.torn.length} bytes, an interrupted write); moved to ${aside}`);
+    notices.push(
+      `recovered: the last line of ${ARTIFACTS.events} was torn (${scan.torn.length} bytes, an interrupted write); moved to ${aside}`,
+    );
   }
   replayBatch(() =>
     scan.events.forEach((event) => {
       state = apply(state, event);
     }),
   );
-  if (scan.events.length > 0) notices.push(`recovered: replayed ${scan.events.length} event(s) missing from ${ARTIFACTS.state} (seq ${scan.events[0]?.seq}..${scan.lastSeq})`);
+  if (scan.events.length > 0)
+    notices.push(
+      `recovered: replayed ${scan.events.length} event(s) missing from ${ARTIFACTS.state} (seq ${scan.events[0]?.seq}..${scan.lastSeq})`,
+    );
   state = { ...state, log_bytes: scan.goodBytes };
   // A writer killed between its append and its fsync left the event in the page cache only: make
   // it durable before a state.json that applies it (written without a folder fsync) can be.
@@ -89,9 +100,10 @@ export function recoverLocked(course: Course): Loaded {
 /** A complete event this codelabgen does not know is never cut or skipped: every command refuses. */
 export function refuseNewerEvent(scan: LogScan): void {
   if (scan.newer === null) return;
-  throw new RefusalError(`${ARTIFACTS.events} line ${scan.newer.line} (seq ${scan.newer.seq}) was written by a newer codelabgen: ${scan.newer.problem}; nothing was changed`, [
-    'upgrade codelabgen to a version that reads it',
-  ]);
+  throw new RefusalError(
+    `${ARTIFACTS.events} line ${scan.newer.line} (seq ${scan.newer.seq}) was written by a newer codelabgen: ${scan.newer.problem}; nothing was changed`,
+    ['upgrade codelabgen to a version that reads it'],
+  );
 }
 
 /**
@@ -105,9 +117,11 @@ export function moveTornTail(course: Course, torn: Buffer, goodBytes: number): s
     writeNewFileDurably(file, torn, () => faultPoint('torn-write'));
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') safeUnlink(file);
-    throw new StoreWriteError(`cannot write ${aside} (the copy of a torn last line of ${ARTIFACTS.events}): ${writeErrorReason(error)} (${errorCode(error) ?? 'error'}); nothing was changed`, [
-      `free space on ${os.hostname()}, then retry`,
-    ], { cause: error });
+    throw new StoreWriteError(
+      `cannot write ${aside} (the copy of a torn last line of ${ARTIFACTS.events}): ${writeErrorReason(error)} (${errorCode(error) ?? 'error'}); nothing was changed`,
+      [`free space on ${os.hostname()}, then retry`],
+      { cause: error },
+    );
   }
   truncateLog(eventsPath(course), goodBytes);
   return aside;
@@ -122,5 +136,7 @@ function sweepTempFiles(course: Course): string[] {
     safeUnlink(path.join(course.dir, name));
     swept.push(name);
   }
-  return swept.length > 0 ? [`recovered: removed ${swept.length} orphan temp file(s) left by an interrupted write`] : [];
+  return swept.length > 0
+    ? [`recovered: removed ${swept.length} orphan temp file(s) left by an interrupted write`]
+    : [];
 }

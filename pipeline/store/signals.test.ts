@@ -39,17 +39,27 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // The holder is this test process (alive, with its real start time): the lock is never broken,
     // so the waiter waits for as long as the test needs, however loaded the machine is.
     const stat = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
-    const holder = { pid: process.pid, host: hostname(), command: 'test holder', acquired_at: new Date().toISOString(), start: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]), token: '0123456789abcdef' };
+    const holder = {
+      pid: process.pid,
+      host: hostname(),
+      command: 'test holder',
+      acquired_at: new Date().toISOString(),
+      start: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]),
+      token: '0123456789abcdef',
+    };
     const lock = path.join(root, '.codelabgen', 'lock');
     writeFileSync(lock, `${JSON.stringify(holder)}\n`);
     const waiter = cliAsync(['state', 'log', 'waiter'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '600' } });
     // The waiter's owner file (lock.<pid>.<token>.tmp) exists exactly while it waits for the lock.
-    await waitFor(() => lockDebris(root).some((name) => name.startsWith(`lock.${waiter.child.pid}.`)), 'the waiter to wait');
+    await waitFor(
+      () => lockDebris(root).some((name) => name.startsWith(`lock.${waiter.child.pid}.`)),
+      'the waiter to wait',
+    );
     waiter.child.kill(signal);
     const waited = await waiter.done;
     assert.equal(waited.code, EXIT_FOR[signal], `${waited.signal ?? ''} ${waited.stderr}`);
     assert.equal(waited.stdout, '');
-    assert.deepEqual(lockDebris(root), ['lock'], 'the waiter removed its own lock file and left the holder\'s');
+    assert.deepEqual(lockDebris(root), ['lock'], "the waiter removed its own lock file and left the holder's");
     assert.equal(lockOwnerPid(root), process.pid);
     unlinkSync(lock);
     assert.deepEqual(snapshot(root), before, 'the change is absent');
@@ -58,18 +68,30 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
   test(`${signal} while holding the lock: the change is complete or absent, no lock left`, async () => {
     const root = course();
-    const holder = cliAsync(['state', 'log', 'interrupted'], { cwd: root, env: { CODELABGEN_TEST_FAULT: 'delay@after-lock:3000' } });
+    const holder = cliAsync(['state', 'log', 'interrupted'], {
+      cwd: root,
+      env: { CODELABGEN_TEST_FAULT: 'delay@after-lock:3000' },
+    });
     await waitFor(() => lockOwnerPid(root) === holder.child.pid, 'the holder to take the lock');
     holder.child.kill(signal);
     const held = await holder.done;
-    assert.ok(held.code === 0 || held.code === EXIT_FOR[signal], `exit ${held.code} ${held.signal ?? ''}: ${held.stderr}`);
+    assert.ok(
+      held.code === 0 || held.code === EXIT_FOR[signal],
+      `exit ${held.code} ${held.signal ?? ''}: ${held.stderr}`,
+    );
     assert.deepEqual(lockDebris(root), []);
-    const facts = readEvents(root).slice(1).map((event) => event.fact);
+    const facts = readEvents(root)
+      .slice(1)
+      .map((event) => event.fact);
     assert.ok(facts.length === 0 || (facts.length === 1 && facts[0] === 'interrupted'), `events: ${facts.join(', ')}`);
     assert.equal(readState(root).last_seq, facts.length + 1, 'state.json agrees with the log');
     if (held.code === 0) assert.equal(facts.length, 1, 'an acknowledged change is in the log');
     const check = cli(['check'], { cwd: root });
     assert.equal(check.code, 0, `${check.stdout}${check.stderr}`);
-    assert.equal(cli(['state', 'log', 'next'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '0' } }).code, 0, 'the next writer needs no wait');
+    assert.equal(
+      cli(['state', 'log', 'next'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '0' } }).code,
+      0,
+      'the next writer needs no wait',
+    );
   });
 }

@@ -35,31 +35,59 @@ test('a same-size edit in place, with the modification time put back to the ns, 
   const at = `@${before.mtimeNs / 1_000_000_000n}.${String(before.mtimeNs % 1_000_000_000n).padStart(9, '0')}`;
   assert.equal(spawnSync('touch', ['-m', '-d', at, stateFile(root)]).status, 0, 'GNU touch sets the time to the ns');
   const after = statSync(stateFile(root), { bigint: true });
-  assert.deepEqual([after.ino, after.size, after.mtimeNs], [before.ino, before.size, before.mtimeNs], 'only the change time tells the edit');
+  assert.deepEqual(
+    [after.ino, after.size, after.mtimeNs],
+    [before.ino, before.size, before.mtimeNs],
+    'only the change time tells the edit',
+  );
   const result = cli(['state', 'show', '--json'], { cwd: root });
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /^error: \.codelabgen\/state\.json is unreadable: phase: Invalid option/);
 });
 
-const PHASES = '"init"|"recon"|"sources"|"gate_sources"|"topics"|"curriculum"|"gate_plan"|"scaffold"|"lessons"|"assembly"|"done"';
+const PHASES =
+  '"init"|"recon"|"sources"|"gate_sources"|"topics"|"curriculum"|"gate_plan"|"scaffold"|"lessons"|"assembly"|"done"';
 
 for (const [name, edit, problems] of [
-  ['an unknown phase', (text: string) => text.replace('"phase":"init"', '"phase": "nowhere"'), `phase: Invalid option: expected one of ${PHASES}`],
-  ['an empty title', (text: string) => text.replace('"title":"Checksum course"', '"title": ""'), 'title: Too small: expected string to have >=1 characters'],
-  ['a fraction and an unknown field', (text: string) => text.replace('"task_counter":0', '"task_counter": 1.5, "extra": true'), 'task_counter: Invalid input: expected int, received number; (top level): unknown field "extra"'],
-  ['a date that is not ISO 8601', (text: string) => text.replace(/"created_at":"[^"]*"/, '"created_at": "yesterday"'), 'created_at: Invalid ISO datetime'],
+  [
+    'an unknown phase',
+    (text: string) => text.replace('"phase":"init"', '"phase": "nowhere"'),
+    `phase: Invalid option: expected one of ${PHASES}`,
+  ],
+  [
+    'an empty title',
+    (text: string) => text.replace('"title":"Checksum course"', '"title": ""'),
+    'title: Too small: expected string to have >=1 characters',
+  ],
+  [
+    'a fraction and an unknown field',
+    (text: string) => text.replace('"task_counter":0', '"task_counter": 1.5, "extra": true'),
+    'task_counter: Invalid input: expected int, received number; (top level): unknown field "extra"',
+  ],
+  [
+    'a date that is not ISO 8601',
+    (text: string) => text.replace(/"created_at":"[^"]*"/, '"created_at": "yesterday"'),
+    'created_at: Invalid ISO datetime',
+  ],
 ] as const) {
   test(`a hand-edited state.json with ${name} gets the full check and today's refusal, and nothing changes`, () => {
     const root = scratchCourse('Checksum course');
     const bad = edit(readFileSync(stateFile(root), 'utf8'));
     writeFileSync(stateFile(root), bad);
     const before = snapshot(root);
-    for (const args of [['state', 'show', '--json'], ['state', 'next'], ['state', 'log', 'x']]) {
+    for (const args of [
+      ['state', 'show', '--json'],
+      ['state', 'next'],
+      ['state', 'log', 'x'],
+    ]) {
       const result = cli(args, { cwd: root });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.equal(result.stdout, '');
       const copy = `.codelabgen/state.corrupt-${sha256(bad).slice(0, 12)}.json`;
-      assert.equal(result.stderr.split('\n')[0], `error: .codelabgen/state.json is unreadable: ${problems}; a copy is kept as ${copy}`);
+      assert.equal(
+        result.stderr.split('\n')[0],
+        `error: .codelabgen/state.json is unreadable: ${problems}; a copy is kept as ${copy}`,
+      );
     }
     const after = snapshot(root);
     for (const key of after.keys()) if (key.startsWith('.codelabgen/state.corrupt-')) after.delete(key);
@@ -69,7 +97,10 @@ for (const [name, edit, problems] of [
 
 test('a valid hand edit is checked and accepted; the next change records its own hash', () => {
   const root = scratchCourse('Checksum course');
-  writeFileSync(stateFile(root), readFileSync(stateFile(root), 'utf8').replace('"title":"Checksum course"', '"title": "Edited by hand"'));
+  writeFileSync(
+    stateFile(root),
+    readFileSync(stateFile(root), 'utf8').replace('"title":"Checksum course"', '"title": "Edited by hand"'),
+  );
   const shown = cli(['state', 'show', '--json'], { cwd: root });
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(JSON.parse(shown.stdout).title, 'Edited by hand');
@@ -92,7 +123,11 @@ test('only the file matching the recorded identity skips the check (a missing or
   const state = readStateFile(course)!;
   const invalid = { ...state, phase: 'nowhere' } as unknown as typeof state;
   writeStateFile(course, invalid);
-  assert.equal(readStateFile(course)?.phase, 'nowhere', 'the identity matches: the file is the one writeStateFile wrote');
+  assert.equal(
+    readStateFile(course)?.phase,
+    'nowhere',
+    'the identity matches: the file is the one writeStateFile wrote',
+  );
   for (const sum of [null, 'torn', stamp(root).replace(/:\d+\n$/, ':0\n')]) {
     if (sum === null) writeFileSync(sumFile(root), '');
     else writeFileSync(sumFile(root), sum);

@@ -2,7 +2,21 @@
 // copied aside as state.corrupt-<hash>.json and the refusal names the recovery command. A file that
 // is still the one writeStateFile wrote (its identity is recorded in state.json.written) skips the
 // schema check.
-import { closeSync, constants, copyFileSync, existsSync, fstatSync, lstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  type BigIntStats,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { readRegularFile, StateParser, STATE_SCHEMA_VERSION, issuesToProblems } from '../../content-schemas/fast.ts';
@@ -50,7 +64,11 @@ function readWithStats(file: string): { bytes: Buffer; stats: BigIntStats } {
   const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   try {
     const opened = fstatSync(fd);
-    if (!opened.isFile() && !opened.isDirectory()) throw new RefusalError(`${ARTIFACTS.state} is not a regular file (a pipe, device or socket); nothing was changed`, ['move it away, then run "codelabgen state rebuild" (or restore the file from a backup)']);
+    if (!opened.isFile() && !opened.isDirectory())
+      throw new RefusalError(
+        `${ARTIFACTS.state} is not a regular file (a pipe, device or socket); nothing was changed`,
+        ['move it away, then run "codelabgen state rebuild" (or restore the file from a backup)'],
+      );
     const bytes = readFileSync(fd);
     return { bytes, stats: fstatSync(fd, { bigint: true }) };
   } finally {
@@ -113,9 +131,13 @@ export function readStateFile(course: Course, fullCheck = false): State | null {
 
 /** Returns the state's schema_version; refuses a newer one (never coerced, never overwritten). */
 function refuseNewerVersion(raw: unknown): unknown {
-  const version = typeof raw === 'object' && raw !== null ? (raw as { schema_version?: unknown }).schema_version : undefined;
+  const version =
+    typeof raw === 'object' && raw !== null ? (raw as { schema_version?: unknown }).schema_version : undefined;
   if (typeof version === 'number' && version > STATE_SCHEMA_VERSION) {
-    throw new RefusalError(`${ARTIFACTS.state} has schema_version ${version}, newer than the ${STATE_SCHEMA_VERSION} this codelabgen reads; nothing was changed`, ['upgrade codelabgen to a version that reads it']);
+    throw new RefusalError(
+      `${ARTIFACTS.state} has schema_version ${version}, newer than the ${STATE_SCHEMA_VERSION} this codelabgen reads; nothing was changed`,
+      ['upgrade codelabgen to a version that reads it'],
+    );
   }
   return version;
 }
@@ -140,7 +162,9 @@ function corruptState(course: Course, bytes: Buffer, reason: string): RefusalErr
   } catch (error) {
     kept = `it could not be copied aside (${errorCode(error) ?? 'error'})`;
   }
-  return new RefusalError(`${ARTIFACTS.state} is unreadable: ${reason}; ${kept}`, [`run "codelabgen state rebuild" to rebuild it from ${ARTIFACTS.events}`]);
+  return new RefusalError(`${ARTIFACTS.state} is unreadable: ${reason}; ${kept}`, [
+    `run "codelabgen state rebuild" to rebuild it from ${ARTIFACTS.events}`,
+  ]);
 }
 
 /**
@@ -155,18 +179,36 @@ export function refuseOddStoreFiles(course: Course): void {
     } catch {
       continue; // missing: handled by the callers
     }
-    if (stats.isSymbolicLink()) throw new RefusalError(`${file} is a symbolic link; the store writes only regular files inside the course`, [`replace it with the file it points to, then retry`]);
-    if (stats.isDirectory()) throw new RefusalError(`${file} is a folder, not a file; nothing was changed`, [`move the folder away, then run "codelabgen state rebuild" (or restore the file from a backup)`]);
-    if (!stats.isFile()) throw new RefusalError(`${file} is not a regular file; nothing was changed`, [`move it away, then run "codelabgen state rebuild" (or restore the file from a backup)`]);
+    if (stats.isSymbolicLink())
+      throw new RefusalError(`${file} is a symbolic link; the store writes only regular files inside the course`, [
+        `replace it with the file it points to, then retry`,
+      ]);
+    if (stats.isDirectory())
+      throw new RefusalError(`${file} is a folder, not a file; nothing was changed`, [
+        `move the folder away, then run "codelabgen state rebuild" (or restore the file from a backup)`,
+      ]);
+    if (!stats.isFile())
+      throw new RefusalError(`${file} is not a regular file; nothing was changed`, [
+        `move it away, then run "codelabgen state rebuild" (or restore the file from a backup)`,
+      ]);
   }
 }
 
 /** A store file that exists but cannot be read (a folder, no permission): a refusal, not a crash. */
 export function unreadableStoreFile(file: string, error: unknown): Error {
   const code = errorCode(error);
-  if (code === 'EISDIR') return new RefusalError(`${file} is a folder, not a file; nothing was changed`, [`move the folder away, then run "codelabgen state rebuild" (or restore the file from a backup)`], { cause: error });
+  if (code === 'EISDIR')
+    return new RefusalError(
+      `${file} is a folder, not a file; nothing was changed`,
+      [`move the folder away, then run "codelabgen state rebuild" (or restore the file from a backup)`],
+      { cause: error },
+    );
   if (code === undefined || !/^E[A-Z]+$/.test(code)) return error as Error;
-  return new RefusalError(`cannot read ${file}: ${writeErrorReason(error)} (${code}); nothing was changed`, [`fix its permissions, then retry`], { cause: error });
+  return new RefusalError(
+    `cannot read ${file}: ${writeErrorReason(error)} (${code}); nothing was changed`,
+    [`fix its permissions, then retry`],
+    { cause: error },
+  );
 }
 
 /**

@@ -5,10 +5,37 @@ import { isInside } from '../course/inside.ts';
 
 /** Passed through from codelabgen's own environment when set (docs/verify.md lists them). */
 export const PASSED_VARIABLES = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP',
-  'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS',
-  'npm_config_registry', 'npm_config_cache', 'PIP_INDEX_URL', 'UV_CACHE_DIR', 'UV_INDEX_URL', 'UV_PYTHON', 'XDG_CACHE_HOME',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'SYSTEMROOT',
+  'COMSPEC',
+  'PATHEXT',
+  'WINDIR',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'NODE_EXTRA_CA_CERTS',
+  'npm_config_registry',
+  'npm_config_cache',
+  'PIP_INDEX_URL',
+  'UV_CACHE_DIR',
+  'UV_INDEX_URL',
+  'UV_PYTHON',
+  'XDG_CACHE_HOME',
 ] as const;
 
 /** Always set in the child: no colour codes in the output, CI behaviour, no bytecode files. */
@@ -31,7 +58,10 @@ export type ChildEnv = Record<string, string>;
  */
 export function childEnv(parent: NodeJS.ProcessEnv, nodeDir = path.dirname(process.execPath)): ChildEnv {
   const env: ChildEnv = {};
-  const extra = (parent[EXTRA_VARIABLES] ?? '').split(',').map((name) => name.trim()).filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  const extra = (parent[EXTRA_VARIABLES] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
   for (const name of [...PASSED_VARIABLES, ...extra]) {
     const value = parent[name];
     if (value !== undefined) env[name] = value;
@@ -47,7 +77,12 @@ export function childEnv(parent: NodeJS.ProcessEnv, nodeDir = path.dirname(proce
  * lesson folder) and folders inside `untrusted` (the lesson folder: a test writes there), or null
  * when none has it. A program given with a slash (`./run.sh`, `/usr/bin/make`) is returned as is.
  */
-export function resolveProgram(program: string, env: ChildEnv, isExecutable: (file: string) => boolean, untrusted: readonly string[]): string | null {
+export function resolveProgram(
+  program: string,
+  env: ChildEnv,
+  isExecutable: (file: string) => boolean,
+  untrusted: readonly string[],
+): string | null {
   if (program.includes('/')) return program;
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (!path.isAbsolute(dir) || untrusted.some((folder) => isInside(dir, folder))) continue;

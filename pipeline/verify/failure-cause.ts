@@ -22,7 +22,8 @@ const FAILING_TEST = [
   /^\s*● (?!Console)(.+)$/, // jest
   /^\s*(?:×|FAIL)\s+(.+)$/, // vitest
 ];
-const ERROR_LINE = /^\s*(?:E\s+)?((?:[\w.]*(?:Error|Exception|Failure)(?: \[\w+\])?|AssertionError|assert|panic|Error):? .+)$/;
+const ERROR_LINE =
+  /^\s*(?:E\s+)?((?:[\w.]*(?:Error|Exception|Failure)(?: \[\w+\])?|AssertionError|assert|panic|Error):? .+)$/;
 const TAP_ERROR = /^\s+error: (?:\|-?|'(.+)')\s*$/;
 
 export function failureCause(output: string, ending: Ending): string {
@@ -31,7 +32,10 @@ export function failureCause(output: string, ending: Ending): string {
   if (ending.timed_out) return oneLine(`timed out after ${ending.timeout_seconds}s${detail ? `; ${detail}` : ''}`);
   if (ending.signal !== null) return oneLine(`killed by ${ending.signal}${detail ? `; ${detail}` : ''}`);
   if (detail) return oneLine(detail);
-  const last = lines.map((line) => line.trim()).filter((line) => line !== '').at(-1);
+  const last = lines
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1);
   return oneLine(`exit code ${ending.exit_code ?? '?'}${last ? `: ${last}` : ' with no output'}`);
 }
 
@@ -54,7 +58,10 @@ function tapError(lines: string[], from: number): string | null {
     const match = TAP_ERROR.exec(lines[index]!);
     if (!match) continue;
     if (match[1] !== undefined) return match[1];
-    const block = lines.slice(index + 1, index + 6).map((line) => line.trim()).filter((line) => line !== '');
+    const block = lines
+      .slice(index + 1, index + 6)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
     return block.length === 0 ? null : block[0]!.endsWith(':') && block[1] ? `${block[0]} ${block[1]}` : block[0]!;
   }
   return null;
@@ -66,7 +73,10 @@ function withValues(lines: string[], from: number, to: number): string | null {
     const match = ERROR_LINE.exec(lines[index]!);
     if (!match) continue;
     const first = match[1]!.trim();
-    const next = lines.slice(index + 1, index + 4).map((line) => line.trim()).find((line) => line !== '');
+    const next = lines
+      .slice(index + 1, index + 4)
+      .map((line) => line.trim())
+      .find((line) => line !== '');
     return first.endsWith(':') && next !== undefined && !next.startsWith('at ') ? `${first} ${next}` : first;
   }
   return null;
@@ -81,7 +91,10 @@ function firstErrorLine(lines: string[], from: number, to = lines.length): strin
 }
 
 function oneLine(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > MAX_CAUSE ? `${flat.slice(0, MAX_CAUSE - 3)}...` : flat;
 }
 
@@ -90,11 +103,16 @@ function oneLine(text: string): string {
  * pytest, unittest); null when the output names no failing test.
  */
 export function failureEvidence(output: string): string | null {
-  const lines = output.replace(ANSI, '').split(/\r?\n/).map((line) => line.trimEnd());
+  const lines = output
+    .replace(ANSI, '')
+    .split(/\r?\n/)
+    .map((line) => line.trimEnd());
   const found = tapEvidence(lines) ?? specEvidence(lines) ?? pytestEvidence(lines) ?? unittestEvidence(lines);
   if (found === null) return null;
   const body = dedent(found.message.filter((line) => line.trim() !== '')).slice(0, MAX_EVIDENCE_LINES - 1);
-  const text = [found.name, ...body.map((line) => `  ${line}`)].join('\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]+/g, ' ');
+  const text = [found.name, ...body.map((line) => `  ${line}`)]
+    .join('\n')
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]+/g, ' ');
   return text.length > MAX_EVIDENCE ? `${text.slice(0, MAX_EVIDENCE - 3)}...` : text;
 }
 
@@ -117,13 +135,18 @@ function tapEvidence(lines: string[]): Found | null {
   const name = /^\s*not ok \d+ - (.+?)(?:\s+#.*)?$/.exec(lines[start]!)![1]!;
   const message: string[] = [];
   const values: string[] = [];
-  for (let index = start + 1; index < lines.length && !/^\s*(?:\.\.\.|(?:not )?ok \d+)/.test(lines[index]!); index += 1) {
+  for (
+    let index = start + 1;
+    index < lines.length && !/^\s*(?:\.\.\.|(?:not )?ok \d+)/.test(lines[index]!);
+    index += 1
+  ) {
     const line = lines[index]!;
     const error = /^(\s+)error: (?:'(.*)'|"(.*)"|(\|-?))$/.exec(line);
     if (error) {
       if (error[4] === undefined) message.push(error[2] ?? error[3] ?? '');
       const keyIndent = error[1]!.length;
-      while (index + 1 < lines.length && (lines[index + 1]!.trim() === '' || indentOf(lines[index + 1]!) > keyIndent)) message.push(lines[(index += 1)]!);
+      while (index + 1 < lines.length && (lines[index + 1]!.trim() === '' || indentOf(lines[index + 1]!) > keyIndent))
+        message.push(lines[(index += 1)]!);
     }
     const value = /^\s+((?:actual|expected): \S.*)$/.exec(line);
     if (value) values.push(value[1]!);
@@ -139,7 +162,8 @@ function specEvidence(lines: string[]): Found | null {
   const name = /^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(lines[start]!)![1]!;
   const message: string[] = [];
   let index = start + 1;
-  for (; index < lines.length && !/^\s+at /.test(lines[index]!) && !/^\s*✖ /.test(lines[index]!); index += 1) message.push(lines[index]!);
+  for (; index < lines.length && !/^\s+at /.test(lines[index]!) && !/^\s*✖ /.test(lines[index]!); index += 1)
+    message.push(lines[index]!);
   for (; index < lines.length && !/^\s*(?:}|✖ )/.test(lines[index]!); index += 1) {
     const value = /^\s+((?:actual|expected): .+?),?$/.exec(lines[index]!);
     if (value) message.push(`  ${value[1]}`);
@@ -152,7 +176,9 @@ function pytestEvidence(lines: string[]): Found | null {
   const start = lines.findIndex((line) => /^_{3,} (.+?) _{3,}$/.test(line));
   if (start < 0) return null;
   const header = /^_{3,} (.+?) _{3,}$/.exec(lines[start]!)![1]!;
-  const nodeId = lines.map((line) => /^FAILED (\S+)/.exec(line)?.[1]).find((id) => id !== undefined && id.endsWith(header.replace(/\./g, '::')));
+  const nodeId = lines
+    .map((line) => /^FAILED (\S+)/.exec(line)?.[1])
+    .find((id) => id !== undefined && id.endsWith(header.replace(/\./g, '::')));
   const message: string[] = [];
   for (let index = start + 1; index < lines.length && !/^(?:_{3,} |={3,})/.test(lines[index]!); index += 1) {
     const line = /^E {0,3}(.*)$/.exec(lines[index]!);
@@ -169,6 +195,7 @@ function unittestEvidence(lines: string[]): Found | null {
   let index = lines.findIndex((line, i) => i > start && line.startsWith('Traceback'));
   if (index < 0) return { name: lines[start]!.replace(/^(?:FAIL|ERROR): /, ''), message };
   while (index + 1 < lines.length && (lines[index + 1]!.startsWith(' ') || lines[index + 1]!.trim() === '')) index += 1;
-  for (index += 1; index < lines.length && !/^(?:-{10,}|={10,})$/.test(lines[index]!); index += 1) message.push(lines[index]!);
+  for (index += 1; index < lines.length && !/^(?:-{10,}|={10,})$/.test(lines[index]!); index += 1)
+    message.push(lines[index]!);
   return { name: lines[start]!.replace(/^(?:FAIL|ERROR): /, ''), message };
 }

@@ -21,11 +21,23 @@ export interface LessonFixture {
 
 export function registeredLesson(id: string): RegisteredLesson {
   const slug = `lesson-${id.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-  return { id, title: `Lesson ${id}`, slug, module_id: '1', module_slug: 'basics', module_title: 'Basics', dir: lessonDirName('1', 'basics', id, slug) };
+  return {
+    id,
+    title: `Lesson ${id}`,
+    slug,
+    module_id: '1',
+    module_slug: 'basics',
+    module_title: 'Basics',
+    dir: lessonDirName('1', 'basics', id, slug),
+  };
 }
 
 /** A new course in a temp folder (under `base`) holding `lessons`; `configYaml` replaces the default config. */
-export async function courseWithLessons(lessons: LessonFixture[], configYaml?: string, base = tmpdir()): Promise<Course> {
+export async function courseWithLessons(
+  lessons: LessonFixture[],
+  configYaml?: string,
+  base = tmpdir(),
+): Promise<Course> {
   const root = path.join(mkdtempSync(path.join(base, 'codelabgen-verify-')), 'course');
   const { course } = await createCourse(root, { title: 'Verify test', topic: null, command: 'test' });
   if (configYaml !== undefined) writeFileSync(abs(course, ARTIFACTS.config), configYaml);

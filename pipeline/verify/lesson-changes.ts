@@ -4,7 +4,14 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { CODE_LIMITS, hashFileInto, LessonLimitError, mebibytes, walkFiles, type WalkLimits } from '../artifacts/lesson-walk.ts';
+import {
+  CODE_LIMITS,
+  hashFileInto,
+  LessonLimitError,
+  mebibytes,
+  walkFiles,
+  type WalkLimits,
+} from '../artifacts/lesson-walk.ts';
 
 /** The whole lesson folder, dependencies included, is measured: deeper trees (nested node_modules) and more files than code. */
 const MEASURE_LIMITS: WalkLimits = { maxDepth: 64, maxFiles: 500_000, maxFileBytes: Number.MAX_SAFE_INTEGER };
@@ -28,7 +35,14 @@ const WHOLE: SnapshotScope = { unmeasured: [], docs: true };
 
 /** The lesson's docs and file sizes now; `label` names the folder in refusals (a tree over the walk limits). */
 export function snapshotLesson(lessonDir: string, label: string, scope: SnapshotScope = WHOLE): LessonSnapshot {
-  const sizes = new Map(walkFiles(lessonDir, label, MEASURE_LIMITS, (relative, name) => relative === '' && scope.unmeasured.includes(name)).map((file) => [file.relative, file.bytes]));
+  const sizes = new Map(
+    walkFiles(
+      lessonDir,
+      label,
+      MEASURE_LIMITS,
+      (relative, name) => relative === '' && scope.unmeasured.includes(name),
+    ).map((file) => [file.relative, file.bytes]),
+  );
   return { docs: scope.docs ? docsHashes(lessonDir, label) : new Map(), sizes };
 }
 
@@ -46,10 +60,16 @@ function docsHashes(lessonDir: string, label: string): Map<string, string> {
   if (kind !== 'folder') return hashes;
   for (const file of walkFiles(docs, `${label}/docs`, CODE_LIMITS)) {
     const hash = createHash('sha256');
-    hashFileInto((header, chunk) => {
-      hash.update(header);
-      if (chunk !== undefined) hash.update(chunk);
-    }, docs, `${label}/docs`, file, CODE_LIMITS);
+    hashFileInto(
+      (header, chunk) => {
+        hash.update(header);
+        if (chunk !== undefined) hash.update(chunk);
+      },
+      docs,
+      `${label}/docs`,
+      file,
+      CODE_LIMITS,
+    );
     hashes.set(`docs/${file.relative}`, hash.digest('hex'));
   }
   return hashes;
@@ -60,7 +80,13 @@ function docsHashes(lessonDir: string, label: string): Map<string, string> {
  * than `maxWriteBytes` written (the folder grew by that much; the file that grew most is named).
  * A lesson folder the run left over the walk limits is a failure naming the path too.
  */
-export function forbiddenChanges(lessonDir: string, label: string, before: LessonSnapshot, maxWriteBytes: number, scope: SnapshotScope = WHOLE): string | null {
+export function forbiddenChanges(
+  lessonDir: string,
+  label: string,
+  before: LessonSnapshot,
+  maxWriteBytes: number,
+  scope: SnapshotScope = WHOLE,
+): string | null {
   let after: LessonSnapshot;
   try {
     after = snapshotLesson(lessonDir, label, scope);
@@ -69,11 +95,14 @@ export function forbiddenChanges(lessonDir: string, label: string, before: Lesso
     throw error;
   }
   const docsChange = changedDocs(before.docs, after.docs);
-  if (docsChange !== null) return `the tests changed the lesson's docs: ${docsChange}; tests may write their lesson folder but never its docs/ (docs/verify.md)`;
+  if (docsChange !== null)
+    return `the tests changed the lesson's docs: ${docsChange}; tests may write their lesson folder but never its docs/ (docs/verify.md)`;
   const total = (sizes: Map<string, number>) => [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   const grown = total(after.sizes) - total(before.sizes);
   if (grown <= maxWriteBytes) return null;
-  const largest = [...after.sizes].map(([file, bytes]) => [file, bytes - (before.sizes.get(file) ?? 0)] as const).sort((a, b) => b[1] - a[1])[0];
+  const largest = [...after.sizes]
+    .map(([file, bytes]) => [file, bytes - (before.sizes.get(file) ?? 0)] as const)
+    .sort((a, b) => b[1] - a[1])[0];
   return `the tests wrote ${mebibytes(grown)} into ${label}, over verify.max_write_mb (${maxWriteBytes / 1024 ** 2})${largest === undefined ? '' : `; largest: ${largest[0]} (${mebibytes(largest[1])})`}`;
 }
 

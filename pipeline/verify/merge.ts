@@ -14,17 +14,23 @@ import { summarize, summaryEntry, type VerifySummary } from './summary.ts';
 /** How far a shard's clock may run ahead of this machine's. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-export function mergeRunFolders(dirs: readonly string[], cwd: string, now: number = Date.now()): VerifySummary & { sources: string[] } {
+export function mergeRunFolders(
+  dirs: readonly string[],
+  cwd: string,
+  now: number = Date.now(),
+): VerifySummary & { sources: string[] } {
   const newest = new Map<string, RunResult>();
   for (const given of dirs) {
     const dir = path.resolve(cwd, given);
-    if (!isDirectory(dir)) refuse(`verify merge: "${printable(given)}" is not a folder; give folders that are copies of .codelabgen/runs/`);
+    if (!isDirectory(dir))
+      refuse(`verify merge: "${printable(given)}" is not a folder; give folders that are copies of .codelabgen/runs/`);
     for (const name of readdirSync(dir)) {
       if (!LessonIdParser.safeParse(name).success) continue;
       const lessonDir = path.join(dir, name);
       const label = `${printable(given)}/${name}`;
       const kind = lstatSync(lessonDir);
-      if (kind.isSymbolicLink()) refuse(`verify merge: ${label} is a symbolic link; run-result folders are copied as real folders`);
+      if (kind.isSymbolicLink())
+        refuse(`verify merge: ${label} is a symbolic link; run-result folders are copied as real folders`);
       if (!kind.isDirectory()) continue;
       for (const n of runNumbers(lessonDir)) {
         const run = readShardRun(path.join(lessonDir, `${n}.json`), `${label}/${n}.json`, name, now);
@@ -40,8 +46,12 @@ export function mergeRunFolders(dirs: readonly string[], cwd: string, now: numbe
 /** One run-result of the folder of `lesson`: a regular file (never through a symlink) that says it is that lesson's and that ran in the past. */
 function readShardRun(file: string, label: string, lesson: string, now: number): RunResult {
   const run = readRunFile(file, label);
-  if (run.lesson !== lesson) refuse(`verify merge: ${label}: its "lesson" field names another lesson than its folder ${lesson}; a run-result belongs in its lesson's folder`);
-  if (!(Date.parse(run.started_at) <= now + CLOCK_SKEW_MS)) refuse(`verify merge: ${label}: started_at is in the future; a run-result records a run that happened`);
+  if (run.lesson !== lesson)
+    refuse(
+      `verify merge: ${label}: its "lesson" field names another lesson than its folder ${lesson}; a run-result belongs in its lesson's folder`,
+    );
+  if (!(Date.parse(run.started_at) <= now + CLOCK_SKEW_MS))
+    refuse(`verify merge: ${label}: started_at is in the future; a run-result records a run that happened`);
   return run;
 }
 

@@ -12,7 +12,8 @@ export class OutputTail {
     this.total += chunk.length;
     this.chunks.push(chunk);
     this.kept += chunk.length;
-    while (this.chunks.length > 1 && this.kept - this.chunks[0]!.length >= this.cap) this.kept -= this.chunks.shift()!.length;
+    while (this.chunks.length > 1 && this.kept - this.chunks[0]!.length >= this.cap)
+      this.kept -= this.chunks.shift()!.length;
   }
 
   /** The kept text (a character cut at the start is dropped), total bytes, and whether it was cut. */

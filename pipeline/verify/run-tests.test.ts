@@ -11,7 +11,8 @@ import { runTests, SpawnError } from './run-tests.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-run-'));
 const env = childEnv(process.env);
-const node = (code: string, timeoutMs = 30_000) => runTests({ argv: [process.execPath, '-e', code], cwd: dir, env, timeoutMs });
+const node = (code: string, timeoutMs = 30_000) =>
+  runTests({ argv: [process.execPath, '-e', code], cwd: dir, env, timeoutMs });
 
 test('a passing command: exit 0, output kept whole', async () => {
   const outcome = await node('console.log("hello"); console.error("warn")');
@@ -71,7 +72,9 @@ test('a background grandchild left behind by a passing command is killed too', a
 });
 
 test('10 MB of output: the tail is kept, every byte counted', async () => {
-  const outcome = await node('for (let i = 0; i < 160; i++) process.stdout.write("x".repeat(65536)); process.stdout.write("\\nTHE-END\\n")');
+  const outcome = await node(
+    'for (let i = 0; i < 160; i++) process.stdout.write("x".repeat(65536)); process.stdout.write("\\nTHE-END\\n")',
+  );
   assert.equal(outcome.exit_code, 0);
   assert.equal(outcome.output_bytes, 160 * 65536 + 9);
   assert.equal(outcome.output_truncated, true);
@@ -79,11 +82,25 @@ test('10 MB of output: the tail is kept, every byte counted', async () => {
   assert.ok(outcome.output_tail.endsWith('x\nTHE-END\n'));
 });
 
-test('the child gets the clean environment, not the caller\'s', async () => {
-  const parent = { ...process.env, SECRET_TOKEN: 'leak', NODE_OPTIONS: '--no-warnings', VIRTUAL_ENV: '/venv', NODE_TEST_CONTEXT: 'child-v8', CODELABGEN_VERIFY_ENV: 'EXTRA_ONE', EXTRA_ONE: 'kept' };
-  const outcome = await runTests({ argv: [process.execPath, '-p', 'JSON.stringify(process.env)'], cwd: dir, env: childEnv(parent), timeoutMs: 30_000 });
+test("the child gets the clean environment, not the caller's", async () => {
+  const parent = {
+    ...process.env,
+    SECRET_TOKEN: 'leak',
+    NODE_OPTIONS: '--no-warnings',
+    VIRTUAL_ENV: '/venv',
+    NODE_TEST_CONTEXT: 'child-v8',
+    CODELABGEN_VERIFY_ENV: 'EXTRA_ONE',
+    EXTRA_ONE: 'kept',
+  };
+  const outcome = await runTests({
+    argv: [process.execPath, '-p', 'JSON.stringify(process.env)'],
+    cwd: dir,
+    env: childEnv(parent),
+    timeoutMs: 30_000,
+  });
   const seen = JSON.parse(outcome.output_tail) as Record<string, string>;
-  for (const name of ['SECRET_TOKEN', 'NODE_OPTIONS', 'VIRTUAL_ENV', 'NODE_TEST_CONTEXT']) assert.equal(seen[name], undefined, name);
+  for (const name of ['SECRET_TOKEN', 'NODE_OPTIONS', 'VIRTUAL_ENV', 'NODE_TEST_CONTEXT'])
+    assert.equal(seen[name], undefined, name);
   assert.equal(seen.EXTRA_ONE, 'kept');
   assert.equal(seen.NO_COLOR, '1');
   assert.equal(seen.CI, '1');
@@ -91,5 +108,8 @@ test('the child gets the clean environment, not the caller\'s', async () => {
 });
 
 test('a program that does not exist is a SpawnError, not a run', async () => {
-  await assert.rejects(runTests({ argv: ['codelabgen-no-such-program'], cwd: dir, env, timeoutMs: 5000 }), (error: unknown) => error instanceof SpawnError && /not found/.test(error.message));
+  await assert.rejects(
+    runTests({ argv: ['codelabgen-no-such-program'], cwd: dir, env, timeoutMs: 5000 }),
+    (error: unknown) => error instanceof SpawnError && /not found/.test(error.message),
+  );
 });

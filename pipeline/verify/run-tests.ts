@@ -41,7 +41,10 @@ export interface RunOutcome {
 export class SpawnError extends Error {
   readonly code: string | undefined;
   constructor(program: string, error: NodeJS.ErrnoException) {
-    super(`cannot run "${program}": ${error.code === 'ENOENT' ? 'not found (is it installed and on PATH?)' : error.message}`, { cause: error });
+    super(
+      `cannot run "${program}": ${error.code === 'ENOENT' ? 'not found (is it installed and on PATH?)' : error.message}`,
+      { cause: error },
+    );
     this.name = 'SpawnError';
     this.code = error.code;
   }
@@ -66,12 +69,22 @@ export function stopRunningTests(): void {
 export function runTests(request: RunRequest): Promise<RunOutcome> {
   if (request.argv[0] === undefined) throw new Error('runTests: empty argv');
   const sandbox = request.sandbox ?? null;
-  const [program = '', ...args] = [...(request.wrapper ?? []), ...(sandbox ? [sandbox.bwrap, ...sandbox.options, ...request.argv] : request.argv)];
+  const [program = '', ...args] = [
+    ...(request.wrapper ?? []),
+    ...(sandbox ? [sandbox.bwrap, ...sandbox.options, ...request.argv] : request.argv),
+  ];
   const tail = new OutputTail(request.tailBytes ?? DEFAULT_TAIL_BYTES);
   const startedAt = new Date().toISOString();
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: request.cwd, env: request.env, stdio: ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore'], detached: true, shell: false, windowsHide: true });
+    const child = spawn(program, args, {
+      cwd: request.cwd,
+      env: request.env,
+      stdio: ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore'],
+      detached: true,
+      shell: false,
+      windowsHide: true,
+    });
     const [stdout, stderr, statusPipe] = [child.stdout!, child.stderr!, child.stdio[3] as Readable | null];
     const status = statusPipe ? new BwrapStatus(statusPipe) : null;
     let timedOut = false;
@@ -99,7 +112,14 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
         if (status.exitCode === undefined) return reject(new SandboxError(sandboxFailure(result.output_tail, ending)));
         ending = exitOf(status.exitCode);
       }
-      resolve({ started_at: startedAt, duration_ms: Math.round((performance.now() - start) * 10) / 10, exit_code: ending.code, signal: ending.signal, timed_out: timedOut, ...result });
+      resolve({
+        started_at: startedAt,
+        duration_ms: Math.round((performance.now() - start) * 10) / 10,
+        exit_code: ending.code,
+        signal: ending.signal,
+        timed_out: timedOut,
+        ...result,
+      });
     };
     stdout.on('data', (chunk: Buffer) => tail.push(chunk));
     stderr.on('data', (chunk: Buffer) => tail.push(chunk));
@@ -164,12 +184,16 @@ class BwrapStatus {
 
 /** bwrap reports a command killed by signal N as exit code 128 + N, like a shell: read it back as the signal. */
 function exitOf(code: number): { code: number | null; signal: string | null } {
-  const signal = code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
+  const signal =
+    code > 128 ? Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] : undefined;
   return signal === undefined ? { code, signal: null } : { code: null, signal };
 }
 
 /** bwrap's own complaint (`bwrap: execvp python3: No such file or directory`), else how it ended. */
 function sandboxFailure(output: string, ending: { code: number | null; signal: string | null }): string {
-  const complaint = output.split('\n').reverse().find((line) => line.startsWith('bwrap: '));
+  const complaint = output
+    .split('\n')
+    .reverse()
+    .find((line) => line.startsWith('bwrap: '));
   return complaint ?? `bwrap ended (${ending.signal ?? `exit ${ending.code}`}) before the tests started`;
 }

@@ -16,9 +16,23 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 function sampleRun(lesson: string): Omit<RunResult, 'run'> {
   return {
-    schema_version: 1, lesson, runtime: 'node', argv: ['node', '--test'], cwd: '1-basics/x', started_at: new Date().toISOString(), duration_ms: 12.5,
-    exit_code: 0, signal: null, timed_out: false, passed: true, tests: { passed: 1, failed: 0, skipped: 0, total: 1 }, output_tail: 'ok\n', output_bytes: 3,
-    output_truncated: false, code_hash: `sha256:${'0'.repeat(64)}`, cause: null,
+    schema_version: 1,
+    lesson,
+    runtime: 'node',
+    argv: ['node', '--test'],
+    cwd: '1-basics/x',
+    started_at: new Date().toISOString(),
+    duration_ms: 12.5,
+    exit_code: 0,
+    signal: null,
+    timed_out: false,
+    passed: true,
+    tests: { passed: 1, failed: 0, skipped: 0, total: 1 },
+    output_tail: 'ok\n',
+    output_bytes: 3,
+    output_truncated: false,
+    code_hash: `sha256:${'0'.repeat(64)}`,
+    cause: null,
   };
 }
 
@@ -27,7 +41,14 @@ test('run numbers go 1, 2, 3; readRuns and lastRun read them back', async () => 
   assert.equal(lastRun(course, '1.1'), null);
   assert.deepEqual(readRuns(course, '1.1'), []);
   for (let n = 1; n <= 3; n += 1) assert.equal(writeRunResult(course, { ...sampleRun('1.1'), duration_ms: n }).run, n);
-  assert.deepEqual(readRuns(course, '1.1').map((run) => [run.run, run.duration_ms]), [[1, 1], [2, 2], [3, 3]]);
+  assert.deepEqual(
+    readRuns(course, '1.1').map((run) => [run.run, run.duration_ms]),
+    [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ],
+  );
   assert.equal(lastRun(course, '1.1')?.run, 3);
   writeFileSync(abs(course, `${ARTIFACTS.runsDir('1.1')}/notes.txt`), 'ignored');
   assert.equal(readRuns(course, '1.1').length, 3);
@@ -47,16 +68,27 @@ test('concurrent writers never share a run number', async () => {
     import { courseAt } from ${JSON.stringify(path.join(here, '..', 'course', 'course.ts'))};
     const run = ${JSON.stringify(sampleRun('1.1'))};
     for (let i = 0; i < 15; i++) writeRunResult(courseAt(${JSON.stringify(course.root)}), run);`;
-  const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--input-type=module', '-e', writer], { stdio: 'inherit' }));
+  const children = Array.from({ length: 4 }, () =>
+    spawn(process.execPath, ['--input-type=module', '-e', writer], { stdio: 'inherit' }),
+  );
   const codes = await Promise.all(children.map((child) => new Promise((resolve) => child.on('close', resolve))));
   assert.deepEqual(codes, [0, 0, 0, 0]);
   const runs = readRuns(course, '1.1').map((run) => run.run);
-  assert.deepEqual(runs, Array.from({ length: 60 }, (_, index) => index + 1));
-  assert.deepEqual(readdirSync(abs(course, ARTIFACTS.runsDir('1.1'))).filter((name) => !/^\d+\.json$/.test(name)), [], 'no temp files left');
+  assert.deepEqual(
+    runs,
+    Array.from({ length: 60 }, (_, index) => index + 1),
+  );
+  assert.deepEqual(
+    readdirSync(abs(course, ARTIFACTS.runsDir('1.1'))).filter((name) => !/^\d+\.json$/.test(name)),
+    [],
+    'no temp files left',
+  );
 });
 
 test('drift: a code change after verification drifts; a docs/ change does not', async () => {
-  const course = await courseWithLessons([{ id: '1.1', files: { 'src/a.mjs': 'export const a = 1;\n', 'docs/notes.md': '# Notes\n' }, stage: 'verified' }]);
+  const course = await courseWithLessons([
+    { id: '1.1', files: { 'src/a.mjs': 'export const a = 1;\n', 'docs/notes.md': '# Notes\n' }, stage: 'verified' },
+  ]);
   const dir = path.join(course.root, registeredLesson('1.1').dir);
   const lesson = async () => (await loadState(course, 'test')).state.lessons['1.1']!;
   const clean = codeDrift(course, await lesson());
@@ -73,5 +105,9 @@ test('drift: a code change after verification drifts; a docs/ change does not', 
 
 test('drift: an unverified lesson has none', async () => {
   const course = await courseWithLessons([{ id: '1.1', files: { 'a.mjs': '' } }]);
-  assert.deepEqual(codeDrift(course, (await loadState(course, 'test')).state.lessons['1.1']!), { drifted: false, verified_hash: null, current_hash: null });
+  assert.deepEqual(codeDrift(course, (await loadState(course, 'test')).state.lessons['1.1']!), {
+    drifted: false,
+    verified_hash: null,
+    current_hash: null,
+  });
 });

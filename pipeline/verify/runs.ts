@@ -3,7 +3,13 @@
 import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../../content-schemas/index.ts';
-import { DataFileError, MAX_DATA_FILE_BYTES, RunResultParser, decodeUtf8, parseData } from '../../content-schemas/fast.ts';
+import {
+  DataFileError,
+  MAX_DATA_FILE_BYTES,
+  RunResultParser,
+  decodeUtf8,
+  parseData,
+} from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, insideCourse, type Course } from '../course/course.ts';
 import { errorCode } from '../course/errors.ts';
 import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from '../store/atomic-write.ts';
@@ -82,7 +88,9 @@ export function readRunFile(file: string, label: string): RunResult {
     data = JSON.parse(decodeUtf8(readRegularFile(file, label), label));
   } catch (error) {
     if (error instanceof DataFileError) throw error;
-    throw new DataFileError(label, ['not valid JSON; a run-result is a JSON file written by codelabgen verify'], { cause: error });
+    throw new DataFileError(label, ['not valid JSON; a run-result is a JSON file written by codelabgen verify'], {
+      cause: error,
+    });
   }
   try {
     return parseData(RunResultParser, data, label);
@@ -98,12 +106,17 @@ function readRegularFile(file: string, label: string): Uint8Array {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = errorCode(error);
-    throw new DataFileError(label, [code === 'ELOOP' ? 'is a symbolic link; run-results are regular files' : `cannot be read (${code ?? 'error'})`], { cause: error });
+    throw new DataFileError(
+      label,
+      [code === 'ELOOP' ? 'is a symbolic link; run-results are regular files' : `cannot be read (${code ?? 'error'})`],
+      { cause: error },
+    );
   }
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw new DataFileError(label, ['is not a regular file']);
-    if (info.size > MAX_DATA_FILE_BYTES) throw new DataFileError(label, [`file is ${info.size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
+    if (info.size > MAX_DATA_FILE_BYTES)
+      throw new DataFileError(label, [`file is ${info.size} bytes; the limit is ${MAX_DATA_FILE_BYTES}`]);
     const bytes = new Uint8Array(info.size);
     let read = 0;
     while (read < bytes.length) {

@@ -11,7 +11,10 @@ import { resolveTestCommand, uvWorkspace, type Probes } from './runtime.ts';
 import type { LessonState } from '../../content-schemas/index.ts';
 
 const config = (extra: Partial<Config> = {}): Config => ({ ...ConfigSchema.parse({}), ...extra });
-const probes = (pytest: boolean, executables: string[] = ['python3']): Probes => ({ hasPytest: () => pytest, isExecutable: (file) => executables.includes(path.basename(file)) });
+const probes = (pytest: boolean, executables: string[] = ['python3']): Probes => ({
+  hasPytest: () => pytest,
+  isExecutable: (file) => executables.includes(path.basename(file)),
+});
 const spec = (id: string, extra: string) => `lesson: "${id}"\ntitle: T\ngoal: G\n${extra}`;
 
 async function setup(files: Record<string, string> = {}, specYaml?: string) {
@@ -34,48 +37,106 @@ test('node: npm test when package.json has a test script; npm ci first when lock
   assert.deepEqual(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).argv, ['npm', 'test']);
   assert.equal(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, null);
   writeFileSync(path.join(dir, 'package-lock.json'), '{}');
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, ['npm', 'ci', '--no-audit', '--no-fund']);
+  assert.deepEqual(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, [
+    'npm',
+    'ci',
+    '--no-audit',
+    '--no-fund',
+  ]);
   mkdirSync(path.join(dir, 'node_modules'));
   assert.equal(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, null);
 });
 
 test('python: pytest when importable, else unittest discover', async () => {
   const { course, lesson, dir } = await setup();
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(true)).argv, ['python3', '-m', 'pytest', '-p', 'no:cacheprovider']);
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(false)).argv, ['python3', '-m', 'unittest', 'discover']);
+  assert.deepEqual(
+    resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(true)).argv,
+    ['python3', '-m', 'pytest', '-p', 'no:cacheprovider'],
+  );
+  assert.deepEqual(
+    resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(false)).argv,
+    ['python3', '-m', 'unittest', 'discover'],
+  );
 });
 
-test('the lesson spec\'s runtime overrides the course config', async () => {
+test("the lesson spec's runtime overrides the course config", async () => {
   const { course, lesson, dir } = await setup({}, spec('1.1', 'runtime: python\n'));
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config({ runtime: 'node' }), process.env, probes(false)).argv, ['python3', '-m', 'unittest', 'discover']);
+  assert.deepEqual(
+    resolveTestCommand(course, lesson, dir, config({ runtime: 'node' }), process.env, probes(false)).argv,
+    ['python3', '-m', 'unittest', 'discover'],
+  );
 });
 
-test('test_command: the spec\'s wins; the config\'s applies only to lessons on the course runtime', async () => {
+test("test_command: the spec's wins; the config's applies only to lessons on the course runtime", async () => {
   const { course, lesson, dir } = await setup({}, spec('1.1', 'runtime: python\n'));
   const course2 = config({ runtime: 'node', test_command: ['node', 'run.mjs'] });
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, course2, process.env, probes(true)).argv, ['python3', '-m', 'pytest', '-p', 'no:cacheprovider']);
+  assert.deepEqual(resolveTestCommand(course, lesson, dir, course2, process.env, probes(true)).argv, [
+    'python3',
+    '-m',
+    'pytest',
+    '-p',
+    'no:cacheprovider',
+  ]);
   const same = config({ runtime: 'python', test_command: ['python3', 'check.py'] });
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, same, process.env, probes(true)).argv, ['python3', 'check.py']);
-  const { course: c3, lesson: l3, dir: d3 } = await setup({}, spec('1.1', 'runtime: custom\ntest_command: [make, test]\n'));
+  assert.deepEqual(resolveTestCommand(course, lesson, dir, same, process.env, probes(true)).argv, [
+    'python3',
+    'check.py',
+  ]);
+  const {
+    course: c3,
+    lesson: l3,
+    dir: d3,
+  } = await setup({}, spec('1.1', 'runtime: custom\ntest_command: [make, test]\n'));
   assert.deepEqual(resolveTestCommand(c3, l3, d3, same, process.env, probes(true)).argv, ['make', 'test']);
 });
 
 test('custom without a test_command is refused', async () => {
   const { course, lesson, dir } = await setup();
-  assert.throws(() => resolveTestCommand(course, lesson, dir, config({ runtime: 'custom' }), process.env, probes(false)), (error: unknown) => error instanceof RefusalError && error.message === 'lesson 1.1: runtime custom needs a test_command (an argv list) in .codelabgen/lessons/1.1/spec.yaml or .codelabgen/config.yaml');
+  assert.throws(
+    () => resolveTestCommand(course, lesson, dir, config({ runtime: 'custom' }), process.env, probes(false)),
+    (error: unknown) =>
+      error instanceof RefusalError &&
+      error.message ===
+        'lesson 1.1: runtime custom needs a test_command (an argv list) in .codelabgen/lessons/1.1/spec.yaml or .codelabgen/config.yaml',
+  );
 });
 
 test('a shell operator in test_command is refused naming the file and the element', async () => {
-  const { course, lesson, dir } = await setup({}, spec('1.1', 'runtime: custom\ntest_command: [npm, ci, "&&", npm, test]\n'));
-  assert.throws(() => resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)), (error: unknown) => error instanceof RefusalError && error.message.startsWith('.codelabgen/lessons/1.1/spec.yaml: test_command[2]: "&&" contains the shell operator "&&"'));
+  const { course, lesson, dir } = await setup(
+    {},
+    spec('1.1', 'runtime: custom\ntest_command: [npm, ci, "&&", npm, test]\n'),
+  );
+  assert.throws(
+    () => resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)),
+    (error: unknown) =>
+      error instanceof RefusalError &&
+      error.message.startsWith(
+        '.codelabgen/lessons/1.1/spec.yaml: test_command[2]: "&&" contains the shell operator "&&"',
+      ),
+  );
   const { course: c2, lesson: l2, dir: d2 } = await setup();
-  assert.throws(() => resolveTestCommand(c2, l2, d2, config({ runtime: 'custom', test_command: ['sh', '-c', 'pytest | tee log'] }), process.env, probes(false)), /^RefusalError: \.codelabgen\/config\.yaml: test_command\[2\]: "pytest \| tee log" contains the shell operator "\|"/);
+  assert.throws(
+    () =>
+      resolveTestCommand(
+        c2,
+        l2,
+        d2,
+        config({ runtime: 'custom', test_command: ['sh', '-c', 'pytest | tee log'] }),
+        process.env,
+        probes(false),
+      ),
+    /^RefusalError: \.codelabgen\/config\.yaml: test_command\[2\]: "pytest \| tee log" contains the shell operator "\|"/,
+  );
 });
 
 test('python-uv: refused when uv is not on PATH; else uv run pytest in the workspace, VIRTUAL_ENV removed', async () => {
   const { course, lesson, dir } = await setup();
   const uvConfig = config({ runtime: 'python-uv' });
-  assert.throws(() => resolveTestCommand(course, lesson, dir, uvConfig, process.env, probes(false)), (error: unknown) => error instanceof RefusalError && error.message === 'lesson 1.1: runtime python-uv needs uv, which is not on PATH');
+  assert.throws(
+    () => resolveTestCommand(course, lesson, dir, uvConfig, process.env, probes(false)),
+    (error: unknown) =>
+      error instanceof RefusalError && error.message === 'lesson 1.1: runtime python-uv needs uv, which is not on PATH',
+  );
   const env = { ...process.env, VIRTUAL_ENV: '/somewhere/.venv', CODELABGEN_VERIFY_ENV: 'VIRTUAL_ENV' };
   const command = resolveTestCommand(course, lesson, dir, uvConfig, env, probes(false, ['uv']));
   assert.deepEqual(command.argv, ['uv', 'run', 'pytest', '-p', 'no:cacheprovider', path.basename(dir)]);

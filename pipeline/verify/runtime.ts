@@ -39,8 +39,13 @@ const PYTEST_PROBE = ['-c', 'import sys; del sys.path[0]; import pytest'];
 export const MACHINE_PROBES: Probes = {
   // Dropping sys.path[0] (the lesson folder) keeps a lesson's own pytest.py from answering for pytest.
   hasPytest: (python, cwd, env, sandbox = null) => {
-    const [program, args, childEnv] = sandbox ? [sandbox.bwrap, [...sandbox.options, python, ...PYTEST_PROBE], sandboxEnv(env)] : [python, PYTEST_PROBE, env];
-    return spawnSync(program, args, { cwd, env: childEnv, stdio: ['ignore', 'ignore', 'ignore', 'pipe'], timeout: 30_000 }).status === 0;
+    const [program, args, childEnv] = sandbox
+      ? [sandbox.bwrap, [...sandbox.options, python, ...PYTEST_PROBE], sandboxEnv(env)]
+      : [python, PYTEST_PROBE, env];
+    return (
+      spawnSync(program, args, { cwd, env: childEnv, stdio: ['ignore', 'ignore', 'ignore', 'pipe'], timeout: 30_000 })
+        .status === 0
+    );
   },
   isExecutable: (file) => {
     try {
@@ -58,7 +63,14 @@ export function loadLessonSpec(course: Course, id: string): LessonSpec | null {
   return existsSync(file) ? parseDataFile(LessonSpecParser, file, ARTIFACTS.lessonSpec(id)) : null;
 }
 
-export function resolveTestCommand(course: Course, lesson: LessonState, lessonDir: string, config: Config, parentEnv: NodeJS.ProcessEnv, probes: Probes = MACHINE_PROBES): TestCommand {
+export function resolveTestCommand(
+  course: Course,
+  lesson: LessonState,
+  lessonDir: string,
+  config: Config,
+  parentEnv: NodeJS.ProcessEnv,
+  probes: Probes = MACHINE_PROBES,
+): TestCommand {
   const spec = loadLessonSpec(course, lesson.id);
   const runtime = spec?.runtime ?? config.runtime;
   const given = givenCommand(lesson.id, spec, config, runtime);
@@ -71,7 +83,10 @@ export function resolveTestCommand(course: Course, lesson: LessonState, lessonDi
     case 'python-uv':
       return uvCommand(course, lesson, lessonDir, env, given, probes);
     case 'custom':
-      if (!given) refuse(`lesson ${lesson.id}: runtime custom needs a test_command (an argv list) in ${ARTIFACTS.lessonSpec(lesson.id)} or ${ARTIFACTS.config}`);
+      if (!given)
+        refuse(
+          `lesson ${lesson.id}: runtime custom needs a test_command (an argv list) in ${ARTIFACTS.lessonSpec(lesson.id)} or ${ARTIFACTS.config}`,
+        );
       return plain(runtime, given, lessonDir, env);
   }
 }
@@ -97,8 +112,10 @@ function plain(runtime: Runtime, argv: string[], cwd: string, env: ChildEnv): Te
 function nodeCommand(lessonDir: string, env: ChildEnv): TestCommand {
   const manifest = path.join(lessonDir, 'package.json');
   if (existsSync(manifest) && hasTestScript(manifest)) {
-    const locked = existsSync(path.join(lessonDir, 'package-lock.json')) || existsSync(path.join(lessonDir, 'npm-shrinkwrap.json'));
-    const prepare = locked && !existsSync(path.join(lessonDir, 'node_modules')) ? ['npm', 'ci', '--no-audit', '--no-fund'] : null;
+    const locked =
+      existsSync(path.join(lessonDir, 'package-lock.json')) || existsSync(path.join(lessonDir, 'npm-shrinkwrap.json'));
+    const prepare =
+      locked && !existsSync(path.join(lessonDir, 'node_modules')) ? ['npm', 'ci', '--no-audit', '--no-fund'] : null;
     return { runtime: 'node', argv: ['npm', 'test'], cwd: lessonDir, env, prepare };
   }
   return plain('node', [process.execPath, '--test'], lessonDir, env);
@@ -106,7 +123,8 @@ function nodeCommand(lessonDir: string, env: ChildEnv): TestCommand {
 
 function hasTestScript(manifest: string): boolean {
   try {
-    const scripts = (JSON.parse(readTextFile(manifest, 'package.json')) as { scripts?: Record<string, unknown> }).scripts;
+    const scripts = (JSON.parse(readTextFile(manifest, 'package.json')) as { scripts?: Record<string, unknown> })
+      .scripts;
     return typeof scripts?.test === 'string' && scripts.test.trim() !== '';
   } catch {
     return false; // an unreadable package.json has no usable test script; node --test still runs
@@ -116,14 +134,26 @@ function hasTestScript(manifest: string): boolean {
 /** pytest when the python3 the tests will run (resolved outside the lesson folder) imports it. */
 function pythonArgv(lessonDir: string, env: ChildEnv, probes: Probes): string[] {
   const python = resolveProgram('python3', env, probes.isExecutable, [lessonDir]);
-  return python !== null && probes.hasPytest(python, lessonDir, env) ? ['python3', '-m', 'pytest', ...PYTEST_NO_CACHE] : ['python3', '-m', 'unittest', 'discover'];
+  return python !== null && probes.hasPytest(python, lessonDir, env)
+    ? ['python3', '-m', 'pytest', ...PYTEST_NO_CACHE]
+    : ['python3', '-m', 'unittest', 'discover'];
 }
 
 /** `uv run pytest <lesson>` in the module's uv workspace, with VIRTUAL_ENV removed. */
-function uvCommand(course: Course, lesson: LessonState, lessonDir: string, env: ChildEnv, given: string[] | null, probes: Probes): TestCommand {
+function uvCommand(
+  course: Course,
+  lesson: LessonState,
+  lessonDir: string,
+  env: ChildEnv,
+  given: string[] | null,
+  probes: Probes,
+): TestCommand {
   delete env.VIRTUAL_ENV; // uv would use (and warn about) the caller's venv instead of the workspace's
   if (resolveProgram('uv', env, probes.isExecutable, [lessonDir]) === null) {
-    refuse(`lesson ${lesson.id}: runtime python-uv needs uv, which is not on PATH`, 'install uv (https://docs.astral.sh/uv/), or set runtime: python in the lesson spec');
+    refuse(
+      `lesson ${lesson.id}: runtime python-uv needs uv, which is not on PATH`,
+      'install uv (https://docs.astral.sh/uv/), or set runtime: python in the lesson spec',
+    );
   }
   const workspace = uvWorkspace(course, lessonDir);
   const target = path.relative(workspace, lessonDir);

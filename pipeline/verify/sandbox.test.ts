@@ -12,26 +12,46 @@ import type { Course } from '../course/course.ts';
 import { RefusalError } from '../course/errors.ts';
 import { courseWithLessons, processesWith, registeredLesson, survivorsOf, type LessonFixture } from './fixtures.ts';
 import { MACHINE_PROBES } from './runtime.ts';
-import { chooseSandbox, findBwrap, probeBwrap, sandboxArgv, sandboxLayout, type FileProbes, type SandboxLayout } from './sandbox.ts';
+import {
+  chooseSandbox,
+  findBwrap,
+  probeBwrap,
+  sandboxArgv,
+  sandboxLayout,
+  type FileProbes,
+  type SandboxLayout,
+} from './sandbox.ts';
 import { presentCaches, removeNewCaches } from './test-caches.ts';
 
 const bwrap = findBwrap(process.env, MACHINE_PROBES.isExecutable);
 const availability = bwrap === null ? { usable: false as const, reason: 'bwrap is not on PATH' } : probeBwrap(bwrap);
-const needsBwrap = { skip: availability.usable ? false : `bubblewrap is not usable here (${'reason' in availability ? availability.reason : ''}); install it (apt-get install bubblewrap) to run this test` };
+const needsBwrap = {
+  skip: availability.usable
+    ? false
+    : `bubblewrap is not usable here (${'reason' in availability ? availability.reason : ''}); install it (apt-get install bubblewrap) to run this test`,
+};
 const TOKEN = `codelabgen-sandbox-test-${process.pid}`;
 const leftovers: number[] = [];
 const scratch: string[] = [];
 after(() => {
-  for (const pid of leftovers) try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+  for (const pid of leftovers)
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
-const custom = (id: string, extra = '') => `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs]\n${extra}`;
+const custom = (id: string, extra = '') =>
+  `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs]\n${extra}`;
 const dirOf = (course: Course, id: string) => path.join(course.root, registeredLesson(id).dir);
 const json = (result: CliResult) => JSON.parse(result.stdout) as Record<string, any>;
 /** The last line the lesson's probe printed, as JSON. */
-const probeReport = (result: CliResult) => JSON.parse(json(result).output_tail.trim().split('\n').at(-1)) as Record<string, any>;
-const verify = (course: Course, args: string[], env: NodeJS.ProcessEnv = {}) => cli(['verify', ...args, '--course', course.root], { env });
+const probeReport = (result: CliResult) =>
+  JSON.parse(json(result).output_tail.trim().split('\n').at(-1)) as Record<string, any>;
+const verify = (course: Course, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  cli(['verify', ...args, '--course', course.root], { env });
 
 async function course(lessons: LessonFixture[], sandbox: string, base = tmpdir()): Promise<Course> {
   const made = await courseWithLessons(lessons, `verify:\n  sandbox: ${sandbox}\n`, base);
@@ -41,17 +61,78 @@ async function course(lessons: LessonFixture[], sandbox: string, base = tmpdir()
 
 // --- pure parts ---
 
-const LAYOUT: SandboxLayout = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', hidden: ['/home', '/root', '/run', '/home/me', '/c'], readOnly: ['/home/me/.nvm/versions/node/v22', '/c/node_modules'], rehidden: ['/c/.codelabgen', '/c/.git'], protectedInWritable: ['/c/1-m/1.1-a/docs'], network: false };
+const LAYOUT: SandboxLayout = {
+  writable: '/c/1-m/1.1-a',
+  cwd: '/c/1-m/1.1-a',
+  hidden: ['/home', '/root', '/run', '/home/me', '/c'],
+  readOnly: ['/home/me/.nvm/versions/node/v22', '/c/node_modules'],
+  rehidden: ['/c/.codelabgen', '/c/.git'],
+  protectedInWritable: ['/c/1-m/1.1-a/docs'],
+  network: false,
+};
 const MIB16 = String(16 * 1024 * 1024);
 
 test('sandboxArgv: everything read-only, secrets hidden (size-capped), then the toolchain and the lesson bound back with its docs read-only, no network', () => {
   assert.deepEqual(sandboxArgv(LAYOUT), [
-    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-    '--ro-bind', '/', '/', '--size', MIB16, '--tmpfs', '/home', '--size', MIB16, '--tmpfs', '/root', '--size', MIB16, '--tmpfs', '/run', '--size', MIB16, '--tmpfs', '/c',
-    '--dev', '/dev', '--remount-ro', '/dev', '--size', String(512 * 1024 * 1024), '--tmpfs', '/dev/shm', '--proc', '/proc', '--size', String(512 * 1024 * 1024), '--tmpfs', '/tmp',
-    '--ro-bind', '/home/me/.nvm/versions/node/v22', '/home/me/.nvm/versions/node/v22', '--ro-bind', '/c/node_modules', '/c/node_modules',
-    '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--ro-bind', '/c/1-m/1.1-a/docs', '/c/1-m/1.1-a/docs',
-    '--dir', '/tmp/home', '--chdir', '/c/1-m/1.1-a', '--json-status-fd', '3', '--',
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--size',
+    MIB16,
+    '--tmpfs',
+    '/home',
+    '--size',
+    MIB16,
+    '--tmpfs',
+    '/root',
+    '--size',
+    MIB16,
+    '--tmpfs',
+    '/run',
+    '--size',
+    MIB16,
+    '--tmpfs',
+    '/c',
+    '--dev',
+    '/dev',
+    '--remount-ro',
+    '/dev',
+    '--size',
+    String(512 * 1024 * 1024),
+    '--tmpfs',
+    '/dev/shm',
+    '--proc',
+    '/proc',
+    '--size',
+    String(512 * 1024 * 1024),
+    '--tmpfs',
+    '/tmp',
+    '--ro-bind',
+    '/home/me/.nvm/versions/node/v22',
+    '/home/me/.nvm/versions/node/v22',
+    '--ro-bind',
+    '/c/node_modules',
+    '/c/node_modules',
+    '--bind',
+    '/c/1-m/1.1-a',
+    '/c/1-m/1.1-a',
+    '--ro-bind',
+    '/c/1-m/1.1-a/docs',
+    '/c/1-m/1.1-a/docs',
+    '--dir',
+    '/tmp/home',
+    '--chdir',
+    '/c/1-m/1.1-a',
+    '--json-status-fd',
+    '3',
+    '--',
   ]);
 });
 
@@ -60,36 +141,171 @@ test('sandboxArgv: --share-net only when the spec asks; a uv workspace at the co
   assert.ok(!sandboxArgv(LAYOUT).includes('--share-net'));
   const workspace = sandboxArgv({ ...LAYOUT, cwd: '/c', readOnly: [...LAYOUT.readOnly, '/c'] });
   const from = workspace.indexOf('--ro-bind', workspace.indexOf('/tmp'));
-  assert.deepEqual(workspace.slice(from, workspace.indexOf('--dir')), [
-    '--ro-bind', '/home/me/.nvm/versions/node/v22', '/home/me/.nvm/versions/node/v22', '--ro-bind', '/c', '/c',
-    '--size', MIB16, '--tmpfs', '/c/.codelabgen', '--size', MIB16, '--tmpfs', '/c/.git',
-    '--bind', '/c/1-m/1.1-a', '/c/1-m/1.1-a', '--ro-bind', '/c/1-m/1.1-a/docs', '/c/1-m/1.1-a/docs',
-  ], 'node_modules is covered by the read-only workspace; the lesson folder is the only writable bind');
+  assert.deepEqual(
+    workspace.slice(from, workspace.indexOf('--dir')),
+    [
+      '--ro-bind',
+      '/home/me/.nvm/versions/node/v22',
+      '/home/me/.nvm/versions/node/v22',
+      '--ro-bind',
+      '/c',
+      '/c',
+      '--size',
+      MIB16,
+      '--tmpfs',
+      '/c/.codelabgen',
+      '--size',
+      MIB16,
+      '--tmpfs',
+      '/c/.git',
+      '--bind',
+      '/c/1-m/1.1-a',
+      '/c/1-m/1.1-a',
+      '--ro-bind',
+      '/c/1-m/1.1-a/docs',
+      '/c/1-m/1.1-a/docs',
+    ],
+    'node_modules is covered by the read-only workspace; the lesson folder is the only writable bind',
+  );
   assert.equal(workspace.filter((arg) => arg === '--bind').length, 1);
   assert.ok(!sandboxArgv(LAYOUT).includes('/c/.git'), '.git is hidden with the course when nothing shows it');
 });
 
 test('sandboxLayout: binds back the toolchain prefixes under hidden folders, never a hidden folder itself or .codelabgen', () => {
-  const dirs = new Set(['/home', '/root', '/run', '/root/.pyenv', '/root/.pyenv/shims', '/root/bin', '/opt/node/bin', '/c', '/c/node_modules', '/c/1-m/1.0-p', '/c/1-m/1.1-a', '/tmp', '/tmp/venv', '/tmp/venv/bin']);
-  const programs = new Map([['/root/.pyenv/shims/python3', null], ['/tmp/venv/bin/python3', '/usr/bin/python3.11'], ['/opt/node/bin/node', null]]);
-  const fs: FileProbes = { isDirectory: (dir) => dirs.has(dir), isExecutable: (file) => programs.has(file), realPath: (file) => (programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null)) };
-  const env = { PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(':') };
-  const layout = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', workspace: null, courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env, nodePath: '/opt/node/bin/node', prerequisiteDirs: ['/c/1-m/1.0-p'] }, fs);
+  const dirs = new Set([
+    '/home',
+    '/root',
+    '/run',
+    '/root/.pyenv',
+    '/root/.pyenv/shims',
+    '/root/bin',
+    '/opt/node/bin',
+    '/c',
+    '/c/node_modules',
+    '/c/1-m/1.0-p',
+    '/c/1-m/1.1-a',
+    '/tmp',
+    '/tmp/venv',
+    '/tmp/venv/bin',
+  ]);
+  const programs = new Map([
+    ['/root/.pyenv/shims/python3', null],
+    ['/tmp/venv/bin/python3', '/usr/bin/python3.11'],
+    ['/opt/node/bin/node', null],
+  ]);
+  const fs: FileProbes = {
+    isDirectory: (dir) => dirs.has(dir),
+    isExecutable: (file) => programs.has(file),
+    realPath: (file) => programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null),
+  };
+  const env = {
+    PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(
+      ':',
+    ),
+  };
+  const layout = sandboxLayout(
+    {
+      writable: '/c/1-m/1.1-a',
+      cwd: '/c/1-m/1.1-a',
+      workspace: null,
+      courseRoot: '/c',
+      courseDotDir: '/c/.codelabgen',
+      home: '/root',
+      network: false,
+      programs: ['python3'],
+      env,
+      nodePath: '/opt/node/bin/node',
+      prerequisiteDirs: ['/c/1-m/1.0-p'],
+    },
+    fs,
+  );
   assert.deepEqual(layout.hidden, ['/home', '/root', '/run', '/root', '/c']);
-  assert.deepEqual(layout.readOnly, ['/tmp/venv', '/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/c/node_modules', '/c/1-m/1.0-p']);
-  const python = sandboxLayout({ writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', workspace: null, courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: ['python3'], env: { PATH: '/root/.pyenv/shims:/usr/bin' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] }, fs);
-  assert.deepEqual(python.readOnly, ['/root/.pyenv', '/root/.pyenv/shims', '/c/node_modules'], 'a pyenv shim brings its whole pyenv root');
+  assert.deepEqual(layout.readOnly, [
+    '/tmp/venv',
+    '/tmp/venv/bin',
+    '/root/.pyenv/shims',
+    '/root/bin',
+    '/c/node_modules',
+    '/c/1-m/1.0-p',
+  ]);
+  const python = sandboxLayout(
+    {
+      writable: '/c/1-m/1.1-a',
+      cwd: '/c/1-m/1.1-a',
+      workspace: null,
+      courseRoot: '/c',
+      courseDotDir: '/c/.codelabgen',
+      home: '/root',
+      network: false,
+      programs: ['python3'],
+      env: { PATH: '/root/.pyenv/shims:/usr/bin' },
+      nodePath: '/opt/node/bin/node',
+      prerequisiteDirs: [],
+    },
+    fs,
+  );
+  assert.deepEqual(
+    python.readOnly,
+    ['/root/.pyenv', '/root/.pyenv/shims', '/c/node_modules'],
+    'a pyenv shim brings its whole pyenv root',
+  );
   dirs.add('/run/systemd/resolve');
-  const resolved = { ...fs, realPath: (file: string) => (file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file)) };
-  const input = { writable: '/c/1-m/1.1-a', cwd: '/c/1-m/1.1-a', workspace: null, courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', programs: [], env: { PATH: '' }, nodePath: '/opt/node/bin/node', prerequisiteDirs: [] };
-  assert.deepEqual(sandboxLayout({ ...input, network: true }, resolved).readOnly, ['/c/node_modules', '/run/systemd/resolve'], 'with network, DNS through systemd-resolved keeps working');
+  const resolved = {
+    ...fs,
+    realPath: (file: string) =>
+      file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file),
+  };
+  const input = {
+    writable: '/c/1-m/1.1-a',
+    cwd: '/c/1-m/1.1-a',
+    workspace: null,
+    courseRoot: '/c',
+    courseDotDir: '/c/.codelabgen',
+    home: '/root',
+    programs: [],
+    env: { PATH: '' },
+    nodePath: '/opt/node/bin/node',
+    prerequisiteDirs: [],
+  };
+  assert.deepEqual(
+    sandboxLayout({ ...input, network: true }, resolved).readOnly,
+    ['/c/node_modules', '/run/systemd/resolve'],
+    'with network, DNS through systemd-resolved keeps working',
+  );
   assert.deepEqual(sandboxLayout({ ...input, network: false }, resolved).readOnly, ['/c/node_modules']);
 });
 
 test('sandboxLayout: for python-uv the workspace (course root or module folder) is bound read-only, the lesson folder alone writable, docs/ read-only unless a symlink', () => {
-  const dirs = new Set(['/home', '/root', '/run', '/c', '/c/.codelabgen', '/c/.git', '/c/node_modules', '/c/1-m', '/c/1-m/1.1-a', '/c/1-m/1.1-a/docs', '/c/1-m/1.2-b', '/c/1-m/1.2-b/docs']);
-  const fs: FileProbes = { isDirectory: (dir) => dirs.has(dir), isExecutable: () => false, realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null) };
-  const input = { writable: '/c/1-m/1.1-a', courseRoot: '/c', courseDotDir: '/c/.codelabgen', home: '/root', network: false, programs: [], env: { PATH: '' }, nodePath: '/usr/bin/node', prerequisiteDirs: [] };
+  const dirs = new Set([
+    '/home',
+    '/root',
+    '/run',
+    '/c',
+    '/c/.codelabgen',
+    '/c/.git',
+    '/c/node_modules',
+    '/c/1-m',
+    '/c/1-m/1.1-a',
+    '/c/1-m/1.1-a/docs',
+    '/c/1-m/1.2-b',
+    '/c/1-m/1.2-b/docs',
+  ]);
+  const fs: FileProbes = {
+    isDirectory: (dir) => dirs.has(dir),
+    isExecutable: () => false,
+    realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null),
+  };
+  const input = {
+    writable: '/c/1-m/1.1-a',
+    courseRoot: '/c',
+    courseDotDir: '/c/.codelabgen',
+    home: '/root',
+    network: false,
+    programs: [],
+    env: { PATH: '' },
+    nodePath: '/usr/bin/node',
+    prerequisiteDirs: [],
+  };
   for (const workspace of ['/c', '/c/1-m']) {
     const layout = sandboxLayout({ ...input, cwd: workspace, workspace }, fs);
     assert.equal(layout.writable, '/c/1-m/1.1-a');
@@ -97,28 +313,81 @@ test('sandboxLayout: for python-uv the workspace (course root or module folder) 
     assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
     assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
   }
-  assert.deepEqual(sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs).protectedInWritable, [], 'a docs symlink is not bound through (the docs check after the run catches changes)');
+  assert.deepEqual(
+    sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs).protectedInWritable,
+    [],
+    'a docs symlink is not bound through (the docs check after the run catches changes)',
+  );
 });
 
 test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
   const unusable = () => ({ usable: false as const, reason: '/nope not found' });
   const env = { CODELABGEN_BWRAP: '/nope', PATH: '' };
-  assert.equal(chooseSandbox('off', env, () => true, () => assert.fail('off must not probe')), null);
-  assert.equal(chooseSandbox('auto', env, () => true, unusable), null);
-  assert.equal(chooseSandbox('auto', env, () => true, () => ({ usable: true })), '/nope');
-  assert.equal(chooseSandbox('auto', { PATH: '/sbin:/usr/bin' }, (file) => file === '/usr/bin/bwrap', () => ({ usable: true })), '/usr/bin/bwrap');
-  assert.throws(() => chooseSandbox('required', env, () => true, unusable), (error: unknown) => error instanceof RefusalError
-    && error.message === 'verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nope not found); install bubblewrap or change verify.sandbox');
-  assert.throws(() => chooseSandbox('required', { PATH: '' }, () => false), /bubblewrap cannot run here \(bwrap is not on PATH\)/);
+  assert.equal(
+    chooseSandbox(
+      'off',
+      env,
+      () => true,
+      () => assert.fail('off must not probe'),
+    ),
+    null,
+  );
+  assert.equal(
+    chooseSandbox('auto', env, () => true, unusable),
+    null,
+  );
+  assert.equal(
+    chooseSandbox(
+      'auto',
+      env,
+      () => true,
+      () => ({ usable: true }),
+    ),
+    '/nope',
+  );
+  assert.equal(
+    chooseSandbox(
+      'auto',
+      { PATH: '/sbin:/usr/bin' },
+      (file) => file === '/usr/bin/bwrap',
+      () => ({ usable: true }),
+    ),
+    '/usr/bin/bwrap',
+  );
+  assert.throws(
+    () => chooseSandbox('required', env, () => true, unusable),
+    (error: unknown) =>
+      error instanceof RefusalError &&
+      error.message ===
+        'verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nope not found); install bubblewrap or change verify.sandbox',
+  );
+  assert.throws(
+    () => chooseSandbox('required', { PATH: '' }, () => false),
+    /bubblewrap cannot run here \(bwrap is not on PATH\)/,
+  );
 });
 
 test('CODELABGEN_SANDBOX overrides verify.sandbox (CI sets required); a wrong value is refused', () => {
   const unusable = () => ({ usable: false as const, reason: '/nope not found' });
-  assert.throws(() => chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'required' }, () => true, unusable), (error: unknown) => error instanceof RefusalError
-    && error.message === 'CODELABGEN_SANDBOX is "required" but bubblewrap cannot run here (/nope not found); install bubblewrap or change CODELABGEN_SANDBOX');
-  assert.equal(chooseSandbox('required', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'off' }, () => true, unusable), null);
-  assert.equal(chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: '' }, () => true, unusable), null);
-  assert.throws(() => chooseSandbox('auto', { CODELABGEN_SANDBOX: 'yes' }, () => true, unusable), /^RefusalError: CODELABGEN_SANDBOX=yes: expected one of auto, required, off$/);
+  assert.throws(
+    () => chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'required' }, () => true, unusable),
+    (error: unknown) =>
+      error instanceof RefusalError &&
+      error.message ===
+        'CODELABGEN_SANDBOX is "required" but bubblewrap cannot run here (/nope not found); install bubblewrap or change CODELABGEN_SANDBOX',
+  );
+  assert.equal(
+    chooseSandbox('required', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'off' }, () => true, unusable),
+    null,
+  );
+  assert.equal(
+    chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: '' }, () => true, unusable),
+    null,
+  );
+  assert.throws(
+    () => chooseSandbox('auto', { CODELABGEN_SANDBOX: 'yes' }, () => true, unusable),
+    /^RefusalError: CODELABGEN_SANDBOX=yes: expected one of auto, required, off$/,
+  );
 });
 
 test('removeNewCaches removes the cache folders a run created and keeps the ones that were there', () => {
@@ -129,58 +398,101 @@ test('removeNewCaches removes the cache folders a run created and keeps the ones
   for (const name of ['.pytest_cache', '.benchmarks', 'keep']) mkdirSync(path.join(dir, name));
   writeFileSync(path.join(dir, '.pytest_cache', 'v'), 'x');
   assert.deepEqual(removeNewCaches(dir, before), ['.pytest_cache', '.benchmarks']);
-  assert.deepEqual(['.pytest_cache', '.benchmarks', '__pycache__', 'keep'].map((name) => existsSync(path.join(dir, name))), [false, false, true, true]);
+  assert.deepEqual(
+    ['.pytest_cache', '.benchmarks', '__pycache__', 'keep'].map((name) => existsSync(path.join(dir, name))),
+    [false, false, true, true],
+  );
 });
 
 // --- end to end: verify.sandbox modes ---
 
 test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, one error, nothing changed); auto runs without and says so', async () => {
-  const required = await course([{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }], 'required');
+  const required = await course(
+    [{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }],
+    'required',
+  );
   const before = snapshot(required.root);
   const refused = verify(required, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' });
   assert.equal(refused.code, 2);
-  assert.equal(refused.stderr, [
-    'error: verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nonexistent/bwrap not found); install bubblewrap or change verify.sandbox',
-    'hint: install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
-    'hint: or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in .codelabgen/config.yaml',
-    '',
-  ].join('\n'));
-  assert.equal(verify(required, ['--all', '--stage-at-least', 'code'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).code, 2, '--all refuses too, before running any lesson');
+  assert.equal(
+    refused.stderr,
+    [
+      'error: verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nonexistent/bwrap not found); install bubblewrap or change verify.sandbox',
+      'hint: install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+      'hint: or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in .codelabgen/config.yaml',
+      '',
+    ].join('\n'),
+  );
+  assert.equal(
+    verify(required, ['--all', '--stage-at-least', 'code'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).code,
+    2,
+    '--all refuses too, before running any lesson',
+  );
   assert.deepEqual(snapshot(required.root), before);
-  const auto = await course([{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }], 'auto');
+  const auto = await course(
+    [{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }],
+    'auto',
+  );
   const ran = verify(auto, ['1.1', '--json'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' });
   assert.equal(ran.code, 0, ran.stderr);
   assert.equal(json(ran).sandbox, 'none');
   assert.match(verify(auto, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).stdout, /, sandbox: none\)$/m);
 });
 
-test('a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run; so is one found only in the lesson folder or missing', needsBwrap, async () => {
-  const made = await course([
-    { id: '1.1', files: { 'a.txt': '' } },
-    { id: '1.2', files: { 'lesson-tool': '#!/bin/sh\n' }, spec: 'lesson: "1.2"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [lesson-tool]\n' },
-    { id: '1.3', files: { 'a.txt': '' }, spec: 'lesson: "1.3"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [/nonexistent/codelabgen-no-such-program]\n' },
-  ], 'required');
-  // A program directly in a folder of the course root: there on the host, hidden with the course in the sandbox.
-  mkdirSync(path.join(made.root, 'tools'));
-  writeFileSync(path.join(made.root, 'tools/run'), '#!/bin/sh\n', { mode: 0o755 });
-  mkdirSync(path.join(made.dir, 'lessons/1.1'), { recursive: true });
-  writeFileSync(path.join(made.dir, 'lessons/1.1/spec.yaml'), `lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: ["${made.root}/tools/run"]\n`);
-  const before = snapshot(made.root);
-  const inLesson = verify(made, ['1.2'], { PATH: ['.', dirOf(made, '1.2'), process.env.PATH].join(path.delimiter) });
-  assert.equal(inLesson.code, 2);
-  assert.equal(inLesson.stderr.split('\n')[0], 'error: lesson 1.2: cannot run "lesson-tool": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)');
-  const missing = verify(made, ['1.3']);
-  assert.equal(missing.code, 2);
-  assert.equal(missing.stderr, 'error: lesson 1.3: cannot run "/nonexistent/codelabgen-no-such-program": not found or not executable\n');
-  const result = verify(made, ['1.1']);
-  assert.equal(result.code, 2);
-  assert.equal(result.stderr, [
-    `error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp ${made.root}/tools/run: No such file or directory`,
-    'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
-    '',
-  ].join('\n'));
-  assert.deepEqual(snapshot(made.root), before, 'no run-result written');
-});
+test(
+  'a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run; so is one found only in the lesson folder or missing',
+  needsBwrap,
+  async () => {
+    const made = await course(
+      [
+        { id: '1.1', files: { 'a.txt': '' } },
+        {
+          id: '1.2',
+          files: { 'lesson-tool': '#!/bin/sh\n' },
+          spec: 'lesson: "1.2"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [lesson-tool]\n',
+        },
+        {
+          id: '1.3',
+          files: { 'a.txt': '' },
+          spec: 'lesson: "1.3"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [/nonexistent/codelabgen-no-such-program]\n',
+        },
+      ],
+      'required',
+    );
+    // A program directly in a folder of the course root: there on the host, hidden with the course in the sandbox.
+    mkdirSync(path.join(made.root, 'tools'));
+    writeFileSync(path.join(made.root, 'tools/run'), '#!/bin/sh\n', { mode: 0o755 });
+    mkdirSync(path.join(made.dir, 'lessons/1.1'), { recursive: true });
+    writeFileSync(
+      path.join(made.dir, 'lessons/1.1/spec.yaml'),
+      `lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: ["${made.root}/tools/run"]\n`,
+    );
+    const before = snapshot(made.root);
+    const inLesson = verify(made, ['1.2'], { PATH: ['.', dirOf(made, '1.2'), process.env.PATH].join(path.delimiter) });
+    assert.equal(inLesson.code, 2);
+    assert.equal(
+      inLesson.stderr.split('\n')[0],
+      'error: lesson 1.2: cannot run "lesson-tool": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)',
+    );
+    const missing = verify(made, ['1.3']);
+    assert.equal(missing.code, 2);
+    assert.equal(
+      missing.stderr,
+      'error: lesson 1.3: cannot run "/nonexistent/codelabgen-no-such-program": not found or not executable\n',
+    );
+    const result = verify(made, ['1.1']);
+    assert.equal(result.code, 2);
+    assert.equal(
+      result.stderr,
+      [
+        `error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp ${made.root}/tools/run: No such file or directory`,
+        'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(snapshot(made.root), before, 'no run-result written');
+  },
+);
 
 // --- end to end: what a sandboxed test cannot do ---
 
@@ -195,16 +507,28 @@ try { parent = fs.readFileSync('/proc/' + process.ppid + '/environ', 'utf8').inc
 console.log(JSON.stringify({ found, parent, own: process.env.SECRET_TOKEN ?? null }));
 `;
 
-test('a sandboxed test cannot read the caller\'s environment through /proc (unsandboxed it can)', needsBwrap, async () => {
-  const lesson = (id: string): LessonFixture => ({ id, files: { 'probe.mjs': ENV_PROBE }, spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, ${SECRET}]\n` });
-  const sandboxed = verify(await course([lesson('1.1')], 'required'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
-  assert.equal(sandboxed.code, 0, sandboxed.stderr);
-  assert.equal(json(sandboxed).sandbox, 'bwrap');
-  assert.deepEqual(probeReport(sandboxed), { found: [], parent: false, own: null });
-  const open = verify(await course([lesson('1.1')], 'off'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
-  assert.equal(json(open).sandbox, 'none');
-  assert.equal(probeReport(open).parent, true, 'without the sandbox, /proc/$PPID/environ is codelabgen\'s whole environment');
-});
+test(
+  "a sandboxed test cannot read the caller's environment through /proc (unsandboxed it can)",
+  needsBwrap,
+  async () => {
+    const lesson = (id: string): LessonFixture => ({
+      id,
+      files: { 'probe.mjs': ENV_PROBE },
+      spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, ${SECRET}]\n`,
+    });
+    const sandboxed = verify(await course([lesson('1.1')], 'required'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
+    assert.equal(sandboxed.code, 0, sandboxed.stderr);
+    assert.equal(json(sandboxed).sandbox, 'bwrap');
+    assert.deepEqual(probeReport(sandboxed), { found: [], parent: false, own: null });
+    const open = verify(await course([lesson('1.1')], 'off'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
+    assert.equal(json(open).sandbox, 'none');
+    assert.equal(
+      probeReport(open).parent,
+      true,
+      "without the sandbox, /proc/$PPID/environ is codelabgen's whole environment",
+    );
+  },
+);
 
 const NET_PROBE = `import net from 'node:net';
 const socket = net.connect(Number(process.argv[2]), '127.0.0.1');
@@ -212,21 +536,29 @@ socket.on('connect', () => { console.log(JSON.stringify({ connected: true })); s
 socket.on('error', (error) => console.log(JSON.stringify({ connected: false, code: error.code })));
 `;
 
-test('a sandboxed test cannot reach the host, not even loopback, unless the spec says network: true', needsBwrap, async () => {
-  const server = createServer((socket) => socket.end());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const lesson = (id: string, extra: string): LessonFixture => ({ id, files: { 'probe.mjs': NET_PROBE }, spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${port}"]\n${extra}` });
-  const made = await course([lesson('1.1', ''), lesson('1.2', 'network: true\n')], 'required');
-  const verifyAsync = async (id: string) => cliAsync(['verify', id, '--json', '--course', made.root]).done;
-  try {
-    const [offline, online] = [await verifyAsync('1.1'), await verifyAsync('1.2')];
-    assert.deepEqual(probeReport(offline), { connected: false, code: 'ECONNREFUSED' });
-    assert.deepEqual(probeReport(online), { connected: true });
-  } finally {
-    server.close();
-  }
-});
+test(
+  'a sandboxed test cannot reach the host, not even loopback, unless the spec says network: true',
+  needsBwrap,
+  async () => {
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const lesson = (id: string, extra: string): LessonFixture => ({
+      id,
+      files: { 'probe.mjs': NET_PROBE },
+      spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${port}"]\n${extra}`,
+    });
+    const made = await course([lesson('1.1', ''), lesson('1.2', 'network: true\n')], 'required');
+    const verifyAsync = async (id: string) => cliAsync(['verify', id, '--json', '--course', made.root]).done;
+    try {
+      const [offline, online] = [await verifyAsync('1.1'), await verifyAsync('1.2')];
+      assert.deepEqual(probeReport(offline), { connected: false, code: 'ECONNREFUSED' });
+      assert.deepEqual(probeReport(online), { connected: true });
+    } finally {
+      server.close();
+    }
+  },
+);
 
 const FILE_PROBE = `import fs from 'node:fs';
 const [course, home, other] = process.argv.slice(2);
@@ -248,48 +580,96 @@ console.log(JSON.stringify({
 }));
 `;
 
-test('a sandboxed test sees neither .codelabgen, other lessons nor $HOME, and writes only its lesson folder', needsBwrap, async () => {
-  const outside = existsSync('/var/tmp') ? '/var/tmp' : tmpdir(); // outside /tmp, so the course and home hiding is what hides them
-  const home = mkdtempSync(path.join(outside, 'codelabgen-home-'));
-  scratch.push(home);
-  writeFileSync(path.join(home, 'secret.txt'), 'secret');
-  const made = await course([{ id: '1.1', files: { 'probe.mjs': FILE_PROBE } }, { id: '1.2', files: { 'secret.txt': 'other lesson' } }], 'required', outside);
-  mkdirSync(path.dirname(path.join(made.dir, 'lessons/1.1/spec.yaml')), { recursive: true });
-  writeFileSync(path.join(made.dir, 'lessons/1.1/spec.yaml'), `lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${made.root}", "${home}", "${dirOf(made, '1.2')}"]\n`);
-  const result = verify(made, ['1.1', '--json'], { HOME: home });
-  assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(probeReport(result), {
-    state: 'ENOENT', stateRelative: 'ENOENT', otherLesson: 'ENOENT', home: 'ENOENT', rootBashrc: 'ENOENT',
-    writeCourse: 'ok', writeHome: 'ok', writeUsr: 'EROFS', writeTmp: 'ok', writeLesson: 'ok',
-    // /dev was a tmpfs of half the RAM, and /dev/shm too: both around the 512 MiB cap of /tmp
-    writeDev: 'EROFS', writeShm: 'ok', shmMiB: 512,
-  });
-  assert.ok(!existsSync(path.join(made.root, 'escaped.txt')) && !existsSync(path.join(home, 'escaped.txt')), 'writes to the hidden course and home went to a throwaway tmpfs');
-  assert.ok(!existsSync(`/tmp/escaped-${process.pid}.txt`), '/tmp is private');
-  assert.equal(readFileSync(path.join(dirOf(made, '1.1'), 'written.txt'), 'utf8'), 'x', 'the lesson folder is writable');
-});
+test(
+  'a sandboxed test sees neither .codelabgen, other lessons nor $HOME, and writes only its lesson folder',
+  needsBwrap,
+  async () => {
+    const outside = existsSync('/var/tmp') ? '/var/tmp' : tmpdir(); // outside /tmp, so the course and home hiding is what hides them
+    const home = mkdtempSync(path.join(outside, 'codelabgen-home-'));
+    scratch.push(home);
+    writeFileSync(path.join(home, 'secret.txt'), 'secret');
+    const made = await course(
+      [
+        { id: '1.1', files: { 'probe.mjs': FILE_PROBE } },
+        { id: '1.2', files: { 'secret.txt': 'other lesson' } },
+      ],
+      'required',
+      outside,
+    );
+    mkdirSync(path.dirname(path.join(made.dir, 'lessons/1.1/spec.yaml')), { recursive: true });
+    writeFileSync(
+      path.join(made.dir, 'lessons/1.1/spec.yaml'),
+      `lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${made.root}", "${home}", "${dirOf(made, '1.2')}"]\n`,
+    );
+    const result = verify(made, ['1.1', '--json'], { HOME: home });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(probeReport(result), {
+      state: 'ENOENT',
+      stateRelative: 'ENOENT',
+      otherLesson: 'ENOENT',
+      home: 'ENOENT',
+      rootBashrc: 'ENOENT',
+      writeCourse: 'ok',
+      writeHome: 'ok',
+      writeUsr: 'EROFS',
+      writeTmp: 'ok',
+      writeLesson: 'ok',
+      // /dev was a tmpfs of half the RAM, and /dev/shm too: both around the 512 MiB cap of /tmp
+      writeDev: 'EROFS',
+      writeShm: 'ok',
+      shmMiB: 512,
+    });
+    assert.ok(
+      !existsSync(path.join(made.root, 'escaped.txt')) && !existsSync(path.join(home, 'escaped.txt')),
+      'writes to the hidden course and home went to a throwaway tmpfs',
+    );
+    assert.ok(!existsSync(`/tmp/escaped-${process.pid}.txt`), '/tmp is private');
+    assert.equal(
+      readFileSync(path.join(dirOf(made, '1.1'), 'written.txt'), 'utf8'),
+      'x',
+      'the lesson folder is writable',
+    );
+  },
+);
 
-test('a sandboxed test can read (not write) the lessons its lesson lists as prerequisites, transitively, and no other', needsBwrap, async () => {
-  const read = `import fs from 'node:fs';
+test(
+  'a sandboxed test can read (not write) the lessons its lesson lists as prerequisites, transitively, and no other',
+  needsBwrap,
+  async () => {
+    const read = `import fs from 'node:fs';
 const attempt = (action) => { try { return action(); } catch (error) { return error.code; } };
 console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) => [dir.split('/').at(-1), { read: attempt(() => fs.readFileSync(dir + '/code.txt', 'utf8')), write: attempt(() => fs.writeFileSync(dir + '/new.txt', 'x')) ?? 'ok' }]))));
 `;
-  const made = await course(['1.1', '1.2', '1.3', '1.4'].map((id) => ({ id, files: { 'code.txt': id, 'probe.mjs': read } })), 'required');
-  const lesson = (id: string, prerequisites: string[]) => `      - { id: "${id}", slug: ${registeredLesson(id).slug}, title: T, prerequisites: [${prerequisites.map((p) => `"${p}"`).join(', ')}] }\n`;
-  writeFileSync(path.join(made.dir, 'curriculum.yaml'), `title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n${lesson('1.1', [])}${lesson('1.2', ['1.1'])}${lesson('1.3', [])}${lesson('1.4', ['1.2'])}`);
-  const others = ['1.1', '1.2', '1.3'].map((id) => `"${dirOf(made, id)}"`).join(', ');
-  mkdirSync(path.join(made.dir, 'lessons/1.4'), { recursive: true });
-  writeFileSync(path.join(made.dir, 'lessons/1.4/spec.yaml'), custom('1.4').replace('[node, probe.mjs]', `[node, probe.mjs, ${others}]`));
-  const result = verify(made, ['1.4', '--json']);
-  assert.equal(result.code, 0, result.stderr);
-  const name = (id: string) => path.basename(dirOf(made, id));
-  assert.deepEqual(probeReport(result), {
-    [name('1.1')]: { read: '1.1', write: 'EROFS' },
-    [name('1.2')]: { read: '1.2', write: 'EROFS' },
-    [name('1.3')]: { read: 'ENOENT', write: 'ENOENT' },
-  });
-  assert.ok(!existsSync(path.join(dirOf(made, '1.3'), 'new.txt')), 'a lesson that is not a prerequisite is not there at all');
-});
+    const made = await course(
+      ['1.1', '1.2', '1.3', '1.4'].map((id) => ({ id, files: { 'code.txt': id, 'probe.mjs': read } })),
+      'required',
+    );
+    const lesson = (id: string, prerequisites: string[]) =>
+      `      - { id: "${id}", slug: ${registeredLesson(id).slug}, title: T, prerequisites: [${prerequisites.map((p) => `"${p}"`).join(', ')}] }\n`;
+    writeFileSync(
+      path.join(made.dir, 'curriculum.yaml'),
+      `title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n${lesson('1.1', [])}${lesson('1.2', ['1.1'])}${lesson('1.3', [])}${lesson('1.4', ['1.2'])}`,
+    );
+    const others = ['1.1', '1.2', '1.3'].map((id) => `"${dirOf(made, id)}"`).join(', ');
+    mkdirSync(path.join(made.dir, 'lessons/1.4'), { recursive: true });
+    writeFileSync(
+      path.join(made.dir, 'lessons/1.4/spec.yaml'),
+      custom('1.4').replace('[node, probe.mjs]', `[node, probe.mjs, ${others}]`),
+    );
+    const result = verify(made, ['1.4', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const name = (id: string) => path.basename(dirOf(made, id));
+    assert.deepEqual(probeReport(result), {
+      [name('1.1')]: { read: '1.1', write: 'EROFS' },
+      [name('1.2')]: { read: '1.2', write: 'EROFS' },
+      [name('1.3')]: { read: 'ENOENT', write: 'ENOENT' },
+    });
+    assert.ok(
+      !existsSync(path.join(dirOf(made, '1.3'), 'new.txt')),
+      'a lesson that is not a prerequisite is not there at all',
+    );
+  },
+);
 
 // --- end to end: nothing outlives the timeout or a stopped verify ---
 
@@ -314,12 +694,20 @@ test('a setsid grandchild dies with the timeout in the sandbox (unsandboxed it s
   const escaped = processesWith(`${token}-open`);
   leftovers.push(...escaped);
   for (const pid of escaped) process.kill(pid, 'SIGKILL');
-  assert.equal(escaped.length, 1, 'unsandboxed, a setsid grandchild leaves the process group and outlives the timeout (docs/verify.md)');
+  assert.equal(
+    escaped.length,
+    1,
+    'unsandboxed, a setsid grandchild leaves the process group and outlives the timeout (docs/verify.md)',
+  );
 });
 
 async function startedVerify(made: Course, detached = false): Promise<ReturnType<typeof spawn>> {
   const child = detached
-    ? spawn(process.execPath, [CLI, 'verify', '1.1', '--course', made.root], { detached: true, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } })
+    ? spawn(process.execPath, [CLI, 'verify', '1.1', '--course', made.root], {
+        detached: true,
+        stdio: 'ignore',
+        env: { ...process.env, NO_COLOR: '1' },
+      })
     : cliAsync(['verify', '1.1', '--course', made.root]).child;
   const marker = path.join(dirOf(made, '1.1'), 'started');
   for (let i = 0; i < 1500 && !existsSync(marker); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -334,7 +722,8 @@ async function assertNoSurvivors(token: string, message?: string): Promise<void>
   assert.deepEqual(survivors, [], message);
 }
 
-const exitOf = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+const exitOf = (child: ReturnType<typeof spawn>) =>
+  new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
 
 test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, then exits 143', needsBwrap, async () => {
   const token = `${TOKEN}-sigterm`;
@@ -348,7 +737,7 @@ test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, the
   await assertNoSurvivors(made.root, 'no bwrap or test process left');
 });
 
-test('Ctrl-C (SIGINT to the terminal\'s process group) ends the sandboxed test and exits 130', needsBwrap, async () => {
+test("Ctrl-C (SIGINT to the terminal's process group) ends the sandboxed test and exits 130", needsBwrap, async () => {
   const token = `${TOKEN}-sigint`;
   const made = await course([{ id: '1.1', files: { 'probe.mjs': HANG(token) }, spec: custom('1.1') }], 'required');
   const child = await startedVerify(made, true);
@@ -358,7 +747,7 @@ test('Ctrl-C (SIGINT to the terminal\'s process group) ends the sandboxed test a
   await assertNoSurvivors(token);
 });
 
-test('unsandboxed, SIGTERM to verify still kills the test\'s process group before exiting 143', async () => {
+test("unsandboxed, SIGTERM to verify still kills the test's process group before exiting 143", async () => {
   const token = `${TOKEN}-open-sigterm`;
   const hang = `import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -23,7 +23,15 @@ export const HIDDEN_SYSTEM_FOLDERS = ['/home', '/root', '/run'] as const;
  * capabilities (a root caller keeps all of them otherwise), no controlling terminal (TIOCSTI), and
  * the whole sandbox dies with codelabgen.
  */
-const ISOLATION = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+const ISOLATION = [
+  '--unshare-all',
+  '--unshare-user',
+  '--disable-userns',
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop',
+  'ALL',
+];
 
 export type Availability = { usable: true } | { usable: false; reason: string };
 
@@ -47,7 +55,9 @@ export interface SandboxLayout {
 export function findBwrap(env: NodeJS.ProcessEnv, isExecutable: (file: string) => boolean): string | null {
   const given = env[BWRAP_VARIABLE];
   if (given !== undefined && given !== '') return given;
-  const dir = (env.PATH ?? '').split(path.delimiter).find((entry) => path.isAbsolute(entry) && isExecutable(path.join(entry, 'bwrap')));
+  const dir = (env.PATH ?? '')
+    .split(path.delimiter)
+    .find((entry) => path.isAbsolute(entry) && isExecutable(path.join(entry, 'bwrap')));
   return dir === undefined ? null : path.join(dir, 'bwrap');
 }
 
@@ -57,13 +67,22 @@ const probed = new Map<string, Availability>();
 export function probeBwrap(bwrap: string): Availability {
   const known = probed.get(bwrap);
   if (known) return known;
-  const result = spawnSync(bwrap, [...ISOLATION, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], { env: {}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 10_000 });
+  const result = spawnSync(
+    bwrap,
+    [...ISOLATION, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'],
+    { env: {}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 10_000 },
+  );
   const error = result.error as NodeJS.ErrnoException | undefined;
-  const firstLine = (result.stderr ?? '').split('\n').find((line) => line.trim() !== '') ?? `exit ${result.status ?? result.signal}`;
+  const firstLine =
+    (result.stderr ?? '').split('\n').find((line) => line.trim() !== '') ?? `exit ${result.status ?? result.signal}`;
   const availability: Availability =
-    error?.code === 'ENOENT' ? { usable: false, reason: `${bwrap} not found` }
-      : error ? { usable: false, reason: `${bwrap}: ${error.message}` }
-        : result.status === 0 ? { usable: true } : { usable: false, reason: firstLine.trim() };
+    error?.code === 'ENOENT'
+      ? { usable: false, reason: `${bwrap} not found` }
+      : error
+        ? { usable: false, reason: `${bwrap}: ${error.message}` }
+        : result.status === 0
+          ? { usable: true }
+          : { usable: false, reason: firstLine.trim() };
   probed.set(bwrap, availability);
   return availability;
 }
@@ -72,10 +91,16 @@ export function probeBwrap(bwrap: string): Availability {
  * The bwrap program to run tests with, or null to run them unsandboxed: `off` never sandboxes,
  * `auto` sandboxes when bwrap is usable, `required` refuses when it is not.
  */
-export function chooseSandbox(configured: SandboxMode, env: NodeJS.ProcessEnv, isExecutable: (file: string) => boolean, probe = probeBwrap): string | null {
+export function chooseSandbox(
+  configured: SandboxMode,
+  env: NodeJS.ProcessEnv,
+  isExecutable: (file: string) => boolean,
+  probe = probeBwrap,
+): string | null {
   // $CODELABGEN_SANDBOX overrides verify.sandbox for one machine (CI sets required: docs/verify.md).
   const override = env.CODELABGEN_SANDBOX;
-  if (override !== undefined && override !== '' && !(SANDBOX_MODES as readonly string[]).includes(override)) refuse(`CODELABGEN_SANDBOX=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
+  if (override !== undefined && override !== '' && !(SANDBOX_MODES as readonly string[]).includes(override))
+    refuse(`CODELABGEN_SANDBOX=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
   const mode = override ? (override as SandboxMode) : configured;
   const setting = override ? `CODELABGEN_SANDBOX is "required"` : `verify.sandbox is "required" in ${ARTIFACTS.config}`;
   if (mode === 'off') return null;
@@ -103,7 +128,8 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
   argv.push('--proc', '/proc', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
   for (const dir of readOnly) argv.push('--ro-bind', dir, dir);
   for (const dir of layout.rehidden) {
-    if ([...readOnly, layout.writable].some((bound) => isInside(dir, bound))) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
+    if ([...readOnly, layout.writable].some((bound) => isInside(dir, bound)))
+      argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
   }
   argv.push('--bind', layout.writable, layout.writable);
   for (const dir of layout.protectedInWritable) argv.push('--ro-bind', dir, dir);
@@ -157,9 +183,18 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   const writable = real(input.writable);
   // docs/ only when it is a folder of its own, not a symlink (binding through one would mount over its target).
   const docs = path.join(writable, 'docs');
-  const workspace = input.workspace === null ? [] : [real(input.workspace)].filter((dir) => dir !== writable && isInside(dir, courseRoot));
-  const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter((dir) => dir !== '/' && fs.isDirectory(dir));
-  const candidates = [...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable), path.join(courseRoot, 'node_modules'), ...input.prerequisiteDirs.map(real)];
+  const workspace =
+    input.workspace === null
+      ? []
+      : [real(input.workspace)].filter((dir) => dir !== writable && isInside(dir, courseRoot));
+  const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter(
+    (dir) => dir !== '/' && fs.isDirectory(dir),
+  );
+  const candidates = [
+    ...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable),
+    path.join(courseRoot, 'node_modules'),
+    ...input.prerequisiteDirs.map(real),
+  ];
   // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
@@ -167,7 +202,12 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
     writable,
     cwd: real(input.cwd),
     hidden,
-    readOnly: [...new Set([...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)), ...workspace])],
+    readOnly: [
+      ...new Set([
+        ...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)),
+        ...workspace,
+      ]),
+    ],
     rehidden: [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory),
     protectedInWritable: fs.isDirectory(docs) && fs.realPath(docs) === docs ? [docs] : [],
     network: input.network,
@@ -175,11 +215,19 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
 }
 
 /** Folders the toolchain may need that a hidden folder covers: the program's install prefix (as found and as resolved), each PATH entry. */
-export function toolchainFolders(programs: readonly string[], env: ChildEnv, nodePath: string, resolve: (file: string) => string | null, isExecutable: (file: string) => boolean): string[] {
+export function toolchainFolders(
+  programs: readonly string[],
+  env: ChildEnv,
+  nodePath: string,
+  resolve: (file: string) => string | null,
+  isExecutable: (file: string) => boolean,
+): string[] {
   const folders = [prefixOf(resolve(nodePath) ?? nodePath)];
   const pathEntries = (env.PATH ?? '').split(path.delimiter).filter((entry) => path.isAbsolute(entry));
   for (const program of programs) {
-    const found = path.isAbsolute(program) ? program : pathEntries.map((entry) => path.join(entry, program)).find(isExecutable);
+    const found = path.isAbsolute(program)
+      ? program
+      : pathEntries.map((entry) => path.join(entry, program)).find(isExecutable);
     if (found === undefined) continue;
     folders.push(prefixOf(found));
     const real = resolve(found);
@@ -194,8 +242,14 @@ function prefixOf(program: string): string {
 }
 
 /** Keeps the folders strictly inside one of `hidden` (re-binding a hidden folder itself would undo the hiding) and not holding `.codelabgen/`. */
-export function foldersToRebind(candidates: readonly string[], hidden: readonly string[], courseDotDir: string): string[] {
-  return candidates.filter((dir) => hidden.some((root) => dir !== root && isInside(dir, root)) && !isInside(courseDotDir, dir));
+export function foldersToRebind(
+  candidates: readonly string[],
+  hidden: readonly string[],
+  courseDotDir: string,
+): string[] {
+  return candidates.filter(
+    (dir) => hidden.some((root) => dir !== root && isInside(dir, root)) && !isInside(courseDotDir, dir),
+  );
 }
 
 /** Drops folders inside another of the list (one bind covers them), keeping order. */
@@ -203,4 +257,3 @@ function outermost(dirs: readonly string[]): string[] {
   const unique = [...new Set(dirs)];
   return unique.filter((dir) => !unique.some((other) => other !== dir && isInside(dir, other)));
 }
-

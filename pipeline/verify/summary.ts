@@ -49,5 +49,13 @@ export function summaryEntry(lesson: string, result: RunResult | null): SummaryE
 export function summarize(lessons: SummaryEntry[]): VerifySummary {
   const count = (status: SummaryEntry['status']) => lessons.filter((entry) => entry.status === status).length;
   const serial = lessons.reduce((sum, entry) => sum + (entry.duration_ms ?? 0), 0);
-  return { ok: count('passed') === lessons.length, total: lessons.length, passed: count('passed'), failed: count('failed'), errors: count('error'), serial_ms: Math.round(serial), lessons };
+  return {
+    ok: count('passed') === lessons.length,
+    total: lessons.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    errors: count('error'),
+    serial_ms: Math.round(serial),
+    lessons,
+  };
 }

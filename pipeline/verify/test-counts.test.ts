@@ -44,28 +44,51 @@ test('node test runner: spec reporter summary', () => {
 });
 
 test('pytest: final line with rules, errors and xfail', () => {
-  const output = 'collected 7 items\n\ntest_m.py .Fs                    [100%]\n==== 1 failed, 3 passed, 1 skipped, 1 xfailed, 1 error, 2 warnings in 0.12s ====\n';
+  const output =
+    'collected 7 items\n\ntest_m.py .Fs                    [100%]\n==== 1 failed, 3 passed, 1 skipped, 1 xfailed, 1 error, 2 warnings in 0.12s ====\n';
   assert.deepEqual(parseTestCounts(output), { passed: 3, failed: 2, skipped: 2, total: 7 });
 });
 
 test('pytest: -q line without rules, and "no tests ran"', () => {
   assert.deepEqual(parseTestCounts('..\n2 passed in 0.01s\n'), { passed: 2, failed: 0, skipped: 0, total: 2 });
-  assert.deepEqual(parseTestCounts('===== no tests ran in 0.01s =====\n'), { passed: 0, failed: 0, skipped: 0, total: 0 });
+  assert.deepEqual(parseTestCounts('===== no tests ran in 0.01s =====\n'), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    total: 0,
+  });
 });
 
 test('unittest: OK, OK with skips, FAILED with failures and errors', () => {
-  assert.deepEqual(parseTestCounts('...\n----------\nRan 3 tests in 0.003s\n\nOK\n'), { passed: 3, failed: 0, skipped: 0, total: 3 });
-  assert.deepEqual(parseTestCounts('Ran 4 tests in 0.003s\n\nOK (skipped=1)\n'), { passed: 3, failed: 0, skipped: 1, total: 4 });
-  assert.deepEqual(parseTestCounts('Ran 5 tests in 0.010s\n\nFAILED (failures=1, errors=1, skipped=1)\n'), { passed: 2, failed: 2, skipped: 1, total: 5 });
+  assert.deepEqual(parseTestCounts('...\n----------\nRan 3 tests in 0.003s\n\nOK\n'), {
+    passed: 3,
+    failed: 0,
+    skipped: 0,
+    total: 3,
+  });
+  assert.deepEqual(parseTestCounts('Ran 4 tests in 0.003s\n\nOK (skipped=1)\n'), {
+    passed: 3,
+    failed: 0,
+    skipped: 1,
+    total: 4,
+  });
+  assert.deepEqual(parseTestCounts('Ran 5 tests in 0.010s\n\nFAILED (failures=1, errors=1, skipped=1)\n'), {
+    passed: 2,
+    failed: 2,
+    skipped: 1,
+    total: 5,
+  });
 });
 
 test('jest summary line', () => {
-  const output = 'Test Suites: 1 failed, 1 total\nTests:       1 failed, 1 skipped, 2 passed, 4 total\nSnapshots:   0 total\n';
+  const output =
+    'Test Suites: 1 failed, 1 total\nTests:       1 failed, 1 skipped, 2 passed, 4 total\nSnapshots:   0 total\n';
   assert.deepEqual(parseTestCounts(output), { passed: 2, failed: 1, skipped: 1, total: 4 });
 });
 
 test('vitest summary line, colour codes stripped', () => {
-  const output = ' Test Files  1 failed (1)\n      \x1b[2mTests\x1b[22m  \x1b[31m1 failed\x1b[39m | \x1b[32m2 passed\x1b[39m | 1 skipped (4)\n';
+  const output =
+    ' Test Files  1 failed (1)\n      \x1b[2mTests\x1b[22m  \x1b[31m1 failed\x1b[39m | \x1b[32m2 passed\x1b[39m | 1 skipped (4)\n';
   assert.deepEqual(parseTestCounts(output), { passed: 2, failed: 1, skipped: 1, total: 4 });
 });
 
@@ -75,7 +98,13 @@ test('plain TAP with a plan', () => {
 });
 
 test('never guesses: output without a known summary gives null', () => {
-  for (const output of ['', 'hello\nworld\n', 'ok 1 - looks like TAP but has no plan\n', 'Error: boom\n    at x (y.js:1:1)\n', 'all 3 tests passed\n']) {
+  for (const output of [
+    '',
+    'hello\nworld\n',
+    'ok 1 - looks like TAP but has no plan\n',
+    'Error: boom\n    at x (y.js:1:1)\n',
+    'all 3 tests passed\n',
+  ]) {
     assert.equal(parseTestCounts(output), null, JSON.stringify(output));
   }
 });

@@ -36,10 +36,15 @@ export const parseNodeTestRunner: Parser = (lines) => {
 
 /** pytest: `==== 1 failed, 2 passed, 1 skipped in 0.12s ====` (or the same without the rules). */
 export const parsePytest: Parser = (lines) => {
-  const index = lastIndex(lines, (line) => /^=*\s*(?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)|no tests ran)\b.*\bin [\d.]+s\b/.test(line.trim()));
+  const index = lastIndex(lines, (line) =>
+    /^=*\s*(?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)|no tests ran)\b.*\bin [\d.]+s\b/.test(
+      line.trim(),
+    ),
+  );
   if (index < 0) return null;
   const found = new Map<string, number>();
-  for (const match of lines[index]!.matchAll(/(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)\b/g)) found.set(match[2] === 'errors' ? 'error' : match[2]!, Number(match[1]));
+  for (const match of lines[index]!.matchAll(/(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)\b/g))
+    found.set(match[2] === 'errors' ? 'error' : match[2]!, Number(match[1]));
   const get = (key: string) => found.get(key) ?? 0;
   return counts(get('passed') + get('xpassed'), get('failed') + get('error'), get('skipped') + get('xfailed'));
 };
@@ -68,11 +73,18 @@ export const parseJest: Parser = (lines) => {
 
 /** vitest: `Tests  1 failed | 2 passed | 1 skipped (4)`. */
 export const parseVitest: Parser = (lines) => {
-  const index = lastIndex(lines, (line) => /^Tests\s+.*\d+ (?:passed|failed|skipped|todo).*\(\d+\)\s*$/.test(line.trim()));
+  const index = lastIndex(lines, (line) =>
+    /^Tests\s+.*\d+ (?:passed|failed|skipped|todo).*\(\d+\)\s*$/.test(line.trim()),
+  );
   if (index < 0) return null;
   const line = lines[index]!;
   const get = (key: string) => Number(new RegExp(`(\\d+) ${key}\\b`).exec(line)?.[1] ?? 0);
-  return counts(get('passed'), get('failed'), get('skipped') + get('todo'), Number(/\((\d+)\)\s*$/.exec(line.trim())![1]));
+  return counts(
+    get('passed'),
+    get('failed'),
+    get('skipped') + get('todo'),
+    Number(/\((\d+)\)\s*$/.exec(line.trim())![1]),
+  );
 };
 
 /** Plain TAP: a `1..N` plan and top-level `ok` / `not ok` lines (`# SKIP`/`# TODO` count as skipped). */
@@ -88,7 +100,9 @@ export const parseTap: Parser = (lines) => {
     else if (match[1]) failed += 1;
     else passed += 1;
   }
-  return passed + failed + skipped === 0 && !lines.some((line) => /^1\.\.0\b/.test(line)) ? null : counts(passed, failed, skipped);
+  return passed + failed + skipped === 0 && !lines.some((line) => /^1\.\.0\b/.test(line))
+    ? null
+    : counts(passed, failed, skipped);
 };
 
 const PARSERS: Parser[] = [parseNodeTestRunner, parsePytest, parseUnittest, parseJest, parseVitest, parseTap];

@@ -34,7 +34,8 @@ export function parseShard(text: string): Shard {
   const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) refuse(`--shard "${printable(text)}": expected K/N with 1 <= K <= N, e.g. 2/4`);
+  if (!match || count < 1 || index < 1 || index > count)
+    refuse(`--shard "${printable(text)}": expected K/N with 1 <= K <= N, e.g. 2/4`);
   return { index, count };
 }
 
@@ -56,7 +57,9 @@ export function shardOf<T>(items: readonly T[], shard: Shard): T[] {
   return items.filter((_, position) => position % shard.count === shard.index - 1);
 }
 
-export type Progress = { kind: 'start'; lesson: string; done: number; total: number } | { kind: 'end'; entry: SummaryEntry; done: number; total: number };
+export type Progress =
+  | { kind: 'start'; lesson: string; done: number; total: number }
+  | { kind: 'end'; entry: SummaryEntry; done: number; total: number };
 
 export interface VerifyAllOptions extends VerifyOptions {
   jobs: number;
@@ -67,7 +70,12 @@ export interface VerifyAllOptions extends VerifyOptions {
 }
 
 /** Verifies `ids` with up to `jobs` at once; a lesson that cannot run is an `error` entry, not a stop. */
-export async function verifyAll(course: Course, state: State, ids: readonly string[], options: VerifyAllOptions): Promise<VerifySummary> {
+export async function verifyAll(
+  course: Course,
+  state: State,
+  ids: readonly string[],
+  options: VerifyAllOptions,
+): Promise<VerifySummary> {
   chooseSandbox(options.config.verify.sandbox, options.env, (options.probes ?? MACHINE_PROBES).isExecutable); // verify.sandbox: required refuses here, before any lesson runs
   const start = performance.now();
   const entries = new Map<string, SummaryEntry>();
@@ -88,7 +96,13 @@ export async function verifyAll(course: Course, state: State, ids: readonly stri
   };
   await Promise.all(Array.from({ length: Math.min(options.jobs, Math.max(1, ids.length)) }, worker));
   const summary = summarize(ids.map((id) => entries.get(id)!));
-  return { ...summary, jobs: options.jobs, peak_parallel: peak, wall_ms: Math.round(performance.now() - start), shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null };
+  return {
+    ...summary,
+    jobs: options.jobs,
+    peak_parallel: peak,
+    wall_ms: Math.round(performance.now() - start),
+    shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
+  };
 }
 
 async function verifyOne(course: Course, state: State, id: string, options: VerifyAllOptions): Promise<SummaryEntry> {
@@ -103,6 +117,10 @@ async function verifyOne(course: Course, state: State, id: string, options: Veri
     await recordVerdict(course, result, options.config.budgets, options.commandLine);
     return summaryEntry(id, result);
   } catch (error) {
-    return { ...summaryEntry(id, result), status: 'error', cause: `verdict not recorded: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      ...summaryEntry(id, result),
+      status: 'error',
+      cause: `verdict not recorded: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
 }

@@ -22,7 +22,8 @@ export function branding(course: string, site: SiteConfig, options: SiteOptions)
     producer: options.drafts || options.dev || site.report,
     logo,
     favicon,
-    accent: site.accent === undefined ? null : { light: site.accent, dark: site.accent_dark ?? darkAccent(site.accent) },
+    accent:
+      site.accent === undefined ? null : { light: site.accent, dark: site.accent_dark ?? darkAccent(site.accent) },
     footer: site.footer ?? null,
     editUrl: site.edit_url ?? null,
     repoUrl: site.repo_url ?? null,

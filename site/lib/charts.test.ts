@@ -10,7 +10,10 @@ test('bar labels are drawn whole, with the full title in the tooltip and room fo
     { label: '12.10', title: '12.10 A batched CSV-to-database ETL', value: 0 },
   ]);
   assert.doesNotMatch(svg, /…/);
-  assert.match(svg, /<title>1\.1 Readable streams and backpressure in practice: 2<\/title><text x="[\d.]+" y="20" text-anchor="end">1\.1<\/text>/);
+  assert.match(
+    svg,
+    /<title>1\.1 Readable streams and backpressure in practice: 2<\/title><text x="[\d.]+" y="20" text-anchor="end">1\.1<\/text>/,
+  );
   assert.match(svg, /<title>12\.10 A batched CSV-to-database ETL: 0<\/title>/);
   const axis = Number(/<line class="axis" x1="(\d+)"/.exec(svg)?.[1]);
   assert.ok(axis >= 5 * 7.5 && axis < 80, `label column ${axis} px for a 5-character label`);
@@ -19,8 +22,23 @@ test('bar labels are drawn whole, with the full title in the tooltip and room fo
 });
 
 test('a timeline names each phase whole; hasValues is false for all zeros', () => {
-  const svg = timeline('Phases', [{ label: 'gate_sources', start: 0, end: 1000 }, { label: 'lessons', start: 1000, end: 5000 }]);
+  const svg = timeline('Phases', [
+    { label: 'gate_sources', start: 0, end: 1000 },
+    { label: 'lessons', start: 1000, end: 5000 },
+  ]);
   assert.match(svg, />gate_sources<\/text>/);
-  assert.equal(hasValues([{ label: '1.1', value: 0 }, { label: '1.2', value: 0 }]), false);
-  assert.equal(hasValues([{ label: '1.1', value: 0 }, { label: '1.2', value: 1 }]), true);
+  assert.equal(
+    hasValues([
+      { label: '1.1', value: 0 },
+      { label: '1.2', value: 0 },
+    ]),
+    false,
+  );
+  assert.equal(
+    hasValues([
+      { label: '1.1', value: 0 },
+      { label: '1.2', value: 1 },
+    ]),
+    true,
+  );
 });

@@ -30,9 +30,11 @@ export function barChart(title: string, bars: Bar[], unit = ''): string {
     const y = i * row + 5;
     const w = Math.round((b.value / max) * plot);
     const tip = `<title>${esc(`${b.title ?? b.label}: ${b.value}${unit}`)}</title>`;
-    return `<g>${tip}<text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>`
-      + `<rect class="${b.className ?? 'bar'}" x="${labelWidth}" y="${y + 2}" width="${Math.max(w, b.value > 0 ? 2 : 0)}" height="${row - 6}" rx="2"/>`
-      + `<text x="${labelWidth + w + 6}" y="${y + 15}">${b.value}${esc(unit)}</text></g>`;
+    return (
+      `<g>${tip}<text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>` +
+      `<rect class="${b.className ?? 'bar'}" x="${labelWidth}" y="${y + 2}" width="${Math.max(w, b.value > 0 ? 2 : 0)}" height="${row - 6}" rx="2"/>` +
+      `<text x="${labelWidth + w + 6}" y="${y + 15}">${b.value}${esc(unit)}</text></g>`
+    );
   });
   return `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg"><line class="axis" x1="${labelWidth}" y1="0" x2="${labelWidth}" y2="${height}"/>${rows.join('')}</svg>`;
 }

@@ -21,5 +21,11 @@ export async function courseEntry() {
 export async function lessonPaths(kind: string, having: (lesson: { files: unknown[] }) => boolean = () => true) {
   const lessons = await getCollection('codelabgen-lessons');
   const course = await courseEntry();
-  return lessons.filter((entry) => having(entry.data)).map((entry) => ({ params: { lesson: `${entry.data.id}-${entry.data.slug}` }, props: { id: entry.id }, cacheKey: `${kind}${entry.digest ?? entry.id}:${course?.digest ?? ''}` }));
+  return lessons
+    .filter((entry) => having(entry.data))
+    .map((entry) => ({
+      params: { lesson: `${entry.data.id}-${entry.data.slug}` },
+      props: { id: entry.id },
+      cacheKey: `${kind}${entry.digest ?? entry.id}:${course?.digest ?? ''}`,
+    }));
 }

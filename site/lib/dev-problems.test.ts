@@ -9,7 +9,12 @@ import { DEV_PROBLEMS, devProblems } from './dev-problems.ts';
 
 test('the dev server and the banner agree on the event name and the problems key', () => {
   assert.equal(DEV_PROBLEMS, DEV_PROBLEMS_EVENT);
-  assert.ok(readFileSync(new URL('../components/DevLive.astro', import.meta.url), 'utf8').includes(`const DEV_PROBLEMS = '${DEV_PROBLEMS_EVENT}';`), 'DevLive.astro\'s script names another event');
+  assert.ok(
+    readFileSync(new URL('../components/DevLive.astro', import.meta.url), 'utf8').includes(
+      `const DEV_PROBLEMS = '${DEV_PROBLEMS_EVENT}';`,
+    ),
+    "DevLive.astro's script names another event",
+  );
   Reflect.set(globalThis, DEV_PROBLEMS_KEY, ['a.yaml: bad', 7]);
   assert.deepEqual(devProblems(), ['a.yaml: bad']);
   Reflect.deleteProperty(globalThis, DEV_PROBLEMS_KEY);

@@ -17,7 +17,11 @@ function viewBoxWidth(svg: string): number | null {
  */
 export function labelPx(svg: string, styles: Array<{ name: string; css: string }>): number {
   const own = /\sclass="([^"]*)"/.exec(/<svg\b[^>]*>/.exec(svg)?.[0] ?? '')?.[1]?.split(/\s+/) ?? [];
-  const css = styles.filter((s) => own.includes(s.name)).map((s) => s.css).join('\n') + (/<style>([\s\S]*?)<\/style>/.exec(svg)?.[1] ?? '');
+  const css =
+    styles
+      .filter((s) => own.includes(s.name))
+      .map((s) => s.css)
+      .join('\n') + (/<style>([\s\S]*?)<\/style>/.exec(svg)?.[1] ?? '');
   const root = /^[^{]*\{[^}]*?font-size:\s*([\d.]+)px/.exec(css.trim());
   const px = root ? Number(root[1]) : 16;
   return px > 0 ? px : 16;
@@ -30,7 +34,15 @@ export function minDiagramWidth(svg: string, styles: Array<{ name: string; css: 
 }
 
 function decode(text: string): string {
-  return text.replace(/<[^>]*>/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The first node labels of a drawn SVG (flowchart-like foreignObject labels, else SVG text). */
@@ -42,7 +54,8 @@ function svgLabels(svg: string): string[] {
 /** Node labels written in mermaid source: `a[Label]`, `b(Label)`, `c{Label}`, `participant X`. */
 function sourceLabels(source: string): string[] {
   const found: string[] = [];
-  for (const m of source.matchAll(/\w\s*(?:\[\[?|\(\(?|\{\{?|>)"?([^"\]\)\}\n]+?)"?(?:\]\]?|\)\)?|\}\}?)/g)) found.push(m[1]!.trim());
+  for (const m of source.matchAll(/\w\s*(?:\[\[?|\(\(?|\{\{?|>)"?([^"\]\)\}\n]+?)"?(?:\]\]?|\)\)?|\}\}?)/g))
+    found.push(m[1]!.trim());
   for (const m of source.matchAll(/^\s*(?:participant|actor)\s+(?:\S+\s+as\s+)?(.+)$/gm)) found.push(m[1]!.trim());
   return found;
 }
@@ -51,9 +64,17 @@ function sourceLabels(source: string): string[] {
  * A diagram's accessible name: its `%% title` (`declared`), else the caption the page shows, else
  * "Diagram: " and its first three node labels (from the drawn SVG, else from the source).
  */
-export function diagramName(declared: string | null, caption: string | null, source: string, svg: string | null): string {
+export function diagramName(
+  declared: string | null,
+  caption: string | null,
+  source: string,
+  svg: string | null,
+): string {
   if (declared) return declared;
   if (caption) return caption;
-  const labels = [...new Set([...(svg ? svgLabels(svg) : []), ...sourceLabels(source)].filter((l) => l !== ''))].slice(0, 3);
+  const labels = [...new Set([...(svg ? svgLabels(svg) : []), ...sourceLabels(source)].filter((l) => l !== ''))].slice(
+    0,
+    3,
+  );
   return labels.length > 0 ? `Diagram: ${labels.join(', ')}` : 'Diagram';
 }

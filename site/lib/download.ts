@@ -34,13 +34,20 @@ function shellWord(word: string): string {
  * verified them: the program by its name (not the verifier's absolute path to node), without the
  * verifier's own flags, and for `uv run pytest <lesson folder>` without the folder (it is the current one).
  */
-export function testCommand(run: { argv: string[]; runtime: string; cwd: string } | null, lessonDir: string): string | null {
+export function testCommand(
+  run: { argv: string[]; runtime: string; cwd: string } | null,
+  lessonDir: string,
+): string | null {
   if (run === null || run.argv.length === 0) return null;
-  let argv = [run.argv[0]!.includes('/') ? run.argv[0]!.slice(run.argv[0]!.lastIndexOf('/') + 1) : run.argv[0]!, ...run.argv.slice(1)];
+  let argv = [
+    run.argv[0]!.includes('/') ? run.argv[0]!.slice(run.argv[0]!.lastIndexOf('/') + 1) : run.argv[0]!,
+    ...run.argv.slice(1),
+  ];
   for (const flags of VERIFIER_ONLY) {
     const at = argv.findIndex((_, i) => flags.every((f, k) => argv[i + k] === f));
     if (at >= 0) argv = [...argv.slice(0, at), ...argv.slice(at + flags.length)];
   }
-  if (run.runtime === 'python-uv' && run.cwd !== lessonDir && argv.length > 0 && lessonDir.endsWith(argv.at(-1)!)) argv = argv.slice(0, -1);
+  if (run.runtime === 'python-uv' && run.cwd !== lessonDir && argv.length > 0 && lessonDir.endsWith(argv.at(-1)!))
+    argv = argv.slice(0, -1);
   return argv.map(shellWord).join(' ');
 }

@@ -10,13 +10,14 @@ const MAX_WIDTH = 1360;
 
 /** The optimized file of each doc image, by key. */
 export async function optimizeImages(images: { key: string; src: ImageMetadata }[]): Promise<Map<string, PageImage>> {
-  const done = await Promise.all(images.map(async ({ key, src }) => {
-    const vector = src.format === 'svg';
-    const image = await getImage({ src, ...(vector || src.width <= MAX_WIDTH ? {} : { width: MAX_WIDTH }) });
-    const width = Number(image.attributes.width ?? src.width);
-    const height = Number(image.attributes.height ?? src.height);
-    return [key, { src: image.src, width, height }] as const;
-  }));
+  const done = await Promise.all(
+    images.map(async ({ key, src }) => {
+      const vector = src.format === 'svg';
+      const image = await getImage({ src, ...(vector || src.width <= MAX_WIDTH ? {} : { width: MAX_WIDTH }) });
+      const width = Number(image.attributes.width ?? src.width);
+      const height = Number(image.attributes.height ?? src.height);
+      return [key, { src: image.src, width, height }] as const;
+    }),
+  );
   return new Map(done);
 }
-

@@ -15,10 +15,14 @@ const PLACEHOLDER = new RegExp(`<img src="${IMAGE_PLACEHOLDER.replace(/[/.]/g, '
 /** The doc with each image placeholder replaced by its optimized file (src, width, height). */
 export function withImages<T extends DocView | null>(doc: T, images: Map<string, PageImage>): T {
   if (doc === null || images.size === 0) return doc;
-  const html = (text: string) => text.replace(PLACEHOLDER, (whole, key: string) => {
-    const image = images.get(key);
-    return image ? `<img src="${image.src}" width="${image.width}" height="${image.height}"` : whole;
-  });
+  const html = (text: string) =>
+    text.replace(PLACEHOLDER, (whole, key: string) => {
+      const image = images.get(key);
+      return image ? `<img src="${image.src}" width="${image.width}" height="${image.height}"` : whole;
+    });
   const leaf = (s: LeafSegmentView): LeafSegmentView => (s.kind === 'html' ? { ...s, html: html(s.html) } : s);
-  return { ...doc, segments: doc.segments.map((s) => (s.kind === 'group' ? { ...s, parts: s.parts.map(leaf) } : leaf(s))) };
+  return {
+    ...doc,
+    segments: doc.segments.map((s) => (s.kind === 'group' ? { ...s, parts: s.parts.map(leaf) } : leaf(s))),
+  };
 }

@@ -41,14 +41,24 @@ export function sectionTocTitle(docTitle: string, lessonTitle: string): string {
 
 /** A heading's inner HTML for its table-of-contents link: code, emphasis and strong kept (without attributes), other tags (links, images) dropped. */
 export function tocHtml(inner: string): string {
-  return inner.replace(/<(\/?)([a-zA-Z][\w-]*)\b[^>]*>/g, (_, close: string, name: string) => (/^(code|em|strong)$/i.test(name) ? `<${close}${name.toLowerCase()}>` : '')).trim();
+  return inner
+    .replace(/<(\/?)([a-zA-Z][\w-]*)\b[^>]*>/g, (_, close: string, name: string) =>
+      /^(code|em|strong)$/i.test(name) ? `<${close}${name.toLowerCase()}>` : '',
+    )
+    .trim();
 }
 
 const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: ' ' };
 
 /** HTML text with tags dropped and entities decoded (`&#60;`, `&#x3c;`, `&lt;`), spaces kept. */
 function htmlText(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => (e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITY[e.toLowerCase()] ?? whole)));
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) =>
+      e[0] === '#'
+        ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1)))
+        : (ENTITY[e.toLowerCase()] ?? whole),
+    );
 }
 
 /**
@@ -57,5 +67,8 @@ function htmlText(html: string): string {
  * it with text nodes and <code> elements and never parses HTML.
  */
 export function nameSegments(html: string): string[] {
-  return html.trim().split(/<code>([\s\S]*?)<\/code>/).map(htmlText);
+  return html
+    .trim()
+    .split(/<code>([\s\S]*?)<\/code>/)
+    .map(htmlText);
 }

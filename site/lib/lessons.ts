@@ -1,7 +1,31 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
 import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
-import { isPublished, gitHistory, diagramBeingDrawn, diagramDrawn, diagramOutcome, diagramRenderer, docLinks, readCodeFiles, readDiagramFiles, readGlossary, readLessonDocs, readSources, readTopics, readVerification, readDiagramSvg, leanSvg, takePreparedCourse, type CourseView, type DiagramRef, type DiagramStyle, type DocLinks, type LeafSegment, type SiteLesson } from '../../pipeline/read/index.ts';
+import {
+  isPublished,
+  gitHistory,
+  diagramBeingDrawn,
+  diagramDrawn,
+  diagramOutcome,
+  diagramRenderer,
+  docLinks,
+  readCodeFiles,
+  readDiagramFiles,
+  readGlossary,
+  readLessonDocs,
+  readSources,
+  readTopics,
+  readVerification,
+  readDiagramSvg,
+  leanSvg,
+  takePreparedCourse,
+  type CourseView,
+  type DiagramRef,
+  type DiagramStyle,
+  type DocLinks,
+  type LeafSegment,
+  type SiteLesson,
+} from '../../pipeline/read/index.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { testCommand } from './download.ts';
@@ -12,12 +36,23 @@ import type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, Seg
 
 export type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView };
 
-const STEP_NAMES: Record<Stage, string> = { pending: 'pending', spec: 'spec', code: 'code', verified: 'verification', readalong: 'readalong', notes: 'notes', reviewed: 'review', done: 'done' };
+const STEP_NAMES: Record<Stage, string> = {
+  pending: 'pending',
+  spec: 'spec',
+  code: 'code',
+  verified: 'verification',
+  readalong: 'readalong',
+  notes: 'notes',
+  reviewed: 'review',
+  done: 'done',
+};
 
 /** Stages still to do after `stage` (every one when the course has no state). */
 export function missingSteps(stage: Stage | null): string[] {
   const from = stage === null ? 1 : STAGES.indexOf(stage) + 1;
-  return STAGES.slice(from).filter((s) => s !== 'done').map((s) => STEP_NAMES[s]);
+  return STAGES.slice(from)
+    .filter((s) => s !== 'done')
+    .map((s) => STEP_NAMES[s]);
 }
 
 export function isIncluded(view: CourseView, lesson: SiteLesson, options: SiteOptions): boolean {
@@ -25,7 +60,13 @@ export function isIncluded(view: CourseView, lesson: SiteLesson, options: SiteOp
 }
 
 export function termSlug(entry: GlossaryEntry): string {
-  return entry.slug ?? entry.term.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return (
+    entry.slug ??
+    entry.term
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+  );
 }
 
 /** A diagram as its lesson entry stores it: what the page will show, not the SVGs (drawnDiagram). */
@@ -34,7 +75,16 @@ export function diagramView(ref: DiagramRef, options: SiteOptions): DiagramView 
   const declared = /^\s*%%\s*title:\s*(.+)$/.exec(ref.source.split('\n')[0] ?? '')?.[1]?.trim() ?? null;
   // A syntax error found while drawing changes the entry at the next build: that page is rendered again then.
   const drawn = diagramOutcome(cached, ref.source, diagramBeingDrawn(ref.hash));
-  return { title: ref.title, caption: declared, label: ref.label, source: ref.source, hash: ref.hash, drawn, renderer: diagramRenderer(), error: cached?.error ?? null };
+  return {
+    title: ref.title,
+    caption: declared,
+    label: ref.label,
+    source: ref.source,
+    hash: ref.hash,
+    drawn,
+    renderer: diagramRenderer(),
+    error: cached?.error ?? null,
+  };
 }
 
 /** A diagram's SVGs as the page carries them (definitions pruned, stylesheets split off), or its error. */
@@ -62,7 +112,13 @@ export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptio
       if (split.style && !styles.some((s) => s.name === split.style!.name)) styles.push(split.style);
       return split.svg;
     };
-    return { svg: lean(cached?.svg), light: lean(cached?.light), dark: lean(cached?.dark), styles, error: cached?.error ?? null };
+    return {
+      svg: lean(cached?.svg),
+      light: lean(cached?.light),
+      dark: lean(cached?.dark),
+      styles,
+      error: cached?.error ?? null,
+    };
   });
   // A build reads each diagram once; `site dev` reads it again on each render (it may have been drawn since).
   if (!options.dev) drawnOnce.set(key, reading);
@@ -70,16 +126,39 @@ export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptio
 }
 
 /** Ids the lesson page gives its own sections (and so no doc heading may take). */
-export const SECTION_IDS = ['objectives', 'readalong', 'notes', 'diagrams', 'code', 'terms', 'sources', 'get-the-code', 'main'];
+export const SECTION_IDS = [
+  'objectives',
+  'readalong',
+  'notes',
+  'diagrams',
+  'code',
+  'terms',
+  'sources',
+  'get-the-code',
+  'main',
+];
 
 /** Id of an .mdx doc in the mdxDocs collection (site/collections.ts): `1.2/readalong`. */
 export function mdxDocId(lesson: string, doc: string): string {
   return `${lesson}/${doc.replace(/^docs\//, '').replace(/\.mdx$/, '')}`;
 }
 
-function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalong'], options: SiteOptions, used: Set<string>): DocView | null {
+function docView(
+  lesson: string,
+  doc: ReturnType<typeof readLessonDocs>['readalong'],
+  options: SiteOptions,
+  used: Set<string>,
+): DocView | null {
   if (doc === null) return null;
-  if (doc.mdx) return { doc: doc.doc, title: doc.title, description: null, segments: [], toc: [], mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) } };
+  if (doc.mdx)
+    return {
+      doc: doc.doc,
+      title: doc.title,
+      description: null,
+      segments: [],
+      toc: [],
+      mdx: { id: mdxDocId(lesson, doc.doc), diagrams: doc.diagrams.map((d) => diagramView(d, options)) },
+    };
   const toc: TocEntry[] = [];
   const leaf = (s: LeafSegment): LeafSegmentView => {
     if (s.kind === 'diagram') return { kind: 'diagram' as const, ...diagramView(s.diagram, options) };
@@ -88,7 +167,9 @@ function docView(lesson: string, doc: ReturnType<typeof readLessonDocs>['readalo
     toc.push(...anchored.toc);
     return { kind: 'html' as const, html: anchored.html };
   };
-  const segments = doc.segments.map((s): SegmentView => (s.kind === 'group' ? { kind: 'group', parts: s.parts.map(leaf) } : leaf(s)));
+  const segments = doc.segments.map(
+    (s): SegmentView => (s.kind === 'group' ? { kind: 'group', parts: s.parts.map(leaf) } : leaf(s)),
+  );
   return { doc: doc.doc, title: doc.title, description: doc.description, segments, toc, mdx: null };
 }
 
@@ -99,7 +180,9 @@ export function leafSegments(doc: DocView | null): LeafSegmentView[] {
 
 /** Date (YYYY-MM-DD) of the last commit touching the lesson folder, null outside git or when uncommitted. */
 function lastUpdated(course: string, dir: string): string | null {
-  const result = spawnSync('git', ['-C', course, 'log', '-1', '--format=%cs', '--', path.join(course, dir)], { encoding: 'utf8' });
+  const result = spawnSync('git', ['-C', course, 'log', '-1', '--format=%cs', '--', path.join(course, dir)], {
+    encoding: 'utf8',
+  });
   return result.status === 0 && /^\d{4}-\d{2}-\d{2}$/.test(result.stdout.trim()) ? result.stdout.trim() : null;
 }
 
@@ -111,14 +194,25 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
   const siteLessons = new Map(view.lessons.map((l) => [l.id, l] as const));
   const topicSource = new Map(readTopics(view.course).map((t) => [t.id, t.source] as const));
   const accepted = new Map(readSources(view.course).map((s) => [s.id, s] as const));
-  const sourcesOf = (id: string) => [...new Set((curriculumLessons.get(id)?.topics ?? []).flatMap((t) => topicSource.get(t) ?? []))].flatMap((s) => (accepted.has(s) ? [{ id: s, title: accepted.get(s)!.title, url: accepted.get(s)!.url }] : []));
+  const sourcesOf = (id: string) =>
+    [...new Set((curriculumLessons.get(id)?.topics ?? []).flatMap((t) => topicSource.get(t) ?? []))].flatMap((s) =>
+      accepted.has(s) ? [{ id: s, title: accepted.get(s)!.title, url: accepted.get(s)!.url }] : [],
+    );
   // A shallow clone would date every lesson by its one commit (pipeline/read/git-history.ts).
   const datedByGit = gitHistory(view.course.root) === 'full';
-  const link = (l: SiteLesson | undefined): LessonLink | null => (l ? { id: l.id, slug: l.slug, title: l.title } : null);
-  const links: DocLinks = docLinks(view, (lesson) => isIncluded(view, lesson, options), (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`);
+  const link = (l: SiteLesson | undefined): LessonLink | null =>
+    l ? { id: l.id, slug: l.slug, title: l.title } : null;
+  const links: DocLinks = docLinks(
+    view,
+    (lesson) => isIncluded(view, lesson, options),
+    (lesson, anchor) => `${lessonHref(lesson)}${anchor ? `#${anchor}` : ''}`,
+  );
   // Docs the build rendered before Astro started, for the same lessons with the same links.
   const prepared = takePreparedCourse(view.course.root);
-  const rendered = prepared?.view === view && !options.dev && prepared.drafts === options.drafts && prepared.linkBase === href('') ? prepared.docs : null;
+  const rendered =
+    prepared?.view === view && !options.dev && prepared.drafts === options.drafts && prepared.linkBase === href('')
+      ? prepared.docs
+      : null;
   return included.map((lesson, index) => {
     const docs = rendered?.get(lesson.id) ?? readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
     const used = new Set(SECTION_IDS);
@@ -164,7 +258,9 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       next: link(included[index + 1]),
       terms: glossary.filter((g) => g.lessons.includes(lesson.id)).map((g) => ({ term: g.term, slug: termSlug(g) })),
       problems: [...(docs.readalong?.problems ?? []), ...(docs.notes?.problems ?? [])],
-      images: [...(docs.readalong?.images ?? []), ...(docs.notes?.images ?? [])].filter((image, i, all) => all.findIndex((other) => other.key === image.key) === i).map((image) => ({ key: image.key, src: image.path })),
+      images: [...(docs.readalong?.images ?? []), ...(docs.notes?.images ?? [])]
+        .filter((image, i, all) => all.findIndex((other) => other.key === image.key) === i)
+        .map((image) => ({ key: image.key, src: image.path })),
     };
   });
 }

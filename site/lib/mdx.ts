@@ -37,16 +37,40 @@ export async function mdxEntry(id: string) {
  * Sets the MDX context for a lesson page and returns the TOC entries of its .mdx docs (by entry id).
  * Ids follow site/lib/headings.ts anchorHeadings: a heading keeps its own id unless taken.
  */
-export async function prepareMdx(locals: object, page: Pick<LessonPage, 'id' | 'dir' | 'readalong' | 'notes'>, producer: boolean): Promise<Map<string, TocEntry[]>> {
+export async function prepareMdx(
+  locals: object,
+  page: Pick<LessonPage, 'id' | 'dir' | 'readalong' | 'notes'>,
+  producer: boolean,
+): Promise<Map<string, TocEntry[]>> {
   const docs = [page.readalong, page.notes].filter((d): d is DocView => d !== null);
   const used = new Set([...SECTION_IDS, ...docs.flatMap((d) => d.toc.map((t) => t.id))]);
-  const ctx: MdxContext = { lesson: page.id, lessonDir: path.join(siteOptions().course, page.dir), producer, used: {}, tabs: 0 };
+  const ctx: MdxContext = {
+    lesson: page.id,
+    lessonDir: path.join(siteOptions().course, page.dir),
+    producer,
+    used: {},
+    tabs: 0,
+  };
   const tocs = new Map<string, TocEntry[]>();
   for (const doc of docs) {
     if (doc.mdx === null) continue;
     ctx.used[doc.mdx.id] = [...used];
     const { headings } = await render(await mdxEntry(doc.mdx.id));
-    tocs.set(doc.mdx.id, headings.flatMap((h) => (h.depth === 2 || h.depth === 3 ? [{ depth: h.depth, id: h.slug && !used.has(h.slug) ? (used.add(h.slug), h.slug) : uniqueId(h.text, used), text: h.text, html: escapeHtml(h.text) }] : [])));
+    tocs.set(
+      doc.mdx.id,
+      headings.flatMap((h) =>
+        h.depth === 2 || h.depth === 3
+          ? [
+              {
+                depth: h.depth,
+                id: h.slug && !used.has(h.slug) ? (used.add(h.slug), h.slug) : uniqueId(h.text, used),
+                text: h.text,
+                html: escapeHtml(h.text),
+              },
+            ]
+          : [],
+      ),
+    );
   }
   Reflect.set(locals, KEY, ctx);
   return tocs;

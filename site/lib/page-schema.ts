@@ -5,14 +5,23 @@ import { CurriculumLessonSchema, StageSchema } from '../../content-schemas/index
 
 export const DiagramViewSchema = z.strictObject({
   title: z.string(),
-  caption: z.string().nullable().describe('The title from a first line `%% title: ...`, the only caption learners see.'),
+  caption: z
+    .string()
+    .nullable()
+    .describe('The title from a first line `%% title: ...`, the only caption learners see.'),
   label: z.string().describe('Where the diagram is: `docs/readalong.md:12` or `docs/diagrams/x.mmd`.'),
   source: z.string(),
   hash: z.string().describe('Content hash of the source: the diagram cache key.'),
   drawn: z
     .enum(['themed', 'paired', 'error', 'client'])
-    .describe('What the page shows: one SVG themed by CSS variables, a light and a dark SVG, the syntax error, or the source for client-side mermaid. From the diagram cache, or what this build draws (the SVGs are read from the cache when the page is rendered, site/lib/lessons.ts drawnDiagram); in the entry digest, so a page is rendered again when it changes.'),
-  renderer: z.string().describe('The renderer of the cached SVGs (mermaid version and settings): in the entry digest, so an upgrade renders the pages again.'),
+    .describe(
+      'What the page shows: one SVG themed by CSS variables, a light and a dark SVG, the syntax error, or the source for client-side mermaid. From the diagram cache, or what this build draws (the SVGs are read from the cache when the page is rendered, site/lib/lessons.ts drawnDiagram); in the entry digest, so a page is rendered again when it changes.',
+    ),
+  renderer: z
+    .string()
+    .describe(
+      'The renderer of the cached SVGs (mermaid version and settings): in the entry digest, so an upgrade renders the pages again.',
+    ),
   error: z.string().nullable().describe("Mermaid's syntax error, if any."),
 });
 
@@ -35,20 +44,38 @@ export const SegmentViewSchema = z.discriminatedUnion('kind', [
   ...LeafSegmentViewSchema.options,
   z.strictObject({
     kind: z.literal('group'),
-    parts: z.array(LeafSegmentViewSchema).describe('A list, blockquote or aside holding fenced blocks; its html parts are pieces of one whole, rendered in order.'),
+    parts: z
+      .array(LeafSegmentViewSchema)
+      .describe(
+        'A list, blockquote or aside holding fenced blocks; its html parts are pieces of one whole, rendered in order.',
+      ),
   }),
 ]);
 
 export const DocViewSchema = z.strictObject({
   doc: z.string().describe('Doc path in the lesson folder, e.g. docs/readalong.md.'),
   title: z.string().nullable(),
-  description: z.string().nullable().describe('The front matter\'s description, shown under the section heading.'),
+  description: z.string().nullable().describe("The front matter's description, shown under the section heading."),
   segments: z.array(SegmentViewSchema),
-  toc: z.array(z.strictObject({ depth: z.union([z.literal(2), z.literal(3)]), id: z.string(), text: z.string(), html: z.string() })).describe('The h2/h3 headings of the doc, with their ids.'),
+  toc: z
+    .array(
+      z.strictObject({
+        depth: z.union([z.literal(2), z.literal(3)]),
+        id: z.string(),
+        text: z.string(),
+        html: z.string(),
+      }),
+    )
+    .describe('The h2/h3 headings of the doc, with their ids.'),
   mdx: z
-    .strictObject({ id: z.string().describe('Entry of the mdxDocs collection.'), diagrams: z.array(DiagramViewSchema).describe('Its <Diagram> elements.') })
+    .strictObject({
+      id: z.string().describe('Entry of the mdxDocs collection.'),
+      diagrams: z.array(DiagramViewSchema).describe('Its <Diagram> elements.'),
+    })
     .nullable()
-    .describe('An .mdx doc (site.mdx: true), rendered by Astro from the mdxDocs collection; its segments and toc are empty.'),
+    .describe(
+      'An .mdx doc (site.mdx: true), rendered by Astro from the mdxDocs collection; its segments and toc are empty.',
+    ),
 });
 
 /** An image of a lesson doc. `src` is the file's absolute path here; the lessons collection's
@@ -60,10 +87,28 @@ export const DocImageSchema = z.strictObject({
 
 const LessonLinkSchema = z.strictObject({ id: z.string(), slug: z.string(), title: z.string() });
 
-export const CodeFileSchema = z.strictObject({ path: z.string(), lang: z.string(), text: z.string(), bytes: z.number().int(), binary: z.boolean() });
+export const CodeFileSchema = z.strictObject({
+  path: z.string(),
+  lang: z.string(),
+  text: z.string(),
+  bytes: z.number().int(),
+  binary: z.boolean(),
+});
 
-export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: true, title: true, summary: true, objectives: true }).extend({
-  module: z.strictObject({ id: z.string(), slug: z.string(), title: z.string(), summary: z.string(), index: z.number().int() }),
+export const LessonPageSchema = CurriculumLessonSchema.pick({
+  id: true,
+  slug: true,
+  title: true,
+  summary: true,
+  objectives: true,
+}).extend({
+  module: z.strictObject({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    index: z.number().int(),
+  }),
   order: z.number().int().describe('Position among the pages of this build.'),
   stage: StageSchema.nullable(),
   done: z.boolean(),
@@ -71,13 +116,23 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
   blocked: z.string().nullable(),
   stale: z.string().nullable(),
   dir: z.string().describe('Lesson folder relative to the course root.'),
-  updated: z.string().nullable().describe('Date of the last git commit touching the lesson folder (YYYY-MM-DD), null outside git or in a shallow clone.'),
+  updated: z
+    .string()
+    .nullable()
+    .describe(
+      'Date of the last git commit touching the lesson folder (YYYY-MM-DD), null outside git or in a shallow clone.',
+    ),
   readalong: DocViewSchema.nullable(),
   notes: DocViewSchema.nullable(),
   diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),
   files: z.array(CodeFileSchema),
   folder: z.string().describe('Name of the lesson folder: the top folder of its download (`<folder>.zip`).'),
-  testCommand: z.string().nullable().describe('What runs the tests in that folder, from the last verification run (site/lib/download.ts); null before any run.'),
+  testCommand: z
+    .string()
+    .nullable()
+    .describe(
+      'What runs the tests in that folder, from the last verification run (site/lib/download.ts); null before any run.',
+    ),
   verification: z.strictObject({
     tests: z.string().nullable().describe('passed/total of the last run'),
     passed: z.boolean().nullable(),
@@ -87,8 +142,18 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({ id: true, slug: tr
     run: z.number().int().nullable(),
   }),
   readingMinutes: z.number().int(),
-  prerequisites: z.array(z.strictObject({ id: z.string(), title: z.string(), href: z.string().nullable().describe('Null when that lesson has no page in this build.') })).describe('The curriculum\'s prerequisites of the lesson, in its order.'),
-  sources: z.array(z.strictObject({ id: z.string(), title: z.string(), url: z.string() })).describe('Accepted sources of the lesson\'s topics, in topic order.'),
+  prerequisites: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        title: z.string(),
+        href: z.string().nullable().describe('Null when that lesson has no page in this build.'),
+      }),
+    )
+    .describe("The curriculum's prerequisites of the lesson, in its order."),
+  sources: z
+    .array(z.strictObject({ id: z.string(), title: z.string(), url: z.string() }))
+    .describe("Accepted sources of the lesson's topics, in topic order."),
   prev: LessonLinkSchema.nullable(),
   next: LessonLinkSchema.nullable(),
   terms: z.array(z.strictObject({ term: z.string(), slug: z.string() })),

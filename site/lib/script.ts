@@ -6,5 +6,11 @@
  * literals, block comments or strings over several lines, so no line is part of one.
  */
 export function compactScript(source: string): string {
-  return source.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('//')).join('\n') + '\n';
+  return (
+    source
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('//'))
+      .join('\n') + '\n'
+  );
 }

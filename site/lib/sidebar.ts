@@ -3,8 +3,16 @@
 // (site/routes/sidebar.json.ts), so a 200-lesson course does not repeat 200 links on every page.
 import { lessonHref } from './url.ts';
 
-export interface SidebarLesson { id: string; title: string; href: string }
-export interface SidebarModule { id: string; title: string; lessons: SidebarLesson[] }
+export interface SidebarLesson {
+  id: string;
+  title: string;
+  href: string;
+}
+export interface SidebarModule {
+  id: string;
+  title: string;
+  lessons: SidebarLesson[];
+}
 
 interface CourseData {
   curriculum: { modules: { id: string; title: string; lessons: { id: string; slug: string; title: string }[] }[] };
@@ -14,7 +22,13 @@ interface CourseData {
 export function sidebarModules(course: CourseData | undefined): SidebarModule[] {
   const included = new Set(course?.lessons.filter((l) => l.included).map((l) => l.id) ?? []);
   return (course?.curriculum.modules ?? [])
-    .map((m) => ({ id: m.id, title: m.title, lessons: m.lessons.filter((l) => included.has(l.id)).map((l) => ({ id: l.id, title: l.title, href: lessonHref(l) })) }))
+    .map((m) => ({
+      id: m.id,
+      title: m.title,
+      lessons: m.lessons
+        .filter((l) => included.has(l.id))
+        .map((l) => ({ id: l.id, title: l.title, href: lessonHref(l) })),
+    }))
     .filter((m) => m.lessons.length > 0);
 }
 

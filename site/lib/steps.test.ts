@@ -6,10 +6,39 @@ import type { SegmentView } from './page-schema.ts';
 import { readalongSteps, splitLead, topLevelHeadings } from './steps.ts';
 
 const html = (text: string): SegmentView => ({ kind: 'html', html: anchorHeadings(text, new Set()).html });
-const ref = (file: string, startLine = 1): SegmentView => ({ kind: 'code', code: 'x', lang: 'js', meta: '', title: file, startLine, mark: [] });
-const plain: SegmentView = { kind: 'code', code: 'npm test', lang: 'sh', meta: '', title: null, startLine: null, mark: [] };
+const ref = (file: string, startLine = 1): SegmentView => ({
+  kind: 'code',
+  code: 'x',
+  lang: 'js',
+  meta: '',
+  title: file,
+  startLine,
+  mark: [],
+});
+const plain: SegmentView = {
+  kind: 'code',
+  code: 'npm test',
+  lang: 'sh',
+  meta: '',
+  title: null,
+  startLine: null,
+  mark: [],
+};
 /** The visible text of segments, tags dropped, for compact assertions. */
-const text = (segments: SegmentView[]) => segments.map((s) => (s.kind === 'html' ? s.html.replace(/<a class="heading-anchor"[\s\S]*?<\/a>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() : s.kind === 'code' ? `[${s.title ?? s.lang}]` : `[${s.kind}]`)).filter(Boolean);
+const text = (segments: SegmentView[]) =>
+  segments
+    .map((s) =>
+      s.kind === 'html'
+        ? s.html
+            .replace(/<a class="heading-anchor"[\s\S]*?<\/a>/g, '')
+            .replace(/<[^>]+>/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim()
+        : s.kind === 'code'
+          ? `[${s.title ?? s.lang}]`
+          : `[${s.kind}]`,
+    )
+    .filter(Boolean);
 
 test('a step is a code reference, the heading right before it and the prose after it', () => {
   const parts = readalongSteps([
@@ -22,11 +51,14 @@ test('a step is a code reference, the heading right before it and the prose afte
     html('<p>Explains b.</p><h2>Summary</h2><p>The end.</p>'),
   ]);
   assert.deepEqual(text(parts.intro), ['Intro.']);
-  assert.deepEqual(parts.steps.map((s) => ({ lead: text(s.lead), code: s.code.title, text: text(s.text) })), [
-    { lead: ['The source'], code: 'src/a.js', text: ['Explains a.'] },
-    { lead: [], code: 'src/a.js', text: ['Explains a again.'] },
-    { lead: ['Consuming Before b.'], code: 'src/b.js', text: ['Explains b. Summary The end.'] },
-  ]);
+  assert.deepEqual(
+    parts.steps.map((s) => ({ lead: text(s.lead), code: s.code.title, text: text(s.text) })),
+    [
+      { lead: ['The source'], code: 'src/a.js', text: ['Explains a.'] },
+      { lead: [], code: 'src/a.js', text: ['Explains a again.'] },
+      { lead: ['Consuming Before b.'], code: 'src/b.js', text: ['Explains b. Summary The end.'] },
+    ],
+  );
   assert.equal(parts.steps[1]!.code.startLine, 16);
 });
 
@@ -37,12 +69,23 @@ test('no code reference: no steps, the whole doc is the intro', () => {
 
 test('plain code blocks, diagrams and errors stay in the prose of their step', () => {
   const diagram: SegmentView = { kind: 'error', message: 'bad ref' };
-  const parts = readalongSteps([ref('src/a.js'), html('<p>Run it:</p>'), plain, diagram, html('<h3>Next</h3>'), plain, ref('src/b.js')]);
-  assert.deepEqual(text(parts.intro), []);
-  assert.deepEqual(parts.steps.map((s) => [text(s.lead), text(s.text)]), [
-    [[], ['Run it:', '[sh]', '[error]']],
-    [['Next', '[sh]'], []],
+  const parts = readalongSteps([
+    ref('src/a.js'),
+    html('<p>Run it:</p>'),
+    plain,
+    diagram,
+    html('<h3>Next</h3>'),
+    plain,
+    ref('src/b.js'),
   ]);
+  assert.deepEqual(text(parts.intro), []);
+  assert.deepEqual(
+    parts.steps.map((s) => [text(s.lead), text(s.text)]),
+    [
+      [[], ['Run it:', '[sh]', '[error]']],
+      [['Next', '[sh]'], []],
+    ],
+  );
 });
 
 test('a run of headings leads together; the last heading wins over earlier sections', () => {

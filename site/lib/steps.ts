@@ -24,7 +24,21 @@ export function isCodeReference(segment: SegmentView): segment is CodeReference 
   return segment.kind === 'code' && segment.title !== null;
 }
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /** Start and end offsets of the headings (h1-h6, with the anchor wrapper of headings.ts) at the top level of `html`. */
 export function topLevelHeadings(html: string): Array<{ start: number; end: number }> {

@@ -21,7 +21,10 @@ export function fileTree(paths: string[]): TreeNode[] {
       if (node.children) level = node.children;
     });
   }
-  const sort = (nodes: TreeNode[]): TreeNode[] => nodes.sort((a, b) => Number(!a.children) - Number(!b.children) || a.name.localeCompare(b.name)).map((n) => (n.children ? { ...n, children: sort(n.children) } : n));
+  const sort = (nodes: TreeNode[]): TreeNode[] =>
+    nodes
+      .sort((a, b) => Number(!a.children) - Number(!b.children) || a.name.localeCompare(b.name))
+      .map((n) => (n.children ? { ...n, children: sort(n.children) } : n));
   return sort(root);
 }
 

@@ -18,9 +18,13 @@ export async function GET(): Promise<Response> {
         const entry = styles.get(style.name) ?? { style, svgs: [] };
         styles.set(style.name, entry);
         // The SVGs that carry this style's class (a light and dark pair has one each).
-        for (const svg of [drawn.svg, drawn.light, drawn.dark]) if (svg && (/^<svg\b[^>]*\sclass="([^"]*)"/.exec(svg)?.[1] ?? '').split(/\s+/).includes(style.name)) entry.svgs.push(svg);
+        for (const svg of [drawn.svg, drawn.light, drawn.dark])
+          if (svg && (/^<svg\b[^>]*\sclass="([^"]*)"/.exec(svg)?.[1] ?? '').split(/\s+/).includes(style.name))
+            entry.svgs.push(svg);
       }
     }
   }
-  return new Response([...styles.values()].map((s) => pruneStyle(s.style, s.svgs)).join('\n'), { headers: { 'content-type': 'text/css; charset=utf-8' } });
+  return new Response([...styles.values()].map((s) => pruneStyle(s.style, s.svgs)).join('\n'), {
+    headers: { 'content-type': 'text/css; charset=utf-8' },
+  });
 }

@@ -8,10 +8,17 @@ import { siteOptions } from '../lib/options.ts';
 
 export async function getStaticPaths() {
   const lessons = await getCollection('codelabgen-lessons');
-  return lessons.map((entry) => ({ params: { lesson: `${entry.data.id}-${entry.data.slug}`, folder: entry.data.folder }, props: { dir: entry.data.dir, folder: entry.data.folder, at: entry.data.verification.at } }));
+  return lessons.map((entry) => ({
+    params: { lesson: `${entry.data.id}-${entry.data.slug}`, folder: entry.data.folder },
+    props: { dir: entry.data.dir, folder: entry.data.folder, at: entry.data.verification.at },
+  }));
 }
 
 export function GET({ props }: APIContext<{ dir: string; folder: string; at: string | null }>): Response {
-  const zip = lessonZip(props.folder, readLessonDownload(siteOptions().course, props.dir), props.at ? new Date(props.at) : undefined);
+  const zip = lessonZip(
+    props.folder,
+    readLessonDownload(siteOptions().course, props.dir),
+    props.at ? new Date(props.at) : undefined,
+  );
   return new Response(new Blob([zip as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': 'application/zip' } });
 }

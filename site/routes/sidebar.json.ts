@@ -7,6 +7,8 @@ import { sidebarModules } from '../lib/sidebar.ts';
 export async function GET(): Promise<Response> {
   const course = await courseEntry();
   const modules = sidebarModules(course?.data);
-  const body = Object.fromEntries(modules.map((m) => [m.id, m.lessons.map((l) => [l.id, plainTitle(l.title), l.href])]));
+  const body = Object.fromEntries(
+    modules.map((m) => [m.id, m.lessons.map((l) => [l.id, plainTitle(l.title), l.href])]),
+  );
   return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 }
