@@ -1,7 +1,12 @@
 // Runs the Node test files (`node --test` over the same folders) with the slowest files started
 // first, so that four at a time finish together instead of one long file running alone at the end
 // (`node --test` itself always runs files in alphabetical order). Prints the spec report, then the
-// slowest files: keep SLOW_FIRST in step with that list. Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order)
+// slowest files: keep SLOW_FIRST in step with that list.
+// It cannot hang (docs/testing.md): every test file fails after CODELABGEN_TEST_TIMEOUT_MS (default 15
+// minutes; a test's own `timeout` is usually shorter), a file's process exits once its tests end even
+// with handles left open, processes the tests leave behind are named and killed at the end, and past
+// CODELABGEN_TESTS_DEADLINE_S (default 25 minutes) the run stops, naming the tests still running.
+// Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order)
 import { globSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -9,6 +14,7 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type GroupMember, groupMembers, killAll, ownGroup } from './process-group.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PATTERNS = [
@@ -18,6 +24,7 @@ const PATTERNS = [
   'site/**/*.test.ts',
   'examples/*.test.ts',
   'bench/**/*.test.ts',
+  'scripts/**/*.test.ts',
 ];
 /** Files that take longest (a serial chain of site builds, installs or CLI runs), slowest first. */
 const SLOW_FIRST = [
@@ -55,18 +62,71 @@ for (const file of SLOW_FIRST)
     );
 const files = positionals.length > 0 ? positionals : [...slowFirst, ...all.filter((file) => !slowFirst.includes(file))];
 
+const TEST_TIMEOUT_MS = Number(process.env.CODELABGEN_TEST_TIMEOUT_MS ?? 900_000);
+const DEADLINE_S = Number(process.env.CODELABGEN_TESTS_DEADLINE_S ?? 1500);
+
+// Processes already in this process group (the shell, npm, a pipe's other end): never swept.
+const group = ownGroup();
+const before = new Set(groupMembers(group).map((member) => member.pid));
+const leftBehind = (): GroupMember[] => groupMembers(group).filter((member) => !before.has(member.pid));
+
 const durations = new Map<string, number>(); // file → ms
+const running = new Map<string, string>(); // "file\0nesting\0name" → "file › name", from dequeue (it starts) to complete
 let failed = false;
-const stream = run({ files: files.map((file) => path.resolve(REPO, file)), concurrency: Number(values.concurrency) });
-stream.on('test:fail', () => (failed = true));
+const stream = run({
+  files: files.map((file) => path.resolve(REPO, file)),
+  concurrency: Number(values.concurrency),
+  timeout: TEST_TIMEOUT_MS,
+  forceExit: true,
+});
+const testKey = (data: { file?: string; nesting: number; name: string }) =>
+  `${data.file ?? ''}\0${data.nesting}\0${data.name}`;
+stream.on('test:dequeue', (data) => {
+  const file = data.file === undefined ? '' : path.relative(REPO, data.file);
+  if (data.name !== data.file) running.set(testKey(data), `${file} › ${data.name}`);
+});
+stream.on('test:fail', (data) => {
+  failed = true;
+  // A whole file past the timeout: its process is killed; name the tests it was still running.
+  if (data.file !== undefined && data.name === data.file) {
+    const file = path.relative(REPO, data.file);
+    const hung = [...running].filter(([key]) => key.startsWith(`${data.file}\0`));
+    for (const [key, name] of hung) {
+      process.stdout.write(
+        `node-tests: ${file} stopped (${String(data.details.error?.cause ?? data.details.error)}); hung: ${name}\n`,
+      );
+      running.delete(key);
+    }
+  }
+});
 stream.on('test:complete', (data) => {
+  running.delete(testKey(data));
   // A file's own entry: its name is its path.
   if (data.file !== undefined && data.name === data.file)
     durations.set(path.relative(REPO, data.file), data.details.duration_ms);
 });
+
+const deadline = setTimeout(() => {
+  process.stdout.write(`\nnode-tests: still running after the ${DEADLINE_S} s deadline, stopped:\n`);
+  for (const name of running.values()) process.stdout.write(`  hung: ${name}\n`);
+  const leftover = leftBehind();
+  for (const member of leftover) process.stdout.write(`  killed: ${member.pid} ${member.command}\n`);
+  killAll(leftover);
+  process.exit(1);
+}, DEADLINE_S * 1000);
+deadline.unref();
 const report = stream.compose(new spec());
 report.pipe(process.stdout, { end: false }); // stdout stays open for the list below
 await finished(report);
+clearTimeout(deadline);
+
+// What the tests started and did not stop (a server, a sandboxed lesson, a dev server): named, then killed.
+const leftover = leftBehind();
+if (leftover.length > 0) {
+  process.stdout.write(`\nnode-tests: ${leftover.length} process(es) the tests left running, killed:\n`);
+  for (const member of leftover) process.stdout.write(`  ${member.pid} ${member.command}\n`);
+  killAll(leftover);
+}
 
 const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, 15);
 process.stdout.write(`\nslowest test files (wall time while ${values.concurrency} ran at once):\n`);

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { groupMembers, killAll } from './process-group.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name: string) => path.join(REPO, 'node_modules', '.bin', name);
@@ -34,6 +35,8 @@ const e2eEnv = { CODELABGEN_E2E_DIR: e2eDir };
 
 const STEPS: Step[] = [
   { name: 'build', after: [], command: [node, 'scripts/build.mjs'] },
+  // Formatting and lint rules (biome.json).
+  { name: 'lint', after: [], command: [bin('biome'), 'check', '.'] },
   { name: 'tsc', after: ['build'], command: [bin('tsc'), '-p', 'tsconfig.json'], background: true },
   { name: 'astro-check', after: ['build'], command: [node, 'scripts/astro-check.mjs'], background: true },
   { name: 'node tests', after: ['build'], command: [node, 'scripts/node-tests.ts'], background: true },
@@ -61,6 +64,10 @@ interface Done {
   seconds: number;
 }
 
+// No step may run longer than this (s): past it the step is stopped, with the processes it still
+// had named (CODELABGEN_STEP_DEADLINE_S; the Node tests have their own, shorter deadline).
+const STEP_DEADLINE_S = Number(process.env.CODELABGEN_STEP_DEADLINE_S ?? 1800);
+
 const started = Date.now();
 const elapsed = () => (Date.now() - started) / 1000;
 const done = new Map<string, Done>();
@@ -80,8 +87,15 @@ function runStep(step: Step): Promise<void> {
     cwd: REPO,
     env: { ...process.env, ...step.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // a process group of its own: whatever it leaves running is found and stopped
   });
   running.set(step.name, child);
+  const deadline = setTimeout(() => {
+    const members = child.pid === undefined ? [] : groupMembers(child.pid);
+    output += `\ntest-all: ${step.name} still running after the ${STEP_DEADLINE_S} s deadline, stopped:\n`;
+    for (const member of members) output += `  ${member.pid} ${member.command}\n`;
+    killAll(members);
+  }, STEP_DEADLINE_S * 1000);
   // Set before the child starts its own processes (they inherit it). The e2e builds and the browser
   // tests keep the normal priority: they wait for pages most of the time, and when they do need the
   // CPU they get it at once, so that they are not the last thing running while a core idles.
@@ -96,7 +110,15 @@ function runStep(step: Step): Promise<void> {
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
   return new Promise((resolve) => {
     const finish = (result: Result, note = '') => {
+      clearTimeout(deadline);
       running.delete(step.name);
+      // What the step's processes started and left behind (a server, a browser) ends with it.
+      const leftover = child.pid === undefined ? [] : groupMembers(child.pid);
+      if (leftover.length > 0) {
+        output += `\ntest-all: ${step.name} left ${leftover.length} process(es) running, killed:\n`;
+        for (const member of leftover) output += `  ${member.pid} ${member.command}\n`;
+        killAll(leftover);
+      }
       const seconds = elapsed() - start;
       done.set(step.name, { result, start, seconds });
       process.stdout.write(
@@ -145,7 +167,7 @@ function summary(): string {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    for (const child of running.values()) child.kill(signal);
+    for (const child of running.values()) if (child.pid !== undefined) killAll(groupMembers(child.pid));
     if (ownE2eDir) rmSync(e2eDir, { recursive: true, force: true });
     process.exit(signal === 'SIGINT' ? 130 : 143);
   });

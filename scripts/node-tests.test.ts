@@ -1,0 +1,67 @@
+// The test runner cannot hang (docs/testing.md): a test that never ends is failed and named, and the
+// process it left running is killed.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Without the variable `node --test` sets for its own files, the runner below runs as npm test runs it.
+const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+
+/** Running, not merely a zombie that its new parent has not reaped yet. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+test('a hung test fails after the test timeout, is named, and the process it started is killed', {
+  timeout: 120_000,
+}, (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-hang-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const pidFile = path.join(dir, 'pid');
+  const result = spawnSync(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...env, CODELABGEN_TEST_TIMEOUT_MS: '10000', HANG_PIDFILE: pidFile },
+    timeout: 100_000,
+  });
+  assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
+  assert.equal(result.status, 1, result.stdout);
+  assert.match(
+    result.stdout,
+    /hangs\.fixture\.ts stopped \(test timed out after 10000ms\); hung: scripts\/fixtures\/hangs\.fixture\.ts › waits forever on a child that never exits/,
+  );
+  assert.match(result.stdout, /✔ finishes at once/);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  assert.match(result.stdout, new RegExp(`process\\(es\\) the tests left running, killed:\\n  ${pid} sleep 3600`));
+  assert.equal(alive(pid), false, `the child ${pid} the hung test started is still running`);
+});
+
+test('past the deadline the run stops and names the tests still running', { timeout: 120_000 }, (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-hang-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const pidFile = path.join(dir, 'pid');
+  const result = spawnSync(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...env, CODELABGEN_TESTS_DEADLINE_S: '10', HANG_PIDFILE: pidFile },
+    timeout: 100_000,
+  });
+  assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
+  assert.equal(result.status, 1, result.stdout);
+  assert.match(
+    result.stdout,
+    /still running after the 10 s deadline, stopped:\n  hung: scripts\/fixtures\/hangs\.fixture\.ts › waits forever on a child that never exits/,
+  );
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  assert.equal(alive(pid), false, `the child ${pid} the hung test started is still running`);
+});
