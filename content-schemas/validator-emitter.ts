@@ -1,5 +1,6 @@
 // The validator emitter: compiles a zod schema node to a plain function (naming, sharing and
 // ordering the emitted functions, constants and field tables). Used by generate-validators.ts.
+import { createHash } from 'node:crypto';
 import { emitArray, emitObject, emitRecord, emitUnion } from './validator-containers.ts';
 import { plainChecks, Unsupported, type Def, type EmitContext, type Node } from './validator-emit-context.ts';
 import { emitNumber, emitOneOf, emitString } from './validator-scalars.ts';
@@ -34,28 +35,46 @@ export class Emitter implements EmitContext {
   private emit(node: Node): string {
     const known = this.names.get(node);
     if (known !== undefined) return known;
-    const name = `v${this.names.size}`;
-    this.names.set(node, name);
     let body: string;
+    let inexact = false;
     const calls = new Set<string>();
     this.calls.push(calls);
     try {
       body = this.body(node);
-      if ([...calls].some((called) => this.inexact.has(called))) this.inexact.add(name);
+      inexact = [...calls].some((called) => this.inexact.has(called));
     } catch (error) {
       if (!(error instanceof Unsupported)) throw error;
       body = `  return FAIL; // ${error.message}: zod decides`;
-      this.inexact.add(name);
+      inexact = true;
     } finally {
       this.calls.pop();
     }
+    // Named by what it does, not by when it was met: a schema change renames only the functions
+    // it changes (and those that call them), so the generated file's diff stays as small as the change.
     const same = this.byBody.get(body);
-    if (same !== undefined) this.bodies.push(`const ${name} = ${same};`);
-    else {
+    const name = same ?? this.unique('v', body);
+    if (same === undefined) {
       this.byBody.set(body, name);
       this.bodies.push(`function ${name}(v: any): any {\n${body}\n}`);
     }
+    if (inexact) this.inexact.add(name);
+    this.names.set(node, name);
     return name;
+  }
+
+  private readonly taken = new Map<string, string>(); // name → the code it names
+
+  /** `prefix` and a short hash of `code`: the same code always gets the same name. */
+  private unique(prefix: string, code: string): string {
+    const hash = createHash('sha256').update(code).digest('hex');
+    for (let length = 8; ; length += 4) {
+      const name = `${prefix}_${hash.slice(0, length)}`;
+      const holder = this.taken.get(name);
+      if (holder === undefined || holder === code) {
+        this.taken.set(name, code);
+        return name;
+      }
+    }
   }
 
   private readonly constantNames = new Map<string, string>();
@@ -64,15 +83,20 @@ export class Emitter implements EmitContext {
   constant(code: string): string {
     const known = this.constantNames.get(code);
     if (known !== undefined) return known;
-    const name = `c${this.constants.length}`;
+    const name = this.unique('c', code);
     this.constants.push(`const ${name} = ${code};`);
     this.constantNames.set(code, name);
     return name;
   }
 
+  private readonly tableNames = new Map<string, string>();
+
   table(code: string): string {
-    const name = `t${this.tables.length}`;
+    const known = this.tableNames.get(code);
+    if (known !== undefined) return known;
+    const name = this.unique('t', code);
     this.tables.push(`const ${name}: Field[] = ${code};`);
+    this.tableNames.set(code, name);
     return name;
   }
 

@@ -6,1390 +6,1028 @@ import { FAIL, arr, isObject, obj, str, url, type Field } from './validator-help
 
 export { FAIL };
 
-const c0 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site"]);
-const c1 = new Set<unknown>([1]);
-const c2 = new Set<unknown>(["node","python","python-uv","custom"]);
-const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
-const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
-const c5 = new Set<string>(["sandbox","max_write_mb"]);
-const c6 = new Set<unknown>(["auto","required","off"]);
-const c7 = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
-const c8 = new Set<unknown>(["done","verified","all"]);
-const c9 = [/^#[0-9a-fA-F]{6}$/];
-const c10 = [/^https?:\/\/\S*\{path\}\S*$/];
-const c11 = /^https?$/;
-const c12 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
-const c13 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
-const c14 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
-const c15 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
-const c16 = new Set<unknown>(["candidate","accepted","rejected"]);
-const c17 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
-const c18 = new Set<string>(["id","source","title","summary","importance"]);
-const c19 = new Set<unknown>(["core","useful","optional"]);
-const c20 = new Set<string>(["title","summary","audience","modules"]);
-const c21 = new Set<string>(["id","slug","title","summary","lessons"]);
-const c22 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
-const c23 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c24 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
-const c25 = new Set<string>(["path","purpose"]);
-const c26 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
-const c27 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
-const c28 = new Set<string>(["passed","failed","skipped","total"]);
-const c29 = [/^sha256:[0-9a-f]{64}$/];
-const c30 = new Set<unknown>(["bwrap","none"]);
-const c31 = new Set<string>(["term","slug","definition","aliases","lessons"]);
-const c32 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
-const c33 = new Set<unknown>(["pass","revise"]);
-const c34 = new Set<string>(["severity","where","text"]);
-const c35 = new Set<unknown>(["blocker","major","minor","nit"]);
-const c36 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
-const c37 = new Set<unknown>(["ok","failed","needs-user"]);
-const c38 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c39 = new Set<string>(["phase","status","artifacts","notes"]);
-const c40 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
-const c41 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
-const c42 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
-const c43 = new Set<string>(["phase","entered_at","seq"]);
-const c44 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
-const c45 = new Set<string>(["reason","by","at"]);
-const c46 = new Set<unknown>(["user","fix-budget"]);
-const c47 = new Set<string>(["reason","at"]);
-const c48 = new Set<string>(["from","to","note","at"]);
-const c49 = new Set<string>(["code_hash","at","run"]);
-const c50 = new Set<string>(["run","code_hash","note"]);
-const c51 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
-const c52 = [/^t[1-9][0-9]{0,9}$/];
-const c53 = [/^[a-z][a-z0-9-]{0,63}$/];
-const c54 = new Set<unknown>(["running","done","failed","reset"]);
-const c55 = new Set<string>(["at","seq","out","pages","lessons"]);
-const c56 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
-const c57 = new Set<unknown>(["course.init"]);
-const c58 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved","approval"]);
-const c59 = new Set<unknown>(["phase.advance"]);
-const c60 = new Set<unknown>(["command","elicitation"]);
-const c61 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed","approval"]);
-const c62 = new Set<unknown>(["lessons.register"]);
-const c63 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c64 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted","approval"]);
-const c65 = new Set<unknown>(["lesson.stage"]);
-const c66 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c67 = new Set<unknown>([true]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c69 = new Set<unknown>(["lesson.verified"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c71 = new Set<unknown>(["lesson.fail"]);
-const c72 = new Set<unknown>(["state fail","verify"]);
-const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c74 = new Set<unknown>(["lesson.fail_note"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c76 = new Set<unknown>(["lesson.block"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted","approval"]);
-const c78 = new Set<unknown>(["lesson.unblock"]);
-const c79 = new Set<unknown>(["lesson.stale"]);
-const c80 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c81 = new Set<unknown>(["task.start"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c83 = new Set<unknown>(["task.heartbeat"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c85 = new Set<unknown>(["task.finish"]);
-const c86 = new Set<unknown>(["done","failed"]);
-const c87 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c88 = new Set<unknown>(["task.reset"]);
-const c89 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c90 = new Set<unknown>(["log"]);
-const c91 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c92 = new Set<unknown>(["site.build"]);
-const c93 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v282], ["lesson.stage", v289], ["lesson.verified", v300], ["lesson.fail", v307], ["lesson.fail_note", v321], ["lesson.block", v326], ["lesson.unblock", v329], ["lesson.stale", v337], ["task.start", v340], ["task.heartbeat", v346], ["task.finish", v349], ["task.reset", v353], ["log", v355], ["site.build", v362]]);
-const c94 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c95 = new Set<unknown>([3]);
-const c96 = new Set<string>(["title","topic"]);
-const c97 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c98 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c99 = new Set<string>(["kind","lesson","at","text"]);
-const c100 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
-const c101 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c102 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
-const c103 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c104 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c105 = new Set<string>(["at","reason","cleared_at"]);
-const c106 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c107 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c108 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c109 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c110 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c111 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c112 = new Set<string>(["kind","count","entries"]);
-const c113 = new Set<string>(["at","lesson","data"]);
-const c114 = new Set<string>(["at","pages","lessons"]);
+const c_aafbc751 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site"]);
+const c_b60a75a0 = new Set<unknown>([1]);
+const c_d2852f04 = new Set<unknown>(["node","python","python-uv","custom"]);
+const c_18db6640 = [/^[1-9][0-9]{0,5}[smh]$/];
+const c_2d8765d8 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
+const c_8cabe376 = new Set<string>(["sandbox","max_write_mb"]);
+const c_ffed88a3 = new Set<unknown>(["auto","required","off"]);
+const c_24ecd0fb = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
+const c_565561b4 = new Set<unknown>(["done","verified","all"]);
+const c_8215b643 = [/^#[0-9a-fA-F]{6}$/];
+const c_ffc6cf7f = [/^https?:\/\/\S*\{path\}\S*$/];
+const c_aa5bbf7e = /^https?$/;
+const c_8e618603 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
+const c_d0eb309e = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
+const c_e4349816 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
+const c_3d299d09 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
+const c_70d5b15a = new Set<unknown>(["candidate","accepted","rejected"]);
+const c_839cd990 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
+const c_b44c7abb = new Set<string>(["id","source","title","summary","importance"]);
+const c_3a798796 = new Set<unknown>(["core","useful","optional"]);
+const c_c668a42f = new Set<string>(["title","summary","audience","modules"]);
+const c_a46e3bb0 = new Set<string>(["id","slug","title","summary","lessons"]);
+const c_c80627c6 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
+const c_087760a7 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
+const c_d25f029b = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
+const c_7ae230b6 = new Set<string>(["path","purpose"]);
+const c_35899d0e = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
+const c_fec13588 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
+const c_c2f2f527 = new Set<string>(["passed","failed","skipped","total"]);
+const c_494b722a = [/^sha256:[0-9a-f]{64}$/];
+const c_d4256d16 = new Set<unknown>(["bwrap","none"]);
+const c_df2a2524 = new Set<string>(["term","slug","definition","aliases","lessons"]);
+const c_bc67e63d = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
+const c_12e6d85d = new Set<unknown>(["pass","revise"]);
+const c_d00fa75a = new Set<string>(["severity","where","text"]);
+const c_668bd12c = new Set<unknown>(["blocker","major","minor","nit"]);
+const c_0828c2f4 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
+const c_79c18949 = new Set<unknown>(["ok","failed","needs-user"]);
+const c_4ebf11ae = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
+const c_cbc88d0f = new Set<string>(["phase","status","artifacts","notes"]);
+const c_43659046 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
+const c_a4765464 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
+const c_337455c3 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
+const c_c38de4db = new Set<string>(["phase","entered_at","seq"]);
+const c_2f9a47e3 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
+const c_82b5637f = new Set<string>(["reason","by","at"]);
+const c_19078880 = new Set<unknown>(["user","fix-budget"]);
+const c_10107a7b = new Set<string>(["reason","at"]);
+const c_404a7fab = new Set<string>(["from","to","note","at"]);
+const c_4efdaf58 = new Set<string>(["code_hash","at","run"]);
+const c_e632589c = new Set<string>(["run","code_hash","note"]);
+const c_a334cc3e = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
+const c_76992156 = [/^t[1-9][0-9]{0,9}$/];
+const c_f4f4da1a = [/^[a-z][a-z0-9-]{0,63}$/];
+const c_a7e962d1 = new Set<unknown>(["running","done","failed","reset"]);
+const c_11f13783 = new Set<string>(["at","seq","out","pages","lessons"]);
+const c_8d0955b6 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
+const c_12480249 = new Set<unknown>(["course.init"]);
+const c_065ad6ae = new Set<string>(["seq","ts","pid","command","kind","from","to","approved","approval"]);
+const c_fac376f9 = new Set<unknown>(["phase.advance"]);
+const c_134c218a = new Set<unknown>(["command","elicitation"]);
+const c_499bccfe = new Set<string>(["seq","ts","pid","command","kind","lessons","removed","approval"]);
+const c_07f7f814 = new Set<unknown>(["lessons.register"]);
+const c_2c93ceca = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c_e251ee86 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted","approval"]);
+const c_56702a0d = new Set<unknown>(["lesson.stage"]);
+const c_e744eb0f = new Set<string>(["verdict","reviewer","round","findings"]);
+const c_07081eed = new Set<unknown>([true]);
+const c_d0abe3f8 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c_736a530e = new Set<unknown>(["lesson.verified"]);
+const c_141648d4 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c_2d967460 = new Set<unknown>(["lesson.fail"]);
+const c_38c1f3ab = new Set<unknown>(["state fail","verify"]);
+const c_af6e4f9a = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c_69f6557b = new Set<unknown>(["lesson.fail_note"]);
+const c_defb731a = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c_921c6cd8 = new Set<unknown>(["lesson.block"]);
+const c_a24dcc63 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted","approval"]);
+const c_33eb997f = new Set<unknown>(["lesson.unblock"]);
+const c_97f0085f = new Set<unknown>(["lesson.stale"]);
+const c_21355cdf = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c_98370abc = new Set<unknown>(["task.start"]);
+const c_c88e08c4 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c_85938992 = new Set<unknown>(["task.heartbeat"]);
+const c_c724d4a4 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c_3f5dc96a = new Set<unknown>(["task.finish"]);
+const c_e3f8a5fc = new Set<unknown>(["done","failed"]);
+const c_a2bb53b4 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c_9ebe3480 = new Set<unknown>(["task.reset"]);
+const c_2a957e4a = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c_71e78cf9 = new Set<unknown>(["log"]);
+const c_25a97bec = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c_57b0c430 = new Set<unknown>(["site.build"]);
+const c_3878be7a = new Map<unknown, (v: any) => any>([["course.init", v_38fb8f7f], ["phase.advance", v_e78578b0], ["lessons.register", v_2fce3b23], ["lesson.stage", v_28f158d5], ["lesson.verified", v_958e21db], ["lesson.fail", v_73d37a6a], ["lesson.fail_note", v_b0628d94], ["lesson.block", v_31d9a11c], ["lesson.unblock", v_c9af977d], ["lesson.stale", v_1b7058bc], ["task.start", v_c6de10f9], ["task.heartbeat", v_a7f9eb99], ["task.finish", v_0ca3d24c], ["task.reset", v_11528146], ["log", v_60f12134], ["site.build", v_c1b98ca0]]);
+const c_04d38c5e = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c_10644036 = new Set<unknown>([3]);
+const c_83bbe6b8 = new Set<string>(["title","topic"]);
+const c_cf2b3bd5 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c_53f02d0a = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c_52d59163 = new Set<string>(["kind","lesson","at","text"]);
+const c_7063bc63 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c_4cbc538a = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c_c4b49804 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
+const c_80c99d3a = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c_f7fa1b65 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c_9bc60240 = new Set<string>(["at","reason","cleared_at"]);
+const c_80b1fe3b = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c_6a3ce4f6 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c_c43040e0 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c_3c04981d = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c_a744e514 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c_36a2c511 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c_d15e901b = new Set<string>(["kind","count","entries"]);
+const c_d65ce1cc = new Set<string>(["at","lesson","data"]);
+const c_f675edc0 = new Set<string>(["at","pages","lessons"]);
 
-function v2(v: any): any {
-  return c1.has(v) ? v : FAIL;
+function v_20607f98(v: any): any {
+  return c_b60a75a0.has(v) ? v : FAIL;
 }
-function v1(v: any): any {
-  return v === undefined ? 1 : v2(v);
+function v_5e75d33a(v: any): any {
+  return v === undefined ? 1 : v_20607f98(v);
 }
-function v4(v: any): any {
+function v_c87c0743(v: any): any {
   return str(v, 1, 200, null);
 }
-function v3(v: any): any {
-  return v === undefined ? undefined : v4(v);
+function v_18511323(v: any): any {
+  return v === undefined ? undefined : v_c87c0743(v);
 }
-function v6(v: any): any {
+function v_deab389f(v: any): any {
   return str(v, -1, 500, null);
 }
-function v5(v: any): any {
-  return v === undefined ? undefined : v6(v);
+function v_512fa1b9(v: any): any {
+  return v === undefined ? undefined : v_deab389f(v);
 }
-function v8(v: any): any {
+function v_6d08aae4(v: any): any {
   return str(v, -1, 40, null);
 }
-function v7(v: any): any {
-  return v === undefined ? undefined : v8(v);
+function v_ef83a63d(v: any): any {
+  return v === undefined ? undefined : v_6d08aae4(v);
 }
-function v10(v: any): any {
-  return c2.has(v) ? v : FAIL;
+function v_5b9ddf67(v: any): any {
+  return c_d2852f04.has(v) ? v : FAIL;
 }
-function v9(v: any): any {
-  return v === undefined ? "node" : v10(v);
+function v_c5c27dff(v: any): any {
+  return v === undefined ? "node" : v_5b9ddf67(v);
 }
-function v13(v: any): any {
+function v_ed9d2521(v: any): any {
   return str(v, 1, 4096, null);
 }
-function v12(v: any): any {
-  return arr(v, 1, -1, v13);
+function v_04de616b(v: any): any {
+  return arr(v, 1, -1, v_ed9d2521);
 }
-function v11(v: any): any {
-  return v === undefined ? undefined : v12(v);
+function v_7a74c342(v: any): any {
+  return v === undefined ? undefined : v_04de616b(v);
 }
-function v15(v: any): any {
+function v_274cebea(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 && v <= 86400 ? v : FAIL;
 }
-function v14(v: any): any {
-  return v === undefined ? 300 : v15(v);
+function v_3a5d69c2(v: any): any {
+  return v === undefined ? 300 : v_274cebea(v);
 }
-function v17(v: any): any {
-  return str(v, -1, -1, c3);
+function v_a109ffaf(v: any): any {
+  return str(v, -1, -1, c_18db6640);
 }
-function v16(v: any): any {
-  return v === undefined ? "20m" : v17(v);
+function v_505a1a9b(v: any): any {
+  return v === undefined ? "20m" : v_a109ffaf(v);
 }
-function v21(v: any): any {
+function v_61459a4c(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 && v <= 100 ? v : FAIL;
 }
-function v20(v: any): any {
-  return v === undefined ? 3 : v21(v);
+function v_7727c18d(v: any): any {
+  return v === undefined ? 3 : v_61459a4c(v);
 }
-function v23(v: any): any {
+function v_9e731494(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 && v <= 100 ? v : FAIL;
 }
-function v22(v: any): any {
-  return v === undefined ? 2 : v23(v);
+function v_4e31ea22(v: any): any {
+  return v === undefined ? 2 : v_9e731494(v);
 }
-function v25(v: any): any {
+function v_15c384c1(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 && v <= 64 ? v : FAIL;
 }
-function v24(v: any): any {
-  return v === undefined ? 3 : v25(v);
+function v_62baaa91(v: any): any {
+  return v === undefined ? 3 : v_15c384c1(v);
 }
-function v19(v: any): any {
-  return obj(v, c4, t0);
+function v_6d457742(v: any): any {
+  return obj(v, c_2d8765d8, t_4cc10e0f);
 }
-function v18(v: any): any {
-  return v === undefined ? JSON.parse("{\"fix_attempts\":3,\"review_rounds\":2,\"parallel\":3}") : v19(v);
+function v_871dd208(v: any): any {
+  return v === undefined ? JSON.parse("{\"fix_attempts\":3,\"review_rounds\":2,\"parallel\":3}") : v_6d457742(v);
 }
-function v29(v: any): any {
-  return c6.has(v) ? v : FAIL;
+function v_e4262ee2(v: any): any {
+  return c_ffed88a3.has(v) ? v : FAIL;
 }
-function v28(v: any): any {
-  return v === undefined ? "auto" : v29(v);
+function v_9eb678b5(v: any): any {
+  return v === undefined ? "auto" : v_e4262ee2(v);
 }
-function v31(v: any): any {
+function v_0630523f(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 && v <= 1000000 ? v : FAIL;
 }
-function v30(v: any): any {
-  return v === undefined ? 100 : v31(v);
+function v_816c443c(v: any): any {
+  return v === undefined ? 100 : v_0630523f(v);
 }
-function v27(v: any): any {
-  return obj(v, c5, t1);
+function v_e539ff77(v: any): any {
+  return obj(v, c_8cabe376, t_ba1af765);
 }
-function v26(v: any): any {
-  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v27(v);
+function v_8f928e9f(v: any): any {
+  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v_e539ff77(v);
 }
-function v35(v: any): any {
-  return c8.has(v) ? v : FAIL;
+function v_6d26d76a(v: any): any {
+  return c_565561b4.has(v) ? v : FAIL;
 }
-function v34(v: any): any {
-  return v === undefined ? "done" : v35(v);
+function v_7651a3d2(v: any): any {
+  return v === undefined ? "done" : v_6d26d76a(v);
 }
-function v37(v: any): any {
+function v_c55c1678(v: any): any {
   return typeof v === 'boolean' ? v : FAIL;
 }
-function v36(v: any): any {
-  return v === undefined ? false : v37(v);
+function v_accf7a9e(v: any): any {
+  return v === undefined ? false : v_c55c1678(v);
 }
-function v39(v: any): any {
+function v_efc8be06(v: any): any {
   return str(v, 1, -1, null);
 }
-function v38(v: any): any {
-  return v === undefined ? undefined : v39(v);
+function v_cd9c3221(v: any): any {
+  return v === undefined ? undefined : v_efc8be06(v);
 }
-const v41 = v39;
-function v40(v: any): any {
-  return v === undefined ? undefined : v41(v);
-}
-function v43(v: any): any {
-  const s: any = str(v, -1, -1, c9);
+function v_4305204e(v: any): any {
+  const s: any = str(v, -1, -1, c_8215b643);
   return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
 }
-function v42(v: any): any {
-  return v === undefined ? undefined : v43(v);
+function v_fa62dab3(v: any): any {
+  return v === undefined ? undefined : v_4305204e(v);
 }
-function v45(v: any): any {
-  const s: any = str(v, -1, -1, c9);
+function v_b198130a(v: any): any {
+  const s: any = str(v, -1, -1, c_8215b643);
   return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
 }
-function v44(v: any): any {
-  return v === undefined ? undefined : v45(v);
+function v_e0c0d07b(v: any): any {
+  return v === undefined ? undefined : v_b198130a(v);
 }
-const v47 = v6;
-function v46(v: any): any {
-  return v === undefined ? undefined : v47(v);
+function v_332757e5(v: any): any {
+  return str(v, -1, -1, c_ffc6cf7f);
 }
-function v49(v: any): any {
-  return str(v, -1, -1, c10);
+function v_04c0dd46(v: any): any {
+  return v === undefined ? undefined : v_332757e5(v);
 }
-function v48(v: any): any {
-  return v === undefined ? undefined : v49(v);
+function v_7a33f054(v: any): any {
+  return url(v, true, true, c_aa5bbf7e, null, false);
 }
-function v51(v: any): any {
-  return url(v, true, true, c11, null, false);
+function v_7f6d504c(v: any): any {
+  return v === undefined ? undefined : v_7a33f054(v);
 }
-function v50(v: any): any {
-  return v === undefined ? undefined : v51(v);
+function v_e1a9cd1e(v: any): any {
+  return str(v, -1, -1, c_8e618603);
 }
-function v53(v: any): any {
-  return str(v, -1, -1, c12);
+function v_44082797(v: any): any {
+  return v === undefined ? "en" : v_e1a9cd1e(v);
 }
-function v52(v: any): any {
-  return v === undefined ? "en" : v53(v);
+function v_46aa7c7e(v: any): any {
+  return v === undefined ? undefined : v_c55c1678(v);
 }
-const v55 = v37;
-function v54(v: any): any {
-  return v === undefined ? undefined : v55(v);
+function v_61f1d8a7(v: any): any {
+  return obj(v, c_24ecd0fb, t_ef440d7d);
 }
-function v33(v: any): any {
-  return obj(v, c7, t2);
+function v_26b4b1a6(v: any): any {
+  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v_61f1d8a7(v);
 }
-function v32(v: any): any {
-  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v33(v);
+function v_ecdb8382(v: any): any {
+  return obj(v, c_aafbc751, t_fe6a0c45);
 }
-function v0(v: any): any {
-  return obj(v, c0, t3);
+function v_d841f011(v: any): any {
+  return str(v, -1, -1, c_e4349816);
 }
-function v57(v: any): any {
-  return str(v, -1, -1, c14);
-}
-function v58(v: any): any {
+function v_b219e29b(v: any): any {
   return str(v, 1, 500, null);
 }
-const v59 = v51;
-function v60(v: any): any {
-  return c15.has(v) ? v : FAIL;
+function v_07dc64fe(v: any): any {
+  return c_3d299d09.has(v) ? v : FAIL;
 }
-function v61(v: any): any {
-  return c16.has(v) ? v : FAIL;
+function v_265378d2(v: any): any {
+  return c_70d5b15a.has(v) ? v : FAIL;
 }
-function v63(v: any): any {
+function v_f4c3d07e(v: any): any {
   return str(v, -1, 2000, null);
 }
-function v62(v: any): any {
-  return v === undefined ? undefined : v63(v);
+function v_4ddb13e0(v: any): any {
+  return v === undefined ? undefined : v_f4c3d07e(v);
 }
-function v65(v: any): any {
+function v_a29ad1a7(v: any): any {
   return str(v, -1, 4000, null);
 }
-function v64(v: any): any {
-  return v === undefined ? undefined : v65(v);
+function v_df6776e6(v: any): any {
+  return v === undefined ? undefined : v_a29ad1a7(v);
 }
-function v67(v: any): any {
-  return str(v, -1, -1, c17);
+function v_e19f6ad2(v: any): any {
+  return str(v, -1, -1, c_839cd990);
 }
-function v66(v: any): any {
-  return v === undefined ? undefined : v67(v);
+function v_9b75afb8(v: any): any {
+  return v === undefined ? undefined : v_e19f6ad2(v);
 }
-function v56(v: any): any {
-  return obj(v, c13, t4);
+function v_90ccca53(v: any): any {
+  return obj(v, c_d0eb309e, t_94811620);
 }
-const v69 = v57;
-const v70 = v57;
-function v71(v: any): any {
+function v_50d588f5(v: any): any {
   return str(v, 1, 300, null);
 }
-const v72 = v65;
-function v74(v: any): any {
-  return c19.has(v) ? v : FAIL;
+function v_d7d1d1b9(v: any): any {
+  return c_3a798796.has(v) ? v : FAIL;
 }
-function v73(v: any): any {
-  return v === undefined ? "useful" : v74(v);
+function v_5aa39f91(v: any): any {
+  return v === undefined ? "useful" : v_d7d1d1b9(v);
 }
-function v68(v: any): any {
-  return obj(v, c18, t5);
+function v_ccae7fbc(v: any): any {
+  return obj(v, c_b44c7abb, t_3040f7a9);
 }
-const v76 = v71;
-const v78 = v65;
-function v77(v: any): any {
-  return v === undefined ? "" : v78(v);
+function v_c8f52e8c(v: any): any {
+  return v === undefined ? "" : v_a29ad1a7(v);
 }
-const v80 = v63;
-function v79(v: any): any {
-  return v === undefined ? "" : v80(v);
+function v_ed29e961(v: any): any {
+  return v === undefined ? "" : v_f4c3d07e(v);
 }
-const v83 = v57;
-function v84(v: any): any {
-  return str(v, -1, 80, c22);
+function v_d912b1c6(v: any): any {
+  return str(v, -1, 80, c_c80627c6);
 }
-const v85 = v71;
-const v87 = v63;
-function v86(v: any): any {
-  return v === undefined ? "" : v87(v);
+function v_3f98523d(v: any): any {
+  return arr(v, -1, 20, v_b219e29b);
 }
-const v90 = v57;
-const v91 = v84;
-const v92 = v71;
-const v94 = v63;
-function v93(v: any): any {
-  return v === undefined ? "" : v94(v);
+function v_4810d03f(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_3f98523d(v);
 }
-const v97 = v58;
-function v96(v: any): any {
-  return arr(v, -1, 20, v97);
+function v_585a079a(v: any): any {
+  return arr(v, -1, 50, v_d841f011);
 }
-function v95(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v96(v);
+function v_f792d6cd(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_585a079a(v);
 }
-function v99(v: any): any {
-  return arr(v, -1, 50, v90);
+function v_aa6a3024(v: any): any {
+  return obj(v, c_087760a7, t_da0217f4);
 }
-function v98(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v99(v);
+function v_59923ca6(v: any): any {
+  return arr(v, 1, 500, v_aa6a3024);
 }
-const v102 = v57;
-function v101(v: any): any {
-  return arr(v, -1, 50, v102);
+function v_0af94a24(v: any): any {
+  return obj(v, c_a46e3bb0, t_e3243350);
 }
-function v100(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v101(v);
+function v_8fe436a6(v: any): any {
+  return arr(v, 1, 200, v_0af94a24);
 }
-function v89(v: any): any {
-  return obj(v, c23, t6);
+function v_5ab1a631(v: any): any {
+  return obj(v, c_c668a42f, t_54c69011);
 }
-function v88(v: any): any {
-  return arr(v, 1, 500, v89);
-}
-function v82(v: any): any {
-  return obj(v, c21, t7);
-}
-function v81(v: any): any {
-  return arr(v, 1, 200, v82);
-}
-function v75(v: any): any {
-  return obj(v, c20, t8);
-}
-const v104 = v57;
-const v105 = v71;
-function v106(v: any): any {
+function v_9ac2914d(v: any): any {
   return str(v, 1, 4000, null);
 }
-const v109 = v58;
-function v108(v: any): any {
-  return arr(v, -1, 20, v109);
+function v_49622f2b(v: any): any {
+  return v === undefined ? undefined : v_5b9ddf67(v);
 }
-function v107(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v108(v);
+function v_51f66994(v: any): any {
+  return str(v, -1, -1, c_35899d0e);
 }
-function v110(v: any): any {
-  return v === undefined ? undefined : v10(v);
-}
-const v111 = v11;
-const v113 = v37;
-function v112(v: any): any {
-  return v === undefined ? false : v113(v);
-}
-function v117(v: any): any {
-  return str(v, -1, -1, c26);
-}
-function v119(v: any): any {
+function v_b2e59f59(v: any): any {
   return str(v, -1, 1000, null);
 }
-function v118(v: any): any {
-  return v === undefined ? "" : v119(v);
+function v_bf9c8543(v: any): any {
+  return v === undefined ? "" : v_b2e59f59(v);
 }
-function v116(v: any): any {
-  return obj(v, c25, t9);
+function v_5813dbee(v: any): any {
+  return obj(v, c_7ae230b6, t_09737fc6);
 }
-function v115(v: any): any {
-  return arr(v, -1, 100, v116);
+function v_c01ed698(v: any): any {
+  return arr(v, -1, 100, v_5813dbee);
 }
-function v114(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v115(v);
+function v_daad89c9(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_c01ed698(v);
 }
-function v122(v: any): any {
+function v_e807d85d(v: any): any {
   return str(v, 1, 1000, null);
 }
-function v121(v: any): any {
-  return arr(v, -1, 100, v122);
+function v_ac852541(v: any): any {
+  return arr(v, -1, 100, v_e807d85d);
 }
-function v120(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v121(v);
+function v_45099641(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_ac852541(v);
 }
-function v103(v: any): any {
-  return obj(v, c24, t10);
+function v_4a46d3e7(v: any): any {
+  return obj(v, c_d25f029b, t_a34502f8);
 }
-const v124 = v2;
-const v125 = v57;
-function v126(v: any): any {
+function v_d5d51c2e(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v127 = v12;
-function v128(v: any): any {
+function v_02d0b20b(v: any): any {
   return str(v, -1, 1024, null);
 }
-const v129 = v67;
-function v130(v: any): any {
+function v_de971c3d(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v132(v: any): any {
+function v_589b50a1(v: any): any {
   return Number.isSafeInteger(v) ? v : FAIL;
 }
-function v131(v: any): any {
-  return v === null ? null : v132(v);
+function v_9ad067f5(v: any): any {
+  return v === null ? null : v_589b50a1(v);
 }
-function v134(v: any): any {
+function v_b0fdd4fe(v: any): any {
   return str(v, -1, 32, null);
 }
-function v133(v: any): any {
-  return v === null ? null : v134(v);
+function v_67ec8010(v: any): any {
+  return v === null ? null : v_b0fdd4fe(v);
 }
-const v135 = v37;
-const v136 = v37;
-function v139(v: any): any {
+function v_6342dea8(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
-const v140 = v139;
-const v141 = v139;
-const v142 = v139;
-function v138(v: any): any {
-  return obj(v, c28, t11);
+function v_41641a7b(v: any): any {
+  return obj(v, c_c2f2f527, t_40898e4c);
 }
-function v137(v: any): any {
-  return v === null ? null : v138(v);
+function v_4cbe018c(v: any): any {
+  return v === null ? null : v_41641a7b(v);
 }
-function v143(v: any): any {
+function v_9facc4f0(v: any): any {
   return str(v, -1, -1, null);
 }
-const v144 = v139;
-const v145 = v37;
-function v146(v: any): any {
-  return str(v, -1, -1, c29);
+function v_19dd0b60(v: any): any {
+  return str(v, -1, -1, c_494b722a);
 }
-function v148(v: any): any {
-  return c30.has(v) ? v : FAIL;
+function v_ef2588fb(v: any): any {
+  return c_d4256d16.has(v) ? v : FAIL;
 }
-function v147(v: any): any {
-  return v === undefined ? undefined : v148(v);
+function v_2ec72f51(v: any): any {
+  return v === undefined ? undefined : v_ef2588fb(v);
 }
-const v150 = v6;
-function v149(v: any): any {
-  return v === null ? null : v150(v);
+function v_61b1261f(v: any): any {
+  return v === null ? null : v_deab389f(v);
 }
-function v123(v: any): any {
-  return obj(v, c27, t12);
+function v_5d90c09a(v: any): any {
+  return obj(v, c_fec13588, t_cd402cf9);
 }
-const v152 = v4;
-const v154 = v84;
-function v153(v: any): any {
-  return v === undefined ? undefined : v154(v);
+function v_198a2ccf(v: any): any {
+  return v === undefined ? undefined : v_d912b1c6(v);
 }
-const v155 = v106;
-const v158 = v4;
-function v157(v: any): any {
-  return arr(v, -1, 20, v158);
+function v_2ca7fce7(v: any): any {
+  return arr(v, -1, 20, v_c87c0743);
 }
-function v156(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v157(v);
+function v_f5483396(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_2ca7fce7(v);
 }
-function v160(v: any): any {
-  return arr(v, -1, 500, v90);
+function v_99f64959(v: any): any {
+  return arr(v, -1, 500, v_d841f011);
 }
-function v159(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v160(v);
+function v_c0ff023d(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_99f64959(v);
 }
-function v151(v: any): any {
-  return obj(v, c31, t13);
+function v_945d0097(v: any): any {
+  return obj(v, c_df2a2524, t_d2bc1b6f);
 }
-const v162 = v57;
-function v163(v: any): any {
-  return c33.has(v) ? v : FAIL;
+function v_e8c7a630(v: any): any {
+  return c_12e6d85d.has(v) ? v : FAIL;
 }
-function v165(v: any): any {
+function v_3554a2ac(v: any): any {
   return str(v, -1, 200, null);
 }
-function v164(v: any): any {
-  return v === undefined ? undefined : v165(v);
+function v_21a0f4bd(v: any): any {
+  return v === undefined ? undefined : v_3554a2ac(v);
 }
-const v167 = v21;
-function v166(v: any): any {
-  return v === undefined ? undefined : v167(v);
+function v_32031fb3(v: any): any {
+  return v === undefined ? undefined : v_61459a4c(v);
 }
-function v171(v: any): any {
-  return c35.has(v) ? v : FAIL;
+function v_49011c6b(v: any): any {
+  return c_668bd12c.has(v) ? v : FAIL;
 }
-const v173 = v6;
-function v172(v: any): any {
-  return v === undefined ? undefined : v173(v);
+function v_74ec40d8(v: any): any {
+  return obj(v, c_d00fa75a, t_e62c9ba5);
 }
-const v174 = v106;
-function v170(v: any): any {
-  return obj(v, c34, t14);
+function v_0ea9c337(v: any): any {
+  return arr(v, -1, 200, v_74ec40d8);
 }
-function v169(v: any): any {
-  return arr(v, -1, 200, v170);
+function v_6cab2599(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_0ea9c337(v);
 }
-function v168(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v169(v);
+function v_e48ea2c6(v: any): any {
+  return obj(v, c_bc67e63d, t_be0ec79c);
 }
-function v161(v: any): any {
-  return obj(v, c32, t15);
+function v_d4d655cc(v: any): any {
+  return c_79c18949.has(v) ? v : FAIL;
 }
-const v177 = v57;
-function v178(v: any): any {
-  return c37.has(v) ? v : FAIL;
+function v_16786dcc(v: any): any {
+  return c_4ebf11ae.has(v) ? v : FAIL;
 }
-function v179(v: any): any {
-  return c38.has(v) ? v : FAIL;
+function v_1004af0b(v: any): any {
+  return arr(v, -1, 500, v_51f66994);
 }
-const v182 = v117;
-function v181(v: any): any {
-  return arr(v, -1, 500, v182);
+function v_8f6d58ed(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v_1004af0b(v);
 }
-function v180(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v181(v);
+function v_f106decf(v: any): any {
+  return obj(v, c_0828c2f4, t_7fe0c5c5);
 }
-const v184 = v63;
-function v183(v: any): any {
-  return v === undefined ? undefined : v184(v);
+function v_c4ffa4aa(v: any): any {
+  return c_43659046.has(v) ? v : FAIL;
 }
-function v176(v: any): any {
-  return obj(v, c36, t16);
+function v_40db563f(v: any): any {
+  return obj(v, c_cbc88d0f, t_9f3a12f2);
 }
-function v186(v: any): any {
-  return c40.has(v) ? v : FAIL;
-}
-function v185(v: any): any {
-  return obj(v, c39, t17);
-}
-function v175(v: any): any {
-  { const r = v176(v); if (r !== FAIL) return r; }
-  { const r = v185(v); if (r !== FAIL) return r; }
+function v_b6d83eff(v: any): any {
+  { const r = v_f106decf(v); if (r !== FAIL) return r; }
+  { const r = v_40db563f(v); if (r !== FAIL) return r; }
   return FAIL;
 }
-const v188 = v2;
-const v189 = v4;
-const v191 = v6;
-function v190(v: any): any {
-  return v === null ? null : v191(v);
+function v_57777167(v: any): any {
+  return c_337455c3.has(v) ? v : FAIL;
 }
-function v192(v: any): any {
-  return c42.has(v) ? v : FAIL;
+function v_84a0b953(v: any): any {
+  return obj(v, c_c38de4db, t_761dff67);
 }
-const v195 = v192;
-const v196 = v126;
-function v194(v: any): any {
-  return obj(v, c43, t18);
+function v_d06f6984(v: any): any {
+  return arr(v, -1, -1, v_84a0b953);
 }
-function v193(v: any): any {
-  return arr(v, -1, -1, v194);
+function v_358c1ee1(v: any): any {
+  return arr(v, -1, -1, v_d841f011);
 }
-const v197 = v139;
-const v198 = v139;
-function v199(v: any): any {
-  return arr(v, -1, -1, v90);
-}
-function v202(v: any): any {
+function v_acf2ac16(v: any): any {
   return str(v, -1, 300, null);
 }
-const v203 = v57;
-const v204 = v84;
-const v205 = v202;
-const v206 = v117;
-const v207 = v179;
-const v210 = v63;
-function v211(v: any): any {
-  return c46.has(v) ? v : FAIL;
+function v_9c527cf8(v: any): any {
+  return c_19078880.has(v) ? v : FAIL;
 }
-function v209(v: any): any {
-  return obj(v, c45, t19);
+function v_92dc0df9(v: any): any {
+  return obj(v, c_82b5637f, t_2d545fdd);
 }
-function v208(v: any): any {
-  return v === null ? null : v209(v);
+function v_39964a58(v: any): any {
+  return v === null ? null : v_92dc0df9(v);
 }
-const v214 = v63;
-function v213(v: any): any {
-  return obj(v, c47, t20);
+function v_4edfb106(v: any): any {
+  return obj(v, c_10107a7b, t_5334aafe);
 }
-function v212(v: any): any {
-  return v === null ? null : v213(v);
+function v_a485a074(v: any): any {
+  return v === null ? null : v_4edfb106(v);
 }
-const v215 = v139;
-const v216 = v139;
-const v217 = v139;
-const v219 = v139;
-function v218(v: any): any {
-  return v === undefined ? undefined : v219(v);
+function v_57bff622(v: any): any {
+  return v === undefined ? undefined : v_6342dea8(v);
 }
-const v223 = v179;
-const v224 = v179;
-function v225(v: any): any {
+function v_0875edca(v: any): any {
   return str(v, -1, 100000, null);
 }
-function v222(v: any): any {
-  return obj(v, c48, t21);
+function v_3286bf12(v: any): any {
+  return obj(v, c_404a7fab, t_f695c466);
 }
-function v221(v: any): any {
-  return v === null ? null : v222(v);
+function v_574d60e7(v: any): any {
+  return v === null ? null : v_3286bf12(v);
 }
-function v220(v: any): any {
-  return v === undefined ? undefined : v221(v);
+function v_1faa4927(v: any): any {
+  return v === undefined ? undefined : v_574d60e7(v);
 }
-const v228 = v143;
-const v230 = v126;
-function v229(v: any): any {
-  return v === null ? null : v230(v);
+function v_9ace42f5(v: any): any {
+  return v === null ? null : v_d5d51c2e(v);
 }
-function v227(v: any): any {
-  return obj(v, c49, t22);
+function v_331fec07(v: any): any {
+  return obj(v, c_4efdaf58, t_17bd21cb);
 }
-function v226(v: any): any {
-  return v === null ? null : v227(v);
+function v_22bcb97e(v: any): any {
+  return v === null ? null : v_331fec07(v);
 }
-const v232 = v63;
-function v231(v: any): any {
-  return v === null ? null : v232(v);
+function v_accee060(v: any): any {
+  return v === null ? null : v_f4c3d07e(v);
 }
-const v237 = v126;
-function v236(v: any): any {
-  return v === null ? null : v237(v);
+function v_655e6816(v: any): any {
+  return obj(v, c_e632589c, t_c6ec3ae1);
 }
-const v238 = v143;
-const v240 = v63;
-function v239(v: any): any {
-  return v === undefined ? undefined : v240(v);
+function v_555ded19(v: any): any {
+  return v === null ? null : v_655e6816(v);
 }
-function v235(v: any): any {
-  return obj(v, c50, t23);
+function v_10949f2b(v: any): any {
+  return v === undefined ? undefined : v_555ded19(v);
 }
-function v234(v: any): any {
-  return v === null ? null : v235(v);
+function v_824b770e(v: any): any {
+  return obj(v, c_2f9a47e3, t_1f9fbd4d);
 }
-function v233(v: any): any {
-  return v === undefined ? undefined : v234(v);
-}
-const v241 = v66;
-const v242 = v67;
-function v201(v: any): any {
-  return obj(v, c44, t24);
-}
-function v200(v: any): any {
+function v_fa8a444d(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v90(k) !== k) return FAIL;
-    const r = v201(v[k]);
+    if (k === '__proto__' || v_d841f011(k) !== k) return FAIL;
+    const r = v_824b770e(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v244 = v143;
-function v246(v: any): any {
-  return str(v, -1, -1, c52);
+function v_5befb294(v: any): any {
+  return str(v, -1, -1, c_76992156);
 }
-function v247(v: any): any {
-  return v === null ? null : v90(v);
+function v_b4c46c4d(v: any): any {
+  return v === null ? null : v_d841f011(v);
 }
-function v248(v: any): any {
-  return v === undefined ? undefined : v195(v);
+function v_ebc76f32(v: any): any {
+  return v === undefined ? undefined : v_57777167(v);
 }
-function v249(v: any): any {
-  return str(v, -1, -1, c53);
+function v_b2c24bd1(v: any): any {
+  return str(v, -1, -1, c_f4f4da1a);
 }
-function v250(v: any): any {
-  return c54.has(v) ? v : FAIL;
+function v_d36c0996(v: any): any {
+  return c_a7e962d1.has(v) ? v : FAIL;
 }
-const v251 = v67;
-function v252(v: any): any {
-  return v === null ? null : v67(v);
+function v_0d305bca(v: any): any {
+  return v === null ? null : v_e19f6ad2(v);
 }
-const v254 = v63;
-function v253(v: any): any {
-  return v === null ? null : v254(v);
+function v_48a0c78c(v: any): any {
+  return v === null ? null : v_b6d83eff(v);
 }
-function v255(v: any): any {
-  return v === null ? null : v175(v);
+function v_c7cece23(v: any): any {
+  return obj(v, c_a334cc3e, t_ce6ff0da);
 }
-const v256 = v66;
-const v257 = v66;
-function v245(v: any): any {
-  return obj(v, c51, t25);
-}
-function v243(v: any): any {
+function v_500789f2(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v244(k) !== k) return FAIL;
-    const r = v245(v[k]);
+    if (k === '__proto__' || v_9facc4f0(k) !== k) return FAIL;
+    const r = v_c7cece23(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v258 = v139;
-const v261 = v126;
-const v262 = v128;
-const v263 = v139;
-const v264 = v199;
-function v260(v: any): any {
-  return obj(v, c55, t26);
+function v_9b4a93bf(v: any): any {
+  return obj(v, c_11f13783, t_d647f931);
 }
-function v259(v: any): any {
-  return v === null ? null : v260(v);
+function v_6748dad2(v: any): any {
+  return v === null ? null : v_9b4a93bf(v);
 }
-function v187(v: any): any {
-  return obj(v, c41, t27);
+function v_724ace92(v: any): any {
+  return obj(v, c_a4765464, t_fd37f072);
 }
-const v267 = v126;
-const v268 = v67;
-const v270 = v139;
-function v269(v: any): any {
-  return v === undefined ? undefined : v270(v);
+function v_7be61825(v: any): any {
+  return c_12480249.has(v) ? v : FAIL;
 }
-const v272 = v6;
-function v271(v: any): any {
-  return v === undefined ? undefined : v272(v);
+function v_38fb8f7f(v: any): any {
+  return obj(v, c_8d0955b6, t_ea8c90b5);
 }
-function v273(v: any): any {
-  return c57.has(v) ? v : FAIL;
+function v_3158783f(v: any): any {
+  return c_fac376f9.has(v) ? v : FAIL;
 }
-const v274 = v4;
-const v276 = v6;
-function v275(v: any): any {
-  return v === null ? null : v276(v);
+function v_ff0d9114(v: any): any {
+  return c_134c218a.has(v) ? v : FAIL;
 }
-function v266(v: any): any {
-  return obj(v, c56, t28);
+function v_38e8ad46(v: any): any {
+  return v === undefined ? undefined : v_ff0d9114(v);
 }
-function v278(v: any): any {
-  return c59.has(v) ? v : FAIL;
+function v_e78578b0(v: any): any {
+  return obj(v, c_065ad6ae, t_8076b0ae);
 }
-const v279 = v37;
-function v281(v: any): any {
-  return c60.has(v) ? v : FAIL;
+function v_eb7c800d(v: any): any {
+  return c_07f7f814.has(v) ? v : FAIL;
 }
-function v280(v: any): any {
-  return v === undefined ? undefined : v281(v);
+function v_b5c346b2(v: any): any {
+  return obj(v, c_2c93ceca, t_a13b4ec6);
 }
-function v277(v: any): any {
-  return obj(v, c58, t29);
+function v_021b15e2(v: any): any {
+  return arr(v, -1, -1, v_b5c346b2);
 }
-function v283(v: any): any {
-  return c62.has(v) ? v : FAIL;
+function v_2fce3b23(v: any): any {
+  return obj(v, c_499bccfe, t_7e46b5c1);
 }
-const v286 = v202;
-const v287 = v202;
-function v285(v: any): any {
-  return obj(v, c63, t30);
+function v_78e8dfad(v: any): any {
+  return c_56702a0d.has(v) ? v : FAIL;
 }
-function v284(v: any): any {
-  return arr(v, -1, -1, v285);
+function v_b2480470(v: any): any {
+  return v === null ? null : v_0875edca(v);
 }
-const v288 = v199;
-function v282(v: any): any {
-  return obj(v, c61, t31);
+function v_eb1e5769(v: any): any {
+  return obj(v, c_e744eb0f, t_8872698a);
 }
-function v290(v: any): any {
-  return c65.has(v) ? v : FAIL;
+function v_e0da36e6(v: any): any {
+  return v === undefined ? undefined : v_eb1e5769(v);
 }
-const v291 = v57;
-const v293 = v225;
-function v292(v: any): any {
-  return v === null ? null : v293(v);
+function v_24a98e1e(v: any): any {
+  return c_07081eed.has(v) ? v : FAIL;
 }
-const v294 = v37;
-function v296(v: any): any {
-  return obj(v, c66, t32);
+function v_6b34289d(v: any): any {
+  return v === undefined ? undefined : v_24a98e1e(v);
 }
-function v295(v: any): any {
-  return v === undefined ? undefined : v296(v);
+function v_28f158d5(v: any): any {
+  return obj(v, c_e251ee86, t_d5fe5759);
 }
-const v297 = v248;
-function v299(v: any): any {
-  return c67.has(v) ? v : FAIL;
+function v_ee1c860a(v: any): any {
+  return c_736a530e.has(v) ? v : FAIL;
 }
-function v298(v: any): any {
-  return v === undefined ? undefined : v299(v);
+function v_d97d665b(v: any): any {
+  return v === undefined ? undefined : v_4cbe018c(v);
 }
-function v289(v: any): any {
-  return obj(v, c64, t33);
+function v_958e21db(v: any): any {
+  return obj(v, c_d0abe3f8, t_2e6c341e);
 }
-function v301(v: any): any {
-  return c69.has(v) ? v : FAIL;
+function v_d6cc0af3(v: any): any {
+  return c_2d967460.has(v) ? v : FAIL;
 }
-const v302 = v143;
-const v304 = v126;
-function v303(v: any): any {
-  return v === null ? null : v304(v);
+function v_0a25341b(v: any): any {
+  return c_38c1f3ab.has(v) ? v : FAIL;
 }
-const v306 = v137;
-function v305(v: any): any {
-  return v === undefined ? undefined : v306(v);
+function v_120dcc7c(v: any): any {
+  return v === null ? null : v_a29ad1a7(v);
 }
-function v300(v: any): any {
-  return obj(v, c68, t34);
+function v_3449d4b8(v: any): any {
+  return v === undefined ? undefined : v_120dcc7c(v);
 }
-function v308(v: any): any {
-  return c71.has(v) ? v : FAIL;
+function v_29410b28(v: any): any {
+  return v === null ? null : v_9facc4f0(v);
 }
-const v309 = v225;
-const v310 = v126;
-const v311 = v37;
-function v312(v: any): any {
-  return c72.has(v) ? v : FAIL;
+function v_4d77a7b4(v: any): any {
+  return v === undefined ? undefined : v_29410b28(v);
 }
-const v314 = v126;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
+function v_73d37a6a(v: any): any {
+  return obj(v, c_141648d4, t_7ad4e104);
 }
-const v317 = v65;
-function v316(v: any): any {
-  return v === null ? null : v317(v);
+function v_07aa6023(v: any): any {
+  return c_69f6557b.has(v) ? v : FAIL;
 }
-function v315(v: any): any {
-  return v === undefined ? undefined : v316(v);
+function v_b0628d94(v: any): any {
+  return obj(v, c_af6e4f9a, t_0673fc3d);
 }
-const v320 = v143;
-function v319(v: any): any {
-  return v === null ? null : v320(v);
+function v_f66ebbaf(v: any): any {
+  return c_921c6cd8.has(v) ? v : FAIL;
 }
-function v318(v: any): any {
-  return v === undefined ? undefined : v319(v);
+function v_31d9a11c(v: any): any {
+  return obj(v, c_defb731a, t_3545ae20);
 }
-function v307(v: any): any {
-  return obj(v, c70, t35);
+function v_ac659b6e(v: any): any {
+  return c_33eb997f.has(v) ? v : FAIL;
 }
-function v322(v: any): any {
-  return c74.has(v) ? v : FAIL;
+function v_2599703d(v: any): any {
+  return v === undefined ? undefined : v_b2480470(v);
 }
-const v323 = v225;
-const v325 = v126;
-function v324(v: any): any {
-  return v === null ? null : v325(v);
+function v_c9af977d(v: any): any {
+  return obj(v, c_a24dcc63, t_a8aa4219);
 }
-function v321(v: any): any {
-  return obj(v, c73, t36);
+function v_ddc691ed(v: any): any {
+  return c_97f0085f.has(v) ? v : FAIL;
 }
-function v327(v: any): any {
-  return c76.has(v) ? v : FAIL;
+function v_1b7058bc(v: any): any {
+  return obj(v, c_defb731a, t_e1ac122a);
 }
-const v328 = v225;
-function v326(v: any): any {
-  return obj(v, c75, t37);
+function v_aa93f7ae(v: any): any {
+  return c_98370abc.has(v) ? v : FAIL;
 }
-function v330(v: any): any {
-  return c78.has(v) ? v : FAIL;
+function v_c3ecc88f(v: any): any {
+  return v === undefined ? undefined : v_d5d51c2e(v);
 }
-const v331 = v37;
-const v334 = v225;
-function v333(v: any): any {
-  return v === null ? null : v334(v);
+function v_c6de10f9(v: any): any {
+  return obj(v, c_21355cdf, t_9ac5070f);
 }
-function v332(v: any): any {
-  return v === undefined ? undefined : v333(v);
+function v_a002151b(v: any): any {
+  return c_85938992.has(v) ? v : FAIL;
 }
-const v336 = v37;
-function v335(v: any): any {
-  return v === undefined ? undefined : v336(v);
+function v_a7f9eb99(v: any): any {
+  return obj(v, c_c88e08c4, t_405b4616);
 }
-function v329(v: any): any {
-  return obj(v, c77, t38);
+function v_b86e16fa(v: any): any {
+  return c_3f5dc96a.has(v) ? v : FAIL;
 }
-function v338(v: any): any {
-  return c79.has(v) ? v : FAIL;
+function v_4032d8a9(v: any): any {
+  return c_e3f8a5fc.has(v) ? v : FAIL;
 }
-const v339 = v225;
-function v337(v: any): any {
-  return obj(v, c75, t39);
+function v_0ca3d24c(v: any): any {
+  return obj(v, c_c724d4a4, t_b40f8f50);
 }
-function v341(v: any): any {
-  return c81.has(v) ? v : FAIL;
+function v_61f16df3(v: any): any {
+  return c_9ebe3480.has(v) ? v : FAIL;
 }
-const v342 = v247;
-const v343 = v248;
-const v345 = v126;
-function v344(v: any): any {
-  return v === undefined ? undefined : v345(v);
+function v_11528146(v: any): any {
+  return obj(v, c_a2bb53b4, t_72fab2e0);
 }
-function v340(v: any): any {
-  return obj(v, c80, t40);
+function v_4a438f94(v: any): any {
+  return c_71e78cf9.has(v) ? v : FAIL;
 }
-function v347(v: any): any {
-  return c83.has(v) ? v : FAIL;
-}
-const v348 = v126;
-function v346(v: any): any {
-  return obj(v, c82, t41);
-}
-function v350(v: any): any {
-  return c85.has(v) ? v : FAIL;
-}
-function v351(v: any): any {
-  return c86.has(v) ? v : FAIL;
-}
-const v352 = v255;
-function v349(v: any): any {
-  return obj(v, c84, t42);
-}
-function v354(v: any): any {
-  return c88.has(v) ? v : FAIL;
-}
-function v353(v: any): any {
-  return obj(v, c87, t43);
-}
-function v356(v: any): any {
-  return c90.has(v) ? v : FAIL;
-}
-const v357 = v57;
-const v358 = v247;
-const v360 = v143;
-const v361 = v143;
-function v359(v: any): any {
+function v_537c3105(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v360(k) !== k) return FAIL;
-    const r = v361(v[k]);
+    if (k === '__proto__' || v_9facc4f0(k) !== k) return FAIL;
+    const r = v_9facc4f0(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v355(v: any): any {
-  return obj(v, c89, t44);
+function v_60f12134(v: any): any {
+  return obj(v, c_2a957e4a, t_722f3e6a);
 }
-function v363(v: any): any {
-  return c92.has(v) ? v : FAIL;
+function v_f1708f9a(v: any): any {
+  return c_57b0c430.has(v) ? v : FAIL;
 }
-const v364 = v128;
-const v365 = v139;
-const v366 = v199;
-function v362(v: any): any {
-  return obj(v, c91, t45);
+function v_c1b98ca0(v: any): any {
+  return obj(v, c_25a97bec, t_0329e401);
 }
-function v265(v: any): any {
+function v_f82b95cd(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c93.get(v["kind"]);
+  const option = c_3878be7a.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v368(v: any): any {
-  return c95.has(v) ? v : FAIL;
+function v_9902b448(v: any): any {
+  return c_10644036.has(v) ? v : FAIL;
 }
-const v369 = v67;
-const v371 = v143;
-const v373 = v143;
-function v372(v: any): any {
-  return v === null ? null : v373(v);
+function v_ae154562(v: any): any {
+  return obj(v, c_83bbe6b8, t_4bc5ff67);
 }
-function v370(v: any): any {
-  return obj(v, c96, t46);
+function v_64fb56d4(v: any): any {
+  return v === null ? null : v_de971c3d(v);
 }
-const v374 = v192;
-const v375 = v139;
-const v378 = v192;
-const v379 = v67;
-const v380 = v252;
-const v382 = v130;
-function v381(v: any): any {
-  return v === null ? null : v382(v);
+function v_8dff71fa(v: any): any {
+  return v === null ? null : v_57777167(v);
 }
-const v383 = v37;
-function v384(v: any): any {
-  return v === null ? null : v195(v);
+function v_87a324ea(v: any): any {
+  return obj(v, c_cf2b3bd5, t_c2483819);
 }
-function v377(v: any): any {
-  return obj(v, c97, t47);
+function v_a4409371(v: any): any {
+  return arr(v, -1, -1, v_87a324ea);
 }
-function v376(v: any): any {
-  return arr(v, -1, -1, v377);
-}
-const v386 = v139;
-function v387(v: any): any {
+function v_3aa8dfb5(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v388 = v139;
-const v389 = v139;
-const v390 = v139;
-const v391 = v139;
-const v392 = v139;
-const v393 = v139;
-const v394 = v139;
-const v395 = v139;
-const v396 = v139;
-const v397 = v139;
-const v398 = v139;
-function v400(v: any): any {
+function v_e3488500(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v399(v: any): any {
-  return v === null ? null : v400(v);
+function v_723f6ecd(v: any): any {
+  return v === null ? null : v_e3488500(v);
 }
-const v401 = v139;
-const v402 = v399;
-const v403 = v130;
-function v385(v: any): any {
-  return obj(v, c98, t48);
+function v_079780b9(v: any): any {
+  return obj(v, c_53f02d0a, t_ff8d6089);
 }
-function v406(v: any): any {
-  return c100.has(v) ? v : FAIL;
+function v_308f31f6(v: any): any {
+  return c_7063bc63.has(v) ? v : FAIL;
 }
-const v407 = v247;
-const v408 = v67;
-const v409 = v143;
-function v405(v: any): any {
-  return obj(v, c99, t49);
+function v_1274f521(v: any): any {
+  return obj(v, c_52d59163, t_1ca361a7);
 }
-function v404(v: any): any {
-  return arr(v, -1, -1, v405);
+function v_4faca519(v: any): any {
+  return arr(v, -1, -1, v_1274f521);
 }
-const v412 = v57;
-const v413 = v143;
-const v414 = v57;
-const v415 = v143;
-const v416 = v143;
-const v417 = v179;
-const v418 = v37;
-const v419 = v37;
-const v420 = v139;
-const v421 = v139;
-const v422 = v139;
-const v423 = v139;
-const v424 = v139;
-const v426 = v139;
-const v427 = v139;
-const v428 = v139;
-const v430 = v139;
-function v429(v: any): any {
-  return v === undefined ? undefined : v430(v);
+function v_a2b8bf25(v: any): any {
+  return v === null ? null : v_c55c1678(v);
 }
-const v432 = v126;
-function v431(v: any): any {
-  return v === null ? null : v432(v);
+function v_653e05bf(v: any): any {
+  return obj(v, c_c4b49804, t_138e7442);
 }
-const v434 = v37;
-function v433(v: any): any {
-  return v === null ? null : v434(v);
+function v_ee4d296d(v: any): any {
+  return arr(v, -1, -1, v_9facc4f0);
 }
-const v435 = v137;
-const v436 = v252;
-function v425(v: any): any {
-  return obj(v, c102, t50);
+function v_0ca9b198(v: any): any {
+  return v === undefined ? undefined : v_ee4d296d(v);
 }
-const v439 = v67;
-const v440 = v143;
-const v441 = v312;
-const v443 = v126;
-function v442(v: any): any {
-  return v === null ? null : v443(v);
+function v_9a68e225(v: any): any {
+  return obj(v, c_80c99d3a, t_30cbe490);
 }
-const v444 = v37;
-const v445 = v137;
-const v447 = v143;
-function v446(v: any): any {
-  return v === null ? null : v447(v);
+function v_78e443cc(v: any): any {
+  return arr(v, -1, -1, v_9a68e225);
 }
-const v450 = v143;
-function v449(v: any): any {
-  return arr(v, -1, -1, v450);
+function v_913f2492(v: any): any {
+  return obj(v, c_f7fa1b65, t_611c3a80);
 }
-function v448(v: any): any {
-  return v === undefined ? undefined : v449(v);
+function v_df075aac(v: any): any {
+  return arr(v, -1, -1, v_913f2492);
 }
-function v438(v: any): any {
-  return obj(v, c103, t51);
+function v_d9c7baf9(v: any): any {
+  return obj(v, c_9bc60240, t_cd296a03);
 }
-function v437(v: any): any {
-  return arr(v, -1, -1, v438);
+function v_7d07ab56(v: any): any {
+  return arr(v, -1, -1, v_d9c7baf9);
 }
-const v453 = v67;
-const v454 = v143;
-const v455 = v211;
-const v456 = v252;
-const v458 = v143;
-function v457(v: any): any {
-  return v === null ? null : v458(v);
+function v_9bc199ef(v: any): any {
+  return v === undefined ? undefined : v_0d305bca(v);
 }
-function v452(v: any): any {
-  return obj(v, c104, t52);
+function v_3a745d8d(v: any): any {
+  return obj(v, c_d00fa75a, t_4b857e43);
 }
-function v451(v: any): any {
-  return arr(v, -1, -1, v452);
+function v_cc6d7d50(v: any): any {
+  return arr(v, -1, -1, v_3a745d8d);
 }
-const v461 = v67;
-const v462 = v143;
-const v463 = v252;
-function v460(v: any): any {
-  return obj(v, c105, t53);
+function v_c4d2ec0f(v: any): any {
+  return obj(v, c_80b1fe3b, t_585e8c69);
 }
-function v459(v: any): any {
-  return arr(v, -1, -1, v460);
+function v_e43c3cc4(v: any): any {
+  return arr(v, -1, -1, v_c4d2ec0f);
 }
-const v464 = v67;
-const v465 = v252;
-const v466 = v381;
-const v468 = v252;
-function v467(v: any): any {
-  return v === undefined ? undefined : v468(v);
+function v_6a328763(v: any): any {
+  return v === null ? null : v_d4d655cc(v);
 }
-const v469 = v130;
-const v470 = v137;
-const v473 = v67;
-const v474 = v163;
-const v476 = v143;
-function v475(v: any): any {
-  return v === null ? null : v476(v);
+function v_bf46ee73(v: any): any {
+  return obj(v, c_6a3ce4f6, t_27e0c17d);
 }
-const v478 = v126;
-function v477(v: any): any {
-  return v === null ? null : v478(v);
+function v_15d7b30f(v: any): any {
+  return arr(v, -1, -1, v_bf46ee73);
 }
-const v481 = v143;
-const v483 = v143;
-function v482(v: any): any {
-  return v === null ? null : v483(v);
+function v_ecdefca0(v: any): any {
+  return c_3c04981d.has(v) ? v : FAIL;
 }
-const v484 = v143;
-function v480(v: any): any {
-  return obj(v, c34, t54);
+function v_d7412a06(v: any): any {
+  return obj(v, c_c43040e0, t_bc03a2d2);
 }
-function v479(v: any): any {
-  return arr(v, -1, -1, v480);
+function v_63e36ba9(v: any): any {
+  return arr(v, -1, -1, v_d7412a06);
 }
-function v472(v: any): any {
-  return obj(v, c106, t55);
+function v_12adbe75(v: any): any {
+  return obj(v, c_4cbc538a, t_4456f721);
 }
-function v471(v: any): any {
-  return arr(v, -1, -1, v472);
+function v_13c7e6f8(v: any): any {
+  return arr(v, -1, -1, v_12adbe75);
 }
-const v487 = v143;
-const v488 = v143;
-const v489 = v384;
-const v490 = v250;
-const v492 = v178;
-function v491(v: any): any {
-  return v === null ? null : v492(v);
+function v_957a583c(v: any): any {
+  return obj(v, c_a744e514, t_78a2727d);
 }
-const v493 = v67;
-const v494 = v381;
-const v495 = v139;
-const v496 = v252;
-const v498 = v143;
-function v497(v: any): any {
-  return v === null ? null : v498(v);
+function v_7d3255ae(v: any): any {
+  return arr(v, -1, -1, v_957a583c);
 }
-function v486(v: any): any {
-  return obj(v, c107, t56);
+function v_95992e0a(v: any): any {
+  return arr(v, -1, -1, v_b2c24bd1);
 }
-function v485(v: any): any {
-  return arr(v, -1, -1, v486);
+function v_e51dd55f(v: any): any {
+  return obj(v, c_36a2c511, t_f71f2946);
 }
-const v499 = v37;
-const v500 = v143;
-const v503 = v126;
-const v504 = v67;
-const v505 = v143;
-function v506(v: any): any {
-  return c109.has(v) ? v : FAIL;
+function v_b9d4c7fa(v: any): any {
+  return arr(v, -1, -1, v_e51dd55f);
 }
-const v507 = v143;
-const v509 = v143;
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
+function v_70c39883(v: any): any {
+  return obj(v, c_d65ce1cc, t_75b9e980);
 }
-function v502(v: any): any {
-  return obj(v, c108, t57);
+function v_47ff7e7a(v: any): any {
+  return arr(v, -1, -1, v_70c39883);
 }
-function v501(v: any): any {
-  return arr(v, -1, -1, v502);
+function v_a404ee3d(v: any): any {
+  return obj(v, c_d15e901b, t_095e7568);
 }
-function v411(v: any): any {
-  return obj(v, c101, t58);
+function v_2528d146(v: any): any {
+  return arr(v, -1, -1, v_a404ee3d);
 }
-function v410(v: any): any {
-  return arr(v, -1, -1, v411);
+function v_58723652(v: any): any {
+  return obj(v, c_f675edc0, t_8c9277b6);
 }
-const v510 = v501;
-const v513 = v249;
-const v514 = v139;
-const v515 = v139;
-const v516 = v139;
-const v517 = v139;
-const v518 = v139;
-const v519 = v130;
-const v520 = v381;
-const v521 = v381;
-function v512(v: any): any {
-  return obj(v, c110, t59);
+function v_281ba9ff(v: any): any {
+  return v === null ? null : v_58723652(v);
 }
-function v511(v: any): any {
-  return arr(v, -1, -1, v512);
-}
-const v522 = v485;
-const v525 = v192;
-function v526(v: any): any {
-  return arr(v, -1, -1, v249);
-}
-const v527 = v139;
-const v528 = v139;
-const v529 = v139;
-const v530 = v139;
-const v531 = v139;
-const v532 = v130;
-function v524(v: any): any {
-  return obj(v, c111, t60);
-}
-function v523(v: any): any {
-  return arr(v, -1, -1, v524);
-}
-const v535 = v143;
-const v536 = v139;
-const v539 = v67;
-const v540 = v247;
-const v542 = v143;
-const v543 = v143;
-function v541(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const out: any = {};
-  for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v542(k) !== k) return FAIL;
-    const r = v543(v[k]);
-    if (r === FAIL) return FAIL;
-    out[k] = r;
-  }
-  return out;
-}
-function v538(v: any): any {
-  return obj(v, c113, t61);
-}
-function v537(v: any): any {
-  return arr(v, -1, -1, v538);
-}
-function v534(v: any): any {
-  return obj(v, c112, t62);
-}
-function v533(v: any): any {
-  return arr(v, -1, -1, v534);
-}
-const v546 = v67;
-const v547 = v139;
-const v548 = v139;
-function v545(v: any): any {
-  return obj(v, c114, t63);
-}
-function v544(v: any): any {
-  return v === null ? null : v545(v);
-}
-function v367(v: any): any {
-  return obj(v, c94, t64);
+function v_9a004d95(v: any): any {
+  return obj(v, c_04d38c5e, t_a2e45c84);
 }
 
-const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
-const t1: Field[] = [["sandbox", v28, 2], ["max_write_mb", v30, 2]];
-const t2: Field[] = [["publish", v34, 2], ["report", v36, 2], ["logo", v38, 1], ["favicon", v40, 1], ["accent", v42, 1], ["accent_dark", v44, 1], ["footer", v46, 1], ["edit_url", v48, 1], ["repo_url", v50, 1], ["lang", v52, 2], ["mdx", v54, 1]];
-const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v32, 2]];
-const t4: Field[] = [["id", v57, 0], ["title", v58, 0], ["url", v59, 0], ["kind", v60, 0], ["status", v61, 0], ["reason", v62, 1], ["summary", v64, 1], ["retrieved_at", v66, 1]];
-const t5: Field[] = [["id", v69, 0], ["source", v70, 0], ["title", v71, 0], ["summary", v72, 0], ["importance", v73, 2]];
-const t6: Field[] = [["id", v90, 0], ["slug", v91, 0], ["title", v92, 0], ["summary", v93, 2], ["objectives", v95, 2], ["prerequisites", v98, 2], ["topics", v100, 2]];
-const t7: Field[] = [["id", v83, 0], ["slug", v84, 0], ["title", v85, 0], ["summary", v86, 2], ["lessons", v88, 0]];
-const t8: Field[] = [["title", v76, 0], ["summary", v77, 2], ["audience", v79, 2], ["modules", v81, 0]];
-const t9: Field[] = [["path", v117, 0], ["purpose", v118, 2]];
-const t10: Field[] = [["lesson", v104, 0], ["title", v105, 0], ["goal", v106, 0], ["objectives", v107, 2], ["runtime", v110, 1], ["test_command", v111, 1], ["network", v112, 2], ["files", v114, 2], ["tests", v120, 2]];
-const t11: Field[] = [["passed", v139, 0], ["failed", v140, 0], ["skipped", v141, 0], ["total", v142, 0]];
-const t12: Field[] = [["schema_version", v124, 0], ["lesson", v125, 0], ["run", v126, 0], ["runtime", v10, 0], ["argv", v127, 0], ["cwd", v128, 0], ["started_at", v129, 0], ["duration_ms", v130, 0], ["exit_code", v131, 0], ["signal", v133, 0], ["timed_out", v135, 0], ["passed", v136, 0], ["tests", v137, 0], ["output_tail", v143, 0], ["output_bytes", v144, 0], ["output_truncated", v145, 0], ["code_hash", v146, 0], ["sandbox", v147, 1], ["cause", v149, 0]];
-const t13: Field[] = [["term", v152, 0], ["slug", v153, 1], ["definition", v155, 0], ["aliases", v156, 2], ["lessons", v159, 2]];
-const t14: Field[] = [["severity", v171, 0], ["where", v172, 1], ["text", v174, 0]];
-const t15: Field[] = [["lesson", v162, 0], ["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t16: Field[] = [["lesson", v177, 0], ["status", v178, 0], ["stage", v179, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
-const t17: Field[] = [["phase", v186, 0], ["status", v178, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
-const t18: Field[] = [["phase", v195, 0], ["entered_at", v67, 0], ["seq", v196, 0]];
-const t19: Field[] = [["reason", v210, 0], ["by", v211, 0], ["at", v67, 0]];
-const t20: Field[] = [["reason", v214, 0], ["at", v67, 0]];
-const t21: Field[] = [["from", v223, 0], ["to", v224, 0], ["note", v225, 0], ["at", v67, 0]];
-const t22: Field[] = [["code_hash", v228, 0], ["at", v67, 0], ["run", v229, 0]];
-const t23: Field[] = [["run", v236, 0], ["code_hash", v238, 0], ["note", v239, 1]];
-const t24: Field[] = [["id", v90, 0], ["title", v202, 0], ["slug", v154, 0], ["module_id", v203, 0], ["module_slug", v204, 0], ["module_title", v205, 0], ["dir", v206, 0], ["stage", v207, 0], ["blocked", v208, 0], ["stale", v212, 0], ["fix_attempts_used", v215, 0], ["fix_budget_resets", v216, 0], ["review_rounds_used", v217, 0], ["review_rounds_granted", v218, 1], ["rework", v220, 1], ["verified", v226, 0], ["last_failure", v231, 0], ["last_verify_failure", v233, 1], ["done_at", v241, 1], ["updated_at", v242, 0]];
-const t25: Field[] = [["id", v246, 0], ["lesson", v247, 0], ["phase", v248, 1], ["role", v249, 0], ["status", v250, 0], ["started_at", v251, 0], ["finished_at", v252, 0], ["note", v253, 0], ["result", v255, 0], ["lease_expires_at", v256, 1], ["heartbeat_at", v257, 1]];
-const t26: Field[] = [["at", v67, 0], ["seq", v261, 0], ["out", v262, 0], ["pages", v263, 0], ["lessons", v264, 0]];
-const t27: Field[] = [["schema_version", v188, 0], ["title", v189, 0], ["topic", v190, 0], ["created_at", v67, 0], ["phase", v192, 0], ["phase_history", v193, 0], ["last_seq", v197, 0], ["log_bytes", v198, 0], ["lesson_order", v199, 0], ["lessons", v200, 0], ["tasks", v243, 0], ["task_counter", v258, 0], ["last_site_build", v259, 0]];
-const t28: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v273, 0], ["title", v274, 0], ["topic", v275, 0]];
-const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v278, 0], ["from", v195, 0], ["to", v195, 0], ["approved", v279, 0], ["approval", v280, 1]];
-const t30: Field[] = [["id", v90, 0], ["title", v286, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v287, 0], ["dir", v182, 0]];
-const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v283, 0], ["lessons", v284, 0], ["removed", v288, 0], ["approval", v280, 1]];
-const t32: Field[] = [["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v290, 0], ["lesson", v291, 0], ["from", v207, 0], ["to", v207, 0], ["note", v292, 0], ["review_round_used", v294, 0], ["review", v295, 1], ["reopened", v297, 1], ["drifted", v298, 1], ["approval", v280, 1]];
-const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v301, 0], ["lesson", v291, 0], ["code_hash", v302, 0], ["run", v303, 0], ["tests", v305, 1]];
-const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v308, 0], ["lesson", v291, 0], ["note", v309, 0], ["fix_attempts_used", v310, 0], ["blocked", v311, 0], ["via", v312, 0], ["run", v313, 0], ["tests", v305, 1], ["evidence", v315, 1], ["code_hash", v318, 1]];
-const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v322, 0], ["lesson", v291, 0], ["note", v323, 0], ["run", v324, 0]];
-const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v327, 0], ["lesson", v291, 0], ["reason", v328, 0]];
-const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v330, 0], ["lesson", v291, 0], ["fix_budget_reset", v331, 0], ["note", v332, 1], ["review_round_granted", v335, 1], ["approval", v280, 1]];
-const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v338, 0], ["lesson", v291, 0], ["reason", v339, 0]];
-const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v341, 0], ["task", v246, 0], ["lesson", v342, 0], ["phase", v343, 1], ["role", v249, 0], ["lease_seconds", v344, 1]];
-const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v347, 0], ["task", v246, 0], ["lease_seconds", v348, 0]];
-const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v350, 0], ["task", v246, 0], ["status", v351, 0], ["note", v292, 0], ["result", v352, 0]];
-const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v354, 0], ["task", v246, 0], ["note", v292, 0]];
-const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v356, 0], ["fact", v357, 0], ["lesson", v358, 0], ["data", v359, 0]];
-const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v363, 0], ["out", v364, 0], ["pages", v365, 0], ["lessons", v366, 0]];
-const t46: Field[] = [["title", v371, 0], ["topic", v372, 0]];
-const t47: Field[] = [["phase", v378, 0], ["started_at", v379, 0], ["ended_at", v380, 0], ["duration_ms", v381, 0], ["approved", v383, 0], ["reopened_from", v384, 0]];
-const t48: Field[] = [["lessons", v386, 0], ["by_stage", v387, 0], ["done", v388, 0], ["blocked", v389, 0], ["stale", v390, 0], ["fix_attempts", v391, 0], ["review_rounds", v392, 0], ["verify_runs", v393, 0], ["tasks", v394, 0], ["phase_tasks", v395, 0], ["reopens", v396, 0], ["tests", v397, 0], ["verify_passed", v398, 0], ["verify_pass_rate", v399, 0], ["lessons_reworked", v401, 0], ["rework_rate", v402, 0], ["wall_ms", v403, 0]];
-const t49: Field[] = [["kind", v406, 0], ["lesson", v407, 0], ["at", v408, 0], ["text", v409, 0]];
-const t50: Field[] = [["runs", v426, 0], ["passed", v427, 0], ["failed", v428, 0], ["read_only", v429, 1], ["last_run", v431, 0], ["last_passed", v433, 0], ["last_tests", v435, 0], ["last_at", v436, 0]];
-const t51: Field[] = [["at", v439, 0], ["note", v440, 0], ["via", v441, 0], ["run", v442, 0], ["blocked", v444, 0], ["tests", v445, 0], ["evidence", v446, 0], ["orchestrator_notes", v448, 1]];
-const t52: Field[] = [["at", v453, 0], ["reason", v454, 0], ["by", v455, 0], ["unblocked_at", v456, 0], ["decision", v457, 0]];
-const t53: Field[] = [["at", v461, 0], ["reason", v462, 0], ["cleared_at", v463, 0]];
-const t54: Field[] = [["severity", v481, 0], ["where", v482, 0], ["text", v484, 0]];
-const t55: Field[] = [["at", v473, 0], ["verdict", v474, 0], ["reviewer", v475, 0], ["round", v477, 0], ["findings", v479, 0]];
-const t56: Field[] = [["id", v487, 0], ["role", v488, 0], ["phase", v489, 0], ["status", v490, 0], ["worker_status", v491, 0], ["started_at", v493, 0], ["duration_ms", v494, 0], ["heartbeats", v495, 0], ["lease_until", v496, 0], ["note", v497, 0]];
-const t57: Field[] = [["seq", v503, 0], ["at", v504, 0], ["kind", v505, 0], ["label", v506, 0], ["text", v507, 0], ["details", v508, 0]];
-const t58: Field[] = [["id", v412, 0], ["title", v413, 0], ["module_id", v414, 0], ["module_title", v415, 0], ["dir", v416, 0], ["stage", v417, 0], ["blocked", v418, 0], ["stale", v419, 0], ["fix_attempts", v420, 0], ["fix_budget_resets", v421, 0], ["review_rounds", v422, 0], ["review_rounds_granted", v423, 0], ["reworks", v424, 0], ["verify", v425, 0], ["failures", v437, 0], ["blocks", v451, 0], ["stale_marks", v459, 0], ["registered_at", v464, 0], ["done_at", v465, 0], ["pending_to_done_ms", v466, 0], ["started_at", v467, 1], ["wall_ms", v469, 0], ["tests", v470, 0], ["reviews", v471, 0], ["tasks", v485, 0], ["smooth", v499, 0], ["summary", v500, 0], ["story", v501, 0]];
-const t59: Field[] = [["role", v513, 0], ["count", v514, 0], ["done", v515, 0], ["failed", v516, 0], ["reset", v517, 0], ["running", v518, 0], ["total_ms", v519, 0], ["mean_ms", v520, 0], ["max_ms", v521, 0]];
-const t60: Field[] = [["phase", v525, 0], ["roles", v526, 0], ["count", v527, 0], ["done", v528, 0], ["failed", v529, 0], ["reset", v530, 0], ["running", v531, 0], ["total_ms", v532, 0]];
-const t61: Field[] = [["at", v539, 0], ["lesson", v540, 0], ["data", v541, 0]];
-const t62: Field[] = [["kind", v535, 0], ["count", v536, 0], ["entries", v537, 0]];
-const t63: Field[] = [["at", v546, 0], ["pages", v547, 0], ["lessons", v548, 0]];
-const t64: Field[] = [["schema_version", v368, 0], ["generated_at", v369, 0], ["course", v370, 0], ["phase", v374, 0], ["last_seq", v375, 0], ["phases", v376, 0], ["totals", v385, 0], ["needs_human", v404, 0], ["lessons", v410, 0], ["course_story", v510, 0], ["tasks", v511, 0], ["phase_tasks", v522, 0], ["tasks_by_phase", v523, 0], ["facts", v533, 0], ["site_build", v544, 0]];
+const t_4cc10e0f: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2]];
+const t_ba1af765: Field[] = [["sandbox", v_9eb678b5, 2], ["max_write_mb", v_816c443c, 2]];
+const t_ef440d7d: Field[] = [["publish", v_7651a3d2, 2], ["report", v_accf7a9e, 2], ["logo", v_cd9c3221, 1], ["favicon", v_cd9c3221, 1], ["accent", v_fa62dab3, 1], ["accent_dark", v_e0c0d07b, 1], ["footer", v_512fa1b9, 1], ["edit_url", v_04c0dd46, 1], ["repo_url", v_7f6d504c, 1], ["lang", v_44082797, 2], ["mdx", v_46aa7c7e, 1]];
+const t_fe6a0c45: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_871dd208, 2], ["verify", v_8f928e9f, 2], ["site", v_26b4b1a6, 2]];
+const t_94811620: Field[] = [["id", v_d841f011, 0], ["title", v_b219e29b, 0], ["url", v_7a33f054, 0], ["kind", v_07dc64fe, 0], ["status", v_265378d2, 0], ["reason", v_4ddb13e0, 1], ["summary", v_df6776e6, 1], ["retrieved_at", v_9b75afb8, 1]];
+const t_3040f7a9: Field[] = [["id", v_d841f011, 0], ["source", v_d841f011, 0], ["title", v_50d588f5, 0], ["summary", v_a29ad1a7, 0], ["importance", v_5aa39f91, 2]];
+const t_da0217f4: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["objectives", v_4810d03f, 2], ["prerequisites", v_f792d6cd, 2], ["topics", v_f792d6cd, 2]];
+const t_e3243350: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["lessons", v_59923ca6, 0]];
+const t_54c69011: Field[] = [["title", v_50d588f5, 0], ["summary", v_c8f52e8c, 2], ["audience", v_ed29e961, 2], ["modules", v_8fe436a6, 0]];
+const t_09737fc6: Field[] = [["path", v_51f66994, 0], ["purpose", v_bf9c8543, 2]];
+const t_a34502f8: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
+const t_40898e4c: Field[] = [["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["skipped", v_6342dea8, 0], ["total", v_6342dea8, 0]];
+const t_cd402cf9: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_5b9ddf67, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
+const t_d2bc1b6f: Field[] = [["term", v_c87c0743, 0], ["slug", v_198a2ccf, 1], ["definition", v_9ac2914d, 0], ["aliases", v_f5483396, 2], ["lessons", v_c0ff023d, 2]];
+const t_e62c9ba5: Field[] = [["severity", v_49011c6b, 0], ["where", v_512fa1b9, 1], ["text", v_9ac2914d, 0]];
+const t_be0ec79c: Field[] = [["lesson", v_d841f011, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_21a0f4bd, 1], ["round", v_32031fb3, 1], ["findings", v_6cab2599, 2]];
+const t_7fe0c5c5: Field[] = [["lesson", v_d841f011, 0], ["status", v_d4d655cc, 0], ["stage", v_16786dcc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1]];
+const t_9f3a12f2: Field[] = [["phase", v_c4ffa4aa, 0], ["status", v_d4d655cc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1]];
+const t_761dff67: Field[] = [["phase", v_57777167, 0], ["entered_at", v_e19f6ad2, 0], ["seq", v_d5d51c2e, 0]];
+const t_2d545fdd: Field[] = [["reason", v_f4c3d07e, 0], ["by", v_9c527cf8, 0], ["at", v_e19f6ad2, 0]];
+const t_5334aafe: Field[] = [["reason", v_f4c3d07e, 0], ["at", v_e19f6ad2, 0]];
+const t_f695c466: Field[] = [["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["note", v_0875edca, 0], ["at", v_e19f6ad2, 0]];
+const t_17bd21cb: Field[] = [["code_hash", v_9facc4f0, 0], ["at", v_e19f6ad2, 0], ["run", v_9ace42f5, 0]];
+const t_c6ec3ae1: Field[] = [["run", v_9ace42f5, 0], ["code_hash", v_9facc4f0, 0], ["note", v_4ddb13e0, 1]];
+const t_1f9fbd4d: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0], ["stage", v_16786dcc, 0], ["blocked", v_39964a58, 0], ["stale", v_a485a074, 0], ["fix_attempts_used", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds_used", v_6342dea8, 0], ["review_rounds_granted", v_57bff622, 1], ["rework", v_1faa4927, 1], ["verified", v_22bcb97e, 0], ["last_failure", v_accee060, 0], ["last_verify_failure", v_10949f2b, 1], ["done_at", v_9b75afb8, 1], ["updated_at", v_e19f6ad2, 0]];
+const t_ce6ff0da: Field[] = [["id", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["status", v_d36c0996, 0], ["started_at", v_e19f6ad2, 0], ["finished_at", v_0d305bca, 0], ["note", v_accee060, 0], ["result", v_48a0c78c, 0], ["lease_expires_at", v_9b75afb8, 1], ["heartbeat_at", v_9b75afb8, 1]];
+const t_d647f931: Field[] = [["at", v_e19f6ad2, 0], ["seq", v_d5d51c2e, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
+const t_fd37f072: Field[] = [["schema_version", v_20607f98, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0], ["created_at", v_e19f6ad2, 0], ["phase", v_57777167, 0], ["phase_history", v_d06f6984, 0], ["last_seq", v_6342dea8, 0], ["log_bytes", v_6342dea8, 0], ["lesson_order", v_358c1ee1, 0], ["lessons", v_fa8a444d, 0], ["tasks", v_500789f2, 0], ["task_counter", v_6342dea8, 0], ["last_site_build", v_6748dad2, 0]];
+const t_ea8c90b5: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_7be61825, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0]];
+const t_8076b0ae: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_3158783f, 0], ["from", v_57777167, 0], ["to", v_57777167, 0], ["approved", v_c55c1678, 0], ["approval", v_38e8ad46, 1]];
+const t_a13b4ec6: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0]];
+const t_7e46b5c1: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_eb7c800d, 0], ["lessons", v_021b15e2, 0], ["removed", v_358c1ee1, 0], ["approval", v_38e8ad46, 1]];
+const t_8872698a: Field[] = [["verdict", v_e8c7a630, 0], ["reviewer", v_21a0f4bd, 1], ["round", v_32031fb3, 1], ["findings", v_6cab2599, 2]];
+const t_d5fe5759: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_78e8dfad, 0], ["lesson", v_d841f011, 0], ["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["note", v_b2480470, 0], ["review_round_used", v_c55c1678, 0], ["review", v_e0da36e6, 1], ["reopened", v_ebc76f32, 1], ["drifted", v_6b34289d, 1], ["approval", v_38e8ad46, 1]];
+const t_2e6c341e: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ee1c860a, 0], ["lesson", v_d841f011, 0], ["code_hash", v_9facc4f0, 0], ["run", v_9ace42f5, 0], ["tests", v_d97d665b, 1]];
+const t_7ad4e104: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_d6cc0af3, 0], ["lesson", v_d841f011, 0], ["note", v_0875edca, 0], ["fix_attempts_used", v_d5d51c2e, 0], ["blocked", v_c55c1678, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["tests", v_d97d665b, 1], ["evidence", v_3449d4b8, 1], ["code_hash", v_4d77a7b4, 1]];
+const t_0673fc3d: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_07aa6023, 0], ["lesson", v_d841f011, 0], ["note", v_0875edca, 0], ["run", v_9ace42f5, 0]];
+const t_3545ae20: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f66ebbaf, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
+const t_a8aa4219: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ac659b6e, 0], ["lesson", v_d841f011, 0], ["fix_budget_reset", v_c55c1678, 0], ["note", v_2599703d, 1], ["review_round_granted", v_46aa7c7e, 1], ["approval", v_38e8ad46, 1]];
+const t_e1ac122a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ddc691ed, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
+const t_9ac5070f: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_aa93f7ae, 0], ["task", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["lease_seconds", v_c3ecc88f, 1]];
+const t_405b4616: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_a002151b, 0], ["task", v_5befb294, 0], ["lease_seconds", v_d5d51c2e, 0]];
+const t_b40f8f50: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_b86e16fa, 0], ["task", v_5befb294, 0], ["status", v_4032d8a9, 0], ["note", v_b2480470, 0], ["result", v_48a0c78c, 0]];
+const t_72fab2e0: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_61f16df3, 0], ["task", v_5befb294, 0], ["note", v_b2480470, 0]];
+const t_722f3e6a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_4a438f94, 0], ["fact", v_d841f011, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
+const t_0329e401: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f1708f9a, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
+const t_4bc5ff67: Field[] = [["title", v_9facc4f0, 0], ["topic", v_29410b28, 0]];
+const t_c2483819: Field[] = [["phase", v_57777167, 0], ["started_at", v_e19f6ad2, 0], ["ended_at", v_0d305bca, 0], ["duration_ms", v_64fb56d4, 0], ["approved", v_c55c1678, 0], ["reopened_from", v_8dff71fa, 0]];
+const t_ff8d6089: Field[] = [["lessons", v_6342dea8, 0], ["by_stage", v_3aa8dfb5, 0], ["done", v_6342dea8, 0], ["blocked", v_6342dea8, 0], ["stale", v_6342dea8, 0], ["fix_attempts", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["verify_runs", v_6342dea8, 0], ["tasks", v_6342dea8, 0], ["phase_tasks", v_6342dea8, 0], ["reopens", v_6342dea8, 0], ["tests", v_6342dea8, 0], ["verify_passed", v_6342dea8, 0], ["verify_pass_rate", v_723f6ecd, 0], ["lessons_reworked", v_6342dea8, 0], ["rework_rate", v_723f6ecd, 0], ["wall_ms", v_de971c3d, 0]];
+const t_1ca361a7: Field[] = [["kind", v_308f31f6, 0], ["lesson", v_b4c46c4d, 0], ["at", v_e19f6ad2, 0], ["text", v_9facc4f0, 0]];
+const t_138e7442: Field[] = [["runs", v_6342dea8, 0], ["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["read_only", v_57bff622, 1], ["last_run", v_9ace42f5, 0], ["last_passed", v_a2b8bf25, 0], ["last_tests", v_4cbe018c, 0], ["last_at", v_0d305bca, 0]];
+const t_30cbe490: Field[] = [["at", v_e19f6ad2, 0], ["note", v_9facc4f0, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["blocked", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["evidence", v_29410b28, 0], ["orchestrator_notes", v_0ca9b198, 1]];
+const t_611c3a80: Field[] = [["at", v_e19f6ad2, 0], ["reason", v_9facc4f0, 0], ["by", v_9c527cf8, 0], ["unblocked_at", v_0d305bca, 0], ["decision", v_29410b28, 0]];
+const t_cd296a03: Field[] = [["at", v_e19f6ad2, 0], ["reason", v_9facc4f0, 0], ["cleared_at", v_0d305bca, 0]];
+const t_4b857e43: Field[] = [["severity", v_9facc4f0, 0], ["where", v_29410b28, 0], ["text", v_9facc4f0, 0]];
+const t_585e8c69: Field[] = [["at", v_e19f6ad2, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_29410b28, 0], ["round", v_9ace42f5, 0], ["findings", v_cc6d7d50, 0]];
+const t_27e0c17d: Field[] = [["id", v_9facc4f0, 0], ["role", v_9facc4f0, 0], ["phase", v_8dff71fa, 0], ["status", v_d36c0996, 0], ["worker_status", v_6a328763, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_64fb56d4, 0], ["heartbeats", v_6342dea8, 0], ["lease_until", v_0d305bca, 0], ["note", v_29410b28, 0]];
+const t_bc03a2d2: Field[] = [["seq", v_d5d51c2e, 0], ["at", v_e19f6ad2, 0], ["kind", v_9facc4f0, 0], ["label", v_ecdefca0, 0], ["text", v_9facc4f0, 0], ["details", v_ee4d296d, 0]];
+const t_4456f721: Field[] = [["id", v_d841f011, 0], ["title", v_9facc4f0, 0], ["module_id", v_d841f011, 0], ["module_title", v_9facc4f0, 0], ["dir", v_9facc4f0, 0], ["stage", v_16786dcc, 0], ["blocked", v_c55c1678, 0], ["stale", v_c55c1678, 0], ["fix_attempts", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["review_rounds_granted", v_6342dea8, 0], ["reworks", v_6342dea8, 0], ["verify", v_653e05bf, 0], ["failures", v_78e443cc, 0], ["blocks", v_df075aac, 0], ["stale_marks", v_7d07ab56, 0], ["registered_at", v_e19f6ad2, 0], ["done_at", v_0d305bca, 0], ["pending_to_done_ms", v_64fb56d4, 0], ["started_at", v_9bc199ef, 1], ["wall_ms", v_de971c3d, 0], ["tests", v_4cbe018c, 0], ["reviews", v_e43c3cc4, 0], ["tasks", v_15d7b30f, 0], ["smooth", v_c55c1678, 0], ["summary", v_9facc4f0, 0], ["story", v_63e36ba9, 0]];
+const t_78a2727d: Field[] = [["role", v_b2c24bd1, 0], ["count", v_6342dea8, 0], ["done", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["reset", v_6342dea8, 0], ["running", v_6342dea8, 0], ["total_ms", v_de971c3d, 0], ["mean_ms", v_64fb56d4, 0], ["max_ms", v_64fb56d4, 0]];
+const t_f71f2946: Field[] = [["phase", v_57777167, 0], ["roles", v_95992e0a, 0], ["count", v_6342dea8, 0], ["done", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["reset", v_6342dea8, 0], ["running", v_6342dea8, 0], ["total_ms", v_de971c3d, 0]];
+const t_75b9e980: Field[] = [["at", v_e19f6ad2, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
+const t_095e7568: Field[] = [["kind", v_9facc4f0, 0], ["count", v_6342dea8, 0], ["entries", v_47ff7e7a, 0]];
+const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["lessons", v_6342dea8, 0]];
+const t_a2e45c84: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_4faca519, 0], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
 
 export const VALIDATORS = {
-  ConfigSchema: v0,
-  SourceSchema: v56,
-  TopicSchema: v68,
-  CurriculumSchema: v75,
-  LessonSpecSchema: v103,
-  RunResultSchema: v123,
-  GlossaryEntrySchema: v151,
-  ReviewSchema: v161,
-  WorkerStatusSchema: v175,
-  StateSchema: v187,
-  EventSchema: v265,
-  TaskSchema: v245,
-  ReportSchema: v367,
-  RoleSchema: v249,
-  LessonIdSchema: v90,
+  ConfigSchema: v_ecdb8382,
+  SourceSchema: v_90ccca53,
+  TopicSchema: v_ccae7fbc,
+  CurriculumSchema: v_5ab1a631,
+  LessonSpecSchema: v_4a46d3e7,
+  RunResultSchema: v_5d90c09a,
+  GlossaryEntrySchema: v_945d0097,
+  ReviewSchema: v_e48ea2c6,
+  WorkerStatusSchema: v_b6d83eff,
+  StateSchema: v_724ace92,
+  EventSchema: v_f82b95cd,
+  TaskSchema: v_c7cece23,
+  ReportSchema: v_9a004d95,
+  RoleSchema: v_b2c24bd1,
+  LessonIdSchema: v_d841f011,
 };

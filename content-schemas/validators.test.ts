@@ -205,6 +205,26 @@ function compare(name: FastSchemaName, input: unknown): 'accepted' | 'refused' {
   return zod.success ? 'accepted' : 'refused';
 }
 
+test('a small schema change is a small diff of the generated file (names follow content, not order)', () => {
+  const before = renderValidators().split('\n');
+  // Two optional fields added to the first schema of the file: every later name used to shift.
+  const changed = { ...Object.fromEntries(FAST_SCHEMAS.map((name) => [name, schemas[name]])) } as Record<
+    string,
+    z.ZodType
+  >;
+  changed.ConfigSchema = (schemas.ConfigSchema as unknown as z.ZodObject).extend({
+    extra_one: z.string().optional().describe('test'),
+    extra_two: z.number().optional().describe('test'),
+  });
+  const after = renderValidators(changed as never).split('\n');
+  const removed = before.filter((line) => !after.includes(line));
+  const added = after.filter((line) => !before.includes(line));
+  assert.ok(
+    removed.length + added.length <= 20,
+    `${removed.length} lines removed, ${added.length} added:\n${[...removed, ...added].join('\n')}`,
+  );
+});
+
 test("every generated validator accepts and refuses what zod does, with zod's output (seeded corpus)", () => {
   const random = prng(16);
   const samples = validSamples();
