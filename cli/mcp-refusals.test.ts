@@ -109,3 +109,33 @@ test('every tool refused reaches the SDK client, after tools/list, as isError wi
     await mcp.close();
   }
 });
+
+test('what a client is told: unknown resources are -32002 with their URI, required arguments are required, a/an', {
+  timeout: 60_000,
+}, async () => {
+  const mcp = await listedClient(COURSE, COURSE);
+  try {
+    for (const uri of [
+      'codelabgen://nope',
+      'codelabgen://lesson/9.9',
+      'codelabgen://lesson/9.9/run/1',
+      'codelabgen://report',
+      'codelabgen://conventions/nope',
+    ])
+      await assert.rejects(mcp.client.readResource({ uri }), (error: { code?: number; data?: unknown }) => {
+        assert.equal(error.code, -32002, uri);
+        assert.deepEqual(error.data, { uri }, uri);
+        return true;
+      });
+    const { tools } = await mcp.client.listTools();
+    const init = tools.find((tool) => tool.name === 'init')!;
+    assert.deepEqual(init.inputSchema.required, ['title'], 'init says title (required) and requires it');
+    const missing = await mcp.call('state_set', { id: '1.1' });
+    assert.equal(textOf(missing), 'error: state_set: stage is required');
+    const titles = (await mcp.client.listPrompts()).prompts.map((prompt) => prompt.title);
+    assert.ok(titles.includes('Brief an example-designer'), titles.join(', '));
+    assert.ok(titles.includes('Brief a code-author'), titles.join(', '));
+  } finally {
+    await mcp.close();
+  }
+});
