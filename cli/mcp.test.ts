@@ -1134,7 +1134,7 @@ test('leaving a gate asks the user by elicitation when the client can; the event
       assert.match(
         refusedCall.content.at(-1)!.text,
         new RegExp(
-          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*; nothing changed$`,
+          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*\\(\\.codelabgen/sources\\.jsonl\\); nothing changed$`,
         ),
       );
       assert.deepEqual(snapshot(root), before);
