@@ -63,7 +63,7 @@ function work(root: string, task: Plan['running'][number]): Record<string, unkno
 
 test('a course walked over MCP by next_call reaches the end of every phase with no refused call and no CLI words', {
   timeout: 600_000,
-}, async () => {
+}, async (t) => {
   const home = tempDir();
   const root = path.join(home, 'intl');
   const mcp = await listedClient(home, root);
@@ -93,6 +93,9 @@ test('a course walked over MCP by next_call reaches the end of every phase with 
       if (plan.phase !== phase) {
         phases.push(plan.phase);
         phase = plan.phase;
+        // The resources an orchestrator reads are in tool terms too.
+        for (const uri of ['codelabgen://next', 'codelabgen://stages'])
+          mcp.seen.push(JSON.stringify(await mcp.client.readResource({ uri })));
       }
       if (plan.done) break;
       if (plan.next_call !== null) {
@@ -157,6 +160,7 @@ test('a course walked over MCP by next_call reaches the end of every phase with 
         [5, 5],
       ],
     );
+    t.diagnostic(`${mcp.seen.length} answers scanned; ${followed.length} calls made by next_call`);
     const leaks = mcp.seen.filter((text) => CLI_WORDS.test(text));
     assert.deepEqual(
       leaks.map((text) => text.match(CLI_WORDS)![0] + ' in ' + text.slice(0, 300)),
