@@ -44,6 +44,9 @@ async function lessonIdsAsText(
   return fixed;
 }
 
+/** Tools whose documents are guidance (a stage's next step, a problem's fix) rather than data, so in tool terms throughout. */
+const GUIDANCE = new Set(['state_stages', 'check']);
+
 /** Every `description` of a JSON Schema in tool terms (a data file's field that names `state unblock --review-round`). */
 function describedInToolTerms(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(describedInToolTerms);
@@ -144,7 +147,7 @@ export function registerTools(ctx: ServerContext): void {
     }
     return toolResult(
       outcome,
-      tool.name === 'state_next' ? withNextCall : tool.name === 'state_stages' ? inToolTermsDeep : undefined,
+      tool.name === 'state_next' ? withNextCall : GUIDANCE.has(tool.name) ? inToolTermsDeep : undefined,
     );
   });
 }
