@@ -5,6 +5,7 @@ import type { LessonState, State, Task } from '../../content-schemas/index.ts';
 import type { PhaseAction } from './phases.ts';
 import type { InterruptedTask, RunningTask } from './leases.ts';
 import type { ChangedPrerequisite } from './prerequisites.ts';
+import { getOwn } from '../state/keyed.ts';
 import { stageRow } from './stages.ts';
 import { TASK_PHASES } from './tasks.ts';
 
@@ -57,7 +58,7 @@ function answeredTask(state: State, lesson: LessonState): Task | null {
 
 /** The one command for a lesson work item, or null (a worker is on it, a stale lesson, an answer to judge). */
 function lessonCommand(state: State, item: PlanForCommand['lessons'][number]): PlannedCommand | null {
-  const lesson = state.lessons[item.lesson];
+  const lesson = getOwn(state.lessons, item.lesson);
   if (lesson === undefined || item.task !== null || lesson.stale) return null;
   const id = lesson.id;
   if (item.drifted) return planned('state set', [id, 'code'], { note: 'code changed since it was verified' });
