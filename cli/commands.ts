@@ -15,7 +15,7 @@ export const COMMANDS: CommandSpec[] = [
     needsCourse: false,
     changesState: true,
     options: {
-      title: { type: 'string', value: 'T', help: 'course title (required)' },
+      title: { type: 'string', value: 'T', help: 'course title (required)', required: true },
       topic: { type: 'string', value: 'X', help: 'what the course is about' },
       runtime: {
         type: 'string',

@@ -12,6 +12,8 @@ export interface ProgressUpdate {
   done: number;
   total: number;
   message: string;
+  /** Updates sent per unit of `total` (verify: 2, a start and an end per lesson; else 1), so progress ends at its total. */
+  updatesPerUnit?: number;
 }
 
 export interface ContextIo {

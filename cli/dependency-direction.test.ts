@@ -18,6 +18,7 @@ type Folder = (typeof FOLDERS)[number];
 const TEST_HELPERS = new Set([
   'cli/testing.ts',
   'cli/protocol-fixture.ts',
+  'cli/mcp-client.ts',
   'cli/fuzz-cases.ts',
   'pipeline/verify/fixtures.ts',
 ]);

@@ -269,7 +269,7 @@ test('an MCP client drives a course through every phase and stage; refusals chan
       /^error: \(stdin\)/,
     );
     await refused(client, root, 'state_task_done', { task: 't99' }, /^error: /);
-    await refused(client, root, 'verify', {}, /^error: verify: give one lesson id or --all$/);
+    await refused(client, root, 'verify', {}, /^error: verify: give one lesson id or `all: true`$/);
     const invalid = await call(client, 'state_set', { id: '1.1', stage: 'finished' });
     assert.equal(invalid.isError, true, 'arguments outside the input schema are refused');
 
@@ -753,7 +753,7 @@ test('state_log records data keys exactly or refuses them (issue 24.12)', { time
     );
     const proto = await call(client, 'state_log', { kind: 'fact', data: JSON.parse('{"__proto__": "x"}') });
     assert.equal(proto.isError, true, 'a __proto__ key was acknowledged');
-    assert.match(proto.content.at(-1)!.text, /^error: --data key "__proto__" is reserved/);
+    assert.match(proto.content.at(-1)!.text, /^error: `data` key "__proto__" is reserved/);
     await ok(client, 'state_log', { kind: 'fact', data: { 'a.b': 'c=d', n: '' } });
     assert.deepEqual(readEvents(root).at(-1)?.data, { 'a.b': 'c=d', n: '' });
     assert.equal(readEvents(root).filter((event) => event.fact === 'fact').length, 1);
@@ -824,7 +824,7 @@ test('one server without a course takes a course from an empty folder to a publi
     const beforeRefusal = snapshot(root);
     const inside = await call(client, 'site_build', { out: path.join(root, 'site') });
     assert.equal(inside.isError, true);
-    assert.match(inside.content.at(-1)!.text, /^error: --out .* is inside the course directory/);
+    assert.match(inside.content.at(-1)!.text, /^error: `out: ".*"` is inside the course directory/);
     assert.deepEqual(snapshot(root), beforeRefusal);
     // A cancelled build stops (its process group) and records nothing.
     const controller = new AbortController();
@@ -1134,7 +1134,7 @@ test('leaving a gate asks the user by elicitation when the client can; the event
       assert.match(
         refusedCall.content.at(-1)!.text,
         new RegExp(
-          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*; nothing changed$`,
+          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*\\(\\.codelabgen/sources\\.jsonl\\); nothing changed$`,
         ),
       );
       assert.deepEqual(snapshot(root), before);

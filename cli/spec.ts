@@ -10,6 +10,8 @@ export interface OptionSpec {
   value?: string;
   short?: string;
   multiple?: boolean;
+  /** The command refuses to run without it (init's --title); an MCP tool's argument is required. */
+  required?: boolean;
 }
 
 export interface CommandModule {

@@ -40,6 +40,7 @@ test('tasks: start prints the id, done stores the validated result, list and nex
     'ready',
     'done',
     'next_step',
+    'next_command',
     'actions',
     'lessons',
     'blocked',

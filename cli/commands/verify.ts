@@ -57,9 +57,14 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   requireLesson(state, id);
   const updateState = ctx.flag('update-state');
   if (updateState) requireAtCode(state, id);
-  ctx.progress?.({ done: 0, total: 1, message: `lesson ${id}: running its tests` });
+  ctx.progress?.({ done: 0, total: 1, message: `lesson ${id}: running its tests`, updatesPerUnit: 2 });
   const result = await verifyLesson(course, state, id, { config, timeoutSeconds, env: ctx.env, signal: ctx.signal });
-  ctx.progress?.({ done: 1, total: 1, message: `lesson ${id}: ${result.passed ? 'passed' : 'failed'}` });
+  ctx.progress?.({
+    done: 1,
+    total: 1,
+    message: `lesson ${id}: ${result.passed ? 'passed' : 'failed'}`,
+    updatesPerUnit: 2,
+  });
   let verdict: string | null = null;
   if (updateState) {
     const committed = await recordVerdict(course, result, config.budgets, ctx.commandLine);
@@ -168,7 +173,7 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
         progress.kind === 'start'
           ? `lesson ${progress.lesson}: running its tests`
           : `lesson ${progress.entry.lesson}: ${progress.entry.status}`;
-      ctx.progress?.({ done: progress.done, total: progress.total, message });
+      ctx.progress?.({ done: progress.done, total: progress.total, message, updatesPerUnit: 2 });
       if (timer) render();
     },
     stop: () => {

@@ -59,7 +59,7 @@ export function registerPrompts(ctx: ServerContext): void {
     server.registerPrompt(
       row.role,
       {
-        title: `Brief a ${row.role}`,
+        title: `Brief ${/^[aeiou]/.test(row.role) ? 'an' : 'a'} ${row.role}`,
         description: `The ${row.role}'s task for one lesson at stage ${row.stage}: ${row.work.replace(/<id>/g, 'ID')}. Give it to the worker you start after state_task_start.`,
         argsSchema: { lesson: z.string().describe('lesson id, e.g. "1.2" (completion offers the course\'s)') },
       },

@@ -3,10 +3,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
 import { ARTIFACTS, CONVENTION_TOPICS, getOwn } from '../../pipeline/index.ts';
 import { printable } from '../../pipeline/state-commands.ts';
+import { resourceNotFound } from './resource-errors.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { inToolTermsDeep, withNextCall } from './tool-results.ts';
 import { inToolTerms } from './tool-terms.ts';
@@ -38,7 +39,7 @@ export function registerResources(ctx: ServerContext): void {
   resource(
     'state',
     'codelabgen://state',
-    'The whole course state (state show --json).',
+    'The whole course state (the answer of state_show).',
     'application/json',
     'state show',
   );
@@ -82,11 +83,10 @@ export function registerResources(ctx: ServerContext): void {
         })),
       }),
     }),
-    { description: "One lesson's state (its entry of state show --json).", mimeType: 'application/json' },
+    { description: "One lesson's state (its entry in the answer of state_show).", mimeType: 'application/json' },
     async (uri, { id }): Promise<ReadResourceResult> => {
       const lesson = getOwn((await ctx.stateOf()).lessons, String(id));
-      if (lesson === undefined)
-        throw new McpError(ErrorCode.InvalidParams, `unknown lesson "${printable(String(id))}"`);
+      if (lesson === undefined) throw resourceNotFound(uri.href, `unknown lesson "${printable(String(id))}"`);
       return {
         contents: [
           {
@@ -107,13 +107,9 @@ export function registerResources(ctx: ServerContext): void {
     },
     async (uri, { id, n }): Promise<ReadResourceResult> => {
       if (getOwn((await ctx.stateOf()).lessons, String(id)) === undefined || !/^[1-9]\d{0,5}$/.test(String(n)))
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `no run "${printable(String(n))}" of lesson "${printable(String(id))}"`,
-        );
+        throw resourceNotFound(uri.href, `no run "${printable(String(n))}" of lesson "${printable(String(id))}"`);
       const file = path.join(await ctx.courseRoot(), ARTIFACTS.runsDir(String(id)), `${String(n)}.json`);
-      if (!existsSync(file))
-        throw new McpError(ErrorCode.InvalidParams, `lesson ${String(id)} has no run ${String(n)}`);
+      if (!existsSync(file)) throw resourceNotFound(uri.href, `lesson ${String(id)} has no run ${String(n)}`);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
     },
   );
@@ -126,7 +122,7 @@ export function registerResources(ctx: ServerContext): void {
     },
     async (uri): Promise<ReadResourceResult> => {
       const file = path.join(await ctx.courseRoot(), '.codelabgen', 'report.json');
-      if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, 'no report yet: call the report tool');
+      if (!existsSync(file)) throw resourceNotFound(uri.href, 'no report yet: call the report tool');
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
     },
   );
@@ -137,8 +133,7 @@ export function registerResources(ctx: ServerContext): void {
     mimeType: string,
   ): Promise<ReadResourceResult> => {
     const outcome = await ctx.run(commandNamed(command), args);
-    if (outcome.exitCode !== 0)
-      throw new McpError(ErrorCode.InvalidParams, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+    if (outcome.exitCode !== 0) throw resourceNotFound(uri, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
     return { contents: [{ uri, mimeType, text: outcome.stdout }] };
   };
   server.registerResource(

@@ -4,13 +4,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerCompletions } from './completions.ts';
 import { registerPrompts } from './prompts.ts';
+import { withUnknownUrisNotFound } from './resource-errors.ts';
 import { registerResources } from './resources.ts';
 import { serverContext, type ServerOptions } from './server-context.ts';
 import { registerSubscriptions } from './subscriptions.ts';
 import { registerTools } from './tool-calls.ts';
 
 const INSTRUCTIONS =
-  'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource) and follow its next_step; the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line (nothing changed), and _meta["codelabgen/exit_code"] is the CLI exit code.';
+  'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource): make its next_call when there is one, else do its next_step (a worker\'s job or a decision); the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line and its `hint: ...` lines (nothing changed; also as _meta["codelabgen/error"]), and _meta["codelabgen/exit_code"] is the CLI exit code.';
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(
@@ -19,7 +20,7 @@ export function createServer(options: ServerOptions): McpServer {
   );
   const ctx = serverContext(server, options);
   registerTools(ctx);
-  registerResources(ctx);
+  withUnknownUrisNotFound(server, () => registerResources(ctx));
   registerSubscriptions(ctx);
   registerCompletions(ctx);
   registerPrompts(ctx);

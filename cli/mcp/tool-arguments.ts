@@ -15,6 +15,8 @@ function shown(value: unknown): string {
 function describeIssue(tool: McpTool, issue: Issue): string {
   const where = issue.path.map(String).join('.');
   const names = tool.params.map((param) => param.name);
+  // A missing argument, whatever its schema (an enum says "stage undefined: expected one of ..." otherwise).
+  if (issue.input === undefined && issue.code !== 'unrecognized_keys' && where !== '') return `${where} is required`;
   switch (issue.code) {
     case 'unrecognized_keys':
       return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${printable(key)}"`).join(', ')} (${tool.name} takes ${names.length === 0 ? 'no arguments' : names.join(', ')})`;

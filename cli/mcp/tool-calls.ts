@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { printable } from '../../pipeline/state-commands.ts';
 import type { ProgressUpdate } from '../context.ts';
@@ -43,6 +44,34 @@ async function lessonIdsAsText(
   return fixed;
 }
 
+/** Tools whose documents are guidance (a stage's next step, a problem's fix) rather than data, so in tool terms throughout. */
+const GUIDANCE = new Set(['state_stages', 'check']);
+
+/** Every `description` of a JSON Schema in tool terms (a data file's field that names `state unblock --review-round`). */
+function describedInToolTerms(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(describedInToolTerms);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'description' && typeof value === 'string' ? inToolTerms(value) : describedInToolTerms(value),
+    ]),
+  );
+}
+
+/** A tool as tools/list shows it: its schemas, and its texts in tool terms. */
+function listedTool(tool: McpTool): Tool {
+  const outputSchema = outputJsonSchema(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: inToolTerms(tool.description),
+    inputSchema: describedInToolTerms(inputJsonSchema(tool)) as Tool['inputSchema'],
+    ...(outputSchema && { outputSchema: describedInToolTerms(outputSchema) as Tool['outputSchema'] }),
+    annotations: tool.annotations,
+  };
+}
+
 /** Serves the tools on `ctx.server`. */
 export function registerTools(ctx: ServerContext): void {
   // Tools are served by our own handlers, not McpServer.registerTool: the SDK's strips unknown arguments
@@ -51,19 +80,8 @@ export function registerTools(ctx: ServerContext): void {
   const { server, tools } = ctx;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((tool) => {
-      const outputSchema = outputJsonSchema(tool) as { type: 'object' } | undefined;
-      return {
-        name: tool.name,
-        title: tool.title,
-        description: inToolTerms(tool.description, tools),
-        inputSchema: inputJsonSchema(tool) as { type: 'object' },
-        ...(outputSchema && { outputSchema }),
-        annotations: tool.annotations,
-      };
-    }),
-  }));
+  let listed: Tool[] | null = null;
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listed ??= tools.map(listedTool)) }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${printable(request.params.name)} not found`);
@@ -77,7 +95,7 @@ export function registerTools(ctx: ServerContext): void {
     const args2 = numbered;
     const token = extra._meta?.progressToken;
     let sent = 0;
-    // Two updates per lesson (start, end): progress counts them, so it only ever grows.
+    // Progress counts the updates sent, so it only ever grows (verify sends two per lesson, a start and an end).
     const progress =
       token === undefined
         ? undefined
@@ -86,7 +104,12 @@ export function registerTools(ctx: ServerContext): void {
             void extra
               .sendNotification({
                 method: 'notifications/progress',
-                params: { progressToken: token, progress: sent, total: update.total * 2, message: update.message },
+                params: {
+                  progressToken: token,
+                  progress: sent,
+                  total: update.total * (update.updatesPerUnit ?? 1),
+                  message: update.message,
+                },
               })
               .catch(() => {});
           };
@@ -102,7 +125,7 @@ export function registerTools(ctx: ServerContext): void {
           exitCode: EXIT.refused,
           stdout: '',
           stderr: '',
-          error: `error: ${tool.name}: the user did not approve (${decision}): ${question}; nothing changed`,
+          error: `error: ${tool.name}: the user did not approve (${decision}): ${question.replace(/[.?]$/, '')}; nothing changed`,
         });
       callArgs = tool.name === 'state_phase' ? { ...args2, approved: true } : args2;
       values = { 'approved-via': 'elicitation' };
@@ -124,7 +147,7 @@ export function registerTools(ctx: ServerContext): void {
     }
     return toolResult(
       outcome,
-      tool.name === 'state_next' ? withNextCall : tool.name === 'state_stages' ? inToolTermsDeep : undefined,
+      tool.name === 'state_next' ? withNextCall : GUIDANCE.has(tool.name) ? inToolTermsDeep : undefined,
     );
   });
 }

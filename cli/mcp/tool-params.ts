@@ -20,7 +20,7 @@ const positionalHelp: Record<string, string> = {
 };
 
 const COURSE_HELP =
-  "the course directory, absolute or relative to the server's working directory (default: the server's --course, else $CODELABGEN_COURSE, else the client's first root)";
+  "the course directory, absolute or relative to the server's working directory (default: the course the server was started with, else $CODELABGEN_COURSE, else the client's first root)";
 /** The `course` argument of every tool that works on a course (init: the directory to create). */
 export const COURSE: ToolParam = {
   name: 'course',
@@ -94,9 +94,10 @@ export function optionParams(spec: CommandSpec): ToolParam[] {
     .map(([option, optionSpec]): ToolParam => {
       const name = option.replace(/-/g, '_');
       if (optionSpec.value === 'FILE|-') return { name, schema: DOCUMENT.optional(), to: { kind: 'document', option } };
+      const schema = schemaFor(option, optionSpec.help, optionSpec);
       return {
         name,
-        schema: schemaFor(option, optionSpec.help, optionSpec).optional(),
+        schema: optionSpec.required ? schema : schema.optional(),
         to: { kind: 'option', option, spec: optionSpec },
       };
     });

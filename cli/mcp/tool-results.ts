@@ -2,7 +2,9 @@
 // lines in tool terms, `state next` with next_call. Used by the tools and resources of the server.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Outcome } from './invoke.ts';
-import { inToolTerms, type ToolCall } from './tool-terms.ts';
+import { inToolTerms, plannedCall, type ToolCall } from './tool-terms.ts';
+
+type PlannedCommand = Parameters<typeof plannedCall>[0];
 
 /**
  * A command's outcome as a tool result: its stdout (the --json document, also as structuredContent),
@@ -31,21 +33,30 @@ export function toolResult(
   if (error !== null) content.push({ type: 'text', text: error });
   if (outcome.stderr !== '') content.push({ type: 'text', text: inToolTerms(outcome.stderr.trimEnd()) });
   if (content.length === 0) content.push({ type: 'text', text: '' });
-  const lines = error?.split('\n') ?? [];
-  const structuredContent =
-    document ??
-    (error !== null
-      ? {
-          error: lines.find((line) => line.startsWith('error: '))?.slice('error: '.length) ?? error,
-          hints: lines.filter((line) => line.startsWith('hint: ')).map((line) => line.slice('hint: '.length)),
-          exit_code: outcome.exitCode,
-        }
-      : { text: stdout });
+  // A refusal has no structuredContent: a client checks it against the tool's outputSchema (the SDK's does,
+  // error results too), which describes the answer, not a refusal. Its error and hints are in _meta.
+  // A failed check (exit 1: verify, check) keeps its document, which is the tool's answer.
   return {
     content,
-    structuredContent,
+    ...(document !== undefined
+      ? { structuredContent: document }
+      : error === null
+        ? { structuredContent: { text: stdout } }
+        : {}),
     isError: outcome.exitCode !== 0,
-    _meta: { 'codelabgen/exit_code': outcome.exitCode },
+    _meta: {
+      'codelabgen/exit_code': outcome.exitCode,
+      ...(error !== null && { 'codelabgen/error': refusalOf(error) }),
+    },
+  };
+}
+
+/** A refusal's `error:` line and `hint:` lines as `{error, hints}` (the CLI's words, in tool terms). */
+function refusalOf(error: string): { error: string; hints: string[] } {
+  const lines = error.split('\n');
+  return {
+    error: lines.find((line) => line.startsWith('error: '))?.slice('error: '.length) ?? error,
+    hints: lines.filter((line) => line.startsWith('hint: ')).map((line) => line.slice('hint: '.length)),
   };
 }
 
@@ -58,21 +69,9 @@ export function inToolTermsDeep<T>(value: T): T {
   return value;
 }
 
-/** `state next` over MCP: in tool terms (next_step, each lesson's action), with next_call, the call that takes the next step. */
+/** `state next` over MCP: in tool terms (next_step, each lesson's action), with next_call (its next_command as a tool call) instead of next_command. */
 export function withNextCall(plan: Record<string, unknown>): Record<string, unknown> {
-  const next = plan.next_phase as string | null;
-  const lessons = plan.lessons as Array<{ lesson: string }>;
-  const blocked = plan.blocked as unknown[];
-  const missing = (plan.actions as Array<{ done: boolean }>).some((action) => !action.done);
-  let nextCall: ToolCall | null = null;
-  if (
-    plan.done === true ||
-    (plan.interrupted as unknown[]).length > 0 ||
-    (plan.prerequisites_changed as unknown[]).length > 0
-  )
-    nextCall = null;
-  else if (lessons.length > 0) nextCall = { tool: 'state_task_start', arguments: { lesson: lessons[0]!.lesson } };
-  else if (next !== null && !missing && !(plan.phase === 'lessons' && blocked.length > 0 && plan.ready !== true))
-    nextCall = { tool: 'state_phase', arguments: plan.approval_needed === true ? { next, approved: true } : { next } };
-  return { ...inToolTermsDeep(plan), next_call: nextCall };
+  const { next_command: planned, ...rest } = plan as Record<string, unknown> & { next_command: PlannedCommand | null };
+  const nextCall: ToolCall | null = planned ? plannedCall(planned) : null;
+  return { ...inToolTermsDeep(rest), next_call: nextCall };
 }

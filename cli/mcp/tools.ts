@@ -48,12 +48,13 @@ export function toolName(command: string): string {
 /** The command's help in tool terms: its own options as arguments (`--approved` → `approved: true`). */
 function describe(spec: CommandSpec): string {
   const summary = `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`;
-  const json = spec.options?.json ? ' Returns the JSON document of `--json` (also as structuredContent).' : '';
+  const json = spec.options?.json ? ' Returns its JSON document (also as structuredContent).' : '';
   const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`.replace(
     /--([a-z][a-z-]*)/g,
     (whole, option: string) => {
       const optionSpec = spec.options?.[option];
-      if (!optionSpec || option === 'json') return whole;
+      if (option === 'json') return 'JSON'; // implied over MCP: "(--json: the whole state)" → "(JSON: the whole state)"
+      if (!optionSpec) return whole;
       return optionSpec.type === 'boolean'
         ? `\`${option.replace(/-/g, '_')}: true\``
         : `\`${option.replace(/-/g, '_')}\``;
@@ -71,16 +72,21 @@ export function toolOf(spec: CommandSpec): McpTool {
   return tool;
 }
 
+/** A tool's title for people: the command's words, capitalized ("State task start"), no command line. */
+function toolTitle(spec: CommandSpec): string {
+  return `${spec.name[0]?.toUpperCase()}${spec.name.slice(1)}`;
+}
+
 function buildTool(spec: CommandSpec): McpTool {
   const writes = spec.changesState === true || WRITES.has(spec.name);
   return {
     name: toolName(spec.name),
     command: spec,
-    title: `codelabgen ${spec.name}`,
+    title: toolTitle(spec),
     description: describe(spec),
     params: [...positionalParams(spec), ...optionParams(spec), ...(takesCourse(spec) ? [COURSE] : [])],
     annotations: {
-      title: `codelabgen ${spec.name}`,
+      title: toolTitle(spec),
       readOnlyHint: !writes,
       destructiveHint: writes && !ADDITIVE.has(spec.name),
       idempotentHint: !writes || IDEMPOTENT.has(spec.name),

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LessonState, Stage, State, Task } from '../../content-schemas/index.ts';
+import { commandLine } from './next-command.ts';
 import { planNext, type PlanInput } from './planner.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -214,4 +215,127 @@ test('planner: blocked lessons, gates and readiness', () => {
     actions: [{ id: 'a', description: 'd', path: null, done: false, problems: ['p'] }],
   });
   assert.equal(notReady.ready, false);
+});
+
+const T1 = '2026-01-01T00:05:00.000Z';
+const RUNNING = { ...task('t1', '1.1', 'code-author'), lease_expires_at: '2026-01-01T01:00:00.000Z' };
+const missing = (id: string) => ({ id, description: 'd', path: null, done: false, problems: ['p'] });
+const answered = (stage: Stage, status: 'ok' | 'failed' = 'ok'): Task => ({
+  ...task('t1', '1.1', 'a-worker', 'done'),
+  finished_at: T1,
+  result: { lesson: '1.1', status, stage, artifacts: [] },
+});
+
+/** Each case: the plan's input, and its next_command as a command line (null: a worker's job or a decision). */
+const commandCases: Array<{ name: string; input: PlanInput; command: string | null }> = [
+  {
+    name: 'a lesson at code with no failure yet: verify, no worker',
+    input: input(state([lesson('1.1', 'code')])),
+    command: 'codelabgen verify 1.1 --update-state',
+  },
+  {
+    name: 'a lesson at code after a failure: a code-fixer',
+    input: input(state([lesson('1.1', 'code', { fix_attempts_used: 1 })])),
+    command: 'codelabgen state task start 1.1',
+  },
+  {
+    name: 'a lesson at code whose code-fixer answered after the failure: verify again',
+    input: input(state([lesson('1.1', 'code', { fix_attempts_used: 1 })], [answered('code')])),
+    command: 'codelabgen verify 1.1 --update-state',
+  },
+  {
+    name: 'a lesson at reviewed: no worker, the orchestrator moves it to done',
+    input: input(state([lesson('1.1', 'reviewed')])),
+    command: 'codelabgen state set 1.1 done',
+  },
+  {
+    name: 'a pending lesson: its worker',
+    input: input(state([lesson('1.1', 'pending')])),
+    command: 'codelabgen state task start 1.1',
+  },
+  {
+    name: 'a worker answered ok with the next stage: record it',
+    input: input(state([lesson('1.1', 'pending')], [answered('spec')])),
+    command: 'codelabgen state set 1.1 spec',
+  },
+  {
+    name: 'a worker answered something else: the orchestrator judges it',
+    input: input(state([lesson('1.1', 'pending')], [answered('spec', 'failed')])),
+    command: null,
+  },
+  {
+    name: "an answer older than the lesson's last change is not this stage's",
+    input: input(state([lesson('1.1', 'pending', { updated_at: '2026-01-01T00:06:00.000Z' })], [answered('spec')])),
+    command: 'codelabgen state task start 1.1',
+  },
+  {
+    name: 'a worker is on the first lesson: the next lesson',
+    input: input(state([lesson('1.1', 'spec'), lesson('2.1', 'verified')], [RUNNING])),
+    command: 'codelabgen state task start 2.1',
+  },
+  {
+    name: 'workers are on every lesson: null',
+    input: input(state([lesson('1.1', 'spec')], [RUNNING])),
+    command: null,
+  },
+  {
+    name: 'drifted code: back to code, with a note',
+    input: input(state([lesson('1.1', 'done')]), 3, ['1.1']),
+    command: 'codelabgen state set 1.1 code --note "code changed since it was verified"',
+  },
+  {
+    name: 'a stale lesson: the stage to go back to is a decision',
+    input: input(state([lesson('1.1', 'done', { stale: { reason: 'r', at: T0 } })])),
+    command: null,
+  },
+  {
+    name: 'an interrupted task comes first',
+    input: input(state([lesson('1.1', 'spec'), lesson('2.1', 'pending')], [task('t1', '1.1', 'code-author')])),
+    command: null,
+  },
+  {
+    name: 'scaffold: register',
+    input: { ...input(state([], [], 'scaffold')), next_phase: 'lessons', actions: [missing('scaffold.registered')] },
+    command: 'codelabgen register',
+  },
+  {
+    name: 'assembly: the site build, then the report',
+    input: {
+      ...input(state([], [], 'assembly')),
+      next_phase: 'done',
+      actions: [missing('assembly.site_build'), missing('assembly.report')],
+    },
+    command: 'codelabgen site build',
+  },
+  {
+    name: 'a phase with work missing and no worker: a phase task',
+    input: { ...input(state([], [], 'recon')), next_phase: 'sources', actions: [missing('recon.overview')] },
+    command: 'codelabgen state task start --phase recon --role researcher',
+  },
+  {
+    name: 'a phase with its worker running: null',
+    input: {
+      ...input(state([], [{ ...RUNNING, lesson: null, phase: 'recon', role: 'researcher' }], 'recon')),
+      next_phase: 'sources',
+      actions: [missing('recon.overview')],
+    },
+    command: null,
+  },
+  {
+    name: 'a ready gate: the move, approved (once the user approved)',
+    input: { ...input(state([], [], 'gate_plan')), next_phase: 'scaffold' },
+    command: 'codelabgen state phase scaffold --approved',
+  },
+  {
+    name: 'the course is done: null',
+    input: { ...input(state([], [], 'done')), next_phase: null },
+    command: null,
+  },
+];
+
+test('next_command: the one command that takes the next step, or null for work and decisions', () => {
+  for (const { name, input: given, command } of commandCases) {
+    const planned = planNext(given).next_command;
+    assert.equal(planned === null ? null : commandLine(planned), command, name);
+  }
 });

@@ -4,6 +4,7 @@ import type { Budgets, LessonState, Phase, Stage, State, Task } from '../../cont
 import type { PhaseAction } from './phases.ts';
 import { ageSeconds, tasksByLease, type InterruptedTask, type RunningTask } from './leases.ts';
 import { GATES } from './phases.ts';
+import { nextCommand, type PlannedCommand } from './next-command.ts';
 import { changedPrerequisites, type ChangedPrerequisite } from './prerequisites.ts';
 import { stageIndex, stageRow } from './stages.ts';
 
@@ -42,6 +43,8 @@ export interface NextPlan {
   done: boolean;
   /** One line: what to do now (the same line `init` prints as next). */
   next_step: string;
+  /** The one command that takes the next step (once its work is done; at a gate, once the user approved), or null when it is a worker's job or a decision. */
+  next_command: PlannedCommand | null;
   actions: PhaseAction[];
   lessons: WorkItem[];
   blocked: BlockedItem[];
@@ -203,6 +206,7 @@ export function planNext(input: PlanInput): NextPlan {
     ready: input.next_phase !== null && input.actions.every((item) => item.done),
     done: state.phase === 'done',
     next_step: '',
+    next_command: null,
     actions: input.actions,
     lessons: state.phase === 'lessons' ? planLessons(input) : [],
     blocked,
@@ -211,11 +215,11 @@ export function planNext(input: PlanInput): NextPlan {
     prerequisites_changed: changedPrerequisites(state, input.prerequisites ?? new Map(), input.drifted),
     budgets: input.budgets,
   };
-  return { ...plan, next_step: nextStep(plan) };
+  return { ...plan, next_step: nextStep(plan), next_command: nextCommand(plan, state) };
 }
 
 /** The plan in one line, most urgent first: interrupted tasks, lesson work, missing actions, the phase step. */
-export function nextStep(plan: Omit<NextPlan, 'next_step'>): string {
+export function nextStep(plan: Omit<NextPlan, 'next_step' | 'next_command'>): string {
   if (plan.done) return 'the course is done: nothing left to do';
   if (plan.interrupted.length > 0)
     return `resume or reset the interrupted tasks first: ${plan.interrupted.map((task) => task.task).join(', ')}`;

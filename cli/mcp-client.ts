@@ -1,0 +1,77 @@
+// Test fixture (imported only by *.test.ts): the SDK's own client connected to `codelabgen mcp` over
+// stdio, which lists the tools first (as every host does, so it checks each structuredContent against
+// its tool's outputSchema), and a log of every answer it got.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CLI } from './testing.ts';
+
+export interface ToolAnswer {
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** The server's environment: this process's, without a course or a fault injection. */
+export function serverEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && key !== 'CODELABGEN_COURSE' && key !== 'CODELABGEN_TEST_FAULT') env[key] = value;
+  return { ...env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
+}
+
+export interface ListedClient {
+  client: Client;
+  /** Every answer and log message the server sent, as JSON text, in order. */
+  seen: string[];
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<ToolAnswer>;
+  close(): Promise<void>;
+}
+
+/** `codelabgen mcp [--course course]` in `cwd`, connected, with its tools listed. */
+export async function listedClient(cwd: string, course?: string): Promise<ListedClient> {
+  const client = new Client({ name: 'codelabgen-test', version: '1' });
+  const seen: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    seen.push(JSON.stringify(notification.params));
+  });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', ...(course === undefined ? [] : ['--course', course])],
+      cwd,
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    seen.push(JSON.stringify(await client.listTools()));
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return {
+    client,
+    seen,
+    async call(name, args = {}, onprogress) {
+      const answer = (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        onprogress ? { onprogress, timeout: 240_000 } : { timeout: 240_000 },
+      )) as ToolAnswer;
+      seen.push(JSON.stringify(answer));
+      return answer;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** An answer's texts, one string. */
+export function textOf(answer: ToolAnswer): string {
+  return answer.content.map((item) => item.text ?? '').join('\n');
+}

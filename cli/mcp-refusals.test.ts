@@ -1,0 +1,141 @@
+// Every tool's refusal reaches a conforming client (the SDK's own, after tools/list, so it checks each
+// structuredContent against the tool's outputSchema) as `isError: true` with the CLI's error and hint
+// lines in tool terms, and nothing changes (issue 35.1).
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { listedClient, textOf } from './mcp-client.ts';
+import { mcpTools } from './mcp/tools.ts';
+import { scratchCourse, snapshot, tempDir } from './testing.ts';
+
+/** The course every row works on (at init, no lessons, no tasks) and a folder that is no course. */
+const COURSE = scratchCourse('Refusals');
+const BARE = tempDir();
+const NO_COURSE = /^error: `course: ".*"`: not a course directory \(no \.codelabgen\/ folder\)$/;
+const CREATE = /^hint: create one with: init \{"course":"DIR","title":"Course title"\}$/;
+
+/** One refusal per tool: its arguments, the error line it gets, and a hint it carries (when it has one). */
+const REFUSALS: Record<string, { args: Record<string, unknown>; error: RegExp; hint?: RegExp }> = {
+  init: { args: { title: 'T'.repeat(201) }, error: /^error: init: `title` is 201 characters; the limit is 200$/ },
+  state_show: { args: { course: BARE }, error: NO_COURSE, hint: CREATE },
+  state_log: { args: { kind: 'fact', lesson: '9.9' }, error: /unknown lesson "9\.9"/ },
+  state_rebuild: { args: { course: BARE }, error: NO_COURSE },
+  state_phase: {
+    args: { next: 'sources' },
+    error: /^error: cannot move from init to sources: .* the next phase is recon$/,
+  },
+  state_set: { args: { id: '9.9', stage: 'spec' }, error: /unknown lesson "9\.9"/ },
+  state_rework: { args: { id: '9.9', stage_to_redo: 'spec', note: 'n' }, error: /unknown lesson "9\.9"/ },
+  state_fail: { args: { id: '9.9', note: 'n' }, error: /unknown lesson "9\.9"/ },
+  state_block: { args: { id: '9.9', reason: 'r' }, error: /unknown lesson "9\.9"/ },
+  state_unblock: { args: { id: '9.9', note: 'n' }, error: /unknown lesson "9\.9"/ },
+  state_stale: { args: { id: '9.9', reason: 'r' }, error: /unknown lesson "9\.9"/ },
+  state_stages: {
+    args: { all: true },
+    error: /^error: state_stages: unknown argument "all" \(state_stages takes no arguments\)$/,
+  },
+  state_next: { args: { course: BARE }, error: NO_COURSE, hint: CREATE },
+  state_task_start: {
+    args: { phase: 'recon', role: 'researcher' },
+    error: /^error: `phase: "recon"`: the course is at phase init; a phase task is for the current phase$/,
+  },
+  state_task_heartbeat: {
+    args: { task: 't9' },
+    error: /^error: unknown task "t9"$/,
+    hint: /^hint: list tasks with: state_task_list \{\}$/,
+  },
+  state_task_done: {
+    args: { task: 't9' },
+    error: /^error: unknown task "t9"$/,
+    hint: /^hint: list tasks with: state_task_list \{\}$/,
+  },
+  state_task_fail: { args: { task: 't9' }, error: /^error: unknown task "t9"$/ },
+  state_task_reset: { args: { task: 't9' }, error: /^error: unknown task "t9"$/ },
+  state_task_list: { args: { course: BARE }, error: NO_COURSE },
+  status_check: { args: { status: { lesson: '1.1', status: 'maybe' } }, error: /^error: \(stdin\)/ },
+  register: { args: {}, error: /curriculum\.yaml/ },
+  new_module: { args: { title: 'M', slug: 'Not A Slug' }, error: /^error: / },
+  new_lesson: { args: { module_id: '9', title: 'L' }, error: /module "?9"?/ },
+  report: { args: { course: BARE }, error: NO_COURSE },
+  verify: { args: {}, error: /^error: verify: give one lesson id or `all: true`$/ },
+  schema_list: { args: { name: 'state' }, error: /^error: schema_list: unknown argument "name"/ },
+  schema_show: { args: { name: 'nope' }, error: /^error: schema_show: name "nope": expected one of / },
+  conventions: { args: { topic: 'nope' }, error: /^error: conventions: topic "nope": expected one of / },
+  check: { args: { course: BARE }, error: NO_COURSE },
+  site_build: { args: { out: path.join(COURSE, 'site') }, error: /^error: `out: ".*"` is inside the course directory/ },
+};
+
+test('every tool refused reaches the SDK client, after tools/list, as isError with its error and hints in tool terms; nothing changes', {
+  timeout: 180_000,
+}, async () => {
+  assert.deepEqual(
+    Object.keys(REFUSALS).sort(),
+    mcpTools()
+      .map((tool) => tool.name)
+      .sort(),
+    'a row per tool',
+  );
+  const mcp = await listedClient(COURSE, COURSE);
+  try {
+    for (const [name, { args, error, hint }] of Object.entries(REFUSALS)) {
+      const before = snapshot(COURSE);
+      // The SDK's client throws "Structured content does not match the tool's output schema" on a refusal it cannot take.
+      const answer = await mcp.call(name, args);
+      assert.equal(answer.isError, true, `${name}: ${textOf(answer)}`);
+      assert.equal(answer._meta?.['codelabgen/exit_code'], 2, name);
+      const lines = (answer.content.at(-1)!.text ?? '').split('\n');
+      assert.match(lines[0]!, error, name);
+      if (hint)
+        assert.ok(
+          lines.slice(1).some((line) => hint.test(line)),
+          `${name}: no hint ${hint} in ${lines.join('\n')}`,
+        );
+      assert.deepEqual(
+        answer._meta?.['codelabgen/error'],
+        {
+          error: lines[0]!.slice('error: '.length),
+          hints: lines.slice(1).map((line) => line.replace(/^hint: /, '')),
+        },
+        `${name}: the refusal, structured, in _meta`,
+      );
+      assert.doesNotMatch(
+        textOf(answer),
+        /codelabgen [a-z]|(?<![\w-])--[a-z]/,
+        `${name}: CLI words in ${textOf(answer)}`,
+      );
+      assert.deepEqual(snapshot(COURSE), before, `${name}: a refusal changed files`);
+    }
+  } finally {
+    await mcp.close();
+  }
+});
+
+test('what a client is told: unknown resources are -32002 with their URI, required arguments are required, a/an', {
+  timeout: 60_000,
+}, async () => {
+  const mcp = await listedClient(COURSE, COURSE);
+  try {
+    for (const uri of [
+      'codelabgen://nope',
+      'codelabgen://lesson/9.9',
+      'codelabgen://lesson/9.9/run/1',
+      'codelabgen://report',
+      'codelabgen://conventions/nope',
+    ])
+      await assert.rejects(mcp.client.readResource({ uri }), (error: { code?: number; data?: unknown }) => {
+        assert.equal(error.code, -32002, uri);
+        assert.deepEqual(error.data, { uri }, uri);
+        return true;
+      });
+    const { tools } = await mcp.client.listTools();
+    const init = tools.find((tool) => tool.name === 'init')!;
+    assert.deepEqual(init.inputSchema.required, ['title'], 'init says title (required) and requires it');
+    const missing = await mcp.call('state_set', { id: '1.1' });
+    assert.equal(textOf(missing), 'error: state_set: stage is required');
+    const titles = (await mcp.client.listPrompts()).prompts.map((prompt) => prompt.title);
+    assert.ok(titles.includes('Brief an example-designer'), titles.join(', '));
+    assert.ok(titles.includes('Brief a code-author'), titles.join(', '));
+  } finally {
+    await mcp.close();
+  }
+});

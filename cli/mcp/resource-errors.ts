@@ -1,0 +1,47 @@
+// "Resource not found" as MCP 2025-11-25 asks (server/resources, "Error Handling": code -32002 with the
+// URI in `data`): for a URI no resource or template serves, and for a lesson, run or report that does
+// not exist. The SDK answers an unknown URI with -32602; its resources/read handler is wrapped to say -32002.
+// (The 2026-07-28 revision, SEP-2164, moves this back to -32602; the SDK this server uses speaks 2025-11-25.)
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** The error of a resource that does not exist. */
+export function resourceNotFound(uri: string, message: string): McpError {
+  return new McpError(RESOURCE_NOT_FOUND, message, { uri });
+}
+
+/**
+ * Runs `register` (which registers the resources) so that the resources/read handler the SDK sets
+ * answers a URI it serves nothing at with -32002 instead of -32602.
+ */
+export function withUnknownUrisNotFound(server: McpServer, register: () => void): void {
+  const protocol = server.server;
+  const setRequestHandler = protocol.setRequestHandler.bind(protocol);
+  protocol.setRequestHandler = ((schema, handler) =>
+    setRequestHandler(
+      schema,
+      (schema as unknown) === ReadResourceRequestSchema
+        ? async (request, extra) => {
+            try {
+              return await handler(request, extra);
+            } catch (error) {
+              const uri = String((request as { params: { uri: string } }).params.uri);
+              if (
+                error instanceof McpError &&
+                error.code === ErrorCode.InvalidParams &&
+                /^Resource .* not found$/.test(error.message.replace(/^MCP error -?\d+: /, ''))
+              )
+                throw resourceNotFound(uri, `no resource ${uri}: see resources/list and resources/templates/list`);
+              throw error;
+            }
+          }
+        : handler,
+    )) as typeof protocol.setRequestHandler;
+  try {
+    register();
+  } finally {
+    protocol.setRequestHandler = setRequestHandler;
+  }
+}
