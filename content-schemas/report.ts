@@ -43,11 +43,7 @@ export const ReportStoryEntrySchema = z
 
 export const NEEDS_HUMAN_KINDS = [
   'blocked',
-  'reopened',
-  'was-blocked',
-  'user-decision',
   'budget-used-up',
-  'passed-after-rework',
   'drift',
   'stale',
   'task-failed',
@@ -55,18 +51,34 @@ export const NEEDS_HUMAN_KINDS = [
   'task-needs-user',
 ] as const;
 
+export const DECISION_KINDS = ['unblocked', 'decision', 'reopened'] as const;
+
 export const ReportNeedsHumanSchema = z
   .strictObject({
     kind: z
       .enum(NEEDS_HUMAN_KINDS)
       .describe(
-        "Why a person should look: blocked now, a course reopened (a lesson moved back with --reopen after every lesson was done), blocked before, a decision logged as the user's, a budget used up, a review passed only after rework, drift or stale marks, a task that ended failed or needs-user, a task interrupted (its lease ran out) and never resumed or reset.",
+        'Why a person should look now: a lesson blocked (a user block, or its fix budget used up: then with the last failure), code changed after it was verified and not verified again, a stale mark not cleared, an open failed task (no later task on the same lesson or phase finished), a task that ended needs-user, a task interrupted (its lease ran out) and never resumed or reset. What was resolved is under decisions.',
       ),
     lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
     at: TimestampSchema.describe('When it happened (the latest event it rests on).'),
     text: z.string().describe('What to look at, in one line.'),
   })
   .describe('One item of "What needs a human".');
+
+export const ReportDecisionSchema = z
+  .strictObject({
+    kind: z
+      .enum(DECISION_KINDS)
+      .describe(
+        "What was decided: a blocked lesson unblocked (with the user's note), a decision logged as the user's (`state log decision` or data by=user), a course reopened (a lesson moved back with --reopen).",
+      ),
+    lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
+    at: TimestampSchema.describe('When it was decided.'),
+    by: z.string().describe('Who decided: "user", or the name a `state log` gave with by=.'),
+    text: z.string().describe('What was decided, in one line.'),
+  })
+  .describe('One item of "Decisions": what a person resolved, oldest first.');
 
 export const ReportReviewSchema = z
   .strictObject({
@@ -324,7 +336,10 @@ export const ReportSchema = z
       .describe('Course-wide counts.'),
     needs_human: z
       .array(ReportNeedsHumanSchema)
-      .describe('What a person should look at, most pressing kinds first, then by time.'),
+      .describe('What a person should look at now (only what is still open), most pressing kinds first, then by time.'),
+    decisions: z
+      .array(ReportDecisionSchema)
+      .describe('What people resolved: unblocks with their notes, logged decisions, reopens; oldest first.'),
     lessons: z.array(ReportLessonSchema).describe('Every registered lesson in curriculum order.'),
     course_story: z
       .array(ReportStoryEntrySchema)
@@ -363,6 +378,7 @@ export type ReportRole = z.infer<typeof ReportRoleSchema>;
 export type ReportPhaseTasks = z.infer<typeof ReportPhaseTasksSchema>;
 export type ReportStoryEntry = z.infer<typeof ReportStoryEntrySchema>;
 export type ReportNeedsHuman = z.infer<typeof ReportNeedsHumanSchema>;
+export type ReportDecision = z.infer<typeof ReportDecisionSchema>;
 export type ReportTask = z.infer<typeof ReportTaskSchema>;
 export type ReportReview = z.infer<typeof ReportReviewSchema>;
 export type ReportFailure = z.infer<typeof ReportFailureSchema>;

@@ -100,13 +100,15 @@ const c_71e78cf9 = new Set<unknown>(["log"]);
 const c_25a97bec = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c_57b0c430 = new Set<unknown>(["site.build"]);
 const c_3878be7a = new Map<unknown, (v: any) => any>([["course.init", v_38fb8f7f], ["phase.advance", v_e78578b0], ["lessons.register", v_2fce3b23], ["lesson.stage", v_28f158d5], ["lesson.verified", v_958e21db], ["lesson.fail", v_73d37a6a], ["lesson.fail_note", v_b0628d94], ["lesson.block", v_31d9a11c], ["lesson.unblock", v_c9af977d], ["lesson.stale", v_1b7058bc], ["task.start", v_c6de10f9], ["task.heartbeat", v_a7f9eb99], ["task.finish", v_0ca3d24c], ["task.reset", v_11528146], ["log", v_60f12134], ["site.build", v_c1b98ca0]]);
-const c_04d38c5e = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c_b831dc60 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","decisions","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
 const c_10644036 = new Set<unknown>([3]);
 const c_83bbe6b8 = new Set<string>(["title","topic"]);
 const c_cf2b3bd5 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
 const c_53f02d0a = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
 const c_52d59163 = new Set<string>(["kind","lesson","at","text"]);
-const c_7063bc63 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c_8e601cde = new Set<unknown>(["blocked","budget-used-up","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c_88a65042 = new Set<string>(["kind","lesson","at","by","text"]);
+const c_0b3c348f = new Set<unknown>(["unblocked","decision","reopened"]);
 const c_4cbc538a = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
 const c_c4b49804 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
 const c_80c99d3a = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
@@ -833,14 +835,23 @@ function v_723f6ecd(v: any): any {
 function v_079780b9(v: any): any {
   return obj(v, c_53f02d0a, t_ff8d6089);
 }
-function v_308f31f6(v: any): any {
-  return c_7063bc63.has(v) ? v : FAIL;
+function v_f6191969(v: any): any {
+  return c_8e601cde.has(v) ? v : FAIL;
 }
-function v_1274f521(v: any): any {
-  return obj(v, c_52d59163, t_1ca361a7);
+function v_a5ae9c81(v: any): any {
+  return obj(v, c_52d59163, t_bd4e7f85);
 }
-function v_4faca519(v: any): any {
-  return arr(v, -1, -1, v_1274f521);
+function v_2b5d2063(v: any): any {
+  return arr(v, -1, -1, v_a5ae9c81);
+}
+function v_5e12ae11(v: any): any {
+  return c_0b3c348f.has(v) ? v : FAIL;
+}
+function v_d6308be8(v: any): any {
+  return obj(v, c_88a65042, t_49867ff9);
+}
+function v_221415df(v: any): any {
+  return arr(v, -1, -1, v_d6308be8);
 }
 function v_a2b8bf25(v: any): any {
   return v === null ? null : v_c55c1678(v);
@@ -944,8 +955,8 @@ function v_58723652(v: any): any {
 function v_281ba9ff(v: any): any {
   return v === null ? null : v_58723652(v);
 }
-function v_9a004d95(v: any): any {
-  return obj(v, c_04d38c5e, t_a2e45c84);
+function v_0bef97d7(v: any): any {
+  return obj(v, c_b831dc60, t_8f33fc1d);
 }
 
 const t_4cc10e0f: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2]];
@@ -997,7 +1008,8 @@ const t_0329e401: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pi
 const t_4bc5ff67: Field[] = [["title", v_9facc4f0, 0], ["topic", v_29410b28, 0]];
 const t_c2483819: Field[] = [["phase", v_57777167, 0], ["started_at", v_e19f6ad2, 0], ["ended_at", v_0d305bca, 0], ["duration_ms", v_64fb56d4, 0], ["approved", v_c55c1678, 0], ["reopened_from", v_8dff71fa, 0]];
 const t_ff8d6089: Field[] = [["lessons", v_6342dea8, 0], ["by_stage", v_3aa8dfb5, 0], ["done", v_6342dea8, 0], ["blocked", v_6342dea8, 0], ["stale", v_6342dea8, 0], ["fix_attempts", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["verify_runs", v_6342dea8, 0], ["tasks", v_6342dea8, 0], ["phase_tasks", v_6342dea8, 0], ["reopens", v_6342dea8, 0], ["tests", v_6342dea8, 0], ["verify_passed", v_6342dea8, 0], ["verify_pass_rate", v_723f6ecd, 0], ["lessons_reworked", v_6342dea8, 0], ["rework_rate", v_723f6ecd, 0], ["wall_ms", v_de971c3d, 0]];
-const t_1ca361a7: Field[] = [["kind", v_308f31f6, 0], ["lesson", v_b4c46c4d, 0], ["at", v_e19f6ad2, 0], ["text", v_9facc4f0, 0]];
+const t_bd4e7f85: Field[] = [["kind", v_f6191969, 0], ["lesson", v_b4c46c4d, 0], ["at", v_e19f6ad2, 0], ["text", v_9facc4f0, 0]];
+const t_49867ff9: Field[] = [["kind", v_5e12ae11, 0], ["lesson", v_b4c46c4d, 0], ["at", v_e19f6ad2, 0], ["by", v_9facc4f0, 0], ["text", v_9facc4f0, 0]];
 const t_138e7442: Field[] = [["runs", v_6342dea8, 0], ["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["read_only", v_57bff622, 1], ["last_run", v_9ace42f5, 0], ["last_passed", v_a2b8bf25, 0], ["last_tests", v_4cbe018c, 0], ["last_at", v_0d305bca, 0]];
 const t_30cbe490: Field[] = [["at", v_e19f6ad2, 0], ["note", v_9facc4f0, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["blocked", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["evidence", v_29410b28, 0], ["orchestrator_notes", v_0ca9b198, 1]];
 const t_611c3a80: Field[] = [["at", v_e19f6ad2, 0], ["reason", v_9facc4f0, 0], ["by", v_9c527cf8, 0], ["unblocked_at", v_0d305bca, 0], ["decision", v_29410b28, 0]];
@@ -1012,7 +1024,7 @@ const t_f71f2946: Field[] = [["phase", v_57777167, 0], ["roles", v_95992e0a, 0],
 const t_75b9e980: Field[] = [["at", v_e19f6ad2, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
 const t_095e7568: Field[] = [["kind", v_9facc4f0, 0], ["count", v_6342dea8, 0], ["entries", v_47ff7e7a, 0]];
 const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["lessons", v_6342dea8, 0]];
-const t_a2e45c84: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_4faca519, 0], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
+const t_8f33fc1d: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_221415df, 0], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v_ecdb8382,
@@ -1027,7 +1039,7 @@ export const VALIDATORS = {
   StateSchema: v_724ace92,
   EventSchema: v_f82b95cd,
   TaskSchema: v_c7cece23,
-  ReportSchema: v_9a004d95,
+  ReportSchema: v_0bef97d7,
   RoleSchema: v_b2c24bd1,
   LessonIdSchema: v_d841f011,
 };

@@ -37,7 +37,7 @@ export {
 } from './protocol/stages.ts';
 export { DATA_KEY, decideLog, parseLogRequest } from './protocol/log.ts';
 export { planNext } from './protocol/planner.ts';
-export { leaseHolds } from './protocol/leases.ts';
+export { lastHeardText, leaseHolds } from './protocol/leases.ts';
 export { failFacts, phaseFacts, stageMoveFacts } from './artifacts/facts.ts';
 export { driftedLessons } from './artifacts/lesson-artifacts.ts';
 export { phaseActions } from './artifacts/phase-actions.ts';

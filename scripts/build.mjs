@@ -99,6 +99,8 @@ const result = await build({
     'site-worker': 'pipeline/site/worker.ts',
     astro: 'pipeline/site/integration.ts',
     'site-read': 'pipeline/read/index.ts',
+    'stage-docs': 'pipeline/site/stage-docs.ts',
+    'diagram-parse': 'pipeline/site/diagram-parse-child.ts',
   },
   outdir: `dist.${process.pid}.tmp`,
   bundle: true,

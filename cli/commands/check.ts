@@ -18,8 +18,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
             ? ctx.out.paint('yellow', 'warn')
             : ctx.out.paint('green', 'ok  ');
       ctx.out.print(`${mark} ${section.name}${section.detail ? ` (${section.detail})` : ''}`);
-      for (const problem of section.problems) ctx.out.print(`     - ${escapeControl(problem)}`);
-      for (const warning of warnings) ctx.out.print(`     - warning: ${escapeControl(warning)}`);
+      for (const problem of section.problems) printItem(ctx, '', problem);
+      for (const warning of warnings) printItem(ctx, 'warning: ', warning);
     }
   }
   if (!report.ok)
@@ -27,4 +27,11 @@ export async function run(ctx: Context): Promise<ExitCode> {
       quiet: ctx.flag('json'),
     });
   return EXIT.ok;
+}
+
+/** One problem or warning; a message of several lines (mermaid's, with its caret) keeps them, indented under it. */
+function printItem(ctx: Context, label: string, text: string): void {
+  const [first = '', ...rest] = text.split('\n').map(escapeControl);
+  ctx.out.print(`     - ${label}${first}`);
+  for (const line of rest) ctx.out.print(`       ${line}`);
 }

@@ -10,6 +10,8 @@ import {
   decideTaskHeartbeat,
   decideTaskReset,
   escapeControl,
+  lastHeardText,
+  lessonFilesChangedSince,
   listTasks,
   loadConfig,
   loadState,
@@ -53,13 +55,22 @@ async function change(ctx: Context, decide: Parameters<typeof commit>[2]): Promi
   reportNotices(ctx, notices);
   const id = 'task' in event ? event.task : '';
   const task = state.tasks[id] as Task;
-  if (ctx.flag('json')) ctx.out.json({ seq: event.seq, task });
+  // A reset task's worker may have crashed mid-write: name its lesson's files changed since it started.
+  const lesson = event.kind === 'task.reset' && task.lesson !== null ? state.lessons[task.lesson] : undefined;
+  const changed = lesson ? lessonFilesChangedSince(courseOf(ctx), lesson, task.started_at) : [];
+  if (ctx.flag('json'))
+    ctx.out.json({ seq: event.seq, task, ...(event.kind === 'task.reset' ? { changed_files: changed } : {}) });
   else if (event.kind === 'task.start') ctx.out.print(id);
   else if (event.kind === 'task.heartbeat') ctx.out.print(`task ${id} running until ${task.lease_expires_at}`);
-  else
+  else {
     ctx.out.print(
       `task ${id} ${task.status} (${task.lesson === null ? `phase ${task.phase}` : `lesson ${task.lesson}`}, ${task.role})`,
     );
+    if (changed.length > 0)
+      ctx.out.print(
+        `changed since ${id} started, maybe half-written by its worker (check them before the next worker starts): ${changed.map(escapeControl).join(', ')}`,
+      );
+  }
   return EXIT.ok;
 }
 
@@ -68,7 +79,8 @@ async function list(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, notices);
   if (ctx.flag('open') && ctx.flag('running')) refuse('state task list: give --open or --running, not both');
   const filter = ctx.flag('running') ? 'running' : ctx.flag('open') ? 'open' : 'all';
-  const tasks = listTasks(state, filter, new Date());
+  const now = new Date();
+  const tasks = listTasks(state, filter, now);
   if (ctx.flag('json')) {
     ctx.out.json({ tasks });
     return EXIT.ok;
@@ -79,7 +91,9 @@ async function list(ctx: Context): Promise<ExitCode> {
     const lease =
       task.status === 'interrupted'
         ? ` (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})`
-        : '';
+        : task.status === 'running'
+          ? ` (${lastHeardText(task, now)})`
+          : '';
     ctx.out.print(
       `${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(11)} ${task.started_at}${lease}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`,
     );

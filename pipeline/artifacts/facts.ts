@@ -26,7 +26,7 @@ export function stageMoveFacts(course: Course, state: State, request: SetRequest
     (STAGES as readonly string[]).includes(target) &&
     stageIndex(target as (typeof STAGES)[number]) < stageIndex(lesson.stage);
   return {
-    forwardProblems: forward ? forwardProblems(course, lesson, target as (typeof STAGES)[number]) : [],
+    forwardProblems: forward ? forwardProblems(course, state, lesson, target as (typeof STAGES)[number]) : [],
     review: reviewEvidence(course, request.id),
     ...(back && lesson.verified ? { drifted: codeDrift(course, lesson).drifted } : {}),
   };

@@ -8,6 +8,7 @@ import {
   ReviewParser,
   parseData,
   parseDataFile,
+  loadLazily,
   parseFrontMatter,
   readTextFile,
   stageIndex,
@@ -20,6 +21,7 @@ import { codeDrift } from './drift.ts';
 import { refuse } from '../course/errors.ts';
 import { staleReview } from '../protocol/stages.ts';
 import { nonEmptyFileProblems, problemsOf } from './problems.ts';
+import type * as StageDocs from '../site/stage-docs.ts';
 
 function lessonDirProblems(course: Course, lesson: LessonState): string[] {
   return problemsOf(() => {
@@ -70,11 +72,22 @@ function lessonDoc(
   return { rel: mdx, mdx: true, problems: nonEmptyFileProblems(course, mdx) };
 }
 
-function readalongProblems(course: Course, lesson: LessonState): string[] {
+// The doc checks `check` runs, for the stage's own docs (pipeline/site/stage-docs.ts): loaded only
+// for a move to readalong or notes, so the state commands' start-up path stays without them.
+let stageDocs: typeof StageDocs | undefined;
+const docChecks = () => (stageDocs ??= loadLazily<typeof StageDocs>('stage-docs', '../pipeline/site/stage-docs.ts'));
+
+function notesProblems(course: Course, state: State, lesson: LessonState): string[] {
+  const { problems } = lessonDoc(course, lesson, 'notes');
+  return problems.length > 0 ? problems : docChecks().stageDocProblems(course, state, lesson, 'notes');
+}
+
+function readalongProblems(course: Course, state: State, lesson: LessonState): string[] {
   const { rel, mdx, problems } = lessonDoc(course, lesson, 'readalong');
   if (problems.length > 0) return problems;
   const text = readTextFile(abs(course, rel), rel);
-  if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0) return [];
+  if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0)
+    return docChecks().stageDocProblems(course, state, lesson, 'readalong');
   const example = mdx
     ? '<CodeRef file="src/x.ts" lines="10-24" />'
     : 'an empty fence like ```ts file=src/x.ts lines=10-24';
@@ -95,16 +108,16 @@ function doneProblems(course: Course, lesson: LessonState): string[] {
 }
 
 /** Problems of the artifact that a forward move to `target` needs; empty when it may move. */
-export function forwardProblems(course: Course, lesson: LessonState, target: Stage): string[] {
+export function forwardProblems(course: Course, state: State, lesson: LessonState, target: Stage): string[] {
   switch (target) {
     case 'spec':
       return specProblems(course, lesson.id);
     case 'code':
       return lessonDirProblems(course, lesson);
     case 'readalong':
-      return readalongProblems(course, lesson);
+      return readalongProblems(course, state, lesson);
     case 'notes':
-      return lessonDoc(course, lesson, 'notes').problems;
+      return notesProblems(course, state, lesson);
     case 'reviewed':
       return reviewProblems(course, lesson);
     case 'done':

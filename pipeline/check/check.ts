@@ -9,7 +9,7 @@ import { checkConventions } from './conventions-check.ts';
 import { driftedLessons } from '../artifacts/lesson-artifacts.ts';
 import { readPrerequisites } from '../artifacts/prerequisites.ts';
 import { changedPrerequisites } from '../protocol/prerequisites.ts';
-import { checkCodeRefs } from '../site/check-refs.ts';
+import { checkLessonDocs } from '../site/check-refs.ts';
 import { checkReplay, loadState } from '../store/index.ts';
 
 export type { CheckSection } from './section.ts';
@@ -24,7 +24,10 @@ export interface CheckReport {
 }
 
 /** A check; `state` is null when state.json could not be loaded (the replay check says why). */
-export type CourseCheck = (course: Course, state: State | null) => CheckSection | Promise<CheckSection>;
+export type CourseCheck = (
+  course: Course,
+  state: State | null,
+) => CheckSection | CheckSection[] | Promise<CheckSection | CheckSection[]>;
 
 export const CHECKS: CourseCheck[] = [
   (course) => {
@@ -39,7 +42,7 @@ export const CHECKS: CourseCheck[] = [
         )
       : [],
   }),
-  checkCodeRefs,
+  checkLessonDocs,
   checkConventions,
   (course, state) => ({
     name: 'done lessons whose prerequisites changed',
@@ -62,7 +65,7 @@ export async function checkCourse(course: Course, command: string): Promise<Chec
     if (!(error instanceof RefusalError)) throw error;
     checks.push({ name: 'state loads', problems: [error.message] });
   }
-  for (const check of CHECKS) checks.push(await check(course, state));
+  for (const check of CHECKS) checks.push(...[await check(course, state)].flat());
   const problems = checks.reduce((sum, section) => sum + section.problems.length, 0);
   const warnings = checks.reduce((sum, section) => sum + (section.warnings?.length ?? 0), 0);
   return { ok: problems === 0, problems, warnings, checks, notices };

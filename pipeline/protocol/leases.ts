@@ -91,3 +91,27 @@ export function tasksByLease(
     interrupted: expired.map((task) => interruptedTask(state, task, now, changedFiles)),
   };
 }
+
+/** A running task whose worker has been silent this long (ms) is worth a look, even while its lease holds. */
+export const QUIET_MS = 10 * 60_000;
+
+function agoText(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return `${Math.max(0, Math.round(ms / 1000))}s`;
+  return minutes < 120 ? `${minutes}m` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/**
+ * When a running task's worker was last heard from (its last heartbeat, else its start), and a
+ * warning when that is over QUIET_MS ago: a worker that crashed leaves its lease holding until it
+ * runs out, and nothing else tells (`state show`, `state task list`).
+ */
+export function lastHeardText(task: Pick<Task, 'started_at' | 'heartbeat_at'>, now: Date): string {
+  const heard = task.heartbeat_at ?? task.started_at;
+  const quietMs = now.getTime() - Date.parse(heard);
+  const what = task.heartbeat_at ? 'last heartbeat' : 'started, no heartbeat since';
+  const text = `${what} ${agoText(quietMs)} ago`;
+  return quietMs > QUIET_MS
+    ? `${text}: quiet for over ${QUIET_MS / 60_000}m, its worker may have crashed (ask it, or reset the task once its lease runs out)`
+    : text;
+}

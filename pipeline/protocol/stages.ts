@@ -161,11 +161,15 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
       `lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`,
     );
   const problems = facts.forwardProblems;
-  if (problems.length > 0)
+  if (problems.length > 0) {
+    // A message of several lines (mermaid's parse error, with its caret) keeps them: the rest follow as hints.
+    const [first, ...continued] = (problems[0] ?? '').split('\n');
     refuse(
-      `lesson ${id}: cannot move to ${target}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      `lesson ${id}: cannot move to ${target}: ${first}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      ...continued,
       ...problems.slice(1, 20),
     );
+  }
   return {
     kind: 'lesson.stage',
     lesson: id,

@@ -167,22 +167,33 @@ export function listedTask(task: Task, now: Date): ListedTask {
   return task.status === 'running' && !leaseHolds(task, now) ? { ...task, status: 'interrupted' } : task;
 }
 
-function byNumber(a: Task, b: Task): number {
+function byNumber(a: Pick<Task, 'id'>, b: Pick<Task, 'id'>): number {
   return Number(a.id.slice(1)) - Number(b.id.slice(1));
 }
 
-/** Running, or failed and not yet followed by a finished task on the same lesson (or phase). */
-export function isOpen(state: State, task: Task): boolean {
+type TaskIdentity = Pick<Task, 'id' | 'status' | 'lesson'> & { phase?: Task['phase'] | null };
+
+/**
+ * The one definition of an open task (`state task list --open`, `state show`, the report's "What
+ * needs a human"): running, or failed and not yet followed by a finished task on the same lesson (or
+ * phase) among `tasks`.
+ */
+export function isOpenAmong(tasks: Iterable<TaskIdentity>, task: TaskIdentity): boolean {
   if (task.status === 'running') return true;
   if (task.status !== 'failed') return false;
-  return !Object.values(state.tasks).some(
-    (later) =>
-      byNumber(later, task) > 0 && sameSubject(later, task) && (later.status === 'done' || later.status === 'failed'),
-  );
+  for (const later of tasks)
+    if (byNumber(later, task) > 0 && sameSubject(later, task) && (later.status === 'done' || later.status === 'failed'))
+      return false;
+  return true;
 }
 
-function sameSubject(a: Task, b: Task): boolean {
-  return a.lesson === b.lesson && a.phase === b.phase;
+/** isOpenAmong the state's tasks. */
+export function isOpen(state: State, task: Task): boolean {
+  return isOpenAmong(Object.values(state.tasks), task);
+}
+
+function sameSubject(a: TaskIdentity, b: TaskIdentity): boolean {
+  return a.lesson === b.lesson && (a.phase ?? null) === (b.phase ?? null);
 }
 
 /**

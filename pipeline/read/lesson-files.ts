@@ -1,7 +1,7 @@
 // A lesson folder's files as the site reads them: its docs (rendered), diagram sources, code files
 // and download, each confined to the folder; and the links between lesson pages. Read-only;
 // imported through pipeline/read/index.ts.
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile, readTextFile, UnreadableFileError } from '../../content-schemas/index.ts';
 import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
@@ -11,7 +11,8 @@ import { refuse } from '../course/errors.ts';
 import { langOf } from '../site/code-refs.ts';
 import { mdxNotAllowed, readMdxDoc } from '../site/mdx-docs.ts';
 import type { DocLinks } from '../site/doc-links.ts';
-import { diagramHash, diagramTitle, renderDoc, type DiagramRef, type RenderedDoc } from '../site/segments.ts';
+import { lessonDiagramFiles } from '../site/diagram-files.ts';
+import { renderDoc, type DiagramRef, type RenderedDoc } from '../site/segments.ts';
 import { lessonPath, type CourseView, type SiteLesson } from './course-data.ts';
 
 export type LessonDoc = RenderedDoc & {
@@ -104,34 +105,7 @@ function lessonFile(lessonDir: string, lesson: SiteLesson, relative: string): st
 
 /** `docs/diagrams/*.mmd` of a lesson, sorted by file name. */
 export function readDiagramFiles(course: Course, lesson: SiteLesson): DiagramRef[] {
-  const lessonDir = lessonPath(course, lesson);
-  let dir: string | null;
-  try {
-    dir = realPathInside(lessonDir, 'docs/diagrams');
-  } catch (error) {
-    if (!(error instanceof OutsideError)) throw error;
-    return refuse(
-      `${lesson.dir}/docs/diagrams resolves outside the lesson folder (to ${error.real}); the site never publishes files from outside the course`,
-      'replace the symbolic link with the folder itself',
-    );
-  }
-  if (dir === null) return [];
-  return (
-    readdirSync(dir)
-      // A symlinked .mmd is skipped (never followed); a pipe, device or socket is refused by readTextFile.
-      .filter((name) => name.endsWith('.mmd') && !lstatSync(path.join(dir, name)).isSymbolicLink())
-      .sort()
-      .map((name) => {
-        const source = readTextFile(path.join(dir, name), `${lesson.dir}/docs/diagrams/${name}`);
-        return {
-          hash: diagramHash(source),
-          source,
-          label: `docs/diagrams/${name}`,
-          title: diagramTitle(source, name.replace(/\.mmd$/, '')),
-          lesson: lesson.id,
-        };
-      })
-  );
+  return lessonDiagramFiles(lesson, lessonPath(course, lesson));
 }
 
 export interface CodeFile {

@@ -35,29 +35,27 @@ test('codelabgen report regenerates the same files from events.jsonl alone', () 
   assert.equal(readFileSync(path.join(root, '.codelabgen', 'report.json'), 'utf8'), expectedJson);
 });
 
-test('what needs a human lists every kind the course went through, blocked-now and reopened first', () => {
+test('what needs a human lists only what is open now; what people resolved is under decisions', () => {
   assert.deepEqual(
     report.needs_human.map((item) => `${item.kind} ${item.lesson}`),
+    ['blocked 2.2', 'task-failed null'],
+  );
+  assert.deepEqual(
+    report.decisions.map((item) => `${item.kind} ${item.lesson} by ${item.by}`),
     [
-      'blocked 2.2',
-      'reopened 2.2',
-      'was-blocked 1.2',
-      'was-blocked 1.2',
-      'was-blocked 2.2',
-      'user-decision 1.2',
-      'budget-used-up 1.2',
-      'passed-after-rework 1.2',
-      'task-failed 1.2',
-      'task-failed null',
-      'task-needs-user 2.2',
+      'decision 1.2 by user',
+      'unblocked 1.2 by user',
+      'unblocked 1.2 by user',
+      'unblocked 2.2 by user',
+      'reopened 2.2 by user',
     ],
   );
-  // Nothing already resolved: 1.1's drift was verified again, 1.2's stale mark cleared by a move back.
-  assert.doesNotMatch(expectedMd, /\*\*(drift|stale)\*\*/);
+  // Nothing already resolved: 1.1's drift was verified again, 1.2's stale mark cleared by a move back,
+  // its blocks lifted, its failed task followed by a finished one.
+  assert.doesNotMatch(expectedMd, /## What needs a human\n\n[^#]*\*\*(drift|stale|was-blocked|budget-used-up)\*\*/);
   assert.match(
     expectedMd,
-    /\n- \*\*passed-after-rework\*\* 1\.2 passed review only after 3 review rounds: Example 2 never shows the blank-line case; Say why split\(\/\\\\s\+\/\) needs filter\(Boolean\); Title case in the heading\n/,
-    'findings joined without ".;"',
+    /\n## Decisions\n\n- [^\n]+ \*\*decision\*\* by user: 1\.2: blank lines are not words; split on whitespace\n/,
   );
   assert.match(
     expectedMd,
@@ -155,15 +153,15 @@ test('two review reworks with the findings, the refused third told by its block,
   assert.match(lesson('1.2').summary, /, 3 review rounds, 1 other rework,/);
 });
 
-test("a --reopen in assembly: in 2.2's story, under what needs a human, and as the phase the course went back to", () => {
+test("a --reopen in assembly: in 2.2's story, under decisions, and as the phase the course went back to", () => {
   assert.ok(
     texts('2.2').includes(
       'reopened the course (assembly → lessons): moved back done → spec: the dataset is CC BY-NC after all: find another',
     ),
   );
   assert.equal(
-    report.needs_human[1]?.text,
-    '2.2 reopened the course at assembly (moved back done → spec, the course back to lessons): the dataset is CC BY-NC after all: find another',
+    report.decisions.at(-1)?.text,
+    '2.2 reopened the course at assembly (moved back done → spec): the dataset is CC BY-NC after all: find another',
   );
   assert.deepEqual(
     report.phases.slice(-3).map((p) => [p.phase, p.reopened_from, p.ended_at === null]),

@@ -1,6 +1,8 @@
 // "What needs a human" and the one-line lesson summaries of the report: drawn from the folded
 // lesson histories (report-story.ts) and the course-wide decisions. Pure.
-import type { Event, ReportNeedsHuman, ReportTask } from '../../content-schemas/index.ts';
+import type { Event, ReportDecision, ReportNeedsHuman, ReportTask } from '../../content-schemas/index.ts';
+import { isOpenAmong } from '../protocol/tasks.ts';
+import type { FoldedTask } from './tasks.ts';
 import { NEEDS_HUMAN_KINDS } from '../../content-schemas/index.ts';
 import { decisionOf, type LessonTrack } from './story.ts';
 import { clockText, formatDuration, plural, testsText } from './text.ts';
@@ -15,12 +17,7 @@ export function wasInterrupted(task: ReportTask, lastAt: string): boolean {
 const interruptedText = (task: ReportTask) =>
   `task ${task.id} (${task.role}) interrupted: its lease ran out at ${clockText(task.lease_until ?? '')} and it was never resumed or reset`;
 
-/** Findings in one line: `a; b; c`, without the `.;` of sentences joined as they are. */
-function joinFindings(texts: readonly string[]): string {
-  return texts.map((text) => text.trim().replace(/[.;]+$/, '')).join('; ');
-}
-
-function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
+function lessonItems(track: LessonTrack, lastAt: string, allTasks: readonly FoldedTask[]): ReportNeedsHuman[] {
   const id = track.lesson.id;
   const item = (kind: ReportNeedsHuman['kind'], at: string, text: string): ReportNeedsHuman => ({
     kind,
@@ -29,49 +26,17 @@ function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
     text: flat(text),
   });
   const items: ReportNeedsHuman[] = [];
-  for (const reopen of track.reopens) {
-    items.push(
-      item(
-        'reopened',
-        reopen.at,
-        `${id} reopened the course at ${reopen.from_phase} (moved back ${reopen.from} → ${reopen.to}, the course back to lessons): ${reopen.note ?? '(no note)'}`,
-      ),
-    );
-  }
-  for (const block of track.blocks) {
+  // Only what is open now: a block lifted, a drift verified again, a stale mark cleared or a failed
+  // task followed by a finished one needs no one (what was decided is under decisions).
+  for (const block of track.blocks.filter((b) => b.unblocked_at === null)) {
     const why = block.by === 'fix-budget' ? 'its fix budget was used up' : `blocked for the user: ${block.reason}`;
-    if (block.unblocked_at === null)
-      items.push(item('blocked', block.at, `${id} is blocked at ${track.stage}: ${why}`));
-    else
-      items.push(
-        item(
-          'was-blocked',
-          block.unblocked_at,
-          `${id} was blocked (${why}); unblocked ${block.decision ? `with the decision: ${block.decision}` : 'with no decision recorded'}`,
-        ),
-      );
+    items.push(item('blocked', block.at, `${id} is blocked at ${track.stage}: ${why}`));
   }
-  for (const failure of track.failures.filter((f) => f.blocked))
-    items.push(item('budget-used-up', failure.at, `${id} used its whole fix budget; last failure: ${failure.note}`));
-  for (const entry of track.story.filter((e) => e.label === 'decision'))
-    items.push(item('user-decision', entry.at, `${id}: ${entry.text}`));
-  const passed = track.story.filter((e) => e.label === 'review' && track.review_rounds > 0).at(-1);
-  if (passed)
+  const lastFailure = track.failures.filter((f) => f.blocked).at(-1);
+  if (lastFailure && track.blocks.some((b) => b.unblocked_at === null && b.by === 'fix-budget'))
     items.push(
-      item(
-        'passed-after-rework',
-        passed.at,
-        `${id} passed review only after ${plural(track.review_rounds, 'review round')}: ${
-          joinFindings(
-            track.reviews
-              .filter((r) => r.verdict === 'revise')
-              .flatMap((r) => r.findings.map((f) => f.text))
-              .slice(0, 3),
-          ) || 'see its story'
-        }`,
-      ),
+      item('budget-used-up', lastFailure.at, `${id} used its whole fix budget; last failure: ${lastFailure.note}`),
     );
-  // Only what is still open: a drift verified again, or a stale mark a move back cleared, needs no one.
   if (track.drift_open)
     items.push(
       item(
@@ -83,7 +48,7 @@ function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
   for (const mark of track.stale_marks.filter((m) => m.cleared_at === null))
     items.push(item('stale', mark.at, `${id} is marked stale (${mark.reason})`));
   for (const task of track.tasks) {
-    if (task.status === 'failed')
+    if (task.status === 'failed' && isOpenAmong(allTasks, { ...task, lesson: id }))
       items.push(
         item(
           'task-failed',
@@ -93,7 +58,7 @@ function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
       );
     if (wasInterrupted(task, lastAt))
       items.push(item('task-interrupted', task.lease_until ?? task.started_at, `${id}: ${interruptedText(task)}`));
-    if (task.worker_status === 'needs-user')
+    if (task.worker_status === 'needs-user' && isOpenAmong(allTasks, { ...task, lesson: id, status: 'failed' }))
       items.push(
         item(
           'task-needs-user',
@@ -105,7 +70,7 @@ function lessonItems(track: LessonTrack, lastAt: string): ReportNeedsHuman[] {
   return items;
 }
 
-function phaseTaskItems(task: ReportTask, lastAt: string): ReportNeedsHuman[] {
+function phaseTaskItems(task: FoldedTask, lastAt: string, allTasks: readonly FoldedTask[]): ReportNeedsHuman[] {
   if (wasInterrupted(task, lastAt))
     return [
       {
@@ -115,7 +80,7 @@ function phaseTaskItems(task: ReportTask, lastAt: string): ReportNeedsHuman[] {
         text: flat(`phase ${task.phase}: ${interruptedText(task)}`),
       },
     ];
-  if (task.status !== 'failed') return [];
+  if (task.status !== 'failed' || !isOpenAmong(allTasks, task)) return [];
   return [
     {
       kind: 'task-failed',
@@ -126,27 +91,59 @@ function phaseTaskItems(task: ReportTask, lastAt: string): ReportNeedsHuman[] {
   ];
 }
 
-/** Everything a person should look at: most pressing kinds first, then by time and lesson. */
+/** Everything a person should look at now: most pressing kinds first, then by time and lesson. */
 export function needsHuman(
   tracks: readonly LessonTrack[],
   events: readonly Event[],
-  phaseTasks: readonly ReportTask[],
+  tasks: readonly FoldedTask[],
 ): ReportNeedsHuman[] {
   const lastAt = events.at(-1)?.ts ?? '';
   const items = [
-    ...tracks.flatMap((track) => lessonItems(track, lastAt)),
-    ...phaseTasks.flatMap((task) => phaseTaskItems(task, lastAt)),
+    ...tracks.flatMap((track) => lessonItems(track, lastAt, tasks)),
+    ...tasks.filter((task) => task.phase !== null).flatMap((task) => phaseTaskItems(task, lastAt, tasks)),
   ];
-  for (const event of events) {
-    if (event.kind !== 'log' || event.lesson !== null) continue;
-    const decision = decisionOf(event);
-    if (decision !== null)
-      items.push({ kind: 'user-decision', lesson: null, at: event.ts, text: flat(`course: decision: ${decision}`) });
-  }
   const rank = (item: ReportNeedsHuman) => NEEDS_HUMAN_KINDS.indexOf(item.kind);
   return items.sort(
     (a, b) => rank(a) - rank(b) || a.at.localeCompare(b.at) || (a.lesson ?? '').localeCompare(b.lesson ?? ''),
   );
+}
+
+/** What people resolved, oldest first: unblocks with their notes, decisions logged as the user's, reopens. */
+export function decisions(tracks: readonly LessonTrack[], events: readonly Event[]): ReportDecision[] {
+  const items: ReportDecision[] = [];
+  // `by` has its own field: the "(by user)" decisionOf() adds for the story is left out here.
+  const decision = (kind: ReportDecision['kind'], lesson: string | null, at: string, by: string, text: string) =>
+    items.push({ kind, lesson, at, by, text: flat(text).replace(/ \(by [^()]*\)$/, '') });
+  for (const track of tracks) {
+    const id = track.lesson.id;
+    for (const reopen of track.reopens)
+      decision(
+        'reopened',
+        id,
+        reopen.at,
+        'user',
+        `${id} reopened the course at ${reopen.from_phase} (moved back ${reopen.from} → ${reopen.to}): ${reopen.note ?? '(no note)'}`,
+      );
+    for (const block of track.blocks) {
+      if (block.unblocked_at === null) continue;
+      const why = block.by === 'fix-budget' ? 'its fix budget was used up' : `blocked for the user: ${block.reason}`;
+      decision(
+        'unblocked',
+        id,
+        block.unblocked_at,
+        'user',
+        `${id} unblocked (${why}): ${block.decision ?? 'no decision recorded'}`,
+      );
+    }
+  }
+  for (const event of events) {
+    if (event.kind !== 'log') continue;
+    const text = decisionOf(event);
+    if (text === null) continue;
+    const by = typeof event.data.by === 'string' ? event.data.by : 'user';
+    decision('decision', event.lesson, event.ts, by, `${event.lesson ?? 'course'}: ${text}`);
+  }
+  return items.sort((a, b) => a.at.localeCompare(b.at) || (a.lesson ?? '').localeCompare(b.lesson ?? ''));
 }
 
 export function isSmooth(track: LessonTrack): boolean {

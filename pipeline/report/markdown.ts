@@ -92,8 +92,16 @@ export function renderReport(report: Report): string {
     '## What needs a human',
     '',
     ...(report.needs_human.length === 0
-      ? ['Nothing: no lesson was blocked, no budget used up, no rework, drift, stale mark or failed task.']
+      ? ['Nothing open: no lesson blocked, no drift, stale mark, open failed task or interrupted task.']
       : report.needs_human.map((item) => `- **${item.kind}** ${markdownText(item.text)}`)),
+    '',
+    '## Decisions',
+    '',
+    ...(report.decisions.length === 0
+      ? ["None: no lesson was unblocked, no decision logged as the user's, no reopen."]
+      : report.decisions.map(
+          (item) => `- ${clockText(item.at)} **${item.kind}** by ${markdownText(item.by)}: ${markdownText(item.text)}`,
+        )),
     '',
     '## Numbers',
     '',

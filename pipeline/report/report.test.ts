@@ -132,7 +132,12 @@ test('what needs a human, numbers, and event kinds the report does not know', ()
   const report = buildReport(EVENTS);
   assert.deepEqual(
     report.needs_human.map((item) => `${item.kind} ${item.lesson}`),
-    ['was-blocked 1.1', 'user-decision 1.1', 'budget-used-up 1.1', 'passed-after-rework 1.1', 'task-needs-user 1.2'],
+    ['task-needs-user 1.2'],
+    'only what is open: 1.1 was unblocked',
+  );
+  assert.deepEqual(
+    report.decisions.map((item) => `${item.kind} ${item.lesson}`),
+    ['decision 1.1', 'unblocked 1.1'],
   );
   assert.equal(report.generated_at, '2026-01-01T00:19:00.000Z', 'the clock is the last event');
   assert.deepEqual(
@@ -172,7 +177,7 @@ test('renderReport: needs-a-human first, smooth lessons in one line, evidence ke
   const md = renderReport(buildReport([...EVENTS.slice(0, 15)]));
   assert.match(
     md,
-    /^# Report: C\n\nUp to event 15 \(2026-01-01 00:14:00Z\), phase `recon`\.\n\n## What needs a human\n\n- \*\*was-blocked\*\* 1\.1 was blocked/,
+    /^# Report: C\n\nUp to event 15 \(2026-01-01 00:14:00Z\), phase `recon`\.\n\n## What needs a human\n\n[^#]+\n## Decisions\n\n- [^\n]+\*\*decision\*\* by user: 1\.1: keep the example\n- [^\n]+\*\*unblocked\*\* by user: 1\.1 unblocked/,
   );
   assert.match(
     md,
@@ -185,7 +190,10 @@ test('renderReport: needs-a-human first, smooth lessons in one line, evidence ke
     /\n\| 1\.2 \| Two \| pending \| - \| 0 \(0 passed\) \| 0 \| 0 \| 0s \|  \|\n/,
     'no wall time before its first task',
   );
-  assert.match(renderReport(buildReport(smoothLog)), /## What needs a human\n\nNothing: /);
+  assert.match(
+    renderReport(buildReport(smoothLog)),
+    /## What needs a human\n\nNothing open: [^\n]+\n\n## Decisions\n\nNone: /,
+  );
   assert.equal(
     renderReport(buildReport(EVENTS)),
     renderReport(buildReport(structuredClone(EVENTS))),
@@ -286,7 +294,7 @@ const REOPENED = log([
   stage('1.1', 'done', 'code', { note: 'the user found a bug in the example', reopened: 'assembly' }),
 ]);
 
-test('a --reopen is in the story, under what needs a human and in the phases; an unblock note is the decision, a granted round is counted', () => {
+test('a --reopen is in the story, under decisions and in the phases; an unblock note is the decision, a granted round is counted', () => {
   const report = ReportSchema.parse(buildReport(REOPENED));
   assert.equal(report.phase, 'lessons');
   assert.deepEqual(
@@ -312,18 +320,14 @@ test('a --reopen is in the story, under what needs a human and in the phases; an
     [1, 'one more round for example 2 (by user)', false],
   );
   assert.deepEqual(
-    report.needs_human.slice(0, 2).map((item) => [item.kind, item.text]),
+    report.decisions.map((item) => [item.kind, item.text]),
     [
-      [
-        'reopened',
-        '1.1 reopened the course at assembly (moved back done → code, the course back to lessons): the user found a bug in the example',
-      ],
-      [
-        'was-blocked',
-        '1.1 was blocked (blocked for the user: review rounds used up); unblocked with the decision: one more round for example 2 (by user)',
-      ],
+      ['decision', '1.1: logged, then overridden'],
+      ['unblocked', '1.1 unblocked (blocked for the user: review rounds used up): one more round for example 2'],
+      ['reopened', '1.1 reopened the course at assembly (moved back done → code): the user found a bug in the example'],
     ],
   );
+  assert.deepEqual(report.needs_human, [], 'nothing open: the reopen and the unblock were decided');
   assert.match(one.summary, /, 1 other rework, blocked once, reopened the course, 0 tasks$/);
   const md = renderReport(report);
   assert.match(md, /\| lessons \(reopened from assembly\) \| 2026-01-01 00:09:00Z \| \(current\) \| - \|  \|/);

@@ -3,7 +3,7 @@
 // their only clock, so the same log always gives byte-identical files.
 import type { Event, EventOf, Report, ReportLesson, ReportTask, Stage } from '../../content-schemas/index.ts';
 import { PHASES, STAGES } from '../../content-schemas/index.ts';
-import { isSmooth, lessonSummary, needsHuman } from './human.ts';
+import { decisions, isSmooth, lessonSummary, needsHuman } from './human.ts';
 import { foldLessons, readOnlyRuns, type LessonTrack } from './story.ts';
 import { toReportTask } from './tasks.ts';
 
@@ -200,7 +200,8 @@ export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<
     last_seq: last.seq,
     phases,
     totals: totalsOf(lessons, tasks, phases, ms(init.ts, generatedAt) ?? 0),
-    needs_human: needsHuman(tracks, events, phaseTasks),
+    needs_human: needsHuman(tracks, events, [...folded.tasks.values()]),
+    decisions: decisions(tracks, events),
     lessons,
     course_story: folded.course_story,
     tasks: tasksByRole(tasks),

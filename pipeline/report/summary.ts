@@ -4,7 +4,8 @@ import type { Budgets, LessonState, State } from '../../content-schemas/index.ts
 import { STAGES } from '../../content-schemas/fast.ts';
 import type { PhaseAction } from '../protocol/phases.ts';
 import { nextPhase } from '../protocol/phases.ts';
-import { leaseHolds } from '../protocol/leases.ts';
+import { lastHeardText } from '../protocol/leases.ts';
+import { listTasks } from '../protocol/tasks.ts';
 
 export interface SummaryInput {
   state: State;
@@ -27,8 +28,9 @@ export function lessonFlags(lesson: LessonState, input: SummaryInput, task: stri
   return flags;
 }
 
+/** Listed by default: flagged, or under way. Every done lesson is folded alike (its fix attempts are history). */
 function needsAttention(lesson: LessonState, flags: string[]): boolean {
-  return flags.length > 0 || lesson.fix_attempts_used > 0 || (lesson.stage !== 'pending' && lesson.stage !== 'done');
+  return flags.length > 0 || (lesson.stage !== 'pending' && lesson.stage !== 'done');
 }
 
 function lessonLine(lesson: LessonState, input: SummaryInput, flags: string[]): string {
@@ -104,18 +106,28 @@ export function buildSummary(input: SummaryInput): string[] {
       );
   }
   if (lessons.length > 0) lines.push('', ...moduleLines(input, runningByLesson));
-  const interrupted = running.filter((task) => !leaseHolds(task, input.now));
+  // One definition of an open task (protocol/tasks.ts isOpen), the one `state task list --open` uses.
+  const open = listTasks(state, 'open', input.now);
+  const interrupted = open.filter((task) => task.status === 'interrupted');
+  const failed = open.filter((task) => task.status === 'failed');
+  const counts = [
+    interrupted.length > 0 ? `${interrupted.length} interrupted` : '',
+    failed.length > 0 ? `${failed.length} failed` : '',
+  ].filter(Boolean);
   lines.push(
     '',
-    running.length > 0
-      ? `open tasks: ${running.length}${interrupted.length > 0 ? ` (${interrupted.length} interrupted)` : ''}`
+    open.length > 0
+      ? `open tasks: ${open.length}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`
       : 'open tasks: none',
   );
-  for (const task of running) {
-    const lease = interrupted.includes(task)
-      ? `interrupted (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})`
-      : `running until ${task.lease_expires_at}`;
-    lines.push(`  ${task.id} ${task.lesson ?? `phase ${task.phase}`} ${task.role} since ${task.started_at}, ${lease}`);
+  for (const task of open) {
+    const status =
+      task.status === 'interrupted'
+        ? `interrupted (${task.lease_expires_at ? `lease expired ${task.lease_expires_at}` : 'started without a lease'})`
+        : task.status === 'failed'
+          ? `failed${task.note ? `: ${task.note}` : ''} (open until a later task on it finishes, or state task reset)`
+          : `running until ${task.lease_expires_at}; ${lastHeardText(task, input.now)}`;
+    lines.push(`  ${task.id} ${task.lesson ?? `phase ${task.phase}`} ${task.role} since ${task.started_at}, ${status}`);
   }
   return lines;
 }

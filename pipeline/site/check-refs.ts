@@ -4,7 +4,7 @@
 // messages. Light: no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx
 // docs, which are refused without site.mdx: true).
 import type { State } from '../../content-schemas/index.ts';
-import { DataFileError, readTextFile } from '../../content-schemas/fast.ts';
+import { CodelabgenError, DataFileError, readTextFile } from '../../content-schemas/fast.ts';
 import type { CheckSection } from '../check/section.ts';
 import { OutsideError, realPathInside } from '../course/confined.ts';
 import { loadConfig } from '../course/config.ts';
@@ -12,6 +12,8 @@ import { lessonFolderPath, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import type { Tokens } from 'marked';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
+import { lessonDiagramFiles } from './diagram-files.ts';
+import { parseDiagrams, type DiagramSource } from './diagram-parse.ts';
 import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocLinks } from './doc-links.ts';
 import { fencesOf, lexDoc, type LexedDoc } from './doc-tokens.ts';
 import { walkTokens } from './marked.ts';
@@ -66,14 +68,74 @@ export function docLinkProblems(
   return result;
 }
 
-export function checkCodeRefs(course: Course, state: State | null): CheckSection {
-  const problems: string[] = [];
-  let mdxAllowed: boolean | null = null;
-  let refs = 0;
-  let linkCount = 0;
-  let imageCount = 0;
-  // Every lesson of the course has a page as far as the check goes (a publish build may leave some out).
-  const links: DocLinks = {
+/** One lesson doc, checked as `check` checks it (and as a move to its stage does: pipeline/site/stage-docs.ts). */
+export interface DocCheck {
+  problems: string[];
+  references: number;
+  links: number;
+  images: number;
+  /** Its mermaid diagrams, for the parse (pipeline/site/diagram-parse.ts). */
+  diagrams: DiagramSource[];
+}
+
+/**
+ * Checks `doc` (one of LESSON_DOCS) of a lesson: it resolves inside the lesson folder, reads as text,
+ * its front matter, code references, links and images resolve. A doc that is not there is no problem
+ * (the stage's own artifact check says when one is required).
+ */
+export function checkLessonDoc(
+  course: Course,
+  lesson: { id: string; dir: string },
+  lessonDir: string,
+  doc: (typeof LESSON_DOCS)[number],
+  links: DocLinks,
+): DocCheck {
+  const id = lesson.id;
+  const result: DocCheck = { problems: [], references: 0, links: 0, images: 0, diagrams: [] };
+  let file: string | null;
+  try {
+    file = realPathInside(lessonDir, doc);
+  } catch (error) {
+    if (!(error instanceof OutsideError)) throw error;
+    result.problems.push(
+      `lesson ${id} ${doc}: resolves outside the lesson folder (through a symbolic link); the site refuses to publish it`,
+    );
+    return result;
+  }
+  if (file === null) return result;
+  let text: string;
+  try {
+    text = readTextFile(file, `${lesson.dir}/${doc}`); // a pipe, a folder, a huge or non-UTF-8 file: named, never opened blocking
+  } catch (error) {
+    if (!(error instanceof DataFileError)) throw error;
+    result.problems.push(...error.message.split('\n'));
+    return result;
+  }
+  if (doc.endsWith('.mdx')) {
+    if (loadConfig(course).site.mdx !== true) refuse(mdxNotAllowed(id, doc));
+    const mdx = readMdxDoc(text, { lesson: id, lessonDir, doc });
+    result.references = mdx.references;
+    result.problems.push(...mdx.problems);
+    result.diagrams = mdx.diagrams.map((diagram) => ({ lesson: id, where: diagram.label, source: diagram.source }));
+    return result;
+  }
+  result.references = (text.match(/file=/g) ?? []).length;
+  const lexed = lexDoc(text); // once for the front matter, the code references, the links and the diagrams
+  result.problems.push(...lexed.frontMatter.problems.map((p) => `lesson ${id} ${doc}:${p.line}: ${p.message}`));
+  result.problems.push(...codeRefProblems(id, lessonDir, doc, lexed));
+  const linked = docLinkProblems({ id, dir: lesson.dir }, lessonDir, doc, lexed, links);
+  result.problems.push(...linked.problems);
+  result.links = linked.links;
+  result.images = linked.images;
+  result.diagrams = fencesOf(lexed)
+    .filter((fence) => fence.lang === 'mermaid')
+    .map((fence) => ({ lesson: id, where: `${doc}:${fence.line}`, source: fence.body }));
+  return result;
+}
+
+/** Every lesson of the course has a page as far as the checks go (a publish build may leave some out). */
+export function courseDocLinks(course: Course, state: State | null): DocLinks {
+  return {
     courseRoot: course.root,
     lessons: (state?.lesson_order ?? []).flatMap((id) => {
       const lesson = state?.lessons[id];
@@ -81,58 +143,64 @@ export function checkCodeRefs(course: Course, state: State | null): CheckSection
     }),
     href: () => '',
   };
-  for (const id of state?.lesson_order ?? []) {
+}
+
+/** The lessons of the state with their folders on disk (a folder outside the course is the artifact checks' to report). */
+export function lessonFolders(course: Course, state: State | null): Array<{ id: string; dir: string; path: string }> {
+  return (state?.lesson_order ?? []).flatMap((id) => {
     const lesson = state?.lessons[id];
-    if (lesson === undefined) continue;
-    let dir: string;
+    if (lesson === undefined) return [];
     try {
-      dir = lessonFolderPath(course, lesson.dir, `lesson ${id} dir`);
+      return [{ id, dir: lesson.dir, path: lessonFolderPath(course, lesson.dir, `lesson ${id} dir`) }];
     } catch {
-      continue; // a folder outside the course is reported by the artifact checks, not here
+      return [];
     }
+  });
+}
+
+/**
+ * Two sections: every lesson doc's code references, links and images resolve; and every diagram
+ * (fences in the docs, `docs/diagrams/*.mmd`) parses, without drawing it (no browser needed).
+ */
+export function checkLessonDocs(course: Course, state: State | null): CheckSection[] {
+  const problems: string[] = [];
+  let refs = 0;
+  let linkCount = 0;
+  let imageCount = 0;
+  const diagrams: DiagramSource[] = [];
+  const links = courseDocLinks(course, state);
+  for (const lesson of lessonFolders(course, state)) {
     for (const doc of LESSON_DOCS) {
-      let file: string | null;
-      try {
-        file = realPathInside(dir, doc);
-      } catch (error) {
-        if (!(error instanceof OutsideError)) throw error;
-        problems.push(
-          `lesson ${id} ${doc}: resolves outside the lesson folder (through a symbolic link); the site refuses to publish it`,
-        );
-        continue;
-      }
-      if (file === null) continue;
-      let text: string;
-      try {
-        text = readTextFile(file, `${lesson.dir}/${doc}`); // a pipe, a folder, a huge or non-UTF-8 file: named, never opened blocking
-      } catch (error) {
-        if (!(error instanceof DataFileError)) throw error;
-        problems.push(...error.message.split('\n'));
-        continue;
-      }
-      if (doc.endsWith('.mdx')) {
-        mdxAllowed ??= loadConfig(course).site.mdx === true;
-        if (!mdxAllowed) refuse(mdxNotAllowed(id, doc));
-        const mdx = readMdxDoc(text, { lesson: id, lessonDir: dir, doc });
-        refs += mdx.references;
-        problems.push(...mdx.problems);
-        continue;
-      }
-      refs += (text.match(/file=/g) ?? []).length;
-      const lexed = lexDoc(text); // once for the front matter, the code references and the links
-      problems.push(...lexed.frontMatter.problems.map((p) => `lesson ${id} ${doc}:${p.line}: ${p.message}`));
-      problems.push(...codeRefProblems(id, dir, doc, lexed));
-      const linked = docLinkProblems({ id, dir: lesson.dir }, dir, doc, lexed, links);
-      problems.push(...linked.problems);
-      linkCount += linked.links;
-      imageCount += linked.images;
+      const checked = checkLessonDoc(course, lesson, lesson.path, doc, links);
+      problems.push(...checked.problems);
+      refs += checked.references;
+      linkCount += checked.links;
+      imageCount += checked.images;
+      diagrams.push(...checked.diagrams);
+    }
+    try {
+      for (const file of lessonDiagramFiles(lesson, lesson.path))
+        diagrams.push({ lesson: lesson.id, where: file.label, source: file.source });
+    } catch (error) {
+      if (!(error instanceof CodelabgenError)) throw error;
+      problems.push(`lesson ${lesson.id}: ${error.message}`);
     }
   }
-  return {
-    name: 'lesson docs: code references, links and images resolve',
-    detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '),
-    problems,
-  };
+  const parsed = parseDiagrams(diagrams);
+  return [
+    {
+      name: 'lesson docs: code references, links and images resolve',
+      detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '),
+      problems,
+    },
+    {
+      name: 'diagrams parse',
+      detail: `mermaid, not drawn: ${count(diagrams.length, 'diagram')}${parsed.unavailable === null ? '' : ' not parsed'}`,
+      problems: parsed.problems,
+      warnings:
+        parsed.unavailable === null ? [] : [`${count(diagrams.length, 'diagram')} not parsed: ${parsed.unavailable}`],
+    },
+  ];
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
