@@ -1,9 +1,9 @@
-// The server's prompts: `orchestrate` (docs/agents.md in tool terms, with links to the resources it
+// The server's prompts: `orchestrate` (docs/mcp.md's "For orchestrator agents", with links to the resources it
 // reads), and one brief per worker role: the text of `codelabgen brief <role>` (pipeline/brief/), run
 // as the CLI runs it and written in tool terms. Every prompt that reads a course takes `course`.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import agentsDoc from '../../docs/agents.md';
+import mcpDoc from '../../docs/mcp.md';
 import { BRIEFED_PHASES, CONVENTION_TOPICS, LESSON_ROLES, PHASE_ROLES } from '../../pipeline/index.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { inMcpTerms } from './brief-terms.ts';
@@ -25,9 +25,15 @@ interface BriefDocument {
   phase: string | null;
 }
 
-/** orchestrate's text: docs/agents.md with its command lines as tool calls (`--course C` is the calls' `course`). */
+/** orchestrate's text: docs/mcp.md's "For orchestrator agents", written in tool terms. */
 export function orchestrateText(): string {
-  return `${inToolTerms(agentsDoc.replace(/ --course C\b/g, ''))}\n\nThrough this MCP server, every command above is the tool of its words joined by _ (state next → state_next) with the same options as arguments; each call takes the course as its \`course\` argument (default: the server's). state_next's next_call is the call that takes the next step. Each worker role has a prompt of its name (code-author, researcher, ...) whose text is the worker's whole brief (the same as the CLI's \`brief\` command).`;
+  const start = mcpDoc.indexOf('## For orchestrator agents');
+  const end = mcpDoc.indexOf('<!-- end of orchestrate -->');
+  if (start === -1 || end === -1) throw new Error('docs/mcp.md has no "For orchestrator agents" section');
+  return mcpDoc
+    .slice(start, end)
+    .replace(/<!--.*?-->\n\n/, '')
+    .trimEnd();
 }
 
 /** Serves the prompts on `ctx.server`. */
@@ -61,7 +67,7 @@ export function registerPrompts(ctx: ServerContext): void {
     {
       title: 'Orchestrate a course generation',
       description:
-        'How an orchestrator agent drives a course from init to done (docs/agents.md), in tool calls; each worker role has a prompt of its name with its brief.',
+        'How an orchestrator agent drives a course from init to done in tool calls (docs/mcp.md); each worker role has a prompt of its name with its brief.',
     },
     () => ({
       messages: [

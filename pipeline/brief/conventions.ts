@@ -55,7 +55,7 @@ function codeReferenceLines(facts: LessonFacts): string[] {
       ? `${FENCE}ts file=src/x.ts lines=10-24\n${FENCE}\n(the lesson has no code file yet; name one of its files once it has)`
       : `${example.fence}\n\n(${example.file} has ${example.lines} lines; lines=A-B is 1-based and inclusive, mark= highlights the lines your prose is about)`,
     '',
-    `Not references: title=, {10-24}, path:10-24, lines= without file=, an HTML comment. A missing file or a range past its end fails the site build and codelabgen check. Whole rules: codelabgen conventions readalong`,
+    `Not references: title=, {10-24}, path:10-24, lines= without file=, an HTML comment. A missing file or a range past its end fails codelabgen check and the site build. Whole rules: codelabgen conventions readalong`,
   ];
 }
 

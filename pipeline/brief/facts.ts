@@ -188,9 +188,7 @@ function testCommandOf(
 ): LessonFacts['testCommand'] {
   try {
     const command = resolveTestCommand(course, lesson, folder, loadConfig(course), env);
-    // The node the tests run with is this process's; a worker types `node`.
-    const argv = command.argv.map((arg, index) => (index === 0 && arg === process.execPath ? 'node' : arg));
-    return { argv, cwd: path.relative(course.root, command.cwd) || '.' };
+    return { argv: command.argv, cwd: path.relative(course.root, command.cwd) || '.' };
   } catch (error) {
     if (!(error instanceof CodelabgenError)) throw error;
     return { problem: error.message };

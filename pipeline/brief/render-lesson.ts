@@ -1,6 +1,7 @@
 // A lesson worker's brief as text, from its facts (facts.ts): pure. What every role gets (the
 // lesson, its files, the test command, prerequisites, sources, the status to end with) and what
 // one role needs (the spec's schema, the failing run, the rework, the review checklist).
+import path from 'node:path';
 import { ARTIFACTS } from '../course/course.ts';
 import { conventionLines } from './conventions.ts';
 import type { LessonFacts, LessonFile } from './facts.ts';
@@ -154,8 +155,11 @@ function failingRun(facts: LessonFacts): string {
   return section('The failing run', [
     `Run ${run.run} (${run.file}): ${commandLine(run.argv)}${run.timedOut ? ' (timed out)' : ''}${run.tests ? `: ${run.tests.failed} of ${run.tests.total} tests failed` : ''}.`,
     run.cause ? `Cause: ${oneLine(run.cause)}` : null,
-    run.evidence ? `The first failing test, with its expected and actual values:\n\n\`\`\`text\n${clean(run.evidence)}\n\`\`\`` : null,
+    run.evidence
+      ? `\nThe first failing test, with its expected and actual values:\n\n\`\`\`text\n${clean(run.evidence)}\n\`\`\``
+      : null,
     note ? `The orchestrator's note: ${oneLine(note)}` : null,
+    '',
     `The whole output tail is output_tail in ${run.file}.`,
     budget,
   ]);
@@ -193,7 +197,7 @@ function reviewChecklist(facts: LessonFacts): string {
           ? `- ${check.name}: ok`
           : `- ${check.name}: ${[...check.problems, ...check.warnings.map((warning) => `warning: ${warning}`)].map(oneLine).join('; ')}`,
       ),
-      `Review rounds: ${lesson.review_rounds_used} used of ${facts.budgets.review_rounds + (lesson.review_rounds_granted ?? 0)}; a revise verdict sends the lesson back and uses one.`,
+      `Review rounds: ${lesson.review_rounds_used} used of ${facts.budgets.review_rounds + (lesson.review_rounds_granted ?? 0)}; after a revise verdict the orchestrator moves the lesson back, which uses one.`,
     ]),
     section('Since the last review', [
       review === null
@@ -219,11 +223,12 @@ function reviewChecklist(facts: LessonFacts): string {
 }
 
 function prerequisites(facts: LessonFacts): string {
+  const docs = `${facts.lesson.dir}/docs`;
   return section(
     'Prerequisites',
     facts.prerequisites.map(
       (entry) =>
-        `- ${entry.id} "${oneLine(entry.title)}"${entry.summary ? `: ${oneLine(entry.summary)}` : ''}${entry.dir ? ` (folder ${entry.dir}/; link its notes as ../../${entry.dir.split('/').slice(-2).join('/')}/docs/notes.md; read its code there, do not copy it)` : ''}`,
+        `- ${entry.id} "${oneLine(entry.title)}"${entry.summary ? `: ${oneLine(entry.summary)}` : ''}${entry.dir ? ` (folder ${entry.dir}/: read its code there, never copy it; a doc links its notes as ${path.posix.relative(docs, `${entry.dir}/docs/notes.md`)})` : ''}`,
     ),
   );
 }

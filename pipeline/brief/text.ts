@@ -23,7 +23,9 @@ export function oneLine(text: string): string {
 
 /** An argv as a shell would take it: arguments with spaces or quotes are single-quoted. */
 export function commandLine(argv: readonly string[]): string {
-  return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
+  // The node verify runs is the CLI's own, an absolute path on this machine; a worker types `node`.
+  const shown = argv.map((arg, index) => (index === 0 && /^\/.*\/node$/.test(arg) ? 'node' : arg));
+  return shown.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
 /** The sentence naming the course; the MCP prompts rewrite it (`course` argument instead of --course). */
