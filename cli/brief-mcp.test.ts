@@ -30,7 +30,8 @@ async function connectWithoutCourse(): Promise<Client> {
   return client;
 }
 
-const textOf = (prompt: { messages: Array<{ content: unknown }> }) => (prompt.messages[0]!.content as { text: string }).text;
+const textOf = (prompt: { messages: Array<{ content: unknown }> }) =>
+  (prompt.messages[0]!.content as { text: string }).text;
 
 test("each role's prompt is the CLI's brief in tool terms, for the course its course argument names", {
   timeout: 120_000,

@@ -310,7 +310,10 @@ test('an MCP client drives a course through every phase and stage; refusals chan
     const state = await client.readResource({ uri: 'codelabgen://state' });
     assert.equal(JSON.parse((state.contents[0] as { text: string }).text).phase, 'done');
     const prompt = await client.getPrompt({ name: 'orchestrate' });
-    assert.match((prompt.messages[0]!.content as { text: string }).text, /^## For orchestrator agents\n\nYou drive a course from `init` to `done` with this server.s tools/);
+    assert.match(
+      (prompt.messages[0]!.content as { text: string }).text,
+      /^## For orchestrator agents\n\nYou drive a course from `init` to `done` with this server.s tools/,
+    );
   } finally {
     await client.close();
   }

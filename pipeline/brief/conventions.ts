@@ -49,7 +49,7 @@ export function exampleReference(files: readonly LessonFile[]): { fence: string;
 function codeReferenceLines(facts: LessonFacts): string[] {
   const example = exampleReference(facts.codeFiles);
   return [
-    'Code references: show the lesson\'s code with an EMPTY fenced block whose info string names the file (relative to the lesson folder) and the lines; the site fills it from the verified file. Valid in this lesson:',
+    "Code references: show the lesson's code with an EMPTY fenced block whose info string names the file (relative to the lesson folder) and the lines; the site fills it from the verified file. Valid in this lesson:",
     '',
     example === null
       ? `${FENCE}ts file=src/x.ts lines=10-24\n${FENCE}\n(the lesson has no code file yet; name one of its files once it has)`
@@ -67,7 +67,7 @@ export function conventionLines(facts: LessonFacts): string[] {
   switch (facts.role.role) {
     case 'example-designer':
       return [
-        'The spec is YAML valid against the lesson-spec schema (above); lesson is the lesson id. files are paths relative to the lesson folder; tests are the behaviours the code-author\'s tests must check, one a line.',
+        "The spec is YAML valid against the lesson-spec schema (above); lesson is the lesson id. files are paths relative to the lesson folder; tests are the behaviours the code-author's tests must check, one a line.",
         'A lesson is small: one idea, a few files, tests that run in seconds without the network (unless network: true).',
       ];
     case 'code-author':

@@ -10,6 +10,7 @@ import type {
   LessonState,
   Review,
   Runtime,
+  Source,
   State,
 } from '../../content-schemas/index.ts';
 import {
@@ -210,7 +211,10 @@ function lineCount(file: string): number | null {
 function docFilesOf(folder: string): LessonFile[] {
   const docs = path.join(folder, 'docs');
   if (!existsSync(docs)) return [];
-  return listLessonCodeFilesUnder(docs).map((file) => ({ path: `docs/${file}`, lines: lineCount(path.join(docs, file)) }));
+  return listLessonCodeFilesUnder(docs).map((file) => ({
+    path: `docs/${file}`,
+    lines: lineCount(path.join(docs, file)),
+  }));
 }
 
 /** Files under a docs folder (the code walk skips docs/, so walk it on its own). */
@@ -220,7 +224,7 @@ function listLessonCodeFilesUnder(folder: string): string[] {
 
 function readDigests(course: Course, topicIds: readonly string[]): SourceDigest[] {
   if (topicIds.length === 0 || !existsSync(abs(course, ARTIFACTS.sources))) return [];
-  let sources;
+  let sources: Source[];
   try {
     sources = parseJsonlFile(SourceParser, abs(course, ARTIFACTS.sources), ARTIFACTS.sources);
   } catch {
@@ -278,7 +282,11 @@ function readReview(course: Course, id: string): ReviewFacts | null {
   if (!existsSync(file)) return null;
   const writtenAt = statSync(file).mtime.toISOString();
   try {
-    return { review: parseData(ReviewParser, parseFrontMatter(readTextFile(file, rel), rel).data, rel), problem: null, writtenAt };
+    return {
+      review: parseData(ReviewParser, parseFrontMatter(readTextFile(file, rel), rel).data, rel),
+      problem: null,
+      writtenAt,
+    };
   } catch (error) {
     if (!(error instanceof CodelabgenError)) throw error;
     return { review: null, problem: error.message, writtenAt };

@@ -45,7 +45,7 @@ export const PHASE_ARTIFACTS: Readonly<Record<string, readonly PhaseArtifact[]>>
   topics: [
     {
       path: ARTIFACTS.topics('<source-id>'),
-      what: 'the topics of each accepted source, one JSON object a line (at least one): the ids the curriculum lists in its lessons\' topics',
+      what: "the topics of each accepted source, one JSON object a line (at least one): the ids the curriculum lists in its lessons' topics",
       schema: 'topic',
     },
   ],
@@ -55,8 +55,16 @@ export const PHASE_ARTIFACTS: Readonly<Record<string, readonly PhaseArtifact[]>>
       what: 'modules and lessons in teaching order, each lesson with its summary, objectives, prerequisites (earlier lessons) and topics; register creates a folder per lesson from it',
       schema: 'curriculum',
     },
-    { path: ARTIFACTS.plan, what: 'the plan for the user to approve at gate_plan (markdown, not empty): why this order, what each module builds' },
-    { path: ARTIFACTS.glossary, what: 'terms the lessons use, one JSON object a line', schema: 'glossary-entry', optional: true },
+    {
+      path: ARTIFACTS.plan,
+      what: 'the plan for the user to approve at gate_plan (markdown, not empty): why this order, what each module builds',
+    },
+    {
+      path: ARTIFACTS.glossary,
+      what: 'terms the lessons use, one JSON object a line',
+      schema: 'glossary-entry',
+      optional: true,
+    },
   ],
 };
 
@@ -125,12 +133,20 @@ export function renderPhaseBrief(facts: PhaseFacts, root: string): string {
     ]
       .filter((line) => line !== '')
       .join('\n\n'),
-    section('Write', artifacts.map((artifact) => `- ${artifact.path}${artifact.optional ? ' (optional)' : ''}: ${artifact.what}`)),
+    section(
+      'Write',
+      artifacts.map((artifact) => `- ${artifact.path}${artifact.optional ? ' (optional)' : ''}: ${artifact.what}`),
+    ),
     section(
       'Schemas',
-      artifacts.filter((artifact) => artifact.schema).map((artifact) => `${schemaOutline(artifact.schema as string)}\n`),
+      artifacts
+        .filter((artifact) => artifact.schema)
+        .map((artifact) => `${schemaOutline(artifact.schema as string)}\n`),
     ).trimEnd(),
-    section('Read first', facts.reads.map((file) => `- ${file.path} (${file.bytes} bytes)`)),
+    section(
+      'Read first',
+      facts.reads.map((file) => `- ${file.path} (${file.bytes} bytes)`),
+    ),
     section('What the phase still needs', [
       ...facts.actions.map(
         (action) =>

@@ -54,7 +54,9 @@ function header(facts: LessonFacts, root: string): string {
     lesson.stage === role.stage
       ? ''
       : `Note: the lesson is at stage ${lesson.stage}; a ${role.role} works on lessons at ${role.stage}.`,
-    lesson.blocked ? `Note: the lesson is blocked (${oneLine(lesson.blocked.reason)}); the orchestrator must unblock it first.` : '',
+    lesson.blocked
+      ? `Note: the lesson is blocked (${oneLine(lesson.blocked.reason)}); the orchestrator must unblock it first.`
+      : '',
   ]
     .filter((line) => line !== '')
     .join('\n\n');
@@ -66,13 +68,13 @@ const WORK: Readonly<Record<string, string>> = {
   'code-author':
     "Write the lesson's code and its tests as the spec asks, in the lesson folder. Run the tests until they pass.",
   'code-fixer':
-    'The lesson\'s tests fail (the run below). Find the cause and fix the code (or a test that checks the wrong thing, saying so in your notes) until the test command passes. Do not weaken what the spec asks the tests to check.',
+    "The lesson's tests fail (the run below). Find the cause and fix the code (or a test that checks the wrong thing, saying so in your notes) until the test command passes. Do not weaken what the spec asks the tests to check.",
   'readalong-writer':
     "Write the readalong: a walk through the lesson's verified code, step by step, each step a heading, a code reference and the prose on what those lines do.",
   'notes-writer':
     "Write the lesson's notes: the explanation a learner reads after the readalong (concepts, why, pitfalls), with code references and diagrams where they help.",
   'lesson-reviewer':
-    "Review the lesson (spec, code, tests, readalong, notes) against its objectives and the checklist below, and write review.md with your verdict.",
+    'Review the lesson (spec, code, tests, readalong, notes) against its objectives and the checklist below, and write review.md with your verdict.',
 };
 
 function work(facts: LessonFacts): string {
@@ -171,9 +173,12 @@ function rework(facts: LessonFacts): string {
   const findings = review?.review?.findings ?? [];
   return section('Rework', [
     `The lesson was moved back from ${lesson.rework.from} to ${lesson.rework.to} (${lesson.rework.at}): "${oneLine(lesson.rework.note)}". Redo your part with this in mind.`,
-    findings.length > 0 ? `The reviewer's findings (${ARTIFACTS.lessonReview(lesson.id)}, verdict ${review?.review?.verdict}):` : null,
+    findings.length > 0
+      ? `The reviewer's findings (${ARTIFACTS.lessonReview(lesson.id)}, verdict ${review?.review?.verdict}):`
+      : null,
     ...findings.map(
-      (finding) => `- ${finding.severity}${finding.where ? ` (${oneLine(finding.where)})` : ''}: ${oneLine(finding.text)}`,
+      (finding) =>
+        `- ${finding.severity}${finding.where ? ` (${oneLine(finding.where)})` : ''}: ${oneLine(finding.text)}`,
     ),
   ]);
 }
@@ -206,7 +211,8 @@ function reviewChecklist(facts: LessonFacts): string {
           ? `The last review.md (${review.writtenAt}) does not parse: ${oneLine(review.problem)}`
           : `The last review (${review.writtenAt}): verdict ${previous?.verdict}${previous?.round ? `, round ${previous.round}` : ''}, ${previous?.findings.length ?? 0} finding(s):`,
       ...(previous?.findings ?? []).map(
-        (finding) => `- ${finding.severity}${finding.where ? ` (${oneLine(finding.where)})` : ''}: ${oneLine(finding.text)}`,
+        (finding) =>
+          `- ${finding.severity}${finding.where ? ` (${oneLine(finding.where)})` : ''}: ${oneLine(finding.text)}`,
       ),
       lesson.rework
         ? `Moved back from ${lesson.rework.from} to ${lesson.rework.to} (${lesson.rework.at}): "${oneLine(lesson.rework.note)}".`
@@ -240,7 +246,9 @@ function sources(facts: LessonFacts): string {
       `### ${oneLine(source.title)} (${source.id}, ${source.url})`,
       `Topics of this lesson: ${source.topics.map((topic) => `${topic.id} "${oneLine(topic.title)}": ${oneLine(topic.summary)}`).join('; ')}`,
       source.excerpt
-        ? `Digest (${source.digest}${source.truncated ? ', the beginning; read the rest there' : ''}):\n\n${clean(source.excerpt)
+        ? `Digest (${source.digest}${source.truncated ? ', the beginning; read the rest there' : ''}):\n\n${clean(
+            source.excerpt,
+          )
             .split('\n')
             .map((line) => `> ${line}`)
             .join('\n')}`
@@ -270,7 +278,7 @@ function endWith(facts: LessonFacts): string {
     notes: '<one line>',
   };
   return section('End with', [
-    `End your answer with your status as one JSON block (schema: codelabgen schema show worker-status); stage is ${role.reports}${role.role === 'lesson-reviewer' ? ` for verdict pass; with verdict revise it is ${lesson.stage === 'notes' ? 'notes' : 'the lesson\'s stage (notes)'}` : ''}${role.role === 'code-fixer' ? ' (verify moves the lesson to verified)' : ''}:`,
+    `End your answer with your status as one JSON block (schema: codelabgen schema show worker-status); stage is ${role.reports}${role.role === 'lesson-reviewer' ? ` for verdict pass; with verdict revise it is ${lesson.stage === 'notes' ? 'notes' : "the lesson's stage (notes)"}` : ''}${role.role === 'code-fixer' ? ' (verify moves the lesson to verified)' : ''}:`,
     statusBlock(status),
     'When you cannot finish, status is "failed" (or "needs-user" for a decision only the user can make) and notes says why.',
   ]);

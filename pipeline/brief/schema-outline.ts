@@ -33,8 +33,7 @@ function typeOf(field: JsonSchema): string {
     const items = (field.items ?? {}) as JsonSchema;
     return `list of ${items.type === 'object' ? 'objects' : typeOf(items)}`;
   }
-  if (Array.isArray(field.anyOf))
-    return (field.anyOf as JsonSchema[]).map((option) => typeOf(option)).join(' or ');
+  if (Array.isArray(field.anyOf)) return (field.anyOf as JsonSchema[]).map((option) => typeOf(option)).join(' or ');
   if (typeof field.type === 'string') return field.type === 'integer' ? 'integer' : field.type;
   if (Array.isArray(field.type)) return field.type.join(' or ');
   return 'any';
