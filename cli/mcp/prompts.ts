@@ -86,7 +86,10 @@ export function registerPrompts(ctx: ServerContext): void {
       role.role,
       {
         title: `Brief for the ${role.role}`,
-        description: `The ${role.role}'s whole brief for one lesson (at stage ${role.stage}): the lesson's spec, files, test command, conventions, prerequisites, sources and the status to end with (stage ${role.reports}). Give it to the worker you start after state_task_start.`,
+        description:
+          `The ${role.role}'s whole brief for one lesson (at stage ${role.stage}): the lesson's spec, files, ` +
+          `test command, conventions, prerequisites, sources and the status to end with (stage ` +
+          `${role.reports}). Give it to the worker you start after state_task_start.`,
         argsSchema: {
           lesson: z.string().describe('lesson id, e.g. "1.2" (completion offers the course\'s)'),
           course: COURSE.schema as z.ZodOptional<z.ZodString>,
@@ -109,7 +112,10 @@ export function registerPrompts(ctx: ServerContext): void {
       role.role,
       {
         title: `Brief for the ${role.role} (a phase task)`,
-        description: `The ${role.role}'s whole brief for phase ${phases.join(', ')}: the artifacts to write with their paths and schemas, what to read first, what the phase still needs and the status to end with. Give it to the worker you start after state_task_start with phase and role ${role.role}.`,
+        description:
+          `The ${role.role}'s whole brief for phase ${phases.join(', ')}: the artifacts to write with their ` +
+          `paths and schemas, what to read first, what the phase still needs and the status to end with. Give ` +
+          `it to the worker you start after state_task_start with phase and role ${role.role}.`,
         argsSchema: {
           ...(phases.length > 1
             ? {

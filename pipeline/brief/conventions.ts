@@ -49,17 +49,24 @@ export function exampleReference(files: readonly LessonFile[]): { fence: string;
 function codeReferenceLines(facts: LessonFacts): string[] {
   const example = exampleReference(facts.codeFiles);
   return [
-    "Code references: show the lesson's code with an EMPTY fenced block whose info string names the file (relative to the lesson folder) and the lines; the site fills it from the verified file. Valid in this lesson:",
+    "Code references: show the lesson's code with an EMPTY fenced block whose info string names the file " +
+      '(relative to the lesson folder) and the lines; the site fills it from the verified file. Valid in ' +
+      'this lesson:',
     '',
     example === null
       ? `${FENCE}ts file=src/x.ts lines=10-24\n${FENCE}\n(the lesson has no code file yet; name one of its files once it has)`
       : `${example.fence}\n\n(${example.file} has ${example.lines} lines; lines=A-B is 1-based and inclusive, mark= highlights the lines your prose is about)`,
     '',
-    `Not references: title=, {10-24}, path:10-24, lines= without file=, an HTML comment. A missing file or a range past its end fails codelabgen check and the site build. Whole rules: codelabgen conventions readalong`,
+    `Not references: title=, {10-24}, path:10-24, lines= without file=, an HTML comment. A missing file ` +
+      `or a range past its end fails codelabgen check and the site build. Whole rules: codelabgen ` +
+      `conventions readalong`,
   ];
 }
 
-const DIAGRAMS = `Diagrams: a ${FENCE}mermaid fenced block in the doc, or a docs/diagrams/<name>.mmd file (first line %% title: <title>) shown in the lesson's Diagrams section. Keep one idea a diagram; its labels match the code's names. Whole rules: codelabgen conventions diagrams`;
+const DIAGRAMS =
+  `Diagrams: a ${FENCE}mermaid fenced block in the doc, or a docs/diagrams/<name>.mmd file (first line ` +
+  `%% title: <title>) shown in the lesson's Diagrams section. Keep one idea a diagram; its labels match ` +
+  `the code's names. Whole rules: codelabgen conventions diagrams`;
 const FRONT_MATTER =
   'Front matter (optional) at the top of a doc: a --- line, title: and description: (text, nothing else), a --- line. The title wins over a leading # Title.';
 
@@ -67,7 +74,9 @@ export function conventionLines(facts: LessonFacts): string[] {
   switch (facts.role.role) {
     case 'example-designer':
       return [
-        "The spec is YAML valid against the lesson-spec schema (above); lesson is the lesson id. files are paths relative to the lesson folder; tests are the behaviours the code-author's tests must check, one a line.",
+        'The spec is YAML valid against the lesson-spec schema (above); lesson is the lesson id. files are ' +
+          "paths relative to the lesson folder; tests are the behaviours the code-author's tests must check, " +
+          'one a line.',
         'A lesson is small: one idea, a few files, tests that run in seconds without the network (unless network: true).',
       ];
     case 'code-author':
@@ -81,7 +90,9 @@ export function conventionLines(facts: LessonFacts): string[] {
       return [
         ...codeReferenceLines(facts),
         '',
-        'docs/readalong.md needs at least one code reference (state set refuses it otherwise). Write a heading, then a reference, then what it shows: wide screens pin the code beside the prose, step by step.',
+        'docs/readalong.md needs at least one code reference (state set refuses it otherwise). Write a ' +
+          'heading, then a reference, then what it shows: wide screens pin the code beside the prose, step by ' +
+          'step.',
         '',
         DIAGRAMS,
         '',
@@ -91,7 +102,9 @@ export function conventionLines(facts: LessonFacts): string[] {
       return [
         ...codeReferenceLines(facts),
         '',
-        `Links to another lesson: a markdown link to its folder, docs/readalong.md or docs/notes.md (../../<lesson folder>/docs/notes.md). Asides: :::note, :::tip, :::caution or :::danger, the content, then :::. Whole rules: codelabgen conventions notes`,
+        `Links to another lesson: a markdown link to its folder, docs/readalong.md or docs/notes.md ` +
+          `(../../<lesson folder>/docs/notes.md). Asides: :::note, :::tip, :::caution or :::danger, the ` +
+          `content, then :::. Whole rules: codelabgen conventions notes`,
         '',
         DIAGRAMS,
         '',
@@ -99,7 +112,8 @@ export function conventionLines(facts: LessonFacts): string[] {
       ];
     default:
       return [
-        `review.md: YAML front matter valid against the review schema (lesson, verdict pass|revise, reviewer, round, findings), then the review in markdown. Whole rules: codelabgen conventions review`,
+        `review.md: YAML front matter valid against the review schema (lesson, verdict pass|revise, reviewer, ` +
+          `round, findings), then the review in markdown. Whole rules: codelabgen conventions review`,
         '',
         ...codeReferenceLines(facts),
       ];

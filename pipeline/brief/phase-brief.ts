@@ -23,7 +23,9 @@ export const PHASE_ARTIFACTS: Readonly<Record<string, readonly PhaseArtifact[]>>
   recon: [
     {
       path: ARTIFACTS.overview,
-      what: 'the research overview (markdown, not empty): what the topic covers, its current versions and APIs, what learners trip on, where the good sources are',
+      what:
+        'the research overview (markdown, not empty): what the topic covers, its current versions and APIs, ' +
+        'what learners trip on, where the good sources are',
     },
     {
       path: ARTIFACTS.deprecations,
@@ -34,12 +36,16 @@ export const PHASE_ARTIFACTS: Readonly<Record<string, readonly PhaseArtifact[]>>
   sources: [
     {
       path: ARTIFACTS.sources,
-      what: 'the candidate sources, one JSON object a line; status accepted for the ones you recommend (the user approves the list at gate_sources), rejected with a reason for the others',
+      what:
+        'the candidate sources, one JSON object a line; status accepted for the ones you recommend (the user ' +
+        'approves the list at gate_sources), rejected with a reason for the others',
       schema: 'source',
     },
     {
       path: ARTIFACTS.sourceDigest('<id>'),
-      what: 'a digest of each accepted source (markdown, not empty): what it says that the course needs, in its own terms, with links to its sections; lesson workers read these digests',
+      what:
+        'a digest of each accepted source (markdown, not empty): what it says that the course needs, in its ' +
+        'own terms, with links to its sections; lesson workers read these digests',
     },
   ],
   topics: [
@@ -52,7 +58,9 @@ export const PHASE_ARTIFACTS: Readonly<Record<string, readonly PhaseArtifact[]>>
   curriculum: [
     {
       path: ARTIFACTS.curriculum,
-      what: 'modules and lessons in teaching order, each lesson with its summary, objectives, prerequisites (earlier lessons) and topics; register creates a folder per lesson from it',
+      what:
+        'modules and lessons in teaching order, each lesson with its summary, objectives, prerequisites ' +
+        '(earlier lessons) and topics; register creates a folder per lesson from it',
       schema: 'curriculum',
     },
     {
@@ -126,7 +134,9 @@ export function renderPhaseBrief(facts: PhaseFacts, root: string): string {
   const artifacts = PHASE_ARTIFACTS[phase] ?? [];
   return [
     [
-      `You are the ${role.role} of phase ${phase} of the course "${oneLine(facts.courseTitle)}"${facts.topic ? ` (topic: ${oneLine(facts.topic)})` : ''}. ${courseSentence(root)}`,
+      `You are the ${role.role} of phase ${phase} of the course ` +
+        `"${oneLine(facts.courseTitle)}"${facts.topic ? ` (topic: ${oneLine(facts.topic)})` : ''}. ` +
+        `${courseSentence(root)}`,
       facts.coursePhase === phase
         ? ''
         : `Note: the course is at phase ${facts.coursePhase}; the work of ${phase} is checked when it is the current phase.`,
@@ -161,7 +171,8 @@ export function renderPhaseBrief(facts: PhaseFacts, root: string): string {
       'Log a notable fact (an unreachable source, a paywall): codelabgen state log source-unreachable',
     ]),
     section('End with', [
-      'End your answer with your status as one JSON block (schema: codelabgen schema show worker-status); a phase worker names its phase, no lesson and no stage:',
+      'End your answer with your status as one JSON block (schema: codelabgen schema show worker-status); a ' +
+        'phase worker names its phase, no lesson and no stage:',
       statusBlock({ phase, status: 'ok', artifacts: phaseArtifacts(phase), notes: '<one line>' }),
       'When you cannot finish, status is "failed" (or "needs-user") and notes says why.',
     ]),

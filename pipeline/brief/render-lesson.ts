@@ -50,7 +50,9 @@ export function renderLessonBrief(facts: LessonFacts, root: string): string {
 function header(facts: LessonFacts, root: string): string {
   const { lesson, role } = facts;
   return [
-    `You are the ${role.role} of lesson ${lesson.id} ("${oneLine(lesson.title)}", module ${lesson.module_id} "${oneLine(lesson.module_title)}") of the course "${oneLine(facts.courseTitle)}". ${courseSentence(root)}`,
+    `You are the ${role.role} of lesson ${lesson.id} ("${oneLine(lesson.title)}", module ` +
+      `${lesson.module_id} "${oneLine(lesson.module_title)}") of the course ` +
+      `"${oneLine(facts.courseTitle)}". ${courseSentence(root)}`,
     lesson.stage === role.stage
       ? ''
       : `Note: the lesson is at stage ${lesson.stage}; a ${role.role} works on lessons at ${role.stage}.`,
@@ -64,15 +66,19 @@ function header(facts: LessonFacts, root: string): string {
 
 const WORK: Readonly<Record<string, string>> = {
   'example-designer':
-    'Design the example this lesson teaches with and write its spec: the goal, the objectives, the files the code-author writes and the behaviours the tests check.',
+    'Design the example this lesson teaches with and write its spec: the goal, the objectives, the files ' +
+    'the code-author writes and the behaviours the tests check.',
   'code-author':
     "Write the lesson's code and its tests as the spec asks, in the lesson folder. Run the tests until they pass.",
   'code-fixer':
-    "The lesson's tests fail (the run below). Find the cause and fix the code (or a test that checks the wrong thing, saying so in your notes) until the test command passes. Do not weaken what the spec asks the tests to check.",
+    "The lesson's tests fail (the run below). Find the cause and fix the code (or a test that checks the " +
+    'wrong thing, saying so in your notes) until the test command passes. Do not weaken what the spec ' +
+    'asks the tests to check.',
   'readalong-writer':
     "Write the readalong: a walk through the lesson's verified code, step by step, each step a heading, a code reference and the prose on what those lines do.",
   'notes-writer':
-    "Write the lesson's notes: the explanation a learner reads after the readalong (concepts, why, pitfalls), with code references and diagrams where they help.",
+    "Write the lesson's notes: the explanation a learner reads after the readalong (concepts, why, " +
+    'pitfalls), with code references and diagrams where they help.',
   'lesson-reviewer':
     'Review the lesson (spec, code, tests, readalong, notes) against its objectives and the checklist below, and write review.md with your verdict.',
 };
@@ -140,7 +146,8 @@ function tests(facts: LessonFacts): string {
     facts.runtime === 'node' && !('problem' in command) && command.argv[0] === 'node'
       ? 'With a package.json that has a "test" script the command becomes npm test (after npm ci when there is a lockfile).'
       : null,
-    `The protocol runs it in a sandbox (no network unless the spec says network: true; writes only in the lesson folder): codelabgen verify ${facts.lesson.id} runs it that way and records nothing.`,
+    `The protocol runs it in a sandbox (no network unless the spec says network: true; writes only in the ` +
+      `lesson folder): codelabgen verify ${facts.lesson.id} runs it that way and records nothing.`,
   ]);
 }
 
@@ -150,12 +157,14 @@ function failingRun(facts: LessonFacts): string {
   const budget = `Fix budget: ${left} of ${budgets.fix_attempts} attempts left (each failing verify uses one; the last blocks the lesson).`;
   if (run === null)
     return section('The failing run', [
-      `No failing run is recorded for lesson ${lesson.id}: the orchestrator runs codelabgen verify ${lesson.id} --update-state first; a code-fixer is needed only after it fails.`,
+      `No failing run is recorded for lesson ${lesson.id}: the orchestrator runs codelabgen verify ` +
+        `${lesson.id} --update-state first; a code-fixer is needed only after it fails.`,
       budget,
     ]);
   const note = lesson.last_verify_failure?.note;
   return section('The failing run', [
-    `Run ${run.run} (${run.file}): ${commandLine(run.argv)}${run.timedOut ? ' (timed out)' : ''}${run.tests ? `: ${run.tests.failed} of ${run.tests.total} tests failed` : ''}.`,
+    `Run ${run.run} (${run.file}): ` +
+      `${commandLine(run.argv)}${run.timedOut ? ' (timed out)' : ''}${run.tests ? `: ${run.tests.failed} of ${run.tests.total} tests failed` : ''}.`,
     run.cause ? `Cause: ${oneLine(run.cause)}` : null,
     run.evidence
       ? `\nThe first failing test, with its expected and actual values:\n\n\`\`\`text\n${clean(run.evidence)}\n\`\`\``
@@ -172,7 +181,8 @@ function rework(facts: LessonFacts): string {
   if (!lesson.rework || facts.role.role === 'lesson-reviewer') return '';
   const findings = review?.review?.findings ?? [];
   return section('Rework', [
-    `The lesson was moved back from ${lesson.rework.from} to ${lesson.rework.to} (${lesson.rework.at}): "${oneLine(lesson.rework.note)}". Redo your part with this in mind.`,
+    `The lesson was moved back from ${lesson.rework.from} to ${lesson.rework.to} (${lesson.rework.at}): ` +
+      `"${oneLine(lesson.rework.note)}". Redo your part with this in mind.`,
     findings.length > 0
       ? `The reviewer's findings (${ARTIFACTS.lessonReview(lesson.id)}, verdict ${review?.review?.verdict}):`
       : null,
@@ -189,10 +199,13 @@ function reviewChecklist(facts: LessonFacts): string {
   const previous = review?.review;
   return [
     section('Review checklist', [
-      `Write ${ARTIFACTS.lessonReview(lesson.id)} with front matter lesson: "${lesson.id}", verdict: pass or revise, reviewer: lesson-reviewer, round: ${round}, and findings (severity blocker|major|minor|nit, where, text); then the review in markdown.`,
+      `Write ${ARTIFACTS.lessonReview(lesson.id)} with front matter lesson: "${lesson.id}", verdict: pass ` +
+        `or revise, reviewer: lesson-reviewer, round: ${round}, and findings (severity ` +
+        `blocker|major|minor|nit, where, text); then the review in markdown.`,
       'Check, and give a finding for each miss:',
       '- the code does what the spec and the objectives say, and the tests check the behaviours the spec lists;',
-      '- every code reference of the readalong and notes points at the lines its prose talks about (file= relative to the lesson folder, lines= inside the file);',
+      '- every code reference of the readalong and notes points at the lines its prose talks about (file= ' +
+        'relative to the lesson folder, lines= inside the file);',
       '- diagrams are mermaid fences or docs/diagrams/*.mmd and say what the prose says;',
       '- the readalong walks the code in order; the notes explain why, not only what, and link the prerequisites where they build on them;',
       '- nothing contradicts the sources below.',
@@ -202,14 +215,17 @@ function reviewChecklist(facts: LessonFacts): string {
           ? `- ${check.name}: ok`
           : `- ${check.name}: ${[...check.problems, ...check.warnings.map((warning) => `warning: ${warning}`)].map(oneLine).join('; ')}`,
       ),
-      `Review rounds: ${lesson.review_rounds_used} used of ${facts.budgets.review_rounds + (lesson.review_rounds_granted ?? 0)}; after a revise verdict the orchestrator moves the lesson back, which uses one.`,
+      `Review rounds: ${lesson.review_rounds_used} used of ` +
+        `${facts.budgets.review_rounds + (lesson.review_rounds_granted ?? 0)}; after a revise verdict the ` +
+        `orchestrator moves the lesson back, which uses one.`,
     ]),
     section('Since the last review', [
       review === null
         ? 'No review yet: this is round 1.'
         : review.problem !== null
           ? `The last review.md (${review.writtenAt}) does not parse: ${oneLine(review.problem)}`
-          : `The last review (${review.writtenAt}): verdict ${previous?.verdict}${previous?.round ? `, round ${previous.round}` : ''}, ${previous?.findings.length ?? 0} finding(s):`,
+          : `The last review (${review.writtenAt}): verdict ${previous?.verdict}` +
+            `${previous?.round ? `, round ${previous.round}` : ''}, ${previous?.findings.length ?? 0} finding(s):`,
       ...(previous?.findings ?? []).map(
         (finding) =>
           `- ${finding.severity}${finding.where ? ` (${oneLine(finding.where)})` : ''}: ${oneLine(finding.text)}`,
@@ -230,11 +246,15 @@ function reviewChecklist(facts: LessonFacts): string {
 
 function prerequisites(facts: LessonFacts): string {
   const docs = `${facts.lesson.dir}/docs`;
+  const where = (dir: string) =>
+    ` (folder ${dir}/: read its code there, never copy it; ` +
+    `a doc links its notes as ${path.posix.relative(docs, `${dir}/docs/notes.md`)})`;
   return section(
     'Prerequisites',
     facts.prerequisites.map(
       (entry) =>
-        `- ${entry.id} "${oneLine(entry.title)}"${entry.summary ? `: ${oneLine(entry.summary)}` : ''}${entry.dir ? ` (folder ${entry.dir}/: read its code there, never copy it; a doc links its notes as ${path.posix.relative(docs, `${entry.dir}/docs/notes.md`)})` : ''}`,
+        `- ${entry.id} "${oneLine(entry.title)}"${entry.summary ? `: ${oneLine(entry.summary)}` : ''}` +
+        (entry.dir ? where(entry.dir) : ''),
     ),
   );
 }
@@ -267,6 +287,12 @@ function whileYouWork(facts: LessonFacts): string {
   ]);
 }
 
+/** What the stage a role reports depends on, where it is not simply the next stage. */
+const REPORTS_NOTE: Readonly<Record<string, string>> = {
+  'lesson-reviewer': " for verdict pass; with verdict revise it is the lesson's stage now (notes)",
+  'code-fixer': ' (the lesson stays at code: verify moves it to verified)',
+};
+
 function endWith(facts: LessonFacts): string {
   const { role, lesson } = facts;
   const artifacts = filesToWrite(facts);
@@ -278,7 +304,8 @@ function endWith(facts: LessonFacts): string {
     notes: '<one line>',
   };
   return section('End with', [
-    `End your answer with your status as one JSON block (schema: codelabgen schema show worker-status); stage is ${role.reports}${role.role === 'lesson-reviewer' ? ` for verdict pass; with verdict revise it is ${lesson.stage === 'notes' ? 'notes' : "the lesson's stage (notes)"}` : ''}${role.role === 'code-fixer' ? ' (verify moves the lesson to verified)' : ''}:`,
+    `End your answer with your status as one JSON block (schema: codelabgen schema show worker-status); ` +
+      `stage is ${role.reports}${REPORTS_NOTE[role.role] ?? ''}:`,
     statusBlock(status),
     'When you cannot finish, status is "failed" (or "needs-user" for a decision only the user can make) and notes says why.',
   ]);
