@@ -157,7 +157,8 @@ test("the readalong-writer's example code reference is valid in its lesson: a re
   const text = brief(root, 'readalong-writer', '1.1').text;
   const example = /\n(```js file=\S+ lines=\S+(?: mark=\S+)?\n```)\n/.exec(text)?.[1];
   assert.ok(example, `no example reference in:\n${text}`);
-  assert.match(example, /^```js file=main\.mjs lines=1-1\n```$|^```js file=src\/split\.mjs lines=1-12 mark=2-3\n```$/);
+  // Which file and range is the builder's choice; that the page and check accept it is what counts.
+  assert.match(example, /^```js file=(main\.mjs|src\/split\.mjs) lines=\d+-\d+/);
   assert.match(text, /Diagrams: a ```mermaid fenced block/);
   assert.match(text, /Front matter \(optional\)/);
   write(root, `${dir}/docs/readalong.md`, `# Read along\n\n## The code\n\n${example}\n\nWhat it does.\n`);
