@@ -27,7 +27,11 @@ const EXAMPLE_LINES = 12;
 
 /** A file to show in an example reference: a text file with lines, not a test when there is another. */
 function exampleFile(files: readonly LessonFile[]): (LessonFile & { lines: number }) | null {
-  const text = files.filter((file): file is LessonFile & { lines: number } => file.lines !== null && file.lines > 0);
+  // A path an info string can hold as it is (no spaces, quotes or control characters).
+  const text = files.filter(
+    (file): file is LessonFile & { lines: number } =>
+      file.lines !== null && file.lines > 0 && /^[\w./@+-]+$/.test(file.path),
+  );
   const isTest = (file: LessonFile) => /(^|[/._-])tests?([/._-]|$)|\.spec\./.test(file.path);
   return text.find((file) => !isTest(file) && LANGUAGES[path.extname(file.path)]) ?? text[0] ?? null;
 }

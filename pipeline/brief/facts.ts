@@ -1,7 +1,7 @@
 // What a lesson worker's brief is built from, read from the course (the I/O edge of pipeline/brief/):
 // the lesson's curriculum entry and spec, its files, the test command, prerequisites, source digests,
 // the last failing run and the review. render-lesson.ts turns it into text without touching the disk.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type {
   Budgets,
@@ -196,10 +196,11 @@ function testCommandOf(
   }
 }
 
-/** Lines of a text file under 1 MiB, else null. */
+/** Lines of a regular text file under 1 MiB, else null (a symlink is never followed: it may point out of the course). */
 function lineCount(file: string): number | null {
   try {
-    if (statSync(file).size > 1024 * 1024) return null;
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.size > 1024 * 1024) return null;
     const text = readFileSync(file, 'utf8');
     if (text.includes('\u0000')) return null;
     return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);

@@ -119,7 +119,7 @@ function theLesson(facts: LessonFacts): string {
 }
 
 function fileLine(file: LessonFile): string {
-  return `- ${file.path}${file.lines === null ? '' : ` (${file.lines} line${file.lines === 1 ? '' : 's'})`}`;
+  return `- ${oneLine(file.path)}${file.lines === null ? '' : ` (${file.lines} line${file.lines === 1 ? '' : 's'})`}`;
 }
 
 function files(facts: LessonFacts): string {
