@@ -71,6 +71,19 @@ test("each role's prompt is the CLI's brief in tool terms, for the course its co
       client.getPrompt({ name: 'code-author', arguments: { lesson: '7.7', course: root } }),
       /unknown lesson "7\.7"/,
     );
+    // A refusal names the prompt and its arguments, never the command line.
+    await assert.rejects(
+      client.getPrompt({ name: 'researcher', arguments: { phase: 'scaffold', course: recon } }),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /the prompt researcher \{"phase":"scaffold"\}: phase workers write the artifacts of/,
+        );
+        assert.match(error.message, /the orchestrator runs register in scaffold, and site_build and report in assembly/);
+        assert.ok(!/--phase|codelabgen /.test(error.message), error.message);
+        return true;
+      },
+    );
     const orchestrate = textOf(await client.getPrompt({ name: 'orchestrate' }));
     assert.ok(!/codelabgen (state|verify|status|register|site|report)\b/.test(orchestrate), orchestrate);
     assert.match(orchestrate, /state_task_start \{"lesson":"1\.2"\}/);

@@ -12,3 +12,16 @@ export function inMcpTerms(text: string, root: string): string {
     ),
   );
 }
+
+/** `brief <role> [LESSON] [--phase P]` (a refusal of the brief command names itself so) as the prompt a client gets. */
+const BRIEF_COMMAND = /(?:codelabgen )?\bbrief ([a-z][a-z-]*)(?: (?!--)([\w.-]+))?(?: --phase ([a-z_]+))?/g;
+
+/** A refusal of `brief` as a prompt's error: the command as the prompt and its arguments, other commands as tool calls. */
+export function briefErrorInMcpTerms(text: string): string {
+  return inToolTerms(
+    text.replace(BRIEF_COMMAND, (_whole, role: string, lesson?: string, phase?: string) => {
+      const args = { ...(lesson === undefined ? {} : { lesson }), ...(phase === undefined ? {} : { phase }) };
+      return `the prompt ${role}${Object.keys(args).length === 0 ? '' : ` ${JSON.stringify(args)}`}`;
+    }),
+  );
+}

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import mcpDoc from '../../docs/mcp.md';
 import { BRIEFED_PHASES, CONVENTION_TOPICS, LESSON_ROLES, PHASE_ROLES } from '../../pipeline/index.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
-import { inMcpTerms } from './brief-terms.ts';
-import { inToolTerms } from './tool-terms.ts';
+import { briefErrorInMcpTerms, inMcpTerms } from './brief-terms.ts';
 import { COURSE } from './tool-params.ts';
 
 /** The conventions each worker role follows (linked as resources after its brief). */
@@ -57,7 +56,7 @@ export function registerPrompts(ctx: ServerContext): void {
     const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
     const outcome = await ctx.run(commandNamed('brief'), given);
     if (outcome.exitCode !== 0)
-      throw new McpError(ErrorCode.InvalidParams, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+      throw new McpError(ErrorCode.InvalidParams, briefErrorInMcpTerms(outcome.error ?? `exit ${outcome.exitCode}`));
     const document = JSON.parse(outcome.stdout) as BriefDocument;
     return { ...document, text: inMcpTerms(document.text, document.course) };
   };

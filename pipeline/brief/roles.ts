@@ -73,7 +73,7 @@ export function briefedPhase(role: PhaseRole, given: string | undefined): Phase 
   if (!(BRIEFED_PHASES as readonly string[]).includes(given))
     refuse(
       `brief ${role.role} --phase ${printable(given)}: phase workers write the artifacts of ${BRIEFED_PHASES.join(', ')}`,
-      'in scaffold the orchestrator runs codelabgen register; in assembly codelabgen site build and codelabgen report',
+      'the orchestrator runs codelabgen register in scaffold, and codelabgen site build and codelabgen report in assembly',
     );
   refuse(
     `brief ${role.role} --phase ${given}: a ${role.role} works in phase ${role.phase}`,
