@@ -79,7 +79,10 @@ test("each role's prompt is the CLI's brief in tool terms, for the course its co
           error.message,
           /the prompt researcher \{"phase":"scaffold"\}: phase workers write the artifacts of/,
         );
-        assert.match(error.message, /the orchestrator runs register in scaffold, and site_build and report in assembly/);
+        assert.match(
+          error.message,
+          /the orchestrator runs register in scaffold, and site_build and report in assembly/,
+        );
         assert.ok(!/--phase|codelabgen /.test(error.message), error.message);
         return true;
       },
