@@ -172,6 +172,39 @@ export const COMMANDS: CommandSpec[] = [
     examples: ['codelabgen conventions readalong', 'codelabgen conventions'],
   },
   {
+    name: 'brief',
+    args: '<role> [LESSON]',
+    positionals: { min: 1, max: 2 },
+    summary:
+      "print a worker's brief: the lesson's (or phase's) whole context, the files to write and the status to end with",
+    description:
+      'The text to start a worker with, assembled from the course. A lesson role (example-designer, code-author, ' +
+      "code-fixer, readalong-writer, notes-writer, lesson-reviewer) takes a lesson id: the lesson's title, module, " +
+      "summary, objectives and goal from its spec (or the spec's schema and path), its folder and the files to write, " +
+      'the runtime and the exact test command, the conventions the role follows with a code reference valid in this ' +
+      "lesson, the prerequisites' titles and summaries, the digests of its topics' sources, and the status JSON to " +
+      'end with (its stage). The code-fixer also gets the last failing run (the failing test, expected and actual, ' +
+      "the cause) and the fix budget left; a reworking worker the rework note and the reviewer's findings; the " +
+      'lesson-reviewer the checklist `check` applies and what changed since the last review. A phase role ' +
+      '(researcher, source-finder, topic-extractor, curriculum-designer) takes --phase (default: its own): the ' +
+      "phase's artifacts with their paths and schemas, what to read first and what the phase still needs. No code of " +
+      'the lesson or of another lesson is quoted: the worker reads the files. The MCP prompt of the same role serves ' +
+      'the same text with tool calls for commands. Read-only.',
+    options: {
+      phase: {
+        type: 'string',
+        value: 'P',
+        help: "a phase role's phase: recon, sources, topics or curriculum (default: the role's own)",
+      },
+      ...JSON_OPTION,
+    },
+    examples: [
+      'codelabgen brief code-author 1.2',
+      'codelabgen brief code-fixer 1.2 --json',
+      'codelabgen brief researcher --phase recon',
+    ],
+  },
+  {
     name: 'check',
     summary: 'check the course: log replay, artifacts, drift (exit 1 when problems are found)',
     options: { ...JSON_OPTION },

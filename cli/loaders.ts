@@ -22,6 +22,7 @@ export const LOADERS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   'schema list': () => import('./commands/schema.ts'),
   'schema show': () => import('./commands/schema.ts'),
   conventions: () => import('./commands/conventions.ts'),
+  brief: () => import('./commands/brief.ts'),
   check: () => import('./commands/check.ts'),
   'site build': () => import('./commands/site.ts'),
   'site dev': () => import('./commands/site.ts'),

@@ -133,8 +133,9 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
     const missing = await mcp.call('state_set', { id: '1.1' });
     assert.equal(textOf(missing), 'error: state_set: stage is required');
     const titles = (await mcp.client.listPrompts()).prompts.map((prompt) => prompt.title);
-    assert.ok(titles.includes('Brief an example-designer'), titles.join(', '));
-    assert.ok(titles.includes('Brief a code-author'), titles.join(', '));
+    // No article to get wrong ("Brief a example-designer" was the issue's).
+    assert.ok(titles.includes('Brief for the example-designer'), titles.join(', '));
+    assert.ok(titles.includes('Brief for the code-author'), titles.join(', '));
   } finally {
     await mcp.close();
   }

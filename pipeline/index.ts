@@ -77,3 +77,14 @@ export { boardLine, boardScreen } from './progress/text.ts';
 export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { buildReport, renderReport } from './report/report.ts';
 export { writeReportFiles } from './report/files.ts';
+export {
+  BRIEFED_PHASES,
+  buildBrief,
+  courseSentence,
+  LESSON_ROLES,
+  PHASE_ROLES,
+  ROLE_NAMES,
+  readBriefFacts,
+  type Brief,
+  type BriefRequest,
+} from './brief/brief.ts';

@@ -2,17 +2,18 @@
 // argument name: the course's lesson ids, phases, stages, schema names, convention topics, roles.
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PHASES, SCHEMA_NAMES, STAGES } from '../../content-schemas/index.ts';
-import { CONVENTION_TOPICS, STAGE_TABLE } from '../../pipeline/index.ts';
-import { TASK_PHASES } from '../../pipeline/state-commands.ts';
+import { BRIEFED_PHASES, CONVENTION_TOPICS, ROLE_NAMES } from '../../pipeline/index.ts';
 import type { ServerContext } from './server-context.ts';
 
 /** Serves completion/complete on `ctx.server`. */
 export function registerCompletions(ctx: ServerContext): void {
-  const lessonIds = async (): Promise<string[]> => ctx.lessonIdsOf({});
   ctx.server.server.registerCapabilities({ completions: {} });
   // Completions for the arguments of tools' resources and prompts, by name.
   ctx.server.server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const { name, value } = request.params.argument;
+    // A prompt's lesson ids are those of the course its `course` argument names, when given.
+    const course = request.params.context?.arguments?.course;
+    const lessonIds = async (): Promise<string[]> => ctx.lessonIdsOf(course === undefined ? {} : { course });
     const choices = await completionsFor(
       name,
       request.params.ref.type === 'ref/prompt' ? request.params.ref.name : null,
@@ -23,10 +24,8 @@ export function registerCompletions(ctx: ServerContext): void {
   });
 }
 
-/** Worker roles: the stage table's, and the researcher of phase tasks (docs/agents.md). */
-export const ROLES: readonly string[] = [
-  ...new Set([...STAGE_TABLE.map((row) => row.role).filter((role) => role !== 'orchestrator'), 'researcher']),
-];
+/** Worker roles: the stage table's and the phase workers' (`codelabgen brief`). */
+export const ROLES: readonly string[] = ROLE_NAMES;
 
 /** What an argument named `name` can be (a prompt's phase: only phases with tasks). */
 async function completionsFor(
@@ -35,7 +34,7 @@ async function completionsFor(
   lessonIds: () => Promise<string[]>,
 ): Promise<string[]> {
   if (name === 'id' || name === 'lesson') return lessonIds();
-  if (name === 'phase') return prompt === null ? [...PHASES] : [...TASK_PHASES];
+  if (name === 'phase') return prompt === null ? [...PHASES] : [...BRIEFED_PHASES];
   if (name === 'next') return PHASES.filter((phase) => phase !== 'init');
   if (name === 'stage' || name === 'stage_at_least') return [...STAGES];
   if (name === 'name') return [...SCHEMA_NAMES];

@@ -16,6 +16,7 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   'site preview': 'a long-running preview server',
   completion: 'a shell completion script',
   mcp: 'the server itself',
+  brief: 'served as the prompts of the worker roles (the same text, in tool terms)',
 };
 
 /** Commands that write although the table does not mark them as changing state (orchestrator only). */
