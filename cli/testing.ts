@@ -2,13 +2,72 @@
 // course, and snapshot files to prove that a refusal changed nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(REPO_ROOT, 'bin', 'codelabgen.cjs');
+
+// The CLI tests run the built dist/: a test file run after an edit builds it first (once, whichever
+// test file gets there first; the others wait), so `node --test cli/x.test.ts` needs no rebuild by
+// hand. Under npm test the build step ran already and this is a look at a few hundred mtimes.
+const BUILT_FROM = ['bin', 'cli', 'content-schemas', 'pipeline', 'site', 'scripts/build.mjs', 'scripts/build-site.mjs'];
+
+function newestSource(): number {
+  let newest = 0;
+  for (const entry of BUILT_FROM) {
+    const at = path.join(REPO_ROOT, entry);
+    const files = entry.includes('.') ? [''] : readdirSync(at, { recursive: true, encoding: 'utf8' });
+    for (const file of files) {
+      if (file.endsWith('.test.ts') || file.includes('fixtures') || file.includes('node_modules')) continue;
+      const stat = statSync(path.join(at, file), { throwIfNoEntry: false });
+      if (stat?.isFile() && stat.mtimeMs > newest) newest = stat.mtimeMs;
+    }
+  }
+  return newest;
+}
+
+function builtAt(): number {
+  return statSync(path.join(REPO_ROOT, 'dist', 'state.cjs'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+function ensureBuilt(): void {
+  if (process.env.CODELABGEN_TEST_CLI !== undefined || builtAt() >= newestSource()) return;
+  const lock = path.join(REPO_ROOT, '.cache', 'test-build.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; builtAt() < newestSource(); waited += 250) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another test file is building: wait for it (a lock older than 5 minutes was left by a crash).
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000)
+        rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(pause, 0, 0, 250);
+      if (waited > 600_000) throw new Error('cli/testing.ts: waited 10 minutes for another test file to build dist/');
+      continue;
+    }
+    try {
+      const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+      if (build.status !== 0) throw new Error(`cli/testing.ts: node scripts/build.mjs failed:\n${build.stderr}`);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+ensureBuilt();
 
 export interface CliResult {
   code: number | null;
