@@ -9,6 +9,7 @@ import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { imageStageDir } from './doc-images.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
@@ -151,6 +152,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           drafts: (options.drafts ?? false) || dev,
           dev,
           diagramCache: options.diagramCache ?? diagramCacheDir(),
+          imageStage: imageStageDir(fileURLToPath(config.cacheDir)),
           prefix,
         };
         // Learner builds have no report page unless config.yaml opts in (site.report: true).

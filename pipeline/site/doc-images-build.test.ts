@@ -1,0 +1,55 @@
+// Issue 34.1 through a real `site build`: a doc image `img/fig.mjs%3Fv=2.png` (a file literally named
+// `fig.mjs?v=2.png` beside `fig.mjs`) made Vite import docs/img/fig.mjs and run it with the builder's
+// rights. Now nothing runs and the build fails naming the image; a good image is still published,
+// from its staged copy: no course path in the page.
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { generateCourse } from '../../bench/generate-course.ts';
+import { cliAsync, scratchDir } from '../../cli/testing.ts';
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+test('site build runs no module named by a doc image (fig.mjs?v=2.png), names the image, and publishes a good one from its staged copy', {
+  timeout: 600_000,
+}, async () => {
+  const work = scratchDir('codelabgen-doc-images-build-');
+  const root = path.join(work, 'course');
+  const out = path.join(work, 'out');
+  const ran = path.join(work, 'ran');
+  const { dirs } = await generateCourse(root, { lessons: 1 });
+  const img = path.join(root, dirs[0]!, 'docs', 'img');
+  mkdirSync(img);
+  writeFileSync(
+    path.join(img, 'fig.mjs'),
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nexport default { src: 'x.png', width: 1, height: 1, format: 'png' };\n`,
+  );
+  writeFileSync(path.join(img, 'fig.mjs?v=2.png'), Buffer.from(PNG, 'base64'));
+  writeFileSync(path.join(img, 'dot.png'), Buffer.from(PNG, 'base64'));
+  appendFileSync(
+    path.join(root, dirs[0]!, 'docs', 'readalong.md'),
+    '\n\n![A figure](img/fig.mjs%3Fv=2.png)\n\n![A dot](img/dot.png)\n',
+  );
+  const build = () =>
+    cliAsync(['site', 'build', '--course', root, '--out', out], {
+      env: { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') },
+      timeoutMs: 300_000,
+    }).done;
+  const refused = await build();
+  assert.equal(existsSync(ran), false, 'docs/img/fig.mjs ran during the build');
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /image img\/fig\.mjs%3Fv=2\.png: its file name holds "\?"; rename the image/);
+  // Without the bad image the build passes, and the good one is published from its staged copy.
+  const doc = path.join(root, dirs[0]!, 'docs', 'readalong.md');
+  writeFileSync(doc, readFileSync(doc, 'utf8').replace('![A figure](img/fig.mjs%3Fv=2.png)', ''));
+  const built = await build();
+  assert.equal(built.code, 0, built.stderr);
+  assert.equal(existsSync(ran), false, 'docs/img/fig.mjs ran during the build');
+  const page = readFileSync(path.join(out, 'lessons', '1.1-lesson-1', 'index.html'), 'utf8');
+  const src = /<img src="\/(_astro\/dot\.[^"]+)"/.exec(page)?.[1];
+  assert.ok(src, 'the good image is not on the page');
+  assert.ok(existsSync(path.join(out, src)), `${src} was not published`);
+  assert.ok(!page.includes(root), 'the page names a path of the course');
+});
