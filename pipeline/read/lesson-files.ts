@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readRegularFile, readTextFile, UnreadableFileError } from '../../content-schemas/index.ts';
 import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
 import { downloadNameProblem } from '../artifacts/download-names.ts';
-import { fileInside, OutsideError, readFileInside, realPathInside } from '../course/confined.ts';
+import { OutsideError, readFileInside, realPathInside } from '../course/confined.ts';
 import { courseAt, lessonFolderPath, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { langOf } from '../site/code-refs.ts';
