@@ -1,7 +1,12 @@
 // codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
+import {
+  MAX_DATA_FILE_BYTES,
+  readRegularFile,
+  type Task,
+  UnreadableFileError,
+  type WorkerStatus,
+} from '../../content-schemas/index.ts';
 import {
   ARTIFACTS,
   commit,
@@ -25,13 +30,18 @@ import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-/** The text of FILE or stdin (-), with the label errors name it by. */
+/** The text of FILE or stdin (-), with the label errors name it by. FILE: a regular file, non-blocking, size-capped. */
 function readStatusText(ctx: Context, source: string): { text: string; label: string } {
   const label = source === '-' ? '(stdin)' : source;
   try {
-    return { text: source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8'), label };
+    const text =
+      source === '-'
+        ? ctx.readStdin()
+        : readRegularFile(path.resolve(ctx.cwd, source), MAX_DATA_FILE_BYTES).toString('utf8');
+    return { text, label };
   } catch (error) {
-    return refuse(`cannot read ${printable(label)}: ${(error as Error).message.split('\n')[0]}`);
+    const reason = error instanceof UnreadableFileError ? error.reason : (error as Error).message.split('\n')[0];
+    return refuse(`cannot read ${printable(label)}: ${reason}`);
   }
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
-import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import { commit, courseAt, escapeControl, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
@@ -270,7 +270,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         courseWatcher = watchCourse({
           refreshContent,
           site,
-          print: (line) => process.stderr.write(`${line}\n`),
+          // Course text (file names, problems) on the terminal: one line, control characters escaped.
+          print: (line) => process.stderr.write(`${escapeControl(line)}\n`),
           onProblems,
         });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
