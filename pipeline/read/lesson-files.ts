@@ -160,7 +160,7 @@ export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
       return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true };
     let bytes: Buffer;
     try {
-      bytes = readRegularFile(path.join(dir, file), MAX_CODE_FILE_BYTES);
+      bytes = readRegularFile(path.join(dir, file), MAX_CODE_FILE_BYTES, { noFollow: true }); // lstat'ed a file just above
     } catch (error) {
       if (!(error instanceof UnreadableFileError)) throw error;
       return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true }; // replaced while read

@@ -1,18 +1,20 @@
 // Issue 34.1 through a real `site build`: a doc image `img/fig.mjs%3Fv=2.png` (a file literally named
 // `fig.mjs?v=2.png` beside `fig.mjs`) made Vite import docs/img/fig.mjs and run it with the builder's
 // rights. Now nothing runs and the build fails naming the image; a good image is still published,
-// from its staged copy: no course path in the page.
+// from its staged copy: no course path in the page. The lesson zip leaves out a file named
+// `..\..\evil.bat` and the page names it (issue 34.8).
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { unzipSync } from 'fflate';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { cliAsync, scratchDir } from '../../cli/testing.ts';
 
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-test('site build runs no module named by a doc image (fig.mjs?v=2.png), names the image, and publishes a good one from its staged copy', {
+test('site build runs no module named by a doc image (fig.mjs?v=2.png), names the image, publishes a good one from its staged copy, and zips no misnamed file', {
   timeout: 600_000,
 }, async () => {
   const work = scratchDir('codelabgen-doc-images-build-');
@@ -37,6 +39,8 @@ test('site build runs no module named by a doc image (fig.mjs?v=2.png), names th
       env: { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') },
       timeoutMs: 300_000,
     }).done;
+  // And a lesson file whose name an extractor reads as a path two folders up (issue 34.8).
+  writeFileSync(path.join(root, dirs[0]!, '..\\..\\evil.bat'), '@echo pwned\n');
   const refused = await build();
   assert.equal(existsSync(ran), false, 'docs/img/fig.mjs ran during the build');
   assert.equal(refused.code, 1, refused.stderr);
@@ -52,4 +56,10 @@ test('site build runs no module named by a doc image (fig.mjs?v=2.png), names th
   assert.ok(src, 'the good image is not on the page');
   assert.ok(existsSync(path.join(out, src)), `${src} was not published`);
   assert.ok(!page.includes(root), 'the page names a path of the course');
+  // The zip leaves the misnamed file out, and the page says so.
+  const zipName = readdirSync(path.join(out, 'lessons', '1.1-lesson-1')).find((file) => file.endsWith('.zip'));
+  assert.ok(zipName, 'no lesson zip');
+  const entries = Object.keys(unzipSync(readFileSync(path.join(out, 'lessons', '1.1-lesson-1', zipName))));
+  assert.ok(entries.length > 0 && !entries.some((entry) => entry.includes('evil')), entries.join('\n'));
+  assert.match(page, /Not in the zip \(a name some systems would misread;.*<code>\.\.\\\\\.\.\\\\evil\.bat<\/code>/);
 });

@@ -150,7 +150,7 @@ export function resolveImage(url: string, lessonDir: string, doc: string): DocIm
   if (real === null) throw new DocRefError(`image ${url}: no such file in the lesson folder (looked for ${relative})`);
   let bytes: Buffer;
   try {
-    bytes = readRegularFile(real, MAX_IMAGE_BYTES);
+    bytes = readRegularFile(real, MAX_IMAGE_BYTES, { noFollow: true });
   } catch (error) {
     if (error instanceof UnreadableFileError) throw new DocRefError(`image ${url}: ${relative} ${error.reason}`);
     throw error;
