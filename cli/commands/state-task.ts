@@ -1,12 +1,6 @@
 // codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
 import path from 'node:path';
-import {
-  MAX_DATA_FILE_BYTES,
-  readRegularFile,
-  type Task,
-  UnreadableFileError,
-  type WorkerStatus,
-} from '../../content-schemas/index.ts';
+import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
 import {
   ARTIFACTS,
   commit,
@@ -18,13 +12,16 @@ import {
   listTasks,
   loadConfig,
   loadState,
+  MAX_DATA_FILE_BYTES,
   parseLease,
   parseWorkerStatus,
   printable,
+  readRegularFile,
   refuse,
   requireRunningTask,
   taskDurationMs,
   type StatusExpectation,
+  UnreadableFileError,
 } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
