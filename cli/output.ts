@@ -1,5 +1,8 @@
 // Printing: stdout for people and JSON, stderr for diagnostics; colour on a TTY, or as FORCE_COLOR
-// and NO_COLOR say.
+// and NO_COLOR say. Every human line passes one filter (terminalText) before it is written, so no
+// course text moves the cursor, sets a title or writes the clipboard (docs/security.md "The terminal").
+import { escapeControl } from '../pipeline/state-commands.ts';
+
 export interface Output {
   color: boolean;
   isTTY: boolean;
@@ -16,6 +19,8 @@ export interface Output {
   status(text: string): void;
   /** Erases the status line, so what follows (an error too) starts on a clean line. */
   clearStatus(): void;
+  /** Redraws the whole stdout screen with `lines` (`state watch` on a terminal); `clear` wipes it first. */
+  screen(lines: string[], clear: boolean): void;
   paint(style: Style, text: string): string;
 }
 
@@ -35,6 +40,30 @@ const CODES: Record<Style, [number, number]> = {
   yellow: [33, 39],
   cyan: [36, 39],
 };
+
+/** The codes paint() writes: with colour on, the only escape sequences human output keeps. */
+const PAINTED = new RegExp(`(\x1b\\[(?:${[...new Set(Object.values(CODES).flat())].join('|')})m)`);
+
+/**
+ * The one filter of human output: every control character of `text` shown escaped (escapeControl),
+ * line breaks and tabs kept, and with `color` the exact codes paint() writes. Course text with an
+ * escape sequence of its own (a title, a block reason, test output) reaches the terminal inert.
+ */
+export function terminalText(text: string, color: boolean): string {
+  const line = (part: string) => part.split('\t').map(escapeControl).join('\t');
+  return text
+    .split('\n')
+    .map((row) => (color ? row.split(PAINTED) : [row]).map((part, i) => (i % 2 === 1 ? part : line(part))).join(''))
+    .join('\n');
+}
+
+/** JSON for the terminal: JSON.stringify leaves C1 controls and bidi overrides raw; as \u escapes they read the same. */
+function jsonSafe(text: string): string {
+  return text.replace(
+    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /** NO_COLOR turns colour off; else FORCE_COLOR decides when set (0 or false: off, anything else: on); else the TTY. */
 export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
@@ -83,21 +112,26 @@ export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv,
     outColumns: () => stdout.columns || 80,
     print: (text = '') => {
       clearStatus();
-      stdout.write(`${asInvoked(text, invocation)}\n`);
+      stdout.write(`${terminalText(asInvoked(text, invocation), color)}\n`);
     },
-    json: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    jsonText: (text) => stdout.write(text),
+    json: (value) => stdout.write(`${jsonSafe(JSON.stringify(value, null, 2))}\n`),
+    jsonText: (text) => stdout.write(jsonSafe(text)),
     warn: (text) => {
       clearStatus();
-      stderr.write(`${asInvoked(text, invocation)}\n`);
+      stderr.write(`${terminalText(asInvoked(text, invocation), color)}\n`);
     },
     status: (text) => {
       if (!errIsTTY) return;
       const width = Math.max(20, (stderr.columns || 80) - 1); // a pty may report 0 columns
-      stderr.write(`\r\x1b[2K${text.length > width ? text.slice(0, width) : text}`);
+      const line = terminalText(text.replace(/\n/g, ' '), false);
+      stderr.write(`\r\x1b[2K${line.length > width ? line.slice(0, width) : line}`);
       statusShown = true;
     },
     clearStatus,
+    screen: (lines, clear) => {
+      const rows = lines.map((line) => `${terminalText(line.replace(/\n/g, ' '), color)}\x1b[K`);
+      stdout.write(`${clear ? '\x1b[2J' : ''}\x1b[H${rows.join('\n')}\n\x1b[J`);
+    },
     paint: (style, text) => {
       if (!color) return text;
       const [open, close] = CODES[style];

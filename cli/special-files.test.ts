@@ -63,3 +63,10 @@ test('verify picks its command past a package.json that is a named pipe; the blo
   const run1 = JSON.parse(result.stdout) as { passed: boolean; timed_out: boolean; argv: string[] };
   assert.deepEqual([run1.passed, run1.timed_out, run1.argv.slice(1)], [false, true, ['--test']]);
 });
+
+test('status check refuses a worker status FILE that is a named pipe, naming it', async () => {
+  pipeAt('status.txt');
+  const result = await run(['status', 'check', 'status.txt']);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stderr, 'error: cannot read status.txt: is a named pipe (FIFO), not a regular file\n');
+});

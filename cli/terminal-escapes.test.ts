@@ -1,9 +1,12 @@
 // Course data printed for people never carries a live terminal escape: block reasons, task notes,
-// titles and test output show control characters escaped; titles refuse them outright.
+// titles and test output show control characters escaped; titles refuse them outright. Everything
+// human goes through cli/output.ts's one filter (terminalText), state watch's screen included.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import test from 'node:test';
 import { courseAt, ok, refused } from './protocol-fixture.ts';
-import { cli, scratchCourse } from './testing.ts';
+import { CLI, cli, cliAsync, scratchCourse } from './testing.ts';
+import { terminalText } from './output.ts';
 import { describeError } from './settle.ts';
 import { RefusalError } from '../pipeline/course/errors.ts';
 
@@ -71,4 +74,51 @@ test('error and hint lines escape C1 controls and bidi overrides too (a file nam
   );
   assert.equal(text.split('\n').length, 3, text);
   assert.match(text, /^error: 1-basics\/1\.1-intro\/data\/x\?2J\?evil\?\.bin is 3\.0 GiB/);
+});
+
+const OSC_CLIPBOARD = `${ESC}]52;c;cHduZWQ=\u0007`;
+/** Any control character but a line break; the bidi overrides and line separators too. */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+test('state watch shows block reasons and --data values with their escape sequences escaped, on a pipe and on a terminal (issue 34.9)', {
+  timeout: 60_000,
+}, async (t) => {
+  const root = courseAt('lessons');
+  ok(root, 'state', 'block', '1.2', '--reason', `needs a key ${OSC_TITLE}${CSI_CLEAR}\u009b31m`);
+  ok(root, 'state', 'log', 'source-unreachable', '--data', `url=${OSC_CLIPBOARD}`);
+  const watch = cliAsync(['state', 'watch', '--course', root]);
+  t.after(() => watch.child.kill('SIGKILL'));
+  let stdout = '';
+  watch.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  for (let waited = 0; !stdout.includes('\n') && waited < 10_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  watch.child.kill('SIGINT');
+  const piped = (await watch.done).stdout;
+  assert.ok(!RAW_CONTROL.test(piped), `raw control characters on the pipe: ${JSON.stringify(piped)}`);
+  assert.match(piped, /needs a human: codelabgen state unblock 1\.2/);
+  assert.match(piped, /last: fact source-unreachable: url=\\u001b\]52;c;cHduZWQ=\\u0007\n$/);
+  if (spawnSync('script', ['--version']).status !== 0)
+    return t.diagnostic('no script(1): the terminal case is skipped');
+  // On a terminal (script(1) gives one), in colour: only the screen's own codes are live.
+  const screen = spawnSync(
+    'script',
+    ['-qec', `timeout -s INT 2 ${process.execPath} ${CLI} state watch --course ${root}`, '/dev/null'],
+    { encoding: 'utf8', env: { ...process.env, TERM: 'xterm', NO_COLOR: '', FORCE_COLOR: '' } },
+  ).stdout;
+  assert.match(screen, /\x1b\[31mblocked 1\x1b\[39m/, 'the board is painted');
+  assert.match(screen, /lesson 1\.2 is blocked \(user\): needs a key \\u001b\]0;pwned\\u0007\\u001b\[2J/);
+  assert.doesNotMatch(screen, /\x1b\]|\u0007|\u009b/, 'an OSC (title, clipboard) or a C1 CSI reached the terminal');
+  assert.equal((screen.match(/\x1b\[2J/g) ?? []).length, 1, 'only the watch itself clears the screen, once');
+});
+
+test('terminalText escapes every control character but line breaks, tabs and, with colour, the codes paint() writes', () => {
+  const painted = `\x1b[1mbold\x1b[22m`;
+  assert.equal(terminalText(`a${OSC_TITLE}\tb\nc${CSI_CLEAR}`, false), 'a\\u001b]0;pwned\\u0007\tb\nc\\u001b[2J');
+  assert.equal(terminalText(painted, true), painted);
+  assert.equal(terminalText(painted, false), '\\u001b[1mbold\\u001b[22m');
+  assert.equal(
+    terminalText(`${ESC}[5m\u009b2J\u202e`, true),
+    '\\u001b[5m\\u009b2J\\u202e',
+    'codes paint() never writes',
+  );
 });

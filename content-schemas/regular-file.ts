@@ -1,7 +1,7 @@
 // Reading a file a worker may have written (docs/security.md): regular files only, up to a size
 // limit. The type is checked before the file is opened, and the open never blocks (O_NONBLOCK), so a
 // FIFO, device or socket put where a file is expected is refused at once instead of hanging the read.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 /** A file that is not a regular file, or larger than its limit; `reason` reads after the file name. */
 export class UnreadableFileError extends Error {
@@ -29,15 +29,37 @@ function checked(stats: Stats, maxBytes: number): void {
   if (stats.size > maxBytes) throw new UnreadableFileError('size', `is ${stats.size} bytes; the limit is ${maxBytes}`);
 }
 
+export interface ReadOptions {
+  /**
+   * The path is already real (pipeline/course/confined.ts resolved it): a symlink found there now
+   * was swapped in since, so it is refused (lstat, O_NOFOLLOW) instead of followed.
+   */
+  noFollow?: boolean;
+}
+
+function openNonBlocking(absPath: string, noFollow: boolean): number {
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+  try {
+    return openSync(absPath, flags | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' && noFollow)
+      throw new UnreadableFileError('changed', 'was replaced by a symbolic link while it was read');
+    throw error;
+  }
+}
+
 /**
- * The bytes of the regular file at `absPath` (symlinks followed: the caller has checked where it
- * resolves), at most `maxBytes`. UnreadableFileError for anything else; fs errors (ENOENT, EACCES)
- * pass through with their code.
+ * The bytes of the regular file at `absPath` (symlinks followed unless `noFollow`: the caller has
+ * checked where it resolves), at most `maxBytes`. UnreadableFileError for anything else; fs errors
+ * (ENOENT, EACCES) pass through with their code.
  */
-export function readRegularFile(absPath: string, maxBytes: number): Buffer {
-  const before = statSync(absPath);
+export function readRegularFile(absPath: string, maxBytes: number, options: ReadOptions = {}): Buffer {
+  const noFollow = options.noFollow === true;
+  const before = noFollow ? lstatSync(absPath) : statSync(absPath);
+  if (noFollow && before.isSymbolicLink())
+    throw new UnreadableFileError('changed', 'was replaced by a symbolic link while it was read');
   checked(before, maxBytes);
-  const fd = openSync(absPath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  const fd = openNonBlocking(absPath, noFollow);
   try {
     const opened = fstatSync(fd);
     checked(opened, maxBytes);

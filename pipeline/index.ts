@@ -2,6 +2,7 @@
 export * from './course/errors.ts';
 export * from './course/course.ts';
 export { isInside, realPathOf } from './course/inside.ts';
+export { OutsideError, readFileInside } from './course/confined.ts';
 export * from './store/index.ts';
 export { apply, initialState, ReplayError } from './state/apply.ts';
 export { getOwn } from './state/keyed.ts';

@@ -3,6 +3,7 @@
 // modules (child_process, perf_hooks) those commands would otherwise load on every call.
 // pipeline/index.ts exports the same.
 import { loadLazily } from '../content-schemas/fast.ts';
+export { MAX_DATA_FILE_BYTES, readRegularFile, UnreadableFileError } from '../content-schemas/fast.ts';
 import type * as ReportFiles from './report/files.ts';
 
 export { ARTIFACTS, escapeControl, printable, resolveCourse, type Course } from './course/course.ts';

@@ -1,5 +1,4 @@
 // codelabgen state task start|done|fail|reset|list: the orchestrator's record of worker runs.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Task, WorkerStatus } from '../../content-schemas/index.ts';
 import {
@@ -15,25 +14,33 @@ import {
   listTasks,
   loadConfig,
   loadState,
+  MAX_DATA_FILE_BYTES,
   parseLease,
   parseWorkerStatus,
   printable,
+  readRegularFile,
   refuse,
   requireRunningTask,
   taskDurationMs,
   type StatusExpectation,
+  UnreadableFileError,
 } from '../../pipeline/state-commands.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-/** The text of FILE or stdin (-), with the label errors name it by. */
+/** The text of FILE or stdin (-), with the label errors name it by. FILE: a regular file, non-blocking, size-capped. */
 function readStatusText(ctx: Context, source: string): { text: string; label: string } {
   const label = source === '-' ? '(stdin)' : source;
   try {
-    return { text: source === '-' ? ctx.readStdin() : readFileSync(path.resolve(ctx.cwd, source), 'utf8'), label };
+    const text =
+      source === '-'
+        ? ctx.readStdin()
+        : readRegularFile(path.resolve(ctx.cwd, source), MAX_DATA_FILE_BYTES).toString('utf8');
+    return { text, label };
   } catch (error) {
-    return refuse(`cannot read ${printable(label)}: ${(error as Error).message.split('\n')[0]}`);
+    const reason = error instanceof UnreadableFileError ? error.reason : (error as Error).message.split('\n')[0];
+    return refuse(`cannot read ${printable(label)}: ${reason}`);
   }
 }
 

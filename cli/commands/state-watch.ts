@@ -14,9 +14,11 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const show = (board: Board) => {
     if (json) return ctx.out.jsonText(`${JSON.stringify(board)}\n`);
     if (!screen) return ctx.out.print(boardLine(board));
-    // The screen cleared once; then home, each line over the old one, and clear what is left below.
-    const lines = boardScreen(board, ctx.out.outColumns(), (style, text) => ctx.out.paint(style, text));
-    ctx.out.jsonText(`${cleared ? '' : '\x1b[2J'}\x1b[H${lines.map((line) => `${line}\x1b[K`).join('\n')}\n\x1b[J`);
+    // The screen cleared once; then home, each line over the old one (through the output's filter).
+    ctx.out.screen(
+      boardScreen(board, ctx.out.outColumns(), (style, text) => ctx.out.paint(style, text)),
+      !cleared,
+    );
     cleared = true;
   };
   const source = followProgress(course, { onBoard: show });

@@ -1,11 +1,10 @@
 // The server's resources: what agents read often (state, next, stages, conventions, schemas), one
 // lesson, a lesson's verify run and the report; each is a command's answer or a file of the course.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { SCHEMA_NAMES } from '../../content-schemas/index.ts';
-import { ARTIFACTS, CONVENTION_TOPICS, getOwn } from '../../pipeline/index.ts';
+import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_DATA_FILE_BYTES, SCHEMA_NAMES, UnreadableFileError } from '../../content-schemas/index.ts';
+import { ARTIFACTS, CONVENTION_TOPICS, getOwn, OutsideError, readFileInside } from '../../pipeline/index.ts';
 import { printable } from '../../pipeline/state-commands.ts';
 import { resourceNotFound } from './resource-errors.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
@@ -108,9 +107,13 @@ export function registerResources(ctx: ServerContext): void {
     async (uri, { id, n }): Promise<ReadResourceResult> => {
       if (getOwn((await ctx.stateOf()).lessons, String(id)) === undefined || !/^[1-9]\d{0,5}$/.test(String(n)))
         throw resourceNotFound(uri.href, `no run "${printable(String(n))}" of lesson "${printable(String(id))}"`);
-      const file = path.join(await ctx.courseRoot(), ARTIFACTS.runsDir(String(id)), `${String(n)}.json`);
-      if (!existsSync(file)) throw resourceNotFound(uri.href, `lesson ${String(id)} has no run ${String(n)}`);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
+      const root = await ctx.courseRoot();
+      const file = path.relative(
+        path.join(root, '.codelabgen'),
+        path.join(root, ARTIFACTS.runsDir(String(id)), `${String(n)}.json`),
+      );
+      const text = codelabgenFileText(uri.href, root, file, `lesson ${String(id)} has no run ${String(n)}`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
   server.registerResource(
@@ -121,9 +124,13 @@ export function registerResources(ctx: ServerContext): void {
       mimeType: 'application/json',
     },
     async (uri): Promise<ReadResourceResult> => {
-      const file = path.join(await ctx.courseRoot(), '.codelabgen', 'report.json');
-      if (!existsSync(file)) throw resourceNotFound(uri.href, 'no report yet: call the report tool');
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: readFileSync(file, 'utf8') }] };
+      const text = codelabgenFileText(
+        uri.href,
+        await ctx.courseRoot(),
+        'report.json',
+        'no report yet: call the report tool',
+      );
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
   const fromCommand = async (
@@ -148,4 +155,28 @@ export function registerResources(ctx: ServerContext): void {
     { description: 'The JSON Schema of one data file.', mimeType: 'application/schema+json' },
     (uri, { name }) => fromCommand('schema show', { name: String(name) }, uri.href, 'application/schema+json'),
   );
+}
+
+/**
+ * A file of the course's `.codelabgen/` (`relative` to it) as text, read through the CLI's hardened
+ * reader (readFileInside): a symlink out of `.codelabgen/`, a FIFO, device, folder or oversized file
+ * is refused at once with an error naming it, never followed or waited on. `missing`: the error when
+ * there is no such file.
+ */
+function codelabgenFileText(uri: string, courseRoot: string, relative: string, missing: string): string {
+  const shown = printable(`.codelabgen/${relative.split(path.sep).join('/')}`);
+  let bytes: Buffer | null;
+  try {
+    bytes = readFileInside(path.join(courseRoot, '.codelabgen'), relative, MAX_DATA_FILE_BYTES);
+  } catch (error) {
+    if (error instanceof OutsideError)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${shown} resolves outside .codelabgen/ (through a symbolic link); replace the link with the file itself`,
+      );
+    if (error instanceof UnreadableFileError) throw new McpError(ErrorCode.InvalidParams, `${shown} ${error.reason}`);
+    throw error;
+  }
+  if (bytes === null) throw resourceNotFound(uri, missing);
+  return bytes.toString('utf8');
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { CurriculumParser, parseData, parseYamlText } from '../../content-schemas/fast.ts';
+import { CurriculumParser, parseData, parseYamlText, readTextFile } from '../../content-schemas/fast.ts';
 import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../../content-schemas/index.ts';
 import { ARTIFACTS, CONTROL_CHARACTER, abs, insideCourse, printable, type Course } from '../course/course.ts';
 import { loadConfig } from '../course/config.ts';
@@ -324,7 +324,7 @@ export async function addCurriculumEntry(course: Course, entry: NewEntry, comman
           'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register',
         );
     }
-    const text = exists ? readFileSync(abs(course, ARTIFACTS.curriculum), 'utf8') : null;
+    const text = exists ? readTextFile(abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum) : null;
     writeFileAtomic(abs(course, ARTIFACTS.curriculum), editCurriculum(text, addition, entry));
     for (const [file, text] of files) {
       mkdirSync(path.dirname(abs(course, file)), { recursive: true });

@@ -1,7 +1,7 @@
 // What a lesson worker's brief is built from, read from the course (the I/O edge of pipeline/brief/):
 // the lesson's curriculum entry and spec, its files, the test command, prerequisites, source digests,
 // the last failing run and the review. render-lesson.ts turns it into text without touching the disk.
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type {
   Budgets,
@@ -22,6 +22,7 @@ import {
   parseDataFile,
   parseFrontMatter,
   parseJsonlFile,
+  readRegularFile,
   readTextFile,
 } from '../../content-schemas/fast.ts';
 import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
@@ -199,9 +200,7 @@ function testCommandOf(
 /** Lines of a regular text file under 1 MiB, else null (a symlink is never followed: it may point out of the course). */
 function lineCount(file: string): number | null {
   try {
-    const stat = lstatSync(file);
-    if (!stat.isFile() || stat.size > 1024 * 1024) return null;
-    const text = readFileSync(file, 'utf8');
+    const text = readRegularFile(file, 1024 * 1024, { noFollow: true }).toString('utf8');
     if (text.includes('\u0000')) return null;
     return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   } catch {

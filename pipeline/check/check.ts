@@ -6,6 +6,7 @@ import type { CheckSection } from './section.ts';
 import type { Course } from '../course/course.ts';
 import { RefusalError } from '../course/errors.ts';
 import { checkConventions } from './conventions-check.ts';
+import { downloadNameWarnings } from '../artifacts/download-names.ts';
 import { driftedLessons } from '../artifacts/lesson-artifacts.ts';
 import { readPrerequisites } from '../artifacts/prerequisites.ts';
 import { changedPrerequisites } from '../protocol/prerequisites.ts';
@@ -52,6 +53,11 @@ export const CHECKS: CourseCheck[] = [
           (flag) => `${flag.message}; ${flag.fix}`,
         )
       : [],
+  }),
+  (course, state) => ({
+    name: 'lesson downloads: file names safe on every system',
+    problems: [],
+    warnings: state ? downloadNameWarnings(course, state) : [],
   }),
 ];
 

@@ -1,8 +1,10 @@
-// Reading inside a folder (a lesson folder, the course): a path is followed only when the real
-// path of every component stays inside, so a symlinked folder or file cannot lead a read outside.
-// Used by every reader of lesson docs and code references (check and the site).
+// Reading inside a folder (a lesson folder, the course, .codelabgen/): a path is followed only when
+// the real path of every component stays inside, so a symlinked folder or file cannot lead a read
+// outside. With content-schemas/regular-file.ts this is the one hardened reader (docs/security.md
+// "Reads"); cli/scan-file-reads.test.ts fails when another module opens files of its own.
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../../content-schemas/fast.ts';
 import { errorCode } from './errors.ts';
 import { isInside, realPathOf } from './inside.ts';
 
@@ -39,4 +41,16 @@ export function realPathInside(root: string, relative: string): string | null {
 export function fileInside(root: string, relative: string): string | null {
   const real = realPathInside(root, relative);
   return real !== null && lstatSync(real).isFile() ? real : null;
+}
+
+/**
+ * The one hardened read of a file that a course, a worker, an agent or a client can name or plant:
+ * `relative` resolved through symlinks must stay inside `root`, be a regular file of at most
+ * `maxBytes`, opened non-blocking and no-follow (a link swapped in after the check is refused), so
+ * a FIFO, device or socket is refused at once. null when it does not exist; OutsideError when it
+ * leaves `root`; UnreadableFileError (content-schemas) for a folder, a special file, a file too large.
+ */
+export function readFileInside(root: string, relative: string, maxBytes: number): Buffer | null {
+  const real = realPathInside(root, relative);
+  return real === null ? null : readRegularFile(real, maxBytes, { noFollow: true });
 }

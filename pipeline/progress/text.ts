@@ -1,12 +1,15 @@
 // `state watch` in text: the compact board a terminal redraws (stages × counts, running and
 // interrupted tasks, what needs a human, the last events), and the one line per change printed when
 // stdout is not a terminal. Pure: colour comes in as a `paint` function (identity without colour).
+import { escapeControl } from '../course/course.ts';
 import { clockText, formatDuration } from '../report/text.ts';
 import type { Board } from './board.ts';
 
 export type Paint = (style: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan', text: string) => string;
 
 const noPaint: Paint = (_style, text) => text;
+/** Course text on one line: every control character escaped (a newline in a block reason forges no line). */
+const one = escapeControl;
 const ago = (seconds: number) => formatDuration(seconds * 1000);
 
 /** `pending 3 · spec 0 · ... · done 2`. */
@@ -30,9 +33,11 @@ export function boardLine(board: Board): string {
   ].filter(Boolean);
   const tasks = `running ${board.running.length}${board.interrupted.length > 0 ? `, interrupted ${board.interrupted.map((t) => t.id).join(' ')}` : ''}`;
   const human =
-    board.needs_human.length > 0 ? ` | needs a human: ${board.needs_human.map((item) => item.command).join('; ')}` : '';
+    board.needs_human.length > 0
+      ? ` | needs a human: ${board.needs_human.map((item) => one(item.command)).join('; ')}`
+      : '';
   const last = board.feed[0];
-  return `${clockText(board.now)} seq ${board.seq} ${board.phase}: ${stageCounts(board)}${flags.length > 0 ? ` (${flags.join(', ')})` : ''} | ${tasks}${human}${last ? ` | last: ${last.lesson ? `${last.lesson} ` : ''}${last.text}` : ''}`;
+  return `${clockText(board.now)} seq ${board.seq} ${board.phase}: ${stageCounts(board)}${flags.length > 0 ? ` (${flags.join(', ')})` : ''} | ${tasks}${human}${last ? ` | last: ${last.lesson ? `${last.lesson} ` : ''}${one(last.text)}` : ''}`;
 }
 
 /** The board a terminal redraws, `width` columns wide. */
@@ -40,7 +45,7 @@ export function boardScreen(board: Board, width: number, paint: Paint = noPaint)
   const cut = (text: string) => (text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text);
   const l = board.lessons;
   const lines = [
-    paint('bold', cut(`${board.title} — phase ${board.phase}, seq ${board.seq}`)),
+    paint('bold', cut(`${one(board.title)} — phase ${board.phase}, seq ${board.seq}`)),
     cut(`${l.done}/${l.total} lessons done; ${pace(board)}`),
     '',
   ];
@@ -60,7 +65,8 @@ export function boardScreen(board: Board, width: number, paint: Paint = noPaint)
   ].filter(Boolean);
   if (flags.length > 0) lines.push(flags.join('  '));
   lines.push('', paint('bold', `needs a human (${board.needs_human.length})`));
-  for (const item of board.needs_human) lines.push(cut(`  ${item.text}`), paint('dim', cut(`    ${item.command}`)));
+  for (const item of board.needs_human)
+    lines.push(cut(`  ${one(item.text)}`), paint('dim', cut(`    ${one(item.command)}`)));
   lines.push('', paint('bold', `running (${board.running.length})`));
   for (const t of board.running)
     lines.push(
@@ -79,6 +85,6 @@ export function boardScreen(board: Board, width: number, paint: Paint = noPaint)
   }
   lines.push('', paint('bold', 'last events'));
   for (const line of board.feed.slice(0, 5))
-    lines.push(cut(`  ${clockText(line.at).slice(11)} ${line.lesson ? `${line.lesson} ` : ''}${line.text}`));
+    lines.push(cut(`  ${clockText(line.at).slice(11)} ${line.lesson ? `${line.lesson} ` : ''}${one(line.text)}`));
   return lines;
 }

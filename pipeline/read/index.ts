@@ -6,6 +6,8 @@ export type { DiagramRef, RenderedDoc } from '../site/segments.ts';
 export type { GroupSegment, LeafSegment, Segment } from '../site/segments.ts';
 export { IMAGE_PLACEHOLDER } from '../site/segments.ts';
 export type { DocImage, DocLinks } from '../site/doc-links.ts';
+export { stageDocImage } from '../site/doc-images.ts';
+export { downloadNameProblem } from '../artifacts/download-names.ts';
 export { renderInline, renderMarkdown } from '../site/markdown.ts';
 export type { SiteOptions } from '../site/options.ts';
 export { progressBoardHtml, PROGRESS_EVENTS } from '../site/progress-live.ts';

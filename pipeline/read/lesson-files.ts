@@ -5,7 +5,8 @@ import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile, readTextFile, UnreadableFileError } from '../../content-schemas/index.ts';
 import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
-import { fileInside, OutsideError, realPathInside } from '../course/confined.ts';
+import { downloadNameProblem } from '../artifacts/download-names.ts';
+import { OutsideError, readFileInside, realPathInside } from '../course/confined.ts';
 import { courseAt, lessonFolderPath, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { langOf } from '../site/code-refs.ts';
@@ -133,7 +134,7 @@ export function readCodeFiles(course: Course, lesson: SiteLesson): CodeFile[] {
       return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true };
     let bytes: Buffer;
     try {
-      bytes = readRegularFile(path.join(dir, file), MAX_CODE_FILE_BYTES);
+      bytes = readRegularFile(path.join(dir, file), MAX_CODE_FILE_BYTES, { noFollow: true }); // lstat'ed a file just above
     } catch (error) {
       if (!(error instanceof UnreadableFileError)) throw error;
       return { path: file, lang: langOf(file), text: '', bytes: stats.size, binary: true }; // replaced while read
@@ -152,26 +153,24 @@ export interface DownloadFile {
 /**
  * The lesson's code as a learner downloads it: the files readCodeFiles lists (docs/, dependency and
  * cache folders left out), each read only as a regular file inside the lesson folder: a symbolic link
- * is followed while it stays inside, one leading out of the folder is left out.
+ * is followed while it stays inside, one leading out of the folder is left out. So is a file whose
+ * name is no safe zip entry name (a backslash, a control character: pipeline/artifacts/download-names.ts;
+ * `check` names it).
  */
 export function readLessonDownload(courseRoot: string, dir: string): DownloadFile[] {
   const course = courseAt(courseRoot);
   const lessonDir = lessonFolderPath(course, dir, `lesson folder ${dir}`);
   if (!existsSync(lessonDir)) return [];
   return listLessonCodeFiles(lessonDir).flatMap((file) => {
-    let real: string | null;
+    if (downloadNameProblem(file) !== null) return [];
+    let bytes: Buffer | null;
     try {
-      real = fileInside(lessonDir, file);
+      bytes = readFileInside(lessonDir, file, MAX_CODE_FILE_BYTES);
     } catch (error) {
-      if (error instanceof OutsideError) return []; // never publish a file from outside the lesson folder
+      // never publish a file from outside the lesson folder; too big, or not a regular file when opened: not published
+      if (error instanceof OutsideError || error instanceof UnreadableFileError) return [];
       throw error;
     }
-    if (real === null) return [];
-    try {
-      return [{ path: file, bytes: readRegularFile(real, MAX_CODE_FILE_BYTES) }];
-    } catch (error) {
-      if (error instanceof UnreadableFileError) return []; // too big, or not a regular file when opened: not published
-      throw error;
-    }
+    return bytes === null ? [] : [{ path: file, bytes }];
   });
 }

@@ -38,7 +38,7 @@ function inline(root: string, file: string, field: string, maxBytes: number, typ
   if (!types.includes(realType)) throw refuse(`${file} resolves to ${target}, not an image file (${types.join(', ')})`);
   let bytes: Buffer;
   try {
-    bytes = readRegularFile(real, maxBytes);
+    bytes = readRegularFile(real, maxBytes, { noFollow: true });
   } catch (error) {
     if (error instanceof UnreadableFileError) throw refuse(`${file} ${error.reason}`);
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR')

@@ -72,7 +72,7 @@ export function resolveCodeRef(lessonDir: string, ref: CodeRef, fence: Fence): R
   try {
     const real = fileInside(lessonDir, ref.file);
     if (real === null) throw new Error('not a regular file');
-    text = readRegularFile(real, MAX_DATA_FILE_BYTES).toString('utf8');
+    text = readRegularFile(real, MAX_DATA_FILE_BYTES, { noFollow: true }).toString('utf8');
   } catch (error) {
     if (error instanceof OutsideError)
       throw new CodeRefError(

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
 import { OutsideError, realPathInside } from '../course/confined.ts';
+import { printable } from '../course/course.ts';
 import { isInside } from '../course/inside.ts';
 
 /** Thrown for a link or image the site cannot publish; the message names what is wrong. */
@@ -33,7 +34,7 @@ export interface DocLinks {
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** Formats Astro's image pipeline reads (astro:assets). */
-const IMAGE_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'svg', 'tiff'];
+export const IMAGE_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'svg', 'tiff'];
 const DOC_SECTIONS: Record<string, string> = {
   'docs/readalong.md': 'readalong',
   'docs/readalong.mdx': 'readalong',
@@ -95,16 +96,41 @@ function trimSlash(dir: string): string {
 export interface DocImage {
   /** Content hash: names the image in the doc's HTML until the site swaps in the optimized file. */
   key: string;
-  /** Absolute real path of the file. */
+  /** Absolute real path of the file: read as bytes only, never a specifier (doc-images.ts stages a copy). */
   path: string;
+  /** Its format, one of IMAGE_FORMATS (lower case): the staged copy's extension. */
+  ext: string;
+}
+
+/**
+ * What an image's file name may not hold, with why: characters a bundler or a URL reads as syntax
+ * (`?` a query, `#` a fragment, `%` an escape, a backslash a separator) and control characters.
+ */
+const UNSAFE_NAME: Array<[RegExp, string]> = [
+  [/[\u0000-\u001f\u007f-\u009f]/, 'a control character'],
+  [/\?/, '"?"'],
+  [/#/, '"#"'],
+  [/%/, '"%"'],
+  [/\\/, 'a backslash'],
+];
+
+/** Why the (decoded) image path `file` is refused as a name, or null. */
+function unsafeImageName(file: string): string | null {
+  for (const [pattern, what] of UNSAFE_NAME) if (pattern.test(file)) return what;
+  return null;
 }
 
 /** A relative image of `doc`, read from inside the lesson folder `lessonDir` (absolute). */
 export function resolveImage(url: string, lessonDir: string, doc: string): DocImage {
   const { file } = splitUrl(url, 'image');
   const relative = path.posix.normalize(path.posix.join(path.posix.dirname(doc), file));
+  const unsafe = unsafeImageName(file);
+  if (unsafe !== null)
+    throw new DocRefError(
+      `image ${printable(url)}: its file name holds ${unsafe}; rename the image to letters, digits, "-", "_" and "." (and "/" between folders)`,
+    );
   // The written path first (".." segments); where it resolves through symlinks is checked below.
-  if (file.includes('\0') || relative.split('/').includes('..'))
+  if (relative.split('/').includes('..'))
     throw new DocRefError(`image ${url}: points outside the lesson folder; images must be files inside it`);
   const ext = path.posix.extname(relative).slice(1).toLowerCase();
   if (!IMAGE_FORMATS.includes(ext))
@@ -124,10 +150,10 @@ export function resolveImage(url: string, lessonDir: string, doc: string): DocIm
   if (real === null) throw new DocRefError(`image ${url}: no such file in the lesson folder (looked for ${relative})`);
   let bytes: Buffer;
   try {
-    bytes = readRegularFile(real, MAX_IMAGE_BYTES);
+    bytes = readRegularFile(real, MAX_IMAGE_BYTES, { noFollow: true });
   } catch (error) {
     if (error instanceof UnreadableFileError) throw new DocRefError(`image ${url}: ${relative} ${error.reason}`);
     throw error;
   }
-  return { key: createHash('sha256').update(bytes).digest('hex').slice(0, 16), path: real };
+  return { key: createHash('sha256').update(bytes).digest('hex').slice(0, 16), path: real, ext };
 }

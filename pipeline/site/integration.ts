@@ -6,9 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
-import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
+import { commit, courseAt, escapeControl, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { imageStageDir } from './doc-images.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob } from './diagrams.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
@@ -151,6 +152,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           drafts: (options.drafts ?? false) || dev,
           dev,
           diagramCache: options.diagramCache ?? diagramCacheDir(),
+          imageStage: imageStageDir(fileURLToPath(config.cacheDir)),
           prefix,
         };
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
@@ -268,7 +270,8 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         courseWatcher = watchCourse({
           refreshContent,
           site,
-          print: (line) => process.stderr.write(`${line}\n`),
+          // Course text (file names, problems) on the terminal: one line, control characters escaped.
+          print: (line) => process.stderr.write(`${escapeControl(line)}\n`),
           onProblems,
         });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;

@@ -11,6 +11,8 @@ export interface SiteOptions {
   dev: boolean;
   /** Where build-time diagram SVGs are cached (pipeline/site/diagrams.ts). */
   diagramCache: string;
+  /** Where doc images are staged by content hash for astro:assets (pipeline/site/doc-images.ts). */
+  imageStage: string;
   /** Route prefix of the course under the site's base: '' (the site is the course) or '/course'. */
   prefix: string;
 }

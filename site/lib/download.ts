@@ -1,7 +1,7 @@
 // "Get the code" on a lesson page: the lesson folder as a .zip made at build time (fflate; fixed
 // timestamps, so an unchanged lesson gives the same bytes) and the command that runs its tests.
 import { zipSync, type Zippable } from 'fflate';
-import type { DownloadFile } from '../../pipeline/read/index.ts';
+import { downloadNameProblem, type DownloadFile } from '../../pipeline/read/index.ts';
 
 /** A lesson never verified: its files' time in the zip. */
 const UNVERIFIED_TIME = new Date('2000-01-01T00:00:00Z');
@@ -12,7 +12,10 @@ const UNVERIFIED_TIME = new Date('2000-01-01T00:00:00Z');
  */
 export function lessonZip(folder: string, files: DownloadFile[], time: Date = UNVERIFIED_TIME): Uint8Array {
   const tree: Zippable = {};
-  for (const file of files) tree[`${folder}/${file.path}`] = [file.bytes, { mtime: time }];
+  // readLessonDownload has left out every unsafe name already; a zip never carries one, whatever its caller.
+  for (const file of files)
+    if (downloadNameProblem(`${folder}/${file.path}`) === null)
+      tree[`${folder}/${file.path}`] = [file.bytes, { mtime: time }];
   return zipSync(tree, { level: 6, mtime: time });
 }
 

@@ -16,6 +16,7 @@ import {
   readSources,
   readTopics,
   readVerification,
+  stageDocImage,
   readDiagramSvg,
   leanSvg,
   takePreparedCourse,
@@ -260,7 +261,8 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       problems: [...(docs.readalong?.problems ?? []), ...(docs.notes?.problems ?? [])],
       images: [...(docs.readalong?.images ?? []), ...(docs.notes?.images ?? [])]
         .filter((image, i, all) => all.findIndex((other) => other.key === image.key) === i)
-        .map((image) => ({ key: image.key, src: image.path })),
+        // A staged copy named by its hash, never the course's path: no course text reaches Vite as a specifier.
+        .map((image) => ({ key: image.key, src: stageDocImage(options.imageStage, image) })),
     };
   });
 }

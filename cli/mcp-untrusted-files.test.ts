@@ -1,0 +1,126 @@
+// The MCP server's file resources (codelabgen://report, codelabgen://lesson/{id}/run/{n}) read the
+// course's files through the CLI's hardened reader (issue 34, items 4 and 5): a symlink out of
+// `.codelabgen/` is refused, not followed; a FIFO or a folder planted where the file belongs is
+// refused at once, and the server keeps serving and answers SIGTERM.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { courseAt } from './protocol-fixture.ts';
+import { CLI, removeDir, tempDir } from './testing.ts';
+
+const SECRET = 'secret beside the course: never served';
+
+/** Starts `codelabgen mcp` on `root`; `stop()` kills it (SIGKILL) whatever happened. */
+async function serve(root: string): Promise<{ client: Client; pid: number; stop: () => void }> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && key !== 'CODELABGEN_COURSE' && key !== 'CODELABGEN_TEST_FAULT') env[key] = value;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--course', root],
+    cwd: root,
+    env: { ...env, NO_COLOR: '1' },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'codelabgen-test', version: '1' });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  return {
+    client,
+    pid,
+    stop: () => {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/** The resource's read, failing (never hanging) when no answer comes within `ms`. */
+async function readWithin(client: Client, uri: string, ms = 10_000): Promise<{ text?: string; error?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to ${uri} within ${ms} ms: the server is blocked`)), ms);
+  });
+  try {
+    const result = await Promise.race([client.readResource({ uri }), deadline]);
+    return { text: String((result.contents[0] as { text?: string }).text) };
+  } catch (error) {
+    if ((error as Error).message.startsWith('no answer')) throw error;
+    return { error: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test('codelabgen://report and a lesson run refuse a symlink out of .codelabgen/ (to a file beside the course, to /etc/passwd)', {
+  timeout: 60_000,
+}, async (t) => {
+  const root = courseAt('lessons');
+  const beside = tempDir();
+  t.after(() => {
+    removeDir(root);
+    removeDir(beside);
+  });
+  writeFileSync(path.join(beside, 'secret.json'), `{"secret": "${SECRET}"}\n`);
+  symlinkSync(path.join(beside, 'secret.json'), path.join(root, '.codelabgen', 'report.json'));
+  mkdirSync(path.join(root, '.codelabgen', 'runs', '1.1'), { recursive: true });
+  symlinkSync('/etc/passwd', path.join(root, '.codelabgen', 'runs', '1.1', '1.json'));
+  const server = await serve(root);
+  t.after(server.stop);
+  const report = await readWithin(server.client, 'codelabgen://report');
+  assert.equal(report.text, undefined, `served: ${report.text}`);
+  assert.match(report.error ?? '', /\.codelabgen\/report\.json resolves outside \.codelabgen\//);
+  const run = await readWithin(server.client, 'codelabgen://lesson/1.1/run/1');
+  assert.equal(run.text, undefined, `served: ${run.text}`);
+  assert.match(run.error ?? '', /\.codelabgen\/runs\/1\.1\/1\.json resolves outside \.codelabgen\//);
+  // A regular report is served as it is.
+  rmSync(path.join(root, '.codelabgen', 'report.json'));
+  writeFileSync(path.join(root, '.codelabgen', 'report.json'), '{"ok": true}\n');
+  assert.deepEqual(await readWithin(server.client, 'codelabgen://report'), { text: '{"ok": true}\n' });
+  await server.client.close();
+});
+
+test('a FIFO (or a folder) at .codelabgen/report.json is refused at once; the server keeps serving and stops on SIGTERM', {
+  timeout: 60_000,
+  skip: spawnSync('mkfifo', ['--version']).status !== 0 && 'no mkfifo',
+}, async (t) => {
+  const root = courseAt('lessons');
+  t.after(() => removeDir(root));
+  assert.equal(spawnSync('mkfifo', [path.join(root, '.codelabgen', 'report.json')]).status, 0);
+  mkdirSync(path.join(root, '.codelabgen', 'runs', '1.1', '1.json'), { recursive: true });
+  const server = await serve(root);
+  t.after(server.stop);
+  const report = await readWithin(server.client, 'codelabgen://report');
+  assert.match(report.error ?? '', /\.codelabgen\/report\.json is a named pipe \(FIFO\), not a regular file/);
+  const run = await readWithin(server.client, 'codelabgen://lesson/1.1/run/1');
+  assert.match(run.error ?? '', /\.codelabgen\/runs\/1\.1\/1\.json is a folder, not a file/);
+  const state = await readWithin(server.client, 'codelabgen://state');
+  assert.match(state.text ?? '', /"phase": "lessons"/, 'the server keeps serving');
+  const exited = new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      try {
+        process.kill(server.pid, 0);
+      } catch {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 20);
+    t.after(() => clearInterval(poll));
+  });
+  process.kill(server.pid, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    exited,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the server did not stop on SIGTERM within 10 s')), 10_000);
+    }),
+  ]);
+  clearTimeout(timer);
+});

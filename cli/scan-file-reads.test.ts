@@ -1,0 +1,106 @@
+// "A file read that trusts what the file is", closed by construction (docs/security.md "Reads"): a
+// static scan fails when a module outside the one hardened reader opens or reads a file (fs read,
+// open, copy or stream APIs), unless it is on FILE_READERS with the reason none of its paths is one a
+// course, a worker, an agent or a client can name or plant, or why its reads are hardened in place.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { allowListProblems, productionSources } from './source-scan.ts';
+
+/** The fs APIs that open or read a file's bytes (a copy reads too). */
+const READ_APIS = new Set([
+  'readFileSync',
+  'readFile',
+  'openSync',
+  'open',
+  'createReadStream',
+  'copyFileSync',
+  'copyFile',
+  'cpSync',
+  'cp',
+  'openAsBlob',
+]);
+
+/** The one hardened reader: resolved inside its root, regular files only, non-blocking, no-follow, size-capped. */
+const READER = new Set(['content-schemas/regular-file.ts', 'pipeline/course/confined.ts']);
+
+const STORE = 'owned by the store (pipeline/store/): its own files of .codelabgen/, opened by type and size there';
+
+/** Files outside the reader that may open or read files, and why. */
+const FILE_READERS: Record<string, string> = {
+  'cli/context.ts': 'reads stdin (fd 0): what the user piped in',
+  'cli/commands/init.ts': "copies codelabgen's own CI template from the package",
+  'pipeline/authoring/authoring.ts':
+    "reads the lesson templates from codelabgen's own package (the course's curriculum goes through readTextFile)",
+  'pipeline/artifacts/lesson-walk.ts':
+    'the lesson-folder walker, hardened in place: lstat first, O_NOFOLLOW|O_NONBLOCK, regular files only, bounded, read in chunks (streamed)',
+  'pipeline/verify/runs.ts':
+    'run results of .codelabgen/runs/, hardened in place: O_NOFOLLOW|O_NONBLOCK, fstat-checked regular, size-capped',
+  'pipeline/store/event-tail.ts': STORE,
+  'pipeline/store/lock-files.ts': STORE,
+  'pipeline/store/lock-guard.ts': STORE,
+  'pipeline/store/lock.ts': STORE,
+  'pipeline/store/log.ts': STORE,
+  'pipeline/store/state-file.ts': STORE,
+  'pipeline/store/atomic-write.ts':
+    'opens the files it creates for writing (O_EXCL temporaries) and their folder for fsync',
+  'pipeline/store/unique-name.ts': 'reads /dev/urandom',
+  'pipeline/store/process-identity.ts': "reads /proc/<pid>/stat, the kernel's own file",
+  'pipeline/site/package-root.ts': "reads codelabgen's own package.json",
+  'pipeline/site/diagram-parse-child.ts':
+    'reads its own stdin: the diagram sources its parent (diagram-parse.ts) sends',
+  'pipeline/site/diagrams.ts': 'reads its per-user diagram cache (a folder only this user may write: diagramCacheDir)',
+  'pipeline/site/cache-sweep.ts': 'reads its per-user site cache (a folder only this user may write: cache-root.ts)',
+  'pipeline/site/out-folder.ts': "reads and copies the build's own output and its marker in --out",
+  'pipeline/site/search.ts': "reads the build's own output pages and its per-user search index cache",
+  'pipeline/site/stats.ts': "reads the build's own output pages",
+  'pipeline/site/svg-sanitize.ts': "rewrites the SVGs of the build's own output",
+  'pipeline/site/mermaid-assets.ts': "copies mermaid's files from the installed package",
+  'pipeline/site/integration.ts':
+    "streams mermaid's installed files to the dev server (kept inside that package by isInside)",
+};
+
+/** The read APIs a file takes from node:fs or node:fs/promises (a namespace, default import or require counts). */
+export function fsReadApis(code: string): string[] {
+  const found = new Set<string>();
+  for (const match of code.matchAll(/import\s+([^;]*?)\s+from\s+['"](?:node:)?fs(?:\/promises)?['"]/g)) {
+    const clause = match[1] ?? '';
+    if (/\*\s*as\s|^\s*[\w$]+\s*(,|$)/.test(clause)) found.add('(the whole fs module)');
+    const named = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
+    for (const item of named.split(',')) {
+      const name =
+        item
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0] ?? '';
+      if (READ_APIS.has(name)) found.add(item.trim());
+    }
+  }
+  if (/require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)/.test(code)) found.add('require(fs)');
+  return [...found];
+}
+
+test('only the hardened reader opens or reads files; every other reader is allow-listed with its reason', () => {
+  const found = new Map(
+    [...productionSources()]
+      .filter(([file]) => !READER.has(file))
+      .map(([file, code]) => [file, fsReadApis(code)] as const)
+      .filter(([, apis]) => apis.length > 0),
+  );
+  const { unlisted, stale } = allowListProblems(found, FILE_READERS);
+  assert.deepEqual(
+    unlisted,
+    [],
+    'read course files through readFileInside() (pipeline/course/confined.ts) or readRegularFile()/readTextFile() (content-schemas), or add the file to FILE_READERS with the reason none of its paths comes from a course, worker, agent or client',
+  );
+  assert.deepEqual(stale, [], 'these allow-listed files no longer read files: take them off FILE_READERS');
+});
+
+test('the scan sees fs reads however they are imported, and not other fs APIs', () => {
+  assert.deepEqual(fsReadApis("import { existsSync, readFileSync } from 'node:fs';"), ['readFileSync']);
+  assert.deepEqual(fsReadApis("import {\n  lstatSync,\n  openSync,\n} from 'fs';"), ['openSync']);
+  assert.deepEqual(fsReadApis("import { open as o } from 'node:fs/promises';"), ['open as o']);
+  assert.deepEqual(fsReadApis("import * as fs from 'fs';"), ['(the whole fs module)']);
+  assert.deepEqual(fsReadApis("import fs from 'node:fs';"), ['(the whole fs module)']);
+  assert.deepEqual(fsReadApis("const fs = require('node:fs');"), ['require(fs)']);
+  assert.deepEqual(fsReadApis("import { existsSync, statSync, type Stats } from 'node:fs';"), []);
+});
