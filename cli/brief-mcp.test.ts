@@ -81,7 +81,7 @@ test("each role's prompt is the CLI's brief in tool terms, for the course its co
         );
         assert.match(
           error.message,
-          /the orchestrator runs register in scaffold, and site_build and report in assembly/,
+          /the orchestrator runs register {} in scaffold, and site_build {} and report {} in assembly/,
         );
         assert.ok(!/--phase|codelabgen /.test(error.message), error.message);
         return true;
