@@ -8,7 +8,7 @@ import { ARTIFACTS, type Course } from '../course/course.ts';
 import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../course/errors.ts';
 import { apply } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
-import { safeUnlink, writeNewFileDurably } from './atomic-write.ts';
+import { copyRangeDurably, safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 import { lastLineSeq, scanLog, syncLog, truncateLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
@@ -107,14 +107,15 @@ export function refuseNewerEvent(scan: LogScan): void {
 }
 
 /**
- * Copies a torn last line to events.jsonl.torn-<time> (complete and fsynced, or not at all), then
- * cuts it off the log. Returns the copy's course-relative name.
+ * Copies a torn last line to events.jsonl.torn-<time> (complete and fsynced, or not at all; runs of
+ * NUL bytes stay holes, so a log extended by gigabytes of them costs no disk), then cuts it off the
+ * log. Returns the copy's course-relative name.
  */
-export function moveTornTail(course: Course, torn: Buffer, goodBytes: number): string {
+export function moveTornTail(course: Course, torn: { offset: number; length: number }, goodBytes: number): string {
   const aside = `${ARTIFACTS.events}.torn-${Date.now()}`;
   const file = path.join(course.root, aside);
   try {
-    writeNewFileDurably(file, torn, () => faultPoint('torn-write'));
+    copyRangeDurably(eventsPath(course), torn, file, () => faultPoint('torn-write'));
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') safeUnlink(file);
     throw new StoreWriteError(
