@@ -17,6 +17,9 @@ export const WRITE_STEPS = [
   'lock-write',
   'guard-write',
   'torn-write',
+  'change-stage',
+  'change-seal',
+  'change-move',
 ] as const;
 export type WriteStep = (typeof WRITE_STEPS)[number];
 
