@@ -20,6 +20,7 @@ export const WRITE_STEPS = [
   'change-stage',
   'change-seal',
   'change-move',
+  'after-change-move',
 ] as const;
 export type WriteStep = (typeof WRITE_STEPS)[number];
 

@@ -109,6 +109,7 @@ export class StagedChange {
         faultPoint('change-move');
         moveIn(this.course, this.dir, move);
         this.moved.push(move);
+        faultPoint('after-change-move');
       } catch (error) {
         throw new MoveError(move.target, this.tryUndo(), { cause: error });
       }
@@ -230,9 +231,14 @@ export function createCourseFile(course: Course, relative: string, data: string,
 /** Makes the course folder `relative` (with its parents) when it is missing; true when it made it. */
 export function makeCourseFolder(course: Course, relative: string, what: string): boolean {
   const target = insideCourse(course, relative, what);
+  // One folder at a time: a recursive mkdir reports a read-only file system as ENOENT.
+  const missing: string[] = [];
+  for (let folder = target; kindOf(folder) === null && folder !== course.root; folder = path.dirname(folder))
+    missing.unshift(folder);
   try {
-    return mkdirSync(target, { recursive: true }) !== undefined;
+    for (const folder of missing) mkdirSync(folder);
   } catch (error) {
-    throw writeFailure(error, relative, 'nothing was changed');
+    throw writeFailure(error, path.relative(course.root, missing[0] ?? target), 'nothing was changed');
   }
+  return missing.length > 0;
 }
