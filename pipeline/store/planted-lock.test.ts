@@ -77,10 +77,7 @@ for (const [name, plant, message] of PLANTED) {
     const root = scratchCourse();
     plant(root);
     const before = storeFiles(root);
-    for (const args of [
-      ['state', 'log', 'x'],
-      ['state', 'rebuild'],
-    ]) {
+    for (const args of [['state', 'log', 'x'], ['state', 'rebuild'], ['report'], ['new', 'module', 'More']]) {
       const result = run(args, root);
       assert.equal(result.signal, null, `${args.join(' ')}: hung until killed: ${result.stderr}`);
       assert.equal(result.code, 2, `${args.join(' ')}: exit ${result.code}: ${result.stderr}`);
