@@ -73,7 +73,7 @@ export async function commitChange(
     const { state, notices } = recoverLocked(course);
     const { draft, writes } = decide(state);
     const event = toEvent(draft, state.last_seq + 1, options);
-    const change = StagedChange.stage(course, writes, options.what);
+    const change = writes.length > 0 ? StagedChange.stage(course, writes, options.what) : null;
     const next = writeEventAndState(course, [event], apply(state, event), state.log_bytes, change);
     return { event, state: next, notices };
   });

@@ -64,6 +64,7 @@ export class StagedChange {
     let current = writes[0]?.path ?? path.basename(course.dir);
     try {
       mkdirSync(dir, { mode: 0o755 });
+      mkdirSync(path.join(dir, 'files'));
       const moves = new Map<string, Move>();
       for (const write of writes) {
         current = write.path;
