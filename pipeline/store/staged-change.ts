@@ -115,8 +115,12 @@ export class StagedChange {
         throw new MoveError(move.target, this.tryUndo(), { cause: error });
       }
     }
-    for (const folder of new Set(this.moves.map((move) => path.dirname(path.join(this.course.root, move.target)))))
-      fsyncDir(folder);
+    const folders = new Set(this.moves.map((move) => path.dirname(path.join(this.course.root, move.target))));
+    try {
+      for (const folder of folders) fsyncDir(folder);
+    } catch (error) {
+      throw new MoveError(this.moves[0]?.target ?? '.', this.tryUndo(), { cause: error });
+    }
   }
 
   /** Puts back what apply() moved, newest first; false when a move could not be put back. */
