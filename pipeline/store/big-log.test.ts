@@ -10,8 +10,11 @@ import path from 'node:path';
 import { cli, readEvents, readState, scratchCourse } from '../../cli/testing.ts';
 
 const GIB = 1024 ** 3;
-const TORN_NOTICE =
-  /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(2147483649 bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+$/m;
+const TORN_NOTICE = new RegExp(
+  String.raw`^warning: recovered: the last line of \.codelabgen/events\.jsonl was torn \(2147483649 bytes, ` +
+    String.raw`an interrupted write\); moved to \.codelabgen/events\.jsonl\.torn-\d+$`,
+  'm',
+);
 
 /** A course whose log has two events and then 2 GiB + 1 NUL bytes (a hole: no disk used). */
 function courseWithHugeLog(): { root: string; goodBytes: number } {

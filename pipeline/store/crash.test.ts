@@ -97,6 +97,13 @@ for (const { step, present, notices } of STEPS) {
 // (staged-change.ts): killed at any step, the next command leaves all of them in place with the
 // event, or none of them without it, and no staging folder. `after-change-move` is killed after the
 // first of its moves (curriculum.yaml), the lesson folder and spec still staged.
+/** The notice of a change the next command finished, moving in exactly `targets`. */
+const finished = (targets: string) =>
+  new RegExp(
+    `^warning: recovered: finished moving in the files of an interrupted change \\(${targets.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`,
+    'm',
+  );
+
 const CHANGE_STEPS: Array<{ step: string; committed: boolean; notice: RegExp | null }> = [
   { step: 'after-lock', committed: false, notice: null },
   {
@@ -113,14 +120,12 @@ const CHANGE_STEPS: Array<{ step: string; committed: boolean; notice: RegExp | n
   {
     step: 'change-move',
     committed: true,
-    notice:
-      /^warning: recovered: finished moving in the files of an interrupted change \(\.codelabgen\/curriculum\.yaml, 1-basics\/1\.2-second, \.codelabgen\/lessons\/1\.2\)$/m,
+    notice: finished('.codelabgen/curriculum.yaml, 1-basics/1.2-second, .codelabgen/lessons/1.2'),
   },
   {
     step: 'after-change-move',
     committed: true,
-    notice:
-      /^warning: recovered: finished moving in the files of an interrupted change \(1-basics\/1\.2-second, \.codelabgen\/lessons\/1\.2\)$/m,
+    notice: finished('1-basics/1.2-second, .codelabgen/lessons/1.2'),
   },
   { step: 'after-rename', committed: true, notice: null },
 ];

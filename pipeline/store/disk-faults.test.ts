@@ -245,8 +245,10 @@ test('a full disk during new lesson / report / verify: exit 2 naming the file, n
       {
         args: ['new', 'lesson', '1', 'Second'],
         pages: 3,
-        message:
-          /^error: cannot write (\.codelabgen\/curriculum\.yaml|1-first-steps\/1\.2-second\/\S+|\.codelabgen\/lessons\/1\.2\/spec\.yaml): no space left on device \(ENOSPC\); nothing was changed$/,
+        message: new RegExp(
+          String.raw`^error: cannot write (\.codelabgen/curriculum\.yaml|1-first-steps/1\.2-second/\S+|\.codelabgen/lessons/1\.2/spec\.yaml): ` +
+            String.raw`no space left on device \(ENOSPC\); nothing was changed$`,
+        ),
       },
       {
         args: ['report'],
