@@ -158,7 +158,9 @@ describe('init --example', () => {
 });
 
 describe('init --example where the sample lesson would go', () => {
-  test('refuses, leaving nothing behind (no .codelabgen/), and a retry gives the same refusal', () => {
+  test('refuses, leaving nothing behind (no .codelabgen/), and a retry gives the same refusal', {
+    timeout: 120_000,
+  }, () => {
     const root = path.join(work, 'occupied');
     const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
     mkdirSync(lesson, { recursive: true });

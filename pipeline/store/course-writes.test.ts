@@ -88,7 +88,9 @@ function writesOf(text: string): string[] {
 const allowedFor = (file: string) =>
   Object.keys(ALLOWED).find((entry) => file === entry || (entry.endsWith('/') && file.startsWith(entry)));
 
-test('only pipeline/store/ (and the allowed modules) write files: every course write goes through staged changes', () => {
+test('only pipeline/store/ (and the allowed modules) write files: every course write goes through staged changes', {
+  timeout: 60_000,
+}, () => {
   const offenders: string[] = [];
   const used = new Set<string>();
   for (const file of ['pipeline', 'cli', 'content-schemas', 'site'].flatMap(sourceFiles)) {
@@ -111,7 +113,7 @@ test('only pipeline/store/ (and the allowed modules) write files: every course w
   );
 });
 
-test('the scan sees each way a module can import a write API', () => {
+test('the scan sees each way a module can import a write API', { timeout: 10_000 }, () => {
   assert.deepEqual(writesOf("import { readFileSync, writeFileSync as w } from 'node:fs';"), ['writeFileSync']);
   assert.deepEqual(writesOf("import fs from 'node:fs';\nfs.renameSync(a, b);"), ['fs.renameSync']);
   assert.deepEqual(writesOf("import * as fsp from 'node:fs/promises';\nawait fsp.writeFile(a, b);"), ['fsp.writeFile']);

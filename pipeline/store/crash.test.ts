@@ -139,7 +139,9 @@ function lessonCourse(): string {
 }
 
 for (const { step, committed, notice } of CHANGE_STEPS) {
-  test(`new lesson killed at ${step}: the next command leaves the lesson ${committed ? 'complete, with its event' : 'absent, files and event'}`, () => {
+  test(`new lesson killed at ${step}: the next command leaves the lesson ${committed ? 'complete, with its event' : 'absent, files and event'}`, {
+    timeout: 120_000,
+  }, () => {
     const root = lessonCourse();
     const before = snapshot(root);
     const killed = cli(['new', 'lesson', '1', 'Second'], { cwd: root, env: { CODELABGEN_TEST_FAULT: `kill@${step}` } });

@@ -317,7 +317,7 @@ test('a read-only file system (EROFS): report and verify exit 2 naming what they
 // Where no tmpfs can be mounted, the same refusals through the fault seam: ENOSPC while a change's
 // files are staged (CODELABGEN_TEST_FAULT=enospc@change-stage).
 for (const args of [['new', 'lesson', '1', 'Second'], ['report'], ['init', 'fresh', '--title', 'Fresh', '--example']]) {
-  test(`enospc@change-stage: ${args.join(' ')} exits 2 naming the file, nothing changed`, () => {
+  test(`enospc@change-stage: ${args.join(' ')} exits 2 naming the file, nothing changed`, { timeout: 120_000 }, () => {
     const base = scratchDir('codelabgen-seam-');
     const root = path.join(base, 'course');
     assert.equal(cli(['init', root, '--title', 'Seam', '--example']).code, 0);

@@ -86,7 +86,9 @@ test('watchEventTail calls back with the whole log, then with each append', asyn
   assert.deepEqual(batches.map(seqs).at(-1), [[2], false]);
 });
 
-test('a log grown past 2 GiB by a sparse tail is tailed in bounded memory: events before it read, the tail waits', (t) => {
+test('a log grown past 2 GiB by a sparse tail is tailed in bounded memory: events before it read, the tail waits', {
+  timeout: 300_000,
+}, (t) => {
   const file = tempLog(t);
   writeFileSync(file, line(1) + line(2));
   const good = Buffer.byteLength(line(1) + line(2));

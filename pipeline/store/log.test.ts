@@ -58,7 +58,9 @@ test('lastLineSeq reads the last complete line from the end, however long it is'
   check(`${event(1)}\nnot json\n`, null);
 });
 
-test('the streamed scan reads lines that straddle its 1 MiB chunks, and keeps no line longer than any event', () => {
+test('the streamed scan reads lines that straddle its 1 MiB chunks, and keeps no line longer than any event', {
+  timeout: 60_000,
+}, () => {
   // Events of about 300 KB: lines 4 and 7 cross the first and second MiB.
   const lines = Array.from(
     { length: 8 },
