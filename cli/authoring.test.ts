@@ -2,7 +2,7 @@
 // verify and check pass; `new module` / `new lesson` add registered lessons from the runtime's
 // template, and every refusal exits 2 with one error: line and leaves every file as it was.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { load } from 'js-yaml';
@@ -154,6 +154,29 @@ describe('init --example', () => {
       ['init', '.', '--title', 'T', '--runtime', 'python'],
       /^error: init: \.codelabgen\/config\.yaml already says runtime: node; --runtime python disagrees$/,
     );
+  });
+});
+
+describe('init --example where the sample lesson would go', () => {
+  test('refuses, leaving nothing behind (no .codelabgen/), and a retry gives the same refusal', {
+    timeout: 120_000,
+  }, () => {
+    const root = path.join(work, 'occupied');
+    const lesson = path.join(root, '1-first-steps', '1.1-a-first-lesson');
+    mkdirSync(lesson, { recursive: true });
+    writeFileSync(path.join(lesson, 'mine.txt'), "the author's own file\n");
+    for (let attempt = 0; attempt < 2; attempt++)
+      refused(
+        work,
+        ['init', 'occupied', '--title', 'T', '--example'],
+        /^error: init --example: 1-first-steps\/1\.1-a-first-lesson already exists; lesson 1\.1 would overwrite it$/,
+      );
+    assert.deepEqual(readdirSync(root), ['1-first-steps']);
+    assert.deepEqual(readdirSync(lesson), ['mine.txt']);
+    const fresh = path.join(work, 'fresh', 'deeper');
+    mkdirSync(path.join(fresh, '1-first-steps', '1.1-a-first-lesson'), { recursive: true });
+    refused(work, ['init', 'fresh/deeper', '--title', 'T', '--example', '--ci', 'github'], /^error: init --example: /);
+    assert.deepEqual(readdirSync(fresh), ['1-first-steps'], 'no .codelabgen/, .gitignore or .github/ left');
   });
 });
 

@@ -37,8 +37,6 @@ const FILE_READERS: Record<string, string> = {
     'run results of .codelabgen/runs/, hardened in place: O_NOFOLLOW|O_NONBLOCK, fstat-checked regular, size-capped',
   'pipeline/store/event-tail.ts': STORE,
   'pipeline/store/lock-files.ts': STORE,
-  'pipeline/store/lock-guard.ts': STORE,
-  'pipeline/store/lock.ts': STORE,
   'pipeline/store/log.ts': STORE,
   'pipeline/store/state-file.ts': STORE,
   'pipeline/store/atomic-write.ts':
@@ -48,6 +46,11 @@ const FILE_READERS: Record<string, string> = {
   'pipeline/site/package-root.ts': "reads codelabgen's own package.json",
   'pipeline/site/diagram-parse-child.ts':
     'reads its own stdin: the diagram sources its parent (diagram-parse.ts) sends',
+  'pipeline/store/change-recovery.ts':
+    "reads a staged change's manifest inside .codelabgen/change.*.tmp/, a folder only the store creates, to finish or undo it",
+  'pipeline/store/log-lines.ts': "streams the store's own events.jsonl in 1 MiB chunks (never into one buffer)",
+  'pipeline/store/staged-change.ts':
+    'copies a file the change replaces into its own staging folder, to put it back on failure',
   'pipeline/site/diagrams.ts': 'reads its per-user diagram cache (a folder only this user may write: diagramCacheDir)',
   'pipeline/site/cache-sweep.ts': 'reads its per-user site cache (a folder only this user may write: cache-root.ts)',
   'pipeline/site/out-folder.ts': "reads and copies the build's own output and its marker in --out",

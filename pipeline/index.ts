@@ -57,13 +57,21 @@ export {
   taskDurationMs,
 } from './protocol/tasks.ts';
 export { requireAtCode } from './protocol/verdict.ts';
-export { createLessonDirs, curriculumLessons, readCurriculum } from './artifacts/curriculum.ts';
+export { curriculumLessons, missingLessonFolders, readCurriculum } from './artifacts/curriculum.ts';
 export { failFacts, phaseFacts, stageMoveFacts } from './artifacts/facts.ts';
 export { driftedLessons } from './artifacts/lesson-artifacts.ts';
 export { phaseActions } from './artifacts/phase-actions.ts';
 export { readPrerequisites } from './artifacts/prerequisites.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
-export { addCurriculumEntry, requireTemplate, slugify, templateFile, type NewEntry } from './authoring/authoring.ts';
+export {
+  addCurriculumEntry,
+  planCurriculumEntry,
+  requireTemplate,
+  slugify,
+  templateFile,
+  type AddedLesson,
+  type NewEntry,
+} from './authoring/authoring.ts';
 export {
   CONVENTION_TOPICS,
   renderConventions,

@@ -51,5 +51,9 @@ export { openEventTail, watchEventTail, type EventTail, type TailBatch } from '.
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
 
 /** `state phase done` writes the report again; the report's code (and zod) loads only then (dist/report-files.mjs). */
-export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq) =>
-  loadLazily<typeof ReportFiles>('report-files', '../pipeline/report/files.ts').writeReportFiles(course, lastSeq);
+export const writeReportFiles: typeof ReportFiles.writeReportFiles = (course, lastSeq, command) =>
+  loadLazily<typeof ReportFiles>('report-files', '../pipeline/report/files.ts').writeReportFiles(
+    course,
+    lastSeq,
+    command,
+  );

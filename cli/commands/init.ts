@@ -1,11 +1,13 @@
 // codelabgen init [DIR] --title T [--topic X] [--runtime R] [--example]
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   DEFAULT_CONFIG_YAML,
   templateFile,
   abs,
-  addCurriculumEntry,
+  type AddedLesson,
+  type CourseWrite,
+  planCurriculumEntry,
   ARTIFACTS,
   courseAt,
   createCourse,
@@ -16,7 +18,6 @@ import {
   printable,
   refuse,
   requireTemplate,
-  writeFileAtomic,
 } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -58,33 +59,47 @@ export async function run(ctx: Context): Promise<ExitCode> {
       'remove it first to write the current one',
     );
 
-  const { course, state } = await createCourse(root, { title, topic, command: ctx.commandLine });
-  // A config init just wrote is the default; a runtime other than node replaces that line only, and
-  // a hand-written course (--example) publishes its lessons once their tests pass.
+  // Everything init writes is one change (pipeline/store/staged-change.ts): config.yaml, .gitignore,
+  // the workflow, and with --example the sample lesson and its lessons.register event after
+  // course.init. A refusal (the sample lesson's folder exists) or a full disk leaves nothing behind.
+  const writes: CourseWrite[] = [];
+  // A config init writes is the default; a runtime other than node replaces that line only, and a
+  // hand-written course (--example) publishes its lessons once their tests pass.
   if ((runtime !== undefined || example) && existing === null) {
     let text = DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) =>
       `runtime: ${runtime ?? 'node'}`.padEnd(`runtime: node${pad}`.length),
     );
     if (example)
       text += 'site:\n  publish: verified       # done | verified | all: which lessons `site build` publishes\n';
-    writeFileAtomic(abs(course, ARTIFACTS.config), text);
+    writes.push({ path: ARTIFACTS.config, data: text });
   }
   // What a repository of the course commits: .codelabgen/ holds the course's state and history;
   // only the lock and the state file's identity record are machine-local.
-  const gitignore = path.join(course.root, '.gitignore');
-  const wroteGitignore = !existsSync(gitignore);
-  if (wroteGitignore) writeFileAtomic(gitignore, GITIGNORE);
-  if (ci !== undefined) {
-    mkdirSync(path.dirname(workflow), { recursive: true });
-    writeFileAtomic(workflow, readFileSync(templateFile('ci/github-pages.yml'), 'utf8'));
-  }
-  const added = example
-    ? await addCurriculumEntry(
-        course,
-        { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' },
-        ctx.commandLine,
-      )
-    : null;
+  const wroteGitignore = !existsSync(path.join(root, '.gitignore'));
+  if (wroteGitignore) writes.push({ path: '.gitignore', data: GITIGNORE });
+  if (ci !== undefined)
+    writes.push({ path: WORKFLOW, data: readFileSync(templateFile('ci/github-pages.yml'), 'utf8') });
+  let added = null as Omit<AddedLesson, 'seq'> | null; // set by the plan inside the change
+  const sample = { kind: 'module', title: 'First steps', lessonTitle: 'A first lesson' } as const;
+  const { course, state } = await createCourse(root, {
+    title,
+    topic,
+    command: ctx.commandLine,
+    writes,
+    then: example
+      ? (initial) => {
+          const planned = planCurriculumEntry(
+            courseAt(root),
+            initial,
+            sample,
+            runtime ?? existing ?? 'node',
+            'init --example',
+          );
+          added = planned.added;
+          return planned;
+        }
+      : undefined,
+  });
   const where = path.relative(ctx.cwd, course.root) || '.';
   if (ctx.flag('json')) {
     ctx.out.json({

@@ -1,11 +1,13 @@
 // codelabgen register [--allow-drop]: curriculum lessons into state (pending) and their folders.
 import {
-  commit,
-  createLessonDirs,
+  commitChange,
+  type CourseWrite,
   curriculumLessons,
   decideRegister,
   loadState,
+  missingLessonFolders,
   readCurriculum,
+  writeCourseFiles,
 } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf, reportNotices } from '../course.ts';
@@ -20,18 +22,32 @@ export async function run(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, loaded.notices);
   let plan = decideRegister(loaded.state, lessons, allowDrop);
   let seq: number | null = null;
+  // The lessons' docs/ folders are made in the same change as the event (all or nothing).
+  const folders = (): { writes: CourseWrite[]; created: string[] } => {
+    const missing = missingLessonFolders(course, lessons);
+    return { writes: missing.folders.map((folder) => ({ path: folder, folder: true })), created: missing.created };
+  };
+  let created: string[];
   if (!plan.unchanged) {
-    const committed = await commit(course, { command: ctx.commandLine }, (state) => {
+    let planned = folders();
+    const committed = await commitChange(course, { command: ctx.commandLine, what: 'register' }, (state) => {
       plan = decideRegister(state, lessons, allowDrop);
+      planned = folders();
       // Dropping lessons is the user's decision: record how it came.
-      return plan.draft.kind === 'lessons.register' && plan.draft.removed.length > 0
-        ? { ...plan.draft, approval: approvalOf(ctx) }
-        : plan.draft;
+      const draft =
+        plan.draft.kind === 'lessons.register' && plan.draft.removed.length > 0
+          ? { ...plan.draft, approval: approvalOf(ctx) }
+          : plan.draft;
+      return { draft, writes: planned.writes };
     });
     reportNotices(ctx, committed.notices);
     seq = committed.event.seq;
+    created = planned.created;
+  } else {
+    const planned = folders();
+    await writeCourseFiles(course, planned.writes, { command: ctx.commandLine, what: 'register' });
+    created = planned.created;
   }
-  const created = createLessonDirs(course, lessons);
   const summary = {
     seq,
     lessons: lessons.length,

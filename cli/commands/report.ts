@@ -9,7 +9,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   // loadState replays events the state has not applied yet; the report reads only the log.
   const { state, notices } = await loadState(course, ctx.commandLine);
   reportNotices(ctx, notices);
-  const report = writeReportFiles(course, state.last_seq);
+  const report = await writeReportFiles(course, state.last_seq, ctx.commandLine);
   if (ctx.flag('json')) ctx.out.json(report);
   else
     ctx.out.print(

@@ -17,7 +17,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   reportNotices(ctx, notices);
   if (event.kind !== 'phase.advance') return EXIT.ok;
   // The finished course's report tells everything up to this move (assembly asked for it before the site build).
-  const report = event.to === 'done' ? writeReportFiles(course, state.last_seq) : null;
+  const report = event.to === 'done' ? await writeReportFiles(course, state.last_seq, ctx.commandLine) : null;
   if (ctx.flag('json'))
     ctx.out.json({
       seq: event.seq,

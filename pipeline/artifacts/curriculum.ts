@@ -1,6 +1,6 @@
 // curriculum.yaml's lessons as `register` records them, checked (duplicate ids, two lessons sharing a
 // folder, unsafe paths, bad prerequisites), and their folders on disk.
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Curriculum, RegisteredLesson } from '../../content-schemas/index.ts';
 import { CurriculumParser, parseDataFile } from '../../content-schemas/fast.ts';
@@ -80,12 +80,21 @@ export function checkCurriculum(
   return { lessons, problems };
 }
 
-/** Creates `<dir>/docs/` for every lesson (idempotent); returns the folders created. */
-export function createLessonDirs(course: Course, lessons: readonly RegisteredLesson[]): string[] {
+/**
+ * The `<dir>/docs/` folders (course-relative) missing for these lessons, which `register` makes in
+ * its change, and the lesson folders they belong to.
+ */
+export function missingLessonFolders(
+  course: Course,
+  lessons: readonly RegisteredLesson[],
+): { folders: string[]; created: string[] } {
+  const folders: string[] = [];
   const created: string[] = [];
   for (const lesson of lessons) {
-    const docs = insideCourse(course, path.posix.join(lesson.dir, 'docs'), `lesson ${lesson.id} folder`);
-    if (mkdirSync(docs, { recursive: true }) !== undefined) created.push(lesson.dir);
+    const docs = path.posix.join(lesson.dir, 'docs');
+    if (existsSync(insideCourse(course, docs, `lesson ${lesson.id} folder`))) continue;
+    folders.push(docs);
+    created.push(lesson.dir);
   }
-  return created;
+  return { folders, created };
 }

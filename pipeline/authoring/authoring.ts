@@ -1,20 +1,26 @@
 // `new module`, `new lesson` and `init --example`: a curriculum entry with derived ids and slugs,
 // registered as `register` does (one lessons.register event), and the lesson's folder and spec
 // copied from templates/<runtime>/. Everything is decided before anything is written.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { CurriculumParser, parseData, parseYamlText, readTextFile } from '../../content-schemas/fast.ts';
-import type { Curriculum, CurriculumLesson, CurriculumModule, RegisteredLesson } from '../../content-schemas/index.ts';
+import type {
+  Curriculum,
+  CurriculumLesson,
+  CurriculumModule,
+  RegisteredLesson,
+  State,
+} from '../../content-schemas/index.ts';
 import { ARTIFACTS, CONTROL_CHARACTER, abs, insideCourse, printable, type Course } from '../course/course.ts';
 import { loadConfig } from '../course/config.ts';
 import { refuse } from '../course/errors.ts';
 import { curriculumLessons, readCurriculum } from '../artifacts/curriculum.ts';
 import { decideRegister } from '../protocol/register.ts';
-import { writeFileAtomic } from '../store/atomic-write.ts';
-import { commit } from '../store/commit.ts';
+import { type ChangeDraft, commitChange } from '../store/commit.ts';
+import type { CourseWrite } from '../store/staged-change.ts';
 
 /** Runtimes with a lesson template in templates/. */
 export const TEMPLATE_RUNTIMES: readonly string[] = ['node', 'python'];
@@ -299,39 +305,58 @@ export function renderLessonTemplate(runtime: string, lesson: RegisteredLesson):
   return files;
 }
 
+export interface PlannedEntry extends ChangeDraft {
+  added: Omit<AddedLesson, 'seq'>;
+}
+
 /**
- * Adds the entry under the course lock: curriculum.yaml, then the lesson's files, then the
- * lessons.register event. A failed event write leaves curriculum and files ahead of state;
- * `codelabgen register` brings state up to date again.
+ * The change that adds the entry, decided on `state` before anything is written: curriculum.yaml
+ * edited, the lesson's files and spec from the template, and the lessons.register event. Refuses
+ * (nothing written) when the lesson's folder or spec already exists.
+ */
+export function planCurriculumEntry(
+  course: Course,
+  state: State,
+  entry: NewEntry,
+  runtime: string,
+  what = `new ${entry.kind}`,
+): PlannedEntry {
+  const exists = existsSync(abs(course, ARTIFACTS.curriculum));
+  const current = exists ? readCurriculum(course) : null;
+  const addition = addToCurriculum(current, entry, state.title);
+  const lessons = curriculumLessons(course, addition.curriculum);
+  const lesson = lessons.find((candidate) => candidate.id === addition.lessonId)!;
+  const plan = decideRegister(state, lessons, false);
+  const files = renderLessonTemplate(runtime, lesson);
+  for (const taken of [lesson.dir, ARTIFACTS.lessonSpec(lesson.id)]) {
+    if (existsSync(insideCourse(course, taken, `${what}: lesson ${lesson.id}`)))
+      refuse(
+        `${what}: ${taken} already exists; lesson ${lesson.id} would overwrite it`,
+        'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register',
+      );
+  }
+  const text = exists ? readTextFile(abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum) : null;
+  const writes: CourseWrite[] = [
+    { path: ARTIFACTS.curriculum, data: editCurriculum(text, addition, entry) },
+    ...[...files].map(([file, data]) => ({ path: file, data })),
+  ];
+  return { draft: plan.draft, writes, added: { lesson, runtime, files: [...files.keys()] } };
+}
+
+/**
+ * Adds the entry under the course lock as one change (pipeline/store/staged-change.ts):
+ * curriculum.yaml, the lesson's files and spec are moved into place only once the lessons.register
+ * event is durable, and a failure at any step leaves none of them.
  */
 export async function addCurriculumEntry(course: Course, entry: NewEntry, command: string): Promise<AddedLesson> {
   const what = `new ${entry.kind}`;
   const runtime = loadConfig(course).runtime;
   requireTemplate(runtime, what);
   let added: Omit<AddedLesson, 'seq'> | undefined;
-  const committed = await commit(course, { command }, (state) => {
-    const exists = existsSync(abs(course, ARTIFACTS.curriculum));
-    const current = exists ? readCurriculum(course) : null;
-    const addition = addToCurriculum(current, entry, state.title);
-    const lessons = curriculumLessons(course, addition.curriculum);
-    const lesson = lessons.find((candidate) => candidate.id === addition.lessonId)!;
-    const plan = decideRegister(state, lessons, false);
-    const files = renderLessonTemplate(runtime, lesson);
-    for (const taken of [lesson.dir, ARTIFACTS.lessonSpec(lesson.id)]) {
-      if (existsSync(insideCourse(course, taken, `${what}: lesson ${lesson.id}`)))
-        refuse(
-          `${what}: ${taken} already exists; lesson ${lesson.id} would overwrite it`,
-          'move it away, or add the lesson to curriculum.yaml by hand and run: codelabgen register',
-        );
-    }
-    const text = exists ? readTextFile(abs(course, ARTIFACTS.curriculum), ARTIFACTS.curriculum) : null;
-    writeFileAtomic(abs(course, ARTIFACTS.curriculum), editCurriculum(text, addition, entry));
-    for (const [file, text] of files) {
-      mkdirSync(path.dirname(abs(course, file)), { recursive: true });
-      writeFileAtomic(abs(course, file), text);
-    }
-    added = { lesson, runtime, files: [...files.keys()] };
-    return plan.draft;
+  const committed = await commitChange(course, { command, what }, (state) => {
+    const planned = planCurriculumEntry(course, state, entry, runtime);
+    added = planned.added;
+    return planned;
   });
   return { seq: committed.event.seq, ...added! };
 }

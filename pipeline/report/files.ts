@@ -3,12 +3,13 @@
 import type { Report } from '../../content-schemas/index.ts';
 import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 import { buildReport, renderReport } from './report.ts';
-import { writeFileAtomic } from '../store/atomic-write.ts';
+import { writeCourseFiles } from '../store/commit.ts';
 import { scanLog } from '../store/log.ts';
 import { eventsPath } from '../store/state-file.ts';
 import { runNumbers } from '../verify/runs.ts';
 
-export function writeReportFiles(course: Course, lastSeq: number): Report {
+/** Both files as one change (pipeline/store/staged-change.ts), under the lock: both new, or both as they were. */
+export async function writeReportFiles(course: Course, lastSeq: number, command: string): Promise<Report> {
   const events = scanLog(eventsPath(course)).events.filter((event) => event.seq <= lastSeq);
   const recordedRuns = new Map(
     events
@@ -16,7 +17,13 @@ export function writeReportFiles(course: Course, lastSeq: number): Report {
       .map((lesson) => [lesson.id, runNumbers(abs(course, ARTIFACTS.runsDir(lesson.id))).at(-1) ?? 0] as const),
   );
   const report = buildReport(events, recordedRuns);
-  writeFileAtomic(abs(course, ARTIFACTS.reportJson), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileAtomic(abs(course, ARTIFACTS.reportMd), renderReport(report));
+  await writeCourseFiles(
+    course,
+    [
+      { path: ARTIFACTS.reportJson, data: `${JSON.stringify(report, null, 2)}\n` },
+      { path: ARTIFACTS.reportMd, data: renderReport(report) },
+    ],
+    { command, what: 'report' },
+  );
   return report;
 }

@@ -1,7 +1,18 @@
 // Atomic file replacement: temp file in the same folder, write, fsync, rename, fsync the folder.
 // On any failure the temp file is removed and the old file is untouched. The folder fsync only makes
 // the new name durable at once; state.json replacements skip it (docs/reliability.md, "fsyncs").
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { faultPoint } from './fault.ts';
 import { uniqueHex } from './unique-name.ts';
@@ -32,6 +43,44 @@ export function writeNewFileDurably(file: string, data: string | Uint8Array, bef
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+const COPY_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Creates `target` (which must not exist) holding `range` of `source`, read in chunks, and fsyncs
+ * it. A chunk of zero bytes is skipped, not written: the copy of a sparse range stays sparse.
+ */
+export function copyRangeDurably(
+  source: string,
+  range: { offset: number; length: number },
+  target: string,
+  beforeWrite?: () => void,
+): void {
+  const from = openSync(source, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const fd = openSync(target, 'wx', 0o644);
+    try {
+      beforeWrite?.();
+      const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(COPY_CHUNK_BYTES, range.length)));
+      const zeros = Buffer.alloc(chunk.length);
+      for (let done = 0; done < range.length; ) {
+        const got = readSync(from, chunk, 0, Math.min(chunk.length, range.length - done), range.offset + done);
+        if (got === 0) break;
+        if (!chunk.subarray(0, got).equals(zeros.subarray(0, got))) {
+          for (let written = 0; written < got; )
+            written += writeSync(fd, chunk, written, got - written, done + written);
+        }
+        done += got;
+      }
+      ftruncateSync(fd, range.length);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    closeSync(from);
   }
 }
 

@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cli, makeCourse, readEvents, readState, removeDir } from '../../cli/testing.ts';
+import { cli, exists, makeCourse, readEvents, readState, removeDir, snapshot } from '../../cli/testing.ts';
 
 const made: string[] = [];
 after(() => made.forEach(removeDir));
@@ -91,4 +91,80 @@ for (const { step, present, notices } of STEPS) {
       assert.equal(check.code, 0, `${check.stdout}${check.stderr}`);
     });
   }
+}
+
+// `new lesson` writes curriculum.yaml, the lesson's files and its spec with one event
+// (staged-change.ts): killed at any step, the next command leaves all of them in place with the
+// event, or none of them without it, and no staging folder. `after-change-move` is killed after the
+// first of its moves (curriculum.yaml), the lesson folder and spec still staged.
+/** The notice of a change the next command finished, moving in exactly `targets`. */
+const finished = (targets: string) =>
+  new RegExp(
+    `^warning: recovered: finished moving in the files of an interrupted change \\(${targets.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`,
+    'm',
+  );
+
+const CHANGE_STEPS: Array<{ step: string; committed: boolean; notice: RegExp | null }> = [
+  { step: 'after-lock', committed: false, notice: null },
+  {
+    step: 'change-seal',
+    committed: false,
+    notice: /^warning: recovered: removed the staged files of an interrupted change that was never committed$/m,
+  },
+  { step: 'mid-event', committed: false, notice: TORN },
+  {
+    step: 'after-event-fsync',
+    committed: true,
+    notice: /^warning: recovered: finished moving in the files of an interrupted change \(/m,
+  },
+  {
+    step: 'change-move',
+    committed: true,
+    notice: finished('.codelabgen/curriculum.yaml, 1-basics/1.2-second, .codelabgen/lessons/1.2'),
+  },
+  {
+    step: 'after-change-move',
+    committed: true,
+    notice: finished('1-basics/1.2-second, .codelabgen/lessons/1.2'),
+  },
+  { step: 'after-rename', committed: true, notice: null },
+];
+
+function lessonCourse(): string {
+  const root = makeCourse();
+  made.push(path.dirname(root));
+  const added = cli(['new', 'module', 'Basics', '--lesson', 'First'], { cwd: root });
+  assert.equal(added.code, 0, added.stderr);
+  return root;
+}
+
+for (const { step, committed, notice } of CHANGE_STEPS) {
+  test(`new lesson killed at ${step}: the next command leaves the lesson ${committed ? 'complete, with its event' : 'absent, files and event'}`, {
+    timeout: 120_000,
+  }, () => {
+    const root = lessonCourse();
+    const before = snapshot(root);
+    const killed = cli(['new', 'lesson', '1', 'Second'], { cwd: root, env: { CODELABGEN_TEST_FAULT: `kill@${step}` } });
+    assert.equal(killed.signal, 'SIGKILL', `expected SIGKILL at ${step}, got exit ${killed.code}: ${killed.stderr}`);
+    const next = cli(['state', 'log', 'after'], { cwd: root });
+    assert.equal(next.code, 0, next.stderr);
+    if (notice !== null) assert.match(next.stderr, notice);
+    const lesson = readEvents(root).find(
+      (event) => event.kind === 'lessons.register' && JSON.stringify(event).includes('"1.2"'),
+    );
+    assert.equal(lesson !== undefined, committed, 'the event is there exactly when the change committed');
+    const curriculum = readFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), 'utf8');
+    assert.equal(/\bSecond\b/.test(curriculum), committed, 'curriculum.yaml');
+    assert.equal(exists(path.join(root, '.codelabgen', 'lessons', '1.2', 'spec.yaml')), committed, 'spec');
+    const files = [...snapshot(root).keys()].filter((name) => !before.has(name) && !name.startsWith('.codelabgen/'));
+    assert.equal(files.length, committed ? 4 : 0, `lesson files: ${files.join(', ')}`);
+    assert.deepEqual(staging(root), [], 'no staging folder left');
+    const check = cli(['check'], { cwd: root });
+    assert.equal(check.code, 0, `${check.stdout}${check.stderr}`);
+    assert.match(check.stdout, /^ok {3}event log replays to state\.json/m);
+  });
+}
+
+function staging(root: string): string[] {
+  return readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('change.'));
 }

@@ -1,12 +1,13 @@
-// `init`: creates `.codelabgen/` with a default config.yaml and the first event (course.init).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+// `init`: creates `.codelabgen/` with config.yaml and the first event (course.init), and any files
+// the course starts with, as one change: all of it, or (a refusal, a full disk) nothing left behind.
+import { existsSync, lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../../content-schemas/index.ts';
 import { ARTIFACTS, courseAt, type Course } from '../course/course.ts';
 import { RefusalError } from '../course/errors.ts';
-import { writeFileAtomic } from './atomic-write.ts';
-import { toEvent, writeEventAndState } from './commit.ts';
+import { toEvent, writeEventAndState, type ChangeDraft } from './commit.ts';
 import { withLock } from './lock.ts';
+import { StagedChange, type CourseWrite } from './staged-change.ts';
 import { apply } from '../state/apply.ts';
 import { eventsPath, statePath } from './state-file.ts';
 
@@ -26,24 +27,70 @@ export interface CreateOptions {
   topic: string | null;
   command: string;
   now?: () => Date;
+  /** Files the course starts with (course-relative); config.yaml gets the default when neither it nor this list has one. */
+  writes?: CourseWrite[];
+  /** A second event and its files, committed with course.init (init --example's lesson); may refuse. */
+  then?: (state: State) => ChangeDraft;
 }
 
 export async function createCourse(root: string, options: CreateOptions): Promise<{ course: Course; state: State }> {
   const course = courseAt(root);
   if (existsSync(course.root) && !statSync(course.root).isDirectory())
     throw new RefusalError(`${root} exists and is not a directory`);
+  const made = missingFolders([course.root, course.dir]);
+  const logExisted = existsSync(eventsPath(course));
   mkdirSync(course.dir, { recursive: true });
-  return withLock(course, { command: options.command }, () => {
-    if (existsSync(statePath(course)) || (existsSync(eventsPath(course)) && statSync(eventsPath(course)).size > 0)) {
-      throw new RefusalError(
-        `${path.join(course.root, ARTIFACTS.state)} already exists; a course is never re-initialized`,
-        ['read it with "codelabgen state show" and resume'],
-      );
-    }
-    const configFile = path.join(course.root, ARTIFACTS.config);
-    if (!existsSync(configFile)) writeFileAtomic(configFile, DEFAULT_CONFIG_YAML);
-    const event = toEvent({ kind: 'course.init', title: options.title, topic: options.topic }, 1, options);
-    const state = writeEventAndState(course, event, apply(null, event), 0);
-    return { course, state };
-  });
+  try {
+    return await withLock(course, { command: options.command }, () => {
+      if (existsSync(statePath(course)) || (existsSync(eventsPath(course)) && statSync(eventsPath(course)).size > 0)) {
+        throw new RefusalError(
+          `${path.join(course.root, ARTIFACTS.state)} already exists; a course is never re-initialized`,
+          ['read it with "codelabgen state show" and resume'],
+        );
+      }
+      const writes = [...(options.writes ?? [])];
+      if (
+        !existsSync(path.join(course.root, ARTIFACTS.config)) &&
+        !writes.some((write) => write.path === ARTIFACTS.config)
+      )
+        writes.unshift({ path: ARTIFACTS.config, data: DEFAULT_CONFIG_YAML });
+      const init = toEvent({ kind: 'course.init', title: options.title, topic: options.topic }, 1, options);
+      const events = [init];
+      let state = apply(null, init);
+      if (options.then) {
+        const next = options.then(state);
+        const event = toEvent(next.draft, 2, options);
+        events.push(event);
+        state = apply(state, event);
+        writes.push(...next.writes);
+      }
+      const change = StagedChange.stage(course, writes, 'init');
+      return { course, state: writeEventAndState(course, events, state, 0, change) };
+    });
+  } catch (error) {
+    if (!logExisted) removeEmptyLog(course);
+    for (const folder of made.reverse()) removeIfEmpty(folder);
+    throw error;
+  }
+}
+
+/** Of `folders` (outermost first), the ones that do not exist yet: init removes them again if it refuses. */
+function missingFolders(folders: string[]): string[] {
+  return folders.filter((folder) => !existsSync(folder));
+}
+
+function removeEmptyLog(course: Course): void {
+  try {
+    if (lstatSync(eventsPath(course)).size === 0) unlinkSync(eventsPath(course));
+  } catch {
+    // no log was created
+  }
+}
+
+function removeIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty (another process put something there) or already gone: left as it is
+  }
 }

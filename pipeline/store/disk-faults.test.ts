@@ -21,10 +21,12 @@ import {
   REPO_ROOT,
   cli,
   readEvents,
+  readState,
   removeDir,
   scratchCourse,
   scratchDir,
   snapshot,
+  exists,
   tempDir,
   type CliResult,
 } from '../../cli/testing.ts';
@@ -213,3 +215,117 @@ test('a read-only course directory: a clear error and nothing changed', (t) => {
     for (const dir of [base, root, path.join(root, '.codelabgen')]) chmodSync(dir, 0o755);
   }
 });
+
+/** Fills the tmpfs at `dir` so that `pages` pages stay free; returns the filler's path. */
+function fillLeaving(dir: string, pages: number): string {
+  const filler = path.join(dir, 'filler');
+  const { bavail, bsize } = statfsSync(dir);
+  writeFileSync(filler, Buffer.alloc(Math.max(0, (bavail - pages) * bsize)));
+  return filler;
+}
+
+function staging(root: string): string[] {
+  return readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('change.'));
+}
+
+test('a full disk during new lesson / report / verify: exit 2 naming the file, nothing changed, and each works once space is freed', {
+  timeout: 300_000,
+}, (t) => {
+  const mount = mountTmpfs('2m');
+  if ('skip' in mount) {
+    console.log(`skipped the full-disk change test: ${mount.skip}`);
+    t.skip(mount.skip);
+    return;
+  }
+  try {
+    const root = path.join(mount.dir, 'course');
+    const made = cli(['init', root, '--title', 'Full disk', '--example']);
+    assert.equal(made.code, 0, made.stderr);
+    const cases: Array<{ args: string[]; pages: number; message: RegExp }> = [
+      {
+        args: ['new', 'lesson', '1', 'Second'],
+        pages: 3,
+        message: new RegExp(
+          String.raw`^error: cannot write (\.codelabgen/curriculum\.yaml|1-first-steps/1\.2-second/\S+|\.codelabgen/lessons/1\.2/spec\.yaml): ` +
+            String.raw`no space left on device \(ENOSPC\); nothing was changed$`,
+        ),
+      },
+      {
+        args: ['report'],
+        pages: 1,
+        message:
+          /^error: cannot write \.codelabgen\/(report\.json|report\.md|lock \(the course lock\)): no space left on device \(ENOSPC\); nothing was changed$/,
+      },
+      {
+        args: ['verify', '1.1'],
+        pages: 0,
+        message:
+          /^error: cannot write \.codelabgen\/(runs\/1\.1\/1\.json|runs\/1\.1): no space left on device \(ENOSPC\); nothing was changed$/,
+      },
+    ];
+    for (const { args, pages, message } of cases) {
+      const filler = fillLeaving(mount.dir, pages);
+      const before = snapshot(root);
+      const result = cli(args, { cwd: root });
+      assertCannotWrite(result, message);
+      assert.deepEqual(snapshot(root), before, `${args.join(' ')}: nothing changed`);
+      assert.deepEqual(staging(root), [], `${args.join(' ')}: no staging folder left`);
+      if (args[0] === 'new') {
+        // The failed change left no lesson folder behind for a later register to pick up.
+        assert.equal(cli(['register'], { cwd: root }).code, 0);
+        assert.equal((readState(root).lessons as Record<string, unknown>)['1.2'], undefined);
+      }
+      rmSync(filler);
+      const again = cli(args, { cwd: root });
+      assert.equal(again.code, 0, `${args.join(' ')} once space is freed: ${again.stderr}`);
+    }
+    assert.notEqual(cli(['check'], { cwd: root }).code, 3);
+  } finally {
+    spawnSync('umount', [mount.dir]);
+    removeDir(mount.dir);
+  }
+});
+
+test('a read-only file system (EROFS): report and verify exit 2 naming what they cannot write', {
+  timeout: 120_000,
+}, (t) => {
+  const mount = mountTmpfs('4m');
+  if ('skip' in mount) {
+    console.log(`skipped the read-only file system test: ${mount.skip}`);
+    t.skip(mount.skip);
+    return;
+  }
+  try {
+    const root = path.join(mount.dir, 'course');
+    assert.equal(cli(['init', root, '--title', 'Read only', '--example']).code, 0);
+    const remounted = spawnSync('mount', ['-o', 'remount,ro', mount.dir], { encoding: 'utf8' });
+    assert.equal(remounted.status, 0, remounted.stderr);
+    const before = snapshot(root);
+    for (const args of [['report'], ['verify', '1.1'], ['new', 'lesson', '1', 'Second']]) {
+      assertCannotWrite(
+        cli(args, { cwd: root }),
+        /^error: cannot write \.codelabgen\/\S+( \(the course lock\))?: read-only file system \(EROFS\); nothing was changed$/,
+      );
+    }
+    assert.deepEqual(snapshot(root), before);
+  } finally {
+    spawnSync('umount', [mount.dir]);
+    removeDir(mount.dir);
+  }
+});
+
+// Where no tmpfs can be mounted, the same refusals through the fault seam: ENOSPC while a change's
+// files are staged (CODELABGEN_TEST_FAULT=enospc@change-stage).
+for (const args of [['new', 'lesson', '1', 'Second'], ['report'], ['init', 'fresh', '--title', 'Fresh', '--example']]) {
+  test(`enospc@change-stage: ${args.join(' ')} exits 2 naming the file, nothing changed`, { timeout: 120_000 }, () => {
+    const base = scratchDir('codelabgen-seam-');
+    const root = path.join(base, 'course');
+    assert.equal(cli(['init', root, '--title', 'Seam', '--example']).code, 0);
+    const before = snapshot(base);
+    const result = cli(args, { cwd: root, env: { CODELABGEN_TEST_FAULT: 'enospc@change-stage' } });
+    assertCannotWrite(result, /^error: cannot write \S+: no space left on device \(ENOSPC\); nothing was changed$/);
+    assert.deepEqual(snapshot(base), before);
+    assert.deepEqual(staging(root), []);
+    if (args[0] === 'init') assert.equal(exists(path.join(root, 'fresh')), false, 'init left nothing behind');
+  });
+}

@@ -85,3 +85,19 @@ test('watchEventTail calls back with the whole log, then with each append', asyn
   await next;
   assert.deepEqual(batches.map(seqs).at(-1), [[2], false]);
 });
+
+test('a log grown past 2 GiB by a sparse tail is tailed in bounded memory: events before it read, the tail waits', {
+  timeout: 300_000,
+}, (t) => {
+  const file = tempLog(t);
+  writeFileSync(file, line(1) + line(2));
+  const good = Buffer.byteLength(line(1) + line(2));
+  truncateSync(file, good + 2 * 1024 ** 3 + 1); // a hole: no disk used
+  const tail = openEventTail(file);
+  const peakBefore = process.resourceUsage().maxRSS; // KiB, the process's peak so far
+  assert.deepEqual(seqs(tail.read()), [[1, 2], false]);
+  const grown = process.resourceUsage().maxRSS - peakBefore;
+  assert.ok(grown < 256 * 1024, `the read raised the peak memory by ${grown} KiB (reading the log whole: 2 GiB)`);
+  assert.equal(tail.offset, good, 'the unterminated tail is not consumed');
+  assert.deepEqual(seqs(tail.read()), [[], false], 'unchanged: not scanned again');
+});

@@ -2,10 +2,11 @@
 // updates): reads only the bytes added since the last read, by byte offset. A torn last line waits
 // for its newline; a log cut shorter, replaced (another inode) or rewritten (a seq that does not
 // follow) is read again from the start, and the reader is told (`reset`). Read-only.
-import { closeSync, fstatSync, openSync, readSync, unwatchFile, watch, watchFile, type FSWatcher } from 'node:fs';
+import { closeSync, fstatSync, openSync, unwatchFile, watch, watchFile, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Event } from '../../content-schemas/index.ts';
 import { errorCode } from '../course/errors.ts';
+import { fileReader, logLines } from './log-lines.ts';
 
 export interface TailBatch {
   /** Events appended since the last read, in log order (all of them after a reset). */
@@ -39,6 +40,7 @@ export function openEventTail(file: string): EventTail {
   let offset = 0;
   let lastSeq = 0;
   let inode: number | null = null;
+  let seenAs = '';
   const read = (): TailBatch => {
     let fd: number;
     try {
@@ -49,6 +51,7 @@ export function openEventTail(file: string): EventTail {
       offset = 0;
       lastSeq = 0;
       inode = null;
+      seenAs = '';
       return { events: [], reset };
     }
     try {
@@ -60,6 +63,10 @@ export function openEventTail(file: string): EventTail {
         lastSeq = 0;
       }
       inode = stats.ino;
+      // Unchanged since the last read: nothing to do (a long torn tail is not scanned again each time).
+      const seen = `${stats.size}:${stats.mtimeMs}`;
+      if (seen === seenAs && !reset) return { events: [], reset };
+      seenAs = seen;
       const events = readFrom(fd, offset, stats.size);
       const first = events.events[0];
       if (first !== undefined && lastSeq > 0 && first.seq !== lastSeq + 1) {
@@ -89,25 +96,17 @@ export function openEventTail(file: string): EventTail {
   };
 }
 
-/** The complete lines between `start` and `size`; `end` is after the last newline (a torn line stays unread). */
+/** The complete lines between `start` and `size`, streamed; `end` is after the last newline (a torn line stays unread). */
 function readFrom(fd: number, start: number, size: number): { events: Event[]; end: number } {
-  if (size <= start) return { events: [], end: start };
-  const bytes = Buffer.alloc(size - start);
-  let got = 0;
-  while (got < bytes.length) {
-    const n = readSync(fd, bytes, got, bytes.length - got, start + got);
-    if (n === 0) break;
-    got += n;
-  }
-  const data = bytes.subarray(0, got);
-  const last = data.lastIndexOf(0x0a);
-  if (last === -1) return { events: [], end: start };
   const events: Event[] = [];
-  for (const line of data.subarray(0, last).toString('utf8').split('\n')) {
-    const event = line === '' ? null : parseEventLine(line);
+  let end = start;
+  for (const line of logLines(fileReader(fd), size, start)) {
+    if (!line.newline) break;
+    end = line.end;
+    const event = line.bytes === null || line.bytes.length === 0 ? null : parseEventLine(line.bytes.toString('utf8'));
     if (event !== null) events.push(event);
   }
-  return { events, end: start + last + 1 };
+  return { events, end };
 }
 
 export interface TailWatch {

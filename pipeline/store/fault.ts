@@ -17,6 +17,10 @@ export const WRITE_STEPS = [
   'lock-write',
   'guard-write',
   'torn-write',
+  'change-stage',
+  'change-seal',
+  'change-move',
+  'after-change-move',
 ] as const;
 export type WriteStep = (typeof WRITE_STEPS)[number];
 

@@ -1,10 +1,10 @@
 // `lock.break`: the guard under which a stale lock is removed, so that two breakers cannot both
 // remove it. Taken like the lock (a complete temp file linked into place); a guard left behind
 // (breaker gone, empty, unreadable or old) is removed only if it is still the file judged stale.
-import { linkSync, lstatSync, readFileSync, unlinkSync, type Stats } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { errorCode } from '../course/errors.ts';
 import { safeUnlink } from './atomic-write.ts';
-import { notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
+import { pendingTemps, readLockFile, writeCompleteFile, writeRefusal } from './lock-files.ts';
 import { currentProcess, processGone } from './process-identity.ts';
 import { uniqueHex } from './unique-name.ts';
 
@@ -45,16 +45,9 @@ function takeGuard(guard: string): boolean {
 
 /** Removes a guard left behind; false when it is live (or was replaced while we looked). */
 function removeStaleGuard(guard: string): boolean {
-  let seen: Stats;
-  let text: string;
-  try {
-    seen = lstatSync(guard);
-    text = readFileSync(guard, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return true; // just released: retry at once
-    throw notAFileRefusal(error, guard);
-  }
-  if (!seen.isFile()) throw notAFileRefusal(Object.assign(new Error('not a file'), { code: 'EISDIR' }), guard);
+  const read = readLockFile(guard); // a FIFO, link or device in its place is refused, never read
+  if (read === null) return true; // just released: retry at once
+  const { text, stats: seen } = read;
   const old = Date.now() - seen.mtimeMs > GUARD_STALE_MS;
   if (!old && !guardBreakerGone(text)) return false;
   try {

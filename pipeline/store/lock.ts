@@ -3,14 +3,14 @@
 // gone (at once, no blind wait), under a second `lock.break` guard so that two breakers cannot both
 // remove it. Every wait sleeps (so signals are answered) and backs off up to a timeout, then
 // refuses naming the holder; a release wakes the sleepers (lock-wake.ts).
-import { existsSync, linkSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Course } from '../course/course.ts';
 import { RefusalError, errorCode } from '../course/errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 import { withBreakGuard } from './lock-guard.ts';
-import { lockName, notAFileRefusal, pendingTemps, writeCompleteFile, writeRefusal } from './lock-files.ts';
+import { lockName, pendingTemps, readLockFile, writeCompleteFile, writeRefusal } from './lock-files.ts';
 import { ReleaseWatch } from './lock-wake.ts';
 import { currentProcess, processGone, type ProcessIdentity } from './process-identity.ts';
 import { uniqueHex } from './unique-name.ts';
@@ -130,20 +130,20 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
 
 function release(file: string, token: string): void {
   held.delete(file);
-  const current = readOwner(file);
+  let current: ReturnType<typeof readOwner>;
+  try {
+    current = readOwner(file);
+  } catch {
+    return; // replaced by something that is not a lock file (the next taker names it): not ours to remove
+  }
   if (typeof current === 'object' && current.token === token) safeUnlink(file);
 }
 
 export function readOwner(file: string): LockOwner | 'missing' | 'unreadable' {
-  let text: string;
+  const read = readLockFile(file);
+  if (read === null) return 'missing';
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return existsAsLink(file) ? 'unreadable' : 'missing'; // a dangling symlink: not ours
-    throw notAFileRefusal(error, file);
-  }
-  try {
-    const owner = JSON.parse(text) as LockOwner;
+    const owner = JSON.parse(read.text) as LockOwner;
     return typeof owner === 'object' &&
       owner !== null &&
       typeof owner.pid === 'number' &&
@@ -152,14 +152,6 @@ export function readOwner(file: string): LockOwner | 'missing' | 'unreadable' {
       : 'unreadable';
   } catch {
     return 'unreadable'; // never written by codelabgen (it links complete files): treat as stale
-  }
-}
-
-function existsAsLink(file: string): boolean {
-  try {
-    return lstatSync(file).isSymbolicLink();
-  } catch {
-    return false; // gone
   }
 }
 

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scratchDir } from '../../cli/testing.ts';
 import { lastLineSeq, scanLogBytes } from './log.ts';
+import { MAX_EVENT_LINE_BYTES } from './log-lines.ts';
 
 const event = (seq: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ seq, ts: '2026-01-01T00:00:00.000Z', kind: 'log', fact: 'f', lesson: null, data: {}, ...extra });
@@ -55,4 +56,32 @@ test('lastLineSeq reads the last complete line from the end, however long it is'
   check(`${event(1)}\n${event(2, { data: { big: 'x'.repeat(100_000) } })}\n`, 2); // crosses several reads
   check(`${event(1)}\n{"seq":2`, null); // torn: not a complete line
   check(`${event(1)}\nnot json\n`, null);
+});
+
+test('the streamed scan reads lines that straddle its 1 MiB chunks, and keeps no line longer than any event', {
+  timeout: 60_000,
+}, () => {
+  // Events of about 300 KB: lines 4 and 7 cross the first and second MiB.
+  const lines = Array.from(
+    { length: 8 },
+    (_, index) => `${event(index + 1, { data: { pad: 'x'.repeat(300_000) } })}\n`,
+  );
+  const bytes = log(...lines);
+  const scan = scanLogBytes(bytes);
+  assert.deepEqual(
+    scan.events.map((parsed) => parsed.seq),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+  );
+  assert.equal(scan.goodBytes, bytes.length);
+  assert.deepEqual(scan.offsets.at(3), Buffer.byteLength(lines.slice(0, 4).join('')));
+  assert.equal(scan.torn, null);
+  // A tail with no newline far longer than MAX_EVENT_LINE_BYTES: torn, located, and its bytes never buffered whole.
+  const tail = Buffer.alloc(MAX_EVENT_LINE_BYTES + 3 * 1024 * 1024);
+  const torn = scanLogBytes(Buffer.concat([bytes, tail]));
+  assert.deepEqual(torn.torn, { offset: bytes.length, length: tail.length });
+  assert.equal(torn.lastSeq, 8);
+  // The same tail followed by a newline and an event: a corrupt line 9, not an event.
+  const corrupt = scanLogBytes(Buffer.concat([bytes, tail, Buffer.from(`\n${event(9)}\n`)]));
+  assert.match(corrupt.corrupt?.problem ?? '', /^a line of \d+ bytes, longer than any event$/);
+  assert.equal(corrupt.corrupt?.line, 9);
 });

@@ -1,13 +1,15 @@
 // events.jsonl: append one complete line with fsync (undone on failure), and scan the log for
-// replay and checks: gapless seq, a torn last line told apart from a corrupt line and from an event
-// written by a newer codelabgen; and the cheap read of the last line's seq.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+// replay and checks (streamed: a log of any size, docs/reliability.md): gapless seq, a torn last line
+// told apart from a corrupt line and from an event written by a newer codelabgen; and the cheap read
+// of the last line's seq.
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, type Stats, writeSync } from 'node:fs';
 import type { Event } from '../../content-schemas/index.ts';
 import { EventParser, issuesToProblems, zodSchemas } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, printable } from '../course/course.ts';
-import { errorCode } from '../course/errors.ts';
+import { RefusalError, errorCode } from '../course/errors.ts';
 import { unreadableStoreFile } from './state-file.ts';
 import { faultArmed, faultPoint } from './fault.ts';
+import { bytesReader, fileReader, type LogLine, logLines, MAX_EVENT_LINE_BYTES, openLog } from './log-lines.ts';
 
 export interface LogScan {
   /** Events with seq > `after`, parsed and validated. */
@@ -17,8 +19,8 @@ export interface LogScan {
   lastSeq: number;
   /** Bytes up to the end of the last complete, parseable line. */
   goodBytes: number;
-  /** Bytes of a torn last line (no newline, or not valid JSON at the very end), if any. */
-  torn: Buffer | null;
+  /** Where a torn last line (no newline, or not valid JSON at the very end) starts and its length, if any. */
+  torn: { offset: number; length: number } | null;
   /** First corrupt line: a bad line followed by more lines, a seq gap, or a complete line that is not an event. */
   corrupt: { line: number; problem: string } | null;
   /** First complete event written by a newer codelabgen (unknown kind or newer schema_version). */
@@ -36,25 +38,39 @@ function isKnownKind(kind: string): boolean {
 }
 
 export function scanLog(file: string, after = 0): LogScan {
-  let data: Buffer;
+  let fd: number;
   try {
-    data = readFileSync(file);
+    fd = openLog(file);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') data = Buffer.alloc(0);
-    else throw unreadableStoreFile(ARTIFACTS.events, error);
+    if (errorCode(error) === 'ENOENT') return scanLines([], 0, after);
+    throw unreadableStoreFile(ARTIFACTS.events, error);
   }
-  return scanLogBytes(data, after);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notRegular(stats);
+    return scanLines(logLines(fileReader(fd), stats.size), stats.size, after);
+  } catch (error) {
+    if (error instanceof RefusalError) throw error;
+    throw unreadableStoreFile(ARTIFACTS.events, error);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function scanLogBytes(data: Buffer, after = 0): LogScan {
+  return scanLines(logLines(bytesReader(data), data.length), data.length, after);
+}
+
+function scanLines(lines: Iterable<LogLine>, size: number, after: number): LogScan {
   const scan: LogScan = { events: [], offsets: [], lastSeq: 0, goodBytes: 0, torn: null, corrupt: null, newer: null };
-  let start = 0;
   let lineNumber = 0;
-  while (start < data.length) {
+  for (const line of lines) {
     lineNumber += 1;
-    const newline = data.indexOf(0x0a, start);
-    const end = newline === -1 ? data.length : newline + 1;
-    const parsed = newline === -1 ? null : parseLine(data.subarray(start, newline), scan.lastSeq, after);
+    const parsed = !line.newline
+      ? null
+      : line.bytes === null
+        ? { problem: `a line of ${line.end - line.start} bytes, longer than any event`, json: false }
+        : parseLine(line.bytes, scan.lastSeq, after);
     if (parsed !== null && 'newer' in parsed) {
       scan.newer = { line: lineNumber, seq: parsed.seq, problem: parsed.newer };
       return scan;
@@ -62,20 +78,19 @@ export function scanLogBytes(data: Buffer, after = 0): LogScan {
     if (parsed === null || 'problem' in parsed) {
       // Only an interrupted write can tear the last line: it lacks its newline or is cut mid-JSON.
       // A complete line of valid JSON that is not a valid next event is corruption, never cut.
-      if (end >= data.length && (parsed === null || !parsed.json)) {
-        scan.torn = data.subarray(start);
+      if (line.end >= size && (parsed === null || !parsed.json)) {
+        scan.torn = { offset: line.start, length: size - line.start };
         return scan;
       }
       scan.corrupt = { line: lineNumber, problem: parsed?.problem ?? 'line has no newline' };
       return scan;
     }
     scan.lastSeq = parsed.seq;
-    scan.goodBytes = end;
+    scan.goodBytes = line.end;
     if (parsed.event !== null) {
       scan.events.push(parsed.event);
-      scan.offsets.push(end);
+      scan.offsets.push(line.end);
     }
-    start = end;
   }
   return scan;
 }
@@ -139,6 +154,7 @@ export function lastLineSeq(file: string, size: number): number | null {
         tail = tail.subarray(newline + 1);
         break;
       }
+      if (tail.length > MAX_EVENT_LINE_BYTES) return null; // no event is that long: the full scan says what it is
     }
     if (tail.at(-1) !== 0x0a) return null;
     const seq = (JSON.parse(tail.toString('utf8')) as { seq?: unknown } | null)?.seq;
@@ -200,4 +216,12 @@ export function truncateLog(file: string, size: number): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A store file that is not a regular file (a FIFO, device or socket): refused before any read. */
+function notRegular(stats: Stats): RefusalError {
+  const what = stats.isDirectory() ? 'is a folder, not a file' : 'is not a regular file (a pipe, device or socket)';
+  return new RefusalError(`${ARTIFACTS.events} ${what}; nothing was changed`, [
+    'move it away, then run "codelabgen state rebuild" (or restore the file from a backup)',
+  ]);
 }

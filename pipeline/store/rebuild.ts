@@ -8,6 +8,7 @@ import { replayBatch } from '../state/keyed.ts';
 import { scanLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
 import { moveTornTail, refuseNewerEvent } from './recover.ts';
+import { recoverStagedChanges } from './change-recovery.ts';
 import { eventsPath, readStateFile, refuseNewerStateFile, refuseOddStoreFiles, writeStateFile } from './state-file.ts';
 
 /** Replays every complete event of the log from an empty state. */
@@ -49,6 +50,7 @@ export async function rebuildState(course: Course, command: string): Promise<Reb
   return withLock(course, { command }, () => {
     refuseOddStoreFiles(course);
     refuseNewerStateFile(course);
+    recoverStagedChanges(course, eventsPath(course)); // a change whose event is in the log gets its files
     const scan = scanForRebuild(course);
     let state: State;
     try {

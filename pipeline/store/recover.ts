@@ -1,5 +1,5 @@
-// Recovery, run by every command: sweep orphan temp files, move a torn last log line aside,
-// replay events the state has not applied. Cheap when nothing is wrong (one stat of the log).
+// Recovery, run by every command: finish or remove changes a killed process left staged, sweep
+// orphan temp files, move a torn last log line aside, replay events the state has not applied. Cheap when nothing is wrong (one stat of the log).
 import { readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,11 +8,13 @@ import { ARTIFACTS, type Course } from '../course/course.ts';
 import { RefusalError, StoreWriteError, errorCode, writeErrorReason } from '../course/errors.ts';
 import { apply } from '../state/apply.ts';
 import { replayBatch } from '../state/keyed.ts';
-import { safeUnlink, writeNewFileDurably } from './atomic-write.ts';
+import { copyRangeDurably, safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
 import { lastLineSeq, scanLog, syncLog, truncateLog, type LogScan } from './log.ts';
 import { withLock } from './lock.ts';
 import { pidAlive } from './process-identity.ts';
+import { recoverStagedChanges } from './change-recovery.ts';
+import { STAGING_FOLDER } from './staged-change.ts';
 import { eventsPath, readStateFile, refuseOddStoreFiles, writeStateFile } from './state-file.ts';
 
 export interface Loaded {
@@ -57,7 +59,7 @@ export async function loadState(course: Course, command: string): Promise<Loaded
 /** Recovery under the lock. Throws a RefusalError when the log is corrupt or behind the state. */
 export function recoverLocked(course: Course): Loaded {
   refuseOddStoreFiles(course);
-  const notices = sweepTempFiles(course);
+  const notices = [...recoverStagedChanges(course, eventsPath(course)), ...sweepTempFiles(course)];
   let state = requireState(course);
   if (logMatchesState(course, state)) return { state, notices };
   const scan = scanLog(eventsPath(course), state.last_seq);
@@ -107,14 +109,15 @@ export function refuseNewerEvent(scan: LogScan): void {
 }
 
 /**
- * Copies a torn last line to events.jsonl.torn-<time> (complete and fsynced, or not at all), then
- * cuts it off the log. Returns the copy's course-relative name.
+ * Copies a torn last line to events.jsonl.torn-<time> (complete and fsynced, or not at all; runs of
+ * NUL bytes stay holes, so a log extended by gigabytes of them costs no disk), then cuts it off the
+ * log. Returns the copy's course-relative name.
  */
-export function moveTornTail(course: Course, torn: Buffer, goodBytes: number): string {
+export function moveTornTail(course: Course, torn: { offset: number; length: number }, goodBytes: number): string {
   const aside = `${ARTIFACTS.events}.torn-${Date.now()}`;
   const file = path.join(course.root, aside);
   try {
-    writeNewFileDurably(file, torn, () => faultPoint('torn-write'));
+    copyRangeDurably(eventsPath(course), torn, file, () => faultPoint('torn-write'));
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') safeUnlink(file);
     throw new StoreWriteError(
@@ -132,7 +135,7 @@ function sweepTempFiles(course: Course): string[] {
   const swept: string[] = [];
   for (const name of readdirSync(course.dir)) {
     const match = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
-    if (!match || pidAlive(Number(match[1]))) continue;
+    if (!match || STAGING_FOLDER.test(name) || pidAlive(Number(match[1]))) continue;
     safeUnlink(path.join(course.dir, name));
     swept.push(name);
   }

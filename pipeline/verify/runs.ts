@@ -1,6 +1,6 @@
 // Run-results: `.codelabgen/runs/<id>/<n>.json`, one per verification run. Written atomically with
 // an exclusive number (safe under concurrent verifies of the same lesson); read with RunResultSchema.
-import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../../content-schemas/index.ts';
 import {
@@ -10,9 +10,9 @@ import {
   decodeUtf8,
   parseData,
 } from '../../content-schemas/fast.ts';
-import { ARTIFACTS, abs, insideCourse, type Course } from '../course/course.ts';
+import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 import { errorCode } from '../course/errors.ts';
-import { fsyncDir, safeUnlink, tempPathFor, writeNewFileDurably } from '../store/atomic-write.ts';
+import { createCourseFile, makeCourseFolder } from '../store/staged-change.ts';
 
 const RUN_FILE = /^([1-9][0-9]{0,8})\.json$/;
 
@@ -39,24 +39,14 @@ export function runNumbers(dir: string): number[] {
  * concurrent verifies never share a number; the loser takes the next one.
  */
 export function writeRunResult(course: Course, result: Omit<RunResult, 'run'>): RunResult {
-  const dir = insideCourse(course, ARTIFACTS.runsDir(result.lesson), 'run-results folder'); // never through a symlink out of the course
-  mkdirSync(dir, { recursive: true });
-  let run = (runNumbers(dir).at(-1) ?? 0) + 1;
+  const folder = ARTIFACTS.runsDir(result.lesson);
+  makeCourseFolder(course, folder, 'run-results folder'); // never through a symlink out of the course
+  let run = (runNumbers(abs(course, folder)).at(-1) ?? 0) + 1;
   for (;;) {
     const complete = RunResultParser.parse({ ...result, run });
-    const target = path.join(dir, `${run}.json`);
-    const temp = tempPathFor(target);
-    try {
-      writeNewFileDurably(temp, `${JSON.stringify(complete, null, 2)}\n`);
-      linkSync(temp, target);
-      fsyncDir(dir);
+    if (createCourseFile(course, `${folder}/${run}.json`, `${JSON.stringify(complete, null, 2)}\n`, 'run-result'))
       return complete;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-      run += 1;
-    } finally {
-      safeUnlink(temp);
-    }
+    run += 1;
   }
 }
 

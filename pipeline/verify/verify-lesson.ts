@@ -1,6 +1,6 @@
 // One lesson's verification: resolve its folder and command, hash its code, run its tests, write
 // the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
-import { existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
@@ -11,7 +11,7 @@ import { errorCode, refuse, RefusalError } from '../course/errors.ts';
 import { requireLesson } from '../protocol/lessons.ts';
 import { decideVerdict } from '../protocol/verdict.ts';
 import { writeRunResult } from './runs.ts';
-import { commit, type Committed } from '../store/index.ts';
+import { commit, makeCourseFolder, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
 import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
 import {
@@ -63,7 +63,7 @@ export async function verifyLesson(
   const bwrap = chooseSandbox(options.config.verify.sandbox, options.env, probes.isExecutable);
   const dir = lessonFolder(course, state, id);
   const lesson = requireLesson(state, id);
-  if (bwrap !== null) makeDocsFolder(dir);
+  if (bwrap !== null) makeDocsFolder(course, dir);
   const sandboxFor =
     bwrap === null
       ? () => null
@@ -175,13 +175,13 @@ function refuseUnlockedWorkspace(id: string, command: TestCommand, dir: string):
  * it read-only. Else a test could plant docs/readalong.mdx: the run failed, but the file stayed for
  * the site to run (with site.mdx: true) outside the sandbox. A docs symlink is left to the check after the run.
  */
-function makeDocsFolder(dir: string): void {
+function makeDocsFolder(course: Course, dir: string): void {
   const docs = path.join(dir, 'docs');
   try {
     lstatSync(docs);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw error;
-    mkdirSync(docs);
+    makeCourseFolder(course, path.relative(course.root, docs), 'lesson docs folder');
   }
 }
 
