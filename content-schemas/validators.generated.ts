@@ -30,7 +30,7 @@ const c20 = new Set<string>(["title","summary","audience","modules"]);
 const c21 = new Set<string>(["id","slug","title","summary","lessons"]);
 const c22 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
 const c23 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c24 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
+const c24 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","install_scripts","files","tests"]);
 const c25 = new Set<string>(["path","purpose"]);
 const c26 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
 const c27 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
@@ -99,7 +99,7 @@ const c89 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","
 const c90 = new Set<unknown>(["log"]);
 const c91 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c92 = new Set<unknown>(["site.build"]);
-const c93 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v282], ["lesson.stage", v289], ["lesson.verified", v300], ["lesson.fail", v307], ["lesson.fail_note", v321], ["lesson.block", v326], ["lesson.unblock", v329], ["lesson.stale", v337], ["task.start", v340], ["task.heartbeat", v346], ["task.finish", v349], ["task.reset", v353], ["log", v355], ["site.build", v362]]);
+const c93 = new Map<unknown, (v: any) => any>([["course.init", v268], ["phase.advance", v279], ["lessons.register", v284], ["lesson.stage", v291], ["lesson.verified", v302], ["lesson.fail", v309], ["lesson.fail_note", v323], ["lesson.block", v328], ["lesson.unblock", v331], ["lesson.stale", v339], ["task.start", v342], ["task.heartbeat", v348], ["task.finish", v351], ["task.reset", v355], ["log", v357], ["site.build", v364]]);
 const c94 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
 const c95 = new Set<unknown>([3]);
 const c96 = new Set<string>(["title","topic"]);
@@ -415,898 +415,902 @@ const v113 = v37;
 function v112(v: any): any {
   return v === undefined ? false : v113(v);
 }
-function v117(v: any): any {
-  return str(v, -1, -1, c26);
+const v115 = v37;
+function v114(v: any): any {
+  return v === undefined ? false : v115(v);
 }
 function v119(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v118(v: any): any {
-  return v === undefined ? "" : v119(v);
-}
-function v116(v: any): any {
-  return obj(v, c25, t9);
-}
-function v115(v: any): any {
-  return arr(v, -1, 100, v116);
-}
-function v114(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v115(v);
-}
-function v122(v: any): any {
-  return str(v, 1, 1000, null);
+  return str(v, -1, -1, c26);
 }
 function v121(v: any): any {
-  return arr(v, -1, 100, v122);
+  return str(v, -1, 1000, null);
 }
 function v120(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v121(v);
+  return v === undefined ? "" : v121(v);
+}
+function v118(v: any): any {
+  return obj(v, c25, t9);
+}
+function v117(v: any): any {
+  return arr(v, -1, 100, v118);
+}
+function v116(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v117(v);
+}
+function v124(v: any): any {
+  return str(v, 1, 1000, null);
+}
+function v123(v: any): any {
+  return arr(v, -1, 100, v124);
+}
+function v122(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v123(v);
 }
 function v103(v: any): any {
   return obj(v, c24, t10);
 }
-const v124 = v2;
-const v125 = v57;
-function v126(v: any): any {
+const v126 = v2;
+const v127 = v57;
+function v128(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
 }
-const v127 = v12;
-function v128(v: any): any {
+const v129 = v12;
+function v130(v: any): any {
   return str(v, -1, 1024, null);
 }
-const v129 = v67;
-function v130(v: any): any {
+const v131 = v67;
+function v132(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
 }
-function v132(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
-}
-function v131(v: any): any {
-  return v === null ? null : v132(v);
-}
 function v134(v: any): any {
-  return str(v, -1, 32, null);
+  return Number.isSafeInteger(v) ? v : FAIL;
 }
 function v133(v: any): any {
   return v === null ? null : v134(v);
 }
-const v135 = v37;
-const v136 = v37;
-function v139(v: any): any {
+function v136(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v135(v: any): any {
+  return v === null ? null : v136(v);
+}
+const v137 = v37;
+const v138 = v37;
+function v141(v: any): any {
   return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
 }
-const v140 = v139;
-const v141 = v139;
-const v142 = v139;
-function v138(v: any): any {
+const v142 = v141;
+const v143 = v141;
+const v144 = v141;
+function v140(v: any): any {
   return obj(v, c28, t11);
 }
-function v137(v: any): any {
-  return v === null ? null : v138(v);
+function v139(v: any): any {
+  return v === null ? null : v140(v);
 }
-function v143(v: any): any {
+function v145(v: any): any {
   return str(v, -1, -1, null);
 }
-const v144 = v139;
-const v145 = v37;
-function v146(v: any): any {
+const v146 = v141;
+const v147 = v37;
+function v148(v: any): any {
   return str(v, -1, -1, c29);
 }
-function v148(v: any): any {
+function v150(v: any): any {
   return c30.has(v) ? v : FAIL;
 }
-function v147(v: any): any {
-  return v === undefined ? undefined : v148(v);
-}
-const v150 = v6;
 function v149(v: any): any {
-  return v === null ? null : v150(v);
+  return v === undefined ? undefined : v150(v);
 }
-function v123(v: any): any {
+const v152 = v6;
+function v151(v: any): any {
+  return v === null ? null : v152(v);
+}
+function v125(v: any): any {
   return obj(v, c27, t12);
 }
-const v152 = v4;
-const v154 = v84;
-function v153(v: any): any {
-  return v === undefined ? undefined : v154(v);
+const v154 = v4;
+const v156 = v84;
+function v155(v: any): any {
+  return v === undefined ? undefined : v156(v);
 }
-const v155 = v106;
-const v158 = v4;
-function v157(v: any): any {
-  return arr(v, -1, 20, v158);
+const v157 = v106;
+const v160 = v4;
+function v159(v: any): any {
+  return arr(v, -1, 20, v160);
 }
-function v156(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v157(v);
+function v158(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v159(v);
 }
-function v160(v: any): any {
+function v162(v: any): any {
   return arr(v, -1, 500, v90);
 }
-function v159(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v160(v);
+function v161(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v162(v);
 }
-function v151(v: any): any {
+function v153(v: any): any {
   return obj(v, c31, t13);
 }
-const v162 = v57;
-function v163(v: any): any {
+const v164 = v57;
+function v165(v: any): any {
   return c33.has(v) ? v : FAIL;
 }
-function v165(v: any): any {
+function v167(v: any): any {
   return str(v, -1, 200, null);
 }
-function v164(v: any): any {
-  return v === undefined ? undefined : v165(v);
-}
-const v167 = v21;
 function v166(v: any): any {
   return v === undefined ? undefined : v167(v);
 }
-function v171(v: any): any {
+const v169 = v21;
+function v168(v: any): any {
+  return v === undefined ? undefined : v169(v);
+}
+function v173(v: any): any {
   return c35.has(v) ? v : FAIL;
 }
-const v173 = v6;
-function v172(v: any): any {
-  return v === undefined ? undefined : v173(v);
+const v175 = v6;
+function v174(v: any): any {
+  return v === undefined ? undefined : v175(v);
 }
-const v174 = v106;
-function v170(v: any): any {
+const v176 = v106;
+function v172(v: any): any {
   return obj(v, c34, t14);
 }
-function v169(v: any): any {
-  return arr(v, -1, 200, v170);
+function v171(v: any): any {
+  return arr(v, -1, 200, v172);
 }
-function v168(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v169(v);
+function v170(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v171(v);
 }
-function v161(v: any): any {
+function v163(v: any): any {
   return obj(v, c32, t15);
 }
-const v177 = v57;
-function v178(v: any): any {
+const v179 = v57;
+function v180(v: any): any {
   return c37.has(v) ? v : FAIL;
 }
-function v179(v: any): any {
+function v181(v: any): any {
   return c38.has(v) ? v : FAIL;
 }
-const v182 = v117;
-function v181(v: any): any {
-  return arr(v, -1, 500, v182);
-}
-function v180(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v181(v);
-}
-const v184 = v63;
+const v184 = v119;
 function v183(v: any): any {
-  return v === undefined ? undefined : v184(v);
+  return arr(v, -1, 500, v184);
 }
-function v176(v: any): any {
+function v182(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v183(v);
+}
+const v186 = v63;
+function v185(v: any): any {
+  return v === undefined ? undefined : v186(v);
+}
+function v178(v: any): any {
   return obj(v, c36, t16);
 }
-function v186(v: any): any {
+function v188(v: any): any {
   return c40.has(v) ? v : FAIL;
 }
-function v185(v: any): any {
+function v187(v: any): any {
   return obj(v, c39, t17);
 }
-function v175(v: any): any {
-  { const r = v176(v); if (r !== FAIL) return r; }
-  { const r = v185(v); if (r !== FAIL) return r; }
+function v177(v: any): any {
+  { const r = v178(v); if (r !== FAIL) return r; }
+  { const r = v187(v); if (r !== FAIL) return r; }
   return FAIL;
 }
-const v188 = v2;
-const v189 = v4;
-const v191 = v6;
-function v190(v: any): any {
-  return v === null ? null : v191(v);
-}
+const v190 = v2;
+const v191 = v4;
+const v193 = v6;
 function v192(v: any): any {
+  return v === null ? null : v193(v);
+}
+function v194(v: any): any {
   return c42.has(v) ? v : FAIL;
 }
-const v195 = v192;
-const v196 = v126;
-function v194(v: any): any {
+const v197 = v194;
+const v198 = v128;
+function v196(v: any): any {
   return obj(v, c43, t18);
 }
-function v193(v: any): any {
-  return arr(v, -1, -1, v194);
+function v195(v: any): any {
+  return arr(v, -1, -1, v196);
 }
-const v197 = v139;
-const v198 = v139;
-function v199(v: any): any {
+const v199 = v141;
+const v200 = v141;
+function v201(v: any): any {
   return arr(v, -1, -1, v90);
 }
-function v202(v: any): any {
+function v204(v: any): any {
   return str(v, -1, 300, null);
 }
-const v203 = v57;
-const v204 = v84;
-const v205 = v202;
-const v206 = v117;
-const v207 = v179;
-const v210 = v63;
-function v211(v: any): any {
+const v205 = v57;
+const v206 = v84;
+const v207 = v204;
+const v208 = v119;
+const v209 = v181;
+const v212 = v63;
+function v213(v: any): any {
   return c46.has(v) ? v : FAIL;
 }
-function v209(v: any): any {
+function v211(v: any): any {
   return obj(v, c45, t19);
 }
-function v208(v: any): any {
-  return v === null ? null : v209(v);
+function v210(v: any): any {
+  return v === null ? null : v211(v);
 }
-const v214 = v63;
-function v213(v: any): any {
+const v216 = v63;
+function v215(v: any): any {
   return obj(v, c47, t20);
 }
-function v212(v: any): any {
-  return v === null ? null : v213(v);
+function v214(v: any): any {
+  return v === null ? null : v215(v);
 }
-const v215 = v139;
-const v216 = v139;
-const v217 = v139;
-const v219 = v139;
-function v218(v: any): any {
-  return v === undefined ? undefined : v219(v);
-}
-const v223 = v179;
-const v224 = v179;
-function v225(v: any): any {
-  return str(v, -1, 100000, null);
-}
-function v222(v: any): any {
-  return obj(v, c48, t21);
-}
-function v221(v: any): any {
-  return v === null ? null : v222(v);
-}
+const v217 = v141;
+const v218 = v141;
+const v219 = v141;
+const v221 = v141;
 function v220(v: any): any {
   return v === undefined ? undefined : v221(v);
 }
-const v228 = v143;
-const v230 = v126;
-function v229(v: any): any {
-  return v === null ? null : v230(v);
-}
+const v225 = v181;
+const v226 = v181;
 function v227(v: any): any {
-  return obj(v, c49, t22);
+  return str(v, -1, 100000, null);
 }
-function v226(v: any): any {
-  return v === null ? null : v227(v);
+function v224(v: any): any {
+  return obj(v, c48, t21);
 }
-const v232 = v63;
+function v223(v: any): any {
+  return v === null ? null : v224(v);
+}
+function v222(v: any): any {
+  return v === undefined ? undefined : v223(v);
+}
+const v230 = v145;
+const v232 = v128;
 function v231(v: any): any {
   return v === null ? null : v232(v);
 }
-const v237 = v126;
+function v229(v: any): any {
+  return obj(v, c49, t22);
+}
+function v228(v: any): any {
+  return v === null ? null : v229(v);
+}
+const v234 = v63;
+function v233(v: any): any {
+  return v === null ? null : v234(v);
+}
+const v239 = v128;
+function v238(v: any): any {
+  return v === null ? null : v239(v);
+}
+const v240 = v145;
+const v242 = v63;
+function v241(v: any): any {
+  return v === undefined ? undefined : v242(v);
+}
+function v237(v: any): any {
+  return obj(v, c50, t23);
+}
 function v236(v: any): any {
   return v === null ? null : v237(v);
 }
-const v238 = v143;
-const v240 = v63;
-function v239(v: any): any {
-  return v === undefined ? undefined : v240(v);
-}
 function v235(v: any): any {
-  return obj(v, c50, t23);
+  return v === undefined ? undefined : v236(v);
 }
-function v234(v: any): any {
-  return v === null ? null : v235(v);
-}
-function v233(v: any): any {
-  return v === undefined ? undefined : v234(v);
-}
-const v241 = v66;
-const v242 = v67;
-function v201(v: any): any {
+const v243 = v66;
+const v244 = v67;
+function v203(v: any): any {
   return obj(v, c44, t24);
 }
-function v200(v: any): any {
+function v202(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__' || v90(k) !== k) return FAIL;
-    const r = v201(v[k]);
+    const r = v203(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v244 = v143;
-function v246(v: any): any {
+const v246 = v145;
+function v248(v: any): any {
   return str(v, -1, -1, c52);
 }
-function v247(v: any): any {
+function v249(v: any): any {
   return v === null ? null : v90(v);
 }
-function v248(v: any): any {
-  return v === undefined ? undefined : v195(v);
+function v250(v: any): any {
+  return v === undefined ? undefined : v197(v);
 }
-function v249(v: any): any {
+function v251(v: any): any {
   return str(v, -1, -1, c53);
 }
-function v250(v: any): any {
+function v252(v: any): any {
   return c54.has(v) ? v : FAIL;
 }
-const v251 = v67;
-function v252(v: any): any {
+const v253 = v67;
+function v254(v: any): any {
   return v === null ? null : v67(v);
 }
-const v254 = v63;
-function v253(v: any): any {
-  return v === null ? null : v254(v);
-}
+const v256 = v63;
 function v255(v: any): any {
-  return v === null ? null : v175(v);
+  return v === null ? null : v256(v);
 }
-const v256 = v66;
-const v257 = v66;
-function v245(v: any): any {
+function v257(v: any): any {
+  return v === null ? null : v177(v);
+}
+const v258 = v66;
+const v259 = v66;
+function v247(v: any): any {
   return obj(v, c51, t25);
 }
-function v243(v: any): any {
+function v245(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v244(k) !== k) return FAIL;
-    const r = v245(v[k]);
+    if (k === '__proto__' || v246(k) !== k) return FAIL;
+    const r = v247(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-const v258 = v139;
-const v261 = v126;
-const v262 = v128;
-const v263 = v139;
-const v264 = v199;
-function v260(v: any): any {
+const v260 = v141;
+const v263 = v128;
+const v264 = v130;
+const v265 = v141;
+const v266 = v201;
+function v262(v: any): any {
   return obj(v, c55, t26);
 }
-function v259(v: any): any {
-  return v === null ? null : v260(v);
+function v261(v: any): any {
+  return v === null ? null : v262(v);
 }
-function v187(v: any): any {
+function v189(v: any): any {
   return obj(v, c41, t27);
 }
-const v267 = v126;
-const v268 = v67;
-const v270 = v139;
-function v269(v: any): any {
-  return v === undefined ? undefined : v270(v);
-}
-const v272 = v6;
+const v269 = v128;
+const v270 = v67;
+const v272 = v141;
 function v271(v: any): any {
   return v === undefined ? undefined : v272(v);
 }
+const v274 = v6;
 function v273(v: any): any {
+  return v === undefined ? undefined : v274(v);
+}
+function v275(v: any): any {
   return c57.has(v) ? v : FAIL;
 }
-const v274 = v4;
-const v276 = v6;
-function v275(v: any): any {
-  return v === null ? null : v276(v);
+const v276 = v4;
+const v278 = v6;
+function v277(v: any): any {
+  return v === null ? null : v278(v);
 }
-function v266(v: any): any {
+function v268(v: any): any {
   return obj(v, c56, t28);
 }
-function v278(v: any): any {
+function v280(v: any): any {
   return c59.has(v) ? v : FAIL;
 }
-const v279 = v37;
-function v281(v: any): any {
+const v281 = v37;
+function v283(v: any): any {
   return c60.has(v) ? v : FAIL;
 }
-function v280(v: any): any {
-  return v === undefined ? undefined : v281(v);
+function v282(v: any): any {
+  return v === undefined ? undefined : v283(v);
 }
-function v277(v: any): any {
+function v279(v: any): any {
   return obj(v, c58, t29);
 }
-function v283(v: any): any {
+function v285(v: any): any {
   return c62.has(v) ? v : FAIL;
 }
-const v286 = v202;
-const v287 = v202;
-function v285(v: any): any {
+const v288 = v204;
+const v289 = v204;
+function v287(v: any): any {
   return obj(v, c63, t30);
 }
-function v284(v: any): any {
-  return arr(v, -1, -1, v285);
+function v286(v: any): any {
+  return arr(v, -1, -1, v287);
 }
-const v288 = v199;
-function v282(v: any): any {
+const v290 = v201;
+function v284(v: any): any {
   return obj(v, c61, t31);
 }
-function v290(v: any): any {
+function v292(v: any): any {
   return c65.has(v) ? v : FAIL;
 }
-const v291 = v57;
-const v293 = v225;
-function v292(v: any): any {
-  return v === null ? null : v293(v);
+const v293 = v57;
+const v295 = v227;
+function v294(v: any): any {
+  return v === null ? null : v295(v);
 }
-const v294 = v37;
-function v296(v: any): any {
+const v296 = v37;
+function v298(v: any): any {
   return obj(v, c66, t32);
 }
-function v295(v: any): any {
-  return v === undefined ? undefined : v296(v);
+function v297(v: any): any {
+  return v === undefined ? undefined : v298(v);
 }
-const v297 = v248;
-function v299(v: any): any {
+const v299 = v250;
+function v301(v: any): any {
   return c67.has(v) ? v : FAIL;
 }
-function v298(v: any): any {
-  return v === undefined ? undefined : v299(v);
+function v300(v: any): any {
+  return v === undefined ? undefined : v301(v);
 }
-function v289(v: any): any {
+function v291(v: any): any {
   return obj(v, c64, t33);
 }
-function v301(v: any): any {
+function v303(v: any): any {
   return c69.has(v) ? v : FAIL;
 }
-const v302 = v143;
-const v304 = v126;
-function v303(v: any): any {
-  return v === null ? null : v304(v);
-}
-const v306 = v137;
+const v304 = v145;
+const v306 = v128;
 function v305(v: any): any {
-  return v === undefined ? undefined : v306(v);
+  return v === null ? null : v306(v);
 }
-function v300(v: any): any {
+const v308 = v139;
+function v307(v: any): any {
+  return v === undefined ? undefined : v308(v);
+}
+function v302(v: any): any {
   return obj(v, c68, t34);
 }
-function v308(v: any): any {
+function v310(v: any): any {
   return c71.has(v) ? v : FAIL;
 }
-const v309 = v225;
-const v310 = v126;
-const v311 = v37;
-function v312(v: any): any {
+const v311 = v227;
+const v312 = v128;
+const v313 = v37;
+function v314(v: any): any {
   return c72.has(v) ? v : FAIL;
 }
-const v314 = v126;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
-}
-const v317 = v65;
-function v316(v: any): any {
-  return v === null ? null : v317(v);
-}
+const v316 = v128;
 function v315(v: any): any {
-  return v === undefined ? undefined : v316(v);
+  return v === null ? null : v316(v);
 }
-const v320 = v143;
-function v319(v: any): any {
-  return v === null ? null : v320(v);
-}
+const v319 = v65;
 function v318(v: any): any {
-  return v === undefined ? undefined : v319(v);
+  return v === null ? null : v319(v);
 }
-function v307(v: any): any {
+function v317(v: any): any {
+  return v === undefined ? undefined : v318(v);
+}
+const v322 = v145;
+function v321(v: any): any {
+  return v === null ? null : v322(v);
+}
+function v320(v: any): any {
+  return v === undefined ? undefined : v321(v);
+}
+function v309(v: any): any {
   return obj(v, c70, t35);
 }
-function v322(v: any): any {
+function v324(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v323 = v225;
-const v325 = v126;
-function v324(v: any): any {
-  return v === null ? null : v325(v);
+const v325 = v227;
+const v327 = v128;
+function v326(v: any): any {
+  return v === null ? null : v327(v);
 }
-function v321(v: any): any {
+function v323(v: any): any {
   return obj(v, c73, t36);
 }
-function v327(v: any): any {
+function v329(v: any): any {
   return c76.has(v) ? v : FAIL;
 }
-const v328 = v225;
-function v326(v: any): any {
+const v330 = v227;
+function v328(v: any): any {
   return obj(v, c75, t37);
 }
-function v330(v: any): any {
+function v332(v: any): any {
   return c78.has(v) ? v : FAIL;
 }
-const v331 = v37;
-const v334 = v225;
-function v333(v: any): any {
-  return v === null ? null : v334(v);
-}
-function v332(v: any): any {
-  return v === undefined ? undefined : v333(v);
-}
-const v336 = v37;
+const v333 = v37;
+const v336 = v227;
 function v335(v: any): any {
-  return v === undefined ? undefined : v336(v);
+  return v === null ? null : v336(v);
 }
-function v329(v: any): any {
+function v334(v: any): any {
+  return v === undefined ? undefined : v335(v);
+}
+const v338 = v37;
+function v337(v: any): any {
+  return v === undefined ? undefined : v338(v);
+}
+function v331(v: any): any {
   return obj(v, c77, t38);
 }
-function v338(v: any): any {
+function v340(v: any): any {
   return c79.has(v) ? v : FAIL;
 }
-const v339 = v225;
-function v337(v: any): any {
+const v341 = v227;
+function v339(v: any): any {
   return obj(v, c75, t39);
 }
-function v341(v: any): any {
+function v343(v: any): any {
   return c81.has(v) ? v : FAIL;
 }
-const v342 = v247;
-const v343 = v248;
-const v345 = v126;
-function v344(v: any): any {
-  return v === undefined ? undefined : v345(v);
+const v344 = v249;
+const v345 = v250;
+const v347 = v128;
+function v346(v: any): any {
+  return v === undefined ? undefined : v347(v);
 }
-function v340(v: any): any {
+function v342(v: any): any {
   return obj(v, c80, t40);
 }
-function v347(v: any): any {
+function v349(v: any): any {
   return c83.has(v) ? v : FAIL;
 }
-const v348 = v126;
-function v346(v: any): any {
+const v350 = v128;
+function v348(v: any): any {
   return obj(v, c82, t41);
 }
-function v350(v: any): any {
+function v352(v: any): any {
   return c85.has(v) ? v : FAIL;
 }
-function v351(v: any): any {
+function v353(v: any): any {
   return c86.has(v) ? v : FAIL;
 }
-const v352 = v255;
-function v349(v: any): any {
+const v354 = v257;
+function v351(v: any): any {
   return obj(v, c84, t42);
 }
-function v354(v: any): any {
+function v356(v: any): any {
   return c88.has(v) ? v : FAIL;
 }
-function v353(v: any): any {
+function v355(v: any): any {
   return obj(v, c87, t43);
 }
-function v356(v: any): any {
+function v358(v: any): any {
   return c90.has(v) ? v : FAIL;
 }
-const v357 = v57;
-const v358 = v247;
-const v360 = v143;
-const v361 = v143;
-function v359(v: any): any {
+const v359 = v57;
+const v360 = v249;
+const v362 = v145;
+const v363 = v145;
+function v361(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v360(k) !== k) return FAIL;
-    const r = v361(v[k]);
+    if (k === '__proto__' || v362(k) !== k) return FAIL;
+    const r = v363(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v355(v: any): any {
+function v357(v: any): any {
   return obj(v, c89, t44);
 }
-function v363(v: any): any {
+function v365(v: any): any {
   return c92.has(v) ? v : FAIL;
 }
-const v364 = v128;
-const v365 = v139;
-const v366 = v199;
-function v362(v: any): any {
+const v366 = v130;
+const v367 = v141;
+const v368 = v201;
+function v364(v: any): any {
   return obj(v, c91, t45);
 }
-function v265(v: any): any {
+function v267(v: any): any {
   if (!isObject(v)) return FAIL;
   const option = c93.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v368(v: any): any {
+function v370(v: any): any {
   return c95.has(v) ? v : FAIL;
 }
-const v369 = v67;
-const v371 = v143;
-const v373 = v143;
-function v372(v: any): any {
-  return v === null ? null : v373(v);
+const v371 = v67;
+const v373 = v145;
+const v375 = v145;
+function v374(v: any): any {
+  return v === null ? null : v375(v);
 }
-function v370(v: any): any {
+function v372(v: any): any {
   return obj(v, c96, t46);
 }
-const v374 = v192;
-const v375 = v139;
-const v378 = v192;
-const v379 = v67;
-const v380 = v252;
-const v382 = v130;
-function v381(v: any): any {
-  return v === null ? null : v382(v);
+const v376 = v194;
+const v377 = v141;
+const v380 = v194;
+const v381 = v67;
+const v382 = v254;
+const v384 = v132;
+function v383(v: any): any {
+  return v === null ? null : v384(v);
 }
-const v383 = v37;
-function v384(v: any): any {
-  return v === null ? null : v195(v);
+const v385 = v37;
+function v386(v: any): any {
+  return v === null ? null : v197(v);
 }
-function v377(v: any): any {
+function v379(v: any): any {
   return obj(v, c97, t47);
 }
-function v376(v: any): any {
-  return arr(v, -1, -1, v377);
+function v378(v: any): any {
+  return arr(v, -1, -1, v379);
 }
-const v386 = v139;
-function v387(v: any): any {
+const v388 = v141;
+function v389(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
 }
-const v388 = v139;
-const v389 = v139;
-const v390 = v139;
-const v391 = v139;
-const v392 = v139;
-const v393 = v139;
-const v394 = v139;
-const v395 = v139;
-const v396 = v139;
-const v397 = v139;
-const v398 = v139;
-function v400(v: any): any {
+const v390 = v141;
+const v391 = v141;
+const v392 = v141;
+const v393 = v141;
+const v394 = v141;
+const v395 = v141;
+const v396 = v141;
+const v397 = v141;
+const v398 = v141;
+const v399 = v141;
+const v400 = v141;
+function v402(v: any): any {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-function v399(v: any): any {
-  return v === null ? null : v400(v);
+function v401(v: any): any {
+  return v === null ? null : v402(v);
 }
-const v401 = v139;
-const v402 = v399;
-const v403 = v130;
-function v385(v: any): any {
+const v403 = v141;
+const v404 = v401;
+const v405 = v132;
+function v387(v: any): any {
   return obj(v, c98, t48);
 }
-function v406(v: any): any {
+function v408(v: any): any {
   return c100.has(v) ? v : FAIL;
 }
-const v407 = v247;
-const v408 = v67;
-const v409 = v143;
-function v405(v: any): any {
+const v409 = v249;
+const v410 = v67;
+const v411 = v145;
+function v407(v: any): any {
   return obj(v, c99, t49);
 }
-function v404(v: any): any {
-  return arr(v, -1, -1, v405);
+function v406(v: any): any {
+  return arr(v, -1, -1, v407);
 }
-const v412 = v57;
-const v413 = v143;
 const v414 = v57;
-const v415 = v143;
-const v416 = v143;
-const v417 = v179;
-const v418 = v37;
-const v419 = v37;
-const v420 = v139;
-const v421 = v139;
-const v422 = v139;
-const v423 = v139;
-const v424 = v139;
-const v426 = v139;
-const v427 = v139;
-const v428 = v139;
-const v430 = v139;
-function v429(v: any): any {
-  return v === undefined ? undefined : v430(v);
-}
-const v432 = v126;
+const v415 = v145;
+const v416 = v57;
+const v417 = v145;
+const v418 = v145;
+const v419 = v181;
+const v420 = v37;
+const v421 = v37;
+const v422 = v141;
+const v423 = v141;
+const v424 = v141;
+const v425 = v141;
+const v426 = v141;
+const v428 = v141;
+const v429 = v141;
+const v430 = v141;
+const v432 = v141;
 function v431(v: any): any {
-  return v === null ? null : v432(v);
+  return v === undefined ? undefined : v432(v);
 }
-const v434 = v37;
+const v434 = v128;
 function v433(v: any): any {
   return v === null ? null : v434(v);
 }
-const v435 = v137;
-const v436 = v252;
-function v425(v: any): any {
+const v436 = v37;
+function v435(v: any): any {
+  return v === null ? null : v436(v);
+}
+const v437 = v139;
+const v438 = v254;
+function v427(v: any): any {
   return obj(v, c102, t50);
 }
-const v439 = v67;
-const v440 = v143;
-const v441 = v312;
-const v443 = v126;
-function v442(v: any): any {
-  return v === null ? null : v443(v);
+const v441 = v67;
+const v442 = v145;
+const v443 = v314;
+const v445 = v128;
+function v444(v: any): any {
+  return v === null ? null : v445(v);
 }
-const v444 = v37;
-const v445 = v137;
-const v447 = v143;
-function v446(v: any): any {
-  return v === null ? null : v447(v);
-}
-const v450 = v143;
-function v449(v: any): any {
-  return arr(v, -1, -1, v450);
-}
+const v446 = v37;
+const v447 = v139;
+const v449 = v145;
 function v448(v: any): any {
-  return v === undefined ? undefined : v449(v);
+  return v === null ? null : v449(v);
 }
-function v438(v: any): any {
-  return obj(v, c103, t51);
-}
-function v437(v: any): any {
-  return arr(v, -1, -1, v438);
-}
-const v453 = v67;
-const v454 = v143;
-const v455 = v211;
-const v456 = v252;
-const v458 = v143;
-function v457(v: any): any {
-  return v === null ? null : v458(v);
-}
-function v452(v: any): any {
-  return obj(v, c104, t52);
-}
+const v452 = v145;
 function v451(v: any): any {
   return arr(v, -1, -1, v452);
 }
-const v461 = v67;
-const v462 = v143;
-const v463 = v252;
-function v460(v: any): any {
+function v450(v: any): any {
+  return v === undefined ? undefined : v451(v);
+}
+function v440(v: any): any {
+  return obj(v, c103, t51);
+}
+function v439(v: any): any {
+  return arr(v, -1, -1, v440);
+}
+const v455 = v67;
+const v456 = v145;
+const v457 = v213;
+const v458 = v254;
+const v460 = v145;
+function v459(v: any): any {
+  return v === null ? null : v460(v);
+}
+function v454(v: any): any {
+  return obj(v, c104, t52);
+}
+function v453(v: any): any {
+  return arr(v, -1, -1, v454);
+}
+const v463 = v67;
+const v464 = v145;
+const v465 = v254;
+function v462(v: any): any {
   return obj(v, c105, t53);
 }
-function v459(v: any): any {
-  return arr(v, -1, -1, v460);
+function v461(v: any): any {
+  return arr(v, -1, -1, v462);
 }
-const v464 = v67;
-const v465 = v252;
-const v466 = v381;
-const v468 = v252;
-function v467(v: any): any {
-  return v === undefined ? undefined : v468(v);
+const v466 = v67;
+const v467 = v254;
+const v468 = v383;
+const v470 = v254;
+function v469(v: any): any {
+  return v === undefined ? undefined : v470(v);
 }
-const v469 = v130;
-const v470 = v137;
-const v473 = v67;
-const v474 = v163;
-const v476 = v143;
-function v475(v: any): any {
-  return v === null ? null : v476(v);
-}
-const v478 = v126;
+const v471 = v132;
+const v472 = v139;
+const v475 = v67;
+const v476 = v165;
+const v478 = v145;
 function v477(v: any): any {
   return v === null ? null : v478(v);
 }
-const v481 = v143;
-const v483 = v143;
-function v482(v: any): any {
-  return v === null ? null : v483(v);
+const v480 = v128;
+function v479(v: any): any {
+  return v === null ? null : v480(v);
 }
-const v484 = v143;
-function v480(v: any): any {
+const v483 = v145;
+const v485 = v145;
+function v484(v: any): any {
+  return v === null ? null : v485(v);
+}
+const v486 = v145;
+function v482(v: any): any {
   return obj(v, c34, t54);
 }
-function v479(v: any): any {
-  return arr(v, -1, -1, v480);
+function v481(v: any): any {
+  return arr(v, -1, -1, v482);
 }
-function v472(v: any): any {
+function v474(v: any): any {
   return obj(v, c106, t55);
 }
-function v471(v: any): any {
-  return arr(v, -1, -1, v472);
+function v473(v: any): any {
+  return arr(v, -1, -1, v474);
 }
-const v487 = v143;
-const v488 = v143;
-const v489 = v384;
-const v490 = v250;
-const v492 = v178;
-function v491(v: any): any {
-  return v === null ? null : v492(v);
+const v489 = v145;
+const v490 = v145;
+const v491 = v386;
+const v492 = v252;
+const v494 = v180;
+function v493(v: any): any {
+  return v === null ? null : v494(v);
 }
-const v493 = v67;
-const v494 = v381;
-const v495 = v139;
-const v496 = v252;
-const v498 = v143;
-function v497(v: any): any {
-  return v === null ? null : v498(v);
+const v495 = v67;
+const v496 = v383;
+const v497 = v141;
+const v498 = v254;
+const v500 = v145;
+function v499(v: any): any {
+  return v === null ? null : v500(v);
 }
-function v486(v: any): any {
+function v488(v: any): any {
   return obj(v, c107, t56);
 }
-function v485(v: any): any {
-  return arr(v, -1, -1, v486);
+function v487(v: any): any {
+  return arr(v, -1, -1, v488);
 }
-const v499 = v37;
-const v500 = v143;
-const v503 = v126;
-const v504 = v67;
-const v505 = v143;
-function v506(v: any): any {
+const v501 = v37;
+const v502 = v145;
+const v505 = v128;
+const v506 = v67;
+const v507 = v145;
+function v508(v: any): any {
   return c109.has(v) ? v : FAIL;
 }
-const v507 = v143;
-const v509 = v143;
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
+const v509 = v145;
+const v511 = v145;
+function v510(v: any): any {
+  return arr(v, -1, -1, v511);
 }
-function v502(v: any): any {
+function v504(v: any): any {
   return obj(v, c108, t57);
 }
-function v501(v: any): any {
-  return arr(v, -1, -1, v502);
+function v503(v: any): any {
+  return arr(v, -1, -1, v504);
 }
-function v411(v: any): any {
+function v413(v: any): any {
   return obj(v, c101, t58);
 }
-function v410(v: any): any {
-  return arr(v, -1, -1, v411);
+function v412(v: any): any {
+  return arr(v, -1, -1, v413);
 }
-const v510 = v501;
-const v513 = v249;
-const v514 = v139;
-const v515 = v139;
-const v516 = v139;
-const v517 = v139;
-const v518 = v139;
-const v519 = v130;
-const v520 = v381;
-const v521 = v381;
-function v512(v: any): any {
+const v512 = v503;
+const v515 = v251;
+const v516 = v141;
+const v517 = v141;
+const v518 = v141;
+const v519 = v141;
+const v520 = v141;
+const v521 = v132;
+const v522 = v383;
+const v523 = v383;
+function v514(v: any): any {
   return obj(v, c110, t59);
 }
-function v511(v: any): any {
-  return arr(v, -1, -1, v512);
+function v513(v: any): any {
+  return arr(v, -1, -1, v514);
 }
-const v522 = v485;
-const v525 = v192;
+const v524 = v487;
+const v527 = v194;
+function v528(v: any): any {
+  return arr(v, -1, -1, v251);
+}
+const v529 = v141;
+const v530 = v141;
+const v531 = v141;
+const v532 = v141;
+const v533 = v141;
+const v534 = v132;
 function v526(v: any): any {
-  return arr(v, -1, -1, v249);
-}
-const v527 = v139;
-const v528 = v139;
-const v529 = v139;
-const v530 = v139;
-const v531 = v139;
-const v532 = v130;
-function v524(v: any): any {
   return obj(v, c111, t60);
 }
-function v523(v: any): any {
-  return arr(v, -1, -1, v524);
+function v525(v: any): any {
+  return arr(v, -1, -1, v526);
 }
-const v535 = v143;
-const v536 = v139;
-const v539 = v67;
-const v540 = v247;
-const v542 = v143;
-const v543 = v143;
-function v541(v: any): any {
+const v537 = v145;
+const v538 = v141;
+const v541 = v67;
+const v542 = v249;
+const v544 = v145;
+const v545 = v145;
+function v543(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v542(k) !== k) return FAIL;
-    const r = v543(v[k]);
+    if (k === '__proto__' || v544(k) !== k) return FAIL;
+    const r = v545(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v538(v: any): any {
+function v540(v: any): any {
   return obj(v, c113, t61);
 }
-function v537(v: any): any {
-  return arr(v, -1, -1, v538);
+function v539(v: any): any {
+  return arr(v, -1, -1, v540);
 }
-function v534(v: any): any {
+function v536(v: any): any {
   return obj(v, c112, t62);
 }
-function v533(v: any): any {
-  return arr(v, -1, -1, v534);
+function v535(v: any): any {
+  return arr(v, -1, -1, v536);
 }
-const v546 = v67;
-const v547 = v139;
-const v548 = v139;
-function v545(v: any): any {
+const v548 = v67;
+const v549 = v141;
+const v550 = v141;
+function v547(v: any): any {
   return obj(v, c114, t63);
 }
-function v544(v: any): any {
-  return v === null ? null : v545(v);
+function v546(v: any): any {
+  return v === null ? null : v547(v);
 }
-function v367(v: any): any {
+function v369(v: any): any {
   return obj(v, c94, t64);
 }
 
@@ -1319,62 +1323,62 @@ const t5: Field[] = [["id", v69, 0], ["source", v70, 0], ["title", v71, 0], ["su
 const t6: Field[] = [["id", v90, 0], ["slug", v91, 0], ["title", v92, 0], ["summary", v93, 2], ["objectives", v95, 2], ["prerequisites", v98, 2], ["topics", v100, 2]];
 const t7: Field[] = [["id", v83, 0], ["slug", v84, 0], ["title", v85, 0], ["summary", v86, 2], ["lessons", v88, 0]];
 const t8: Field[] = [["title", v76, 0], ["summary", v77, 2], ["audience", v79, 2], ["modules", v81, 0]];
-const t9: Field[] = [["path", v117, 0], ["purpose", v118, 2]];
-const t10: Field[] = [["lesson", v104, 0], ["title", v105, 0], ["goal", v106, 0], ["objectives", v107, 2], ["runtime", v110, 1], ["test_command", v111, 1], ["network", v112, 2], ["files", v114, 2], ["tests", v120, 2]];
-const t11: Field[] = [["passed", v139, 0], ["failed", v140, 0], ["skipped", v141, 0], ["total", v142, 0]];
-const t12: Field[] = [["schema_version", v124, 0], ["lesson", v125, 0], ["run", v126, 0], ["runtime", v10, 0], ["argv", v127, 0], ["cwd", v128, 0], ["started_at", v129, 0], ["duration_ms", v130, 0], ["exit_code", v131, 0], ["signal", v133, 0], ["timed_out", v135, 0], ["passed", v136, 0], ["tests", v137, 0], ["output_tail", v143, 0], ["output_bytes", v144, 0], ["output_truncated", v145, 0], ["code_hash", v146, 0], ["sandbox", v147, 1], ["cause", v149, 0]];
-const t13: Field[] = [["term", v152, 0], ["slug", v153, 1], ["definition", v155, 0], ["aliases", v156, 2], ["lessons", v159, 2]];
-const t14: Field[] = [["severity", v171, 0], ["where", v172, 1], ["text", v174, 0]];
-const t15: Field[] = [["lesson", v162, 0], ["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t16: Field[] = [["lesson", v177, 0], ["status", v178, 0], ["stage", v179, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
-const t17: Field[] = [["phase", v186, 0], ["status", v178, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
-const t18: Field[] = [["phase", v195, 0], ["entered_at", v67, 0], ["seq", v196, 0]];
-const t19: Field[] = [["reason", v210, 0], ["by", v211, 0], ["at", v67, 0]];
-const t20: Field[] = [["reason", v214, 0], ["at", v67, 0]];
-const t21: Field[] = [["from", v223, 0], ["to", v224, 0], ["note", v225, 0], ["at", v67, 0]];
-const t22: Field[] = [["code_hash", v228, 0], ["at", v67, 0], ["run", v229, 0]];
-const t23: Field[] = [["run", v236, 0], ["code_hash", v238, 0], ["note", v239, 1]];
-const t24: Field[] = [["id", v90, 0], ["title", v202, 0], ["slug", v154, 0], ["module_id", v203, 0], ["module_slug", v204, 0], ["module_title", v205, 0], ["dir", v206, 0], ["stage", v207, 0], ["blocked", v208, 0], ["stale", v212, 0], ["fix_attempts_used", v215, 0], ["fix_budget_resets", v216, 0], ["review_rounds_used", v217, 0], ["review_rounds_granted", v218, 1], ["rework", v220, 1], ["verified", v226, 0], ["last_failure", v231, 0], ["last_verify_failure", v233, 1], ["done_at", v241, 1], ["updated_at", v242, 0]];
-const t25: Field[] = [["id", v246, 0], ["lesson", v247, 0], ["phase", v248, 1], ["role", v249, 0], ["status", v250, 0], ["started_at", v251, 0], ["finished_at", v252, 0], ["note", v253, 0], ["result", v255, 0], ["lease_expires_at", v256, 1], ["heartbeat_at", v257, 1]];
-const t26: Field[] = [["at", v67, 0], ["seq", v261, 0], ["out", v262, 0], ["pages", v263, 0], ["lessons", v264, 0]];
-const t27: Field[] = [["schema_version", v188, 0], ["title", v189, 0], ["topic", v190, 0], ["created_at", v67, 0], ["phase", v192, 0], ["phase_history", v193, 0], ["last_seq", v197, 0], ["log_bytes", v198, 0], ["lesson_order", v199, 0], ["lessons", v200, 0], ["tasks", v243, 0], ["task_counter", v258, 0], ["last_site_build", v259, 0]];
-const t28: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v273, 0], ["title", v274, 0], ["topic", v275, 0]];
-const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v278, 0], ["from", v195, 0], ["to", v195, 0], ["approved", v279, 0], ["approval", v280, 1]];
-const t30: Field[] = [["id", v90, 0], ["title", v286, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v287, 0], ["dir", v182, 0]];
-const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v283, 0], ["lessons", v284, 0], ["removed", v288, 0], ["approval", v280, 1]];
-const t32: Field[] = [["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v290, 0], ["lesson", v291, 0], ["from", v207, 0], ["to", v207, 0], ["note", v292, 0], ["review_round_used", v294, 0], ["review", v295, 1], ["reopened", v297, 1], ["drifted", v298, 1], ["approval", v280, 1]];
-const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v301, 0], ["lesson", v291, 0], ["code_hash", v302, 0], ["run", v303, 0], ["tests", v305, 1]];
-const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v308, 0], ["lesson", v291, 0], ["note", v309, 0], ["fix_attempts_used", v310, 0], ["blocked", v311, 0], ["via", v312, 0], ["run", v313, 0], ["tests", v305, 1], ["evidence", v315, 1], ["code_hash", v318, 1]];
-const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v322, 0], ["lesson", v291, 0], ["note", v323, 0], ["run", v324, 0]];
-const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v327, 0], ["lesson", v291, 0], ["reason", v328, 0]];
-const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v330, 0], ["lesson", v291, 0], ["fix_budget_reset", v331, 0], ["note", v332, 1], ["review_round_granted", v335, 1], ["approval", v280, 1]];
-const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v338, 0], ["lesson", v291, 0], ["reason", v339, 0]];
-const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v341, 0], ["task", v246, 0], ["lesson", v342, 0], ["phase", v343, 1], ["role", v249, 0], ["lease_seconds", v344, 1]];
-const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v347, 0], ["task", v246, 0], ["lease_seconds", v348, 0]];
-const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v350, 0], ["task", v246, 0], ["status", v351, 0], ["note", v292, 0], ["result", v352, 0]];
-const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v354, 0], ["task", v246, 0], ["note", v292, 0]];
-const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v356, 0], ["fact", v357, 0], ["lesson", v358, 0], ["data", v359, 0]];
-const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v363, 0], ["out", v364, 0], ["pages", v365, 0], ["lessons", v366, 0]];
-const t46: Field[] = [["title", v371, 0], ["topic", v372, 0]];
-const t47: Field[] = [["phase", v378, 0], ["started_at", v379, 0], ["ended_at", v380, 0], ["duration_ms", v381, 0], ["approved", v383, 0], ["reopened_from", v384, 0]];
-const t48: Field[] = [["lessons", v386, 0], ["by_stage", v387, 0], ["done", v388, 0], ["blocked", v389, 0], ["stale", v390, 0], ["fix_attempts", v391, 0], ["review_rounds", v392, 0], ["verify_runs", v393, 0], ["tasks", v394, 0], ["phase_tasks", v395, 0], ["reopens", v396, 0], ["tests", v397, 0], ["verify_passed", v398, 0], ["verify_pass_rate", v399, 0], ["lessons_reworked", v401, 0], ["rework_rate", v402, 0], ["wall_ms", v403, 0]];
-const t49: Field[] = [["kind", v406, 0], ["lesson", v407, 0], ["at", v408, 0], ["text", v409, 0]];
-const t50: Field[] = [["runs", v426, 0], ["passed", v427, 0], ["failed", v428, 0], ["read_only", v429, 1], ["last_run", v431, 0], ["last_passed", v433, 0], ["last_tests", v435, 0], ["last_at", v436, 0]];
-const t51: Field[] = [["at", v439, 0], ["note", v440, 0], ["via", v441, 0], ["run", v442, 0], ["blocked", v444, 0], ["tests", v445, 0], ["evidence", v446, 0], ["orchestrator_notes", v448, 1]];
-const t52: Field[] = [["at", v453, 0], ["reason", v454, 0], ["by", v455, 0], ["unblocked_at", v456, 0], ["decision", v457, 0]];
-const t53: Field[] = [["at", v461, 0], ["reason", v462, 0], ["cleared_at", v463, 0]];
-const t54: Field[] = [["severity", v481, 0], ["where", v482, 0], ["text", v484, 0]];
-const t55: Field[] = [["at", v473, 0], ["verdict", v474, 0], ["reviewer", v475, 0], ["round", v477, 0], ["findings", v479, 0]];
-const t56: Field[] = [["id", v487, 0], ["role", v488, 0], ["phase", v489, 0], ["status", v490, 0], ["worker_status", v491, 0], ["started_at", v493, 0], ["duration_ms", v494, 0], ["heartbeats", v495, 0], ["lease_until", v496, 0], ["note", v497, 0]];
-const t57: Field[] = [["seq", v503, 0], ["at", v504, 0], ["kind", v505, 0], ["label", v506, 0], ["text", v507, 0], ["details", v508, 0]];
-const t58: Field[] = [["id", v412, 0], ["title", v413, 0], ["module_id", v414, 0], ["module_title", v415, 0], ["dir", v416, 0], ["stage", v417, 0], ["blocked", v418, 0], ["stale", v419, 0], ["fix_attempts", v420, 0], ["fix_budget_resets", v421, 0], ["review_rounds", v422, 0], ["review_rounds_granted", v423, 0], ["reworks", v424, 0], ["verify", v425, 0], ["failures", v437, 0], ["blocks", v451, 0], ["stale_marks", v459, 0], ["registered_at", v464, 0], ["done_at", v465, 0], ["pending_to_done_ms", v466, 0], ["started_at", v467, 1], ["wall_ms", v469, 0], ["tests", v470, 0], ["reviews", v471, 0], ["tasks", v485, 0], ["smooth", v499, 0], ["summary", v500, 0], ["story", v501, 0]];
-const t59: Field[] = [["role", v513, 0], ["count", v514, 0], ["done", v515, 0], ["failed", v516, 0], ["reset", v517, 0], ["running", v518, 0], ["total_ms", v519, 0], ["mean_ms", v520, 0], ["max_ms", v521, 0]];
-const t60: Field[] = [["phase", v525, 0], ["roles", v526, 0], ["count", v527, 0], ["done", v528, 0], ["failed", v529, 0], ["reset", v530, 0], ["running", v531, 0], ["total_ms", v532, 0]];
-const t61: Field[] = [["at", v539, 0], ["lesson", v540, 0], ["data", v541, 0]];
-const t62: Field[] = [["kind", v535, 0], ["count", v536, 0], ["entries", v537, 0]];
-const t63: Field[] = [["at", v546, 0], ["pages", v547, 0], ["lessons", v548, 0]];
-const t64: Field[] = [["schema_version", v368, 0], ["generated_at", v369, 0], ["course", v370, 0], ["phase", v374, 0], ["last_seq", v375, 0], ["phases", v376, 0], ["totals", v385, 0], ["needs_human", v404, 0], ["lessons", v410, 0], ["course_story", v510, 0], ["tasks", v511, 0], ["phase_tasks", v522, 0], ["tasks_by_phase", v523, 0], ["facts", v533, 0], ["site_build", v544, 0]];
+const t9: Field[] = [["path", v119, 0], ["purpose", v120, 2]];
+const t10: Field[] = [["lesson", v104, 0], ["title", v105, 0], ["goal", v106, 0], ["objectives", v107, 2], ["runtime", v110, 1], ["test_command", v111, 1], ["network", v112, 2], ["install_scripts", v114, 2], ["files", v116, 2], ["tests", v122, 2]];
+const t11: Field[] = [["passed", v141, 0], ["failed", v142, 0], ["skipped", v143, 0], ["total", v144, 0]];
+const t12: Field[] = [["schema_version", v126, 0], ["lesson", v127, 0], ["run", v128, 0], ["runtime", v10, 0], ["argv", v129, 0], ["cwd", v130, 0], ["started_at", v131, 0], ["duration_ms", v132, 0], ["exit_code", v133, 0], ["signal", v135, 0], ["timed_out", v137, 0], ["passed", v138, 0], ["tests", v139, 0], ["output_tail", v145, 0], ["output_bytes", v146, 0], ["output_truncated", v147, 0], ["code_hash", v148, 0], ["sandbox", v149, 1], ["cause", v151, 0]];
+const t13: Field[] = [["term", v154, 0], ["slug", v155, 1], ["definition", v157, 0], ["aliases", v158, 2], ["lessons", v161, 2]];
+const t14: Field[] = [["severity", v173, 0], ["where", v174, 1], ["text", v176, 0]];
+const t15: Field[] = [["lesson", v164, 0], ["verdict", v165, 0], ["reviewer", v166, 1], ["round", v168, 1], ["findings", v170, 2]];
+const t16: Field[] = [["lesson", v179, 0], ["status", v180, 0], ["stage", v181, 0], ["artifacts", v182, 2], ["notes", v185, 1]];
+const t17: Field[] = [["phase", v188, 0], ["status", v180, 0], ["artifacts", v182, 2], ["notes", v185, 1]];
+const t18: Field[] = [["phase", v197, 0], ["entered_at", v67, 0], ["seq", v198, 0]];
+const t19: Field[] = [["reason", v212, 0], ["by", v213, 0], ["at", v67, 0]];
+const t20: Field[] = [["reason", v216, 0], ["at", v67, 0]];
+const t21: Field[] = [["from", v225, 0], ["to", v226, 0], ["note", v227, 0], ["at", v67, 0]];
+const t22: Field[] = [["code_hash", v230, 0], ["at", v67, 0], ["run", v231, 0]];
+const t23: Field[] = [["run", v238, 0], ["code_hash", v240, 0], ["note", v241, 1]];
+const t24: Field[] = [["id", v90, 0], ["title", v204, 0], ["slug", v156, 0], ["module_id", v205, 0], ["module_slug", v206, 0], ["module_title", v207, 0], ["dir", v208, 0], ["stage", v209, 0], ["blocked", v210, 0], ["stale", v214, 0], ["fix_attempts_used", v217, 0], ["fix_budget_resets", v218, 0], ["review_rounds_used", v219, 0], ["review_rounds_granted", v220, 1], ["rework", v222, 1], ["verified", v228, 0], ["last_failure", v233, 0], ["last_verify_failure", v235, 1], ["done_at", v243, 1], ["updated_at", v244, 0]];
+const t25: Field[] = [["id", v248, 0], ["lesson", v249, 0], ["phase", v250, 1], ["role", v251, 0], ["status", v252, 0], ["started_at", v253, 0], ["finished_at", v254, 0], ["note", v255, 0], ["result", v257, 0], ["lease_expires_at", v258, 1], ["heartbeat_at", v259, 1]];
+const t26: Field[] = [["at", v67, 0], ["seq", v263, 0], ["out", v264, 0], ["pages", v265, 0], ["lessons", v266, 0]];
+const t27: Field[] = [["schema_version", v190, 0], ["title", v191, 0], ["topic", v192, 0], ["created_at", v67, 0], ["phase", v194, 0], ["phase_history", v195, 0], ["last_seq", v199, 0], ["log_bytes", v200, 0], ["lesson_order", v201, 0], ["lessons", v202, 0], ["tasks", v245, 0], ["task_counter", v260, 0], ["last_site_build", v261, 0]];
+const t28: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v275, 0], ["title", v276, 0], ["topic", v277, 0]];
+const t29: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v280, 0], ["from", v197, 0], ["to", v197, 0], ["approved", v281, 0], ["approval", v282, 1]];
+const t30: Field[] = [["id", v90, 0], ["title", v288, 0], ["slug", v156, 0], ["module_id", v83, 0], ["module_slug", v156, 0], ["module_title", v289, 0], ["dir", v184, 0]];
+const t31: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v285, 0], ["lessons", v286, 0], ["removed", v290, 0], ["approval", v282, 1]];
+const t32: Field[] = [["verdict", v165, 0], ["reviewer", v166, 1], ["round", v168, 1], ["findings", v170, 2]];
+const t33: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v292, 0], ["lesson", v293, 0], ["from", v209, 0], ["to", v209, 0], ["note", v294, 0], ["review_round_used", v296, 0], ["review", v297, 1], ["reopened", v299, 1], ["drifted", v300, 1], ["approval", v282, 1]];
+const t34: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v303, 0], ["lesson", v293, 0], ["code_hash", v304, 0], ["run", v305, 0], ["tests", v307, 1]];
+const t35: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v310, 0], ["lesson", v293, 0], ["note", v311, 0], ["fix_attempts_used", v312, 0], ["blocked", v313, 0], ["via", v314, 0], ["run", v315, 0], ["tests", v307, 1], ["evidence", v317, 1], ["code_hash", v320, 1]];
+const t36: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v324, 0], ["lesson", v293, 0], ["note", v325, 0], ["run", v326, 0]];
+const t37: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v329, 0], ["lesson", v293, 0], ["reason", v330, 0]];
+const t38: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v332, 0], ["lesson", v293, 0], ["fix_budget_reset", v333, 0], ["note", v334, 1], ["review_round_granted", v337, 1], ["approval", v282, 1]];
+const t39: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v340, 0], ["lesson", v293, 0], ["reason", v341, 0]];
+const t40: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v343, 0], ["task", v248, 0], ["lesson", v344, 0], ["phase", v345, 1], ["role", v251, 0], ["lease_seconds", v346, 1]];
+const t41: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v349, 0], ["task", v248, 0], ["lease_seconds", v350, 0]];
+const t42: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v352, 0], ["task", v248, 0], ["status", v353, 0], ["note", v294, 0], ["result", v354, 0]];
+const t43: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v356, 0], ["task", v248, 0], ["note", v294, 0]];
+const t44: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v358, 0], ["fact", v359, 0], ["lesson", v360, 0], ["data", v361, 0]];
+const t45: Field[] = [["seq", v269, 0], ["ts", v270, 0], ["pid", v271, 1], ["command", v273, 1], ["kind", v365, 0], ["out", v366, 0], ["pages", v367, 0], ["lessons", v368, 0]];
+const t46: Field[] = [["title", v373, 0], ["topic", v374, 0]];
+const t47: Field[] = [["phase", v380, 0], ["started_at", v381, 0], ["ended_at", v382, 0], ["duration_ms", v383, 0], ["approved", v385, 0], ["reopened_from", v386, 0]];
+const t48: Field[] = [["lessons", v388, 0], ["by_stage", v389, 0], ["done", v390, 0], ["blocked", v391, 0], ["stale", v392, 0], ["fix_attempts", v393, 0], ["review_rounds", v394, 0], ["verify_runs", v395, 0], ["tasks", v396, 0], ["phase_tasks", v397, 0], ["reopens", v398, 0], ["tests", v399, 0], ["verify_passed", v400, 0], ["verify_pass_rate", v401, 0], ["lessons_reworked", v403, 0], ["rework_rate", v404, 0], ["wall_ms", v405, 0]];
+const t49: Field[] = [["kind", v408, 0], ["lesson", v409, 0], ["at", v410, 0], ["text", v411, 0]];
+const t50: Field[] = [["runs", v428, 0], ["passed", v429, 0], ["failed", v430, 0], ["read_only", v431, 1], ["last_run", v433, 0], ["last_passed", v435, 0], ["last_tests", v437, 0], ["last_at", v438, 0]];
+const t51: Field[] = [["at", v441, 0], ["note", v442, 0], ["via", v443, 0], ["run", v444, 0], ["blocked", v446, 0], ["tests", v447, 0], ["evidence", v448, 0], ["orchestrator_notes", v450, 1]];
+const t52: Field[] = [["at", v455, 0], ["reason", v456, 0], ["by", v457, 0], ["unblocked_at", v458, 0], ["decision", v459, 0]];
+const t53: Field[] = [["at", v463, 0], ["reason", v464, 0], ["cleared_at", v465, 0]];
+const t54: Field[] = [["severity", v483, 0], ["where", v484, 0], ["text", v486, 0]];
+const t55: Field[] = [["at", v475, 0], ["verdict", v476, 0], ["reviewer", v477, 0], ["round", v479, 0], ["findings", v481, 0]];
+const t56: Field[] = [["id", v489, 0], ["role", v490, 0], ["phase", v491, 0], ["status", v492, 0], ["worker_status", v493, 0], ["started_at", v495, 0], ["duration_ms", v496, 0], ["heartbeats", v497, 0], ["lease_until", v498, 0], ["note", v499, 0]];
+const t57: Field[] = [["seq", v505, 0], ["at", v506, 0], ["kind", v507, 0], ["label", v508, 0], ["text", v509, 0], ["details", v510, 0]];
+const t58: Field[] = [["id", v414, 0], ["title", v415, 0], ["module_id", v416, 0], ["module_title", v417, 0], ["dir", v418, 0], ["stage", v419, 0], ["blocked", v420, 0], ["stale", v421, 0], ["fix_attempts", v422, 0], ["fix_budget_resets", v423, 0], ["review_rounds", v424, 0], ["review_rounds_granted", v425, 0], ["reworks", v426, 0], ["verify", v427, 0], ["failures", v439, 0], ["blocks", v453, 0], ["stale_marks", v461, 0], ["registered_at", v466, 0], ["done_at", v467, 0], ["pending_to_done_ms", v468, 0], ["started_at", v469, 1], ["wall_ms", v471, 0], ["tests", v472, 0], ["reviews", v473, 0], ["tasks", v487, 0], ["smooth", v501, 0], ["summary", v502, 0], ["story", v503, 0]];
+const t59: Field[] = [["role", v515, 0], ["count", v516, 0], ["done", v517, 0], ["failed", v518, 0], ["reset", v519, 0], ["running", v520, 0], ["total_ms", v521, 0], ["mean_ms", v522, 0], ["max_ms", v523, 0]];
+const t60: Field[] = [["phase", v527, 0], ["roles", v528, 0], ["count", v529, 0], ["done", v530, 0], ["failed", v531, 0], ["reset", v532, 0], ["running", v533, 0], ["total_ms", v534, 0]];
+const t61: Field[] = [["at", v541, 0], ["lesson", v542, 0], ["data", v543, 0]];
+const t62: Field[] = [["kind", v537, 0], ["count", v538, 0], ["entries", v539, 0]];
+const t63: Field[] = [["at", v548, 0], ["pages", v549, 0], ["lessons", v550, 0]];
+const t64: Field[] = [["schema_version", v370, 0], ["generated_at", v371, 0], ["course", v372, 0], ["phase", v376, 0], ["last_seq", v377, 0], ["phases", v378, 0], ["totals", v387, 0], ["needs_human", v406, 0], ["lessons", v412, 0], ["course_story", v512, 0], ["tasks", v513, 0], ["phase_tasks", v524, 0], ["tasks_by_phase", v525, 0], ["facts", v535, 0], ["site_build", v546, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
@@ -1382,14 +1386,14 @@ export const VALIDATORS = {
   TopicSchema: v68,
   CurriculumSchema: v75,
   LessonSpecSchema: v103,
-  RunResultSchema: v123,
-  GlossaryEntrySchema: v151,
-  ReviewSchema: v161,
-  WorkerStatusSchema: v175,
-  StateSchema: v187,
-  EventSchema: v265,
-  TaskSchema: v245,
-  ReportSchema: v367,
-  RoleSchema: v249,
+  RunResultSchema: v125,
+  GlossaryEntrySchema: v153,
+  ReviewSchema: v163,
+  WorkerStatusSchema: v177,
+  StateSchema: v189,
+  EventSchema: v267,
+  TaskSchema: v247,
+  ReportSchema: v369,
+  RoleSchema: v251,
   LessonIdSchema: v90,
 };

@@ -2,11 +2,13 @@
 // it by `verify.sandbox`, and the bwrap options (what is hidden, read-only, writable). docs/verify.md
 // says what it protects against. Used by verify-lesson.ts; run-tests.ts runs the argv.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SANDBOX_MODES, type SandboxMode } from '../../content-schemas/index.ts';
 import { ARTIFACTS } from '../course/course.ts';
 import { isInside } from '../course/inside.ts';
 import { refuse } from '../course/errors.ts';
+import { APPARMOR_SYSCTL, diagnoseBwrapFailure } from './bwrap-diagnosis.ts';
 import type { ChildEnv } from './child-env.ts';
 
 /** Names the bwrap program to use instead of the first `bwrap` on PATH (tests point it at a missing file). */
@@ -33,7 +35,15 @@ const ISOLATION = [
   'ALL',
 ];
 
-export type Availability = { usable: true } | { usable: false; reason: string };
+/** Why bwrap cannot run (its message, and what stops it when known) and the fixes, one hint each. */
+export type Availability = { usable: true } | { usable: false; reason: string; fixes?: readonly string[] };
+
+/** The bwrap to run lesson steps with (null: unsandboxed), and why `auto` runs without it. */
+export interface SandboxChoice {
+  bwrap: string | null;
+  /** Set when `auto` falls back to no sandbox: a warning line and its hints. */
+  fallback: { message: string; hints: readonly string[] } | null;
+}
 
 export interface SandboxLayout {
   /** The only folder the tests may write: the lesson folder, whatever the runtime. */
@@ -82,9 +92,26 @@ export function probeBwrap(bwrap: string): Availability {
         ? { usable: false, reason: `${bwrap}: ${error.message}` }
         : result.status === 0
           ? { usable: true }
-          : { usable: false, reason: firstLine.trim() };
+          : unusable(firstLine.trim(), result.stderr ?? '');
   probed.set(bwrap, availability);
   return availability;
+}
+
+/** A failed probe: bwrap's first line, with the cause and fixes when its message is one bwrap-diagnosis.ts knows. */
+function unusable(firstLine: string, stderr: string): Availability {
+  const diagnosis = diagnoseBwrapFailure(stderr, restrictedUserns());
+  return diagnosis === null
+    ? { usable: false, reason: firstLine }
+    : { usable: false, reason: `${firstLine}: ${diagnosis.cause}`, fixes: diagnosis.fixes };
+}
+
+/** /proc/sys/kernel/apparmor_restrict_unprivileged_userns ("1" on Ubuntu 23.10+), or null where it does not exist. */
+function restrictedUserns(): string | null {
+  try {
+    return readFileSync(`/proc/sys/${APPARMOR_SYSCTL.replaceAll('.', '/')}`, 'utf8');
+  } catch {
+    return null; // no such setting (not Ubuntu, or no AppArmor): the message alone decides
+  }
 }
 
 /**
@@ -97,24 +124,46 @@ export function chooseSandbox(
   isExecutable: (file: string) => boolean,
   probe = probeBwrap,
 ): string | null {
+  return sandboxChoice(configured, env, isExecutable, probe).bwrap;
+}
+
+/** chooseSandbox(), with the reason when `auto` falls back to no sandbox (the caller warns: falling back silently hides a missing protection). */
+export function sandboxChoice(
+  configured: SandboxMode,
+  env: NodeJS.ProcessEnv,
+  isExecutable: (file: string) => boolean,
+  probe = probeBwrap,
+): SandboxChoice {
   // $CODELABGEN_SANDBOX overrides verify.sandbox for one machine (CI sets required: docs/verify.md).
   const override = env.CODELABGEN_SANDBOX;
   if (override !== undefined && override !== '' && !(SANDBOX_MODES as readonly string[]).includes(override))
     refuse(`CODELABGEN_SANDBOX=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
   const mode = override ? (override as SandboxMode) : configured;
-  const setting = override ? `CODELABGEN_SANDBOX is "required"` : `verify.sandbox is "required" in ${ARTIFACTS.config}`;
-  if (mode === 'off') return null;
+  const setting = override ? `CODELABGEN_SANDBOX is "${mode}"` : `verify.sandbox is "${mode}" in ${ARTIFACTS.config}`;
+  if (mode === 'off') return { bwrap: null, fallback: null };
   const bwrap = findBwrap(env, isExecutable);
   const availability: Availability = bwrap === null ? { usable: false, reason: 'bwrap is not on PATH' } : probe(bwrap);
-  if (availability.usable) return bwrap;
+  if (availability.usable) return { bwrap, fallback: null };
+  const fixes = availability.fixes ?? [
+    'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+  ];
   if (mode === 'required') {
     refuse(
-      `${setting} but bubblewrap cannot run here (${availability.reason}); install bubblewrap or change ${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
-      'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+      `${setting} but bubblewrap cannot run here (${availability.reason}); ${availability.fixes ? 'let it create its namespace' : 'install bubblewrap'} or change ${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
+      ...fixes,
       `or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in ${ARTIFACTS.config}`,
     );
   }
-  return null;
+  return {
+    bwrap: null,
+    fallback: {
+      message: `${setting} and bubblewrap cannot run here (${availability.reason}): lesson tests run WITHOUT the sandbox (no isolation of files, network or processes)`,
+      hints: [
+        ...fixes,
+        `set verify.sandbox: required to refuse instead, or off to run unsandboxed without this warning`,
+      ],
+    },
+  };
 }
 
 /** bwrap's options, up to and including `--`: the command's argv follows. */
