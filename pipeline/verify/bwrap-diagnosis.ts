@@ -20,7 +20,7 @@ const NAMESPACE_DENIED = [
   /Creating new namespace failed: Operation not permitted/i,
   /unshare failed: Operation not permitted/i,
 ];
-const NAMESPACE_LIMIT = /nesting depth or \/proc\/sys\/user\/max_\w+_namespaces exceeded|No space left on device/i;
+const NAMESPACE_LIMIT = /nesting depth or \/proc\/sys\/user\/max_\S+_namespaces exceeded|No space left on device/i;
 
 /**
  * The diagnosis of a failed probe from bwrap's stderr, or null when it is not one this knows.
