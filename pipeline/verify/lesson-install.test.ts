@@ -150,3 +150,53 @@ test('without the sandbox the install step keeps the limits: no file past max_wr
     host.server.close();
   }
 });
+
+test(
+  'a lesson whose lock file needs a download has no network unless the spec asks: npm ci fails, and the cause says so',
+  needsBwrap,
+  async () => {
+    const lock = {
+      name: 'needs-download',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: {
+        '': { name: 'needs-download', version: '1.0.0', dependencies: { 'left-pad': '1.3.0' } },
+        'node_modules/left-pad': {
+          version: '1.3.0',
+          integrity: 'sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQGinBN9yTQT3bFlCBy/aVx2HrNcqQGsdot8ghrjyrvMCoEA==',
+        },
+      },
+    };
+    const made = await courseWithLessons(
+      [
+        {
+          id: '1.1',
+          files: {
+            'package.json': JSON.stringify({
+              name: 'needs-download',
+              version: '1.0.0',
+              scripts: { test: 'node --test' },
+              dependencies: { 'left-pad': '1.3.0' },
+            }),
+            'package-lock.json': JSON.stringify(lock),
+            '.npmrc': 'fetch-retries=0\nfetch-timeout=10000\n', // fail at once rather than retry for a minute
+            'a.test.mjs': "import test from 'node:test';\ntest('passes', () => {});\n",
+          },
+          spec: 'lesson: "1.1"\ntitle: T\ngoal: G\n',
+        },
+      ],
+      'verify:\n  sandbox: required\n',
+    );
+    scratch.push(path.dirname(made.root));
+    const result = await verify(made);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    const run = JSON.parse(result.stdout) as Record<string, any>;
+    assert.deepEqual(run.argv, ['npm', 'ci', '--no-audit', '--no-fund', '--ignore-scripts']);
+    assert.match(
+      run.cause,
+      /^npm ci failed: .* \(the lesson has no network: set network: true in its spec if npm ci must download dependencies\)$/,
+    );
+    assert.equal(existsSync(path.join(made.root, registeredLesson('1.1').dir, 'node_modules/left-pad')), false);
+  },
+);
