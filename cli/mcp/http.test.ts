@@ -19,7 +19,12 @@ async function connect(url: string) {
   });
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: async (input, init) => {
-      const response = await fetch(input, init);
+      const response = await fetch(input, init).catch((error: { cause?: { code?: string } }) => {
+        // Under load a request can take a kept-alive connection the server has just closed (its
+        // keep-alive is 1 s): the request never reached it, so it is sent once more.
+        if (error.cause?.code !== 'ECONNRESET') throw error;
+        return fetch(input, init);
+      });
       if (init?.method === 'GET' && response.ok) streamOpened();
       return response;
     },
