@@ -9,6 +9,7 @@ import { ARTIFACTS, type Course } from '../course/course.ts';
 import { refuse, RefusalError } from '../course/errors.ts';
 import { resolveProgram, type ChildEnv } from './child-env.ts';
 import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
+import type { NetworkPrograms } from './sandbox-network.ts';
 import { sandboxArgv, sandboxEnv, sandboxLayout, type FileProbes } from './sandbox.ts';
 
 /** What every step of one lesson's verification shares: where it may write, what it may reach, its limits. */
@@ -59,7 +60,10 @@ export async function runLessonStep(box: LessonBox, step: LessonStep): Promise<R
     refuse(`lesson ${box.id}: cannot run "${name}": not found or not executable`);
   // prlimit execs bwrap (or the program) in its own place: the process tree and the kills stay the same.
   const prlimit = resolveProgram('prlimit', step.env, box.files.isExecutable, [box.dir]);
-  const sandbox = box.bwrap === null ? null : { bwrap: box.bwrap, options: sandboxOptions(box, step, program) };
+  const sandbox =
+    box.bwrap === null
+      ? null
+      : { bwrap: box.bwrap, options: sandboxOptions(box, step, program), network: networkPrograms(box, step) };
   const env = sandbox ? sandboxEnv(step.env) : { ...step.env };
   // uv's environment goes into the lesson folder, the only writable one (a workspace above it is read-only).
   if (sandbox && step.runtime === 'python-uv' && step.cwd !== box.dir)
@@ -87,6 +91,24 @@ export async function runLessonStep(box: LessonBox, step: LessonStep): Promise<R
       );
     throw error;
   }
+}
+
+/**
+ * unshare and slirp4netns when the lesson asked for the network (null otherwise): the sandbox then
+ * reaches the internet but never the host's loopback. Without them a networked lesson is refused,
+ * not given the host's network.
+ */
+function networkPrograms(box: LessonBox, step: LessonStep): NetworkPrograms | null {
+  if (!box.network) return null;
+  const find = (name: string) => resolveProgram(name, step.env, box.files.isExecutable, [box.dir]);
+  const [unshare, slirp] = [find('unshare'), find('slirp4netns')];
+  if (unshare === null || slirp === null)
+    refuse(
+      `lesson ${box.id}: network: true needs ${slirp === null ? 'slirp4netns' : 'unshare (util-linux)'}, which give the sandbox the internet but not this machine's loopback; it is not on PATH`,
+      'install it: apt-get install slirp4netns (Debian, Ubuntu), dnf install slirp4netns (Fedora)',
+      `or remove network: true from ${ARTIFACTS.lessonSpec(box.id)} (the lesson then has no network)`,
+    );
+  return { unshare, slirp };
 }
 
 /** A cancelled run records nothing: no run result, no verdict (its tests were killed, not failed). */

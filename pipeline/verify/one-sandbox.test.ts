@@ -14,6 +14,8 @@ const SHIPPED = ['content-schemas', 'pipeline', 'cli', 'site'];
 const MAY_SPAWN: Record<string, string> = {
   'pipeline/verify/run-tests.ts': 'the process runner of lesson steps; only runLessonStep() calls it (checked below)',
   'pipeline/verify/sandbox.ts': 'probes bwrap itself with /bin/true, once per process',
+  'pipeline/verify/sandbox-network.ts':
+    "starts slirp4netns, the network of a sandbox with network: true (the machine's program)",
   'pipeline/read/git-history.ts': 'git rev-parse in the course (a fixed argv, the machine’s git)',
   'site/lib/lessons.ts': 'git log for a lesson’s last change (a fixed argv, the machine’s git)',
   'pipeline/site/worker-fork.ts': "forks codelabgen's own Astro build worker",

@@ -10,6 +10,7 @@ import { isInside } from '../course/inside.ts';
 import { refuse } from '../course/errors.ts';
 import { APPARMOR_SYSCTL, diagnoseBwrapFailure } from './bwrap-diagnosis.ts';
 import type { ChildEnv } from './child-env.ts';
+import { NETWORK_BLOCK_FD, RESOLV_CONF_FD } from './sandbox-network.ts';
 
 /** Names the bwrap program to use instead of the first `bwrap` on PATH (tests point it at a missing file). */
 export const BWRAP_VARIABLE = 'CODELABGEN_BWRAP';
@@ -58,7 +59,10 @@ export interface SandboxLayout {
   rehidden: string[];
   /** Folders inside the writable one bound back read-only over it: the lesson's `docs/`. */
   protectedInWritable: string[];
+  /** Whether slirp4netns connects the sandbox's network namespace (network: true). */
   network: boolean;
+  /** With network: where /etc/resolv.conf leads (its real path), which the sandbox's own DNS setting goes over. */
+  resolvConf?: string | null;
 }
 
 /** `CODELABGEN_BWRAP` when set, else the first executable `bwrap` on PATH, else null. */
@@ -170,6 +174,7 @@ export function sandboxChoice(
 export function sandboxArgv(layout: SandboxLayout): string[] {
   const hidden = outermost(layout.hidden.filter((dir) => !isInside(dir, '/tmp')));
   const readOnly = outermost(layout.readOnly.filter((dir) => !isInside(dir, layout.writable)));
+  // With network, the sandbox shares the network namespace `unshare --net` made for it, which slirp4netns connects (sandbox-network.ts).
   const argv = [...ISOLATION, ...(layout.network ? ['--share-net'] : []), '--ro-bind', '/', '/'];
   for (const dir of hidden) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
   // bwrap's /dev and /dev/shm are tmpfs of half the RAM: /dev read-only, /dev/shm capped like /tmp.
@@ -182,6 +187,11 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
   }
   argv.push('--bind', layout.writable, layout.writable);
   for (const dir of layout.protectedInWritable) argv.push('--ro-bind', dir, dir);
+  if (layout.network) {
+    // DNS through slirp4netns's forwarder, and the command waits until the network is up.
+    argv.push('--ro-bind-data', String(RESOLV_CONF_FD), layout.resolvConf ?? '/etc/resolv.conf');
+    argv.push('--block-fd', String(NETWORK_BLOCK_FD));
+  }
   argv.push('--dir', SANDBOX_HOME, '--chdir', layout.cwd, '--json-status-fd', '3', '--');
   return argv;
 }
@@ -244,7 +254,7 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
     path.join(courseRoot, 'node_modules'),
     ...input.prerequisiteDirs.map(real),
   ];
-  // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
+  // With systemd-resolved, /etc/resolv.conf links into /run: its folder is bound back so the sandbox's own resolv.conf can go over it.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
   return {
@@ -260,6 +270,7 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
     rehidden: [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory),
     protectedInWritable: fs.isDirectory(docs) && fs.realPath(docs) === docs ? [docs] : [],
     network: input.network,
+    resolvConf,
   };
 }
 
