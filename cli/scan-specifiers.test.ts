@@ -19,10 +19,11 @@ const LOADER_SITES: Record<string, string> = {
   'pipeline/site/mdx-docs.ts': "createRequire(..)('satteri'): a package name written in the code",
   'pipeline/site/diagram-parse.ts':
     "spawnSync of the parser's own entry in the package (process.execPath); the diagrams go as JSON on stdin, never as arguments",
+  'pipeline/verify/sandbox-network.ts':
+    "spawns slirp4netns (the machine's program) for a sandbox with network: true, its argv fixed but the sandbox's pid",
   'pipeline/site/worker-fork.ts': "fork() of the build worker's own entry in the package",
   'pipeline/verify/run-tests.ts':
     "spawn(program, args): the lesson's test command from its spec and config, run as an argv (no shell) in the sandbox (docs/verify.md)",
-  'pipeline/verify/runtime.ts': "spawnSync of a runtime's probe (node, uv, python): the program named in the code",
   'pipeline/verify/sandbox.ts': 'spawnSync(bwrap) probing the sandbox: the bwrap found on PATH, fixed arguments',
   'site/collections.ts':
     'astro:assets image(): each src is a staged copy <cache>/codelabgen-doc-images/<sha256>/<name>.<ext> (pipeline/site/doc-images.ts), never a course path',

@@ -30,7 +30,7 @@ const c_c668a42f = new Set<string>(["title","summary","audience","modules"]);
 const c_a46e3bb0 = new Set<string>(["id","slug","title","summary","lessons"]);
 const c_c80627c6 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
 const c_087760a7 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c_d25f029b = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
+const c_2fb6766f = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","install_scripts","files","tests"]);
 const c_7ae230b6 = new Set<string>(["path","purpose"]);
 const c_35899d0e = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
 const c_fec13588 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
@@ -393,8 +393,8 @@ function v_ac852541(v: any): any {
 function v_45099641(v: any): any {
   return v === undefined ? JSON.parse("[]") : v_ac852541(v);
 }
-function v_4a46d3e7(v: any): any {
-  return obj(v, c_d25f029b, t_a34502f8);
+function v_82fcb492(v: any): any {
+  return obj(v, c_2fb6766f, t_62476858);
 }
 function v_d5d51c2e(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
@@ -969,7 +969,7 @@ const t_da0217f4: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["t
 const t_e3243350: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["lessons", v_59923ca6, 0]];
 const t_54c69011: Field[] = [["title", v_50d588f5, 0], ["summary", v_c8f52e8c, 2], ["audience", v_ed29e961, 2], ["modules", v_8fe436a6, 0]];
 const t_09737fc6: Field[] = [["path", v_51f66994, 0], ["purpose", v_bf9c8543, 2]];
-const t_a34502f8: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
+const t_62476858: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["install_scripts", v_accf7a9e, 2], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
 const t_40898e4c: Field[] = [["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["skipped", v_6342dea8, 0], ["total", v_6342dea8, 0]];
 const t_cd402cf9: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_5b9ddf67, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
 const t_d2bc1b6f: Field[] = [["term", v_c87c0743, 0], ["slug", v_198a2ccf, 1], ["definition", v_9ac2914d, 0], ["aliases", v_f5483396, 2], ["lessons", v_c0ff023d, 2]];
@@ -1031,7 +1031,7 @@ export const VALIDATORS = {
   SourceSchema: v_90ccca53,
   TopicSchema: v_ccae7fbc,
   CurriculumSchema: v_5ab1a631,
-  LessonSpecSchema: v_4a46d3e7,
+  LessonSpecSchema: v_82fcb492,
   RunResultSchema: v_5d90c09a,
   GlossaryEntrySchema: v_945d0097,
   ReviewSchema: v_e48ea2c6,

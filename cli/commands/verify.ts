@@ -58,7 +58,13 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   const updateState = ctx.flag('update-state');
   if (updateState) requireAtCode(state, id);
   ctx.progress?.({ done: 0, total: 1, message: `lesson ${id}: running its tests`, updatesPerUnit: 2 });
-  const result = await verifyLesson(course, state, id, { config, timeoutSeconds, env: ctx.env, signal: ctx.signal });
+  const result = await verifyLesson(course, state, id, {
+    config,
+    timeoutSeconds,
+    env: ctx.env,
+    signal: ctx.signal,
+    onWarning: sandboxWarning(ctx),
+  });
   ctx.progress?.({
     done: 1,
     total: 1,
@@ -81,6 +87,14 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   else printRun(ctx, result, verdict);
   if (result.passed) return EXIT.ok;
   throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`, { quiet: ctx.flag('json') });
+}
+
+/** Prints why verify runs without the sandbox (verify.sandbox: auto without a usable bwrap), on stderr. */
+function sandboxWarning(ctx: Context): (message: string, hints: readonly string[]) => void {
+  return (message, hints) => {
+    ctx.out.warn(`warning: ${message}`);
+    for (const hint of hints) ctx.out.warn(`hint: ${hint}`);
+  };
 }
 
 function printRun(ctx: Context, result: RunResult, verdict: string | null): void {
@@ -142,6 +156,7 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
     commandLine: ctx.commandLine,
     shard,
     onProgress: progress.update,
+    onWarning: sandboxWarning(ctx),
   });
   progress.stop();
   if (ctx.signal?.aborted)

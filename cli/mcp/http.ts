@@ -1,14 +1,16 @@
 // `codelabgen mcp --http [HOST:]PORT`: the same server over Streamable HTTP (the SDK's transport),
-// one MCP session per client, several at once, on one endpoint /mcp. A request is checked before the
-// SDK sees it: its Host and Origin must name this machine's loopback or the bound host
-// (DNS-rebinding protection), and when $CODELABGEN_MCP_TOKEN is set it must carry
-// `Authorization: Bearer <token>`. Calls of every session go through the same command modules and
-// store as stdio's, so they lock and log as any CLI writer does. A client whose connection drops
-// while a call runs (a killed host sends no DELETE) and that does not come back within a grace
-// period has its call cancelled, as a client that goes away over stdio has.
+// one MCP session per client, several at once, on one endpoint /mcp. It fails closed: an address
+// other than loopback is served only with $CODELABGEN_MCP_TOKEN set. A request is checked before the
+// SDK sees it: its Host and Origin must name the bound address (loopback names only for a loopback
+// bind; DNS-rebinding protection), and with a token it must carry `Authorization: Bearer <token>`.
+// Calls of every session go through the same command modules and store as stdio's, so they lock and
+// log as any CLI writer does. A client whose connection drops while a call runs (a killed host sends
+// no DELETE) and that does not come back within a grace period has its call cancelled, as a client
+// that goes away over stdio has; a session idle past SESSION_IDLE_MS with no request open is closed.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -25,6 +27,11 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
  * server gave it; any request of its session within this time keeps the calls running.
  */
 export const DROP_GRACE_MS = 5000;
+/**
+ * A session with no request open and none for this long is abandoned (its client went away without
+ * DELETE) and is closed, its memory freed (ms). A live client keeps its event stream (GET) open.
+ */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
 
 export interface Listen {
   host: string;
@@ -38,6 +45,45 @@ export function parseListen(text: string): Listen {
   if (!match || port > 65535)
     refuse(`--http "${printable(text)}": expected [HOST:]PORT, e.g. 8808 or 127.0.0.1:8808 (PORT 0: any free port)`);
   return { host: match[1] ?? '127.0.0.1', port };
+}
+
+/** Whether HOST (as --http gives it) is a loopback address or `localhost`: only these are served without a token. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** Refuses to serve an address other than loopback without a bearer token: a service reachable from elsewhere fails closed. */
+export function requireTokenOffLoopback(listen: Listen, token: string | undefined): void {
+  if (token !== undefined || isLoopbackHost(listen.host)) return;
+  refuse(
+    `--http ${printable(listen.host)}:${listen.port}: serving an address other than loopback needs a bearer token; set CODELABGEN_MCP_TOKEN`,
+    'e.g. CODELABGEN_MCP_TOKEN="$(openssl rand -hex 32)" codelabgen mcp --http ...; clients then send Authorization: Bearer <token>',
+    'or serve this machine only: --http 127.0.0.1:PORT (the host when none is given)',
+  );
+}
+
+const WILDCARDS = ['0.0.0.0', '[::]', '::'];
+
+/**
+ * The names a request's Host and Origin may give: for a loopback bind the loopback names and the
+ * host given; for another address only that address, and for 0.0.0.0 or [::] this machine's own
+ * addresses (not loopback ones) and its host name. Never `localhost` off loopback: a client
+ * elsewhere could claim it.
+ */
+export function allowedHostNames(host: string, machine = machineNames()): Set<string> {
+  const given = host.toLowerCase();
+  if (isLoopbackHost(given)) return new Set([...LOOPBACK, given]);
+  return new Set(WILDCARDS.includes(given) ? machine : [given]);
+}
+
+/** This machine's non-loopback addresses ([IPv6] as Host gives them) and its host name. */
+function machineNames(): string[] {
+  const addresses = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((address) => address !== undefined && !address.internal)
+    .map((address) => (address!.family === 'IPv6' ? `[${address!.address.split('%')[0]}]` : address!.address));
+  return [...addresses, os.hostname().toLowerCase()];
 }
 
 /** The messages of one session's streams, so that a client reconnecting with Last-Event-ID misses none. */
@@ -70,11 +116,17 @@ export interface HttpServerOptions extends Listen {
   retryInterval?: number;
   /** Milliseconds before the calls of a dropped connection are cancelled (default DROP_GRACE_MS). */
   dropGraceMs?: number;
+  /** Milliseconds a session may sit with no request open before it is closed (default SESSION_IDLE_MS). */
+  sessionIdleMs?: number;
+  /** The clock idle sessions are measured with, in ms (tests move it). */
+  clock?: () => number;
 }
 
 export interface HttpServer {
   url: string;
   sessions(): number;
+  /** Closes the sessions idle past the timeout now (a timer does it too); returns how many. */
+  closeIdleSessions(): Promise<number>;
   /** Ends every session (cancelling calls in flight) and stops listening. */
   close(): Promise<void>;
 }
@@ -121,6 +173,10 @@ interface Session {
   closing: AbortController;
   /** Requests the session's client has sent (so a drop can tell whether the client came back). */
   requests: number;
+  /** Its requests whose responses are still open (an event stream counts while it lasts). */
+  open: number;
+  /** When its last request came or its last response closed (ms, the server's clock). */
+  lastActive: number;
 }
 
 /** The ids of the requests (not notifications or responses) in a POST body: one message or a batch. */
@@ -158,10 +214,35 @@ function cancelOnDrop(session: Session, res: http.ServerResponse, ids: Array<str
   });
 }
 
+/** A session is abandoned when none of its requests is open and the last one ended `idleMs` or more ago. */
+export function abandoned(session: Pick<Session, 'open' | 'lastActive'>, now: number, idleMs: number): boolean {
+  return session.open === 0 && now - session.lastActive >= idleMs;
+}
+
 export async function serveHttp(options: HttpServerOptions): Promise<HttpServer> {
-  const allowed = new Set([...LOOPBACK, ...(['0.0.0.0', '[::]', '::'].includes(options.host) ? [] : [options.host])]);
+  requireTokenOffLoopback(options, options.token);
+  const allowed = allowedHostNames(options.host);
   const sessions = new Map<string, Session>();
   const graceMs = options.dropGraceMs ?? DROP_GRACE_MS;
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const now = options.clock ?? Date.now;
+  /** Counts the response open on its session until it closes. */
+  const track = (res: http.ServerResponse, sessionOf: () => Session | undefined) => {
+    const session = sessionOf();
+    if (session) [session.open, session.lastActive] = [session.open + 1, now()];
+    res.once('close', () => {
+      const ended = sessionOf();
+      if (ended) [ended.open, ended.lastActive] = [Math.max(0, ended.open - 1), now()];
+    });
+  };
+  const closeIdleSessions = async (): Promise<number> => {
+    const idle = [...sessions.values()].filter((session) => abandoned(session, now(), idleMs));
+    for (const session of idle) {
+      session.closing.abort();
+      await session.server.close().catch(() => {}); // closes its transport, which drops it from `sessions`
+    }
+    return idle.length;
+  };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const host = hostnameOf(req.headers.host ?? '', false);
@@ -191,6 +272,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
     if (session) {
       session.requests += 1;
+      track(res, () => session);
       if (req.method === 'POST') cancelOnDrop(session, res, requestIds(body), graceMs);
       return session.transport.handleRequest(req, res, body);
     }
@@ -203,7 +285,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       eventStore: memoryEventStore(),
       ...(options.retryInterval !== undefined && { retryInterval: options.retryInterval }),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, closing, requests: 1 });
+        sessions.set(sessionId, { transport, server, closing, requests: 1, open: 1, lastActive: now() });
       },
     });
     transport.onclose = () => {
@@ -213,6 +295,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     };
     const server = options.makeServer(closing.signal);
     await server.connect(transport);
+    // Opened as 1 when the session is made; closing this response counts it down.
+    track(res, () => (transport.sessionId === undefined ? undefined : sessions.get(transport.sessionId)));
     await transport.handleRequest(req, res, body);
   };
 
@@ -231,10 +315,14 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
   });
   const address = listener.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A session lives at most idleMs plus one sweep after its client went away.
+  const sweeper = setInterval(() => void closeIdleSessions(), Math.min(idleMs, 60_000)).unref();
   return {
     url: `http://${shownHost}:${address.port}/mcp`,
     sessions: () => sessions.size,
+    closeIdleSessions,
     close: async () => {
+      clearInterval(sweeper);
       for (const session of [...sessions.values()]) {
         session.closing.abort();
         await session.server.close().catch(() => {});

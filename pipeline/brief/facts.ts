@@ -34,7 +34,7 @@ import { CodelabgenError } from '../course/errors.ts';
 import { getOwn } from '../state/keyed.ts';
 import { failureEvidence } from '../verify/failure-cause.ts';
 import { lastRun } from '../verify/runs.ts';
-import { loadLessonSpec, resolveTestCommand } from '../verify/runtime.ts';
+import { type CommandProbes, loadLessonSpec, MACHINE_PROBES, resolveTestCommand } from '../verify/runtime.ts';
 import type { LessonRole } from './roles.ts';
 
 /** A file of the lesson, relative to its folder, and how many lines it has (null: not text or too large). */
@@ -135,7 +135,7 @@ export async function readLessonFacts(
     spec,
     specProblem,
     runtime: spec?.runtime ?? config.runtime,
-    testCommand: testCommandOf(course, lesson, folder, env),
+    testCommand: await testCommandOf(course, lesson, folder, env),
     codeFiles: files.map((file) => ({ path: file, lines: lineCount(path.join(folder, file)) })),
     docFiles: docFilesOf(folder),
     prerequisites: (entry?.prerequisites ?? []).map((id) => {
@@ -182,14 +182,17 @@ function readSpec(course: Course, id: string): { spec: LessonSpec | null; proble
   }
 }
 
-function testCommandOf(
+/** A brief names the command verify runs; it runs nothing to find it (pytest is taken as importable). */
+const BRIEF_PROBES: CommandProbes = { ...MACHINE_PROBES, hasPytest: async () => true };
+
+async function testCommandOf(
   course: Course,
   lesson: LessonState,
   folder: string,
   env: NodeJS.ProcessEnv,
-): LessonFacts['testCommand'] {
+): Promise<LessonFacts['testCommand']> {
   try {
-    const command = resolveTestCommand(course, lesson, folder, loadConfig(course), env);
+    const command = await resolveTestCommand(course, lesson, folder, loadConfig(course), env, BRIEF_PROBES);
     return { argv: command.argv, cwd: path.relative(course.root, command.cwd) || '.' };
   } catch (error) {
     if (!(error instanceof CodelabgenError)) throw error;

@@ -4,9 +4,18 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { ChildEnv } from './child-env.ts';
 import { OutputTail } from './output-tail.ts';
+import {
+  NETWORK_BLOCK_FD,
+  RESOLV_CONF_FD,
+  SANDBOX_RESOLV_CONF,
+  networkPrefix,
+  startSandboxNetwork,
+  type NetworkPrograms,
+  type SandboxNetwork,
+} from './sandbox-network.ts';
 
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
 /** How long to wait for the pipes to close after the group was killed (a process outside it may hold them). */
@@ -18,8 +27,11 @@ export interface RunRequest {
   env: ChildEnv;
   timeoutMs: number;
   tailBytes?: number;
-  /** Run inside bubblewrap: the bwrap program and its options (ending with `--`). */
-  sandbox?: { bwrap: string; options: readonly string[] } | null;
+  /**
+   * Run inside bubblewrap: the bwrap program and its options (ending with `--`); `network` (unshare
+   * and slirp4netns) when the options give the sandbox a network (`--block-fd`, sandbox-network.ts).
+   */
+  sandbox?: { bwrap: string; options: readonly string[]; network?: NetworkPrograms | null } | null;
   /** A program and options that exec the rest (bwrap or the command) in their own place: `prlimit --fsize=N --`. */
   wrapper?: readonly string[];
   /** Kills the tests when it aborts (an MCP client cancelled the call); the outcome is then a kill. */
@@ -71,22 +83,27 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
   const sandbox = request.sandbox ?? null;
   const [program = '', ...args] = [
     ...(request.wrapper ?? []),
-    ...(sandbox ? [sandbox.bwrap, ...sandbox.options, ...request.argv] : request.argv),
+    ...(sandbox
+      ? [...(sandbox.network ? networkPrefix(sandbox.network) : []), sandbox.bwrap, ...sandbox.options, ...request.argv]
+      : request.argv),
   ];
   const tail = new OutputTail(request.tailBytes ?? DEFAULT_TAIL_BYTES);
   const startedAt = new Date().toISOString();
   const start = performance.now();
   return new Promise((resolve, reject) => {
+    const networked = sandbox?.network ?? null;
     const child = spawn(program, args, {
       cwd: request.cwd,
       env: request.env,
-      stdio: ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore', ...(networked ? (['pipe', 'pipe'] as const) : [])],
       detached: true,
       shell: false,
       windowsHide: true,
     });
     const [stdout, stderr, statusPipe] = [child.stdout!, child.stderr!, child.stdio[3] as Readable | null];
     const status = statusPipe ? new BwrapStatus(statusPipe) : null;
+    let network: SandboxNetwork | null = null;
+    let networkFailure: string | null = null;
     let timedOut = false;
     let ended: { code: number | null; signal: string | null } | null = null;
     let grace: NodeJS.Timeout | undefined;
@@ -101,13 +118,35 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
       timedOut = true;
       killGroup();
     }, request.timeoutMs);
+    if (networked && status) {
+      const pipes = child.stdio as unknown as Writable[];
+      const [block, resolvConf] = [pipes[NETWORK_BLOCK_FD]!, pipes[RESOLV_CONF_FD]!];
+      for (const pipe of [block, resolvConf]) pipe.on('error', () => {}); // bwrap already gone: the ending says why
+      resolvConf.end(SANDBOX_RESOLV_CONF);
+      // Not the sandbox's PID 1 (it moves on into a nested user namespace) but bwrap's own process, which stays in unshare's.
+      status.onChildPid = () => {
+        if (child.pid === undefined) return;
+        network = startSandboxNetwork(
+          networked.slirp,
+          child.pid,
+          () => block.end('1'),
+          (why) => {
+            networkFailure = why;
+            killGroup();
+          },
+        );
+      };
+    }
     const finish = () => {
+      network?.stop();
       clearTimeout(timer);
       clearTimeout(grace);
       running.delete(killGroup);
       request.signal?.removeEventListener('abort', killGroup);
       const result = tail.result();
       let ending = { code: ended?.code ?? null, signal: ended?.signal ?? null };
+      if (networkFailure !== null)
+        return reject(new SandboxError(`slirp4netns could not give the sandbox its network: ${networkFailure}`));
       if (status && !timedOut) {
         if (status.exitCode === undefined) return reject(new SandboxError(sandboxFailure(result.output_tail, ending)));
         ending = exitOf(status.exitCode);
@@ -161,6 +200,8 @@ function killProcess(pid: number): void {
 class BwrapStatus {
   childPid: number | undefined;
   exitCode: number | undefined;
+  /** Called once, when the sandbox's PID 1 is known. */
+  onChildPid: ((pid: number) => void) | undefined;
   #pending = '';
   constructor(stream: Readable) {
     stream.setEncoding('utf8');
@@ -174,7 +215,10 @@ class BwrapStatus {
   #read(line: string): void {
     try {
       const fields = JSON.parse(line) as Record<string, unknown>;
-      if (typeof fields['child-pid'] === 'number') this.childPid = fields['child-pid'];
+      if (typeof fields['child-pid'] === 'number' && this.childPid === undefined) {
+        this.childPid = fields['child-pid'];
+        this.onChildPid?.(this.childPid);
+      }
       if (typeof fields['exit-code'] === 'number') this.exitCode = fields['exit-code'];
     } catch {
       // not a status line (bwrap writes only JSON here): nothing to learn from it

@@ -7,12 +7,12 @@ import type { Config } from '../../content-schemas/index.ts';
 import { ConfigSchema } from '../../content-schemas/index.ts';
 import { RefusalError } from '../course/errors.ts';
 import { courseWithLessons, registeredLesson } from './fixtures.ts';
-import { resolveTestCommand, uvWorkspace, type Probes } from './runtime.ts';
+import { resolveTestCommand, uvWorkspace, type CommandProbes } from './runtime.ts';
 import type { LessonState } from '../../content-schemas/index.ts';
 
 const config = (extra: Partial<Config> = {}): Config => ({ ...ConfigSchema.parse({}), ...extra });
-const probes = (pytest: boolean, executables: string[] = ['python3']): Probes => ({
-  hasPytest: () => pytest,
+const probes = (pytest: boolean, executables: string[] = ['python3']): CommandProbes => ({
+  hasPytest: async () => pytest,
   isExecutable: (file) => executables.includes(path.basename(file)),
 });
 const spec = (id: string, extra: string) => `lesson: "${id}"\ntitle: T\ngoal: G\n${extra}`;
@@ -26,35 +26,60 @@ async function setup(files: Record<string, string> = {}, specYaml?: string) {
 
 test('node: node --test with the running node, in the lesson folder', async () => {
   const { course, lesson, dir } = await setup({ 'a.test.mjs': '' });
-  const command = resolveTestCommand(course, lesson, dir, config(), process.env, probes(false));
+  const command = await resolveTestCommand(course, lesson, dir, config(), process.env, probes(false));
   assert.deepEqual(command.argv, [process.execPath, '--test']);
   assert.equal(command.cwd, dir);
   assert.equal(command.prepare, null);
 });
 
-test('node: npm test when package.json has a test script; npm ci first when locked and not installed', async () => {
+test('node: npm test when package.json has a test script; npm ci --ignore-scripts first when locked and not installed', async () => {
   const { course, lesson, dir } = await setup({ 'package.json': '{"scripts":{"test":"node --test"}}' });
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).argv, ['npm', 'test']);
-  assert.equal(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, null);
+  assert.deepEqual((await resolveTestCommand(course, lesson, dir, config(), process.env, probes(false))).argv, [
+    'npm',
+    'test',
+  ]);
+  assert.equal((await resolveTestCommand(course, lesson, dir, config(), process.env, probes(false))).prepare, null);
   writeFileSync(path.join(dir, 'package-lock.json'), '{}');
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, [
+  assert.deepEqual((await resolveTestCommand(course, lesson, dir, config(), process.env, probes(false))).prepare, [
+    'npm',
+    'ci',
+    '--no-audit',
+    '--no-fund',
+    '--ignore-scripts',
+  ]);
+  mkdirSync(path.join(dir, 'node_modules'));
+  assert.equal((await resolveTestCommand(course, lesson, dir, config(), process.env, probes(false))).prepare, null);
+});
+
+test('node: npm ci runs install scripts only when the spec says install_scripts: true', async () => {
+  const manifest = { 'package.json': '{"scripts":{"test":"node --test"}}', 'package-lock.json': '{}' };
+  const { course, lesson, dir } = await setup(manifest, spec('1.1', 'install_scripts: true\n'));
+  assert.deepEqual((await resolveTestCommand(course, lesson, dir, config(), process.env, probes(false))).prepare, [
     'npm',
     'ci',
     '--no-audit',
     '--no-fund',
   ]);
-  mkdirSync(path.join(dir, 'node_modules'));
-  assert.equal(resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)).prepare, null);
+  const off = await setup(manifest, spec('1.1', 'install_scripts: false\n'));
+  assert.equal(
+    (await resolveTestCommand(off.course, off.lesson, off.dir, config(), process.env, probes(false))).prepare?.at(-1),
+    '--ignore-scripts',
+  );
+  const wrong = await setup(manifest, spec('1.1', 'install_scripts: "yes"\n'));
+  await assert.rejects(
+    () => resolveTestCommand(wrong.course, wrong.lesson, wrong.dir, config(), process.env, probes(false)),
+    /\.codelabgen\/lessons\/1\.1\/spec\.yaml: install_scripts: /,
+  );
 });
 
 test('python: pytest when importable, else unittest discover', async () => {
   const { course, lesson, dir } = await setup();
   assert.deepEqual(
-    resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(true)).argv,
+    (await resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(true))).argv,
     ['python3', '-m', 'pytest', '-p', 'no:cacheprovider'],
   );
   assert.deepEqual(
-    resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(false)).argv,
+    (await resolveTestCommand(course, lesson, dir, config({ runtime: 'python' }), process.env, probes(false))).argv,
     ['python3', '-m', 'unittest', 'discover'],
   );
 });
@@ -62,7 +87,7 @@ test('python: pytest when importable, else unittest discover', async () => {
 test("the lesson spec's runtime overrides the course config", async () => {
   const { course, lesson, dir } = await setup({}, spec('1.1', 'runtime: python\n'));
   assert.deepEqual(
-    resolveTestCommand(course, lesson, dir, config({ runtime: 'node' }), process.env, probes(false)).argv,
+    (await resolveTestCommand(course, lesson, dir, config({ runtime: 'node' }), process.env, probes(false))).argv,
     ['python3', '-m', 'unittest', 'discover'],
   );
 });
@@ -70,7 +95,7 @@ test("the lesson spec's runtime overrides the course config", async () => {
 test("test_command: the spec's wins; the config's applies only to lessons on the course runtime", async () => {
   const { course, lesson, dir } = await setup({}, spec('1.1', 'runtime: python\n'));
   const course2 = config({ runtime: 'node', test_command: ['node', 'run.mjs'] });
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, course2, process.env, probes(true)).argv, [
+  assert.deepEqual((await resolveTestCommand(course, lesson, dir, course2, process.env, probes(true))).argv, [
     'python3',
     '-m',
     'pytest',
@@ -78,7 +103,7 @@ test("test_command: the spec's wins; the config's applies only to lessons on the
     'no:cacheprovider',
   ]);
   const same = config({ runtime: 'python', test_command: ['python3', 'check.py'] });
-  assert.deepEqual(resolveTestCommand(course, lesson, dir, same, process.env, probes(true)).argv, [
+  assert.deepEqual((await resolveTestCommand(course, lesson, dir, same, process.env, probes(true))).argv, [
     'python3',
     'check.py',
   ]);
@@ -87,12 +112,12 @@ test("test_command: the spec's wins; the config's applies only to lessons on the
     lesson: l3,
     dir: d3,
   } = await setup({}, spec('1.1', 'runtime: custom\ntest_command: [make, test]\n'));
-  assert.deepEqual(resolveTestCommand(c3, l3, d3, same, process.env, probes(true)).argv, ['make', 'test']);
+  assert.deepEqual((await resolveTestCommand(c3, l3, d3, same, process.env, probes(true))).argv, ['make', 'test']);
 });
 
 test('custom without a test_command is refused', async () => {
   const { course, lesson, dir } = await setup();
-  assert.throws(
+  await assert.rejects(
     () => resolveTestCommand(course, lesson, dir, config({ runtime: 'custom' }), process.env, probes(false)),
     (error: unknown) =>
       error instanceof RefusalError &&
@@ -106,7 +131,7 @@ test('a shell operator in test_command is refused naming the file and the elemen
     {},
     spec('1.1', 'runtime: custom\ntest_command: [npm, ci, "&&", npm, test]\n'),
   );
-  assert.throws(
+  await assert.rejects(
     () => resolveTestCommand(course, lesson, dir, config(), process.env, probes(false)),
     (error: unknown) =>
       error instanceof RefusalError &&
@@ -115,7 +140,7 @@ test('a shell operator in test_command is refused naming the file and the elemen
       ),
   );
   const { course: c2, lesson: l2, dir: d2 } = await setup();
-  assert.throws(
+  await assert.rejects(
     () =>
       resolveTestCommand(
         c2,
@@ -132,13 +157,13 @@ test('a shell operator in test_command is refused naming the file and the elemen
 test('python-uv: refused when uv is not on PATH; else uv run pytest in the workspace, VIRTUAL_ENV removed', async () => {
   const { course, lesson, dir } = await setup();
   const uvConfig = config({ runtime: 'python-uv' });
-  assert.throws(
+  await assert.rejects(
     () => resolveTestCommand(course, lesson, dir, uvConfig, process.env, probes(false)),
     (error: unknown) =>
       error instanceof RefusalError && error.message === 'lesson 1.1: runtime python-uv needs uv, which is not on PATH',
   );
   const env = { ...process.env, VIRTUAL_ENV: '/somewhere/.venv', CODELABGEN_VERIFY_ENV: 'VIRTUAL_ENV' };
-  const command = resolveTestCommand(course, lesson, dir, uvConfig, env, probes(false, ['uv']));
+  const command = await resolveTestCommand(course, lesson, dir, uvConfig, env, probes(false, ['uv']));
   assert.deepEqual(command.argv, ['uv', 'run', 'pytest', '-p', 'no:cacheprovider', path.basename(dir)]);
   assert.equal(command.cwd, path.dirname(dir));
   assert.equal(command.env.VIRTUAL_ENV, undefined);

@@ -1,6 +1,5 @@
 // Which command runs a lesson's tests: the runtime (lesson spec overrides course config), its
 // default argv or a test_command, the working folder, and the child's environment.
-import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, LessonSpec, LessonState, Runtime } from '../../content-schemas/index.ts';
@@ -8,7 +7,6 @@ import { LessonSpecParser, parseDataFile, readTextFile } from '../../content-sch
 import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { childEnv, resolveProgram, type ChildEnv } from './child-env.ts';
-import { sandboxEnv } from './sandbox.ts';
 import { refuseShellOperators } from './shell-operators.ts';
 
 export interface TestCommand {
@@ -24,29 +22,21 @@ export interface TestCommand {
 /** pytest would write `.pytest_cache/` into the lesson folder. */
 const PYTEST_NO_CACHE = ['-p', 'no:cacheprovider'];
 
-/** bwrap and its options (ending with `--`) to run a program in the sandbox, or null to run it unsandboxed. */
-export type SandboxCommand = { bwrap: string; options: readonly string[] } | null;
+/** Dropping sys.path[0] (the lesson folder) keeps a lesson's own pytest.py from answering for pytest. */
+export const PYTEST_PROBE = ['-c', 'import sys; del sys.path[0]; import pytest'];
 
 /** Checks that touch the machine, passed in so tests can stand them in. */
 export interface Probes {
-  /** Whether `python` (an absolute path) imports pytest, run in the lesson folder inside `sandbox` like the tests. */
-  hasPytest(python: string, cwd: string, env: ChildEnv, sandbox?: SandboxCommand): boolean;
   isExecutable(file: string): boolean;
 }
 
-const PYTEST_PROBE = ['-c', 'import sys; del sys.path[0]; import pytest'];
+/** What choosing the command asks of the machine; verify-lesson.ts runs the pytest check as a lesson step. */
+export interface CommandProbes extends Probes {
+  /** Whether `python` (an absolute path) imports pytest, run in the lesson folder as the tests would run. */
+  hasPytest(python: string, cwd: string, env: ChildEnv): Promise<boolean>;
+}
 
 export const MACHINE_PROBES: Probes = {
-  // Dropping sys.path[0] (the lesson folder) keeps a lesson's own pytest.py from answering for pytest.
-  hasPytest: (python, cwd, env, sandbox = null) => {
-    const [program, args, childEnv] = sandbox
-      ? [sandbox.bwrap, [...sandbox.options, python, ...PYTEST_PROBE], sandboxEnv(env)]
-      : [python, PYTEST_PROBE, env];
-    return (
-      spawnSync(program, args, { cwd, env: childEnv, stdio: ['ignore', 'ignore', 'ignore', 'pipe'], timeout: 30_000 })
-        .status === 0
-    );
-  },
   isExecutable: (file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -63,23 +53,25 @@ export function loadLessonSpec(course: Course, id: string): LessonSpec | null {
   return existsSync(file) ? parseDataFile(LessonSpecParser, file, ARTIFACTS.lessonSpec(id)) : null;
 }
 
-export function resolveTestCommand(
+export async function resolveTestCommand(
   course: Course,
   lesson: LessonState,
   lessonDir: string,
   config: Config,
   parentEnv: NodeJS.ProcessEnv,
-  probes: Probes = MACHINE_PROBES,
-): TestCommand {
+  probes: CommandProbes,
+): Promise<TestCommand> {
   const spec = loadLessonSpec(course, lesson.id);
   const runtime = spec?.runtime ?? config.runtime;
   const given = givenCommand(lesson.id, spec, config, runtime);
   const env = childEnv(parentEnv);
   switch (runtime) {
     case 'node':
-      return given ? plain(runtime, given, lessonDir, env) : nodeCommand(lessonDir, env);
+      return given
+        ? plain(runtime, given, lessonDir, env)
+        : nodeCommand(lessonDir, env, spec?.install_scripts ?? false);
     case 'python':
-      return plain(runtime, given ?? pythonArgv(lessonDir, env, probes), lessonDir, env);
+      return plain(runtime, given ?? (await pythonArgv(lessonDir, env, probes)), lessonDir, env);
     case 'python-uv':
       return uvCommand(course, lesson, lessonDir, env, given, probes);
     case 'custom':
@@ -108,14 +100,20 @@ function plain(runtime: Runtime, argv: string[], cwd: string, env: ChildEnv): Te
   return { runtime, argv, cwd, env, prepare: null };
 }
 
-/** `npm test` when package.json has a test script (after `npm ci` if locked and not installed), else `node --test`. */
-function nodeCommand(lessonDir: string, env: ChildEnv): TestCommand {
+/**
+ * `npm test` when package.json has a test script (after `npm ci` if locked and not installed), else
+ * `node --test`. npm ci runs no install scripts (the lesson's own or its dependencies') unless the
+ * spec says `install_scripts: true`.
+ */
+function nodeCommand(lessonDir: string, env: ChildEnv, installScripts: boolean): TestCommand {
   const manifest = path.join(lessonDir, 'package.json');
   if (existsSync(manifest) && hasTestScript(manifest)) {
     const locked =
       existsSync(path.join(lessonDir, 'package-lock.json')) || existsSync(path.join(lessonDir, 'npm-shrinkwrap.json'));
     const prepare =
-      locked && !existsSync(path.join(lessonDir, 'node_modules')) ? ['npm', 'ci', '--no-audit', '--no-fund'] : null;
+      locked && !existsSync(path.join(lessonDir, 'node_modules'))
+        ? ['npm', 'ci', '--no-audit', '--no-fund', ...(installScripts ? [] : ['--ignore-scripts'])]
+        : null;
     return { runtime: 'node', argv: ['npm', 'test'], cwd: lessonDir, env, prepare };
   }
   return plain('node', [process.execPath, '--test'], lessonDir, env);
@@ -132,9 +130,9 @@ function hasTestScript(manifest: string): boolean {
 }
 
 /** pytest when the python3 the tests will run (resolved outside the lesson folder) imports it. */
-function pythonArgv(lessonDir: string, env: ChildEnv, probes: Probes): string[] {
+async function pythonArgv(lessonDir: string, env: ChildEnv, probes: CommandProbes): Promise<string[]> {
   const python = resolveProgram('python3', env, probes.isExecutable, [lessonDir]);
-  return python !== null && probes.hasPytest(python, lessonDir, env)
+  return python !== null && (await probes.hasPytest(python, lessonDir, env))
     ? ['python3', '-m', 'pytest', ...PYTEST_NO_CACHE]
     : ['python3', '-m', 'unittest', 'discover'];
 }

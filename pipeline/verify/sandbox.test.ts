@@ -136,9 +136,18 @@ test('sandboxArgv: everything read-only, secrets hidden (size-capped), then the 
   ]);
 });
 
-test('sandboxArgv: --share-net only when the spec asks; a uv workspace at the course root is read-only with .codelabgen and .git hidden again', () => {
-  assert.ok(sandboxArgv({ ...LAYOUT, network: true }).includes('--share-net'));
-  assert.ok(!sandboxArgv(LAYOUT).includes('--share-net'));
+test('sandboxArgv: no network unless the spec asks; with it, its own DNS and a wait for slirp4netns; a uv workspace at the course root is read-only with .codelabgen and .git hidden again', () => {
+  const networked = sandboxArgv({ ...LAYOUT, network: true, resolvConf: '/run/systemd/resolve/stub-resolv.conf' });
+  // --share-net shares the namespace `unshare --net` made (sandbox-network.ts), never the host's.
+  assert.ok(networked.includes('--share-net') && !sandboxArgv(LAYOUT).includes('--share-net'));
+  assert.deepEqual(networked.slice(-12, -7), [
+    '--ro-bind-data',
+    '5',
+    '/run/systemd/resolve/stub-resolv.conf',
+    '--block-fd',
+    '4',
+  ]);
+  assert.ok(!sandboxArgv(LAYOUT).includes('--block-fd'));
   const workspace = sandboxArgv({ ...LAYOUT, cwd: '/c', readOnly: [...LAYOUT.readOnly, '/c'] });
   const from = workspace.indexOf('--ro-bind', workspace.indexOf('/tmp'));
   assert.deepEqual(
@@ -531,34 +540,69 @@ test(
 );
 
 const NET_PROBE = `import net from 'node:net';
-const socket = net.connect(Number(process.argv[2]), '127.0.0.1');
-socket.on('connect', () => { console.log(JSON.stringify({ connected: true })); socket.destroy(); });
-socket.on('error', (error) => console.log(JSON.stringify({ connected: false, code: error.code })));
+import os from 'node:os';
+const interfaces = Object.keys(os.networkInterfaces()).sort();
+const attempt = (host) => new Promise((resolve) => {
+  const socket = net.connect(Number(process.argv[2]), host);
+  socket.on('connect', () => { socket.destroy(); resolve('connected'); });
+  socket.on('error', (error) => resolve(error.code));
+});
+// 10.0.2.2 is where slirp4netns would forward to the host's loopback without --disable-host-loopback.
+const [loopback, slirpHost] = await Promise.all([attempt('127.0.0.1'), attempt('10.0.2.2')]);
+console.log(JSON.stringify({ interfaces, loopback, slirpHost }));
 `;
+/** slirp4netns, which network: true needs (the sandbox's network without the host's loopback). */
+const slirp = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .map((dir) => path.join(dir, 'slirp4netns'))
+  .find((file) => MACHINE_PROBES.isExecutable(file));
 
-test(
-  'a sandboxed test cannot reach the host, not even loopback, unless the spec says network: true',
-  needsBwrap,
-  async () => {
-    const server = createServer((socket) => socket.end());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
-    const lesson = (id: string, extra: string): LessonFixture => ({
-      id,
-      files: { 'probe.mjs': NET_PROBE },
-      spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${port}"]\n${extra}`,
+test("a sandboxed test cannot reach the host's loopback, with or without network: true (then slirp4netns gives it a network of its own)", {
+  skip: needsBwrap.skip || (slirp === undefined && 'slirp4netns is not installed (apt-get install slirp4netns)'),
+}, async () => {
+  const server = createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const lesson = (id: string, extra: string): LessonFixture => ({
+    id,
+    files: { 'probe.mjs': NET_PROBE },
+    spec: `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.mjs, "${port}"]\n${extra}`,
+  });
+  const made = await course([lesson('1.1', ''), lesson('1.2', 'network: true\n')], 'required');
+  const verifyAsync = async (id: string) => cliAsync(['verify', id, '--json', '--course', made.root]).done;
+  try {
+    const [offline, online] = [await verifyAsync('1.1'), await verifyAsync('1.2')];
+    assert.equal(online.code, 0, online.stderr);
+    assert.deepEqual(probeReport(offline), { interfaces: ['lo'], loopback: 'ECONNREFUSED', slirpHost: 'ENETUNREACH' });
+    assert.deepEqual(probeReport(online), {
+      interfaces: ['lo', 'tap0'],
+      loopback: 'ECONNREFUSED',
+      slirpHost: 'ENETUNREACH',
     });
-    const made = await course([lesson('1.1', ''), lesson('1.2', 'network: true\n')], 'required');
-    const verifyAsync = async (id: string) => cliAsync(['verify', id, '--json', '--course', made.root]).done;
-    try {
-      const [offline, online] = [await verifyAsync('1.1'), await verifyAsync('1.2')];
-      assert.deepEqual(probeReport(offline), { connected: false, code: 'ECONNREFUSED' });
-      assert.deepEqual(probeReport(online), { connected: true });
-    } finally {
-      server.close();
-    }
-  },
-);
+  } finally {
+    server.close();
+  }
+});
+
+test('network: true without slirp4netns is refused (exit 2), never given the host network', needsBwrap, async () => {
+  const made = await course(
+    [{ id: '1.1', files: { 'probe.mjs': 'console.log("ran")\n' }, spec: custom('1.1', 'network: true\n') }],
+    'required',
+  );
+  // PATH holds only node's folder: no slirp4netns, no unshare.
+  const result = verify(made, ['1.1'], {
+    PATH: path.dirname(process.execPath),
+    CODELABGEN_BWRAP: bwrap ?? '/usr/bin/bwrap',
+  });
+  assert.equal(result.code, 2, result.stderr);
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.equal(
+    lines[0],
+    "error: lesson 1.1: network: true needs slirp4netns, which give the sandbox the internet but not this machine's loopback; it is not on PATH",
+  );
+  assert.match(lines[1]!, /^hint: install it: apt-get install slirp4netns/);
+  assert.equal(existsSync(path.join(made.dir, 'runs')), false, 'no run recorded');
+});
 
 const FILE_PROBE = `import fs from 'node:fs';
 const [course, home, other] = process.argv.slice(2);

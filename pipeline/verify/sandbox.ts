@@ -2,12 +2,15 @@
 // it by `verify.sandbox`, and the bwrap options (what is hidden, read-only, writable). docs/verify.md
 // says what it protects against. Used by verify-lesson.ts; run-tests.ts runs the argv.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SANDBOX_MODES, type SandboxMode } from '../../content-schemas/index.ts';
 import { ARTIFACTS } from '../course/course.ts';
 import { isInside } from '../course/inside.ts';
 import { refuse } from '../course/errors.ts';
+import { APPARMOR_SYSCTL, diagnoseBwrapFailure } from './bwrap-diagnosis.ts';
 import type { ChildEnv } from './child-env.ts';
+import { NETWORK_BLOCK_FD, RESOLV_CONF_FD } from './sandbox-network.ts';
 
 /** Names the bwrap program to use instead of the first `bwrap` on PATH (tests point it at a missing file). */
 export const BWRAP_VARIABLE = 'CODELABGEN_BWRAP';
@@ -33,7 +36,15 @@ const ISOLATION = [
   'ALL',
 ];
 
-export type Availability = { usable: true } | { usable: false; reason: string };
+/** Why bwrap cannot run (its message, and what stops it when known) and the fixes, one hint each. */
+export type Availability = { usable: true } | { usable: false; reason: string; fixes?: readonly string[] };
+
+/** The bwrap to run lesson steps with (null: unsandboxed), and why `auto` runs without it. */
+export interface SandboxChoice {
+  bwrap: string | null;
+  /** Set when `auto` falls back to no sandbox: a warning line and its hints. */
+  fallback: { message: string; hints: readonly string[] } | null;
+}
 
 export interface SandboxLayout {
   /** The only folder the tests may write: the lesson folder, whatever the runtime. */
@@ -48,7 +59,10 @@ export interface SandboxLayout {
   rehidden: string[];
   /** Folders inside the writable one bound back read-only over it: the lesson's `docs/`. */
   protectedInWritable: string[];
+  /** Whether slirp4netns connects the sandbox's network namespace (network: true). */
   network: boolean;
+  /** With network: where /etc/resolv.conf leads (its real path), which the sandbox's own DNS setting goes over. */
+  resolvConf?: string | null;
 }
 
 /** `CODELABGEN_BWRAP` when set, else the first executable `bwrap` on PATH, else null. */
@@ -82,9 +96,26 @@ export function probeBwrap(bwrap: string): Availability {
         ? { usable: false, reason: `${bwrap}: ${error.message}` }
         : result.status === 0
           ? { usable: true }
-          : { usable: false, reason: firstLine.trim() };
+          : unusable(firstLine.trim(), result.stderr ?? '');
   probed.set(bwrap, availability);
   return availability;
+}
+
+/** A failed probe: bwrap's first line, with the cause and fixes when its message is one bwrap-diagnosis.ts knows. */
+function unusable(firstLine: string, stderr: string): Availability {
+  const diagnosis = diagnoseBwrapFailure(stderr, restrictedUserns());
+  return diagnosis === null
+    ? { usable: false, reason: firstLine }
+    : { usable: false, reason: `${firstLine}: ${diagnosis.cause}`, fixes: diagnosis.fixes };
+}
+
+/** /proc/sys/kernel/apparmor_restrict_unprivileged_userns ("1" on Ubuntu 23.10+), or null where it does not exist. */
+function restrictedUserns(): string | null {
+  try {
+    return readFileSync(`/proc/sys/${APPARMOR_SYSCTL.replaceAll('.', '/')}`, 'utf8');
+  } catch {
+    return null; // no such setting (not Ubuntu, or no AppArmor): the message alone decides
+  }
 }
 
 /**
@@ -97,30 +128,53 @@ export function chooseSandbox(
   isExecutable: (file: string) => boolean,
   probe = probeBwrap,
 ): string | null {
+  return sandboxChoice(configured, env, isExecutable, probe).bwrap;
+}
+
+/** chooseSandbox(), with the reason when `auto` falls back to no sandbox (the caller warns: falling back silently hides a missing protection). */
+export function sandboxChoice(
+  configured: SandboxMode,
+  env: NodeJS.ProcessEnv,
+  isExecutable: (file: string) => boolean,
+  probe = probeBwrap,
+): SandboxChoice {
   // $CODELABGEN_SANDBOX overrides verify.sandbox for one machine (CI sets required: docs/verify.md).
   const override = env.CODELABGEN_SANDBOX;
   if (override !== undefined && override !== '' && !(SANDBOX_MODES as readonly string[]).includes(override))
     refuse(`CODELABGEN_SANDBOX=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
   const mode = override ? (override as SandboxMode) : configured;
-  const setting = override ? `CODELABGEN_SANDBOX is "required"` : `verify.sandbox is "required" in ${ARTIFACTS.config}`;
-  if (mode === 'off') return null;
+  const setting = override ? `CODELABGEN_SANDBOX is "${mode}"` : `verify.sandbox is "${mode}" in ${ARTIFACTS.config}`;
+  if (mode === 'off') return { bwrap: null, fallback: null };
   const bwrap = findBwrap(env, isExecutable);
   const availability: Availability = bwrap === null ? { usable: false, reason: 'bwrap is not on PATH' } : probe(bwrap);
-  if (availability.usable) return bwrap;
+  if (availability.usable) return { bwrap, fallback: null };
+  const fixes = availability.fixes ?? [
+    'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+  ];
   if (mode === 'required') {
     refuse(
-      `${setting} but bubblewrap cannot run here (${availability.reason}); install bubblewrap or change ${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
-      'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+      `${setting} but bubblewrap cannot run here (${availability.reason}); ${availability.fixes ? 'let it create its namespace' : 'install bubblewrap'} or change ${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
+      ...fixes,
       `or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in ${ARTIFACTS.config}`,
     );
   }
-  return null;
+  return {
+    bwrap: null,
+    fallback: {
+      message: `${setting} and bubblewrap cannot run here (${availability.reason}): lesson tests run WITHOUT the sandbox (no isolation of files, network or processes)`,
+      hints: [
+        ...fixes,
+        `set verify.sandbox: required to refuse instead, or off to run unsandboxed without this warning`,
+      ],
+    },
+  };
 }
 
 /** bwrap's options, up to and including `--`: the command's argv follows. */
 export function sandboxArgv(layout: SandboxLayout): string[] {
   const hidden = outermost(layout.hidden.filter((dir) => !isInside(dir, '/tmp')));
   const readOnly = outermost(layout.readOnly.filter((dir) => !isInside(dir, layout.writable)));
+  // With network, the sandbox shares the network namespace `unshare --net` made for it, which slirp4netns connects (sandbox-network.ts).
   const argv = [...ISOLATION, ...(layout.network ? ['--share-net'] : []), '--ro-bind', '/', '/'];
   for (const dir of hidden) argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
   // bwrap's /dev and /dev/shm are tmpfs of half the RAM: /dev read-only, /dev/shm capped like /tmp.
@@ -133,6 +187,11 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
   }
   argv.push('--bind', layout.writable, layout.writable);
   for (const dir of layout.protectedInWritable) argv.push('--ro-bind', dir, dir);
+  if (layout.network) {
+    // DNS through slirp4netns's forwarder, and the command waits until the network is up.
+    argv.push('--ro-bind-data', String(RESOLV_CONF_FD), layout.resolvConf ?? '/etc/resolv.conf');
+    argv.push('--block-fd', String(NETWORK_BLOCK_FD));
+  }
   argv.push('--dir', SANDBOX_HOME, '--chdir', layout.cwd, '--json-status-fd', '3', '--');
   return argv;
 }
@@ -195,7 +254,7 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
     path.join(courseRoot, 'node_modules'),
     ...input.prerequisiteDirs.map(real),
   ];
-  // With systemd-resolved, /etc/resolv.conf links into /run: without it a networked test has no DNS.
+  // With systemd-resolved, /etc/resolv.conf links into /run: its folder is bound back so the sandbox's own resolv.conf can go over it.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
   return {
@@ -211,6 +270,7 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
     rehidden: [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory),
     protectedInWritable: fs.isDirectory(docs) && fs.realPath(docs) === docs ? [docs] : [],
     network: input.network,
+    resolvConf,
   };
 }
 

@@ -9,9 +9,13 @@ import type { Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { getOwn } from '../state/keyed.ts';
 import { summarize, summaryEntry, type VerifySummary, type SummaryEntry } from './summary.ts';
-import { MACHINE_PROBES } from './runtime.ts';
-import { chooseSandbox } from './sandbox.ts';
-import { recordVerdict, verifyLesson, type VerifyOptions } from './verify-lesson.ts';
+import {
+  chooseVerifySandbox,
+  recordVerdict,
+  verifyLesson,
+  warnIfUnsandboxed,
+  type VerifyOptions,
+} from './verify-lesson.ts';
 
 export interface Shard {
   index: number;
@@ -76,7 +80,10 @@ export async function verifyAll(
   ids: readonly string[],
   options: VerifyAllOptions,
 ): Promise<VerifySummary> {
-  chooseSandbox(options.config.verify.sandbox, options.env, (options.probes ?? MACHINE_PROBES).isExecutable); // verify.sandbox: required refuses here, before any lesson runs
+  // verify.sandbox: required refuses here, before any lesson runs; an auto fallback is told once.
+  const sandbox = options.sandbox ?? chooseVerifySandbox(options);
+  warnIfUnsandboxed(sandbox, options);
+  const each = { ...options, sandbox };
   const start = performance.now();
   const entries = new Map<string, SummaryEntry>();
   const running = new Set<string>();
@@ -88,7 +95,7 @@ export async function verifyAll(
       running.add(id);
       peak = Math.max(peak, running.size);
       options.onProgress?.({ kind: 'start', lesson: id, done: entries.size, total: ids.length });
-      const entry = await verifyOne(course, state, id, options);
+      const entry = await verifyOne(course, state, id, each);
       running.delete(id);
       entries.set(id, entry);
       options.onProgress?.({ kind: 'end', entry, done: entries.size, total: ids.length });

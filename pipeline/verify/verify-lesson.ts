@@ -13,18 +13,19 @@ import { decideVerdict } from '../protocol/verdict.ts';
 import { writeRunResult } from './runs.ts';
 import { commit, makeCourseFolder, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
-import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
+import type { RunOutcome } from './run-tests.ts';
 import {
   loadLessonSpec,
+  PYTEST_PROBE,
   resolveTestCommand,
   MACHINE_PROBES,
+  type CommandProbes,
   type Probes,
-  type SandboxCommand,
   type TestCommand,
 } from './runtime.ts';
 import { presentCaches, removeNewCaches } from './test-caches.ts';
-import { chooseSandbox, sandboxArgv, sandboxEnv, sandboxLayout, type FileProbes } from './sandbox.ts';
-import { childEnv, resolveProgram } from './child-env.ts';
+import { sandboxChoice, type FileProbes, type SandboxChoice } from './sandbox.ts';
+import { refuseIfCancelled, runLessonStep, type LessonBox } from './lesson-step.ts';
 import { forbiddenChanges, snapshotLesson } from './lesson-changes.ts';
 import { parseTestCounts } from './test-counts.ts';
 
@@ -36,6 +37,20 @@ export interface VerifyOptions {
   probes?: Probes;
   /** Cancels the run (an MCP client cancelled the call): the tests are killed and nothing is recorded. */
   signal?: AbortSignal | undefined;
+  /** The sandbox chosen once for several lessons (verify --all); else chosen here. */
+  sandbox?: SandboxChoice | undefined;
+  /** Hears why `auto` runs without the sandbox (a warning and its hints, for stderr). */
+  onWarning?: ((message: string, hints: readonly string[]) => void) | undefined;
+}
+
+/** The sandbox for `verify`, from verify.sandbox and the machine (`required` without a usable bwrap refuses). */
+export function chooseVerifySandbox(options: VerifyOptions): SandboxChoice {
+  return sandboxChoice(options.config.verify.sandbox, options.env, (options.probes ?? MACHINE_PROBES).isExecutable);
+}
+
+/** Tells why `auto` runs without the sandbox: running lesson code unprotected is never silent. */
+export function warnIfUnsandboxed(choice: SandboxChoice, options: VerifyOptions): void {
+  if (choice.fallback) options.onWarning?.(choice.fallback.message, choice.fallback.hints);
 }
 
 /** The lesson folder, refused when it escapes the course (also through a symlink) or is missing. */
@@ -60,30 +75,41 @@ export async function verifyLesson(
   options: VerifyOptions,
 ): Promise<RunResult> {
   const probes = options.probes ?? MACHINE_PROBES;
-  const bwrap = chooseSandbox(options.config.verify.sandbox, options.env, probes.isExecutable);
+  const choice = options.sandbox ?? chooseVerifySandbox(options);
+  const { bwrap } = choice;
   const dir = lessonFolder(course, state, id);
   const lesson = requireLesson(state, id);
   if (bwrap !== null) makeDocsFolder(course, dir);
-  const sandboxFor =
-    bwrap === null
-      ? () => null
-      : sandboxPlanner(bwrap, course, dir, prerequisiteFolders(course, state, id), options.env, probes);
-  // The pytest probe runs in the sandbox like the tests (the lesson folder may hold a python3 of its own).
-  const sandboxedProbes: Probes = {
-    ...probes,
-    hasPytest: (python, cwd, env) => probes.hasPytest(python, cwd, env, sandboxFor(cwd, python, false)),
-  };
-  const command = resolveTestCommand(course, lesson, dir, options.config, options.env, sandboxedProbes);
-  if (bwrap !== null) refuseUnlockedWorkspace(id, command, dir);
   const timeoutSeconds = options.timeoutSeconds ?? options.config.verify_timeout_seconds;
-  const codeHash = hashLessonCode(dir, lesson.dir);
-  const network = loadLessonSpec(course, id)?.network ?? false;
-  const run = testRunner(id, dir, command, { sandboxFor, timeoutSeconds, probes, signal: options.signal });
-  const { argv, outcome, forbidden } = await runChecked(run, command, {
+  const maxWriteMb = options.config.verify.max_write_mb;
+  // Every step this lesson controls runs in this one box: the same sandbox, network and limits.
+  const box: LessonBox = {
+    id,
     dir,
+    bwrap,
+    course,
+    prerequisiteDirs: bwrap === null ? [] : prerequisiteFolders(course, state, id),
+    parentEnv: options.env,
+    files: FILE_PROBES(probes),
+    network: loadLessonSpec(course, id)?.network ?? false,
+    timeoutSeconds,
+    maxFileBytes: maxWriteMb * 1024 * 1024,
+    signal: options.signal,
+  };
+  const command = await resolveTestCommand(
+    course,
+    lesson,
+    dir,
+    options.config,
+    options.env,
+    commandProbes(box, probes),
+  );
+  if (bwrap !== null) refuseUnlockedWorkspace(id, command, dir);
+  if (options.sandbox === undefined) warnIfUnsandboxed(choice, options); // after the refusals: a refusal prints its error alone
+  const codeHash = hashLessonCode(dir, lesson.dir);
+  const { argv, outcome, forbidden } = await runChecked(box, command, {
     label: lesson.dir,
-    network,
-    maxWriteMb: options.config.verify.max_write_mb,
+    maxWriteMb,
     docsReadOnly: bwrap !== null && isRealFolder(path.join(realpathSync(dir), 'docs')),
   });
   refuseIfCancelled(id, options.signal);
@@ -106,50 +132,58 @@ export async function verifyLesson(
     tests,
     code_hash: codeHash,
     sandbox: bwrap === null ? 'none' : 'bwrap',
-    cause: cause === null ? null : argv === command.prepare ? `${argv.slice(0, 2).join(' ')} failed: ${cause}` : cause,
+    cause: cause === null ? null : argv === command.prepare ? preparationCause(argv, cause, box.network) : cause,
   });
 }
 
 interface RunChecks {
-  dir: string;
   /** The lesson folder as messages name it (relative to the course). */
   label: string;
-  network: boolean;
   maxWriteMb: number;
   /** The sandbox binds docs/ read-only (a folder, not a symlink): no docs check needed. */
   docsReadOnly: boolean;
 }
 
 /**
- * Runs the preparation step (npm ci) and the test command, then what the run may not have done:
- * change the lesson's docs, add more than verify.max_write_mb to its folder (lesson-changes.ts),
- * or write a single file past it (SIGXFSZ). `forbidden` is that finding, or null.
+ * Runs the preparation step (npm ci) and the test command, each a lesson step in the box, then what
+ * the run may not have done: change the lesson's docs, add more than verify.max_write_mb to its
+ * folder, counted from before the preparation (lesson-changes.ts), or write a single file past it
+ * (SIGXFSZ). `forbidden` is that finding, or null.
  */
 async function runChecked(
-  run: TestRun,
+  box: LessonBox,
   command: TestCommand,
   checks: RunChecks,
 ): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null }> {
   const cachesBefore = presentCaches(command.cwd);
   const scope = { unmeasured: command.runtime === 'python-uv' ? ['.venv'] : [], docs: !checks.docsReadOnly };
   const maxWriteBytes = checks.maxWriteMb * 1024 * 1024;
-  let before = snapshotLesson(checks.dir, checks.label, scope);
+  const before = snapshotLesson(box.dir, checks.label, scope);
+  const step = (argv: string[]) =>
+    runLessonStep(box, { argv, cwd: command.cwd, env: command.env, runtime: command.runtime });
   let argv = command.argv;
   let outcome: RunOutcome | null = null;
   if (command.prepare) {
-    const prepared = await run(command.prepare, true, null); // npm ci downloads the dependencies
-    if (prepared.exit_code !== 0 || prepared.timed_out) [argv, outcome] = [command.prepare, prepared];
-    // What npm ci installed is not the tests' writing: sizes count from here, docs from before it.
-    else before = { docs: before.docs, sizes: snapshotLesson(checks.dir, checks.label, scope).sizes };
+    const prepared = await step(command.prepare);
+    if (prepared.exit_code !== 0 || prepared.timed_out || prepared.signal !== null)
+      [argv, outcome] = [command.prepare, prepared];
   }
-  outcome ??= await run(argv, checks.network, maxWriteBytes);
+  outcome ??= await step(argv);
   removeNewCaches(command.cwd, cachesBefore);
   const forbidden =
-    forbiddenChanges(checks.dir, checks.label, before, maxWriteBytes, scope) ??
+    forbiddenChanges(box.dir, checks.label, before, maxWriteBytes, scope) ??
     (outcome.signal === 'SIGXFSZ'
       ? `a test wrote a file over verify.max_write_mb (${checks.maxWriteMb} MiB) and was stopped (SIGXFSZ)`
       : null);
   return { argv, outcome, forbidden };
+}
+
+/** How a failed preparation step is named in the cause; without network, npm ci can only install what needs no download. */
+function preparationCause(argv: readonly string[], cause: string, network: boolean): string {
+  const named = `${argv.slice(0, 2).join(' ')} failed: ${cause}`;
+  return network
+    ? named
+    : `${named} (the lesson has no network: set network: true in its spec if npm ci must download dependencies)`;
 }
 
 /**
@@ -209,101 +243,19 @@ export function prerequisiteFolders(course: Course, state: State, id: string): s
   });
 }
 
-interface RunnerSettings {
-  sandboxFor: SandboxFor;
-  timeoutSeconds: number;
-  probes: Probes;
-  signal: AbortSignal | undefined;
-}
-
-/** A cancelled run records nothing: no run result, no verdict (its tests were killed, not failed). */
-function refuseIfCancelled(id: string, signal: AbortSignal | undefined): void {
-  if (signal?.aborted)
-    throw new RefusalError(`lesson ${id}: verify was cancelled; its tests were stopped and nothing was recorded`, []);
-}
-
-type SandboxFor = (cwd: string, program: string, network: boolean) => SandboxCommand;
-
-/** The bwrap options for running `program` in `cwd`: the lesson folder `dir` writable, the rest as sandbox.ts lays it out. */
-function sandboxPlanner(
-  bwrap: string,
-  course: Course,
-  dir: string,
-  prerequisiteDirs: string[],
-  parentEnv: NodeJS.ProcessEnv,
-  probes: Probes,
-): SandboxFor {
-  const env = childEnv(parentEnv);
-  return (cwd, program, network) => {
-    const layout = sandboxLayout(
-      {
-        writable: dir,
-        cwd,
-        workspace: cwd === dir ? null : cwd,
-        courseRoot: course.root,
-        courseDotDir: course.dir,
-        home: parentEnv.HOME,
-        network,
-        programs: [program],
-        env,
-        nodePath: process.execPath,
-        prerequisiteDirs,
-      },
-      FILE_PROBES(probes),
-    );
-    return { bwrap, options: sandboxArgv(layout) };
-  };
-}
-
-/** Runs one argv of the lesson's command; `maxFileBytes` (RLIMIT_FSIZE) null for none. */
-type TestRun = (argv: string[], network: boolean, maxFileBytes: number | null) => Promise<RunOutcome>;
-
-/**
- * Runs one argv of the lesson's command (in the sandbox when there is one), its program resolved
- * outside the lesson folder; a program that cannot start is a refusal.
- */
-function testRunner(id: string, dir: string, command: TestCommand, settings: RunnerSettings): TestRun {
-  return async (argv, network, maxFileBytes) => {
-    const program = resolveProgram(argv[0]!, command.env, settings.probes.isExecutable, [dir]);
-    if (program === null)
-      refuse(
-        `lesson ${id}: cannot run "${argv[0]}": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)`,
-      );
-    // RLIMIT_FSIZE: no single file the tests write (in the lesson folder, /tmp, anywhere) grows past the limit, sparse ones included.
-    // prlimit execs bwrap (or the command) in its own place, so the process tree and the kills stay the same.
-    const prlimit =
-      maxFileBytes === null ? null : resolveProgram('prlimit', command.env, settings.probes.isExecutable, [dir]);
-    if (program.includes('/') && !settings.probes.isExecutable(path.resolve(command.cwd, program)))
-      refuse(`lesson ${id}: cannot run "${argv[0]}": not found or not executable`);
-    const sandbox = settings.sandboxFor(command.cwd, program, network);
-    const env = sandbox ? sandboxEnv(command.env) : command.env;
-    // uv's environment goes into the lesson folder, the only writable one (a workspace above it is read-only).
-    if (sandbox && command.runtime === 'python-uv' && command.cwd !== dir)
-      env.UV_PROJECT_ENVIRONMENT = path.join(dir, '.venv');
-    try {
-      refuseIfCancelled(id, settings.signal);
-      return await runTests({
-        argv: [program, ...argv.slice(1)],
-        wrapper: prlimit === null ? [] : [prlimit, `--fsize=${maxFileBytes}`, '--'],
-        cwd: command.cwd,
-        env,
-        timeoutMs: settings.timeoutSeconds * 1000,
-        sandbox,
-        signal: settings.signal,
-      });
-    } catch (error) {
-      if (error instanceof SpawnError) throw new RefusalError(`lesson ${id}: ${error.message}`, [], { cause: error });
-      if (error instanceof SandboxError) {
-        throw new RefusalError(
-          `lesson ${id}: the sandbox could not start the tests: ${error.message}`,
-          [
-            `the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in ${ARTIFACTS.config}`,
-          ],
-          { cause: error },
-        );
+/** The pytest check runs as a lesson step in the box, like the tests (the lesson folder may hold a python3 or pytest.py of its own). */
+function commandProbes(box: LessonBox, probes: Probes): CommandProbes {
+  return {
+    isExecutable: probes.isExecutable,
+    hasPytest: async (python, cwd, env) => {
+      try {
+        const checked = await runLessonStep(box, { argv: [python, ...PYTEST_PROBE], cwd, env, runtime: 'python' });
+        return checked.exit_code === 0;
+      } catch (error) {
+        if (error instanceof RefusalError && !box.signal?.aborted) return false; // a python the sandbox cannot start has no pytest to offer
+        throw error;
       }
-      throw error;
-    }
+    },
   };
 }
 

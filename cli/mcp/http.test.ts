@@ -1,0 +1,128 @@
+// The HTTP transport frees what abandoned clients leave: a session whose client went away without
+// DELETE (no request open, none for the idle timeout) is closed; a live one is kept. The clock is
+// injected, so no test waits for the timeout.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { abandoned, isLoopbackHost, serveHttp, SESSION_IDLE_MS, type HttpServer } from './http.ts';
+
+const IDLE_MS = 60_000;
+
+/** A client, and a promise that resolves once its event stream (the GET a live client keeps open) is open. */
+async function connect(url: string) {
+  const client = new Client({ name: 'idle-test', version: '1' });
+  let streamOpened = () => {};
+  const streamOpen = new Promise<void>((resolve) => {
+    streamOpened = resolve;
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: async (input, init) => {
+      const response = await fetch(input, init).catch((error: { cause?: { code?: string } }) => {
+        // Under load a request can take a kept-alive connection the server has just closed (its
+        // keep-alive is 1 s): the request never reached it, so it is sent once more.
+        if (error.cause?.code !== 'ECONNRESET') throw error;
+        return fetch(input, init);
+      });
+      if (init?.method === 'GET' && response.ok) streamOpened();
+      return response;
+    },
+  });
+  await client.connect(transport);
+  return { client, transport, streamOpen };
+}
+
+/** Tries `check` until it holds (bounded: 200 × 10 ms, for the server to see the dropped connections close). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.fail('the abandoned sessions were never closed');
+}
+
+test('sessions abandoned without DELETE are closed after the idle timeout; a client with its stream open is kept', {
+  timeout: 30_000,
+}, async () => {
+  let now = 1_000_000;
+  let served: HttpServer | undefined;
+  const clients: Client[] = [];
+  try {
+    served = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      token: undefined,
+      makeServer: () => new McpServer({ name: 'idle', version: '1' }),
+      sessionIdleMs: IDLE_MS,
+      clock: () => now,
+    });
+    const server = served;
+    const [kept, ...gone] = await Promise.all([1, 2, 3, 4].map(() => connect(server.url)));
+    clients.push(kept!.client, ...gone.map((each) => each.client));
+    assert.equal(server.sessions(), 4);
+    await kept!.streamOpen;
+    // Three clients go away without ending their sessions (a killed host sends no DELETE).
+    for (const each of gone) await each.transport.close();
+    assert.equal(await server.closeIdleSessions(), 0, 'no time has passed');
+    // Each is closed once it has been idle IDLE_MS (from when the server saw its connection close).
+    let closed = 0;
+    await until(async () => {
+      now += IDLE_MS;
+      closed += await server.closeIdleSessions();
+      return closed === 3;
+    });
+    assert.equal(server.sessions(), 1);
+    // The live client kept its event stream open: its session stays, however long it waits.
+    now += 10 * IDLE_MS;
+    assert.equal(await server.closeIdleSessions(), 0);
+    await kept!.client.ping();
+    assert.equal(server.sessions(), 1);
+    // A request to a closed session is told to start a new one.
+    const stale = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': gone[0]!.transport.sessionId!,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+    });
+    assert.equal(stale.status, 404);
+  } finally {
+    for (const client of clients) await client.close().catch(() => {});
+    await served?.close();
+  }
+});
+
+test('abandoned: no request open and idle for the whole timeout', () => {
+  const cases: Array<[open: number, lastActive: number, now: number, expected: boolean]> = [
+    [0, 0, IDLE_MS, true],
+    [0, 0, IDLE_MS - 1, false],
+    [0, 5, 5 + 10 * IDLE_MS, true],
+    [1, 0, 10 * IDLE_MS, false],
+    [2, 0, 10 * IDLE_MS, false],
+  ];
+  for (const [open, lastActive, now, expected] of cases)
+    assert.equal(abandoned({ open, lastActive }, now, IDLE_MS), expected, JSON.stringify({ open, lastActive, now }));
+});
+
+test('the idle timeout is 30 minutes by default; loopback is 127.0.0.0/8, ::1 and localhost only', () => {
+  assert.equal(SESSION_IDLE_MS, 30 * 60 * 1000);
+  for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '[::1]', '::1'])
+    assert.equal(isLoopbackHost(host), true, host);
+  for (const host of ['0.0.0.0', '[::]', '::', '10.0.0.1', '127.0.0.1.example', 'localhost.example', 'myhost'])
+    assert.equal(isLoopbackHost(host), false, host);
+});
+
+test('serveHttp itself refuses a non-loopback bind without a token (any caller, not only the CLI)', async () => {
+  await assert.rejects(
+    serveHttp({
+      host: '0.0.0.0',
+      port: 0,
+      token: undefined,
+      makeServer: () => new McpServer({ name: 'x', version: '1' }),
+    }),
+    /serving an address other than loopback needs a bearer token; set CODELABGEN_MCP_TOKEN/,
+  );
+});
