@@ -21,8 +21,9 @@ export {
   type Shard,
 } from './verify/verify-all.ts';
 export { mergeRunFolders } from './verify/merge.ts';
+export { failureLocation, type FailureLocation } from './verify/failure-location.ts';
 export { stopRunningTests } from './verify/run-tests.ts';
-export type { SummaryEntry, VerifySummary } from './verify/summary.ts';
+export { summarize, summaryEntry, type SummaryEntry, type VerifySummary } from './verify/summary.ts';
 // The protocol's decisions (pure) and the facts they take (read from the course).
 export { DECISIONS, type DecidedCommand } from './protocol/commands.ts';
 export { decideFailure } from './protocol/fix-budget.ts';

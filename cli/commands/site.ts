@@ -5,6 +5,7 @@ import { escapeControl, isInside, loadConfig, RefusalError, SITE_OUT_DIR, type C
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { appendStepSummary, inGitHubActions, markdownCell, markdownTable } from '../github-actions.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
   const course = courseOf(ctx);
@@ -85,6 +86,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
     progress,
   }).finally(() => ctx.out.clearStatus());
   const recorded = result.recorded;
+  if (inGitHubActions(ctx.env)) appendStepSummary(ctx.env, buildSummary(result, drafts));
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });
     return EXIT.ok;
@@ -118,6 +120,26 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   );
   if (recorded) ctx.out.print('recorded site.build event');
   return EXIT.ok;
+}
+
+/** The job summary of a build: what it published and which lessons it left out, and why. */
+function buildSummary(
+  result: { lessons: string[]; excluded: Array<{ id: string; title: string; reason: string }>; pages: string[] },
+  drafts: boolean,
+): string {
+  const parts = [
+    '### codelabgen site build',
+    `${result.pages.length} pages, ${result.lessons.length} lessons published${drafts ? ' (drafts: every lesson)' : ''}: ${result.lessons.join(', ') || 'none'}`,
+  ];
+  if (!drafts && result.excluded.length > 0)
+    parts.push(
+      `${result.excluded.length} left out of the site:`,
+      markdownTable(
+        ['Lesson', 'Title', 'Why'],
+        result.excluded.map((l) => [l.id, markdownCell(l.title), markdownCell(l.reason)]),
+      ),
+    );
+  return parts.join('\n\n');
 }
 
 function kb(bytes: number): string {

@@ -147,6 +147,15 @@ export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
   return lastRun(view.course, lesson.id)?.passed === true;
 }
 
+/** Why a publish build leaves the lesson out (one line; isPublished is false for it). */
+export function leftOutReason(view: CourseView, lesson: SiteLesson): string {
+  const rule = view.config.site.publish;
+  if (rule !== 'verified') return `at stage ${lesson.stage ?? 'none (no state)'}, not done (site.publish: ${rule})`;
+  const run = lastRun(view.course, lesson.id);
+  if (run === null) return 'no verify run of its tests (site.publish: verified)';
+  return `tests failed in verify run ${run.run}${run.cause ? `: ${run.cause}` : ''}`;
+}
+
 /** What a publish build that shows no lesson says, by the course's rule. */
 export function nothingPublished(view: CourseView): string {
   const rule = view.config.site.publish;
