@@ -7,6 +7,12 @@ export { apply, initialState, ReplayError } from './state/apply.ts';
 export { getOwn } from './state/keyed.ts';
 export { checkCourse, CHECKS, type CheckReport, type CheckSection, type CourseCheck } from './check/check.ts';
 export { loadConfig } from './course/config.ts';
+export {
+  dependenciesOutsideRepository,
+  outsideDependencyFix,
+  outsideDependencyProblem,
+  type OutsideDependency,
+} from './course/outside-dependencies.ts';
 export { hashLessonCode, listLessonCodeFiles } from './artifacts/code-hash.ts';
 export { lastRun, readRuns, readRunsIn, runNumbers, writeRunResult } from './verify/runs.ts';
 export { codeDrift, currentCodeHash, type CodeDrift } from './artifacts/drift.ts';
