@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { astroSubRequests } from './astro-subrequests.ts';
-import { siteDir } from './package-root.ts';
+import { packageRoot, siteDir } from './package-root.ts';
 import type { SiteBuildResult, SiteJob, WorkerMessage } from './site-job.ts';
 import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
@@ -60,6 +60,10 @@ function astroConfig(
       logLevel: 'error',
       cacheDir: path.join(job.cacheDir, 'vite'),
       plugins: [astroSubRequests(root)],
+      // The dev server serves files outside its root by /@fs only from these folders: the root under
+      // the cache is no project, so Vite's default (its workspace) would leave out the site's own
+      // stylesheet in an installed package (a 403) and the course's files.
+      server: { fs: { allow: [root, siteDir(), installRoot(), job.course] } },
     },
     ...(job.port || job.host || job.open
       ? {
@@ -71,6 +75,14 @@ function astroConfig(
         }
       : {}),
   };
+}
+
+/** The project codelabgen is installed in (the folder holding its node_modules), or the package itself from a checkout. */
+function installRoot(): string {
+  const pkg = packageRoot();
+  const parent = path.dirname(pkg);
+  const modules = path.basename(parent).startsWith('@') ? path.dirname(parent) : parent;
+  return path.basename(modules) === 'node_modules' ? path.dirname(modules) : pkg;
 }
 
 async function run(job: SiteJob): Promise<void> {
