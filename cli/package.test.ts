@@ -24,6 +24,7 @@ import { after, before, describe, test } from 'node:test';
 import { load } from 'js-yaml';
 import { generateCourse } from '../bench/generate-course.ts';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
+import { fetchPageAndAssets, noisyLines } from '../e2e/quiet-dev.ts';
 import { findChromium } from '../pipeline/site/diagrams.ts';
 import { packInto, run, writeConsumer } from './package-fixture.ts';
 import { REPO_ROOT, tempDir } from './testing.ts';
@@ -375,6 +376,8 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
       }
       assert.fail(`site dev never showed "${marker}" after the save:\n${log()}`);
     };
+    // A healthy course: its stylesheet and scripts are served from the install, and nothing warns.
+    await fetchPageAndAssets(url);
     for (let i = 1; i <= 3; i++) {
       writeFileSync(`${doc}.tmp`, `# Second steps\n\nrename-saved ${i}\n`);
       renameSync(`${doc}.tmp`, doc);
@@ -382,6 +385,7 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
       writeFileSync(doc, `# Second steps\n\nwritten in place ${i}\n`);
       await shows(`written in place ${i}`);
     }
+    assert.deepEqual(noisyLines(log()), [], log());
   });
 }
 

@@ -144,8 +144,14 @@ const course = defineCollection({
         missing: z.array(z.string()),
       }),
     ),
-    glossaryTerms: z.int().min(0).describe('Entries of the glossary: the header links the Glossary page only when there are some.'),
-    sourceCount: z.int().min(0).describe('Accepted sources: the header links the Sources page only when there are some.'),
+    glossaryTerms: z
+      .int()
+      .min(0)
+      .describe('Entries of the glossary: the header links the Glossary page only when there are some.'),
+    sourceCount: z
+      .int()
+      .min(0)
+      .describe('Accepted sources: the header links the Sources page only when there are some.'),
     problem: z
       .string()
       .nullable()
