@@ -24,6 +24,7 @@ import { after, before, describe, test } from 'node:test';
 import { load } from 'js-yaml';
 import { generateCourse } from '../bench/generate-course.ts';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
+import { codeBlockWidths } from '../e2e/code-widths.ts';
 import { fetchPageAndAssets, noisyLines } from '../e2e/quiet-dev.ts';
 import { findChromium } from '../pipeline/site/diagrams.ts';
 import { packInto, run, writeConsumer } from './package-fixture.ts';
@@ -362,6 +363,29 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
     publish(),
     starlightHost(installed, copy('my-course-for-starlight')),
   ]);
+  // The same lesson page standalone and inside Starlight: the code blocks as wide in both.
+  const chromiumPath = findChromium();
+  assert.ok(chromiumPath, 'no Chromium to measure the code blocks with (set CODELABGEN_CHROMIUM)');
+  const shots = path.join(REPO_ROOT, 'test-results', 'package-starlight');
+  const standalone = await codeBlockWidths(
+    chromiumPath,
+    path.join(dir, 'my-site'),
+    '/mine/',
+    `lessons/${lessonDir}/`,
+    path.join(shots, 'standalone.png'),
+  );
+  const inStarlight = await codeBlockWidths(
+    chromiumPath,
+    path.join(installed, 'starlight-host', 'dist'),
+    '/',
+    `course/lessons/${lessonDir}/`,
+    path.join(shots, 'in-starlight.png'),
+  );
+  assert.ok(
+    standalone.length > 0 && Math.min(...standalone) >= 300,
+    `standalone code blocks: ${standalone.join(', ')} px`,
+  );
+  assert.deepEqual(inStarlight, standalone, 'code block widths (px) inside Starlight and standalone');
 }
 
 /** `site dev` shows each save of the lesson's readalong: three by rename, three in place. */

@@ -10,6 +10,7 @@ import { commit, courseAt, isInside, loadConfig, ChecksFailedError, decideSiteBu
 import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob } from './diagrams.ts';
+import { cssLayerPlugin, STARLIGHT_EC_LAYER } from './css-layer.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
 import { checkOutsideCourse } from './out-folder.ts';
@@ -43,6 +44,11 @@ export interface CodelabgenOptions {
   drafts?: boolean;
   /** Build-time diagram cache; default $CODELABGEN_DIAGRAM_CACHE or ~/.cache/codelabgen/diagrams. */
   diagramCache?: string;
+  /**
+   * A course mounted under a prefix links back to the host site from its header: to the site's base,
+   * labelled "Home", unless given another `href` or `label`; `false` for no link.
+   */
+  home?: { href?: string; label?: string } | false;
   /** The command line recorded with the site.build event. */
   command?: string;
   /** `codelabgen site build` only: the folder the site.build event names (Astro's outDir is a staging
@@ -152,6 +158,13 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           dev,
           diagramCache: options.diagramCache ?? diagramCacheDir(),
           prefix,
+          hostHome:
+            prefix === '' || options.home === false
+              ? null
+              : {
+                  href: options.home?.href ?? `${config.base.replace(/\/+$/, '')}/`,
+                  label: options.home?.label ?? 'Home',
+                },
         };
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
@@ -201,6 +214,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const hasEc = config.integrations.some(
           (i) => i.name === 'astro-expressive-code' || i.name === '@astrojs/starlight',
         );
+        const inStarlight = config.integrations.some((i) => i.name === '@astrojs/starlight');
         // .mdx docs (site.mdx: true) are compiled by @astrojs/mdx: added here unless the site has it.
         const hasMdx = config.integrations.some((i) => i.name === '@astrojs/mdx');
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
@@ -212,6 +226,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
               optionsPlugin(site),
               imagesOffPlugin(() => prepared),
               sharedPipelinePlugin(),
+              ...(inStarlight ? [cssLayerPlugin(path.join(siteDir(), 'styles'), STARLIGHT_EC_LAYER)] : []),
             ],
             resolve: { noExternal: ['codelabgen'] },
           },
