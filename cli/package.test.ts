@@ -348,11 +348,12 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
       readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'),
       /tests passed \d+\/\d+/,
     );
-    // site preview serves that build at its base without being told the base again.
+    // site preview serves that build at its base without being told the base again, and from a
+    // folder that holds no course (it serves a built folder).
     await serves(
       dir,
-      published,
-      ['site', 'preview', '--out', '../my-site'],
+      dir,
+      ['site', 'preview', '--out', 'my-site'],
       `/mine/lessons/${lessonDir}/`,
       60_000,
       async () => {},

@@ -82,7 +82,9 @@ export function readCourse(root: string): CourseView {
         slug: lesson.slug,
         title: lesson.title,
         summary: lesson.summary,
-        objectives: lesson.objectives,
+        // A hand-written lesson's objectives are often in its spec only (new lesson writes one there).
+        objectives:
+          lesson.objectives.length > 0 ? lesson.objectives : (readLessonSpec(course, lesson.id)?.objectives ?? []),
         module: { id: mod.id, slug: mod.slug, title: mod.title, summary: mod.summary, index },
         dir: lessonState?.dir ?? lessonDirName(mod.id, mod.slug, lesson.id, lesson.slug),
         stage: lessonState?.stage ?? null,

@@ -26,7 +26,7 @@ async function fail(error: unknown, mode: string): Promise<never> {
 
 function astroConfig(
   job: SiteJob,
-  integration: ReturnType<typeof codelabgen>,
+  integration: ReturnType<typeof codelabgen> | null,
   integrations: AstroInlineConfig['integrations'] = [],
 ): AstroInlineConfig {
   // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
@@ -54,7 +54,7 @@ function astroConfig(
     // Lesson pages give a cacheKey (their entry digests): unchanged ones are restored, not rendered.
     experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
-    integrations: [integration, ...(integrations ?? [])],
+    integrations: [...(integration ? [integration] : []), ...(integrations ?? [])],
     vite: {
       build: { chunkSizeWarningLimit: 4000 },
       logLevel: 'error',
@@ -118,7 +118,8 @@ async function run(job: SiteJob): Promise<void> {
   const server =
     job.mode === 'dev'
       ? await astro.dev(astroConfig(job, integration))
-      : await astro.preview(astroConfig(job, integration));
+      : // A preview serves a built folder: it needs no course (the one it was built from may be elsewhere).
+        await astro.preview(astroConfig(job, null));
   process.once('SIGTERM', () => void server.stop().finally(() => process.exit(0)));
   await send({ kind: 'ready' });
 }
