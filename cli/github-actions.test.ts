@@ -50,14 +50,29 @@ describe('verify under GITHUB_ACTIONS=true', { timeout: 120_000 }, () => {
     [
       "import assert from 'node:assert/strict';",
       "import { test } from 'node:test';",
-      "console.log('::warning::a lesson printed this');",
-      "console.log('  ::add-mask::indented');",
+      '',
+      '',
       "test('100% wrong %0A::error::injected', () => {",
       "  assert.equal('Hello', 'Bye');",
       '});',
       '',
     ].join('\n'),
   );
+  // The lesson's test command prints lines that are workflow commands after node --test, where
+  // verify's tail of the output shows them.
+  writeFileSync(
+    path.join(lessonDir, 'run-tests.mjs'),
+    [
+      "import { spawnSync } from 'node:child_process';",
+      "const run = spawnSync(process.execPath, ['--test', 'test/greet.test.mjs'], { stdio: 'inherit' });",
+      "console.log('::warning::a lesson printed this');",
+      "console.log('  ::add-mask::indented');",
+      'process.exit(run.status ?? 1);',
+      '',
+    ].join('\n'),
+  );
+  const spec = path.join(root, '.codelabgen', 'lessons', '1.1', 'spec.yaml');
+  writeFileSync(spec, `${readFileSync(spec, 'utf8')}test_command: ["node", "run-tests.mjs"]\n`);
   const summary = path.join(work, 'summary.md');
   const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: root };
 
