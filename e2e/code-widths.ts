@@ -1,5 +1,5 @@
 // Test helper (cli/package.test.ts): a built site's page opened in Chromium at 1280 px, served from
-// its folder, with the width of every code block (Expressive Code's `pre`) and a screenshot.
+// its folder, with the width and frame of every code block (Expressive Code's `pre`) and a screenshot.
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright';
@@ -12,14 +12,14 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Widths in CSS px of the page's code blocks, in page order; the screenshot goes to `screenshot`. */
+/** Width (CSS px) and frame of each of the page's code blocks, in page order; the screenshot goes to `screenshot`. */
 export async function codeBlockWidths(
   chromiumPath: string,
   dist: string,
   base: string,
   page: string,
   screenshot: string,
-): Promise<number[]> {
+): Promise<string[]> {
   const browser = await chromium.launch({ executablePath: chromiumPath });
   try {
     const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -36,8 +36,11 @@ export async function codeBlockWidths(
       });
     });
     await tab.goto(`http://site.test${base}${page}`);
+    // Each block's width and its frame (the border Expressive Code draws around it).
     const widths = await tab.$$eval('.expressive-code pre', (pres) =>
-      pres.map((pre) => Math.round(pre.getBoundingClientRect().width)),
+      pres.map(
+        (pre) => `${Math.round(pre.getBoundingClientRect().width)} px, border ${getComputedStyle(pre).borderTopWidth}`,
+      ),
     );
     mkdirSync(path.dirname(screenshot), { recursive: true });
     await tab.screenshot({ path: screenshot, fullPage: true });
