@@ -25,7 +25,10 @@ test("a lesson without objectives in the curriculum shows its spec's", { timeout
   const curriculum = path.join(root, '.codelabgen', 'curriculum.yaml');
   writeFileSync(
     curriculum,
-    readFileSync(curriculum, 'utf8').replace(/^( {8})slug: (.*)$/m, '$1slug: $2\n$1objectives: ["From the curriculum"]'),
+    readFileSync(curriculum, 'utf8').replace(
+      /^( {8})slug: (.*)$/m,
+      '$1slug: $2\n$1objectives: ["From the curriculum"]',
+    ),
   );
   assert.deepEqual(readCourse(root).lessons[0]!.objectives, ['From the curriculum']);
 });
