@@ -55,7 +55,8 @@ describe('on a Node older than the floor', { skip: oldNode() === null && 'no Nod
     assert.equal(result.stdout, '');
     assert.equal(
       result.stderr,
-      `error: codelabgen needs Node.js ${FLOOR} or later; this is ${version} (${node})\nhint: install Node.js 22 LTS (https://nodejs.org/en/download, or: nvm install 22), then run the same command again\n`,
+      `error: codelabgen needs Node.js ${FLOOR} or later; this is ${version} (${node})\n` +
+        'hint: install Node.js 22 LTS (https://nodejs.org/en/download, or: nvm install 22), then run the same command again\n',
     );
   });
 

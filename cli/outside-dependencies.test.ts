@@ -27,8 +27,10 @@ test('init --ci github refuses a file: dependency outside the repository, with t
   const tarball = path.join(path.dirname(root), 'codelabgen-0.1.0.tgz');
   assert.equal(
     result.stderr,
-    `error: init --ci github: package.json: devDependencies.codelabgen is "file:../codelabgen-0.1.0.tgz", outside the repository (${root}): a CI clone (npm ci) has no such file\n` +
-      `hint: copy it into the repository and install that copy: mkdir -p ./vendor && cp ${tarball} ./vendor/ && npm install --save-dev ./vendor/codelabgen-0.1.0.tgz; commit vendor/ and package-lock.json\n`,
+    'error: init --ci github: package.json: devDependencies.codelabgen is "file:../codelabgen-0.1.0.tgz", ' +
+      `outside the repository (${root}): a CI clone (npm ci) has no such file\n` +
+      `hint: copy it into the repository and install that copy: mkdir -p ./vendor && cp ${tarball} ./vendor/ && ` +
+      'npm install --save-dev ./vendor/codelabgen-0.1.0.tgz; commit vendor/ and package-lock.json\n',
   );
   assert.deepEqual(readdirSync(root).sort(), ['.git', 'package.json']);
 });
@@ -49,6 +51,10 @@ test('the vendored tarball passes init --ci github and check; check reports one 
   assert.equal(check.code, 1, check.stdout);
   assert.match(
     check.stdout,
-    /package\.json: dependencies\.codelabgen is "\.\.\/elsewhere\/codelabgen", outside the repository \(.*\): a CI clone \(npm ci\) has no such file; install it from a git URL \(npm install github:OWNER\/codelabgen\), or pack it into the repository/,
+    new RegExp(
+      'package\\.json: dependencies\\.codelabgen is "\\.\\./elsewhere/codelabgen", outside the repository \\(.*\\): ' +
+        'a CI clone \\(npm ci\\) has no such file; install it from a git URL \\(npm install github:OWNER/codelabgen\\), ' +
+        'or pack it into the repository',
+    ),
   );
 });

@@ -72,9 +72,12 @@ export function outsideDependencyFix(dep: OutsideDependency): string {
   const flag =
     dep.field === 'devDependencies' ? '--save-dev ' : dep.field === 'optionalDependencies' ? '--save-optional ' : '';
   const inRepo = path.relative(path.dirname(dep.packageJson), dep.repository).split(path.sep).join('/') || '.';
+  const install = (what: string) => `npm install ${flag}${inRepo}/vendor/${what}`;
   if (/\.t(ar\.)?gz$/.test(dep.target)) {
     const file = path.basename(dep.target);
-    return `copy it into the repository and install that copy: mkdir -p ${inRepo}/vendor && cp ${dep.target} ${inRepo}/vendor/ && npm install ${flag}${inRepo}/vendor/${file}; commit vendor/ and package-lock.json`;
+    const copy = `mkdir -p ${inRepo}/vendor && cp ${dep.target} ${inRepo}/vendor/`;
+    return `copy it into the repository and install that copy: ${copy} && ${install(file)}; commit vendor/ and package-lock.json`;
   }
-  return `install it from a git URL (npm install ${flag}github:OWNER/${dep.name}), or pack it into the repository: npm pack ${dep.target} --pack-destination ${inRepo}/vendor, then npm install ${flag}${inRepo}/vendor/<the .tgz>`;
+  const pack = `npm pack ${dep.target} --pack-destination ${inRepo}/vendor`;
+  return `install it from a git URL (npm install ${flag}github:OWNER/${dep.name}), or pack it into the repository: ${pack}, then ${install('<the .tgz>')}`;
 }
