@@ -368,7 +368,9 @@ function leftToBrowser(count: number): ChecksFailedError {
   );
 }
 
-function contentProblems(problems: string[]): ChecksFailedError {
+function contentProblems(all: string[]): ChecksFailedError {
+  // One error line: a problem's own lines (mermaid's pointer at a parse error) joined.
+  const problems = all.map((problem) => problem.replace(/\s*\n\s*/g, ' '));
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1, 4).join('; ')})` : '';
   return new ChecksFailedError(`site build failed: ${problems[0]}${more}`);
 }
