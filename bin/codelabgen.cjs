@@ -5,8 +5,11 @@
 // CommonJS, like dist/state.cjs: a state command never starts Node's ES module loader
 // (docs/performance.md).
 'use strict';
+const Module = require('node:module');
+// The floor is package.json's engines.node (cli/node-floor.test.ts keeps them the same).
+const NODE_FLOOR = [22, 19];
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
+if (major < NODE_FLOOR[0] || (major === NODE_FLOOR[0] && minor < NODE_FLOOR[1])) {
   const { existsSync } = require('node:fs');
   const { spawnSync } = require('node:child_process');
   const node22 = require('node:path').join(__dirname, '..', '.cache', 'node22', 'node_modules', '.bin', 'node');
@@ -14,36 +17,38 @@ if (major < 22 || (major === 22 && minor < 12)) {
     const result = spawnSync(node22, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' });
     process.exit(result.status ?? 3);
   }
-  process.stderr.write(
-    `error: codelabgen needs Node.js >= 22.12; this is ${process.version}\nhint: install it with "npm i --prefix .cache/node22 node@22" in the codelabgen folder, or use a Node 22 installer\n`,
+  tooOldNode(
+    `codelabgen needs Node.js ${NODE_FLOOR.join('.')} or later; this is ${process.version} (${process.execPath})`,
   );
-  process.exit(2);
-}
-const Module = require('node:module');
-try {
-  Module.enableCompileCache?.();
-} catch {
-  // the cache is an optimization only
-}
+} else launch();
 
-// `state <word>` or `state task <word>` after any leading --course DIR: dist/state.cjs runs the
-// command line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so
-// this choice only decides how much is loaded.
-const args = process.argv.slice(2);
-while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
-const STATE_WORDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase'];
-const TASK_WORDS = ['start', 'heartbeat', 'done', 'fail', 'reset', 'list'];
-const words =
-  args[0] !== 'state'
-    ? null
-    : args[1] === 'task'
-      ? TASK_WORDS.includes(args[2])
-        ? args.slice(0, 3)
-        : null
-      : STATE_WORDS.includes(args[1])
-        ? args.slice(0, 2)
-        : null;
-if (words === null || !loadStateBundle(words.join('-')).runStateCommand()) import('../dist/main.mjs');
+/** Turns on the compile cache and runs the command from the bundle that holds it. */
+function launch() {
+  try {
+    Module.enableCompileCache?.();
+  } catch {
+    // the cache is an optimization only
+  }
+
+  // `state <word>` or `state task <word>` after any leading --course DIR: dist/state.cjs runs the
+  // command line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so
+  // this choice only decides how much is loaded.
+  const args = process.argv.slice(2);
+  while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
+  const STATE_WORDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase'];
+  const TASK_WORDS = ['start', 'heartbeat', 'done', 'fail', 'reset', 'list'];
+  const words =
+    args[0] !== 'state'
+      ? null
+      : args[1] === 'task'
+        ? TASK_WORDS.includes(args[2])
+          ? args.slice(0, 3)
+          : null
+        : STATE_WORDS.includes(args[1])
+          ? args.slice(0, 2)
+          : null;
+  if (words === null || !loadStateBundle(words.join('-')).runStateCommand()) import('../dist/main.mjs');
+}
 
 /**
  * Loads dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
@@ -104,4 +109,33 @@ function fnv1a(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Says that this Node is too old, on stderr, and exits 2. Run as an MCP server (`codelabgen mcp`),
+ * it first answers the host's first request with that message as a JSON-RPC error, so the host
+ * shows it (a stdio host shows "Connection closed" for a server that only exits).
+ */
+function tooOldNode(message) {
+  const hint =
+    'install Node.js 22 LTS (https://nodejs.org/en/download, or: nvm install 22), then run the same command again';
+  process.stderr.write(`error: ${message}\nhint: ${hint}\n`);
+  const args = process.argv.slice(2).filter((arg, i, all) => arg !== '--course' && all[i - 1] !== '--course');
+  if (args[0] !== 'mcp') process.exit(2);
+  let buffer = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buffer += chunk;
+    const end = buffer.indexOf('\n');
+    if (end === -1) return;
+    let id = null;
+    try {
+      id = JSON.parse(buffer.slice(0, end)).id ?? null;
+    } catch {
+      // not JSON-RPC: the error answers no request
+    }
+    const error = { code: -32603, message: `${message}; ${hint}` };
+    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`, () => process.exit(2));
+  });
+  process.stdin.on('end', () => process.exit(2));
 }

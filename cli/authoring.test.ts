@@ -356,7 +356,15 @@ describe('new module and new lesson', () => {
       ['new', 'lesson', '1', 'Anything'],
       /^error: new lesson: no module "1": \.codelabgen\/curriculum\.yaml has no modules yet$/,
     );
-    assert.match(ok(root, 'new', 'module', 'Basics'), /^added module 1 "Basics" to curriculum\.yaml$/m);
+    // The lesson a module starts with is named, and how to name it otherwise.
+    assert.match(
+      ok(root, 'new', 'module', 'Basics'),
+      /^added module 1 "Basics" to curriculum\.yaml, with its first lesson \(a module starts with one; name it with --lesson "Title"\):\nadded lesson 1\.1 "Introduction"/m,
+    );
+    assert.match(
+      ok(root, 'new', 'module', 'More', '--lesson', 'First things'),
+      /^added module 2 "More" to curriculum\.yaml, with its first lesson:\nadded lesson 2\.1 "First things"/m,
+    );
     assert.match(readFileSync(path.join(root, '.codelabgen', 'curriculum.yaml'), 'utf8'), /^title: "Plain"\n/m);
   });
 });

@@ -29,7 +29,7 @@ export const COMMANDS: CommandSpec[] = [
       ci: {
         type: 'string',
         value: 'github',
-        help: 'also write .github/workflows/course-site.yml: verify and deploy to GitHub Pages',
+        help: 'also write .github/workflows/course-site.yml: verify and deploy to GitHub Pages (refused while package.json has a file: dependency outside the repository)',
       },
       ...JSON_OPTION,
     },
@@ -257,7 +257,7 @@ export const COMMANDS: CommandSpec[] = [
       out: {
         type: 'string',
         value: 'DIR',
-        help: "the built site (default: ./site-out; inside a course: the course's site-out/)",
+        help: "the built site (default: ./site-out; inside a course: the course's site-out/); given, no course is needed",
       },
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
       host: {

@@ -24,6 +24,8 @@ import { after, before, describe, test } from 'node:test';
 import { load } from 'js-yaml';
 import { generateCourse } from '../bench/generate-course.ts';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
+import { codeBlockWidths } from '../e2e/code-widths.ts';
+import { fetchPageAndAssets, noisyLines } from '../e2e/quiet-dev.ts';
 import { findChromium } from '../pipeline/site/diagrams.ts';
 import { packInto, run, writeConsumer } from './package-fixture.ts';
 import { REPO_ROOT, tempDir } from './testing.ts';
@@ -50,10 +52,21 @@ describe('the packed package, installed', { concurrency: true }, () => {
   let packedFiles: string[] = [];
   /** Started in before(): the workflow test awaits all of it, the package test its install. */
   let workflow: WorkflowRun;
+  /** The same workflow with ALL_LESSONS_MUST_PASS: "true", on its install. */
+  let strictWorkflow: WorkflowRun;
 
   before(async () => {
     assert.ok(existsSync(path.join(REPO_ROOT, 'dist', 'main.mjs')), 'build the CLI first: node scripts/build.mjs');
-    await generateCourse(repo, { lessons: 3, perModule: 2, stageOf: () => 'done', diagram: () => null });
+    // A hand-written course (site.publish: verified) whose lesson 1.2 fails its test.
+    await generateCourse(repo, { lessons: 3, perModule: 2, stageOf: () => 'code', diagram: () => null });
+    writeFileSync(
+      path.join(repo, '.codelabgen', 'config.yaml'),
+      `${readText(path.join(repo, '.codelabgen', 'config.yaml'))}site:\n  publish: verified\n`,
+    );
+    writeFileSync(
+      path.join(repo, '1-module-1', '1.2-lesson-2', 'test', 'main.test.ts'),
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value1 } from '../src/main.ts';\ntest('value1 is two', () => assert.equal(value1, 2));\n",
+    );
     mkdirSync(path.join(repo, 'vendor'));
     const { filename, files } = packInto(path.join(repo, 'vendor'));
     packedFiles = files;
@@ -84,6 +97,14 @@ describe('the packed package, installed', { concurrency: true }, () => {
       github,
       chromium: findChromium() ?? 'none',
     });
+    strictWorkflow = runWorkflow(load(readText(WORKFLOW)) as Workflow, {
+      repo,
+      work: path.join(work, 'all-must-pass'),
+      github,
+      chromium: findChromium() ?? 'none',
+      env: { ALL_LESSONS_MUST_PASS: 'true' },
+      installed: workflow.installed,
+    });
   });
 
   test('the deploy workflow passes the GitHub workflow schema', async () => {
@@ -109,6 +130,19 @@ describe('the packed package, installed', { concurrency: true }, () => {
       steps.some((s) => /verify --all/.test(s.run ?? '') && s.env?.CODELABGEN_SANDBOX === 'required'),
       'CI verifies lessons in the sandbox only',
     );
+    // ubuntu-latest's AppArmor denies bwrap its user namespace unless told (docs/deploy/README.md).
+    const verifySteps = workflow.jobs.verify!.steps;
+    const lift = verifySteps.findIndex((s) =>
+      /sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0/.test(s.run ?? ''),
+    );
+    assert.ok(
+      lift >= 0 && lift < verifySteps.findIndex((s) => /verify --all/.test(s.run ?? '')),
+      'the verify job lets bwrap create its namespaces before it verifies',
+    );
+    // A failed verify job still builds and deploys the lessons that passed.
+    assert.equal(workflow.jobs.build?.if, '${{ !cancelled() }}');
+    assert.equal(workflow.jobs.deploy?.if, "${{ !cancelled() && needs.build.result == 'success' }}");
+    assert.equal(workflow.env?.ALL_LESSONS_MUST_PASS, 'false');
     assert.equal(
       readText(path.join(REPO_ROOT, 'templates', 'ci', 'github-pages.yml')),
       readText(WORKFLOW),
@@ -116,20 +150,30 @@ describe('the packed package, installed', { concurrency: true }, () => {
     );
   });
 
-  test('the deploy workflow runs on depth-1 clones: verify shards, merge, build and deploy succeed', {
+  test('the deploy workflow runs on depth-1 clones with a failing lesson: verify fails on it, the others are built and deployed', {
     timeout: 600_000,
   }, async (t) => {
-    const steps = await workflow.done;
-    for (const step of steps) t.diagnostic(`${step.job}: ${step.step}: ${step.stdout.trim().split('\n').at(-1) ?? ''}`);
+    const { steps, jobs } = await workflow.done;
+    for (const step of steps)
+      t.diagnostic(`${step.job}: ${step.step}: ${step.failure ?? step.stdout.trim().split('\n').at(-1) ?? ''}`);
+    assert.deepEqual(jobs, { verify: 'failure', build: 'success', deploy: 'success' });
     const artifacts = workflow.artifacts;
     assert.deepEqual(readdirSync(artifacts).sort(), ['github-pages', 'runs-1', 'runs-2', 'runs-3']);
-    assert.ok(
-      steps.some((step) => step.job === 'deploy'),
-      'the deploy job did not run',
+    // The failing lesson: one annotation on its failing test, in the shard that ran it.
+    const annotations = steps
+      .filter((step) => step.step === "Verify this shard's lessons")
+      .flatMap((step) => step.stdout.split('\n').filter((line) => line.trim().startsWith('::')));
+    assert.equal(annotations.length, 1, annotations.join('\n'));
+    assert.match(
+      annotations[0]!,
+      /^::error file=1-module-1\/1\.2-lesson-2\/test\/main\.test\.ts,line=4,title=lesson 1\.2 failed::value1 is two/,
     );
+    const shardSummaries = steps.filter((step) => step.step === "Verify this shard's lessons").map((s) => s.summary);
+    assert.match(shardSummaries.join('\n'), /^\| 1\.2 \| ❌ failed \| 0\/1 \| value1 is two/m);
+    assert.match(shardSummaries.join('\n'), /^Left out of the site \(site\.publish: verified .*\): 1\.2$/m);
     assert.ok(existsSync(path.join(artifacts, 'github-pages', 'lessons')), 'the deployed site has no lessons');
-    const lessons = readdirSync(path.join(artifacts, 'github-pages', 'lessons'));
-    assert.equal(lessons.length, 3, `the deployed lessons: ${lessons.join(', ')}`);
+    const lessons = readdirSync(path.join(artifacts, 'github-pages', 'lessons')).sort();
+    assert.deepEqual(lessons, ['1.1-lesson-1', '2.1-lesson-3'], `the deployed lessons: ${lessons.join(', ')}`);
     for (const lesson of lessons) {
       const page = readText(path.join(artifacts, 'github-pages', 'lessons', lesson, 'index.html'));
       assert.match(page, /tests passed \d+\/\d+/, `${lesson}: no badge from the workflow's verify runs`);
@@ -138,6 +182,8 @@ describe('the packed package, installed', { concurrency: true }, () => {
     }
     const build = steps.find((step) => step.step === 'Build the site under the Pages base path');
     assert.ok(build, 'the site build step did not run');
+    assert.match(build.summary, /^### codelabgen site build$/m);
+    assert.match(build.summary, /^\| 1\.2 \| Lesson 2 title \| tests failed in verify run 1: value1 is two/m);
     assert.equal(
       build.stderr.match(/^warning: the course is in a shallow git clone: lesson pages show no "Last updated" date$/gm)
         ?.length,
@@ -148,6 +194,16 @@ describe('the packed package, installed', { concurrency: true }, () => {
       build.stderr,
       /^hint: fetch the whole history for the dates: git fetch --unshallow, or actions\/checkout with fetch-depth: 0$/m,
     );
+  });
+
+  test('with ALL_LESSONS_MUST_PASS: "true" a failing lesson stops the build and nothing is deployed', {
+    timeout: 600_000,
+  }, async () => {
+    const { steps, jobs } = await strictWorkflow.done;
+    assert.deepEqual(jobs, { verify: 'failure', build: 'failure', deploy: 'skipped' });
+    const merge = steps.find((step) => step.job === 'build' && step.step === 'Summarize the verification shards');
+    assert.match(merge?.stdout ?? '', /^::error title=Not published::a lesson failed/m);
+    assert.ok(!existsSync(path.join(strictWorkflow.artifacts, 'github-pages')), 'a site was uploaded');
   });
 
   test("the package holds what runs, and the installed CLI inits a course, takes a hand author's path (mounted in a Starlight site too) and builds the example course", {
@@ -292,11 +348,12 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
       readFileSync(path.join(dir, 'my-site', 'lessons', lessonDir, 'index.html'), 'utf8'),
       /tests passed \d+\/\d+/,
     );
-    // site preview serves that build at its base without being told the base again.
+    // site preview serves that build at its base without being told the base again, and from a
+    // folder that holds no course (it serves a built folder).
     await serves(
       dir,
-      published,
-      ['site', 'preview', '--out', '../my-site'],
+      dir,
+      ['site', 'preview', '--out', 'my-site'],
       `/mine/lessons/${lessonDir}/`,
       60_000,
       async () => {},
@@ -307,6 +364,29 @@ async function handAuthor(dir: string, installed: string): Promise<void> {
     publish(),
     starlightHost(installed, copy('my-course-for-starlight')),
   ]);
+  // The same lesson page standalone and inside Starlight: the code blocks as wide in both.
+  const chromiumPath = findChromium();
+  assert.ok(chromiumPath, 'no Chromium to measure the code blocks with (set CODELABGEN_CHROMIUM)');
+  const shots = path.join(REPO_ROOT, 'test-results', 'package-starlight');
+  const standalone = await codeBlockWidths(
+    chromiumPath,
+    path.join(dir, 'my-site'),
+    '/mine/',
+    `lessons/${lessonDir}/`,
+    path.join(shots, 'standalone.png'),
+  );
+  const inStarlight = await codeBlockWidths(
+    chromiumPath,
+    path.join(installed, 'starlight-host', 'dist'),
+    '/',
+    `course/lessons/${lessonDir}/`,
+    path.join(shots, 'in-starlight.png'),
+  );
+  assert.ok(
+    standalone.length > 0 && standalone.every((block) => Number.parseInt(block, 10) >= 300),
+    `standalone code blocks: ${standalone.join('; ')}`,
+  );
+  assert.deepEqual(inStarlight, standalone, 'code blocks (width, frame) inside Starlight and standalone');
 }
 
 /** `site dev` shows each save of the lesson's readalong: three by rename, three in place. */
@@ -321,6 +401,8 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
       }
       assert.fail(`site dev never showed "${marker}" after the save:\n${log()}`);
     };
+    // A healthy course: its stylesheet and scripts are served from the install, and nothing warns.
+    await fetchPageAndAssets(url);
     for (let i = 1; i <= 3; i++) {
       writeFileSync(`${doc}.tmp`, `# Second steps\n\nrename-saved ${i}\n`);
       renameSync(`${doc}.tmp`, doc);
@@ -328,6 +410,7 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
       writeFileSync(doc, `# Second steps\n\nwritten in place ${i}\n`);
       await shows(`written in place ${i}`);
     }
+    assert.deepEqual(noisyLines(log()), [], log());
   });
 }
 

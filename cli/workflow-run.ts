@@ -1,7 +1,10 @@
 // Test helper (imported only by cli/package.test.ts): runs a GitHub Actions workflow on this machine
 // as a runner would. Jobs in `needs` order, a job's matrix instances at once (as GitHub runs them),
-// every `run:` step in bash, each `uses:` action replaced by a local equivalent: checkout makes a
-// depth-1 clone of the course repository, artifacts are folders, the Pages deploy checks its input.
+// every `run:` step in bash under GITHUB_ACTIONS=true with a job summary file of its own, each
+// `uses:` action replaced by a local equivalent: checkout makes a depth-1 clone of the course
+// repository, artifacts are folders, the Pages deploy checks its input. A failed step fails its job
+// and skips the rest of it (but `if: always()` steps); a job runs when its `if:` holds, by default
+// only when every job before it in its chain of needs succeeded (as GitHub decides).
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +21,7 @@ export interface Step {
 }
 export interface Job {
   needs?: string | string[];
+  if?: string;
   permissions?: Record<string, string>;
   strategy?: { matrix?: Record<string, unknown[]> };
   env?: Record<string, string>;
@@ -39,7 +43,13 @@ export interface WorkflowSetup {
   github: Record<string, string>;
   /** What browser-actions/setup-chrome reports as its chrome-path. */
   chromium: string;
+  /** Values that replace the workflow's top-level `env:` ones (as an author edits them). */
+  env?: Record<string, string>;
+  /** Another run's install: every `npm ci` step links its node_modules instead of installing. */
+  installed?: Promise<string>;
 }
+
+export type JobResult = 'success' | 'failure' | 'skipped';
 
 /** One step that ran, with what it printed. */
 export interface StepRun {
@@ -47,13 +57,24 @@ export interface StepRun {
   step: string;
   stdout: string;
   stderr: string;
+  /** What the step appended to its $GITHUB_STEP_SUMMARY. */
+  summary: string;
+  /** Set when the step failed: what failed, with the output. */
+  failure?: string;
+}
+
+export interface WorkflowResult {
+  /** Every step that ran, in the order it ran. */
+  steps: StepRun[];
+  /** Each job's result (a matrix job fails when one of its instances does). */
+  jobs: Record<string, JobResult>;
 }
 
 export interface WorkflowRun {
   /** The workspace whose node_modules the first `npm ci` step made (the next ones link to it). */
   installed: Promise<string>;
-  /** Every step in the order it ran, when the last job is done; rejects with the first failure. */
-  done: Promise<StepRun[]>;
+  /** When the last job is done or skipped; rejects only when the local run itself cannot go on. */
+  done: Promise<WorkflowResult>;
   /** The artifacts folder: one folder per uploaded artifact, github-pages the deployed site. */
   artifacts: string;
 }
@@ -62,7 +83,8 @@ export interface WorkflowRun {
 export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowRun {
   const install = deferred<string>();
   const artifacts = path.join(setup.work, 'artifacts');
-  let installing = false;
+  let installing = setup.installed !== undefined;
+  if (setup.installed) setup.installed.then(install.resolve, install.reject);
   const steps: StepRun[] = [];
   const context: RunnerContext = {
     ...setup,
@@ -84,9 +106,18 @@ export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowR
     },
   };
   const done = (async () => {
-    for (const { job, matrices } of jobsInOrder(workflow))
-      await Promise.all(matrices.map((matrix) => runJob(context, job, matrix)));
-    return steps;
+    const jobs: Record<string, JobResult> = {};
+    for (const { job, matrices } of jobsInOrder(workflow)) {
+      if (!jobRuns(workflow, job, jobs)) {
+        jobs[job] = 'skipped';
+        continue;
+      }
+      const results = await Promise.all(matrices.map((matrix) => runJob(context, job, matrix, jobs)));
+      jobs[job] = results.every((ok) => ok) ? 'success' : 'failure';
+    }
+    // A failed install leaves nothing to link: whoever waits for it hears why.
+    install.reject(new Error(`no npm ci step succeeded: ${steps.find((step) => step.failure)?.failure ?? ''}`));
+    return { steps, jobs };
   })();
   // Both are awaited (and their failure reported) by the tests; a failure before the install fails
   // whoever waits for it.
@@ -130,6 +161,30 @@ function jobsInOrder(workflow: Workflow): Array<{ job: string; matrices: Array<R
   return order;
 }
 
+/** The jobs `job` needs, and the jobs those need, and so on. */
+function ancestors(workflow: Workflow, job: string): string[] {
+  const needs = [workflow.jobs[job]!.needs ?? []].flat();
+  return [...new Set(needs.flatMap((need) => [need, ...ancestors(workflow, need)]))];
+}
+
+/**
+ * Whether a job runs, by its `if:`: without one, only when every job of its chain of needs
+ * succeeded (GitHub's implicit success()). The expressions this runner knows: `always()`,
+ * `!cancelled()` (nothing is cancelled here) and `needs.<job>.result == '<result>'`, joined by &&.
+ */
+function jobRuns(workflow: Workflow, job: string, results: Record<string, JobResult>): boolean {
+  const condition = workflow.jobs[job]!.if;
+  if (condition === undefined) return ancestors(workflow, job).every((other) => results[other] === 'success');
+  const expression = condition.replace(/^\$\{\{\s*(.*?)\s*\}\}$/, '$1');
+  return expression.split('&&').every((term) => {
+    const text = term.trim();
+    if (text === 'always()' || text === '!cancelled()') return true;
+    const need = /^needs\.([\w-]+)\.result == '(\w+)'$/.exec(text);
+    assert.ok(need, `${job}: the local run does not evaluate if: ${condition}`);
+    return results[need[1]!] === need[2];
+  });
+}
+
 /** Every file under `dir` (workspace-relative paths). */
 function filesUnder(dir: string, root: string): string[] {
   if (!existsSync(dir)) return [];
@@ -138,7 +193,13 @@ function filesUnder(dir: string, root: string): string[] {
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
 
-async function runJob(context: RunnerContext, jobName: string, matrix: Record<string, unknown>): Promise<void> {
+/** Runs one instance of a job; false when a step of it failed. */
+async function runJob(
+  context: RunnerContext,
+  jobName: string,
+  matrix: Record<string, unknown>,
+  results: Record<string, JobResult>,
+): Promise<boolean> {
   const job = context.workflow.jobs[jobName]!;
   const label = `${jobName}${Object.keys(matrix).length ? ` ${JSON.stringify(matrix)}` : ''}`;
   const workspace = path.join(context.work, 'runners', `${jobName}-${Object.values(matrix).join('-') || '0'}`);
@@ -158,77 +219,119 @@ async function runJob(context: RunnerContext, jobName: string, matrix: Record<st
               ? runnerTemp
               : scope === 'steps' && rest[1] === 'outputs'
                 ? outputs[`${rest[0]}.${rest[2]}`]
-                : context.github[expression];
+                : scope === 'needs' && rest[1] === 'result'
+                  ? results[rest[0]!]
+                  : context.github[expression];
       assert.ok(value !== undefined, `${label}: the local run does not know \${{ ${expression} }}`);
       return String(value);
     });
-  for (const [key, value] of Object.entries({ ...context.workflow.env, ...job.env })) env[key] = expand(String(value));
+  for (const [key, value] of Object.entries({ ...context.workflow.env, ...context.env, ...job.env }))
+    env[key] = expand(String(value));
 
-  for (const step of job.steps) {
+  let failed = false;
+  for (const [index, step] of job.steps.entries()) {
     assert.ok(
       step.if === undefined || step.if === 'always()',
       `${label}: the local run does not evaluate if: ${step.if}`,
     );
+    if (failed && step.if !== 'always()') continue;
     const inputs = Object.fromEntries(
       Object.entries(step.with ?? {}).map(([key, value]) => [key, expand(String(value))]),
     );
-    const action = step.uses?.replace(/@.*$/, '');
-    const record: StepRun = { job: label, step: step.name ?? step.uses ?? step.run!, stdout: '', stderr: '' };
+    const record: StepRun = {
+      job: label,
+      step: step.name ?? step.uses ?? step.run!,
+      stdout: '',
+      stderr: '',
+      summary: '',
+    };
     context.steps.push(record);
-    if (action === 'actions/checkout') {
-      // A depth-1 clone of the course repository, whatever fetch-depth asks: the steps must work on
-      // the checkout's default too (the site build then leaves out last-updated dates and says so).
-      const clone = await run('git', ['clone', '--quiet', '--depth', '1', `file://${context.repo}`, workspace]);
-      assert.equal(clone.status, 0, clone.stderr);
-    } else if (action === 'actions/configure-pages') {
-      outputs[`${step.id}.base_path`] = '/my-course';
-      outputs[`${step.id}.base_url`] = 'https://someone.github.io/my-course';
-    } else if (action === 'astral-sh/setup-uv') continue;
-    else if (action === 'actions/setup-node') assert.equal(inputs['node-version'], '22');
-    else if (action === 'actions/setup-python') continue;
-    else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = context.chromium;
-    else if (action === 'actions/cache')
-      assert.equal(
-        inputs.path,
-        '~/.cache/codelabgen/diagrams',
-        `${label}: the cache keeps another folder than the diagram cache`,
-      ); // an optimization: nothing to restore locally
-    else if (action === 'actions/upload-artifact') {
-      // upload-artifact (v4 and later) leaves out hidden files (any path segment starting with ".") unless told.
-      const from = path.join(workspace, inputs.path!);
-      const files = filesUnder(from, workspace).filter(
-        (file) =>
-          inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')),
-      );
-      for (const file of files)
-        cpSync(
-          path.join(workspace, file),
-          path.join(context.artifacts, inputs.name!, path.relative(from, path.join(workspace, file))),
-        );
-    } else if (action === 'actions/download-artifact') {
-      const pattern = new RegExp(
-        `^${(inputs.pattern ?? '*').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`,
-      );
-      for (const name of existsSync(context.artifacts) ? readdirSync(context.artifacts) : [])
-        if (pattern.test(name))
-          cpSync(path.join(context.artifacts, name), path.join(workspace, inputs.path!, name), { recursive: true });
-    } else if (action === 'actions/upload-pages-artifact') {
-      const site = path.resolve(workspace, inputs.path!);
-      assert.ok(existsSync(path.join(site, 'index.html')), `${label}: no site at ${inputs.path}`);
-      cpSync(site, path.join(context.artifacts, 'github-pages'), { recursive: true });
-    } else if (action === 'actions/deploy-pages') {
-      assert.ok(existsSync(path.join(context.artifacts, 'github-pages', 'index.html')), `${label}: nothing to deploy`);
-      outputs[`${step.id}.page_url`] = 'https://someone.github.io/my-course/';
-    } else if (step.uses !== undefined) assert.fail(`${label}: no local equivalent for ${step.uses}`);
-    else {
-      const stepEnv = Object.fromEntries(
-        Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(String(value))]),
-      );
-      const bash = () =>
-        runBash(expand(step.run!), { label, record, workspace, runnerTemp, env: { ...env, ...stepEnv } });
-      if (/^npm ci\b/.test(step.run ?? '')) await context.npmCi(workspace, bash);
-      else await bash();
+    try {
+      await runStep(context, step, { label, workspace, runnerTemp, index, record, inputs, outputs, env, expand });
+    } catch (error) {
+      if (!(error instanceof assert.AssertionError)) throw error;
+      record.failure = error.message;
+      failed = true;
     }
+  }
+  return !failed;
+}
+
+interface StepPlace {
+  label: string;
+  workspace: string;
+  runnerTemp: string;
+  index: number;
+  record: StepRun;
+  inputs: Record<string, string>;
+  outputs: Record<string, string>;
+  env: Record<string, string>;
+  expand: (text: string) => string;
+}
+
+/** One step: an action's local equivalent, or its `run:` script in bash; a failure is an AssertionError. */
+async function runStep(context: RunnerContext, step: Step, place: StepPlace): Promise<void> {
+  const { label, workspace, runnerTemp, record, inputs, outputs, env, expand } = place;
+  const action = step.uses?.replace(/@.*$/, '');
+  if (action === 'actions/checkout') {
+    // A depth-1 clone of the course repository, whatever fetch-depth asks: the steps must work on
+    // the checkout's default too (the site build then leaves out last-updated dates and says so).
+    const clone = await run('git', ['clone', '--quiet', '--depth', '1', `file://${context.repo}`, workspace]);
+    assert.equal(clone.status, 0, clone.stderr);
+  } else if (action === 'actions/configure-pages') {
+    outputs[`${step.id}.base_path`] = '/my-course';
+    outputs[`${step.id}.base_url`] = 'https://someone.github.io/my-course';
+  } else if (action === 'astral-sh/setup-uv') return;
+  else if (action === 'actions/setup-node') assert.equal(inputs['node-version'], '22');
+  else if (action === 'actions/setup-python') return;
+  else if (action === 'browser-actions/setup-chrome') outputs[`${step.id}.chrome-path`] = context.chromium;
+  else if (action === 'actions/cache')
+    assert.equal(
+      inputs.path,
+      '~/.cache/codelabgen/diagrams',
+      `${label}: the cache keeps another folder than the diagram cache`,
+    ); // an optimization: nothing to restore locally
+  else if (action === 'actions/upload-artifact') {
+    // upload-artifact (v4 and later) leaves out hidden files (any path segment starting with ".") unless told.
+    const from = path.join(workspace, inputs.path!);
+    const files = filesUnder(from, workspace).filter(
+      (file) => inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')),
+    );
+    for (const file of files)
+      cpSync(
+        path.join(workspace, file),
+        path.join(context.artifacts, inputs.name!, path.relative(from, path.join(workspace, file))),
+      );
+  } else if (action === 'actions/download-artifact') {
+    const pattern = new RegExp(
+      `^${(inputs.pattern ?? '*').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`,
+    );
+    for (const name of existsSync(context.artifacts) ? readdirSync(context.artifacts) : [])
+      if (pattern.test(name))
+        cpSync(path.join(context.artifacts, name), path.join(workspace, inputs.path!, name), { recursive: true });
+  } else if (action === 'actions/upload-pages-artifact') {
+    const site = path.resolve(workspace, inputs.path!);
+    assert.ok(existsSync(path.join(site, 'index.html')), `${label}: no site at ${inputs.path}`);
+    cpSync(site, path.join(context.artifacts, 'github-pages'), { recursive: true });
+  } else if (action === 'actions/deploy-pages') {
+    assert.ok(existsSync(path.join(context.artifacts, 'github-pages', 'index.html')), `${label}: nothing to deploy`);
+    outputs[`${step.id}.page_url`] = 'https://someone.github.io/my-course/';
+  } else if (step.uses !== undefined) assert.fail(`${label}: no local equivalent for ${step.uses}`);
+  else {
+    const stepEnv = Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(String(value))]),
+    );
+    const summary = path.join(runnerTemp, `step-summary-${place.index}.md`);
+    const bash = () =>
+      runBash(expand(step.run!), {
+        label,
+        record,
+        workspace,
+        runnerTemp,
+        env: { ...env, ...stepEnv, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+      });
+    if (/^npm ci\b/.test(step.run ?? '')) await context.npmCi(workspace, bash);
+    else await bash();
   }
 }
 
@@ -258,6 +361,8 @@ async function runBash(
   });
   step.record.stdout = result.stdout;
   step.record.stderr = result.stderr;
+  const summary = step.env.GITHUB_STEP_SUMMARY;
+  if (summary !== undefined && existsSync(summary)) step.record.summary = readFileSync(summary, 'utf8');
   if (result.status !== 0) {
     const logs = existsSync(npmLogs) ? readdirSync(npmLogs).sort() : [];
     const log =

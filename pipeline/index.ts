@@ -8,6 +8,12 @@ export { apply, initialState, ReplayError } from './state/apply.ts';
 export { getOwn } from './state/keyed.ts';
 export { checkCourse, CHECKS, type CheckReport, type CheckSection, type CourseCheck } from './check/check.ts';
 export { loadConfig } from './course/config.ts';
+export {
+  dependenciesOutsideRepository,
+  outsideDependencyFix,
+  outsideDependencyProblem,
+  type OutsideDependency,
+} from './course/outside-dependencies.ts';
 export { hashLessonCode, listLessonCodeFiles } from './artifacts/code-hash.ts';
 export { lastRun, readRuns, readRunsIn, runNumbers, writeRunResult } from './verify/runs.ts';
 export { codeDrift, currentCodeHash, type CodeDrift } from './artifacts/drift.ts';
@@ -22,8 +28,9 @@ export {
   type Shard,
 } from './verify/verify-all.ts';
 export { mergeRunFolders } from './verify/merge.ts';
+export { failureLocation, type FailureLocation } from './verify/failure-location.ts';
 export { stopRunningTests } from './verify/run-tests.ts';
-export type { SummaryEntry, VerifySummary } from './verify/summary.ts';
+export { summarize, summaryEntry, type SummaryEntry, type VerifySummary } from './verify/summary.ts';
 // The protocol's decisions (pure) and the facts they take (read from the course).
 export { DECISIONS, type DecidedCommand } from './protocol/commands.ts';
 export { decideFailure } from './protocol/fix-budget.ts';

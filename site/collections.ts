@@ -114,6 +114,8 @@ const course = defineCollection({
           drafts: options.drafts || options.dev,
           site: branding(view.course.root, view.config.site, options),
           lessons,
+          glossaryTerms: readGlossary(view.course).length,
+          sourceCount: readSources(view.course).length,
           problem: null,
         },
       },
@@ -142,6 +144,14 @@ const course = defineCollection({
         missing: z.array(z.string()),
       }),
     ),
+    glossaryTerms: z
+      .int()
+      .min(0)
+      .describe('Entries of the glossary: the header links the Glossary page only when there are some.'),
+    sourceCount: z
+      .int()
+      .min(0)
+      .describe('Accepted sources: the header links the Sources page only when there are some.'),
     problem: z
       .string()
       .nullable()

@@ -12,6 +12,8 @@ export interface CodelabgenOptions {
   drafts?: boolean;
   /** Build-time diagram cache; default $CODELABGEN_DIAGRAM_CACHE or ~/.cache/codelabgen/diagrams. */
   diagramCache?: string;
+  /** A course under a prefix links back to the host from its header: the site's base, "Home", unless told; false for none. */
+  home?: { href?: string; label?: string } | false;
   /** Fail before anything is written when a diagram would be drawn in the reader's browser. */
   strictDiagrams?: boolean;
 }

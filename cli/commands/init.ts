@@ -11,8 +11,11 @@ import {
   ARTIFACTS,
   courseAt,
   createCourse,
+  dependenciesOutsideRepository,
   loadConfig,
   nextPhase,
+  outsideDependencyFix,
+  outsideDependencyProblem,
   phaseActions,
   planNext,
   printable,
@@ -53,6 +56,10 @@ export async function run(ctx: Context): Promise<ExitCode> {
     );
   if (example) requireTemplate(runtime ?? existing ?? 'node', 'init --example');
   const workflow = path.join(root, WORKFLOW);
+  // The workflow installs the course's package.json in a fresh clone: what it points to must be in it.
+  const outside = ci === undefined ? [] : dependenciesOutsideRepository(root);
+  if (outside.length > 0)
+    refuse(`init --ci github: ${outsideDependencyProblem(outside[0]!, ctx.cwd)}`, outsideDependencyFix(outside[0]!));
   if (ci !== undefined && existsSync(workflow))
     refuse(
       `init --ci github: ${path.relative(ctx.cwd, workflow) || workflow} already exists`,

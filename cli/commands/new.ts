@@ -25,8 +25,12 @@ export async function run(ctx: Context): Promise<ExitCode> {
     });
     return EXIT.ok;
   }
+  const namedHint =
+    ctx.string('lesson') === undefined ? ' (a module starts with one; name it with --lesson "Title")' : '';
   if (entry.kind === 'module')
-    ctx.out.print(`added module ${lesson.module_id} "${printable(lesson.module_title, 300)}" to curriculum.yaml`);
+    ctx.out.print(
+      `added module ${lesson.module_id} "${printable(lesson.module_title, 300)}" to curriculum.yaml, with its first lesson${namedHint}:`,
+    );
   ctx.out.print(
     `added lesson ${lesson.id} "${printable(lesson.title, 300)}" (pending, seq ${added.seq}) in ${lesson.dir}/ from the ${added.runtime} template`,
   );

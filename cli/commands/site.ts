@@ -5,16 +5,19 @@ import { escapeControl, isInside, loadConfig, RefusalError, SITE_OUT_DIR, type C
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { appendStepSummary, inGitHubActions, markdownCell, markdownTable } from '../github-actions.ts';
 
 export async function run(ctx: Context): Promise<ExitCode> {
-  const course = courseOf(ctx);
-  if (ctx.command === 'site build') return build(ctx, course);
+  // `site preview --out DIR` serves a built folder: it needs a course only to find its default --out.
+  const course = ctx.command === 'site preview' && ctx.string('out') !== undefined ? courseOrNull(ctx) : courseOf(ctx);
+  if (ctx.command === 'site build') return build(ctx, course!);
   const site = await import('../../pipeline/site/index.ts');
   const mode = ctx.command === 'site dev' ? 'dev' : 'preview';
   let out = path.join(ctx.cwd, 'dist-site');
   if (mode === 'preview') {
-    const outArg = ctx.string('out') ?? path.relative(ctx.cwd, defaultOut(ctx, course));
-    out = site.checkOut(course.root, path.resolve(ctx.cwd, outArg));
+    const outArg = ctx.string('out') ?? path.relative(ctx.cwd, defaultOut(ctx, course!));
+    out = path.resolve(ctx.cwd, outArg);
+    if (course !== null) out = site.checkOut(course.root, out);
     if (!site.isSiteBuild(out))
       throw new RefusalError(`--out ${outArg} is not a codelabgen site build`, [
         `build it first: codelabgen site build --out ${outArg}`,
@@ -23,7 +26,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   // A preview serves the build at the base it was built with (its marker says), unless told otherwise.
   const base = ctx.string('base') ?? (mode === 'preview' ? site.builtBase(out) : null) ?? '/';
   const server = await site.serveSite(mode, {
-    root: course.root,
+    root: course?.root ?? out,
     out,
     base,
     port: portOf(ctx),
@@ -32,6 +35,16 @@ export async function run(ctx: Context): Promise<ExitCode> {
     env: ctx.env,
   });
   return waitForInterrupt(server);
+}
+
+/** The course, or null when none is found (a refusal of another kind still refuses). */
+function courseOrNull(ctx: Context): Course | null {
+  try {
+    return courseOf(ctx);
+  } catch (error) {
+    if (error instanceof RefusalError && error.message.startsWith('no course found')) return null;
+    throw error;
+  }
 }
 
 /** ./site-out, or the course's own site-out/ when run inside the course (docs/site.md "Commands"). */
@@ -85,12 +98,17 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
     progress,
   }).finally(() => ctx.out.clearStatus());
   const recorded = result.recorded;
+  if (inGitHubActions(ctx.env)) appendStepSummary(ctx.env, buildSummary(result, drafts));
   if (json) {
     ctx.out.json({ ...result, drafts, recorded });
     return EXIT.ok;
   }
-  for (const problem of result.diagramErrors)
-    ctx.out.warn(`warning: ${escapeControl(problem)} (shown as an error box)`);
+  // mermaid's parse errors point at the line on the lines after the first: kept as lines, indented.
+  for (const problem of result.diagramErrors) {
+    const [first = '', ...rest] = problem.split(/\r?\n/);
+    ctx.out.warn(`warning: ${escapeControl(first)} (shown as an error box)`);
+    for (const line of rest) if (line.trim() !== '') ctx.out.warn(`  ${escapeControl(line)}`);
+  }
   if (result.shallowClone) {
     ctx.out.warn(`warning: ${SHALLOW_CLONE_WARNING}`);
     ctx.out.warn(`hint: ${SHALLOW_CLONE_HINT}`);
@@ -118,6 +136,26 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   );
   if (recorded) ctx.out.print('recorded site.build event');
   return EXIT.ok;
+}
+
+/** The job summary of a build: what it published and which lessons it left out, and why. */
+function buildSummary(
+  result: { lessons: string[]; excluded: Array<{ id: string; title: string; reason: string }>; pages: string[] },
+  drafts: boolean,
+): string {
+  const parts = [
+    '### codelabgen site build',
+    `${result.pages.length} pages, ${result.lessons.length} lessons published${drafts ? ' (drafts: every lesson)' : ''}: ${result.lessons.join(', ') || 'none'}`,
+  ];
+  if (!drafts && result.excluded.length > 0)
+    parts.push(
+      `${result.excluded.length} left out of the site:`,
+      markdownTable(
+        ['Lesson', 'Title', 'Why'],
+        result.excluded.map((l) => [l.id, markdownCell(l.title), markdownCell(l.reason)]),
+      ),
+    );
+  return parts.join('\n\n');
 }
 
 function kb(bytes: number): string {

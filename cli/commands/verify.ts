@@ -18,6 +18,8 @@ import {
   requireAtCode,
   requireLesson,
   selectLessons,
+  summarize,
+  summaryEntry,
   verifyAll,
   verifyLesson,
   ARTIFACTS,
@@ -27,6 +29,8 @@ import {
 } from '../../pipeline/index.ts';
 import { courseOf, reportNotices } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { inGitHubActions, withoutCommands } from '../github-actions.ts';
+import { leftOutBy, runAnnotation, summaryAnnotations, writeVerifySummary } from '../verify-github.ts';
 
 const TAIL_LINES = 30;
 
@@ -85,6 +89,11 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   if (ctx.flag('json'))
     ctx.out.json({ ...result, file: `${ARTIFACTS.runsDir(id)}/${result.run}.json`, state: verdict });
   else printRun(ctx, result, verdict);
+  if (inGitHubActions(ctx.env)) {
+    if (!result.passed && !ctx.flag('json')) ctx.out.print(runAnnotation(ctx, course, state, result));
+    const summary = summarize([summaryEntry(id, result)]);
+    writeVerifySummary(ctx, `codelabgen verify ${id}`, summary, leftOutBy(summary, state, config.site.publish));
+  }
   if (result.passed) return EXIT.ok;
   throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`, { quiet: ctx.flag('json') });
 }
@@ -107,7 +116,9 @@ function printRun(ctx: Context, result: RunResult, verdict: string | null): void
           `... (last ${Math.min(TAIL_LINES, lines.length)} lines of ${result.output_bytes} bytes of output)`,
         ),
       );
-    for (const line of lines.slice(-TAIL_LINES)) ctx.out.print(escapeControl(line));
+    // The test's own output: under GitHub Actions, a line of it must not be read as a workflow command.
+    const tail = lines.slice(-TAIL_LINES).map(escapeControl);
+    for (const line of inGitHubActions(ctx.env) ? withoutCommands(tail) : tail) ctx.out.print(line);
   }
   const mark = result.passed ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', 'FAILED');
   ctx.out.print(
@@ -161,6 +172,11 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
   progress.stop();
   if (ctx.signal?.aborted)
     refuse('verify --all was cancelled; the tests running then were stopped and the lessons not yet run were skipped');
+  if (inGitHubActions(ctx.env)) {
+    if (!ctx.flag('json')) for (const line of summaryAnnotations(ctx, course, state, summary)) ctx.out.print(line);
+    const heading = `codelabgen verify --all${summary.shard ? ` (shard ${summary.shard})` : ''}`;
+    writeVerifySummary(ctx, heading, summary, leftOutBy(summary, state, config.site.publish));
+  }
   return finishSummary(ctx, summary, `verify --all`);
 }
 
@@ -207,7 +223,9 @@ function entryLine(ctx: Context, entry: SummaryEntry): string {
 }
 
 async function runMerge(ctx: Context): Promise<ExitCode> {
-  return finishSummary(ctx, mergeRunFolders(ctx.positionals, ctx.cwd), 'verify merge');
+  const summary = mergeRunFolders(ctx.positionals, ctx.cwd);
+  if (inGitHubActions(ctx.env)) writeVerifySummary(ctx, 'codelabgen verify merge', summary, []);
+  return finishSummary(ctx, summary, 'verify merge');
 }
 
 function finishSummary(ctx: Context, summary: VerifySummary, label: string): ExitCode {

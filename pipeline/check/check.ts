@@ -5,6 +5,11 @@ import type { State } from '../../content-schemas/index.ts';
 import type { CheckSection } from './section.ts';
 import type { Course } from '../course/course.ts';
 import { RefusalError } from '../course/errors.ts';
+import {
+  dependenciesOutsideRepository,
+  outsideDependencyFix,
+  outsideDependencyProblem,
+} from '../course/outside-dependencies.ts';
 import { checkConventions } from './conventions-check.ts';
 import { downloadNameWarnings } from '../artifacts/download-names.ts';
 import { driftedLessons } from '../artifacts/lesson-artifacts.ts';
@@ -45,6 +50,12 @@ export const CHECKS: CourseCheck[] = [
   }),
   checkLessonDocs,
   checkConventions,
+  (course) => ({
+    name: "dependencies a fresh clone can install (the deploy workflow's npm ci)",
+    problems: dependenciesOutsideRepository(course.root).map(
+      (dep) => `${outsideDependencyProblem(dep, course.root)}; ${outsideDependencyFix(dep)}`,
+    ),
+  }),
   (course, state) => ({
     name: 'done lessons whose prerequisites changed',
     problems: [],

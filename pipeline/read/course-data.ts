@@ -82,7 +82,9 @@ export function readCourse(root: string): CourseView {
         slug: lesson.slug,
         title: lesson.title,
         summary: lesson.summary,
-        objectives: lesson.objectives,
+        // A hand-written lesson's objectives are often in its spec only (new lesson writes one there).
+        objectives:
+          lesson.objectives.length > 0 ? lesson.objectives : (readLessonSpec(course, lesson.id)?.objectives ?? []),
         module: { id: mod.id, slug: mod.slug, title: mod.title, summary: mod.summary, index },
         dir: lessonState?.dir ?? lessonDirName(mod.id, mod.slug, lesson.id, lesson.slug),
         stage: lessonState?.stage ?? null,
@@ -145,6 +147,15 @@ export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
   if (rule !== 'verified') return false;
   if (lesson.stage !== null && STAGES.indexOf(lesson.stage) >= STAGES.indexOf('verified')) return true;
   return lastRun(view.course, lesson.id)?.passed === true;
+}
+
+/** Why a publish build leaves the lesson out (one line; isPublished is false for it). */
+export function leftOutReason(view: CourseView, lesson: SiteLesson): string {
+  const rule = view.config.site.publish;
+  if (rule !== 'verified') return `at stage ${lesson.stage ?? 'none (no state)'}, not done (site.publish: ${rule})`;
+  const run = lastRun(view.course, lesson.id);
+  if (run === null) return 'no verify run of its tests (site.publish: verified)';
+  return `tests failed in verify run ${run.run}${run.cause ? `: ${run.cause}` : ''}`;
 }
 
 /** What a publish build that shows no lesson says, by the course's rule. */

@@ -121,6 +121,8 @@ test('the course pages live under base + prefix, with links and search index the
   // Glossary and Sources are linked only when they have entries; this generated course has none.
   assert.doesNotMatch(home, /href="\/docs\/course\/glossary\/"/);
   assert.match(home, /<a href="\/docs\/course\/" aria-current="page">Lessons<\/a>/);
+  // A way back to the host site: its base.
+  assert.match(home, /<a class="host-home" href="\/docs\/">Home<\/a>/);
   assert.match(home, /src="\/docs\/course\/_codelabgen\/page\.js\?v=/);
   const lesson = readFileSync(path.join(out, 'course', 'lessons', '1.2-lesson-2', 'index.html'), 'utf8');
   assert.match(lesson, /rel="prev" href="\/docs\/course\/lessons\/1\.1-lesson-1\/"/);

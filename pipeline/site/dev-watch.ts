@@ -84,9 +84,16 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
       }
     }
   };
-  const report = (problems: string[]) => {
-    problems = problems.map((problem) => problem.split('\n')[0] ?? problem);
-    for (const problem of problems) if (!shown.has(problem)) print(`error: ${problem}`);
+  const report = (all: string[]) => {
+    // A problem is known by its first line; the lines after it (mermaid's parse errors point at
+    // the line there) are printed indented under it.
+    const problems = all.map((problem) => problem.split('\n')[0] ?? problem);
+    all.forEach((problem, i) => {
+      if (shown.has(problems[i]!)) return;
+      const [first, ...rest] = problem.split(/\r?\n/);
+      print(`error: ${first}`);
+      for (const line of rest) if (line.trim() !== '') print(`  ${line}`);
+    });
     const changed = problems.length !== shown.size || problems.some((p) => !shown.has(p));
     shown = new Set(problems);
     Reflect.set(globalThis, DEV_PROBLEMS_KEY, [...shown]);

@@ -269,7 +269,8 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
   const record = (draw: Draw, result: Drawing) => {
     const diagram = open.get(draw.hash)!;
     if ('svg' in result) diagram.svgs[draw.role] = result.svg;
-    else diagram.error ??= result.error.split('\n').slice(0, 3).join(' ').slice(0, 300);
+    // mermaid's first three lines, as lines: a parse error points at the place on the third.
+    else diagram.error ??= result.error.split('\n').slice(0, 3).join('\n').slice(0, 300);
     if (--diagram.left === 0) close(draw.hash, 'drawn');
   };
   const done = drawAll(draws, chromium, record)

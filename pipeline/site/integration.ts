@@ -11,6 +11,7 @@ import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
 import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob } from './diagrams.ts';
+import { cssLayerPlugin, STARLIGHT_EC_LAYER } from './css-layer.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
 import { checkOutsideCourse } from './out-folder.ts';
@@ -44,6 +45,11 @@ export interface CodelabgenOptions {
   drafts?: boolean;
   /** Build-time diagram cache; default $CODELABGEN_DIAGRAM_CACHE or ~/.cache/codelabgen/diagrams. */
   diagramCache?: string;
+  /**
+   * A course mounted under a prefix links back to the host site from its header: to the site's base,
+   * labelled "Home", unless given another `href` or `label`; `false` for no link.
+   */
+  home?: { href?: string; label?: string } | false;
   /** The command line recorded with the site.build event. */
   command?: string;
   /** `codelabgen site build` only: the folder the site.build event names (Astro's outDir is a staging
@@ -154,6 +160,13 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           diagramCache: options.diagramCache ?? diagramCacheDir(),
           imageStage: imageStageDir(fileURLToPath(config.cacheDir)),
           prefix,
+          hostHome:
+            prefix === '' || options.home === false
+              ? null
+              : {
+                  href: options.home?.href ?? `${config.base.replace(/\/+$/, '')}/`,
+                  label: options.home?.label ?? 'Home',
+                },
         };
         // Learner builds have no report page unless config.yaml opts in (site.report: true).
         const courseConfig = loadConfig(courseAt(site.course)).site;
@@ -203,6 +216,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const hasEc = config.integrations.some(
           (i) => i.name === 'astro-expressive-code' || i.name === '@astrojs/starlight',
         );
+        const inStarlight = config.integrations.some((i) => i.name === '@astrojs/starlight');
         // .mdx docs (site.mdx: true) are compiled by @astrojs/mdx: added here unless the site has it.
         const hasMdx = config.integrations.some((i) => i.name === '@astrojs/mdx');
         const mdx = courseConfig.mdx === true && !hasMdx ? [(await import('@astrojs/mdx')).default()] : [];
@@ -214,6 +228,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
               optionsPlugin(site),
               imagesOffPlugin(() => prepared),
               sharedPipelinePlugin(),
+              ...(inStarlight ? [cssLayerPlugin(path.join(siteDir(), 'styles'), STARLIGHT_EC_LAYER)] : []),
             ],
             resolve: { noExternal: ['codelabgen'] },
           },
@@ -356,7 +371,9 @@ function leftToBrowser(count: number): ChecksFailedError {
   );
 }
 
-function contentProblems(problems: string[]): ChecksFailedError {
+function contentProblems(all: string[]): ChecksFailedError {
+  // One error line: a problem's own lines (mermaid's pointer at a parse error) joined.
+  const problems = all.map((problem) => problem.replace(/\s*\n\s*/g, ' '));
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1, 4).join('; ')})` : '';
   return new ChecksFailedError(`site build failed: ${problems[0]}${more}`);
 }

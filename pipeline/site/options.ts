@@ -15,6 +15,8 @@ export interface SiteOptions {
   imageStage: string;
   /** Route prefix of the course under the site's base: '' (the site is the course) or '/course'. */
   prefix: string;
+  /** A course mounted in a host site: the header's link back to the host's pages (null: none). */
+  hostHome?: { href: string; label: string } | null;
 }
 
 /** A Vite plugin serving `options` as the virtual module. */

@@ -3,6 +3,7 @@
 import {
   docLinks,
   isPublished,
+  leftOutReason,
   lessonLink,
   readCourse,
   readDiagramFiles,
@@ -17,8 +18,8 @@ import {
 export interface Prepared {
   view: CourseView;
   included: SiteLesson[];
-  /** Lessons a publish build leaves out, with their stage. */
-  excluded: { id: string; title: string; stage: string }[];
+  /** Lessons a publish build leaves out, with their stage and why (leftOutReason). */
+  excluded: { id: string; title: string; stage: string; reason: string }[];
   diagrams: DiagramRef[];
   /** `lesson <id> <doc>:<line>: code reference ...` (or link, image) */
   problems: string[];
@@ -35,7 +36,7 @@ export function prepareSite(root: string, drafts: boolean, linkBase = ''): Prepa
   const included = view.lessons.filter((lesson) => drafts || isPublished(view, lesson));
   const excluded = view.lessons
     .filter((lesson) => !included.includes(lesson))
-    .map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state' }));
+    .map((l) => ({ id: l.id, title: l.title, stage: l.stage ?? 'no state', reason: leftOutReason(view, l) }));
   const diagrams: DiagramRef[] = [];
   const problems: string[] = [];
   let images = 0;

@@ -286,6 +286,13 @@ describe('drafts and broken content', { timeout: 600_000 }, () => {
 
   test('drafts include every lesson with its stage and what is missing, and show the diagram error', () => {
     assert.equal(drafts.code, 0, drafts.stderr);
+    // mermaid's parse error keeps its lines in the terminal: the one under the first points at the line.
+    if (chromium !== null)
+      assert.match(
+        drafts.stderr,
+        /^warning: lesson 1\.2 diagram docs\/diagrams\/flow\.mmd \("flow"\): Parse error on line \d+: \(shown as an error box\)\n {2}\S.*\n {2}-*\^/m,
+        drafts.stderr,
+      );
     const page = html(out, 'lessons/1.3-lesson-3/index.html');
     assert.match(page, /draft: readalong/);
     assert.match(page, /missing: notes, review/);

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { astroSubRequests } from './astro-subrequests.ts';
-import { siteDir } from './package-root.ts';
+import { packageRoot, siteDir } from './package-root.ts';
 import type { SiteBuildResult, SiteJob, WorkerMessage } from './site-job.ts';
 import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
@@ -26,7 +26,7 @@ async function fail(error: unknown, mode: string): Promise<never> {
 
 function astroConfig(
   job: SiteJob,
-  integration: ReturnType<typeof codelabgen>,
+  integration: ReturnType<typeof codelabgen> | null,
   integrations: AstroInlineConfig['integrations'] = [],
 ): AstroInlineConfig {
   // Astro writes .astro/ (content-modules.mjs, content-assets.mjs: which module renders which
@@ -54,12 +54,16 @@ function astroConfig(
     // Lesson pages give a cacheKey (their entry digests): unchanged ones are restored, not rendered.
     experimental: { incrementalBuild: true },
     logLevel: job.mode === 'build' ? 'silent' : 'info',
-    integrations: [integration, ...(integrations ?? [])],
+    integrations: [...(integration ? [integration] : []), ...(integrations ?? [])],
     vite: {
       build: { chunkSizeWarningLimit: 4000 },
       logLevel: 'error',
       cacheDir: path.join(job.cacheDir, 'vite'),
       plugins: [astroSubRequests(root)],
+      // The dev server serves files outside its root by /@fs only from these folders: the root under
+      // the cache is no project, so Vite's default (its workspace) would leave out the site's own
+      // stylesheet in an installed package (a 403) and the course's files.
+      server: { fs: { allow: [root, siteDir(), installRoot(), job.course] } },
     },
     ...(job.port || job.host || job.open
       ? {
@@ -71,6 +75,14 @@ function astroConfig(
         }
       : {}),
   };
+}
+
+/** The project codelabgen is installed in (the folder holding its node_modules), or the package itself from a checkout. */
+function installRoot(): string {
+  const pkg = packageRoot();
+  const parent = path.dirname(pkg);
+  const modules = path.basename(parent).startsWith('@') ? path.dirname(parent) : parent;
+  return path.basename(modules) === 'node_modules' ? path.dirname(modules) : pkg;
 }
 
 async function run(job: SiteJob): Promise<void> {
@@ -106,7 +118,8 @@ async function run(job: SiteJob): Promise<void> {
   const server =
     job.mode === 'dev'
       ? await astro.dev(astroConfig(job, integration))
-      : await astro.preview(astroConfig(job, integration));
+      : // A preview serves a built folder: it needs no course (the one it was built from may be elsewhere).
+        await astro.preview(astroConfig(job, null));
   process.once('SIGTERM', () => void server.stop().finally(() => process.exit(0)));
   await send({ kind: 'ready' });
 }

@@ -54,6 +54,8 @@ const ALLOWED: Record<string, string> = {
   'pipeline/verify/test-caches.ts':
     "removes the caches a lesson's test run created in its lesson folder (the run's own writes)",
   'pipeline/verify/fixtures.ts': 'test fixtures: builds courses in temp folders for the verify tests',
+  'cli/github-actions.ts':
+    'appends the job summary to $GITHUB_STEP_SUMMARY, a file the GitHub runner names outside the course',
   'cli/testing.ts': 'test helpers: temp folders and copies of courses',
   'cli/fuzz-cases.ts': 'test cases: plants hostile files in a copy of a course',
   'cli/protocol-fixture.ts': 'test fixtures: writes courses for the protocol tests',

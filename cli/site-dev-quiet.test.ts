@@ -1,0 +1,39 @@
+// `site dev` of a healthy course from this repository (init --example): the lesson page, its
+// stylesheet and scripts answer 200, and the server logs no WARN or ERROR line on any page view
+// (issue 36: an empty glossary warned on every page). cli/package.test.ts checks the same for an
+// installed package.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
+import { fetchPageAndAssets, noisyLines } from '../e2e/quiet-dev.ts';
+import { CLI, cli, copyOfCourse } from './testing.ts';
+
+test('site dev of a healthy course logs no WARN or ERROR and serves every asset', { timeout: 240_000 }, async () => {
+  const root = copyOfCourse('quiet-dev', (dir) => {
+    const made = cli(['init', path.basename(dir), '--title', 'Quiet', '--example'], { cwd: path.dirname(dir) });
+    assert.equal(made.code, 0, made.stderr);
+  });
+  const lesson = readdirSync(path.join(root, '1-first-steps'))[0]!;
+  const port = await freePort();
+  const server = spawn(process.execPath, [CLI, 'site', 'dev', '--port', String(port)], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let log = '';
+  server.stdout.on('data', (d: Buffer) => (log += d));
+  server.stderr.on('data', (d: Buffer) => (log += d));
+  try {
+    const base = `http://localhost:${port}`;
+    await waitForServer(`${base}/`, 180_000, server, () => log);
+    for (const page of ['/', `/lessons/${lesson}/`, `/lessons/${lesson}/`]) await fetchPageAndAssets(`${base}${page}`);
+    assert.deepEqual(noisyLines(log), [], log);
+  } finally {
+    if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+    await stop(server);
+  }
+});
