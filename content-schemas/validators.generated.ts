@@ -6,11 +6,11 @@ import { FAIL, arr, isObject, obj, str, url, type Field } from './validator-help
 
 export { FAIL };
 
-const c0 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site"]);
+const c0 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site","notify"]);
 const c1 = new Set<unknown>([1]);
 const c2 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c3 = [/^[1-9][0-9]{0,5}[smh]$/];
-const c4 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
+const c4 = new Set<string>(["fix_attempts","review_rounds","parallel","cost_usd","tokens"]);
 const c5 = new Set<string>(["sandbox","max_write_mb"]);
 const c6 = new Set<unknown>(["auto","required","off"]);
 const c7 = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
@@ -19,108 +19,110 @@ const c9 = [/^#[0-9a-fA-F]{6}$/];
 const c10 = [/^https?:\/\/\S*\{path\}\S*$/];
 const c11 = /^https?$/;
 const c12 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
-const c13 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
-const c14 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
-const c15 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
-const c16 = new Set<unknown>(["candidate","accepted","rejected"]);
-const c17 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
-const c18 = new Set<string>(["id","source","title","summary","importance"]);
-const c19 = new Set<unknown>(["core","useful","optional"]);
-const c20 = new Set<string>(["title","summary","audience","modules"]);
-const c21 = new Set<string>(["id","slug","title","summary","lessons"]);
-const c22 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
-const c23 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c24 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
-const c25 = new Set<string>(["path","purpose"]);
-const c26 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
-const c27 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
-const c28 = new Set<string>(["passed","failed","skipped","total"]);
-const c29 = [/^sha256:[0-9a-f]{64}$/];
-const c30 = new Set<unknown>(["bwrap","none"]);
-const c31 = new Set<string>(["term","slug","definition","aliases","lessons"]);
-const c32 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
-const c33 = new Set<unknown>(["pass","revise"]);
-const c34 = new Set<string>(["severity","where","text"]);
-const c35 = new Set<unknown>(["blocker","major","minor","nit"]);
-const c36 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
-const c37 = new Set<unknown>(["ok","failed","needs-user"]);
-const c38 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c39 = new Set<string>(["phase","status","artifacts","notes"]);
-const c40 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
-const c41 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
-const c42 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
-const c43 = new Set<string>(["phase","entered_at","seq"]);
-const c44 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
-const c45 = new Set<string>(["reason","by","at"]);
-const c46 = new Set<unknown>(["user","fix-budget"]);
-const c47 = new Set<string>(["reason","at"]);
-const c48 = new Set<string>(["from","to","note","at"]);
-const c49 = new Set<string>(["code_hash","at","run"]);
-const c50 = new Set<string>(["run","code_hash","note"]);
-const c51 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
-const c52 = [/^t[1-9][0-9]{0,9}$/];
-const c53 = [/^[a-z][a-z0-9-]{0,63}$/];
-const c54 = new Set<unknown>(["running","done","failed","reset"]);
-const c55 = new Set<string>(["at","seq","out","pages","lessons"]);
-const c56 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
-const c57 = new Set<unknown>(["course.init"]);
-const c58 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved","approval"]);
-const c59 = new Set<unknown>(["phase.advance"]);
-const c60 = new Set<unknown>(["command","elicitation"]);
-const c61 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed","approval"]);
-const c62 = new Set<unknown>(["lessons.register"]);
-const c63 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
-const c64 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted","approval"]);
-const c65 = new Set<unknown>(["lesson.stage"]);
-const c66 = new Set<string>(["verdict","reviewer","round","findings"]);
-const c67 = new Set<unknown>([true]);
-const c68 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
-const c69 = new Set<unknown>(["lesson.verified"]);
-const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
-const c71 = new Set<unknown>(["lesson.fail"]);
-const c72 = new Set<unknown>(["state fail","verify"]);
-const c73 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
-const c74 = new Set<unknown>(["lesson.fail_note"]);
-const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
-const c76 = new Set<unknown>(["lesson.block"]);
-const c77 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted","approval"]);
-const c78 = new Set<unknown>(["lesson.unblock"]);
-const c79 = new Set<unknown>(["lesson.stale"]);
-const c80 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
-const c81 = new Set<unknown>(["task.start"]);
-const c82 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
-const c83 = new Set<unknown>(["task.heartbeat"]);
-const c84 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
-const c85 = new Set<unknown>(["task.finish"]);
-const c86 = new Set<unknown>(["done","failed"]);
-const c87 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
-const c88 = new Set<unknown>(["task.reset"]);
-const c89 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
-const c90 = new Set<unknown>(["log"]);
-const c91 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
-const c92 = new Set<unknown>(["site.build"]);
-const c93 = new Map<unknown, (v: any) => any>([["course.init", v266], ["phase.advance", v277], ["lessons.register", v282], ["lesson.stage", v289], ["lesson.verified", v300], ["lesson.fail", v307], ["lesson.fail_note", v321], ["lesson.block", v326], ["lesson.unblock", v329], ["lesson.stale", v337], ["task.start", v340], ["task.heartbeat", v346], ["task.finish", v349], ["task.reset", v353], ["log", v355], ["site.build", v362]]);
-const c94 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
-const c95 = new Set<unknown>([3]);
-const c96 = new Set<string>(["title","topic"]);
-const c97 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
-const c98 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
-const c99 = new Set<string>(["kind","lesson","at","text"]);
-const c100 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
-const c101 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
-const c102 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
-const c103 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
-const c104 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
-const c105 = new Set<string>(["at","reason","cleared_at"]);
-const c106 = new Set<string>(["at","verdict","reviewer","round","findings"]);
-const c107 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
-const c108 = new Set<string>(["seq","at","kind","label","text","details"]);
-const c109 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
-const c110 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
-const c111 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c112 = new Set<string>(["kind","count","entries"]);
-const c113 = new Set<string>(["at","lesson","data"]);
-const c114 = new Set<string>(["at","pages","lessons"]);
+const c13 = new Set<string>(["url","command"]);
+const c14 = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
+const c15 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
+const c16 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
+const c17 = new Set<unknown>(["candidate","accepted","rejected"]);
+const c18 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
+const c19 = new Set<string>(["id","source","title","summary","importance"]);
+const c20 = new Set<unknown>(["core","useful","optional"]);
+const c21 = new Set<string>(["title","summary","audience","modules"]);
+const c22 = new Set<string>(["id","slug","title","summary","lessons"]);
+const c23 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
+const c24 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
+const c25 = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","files","tests"]);
+const c26 = new Set<string>(["path","purpose"]);
+const c27 = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
+const c28 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
+const c29 = new Set<string>(["passed","failed","skipped","total"]);
+const c30 = [/^sha256:[0-9a-f]{64}$/];
+const c31 = new Set<unknown>(["bwrap","none"]);
+const c32 = new Set<string>(["term","slug","definition","aliases","lessons"]);
+const c33 = new Set<string>(["lesson","verdict","reviewer","round","findings"]);
+const c34 = new Set<unknown>(["pass","revise"]);
+const c35 = new Set<string>(["severity","where","text"]);
+const c36 = new Set<unknown>(["blocker","major","minor","nit"]);
+const c37 = new Set<string>(["lesson","status","stage","artifacts","notes","usage"]);
+const c38 = new Set<unknown>(["ok","failed","needs-user"]);
+const c39 = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
+const c40 = new Set<string>(["model","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","cost_usd","seconds"]);
+const c41 = new Set<string>(["phase","status","artifacts","notes","usage"]);
+const c42 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
+const c43 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
+const c44 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
+const c45 = new Set<string>(["phase","entered_at","seq"]);
+const c46 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir","stage","blocked","stale","fix_attempts_used","fix_budget_resets","review_rounds_used","review_rounds_granted","rework","verified","last_failure","last_verify_failure","done_at","updated_at"]);
+const c47 = new Set<string>(["reason","by","at"]);
+const c48 = new Set<unknown>(["user","fix-budget"]);
+const c49 = new Set<string>(["reason","at"]);
+const c50 = new Set<string>(["from","to","note","at"]);
+const c51 = new Set<string>(["code_hash","at","run"]);
+const c52 = new Set<string>(["run","code_hash","note"]);
+const c53 = new Set<string>(["id","lesson","phase","role","status","started_at","finished_at","note","result","lease_expires_at","heartbeat_at"]);
+const c54 = [/^t[1-9][0-9]{0,9}$/];
+const c55 = [/^[a-z][a-z0-9-]{0,63}$/];
+const c56 = new Set<unknown>(["running","done","failed","reset"]);
+const c57 = new Set<string>(["at","seq","out","pages","lessons"]);
+const c58 = new Set<string>(["seq","ts","pid","command","kind","title","topic"]);
+const c59 = new Set<unknown>(["course.init"]);
+const c60 = new Set<string>(["seq","ts","pid","command","kind","from","to","approved","approval"]);
+const c61 = new Set<unknown>(["phase.advance"]);
+const c62 = new Set<unknown>(["command","elicitation"]);
+const c63 = new Set<string>(["seq","ts","pid","command","kind","lessons","removed","approval"]);
+const c64 = new Set<unknown>(["lessons.register"]);
+const c65 = new Set<string>(["id","title","slug","module_id","module_slug","module_title","dir"]);
+const c66 = new Set<string>(["seq","ts","pid","command","kind","lesson","from","to","note","review_round_used","review","reopened","drifted","approval"]);
+const c67 = new Set<unknown>(["lesson.stage"]);
+const c68 = new Set<string>(["verdict","reviewer","round","findings"]);
+const c69 = new Set<unknown>([true]);
+const c70 = new Set<string>(["seq","ts","pid","command","kind","lesson","code_hash","run","tests"]);
+const c71 = new Set<unknown>(["lesson.verified"]);
+const c72 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","fix_attempts_used","blocked","via","run","tests","evidence","code_hash"]);
+const c73 = new Set<unknown>(["lesson.fail"]);
+const c74 = new Set<unknown>(["state fail","verify"]);
+const c75 = new Set<string>(["seq","ts","pid","command","kind","lesson","note","run"]);
+const c76 = new Set<unknown>(["lesson.fail_note"]);
+const c77 = new Set<string>(["seq","ts","pid","command","kind","lesson","reason"]);
+const c78 = new Set<unknown>(["lesson.block"]);
+const c79 = new Set<string>(["seq","ts","pid","command","kind","lesson","fix_budget_reset","note","review_round_granted","approval"]);
+const c80 = new Set<unknown>(["lesson.unblock"]);
+const c81 = new Set<unknown>(["lesson.stale"]);
+const c82 = new Set<string>(["seq","ts","pid","command","kind","task","lesson","phase","role","lease_seconds"]);
+const c83 = new Set<unknown>(["task.start"]);
+const c84 = new Set<string>(["seq","ts","pid","command","kind","task","lease_seconds"]);
+const c85 = new Set<unknown>(["task.heartbeat"]);
+const c86 = new Set<string>(["seq","ts","pid","command","kind","task","status","note","result"]);
+const c87 = new Set<unknown>(["task.finish"]);
+const c88 = new Set<unknown>(["done","failed"]);
+const c89 = new Set<string>(["seq","ts","pid","command","kind","task","note"]);
+const c90 = new Set<unknown>(["task.reset"]);
+const c91 = new Set<string>(["seq","ts","pid","command","kind","fact","lesson","data"]);
+const c92 = new Set<unknown>(["log"]);
+const c93 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
+const c94 = new Set<unknown>(["site.build"]);
+const c95 = new Map<unknown, (v: any) => any>([["course.init", v291], ["phase.advance", v302], ["lessons.register", v307], ["lesson.stage", v314], ["lesson.verified", v325], ["lesson.fail", v332], ["lesson.fail_note", v346], ["lesson.block", v351], ["lesson.unblock", v354], ["lesson.stale", v362], ["task.start", v365], ["task.heartbeat", v371], ["task.finish", v374], ["task.reset", v378], ["log", v380], ["site.build", v387]]);
+const c96 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c97 = new Set<unknown>([3]);
+const c98 = new Set<string>(["title","topic"]);
+const c99 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
+const c100 = new Set<string>(["lessons","by_stage","done","blocked","stale","fix_attempts","review_rounds","verify_runs","tasks","phase_tasks","reopens","tests","verify_passed","verify_pass_rate","lessons_reworked","rework_rate","wall_ms"]);
+const c101 = new Set<string>(["kind","lesson","at","text"]);
+const c102 = new Set<unknown>(["blocked","reopened","was-blocked","user-decision","budget-used-up","passed-after-rework","drift","stale","task-failed","task-interrupted","task-needs-user"]);
+const c103 = new Set<string>(["id","title","module_id","module_title","dir","stage","blocked","stale","fix_attempts","fix_budget_resets","review_rounds","review_rounds_granted","reworks","verify","failures","blocks","stale_marks","registered_at","done_at","pending_to_done_ms","started_at","wall_ms","tests","reviews","tasks","smooth","summary","story"]);
+const c104 = new Set<string>(["runs","passed","failed","read_only","last_run","last_passed","last_tests","last_at"]);
+const c105 = new Set<string>(["at","note","via","run","blocked","tests","evidence","orchestrator_notes"]);
+const c106 = new Set<string>(["at","reason","by","unblocked_at","decision"]);
+const c107 = new Set<string>(["at","reason","cleared_at"]);
+const c108 = new Set<string>(["at","verdict","reviewer","round","findings"]);
+const c109 = new Set<string>(["id","role","phase","status","worker_status","started_at","duration_ms","heartbeats","lease_until","note"]);
+const c110 = new Set<string>(["seq","at","kind","label","text","details"]);
+const c111 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
+const c112 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
+const c113 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c114 = new Set<string>(["kind","count","entries"]);
+const c115 = new Set<string>(["at","lesson","data"]);
+const c116 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -191,1205 +193,1270 @@ function v25(v: any): any {
 function v24(v: any): any {
   return v === undefined ? 3 : v25(v);
 }
+function v27(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 1000000 ? v : FAIL;
+}
+function v26(v: any): any {
+  return v === undefined ? undefined : v27(v);
+}
+function v29(v: any): any {
+  return Number.isSafeInteger(v) && v >= 1 && v <= 10000000000000 ? v : FAIL;
+}
+function v28(v: any): any {
+  return v === undefined ? undefined : v29(v);
+}
 function v19(v: any): any {
   return obj(v, c4, t0);
 }
 function v18(v: any): any {
   return v === undefined ? JSON.parse("{\"fix_attempts\":3,\"review_rounds\":2,\"parallel\":3}") : v19(v);
 }
-function v29(v: any): any {
+function v33(v: any): any {
   return c6.has(v) ? v : FAIL;
 }
-function v28(v: any): any {
-  return v === undefined ? "auto" : v29(v);
-}
-function v31(v: any): any {
-  return Number.isSafeInteger(v) && v >= 1 && v <= 1000000 ? v : FAIL;
-}
-function v30(v: any): any {
-  return v === undefined ? 100 : v31(v);
-}
-function v27(v: any): any {
-  return obj(v, c5, t1);
-}
-function v26(v: any): any {
-  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v27(v);
+function v32(v: any): any {
+  return v === undefined ? "auto" : v33(v);
 }
 function v35(v: any): any {
-  return c8.has(v) ? v : FAIL;
+  return Number.isSafeInteger(v) && v >= 1 && v <= 1000000 ? v : FAIL;
 }
 function v34(v: any): any {
-  return v === undefined ? "done" : v35(v);
+  return v === undefined ? 100 : v35(v);
 }
-function v37(v: any): any {
-  return typeof v === 'boolean' ? v : FAIL;
+function v31(v: any): any {
+  return obj(v, c5, t1);
 }
-function v36(v: any): any {
-  return v === undefined ? false : v37(v);
+function v30(v: any): any {
+  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v31(v);
 }
 function v39(v: any): any {
-  return str(v, 1, -1, null);
+  return c8.has(v) ? v : FAIL;
 }
 function v38(v: any): any {
-  return v === undefined ? undefined : v39(v);
+  return v === undefined ? "done" : v39(v);
 }
-const v41 = v39;
+function v41(v: any): any {
+  return typeof v === 'boolean' ? v : FAIL;
+}
 function v40(v: any): any {
-  return v === undefined ? undefined : v41(v);
+  return v === undefined ? false : v41(v);
 }
 function v43(v: any): any {
-  const s: any = str(v, -1, -1, c9);
-  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
+  return str(v, 1, -1, null);
 }
 function v42(v: any): any {
   return v === undefined ? undefined : v43(v);
 }
-function v45(v: any): any {
-  const s: any = str(v, -1, -1, c9);
-  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
-}
+const v45 = v43;
 function v44(v: any): any {
   return v === undefined ? undefined : v45(v);
 }
-const v47 = v6;
+function v47(v: any): any {
+  const s: any = str(v, -1, -1, c9);
+  return s === FAIL || REFINEMENTS.accentReadableOnLight(s) !== null ? FAIL : s;
+}
 function v46(v: any): any {
   return v === undefined ? undefined : v47(v);
 }
 function v49(v: any): any {
-  return str(v, -1, -1, c10);
+  const s: any = str(v, -1, -1, c9);
+  return s === FAIL || REFINEMENTS.accentReadableOnDark(s) !== null ? FAIL : s;
 }
 function v48(v: any): any {
   return v === undefined ? undefined : v49(v);
 }
-function v51(v: any): any {
-  return url(v, true, true, c11, null, false);
-}
+const v51 = v6;
 function v50(v: any): any {
   return v === undefined ? undefined : v51(v);
 }
 function v53(v: any): any {
-  return str(v, -1, -1, c12);
+  return str(v, -1, -1, c10);
 }
 function v52(v: any): any {
-  return v === undefined ? "en" : v53(v);
+  return v === undefined ? undefined : v53(v);
 }
-const v55 = v37;
+function v55(v: any): any {
+  return url(v, true, true, c11, null, false);
+}
 function v54(v: any): any {
   return v === undefined ? undefined : v55(v);
 }
-function v33(v: any): any {
+function v57(v: any): any {
+  return str(v, -1, -1, c12);
+}
+function v56(v: any): any {
+  return v === undefined ? "en" : v57(v);
+}
+const v59 = v41;
+function v58(v: any): any {
+  return v === undefined ? undefined : v59(v);
+}
+function v37(v: any): any {
   return obj(v, c7, t2);
 }
-function v32(v: any): any {
-  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v33(v);
+function v36(v: any): any {
+  return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v37(v);
 }
-function v0(v: any): any {
-  return obj(v, c0, t3);
-}
-function v57(v: any): any {
-  return str(v, -1, -1, c14);
-}
-function v58(v: any): any {
-  return str(v, 1, 500, null);
-}
-const v59 = v51;
-function v60(v: any): any {
-  return c15.has(v) ? v : FAIL;
-}
-function v61(v: any): any {
-  return c16.has(v) ? v : FAIL;
-}
-function v63(v: any): any {
-  return str(v, -1, 2000, null);
-}
+const v63 = v55;
 function v62(v: any): any {
   return v === undefined ? undefined : v63(v);
 }
-function v65(v: any): any {
-  return str(v, -1, 4000, null);
+const v64 = v11;
+function v61(v: any): any {
+  return obj(v, c13, t3);
 }
-function v64(v: any): any {
-  return v === undefined ? undefined : v65(v);
+function v60(v: any): any {
+  return v === undefined ? undefined : v61(v);
 }
-function v67(v: any): any {
-  return str(v, -1, -1, c17);
+function v0(v: any): any {
+  return obj(v, c0, t4);
 }
 function v66(v: any): any {
-  return v === undefined ? undefined : v67(v);
+  return str(v, -1, -1, c15);
 }
-function v56(v: any): any {
-  return obj(v, c13, t4);
+function v67(v: any): any {
+  return str(v, 1, 500, null);
 }
-const v69 = v57;
-const v70 = v57;
+const v68 = v55;
+function v69(v: any): any {
+  return c16.has(v) ? v : FAIL;
+}
+function v70(v: any): any {
+  return c17.has(v) ? v : FAIL;
+}
+function v72(v: any): any {
+  return str(v, -1, 2000, null);
+}
 function v71(v: any): any {
-  return str(v, 1, 300, null);
+  return v === undefined ? undefined : v72(v);
 }
-const v72 = v65;
 function v74(v: any): any {
-  return c19.has(v) ? v : FAIL;
+  return str(v, -1, 4000, null);
 }
 function v73(v: any): any {
-  return v === undefined ? "useful" : v74(v);
+  return v === undefined ? undefined : v74(v);
 }
-function v68(v: any): any {
-  return obj(v, c18, t5);
+function v76(v: any): any {
+  return str(v, -1, -1, c18);
 }
-const v76 = v71;
-const v78 = v65;
+function v75(v: any): any {
+  return v === undefined ? undefined : v76(v);
+}
+function v65(v: any): any {
+  return obj(v, c14, t5);
+}
+const v78 = v66;
+const v79 = v66;
+function v80(v: any): any {
+  return str(v, 1, 300, null);
+}
+const v81 = v74;
+function v83(v: any): any {
+  return c20.has(v) ? v : FAIL;
+}
+function v82(v: any): any {
+  return v === undefined ? "useful" : v83(v);
+}
 function v77(v: any): any {
-  return v === undefined ? "" : v78(v);
+  return obj(v, c19, t6);
 }
-const v80 = v63;
-function v79(v: any): any {
-  return v === undefined ? "" : v80(v);
-}
-const v83 = v57;
-function v84(v: any): any {
-  return str(v, -1, 80, c22);
-}
-const v85 = v71;
-const v87 = v63;
+const v85 = v80;
+const v87 = v74;
 function v86(v: any): any {
   return v === undefined ? "" : v87(v);
 }
-const v90 = v57;
-const v91 = v84;
-const v92 = v71;
-const v94 = v63;
-function v93(v: any): any {
-  return v === undefined ? "" : v94(v);
-}
-const v97 = v58;
-function v96(v: any): any {
-  return arr(v, -1, 20, v97);
-}
-function v95(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v96(v);
-}
-function v99(v: any): any {
-  return arr(v, -1, 50, v90);
-}
-function v98(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v99(v);
-}
-const v102 = v57;
-function v101(v: any): any {
-  return arr(v, -1, 50, v102);
-}
-function v100(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v101(v);
-}
-function v89(v: any): any {
-  return obj(v, c23, t6);
-}
+const v89 = v72;
 function v88(v: any): any {
-  return arr(v, 1, 500, v89);
+  return v === undefined ? "" : v89(v);
 }
-function v82(v: any): any {
-  return obj(v, c21, t7);
+const v92 = v66;
+function v93(v: any): any {
+  return str(v, -1, 80, c23);
 }
-function v81(v: any): any {
-  return arr(v, 1, 200, v82);
+const v94 = v80;
+const v96 = v72;
+function v95(v: any): any {
+  return v === undefined ? "" : v96(v);
 }
-function v75(v: any): any {
-  return obj(v, c20, t8);
+const v99 = v66;
+const v100 = v93;
+const v101 = v80;
+const v103 = v72;
+function v102(v: any): any {
+  return v === undefined ? "" : v103(v);
 }
-const v104 = v57;
-const v105 = v71;
-function v106(v: any): any {
-  return str(v, 1, 4000, null);
+const v106 = v67;
+function v105(v: any): any {
+  return arr(v, -1, 20, v106);
 }
-const v109 = v58;
+function v104(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v105(v);
+}
 function v108(v: any): any {
-  return arr(v, -1, 20, v109);
+  return arr(v, -1, 50, v99);
 }
 function v107(v: any): any {
   return v === undefined ? JSON.parse("[]") : v108(v);
 }
+const v111 = v66;
 function v110(v: any): any {
-  return v === undefined ? undefined : v10(v);
+  return arr(v, -1, 50, v111);
 }
-const v111 = v11;
-const v113 = v37;
-function v112(v: any): any {
-  return v === undefined ? false : v113(v);
+function v109(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v110(v);
 }
+function v98(v: any): any {
+  return obj(v, c24, t7);
+}
+function v97(v: any): any {
+  return arr(v, 1, 500, v98);
+}
+function v91(v: any): any {
+  return obj(v, c22, t8);
+}
+function v90(v: any): any {
+  return arr(v, 1, 200, v91);
+}
+function v84(v: any): any {
+  return obj(v, c21, t9);
+}
+const v113 = v66;
+const v114 = v80;
+function v115(v: any): any {
+  return str(v, 1, 4000, null);
+}
+const v118 = v67;
 function v117(v: any): any {
-  return str(v, -1, -1, c26);
-}
-function v119(v: any): any {
-  return str(v, -1, 1000, null);
-}
-function v118(v: any): any {
-  return v === undefined ? "" : v119(v);
+  return arr(v, -1, 20, v118);
 }
 function v116(v: any): any {
-  return obj(v, c25, t9);
+  return v === undefined ? JSON.parse("[]") : v117(v);
 }
-function v115(v: any): any {
-  return arr(v, -1, 100, v116);
+function v119(v: any): any {
+  return v === undefined ? undefined : v10(v);
 }
-function v114(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v115(v);
-}
-function v122(v: any): any {
-  return str(v, 1, 1000, null);
-}
+const v120 = v11;
+const v122 = v41;
 function v121(v: any): any {
-  return arr(v, -1, 100, v122);
+  return v === undefined ? false : v122(v);
 }
-function v120(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v121(v);
-}
-function v103(v: any): any {
-  return obj(v, c24, t10);
-}
-const v124 = v2;
-const v125 = v57;
 function v126(v: any): any {
-  return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
+  return str(v, -1, -1, c27);
 }
-const v127 = v12;
 function v128(v: any): any {
-  return str(v, -1, 1024, null);
+  return str(v, -1, 1000, null);
 }
-const v129 = v67;
-function v130(v: any): any {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
+function v127(v: any): any {
+  return v === undefined ? "" : v128(v);
 }
-function v132(v: any): any {
-  return Number.isSafeInteger(v) ? v : FAIL;
+function v125(v: any): any {
+  return obj(v, c26, t10);
 }
-function v131(v: any): any {
-  return v === null ? null : v132(v);
-}
-function v134(v: any): any {
-  return str(v, -1, 32, null);
-}
-function v133(v: any): any {
-  return v === null ? null : v134(v);
-}
-const v135 = v37;
-const v136 = v37;
-function v139(v: any): any {
-  return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
-}
-const v140 = v139;
-const v141 = v139;
-const v142 = v139;
-function v138(v: any): any {
-  return obj(v, c28, t11);
-}
-function v137(v: any): any {
-  return v === null ? null : v138(v);
-}
-function v143(v: any): any {
-  return str(v, -1, -1, null);
-}
-const v144 = v139;
-const v145 = v37;
-function v146(v: any): any {
-  return str(v, -1, -1, c29);
-}
-function v148(v: any): any {
-  return c30.has(v) ? v : FAIL;
-}
-function v147(v: any): any {
-  return v === undefined ? undefined : v148(v);
-}
-const v150 = v6;
-function v149(v: any): any {
-  return v === null ? null : v150(v);
+function v124(v: any): any {
+  return arr(v, -1, 100, v125);
 }
 function v123(v: any): any {
-  return obj(v, c27, t12);
+  return v === undefined ? JSON.parse("[]") : v124(v);
 }
-const v152 = v4;
-const v154 = v84;
-function v153(v: any): any {
-  return v === undefined ? undefined : v154(v);
+function v131(v: any): any {
+  return str(v, 1, 1000, null);
 }
-const v155 = v106;
-const v158 = v4;
+function v130(v: any): any {
+  return arr(v, -1, 100, v131);
+}
+function v129(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v130(v);
+}
+function v112(v: any): any {
+  return obj(v, c25, t11);
+}
+const v133 = v2;
+const v134 = v66;
+function v135(v: any): any {
+  return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
+}
+const v136 = v12;
+function v137(v: any): any {
+  return str(v, -1, 1024, null);
+}
+const v138 = v76;
+function v139(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : FAIL;
+}
+function v141(v: any): any {
+  return Number.isSafeInteger(v) ? v : FAIL;
+}
+function v140(v: any): any {
+  return v === null ? null : v141(v);
+}
+function v143(v: any): any {
+  return str(v, -1, 32, null);
+}
+function v142(v: any): any {
+  return v === null ? null : v143(v);
+}
+const v144 = v41;
+const v145 = v41;
+function v148(v: any): any {
+  return Number.isSafeInteger(v) && v >= 0 ? v : FAIL;
+}
+const v149 = v148;
+const v150 = v148;
+const v151 = v148;
+function v147(v: any): any {
+  return obj(v, c29, t12);
+}
+function v146(v: any): any {
+  return v === null ? null : v147(v);
+}
+function v152(v: any): any {
+  return str(v, -1, -1, null);
+}
+const v153 = v148;
+const v154 = v41;
+function v155(v: any): any {
+  return str(v, -1, -1, c30);
+}
 function v157(v: any): any {
-  return arr(v, -1, 20, v158);
+  return c31.has(v) ? v : FAIL;
 }
 function v156(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v157(v);
+  return v === undefined ? undefined : v157(v);
 }
-function v160(v: any): any {
-  return arr(v, -1, 500, v90);
+const v159 = v6;
+function v158(v: any): any {
+  return v === null ? null : v159(v);
 }
-function v159(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v160(v);
+function v132(v: any): any {
+  return obj(v, c28, t13);
 }
-function v151(v: any): any {
-  return obj(v, c31, t13);
+const v161 = v4;
+const v163 = v93;
+function v162(v: any): any {
+  return v === undefined ? undefined : v163(v);
 }
-const v162 = v57;
-function v163(v: any): any {
-  return c33.has(v) ? v : FAIL;
+const v164 = v115;
+const v167 = v4;
+function v166(v: any): any {
+  return arr(v, -1, 20, v167);
 }
 function v165(v: any): any {
-  return str(v, -1, 200, null);
-}
-function v164(v: any): any {
-  return v === undefined ? undefined : v165(v);
-}
-const v167 = v21;
-function v166(v: any): any {
-  return v === undefined ? undefined : v167(v);
-}
-function v171(v: any): any {
-  return c35.has(v) ? v : FAIL;
-}
-const v173 = v6;
-function v172(v: any): any {
-  return v === undefined ? undefined : v173(v);
-}
-const v174 = v106;
-function v170(v: any): any {
-  return obj(v, c34, t14);
+  return v === undefined ? JSON.parse("[]") : v166(v);
 }
 function v169(v: any): any {
-  return arr(v, -1, 200, v170);
+  return arr(v, -1, 500, v99);
 }
 function v168(v: any): any {
   return v === undefined ? JSON.parse("[]") : v169(v);
 }
-function v161(v: any): any {
-  return obj(v, c32, t15);
+function v160(v: any): any {
+  return obj(v, c32, t14);
 }
-const v177 = v57;
-function v178(v: any): any {
-  return c37.has(v) ? v : FAIL;
+const v171 = v66;
+function v172(v: any): any {
+  return c34.has(v) ? v : FAIL;
 }
-function v179(v: any): any {
-  return c38.has(v) ? v : FAIL;
+function v174(v: any): any {
+  return str(v, -1, 200, null);
 }
-const v182 = v117;
-function v181(v: any): any {
-  return arr(v, -1, 500, v182);
+function v173(v: any): any {
+  return v === undefined ? undefined : v174(v);
+}
+const v176 = v21;
+function v175(v: any): any {
+  return v === undefined ? undefined : v176(v);
 }
 function v180(v: any): any {
-  return v === undefined ? JSON.parse("[]") : v181(v);
+  return c36.has(v) ? v : FAIL;
 }
-const v184 = v63;
-function v183(v: any): any {
-  return v === undefined ? undefined : v184(v);
+const v182 = v6;
+function v181(v: any): any {
+  return v === undefined ? undefined : v182(v);
 }
-function v176(v: any): any {
-  return obj(v, c36, t16);
+const v183 = v115;
+function v179(v: any): any {
+  return obj(v, c35, t15);
 }
-function v186(v: any): any {
-  return c40.has(v) ? v : FAIL;
+function v178(v: any): any {
+  return arr(v, -1, 200, v179);
 }
-function v185(v: any): any {
-  return obj(v, c39, t17);
+function v177(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v178(v);
 }
-function v175(v: any): any {
-  { const r = v176(v); if (r !== FAIL) return r; }
-  { const r = v185(v); if (r !== FAIL) return r; }
-  return FAIL;
+function v170(v: any): any {
+  return obj(v, c33, t16);
 }
-const v188 = v2;
-const v189 = v4;
-const v191 = v6;
+const v186 = v66;
+function v187(v: any): any {
+  return c38.has(v) ? v : FAIL;
+}
+function v188(v: any): any {
+  return c39.has(v) ? v : FAIL;
+}
+const v191 = v126;
 function v190(v: any): any {
-  return v === null ? null : v191(v);
+  return arr(v, -1, 500, v191);
 }
+function v189(v: any): any {
+  return v === undefined ? JSON.parse("[]") : v190(v);
+}
+const v193 = v72;
 function v192(v: any): any {
-  return c42.has(v) ? v : FAIL;
+  return v === undefined ? undefined : v193(v);
 }
-const v195 = v192;
-const v196 = v126;
-function v194(v: any): any {
-  return obj(v, c43, t18);
+const v197 = v4;
+function v196(v: any): any {
+  return v === undefined ? undefined : v197(v);
 }
-function v193(v: any): any {
-  return arr(v, -1, -1, v194);
-}
-const v197 = v139;
-const v198 = v139;
 function v199(v: any): any {
-  return arr(v, -1, -1, v90);
+  return Number.isSafeInteger(v) && v >= 0 && v <= 1000000000000 ? v : FAIL;
 }
+function v198(v: any): any {
+  return v === undefined ? undefined : v199(v);
+}
+const v201 = v199;
+function v200(v: any): any {
+  return v === undefined ? undefined : v201(v);
+}
+const v203 = v199;
 function v202(v: any): any {
-  return str(v, -1, 300, null);
+  return v === undefined ? undefined : v203(v);
 }
-const v203 = v57;
-const v204 = v84;
-const v205 = v202;
-const v206 = v117;
-const v207 = v179;
-const v210 = v63;
-function v211(v: any): any {
-  return c46.has(v) ? v : FAIL;
+const v205 = v199;
+function v204(v: any): any {
+  return v === undefined ? undefined : v205(v);
+}
+function v207(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1000000 ? v : FAIL;
+}
+function v206(v: any): any {
+  return v === undefined ? undefined : v207(v);
 }
 function v209(v: any): any {
-  return obj(v, c45, t19);
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 10000000 ? v : FAIL;
 }
 function v208(v: any): any {
-  return v === null ? null : v209(v);
+  return v === undefined ? undefined : v209(v);
 }
-const v214 = v63;
-function v213(v: any): any {
-  return obj(v, c47, t20);
+function v195(v: any): any {
+  return obj(v, c40, t17);
 }
-function v212(v: any): any {
-  return v === null ? null : v213(v);
-}
-const v215 = v139;
-const v216 = v139;
-const v217 = v139;
-const v219 = v139;
-function v218(v: any): any {
-  return v === undefined ? undefined : v219(v);
-}
-const v223 = v179;
-const v224 = v179;
-function v225(v: any): any {
-  return str(v, -1, 100000, null);
-}
-function v222(v: any): any {
-  return obj(v, c48, t21);
-}
-function v221(v: any): any {
-  return v === null ? null : v222(v);
-}
-function v220(v: any): any {
-  return v === undefined ? undefined : v221(v);
-}
-const v228 = v143;
-const v230 = v126;
-function v229(v: any): any {
-  return v === null ? null : v230(v);
-}
-function v227(v: any): any {
-  return obj(v, c49, t22);
-}
-function v226(v: any): any {
-  return v === null ? null : v227(v);
-}
-const v232 = v63;
-function v231(v: any): any {
-  return v === null ? null : v232(v);
-}
-const v237 = v126;
-function v236(v: any): any {
-  return v === null ? null : v237(v);
-}
-const v238 = v143;
-const v240 = v63;
-function v239(v: any): any {
-  return v === undefined ? undefined : v240(v);
-}
-function v235(v: any): any {
-  return obj(v, c50, t23);
-}
-function v234(v: any): any {
-  return v === null ? null : v235(v);
-}
-function v233(v: any): any {
-  return v === undefined ? undefined : v234(v);
-}
-const v241 = v66;
-const v242 = v67;
-function v201(v: any): any {
-  return obj(v, c44, t24);
-}
-function v200(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const out: any = {};
-  for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v90(k) !== k) return FAIL;
-    const r = v201(v[k]);
-    if (r === FAIL) return FAIL;
-    out[k] = r;
-  }
-  return out;
-}
-const v244 = v143;
-function v246(v: any): any {
-  return str(v, -1, -1, c52);
-}
-function v247(v: any): any {
-  return v === null ? null : v90(v);
-}
-function v248(v: any): any {
+function v194(v: any): any {
   return v === undefined ? undefined : v195(v);
 }
-function v249(v: any): any {
-  return str(v, -1, -1, c53);
+function v185(v: any): any {
+  return obj(v, c37, t18);
 }
-function v250(v: any): any {
-  return c54.has(v) ? v : FAIL;
+function v211(v: any): any {
+  return c42.has(v) ? v : FAIL;
 }
-const v251 = v67;
-function v252(v: any): any {
-  return v === null ? null : v67(v);
+function v210(v: any): any {
+  return obj(v, c41, t19);
 }
-const v254 = v63;
-function v253(v: any): any {
-  return v === null ? null : v254(v);
+function v184(v: any): any {
+  { const r = v185(v); if (r !== FAIL) return r; }
+  { const r = v210(v); if (r !== FAIL) return r; }
+  return FAIL;
 }
-function v255(v: any): any {
-  return v === null ? null : v175(v);
+const v213 = v2;
+const v214 = v4;
+const v216 = v6;
+function v215(v: any): any {
+  return v === null ? null : v216(v);
 }
-const v256 = v66;
-const v257 = v66;
-function v245(v: any): any {
-  return obj(v, c51, t25);
+function v217(v: any): any {
+  return c44.has(v) ? v : FAIL;
 }
+const v220 = v217;
+const v221 = v135;
+function v219(v: any): any {
+  return obj(v, c45, t20);
+}
+function v218(v: any): any {
+  return arr(v, -1, -1, v219);
+}
+const v222 = v148;
+const v223 = v148;
+function v224(v: any): any {
+  return arr(v, -1, -1, v99);
+}
+function v227(v: any): any {
+  return str(v, -1, 300, null);
+}
+const v228 = v66;
+const v229 = v93;
+const v230 = v227;
+const v231 = v126;
+const v232 = v188;
+const v235 = v72;
+function v236(v: any): any {
+  return c48.has(v) ? v : FAIL;
+}
+function v234(v: any): any {
+  return obj(v, c47, t21);
+}
+function v233(v: any): any {
+  return v === null ? null : v234(v);
+}
+const v239 = v72;
+function v238(v: any): any {
+  return obj(v, c49, t22);
+}
+function v237(v: any): any {
+  return v === null ? null : v238(v);
+}
+const v240 = v148;
+const v241 = v148;
+const v242 = v148;
+const v244 = v148;
 function v243(v: any): any {
-  if (!isObject(v)) return FAIL;
-  const out: any = {};
-  for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v244(k) !== k) return FAIL;
-    const r = v245(v[k]);
-    if (r === FAIL) return FAIL;
-    out[k] = r;
-  }
-  return out;
+  return v === undefined ? undefined : v244(v);
 }
-const v258 = v139;
-const v261 = v126;
-const v262 = v128;
-const v263 = v139;
-const v264 = v199;
+const v248 = v188;
+const v249 = v188;
+function v250(v: any): any {
+  return str(v, -1, 100000, null);
+}
+function v247(v: any): any {
+  return obj(v, c50, t23);
+}
+function v246(v: any): any {
+  return v === null ? null : v247(v);
+}
+function v245(v: any): any {
+  return v === undefined ? undefined : v246(v);
+}
+const v253 = v152;
+const v255 = v135;
+function v254(v: any): any {
+  return v === null ? null : v255(v);
+}
+function v252(v: any): any {
+  return obj(v, c51, t24);
+}
+function v251(v: any): any {
+  return v === null ? null : v252(v);
+}
+const v257 = v72;
+function v256(v: any): any {
+  return v === null ? null : v257(v);
+}
+const v262 = v135;
+function v261(v: any): any {
+  return v === null ? null : v262(v);
+}
+const v263 = v152;
+const v265 = v72;
+function v264(v: any): any {
+  return v === undefined ? undefined : v265(v);
+}
 function v260(v: any): any {
-  return obj(v, c55, t26);
+  return obj(v, c52, t25);
 }
 function v259(v: any): any {
   return v === null ? null : v260(v);
 }
-function v187(v: any): any {
-  return obj(v, c41, t27);
+function v258(v: any): any {
+  return v === undefined ? undefined : v259(v);
 }
-const v267 = v126;
-const v268 = v67;
-const v270 = v139;
-function v269(v: any): any {
-  return v === undefined ? undefined : v270(v);
+const v266 = v75;
+const v267 = v76;
+function v226(v: any): any {
+  return obj(v, c46, t26);
 }
-const v272 = v6;
+function v225(v: any): any {
+  if (!isObject(v)) return FAIL;
+  const out: any = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__' || v99(k) !== k) return FAIL;
+    const r = v226(v[k]);
+    if (r === FAIL) return FAIL;
+    out[k] = r;
+  }
+  return out;
+}
+const v269 = v152;
 function v271(v: any): any {
-  return v === undefined ? undefined : v272(v);
+  return str(v, -1, -1, c54);
+}
+function v272(v: any): any {
+  return v === null ? null : v99(v);
 }
 function v273(v: any): any {
-  return c57.has(v) ? v : FAIL;
+  return v === undefined ? undefined : v220(v);
 }
-const v274 = v4;
-const v276 = v6;
+function v274(v: any): any {
+  return str(v, -1, -1, c55);
+}
 function v275(v: any): any {
-  return v === null ? null : v276(v);
+  return c56.has(v) ? v : FAIL;
 }
-function v266(v: any): any {
-  return obj(v, c56, t28);
+const v276 = v76;
+function v277(v: any): any {
+  return v === null ? null : v76(v);
 }
+const v279 = v72;
 function v278(v: any): any {
-  return c59.has(v) ? v : FAIL;
-}
-const v279 = v37;
-function v281(v: any): any {
-  return c60.has(v) ? v : FAIL;
+  return v === null ? null : v279(v);
 }
 function v280(v: any): any {
-  return v === undefined ? undefined : v281(v);
+  return v === null ? null : v184(v);
 }
-function v277(v: any): any {
-  return obj(v, c58, t29);
+const v281 = v75;
+const v282 = v75;
+function v270(v: any): any {
+  return obj(v, c53, t27);
 }
-function v283(v: any): any {
-  return c62.has(v) ? v : FAIL;
+function v268(v: any): any {
+  if (!isObject(v)) return FAIL;
+  const out: any = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__' || v269(k) !== k) return FAIL;
+    const r = v270(v[k]);
+    if (r === FAIL) return FAIL;
+    out[k] = r;
+  }
+  return out;
 }
-const v286 = v202;
-const v287 = v202;
+const v283 = v148;
+const v286 = v135;
+const v287 = v137;
+const v288 = v148;
+const v289 = v224;
 function v285(v: any): any {
-  return obj(v, c63, t30);
+  return obj(v, c57, t28);
 }
 function v284(v: any): any {
-  return arr(v, -1, -1, v285);
+  return v === null ? null : v285(v);
 }
-const v288 = v199;
-function v282(v: any): any {
-  return obj(v, c61, t31);
+function v212(v: any): any {
+  return obj(v, c43, t29);
 }
-function v290(v: any): any {
-  return c65.has(v) ? v : FAIL;
+const v292 = v135;
+const v293 = v76;
+const v295 = v148;
+function v294(v: any): any {
+  return v === undefined ? undefined : v295(v);
 }
-const v291 = v57;
-const v293 = v225;
-function v292(v: any): any {
-  return v === null ? null : v293(v);
-}
-const v294 = v37;
+const v297 = v6;
 function v296(v: any): any {
-  return obj(v, c66, t32);
-}
-function v295(v: any): any {
-  return v === undefined ? undefined : v296(v);
-}
-const v297 = v248;
-function v299(v: any): any {
-  return c67.has(v) ? v : FAIL;
+  return v === undefined ? undefined : v297(v);
 }
 function v298(v: any): any {
-  return v === undefined ? undefined : v299(v);
+  return c59.has(v) ? v : FAIL;
 }
-function v289(v: any): any {
-  return obj(v, c64, t33);
+const v299 = v4;
+const v301 = v6;
+function v300(v: any): any {
+  return v === null ? null : v301(v);
 }
-function v301(v: any): any {
-  return c69.has(v) ? v : FAIL;
+function v291(v: any): any {
+  return obj(v, c58, t30);
 }
-const v302 = v143;
-const v304 = v126;
 function v303(v: any): any {
-  return v === null ? null : v304(v);
+  return c61.has(v) ? v : FAIL;
 }
-const v306 = v137;
+const v304 = v41;
+function v306(v: any): any {
+  return c62.has(v) ? v : FAIL;
+}
 function v305(v: any): any {
   return v === undefined ? undefined : v306(v);
 }
-function v300(v: any): any {
-  return obj(v, c68, t34);
+function v302(v: any): any {
+  return obj(v, c60, t31);
 }
 function v308(v: any): any {
-  return c71.has(v) ? v : FAIL;
+  return c64.has(v) ? v : FAIL;
 }
-const v309 = v225;
-const v310 = v126;
-const v311 = v37;
-function v312(v: any): any {
-  return c72.has(v) ? v : FAIL;
+const v311 = v227;
+const v312 = v227;
+function v310(v: any): any {
+  return obj(v, c65, t32);
 }
-const v314 = v126;
-function v313(v: any): any {
-  return v === null ? null : v314(v);
+function v309(v: any): any {
+  return arr(v, -1, -1, v310);
 }
-const v317 = v65;
-function v316(v: any): any {
-  return v === null ? null : v317(v);
+const v313 = v224;
+function v307(v: any): any {
+  return obj(v, c63, t33);
 }
 function v315(v: any): any {
-  return v === undefined ? undefined : v316(v);
+  return c67.has(v) ? v : FAIL;
 }
-const v320 = v143;
-function v319(v: any): any {
-  return v === null ? null : v320(v);
+const v316 = v66;
+const v318 = v250;
+function v317(v: any): any {
+  return v === null ? null : v318(v);
 }
-function v318(v: any): any {
-  return v === undefined ? undefined : v319(v);
+const v319 = v41;
+function v321(v: any): any {
+  return obj(v, c68, t34);
 }
-function v307(v: any): any {
-  return obj(v, c70, t35);
+function v320(v: any): any {
+  return v === undefined ? undefined : v321(v);
 }
-function v322(v: any): any {
+const v322 = v273;
+function v324(v: any): any {
+  return c69.has(v) ? v : FAIL;
+}
+function v323(v: any): any {
+  return v === undefined ? undefined : v324(v);
+}
+function v314(v: any): any {
+  return obj(v, c66, t35);
+}
+function v326(v: any): any {
+  return c71.has(v) ? v : FAIL;
+}
+const v327 = v152;
+const v329 = v135;
+function v328(v: any): any {
+  return v === null ? null : v329(v);
+}
+const v331 = v146;
+function v330(v: any): any {
+  return v === undefined ? undefined : v331(v);
+}
+function v325(v: any): any {
+  return obj(v, c70, t36);
+}
+function v333(v: any): any {
+  return c73.has(v) ? v : FAIL;
+}
+const v334 = v250;
+const v335 = v135;
+const v336 = v41;
+function v337(v: any): any {
   return c74.has(v) ? v : FAIL;
 }
-const v323 = v225;
-const v325 = v126;
-function v324(v: any): any {
-  return v === null ? null : v325(v);
-}
-function v321(v: any): any {
-  return obj(v, c73, t36);
-}
-function v327(v: any): any {
-  return c76.has(v) ? v : FAIL;
-}
-const v328 = v225;
-function v326(v: any): any {
-  return obj(v, c75, t37);
-}
-function v330(v: any): any {
-  return c78.has(v) ? v : FAIL;
-}
-const v331 = v37;
-const v334 = v225;
-function v333(v: any): any {
-  return v === null ? null : v334(v);
-}
-function v332(v: any): any {
-  return v === undefined ? undefined : v333(v);
-}
-const v336 = v37;
-function v335(v: any): any {
-  return v === undefined ? undefined : v336(v);
-}
-function v329(v: any): any {
-  return obj(v, c77, t38);
-}
+const v339 = v135;
 function v338(v: any): any {
-  return c79.has(v) ? v : FAIL;
+  return v === null ? null : v339(v);
 }
-const v339 = v225;
-function v337(v: any): any {
-  return obj(v, c75, t39);
-}
+const v342 = v74;
 function v341(v: any): any {
-  return c81.has(v) ? v : FAIL;
-}
-const v342 = v247;
-const v343 = v248;
-const v345 = v126;
-function v344(v: any): any {
-  return v === undefined ? undefined : v345(v);
+  return v === null ? null : v342(v);
 }
 function v340(v: any): any {
-  return obj(v, c80, t40);
+  return v === undefined ? undefined : v341(v);
+}
+const v345 = v152;
+function v344(v: any): any {
+  return v === null ? null : v345(v);
+}
+function v343(v: any): any {
+  return v === undefined ? undefined : v344(v);
+}
+function v332(v: any): any {
+  return obj(v, c72, t37);
 }
 function v347(v: any): any {
-  return c83.has(v) ? v : FAIL;
+  return c76.has(v) ? v : FAIL;
 }
-const v348 = v126;
-function v346(v: any): any {
-  return obj(v, c82, t41);
-}
-function v350(v: any): any {
-  return c85.has(v) ? v : FAIL;
-}
-function v351(v: any): any {
-  return c86.has(v) ? v : FAIL;
-}
-const v352 = v255;
+const v348 = v250;
+const v350 = v135;
 function v349(v: any): any {
-  return obj(v, c84, t42);
+  return v === null ? null : v350(v);
+}
+function v346(v: any): any {
+  return obj(v, c75, t38);
+}
+function v352(v: any): any {
+  return c78.has(v) ? v : FAIL;
+}
+const v353 = v250;
+function v351(v: any): any {
+  return obj(v, c77, t39);
+}
+function v355(v: any): any {
+  return c80.has(v) ? v : FAIL;
+}
+const v356 = v41;
+const v359 = v250;
+function v358(v: any): any {
+  return v === null ? null : v359(v);
+}
+function v357(v: any): any {
+  return v === undefined ? undefined : v358(v);
+}
+const v361 = v41;
+function v360(v: any): any {
+  return v === undefined ? undefined : v361(v);
 }
 function v354(v: any): any {
+  return obj(v, c79, t40);
+}
+function v363(v: any): any {
+  return c81.has(v) ? v : FAIL;
+}
+const v364 = v250;
+function v362(v: any): any {
+  return obj(v, c77, t41);
+}
+function v366(v: any): any {
+  return c83.has(v) ? v : FAIL;
+}
+const v367 = v272;
+const v368 = v273;
+const v370 = v135;
+function v369(v: any): any {
+  return v === undefined ? undefined : v370(v);
+}
+function v365(v: any): any {
+  return obj(v, c82, t42);
+}
+function v372(v: any): any {
+  return c85.has(v) ? v : FAIL;
+}
+const v373 = v135;
+function v371(v: any): any {
+  return obj(v, c84, t43);
+}
+function v375(v: any): any {
+  return c87.has(v) ? v : FAIL;
+}
+function v376(v: any): any {
   return c88.has(v) ? v : FAIL;
 }
-function v353(v: any): any {
-  return obj(v, c87, t43);
+const v377 = v280;
+function v374(v: any): any {
+  return obj(v, c86, t44);
 }
-function v356(v: any): any {
+function v379(v: any): any {
   return c90.has(v) ? v : FAIL;
 }
-const v357 = v57;
-const v358 = v247;
-const v360 = v143;
-const v361 = v143;
-function v359(v: any): any {
+function v378(v: any): any {
+  return obj(v, c89, t45);
+}
+function v381(v: any): any {
+  return c92.has(v) ? v : FAIL;
+}
+const v382 = v66;
+const v383 = v272;
+const v385 = v152;
+const v386 = v152;
+function v384(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v360(k) !== k) return FAIL;
-    const r = v361(v[k]);
+    if (k === '__proto__' || v385(k) !== k) return FAIL;
+    const r = v386(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v355(v: any): any {
-  return obj(v, c89, t44);
+function v380(v: any): any {
+  return obj(v, c91, t46);
 }
-function v363(v: any): any {
-  return c92.has(v) ? v : FAIL;
+function v388(v: any): any {
+  return c94.has(v) ? v : FAIL;
 }
-const v364 = v128;
-const v365 = v139;
-const v366 = v199;
-function v362(v: any): any {
-  return obj(v, c91, t45);
+const v389 = v137;
+const v390 = v148;
+const v391 = v224;
+function v387(v: any): any {
+  return obj(v, c93, t47);
 }
-function v265(v: any): any {
+function v290(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c93.get(v["kind"]);
+  const option = c95.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
-function v368(v: any): any {
-  return c95.has(v) ? v : FAIL;
+function v393(v: any): any {
+  return c97.has(v) ? v : FAIL;
 }
-const v369 = v67;
-const v371 = v143;
-const v373 = v143;
-function v372(v: any): any {
-  return v === null ? null : v373(v);
+const v394 = v76;
+const v396 = v152;
+const v398 = v152;
+function v397(v: any): any {
+  return v === null ? null : v398(v);
 }
-function v370(v: any): any {
-  return obj(v, c96, t46);
-}
-const v374 = v192;
-const v375 = v139;
-const v378 = v192;
-const v379 = v67;
-const v380 = v252;
-const v382 = v130;
-function v381(v: any): any {
-  return v === null ? null : v382(v);
-}
-const v383 = v37;
-function v384(v: any): any {
-  return v === null ? null : v195(v);
-}
-function v377(v: any): any {
-  return obj(v, c97, t47);
-}
-function v376(v: any): any {
-  return arr(v, -1, -1, v377);
-}
-const v386 = v139;
-function v387(v: any): any {
-  return FAIL; // record with enumerated keys: zod decides
-}
-const v388 = v139;
-const v389 = v139;
-const v390 = v139;
-const v391 = v139;
-const v392 = v139;
-const v393 = v139;
-const v394 = v139;
-const v395 = v139;
-const v396 = v139;
-const v397 = v139;
-const v398 = v139;
-function v400(v: any): any {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
-}
-function v399(v: any): any {
-  return v === null ? null : v400(v);
-}
-const v401 = v139;
-const v402 = v399;
-const v403 = v130;
-function v385(v: any): any {
+function v395(v: any): any {
   return obj(v, c98, t48);
 }
+const v399 = v217;
+const v400 = v148;
+const v403 = v217;
+const v404 = v76;
+const v405 = v277;
+const v407 = v139;
 function v406(v: any): any {
-  return c100.has(v) ? v : FAIL;
+  return v === null ? null : v407(v);
 }
-const v407 = v247;
-const v408 = v67;
-const v409 = v143;
-function v405(v: any): any {
+const v408 = v41;
+function v409(v: any): any {
+  return v === null ? null : v220(v);
+}
+function v402(v: any): any {
   return obj(v, c99, t49);
 }
-function v404(v: any): any {
-  return arr(v, -1, -1, v405);
+function v401(v: any): any {
+  return arr(v, -1, -1, v402);
 }
-const v412 = v57;
-const v413 = v143;
-const v414 = v57;
-const v415 = v143;
-const v416 = v143;
-const v417 = v179;
-const v418 = v37;
-const v419 = v37;
-const v420 = v139;
-const v421 = v139;
-const v422 = v139;
-const v423 = v139;
-const v424 = v139;
-const v426 = v139;
-const v427 = v139;
-const v428 = v139;
-const v430 = v139;
-function v429(v: any): any {
-  return v === undefined ? undefined : v430(v);
+const v411 = v148;
+function v412(v: any): any {
+  return FAIL; // record with enumerated keys: zod decides
 }
-const v432 = v126;
-function v431(v: any): any {
-  return v === null ? null : v432(v);
-}
-const v434 = v37;
-function v433(v: any): any {
-  return v === null ? null : v434(v);
-}
-const v435 = v137;
-const v436 = v252;
+const v413 = v148;
+const v414 = v148;
+const v415 = v148;
+const v416 = v148;
+const v417 = v148;
+const v418 = v148;
+const v419 = v148;
+const v420 = v148;
+const v421 = v148;
+const v422 = v148;
+const v423 = v148;
 function v425(v: any): any {
-  return obj(v, c102, t50);
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? v : FAIL;
 }
-const v439 = v67;
-const v440 = v143;
-const v441 = v312;
-const v443 = v126;
-function v442(v: any): any {
-  return v === null ? null : v443(v);
+function v424(v: any): any {
+  return v === null ? null : v425(v);
 }
-const v444 = v37;
-const v445 = v137;
-const v447 = v143;
-function v446(v: any): any {
-  return v === null ? null : v447(v);
+const v426 = v148;
+const v427 = v424;
+const v428 = v139;
+function v410(v: any): any {
+  return obj(v, c100, t50);
 }
-const v450 = v143;
-function v449(v: any): any {
-  return arr(v, -1, -1, v450);
+function v431(v: any): any {
+  return c102.has(v) ? v : FAIL;
 }
-function v448(v: any): any {
-  return v === undefined ? undefined : v449(v);
+const v432 = v272;
+const v433 = v76;
+const v434 = v152;
+function v430(v: any): any {
+  return obj(v, c101, t51);
 }
-function v438(v: any): any {
-  return obj(v, c103, t51);
+function v429(v: any): any {
+  return arr(v, -1, -1, v430);
 }
-function v437(v: any): any {
-  return arr(v, -1, -1, v438);
+const v437 = v66;
+const v438 = v152;
+const v439 = v66;
+const v440 = v152;
+const v441 = v152;
+const v442 = v188;
+const v443 = v41;
+const v444 = v41;
+const v445 = v148;
+const v446 = v148;
+const v447 = v148;
+const v448 = v148;
+const v449 = v148;
+const v451 = v148;
+const v452 = v148;
+const v453 = v148;
+const v455 = v148;
+function v454(v: any): any {
+  return v === undefined ? undefined : v455(v);
 }
-const v453 = v67;
-const v454 = v143;
-const v455 = v211;
-const v456 = v252;
-const v458 = v143;
-function v457(v: any): any {
-  return v === null ? null : v458(v);
+const v457 = v135;
+function v456(v: any): any {
+  return v === null ? null : v457(v);
 }
-function v452(v: any): any {
+const v459 = v41;
+function v458(v: any): any {
+  return v === null ? null : v459(v);
+}
+const v460 = v146;
+const v461 = v277;
+function v450(v: any): any {
   return obj(v, c104, t52);
 }
-function v451(v: any): any {
-  return arr(v, -1, -1, v452);
+const v464 = v76;
+const v465 = v152;
+const v466 = v337;
+const v468 = v135;
+function v467(v: any): any {
+  return v === null ? null : v468(v);
 }
-const v461 = v67;
-const v462 = v143;
-const v463 = v252;
-function v460(v: any): any {
+const v469 = v41;
+const v470 = v146;
+const v472 = v152;
+function v471(v: any): any {
+  return v === null ? null : v472(v);
+}
+const v475 = v152;
+function v474(v: any): any {
+  return arr(v, -1, -1, v475);
+}
+function v473(v: any): any {
+  return v === undefined ? undefined : v474(v);
+}
+function v463(v: any): any {
   return obj(v, c105, t53);
 }
-function v459(v: any): any {
-  return arr(v, -1, -1, v460);
+function v462(v: any): any {
+  return arr(v, -1, -1, v463);
 }
-const v464 = v67;
-const v465 = v252;
-const v466 = v381;
-const v468 = v252;
-function v467(v: any): any {
-  return v === undefined ? undefined : v468(v);
-}
-const v469 = v130;
-const v470 = v137;
-const v473 = v67;
-const v474 = v163;
-const v476 = v143;
-function v475(v: any): any {
-  return v === null ? null : v476(v);
-}
-const v478 = v126;
-function v477(v: any): any {
-  return v === null ? null : v478(v);
-}
-const v481 = v143;
-const v483 = v143;
+const v478 = v76;
+const v479 = v152;
+const v480 = v236;
+const v481 = v277;
+const v483 = v152;
 function v482(v: any): any {
   return v === null ? null : v483(v);
 }
-const v484 = v143;
-function v480(v: any): any {
-  return obj(v, c34, t54);
+function v477(v: any): any {
+  return obj(v, c106, t54);
 }
-function v479(v: any): any {
-  return arr(v, -1, -1, v480);
+function v476(v: any): any {
+  return arr(v, -1, -1, v477);
 }
-function v472(v: any): any {
-  return obj(v, c106, t55);
-}
-function v471(v: any): any {
-  return arr(v, -1, -1, v472);
-}
-const v487 = v143;
-const v488 = v143;
-const v489 = v384;
-const v490 = v250;
-const v492 = v178;
-function v491(v: any): any {
-  return v === null ? null : v492(v);
-}
-const v493 = v67;
-const v494 = v381;
-const v495 = v139;
-const v496 = v252;
-const v498 = v143;
-function v497(v: any): any {
-  return v === null ? null : v498(v);
-}
-function v486(v: any): any {
-  return obj(v, c107, t56);
-}
+const v486 = v76;
+const v487 = v152;
+const v488 = v277;
 function v485(v: any): any {
-  return arr(v, -1, -1, v486);
+  return obj(v, c107, t55);
 }
-const v499 = v37;
-const v500 = v143;
-const v503 = v126;
-const v504 = v67;
-const v505 = v143;
-function v506(v: any): any {
-  return c109.has(v) ? v : FAIL;
+function v484(v: any): any {
+  return arr(v, -1, -1, v485);
 }
-const v507 = v143;
-const v509 = v143;
-function v508(v: any): any {
-  return arr(v, -1, -1, v509);
+const v489 = v76;
+const v490 = v277;
+const v491 = v406;
+const v493 = v277;
+function v492(v: any): any {
+  return v === undefined ? undefined : v493(v);
 }
+const v494 = v139;
+const v495 = v146;
+const v498 = v76;
+const v499 = v172;
+const v501 = v152;
+function v500(v: any): any {
+  return v === null ? null : v501(v);
+}
+const v503 = v135;
 function v502(v: any): any {
+  return v === null ? null : v503(v);
+}
+const v506 = v152;
+const v508 = v152;
+function v507(v: any): any {
+  return v === null ? null : v508(v);
+}
+const v509 = v152;
+function v505(v: any): any {
+  return obj(v, c35, t56);
+}
+function v504(v: any): any {
+  return arr(v, -1, -1, v505);
+}
+function v497(v: any): any {
   return obj(v, c108, t57);
 }
-function v501(v: any): any {
-  return arr(v, -1, -1, v502);
+function v496(v: any): any {
+  return arr(v, -1, -1, v497);
 }
-function v411(v: any): any {
-  return obj(v, c101, t58);
+const v512 = v152;
+const v513 = v152;
+const v514 = v409;
+const v515 = v275;
+const v517 = v187;
+function v516(v: any): any {
+  return v === null ? null : v517(v);
 }
-function v410(v: any): any {
-  return arr(v, -1, -1, v411);
-}
-const v510 = v501;
-const v513 = v249;
-const v514 = v139;
-const v515 = v139;
-const v516 = v139;
-const v517 = v139;
-const v518 = v139;
-const v519 = v130;
-const v520 = v381;
-const v521 = v381;
-function v512(v: any): any {
-  return obj(v, c110, t59);
+const v518 = v76;
+const v519 = v406;
+const v520 = v148;
+const v521 = v277;
+const v523 = v152;
+function v522(v: any): any {
+  return v === null ? null : v523(v);
 }
 function v511(v: any): any {
-  return arr(v, -1, -1, v512);
+  return obj(v, c109, t58);
 }
-const v522 = v485;
-const v525 = v192;
+function v510(v: any): any {
+  return arr(v, -1, -1, v511);
+}
+const v524 = v41;
+const v525 = v152;
+const v528 = v135;
+const v529 = v76;
+const v530 = v152;
+function v531(v: any): any {
+  return c111.has(v) ? v : FAIL;
+}
+const v532 = v152;
+const v534 = v152;
+function v533(v: any): any {
+  return arr(v, -1, -1, v534);
+}
+function v527(v: any): any {
+  return obj(v, c110, t59);
+}
 function v526(v: any): any {
-  return arr(v, -1, -1, v249);
+  return arr(v, -1, -1, v527);
 }
-const v527 = v139;
-const v528 = v139;
-const v529 = v139;
-const v530 = v139;
-const v531 = v139;
-const v532 = v130;
-function v524(v: any): any {
-  return obj(v, c111, t60);
+function v436(v: any): any {
+  return obj(v, c103, t60);
 }
-function v523(v: any): any {
-  return arr(v, -1, -1, v524);
+function v435(v: any): any {
+  return arr(v, -1, -1, v436);
 }
-const v535 = v143;
-const v536 = v139;
-const v539 = v67;
-const v540 = v247;
-const v542 = v143;
-const v543 = v143;
-function v541(v: any): any {
+const v535 = v526;
+const v538 = v274;
+const v539 = v148;
+const v540 = v148;
+const v541 = v148;
+const v542 = v148;
+const v543 = v148;
+const v544 = v139;
+const v545 = v406;
+const v546 = v406;
+function v537(v: any): any {
+  return obj(v, c112, t61);
+}
+function v536(v: any): any {
+  return arr(v, -1, -1, v537);
+}
+const v547 = v510;
+const v550 = v217;
+function v551(v: any): any {
+  return arr(v, -1, -1, v274);
+}
+const v552 = v148;
+const v553 = v148;
+const v554 = v148;
+const v555 = v148;
+const v556 = v148;
+const v557 = v139;
+function v549(v: any): any {
+  return obj(v, c113, t62);
+}
+function v548(v: any): any {
+  return arr(v, -1, -1, v549);
+}
+const v560 = v152;
+const v561 = v148;
+const v564 = v76;
+const v565 = v272;
+const v567 = v152;
+const v568 = v152;
+function v566(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v542(k) !== k) return FAIL;
-    const r = v543(v[k]);
+    if (k === '__proto__' || v567(k) !== k) return FAIL;
+    const r = v568(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v538(v: any): any {
-  return obj(v, c113, t61);
+function v563(v: any): any {
+  return obj(v, c115, t63);
 }
-function v537(v: any): any {
-  return arr(v, -1, -1, v538);
+function v562(v: any): any {
+  return arr(v, -1, -1, v563);
 }
-function v534(v: any): any {
-  return obj(v, c112, t62);
+function v559(v: any): any {
+  return obj(v, c114, t64);
 }
-function v533(v: any): any {
-  return arr(v, -1, -1, v534);
+function v558(v: any): any {
+  return arr(v, -1, -1, v559);
 }
-const v546 = v67;
-const v547 = v139;
-const v548 = v139;
-function v545(v: any): any {
-  return obj(v, c114, t63);
+const v571 = v76;
+const v572 = v148;
+const v573 = v148;
+function v570(v: any): any {
+  return obj(v, c116, t65);
 }
-function v544(v: any): any {
-  return v === null ? null : v545(v);
+function v569(v: any): any {
+  return v === null ? null : v570(v);
 }
-function v367(v: any): any {
-  return obj(v, c94, t64);
+function v392(v: any): any {
+  return obj(v, c96, t66);
 }
 
-const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2]];
-const t1: Field[] = [["sandbox", v28, 2], ["max_write_mb", v30, 2]];
-const t2: Field[] = [["publish", v34, 2], ["report", v36, 2], ["logo", v38, 1], ["favicon", v40, 1], ["accent", v42, 1], ["accent_dark", v44, 1], ["footer", v46, 1], ["edit_url", v48, 1], ["repo_url", v50, 1], ["lang", v52, 2], ["mdx", v54, 1]];
-const t3: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v26, 2], ["site", v32, 2]];
-const t4: Field[] = [["id", v57, 0], ["title", v58, 0], ["url", v59, 0], ["kind", v60, 0], ["status", v61, 0], ["reason", v62, 1], ["summary", v64, 1], ["retrieved_at", v66, 1]];
-const t5: Field[] = [["id", v69, 0], ["source", v70, 0], ["title", v71, 0], ["summary", v72, 0], ["importance", v73, 2]];
-const t6: Field[] = [["id", v90, 0], ["slug", v91, 0], ["title", v92, 0], ["summary", v93, 2], ["objectives", v95, 2], ["prerequisites", v98, 2], ["topics", v100, 2]];
-const t7: Field[] = [["id", v83, 0], ["slug", v84, 0], ["title", v85, 0], ["summary", v86, 2], ["lessons", v88, 0]];
-const t8: Field[] = [["title", v76, 0], ["summary", v77, 2], ["audience", v79, 2], ["modules", v81, 0]];
-const t9: Field[] = [["path", v117, 0], ["purpose", v118, 2]];
-const t10: Field[] = [["lesson", v104, 0], ["title", v105, 0], ["goal", v106, 0], ["objectives", v107, 2], ["runtime", v110, 1], ["test_command", v111, 1], ["network", v112, 2], ["files", v114, 2], ["tests", v120, 2]];
-const t11: Field[] = [["passed", v139, 0], ["failed", v140, 0], ["skipped", v141, 0], ["total", v142, 0]];
-const t12: Field[] = [["schema_version", v124, 0], ["lesson", v125, 0], ["run", v126, 0], ["runtime", v10, 0], ["argv", v127, 0], ["cwd", v128, 0], ["started_at", v129, 0], ["duration_ms", v130, 0], ["exit_code", v131, 0], ["signal", v133, 0], ["timed_out", v135, 0], ["passed", v136, 0], ["tests", v137, 0], ["output_tail", v143, 0], ["output_bytes", v144, 0], ["output_truncated", v145, 0], ["code_hash", v146, 0], ["sandbox", v147, 1], ["cause", v149, 0]];
-const t13: Field[] = [["term", v152, 0], ["slug", v153, 1], ["definition", v155, 0], ["aliases", v156, 2], ["lessons", v159, 2]];
-const t14: Field[] = [["severity", v171, 0], ["where", v172, 1], ["text", v174, 0]];
-const t15: Field[] = [["lesson", v162, 0], ["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t16: Field[] = [["lesson", v177, 0], ["status", v178, 0], ["stage", v179, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
-const t17: Field[] = [["phase", v186, 0], ["status", v178, 0], ["artifacts", v180, 2], ["notes", v183, 1]];
-const t18: Field[] = [["phase", v195, 0], ["entered_at", v67, 0], ["seq", v196, 0]];
-const t19: Field[] = [["reason", v210, 0], ["by", v211, 0], ["at", v67, 0]];
-const t20: Field[] = [["reason", v214, 0], ["at", v67, 0]];
-const t21: Field[] = [["from", v223, 0], ["to", v224, 0], ["note", v225, 0], ["at", v67, 0]];
-const t22: Field[] = [["code_hash", v228, 0], ["at", v67, 0], ["run", v229, 0]];
-const t23: Field[] = [["run", v236, 0], ["code_hash", v238, 0], ["note", v239, 1]];
-const t24: Field[] = [["id", v90, 0], ["title", v202, 0], ["slug", v154, 0], ["module_id", v203, 0], ["module_slug", v204, 0], ["module_title", v205, 0], ["dir", v206, 0], ["stage", v207, 0], ["blocked", v208, 0], ["stale", v212, 0], ["fix_attempts_used", v215, 0], ["fix_budget_resets", v216, 0], ["review_rounds_used", v217, 0], ["review_rounds_granted", v218, 1], ["rework", v220, 1], ["verified", v226, 0], ["last_failure", v231, 0], ["last_verify_failure", v233, 1], ["done_at", v241, 1], ["updated_at", v242, 0]];
-const t25: Field[] = [["id", v246, 0], ["lesson", v247, 0], ["phase", v248, 1], ["role", v249, 0], ["status", v250, 0], ["started_at", v251, 0], ["finished_at", v252, 0], ["note", v253, 0], ["result", v255, 0], ["lease_expires_at", v256, 1], ["heartbeat_at", v257, 1]];
-const t26: Field[] = [["at", v67, 0], ["seq", v261, 0], ["out", v262, 0], ["pages", v263, 0], ["lessons", v264, 0]];
-const t27: Field[] = [["schema_version", v188, 0], ["title", v189, 0], ["topic", v190, 0], ["created_at", v67, 0], ["phase", v192, 0], ["phase_history", v193, 0], ["last_seq", v197, 0], ["log_bytes", v198, 0], ["lesson_order", v199, 0], ["lessons", v200, 0], ["tasks", v243, 0], ["task_counter", v258, 0], ["last_site_build", v259, 0]];
-const t28: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v273, 0], ["title", v274, 0], ["topic", v275, 0]];
-const t29: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v278, 0], ["from", v195, 0], ["to", v195, 0], ["approved", v279, 0], ["approval", v280, 1]];
-const t30: Field[] = [["id", v90, 0], ["title", v286, 0], ["slug", v154, 0], ["module_id", v83, 0], ["module_slug", v154, 0], ["module_title", v287, 0], ["dir", v182, 0]];
-const t31: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v283, 0], ["lessons", v284, 0], ["removed", v288, 0], ["approval", v280, 1]];
-const t32: Field[] = [["verdict", v163, 0], ["reviewer", v164, 1], ["round", v166, 1], ["findings", v168, 2]];
-const t33: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v290, 0], ["lesson", v291, 0], ["from", v207, 0], ["to", v207, 0], ["note", v292, 0], ["review_round_used", v294, 0], ["review", v295, 1], ["reopened", v297, 1], ["drifted", v298, 1], ["approval", v280, 1]];
-const t34: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v301, 0], ["lesson", v291, 0], ["code_hash", v302, 0], ["run", v303, 0], ["tests", v305, 1]];
-const t35: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v308, 0], ["lesson", v291, 0], ["note", v309, 0], ["fix_attempts_used", v310, 0], ["blocked", v311, 0], ["via", v312, 0], ["run", v313, 0], ["tests", v305, 1], ["evidence", v315, 1], ["code_hash", v318, 1]];
-const t36: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v322, 0], ["lesson", v291, 0], ["note", v323, 0], ["run", v324, 0]];
-const t37: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v327, 0], ["lesson", v291, 0], ["reason", v328, 0]];
-const t38: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v330, 0], ["lesson", v291, 0], ["fix_budget_reset", v331, 0], ["note", v332, 1], ["review_round_granted", v335, 1], ["approval", v280, 1]];
-const t39: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v338, 0], ["lesson", v291, 0], ["reason", v339, 0]];
-const t40: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v341, 0], ["task", v246, 0], ["lesson", v342, 0], ["phase", v343, 1], ["role", v249, 0], ["lease_seconds", v344, 1]];
-const t41: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v347, 0], ["task", v246, 0], ["lease_seconds", v348, 0]];
-const t42: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v350, 0], ["task", v246, 0], ["status", v351, 0], ["note", v292, 0], ["result", v352, 0]];
-const t43: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v354, 0], ["task", v246, 0], ["note", v292, 0]];
-const t44: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v356, 0], ["fact", v357, 0], ["lesson", v358, 0], ["data", v359, 0]];
-const t45: Field[] = [["seq", v267, 0], ["ts", v268, 0], ["pid", v269, 1], ["command", v271, 1], ["kind", v363, 0], ["out", v364, 0], ["pages", v365, 0], ["lessons", v366, 0]];
-const t46: Field[] = [["title", v371, 0], ["topic", v372, 0]];
-const t47: Field[] = [["phase", v378, 0], ["started_at", v379, 0], ["ended_at", v380, 0], ["duration_ms", v381, 0], ["approved", v383, 0], ["reopened_from", v384, 0]];
-const t48: Field[] = [["lessons", v386, 0], ["by_stage", v387, 0], ["done", v388, 0], ["blocked", v389, 0], ["stale", v390, 0], ["fix_attempts", v391, 0], ["review_rounds", v392, 0], ["verify_runs", v393, 0], ["tasks", v394, 0], ["phase_tasks", v395, 0], ["reopens", v396, 0], ["tests", v397, 0], ["verify_passed", v398, 0], ["verify_pass_rate", v399, 0], ["lessons_reworked", v401, 0], ["rework_rate", v402, 0], ["wall_ms", v403, 0]];
-const t49: Field[] = [["kind", v406, 0], ["lesson", v407, 0], ["at", v408, 0], ["text", v409, 0]];
-const t50: Field[] = [["runs", v426, 0], ["passed", v427, 0], ["failed", v428, 0], ["read_only", v429, 1], ["last_run", v431, 0], ["last_passed", v433, 0], ["last_tests", v435, 0], ["last_at", v436, 0]];
-const t51: Field[] = [["at", v439, 0], ["note", v440, 0], ["via", v441, 0], ["run", v442, 0], ["blocked", v444, 0], ["tests", v445, 0], ["evidence", v446, 0], ["orchestrator_notes", v448, 1]];
-const t52: Field[] = [["at", v453, 0], ["reason", v454, 0], ["by", v455, 0], ["unblocked_at", v456, 0], ["decision", v457, 0]];
-const t53: Field[] = [["at", v461, 0], ["reason", v462, 0], ["cleared_at", v463, 0]];
-const t54: Field[] = [["severity", v481, 0], ["where", v482, 0], ["text", v484, 0]];
-const t55: Field[] = [["at", v473, 0], ["verdict", v474, 0], ["reviewer", v475, 0], ["round", v477, 0], ["findings", v479, 0]];
-const t56: Field[] = [["id", v487, 0], ["role", v488, 0], ["phase", v489, 0], ["status", v490, 0], ["worker_status", v491, 0], ["started_at", v493, 0], ["duration_ms", v494, 0], ["heartbeats", v495, 0], ["lease_until", v496, 0], ["note", v497, 0]];
-const t57: Field[] = [["seq", v503, 0], ["at", v504, 0], ["kind", v505, 0], ["label", v506, 0], ["text", v507, 0], ["details", v508, 0]];
-const t58: Field[] = [["id", v412, 0], ["title", v413, 0], ["module_id", v414, 0], ["module_title", v415, 0], ["dir", v416, 0], ["stage", v417, 0], ["blocked", v418, 0], ["stale", v419, 0], ["fix_attempts", v420, 0], ["fix_budget_resets", v421, 0], ["review_rounds", v422, 0], ["review_rounds_granted", v423, 0], ["reworks", v424, 0], ["verify", v425, 0], ["failures", v437, 0], ["blocks", v451, 0], ["stale_marks", v459, 0], ["registered_at", v464, 0], ["done_at", v465, 0], ["pending_to_done_ms", v466, 0], ["started_at", v467, 1], ["wall_ms", v469, 0], ["tests", v470, 0], ["reviews", v471, 0], ["tasks", v485, 0], ["smooth", v499, 0], ["summary", v500, 0], ["story", v501, 0]];
-const t59: Field[] = [["role", v513, 0], ["count", v514, 0], ["done", v515, 0], ["failed", v516, 0], ["reset", v517, 0], ["running", v518, 0], ["total_ms", v519, 0], ["mean_ms", v520, 0], ["max_ms", v521, 0]];
-const t60: Field[] = [["phase", v525, 0], ["roles", v526, 0], ["count", v527, 0], ["done", v528, 0], ["failed", v529, 0], ["reset", v530, 0], ["running", v531, 0], ["total_ms", v532, 0]];
-const t61: Field[] = [["at", v539, 0], ["lesson", v540, 0], ["data", v541, 0]];
-const t62: Field[] = [["kind", v535, 0], ["count", v536, 0], ["entries", v537, 0]];
-const t63: Field[] = [["at", v546, 0], ["pages", v547, 0], ["lessons", v548, 0]];
-const t64: Field[] = [["schema_version", v368, 0], ["generated_at", v369, 0], ["course", v370, 0], ["phase", v374, 0], ["last_seq", v375, 0], ["phases", v376, 0], ["totals", v385, 0], ["needs_human", v404, 0], ["lessons", v410, 0], ["course_story", v510, 0], ["tasks", v511, 0], ["phase_tasks", v522, 0], ["tasks_by_phase", v523, 0], ["facts", v533, 0], ["site_build", v544, 0]];
+const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2], ["cost_usd", v26, 1], ["tokens", v28, 1]];
+const t1: Field[] = [["sandbox", v32, 2], ["max_write_mb", v34, 2]];
+const t2: Field[] = [["publish", v38, 2], ["report", v40, 2], ["logo", v42, 1], ["favicon", v44, 1], ["accent", v46, 1], ["accent_dark", v48, 1], ["footer", v50, 1], ["edit_url", v52, 1], ["repo_url", v54, 1], ["lang", v56, 2], ["mdx", v58, 1]];
+const t3: Field[] = [["url", v62, 1], ["command", v64, 1]];
+const t4: Field[] = [["schema_version", v1, 2], ["title", v3, 1], ["topic", v5, 1], ["language", v7, 1], ["runtime", v9, 2], ["test_command", v11, 1], ["verify_timeout_seconds", v14, 2], ["task_lease", v16, 2], ["budgets", v18, 2], ["verify", v30, 2], ["site", v36, 2], ["notify", v60, 1]];
+const t5: Field[] = [["id", v66, 0], ["title", v67, 0], ["url", v68, 0], ["kind", v69, 0], ["status", v70, 0], ["reason", v71, 1], ["summary", v73, 1], ["retrieved_at", v75, 1]];
+const t6: Field[] = [["id", v78, 0], ["source", v79, 0], ["title", v80, 0], ["summary", v81, 0], ["importance", v82, 2]];
+const t7: Field[] = [["id", v99, 0], ["slug", v100, 0], ["title", v101, 0], ["summary", v102, 2], ["objectives", v104, 2], ["prerequisites", v107, 2], ["topics", v109, 2]];
+const t8: Field[] = [["id", v92, 0], ["slug", v93, 0], ["title", v94, 0], ["summary", v95, 2], ["lessons", v97, 0]];
+const t9: Field[] = [["title", v85, 0], ["summary", v86, 2], ["audience", v88, 2], ["modules", v90, 0]];
+const t10: Field[] = [["path", v126, 0], ["purpose", v127, 2]];
+const t11: Field[] = [["lesson", v113, 0], ["title", v114, 0], ["goal", v115, 0], ["objectives", v116, 2], ["runtime", v119, 1], ["test_command", v120, 1], ["network", v121, 2], ["files", v123, 2], ["tests", v129, 2]];
+const t12: Field[] = [["passed", v148, 0], ["failed", v149, 0], ["skipped", v150, 0], ["total", v151, 0]];
+const t13: Field[] = [["schema_version", v133, 0], ["lesson", v134, 0], ["run", v135, 0], ["runtime", v10, 0], ["argv", v136, 0], ["cwd", v137, 0], ["started_at", v138, 0], ["duration_ms", v139, 0], ["exit_code", v140, 0], ["signal", v142, 0], ["timed_out", v144, 0], ["passed", v145, 0], ["tests", v146, 0], ["output_tail", v152, 0], ["output_bytes", v153, 0], ["output_truncated", v154, 0], ["code_hash", v155, 0], ["sandbox", v156, 1], ["cause", v158, 0]];
+const t14: Field[] = [["term", v161, 0], ["slug", v162, 1], ["definition", v164, 0], ["aliases", v165, 2], ["lessons", v168, 2]];
+const t15: Field[] = [["severity", v180, 0], ["where", v181, 1], ["text", v183, 0]];
+const t16: Field[] = [["lesson", v171, 0], ["verdict", v172, 0], ["reviewer", v173, 1], ["round", v175, 1], ["findings", v177, 2]];
+const t17: Field[] = [["model", v196, 1], ["input_tokens", v198, 1], ["output_tokens", v200, 1], ["cache_read_tokens", v202, 1], ["cache_write_tokens", v204, 1], ["cost_usd", v206, 1], ["seconds", v208, 1]];
+const t18: Field[] = [["lesson", v186, 0], ["status", v187, 0], ["stage", v188, 0], ["artifacts", v189, 2], ["notes", v192, 1], ["usage", v194, 1]];
+const t19: Field[] = [["phase", v211, 0], ["status", v187, 0], ["artifacts", v189, 2], ["notes", v192, 1], ["usage", v194, 1]];
+const t20: Field[] = [["phase", v220, 0], ["entered_at", v76, 0], ["seq", v221, 0]];
+const t21: Field[] = [["reason", v235, 0], ["by", v236, 0], ["at", v76, 0]];
+const t22: Field[] = [["reason", v239, 0], ["at", v76, 0]];
+const t23: Field[] = [["from", v248, 0], ["to", v249, 0], ["note", v250, 0], ["at", v76, 0]];
+const t24: Field[] = [["code_hash", v253, 0], ["at", v76, 0], ["run", v254, 0]];
+const t25: Field[] = [["run", v261, 0], ["code_hash", v263, 0], ["note", v264, 1]];
+const t26: Field[] = [["id", v99, 0], ["title", v227, 0], ["slug", v163, 0], ["module_id", v228, 0], ["module_slug", v229, 0], ["module_title", v230, 0], ["dir", v231, 0], ["stage", v232, 0], ["blocked", v233, 0], ["stale", v237, 0], ["fix_attempts_used", v240, 0], ["fix_budget_resets", v241, 0], ["review_rounds_used", v242, 0], ["review_rounds_granted", v243, 1], ["rework", v245, 1], ["verified", v251, 0], ["last_failure", v256, 0], ["last_verify_failure", v258, 1], ["done_at", v266, 1], ["updated_at", v267, 0]];
+const t27: Field[] = [["id", v271, 0], ["lesson", v272, 0], ["phase", v273, 1], ["role", v274, 0], ["status", v275, 0], ["started_at", v276, 0], ["finished_at", v277, 0], ["note", v278, 0], ["result", v280, 0], ["lease_expires_at", v281, 1], ["heartbeat_at", v282, 1]];
+const t28: Field[] = [["at", v76, 0], ["seq", v286, 0], ["out", v287, 0], ["pages", v288, 0], ["lessons", v289, 0]];
+const t29: Field[] = [["schema_version", v213, 0], ["title", v214, 0], ["topic", v215, 0], ["created_at", v76, 0], ["phase", v217, 0], ["phase_history", v218, 0], ["last_seq", v222, 0], ["log_bytes", v223, 0], ["lesson_order", v224, 0], ["lessons", v225, 0], ["tasks", v268, 0], ["task_counter", v283, 0], ["last_site_build", v284, 0]];
+const t30: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v298, 0], ["title", v299, 0], ["topic", v300, 0]];
+const t31: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v303, 0], ["from", v220, 0], ["to", v220, 0], ["approved", v304, 0], ["approval", v305, 1]];
+const t32: Field[] = [["id", v99, 0], ["title", v311, 0], ["slug", v163, 0], ["module_id", v92, 0], ["module_slug", v163, 0], ["module_title", v312, 0], ["dir", v191, 0]];
+const t33: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v308, 0], ["lessons", v309, 0], ["removed", v313, 0], ["approval", v305, 1]];
+const t34: Field[] = [["verdict", v172, 0], ["reviewer", v173, 1], ["round", v175, 1], ["findings", v177, 2]];
+const t35: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v315, 0], ["lesson", v316, 0], ["from", v232, 0], ["to", v232, 0], ["note", v317, 0], ["review_round_used", v319, 0], ["review", v320, 1], ["reopened", v322, 1], ["drifted", v323, 1], ["approval", v305, 1]];
+const t36: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v326, 0], ["lesson", v316, 0], ["code_hash", v327, 0], ["run", v328, 0], ["tests", v330, 1]];
+const t37: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v333, 0], ["lesson", v316, 0], ["note", v334, 0], ["fix_attempts_used", v335, 0], ["blocked", v336, 0], ["via", v337, 0], ["run", v338, 0], ["tests", v330, 1], ["evidence", v340, 1], ["code_hash", v343, 1]];
+const t38: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v347, 0], ["lesson", v316, 0], ["note", v348, 0], ["run", v349, 0]];
+const t39: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v352, 0], ["lesson", v316, 0], ["reason", v353, 0]];
+const t40: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v355, 0], ["lesson", v316, 0], ["fix_budget_reset", v356, 0], ["note", v357, 1], ["review_round_granted", v360, 1], ["approval", v305, 1]];
+const t41: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v363, 0], ["lesson", v316, 0], ["reason", v364, 0]];
+const t42: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v366, 0], ["task", v271, 0], ["lesson", v367, 0], ["phase", v368, 1], ["role", v274, 0], ["lease_seconds", v369, 1]];
+const t43: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v372, 0], ["task", v271, 0], ["lease_seconds", v373, 0]];
+const t44: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v375, 0], ["task", v271, 0], ["status", v376, 0], ["note", v317, 0], ["result", v377, 0]];
+const t45: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v379, 0], ["task", v271, 0], ["note", v317, 0]];
+const t46: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v381, 0], ["fact", v382, 0], ["lesson", v383, 0], ["data", v384, 0]];
+const t47: Field[] = [["seq", v292, 0], ["ts", v293, 0], ["pid", v294, 1], ["command", v296, 1], ["kind", v388, 0], ["out", v389, 0], ["pages", v390, 0], ["lessons", v391, 0]];
+const t48: Field[] = [["title", v396, 0], ["topic", v397, 0]];
+const t49: Field[] = [["phase", v403, 0], ["started_at", v404, 0], ["ended_at", v405, 0], ["duration_ms", v406, 0], ["approved", v408, 0], ["reopened_from", v409, 0]];
+const t50: Field[] = [["lessons", v411, 0], ["by_stage", v412, 0], ["done", v413, 0], ["blocked", v414, 0], ["stale", v415, 0], ["fix_attempts", v416, 0], ["review_rounds", v417, 0], ["verify_runs", v418, 0], ["tasks", v419, 0], ["phase_tasks", v420, 0], ["reopens", v421, 0], ["tests", v422, 0], ["verify_passed", v423, 0], ["verify_pass_rate", v424, 0], ["lessons_reworked", v426, 0], ["rework_rate", v427, 0], ["wall_ms", v428, 0]];
+const t51: Field[] = [["kind", v431, 0], ["lesson", v432, 0], ["at", v433, 0], ["text", v434, 0]];
+const t52: Field[] = [["runs", v451, 0], ["passed", v452, 0], ["failed", v453, 0], ["read_only", v454, 1], ["last_run", v456, 0], ["last_passed", v458, 0], ["last_tests", v460, 0], ["last_at", v461, 0]];
+const t53: Field[] = [["at", v464, 0], ["note", v465, 0], ["via", v466, 0], ["run", v467, 0], ["blocked", v469, 0], ["tests", v470, 0], ["evidence", v471, 0], ["orchestrator_notes", v473, 1]];
+const t54: Field[] = [["at", v478, 0], ["reason", v479, 0], ["by", v480, 0], ["unblocked_at", v481, 0], ["decision", v482, 0]];
+const t55: Field[] = [["at", v486, 0], ["reason", v487, 0], ["cleared_at", v488, 0]];
+const t56: Field[] = [["severity", v506, 0], ["where", v507, 0], ["text", v509, 0]];
+const t57: Field[] = [["at", v498, 0], ["verdict", v499, 0], ["reviewer", v500, 0], ["round", v502, 0], ["findings", v504, 0]];
+const t58: Field[] = [["id", v512, 0], ["role", v513, 0], ["phase", v514, 0], ["status", v515, 0], ["worker_status", v516, 0], ["started_at", v518, 0], ["duration_ms", v519, 0], ["heartbeats", v520, 0], ["lease_until", v521, 0], ["note", v522, 0]];
+const t59: Field[] = [["seq", v528, 0], ["at", v529, 0], ["kind", v530, 0], ["label", v531, 0], ["text", v532, 0], ["details", v533, 0]];
+const t60: Field[] = [["id", v437, 0], ["title", v438, 0], ["module_id", v439, 0], ["module_title", v440, 0], ["dir", v441, 0], ["stage", v442, 0], ["blocked", v443, 0], ["stale", v444, 0], ["fix_attempts", v445, 0], ["fix_budget_resets", v446, 0], ["review_rounds", v447, 0], ["review_rounds_granted", v448, 0], ["reworks", v449, 0], ["verify", v450, 0], ["failures", v462, 0], ["blocks", v476, 0], ["stale_marks", v484, 0], ["registered_at", v489, 0], ["done_at", v490, 0], ["pending_to_done_ms", v491, 0], ["started_at", v492, 1], ["wall_ms", v494, 0], ["tests", v495, 0], ["reviews", v496, 0], ["tasks", v510, 0], ["smooth", v524, 0], ["summary", v525, 0], ["story", v526, 0]];
+const t61: Field[] = [["role", v538, 0], ["count", v539, 0], ["done", v540, 0], ["failed", v541, 0], ["reset", v542, 0], ["running", v543, 0], ["total_ms", v544, 0], ["mean_ms", v545, 0], ["max_ms", v546, 0]];
+const t62: Field[] = [["phase", v550, 0], ["roles", v551, 0], ["count", v552, 0], ["done", v553, 0], ["failed", v554, 0], ["reset", v555, 0], ["running", v556, 0], ["total_ms", v557, 0]];
+const t63: Field[] = [["at", v564, 0], ["lesson", v565, 0], ["data", v566, 0]];
+const t64: Field[] = [["kind", v560, 0], ["count", v561, 0], ["entries", v562, 0]];
+const t65: Field[] = [["at", v571, 0], ["pages", v572, 0], ["lessons", v573, 0]];
+const t66: Field[] = [["schema_version", v393, 0], ["generated_at", v394, 0], ["course", v395, 0], ["phase", v399, 0], ["last_seq", v400, 0], ["phases", v401, 0], ["totals", v410, 0], ["needs_human", v429, 0], ["lessons", v435, 0], ["course_story", v535, 0], ["tasks", v536, 0], ["phase_tasks", v547, 0], ["tasks_by_phase", v548, 0], ["facts", v558, 0], ["site_build", v569, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
-  SourceSchema: v56,
-  TopicSchema: v68,
-  CurriculumSchema: v75,
-  LessonSpecSchema: v103,
-  RunResultSchema: v123,
-  GlossaryEntrySchema: v151,
-  ReviewSchema: v161,
-  WorkerStatusSchema: v175,
-  StateSchema: v187,
-  EventSchema: v265,
-  TaskSchema: v245,
-  ReportSchema: v367,
-  RoleSchema: v249,
-  LessonIdSchema: v90,
+  SourceSchema: v65,
+  TopicSchema: v77,
+  CurriculumSchema: v84,
+  LessonSpecSchema: v112,
+  RunResultSchema: v132,
+  GlossaryEntrySchema: v160,
+  ReviewSchema: v170,
+  WorkerStatusSchema: v184,
+  StateSchema: v212,
+  EventSchema: v290,
+  TaskSchema: v270,
+  ReportSchema: v392,
+  RoleSchema: v274,
+  LessonIdSchema: v99,
 };

@@ -15,6 +15,7 @@ import {
   StageSchema,
 } from '../content-schemas/index.ts';
 import {
+  emptyCourseView,
   readCourse,
   readGlossary,
   readReport,
@@ -81,11 +82,13 @@ function courseLoader(name: string, entries: Entries): Loader {
         fresh = entries(courseView(options.course, ctx.refreshContextData?.generation), options);
       } catch (error) {
         if (!options.dev) throw error;
-        const kept = ctx.store.get('course');
+        // Nothing read yet (a course made by `init`, before its curriculum): an empty course, so
+        // every page (the /progress/ board first) shows, with the problem in the dev banner.
+        const kept = ctx.store.get('course')?.data ?? (name === 'course' ? emptyCourse(options) : null);
         if (name === 'course' && kept)
           ctx.store.set({
             id: 'course',
-            data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }),
+            data: await ctx.parseData({ id: 'course', data: { ...kept, problem: (error as Error).message } }),
           });
         markLoaded(ctx.refreshContextData?.generation); // read (and failed): not a sync to try again
         return;
@@ -93,6 +96,20 @@ function courseLoader(name: string, entries: Entries): Loader {
       await syncEntries(ctx, fresh);
       markLoaded(ctx.refreshContextData?.generation);
     },
+  };
+}
+
+/** The course entry of a course that cannot be read yet: its title from state.json, no lessons. */
+function emptyCourse(options: SiteOptions): Record<string, unknown> {
+  const view = emptyCourseView(options.course);
+  return {
+    curriculum: view.curriculum,
+    phase: view.state?.phase ?? null,
+    hasState: view.state !== null,
+    drafts: true,
+    site: branding(view.course.root, view.config.site, options),
+    lessons: [],
+    problem: null,
   };
 }
 
@@ -120,7 +137,8 @@ const course = defineCollection({
     ];
   }),
   schema: z.strictObject({
-    curriculum: CurriculumSchema,
+    // No module yet in site dev before the curriculum phase (emptyCourse).
+    curriculum: CurriculumSchema.extend({ modules: CurriculumSchema.shape.modules.unwrap().array().max(200) }),
     phase: z.string().nullable(),
     hasState: z.boolean(),
     drafts: z.boolean(),
