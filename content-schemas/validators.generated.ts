@@ -102,7 +102,7 @@ const c92 = new Set<unknown>(["log"]);
 const c93 = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c94 = new Set<unknown>(["site.build"]);
 const c95 = new Map<unknown, (v: any) => any>([["course.init", v291], ["phase.advance", v302], ["lessons.register", v307], ["lesson.stage", v314], ["lesson.verified", v325], ["lesson.fail", v332], ["lesson.fail_note", v346], ["lesson.block", v351], ["lesson.unblock", v354], ["lesson.stale", v362], ["task.start", v365], ["task.heartbeat", v371], ["task.finish", v374], ["task.reset", v378], ["log", v380], ["site.build", v387]]);
-const c96 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c96 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","lessons","course_story","tasks","phase_tasks","tasks_by_phase","cost","facts","site_build"]);
 const c97 = new Set<unknown>([3]);
 const c98 = new Set<string>(["title","topic"]);
 const c99 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
@@ -120,9 +120,14 @@ const c110 = new Set<string>(["seq","at","kind","label","text","details"]);
 const c111 = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
 const c112 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
 const c113 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
-const c114 = new Set<string>(["kind","count","entries"]);
-const c115 = new Set<string>(["at","lesson","data"]);
-const c116 = new Set<string>(["at","pages","lessons"]);
+const c114 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","cache_hit_rate","cost_per_done_lesson_usd","rework","failed_verify","by_phase","by_role","by_lesson"]);
+const c115 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","share"]);
+const c116 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","phase"]);
+const c117 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","role"]);
+const c118 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","lesson"]);
+const c119 = new Set<string>(["kind","count","entries"]);
+const c120 = new Set<string>(["at","lesson","data"]);
+const c121 = new Set<string>(["at","pages","lessons"]);
 
 function v2(v: any): any {
   return c1.has(v) ? v : FAIL;
@@ -1333,46 +1338,92 @@ function v549(v: any): any {
 function v548(v: any): any {
   return arr(v, -1, -1, v549);
 }
-const v560 = v152;
+const v560 = v148;
 const v561 = v148;
-const v564 = v76;
-const v565 = v272;
-const v567 = v152;
-const v568 = v152;
-function v566(v: any): any {
+const v562 = v139;
+const v563 = v139;
+const v564 = v139;
+const v565 = v139;
+const v566 = v139;
+const v567 = v139;
+const v568 = v139;
+const v569 = v424;
+const v571 = v139;
+function v570(v: any): any {
+  return v === null ? null : v571(v);
+}
+const v573 = v424;
+function v572(v: any): any {
+  return obj(v, c115, t63);
+}
+const v575 = v424;
+function v574(v: any): any {
+  return obj(v, c115, t64);
+}
+function v577(v: any): any {
+  return obj(v, c116, t65);
+}
+function v576(v: any): any {
+  return arr(v, -1, -1, v577);
+}
+function v579(v: any): any {
+  return obj(v, c117, t66);
+}
+function v578(v: any): any {
+  return arr(v, -1, -1, v579);
+}
+function v581(v: any): any {
+  return obj(v, c118, t67);
+}
+function v580(v: any): any {
+  return arr(v, -1, -1, v581);
+}
+function v559(v: any): any {
+  return obj(v, c114, t68);
+}
+function v558(v: any): any {
+  return v === undefined ? undefined : v559(v);
+}
+const v584 = v152;
+const v585 = v148;
+const v588 = v76;
+const v589 = v272;
+const v591 = v152;
+const v592 = v152;
+function v590(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
-    if (k === '__proto__' || v567(k) !== k) return FAIL;
-    const r = v568(v[k]);
+    if (k === '__proto__' || v591(k) !== k) return FAIL;
+    const r = v592(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v563(v: any): any {
-  return obj(v, c115, t63);
+function v587(v: any): any {
+  return obj(v, c120, t69);
 }
-function v562(v: any): any {
-  return arr(v, -1, -1, v563);
+function v586(v: any): any {
+  return arr(v, -1, -1, v587);
 }
-function v559(v: any): any {
-  return obj(v, c114, t64);
+function v583(v: any): any {
+  return obj(v, c119, t70);
 }
-function v558(v: any): any {
-  return arr(v, -1, -1, v559);
+function v582(v: any): any {
+  return arr(v, -1, -1, v583);
 }
-const v571 = v76;
-const v572 = v148;
-const v573 = v148;
-function v570(v: any): any {
-  return obj(v, c116, t65);
+const v595 = v76;
+const v596 = v148;
+const v597 = v148;
+function v594(v: any): any {
+  return obj(v, c121, t71);
 }
-function v569(v: any): any {
-  return v === null ? null : v570(v);
+function v593(v: any): any {
+  return v === null ? null : v594(v);
 }
 function v392(v: any): any {
-  return obj(v, c96, t66);
+  return obj(v, c96, t72);
 }
 
 const t0: Field[] = [["fix_attempts", v20, 2], ["review_rounds", v22, 2], ["parallel", v24, 2], ["cost_usd", v26, 1], ["tokens", v28, 1]];
@@ -1438,10 +1489,16 @@ const t59: Field[] = [["seq", v528, 0], ["at", v529, 0], ["kind", v530, 0], ["la
 const t60: Field[] = [["id", v437, 0], ["title", v438, 0], ["module_id", v439, 0], ["module_title", v440, 0], ["dir", v441, 0], ["stage", v442, 0], ["blocked", v443, 0], ["stale", v444, 0], ["fix_attempts", v445, 0], ["fix_budget_resets", v446, 0], ["review_rounds", v447, 0], ["review_rounds_granted", v448, 0], ["reworks", v449, 0], ["verify", v450, 0], ["failures", v462, 0], ["blocks", v476, 0], ["stale_marks", v484, 0], ["registered_at", v489, 0], ["done_at", v490, 0], ["pending_to_done_ms", v491, 0], ["started_at", v492, 1], ["wall_ms", v494, 0], ["tests", v495, 0], ["reviews", v496, 0], ["tasks", v510, 0], ["smooth", v524, 0], ["summary", v525, 0], ["story", v526, 0]];
 const t61: Field[] = [["role", v538, 0], ["count", v539, 0], ["done", v540, 0], ["failed", v541, 0], ["reset", v542, 0], ["running", v543, 0], ["total_ms", v544, 0], ["mean_ms", v545, 0], ["max_ms", v546, 0]];
 const t62: Field[] = [["phase", v550, 0], ["roles", v551, 0], ["count", v552, 0], ["done", v553, 0], ["failed", v554, 0], ["reset", v555, 0], ["running", v556, 0], ["total_ms", v557, 0]];
-const t63: Field[] = [["at", v564, 0], ["lesson", v565, 0], ["data", v566, 0]];
-const t64: Field[] = [["kind", v560, 0], ["count", v561, 0], ["entries", v562, 0]];
-const t65: Field[] = [["at", v571, 0], ["pages", v572, 0], ["lessons", v573, 0]];
-const t66: Field[] = [["schema_version", v393, 0], ["generated_at", v394, 0], ["course", v395, 0], ["phase", v399, 0], ["last_seq", v400, 0], ["phases", v401, 0], ["totals", v410, 0], ["needs_human", v429, 0], ["lessons", v435, 0], ["course_story", v535, 0], ["tasks", v536, 0], ["phase_tasks", v547, 0], ["tasks_by_phase", v548, 0], ["facts", v558, 0], ["site_build", v569, 0]];
+const t63: Field[] = [["tasks", v560, 0], ["tasks_with_usage", v561, 0], ["input_tokens", v562, 0], ["output_tokens", v563, 0], ["cache_read_tokens", v564, 0], ["cache_write_tokens", v565, 0], ["tokens", v566, 0], ["cost_usd", v567, 0], ["seconds", v568, 0], ["share", v573, 0]];
+const t64: Field[] = [["tasks", v560, 0], ["tasks_with_usage", v561, 0], ["input_tokens", v562, 0], ["output_tokens", v563, 0], ["cache_read_tokens", v564, 0], ["cache_write_tokens", v565, 0], ["tokens", v566, 0], ["cost_usd", v567, 0], ["seconds", v568, 0], ["share", v575, 0]];
+const t65: Field[] = [["tasks", v560, 0], ["tasks_with_usage", v561, 0], ["input_tokens", v562, 0], ["output_tokens", v563, 0], ["cache_read_tokens", v564, 0], ["cache_write_tokens", v565, 0], ["tokens", v566, 0], ["cost_usd", v567, 0], ["seconds", v568, 0], ["phase", v220, 0]];
+const t66: Field[] = [["tasks", v560, 0], ["tasks_with_usage", v561, 0], ["input_tokens", v562, 0], ["output_tokens", v563, 0], ["cache_read_tokens", v564, 0], ["cache_write_tokens", v565, 0], ["tokens", v566, 0], ["cost_usd", v567, 0], ["seconds", v568, 0], ["role", v274, 0]];
+const t67: Field[] = [["tasks", v560, 0], ["tasks_with_usage", v561, 0], ["input_tokens", v562, 0], ["output_tokens", v563, 0], ["cache_read_tokens", v564, 0], ["cache_write_tokens", v565, 0], ["tokens", v566, 0], ["cost_usd", v567, 0], ["seconds", v568, 0], ["lesson", v99, 0]];
+const t68: Field[] = [["tasks", v560, 0], ["tasks_with_usage", v561, 0], ["input_tokens", v562, 0], ["output_tokens", v563, 0], ["cache_read_tokens", v564, 0], ["cache_write_tokens", v565, 0], ["tokens", v566, 0], ["cost_usd", v567, 0], ["seconds", v568, 0], ["cache_hit_rate", v569, 0], ["cost_per_done_lesson_usd", v570, 0], ["rework", v572, 0], ["failed_verify", v574, 0], ["by_phase", v576, 0], ["by_role", v578, 0], ["by_lesson", v580, 0]];
+const t69: Field[] = [["at", v588, 0], ["lesson", v589, 0], ["data", v590, 0]];
+const t70: Field[] = [["kind", v584, 0], ["count", v585, 0], ["entries", v586, 0]];
+const t71: Field[] = [["at", v595, 0], ["pages", v596, 0], ["lessons", v597, 0]];
+const t72: Field[] = [["schema_version", v393, 0], ["generated_at", v394, 0], ["course", v395, 0], ["phase", v399, 0], ["last_seq", v400, 0], ["phases", v401, 0], ["totals", v410, 0], ["needs_human", v429, 0], ["lessons", v435, 0], ["course_story", v535, 0], ["tasks", v536, 0], ["phase_tasks", v547, 0], ["tasks_by_phase", v548, 0], ["cost", v558, 1], ["facts", v582, 0], ["site_build", v593, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v0,
