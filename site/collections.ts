@@ -16,6 +16,7 @@ import {
 } from '../content-schemas/index.ts';
 import {
   emptyCourseView,
+  lastRunPassed,
   readCourse,
   readGlossary,
   readReport,
@@ -119,7 +120,7 @@ const course = defineCollection({
       id: l.id,
       stage: l.stage,
       included: isIncluded(view, l, options),
-      missing: missingSteps(l.stage),
+      missing: missingSteps(l.stage, view.config.site.publish, lastRunPassed(view, l)),
     }));
     return [
       {

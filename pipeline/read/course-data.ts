@@ -173,7 +173,12 @@ export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
   if (rule === 'all' || lesson.stage === 'done') return true;
   if (rule !== 'verified') return false;
   if (lesson.stage !== null && STAGES.indexOf(lesson.stage) >= STAGES.indexOf('verified')) return true;
-  return lastRun(view.course, lesson.id)?.passed === true;
+  return lastRunPassed(view, lesson) === true;
+}
+
+/** Whether the lesson's last recorded verify run passed; null when it has none. */
+export function lastRunPassed(view: CourseView, lesson: SiteLesson): boolean | null {
+  return lastRun(view.course, lesson.id)?.passed ?? null;
 }
 
 /** What a publish build that shows no lesson says, by the course's rule. */
