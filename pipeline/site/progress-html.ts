@@ -92,9 +92,11 @@ function throughput(board: Board): string {
       : `${t.done_per_hour.toFixed(t.done_per_hour < 10 ? 1 : 0)} lessons done per hour`;
   const eta = t.stalled
     ? `<strong class="pg-stalled">stalled</strong>: nothing moved since ${esc(clockText(t.last_moved_at ?? board.now))}`
-    : t.eta_seconds === null
-      ? 'no estimate yet'
-      : `about ${formatDuration(t.eta_seconds * 1000)} left`;
+    : t.stages_left === 0 && t.stages_total > 0
+      ? 'nothing left'
+      : t.eta_seconds === null
+        ? 'no estimate yet'
+        : `about ${formatDuration(t.eta_seconds * 1000)} left`;
   const l = board.lessons;
   const flags = [
     l.blocked ? `${l.blocked} blocked` : '',
