@@ -117,7 +117,12 @@ test('a receiver that never answers: the command succeeds after the timeout with
 test('a command receiver gets the JSON on stdin and a bare environment; a budget used up is told', async () => {
   const { root, rx } = await courseWith('lessons', true);
   const out = path.join(root, 'received.json');
-  const script = `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>require('fs').appendFileSync(${JSON.stringify(out)},JSON.stringify({body:JSON.parse(s),env:Object.keys(process.env).sort()})+'\\n'))`;
+  const script = [
+    "let s='';",
+    "process.stdin.on('data', (d) => (s += d)).on('end', () =>",
+    `  require('fs').appendFileSync(${JSON.stringify(out)},`,
+    "    JSON.stringify({ body: JSON.parse(s), env: Object.keys(process.env).sort() }) + '\\n'));",
+  ].join('\n');
   appendFileSync(
     path.join(root, '.codelabgen', 'config.yaml'),
     `  command: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(script)}]\nbudgets: { cost_usd: 0.5 }\n`,

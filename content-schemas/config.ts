@@ -32,7 +32,8 @@ export const BudgetsSchema = z
       .max(1e13)
       .optional()
       .describe(
-        'Tokens the workers may use (input, output, cache reads and cache writes their tasks recorded); once reached, `state task start` is refused until it is raised.',
+        'Tokens the workers may use (input, output, cache reads and cache writes their tasks recorded); ' +
+          'once reached, `state task start` is refused until it is raised.',
       ),
   })
   .describe('Budgets that bound rework.');
@@ -50,7 +51,8 @@ export const NotifySchema = z
     ),
   })
   .describe(
-    'Tell a person when the course needs one (a gate reached, a lesson blocked, a budget used up, a task interrupted): once per item, never blocking the command that caused it.',
+    'Tell a person when the course needs one (a gate reached, a lesson blocked, a budget used up, a task ' +
+      'interrupted): once per item, never blocking the command that caused it.',
   );
 
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;

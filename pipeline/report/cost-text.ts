@@ -30,9 +30,17 @@ export function costLines(report: Report): string[] {
   const cost = report.cost;
   if (!cost || cost.tasks_with_usage === 0)
     return ['No task recorded a usage (a worker status may carry `usage`: docs/protocol.md, "What a worker returns").'];
+  const done =
+    cost.cost_per_done_lesson_usd === null
+      ? 'no lesson done yet'
+      : `${usdText(cost.cost_per_done_lesson_usd)} per done lesson`;
+  const total = `${usdText(cost.cost_usd)} and ${tokensText(cost.tokens)} tokens in all`;
+  const recorded = `(${cost.tasks_with_usage} of ${cost.tasks} tasks recorded a usage)`;
+  const rework = `${usdText(cost.rework.cost_usd)}, ${percent(cost.rework.share)}`;
+  const fixing = `${usdText(cost.failed_verify.cost_usd)}, ${percent(cost.failed_verify.share)}`;
   return [
-    `${usdText(cost.cost_usd)} and ${tokensText(cost.tokens)} tokens in all (${cost.tasks_with_usage} of ${cost.tasks} tasks recorded a usage); cache hits ${percent(cost.cache_hit_rate)} of the input; ${cost.cost_per_done_lesson_usd === null ? 'no lesson done yet' : `${usdText(cost.cost_per_done_lesson_usd)} per done lesson`}.`,
-    `Rework (lessons back at a stage they had passed): ${usdText(cost.rework.cost_usd)}, ${percent(cost.rework.share)}; fixing failed verifications: ${usdText(cost.failed_verify.cost_usd)}, ${percent(cost.failed_verify.share)}.`,
+    `${total} ${recorded}; cache hits ${percent(cost.cache_hit_rate)} of the input; ${done}.`,
+    `Rework (lessons back at a stage they had passed): ${rework}; fixing failed verifications: ${fixing}.`,
     '',
     '### Per phase',
     '',

@@ -106,7 +106,10 @@ function throughput(board: Board): string {
     .filter(Boolean)
     .join(', ');
   const percent = t.stages_total === 0 ? 0 : Math.round((t.stages_done / t.stages_total) * 100);
-  const bar = `<div class="pg-progress" role="progressbar" aria-label="Stages done" aria-valuemin="0" aria-valuemax="${t.stages_total}" aria-valuenow="${t.stages_done}" aria-valuetext="${t.stages_done} of ${t.stages_total} stages done"><span class="pg-progress-done" style="width: ${percent}%"></span></div>`;
+  const values = `aria-valuemin="0" aria-valuemax="${t.stages_total}" aria-valuenow="${t.stages_done}"`;
+  const bar =
+    `<div class="pg-progress" role="progressbar" aria-label="Stages done" ${values} aria-valuetext="${t.stages_done} of ${t.stages_total} stages done">` +
+    `<span class="pg-progress-done" style="width: ${percent}%"></span></div>`;
   return `<p class="pg-summary"><strong>${l.done} of ${plural(l.total, 'lesson')} done</strong>${flags ? ` (${flags})` : ''} · ${rate} · ${plural(t.stages_left, 'stage')} to go, ${eta}${t.since ? ` <span class="muted">(since the lessons phase began, ${esc(clockText(t.since))})</span>` : ''}</p>${bar}<p class="pg-progress-text">${t.stages_done} of ${plural(t.stages_total, 'stage')} done (${percent}%)</p>${costLine(board)}`;
 }
 
@@ -122,7 +125,8 @@ function costLine(board: Board): string {
     c.budget_tokens === null ? '' : `budget ${count(c.budget_tokens)} tokens`,
   ].filter(Boolean);
   const projected = c.projected_usd === null ? '' : ` · about ${usd(c.projected_usd)} at completion`;
-  return `<p class="pg-cost">cost so far <strong>${usd(c.spent.cost_usd)}</strong>, ${count(c.spent.tokens)} tokens (${plural(c.spent.tasks_with_usage, 'task')})${projected}${budgets.length > 0 ? ` · ${budgets.join(', ')}` : ''}</p>`;
+  const spent = `<strong>${usd(c.spent.cost_usd)}</strong>, ${count(c.spent.tokens)} tokens (${plural(c.spent.tasks_with_usage, 'task')})`;
+  return `<p class="pg-cost">cost so far ${spent}${projected}${budgets.length > 0 ? ` · ${budgets.join(', ')}` : ''}</p>`;
 }
 
 /** The board's HTML (the inside of the page's live region). */
