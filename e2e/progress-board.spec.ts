@@ -74,6 +74,8 @@ test('the board from init: it answers at once, follows the phases live and links
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Progress');
     await expect(page.locator('.pg-status')).toContainText('phase init');
+    // No curriculum before its phase is where the course is, not a problem: no red banner.
+    await expect(page.getByText('A problem in the course')).toHaveCount(0);
     await expect(page.locator('html')).toHaveAttribute('data-progress-live', 'on', { timeout: 10_000 });
     await expect(page.getByRole('progressbar', { name: 'Stages done' })).toHaveAttribute('aria-valuenow', '0');
     await shot(page, testInfo, 'progress-init-1280');

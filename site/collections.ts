@@ -10,9 +10,11 @@ import { z } from 'astro/zod';
 import {
   CurriculumSchema,
   GlossaryEntrySchema,
+  PHASES,
   ReportSchema,
   SourceSchema,
   StageSchema,
+  type Phase,
 } from '../content-schemas/index.ts';
 import {
   emptyCourseView,
@@ -86,11 +88,10 @@ function courseLoader(name: string, entries: Entries): Loader {
         // Nothing read yet (a course made by `init`, before its curriculum): an empty course, so
         // every page (the /progress/ board first) shows, with the problem in the dev banner.
         const kept = ctx.store.get('course')?.data ?? (name === 'course' ? emptyCourse(options) : null);
+        // Before the curriculum phase is over a missing curriculum is where the course is, not a problem.
+        const problem = curriculumAhead(kept, options) ? null : (error as Error).message;
         if (name === 'course' && kept)
-          ctx.store.set({
-            id: 'course',
-            data: await ctx.parseData({ id: 'course', data: { ...kept, problem: (error as Error).message } }),
-          });
+          ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept, problem } }) });
         markLoaded(ctx.refreshContextData?.generation); // read (and failed): not a sync to try again
         return;
       }
@@ -98,6 +99,14 @@ function courseLoader(name: string, entries: Entries): Loader {
       markLoaded(ctx.refreshContextData?.generation);
     },
   };
+}
+
+/** No curriculum.yaml yet at a phase before the curriculum is approved: nothing is wrong yet. */
+function curriculumAhead(entry: Record<string, unknown> | null, options: SiteOptions): boolean {
+  const modules = (entry?.curriculum as { modules?: unknown[] } | undefined)?.modules ?? [];
+  const phase = PHASES.indexOf(entry?.phase as Phase);
+  const written = existsSync(path.join(options.course, '.codelabgen', 'curriculum.yaml'));
+  return !written && modules.length === 0 && phase !== -1 && phase <= PHASES.indexOf('gate_plan');
 }
 
 /** The course entry of a course that cannot be read yet: its title from state.json, no lessons. */
