@@ -23,7 +23,16 @@ const usageRow = (label: string, usage: ReportUsage) => [
   usdText(usage.cost_usd),
   formatDuration(usage.seconds * 1000),
 ];
-const HEADER = ['', 'tasks with usage', 'input', 'output', 'cache read', 'cache write', 'cost', 'worker time'];
+const header = (per: string) => [
+  per,
+  'tasks with usage',
+  'input',
+  'output',
+  'cache read',
+  'cache write',
+  'cost',
+  'worker time',
+];
 
 /** The lines of "## Cost" (without its heading). */
 export function costLines(report: Report): string[] {
@@ -45,14 +54,14 @@ export function costLines(report: Report): string[] {
     '### Per phase',
     '',
     ...table(
-      HEADER,
+      header('phase'),
       cost.by_phase.map((row) => usageRow(row.phase, row)),
     ),
     '',
     '### Per role',
     '',
     ...table(
-      HEADER,
+      header('role'),
       cost.by_role.map((row) => usageRow(row.role, row)),
     ),
     '',
@@ -61,7 +70,7 @@ export function costLines(report: Report): string[] {
     ...(cost.by_lesson.length === 0
       ? ['No lesson tasks.']
       : table(
-          HEADER,
+          header('lesson'),
           cost.by_lesson.map((row) => usageRow(row.lesson, row)),
         )),
   ];
