@@ -9,6 +9,7 @@ import { asInvoked } from './output.ts';
 import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandModule, CommandSpec } from './spec.ts';
+import { notifyAfter } from './notify.ts';
 import { settle } from './settle.ts';
 import { stderr, stdout } from './stdio.ts';
 import { nearest } from './suggest.ts';
@@ -137,7 +138,9 @@ async function run(given: string[], load: (spec: CommandSpec) => Promise<Command
     parsed.values as Record<string, string | boolean | string[] | undefined>,
     parsed.positionals,
   );
-  return (await module.run(ctx)) ?? EXIT.ok;
+  const exitCode = (await module.run(ctx)) ?? EXIT.ok;
+  await notifyAfter(spec, ctx);
+  return exitCode;
 }
 
 /** node:util parseArgs' message, cut to its first sentence: "unknown option '--bogus'". */

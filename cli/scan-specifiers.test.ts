@@ -21,6 +21,8 @@ const LOADER_SITES: Record<string, string> = {
     "spawnSync of the parser's own entry in the package (process.execPath); the diagrams go as JSON on stdin, never as arguments",
   'pipeline/verify/sandbox-network.ts':
     "spawns slirp4netns (the machine's program) for a sandbox with network: true, its argv fixed but the sandbox's pid",
+  'pipeline/progress/notify.ts':
+    'spawns notify.command, the argv config.yaml names (never a shell), with the notification as JSON on stdin (docs/security.md, notifications)',
   'pipeline/site/worker-fork.ts': "fork() of the build worker's own entry in the package",
   'pipeline/verify/run-tests.ts':
     "spawn(program, args): the lesson's test command from its spec and config, run as an argv (no shell) in the sandbox (docs/verify.md)",

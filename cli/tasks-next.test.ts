@@ -48,6 +48,7 @@ test('tasks: start prints the id, done stores the validated result, list and nex
     'interrupted',
     'prerequisites_changed',
     'budgets',
+    'budget_used_up',
   ]);
   assert.equal(next.lessons.length, 1);
   assert.equal(next.lessons[0].lesson, '2.1');

@@ -18,8 +18,42 @@ export const BudgetsSchema = z
       .default(2)
       .describe('Moves back from `notes` or `reviewed` a lesson may use.'),
     parallel: z.int().min(1).max(64).default(3).describe('Modules worked on in parallel in the lessons phase.'),
+    cost_usd: z
+      .number()
+      .positive()
+      .max(1e6)
+      .optional()
+      .describe(
+        'US dollars the workers may spend (the `usage.cost_usd` their tasks recorded); once reached, `state task start` is refused until it is raised.',
+      ),
+    tokens: z
+      .int()
+      .min(1)
+      .max(1e13)
+      .optional()
+      .describe(
+        'Tokens the workers may use (input, output, cache reads and cache writes their tasks recorded); ' +
+          'once reached, `state task start` is refused until it is raised.',
+      ),
   })
   .describe('Budgets that bound rework.');
+
+export const NotifySchema = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe(
+        'POSTs a small JSON body (course, kind, text, command, tool) to this URL for each new item that needs a human; plain enough for ntfy-style services.',
+      ),
+    command: ArgvSchema.optional().describe(
+      'Runs this argv (no shell) for each new item that needs a human, with the same JSON on its stdin.',
+    ),
+  })
+  .describe(
+    'Tell a person when the course needs one (a gate reached, a lesson blocked, a budget used up, a task ' +
+      'interrupted): once per item, never blocking the command that caused it.',
+  );
 
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
 
@@ -136,6 +170,7 @@ export const ConfigSchema = z
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
     verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100 }),
     site: SiteConfigSchema.default({ publish: 'done', report: false, lang: 'en' }),
+    notify: NotifySchema.optional(),
   })
   .describe('Course configuration: `.codelabgen/config.yaml`.');
 
@@ -143,3 +178,4 @@ export type Config = z.infer<typeof ConfigSchema>;
 export type Budgets = z.infer<typeof BudgetsSchema>;
 export type SandboxMode = z.infer<typeof VerifySettingsSchema>['sandbox'];
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
+export type NotifyConfig = z.infer<typeof NotifySchema>;

@@ -296,6 +296,48 @@ export const ReportFactSchema = z
   })
   .describe('One `state log` fact.');
 
+const count = (what: string) => z.number().min(0).describe(what);
+
+export const ReportUsageSchema = z
+  .strictObject({
+    tasks: z.int().min(0).describe('Tasks counted (started).'),
+    tasks_with_usage: z.int().min(0).describe('Of those, tasks that ended with a `usage` in their status.'),
+    input_tokens: count('Input tokens billed at the full rate.'),
+    output_tokens: count('Output tokens.'),
+    cache_read_tokens: count('Input tokens read from the prompt cache.'),
+    cache_write_tokens: count('Input tokens written to the prompt cache.'),
+    tokens: count('All four token counts summed.'),
+    cost_usd: count('US dollars, as the workers reported them.'),
+    seconds: count('Wall-clock seconds the workers reported.'),
+  })
+  .describe('What a group of tasks used, summed from the `usage` of their worker status.');
+
+export const ReportCostSchema = ReportUsageSchema.extend({
+  cache_hit_rate: rate.describe(
+    'cache_read_tokens / (input_tokens + cache_read_tokens + cache_write_tokens); null when no input was recorded.',
+  ),
+  cost_per_done_lesson_usd: z
+    .number()
+    .min(0)
+    .nullable()
+    .describe('cost_usd / lessons done; null before a lesson is done.'),
+  rework: ReportUsageSchema.extend({
+    share: rate.describe('Its share of cost_usd (of tokens when no cost was recorded); null when nothing was.'),
+  }).describe('Lesson tasks started while the lesson was back at a stage it had already passed (a rework).'),
+  failed_verify: ReportUsageSchema.extend({
+    share: rate.describe('Its share of cost_usd (of tokens when no cost was recorded); null when nothing was.'),
+  }).describe('Lesson tasks started after a failed verification of the lesson at its stage (fixing it).'),
+  by_phase: z
+    .array(ReportUsageSchema.extend({ phase: PhaseSchema }))
+    .describe(
+      'Per phase the tasks worked for (a phase task its phase, a lesson task the phase it started in), in protocol order.',
+    ),
+  by_role: z.array(ReportUsageSchema.extend({ role: RoleSchema })).describe('Per worker role, sorted by name.'),
+  by_lesson: z
+    .array(ReportUsageSchema.extend({ lesson: LessonIdSchema }))
+    .describe('Per lesson with tasks, in curriculum order.'),
+}).describe("What the generation cost: the workers' recorded usage, in total and grouped.");
+
 export const ReportSchema = z
   .strictObject({
     schema_version: z.literal(3).describe("Version of this file's format."),
@@ -351,6 +393,9 @@ export const ReportSchema = z
       .array(ReportTaskSchema)
       .describe('Every phase task, oldest first (lesson tasks are under their lesson).'),
     tasks_by_phase: z.array(ReportPhaseTasksSchema).describe('Phase tasks grouped by phase, in protocol order.'),
+    cost: ReportCostSchema.optional().describe(
+      'What the generation cost, from the usage workers reported (docs/protocol.md); absent in reports written before it was kept.',
+    ),
     facts: z
       .array(
         z.strictObject({
@@ -380,5 +425,7 @@ export type ReportStoryEntry = z.infer<typeof ReportStoryEntrySchema>;
 export type ReportNeedsHuman = z.infer<typeof ReportNeedsHumanSchema>;
 export type ReportDecision = z.infer<typeof ReportDecisionSchema>;
 export type ReportTask = z.infer<typeof ReportTaskSchema>;
+export type ReportCost = z.infer<typeof ReportCostSchema>;
+export type ReportUsage = z.infer<typeof ReportUsageSchema>;
 export type ReportReview = z.infer<typeof ReportReviewSchema>;
 export type ReportFailure = z.infer<typeof ReportFailureSchema>;

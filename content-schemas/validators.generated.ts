@@ -6,11 +6,11 @@ import { FAIL, arr, isObject, obj, str, url, type Field } from './validator-help
 
 export { FAIL };
 
-const c_aafbc751 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site"]);
+const c_01399144 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site","notify"]);
 const c_b60a75a0 = new Set<unknown>([1]);
 const c_d2852f04 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c_18db6640 = [/^[1-9][0-9]{0,5}[smh]$/];
-const c_2d8765d8 = new Set<string>(["fix_attempts","review_rounds","parallel"]);
+const c_66514f15 = new Set<string>(["fix_attempts","review_rounds","parallel","cost_usd","tokens"]);
 const c_8cabe376 = new Set<string>(["sandbox","max_write_mb"]);
 const c_ffed88a3 = new Set<unknown>(["auto","required","off"]);
 const c_24ecd0fb = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
@@ -19,6 +19,7 @@ const c_8215b643 = [/^#[0-9a-fA-F]{6}$/];
 const c_ffc6cf7f = [/^https?:\/\/\S*\{path\}\S*$/];
 const c_aa5bbf7e = /^https?$/;
 const c_8e618603 = [/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/];
+const c_1cf558a8 = new Set<string>(["url","command"]);
 const c_d0eb309e = new Set<string>(["id","title","url","kind","status","reason","summary","retrieved_at"]);
 const c_e4349816 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
 const c_3d299d09 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
@@ -42,10 +43,11 @@ const c_bc67e63d = new Set<string>(["lesson","verdict","reviewer","round","findi
 const c_12e6d85d = new Set<unknown>(["pass","revise"]);
 const c_d00fa75a = new Set<string>(["severity","where","text"]);
 const c_668bd12c = new Set<unknown>(["blocker","major","minor","nit"]);
-const c_0828c2f4 = new Set<string>(["lesson","status","stage","artifacts","notes"]);
+const c_a21eb746 = new Set<string>(["lesson","status","stage","artifacts","notes","usage"]);
 const c_79c18949 = new Set<unknown>(["ok","failed","needs-user"]);
 const c_4ebf11ae = new Set<unknown>(["pending","spec","code","verified","readalong","notes","reviewed","done"]);
-const c_cbc88d0f = new Set<string>(["phase","status","artifacts","notes"]);
+const c_84131c1e = new Set<string>(["model","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","cost_usd","seconds"]);
+const c_7587b5b3 = new Set<string>(["phase","status","artifacts","notes","usage"]);
 const c_43659046 = new Set<unknown>(["recon","sources","topics","curriculum","scaffold","assembly"]);
 const c_a4765464 = new Set<string>(["schema_version","title","topic","created_at","phase","phase_history","last_seq","log_bytes","lesson_order","lessons","tasks","task_counter","last_site_build"]);
 const c_337455c3 = new Set<unknown>(["init","recon","sources","gate_sources","topics","curriculum","gate_plan","scaffold","lessons","assembly","done"]);
@@ -99,8 +101,8 @@ const c_2a957e4a = new Set<string>(["seq","ts","pid","command","kind","fact","le
 const c_71e78cf9 = new Set<unknown>(["log"]);
 const c_25a97bec = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c_57b0c430 = new Set<unknown>(["site.build"]);
-const c_3878be7a = new Map<unknown, (v: any) => any>([["course.init", v_38fb8f7f], ["phase.advance", v_e78578b0], ["lessons.register", v_2fce3b23], ["lesson.stage", v_28f158d5], ["lesson.verified", v_958e21db], ["lesson.fail", v_73d37a6a], ["lesson.fail_note", v_b0628d94], ["lesson.block", v_31d9a11c], ["lesson.unblock", v_c9af977d], ["lesson.stale", v_1b7058bc], ["task.start", v_c6de10f9], ["task.heartbeat", v_a7f9eb99], ["task.finish", v_0ca3d24c], ["task.reset", v_11528146], ["log", v_60f12134], ["site.build", v_c1b98ca0]]);
-const c_b831dc60 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","decisions","lessons","course_story","tasks","phase_tasks","tasks_by_phase","facts","site_build"]);
+const c_bdad7296 = new Map<unknown, (v: any) => any>([["course.init", v_38fb8f7f], ["phase.advance", v_e78578b0], ["lessons.register", v_2fce3b23], ["lesson.stage", v_28f158d5], ["lesson.verified", v_958e21db], ["lesson.fail", v_73d37a6a], ["lesson.fail_note", v_b0628d94], ["lesson.block", v_31d9a11c], ["lesson.unblock", v_c9af977d], ["lesson.stale", v_1b7058bc], ["task.start", v_c6de10f9], ["task.heartbeat", v_a7f9eb99], ["task.finish", v_a1913c81], ["task.reset", v_11528146], ["log", v_60f12134], ["site.build", v_c1b98ca0]]);
+const c_84b68026 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","decisions","lessons","course_story","tasks","phase_tasks","tasks_by_phase","cost","facts","site_build"]);
 const c_10644036 = new Set<unknown>([3]);
 const c_83bbe6b8 = new Set<string>(["title","topic"]);
 const c_cf2b3bd5 = new Set<string>(["phase","started_at","ended_at","duration_ms","approved","reopened_from"]);
@@ -120,6 +122,11 @@ const c_c43040e0 = new Set<string>(["seq","at","kind","label","text","details"])
 const c_3c04981d = new Set<unknown>(["stage","rework","verify","failure","block","unblock","review","stale","drift","task","fact","decision","reopen","event"]);
 const c_a744e514 = new Set<string>(["role","count","done","failed","reset","running","total_ms","mean_ms","max_ms"]);
 const c_36a2c511 = new Set<string>(["phase","roles","count","done","failed","reset","running","total_ms"]);
+const c_aeafd4a9 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","cache_hit_rate","cost_per_done_lesson_usd","rework","failed_verify","by_phase","by_role","by_lesson"]);
+const c_1b1323ae = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","share"]);
+const c_c6ebe29e = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","phase"]);
+const c_f86bb85f = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","role"]);
+const c_50031c88 = new Set<string>(["tasks","tasks_with_usage","input_tokens","output_tokens","cache_read_tokens","cache_write_tokens","tokens","cost_usd","seconds","lesson"]);
 const c_d15e901b = new Set<string>(["kind","count","entries"]);
 const c_d65ce1cc = new Set<string>(["at","lesson","data"]);
 const c_f675edc0 = new Set<string>(["at","pages","lessons"]);
@@ -193,11 +200,23 @@ function v_15c384c1(v: any): any {
 function v_62baaa91(v: any): any {
   return v === undefined ? 3 : v_15c384c1(v);
 }
-function v_6d457742(v: any): any {
-  return obj(v, c_2d8765d8, t_4cc10e0f);
+function v_2639333a(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 1000000 ? v : FAIL;
 }
-function v_871dd208(v: any): any {
-  return v === undefined ? JSON.parse("{\"fix_attempts\":3,\"review_rounds\":2,\"parallel\":3}") : v_6d457742(v);
+function v_ae0f0753(v: any): any {
+  return v === undefined ? undefined : v_2639333a(v);
+}
+function v_a7f48a00(v: any): any {
+  return Number.isSafeInteger(v) && v >= 1 && v <= 10000000000000 ? v : FAIL;
+}
+function v_3087af73(v: any): any {
+  return v === undefined ? undefined : v_a7f48a00(v);
+}
+function v_4269789f(v: any): any {
+  return obj(v, c_66514f15, t_0b998635);
+}
+function v_a1962d7f(v: any): any {
+  return v === undefined ? JSON.parse("{\"fix_attempts\":3,\"review_rounds\":2,\"parallel\":3}") : v_4269789f(v);
 }
 function v_e4262ee2(v: any): any {
   return c_ffed88a3.has(v) ? v : FAIL;
@@ -276,8 +295,14 @@ function v_61f1d8a7(v: any): any {
 function v_26b4b1a6(v: any): any {
   return v === undefined ? JSON.parse("{\"publish\":\"done\",\"report\":false,\"lang\":\"en\"}") : v_61f1d8a7(v);
 }
-function v_ecdb8382(v: any): any {
-  return obj(v, c_aafbc751, t_fe6a0c45);
+function v_d3950d40(v: any): any {
+  return obj(v, c_1cf558a8, t_6967ff76);
+}
+function v_25792cb5(v: any): any {
+  return v === undefined ? undefined : v_d3950d40(v);
+}
+function v_0d967f32(v: any): any {
+  return obj(v, c_01399144, t_53548d73);
 }
 function v_d841f011(v: any): any {
   return str(v, -1, -1, c_e4349816);
@@ -501,18 +526,42 @@ function v_1004af0b(v: any): any {
 function v_8f6d58ed(v: any): any {
   return v === undefined ? JSON.parse("[]") : v_1004af0b(v);
 }
-function v_f106decf(v: any): any {
-  return obj(v, c_0828c2f4, t_7fe0c5c5);
+function v_6e0fc66d(v: any): any {
+  return Number.isSafeInteger(v) && v >= 0 && v <= 1000000000000 ? v : FAIL;
+}
+function v_9183aa94(v: any): any {
+  return v === undefined ? undefined : v_6e0fc66d(v);
+}
+function v_19fc3a88(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1000000 ? v : FAIL;
+}
+function v_81214bca(v: any): any {
+  return v === undefined ? undefined : v_19fc3a88(v);
+}
+function v_d5046f10(v: any): any {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 10000000 ? v : FAIL;
+}
+function v_53bfa447(v: any): any {
+  return v === undefined ? undefined : v_d5046f10(v);
+}
+function v_e95856c1(v: any): any {
+  return obj(v, c_84131c1e, t_a46cdeec);
+}
+function v_a8012f66(v: any): any {
+  return v === undefined ? undefined : v_e95856c1(v);
+}
+function v_7b7f159c(v: any): any {
+  return obj(v, c_a21eb746, t_b000bb6b);
 }
 function v_c4ffa4aa(v: any): any {
   return c_43659046.has(v) ? v : FAIL;
 }
-function v_40db563f(v: any): any {
-  return obj(v, c_cbc88d0f, t_9f3a12f2);
+function v_9e25982b(v: any): any {
+  return obj(v, c_7587b5b3, t_96c0e705);
 }
-function v_b6d83eff(v: any): any {
-  { const r = v_f106decf(v); if (r !== FAIL) return r; }
-  { const r = v_40db563f(v); if (r !== FAIL) return r; }
+function v_5c0d7cb0(v: any): any {
+  { const r = v_7b7f159c(v); if (r !== FAIL) return r; }
+  { const r = v_9e25982b(v); if (r !== FAIL) return r; }
   return FAIL;
 }
 function v_57777167(v: any): any {
@@ -613,18 +662,18 @@ function v_d36c0996(v: any): any {
 function v_0d305bca(v: any): any {
   return v === null ? null : v_e19f6ad2(v);
 }
-function v_48a0c78c(v: any): any {
-  return v === null ? null : v_b6d83eff(v);
+function v_873681d5(v: any): any {
+  return v === null ? null : v_5c0d7cb0(v);
 }
-function v_c7cece23(v: any): any {
-  return obj(v, c_a334cc3e, t_ce6ff0da);
+function v_a73a3264(v: any): any {
+  return obj(v, c_a334cc3e, t_3f1d5518);
 }
-function v_500789f2(v: any): any {
+function v_ffb846e0(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__' || v_9facc4f0(k) !== k) return FAIL;
-    const r = v_c7cece23(v[k]);
+    const r = v_a73a3264(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
@@ -636,8 +685,8 @@ function v_9b4a93bf(v: any): any {
 function v_6748dad2(v: any): any {
   return v === null ? null : v_9b4a93bf(v);
 }
-function v_724ace92(v: any): any {
-  return obj(v, c_a4765464, t_fd37f072);
+function v_b2fa9493(v: any): any {
+  return obj(v, c_a4765464, t_e0ccac45);
 }
 function v_7be61825(v: any): any {
   return c_12480249.has(v) ? v : FAIL;
@@ -768,8 +817,8 @@ function v_b86e16fa(v: any): any {
 function v_4032d8a9(v: any): any {
   return c_e3f8a5fc.has(v) ? v : FAIL;
 }
-function v_0ca3d24c(v: any): any {
-  return obj(v, c_c724d4a4, t_b40f8f50);
+function v_a1913c81(v: any): any {
+  return obj(v, c_c724d4a4, t_1092dcce);
 }
 function v_61f16df3(v: any): any {
   return c_9ebe3480.has(v) ? v : FAIL;
@@ -800,9 +849,9 @@ function v_f1708f9a(v: any): any {
 function v_c1b98ca0(v: any): any {
   return obj(v, c_25a97bec, t_0329e401);
 }
-function v_f82b95cd(v: any): any {
+function v_f9e22097(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c_3878be7a.get(v["kind"]);
+  const option = c_bdad7296.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
 function v_9902b448(v: any): any {
@@ -937,6 +986,33 @@ function v_e51dd55f(v: any): any {
 function v_b9d4c7fa(v: any): any {
   return arr(v, -1, -1, v_e51dd55f);
 }
+function v_a52ccc13(v: any): any {
+  return obj(v, c_1b1323ae, t_87402c47);
+}
+function v_cf380206(v: any): any {
+  return obj(v, c_c6ebe29e, t_a86c668f);
+}
+function v_0be62db6(v: any): any {
+  return arr(v, -1, -1, v_cf380206);
+}
+function v_ca203159(v: any): any {
+  return obj(v, c_f86bb85f, t_b00f7b95);
+}
+function v_64b44f39(v: any): any {
+  return arr(v, -1, -1, v_ca203159);
+}
+function v_2c2605b2(v: any): any {
+  return obj(v, c_50031c88, t_f5b8f6a8);
+}
+function v_1b101da7(v: any): any {
+  return arr(v, -1, -1, v_2c2605b2);
+}
+function v_26c5f750(v: any): any {
+  return obj(v, c_aeafd4a9, t_5873c018);
+}
+function v_34324958(v: any): any {
+  return v === undefined ? undefined : v_26c5f750(v);
+}
 function v_70c39883(v: any): any {
   return obj(v, c_d65ce1cc, t_75b9e980);
 }
@@ -955,14 +1031,15 @@ function v_58723652(v: any): any {
 function v_281ba9ff(v: any): any {
   return v === null ? null : v_58723652(v);
 }
-function v_0bef97d7(v: any): any {
-  return obj(v, c_b831dc60, t_8f33fc1d);
+function v_bcff1eda(v: any): any {
+  return obj(v, c_84b68026, t_8cff7ad5);
 }
 
-const t_4cc10e0f: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2]];
+const t_0b998635: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2], ["cost_usd", v_ae0f0753, 1], ["tokens", v_3087af73, 1]];
 const t_ba1af765: Field[] = [["sandbox", v_9eb678b5, 2], ["max_write_mb", v_816c443c, 2]];
 const t_ef440d7d: Field[] = [["publish", v_7651a3d2, 2], ["report", v_accf7a9e, 2], ["logo", v_cd9c3221, 1], ["favicon", v_cd9c3221, 1], ["accent", v_fa62dab3, 1], ["accent_dark", v_e0c0d07b, 1], ["footer", v_512fa1b9, 1], ["edit_url", v_04c0dd46, 1], ["repo_url", v_7f6d504c, 1], ["lang", v_44082797, 2], ["mdx", v_46aa7c7e, 1]];
-const t_fe6a0c45: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_871dd208, 2], ["verify", v_8f928e9f, 2], ["site", v_26b4b1a6, 2]];
+const t_6967ff76: Field[] = [["url", v_7f6d504c, 1], ["command", v_7a74c342, 1]];
+const t_53548d73: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_a1962d7f, 2], ["verify", v_8f928e9f, 2], ["site", v_26b4b1a6, 2], ["notify", v_25792cb5, 1]];
 const t_94811620: Field[] = [["id", v_d841f011, 0], ["title", v_b219e29b, 0], ["url", v_7a33f054, 0], ["kind", v_07dc64fe, 0], ["status", v_265378d2, 0], ["reason", v_4ddb13e0, 1], ["summary", v_df6776e6, 1], ["retrieved_at", v_9b75afb8, 1]];
 const t_3040f7a9: Field[] = [["id", v_d841f011, 0], ["source", v_d841f011, 0], ["title", v_50d588f5, 0], ["summary", v_a29ad1a7, 0], ["importance", v_5aa39f91, 2]];
 const t_da0217f4: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["objectives", v_4810d03f, 2], ["prerequisites", v_f792d6cd, 2], ["topics", v_f792d6cd, 2]];
@@ -975,8 +1052,9 @@ const t_cd402cf9: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d84
 const t_d2bc1b6f: Field[] = [["term", v_c87c0743, 0], ["slug", v_198a2ccf, 1], ["definition", v_9ac2914d, 0], ["aliases", v_f5483396, 2], ["lessons", v_c0ff023d, 2]];
 const t_e62c9ba5: Field[] = [["severity", v_49011c6b, 0], ["where", v_512fa1b9, 1], ["text", v_9ac2914d, 0]];
 const t_be0ec79c: Field[] = [["lesson", v_d841f011, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_21a0f4bd, 1], ["round", v_32031fb3, 1], ["findings", v_6cab2599, 2]];
-const t_7fe0c5c5: Field[] = [["lesson", v_d841f011, 0], ["status", v_d4d655cc, 0], ["stage", v_16786dcc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1]];
-const t_9f3a12f2: Field[] = [["phase", v_c4ffa4aa, 0], ["status", v_d4d655cc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1]];
+const t_a46cdeec: Field[] = [["model", v_18511323, 1], ["input_tokens", v_9183aa94, 1], ["output_tokens", v_9183aa94, 1], ["cache_read_tokens", v_9183aa94, 1], ["cache_write_tokens", v_9183aa94, 1], ["cost_usd", v_81214bca, 1], ["seconds", v_53bfa447, 1]];
+const t_b000bb6b: Field[] = [["lesson", v_d841f011, 0], ["status", v_d4d655cc, 0], ["stage", v_16786dcc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1], ["usage", v_a8012f66, 1]];
+const t_96c0e705: Field[] = [["phase", v_c4ffa4aa, 0], ["status", v_d4d655cc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1], ["usage", v_a8012f66, 1]];
 const t_761dff67: Field[] = [["phase", v_57777167, 0], ["entered_at", v_e19f6ad2, 0], ["seq", v_d5d51c2e, 0]];
 const t_2d545fdd: Field[] = [["reason", v_f4c3d07e, 0], ["by", v_9c527cf8, 0], ["at", v_e19f6ad2, 0]];
 const t_5334aafe: Field[] = [["reason", v_f4c3d07e, 0], ["at", v_e19f6ad2, 0]];
@@ -984,9 +1062,9 @@ const t_f695c466: Field[] = [["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["n
 const t_17bd21cb: Field[] = [["code_hash", v_9facc4f0, 0], ["at", v_e19f6ad2, 0], ["run", v_9ace42f5, 0]];
 const t_c6ec3ae1: Field[] = [["run", v_9ace42f5, 0], ["code_hash", v_9facc4f0, 0], ["note", v_4ddb13e0, 1]];
 const t_1f9fbd4d: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0], ["stage", v_16786dcc, 0], ["blocked", v_39964a58, 0], ["stale", v_a485a074, 0], ["fix_attempts_used", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds_used", v_6342dea8, 0], ["review_rounds_granted", v_57bff622, 1], ["rework", v_1faa4927, 1], ["verified", v_22bcb97e, 0], ["last_failure", v_accee060, 0], ["last_verify_failure", v_10949f2b, 1], ["done_at", v_9b75afb8, 1], ["updated_at", v_e19f6ad2, 0]];
-const t_ce6ff0da: Field[] = [["id", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["status", v_d36c0996, 0], ["started_at", v_e19f6ad2, 0], ["finished_at", v_0d305bca, 0], ["note", v_accee060, 0], ["result", v_48a0c78c, 0], ["lease_expires_at", v_9b75afb8, 1], ["heartbeat_at", v_9b75afb8, 1]];
+const t_3f1d5518: Field[] = [["id", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["status", v_d36c0996, 0], ["started_at", v_e19f6ad2, 0], ["finished_at", v_0d305bca, 0], ["note", v_accee060, 0], ["result", v_873681d5, 0], ["lease_expires_at", v_9b75afb8, 1], ["heartbeat_at", v_9b75afb8, 1]];
 const t_d647f931: Field[] = [["at", v_e19f6ad2, 0], ["seq", v_d5d51c2e, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
-const t_fd37f072: Field[] = [["schema_version", v_20607f98, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0], ["created_at", v_e19f6ad2, 0], ["phase", v_57777167, 0], ["phase_history", v_d06f6984, 0], ["last_seq", v_6342dea8, 0], ["log_bytes", v_6342dea8, 0], ["lesson_order", v_358c1ee1, 0], ["lessons", v_fa8a444d, 0], ["tasks", v_500789f2, 0], ["task_counter", v_6342dea8, 0], ["last_site_build", v_6748dad2, 0]];
+const t_e0ccac45: Field[] = [["schema_version", v_20607f98, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0], ["created_at", v_e19f6ad2, 0], ["phase", v_57777167, 0], ["phase_history", v_d06f6984, 0], ["last_seq", v_6342dea8, 0], ["log_bytes", v_6342dea8, 0], ["lesson_order", v_358c1ee1, 0], ["lessons", v_fa8a444d, 0], ["tasks", v_ffb846e0, 0], ["task_counter", v_6342dea8, 0], ["last_site_build", v_6748dad2, 0]];
 const t_ea8c90b5: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_7be61825, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0]];
 const t_8076b0ae: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_3158783f, 0], ["from", v_57777167, 0], ["to", v_57777167, 0], ["approved", v_c55c1678, 0], ["approval", v_38e8ad46, 1]];
 const t_a13b4ec6: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0]];
@@ -1001,7 +1079,7 @@ const t_a8aa4219: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pi
 const t_e1ac122a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ddc691ed, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
 const t_9ac5070f: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_aa93f7ae, 0], ["task", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["lease_seconds", v_c3ecc88f, 1]];
 const t_405b4616: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_a002151b, 0], ["task", v_5befb294, 0], ["lease_seconds", v_d5d51c2e, 0]];
-const t_b40f8f50: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_b86e16fa, 0], ["task", v_5befb294, 0], ["status", v_4032d8a9, 0], ["note", v_b2480470, 0], ["result", v_48a0c78c, 0]];
+const t_1092dcce: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_b86e16fa, 0], ["task", v_5befb294, 0], ["status", v_4032d8a9, 0], ["note", v_b2480470, 0], ["result", v_873681d5, 0]];
 const t_72fab2e0: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_61f16df3, 0], ["task", v_5befb294, 0], ["note", v_b2480470, 0]];
 const t_722f3e6a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_4a438f94, 0], ["fact", v_d841f011, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
 const t_0329e401: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f1708f9a, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
@@ -1021,13 +1099,18 @@ const t_bc03a2d2: Field[] = [["seq", v_d5d51c2e, 0], ["at", v_e19f6ad2, 0], ["ki
 const t_4456f721: Field[] = [["id", v_d841f011, 0], ["title", v_9facc4f0, 0], ["module_id", v_d841f011, 0], ["module_title", v_9facc4f0, 0], ["dir", v_9facc4f0, 0], ["stage", v_16786dcc, 0], ["blocked", v_c55c1678, 0], ["stale", v_c55c1678, 0], ["fix_attempts", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["review_rounds_granted", v_6342dea8, 0], ["reworks", v_6342dea8, 0], ["verify", v_653e05bf, 0], ["failures", v_78e443cc, 0], ["blocks", v_df075aac, 0], ["stale_marks", v_7d07ab56, 0], ["registered_at", v_e19f6ad2, 0], ["done_at", v_0d305bca, 0], ["pending_to_done_ms", v_64fb56d4, 0], ["started_at", v_9bc199ef, 1], ["wall_ms", v_de971c3d, 0], ["tests", v_4cbe018c, 0], ["reviews", v_e43c3cc4, 0], ["tasks", v_15d7b30f, 0], ["smooth", v_c55c1678, 0], ["summary", v_9facc4f0, 0], ["story", v_63e36ba9, 0]];
 const t_78a2727d: Field[] = [["role", v_b2c24bd1, 0], ["count", v_6342dea8, 0], ["done", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["reset", v_6342dea8, 0], ["running", v_6342dea8, 0], ["total_ms", v_de971c3d, 0], ["mean_ms", v_64fb56d4, 0], ["max_ms", v_64fb56d4, 0]];
 const t_f71f2946: Field[] = [["phase", v_57777167, 0], ["roles", v_95992e0a, 0], ["count", v_6342dea8, 0], ["done", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["reset", v_6342dea8, 0], ["running", v_6342dea8, 0], ["total_ms", v_de971c3d, 0]];
+const t_87402c47: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["share", v_723f6ecd, 0]];
+const t_a86c668f: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["phase", v_57777167, 0]];
+const t_b00f7b95: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["role", v_b2c24bd1, 0]];
+const t_f5b8f6a8: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["lesson", v_d841f011, 0]];
+const t_5873c018: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["cache_hit_rate", v_723f6ecd, 0], ["cost_per_done_lesson_usd", v_64fb56d4, 0], ["rework", v_a52ccc13, 0], ["failed_verify", v_a52ccc13, 0], ["by_phase", v_0be62db6, 0], ["by_role", v_64b44f39, 0], ["by_lesson", v_1b101da7, 0]];
 const t_75b9e980: Field[] = [["at", v_e19f6ad2, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
 const t_095e7568: Field[] = [["kind", v_9facc4f0, 0], ["count", v_6342dea8, 0], ["entries", v_47ff7e7a, 0]];
 const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["lessons", v_6342dea8, 0]];
-const t_8f33fc1d: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_221415df, 0], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
+const t_8cff7ad5: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_221415df, 0], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
 
 export const VALIDATORS = {
-  ConfigSchema: v_ecdb8382,
+  ConfigSchema: v_0d967f32,
   SourceSchema: v_90ccca53,
   TopicSchema: v_ccae7fbc,
   CurriculumSchema: v_5ab1a631,
@@ -1035,11 +1118,11 @@ export const VALIDATORS = {
   RunResultSchema: v_5d90c09a,
   GlossaryEntrySchema: v_945d0097,
   ReviewSchema: v_e48ea2c6,
-  WorkerStatusSchema: v_b6d83eff,
-  StateSchema: v_724ace92,
-  EventSchema: v_f82b95cd,
-  TaskSchema: v_c7cece23,
-  ReportSchema: v_0bef97d7,
+  WorkerStatusSchema: v_5c0d7cb0,
+  StateSchema: v_b2fa9493,
+  EventSchema: v_f9e22097,
+  TaskSchema: v_a73a3264,
+  ReportSchema: v_bcff1eda,
   RoleSchema: v_b2c24bd1,
   LessonIdSchema: v_d841f011,
 };

@@ -9,6 +9,21 @@ const status = z
   .describe('ok: done; failed: could not finish (say why in notes); needs-user: a decision only the user can make.');
 const artifacts = z.array(RelPathSchema).max(500).default([]).describe('Files written, relative to the course root.');
 const notes = z.string().max(2000).optional().describe('One line, optional.');
+const tokens = (what: string) => z.int().min(0).max(1e12).optional().describe(what);
+
+/** What the worker's run cost, as its model host reported it (docs/protocol.md, "What a worker returns"). */
+export const WorkerUsageSchema = z
+  .strictObject({
+    model: z.string().min(1).max(200).optional().describe('The model that did the work, e.g. "claude-sonnet-4".'),
+    input_tokens: tokens('Input tokens billed at the full rate (cache reads and writes not included).'),
+    output_tokens: tokens('Output tokens.'),
+    cache_read_tokens: tokens('Input tokens read from the prompt cache.'),
+    cache_write_tokens: tokens('Input tokens written to the prompt cache.'),
+    cost_usd: z.number().min(0).max(1e6).optional().describe('What the run cost, in US dollars.'),
+    seconds: z.number().min(0).max(1e7).optional().describe('Wall-clock seconds the worker ran.'),
+  })
+  .describe("What a worker's run used (every field optional); recorded with its task and summed in the report.");
+const usage = WorkerUsageSchema.optional();
 
 export const LessonWorkerStatusSchema = z
   .strictObject({
@@ -17,6 +32,7 @@ export const LessonWorkerStatusSchema = z
     stage: StageSchema.describe('The stage the work completes; the orchestrator decides whether to record it.'),
     artifacts,
     notes,
+    usage,
   })
   .describe('What a lesson worker returns.');
 
@@ -26,6 +42,7 @@ export const PhaseWorkerStatusSchema = z
     status,
     artifacts,
     notes,
+    usage,
   })
   .describe('What a phase worker (recon, sources, topics, curriculum, scaffold, assembly) returns.');
 
@@ -38,3 +55,4 @@ export const WorkerStatusSchema = z
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 export type LessonWorkerStatus = z.infer<typeof LessonWorkerStatusSchema>;
 export type PhaseWorkerStatus = z.infer<typeof PhaseWorkerStatusSchema>;
+export type WorkerUsage = z.infer<typeof WorkerUsageSchema>;

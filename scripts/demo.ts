@@ -83,11 +83,48 @@ function phase(next: string, approved = false): void {
   say(`  phase → ${next}`);
 }
 
+/** Token prices of the demo's model, US dollars per million tokens: input, output, cache read, cache write. */
+const PRICE = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
+
+/**
+ * A plausible usage for a worker's run, the same on every demo run (a hash of the lesson and role
+ * picks each figure in its range), so the report and the board show a cost section.
+ */
+function demoUsage(lesson: string, role: string) {
+  let seed = 2166136261;
+  for (const c of `${lesson}/${role}`) seed = Math.imul(seed ^ c.charCodeAt(0), 16777619) >>> 0;
+  const pick = (low: number, high: number) => {
+    seed = Math.imul(seed ^ (seed >>> 15), 2246822507) >>> 0;
+    return low + (seed % (high - low + 1));
+  };
+  const usage = {
+    model: 'claude-sonnet-4',
+    input_tokens: pick(1_500, 6_000),
+    output_tokens: pick(800, 4_000),
+    cache_read_tokens: pick(20_000, 60_000),
+    cache_write_tokens: pick(2_000, 8_000),
+    seconds: pick(40, 200),
+  };
+  const cost =
+    (usage.input_tokens * PRICE.input +
+      usage.output_tokens * PRICE.output +
+      usage.cache_read_tokens * PRICE.cache_read +
+      usage.cache_write_tokens * PRICE.cache_write) /
+    1e6;
+  return { ...usage, cost_usd: Math.round(cost * 10_000) / 10_000 };
+}
+
 /** A worker's step: start a task, do the work (copy its artifacts), finish the task with its status. */
 async function work(lesson: string, role: string, stage: string, artifacts: string[]): Promise<void> {
   const task = (await clAsync('state', 'task', 'start', lesson, '--role', role)).trim();
   artifacts.forEach(copy);
-  const status = JSON.stringify({ lesson, status: 'ok', stage, artifacts: artifacts.filter((a) => !a.endsWith('/')) });
+  const status = JSON.stringify({
+    lesson,
+    status: 'ok',
+    stage,
+    artifacts: artifacts.filter((a) => !a.endsWith('/')),
+    usage: demoUsage(lesson, role),
+  });
   const file = path.join(course, '.codelabgen', `.demo-status-${task}.json`);
   writeFileSync(file, `Worker summary: done.\n\n\`\`\`json\n${status}\n\`\`\`\n`);
   await exec(['status', 'check', file]);

@@ -10,11 +10,15 @@ import { z } from 'astro/zod';
 import {
   CurriculumSchema,
   GlossaryEntrySchema,
+  PHASES,
   ReportSchema,
   SourceSchema,
   StageSchema,
+  type Phase,
 } from '../content-schemas/index.ts';
 import {
+  emptyCourseView,
+  lastRunPassed,
   readCourse,
   readGlossary,
   readReport,
@@ -81,12 +85,13 @@ function courseLoader(name: string, entries: Entries): Loader {
         fresh = entries(courseView(options.course, ctx.refreshContextData?.generation), options);
       } catch (error) {
         if (!options.dev) throw error;
-        const kept = ctx.store.get('course');
+        // Nothing read yet (a course made by `init`, before its curriculum): an empty course, so
+        // every page (the /progress/ board first) shows, with the problem in the dev banner.
+        const kept = ctx.store.get('course')?.data ?? (name === 'course' ? emptyCourse(options) : null);
+        // Before the curriculum phase is over a missing curriculum is where the course is, not a problem.
+        const problem = curriculumAhead(kept, options) ? null : (error as Error).message;
         if (name === 'course' && kept)
-          ctx.store.set({
-            id: 'course',
-            data: await ctx.parseData({ id: 'course', data: { ...kept.data, problem: (error as Error).message } }),
-          });
+          ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept, problem } }) });
         markLoaded(ctx.refreshContextData?.generation); // read (and failed): not a sync to try again
         return;
       }
@@ -96,13 +101,35 @@ function courseLoader(name: string, entries: Entries): Loader {
   };
 }
 
+/** No curriculum.yaml yet at a phase before the curriculum is approved: nothing is wrong yet. */
+function curriculumAhead(entry: Record<string, unknown> | null, options: SiteOptions): boolean {
+  const modules = (entry?.curriculum as { modules?: unknown[] } | undefined)?.modules ?? [];
+  const phase = PHASES.indexOf(entry?.phase as Phase);
+  const written = existsSync(path.join(options.course, '.codelabgen', 'curriculum.yaml'));
+  return !written && modules.length === 0 && phase !== -1 && phase <= PHASES.indexOf('gate_plan');
+}
+
+/** The course entry of a course that cannot be read yet: its title from state.json, no lessons. */
+function emptyCourse(options: SiteOptions): Record<string, unknown> {
+  const view = emptyCourseView(options.course);
+  return {
+    curriculum: view.curriculum,
+    phase: view.state?.phase ?? null,
+    hasState: view.state !== null,
+    drafts: true,
+    site: branding(view.course.root, view.config.site, options),
+    lessons: [],
+    problem: null,
+  };
+}
+
 const course = defineCollection({
   loader: courseLoader('course', (view, options) => {
     const lessons = view.lessons.map((l) => ({
       id: l.id,
       stage: l.stage,
       included: isIncluded(view, l, options),
-      missing: missingSteps(l.stage),
+      missing: missingSteps(l.stage, view.config.site.publish, lastRunPassed(view, l)),
     }));
     return [
       {
@@ -122,7 +149,8 @@ const course = defineCollection({
     ];
   }),
   schema: z.strictObject({
-    curriculum: CurriculumSchema,
+    // No module yet in site dev before the curriculum phase (emptyCourse).
+    curriculum: CurriculumSchema.extend({ modules: CurriculumSchema.shape.modules.unwrap().array().max(200) }),
     phase: z.string().nullable(),
     hasState: z.boolean(),
     drafts: z.boolean(),

@@ -109,10 +109,10 @@ async function list(ctx: Context): Promise<ExitCode> {
 }
 
 /** --lease, else config.yaml `task_lease`. */
-function leaseSeconds(ctx: Context): number {
+function leaseSeconds(ctx: Context, config = loadConfig(courseOf(ctx))): number {
   const given = ctx.string('lease');
   return given === undefined
-    ? parseLease(loadConfig(courseOf(ctx)).task_lease, `${ARTIFACTS.config}: task_lease`)
+    ? parseLease(config.task_lease, `${ARTIFACTS.config}: task_lease`)
     : parseLease(given, '--lease');
 }
 
@@ -120,15 +120,18 @@ export async function run(ctx: Context): Promise<ExitCode> {
   const arg = ctx.positionals[0] ?? '';
   const note = ctx.string('note') ?? null;
   switch (ctx.command) {
-    case 'state task start':
+    case 'state task start': {
+      const config = loadConfig(courseOf(ctx));
       return change(ctx, (state) =>
         decideStart(state, {
           lesson: ctx.positionals[0],
           phase: ctx.string('phase'),
           role: ctx.string('role'),
-          leaseSeconds: leaseSeconds(ctx),
+          leaseSeconds: leaseSeconds(ctx, config),
+          budgets: config.budgets,
         }),
       );
+    }
     case 'state task heartbeat':
       return change(ctx, (state) => decideTaskHeartbeat(state, arg, leaseSeconds(ctx)));
     case 'state task done':

@@ -6,6 +6,7 @@ import type { ContextIo, ProgressUpdate } from '../context.ts';
 import { createContext } from '../context.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadCommand } from '../loaders.ts';
+import { notifyAfter } from '../notify.ts';
 import { describeError } from '../settle.ts';
 import type { Sink } from '../output.ts';
 import type { Invocation } from './tool-arguments.ts';
@@ -57,6 +58,7 @@ export async function invoke(spec: CommandSpec, invocation: Invocation, options:
     const module = await loadCommand(spec.name);
     const ctx = createContext(spec.name, invocation.argv, invocation.values, invocation.positionals, io);
     const exitCode = (await module.run(ctx)) ?? EXIT.ok;
+    await notifyAfter(spec, ctx);
     return { exitCode, stdout: stdout.text(), stderr: stderr.text(), error: null };
   } catch (error) {
     const { exitCode, text } = describeError(error);

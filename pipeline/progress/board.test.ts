@@ -15,9 +15,11 @@ function midGeneration(): State {
       lesson('1.1', 'done', { done_at: at(60) }),
       lesson('1.2', 'code', {
         fix_attempts_used: 3,
+        last_failure: 'TypeError: graph is undefined',
         blocked: { reason: 'fix budget used up (3 failed attempts); last: TypeError', by: 'fix-budget', at: at(90) },
+        updated_at: at(90),
       }),
-      lesson('2.1', 'notes', { review_rounds_used: 2, review_rounds_granted: 1 }),
+      lesson('2.1', 'notes', { review_rounds_used: 2, review_rounds_granted: 1, updated_at: at(110) }),
       lesson('2.2', 'done', { stale: { reason: '2.1 changed', at: at(100) }, done_at: at(80) }),
       lesson('3.1', 'pending'),
     ],
@@ -59,6 +61,7 @@ test('one column per stage, pending to done, a card per lesson with flags, budge
     module: { id: '2', title: 'Module 2' },
     stage: 'notes',
     blocked: null,
+    failed: null,
     stale: null,
     drifted: false,
     fix: { used: 0, budget: 3 },
@@ -66,7 +69,10 @@ test('one column per stage, pending to done, a card per lesson with flags, budge
     task: { id: 't1', role: 'notes-writer', age_seconds: 600, interrupted: false },
   });
   const [blocked] = board.columns.find((c) => c.stage === 'code')!.cards;
-  assert.deepEqual([blocked!.blocked?.by, blocked!.fix], ['fix-budget', { used: 3, budget: 3 }]);
+  assert.deepEqual(
+    [blocked!.blocked?.by, blocked!.fix, blocked!.failed],
+    ['fix-budget', { used: 3, budget: 3 }, 'TypeError: graph is undefined'],
+  );
   const done = board.columns.find((c) => c.stage === 'done')!.cards;
   assert.deepEqual(
     done.map((c) => [c.drifted, c.stale]),
@@ -120,11 +126,46 @@ test('needs a human: each item with the command and the MCP tool call that resol
   const atGate = { ...base(), state: { ...midGeneration(), phase: 'gate_plan' as const } };
   assert.deepEqual(buildBoard(atGate).needs_human[0], {
     kind: 'gate',
+    key: 'gate:gate_plan:8',
     subject: 'gate_plan',
     text: 'gate gate_plan: the user approves what came before, then the course moves on to scaffold',
     command: 'codelabgen state phase scaffold --approved',
     tool: { name: 'state_phase', arguments: { next: 'scaffold', approved: true } },
+    review: [
+      { slug: 'curriculum', label: 'curriculum', path: '.codelabgen/curriculum.yaml' },
+      { slug: 'plan', label: 'plan', path: '.codelabgen/plan.md' },
+    ],
   });
+  assert.deepEqual(
+    board.needs_human.map((item) => item.key),
+    [`blocked:1.2:${at(90)}`, `interrupted:t2:${at(70)}`, 'drifted:1.1:', `stale:2.2:${at(100)}`],
+  );
+});
+
+test('a spending budget used up is what needs a human first after a gate, with how to raise it', () => {
+  const spending = midGeneration();
+  const usage = { model: 'm', input_tokens: 1000, output_tokens: 500, cache_read_tokens: 8000, cost_usd: 2.5 };
+  spending.tasks.t3 = { ...spending.tasks.t3!, result: { phase: 'scaffold', status: 'ok', artifacts: [], usage } };
+  const board = buildBoard({ ...base(), state: spending, budgets: { ...BUDGETS, cost_usd: 2.5 } });
+  assert.deepEqual(board.needs_human[0], {
+    kind: 'budget',
+    key: 'budget:cost_usd:2.5',
+    subject: 'budgets.cost_usd',
+    text: 'budgets.cost_usd is used up: $2.50 spent of $2.50: no new task starts; raise it in .codelabgen/config.yaml (budgets: cost_usd: 3.75, for instance) if the user agrees to spend more',
+    command: 'codelabgen state show',
+    tool: { name: 'state_show', arguments: {} },
+  });
+  // 21 of 35 stage moves made for $2.50: $4.17 at completion.
+  assert.deepEqual(board.cost, {
+    spent: { cost_usd: 2.5, tokens: 9500, tasks_with_usage: 1 },
+    projected_usd: 4.17,
+    budget_usd: 2.5,
+    budget_tokens: null,
+  });
+  const roomy = buildBoard({ ...base(), state: spending, budgets: { ...BUDGETS, cost_usd: 2.51, tokens: 9501 } });
+  assert.equal(roomy.needs_human[0]?.kind, 'blocked');
+  const tokens = buildBoard({ ...base(), state: spending, budgets: { ...BUDGETS, tokens: 9500 } });
+  assert.match(tokens.needs_human[0]?.text ?? '', /^budgets\.tokens is used up: 9,500 tokens spent of 9,500 tokens/);
 });
 
 test('phases as a timeline: done ones, the current one, gates with who approved them', () => {
@@ -223,11 +264,37 @@ test('followLog keeps the last events and every gate approval; a reset starts ag
 
 test('throughput: lessons done per hour and the time left at the pace of the stage moves so far', () => {
   const { throughput } = buildBoard(base());
-  // 100 minutes in the lessons phase; stages reached: 7 + 2 + 5 + 7 + 0 = 21 of 35.
-  assert.deepEqual(throughput, { since: at(20), done: 2, done_per_hour: 1.2, stages_left: 14, eta_seconds: 4000 });
+  // 100 minutes in the lessons phase; stages reached: 7 + 2 + 5 + 7 + 0 = 21 of 35, the last
+  // lesson change at 110 min: 90 minutes for 21 moves, so 14 moves left take 60 minutes.
+  assert.deepEqual(throughput, {
+    since: at(20),
+    done: 2,
+    done_per_hour: 1.2,
+    stages_done: 21,
+    stages_total: 35,
+    stages_left: 14,
+    last_moved_at: at(110),
+    eta_seconds: 3600,
+    stalled: false,
+  });
   const before = buildBoard({
     ...base(),
     state: { ...midGeneration(), phase_history: [{ phase: 'init', entered_at: T0, seq: 1 }] },
   }).throughput;
   assert.deepEqual([before.done_per_hour, before.eta_seconds], [null, null]);
+});
+
+test('the estimate keeps the pace of the moves made while nothing moves, and says stalled after a while', () => {
+  const later = (minutes: number) => buildBoard({ ...base(), now: new Date(at(minutes)) }).throughput;
+  // 257 s per stage move: stalled past 3 × 257 s = 771 s (more than STALL_SECONDS) without a change.
+  assert.deepEqual([later(122).eta_seconds, later(122).stalled], [3600, false]);
+  assert.deepEqual([later(123).eta_seconds, later(123).stalled], [3600, true]);
+  assert.deepEqual([later(600).eta_seconds, later(600).stalled], [3600, true]);
+  const quick = midGeneration();
+  for (const id of ['1.2', '2.1']) quick.lessons[id]!.updated_at = at(21); // 21 moves in a minute: STALL_SECONDS is the floor
+  const fast = (minutes: number) => buildBoard({ ...base(), state: quick, now: new Date(at(minutes)) }).throughput;
+  assert.deepEqual([fast(30).stalled, fast(32).stalled], [false, true]);
+  const finished = state([lesson('1.1', 'done', { updated_at: at(30) })]);
+  finished.phase_history = midGeneration().phase_history;
+  assert.equal(buildBoard({ ...base(), state: finished, now: new Date(at(900)) }).throughput.stalled, false);
 });

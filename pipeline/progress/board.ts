@@ -5,6 +5,7 @@ import type { Budgets, Event, LessonState, Phase, Stage, State, Task } from '../
 import { PHASES, STAGES, stageIndex } from '../../content-schemas/fast.ts';
 import { ageSeconds, leaseHolds } from '../protocol/leases.ts';
 import { GATES, nextPhase } from '../protocol/phases.ts';
+import { budgetUsedUp, raiseHint, spentSoFar, usedUpText, type Spent } from '../protocol/spend.ts';
 import { tellRecent, type FeedLine } from './feed.ts';
 
 /** Events the feed shows. */
@@ -54,6 +55,8 @@ export interface BoardCard {
   module: { id: string; title: string };
   stage: Stage;
   blocked: { reason: string; by: 'user' | 'fix-budget' } | null;
+  /** The cause of its last failed verification, while no pass has followed. */
+  failed: string | null;
   stale: string | null;
   drifted: boolean;
   fix: { used: number; budget: number };
@@ -70,11 +73,22 @@ export interface BoardTask {
   age_seconds: number;
   /** Running: seconds left on the lease. Interrupted: seconds since it ran out (null: never had one). */
   lease_seconds: number | null;
+  lease_expires_at: string | null;
   hint: string;
 }
 
+/** A file a gate's reviewer reads, relative to the course root. */
+export interface ReviewArtifact {
+  /** Its page under /progress/ in the site. */
+  slug: string;
+  label: string;
+  path: string;
+}
+
 export interface HumanItem {
-  kind: 'gate' | 'blocked' | 'interrupted' | 'stale' | 'drifted';
+  kind: 'gate' | 'budget' | 'blocked' | 'interrupted' | 'stale' | 'drifted';
+  /** Stable while the item lasts, new when it comes again (a notification is sent once per key). */
+  key: string;
   /** The lesson, task or phase it is about. */
   subject: string;
   text: string;
@@ -82,6 +96,8 @@ export interface HumanItem {
   command: string;
   /** The same as an MCP tool call. */
   tool: { name: string; arguments: Record<string, unknown> };
+  /** What to read before deciding (a gate's research, sources, curriculum and plan). */
+  review?: ReviewArtifact[];
 }
 
 export interface Board {
@@ -97,6 +113,16 @@ export interface Board {
   needs_human: HumanItem[];
   feed: FeedLine[];
   throughput: Throughput;
+  cost: BoardCost;
+}
+
+/** What the workers' tasks recorded so far, and where it is heading. */
+export interface BoardCost {
+  spent: Spent;
+  /** Cost at completion at the spending per stage move so far; null before a stage moved or a cost was recorded. */
+  projected_usd: number | null;
+  budget_usd: number | null;
+  budget_tokens: number | null;
 }
 
 export interface Throughput {
@@ -105,11 +131,33 @@ export interface Throughput {
   done: number;
   /** Lessons done per hour since then; null until a lesson is done. */
   done_per_hour: number | null;
+  /** Stage moves made (net) and to make in all: the progress bar. */
+  stages_done: number;
+  stages_total: number;
   /** Stage moves left before every lesson is done. */
   stages_left: number;
-  /** Time left at the pace of the stage moves made so far; null until there is a pace. */
+  /** When a lesson last changed (a move, a failure, a block), or null before any did. */
+  last_moved_at: string | null;
+  /** Time left at the pace of the stage moves made up to the last one; null until there is a pace. */
   eta_seconds: number | null;
+  /** Nothing moved for longer than STALL_SECONDS or three times the pace per stage, whichever is longer. */
+  stalled: boolean;
 }
+
+/** Seconds without a lesson changing before the board calls the run stalled, at the least. */
+export const STALL_SECONDS = 600;
+
+/** The files a gate's reviewer reads (docs/protocol.md, "Phases"). */
+export const GATE_REVIEW: Readonly<Partial<Record<Phase, readonly ReviewArtifact[]>>> = {
+  gate_sources: [
+    { slug: 'overview', label: 'research overview', path: '.codelabgen/research/overview.md' },
+    { slug: 'sources', label: 'sources', path: '.codelabgen/sources.jsonl' },
+  ],
+  gate_plan: [
+    { slug: 'curriculum', label: 'curriculum', path: '.codelabgen/curriculum.yaml' },
+    { slug: 'plan', label: 'plan', path: '.codelabgen/plan.md' },
+  ],
+};
 
 export interface BoardInput {
   state: State;
@@ -144,6 +192,7 @@ function cardOf(lesson: LessonState, input: BoardInput, task: Task | undefined):
     module: { id: lesson.module_id, title: lesson.module_title },
     stage: lesson.stage,
     blocked: lesson.blocked ? { reason: lesson.blocked.reason, by: lesson.blocked.by } : null,
+    failed: lesson.last_failure,
     stale: lesson.stale?.reason ?? null,
     drifted: input.drifted.has(lesson.id),
     fix: { used: lesson.fix_attempts_used, budget: budgets.fix_attempts },
@@ -176,33 +225,44 @@ function boardTask(task: Task, now: Date): BoardTask {
     role: task.role,
     age_seconds: ageSeconds(task.started_at, now),
     lease_seconds: lease,
+    lease_expires_at: task.lease_expires_at ?? null,
     hint,
   };
 }
 
-function humanItems(
-  state: State,
-  lessons: LessonState[],
-  interrupted: BoardTask[],
-  drifted: ReadonlySet<string>,
-): HumanItem[] {
+function humanItems(input: BoardInput, lessons: LessonState[], interrupted: BoardTask[], spent: Spent): HumanItem[] {
+  const { state, drifted } = input;
   const items: HumanItem[] = [];
   const next = nextPhase(state.phase);
   if (GATES.includes(state.phase) && next !== null) {
+    const entered = state.phase_history.findLast((entry) => entry.phase === state.phase);
     items.push({
       kind: 'gate',
+      key: `gate:${state.phase}:${entered?.seq ?? 0}`,
       subject: state.phase,
       text: `gate ${state.phase}: the user approves what came before, then the course moves on to ${next}`,
       command: `codelabgen state phase ${next} --approved`,
       tool: { name: 'state_phase', arguments: { next, approved: true } },
+      review: [...(GATE_REVIEW[state.phase] ?? [])],
     });
   }
+  const usedUp = budgetUsedUp(spent, input.budgets);
+  if (usedUp)
+    items.push({
+      kind: 'budget',
+      key: `budget:${usedUp.budget}:${usedUp.limit}`,
+      subject: `budgets.${usedUp.budget}`,
+      text: `${usedUpText(usedUp)}: no new task starts; ${raiseHint(usedUp)}`,
+      command: 'codelabgen state show',
+      tool: { name: 'state_show', arguments: {} },
+    });
   for (const lesson of lessons) {
     if (!lesson.blocked) continue;
     const roundsUsedUp = /review rounds used up/.test(lesson.blocked.reason);
     const note = 'your decision';
     items.push({
       kind: 'blocked',
+      key: `blocked:${lesson.id}:${lesson.blocked.at}`,
       subject: lesson.id,
       text: `lesson ${lesson.id} is blocked (${lesson.blocked.by}): ${lesson.blocked.reason}`,
       command: `codelabgen state unblock ${lesson.id} --note "${note}"${roundsUsedUp ? ' --review-round' : ''}`,
@@ -215,6 +275,7 @@ function humanItems(
   for (const task of interrupted) {
     items.push({
       kind: 'interrupted',
+      key: `interrupted:${task.id}:${task.lease_expires_at ?? ''}`,
       subject: task.id,
       text: `task ${task.id} (${task.role} on ${task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson}`}) stopped renewing its lease`,
       command: `codelabgen state task reset ${task.id}`,
@@ -225,6 +286,7 @@ function humanItems(
     if (lesson.stale)
       items.push({
         kind: 'stale',
+        key: `stale:${lesson.id}:${lesson.stale.at}`,
         subject: lesson.id,
         text: `lesson ${lesson.id} is stale: ${lesson.stale.reason}`,
         command: `codelabgen state set ${lesson.id} notes --note "redo: ${lesson.stale.reason.replace(/["\\$`]/g, '')}"`,
@@ -233,6 +295,7 @@ function humanItems(
     if (drifted.has(lesson.id))
       items.push({
         kind: 'drifted',
+        key: `drifted:${lesson.id}:${lesson.verified?.code_hash ?? ''}`,
         subject: lesson.id,
         text: `lesson ${lesson.id}: its code changed since it was verified`,
         command: `codelabgen state set ${lesson.id} code --note "code changed after verification"`,
@@ -250,15 +313,42 @@ function throughputOf(state: State, lessons: LessonState[], now: Date): Throughp
   const done = lessons.filter((lesson) => lesson.stage === 'done').length;
   const last = STAGES.length - 1;
   const stepsDone = lessons.reduce((sum, lesson) => sum + stageIndex(lesson.stage), 0);
-  const stagesLeft = lessons.length * last - stepsDone;
+  const stagesTotal = lessons.length * last;
+  const lastMoved = since === null ? null : lastLessonChange(lessons, since);
+  // The pace of the moves made so far, measured up to the last one: idle time does not slow it.
+  const movingSeconds = since === null || lastMoved === null ? 0 : (Date.parse(lastMoved) - Date.parse(since)) / 1000;
+  const perMove = movingSeconds > 0 && stepsDone > 0 ? movingSeconds / stepsDone : null; // seconds
   const hours = since === null ? 0 : (now.getTime() - Date.parse(since)) / 3_600_000;
-  const pace = hours > 0 && stepsDone > 0 ? stepsDone / hours : null; // stage moves per hour
+  const idle = lastMoved === null ? 0 : (now.getTime() - Date.parse(lastMoved)) / 1000;
+  const left = stagesTotal - stepsDone;
   return {
     since,
     done,
     done_per_hour: hours > 0 && done > 0 ? done / hours : null,
-    stages_left: stagesLeft,
-    eta_seconds: pace === null ? null : Math.round((stagesLeft / pace) * 3600),
+    stages_done: stepsDone,
+    stages_total: stagesTotal,
+    stages_left: left,
+    last_moved_at: lastMoved,
+    eta_seconds: perMove === null ? null : Math.round(left * perMove),
+    stalled: left > 0 && lastMoved !== null && idle > Math.max(STALL_SECONDS, 3 * (perMove ?? 0)),
+  };
+}
+
+/** The latest change of any lesson, not before `since`. */
+function lastLessonChange(lessons: LessonState[], since: string): string {
+  let latest = since;
+  for (const lesson of lessons) if (Date.parse(lesson.updated_at) > Date.parse(latest)) latest = lesson.updated_at;
+  return latest;
+}
+
+function costOf(spent: Spent, throughput: Throughput, budgets: Budgets): BoardCost {
+  const { stages_done, stages_total } = throughput;
+  const projected = spent.cost_usd > 0 && stages_done > 0 ? (spent.cost_usd / stages_done) * stages_total : null;
+  return {
+    spent,
+    projected_usd: projected === null ? null : Math.round(projected * 100) / 100,
+    budget_usd: budgets.cost_usd ?? null,
+    budget_tokens: budgets.tokens ?? null,
   };
 }
 
@@ -270,6 +360,8 @@ export function buildBoard(input: BoardInput): Board {
   const running = Object.values(state.tasks).filter((task) => task.status === 'running');
   const byLesson = new Map(running.flatMap((task) => (task.lesson === null ? [] : [[task.lesson, task] as const])));
   const interrupted = running.filter((task) => !leaseHolds(task, now)).map((task) => boardTask(task, now));
+  const spent = spentSoFar(state);
+  const throughput = throughputOf(state, lessons, now);
   return {
     title: state.title,
     phase: state.phase,
@@ -291,8 +383,9 @@ export function buildBoard(input: BoardInput): Board {
     },
     running: running.filter((task) => leaseHolds(task, now)).map((task) => boardTask(task, now)),
     interrupted,
-    needs_human: humanItems(state, lessons, interrupted, input.drifted),
+    needs_human: humanItems(input, lessons, interrupted, spent),
     feed: tellRecent(state, input.log.recent).reverse(),
-    throughput: throughputOf(state, lessons, now),
+    throughput,
+    cost: costOf(spent, throughput, input.budgets),
   };
 }

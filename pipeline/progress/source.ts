@@ -9,6 +9,7 @@ import { loadConfig } from '../course/config.ts';
 import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './board.ts';
+import { notifyHumans } from './notify.ts';
 import { openEventTail } from '../store/event-tail.ts';
 import { readStateFile } from '../store/state-file.ts';
 
@@ -143,6 +144,8 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
     clearTimeout(leaseTimer);
     const next = board();
     options.onBoard?.(next);
+    // A lease that ran out changes no file, so no command notifies it: the board that shows it does.
+    if (next.interrupted.length > 0) void notifyHumans(course, { now: new Date(next.now) });
     const at = Date.parse(next.now);
     const ends = next.running.flatMap((task) => (task.lease_seconds === null ? [] : [task.lease_seconds * 1000]));
     if (ends.length > 0)

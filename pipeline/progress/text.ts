@@ -20,7 +20,9 @@ export function stageCounts(board: Board): string {
 function pace(board: Board): string {
   const t = board.throughput;
   const rate = t.done_per_hour === null ? 'no lesson done yet' : `${t.done_per_hour.toFixed(1)} done/h`;
-  return `${rate}, ${t.stages_left} stages to go${t.eta_seconds === null ? '' : `, about ${ago(t.eta_seconds)} left`}`;
+  const eta = t.stalled ? ', stalled' : t.eta_seconds === null ? '' : `, about ${ago(t.eta_seconds)} left`;
+  const cost = board.cost.spent.tasks_with_usage > 0 ? `, $${board.cost.spent.cost_usd.toFixed(2)} spent` : '';
+  return `${rate}, ${t.stages_done}/${t.stages_total} stages done${eta}${cost}`;
 }
 
 /** One line per change (stdout is not a terminal). */

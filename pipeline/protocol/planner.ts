@@ -7,6 +7,7 @@ import { GATES } from './phases.ts';
 import { nextCommand, type PlannedCommand } from './next-command.ts';
 import { changedPrerequisites, type ChangedPrerequisite } from './prerequisites.ts';
 import { stageIndex, stageRow } from './stages.ts';
+import { budgetUsedUp, raiseHint, spentSoFar, usedUpText, type BudgetUsedUp } from './spend.ts';
 
 export interface WorkItem {
   lesson: string;
@@ -55,6 +56,8 @@ export interface NextPlan {
   /** Done lessons whose prerequisite drifted, was moved back or marked stale after they were done. */
   prerequisites_changed: ChangedPrerequisite[];
   budgets: Budgets;
+  /** A spending budget (`budgets.cost_usd`, `budgets.tokens`) that is used up: no task starts until the user raises it. */
+  budget_used_up: (BudgetUsedUp & { text: string; fix: string }) | null;
 }
 
 export interface PlanInput {
@@ -199,6 +202,7 @@ export function planNext(input: PlanInput): NextPlan {
       : [];
   });
   const { running, interrupted } = tasksByLease(state, runningTasks(state), input.now, input.changedFiles ?? new Map());
+  const usedUp = budgetUsedUp(spentSoFar(state), input.budgets);
   const plan = {
     phase: state.phase,
     next_phase: input.next_phase,
@@ -214,6 +218,7 @@ export function planNext(input: PlanInput): NextPlan {
     interrupted,
     prerequisites_changed: changedPrerequisites(state, input.prerequisites ?? new Map(), input.drifted),
     budgets: input.budgets,
+    budget_used_up: usedUp ? { ...usedUp, text: usedUpText(usedUp), fix: raiseHint(usedUp) } : null,
   };
   return { ...plan, next_step: nextStep(plan), next_command: nextCommand(plan, state) };
 }
@@ -221,6 +226,8 @@ export function planNext(input: PlanInput): NextPlan {
 /** The plan in one line, most urgent first: interrupted tasks, lesson work, missing actions, the phase step. */
 export function nextStep(plan: Omit<NextPlan, 'next_step' | 'next_command'>): string {
   if (plan.done) return 'the course is done: nothing left to do';
+  if (plan.budget_used_up)
+    return `${plan.budget_used_up.text}: no task starts until the user raises it; ${plan.budget_used_up.fix}`;
   if (plan.interrupted.length > 0)
     return `resume or reset the interrupted tasks first: ${plan.interrupted.map((task) => task.task).join(', ')}`;
   if (plan.lessons.length > 0)

@@ -1,7 +1,16 @@
 // Tasks (docs/protocol.md, Tasks): the orchestrator's record of worker runs. Decisions of
 // `state task start|heartbeat|done|fail|reset`; one running task per lesson at a time; phase tasks
 // (`--phase`) record the workers that are not about one lesson.
-import type { EventDraft, ListedTask, Phase, Stage, State, Task, WorkerStatus } from '../../content-schemas/index.ts';
+import type {
+  Budgets,
+  EventDraft,
+  ListedTask,
+  Phase,
+  Stage,
+  State,
+  Task,
+  WorkerStatus,
+} from '../../content-schemas/index.ts';
 import { RoleParser, TASK_ID_PATTERN, TASK_PHASES as TASK_PHASE_NAMES } from '../../content-schemas/fast.ts';
 import { printable } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
@@ -9,6 +18,7 @@ import { requireLesson } from './lessons.ts';
 import { stageRow } from './stages.ts';
 import { leaseHolds } from './leases.ts';
 import { getOwn } from '../state/keyed.ts';
+import { budgetUsedUp, raiseHint, spentSoFar, usedUpText } from './spend.ts';
 
 export function runningTaskFor(state: State, lesson: string): Task | undefined {
   return Object.values(state.tasks).find((task) => task.lesson === lesson && task.status === 'running');
@@ -73,11 +83,15 @@ export interface TaskStartRequest {
   phase: string | undefined;
   role: string | undefined;
   leaseSeconds: number;
+  /** config.yaml's budgets: a used-up spending budget refuses every new task. */
+  budgets?: Budgets;
 }
 
 /** `state task start <lesson>` or `state task start --phase P --role R`. */
 export function decideStart(state: State, request: TaskStartRequest): EventDraft {
   const { lesson, phase, role, leaseSeconds } = request;
+  const usedUp = request.budgets ? budgetUsedUp(spentSoFar(state), request.budgets) : null;
+  if (usedUp) refuse(`${usedUpText(usedUp)}: no new task starts`, raiseHint(usedUp));
   if ((lesson === undefined) === (phase === undefined))
     refuse(
       `state task start: give a lesson id or --phase P${lesson === undefined ? '' : ', not both'}`,

@@ -19,6 +19,7 @@ import type {
 } from '../../content-schemas/index.ts';
 import {
   STAGES,
+  ConfigSchema,
   CurriculumSchema,
   GlossaryEntrySchema,
   LessonSpecSchema,
@@ -96,6 +97,28 @@ export function readCourse(root: string): CourseView {
 }
 
 /**
+ * The course before it has a curriculum (site dev from `init` on): no module, its title from
+ * state.json, its config (the defaults while config.yaml does not parse). Never throws.
+ */
+export function emptyCourseView(root: string): CourseView {
+  const course = courseAt(root);
+  let state: State | null = null;
+  let config: Config;
+  try {
+    state = readStateFile(course);
+  } catch {
+    // an unreadable state.json: dev-watch prints why; the page shows no state
+  }
+  try {
+    config = loadConfig(course);
+  } catch {
+    config = ConfigSchema.parse({});
+  }
+  const curriculum: Curriculum = { title: state?.title ?? path.basename(root), summary: '', audience: '', modules: [] };
+  return { course, config, curriculum, state, lessons: [] };
+}
+
+/**
  * A data file of `.codelabgen/` (every ARTIFACTS path the site reads), which must also resolve inside
  * `.codelabgen/`: a worker's symlink to elsewhere in the course (`.git/config` with the remote's
  * token, a git-ignored `.env`) would be published (a source digest is shown as written).
@@ -115,6 +138,12 @@ function courseFile(course: Course, relative: string): string {
 /** Absolute lesson folder, refused when it resolves outside the course. */
 export function lessonPath(course: Course, lesson: SiteLesson): string {
   return lessonFolderPath(course, lesson.dir, `lesson ${lesson.id} dir`);
+}
+
+/** The text of a data file of `.codelabgen/` (a gate's files to review), or null when it is not written yet. */
+export function readCourseDataText(root: string, relative: string): string | null {
+  const file = courseFile(courseAt(root), relative);
+  return existsSync(file) ? readTextFile(file, relative) : null;
 }
 
 export function readLessonSpec(course: Course, id: string): LessonSpec | null {
@@ -146,7 +175,12 @@ export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
   if (rule === 'all' || lesson.stage === 'done') return true;
   if (rule !== 'verified') return false;
   if (lesson.stage !== null && STAGES.indexOf(lesson.stage) >= STAGES.indexOf('verified')) return true;
-  return lastRun(view.course, lesson.id)?.passed === true;
+  return lastRunPassed(view, lesson) === true;
+}
+
+/** Whether the lesson's last recorded verify run passed; null when it has none. */
+export function lastRunPassed(view: CourseView, lesson: SiteLesson): boolean | null {
+  return lastRun(view.course, lesson.id)?.passed ?? null;
 }
 
 /** Why a publish build leaves the lesson out (one line; isPublished is false for it). */

@@ -10,7 +10,7 @@ export { stageDocImage } from '../site/doc-images.ts';
 export { downloadNameProblem } from '../artifacts/download-names.ts';
 export { renderInline, renderMarkdown } from '../site/markdown.ts';
 export type { SiteOptions } from '../site/options.ts';
-export { progressBoardHtml, PROGRESS_EVENTS } from '../site/progress-live.ts';
+export { progressBoardHtml, PROGRESS_EVENTS, REVIEW_ARTIFACTS, reviewPagePath } from '../site/progress-live.ts';
 export * from './course-data.ts';
 export * from './build-state.ts';
 export * from './lesson-files.ts';

@@ -1,6 +1,7 @@
 // report.md: the markdown rendering of a Report (report.json's shape): what needs a human first,
 // then the numbers, phases, lessons and each lesson's story (smooth lessons in one line). Pure.
 import type { Report, ReportLesson, ReportStoryEntry } from '../../content-schemas/index.ts';
+import { costLines } from './cost-text.ts';
 import { clockText, codeBlockLine, formatDuration, markdownText, percent, testsText } from './text.ts';
 
 export { formatDuration } from './text.ts';
@@ -106,6 +107,10 @@ export function renderReport(report: Report): string {
     '## Numbers',
     '',
     ...numbers(report),
+    '',
+    '## Cost',
+    '',
+    ...costLines(report),
     '',
     '## Phases',
     '',

@@ -6,6 +6,7 @@ import { PHASES, STAGES } from '../../content-schemas/index.ts';
 import { decisions, isSmooth, lessonSummary, needsHuman } from './human.ts';
 import { foldLessons, readOnlyRuns, type LessonTrack } from './story.ts';
 import { toReportTask } from './tasks.ts';
+import { costOf } from './cost.ts';
 
 function ms(from: string, to: string | null): number | null {
   return to === null ? null : Math.max(0, Date.parse(to) - Date.parse(from));
@@ -192,6 +193,7 @@ export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<
   const phaseTasks = tasks.filter((task) => task.phase !== null);
   const phases = phasesOf(events);
   const build = [...events].reverse().find((event): event is EventOf<'site.build'> => event.kind === 'site.build');
+  const totals = totalsOf(lessons, tasks, phases, ms(init.ts, generatedAt) ?? 0);
   return {
     schema_version: 3,
     generated_at: generatedAt,
@@ -199,7 +201,7 @@ export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<
     phase: phases.at(-1)?.phase ?? 'init',
     last_seq: last.seq,
     phases,
-    totals: totalsOf(lessons, tasks, phases, ms(init.ts, generatedAt) ?? 0),
+    totals,
     needs_human: needsHuman(tracks, events, [...folded.tasks.values()]),
     decisions: decisions(tracks, events),
     lessons,
@@ -207,6 +209,7 @@ export function buildReport(events: readonly Event[], recordedRuns: ReadonlyMap<
     tasks: tasksByRole(tasks),
     phase_tasks: phaseTasks,
     tasks_by_phase: tasksByPhase(phaseTasks),
+    cost: costOf(events, order, totals.done),
     facts: factsOf(events),
     site_build: build ? { at: build.ts, pages: build.pages, lessons: build.lessons.length } : null,
   };

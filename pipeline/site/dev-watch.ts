@@ -3,8 +3,11 @@
 // update of the open page: site/components/DevLive.astro), then checks the course: renders new
 // diagrams with the build-time renderer, and prints new problems as `error:` lines (and sends them
 // to the page's banner).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SITE_OUT_DIR } from '../course/course.ts';
+import { PHASES } from '../../content-schemas/fast.ts';
+import { ARTIFACTS, SITE_OUT_DIR, abs, courseAt } from '../course/course.ts';
+import { readStateFile } from '../store/state-file.ts';
 import { watchFolder, type CourseWatcher } from './course-watch.ts';
 import { findChromium, readCachedDiagram, renderDiagrams } from './diagrams.ts';
 import type { SiteOptions } from './options.ts';
@@ -15,6 +18,18 @@ export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'm
 );
 /** The newest generation the loaders have read (site/collections.ts sets it; same process, other module graph). */
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
+/** No curriculum.yaml before the curriculum is approved is where the course is (site dev from `init` on), not a problem. */
+function curriculumNotDue(root: string): boolean {
+  try {
+    const course = courseAt(root);
+    if (existsSync(abs(course, ARTIFACTS.curriculum))) return false;
+    const phase = readStateFile(course)?.phase;
+    return phase !== undefined && PHASES.indexOf(phase) <= PHASES.indexOf('gate_plan');
+  } catch {
+    return false; // a state that does not read: the error stays shown
+  }
+}
+
 /** The problems last printed (site/lib/dev-problems.ts reads them for the page's banner). */
 export const DEV_PROBLEMS_KEY = Symbol.for('codelabgen.devProblems');
 /** The HMR event that sends them to the page: the name site/lib/dev-problems.ts listens for (its test checks they agree). */
@@ -104,7 +119,7 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
     try {
       prepared = prepareSite(site.course, true);
     } catch (error) {
-      return report([(error as Error).message]);
+      return report(curriculumNotDue(site.course) ? [] : [(error as Error).message]);
     }
     const stats = await renderDiagrams(prepared.diagrams, site.diagramCache, chromium);
     if (stats.rendered + stats.failed > 0) await refresh(false);

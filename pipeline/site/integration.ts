@@ -21,7 +21,7 @@ import * as contentSchemas from '../../content-schemas/index.ts';
 import * as pipelineRead from '../read/index.ts';
 import { readSiteAssets } from './assets.ts';
 import { prepareSite, type Prepared } from './prepare.ts';
-import { PROGRESS_EVENTS, serveProgress } from './progress-live.ts';
+import { PROGRESS_EVENTS, reviewPagePath, serveProgress } from './progress-live.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
 import { svgDevGuard } from './svg-dev-guard.ts';
@@ -129,10 +129,11 @@ const ROUTES = [
   'sources',
   'report',
   'progress',
+  'progress/[artifact]',
   'search',
 ];
 /** Routes of the producer view: drafts builds, site dev, and publish builds with site.report: true. */
-const PRODUCER_ROUTES = new Set(['report', 'progress']);
+const PRODUCER_ROUTES = new Set(['report', 'progress', 'progress/[artifact]']);
 
 export default function codelabgen(options: CodelabgenOptions): AstroIntegration {
   const progress = options.progress ?? (() => {});
@@ -296,6 +297,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         liveBoard?.close();
         liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, {
           lesson: (lesson) => pipelineRead.lessonLink(root, lesson),
+          artifact: (file) => {
+            const page = reviewPagePath(file);
+            return page === null ? null : `${root}${page}`;
+          },
         });
         server.middlewares.use(liveBoard.middleware);
         // Pages whose diagrams were not rendered at build time load mermaid's prebuilt ESM from here.

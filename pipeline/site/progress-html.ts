@@ -8,18 +8,30 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Where a card links: its lesson page. */
+/** Where a card links: its lesson page; a gate's files to review: their page (none: shown as paths). */
 export interface BoardLinks {
   lesson(lesson: { id: string; slug: string }): string;
+  artifact?(path: string): string | null;
 }
 
 function section(id: string, title: string, body: string, extra = ''): string {
   return `<section class="pg-section" aria-labelledby="pg-${id}"${extra}><h2 id="pg-${id}">${title}</h2>${body}</section>`;
 }
 
-function humanItem(item: HumanItem): string {
+function reviewLinks(item: HumanItem, links: BoardLinks): string {
+  if (!item.review || item.review.length === 0) return '';
+  const each = item.review.map((file) => {
+    const href = links.artifact?.(file.path) ?? null;
+    return href === null
+      ? `${esc(file.label)} (<code>${esc(file.path)}</code>)`
+      : `<a href="${esc(href)}">${esc(file.label)}</a>`;
+  });
+  return `<p class="pg-review"><span class="pg-cmd-label">read</span> ${each.join(' · ')}</p>`;
+}
+
+function humanItem(item: HumanItem, links: BoardLinks): string {
   const tool = `${item.tool.name} ${JSON.stringify(item.tool.arguments)}`;
-  return `<li class="pg-human pg-human-${item.kind}"><p>${esc(item.text)}</p><p class="pg-cmd"><span class="pg-cmd-label">run</span> <code>${esc(item.command)}</code></p><p class="pg-cmd"><span class="pg-cmd-label">MCP</span> <code>${esc(tool)}</code></p></li>`;
+  return `<li class="pg-human pg-human-${item.kind}"><p>${esc(item.text)}</p>${reviewLinks(item, links)}<p class="pg-cmd"><span class="pg-cmd-label">run</span> <code>${esc(item.command)}</code></p><p class="pg-cmd"><span class="pg-cmd-label">MCP</span> <code>${esc(tool)}</code></p></li>`;
 }
 
 function phaseItem(phase: BoardPhase): string {
@@ -51,7 +63,8 @@ function card(c: BoardCard, links: BoardLinks): string {
     ? `<p class="pg-task${c.task.interrupted ? ' pg-task-interrupted' : ''}">${esc(c.task.role)} · <span data-age="${c.task.age_seconds}">${countdown(c.task.age_seconds)}</span>${c.task.interrupted ? ' · interrupted' : ''}</p>`
     : '';
   const title = `<a href="${esc(links.lesson(c))}">${esc(c.title)}</a>`;
-  return `<li class="pg-card" data-lesson="${esc(c.id)}"><p class="pg-card-head"><span class="pg-id">${esc(c.id)}</span> ${title}</p><p class="pg-module">module ${esc(c.module.id)} · ${esc(c.module.title)}</p>${flags ? `<ul class="pg-flags">${flags}</ul>` : ''}<p class="pg-budgets">${budget('fix', c.fix)} ${budget('review', c.review)}</p>${task}</li>`;
+  const failed = c.failed === null ? '' : `<p class="pg-failure"><strong>verify failed:</strong> ${esc(c.failed)}</p>`;
+  return `<li class="pg-card${c.failed === null ? '' : ' pg-card-failed'}" data-lesson="${esc(c.id)}"><p class="pg-card-head"><span class="pg-id">${esc(c.id)}</span> ${title}</p><p class="pg-module">module ${esc(c.module.id)} · ${esc(c.module.title)}</p>${flags ? `<ul class="pg-flags">${flags}</ul>` : ''}${failed}<p class="pg-budgets">${budget('fix', c.fix)} ${budget('review', c.review)}</p>${task}</li>`;
 }
 
 function taskRow(task: BoardTask, interrupted: boolean): string {
@@ -77,7 +90,13 @@ function throughput(board: Board): string {
     t.done_per_hour === null
       ? 'no lesson done yet'
       : `${t.done_per_hour.toFixed(t.done_per_hour < 10 ? 1 : 0)} lessons done per hour`;
-  const eta = t.eta_seconds === null ? 'no estimate yet' : `about ${formatDuration(t.eta_seconds * 1000)} left`;
+  const eta = t.stalled
+    ? `<strong class="pg-stalled">stalled</strong>: nothing moved since ${esc(clockText(t.last_moved_at ?? board.now))}`
+    : t.stages_left === 0 && t.stages_total > 0
+      ? 'nothing left'
+      : t.eta_seconds === null
+        ? 'no estimate yet'
+        : `about ${formatDuration(t.eta_seconds * 1000)} left`;
   const l = board.lessons;
   const flags = [
     l.blocked ? `${l.blocked} blocked` : '',
@@ -86,7 +105,28 @@ function throughput(board: Board): string {
   ]
     .filter(Boolean)
     .join(', ');
-  return `<p class="pg-summary"><strong>${l.done} of ${plural(l.total, 'lesson')} done</strong>${flags ? ` (${flags})` : ''} · ${rate} · ${plural(t.stages_left, 'stage')} to go, ${eta}${t.since ? ` <span class="muted">(since the lessons phase began, ${esc(clockText(t.since))})</span>` : ''}</p>`;
+  const percent = t.stages_total === 0 ? 0 : Math.round((t.stages_done / t.stages_total) * 100);
+  const values = `aria-valuemin="0" aria-valuemax="${t.stages_total}" aria-valuenow="${t.stages_done}"`;
+  const bar =
+    `<div class="pg-progress" role="progressbar" aria-label="Stages done" ${values} aria-valuetext="${t.stages_done} of ${t.stages_total} stages done">` +
+    `<span class="pg-progress-done" style="width: ${percent}%"></span></div>`;
+  return `<p class="pg-summary"><strong>${l.done} of ${plural(l.total, 'lesson')} done</strong>${flags ? ` (${flags})` : ''} · ${rate} · ${plural(t.stages_left, 'stage')} to go, ${eta}${t.since ? ` <span class="muted">(since the lessons phase began, ${esc(clockText(t.since))})</span>` : ''}</p>${bar}<p class="pg-progress-text">${t.stages_done} of ${plural(t.stages_total, 'stage')} done (${percent}%)</p>${costLine(board)}`;
+}
+
+const usd = (value: number) => `$${value.toFixed(2)}`;
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+
+function costLine(board: Board): string {
+  const c = board.cost;
+  if (c.spent.tasks_with_usage === 0 && c.budget_usd === null && c.budget_tokens === null)
+    return '<p class="pg-cost muted">cost: no task has recorded a usage yet</p>';
+  const budgets = [
+    c.budget_usd === null ? '' : `budget ${usd(c.budget_usd)}`,
+    c.budget_tokens === null ? '' : `budget ${count(c.budget_tokens)} tokens`,
+  ].filter(Boolean);
+  const projected = c.projected_usd === null ? '' : ` · about ${usd(c.projected_usd)} at completion`;
+  const spent = `<strong>${usd(c.spent.cost_usd)}</strong>, ${count(c.spent.tokens)} tokens (${plural(c.spent.tasks_with_usage, 'task')})`;
+  return `<p class="pg-cost">cost so far ${spent}${projected}${budgets.length > 0 ? ` · ${budgets.join(', ')}` : ''}</p>`;
 }
 
 /** The board's HTML (the inside of the page's live region). */
@@ -94,7 +134,7 @@ export function renderBoardHtml(board: Board, links: BoardLinks): string {
   const human =
     board.needs_human.length === 0
       ? '<p class="muted">none</p>'
-      : `<ul class="pg-humans">${board.needs_human.map(humanItem).join('')}</ul>`;
+      : `<ul class="pg-humans">${board.needs_human.map((item) => humanItem(item, links)).join('')}</ul>`;
   const columns = board.columns
     .map(
       (col) =>

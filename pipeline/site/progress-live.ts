@@ -3,7 +3,7 @@
 // board's HTML after every change, and the board the page renders (drafts builds read it once).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { courseAt } from '../course/course.ts';
-import type { Board } from '../progress/board.ts';
+import { GATE_REVIEW, type Board, type ReviewArtifact } from '../progress/board.ts';
 import { followProgress, readProgressBoard, type ProgressSource } from '../progress/source.ts';
 import { renderBoardHtml, type BoardLinks } from './progress-html.ts';
 
@@ -17,6 +17,15 @@ export function progressBoardHtml(root: string, links: BoardLinks): string | nul
   const source = followed.get(root);
   const board = source ? source.board() : readProgressBoard(courseAt(root));
   return board === null ? null : renderBoardHtml(board, links);
+}
+
+/** The files a gate asks the user to review, each with its page (`progress/<slug>`). */
+export const REVIEW_ARTIFACTS: readonly ReviewArtifact[] = Object.values(GATE_REVIEW).flat();
+
+/** The review page a file path has, by its slug: `progress/overview/`; null for a file with none. */
+export function reviewPagePath(file: string): string | null {
+  const found = REVIEW_ARTIFACTS.find((artifact) => artifact.path === file);
+  return found ? `progress/${found.slug}/` : null;
 }
 
 type Next = () => void;

@@ -17,6 +17,8 @@ const MAY_SPAWN: Record<string, string> = {
   'pipeline/verify/sandbox-network.ts':
     "starts slirp4netns, the network of a sandbox with network: true (the machine's program)",
   'pipeline/site/diagram-parse.ts': "spawns codelabgen's own diagram parser (mermaid parses; no lesson code runs)",
+  'pipeline/progress/notify.ts':
+    "spawns notify.command from config.yaml: the course owner's notifier, not a lesson program",
   'pipeline/read/git-history.ts': 'git rev-parse in the course (a fixed argv, the machine’s git)',
   'site/lib/lessons.ts': 'git log for a lesson’s last change (a fixed argv, the machine’s git)',
   'pipeline/site/worker-fork.ts': "forks codelabgen's own Astro build worker",

@@ -1,6 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next.
-import { STAGES, type GlossaryEntry, type Stage } from '../../content-schemas/index.ts';
+import type { GlossaryEntry } from '../../content-schemas/index.ts';
+import { missingSteps } from './missing-steps.ts';
 import {
   isPublished,
   gitHistory,
@@ -37,24 +38,7 @@ import type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, Seg
 
 export type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView };
 
-const STEP_NAMES: Record<Stage, string> = {
-  pending: 'pending',
-  spec: 'spec',
-  code: 'code',
-  verified: 'verification',
-  readalong: 'readalong',
-  notes: 'notes',
-  reviewed: 'review',
-  done: 'done',
-};
-
-/** Stages still to do after `stage` (every one when the course has no state). */
-export function missingSteps(stage: Stage | null): string[] {
-  const from = stage === null ? 1 : STAGES.indexOf(stage) + 1;
-  return STAGES.slice(from)
-    .filter((s) => s !== 'done')
-    .map((s) => STEP_NAMES[s]);
-}
+export { missingSteps };
 
 export function isIncluded(view: CourseView, lesson: SiteLesson, options: SiteOptions): boolean {
   return options.drafts || options.dev || isPublished(view, lesson);
@@ -230,7 +214,7 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
       order: index,
       stage: lesson.stage,
       done: lesson.stage === 'done',
-      missing: missingSteps(lesson.stage),
+      missing: missingSteps(lesson.stage, view.config.site.publish, run?.passed ?? null),
       blocked: lesson.state?.blocked?.reason ?? null,
       stale: lesson.state?.stale?.reason ?? null,
       dir: lesson.dir,

@@ -1,0 +1,171 @@
+// Notifications (config.yaml `notify`) through the real CLI with local receivers: a POST per new item
+// that needs a human, sent once; a receiver that never answers costs the command a warning after the
+// timeout, outside the lock, and the state change stands; a command receiver gets the JSON on stdin
+// and none of the caller's environment; an interrupted task is told by whoever sees its lease ran out.
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { courseAt as courseFolder } from '../pipeline/course/course.ts';
+import { notifyHumans, NOTIFY_TIMEOUT_MS } from '../pipeline/progress/notify.ts';
+import { ARTIFACTS_BY_PHASE, courseAt, ok, readJson } from './protocol-fixture.ts';
+import { cli, cliAsync, removeDir } from './testing.ts';
+
+interface Receiver {
+  url: string;
+  bodies: Record<string, unknown>[];
+  /** Resolves when the next request arrives (its body read). */
+  next(): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** A local HTTP receiver; `answer: false` reads each request and never answers it. */
+async function receiver(answer: boolean): Promise<Receiver> {
+  const bodies: Record<string, unknown>[] = [];
+  const waiting: ((body: Record<string, unknown>) => void)[] = [];
+  const open = new Set<ServerResponse>();
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      bodies.push(body);
+      waiting.shift()?.(body);
+      if (answer) res.end('ok');
+      else open.add(res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/codelabgen-topic`,
+    bodies,
+    next: () => new Promise((resolve) => waiting.push(resolve)),
+    close: () => {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const roots: string[] = [];
+const receivers: Receiver[] = [];
+after(async () => {
+  for (const r of receivers) await r.close();
+  for (const root of roots) removeDir(path.dirname(root));
+});
+
+async function courseWith(phase: string, answer: boolean, extra = ''): Promise<{ root: string; rx: Receiver }> {
+  const rx = await receiver(answer);
+  receivers.push(rx);
+  const root = courseAt(phase);
+  roots.push(root);
+  appendFileSync(path.join(root, '.codelabgen', 'config.yaml'), `notify:\n  url: ${rx.url}\n${extra}`);
+  return { root, rx };
+}
+
+test('reaching a gate POSTs one notification with the command and the MCP call that resolve it, once', async () => {
+  const { root, rx } = await courseWith('sources', true);
+  ARTIFACTS_BY_PHASE.sources?.(root);
+  const result = await cliAsync(['state', 'phase', 'gate_sources'], { cwd: root }).done;
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, '');
+  assert.deepEqual(rx.bodies, [
+    {
+      course: 'Streams',
+      kind: 'gate',
+      subject: 'gate_sources',
+      text: 'gate gate_sources: the user approves what came before, then the course moves on to topics',
+      command: 'codelabgen state phase topics --approved',
+      tool: { name: 'state_phase', arguments: { next: 'topics', approved: true } },
+    },
+  ]);
+  for (const args of [
+    ['state', 'next'],
+    ['state', 'log', 'note', '--data', 'a=b'],
+  ])
+    assert.equal((await cliAsync(args, { cwd: root }).done).code, 0);
+  assert.equal(rx.bodies.length, 1, 'the same gate is not sent again');
+});
+
+test('a receiver that never answers: the command succeeds after the timeout with a warning, outside the lock', async () => {
+  const { root, rx } = await courseWith('lessons', false);
+  const arrived = rx.next();
+  const blocking = cliAsync(['state', 'block', '1.1', '--reason', 'the user picks the example'], { cwd: root });
+  assert.equal((await arrived).kind, 'blocked');
+  // While it waits for the receiver, the change is committed and the lock is free.
+  assert.equal(
+    (readJson(root, '.codelabgen/state.json') as any).lessons['1.1'].blocked.reason,
+    'the user picks the example',
+  );
+  const other = cli(['state', 'log', 'note', '--data', 'while=waiting'], { cwd: root });
+  assert.equal(other.code, 0, other.stderr);
+  const result = await blocking.done;
+  assert.equal(result.code, 0);
+  const origin = new URL(rx.url).origin;
+  const line = `warning: notify blocked 1.1: url ${origin}: no answer within ${NOTIFY_TIMEOUT_MS / 1000} s`;
+  assert.equal(result.stderr, `${line}\n`);
+  assert.doesNotMatch(result.stderr, /codelabgen-topic/, 'the URL path (a topic, a token) is never printed');
+  assert.match(
+    readFileSync(path.join(root, '.codelabgen', 'notify.log'), 'utf8'),
+    new RegExp(`^\\S+Z ${line.slice(9).replace(/[.()]/g, '\\$&')}\n$`),
+  );
+});
+
+test('a command receiver gets the JSON on stdin and a bare environment; a budget used up is told', async () => {
+  const { root, rx } = await courseWith('lessons', true);
+  const out = path.join(root, 'received.json');
+  const script = [
+    "let s='';",
+    "process.stdin.on('data', (d) => (s += d)).on('end', () =>",
+    `  require('fs').appendFileSync(${JSON.stringify(out)},`,
+    "    JSON.stringify({ body: JSON.parse(s), env: Object.keys(process.env).sort() }) + '\\n'));",
+  ].join('\n');
+  appendFileSync(
+    path.join(root, '.codelabgen', 'config.yaml'),
+    `  command: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(script)}]\nbudgets: { cost_usd: 0.5 }\n`,
+  );
+  const task = ok(root, 'state', 'task', 'start', '1.1').trim();
+  const status = { lesson: '1.1', status: 'ok', stage: 'spec', artifacts: [], usage: { cost_usd: 0.5 } };
+  // Async: the receiver answers from this process.
+  const done = await cliAsync(['state', 'task', 'done', task, '--result', '-'], {
+    cwd: root,
+    input: JSON.stringify(status),
+    env: { SECRET_TOKEN: 'do-not-send' },
+  }).done;
+  assert.equal(done.code, 0, done.stderr);
+  assert.equal(done.stderr, '');
+  const received = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(
+    received.map((r) => [r.body.kind, r.body.subject]),
+    [['budget', 'budgets.cost_usd']],
+  );
+  assert.deepEqual(
+    received[0].env.filter((key: string) => !['PATH', 'HOME', 'LANG', 'TMPDIR'].includes(key)),
+    [],
+  );
+  assert.deepEqual(
+    rx.bodies,
+    received.map((r) => r.body),
+  );
+});
+
+test('an interrupted task is told once when its lease has run out (the clock injected)', async () => {
+  const { root, rx } = await courseWith('lessons', true);
+  const task = ok(root, 'state', 'task', 'start', '2.1', '--lease', '90s').trim();
+  const course = courseFolder(root);
+  assert.deepEqual(await notifyHumans(course, { now: new Date(Date.now() + 60_000) }), []);
+  assert.equal(rx.bodies.length, 0, 'a lease that holds is no notification');
+  const later = new Date(Date.now() + 120_000);
+  assert.deepEqual(await notifyHumans(course, { now: later }), []);
+  assert.deepEqual(await notifyHumans(course, { now: later }), []);
+  assert.deepEqual(
+    rx.bodies.map((body) => [body.kind, body.subject, body.command]),
+    [['interrupted', task, `codelabgen state task reset ${task}`]],
+  );
+});
