@@ -36,7 +36,7 @@ test('lesson pages: readable line length, code and diagrams as wide as the text,
       const inSteps = (p: Element) => p.closest('.ra[data-enhanced]') !== null;
       const widths = (sel: string) =>
         [...document.querySelectorAll(sel)].map((e) => Math.round(e.getBoundingClientRect().width));
-      // Beside a code panel (1280 px) the readalong's prose has a column of its own.
+      // Beside a code panel (1920 px) the readalong's prose has a column of its own.
       return {
         text: measure(paras.filter((p) => !inSteps(p)))!,
         steps: measure(paras.filter(inSteps)),
@@ -93,7 +93,7 @@ test('lesson pages with build-time diagrams load at most 15 KB of JavaScript (gz
   for (const lesson of lessons()) {
     external.length = 0;
     urls.length = 0;
-    await open(page, lessonUrl(lesson), 1280, 'light');
+    await open(page, lessonUrl(lesson), 1920, 'light');
     await expect(page.locator('[data-readalong][data-enhanced]'), 'measured with scrollycoding running').toHaveCount(1);
     const inline = await page.locator('script:not([src])').allTextContents();
     const bytes = [...external, ...inline.map((t) => Buffer.from(t))].reduce((sum, b) => sum + gzipSync(b).length, 0);
