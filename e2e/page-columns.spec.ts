@@ -55,12 +55,12 @@ test('at 1280 px "On this page" is a column beside the text all along, the reada
   await page.evaluate(() => window.scrollTo(0, 400));
   await expect.poll(async () => Math.round((await toc(page).boundingBox())!.y)).toBe(Math.round(column.y));
 
-  // Reading a step: the whole list stays beside it, the step's section marked.
+  // Reading a step (its heading at the top, where a link puts it): the whole list stays beside it, the step's section marked.
   const step = page.locator('.ra-step').nth(2);
   await step
-    .locator('.ra-text')
+    .locator('h2, h3')
     .first()
-    .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3));
+    .evaluate((h) => h.scrollIntoView({ block: 'start' }));
   await page.evaluate(() => new Promise(requestAnimationFrame));
   const reading = await expectWholeList(page, 'the whole list while reading a step');
   expect(Math.round(reading.x)).toBe(Math.round(column.x));

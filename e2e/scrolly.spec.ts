@@ -9,7 +9,7 @@ import { expect, test } from './fixtures.ts';
 import { charactersPerFullLine } from './line-length.ts';
 
 /** Where the code panel is at least as wide as the text column (ReadAlong.astro); at 1280 px the steps are inline. */
-const DESKTOP = { width: 1920, height: 1080 };
+const DESKTOP = { width: 1920, height: 900 };
 const PHONE = { width: 390, height: 844 };
 /** The example lesson whose readalong has several steps with marked lines. */
 const lesson = () => lessons()[0]!;

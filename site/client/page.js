@@ -62,7 +62,9 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
       .split(/[^\p{L}\p{N}_]+/u)
       .filter(Boolean);
   }
+  // A files page is titled by its lesson's title too: it counts by its headings (the files' names) only.
   function titled(r, terms) {
+    if (r.meta && r.meta.kind === 'files') return false;
     var t = ' ' + text((r.meta && r.meta.title) || '').toLowerCase();
     return (
       terms.length > 0 &&
@@ -118,8 +120,7 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
       heading = (r.sub_results || []).some(function (s) {
         return key(s)[1] === 1;
       });
-    // A page whose title matched is the place itself unless one of its headings matched too.
-    if (best && best.key[0] && (!title || best.key[1])) {
+    if (best && best.key[0]) {
       var k = heads.findIndex(function (h) {
           return h.id === best.s.anchor.id && h.location === best.s.anchor.location;
         }),
