@@ -715,7 +715,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Lower is better; within `tolerance` (a fraction) counts as equal. */
 function lower(a: number, b: number, tolerance = 0.05): Row['verdict'] {
-  if (Math.abs(a - b) <= Math.max(a, b) * tolerance) return 'equal';
+  // Magnitudes: "higher is better" rows pass negated figures (two equal ones were "worse" before).
+  if (Math.abs(a - b) <= Math.max(Math.abs(a), Math.abs(b)) * tolerance) return 'equal';
   return a < b ? 'better' : 'worse';
 }
 
