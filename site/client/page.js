@@ -471,7 +471,8 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     body.scrollTop = 0;
   }
   // A drawing wider than the text may use the free area to its right (site.css: --diagram-w on the
-  // figure); one still wider scrolls sideways: focusable, named, and faded at each edge with more to see.
+  // figure); one still wider is scaled to its box. Should a drawing ever scroll sideways (one that cannot
+  // shrink), it is focusable, named, and faded at each edge with more to see.
   function edges(s) {
     var x = Math.abs(s.scrollLeft),
       more = s.scrollWidth - s.clientWidth;
