@@ -41,6 +41,9 @@ interface Site {
   /** Result links in the order shown (codelabgen: one per result; Starlight: page, then its sections). */
   resultLinks: string;
   firstResult: string;
+  /** One item per result, in the order shown. */
+  results: string;
+  searchDialog: string;
   tocSummaryPhone: string;
   menuButtonPhone: string;
   /** The "Full size" button of a diagram, where the site has one. */
@@ -54,6 +57,8 @@ const CODELABGEN = {
   searchInput: 'dialog.search-dialog input',
   resultLinks: 'dialog.search-dialog .search-results a',
   firstResult: 'dialog.search-dialog .search-results li:first-child',
+  results: 'dialog.search-dialog .search-results > li',
+  searchDialog: 'dialog.search-dialog',
   tocSummaryPhone: 'nav.toc-mobile summary',
   menuButtonPhone: 'button.menu-toggle',
   diagramButton: 'main figure.diagram button:has-text("Full size")',
@@ -65,6 +70,8 @@ const STARLIGHT = {
   searchInput: 'site-search dialog input',
   resultLinks: 'site-search dialog a.pagefind-ui__result-link',
   firstResult: 'site-search dialog li.pagefind-ui__result:first-child',
+  results: 'site-search dialog li.pagefind-ui__result',
+  searchDialog: 'site-search dialog',
   tocSummaryPhone: 'mobile-starlight-toc summary',
   menuButtonPhone: 'button.sl-menu-button',
   diagramButton: null,
@@ -249,6 +256,12 @@ export interface Measured {
     tabs_to_main_without_skip: number;
     landmarks: Record<string, number>;
   };
+  /** Lesson 1.1 and 2.3 at 1280 px: the code lines of the page and those that wrap (taller than one line). */
+  code: Record<LessonId, { lines: number; wrapped: number }>;
+  /** Search "backpressure": the rank of the first result that is lesson 1.1 (titled with it). */
+  titled_rank: number;
+  /** The search dialog at 390 px: its share of the screen, and Escape presses that close it with a query typed. */
+  search_dialog: { screen_share: number; escapes_to_close: number };
   /** Per "lesson at width": the diagrams in the page and those wider than what shows of them. */
   diagrams: Record<string, { count: number; clipped: number; smallest_label_px: number }>;
   console_errors: string[];
@@ -294,6 +307,7 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
   // Screenshots: top of the page and while reading (the readalong's second section), every width and
   // theme; whether each diagram fits its column.
   const diagrams: Measured['diagrams'] = {};
+  const code = {} as Measured['code'];
   const prefix = site.name.toLowerCase();
   for (const theme of THEMES) {
     for (const width of [1280, 390]) {
@@ -304,6 +318,7 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
         await page.screenshot({ path: path.join(shotsDir, `${prefix}-${lesson}-${width}-${theme}-top.png`) });
         await scrollToHeading(page, READING[lesson].readalong);
         await page.screenshot({ path: path.join(shotsDir, `${prefix}-${lesson}-${width}-${theme}-reading.png`) });
+        if (theme === 'light' && width === 1280) code[lesson] = await wrappedLines(page);
         if (width === 1280) {
           const diagram = page.locator(site.diagram).first();
           if ((await diagram.count()) > 0) {
@@ -425,6 +440,40 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
     await ctx.close();
   }
 
+  // Search "backpressure" (lesson 1.1's title has it; other lessons' headings and prose too).
+  let titledRank = 0;
+  {
+    const { ctx, page } = await context('light', 1280);
+    await open(page, site.url);
+    await openSearch(page, site, 'backpressure');
+    titledRank = await page.locator(site.results).evaluateAll(
+      (items, target) =>
+        items.findIndex((li) => {
+          const a = li.querySelector('a');
+          return a !== null && new URL(a.href).pathname === target;
+        }) + 1,
+      new URL(site.lessons['1.1']).pathname,
+    );
+    await ctx.close();
+  }
+  // The search dialog on a phone: how much of the screen it has, and the Escapes that close it.
+  const searchDialog = { screen_share: 0, escapes_to_close: 0 };
+  {
+    const { ctx, page } = await context('light', 390);
+    await open(page, site.lessons['1.1']);
+    await openSearch(page, site, 'stream');
+    const dialog = page.locator(site.searchDialog).first();
+    const box = (await dialog.boundingBox())!;
+    searchDialog.screen_share = Math.round((100 * box.width * box.height) / (390 * 844)) / 100;
+    await page.screenshot({ path: path.join(shotsDir, `${prefix}-search-390-light.png`) });
+    for (let i = 1; i <= 3 && searchDialog.escapes_to_close === 0; i++) {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(200);
+      if (!(await dialog.isVisible())) searchDialog.escapes_to_close = i;
+    }
+    await ctx.close();
+  }
+
   // "On this page" while reading at 1280: links in view, and the section it marks as current.
   const toc = {} as Measured['toc'];
   {
@@ -509,7 +558,20 @@ async function measure(browser: Browser, site: Site): Promise<Measured> {
     };
     await ctx.close();
   }
-  return { site: site.name, weight, paint, axe, search, toc, keyboard, diagrams, console_errors: consoleErrors };
+  return {
+    site: site.name,
+    weight,
+    paint,
+    axe,
+    search,
+    toc,
+    keyboard,
+    code,
+    titled_rank: titledRank,
+    search_dialog: searchDialog,
+    diagrams,
+    console_errors: consoleErrors,
+  };
 }
 
 /** Diagrams (by `selector`) whose drawing is wider than the box that shows it (cut off, or to scroll sideways). */
@@ -557,6 +619,17 @@ async function scrollToHeading(page: Page, text: string): Promise<void> {
     .first()
     .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(300);
+}
+
+/** The page's code lines (Expressive Code in both sites) and those taller than one line: wrapped. */
+async function wrappedLines(page: Page): Promise<{ lines: number; wrapped: number }> {
+  return page.evaluate(() => {
+    const heights = [...document.querySelectorAll('main .expressive-code .ec-line')]
+      .map((l) => l.getBoundingClientRect().height)
+      .filter((h) => h > 0);
+    const one = Math.min(...heights);
+    return { lines: heights.length, wrapped: heights.filter((h) => h > one * 1.4).length };
+  });
 }
 
 async function openSearch(page: Page, site: Site, query: string): Promise<void> {
@@ -642,7 +715,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Lower is better; within `tolerance` (a fraction) counts as equal. */
 function lower(a: number, b: number, tolerance = 0.05): Row['verdict'] {
-  if (Math.abs(a - b) <= Math.max(a, b) * tolerance) return 'equal';
+  // Magnitudes: "higher is better" rows pass negated figures (two equal ones were "worse" before).
+  if (Math.abs(a - b) <= Math.max(Math.abs(a), Math.abs(b)) * tolerance) return 'equal';
   return a < b ? 'better' : 'worse';
 }
 
@@ -742,6 +816,34 @@ function compare(cl: Measured, sl: Measured): Row[] {
       verdict: lower(q.search_bytes_gzip, s.search_bytes_gzip, 0.1),
     });
   }
+  for (const lesson of LESSONS) {
+    rows.push({
+      criterion: `lesson ${lesson} at 1280 px: code lines that wrap`,
+      codelabgen: `${cl.code[lesson].wrapped} of ${cl.code[lesson].lines}`,
+      starlight: `${sl.code[lesson].wrapped} of ${sl.code[lesson].lines}`,
+      verdict: lower(cl.code[lesson].wrapped, sl.code[lesson].wrapped, 0),
+    });
+  }
+  const place = (rank: number) => (rank === 0 ? 'not among the results' : `result ${rank}`);
+  rows.push({
+    criterion: 'search "backpressure": where lesson 1.1 (titled with it) is',
+    codelabgen: place(cl.titled_rank),
+    starlight: place(sl.titled_rank),
+    verdict: lower(cl.titled_rank || 999, sl.titled_rank || 999, 0),
+  });
+  rows.push({
+    criterion: 'search dialog at 390 px: share of the screen',
+    codelabgen: `${Math.round(cl.search_dialog.screen_share * 100)} %`,
+    starlight: `${Math.round(sl.search_dialog.screen_share * 100)} %`,
+    verdict: lower(-cl.search_dialog.screen_share, -sl.search_dialog.screen_share, 0.02),
+  });
+  const escapes = (n: number) => (n === 0 ? 'not closed by 3' : String(n));
+  rows.push({
+    criterion: 'search dialog: Escape presses that close it with a query typed',
+    codelabgen: escapes(cl.search_dialog.escapes_to_close),
+    starlight: escapes(sl.search_dialog.escapes_to_close),
+    verdict: lower(cl.search_dialog.escapes_to_close || 9, sl.search_dialog.escapes_to_close || 9, 0),
+  });
   for (const lesson of LESSONS) {
     for (const part of ['readalong', 'notes'] as const) {
       const a = cl.toc[lesson][part];

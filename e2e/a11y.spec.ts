@@ -1,6 +1,7 @@
 // axe-core with no violation of any impact on every page type of both builds (with a lesson whose
-// diagrams client-side mermaid draws), the search dialog, the mobile menu, the "On this page" bar
-// and a diagram's full-size dialog, in both themes. First in file order, so that these long tests
+// diagrams client-side mermaid draws) and a lesson's files page, the search dialog (also full screen at
+// 390 px), the mobile menu, the "On this page" bar, the readalong's code panel (1920 px) and a diagram's
+// full-size dialog zoomed in, in both themes. First in file order, so that these long tests
 // start first. A page that gained a frame would need axe's
 // frame mode (setLegacyMode(false)): the test fails on any <iframe> so that is never missed.
 import AxeBuilder from '@axe-core/playwright';
@@ -15,6 +16,7 @@ const PAGES = {
     ['home', () => siteUrl()],
     ['lesson', () => lessonUrl(lessons()[0]!)],
     ['another lesson', () => lessonUrl(lessons()[2] ?? lessons()[0]!)],
+    ["a lesson's files", () => `${lessonUrl(lessons()[0]!)}files/`],
     ['glossary', () => `${siteUrl()}glossary/`],
     ['sources', () => `${siteUrl()}sources/`],
     ['search page', () => `${siteUrl()}search/`],
@@ -63,23 +65,32 @@ for (const theme of THEMES) {
         await expect(page.locator('.search-results a').first()).toBeVisible();
         await check('search dialog');
         await open(page, lessonUrl(lessons()[0]!), 390, theme);
+        await page.keyboard.press('/');
+        await page.getByRole('searchbox').fill('stream');
+        await expect(page.locator('.search-results a').first()).toBeVisible();
+        await check('search dialog at 390 px (full screen)');
+        await page.keyboard.press('Escape');
         await page.getByRole('button', { name: 'Course menu' }).click();
         await check('mobile menu');
-        await open(page, lessonUrl(lessons()[0]!), 1280, theme);
+        await page.keyboard.press('Escape');
+        await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
+        await check('"On this page" bar open at 390 px');
+        await open(page, lessonUrl(lessons()[0]!), 1920, theme);
         await page
           .locator('[data-readalong] .ra-text')
           .first()
           .evaluate((el) =>
             window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight * 0.3),
           );
-        await page.getByRole('navigation', { name: 'On this page' }).locator('summary').click();
-        await check('"On this page" bar open beside the readalong');
+        await expect(page.locator('[data-readalong][data-enhanced] .ra-step[aria-current="step"]')).toHaveCount(1);
+        await check("the readalong's code panel at 1920 px");
         await page
           .getByRole('button', { name: /^Full size/ })
           .first()
           .click();
         await expect(page.getByRole('dialog')).toBeVisible();
-        await check('a diagram full size');
+        await page.getByRole('dialog').getByRole('button', { name: 'Zoom in' }).click();
+        await check('a diagram full size, zoomed in');
       }
       expect(found).toEqual([]);
     });

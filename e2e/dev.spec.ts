@@ -1,7 +1,7 @@
 // `codelabgen site dev` on a copy of the demo course with a browser open: 20 saves in a row
 // (readalong, notes, code, curriculum, state; some < 100 ms apart) each show within 3 s; one save
-// updates the open page in place (no load, the main column never empty; save → visible timed over
-// 10 saves); a broken course file shows a red banner until it is fixed; then
+// updates the open page in place (no load, the main column never empty, the theme menu showing the
+// reader's choice from the start; save → visible timed over 10 saves); a broken course file shows a red banner until it is fixed; then
 // broken content is printed in the terminal as `error:` lines as well as shown in the page. Timed:
 // the `dev` project runs this file alone (playwright.config.ts). The two tests share one server
 // (a worker restarted after a failure starts its own).
@@ -132,6 +132,8 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     await page.waitForTimeout(1_500); // the warm-up save's check
     await sampleMain(page);
     const before = await mainSamples(page);
+    // A theme chosen in the menu: the swapped body's menus show it from the start, not their default.
+    await page.locator('.site-header .theme-select').selectOption('dark');
     await page.evaluate(() => window.scrollTo(0, 600));
     const scrolled = await page.evaluate(() => window.scrollY);
     expect(scrolled).toBeGreaterThan(500);
@@ -147,11 +149,13 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
       // The moment the text is in the page, in the page's clock: a MutationObserver (costs nothing
       // between updates, unlike polling, which also waits up to 1 s between looks).
       const started = await page.evaluate((t) => {
-        const w = window as unknown as { shownAt?: number };
+        const w = window as unknown as { shownAt?: number; menuShown?: string };
         delete w.shownAt;
+        delete w.menuShown;
         const observer = new MutationObserver(() => {
           if (!document.querySelector('main')?.textContent?.includes(t)) return;
           w.shownAt = performance.now();
+          w.menuShown = document.querySelector<HTMLSelectElement>('.site-header .theme-select')?.value;
           observer.disconnect();
         });
         observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
@@ -167,6 +171,8 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
       await expect(page.getByRole('main')).toContainText(text, { timeout: SHOWS_WITHIN });
       const shownAt = await page.evaluate(() => (window as unknown as { shownAt?: number }).shownAt);
       expect(shownAt, `save ${i}: seen by the observer`).toBeDefined();
+      const menu = await page.evaluate(() => (window as unknown as { menuShown?: string }).menuShown);
+      expect(menu, `save ${i}: the theme menu as the new page first shows it`).toBe('dark');
       times.push(Math.round(shownAt! - started));
       expect(times.at(-1), `save ${i}: shown within ${SHOWS_WITHIN} ms`).toBeLessThanOrEqual(SHOWS_WITHIN);
       // No reload after it either. The next save comes once the dev server has checked the course

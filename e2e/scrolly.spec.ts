@@ -1,13 +1,15 @@
-// Readalongs as scrollycoding (ReadAlong.astro): at 1280 px the active step's code is one pinned
-// panel beside the prose and scrolling switches it; at 390 px, in print and without JS every step's
-// code is an inline block after its heading; the "Inline code" toggle is remembered; screenshots.
+// Readalongs as scrollycoding (ReadAlong.astro): at 1920 px the active step's code is one pinned
+// panel beside the prose and scrolling switches it; at 1280 px (where a panel would be narrower than
+// the text: reader-rows.spec.ts), at 390 px, in print and without JS every step's code is an inline
+// block after its heading; the "Inline code" toggle is remembered; screenshots.
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { lessonUrl, lessons } from './course.ts';
 import { expect, test } from './fixtures.ts';
 import { charactersPerFullLine } from './line-length.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
+/** Where the code panel is at least as wide as the text column (ReadAlong.astro); at 1280 px the steps are inline. */
+const DESKTOP = { width: 1920, height: 900 };
 const PHONE = { width: 390, height: 844 };
 /** The example lesson whose readalong has several steps with marked lines. */
 const lesson = () => lessons()[0]!;
@@ -45,11 +47,6 @@ async function expectInline(page: Page): Promise<void> {
   await expect(page.locator('.ra-step[aria-current]')).toHaveCount(0);
 }
 
-/** The "On this page" bar that replaces the table of contents' column beside a readalong's code panel. */
-function tocBar(page: Page): Locator {
-  return page.getByRole('navigation', { name: 'On this page' });
-}
-
 /** The one visible (active) code panel. */
 async function activePanel(page: Page): Promise<Locator> {
   const visible = page.locator('.ra-code').filter({ visible: true });
@@ -57,7 +54,7 @@ async function activePanel(page: Page): Promise<Locator> {
   return visible;
 }
 
-test('at 1280 px one pinned panel shows the active step; scrolling to step 2 switches it and shows its marked lines', async ({
+test('at 1920 px one pinned panel shows the active step; scrolling to step 2 switches it and shows its marked lines', async ({
   page,
 }) => {
   await page.setViewportSize(DESKTOP);
@@ -78,10 +75,11 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   const prose = await steps.nth(0).locator('.ra-text').last().boundingBox();
   const panel = await first.boundingBox();
   expect(panel!.x, 'the panel sits beside the prose').toBeGreaterThan(prose!.x + prose!.width);
-  const bar = (await tocBar(page).boundingBox())!;
-  expect(Math.round(panel!.y), 'pinned under the header and the "On this page" bar').toBe(
-    Math.round(bar.y + bar.height + 16),
-  );
+  const header = (await page.getByRole('banner').boundingBox())!;
+  expect(
+    Math.round(panel!.y),
+    'pinned under the header (and where the "On this page" bar goes on narrower screens)',
+  ).toBe(Math.round(header.y + header.height + 44 + 16));
 
   // Pinned: scrolling within the step leaves the panel where it is.
   await page.mouse.wheel(0, 150);
@@ -138,7 +136,7 @@ test('at 1280 px one pinned panel shows the active step; scrolling to step 2 swi
   await expect(steps.nth(5)).toHaveAttribute('aria-current', 'step');
 });
 
-test('at 1280 px the readalong keeps "On this page" in view, 60 characters a line, and its panel ends with the last step', async ({
+test('at 1920 px the readalong keeps "On this page" in view, 60 characters a line, and its panel ends with the last step', async ({
   page,
 }) => {
   await page.setViewportSize(DESKTOP);
@@ -146,38 +144,30 @@ test('at 1280 px the readalong keeps "On this page" in view, 60 characters a lin
   await expect(page.locator('[data-readalong]')).toHaveAttribute('data-enhanced', '');
   const steps = page.locator('.ra-step');
   const heading = (await steps.nth(2).locator('h2, h3').first().textContent())!.trim();
-  // Into the readalong: the code panel takes the right-hand area and the table of contents becomes the bar (page-columns.spec.ts has the column).
+  // Into the readalong: the table of contents keeps its own column right of the code panel, one click from any section.
   await scrollToStep(page, 0);
   await expect(steps.nth(0)).toHaveAttribute('aria-current', 'step');
-  const bar = tocBar(page);
-  await expect(bar, 'the table of contents is a bar instead of a column').toBeInViewport();
-  await expect(bar, 'one "On this page" list').toHaveCount(1);
-  expect((await bar.boundingBox())!.height).toBeLessThan(60);
-  // Its list opens over the page; a link goes to the step's heading, below the bar, and closes the list.
-  await bar.locator('summary').click();
-  await bar.getByRole('link', { name: heading, exact: true }).click();
-  await expect(bar.locator('details')).not.toHaveAttribute('open');
+  const toc = page.locator('nav.toc');
+  await expect(toc).toBeInViewport();
+  const link = toc.getByRole('link', { name: heading, exact: true });
+  await expect(link).toBeInViewport();
+  const panelBox = (await (await activePanel(page)).boundingBox())!;
+  expect((await toc.boundingBox())!.x, 'the list right of the panel').toBeGreaterThanOrEqual(
+    panelBox.x + panelBox.width,
+  );
+  await link.click();
   await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
-  await expect(bar, 'the bar stays in view').toBeInViewport();
-  await expect(bar.locator('summary'), 'naming the section being read').toContainText(heading);
-  const barBox = (await bar.boundingBox())!;
+  await expect(link, 'marking the section being read').toHaveAttribute('aria-current', 'true');
+  const headerBox = (await page.getByRole('banner').boundingBox())!;
   const headingBox = (await steps.nth(2).locator('h2, h3').first().boundingBox())!;
-  expect(headingBox.y, 'the heading is not under the bar').toBeGreaterThanOrEqual(barBox.y + barBox.height);
-  // From the keyboard: focusing the sticky bar leaves the page where it is.
-  const scrolled = await page.evaluate(() => window.scrollY);
-  await bar.locator('summary').focus();
-  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
-  await page.keyboard.press('Enter');
-  await expect(bar.getByRole('link', { name: heading, exact: true })).toHaveAttribute('aria-current', 'true');
-  await page.keyboard.press('Escape');
-  await expect(bar.locator('details')).not.toHaveAttribute('open');
+  expect(headingBox.y, 'the heading is not under the header').toBeGreaterThanOrEqual(headerBox.y + headerBox.height);
 
-  // Scrolled, not jumped: the bar names the active step's section.
+  // Scrolled, not jumped: the list marks the active step's section.
   await scrollToStep(page, 0);
-  await expect(bar.locator('summary')).not.toContainText(heading);
+  await expect(link).not.toHaveAttribute('aria-current', 'true');
   await scrollToStep(page, 2);
   await expect(steps.nth(2)).toHaveAttribute('aria-current', 'step');
-  await expect(bar.locator('summary')).toContainText(heading);
+  await expect(link).toHaveAttribute('aria-current', 'true');
 
   const perLine = await charactersPerFullLine(page.locator('[data-readalong]'), '.ra-text p');
   expect(perLine.length, 'the steps have paragraphs of several lines').toBeGreaterThan(10);
@@ -204,6 +194,11 @@ test('at 1280 px the readalong keeps "On this page" in view, 60 characters a lin
     Math.round(end.y + end.height - (proseEnd.y + proseEnd.height)),
     "nothing after the last step's prose",
   ).toBeLessThanOrEqual(1);
+  // The room kept after it is only what a step's panel lacks between its heading and the end (--ra-tail).
+  const tail = await page
+    .locator('[data-readalong]')
+    .evaluate((ra) => parseFloat(getComputedStyle(ra).getPropertyValue('--ra-tail')));
+  expect(tail, 'the room after the last step').toBeLessThan(await page.evaluate(() => innerHeight));
   const next = (await page.locator('#notes').boundingBox())!;
   expect(next.y - (end.y + end.height), 'the notes follow the steps').toBeLessThan(120);
 });
@@ -251,7 +246,9 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('screenshots: a scrollycoding step at 1280 px and the same lesson at 390 px', async ({ page }, testInfo) => {
+test('screenshots: a scrollycoding step at 1920 px, the same lesson at 1280 px (inline) and at 390 px', async ({
+  page,
+}, testInfo) => {
   const dir = path.join(testInfo.project.outputDir, 'screenshots');
   const save = async (name: string) => {
     const png = await page.screenshot({ path: path.join(dir, `${name}.png`) });
@@ -263,6 +260,14 @@ test('screenshots: a scrollycoding step at 1280 px and the same lesson at 390 px
   await page.goto(lessonUrl(lesson()), { waitUntil: 'networkidle' });
   await scrollToStep(page, 2);
   await expect(page.locator('.ra-step').nth(2)).toHaveAttribute('aria-current', 'step');
+  await save('scrolly-step-1920');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(lessonUrl(lesson()), { waitUntil: 'networkidle' });
+  await page
+    .locator('.ra-step')
+    .nth(2)
+    .locator('.ra-lead')
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await save('scrolly-step-1280');
   await page.setViewportSize(PHONE);
   await page.goto(lessonUrl(lesson()), { waitUntil: 'networkidle' });

@@ -54,6 +54,25 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
   function level(a) {
     return a && /^h[1-6]$/i.test(a.element) ? +a.element[1] : 0;
   }
+  // Where the words are, best first: in the page's title (the lesson's name), in a heading (pagefind weighs
+  // heading words above 1), in the prose only.
+  function words(q) {
+    return q
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_]+/u)
+      .filter(Boolean);
+  }
+  // A files page is titled by its lesson's title too: it counts by its headings (the files' names) only.
+  function titled(r, terms) {
+    if (r.meta && r.meta.kind === 'files') return false;
+    var t = ' ' + text((r.meta && r.meta.title) || '').toLowerCase();
+    return (
+      terms.length > 0 &&
+      terms.every(function (w) {
+        return new RegExp('[^\\p{L}\\p{N}_]' + w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'u').test(t);
+      })
+    );
+  }
   // How specific a place is, most first: a section (not the page's top) before the page, one whose heading
   // matched (its words weigh more than prose), the deeper one, the one with the most weight of matches.
   function key(s) {
@@ -77,7 +96,7 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
     return false;
   }
   // A result is a place: the page's most specific section (pagefind's sub-result), titled by its heading path "lesson › h2 › h3".
-  function place(r, order) {
+  function place(r, order, terms) {
     var names = {},
       best = null,
       heads = (r.anchors || []).filter(function (a) {
@@ -97,6 +116,10 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
       b = document.createElement('strong'),
       p = document.createElement('span'),
       path = [];
+    var title = titled(r, terms),
+      heading = (r.sub_results || []).some(function (s) {
+        return key(s)[1] === 1;
+      });
     if (best && best.key[0]) {
       var k = heads.findIndex(function (h) {
           return h.id === best.s.anchor.id && h.location === best.s.anchor.location;
@@ -119,7 +142,7 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
     p.innerHTML = path.length > 0 ? best.s.excerpt : r.excerpt;
     a.append(b, p);
     li.append(a);
-    return { li: li, key: (best ? best.key : [0, 0, 0, 0]).concat(-order) };
+    return { li: li, key: [title ? 2 : heading ? 1 : 0].concat(best ? best.key : [0, 0, 0, 0], -order) };
   }
   function search() {
     var q = input.value.trim(),
@@ -141,10 +164,15 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
         if (n !== seq) return;
         // Results that arrive while a reader is already in the list (ArrowDown on the last query's) keep the focus there.
         var inList = list.contains(document.activeElement);
-        // The most specific place first (then pagefind's order).
-        var places = data.map(place).sort(function (x, y) {
-          return before(x.key, y.key) ? -1 : before(y.key, x.key) ? 1 : 0;
-        });
+        // Title matches, then heading matches, then prose; within each the most specific place first (then pagefind's order).
+        var terms = words(q),
+          places = data
+            .map(function (r, i) {
+              return place(r, i, terms);
+            })
+            .sort(function (x, y) {
+              return before(x.key, y.key) ? -1 : before(y.key, x.key) ? 1 : 0;
+            });
         list.replaceChildren.apply(
           list,
           places.map(function (x) {
@@ -159,9 +187,17 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
       });
     });
   }
+  var clear = d.querySelector('.search-clear');
   input.addEventListener('input', function () {
     open();
+    clear.hidden = !input.value;
     search();
+  });
+  clear.addEventListener('click', function () {
+    input.value = '';
+    clear.hidden = true;
+    search();
+    input.focus();
   });
   document.querySelectorAll('[data-search-open]').forEach(function (b) {
     b.addEventListener('click', open);
@@ -180,6 +216,12 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
     }
   });
   input.addEventListener('keydown', function (e) {
+    // A search field's own Escape only empties it: here one Escape closes the dialog (Clear empties the field).
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      d.close();
+      return;
+    }
     if (e.key === 'ArrowDown') {
       var a = list.querySelector('a');
       if (a) {
@@ -314,8 +356,10 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
   );
 });
 (function () {
-  // Diagrams: a "Full size" button moves the SVG into a dialog at its natural size (scrollable; Esc,
-  // Close or a click beside it closes it and puts the SVG back); a figure that scrolls sideways is focusable.
+  // Diagrams: a "Full size" button (beside the caption, never over the drawing) moves the SVG into a
+  // dialog that fills the screen: at least as large as the figure showed it and its labels at 14 px or
+  // more, it pans (scrollbars, dragging, arrow keys) and zooms (its − and + buttons, the + and - keys,
+  // Ctrl + wheel). Esc, Close or a click beside it closes it and puts the SVG back.
   var buttons = document.querySelectorAll('.diagram-zoom'),
     dlg = null,
     moved = null;
@@ -334,36 +378,101 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     moved = null;
     b.focus();
   }
+  function zoom(by, cx, cy) {
+    if (!moved) return;
+    var body = dlg.querySelector('.diagram-dialog-body'),
+      r = body.getBoundingClientRect(),
+      x = cx === undefined ? body.clientWidth / 2 : cx - r.left,
+      y = cy === undefined ? body.clientHeight / 2 : cy - r.top,
+      old = moved.width,
+      next = Math.min(moved.max, Math.max(moved.fit, old * by));
+    if (next === old) return;
+    var fx = (body.scrollLeft + x) / old,
+      fy = (body.scrollTop + y) / old;
+    moved.width = next;
+    moved.svg.style.width = next + 'px';
+    body.scrollLeft = fx * next - x;
+    body.scrollTop = fy * next - y;
+  }
+  function make() {
+    dlg = document.createElement('dialog');
+    dlg.className = 'diagram-dialog';
+    dlg.setAttribute('aria-labelledby', 'diagram-dialog-title');
+    dlg.innerHTML =
+      '<div class="diagram-dialog-bar"><h2 id="diagram-dialog-title"></h2><button type="button" data-zoom="out" aria-label="Zoom out">−</button><button type="button" data-zoom="in" aria-label="Zoom in">+</button><button type="button" data-close autofocus>Close</button></div><div class="diagram-dialog-body" tabindex="0" role="region" aria-label="Diagram, full size: drag or use the arrow keys to pan, + and - to zoom"></div>';
+    var body = dlg.querySelector('.diagram-dialog-body'),
+      drag = null;
+    dlg.querySelector('[data-close]').addEventListener('click', function () {
+      dlg.close();
+    });
+    dlg.querySelector('[data-zoom="in"]').addEventListener('click', function () {
+      zoom(1.25);
+    });
+    dlg.querySelector('[data-zoom="out"]').addEventListener('click', function () {
+      zoom(0.8);
+    });
+    dlg.addEventListener('click', function (e) {
+      if (e.target === dlg) dlg.close();
+    });
+    dlg.addEventListener('close', close);
+    body.addEventListener('keydown', function (e) {
+      if (e.key === '+' || e.key === '=') zoom(1.25);
+      else if (e.key === '-') zoom(0.8);
+      else return;
+      e.preventDefault();
+    });
+    body.addEventListener(
+      'wheel',
+      function (e) {
+        if (!e.ctrlKey) return;
+        e.preventDefault();
+        zoom(e.deltaY < 0 ? 1.1 : 0.9, e.clientX, e.clientY);
+      },
+      { passive: false },
+    );
+    body.addEventListener('pointerdown', function (e) {
+      if (e.pointerType !== 'mouse' || e.button !== 0) return;
+      drag = { x: e.clientX, y: e.clientY, left: body.scrollLeft, top: body.scrollTop };
+      body.setPointerCapture(e.pointerId);
+    });
+    body.addEventListener('pointermove', function (e) {
+      if (!drag) return;
+      body.scrollLeft = drag.left - (e.clientX - drag.x);
+      body.scrollTop = drag.top - (e.clientY - drag.y);
+    });
+    body.addEventListener('pointerup', function () {
+      drag = null;
+    });
+    document.body.appendChild(dlg);
+  }
   function open(b) {
     var home = visible(b.closest('figure'));
     if (!home) return;
-    if (!dlg) {
-      dlg = document.createElement('dialog');
-      dlg.className = 'diagram-dialog';
-      dlg.setAttribute('aria-labelledby', 'diagram-dialog-title');
-      dlg.innerHTML =
-        '<div class="diagram-dialog-bar"><h2 id="diagram-dialog-title"></h2><button type="button">Close</button></div><div class="diagram-dialog-body" tabindex="0" role="region" aria-label="Diagram, full size"></div>';
-      dlg.querySelector('button').addEventListener('click', function () {
-        dlg.close();
-      });
-      dlg.addEventListener('click', function (e) {
-        if (e.target === dlg) dlg.close();
-      });
-      dlg.addEventListener('close', close);
-      document.body.appendChild(dlg);
-    }
+    if (!dlg) make();
     var svg = home.querySelector('svg'),
-      box = svg.viewBox && svg.viewBox.baseVal;
-    moved = { svg: svg, home: home, style: svg.style.cssText, button: b };
+      box = svg.viewBox && svg.viewBox.baseVal,
+      shown = svg.getBoundingClientRect().width,
+      natural = box && box.width ? box.width : shown,
+      labels = parseFloat(home.style.getPropertyValue('--diagram-min-w')) || 0,
+      body = dlg.querySelector('.diagram-dialog-body');
+    moved = { svg: svg, home: home, style: svg.style.cssText, button: b, fit: 0, max: 0, width: 0 };
     home.style.minHeight = home.offsetHeight + 'px';
-    svg.style.cssText =
-      'width:' + (box && box.width ? Math.ceil(box.width) + 'px' : 'auto') + ';max-width:none;min-width:0';
     dlg.querySelector('h2').textContent = b.dataset.name;
-    dlg.querySelector('.diagram-dialog-body').appendChild(svg);
+    body.appendChild(svg);
     dlg.showModal();
+    // Never smaller than the figure showed it, labels at 14 px at least, the whole drawing when it fits.
+    var room = body.clientWidth - 32,
+      width = Math.ceil(Math.max(shown, labels, Math.min(natural, room) || shown));
+    moved.fit = Math.ceil(shown);
+    moved.max = width * 4;
+    moved.width = width;
+    svg.style.cssText = 'width:' + width + 'px;max-width:none;min-width:0;height:auto';
+    body.scrollLeft = 0;
+    body.scrollTop = 0;
   }
   // A drawing wider than the text may use the free area to its right (site.css: --diagram-w on the
-  // figure); one still wider scrolls sideways: focusable, named, and faded at each edge with more to see.
+  // figure); one still wider is scaled to its box. Should a drawing ever scroll sideways (one that cannot
+  // shrink), it is focusable, named, and faded at each edge with more to see.
   function edges(s) {
     var x = Math.abs(s.scrollLeft),
       more = s.scrollWidth - s.clientWidth;
