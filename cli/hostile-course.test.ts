@@ -1,0 +1,194 @@
+// The hostile-course fuzzer (issue 34): seeded course trees with things planted in them
+// (cli/hostile-trees.ts), and every command a user or an agent runs over them. For each command:
+// an exit in {0, 1, 2} (never 3, a signal or a hang past its deadline), no output holding the
+// canary of the folder beside the course, nothing changed or written outside the course, no module
+// of the course run; after them, nothing published (report, site) that holds the canary or runs
+// script. HOSTILE_SEED (default 1) and HOSTILE_TREES (default 3; `npm run test:stress` 30) choose
+// the trees; a failure prints the seed, the tree and its plants, so it can be replayed alone
+// (HOSTILE_SEED=S HOSTILE_ONLY=N).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { prng } from './fuzz-cases.ts';
+import { CANARY, PLANTS, PWNED } from './hostile-trees.ts';
+import { advance, courseAt, LESSON_DIRS, ok, write } from './protocol-fixture.ts';
+import { CLI, removeDir, tempDir } from './testing.ts';
+
+const SEED = Number(process.env.HOSTILE_SEED ?? 1);
+const TREES = Number(process.env.HOSTILE_TREES ?? 3);
+const ONLY = process.env.HOSTILE_ONLY === undefined ? null : Number(process.env.HOSTILE_ONLY);
+const COMMAND_DEADLINE_MS = 90_000;
+const SITE_DEADLINE_MS = 600_000;
+
+/** Every command a tree is run through, in order (each sees what the ones before it left). */
+const COMMANDS: string[][] = [
+  ['check'],
+  ['state', 'show'],
+  ['state', 'next', '--json'],
+  ['state', 'set', '1.2', 'readalong'],
+  ['state', 'set', '1.2', 'notes'],
+  ['report'],
+  ['verify', '1.2'],
+  ['register'],
+];
+/** The first tree of a run is also built into a site (a build takes a minute). */
+const SITE_BUILD = ['site', 'build', '--drafts', '--out', 'site-out'];
+
+interface Outcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+function run(args: string[], cwd: string, deadlineMs: number): Promise<Outcome> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
+  delete env.CODELABGEN_COURSE;
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, output });
+    }),
+  );
+}
+
+/** Every entry under `dir` by hash (files), target (links) or kind, without following links. */
+function tree(dir: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  const walk = (rel: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(dir, rel));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const child = rel === '' ? name : `${rel}/${name}`;
+      const stat = lstatSync(path.join(dir, child));
+      if (stat.isSymbolicLink()) entries.set(child, `link ${readlinkSync(path.join(dir, child))}`);
+      else if (stat.isDirectory()) {
+        entries.set(child, 'dir');
+        walk(child);
+      } else if (stat.isFile() && stat.size < 1 << 20)
+        entries.set(
+          child,
+          createHash('sha256')
+            .update(readFileSync(path.join(dir, child)))
+            .digest('hex'),
+        );
+      else entries.set(child, `${stat.isFile() ? 'file' : 'special'} ${stat.size}`);
+    }
+  };
+  walk('');
+  return entries;
+}
+
+/** Files under `dir` (regular, under 8 MiB, links not followed) whose bytes hold `needle`. */
+function filesHolding(dir: string, needle: string | RegExp): string[] {
+  const found: string[] = [];
+  for (const [rel, kind] of tree(dir)) {
+    if (kind === 'dir' || kind.startsWith('link ') || kind.startsWith('special')) continue;
+    const file = path.join(dir, rel);
+    if (lstatSync(file).size > 8 << 20) continue;
+    const text = readFileSync(file, 'latin1');
+    if (typeof needle === 'string' ? text.includes(needle) : needle.test(text)) found.push(rel);
+  }
+  return found;
+}
+
+let base: string;
+before(() => {
+  // A registered course: 1.1 verified, 1.2 at code with its code (the plants go into 1.2's folder).
+  base = courseAt('lessons');
+  ok(base, 'register');
+  advance(base, '1.1', 'verified');
+  advance(base, '1.2', 'code');
+  write(base, `${LESSON_DIRS['1.2']}/docs/readalong.md`, '# Read along\n\n```js file=main.mjs\n```\n');
+  write(base, `${LESSON_DIRS['1.2']}/docs/notes.md`, '# Notes\n\nPlain notes.\n');
+});
+after(() => removeDir(path.dirname(base)));
+
+function makeTree(index: number): { work: string; root: string; outside: string; plants: string[] } {
+  const random = prng(SEED * 1000 + index);
+  const work = tempDir('codelabgen-hostile-');
+  const root = path.join(work, 'course');
+  cpSync(base, root, { recursive: true, verbatimSymlinks: true });
+  const outside = path.join(work, 'outside');
+  mkdirSync(path.join(outside, 'dir'), { recursive: true });
+  writeFileSync(path.join(outside, 'secret.txt'), `${CANARY}\n`);
+  writeFileSync(path.join(outside, 'flow.mmd'), `flowchart LR\n  A["${CANARY}"] --> B\n`);
+  writeFileSync(path.join(outside, 'dir', 'notes.md'), `# ${CANARY}\n`);
+  const count = 2 + Math.floor(random() * 4);
+  const chosen = new Set<number>();
+  while (chosen.size < count) chosen.add(Math.floor(random() * PLANTS.length));
+  const plants: string[] = [];
+  const lesson = path.join(root, LESSON_DIRS['1.2']!);
+  for (const at of [...chosen].sort((a, b) => a - b)) {
+    const plant = PLANTS[at]!;
+    plant.plant(root, outside, lesson);
+    plants.push(plant.name);
+  }
+  return { work, root, outside, plants };
+}
+
+const indexes = ONLY === null ? Array.from({ length: TREES }, (_, i) => i) : [ONLY];
+for (const index of indexes) {
+  test(`hostile tree ${index} (seed ${SEED}): every command ends in 0, 1 or 2, in time, and nothing leaks or runs`, async (t) => {
+    const { work, root, outside, plants } = makeTree(index);
+    t.after(() => removeDir(work));
+    const where = `seed ${SEED}, tree ${index} (replay: HOSTILE_SEED=${SEED} HOSTILE_ONLY=${index}); plants: ${plants.join('; ')}`;
+    const outsideBefore = tree(outside);
+    const besideBefore = [...tree(work).keys()].filter((rel) => !rel.startsWith('course'));
+    const problems: string[] = [];
+    const commands = index === indexes[0] ? [...COMMANDS, SITE_BUILD] : COMMANDS;
+    for (const args of commands) {
+      const isSite = args[0] === 'site';
+      const outcome = await run(args, root, isSite ? SITE_DEADLINE_MS : COMMAND_DEADLINE_MS);
+      const name = `codelabgen ${args.join(' ')}`;
+      if (outcome.signal !== null)
+        problems.push(
+          `${name}: ended by ${outcome.signal}${outcome.signal === 'SIGKILL' ? ' (a hang: past its deadline)' : ''}`,
+        );
+      else if (![0, 1, 2].includes(outcome.code ?? -1))
+        problems.push(`${name}: exit ${outcome.code}\n${outcome.output.slice(-1500)}`);
+      if (outcome.output.includes(CANARY))
+        problems.push(`${name}: printed the canary of the folder outside the course`);
+      if (existsSync(path.join(outside, PWNED)))
+        problems.push(`${name}: ran a module of the course (${PWNED} written)`);
+    }
+    const changedOutside = [...new Set([...outsideBefore.keys(), ...tree(outside).keys()])].filter(
+      (rel) => outsideBefore.get(rel) !== tree(outside).get(rel),
+    );
+    if (changedOutside.length > 0) problems.push(`changed outside the course: ${changedOutside.join(', ')}`);
+    const besideAfter = [...tree(work).keys()].filter((rel) => !rel.startsWith('course'));
+    const written = besideAfter.filter((rel) => !besideBefore.includes(rel));
+    if (written.length > 0) problems.push(`written beside the course: ${written.join(', ')}`);
+    const published = [path.join(root, '.codelabgen'), path.join(root, 'site-out')];
+    for (const dir of published) {
+      const leaked = filesHolding(dir, CANARY);
+      if (leaked.length > 0) problems.push(`${path.basename(dir)} holds the canary: ${leaked.join(', ')}`);
+    }
+    const scripted = filesHolding(
+      path.join(root, 'site-out'),
+      /<script>window\.__pwned|on(?:error|load)="window\.__pwned|href="javascript:window\.__pwned|<iframe src="javascript:/,
+    );
+    if (scripted.length > 0) problems.push(`the site publishes script from the course: ${scripted.join(', ')}`);
+    assert.deepEqual(problems, [], where);
+  });
+}
