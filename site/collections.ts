@@ -119,6 +119,9 @@ function emptyCourse(options: SiteOptions): Record<string, unknown> {
     drafts: true,
     site: branding(view.course.root, view.config.site, options),
     lessons: [],
+    // The header's Glossary and Sources links: none before the course can be read.
+    glossaryTerms: 0,
+    sourceCount: 0,
     problem: null,
   };
 }
