@@ -218,6 +218,7 @@ function writeReport(
       wall_ms: 600 * 60_000,
     },
     needs_human: [],
+    decisions: [],
     course_story: [],
     lessons: lessons.map((l, i) => ({
       id: l.id,

@@ -381,7 +381,10 @@ export const ReportSchema = z
       .describe('What a person should look at now (only what is still open), most pressing kinds first, then by time.'),
     decisions: z
       .array(ReportDecisionSchema)
-      .describe('What people resolved: unblocks with their notes, logged decisions, reopens; oldest first.'),
+      .optional()
+      .describe(
+        'What people resolved: unblocks with their notes, logged decisions, reopens; oldest first. Absent in a report.json written before it existed (read as none).',
+      ),
     lessons: z.array(ReportLessonSchema).describe('Every registered lesson in curriculum order.'),
     course_story: z
       .array(ReportStoryEntrySchema)

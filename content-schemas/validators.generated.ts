@@ -902,6 +902,9 @@ function v_d6308be8(v: any): any {
 function v_221415df(v: any): any {
   return arr(v, -1, -1, v_d6308be8);
 }
+function v_54e1d1ab(v: any): any {
+  return v === undefined ? undefined : v_221415df(v);
+}
 function v_a2b8bf25(v: any): any {
   return v === null ? null : v_c55c1678(v);
 }
@@ -1031,8 +1034,8 @@ function v_58723652(v: any): any {
 function v_281ba9ff(v: any): any {
   return v === null ? null : v_58723652(v);
 }
-function v_bcff1eda(v: any): any {
-  return obj(v, c_84b68026, t_8cff7ad5);
+function v_d4e075dc(v: any): any {
+  return obj(v, c_84b68026, t_4800d7d8);
 }
 
 const t_0b998635: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2], ["cost_usd", v_ae0f0753, 1], ["tokens", v_3087af73, 1]];
@@ -1107,7 +1110,7 @@ const t_5873c018: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_63
 const t_75b9e980: Field[] = [["at", v_e19f6ad2, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
 const t_095e7568: Field[] = [["kind", v_9facc4f0, 0], ["count", v_6342dea8, 0], ["entries", v_47ff7e7a, 0]];
 const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["lessons", v_6342dea8, 0]];
-const t_8cff7ad5: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_221415df, 0], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
+const t_4800d7d8: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_54e1d1ab, 1], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v_0d967f32,
@@ -1122,7 +1125,7 @@ export const VALIDATORS = {
   StateSchema: v_b2fa9493,
   EventSchema: v_f9e22097,
   TaskSchema: v_a73a3264,
-  ReportSchema: v_bcff1eda,
+  ReportSchema: v_d4e075dc,
   RoleSchema: v_b2c24bd1,
   LessonIdSchema: v_d841f011,
 };

@@ -41,7 +41,7 @@ test('what needs a human lists only what is open now; what people resolved is un
     ['blocked 2.2', 'task-failed null'],
   );
   assert.deepEqual(
-    report.decisions.map((item) => `${item.kind} ${item.lesson} by ${item.by}`),
+    report.decisions!.map((item) => `${item.kind} ${item.lesson} by ${item.by}`),
     [
       'decision 1.2 by user',
       'unblocked 1.2 by user',
@@ -160,7 +160,7 @@ test("a --reopen in assembly: in 2.2's story, under decisions, and as the phase 
     ),
   );
   assert.equal(
-    report.decisions.at(-1)?.text,
+    report.decisions!.at(-1)?.text,
     '2.2 reopened the course at assembly (moved back done → spec): the dataset is CC BY-NC after all: find another',
   );
   assert.deepEqual(

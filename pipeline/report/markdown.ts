@@ -98,9 +98,9 @@ export function renderReport(report: Report): string {
     '',
     '## Decisions',
     '',
-    ...(report.decisions.length === 0
+    ...((report.decisions ?? []).length === 0
       ? ["None: no lesson was unblocked, no decision logged as the user's, no reopen."]
-      : report.decisions.map(
+      : (report.decisions ?? []).map(
           (item) => `- ${clockText(item.at)} **${item.kind}** by ${markdownText(item.by)}: ${markdownText(item.text)}`,
         )),
     '',

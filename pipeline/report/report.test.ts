@@ -136,7 +136,7 @@ test('what needs a human, numbers, and event kinds the report does not know', ()
     'only what is open: 1.1 was unblocked',
   );
   assert.deepEqual(
-    report.decisions.map((item) => `${item.kind} ${item.lesson}`),
+    report.decisions!.map((item) => `${item.kind} ${item.lesson}`),
     ['decision 1.1', 'unblocked 1.1'],
   );
   assert.equal(report.generated_at, '2026-01-01T00:19:00.000Z', 'the clock is the last event');
@@ -320,7 +320,7 @@ test('a --reopen is in the story, under decisions and in the phases; an unblock 
     [1, 'one more round for example 2 (by user)', false],
   );
   assert.deepEqual(
-    report.decisions.map((item) => [item.kind, item.text]),
+    report.decisions!.map((item) => [item.kind, item.text]),
     [
       ['decision', '1.1: logged, then overridden'],
       ['unblocked', '1.1 unblocked (blocked for the user: review rounds used up): one more round for example 2'],
