@@ -12,6 +12,7 @@ export const TEST_HELPERS = new Set([
   'cli/testing.ts',
   'cli/protocol-fixture.ts',
   'cli/fuzz-cases.ts',
+  'cli/hostile-trees.ts',
   'cli/package-fixture.ts',
   'cli/workflow-run.ts',
   'cli/source-scan.ts',

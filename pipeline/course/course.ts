@@ -82,8 +82,20 @@ export const ARTIFACTS = {
   runsDir: (id: string) => `${DOT_DIR}/runs/${id}`,
 } as const;
 
+/**
+ * The absolute path of a course file named by the code (an ARTIFACTS path, a lesson folder from
+ * state.json): every read and write of a course file is made at a path from here, so a symlink
+ * planted at one of them (curriculum.yaml to a file beside the course, a lesson folder to /etc) is
+ * refused here, once, instead of followed by whichever reader or writer comes next.
+ */
 export function abs(course: Course, relative: string): string {
-  return path.join(course.root, relative);
+  const target = path.join(course.root, relative);
+  if (!isInside(target, course.root))
+    refuse(
+      `${printable(relative)} resolves outside the course (through a symbolic link); the course's files stay inside it`,
+      'replace the link with the file or folder itself',
+    );
+  return target;
 }
 
 /** `<module-id>-<module-slug>/<lesson-id>-<lesson-slug>` */
