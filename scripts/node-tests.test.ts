@@ -1,7 +1,7 @@
 // The test runner cannot hang (docs/testing.md): a test that never ends is failed and named, and the
 // process it left running is killed.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,27 @@ import { fileURLToPath } from 'node:url';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Without the variable `node --test` sets for its own files, the runner below runs as npm test runs it.
 const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+
+/** node-tests.ts on the fixture, in a process group of its own (as npm test's steps run it). */
+function runRunner(
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }> {
+  const child = spawn(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
+    cwd: REPO,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 100_000);
+  return new Promise((resolve) =>
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout });
+    }),
+  );
+}
 
 /** Running, not merely a zombie that its new parent has not reaped yet. */
 function alive(pid: number): boolean {
@@ -24,16 +45,11 @@ function alive(pid: number): boolean {
 
 test('a hung test fails after the test timeout, is named, and the process it started is killed', {
   timeout: 120_000,
-}, (t) => {
+}, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-hang-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const pidFile = path.join(dir, 'pid');
-  const result = spawnSync(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
-    cwd: REPO,
-    encoding: 'utf8',
-    env: { ...env, CODELABGEN_TEST_TIMEOUT_MS: '10000', HANG_PIDFILE: pidFile },
-    timeout: 100_000,
-  });
+  const result = await runRunner({ ...env, CODELABGEN_TEST_TIMEOUT_MS: '10000', HANG_PIDFILE: pidFile });
   assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
   assert.equal(result.status, 1, result.stdout);
   assert.match(
@@ -46,16 +62,11 @@ test('a hung test fails after the test timeout, is named, and the process it sta
   assert.equal(alive(pid), false, `the child ${pid} the hung test started is still running`);
 });
 
-test('past the deadline the run stops and names the tests still running', { timeout: 120_000 }, (t) => {
+test('past the deadline the run stops and names the tests still running', { timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-hang-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const pidFile = path.join(dir, 'pid');
-  const result = spawnSync(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
-    cwd: REPO,
-    encoding: 'utf8',
-    env: { ...env, CODELABGEN_TESTS_DEADLINE_S: '10', HANG_PIDFILE: pidFile },
-    timeout: 100_000,
-  });
+  const result = await runRunner({ ...env, CODELABGEN_TESTS_DEADLINE_S: '10', HANG_PIDFILE: pidFile });
   assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
   assert.equal(result.status, 1, result.stdout);
   assert.match(

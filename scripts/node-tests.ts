@@ -66,9 +66,12 @@ const TEST_TIMEOUT_MS = Number(process.env.CODELABGEN_TEST_TIMEOUT_MS ?? 900_000
 const DEADLINE_S = Number(process.env.CODELABGEN_TESTS_DEADLINE_S ?? 1500);
 
 // Processes already in this process group (the shell, npm, a pipe's other end): never swept.
+// Swept only when this process leads its group (npm test's steps run so, scripts/test-all.ts): in
+// someone else's group the newcomers may be the processes of other test files, not ours.
 const group = ownGroup();
+const leader = group === process.pid;
 const before = new Set(groupMembers(group).map((member) => member.pid));
-const leftBehind = (): GroupMember[] => groupMembers(group).filter((member) => !before.has(member.pid));
+const leftBehind = (): GroupMember[] => (leader ? groupMembers(group).filter((member) => !before.has(member.pid)) : []);
 
 const durations = new Map<string, number>(); // file → ms
 const running = new Map<string, string>(); // "file\0nesting\0name" → "file › name", from dequeue (it starts) to complete

@@ -24,6 +24,7 @@ const MAY_SPAWN: Record<string, string> = {
   'pipeline/site/worker-fork.ts': "forks codelabgen's own Astro build worker",
   'cli/mcp/invoke.ts': "spawns codelabgen's own CLI for a tool call (verify then runs lessons through runLessonStep)",
   'cli/testing.ts': 'test helper: spawns the built CLI',
+  'cli/hostile-trees.ts': 'test helper: mkfifo and python3 plant FIFOs and sockets in a copy of a course',
   'cli/package-fixture.ts': 'test helper: packs and installs the package',
 };
 
