@@ -47,7 +47,7 @@ export { buildSummary } from './report/summary.ts';
 export { buildBoard, followLog, emptyLog, type Board } from './progress/board.ts';
 export { followProgress, readProgressBoard } from './progress/source.ts';
 export { boardLine, boardScreen } from './progress/text.ts';
-export { notifyHumans } from './progress/notify.ts';
+export { notifyHumans } from './progress/notify-lazily.ts';
 export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { lessonFilesChangedSince } from './artifacts/task-files.ts';
 

@@ -100,6 +100,7 @@ const result = await build({
     astro: 'pipeline/site/integration.ts',
     'site-read': 'pipeline/read/index.ts',
     'stage-docs': 'pipeline/site/stage-docs.ts',
+    notify: 'pipeline/progress/notify.ts',
     'diagram-parse': 'pipeline/site/diagram-parse-child.ts',
   },
   outdir: `dist.${process.pid}.tmp`,

@@ -82,6 +82,18 @@ export const ARTIFACTS = {
   runsDir: (id: string) => `${DOT_DIR}/runs/${id}`,
 } as const;
 
+// The course root's real path, once per course object: abs() runs on every course file a command
+// touches, so only the target's realpath is taken per call (a state command's start-up budget).
+const realRoots = new WeakMap<Course, string>();
+function realRoot(course: Course): string {
+  let real = realRoots.get(course);
+  if (real === undefined) {
+    real = realPathOf(course.root);
+    realRoots.set(course, real);
+  }
+  return real;
+}
+
 /**
  * The absolute path of a course file named by the code (an ARTIFACTS path, a lesson folder from
  * state.json): every read and write of a course file is made at a path from here, so a symlink
@@ -90,7 +102,8 @@ export const ARTIFACTS = {
  */
 export function abs(course: Course, relative: string): string {
   const target = path.join(course.root, relative);
-  if (!isInside(target, course.root))
+  const inside = path.relative(realRoot(course), realPathOf(target));
+  if (inside !== '' && (path.isAbsolute(inside) || inside.split(path.sep)[0] === '..'))
     refuse(
       `${printable(relative)} resolves outside the course (through a symbolic link); the course's files stay inside it`,
       'replace the link with the file or folder itself',

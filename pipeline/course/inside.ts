@@ -10,7 +10,7 @@ export function realPathOf(target: string): string {
   let probe = absolute;
   for (;;) {
     try {
-      return path.join(realpathSync(probe), path.relative(probe, absolute));
+      return path.join(realpathSync.native(probe), path.relative(probe, absolute));
     } catch {
       // missing or unreadable: resolve its parent, and keep the rest as written
       const parent = path.dirname(probe);
