@@ -55,6 +55,12 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   test('succeeds, lists the lessons left out, records site.build', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /warning: 1 lesson left out \(not done\): 2\.1 \(code\)/);
+    // On a pipe the progress is one plain line per step (on a TTY one line rewritten: cli/progress.test.ts).
+    assert.deepEqual(
+      first.stderr.split('\n').flatMap((line) => /^site build: ([a-z]+): ./.exec(line)?.[1] ?? []),
+      ['loading', 'diagrams', 'pages', 'search', 'done'],
+    );
+    assert.doesNotMatch(first.stderr, /\r|\x1b/, 'a terminal control on a pipe');
     const event = readEvents(root).at(-1) as { kind: string; lessons: string[] } | undefined;
     assert.equal(event?.kind, 'site.build');
     assert.deepEqual(event?.lessons, ['1.1', '1.2', '2.2']);
