@@ -80,7 +80,9 @@ function runStep(step: Step): Promise<void> {
     return Promise.resolve();
   }
   process.stdout.write(
-    `test-all: [${start.toFixed(1)} s] ${step.name}: ${step.command.map((part) => (part === node ? 'node' : path.isAbsolute(part) && part.startsWith(REPO) ? path.relative(REPO, part) : part)).join(' ')}\n`,
+    `test-all: [${start.toFixed(1)} s] ${step.name}: ` +
+      `${step.command.map((part) => (part === node ? 'node' : path.isAbsolute(part) && part.startsWith(REPO) ? path.relative(REPO, part) : part)).join(' ')}` +
+      `\n`,
   );
   let output = '';
   const child = spawn(step.command[0]!, step.command.slice(1), {
