@@ -208,15 +208,13 @@ function literalRanges(text: string, node: Node): [number, number][] {
   return [[node.start + 1, node.end - 1]];
 }
 
-/** Cut positions (a piece starts there): after a space that no backslash escapes, each piece near `width`. */
+/** Cut positions (a piece starts there): after a space, each piece near `width`. */
 function cutPositions(text: string, ranges: [number, number][], start: number, end: number, width: number): number[] {
   const candidates: number[] = [];
   for (const [from, to] of ranges) {
     for (let i = from; i < to; i++) {
-      if (text[i] !== ' ' || i + 1 >= end - 1) continue;
-      let backslashes = 0;
-      while (text[i - 1 - backslashes] === '\\') backslashes++;
-      if (backslashes % 2 === 0) candidates.push(i + 1);
+      // After the space: an escaped space (`\ `) stays whole in the piece before.
+      if (text[i] === ' ') candidates.push(i + 1);
     }
   }
   // Between a `}` and the next `${` a template may be cut too: `${a}${b}` is `${a}` + `${b}`.
