@@ -32,7 +32,8 @@ export const collections = { lessons, ...codelabgenCollections() };
 import { getCollection } from 'astro:content';
 const own = await getCollection('lessons');
 ---
-<html lang="en"><head><title>Host</title></head><body><h1>The host site</h1><p>{own.map((l) => l.data.title).join(', ')}</p><a href="/docs/course/">Course</a></body></html>
+<html lang="en"><head><title>Host</title></head>
+<body><h1>The host site</h1><p>{own.map((l) => l.data.title).join(', ')}</p><a href="/docs/course/">Course</a></body></html>
 `,
 };
 let stderr = '';
@@ -91,7 +92,11 @@ test('a host without the course collections in its content config is told what t
   const output = `${run.stdout}${run.stderr}`;
   assert.match(
     output,
-    /codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import \{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ \.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};/,
+    new RegExp(
+      String.raw`codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import ` +
+        String.raw`\{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ ` +
+        String.raw`\.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};`,
+    ),
     output,
   );
   assert.doesNotMatch(output, /Cannot read properties of undefined/);
