@@ -1,12 +1,14 @@
 // The command table: every command, its options and help, as data. Help text, completion, the MCP
 // tools and docs/cli.md are generated from it, so they cannot drift from what the CLI accepts; the
-// code that runs each command is loaded through cli/loaders.ts, which this table never imports.
+// code that runs each command is loaded through cli/loaders.ts, which this table never imports (the
+// state commands' registry, cli/commands-state.ts, holds the loaders of those dist/state.cjs runs).
 import { STATE_COMMANDS } from './commands-state.ts';
 import { JSON_OPTION, type CommandSpec } from './spec.ts';
 
 export const COMMANDS: CommandSpec[] = [
   {
     name: 'init',
+    additive: true,
     args: '[DIR]',
     positionals: { min: 0, max: 1 },
     summary: 'create a course directory (refuses an existing state)',
@@ -53,6 +55,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'register',
+    additive: true,
+    idempotent: true,
     summary: "add the curriculum's lessons to state as pending and create their folders",
     description:
       'Reads .codelabgen/curriculum.yaml, adds new lessons as pending in curriculum order, updates titles, and creates each <module-id>-<module-slug>/<lesson-id>-<lesson-slug>/docs/ folder. Idempotent. A lesson that has progressed past pending is never dropped or moved to another folder unless --allow-drop is given.',
@@ -65,6 +69,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'new module',
+    additive: true,
     args: '"<title>"',
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
@@ -83,6 +88,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'new lesson',
+    additive: true,
     args: '<module-id> "<title>"',
     positionals: { min: 2, max: 2 },
     summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
@@ -100,12 +106,17 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'report',
+    writes: true,
+    additive: true,
+    idempotent: true,
     summary: 'write .codelabgen/report.md and report.json from the event log',
     options: { ...JSON_OPTION },
     examples: ['codelabgen report', 'codelabgen report --json'],
   },
   {
     name: 'verify',
+    writes: true,
+    additive: true,
     args: '[ID]',
     positionals: { min: 0, max: 1 },
     summary: "run a lesson's tests (or --all), record a run-result; --update-state records the verdict",
@@ -140,6 +151,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'verify merge',
+    notATool: 'summarizes CI shards on a CI machine',
     args: 'DIR...',
     positionals: { min: 1, max: 1000 },
     summary: 'summarize run-results from CI shards (each DIR a copy of .codelabgen/runs/); exit 1 when any failed',
@@ -173,6 +185,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'brief',
+    notATool: 'served as the prompts of the worker roles (the same text, in tool terms)',
     args: '<role> [LESSON]',
     positionals: { min: 1, max: 2 },
     summary:
@@ -211,6 +224,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'site build',
+    writes: true,
+    additive: true,
     summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
     description:
       "Builds a static site with Astro from the course directory into --out (outside the course, or the course's own site-out/ folder). It reads course files only as regular files inside the course, and sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.",
@@ -238,6 +253,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'site dev',
+    notATool: 'a long-running preview server',
     summary: 'live preview of the course with every lesson (reloads on course changes)',
     options: {
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
@@ -252,6 +268,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'site preview',
+    notATool: 'a long-running preview server',
     summary: 'serve a built site locally',
     options: {
       out: {
@@ -271,6 +288,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'mcp',
+    notATool: 'the server itself',
     summary: 'serve the protocol to agent hosts over stdio or HTTP (Model Context Protocol): one tool per command',
     description:
       "Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on Streamable HTTP (endpoint /mcp, several sessions at once) until SIGINT/SIGTERM. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. Over HTTP the Host and Origin headers must name the bound address (DNS-rebinding protection; loopback names only for a loopback bind) and, when $CODELABGEN_MCP_TOKEN is set, requests need `Authorization: Bearer <token>`; an address other than loopback is refused without that token. A session idle for 30 minutes with no request open (its client went away without ending it) is closed. The tools and their arguments: `codelabgen --help` and each command's --help.",
@@ -289,6 +307,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'completion',
+    notATool: 'a shell completion script',
     args: 'bash|zsh|fish',
     positionals: { min: 1, max: 1 },
     summary: 'print a shell completion script (generated from this command table)',
