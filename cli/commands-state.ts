@@ -4,7 +4,8 @@
 // (cli/state-main.ts; docs/performance.md): the launcher's list of those is generated from here by
 // `npm run docs`, and the bundle test runs each. The others load from dist/main.mjs (cli/loaders.ts).
 // Adding a state command: its entry here, its module in commands/, its tests.
-import { type CommandModule, type CommandSpec, JSON_OPTION } from './spec.ts';
+import { PHASES, TASK_PHASES } from '../pipeline/state-commands.ts';
+import { type CommandModule, type CommandSpec, JSON_OPTION, listed } from './spec.ts';
 
 export interface StateCommandSpec extends CommandSpec {
   /** The command's module, for a command that runs from dist/state.cjs (the launcher's fast path). */
@@ -53,7 +54,7 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
     args: '<next>',
     positionals: { min: 1, max: 1 },
     summary: 'move the course one phase forward (gates need --approved)',
-    description: `Phases: ${'init → recon → sources → gate_sources → topics → curriculum → gate_plan → scaffold → lessons → assembly → done'}. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and none stale.`,
+    description: `Phases: ${PHASES.join(' → ')}. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and none stale.`,
     changesState: true,
     options: { approved: { type: 'boolean', help: 'the user approved this gate' }, ...JSON_OPTION },
     examples: ['codelabgen state phase recon', 'codelabgen state phase topics --approved'],
@@ -184,7 +185,7 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
       phase: {
         type: 'string',
         value: 'P',
-        help: 'a phase task instead of a lesson task: recon, sources, topics, curriculum, scaffold or assembly (the current phase; --role required)',
+        help: `a phase task instead of a lesson task: ${listed(TASK_PHASES, 'or')} (the current phase; --role required)`,
       },
       role: {
         type: 'string',

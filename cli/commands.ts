@@ -3,7 +3,11 @@
 // code that runs each command is loaded through cli/loaders.ts, which this table never imports (the
 // state commands' registry, cli/commands-state.ts, holds the loaders of those dist/state.cjs runs).
 import { STATE_COMMANDS } from './commands-state.ts';
-import { JSON_OPTION, type CommandSpec } from './spec.ts';
+import { BRIEFED_PHASES, WORKER_ROLES } from '../pipeline/state-commands.ts';
+import { JSON_OPTION, listed, type CommandSpec } from './spec.ts';
+
+const LESSON_ROLES = WORKER_ROLES.flatMap((entry) => ('stage' in entry ? [entry.role] : [])).join(', ');
+const PHASE_ROLES = WORKER_ROLES.flatMap((entry) => ('phase' in entry ? [entry.role] : [])).join(', ');
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -191,15 +195,15 @@ export const COMMANDS: CommandSpec[] = [
     summary:
       "print a worker's brief: the lesson's (or phase's) whole context, the files to write and the status to end with",
     description:
-      'The text to start a worker with, assembled from the course. A lesson role (example-designer, code-author, ' +
-      "code-fixer, readalong-writer, notes-writer, lesson-reviewer) takes a lesson id: the lesson's title, module, " +
+      `The text to start a worker with, assembled from the course. A lesson role (${LESSON_ROLES}) ` +
+      "takes a lesson id: the lesson's title, module, " +
       "summary, objectives and goal from its spec (or the spec's schema and path), its folder and the files to write, " +
       'the runtime and the exact test command, the conventions the role follows with a code reference valid in this ' +
       "lesson, the prerequisites' titles and summaries, the digests of its topics' sources, and the status JSON to " +
       'end with (its stage). The code-fixer also gets the last failing run (the failing test, expected and actual, ' +
       "the cause) and the fix budget left; a reworking worker the rework note and the reviewer's findings; the " +
       'lesson-reviewer the checklist `check` applies and what changed since the last review. A phase role ' +
-      '(researcher, source-finder, topic-extractor, curriculum-designer) takes --phase (default: its own): the ' +
+      `(${PHASE_ROLES}) takes --phase (default: its own): the ` +
       "phase's artifacts with their paths and schemas, what to read first and what the phase still needs. No code of " +
       'the lesson or of another lesson is quoted: the worker reads the files. The MCP prompt of the same role serves ' +
       'the same text with tool calls for commands. Read-only.',
@@ -207,7 +211,7 @@ export const COMMANDS: CommandSpec[] = [
       phase: {
         type: 'string',
         value: 'P',
-        help: "a phase role's phase: recon, sources, topics or curriculum (default: the role's own)",
+        help: `a phase role's phase: ${listed(BRIEFED_PHASES, 'or')} (default: the role's own)`,
       },
       ...JSON_OPTION,
     },

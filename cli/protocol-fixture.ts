@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PHASES } from '../content-schemas/index.ts';
 import { hashLessonCode } from '../pipeline/index.ts';
 import { cli, copyOfCourse, initCourse, readState, snapshot, type CliResult } from './testing.ts';
 
@@ -88,7 +89,7 @@ export function courseAt(phase: string, config = ''): string {
       '.codelabgen/config.yaml',
       `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`,
     );
-    const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
+    const order: readonly string[] = PHASES.slice(1, PHASES.indexOf('lessons') + 1);
     for (const next of order.slice(0, order.indexOf(phase) + 1)) {
       const current = readState(root).phase as string;
       ARTIFACTS_BY_PHASE[current]?.(root);

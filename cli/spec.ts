@@ -43,6 +43,11 @@ export interface CommandSpec {
   needsCourse?: boolean;
 }
 
+/** Names as a list in a sentence: "a, b or c". */
+export function listed(names: readonly string[], last: 'or' | 'and'): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}`;
+}
+
 export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   course: {
     type: 'string',
