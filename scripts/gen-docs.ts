@@ -87,7 +87,8 @@ export function renderMcpDoc(current: string): string {
   return `${current.slice(0, start)}${renderMcpToolList()}${current.slice(end + MCP_END.length)}`;
 }
 
-const LAUNCHER_LIST = /^( *)const STATE_BUNDLE_COMMANDS = \[\n[^\]]*\];$/m;
+/** The launcher's generated list of the commands dist/state.cjs runs. */
+export const LAUNCHER_LIST = /^( *)const STATE_BUNDLE_COMMANDS = \[\n[^\]]*\];$/m;
 
 /** bin/codelabgen.cjs with its list of the commands dist/state.cjs runs regenerated from their registry. */
 export function renderLauncher(current: string): string {
