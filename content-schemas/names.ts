@@ -1,5 +1,6 @@
-// The protocol's fixed names (phases, stages, state version), without zod: the CLI's hot path
-// imports these and never loads zod unless a file fails the generated validators.
+// The protocol's fixed names (the registries of the phases and of the worker roles, the stages, the
+// state version), without zod: the CLI's hot path imports these and never loads zod unless a file
+// fails the generated validators. docs/architecture.md, "Registries".
 export const STATE_SCHEMA_VERSION = 1;
 
 export const TASK_ID_PATTERN = '^t[1-9][0-9]{0,9}$';
