@@ -4,7 +4,7 @@
 // (cli/state-main.ts; docs/performance.md): the launcher's list of those is generated from here by
 // `npm run docs`, and the bundle test runs each. The others load from dist/main.mjs (cli/loaders.ts).
 // Adding a state command: its entry here, its module in commands/, its tests.
-import { PHASES, TASK_PHASES } from '../pipeline/state-commands.ts';
+import { GATE_PHASES, PHASES, TASK_PHASES } from '../pipeline/state-commands.ts';
 import { type CommandModule, type CommandSpec, JSON_OPTION, listed } from './spec.ts';
 
 export interface StateCommandSpec extends CommandSpec {
@@ -54,7 +54,10 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
     args: '<next>',
     positionals: { min: 1, max: 1 },
     summary: 'move the course one phase forward (gates need --approved)',
-    description: `Phases: ${PHASES.join(' → ')}. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and none stale.`,
+    description:
+      `Phases: ${PHASES.join(' → ')}. Only the next phase is accepted. Leaving a phase needs its required actions ` +
+      `done (see \`state next\`); leaving a gate (${GATE_PHASES.join(', ')}) needs --approved; entering assembly ` +
+      'needs every lesson done and none stale.',
     changesState: true,
     options: { approved: { type: 'boolean', help: 'the user approved this gate' }, ...JSON_OPTION },
     examples: ['codelabgen state phase recon', 'codelabgen state phase topics --approved'],
