@@ -4,7 +4,7 @@
 // (cli/state-main.ts; docs/performance.md): the launcher's list of those is generated from here by
 // `npm run docs`, and the bundle test runs each. The others load from dist/main.mjs (cli/loaders.ts).
 // Adding a state command: its entry here, its module in commands/, its tests.
-import { GATE_PHASES, PHASES, TASK_PHASES } from '../pipeline/state-commands.ts';
+import { GATE_PHASES, PHASES, TASK_PHASES } from '../content-schemas/names.ts';
 import { type CommandModule, type CommandSpec, JSON_OPTION, listed } from './spec.ts';
 
 export interface StateCommandSpec extends CommandSpec {

@@ -3,7 +3,7 @@
 // code that runs each command is loaded through cli/loaders.ts, which this table never imports (the
 // state commands' registry, cli/commands-state.ts, holds the loaders of those dist/state.cjs runs).
 import { STATE_COMMANDS } from './commands-state.ts';
-import { BRIEFED_PHASES, WORKER_ROLES } from '../pipeline/state-commands.ts';
+import { BRIEFED_PHASES, WORKER_ROLES } from '../content-schemas/names.ts';
 import { JSON_OPTION, listed, type CommandSpec } from './spec.ts';
 
 const LESSON_ROLES = WORKER_ROLES.flatMap((entry) => ('stage' in entry ? [entry.role] : [])).join(', ');

@@ -15,7 +15,6 @@ export { storedTextOf } from './store/state-file.ts';
 export { getOwn } from './state/keyed.ts';
 export { loadConfig } from './course/config.ts';
 export { decidePhase, nextPhase, type PhaseAction } from './protocol/phases.ts';
-export { BRIEFED_PHASES, GATE_PHASES, PHASES, WORKER_ROLES } from '../content-schemas/fast.ts';
 export {
   TASK_PHASES,
   decideStart,
