@@ -152,6 +152,16 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
   assert.match(next.stderr, /js-yaml evaluated/);
 });
 
+test("dist/main.mjs's static imports hold no store, protocol, report or state module: help and the command table load without them", () => {
+  const bundled = [...staticClosure(path.join(DIST, 'main.mjs')).values()].flatMap(sources);
+  assert.ok(bundled.includes('cli/commands.ts'), 'the command table is in main.mjs (this test can see it)');
+  assert.deepEqual(
+    bundled.filter((source) => /^pipeline\/(store|protocol|report|state)\//.test(source)),
+    [],
+    'a module of the command table (cli/commands.ts, cli/commands-state.ts) imports through a pipeline entry',
+  );
+});
+
 test('the MCP SDK loads only in the mcp command: main.mjs and the state commands hold none of it', () => {
   const main = [...staticClosure(path.join(DIST, 'main.mjs'))];
   const sdk = (texts: string[]) =>
