@@ -66,7 +66,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'cli/brief.test.ts': 'the briefs it checks, one per role: pinned so that a role lost from the registry fails',
   'cli/manners.test.ts': 'the exact help and completion text of the state task group',
   'cli/mcp-walk.test.ts': `the phases its walk through the protocol expects, in order: ${TEST_TABLE}`,
-  'cli/mcp.test.ts': `a walk through the phases and the prompts it expects: ${TEST_TABLE}`,
+  'cli/mcp.test.ts': 'the prompts it expects, one per role: pinned so that a role lost from the registry fails',
   'cli/tasks-next.test.ts': TEST_TABLE,
   'content-schemas/validators.test.ts': TEST_TABLE,
   'e2e/dev.spec.ts': 'the commands its scenario runs',
