@@ -44,7 +44,9 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
     idempotent: true,
     summary: 'rebuild state.json from events.jsonl',
     description:
-      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
+      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is ' +
+      'corrupt or missing; a torn last log line is first moved aside (kept as ' +
+      '.codelabgen/events.jsonl.torn-<time>).',
     options: { ...JSON_OPTION },
   },
   {
@@ -69,7 +71,12 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'move a lesson one stage forward, or back to an earlier stage with --note',
     description:
-      'Forward: exactly one stage, after its artifact check (verified is set only by `verify --update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses one review round. The stage is the last completed one: moving back to readalong redoes the notes; to name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also moves the course back to phase lessons.',
+      'Forward: exactly one stage, after its artifact check (verified is set only by `verify ' +
+      '--update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses ' +
+      'one review round. The stage is the last completed one: moving back to readalong redoes the notes; to ' +
+      'name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is ' +
+      'refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also ' +
+      'moves the course back to phase lessons.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required to move back)' },
@@ -91,7 +98,10 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'redo a stage: move a lesson back to the stage before it, with --note',
     description:
-      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: `state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases assembly and done --reopen is needed. The stage to redo must be done already.",
+      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: " +
+      "`state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, " +
+      'moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases ' +
+      'assembly and done --reopen is needed. The stage to redo must be done already.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required)' },
@@ -165,7 +175,10 @@ export const STATE_COMMANDS: StateCommandSpec[] = [
     notATool: 'follows the course until interrupted; subscribe to the resources instead',
     summary: 'the live board: stages, running and interrupted tasks, what needs a human, redrawn on each change',
     description:
-      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
+      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it ' +
+      'redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what ' +
+      'to do, what needs a human with the command that resolves it, and the last events. When stdout is not a ' +
+      'terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
     options: { json: { type: 'boolean', help: 'one JSON board per line, on each change' } },
     examples: ['codelabgen state watch', 'codelabgen state watch | tee progress.log'],
   },
