@@ -214,3 +214,46 @@ test("a course's notify.command runs only once this user allowed that exact comm
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^error: notify allow: \.codelabgen\/config\.yaml has no notify\.command to allow/);
 });
+
+test('a consent never covers a file the course can change: relative programs, course paths, `.` in PATH', async () => {
+  const { root } = await courseWith('lessons', true);
+  const config = path.join(path.dirname(root), 'user-config');
+  const ran = path.join(path.dirname(root), 'ran.txt');
+  const configFile = path.join(root, '.codelabgen', 'config.yaml');
+  const base = readFileSync(configFile, 'utf8');
+  const withCommand = (argv: string[]) => writeFileSync(configFile, `${base}  command: ${JSON.stringify(argv)}\n`);
+  // A script the course carries: what a consent to it would cover is whatever the course later puts there.
+  const script = `#!/bin/sh\necho course-script >> ${JSON.stringify(ran)}\n`;
+  writeFileSync(path.join(root, 'notify.sh'), script, { mode: 0o755 });
+  writeFileSync(path.join(root, 'notify-cmd'), script, { mode: 0o755 });
+  writeFileSync(path.join(root, 'notify.js'), `require('fs').appendFileSync(${JSON.stringify(ran)}, 'course-js\\n')`);
+  const env = { XDG_CONFIG_HOME: config, PATH: `.:${process.env.PATH}` };
+
+  // Refused at consent: a relative program, a program or argument inside the course (absolute).
+  for (const argv of [
+    ['./notify.sh'],
+    [path.join(root, 'notify.sh')],
+    [process.execPath, path.join(root, 'notify.js')],
+  ]) {
+    withCommand(argv);
+    const allow = cli(['notify', 'allow'], { cwd: root, env });
+    assert.equal(allow.code, 2, `${JSON.stringify(argv)} was allowed: ${allow.stdout}`);
+    assert.match(
+      allow.stderr,
+      /^error: notify allow: notify\.command('s program| names) .*(relative path|inside the course)/,
+    );
+  }
+
+  // Allowed, but run from `/` with absolute PATH entries only: a bare name or a relative argument
+  // never finds the course's file, whatever folder codelabgen runs from.
+  let n = 0;
+  for (const argv of [['notify-cmd'], [process.execPath, 'notify.js']]) {
+    withCommand(argv);
+    assert.equal(cli(['notify', 'allow'], { cwd: root, env }).code, 0);
+    n += 1;
+    const blocked = await cliAsync(['state', 'block', `1.${n}`, '--reason', 'x'], { cwd: root, env }).done;
+    assert.equal(blocked.code, 0, blocked.stderr);
+    assert.match(blocked.stderr, /^warning: notify blocked .*: command .*: (exited|cannot run)/m);
+  }
+  assert.equal(existsSync(ran), false, `a course file ran: ${existsSync(ran) ? readFileSync(ran, 'utf8') : ''}`);
+});

@@ -1,6 +1,6 @@
 // codelabgen notify allow: this user's consent to run the course's `notify.command` on this machine
 // (pipeline/progress/notify-consent.ts: a command from config.yaml runs with the user's rights).
-import { allowCommand, escapeControl, loadConfig, refuse } from '../../pipeline/index.ts';
+import { allowCommand, commandRisk, escapeControl, loadConfig, refuse } from '../../pipeline/index.ts';
 import type { Context } from '../context.ts';
 import { courseOf } from '../course.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -12,6 +12,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
     refuse(
       'notify allow: .codelabgen/config.yaml has no notify.command to allow (notify: { command: [PROGRAM, ARG...] })',
     );
+  const risk = commandRisk(course.root, argv);
+  if (risk !== null) refuse(`notify allow: ${escapeControl(risk)} (.codelabgen/config.yaml)`);
   allowCommand(course.root, argv, ctx.env);
   if (ctx.flag('json')) ctx.out.json({ allowed: argv, course: course.root });
   else {

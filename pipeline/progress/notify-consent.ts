@@ -33,8 +33,46 @@ function readConsents(file: string): string[] {
   }
 }
 
+/**
+ * Why `argv` cannot be consented to, or null. A consent covers an argv, not the bytes of a file it
+ * names: a program given as a relative path (`./notify.sh`, resolved where codelabgen runs) or an
+ * absolute path inside the course (the program or an argument, e.g. a script) would run whatever the
+ * course later puts there (a pull, a clone), so neither is allowed. A path inside an argument's text
+ * (`-e CODE`) is not seen: the consent is to that exact text. The command runs from `/` (pipeline/progress/notify.ts), so a bare
+ * name found through `.` in PATH, or a relative argument, never reaches the course either.
+ */
+export function commandRisk(courseRoot: string, argv: readonly string[]): string | null {
+  const program = argv[0] ?? '';
+  if (program.includes('/') && !path.isAbsolute(program))
+    return (
+      `notify.command's program ${JSON.stringify(program)} is a relative path: ` +
+      'give a program name found in PATH or an absolute path outside the course'
+    );
+  const root = realOrSame(path.resolve(courseRoot));
+  const inside = (file: string) => file === root || file.startsWith(`${root}${path.sep}`);
+  for (const arg of argv) {
+    const real = path.isAbsolute(arg) ? realOrSame(path.resolve(arg)) : null;
+    if (real !== null && inside(real))
+      return (
+        `notify.command names ${JSON.stringify(arg)}, inside the course: a consent would cover whatever ` +
+        'the course later puts there; keep the program and its files outside the course'
+      );
+  }
+  return null;
+}
+
+/** The real path of a file that exists, else the path as given. */
+function realOrSame(file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return file;
+  }
+}
+
 export function isCommandAllowed(courseRoot: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   try {
+    if (commandRisk(courseRoot, argv) !== null) return false;
     return readConsents(consentFile(env)).includes(consentKey(courseRoot, argv));
   } catch {
     return false;

@@ -12,7 +12,7 @@ import { DOT_DIR, type Course } from '../course/course.ts';
 import { errorCode } from '../course/errors.ts';
 import { readStateFile } from '../store/state-file.ts';
 import { buildBoard, emptyLog, type Board, type HumanItem } from './board.ts';
-import { isCommandAllowed } from './notify-consent.ts';
+import { commandRisk, isCommandAllowed } from './notify-consent.ts';
 
 /** The kinds of item a notification is sent for (stale and drifted lessons wait for `state next`). */
 export const NOTIFY_KINDS: readonly HumanItem['kind'][] = ['gate', 'blocked', 'budget', 'interrupted'];
@@ -94,6 +94,8 @@ async function commandReceiver(
   body: Notification,
   timeoutMs: number,
 ): Promise<readonly [string | null, 'command']> {
+  const risk = commandRisk(course.root, argv);
+  if (risk !== null) return [`not run: ${risk}`, 'command'];
   if (!isCommandAllowed(course.root, argv))
     return [
       `not run: not allowed on this machine (it would run with your rights); allow it with: codelabgen notify allow`,
@@ -106,7 +108,13 @@ function runCommand(argv: readonly string[], body: Notification, timeoutMs: numb
   // Loaded here, not at start-up: the state commands' bundle leaves child_process out of their path.
   const { spawn } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'ignore', 'ignore'], env: commandEnv() });
+    // From the filesystem root, never the course or the caller's folder: `.` (or an empty entry) in PATH
+    // and a relative argument then name nothing the course carries (pipeline/progress/notify-consent.ts).
+    const child = spawn(argv[0] as string, argv.slice(1), {
+      cwd: path.parse(process.cwd()).root,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: commandEnv(),
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       resolve(`did not finish within ${timeoutMs / 1000} s`);
