@@ -28,11 +28,12 @@ export function withUnknownUrisNotFound(server: McpServer, register: () => void)
               return await handler(request, extra);
             } catch (error) {
               const uri = String((request as { params: { uri: string } }).params.uri);
-              if (
+              const unknown =
                 error instanceof McpError &&
                 error.code === ErrorCode.InvalidParams &&
-                /^Resource .* not found$/.test(error.message.replace(/^MCP error -?\d+: /, ''))
-              )
+                /^Resource .* not found$/.test(error.message.replace(/^MCP error -?\d+: /, ''));
+              // A URI that does not parse (`""`) is no resource either (the SDK's `new URL` throws).
+              if (unknown || (error as { code?: unknown }).code === 'ERR_INVALID_URL')
                 throw resourceNotFound(uri, `no resource ${uri}: see resources/list and resources/templates/list`);
               throw error;
             }

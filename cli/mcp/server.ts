@@ -4,6 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerCompletions } from './completions.ts';
 import { registerPrompts } from './prompts.ts';
+import { withInvalidParamsAnswered } from './request-errors.ts';
 import { withUnknownUrisNotFound } from './resource-errors.ts';
 import { registerResources } from './resources.ts';
 import { serverContext, type ServerOptions } from './server-context.ts';
@@ -28,5 +29,6 @@ export function createServer(options: ServerOptions): McpServer {
   registerSubscriptions(ctx);
   registerCompletions(ctx);
   registerPrompts(ctx);
+  withInvalidParamsAnswered(server);
   return server;
 }

@@ -1,0 +1,45 @@
+// A request whose params do not fit its method's MCP schema (`tools/call` with `arguments` a string,
+// `resources/read` with a `uri` that is no string, `logging/setLevel` with an unknown level) is the
+// client's mistake: -32602 Invalid params, naming the field. The SDK parses params in its own wrapper
+// around each handler and lets the parse error through as -32603 Internal error (a bug, by this
+// project's rules); every handler registered is wrapped to answer -32602 instead.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { escapeControl } from '../../pipeline/state-commands.ts';
+
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+interface SchemaIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+function schemaIssues(error: unknown): SchemaIssue[] | null {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  // zod's classic ZodError, or zod/v4/core's $ZodError (what the bundled SDK throws).
+  const zod = /^\$?ZodError$/.test(String((error as Error | null)?.name));
+  return zod && Array.isArray(issues) ? (issues as SchemaIssue[]) : null;
+}
+
+/** Wraps every request handler `server` has so far (call it once all are registered). */
+export function withInvalidParamsAnswered(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map))
+    throw new Error('the MCP SDK no longer keeps _requestHandlers in a Map: update cli/mcp/request-errors.ts');
+  for (const [method, handler] of [...(handlers as Map<string, Handler>)]) {
+    handlers.set(method, async (request: unknown, extra: unknown) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issues = schemaIssues(error);
+        if (issues === null) throw error;
+        const first = issues[0];
+        const where = first?.path.map(String).join('.') || 'params';
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          escapeControl(`${method}: \`${where}\`: ${first?.message ?? 'invalid'}`),
+        );
+      }
+    });
+  }
+}
