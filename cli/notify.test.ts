@@ -257,3 +257,17 @@ test('a consent never covers a file the course can change: relative programs, co
   }
   assert.equal(existsSync(ran), false, `a course file ran: ${existsSync(ran) ? readFileSync(ran, 'utf8') : ''}`);
 });
+
+test('a command spawn cannot even start (a NUL byte in it) is a warning, never a notification lost in silence', async () => {
+  const { root } = await courseWith('lessons', true);
+  const env = { XDG_CONFIG_HOME: path.join(path.dirname(root), 'user-config') };
+  appendFileSync(path.join(root, '.codelabgen', 'config.yaml'), '  command: ["notify\\u0000send"]\n');
+  assert.equal(cli(['notify', 'allow'], { cwd: root, env }).code, 0);
+  const blocked = await cliAsync(['state', 'block', '1.1', '--reason', 'x'], { cwd: root, env }).done;
+  assert.equal(blocked.code, 0, blocked.stderr);
+  assert.match(
+    blocked.stderr,
+    /^warning: notify blocked 1\.1: command notify\\u0000send: cannot run .*ERR_INVALID_ARG_VALUE/m,
+  );
+  assert.match(readFileSync(path.join(root, '.codelabgen', 'notify.log'), 'utf8'), /cannot run/);
+});

@@ -110,11 +110,18 @@ function runCommand(argv: readonly string[], body: Notification, timeoutMs: numb
   return new Promise((resolve) => {
     // From the filesystem root, never the course or the caller's folder: `.` (or an empty entry) in PATH
     // and a relative argument then name nothing the course carries (pipeline/progress/notify-consent.ts).
-    const child = spawn(argv[0] as string, argv.slice(1), {
-      cwd: path.parse(process.cwd()).root,
-      stdio: ['pipe', 'ignore', 'ignore'],
-      env: commandEnv(),
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(argv[0] as string, argv.slice(1), {
+        cwd: path.parse(process.cwd()).root,
+        stdio: ['pipe', 'ignore', 'ignore'],
+        env: commandEnv(),
+      });
+    } catch (error) {
+      // spawn throws, not emits, for an argv it cannot pass on (a NUL byte): a failure like any other
+      resolve(`cannot run ${argv[0]}: ${errorCode(error) ?? (error as Error).message}`);
+      return;
+    }
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       resolve(`did not finish within ${timeoutMs / 1000} s`);
@@ -127,8 +134,8 @@ function runCommand(argv: readonly string[], body: Notification, timeoutMs: numb
       clearTimeout(timer);
       resolve(code === 0 ? null : `exited ${code ?? signal}`);
     });
-    child.stdin.on('error', () => {}); // a command that does not read its stdin
-    child.stdin.end(`${JSON.stringify(body)}\n`);
+    child.stdin?.on('error', () => {}); // a command that does not read its stdin
+    child.stdin?.end(`${JSON.stringify(body)}\n`);
   });
 }
 
