@@ -59,6 +59,11 @@ test('a group answers --help, -h and help <group> with its commands', () => {
 
 test('a bare group is refused with its commands', () => {
   assert.equal(
+    refusal(['--jsno']),
+    'error: unknown option "--jsno" before a command; give a command first: init, state, status, register, new, ' +
+      'report, verify, schema, conventions, brief, notify, check, site, mcp, completion (see "codelabgen --help")',
+  );
+  assert.equal(
     refusal(['state', 'task']),
     'error: "state task" needs a command: start, heartbeat, done, fail, reset, list (see "codelabgen state task --help")',
   );

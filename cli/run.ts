@@ -10,6 +10,7 @@ import { CodelabgenError, EXIT } from '../content-schemas/errors.ts';
 import { acceptedOptionsOf, commandHelp, groupHelp, groupsOf, mainHelp, nextWords } from './help.ts';
 import type { CommandModule, CommandSpec } from './spec.ts';
 import { notifyAfter } from './notify.ts';
+import { escapeControl } from '../pipeline/state-commands.ts';
 import { settle } from './settle.ts';
 import { stderr, stdout } from './stdio.ts';
 import { nearest } from './suggest.ts';
@@ -68,6 +69,12 @@ function unknownCommand(argv: string[]): never {
   const group = groupPrefix(words);
   const depth = group === '' ? 0 : group.split(' ').length;
   const options = nextWords(COMMANDS, group);
+  if (words.length === depth && group === '')
+    // An option before any command (`codelabgen --jsno`): no group to name, the option is what is wrong.
+    throw new UsageError(
+      `unknown option "${escapeControl(argv[0] ?? '')}" before a command; give a command first: ${options.join(', ')} ` +
+        '(see "codelabgen --help")',
+    );
   if (words.length === depth)
     throw new UsageError(`"${group}" needs a command: ${options.join(', ')} (see "codelabgen ${group} --help")`);
   const given = words.slice(0, depth + 1).join(' ');
