@@ -7,7 +7,17 @@
 // bundled source in a `// path` comment.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -243,14 +253,12 @@ test('state next on a course whose config.yaml has site.accent and repo_url load
   assert.ok(refused.files.includes(path.join(DIST, 'schemas.mjs')), 'zod words the refusal');
 });
 
-/** The cache files under the codelabgen/ folder of the compile cache folder `dir`: name → bytes. */
+/** The cache files of the launcher in the code cache folder `dir` (its codelabgen/ folder): name → bytes. */
 function codeCaches(dir: string): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
-  for (const version of readdirSync(dir)) {
-    const folder = path.join(dir, version, 'codelabgen');
-    for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : [])
-      found.set(name, readFileSync(path.join(folder, name)));
-  }
+  const folder = path.join(dir, 'codelabgen');
+  for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : [])
+    found.set(name, readFileSync(path.join(folder, name)));
   return found;
 }
 
@@ -280,7 +288,7 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
   const first = codeCaches(dir);
   const [name, bytes] = [...first][0] ?? [];
   assert.equal(first.size, 1);
-  assert.match(name!, /^state-show-[0-9a-f]{8}$/);
+  assert.match(name!, new RegExp(`^state-show-${process.version.replaceAll('.', '\\.')}-[0-9a-f]{8}$`));
   assert.ok(
     bytes!.subarray(0, identity.length).equals(identity),
     'the cache starts with the identity of dist/state.cjs',
@@ -292,13 +300,13 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
   // Each command its own; NODE_DISABLE_COMPILE_CACHE turns this cache off with Node's.
   run(['state', 'next']);
   run(['state', 'log', 'fact'], { NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' });
-  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-[0-9a-f]{8}$/, '')).sort(), [
+  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-v[\d.]+-[0-9a-f]{8}$/, '')).sort(), [
     'state-next',
     'state-show',
   ]);
   const logged = run(['state', 'show', '--json']);
   // A cache V8 rejects (garbage after a matching identity), or one for another bundle: replaced.
-  const file = path.join(dir, readdirSync(dir)[0]!, 'codelabgen', name!);
+  const file = path.join(dir, 'codelabgen', name!);
   for (const stale of [
     Buffer.concat([identity, Buffer.alloc(4096, 7)]),
     Buffer.concat([Buffer.from(`1:${size}:${mtimeMs}\n`), bytes!.subarray(identity.length)]),
@@ -311,6 +319,83 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
         !replaced.equals(stale) &&
         replaced.length > identity.length + 10_000,
       'the stale cache was not replaced',
+    );
+  }
+});
+
+test("the code caches live in this user's cache folder, and one others may write is neither read nor written", () => {
+  const root = scratchCourse();
+  const home = scratchDir('codelabgen-home-');
+  const run = (args: string[], env: Record<string, string | undefined>) => {
+    const result = spawnSync(process.execPath, [CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: undefined, XDG_CACHE_HOME: undefined, ...env },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout;
+  };
+  // No NODE_COMPILE_CACHE: ~/.cache/codelabgen/code-cache, made for this user only (0700); Node's own
+  // compile cache (dist/main.mjs) beside the state commands' (never os.tmpdir(), which any user may own).
+  run(['state', 'show'], { HOME: home });
+  run(['check'], { HOME: home });
+  const folder = path.join(home, '.cache', 'codelabgen', 'code-cache');
+  assert.equal(statSync(folder).mode & 0o777, 0o700);
+  assert.deepEqual(
+    [...codeCaches(folder).keys()].map((name) => name.replace(/-v[\d.]+-[0-9a-f]{8}$/, '')),
+    ['state-show'],
+  );
+  assert.ok(
+    readdirSync(folder).some((name) => name.startsWith(`${process.version}-`)),
+    `Node's compile cache is not in ${folder}: ${readdirSync(folder).join(', ')}`,
+  );
+  // $XDG_CACHE_HOME first when set.
+  const xdg = scratchDir('codelabgen-xdg-');
+  run(['state', 'show'], { HOME: home, XDG_CACHE_HOME: xdg });
+  assert.equal(codeCaches(path.join(xdg, 'codelabgen', 'code-cache')).size, 1);
+  // A folder others may write (or a link to one): nothing read, nothing written; the command still runs.
+  const open = scratchDir('codelabgen-open-cache-');
+  chmodSync(open, 0o777);
+  const planted = path.join(open, 'codelabgen');
+  mkdirSync(planted, { mode: 0o700 });
+  chmodSync(open, 0o777);
+  const stateCaches = (dir: string) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /(^|\/)state-show-/.test(name));
+  const shown = run(['state', 'show'], { NODE_COMPILE_CACHE: open });
+  assert.deepEqual(stateCaches(open), [], 'a cache was written into a folder others may write');
+  const target = scratchDir('codelabgen-link-target-');
+  const linked = path.join(scratchDir('codelabgen-link-'), 'cache');
+  symlinkSync(target, linked);
+  assert.equal(run(['state', 'show'], { NODE_COMPILE_CACHE: linked }), shown);
+  // (Node itself, told NODE_COMPILE_CACHE, keeps its own cache of the launcher there: its choice, not ours.)
+  assert.deepEqual(stateCaches(target), [], 'a cache was written through a symlinked folder');
+});
+
+test('state next and state log load neither node:module (the ES loader parts it brings) nor fs/dir', () => {
+  const root = scratchCourse();
+  const dir = scratchDir('codelabgen-builtins-');
+  // Only process.moduleLoadList at exit: a hook through node:module would load what this test looks for.
+  const hook = path.join(dir, 'record-builtins.cjs');
+  writeFileSync(
+    hook,
+    "process.on('exit', () => process.getBuiltinModule('node:fs').writeFileSync(process.env.LOADED_BUILTINS, process.moduleLoadList.join('\\n')));\n",
+  );
+  for (const args of [
+    ['state', 'next'],
+    ['state', 'log', 'fact', '--data', 'k=v'],
+  ]) {
+    const list = path.join(dir, 'builtins.txt');
+    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', LOADED_BUILTINS: list },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const loaded = readFileSync(list, 'utf8').split('\n');
+    assert.deepEqual(
+      ['NativeModule module', 'NativeModule internal/modules/esm/loader', 'NativeModule internal/fs/dir'].filter(
+        (name) => loaded.includes(name),
+      ),
+      [],
+      `${args.join(' ')} loads Node modules it does not use`,
     );
   }
 });
