@@ -60,6 +60,7 @@ const ZOD_FREE_SCHEMA_FILES = new Set([
   'content-schemas/contrast.ts',
   'content-schemas/refinements.ts',
   'content-schemas/yaml.ts',
+  'content-schemas/yaml-subset.ts',
 ]);
 
 test('dist/state.cjs holds every state command and the generated validators, and of node_modules only js-yaml: no zod, MCP SDK or marked', () => {
@@ -99,7 +100,7 @@ function runWith(cli: string, args: string[]): { status: number | null; stdout: 
   });
 }
 
-test('the state commands need nothing from dist/ but state.cjs, and state log never evaluates js-yaml', () => {
+test("the state commands need nothing from dist/ but state.cjs; state log, and the others on init's config.yaml, never evaluate js-yaml", () => {
   const root = scratchCourse();
   const alone = stateBundleAlone();
   const args: Record<string, string[]> = {
@@ -133,7 +134,9 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
     root,
   ]);
   assert.equal(started.status, 0, started.stderr);
-  // js-yaml's module body, poisoned: state log still works, state next (which reads config.yaml) fails.
+  // js-yaml's module body, poisoned: state log, and state next and state task start on init's
+  // config.yaml (plain YAML, content-schemas/yaml-subset.ts), still work; a config.yaml outside the
+  // plain subset (an anchor) evaluates it.
   const marker = '"node_modules/js-yaml/dist/js-yaml.mjs"() {';
   const poisoned = stateBundleAlone((text) => {
     assert.ok(text.includes(marker), 'js-yaml is a lazily evaluated module of dist/state.cjs');
@@ -141,6 +144,16 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
   });
   const log = runWith(poisoned, ['state', 'log', 'fact', '--data', 'k=v', '--course', root]);
   assert.equal(log.status, 0, log.stderr);
+  for (const args of [
+    ['state', 'next'],
+    ['state', 'show'],
+    ['state', 'task', 'list'],
+  ]) {
+    const plain = runWith(poisoned, [...args, '--course', root]);
+    assert.equal(plain.status, 0, `${args.join(' ')} evaluated js-yaml on init's config.yaml: ${plain.stderr}`);
+  }
+  const config = path.join(root, '.codelabgen', 'config.yaml');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}verify_timeout_seconds_again: &anchor 1\n`);
   const next = runWith(poisoned, ['state', 'next', '--course', root]);
   assert.notEqual(next.status, 0, 'state next evaluated no js-yaml: the poisoned bundle proves nothing');
   assert.match(next.stderr, /js-yaml evaluated/);
