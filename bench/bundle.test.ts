@@ -412,3 +412,44 @@ test('state next and state log load neither node:module (the ES loader parts it 
     );
   }
 });
+
+// What dist/state.cjs may weigh: every state command reads all of it and its code cache on every run
+// (380 KB on 2026-12-02). Raise it only with a measurement of what the growth costs (bench/ab.ts).
+const STATE_BUNDLE_MAX_BYTES = 400_000;
+// Modules `state log` must not evaluate: it reads no YAML (esbuild wraps each module dist/state.cjs
+// reaches lazily in an init function named after its source).
+const NOT_EVALUATED_BY_STATE_LOG = ['node_modules/js-yaml/dist/js-yaml.mjs', 'content-schemas/yaml.ts'];
+
+test('dist/state.cjs stays under its size budget, and state log evaluates none of the modules it must not', () => {
+  const text = readFileSync(STATE_BUNDLE, 'utf8');
+  assert.ok(
+    text.length <= STATE_BUNDLE_MAX_BYTES,
+    `dist/state.cjs is ${text.length} bytes, over its budget of ${STATE_BUNDLE_MAX_BYTES}`,
+  );
+  // A copy whose module init helper records each module it evaluates, on exit, into $EVALUATED.
+  const helper = 'var __esm = (fn, res, err) => function __init() {';
+  const recording = stateBundleAlone((bundle) => {
+    assert.ok(bundle.includes(helper), "esbuild's __esm helper changed: update this test");
+    return bundle.replace(
+      helper,
+      'const __evaluated = []; process.on("exit", () => require("node:fs").writeFileSync(process.env.EVALUATED, __evaluated.join("\\n")));\n' +
+        'var __esm = (fn, res, err) => function __init() { if (fn) __evaluated.push(__getOwnPropNames(fn)[0]);',
+    );
+  });
+  const root = scratchCourse();
+  const list = path.join(scratchDir('codelabgen-evaluated-'), 'evaluated.txt');
+  const evaluated = (args: string[]) => {
+    const result = spawnSync(process.execPath, [recording, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, EVALUATED: list },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return readFileSync(list, 'utf8').split('\n');
+  };
+  const byLog = evaluated(['state', 'log', 'fact', '--data', 'k=v']);
+  assert.ok(byLog.includes('pipeline/store/commit.ts'), `the recording sees no module: ${byLog.join(', ')}`);
+  assert.deepEqual(
+    byLog.filter((name) => NOT_EVALUATED_BY_STATE_LOG.some((source) => name.endsWith(source))),
+    [],
+  );
+});
