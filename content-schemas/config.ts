@@ -73,6 +73,14 @@ export const VerifySettingsSchema = z
       .describe(
         'MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` is not counted); a run that adds more fails naming the largest file.',
       ),
+    max_processes: z
+      .int()
+      .min(16)
+      .max(1_000_000)
+      .default(1024)
+      .describe(
+        'Processes and threads each lesson step (npm ci, the tests) may have at once (docs/verify.md, "Limits"); a fork past it fails, and a run that reaches it fails. A lesson spec may set its own `max_processes`.',
+      ),
   })
   .describe('How `verify` runs lesson tests.');
 
@@ -168,7 +176,7 @@ export const ConfigSchema = z
         'How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.',
       ),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
-    verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100 }),
+    verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100, max_processes: 1024 }),
     site: SiteConfigSchema.default({ publish: 'done', report: false, lang: 'en' }),
     notify: NotifySchema.optional(),
   })

@@ -24,6 +24,14 @@ export const LessonSpecSchema = z
       .describe(
         "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and its dependencies'); default: npm ci --ignore-scripts. They run in the sandbox like the tests.",
       ),
+    max_processes: z
+      .int()
+      .min(16)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Processes and threads each step of this lesson may have at once; default: the course's verify.max_processes (1024).",
+      ),
     files: z
       .array(
         z.strictObject({

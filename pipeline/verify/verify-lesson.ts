@@ -14,6 +14,7 @@ import { writeRunResult } from './runs.ts';
 import { commit, makeCourseFolder, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
 import type { RunOutcome } from './run-tests.ts';
+import type { StepOutcome } from './lesson-step.ts';
 import {
   loadLessonSpec,
   PYTEST_PROBE,
@@ -25,7 +26,7 @@ import {
 } from './runtime.ts';
 import { presentCaches, removeNewCaches } from './test-caches.ts';
 import { sandboxChoice, type FileProbes, type SandboxChoice } from './sandbox.ts';
-import { refuseIfCancelled, runLessonStep, type LessonBox } from './lesson-step.ts';
+import { lessonDeadline, refuseIfCancelled, runLessonStep, type LessonBox } from './lesson-step.ts';
 import { forbiddenChanges, snapshotLesson } from './lesson-changes.ts';
 import { parseTestCounts } from './test-counts.ts';
 
@@ -82,7 +83,8 @@ export async function verifyLesson(
   if (bwrap !== null) makeDocsFolder(course, dir);
   const timeoutSeconds = options.timeoutSeconds ?? options.config.verify_timeout_seconds;
   const maxWriteMb = options.config.verify.max_write_mb;
-  // Every step this lesson controls runs in this one box: the same sandbox, network and limits.
+  const spec = loadLessonSpec(course, id);
+  // Every step this lesson controls runs in this one box: the same sandbox, network and limits, one deadline.
   const box: LessonBox = {
     id,
     dir,
@@ -91,9 +93,11 @@ export async function verifyLesson(
     prerequisiteDirs: bwrap === null ? [] : prerequisiteFolders(course, state, id),
     parentEnv: options.env,
     files: FILE_PROBES(probes),
-    network: loadLessonSpec(course, id)?.network ?? false,
+    network: spec?.network ?? false,
     timeoutSeconds,
+    deadline: lessonDeadline(timeoutSeconds),
     maxFileBytes: maxWriteMb * 1024 * 1024,
+    maxProcesses: spec?.max_processes ?? options.config.verify.max_processes,
     signal: options.signal,
   };
   const command = await resolveTestCommand(
@@ -107,7 +111,7 @@ export async function verifyLesson(
   if (bwrap !== null) refuseUnlockedWorkspace(id, command, dir);
   if (options.sandbox === undefined) warnIfUnsandboxed(choice, options); // after the refusals: a refusal prints its error alone
   const codeHash = hashLessonCode(dir, lesson.dir);
-  const { argv, outcome, forbidden } = await runChecked(box, command, {
+  const { argv, outcome, forbidden, timedOutIn } = await runChecked(box, command, {
     label: lesson.dir,
     maxWriteMb,
     docsReadOnly: bwrap !== null && isRealFolder(path.join(realpathSync(dir), 'docs')),
@@ -117,7 +121,7 @@ export async function verifyLesson(
   const succeeded = outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
   const noTests = succeeded && tests !== null && tests.total === 0;
   const passed = succeeded && !noTests && forbidden === null;
-  const ending = { ...outcome, timeout_seconds: timeoutSeconds };
+  const ending = { ...outcome, timeout_seconds: timeoutSeconds, timed_out_in: timedOutIn };
   const cause = passed
     ? null
     : (forbidden ?? (noTests ? 'no tests ran (the runner found no tests)' : failureCause(outcome.output_tail, ending)));
@@ -132,7 +136,12 @@ export async function verifyLesson(
     tests,
     code_hash: codeHash,
     sandbox: bwrap === null ? 'none' : 'bwrap',
-    cause: cause === null ? null : argv === command.prepare ? preparationCause(argv, cause, box.network) : cause,
+    cause:
+      cause === null
+        ? null
+        : argv === command.prepare
+          ? preparationCause(argv, cause, box.network || forbidden !== null)
+          : cause,
   });
 }
 
@@ -154,7 +163,7 @@ async function runChecked(
   box: LessonBox,
   command: TestCommand,
   checks: RunChecks,
-): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null }> {
+): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null; timedOutIn: string }> {
   const cachesBefore = presentCaches(command.cwd);
   const scope = { unmeasured: command.runtime === 'python-uv' ? ['.venv'] : [], docs: !checks.docsReadOnly };
   const maxWriteBytes = checks.maxWriteMb * 1024 * 1024;
@@ -162,26 +171,38 @@ async function runChecked(
   const step = (argv: string[]) =>
     runLessonStep(box, { argv, cwd: command.cwd, env: command.env, runtime: command.runtime });
   let argv = command.argv;
-  let outcome: RunOutcome | null = null;
+  let stepOutcome: StepOutcome | null = null;
+  let limitReached = false;
   if (command.prepare) {
     const prepared = await step(command.prepare);
+    limitReached = prepared.processLimitReached;
     if (prepared.exit_code !== 0 || prepared.timed_out || prepared.signal !== null)
-      [argv, outcome] = [command.prepare, prepared];
+      [argv, stepOutcome] = [command.prepare, prepared];
   }
-  outcome ??= await step(argv);
+  stepOutcome ??= await step(argv);
+  limitReached ||= stepOutcome.processLimitReached;
+  const { processLimitReached: _, ...outcome } = stepOutcome;
   removeNewCaches(command.cwd, cachesBefore);
   const forbidden =
     forbiddenChanges(box.dir, checks.label, before, maxWriteBytes, scope) ??
     (outcome.signal === 'SIGXFSZ'
       ? `a test wrote a file over verify.max_write_mb (${checks.maxWriteMb} MiB) and was stopped (SIGXFSZ)`
-      : null);
-  return { argv, outcome, forbidden };
+      : null) ??
+    (limitReached ? processLimitCause(box.maxProcesses, outcome) : null);
+  const timedOutIn = argv === command.prepare ? argv.slice(0, 2).join(' ') : 'the tests';
+  return { argv, outcome, forbidden, timedOutIn };
 }
 
-/** How a failed preparation step is named in the cause; without network, npm ci can only install what needs no download. */
-function preparationCause(argv: readonly string[], cause: string, network: boolean): string {
+/** A step that reached the process-count limit: a fork bomb or a runaway pool, named as such. */
+function processLimitCause(maxProcesses: number, outcome: RunOutcome): string {
+  const ended = outcome.timed_out ? 'ran until the timeout' : 'failed';
+  return `the lesson's programs reached the process limit (max_processes: ${maxProcesses} processes and threads at once; a fork bomb?) and ${ended}; raise max_processes in the lesson spec or verify.max_processes if they need more`;
+}
+
+/** How a failed preparation step is named in the cause; without network (and nothing forbidden done), npm ci can only install what needs no download. */
+function preparationCause(argv: readonly string[], cause: string, networkNotTheCause: boolean): string {
   const named = `${argv.slice(0, 2).join(' ')} failed: ${cause}`;
-  return network
+  return networkNotTheCause
     ? named
     : `${named} (the lesson has no network: set network: true in its spec if npm ci must download dependencies)`;
 }

@@ -1,0 +1,94 @@
+// The process-count limit of a lesson step (verify.max_processes), so a fork bomb ends in a failed
+// run, not a machine out of processes. Two kernel limits, each where it binds (docs/verify.md):
+// RLIMIT_NPROC set inside the sandbox, where it counts only the sandbox's own tasks (its user
+// namespace has its own count), which binds every caller but root; and a pids cgroup around the
+// whole step where this process may make one (root), which binds root too. Used by lesson-step.ts.
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { uniqueHex } from '../store/unique-name.ts';
+
+/** A pids cgroup made for one step: the step's first process moves itself into it (cgroupWrapper). */
+export interface PidsCgroup {
+  /** Its `cgroup.procs`: writing 0 there moves the writer in. */
+  procs: string;
+  /** Whether a fork or clone in it failed at pids.max. */
+  reached(): boolean;
+  /** Removes the (empty) cgroup; a leftover is an empty folder, harmless. */
+  remove(): void;
+}
+
+/** Where cgroup file systems are mounted. */
+const CGROUP_ROOT = '/sys/fs/cgroup';
+
+/**
+ * A new pids cgroup below this process's own with pids.max = `maxProcesses`, or null where none can
+ * be made (cgroup v1 without a pids hierarchy, cgroup v2 without the pids controller delegated, a
+ * read-only /sys/fs/cgroup, a caller without the right to write there): then only RLIMIT_NPROC
+ * applies.
+ */
+export function makePidsCgroup(maxProcesses: number, cgroupRoot = CGROUP_ROOT): PidsCgroup | null {
+  const parent = pidsParent(cgroupRoot);
+  if (parent === null) return null;
+  const dir = path.join(parent, `codelabgen-step.${process.pid}.${uniqueHex()}`);
+  try {
+    mkdirSync(dir);
+  } catch {
+    return null; // no right to make one here (not root, a read-only cgroup mount): RLIMIT_NPROC alone
+  }
+  try {
+    writeFileSync(path.join(dir, 'pids.max'), String(maxProcesses));
+  } catch {
+    removeCgroup(dir);
+    return null; // the controller is not enabled for it: RLIMIT_NPROC alone
+  }
+  return { procs: path.join(dir, 'cgroup.procs'), reached: () => limitReached(dir), remove: () => removeCgroup(dir) };
+}
+
+/** `sh -c` that moves itself into the cgroup, then execs the step: no process of the step starts outside it. */
+export function cgroupWrapper(cgroup: PidsCgroup): string[] {
+  return ['/bin/sh', '-c', 'echo 0 > "$0" && exec "$@"', cgroup.procs];
+}
+
+/** This process's pids cgroup folder (cgroup v1 `pids` hierarchy, or v2 with pids delegated), or null. */
+function pidsParent(cgroupRoot: string): string | null {
+  let lines: string[];
+  try {
+    lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  } catch {
+    return null; // no /proc/self/cgroup (not Linux): no cgroup limit
+  }
+  const v1 = lines.map((line) => /^\d+:([^:]*):(\/.*)$/.exec(line)).find((m) => m?.[1]?.split(',').includes('pids'));
+  if (v1?.[2] !== undefined) return path.join(cgroupRoot, 'pids', v1[2]);
+  const v2 = lines.map((line) => /^0::(\/.*)$/.exec(line)).find((m) => m !== null);
+  if (v2?.[1] === undefined) return null;
+  const own = path.join(cgroupRoot, v2[1]);
+  return readText(path.join(own, 'cgroup.subtree_control')).split(/\s+/).includes('pids') ? own : null;
+}
+
+/** pids.events: `max N` counts the forks refused at pids.max. */
+function limitReached(dir: string): boolean {
+  const match = /^max (\d+)$/m.exec(readText(path.join(dir, 'pids.events')));
+  return match !== null && Number(match[1]) > 0;
+}
+
+/** Tries for up to 0.5 s: the step's killed processes may take a moment to leave it. */
+function removeCgroup(dir: string): void {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EBUSY') return; // gone, or not ours to remove: nothing to do
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // ms
+    }
+  }
+  // still busy: an empty cgroup folder left behind is harmless
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return ''; // missing: the kernel does not offer it
+  }
+}
