@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { cliAsync } from '../../cli/testing.ts';
+import { cli } from '../../cli/testing.ts';
 import type { Course } from '../course/course.ts';
 import { courseWithLessons } from './fixtures.ts';
 
@@ -47,10 +47,9 @@ async function slowLesson(installSeconds: number, testSeconds: number): Promise<
 }
 
 async function verify(made: Course, timeoutSeconds: number): Promise<Record<string, any>> {
-  const result = await cliAsync(
-    ['verify', '1.1', '--json', '--timeout', String(timeoutSeconds), '--course', made.root],
-    { timeoutMs: 60_000 },
-  ).done;
+  const result = cli(['verify', '1.1', '--json', '--timeout', String(timeoutSeconds), '--course', made.root], {
+    timeoutMs: 60_000,
+  });
   assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, any>;
 }

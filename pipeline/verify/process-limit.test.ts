@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, readdirSync, lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { CLI, cliAsync } from '../../cli/testing.ts';
+import { CLI, cli } from '../../cli/testing.ts';
 import type { Course } from '../course/course.ts';
 import { courseWithLessons, registeredLesson } from './fixtures.ts';
 import { MACHINE_PROBES } from './runtime.ts';
@@ -70,9 +70,9 @@ test(
   needsBwrap,
   async () => {
     const made = await boundedCourse();
-    const result = await cliAsync(['verify', '1.1', '--json', '--timeout', '20', '--course', made.root], {
+    const result = cli(['verify', '1.1', '--json', '--timeout', '20', '--course', made.root], {
       timeoutMs: 60_000,
-    }).done;
+    });
     assertLimited(result.stdout, result.stderr, result.code);
     limited = true;
   },
@@ -121,9 +121,9 @@ test('a fork bomb in a postinstall ends in a failed run naming the process limit
     'verify:\n  sandbox: required\n  max_processes: 64\n',
   );
   scratch.push(path.dirname(made.root));
-  const result = await cliAsync(['verify', '1.1', '--json', '--timeout', '8', '--course', made.root], {
+  const result = cli(['verify', '1.1', '--json', '--timeout', '8', '--course', made.root], {
     timeoutMs: 60_000,
-  }).done;
+  });
   assert.equal(result.code, 1, result.stderr);
   const run = JSON.parse(result.stdout) as Record<string, any>;
   assert.equal(run.passed, false);
