@@ -1,5 +1,5 @@
-// One lesson's verification: resolve its folder and command, hash its code, run its tests, write
-// the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
+// One lesson's verification: resolve its folder and command, hash its code, run its tests; with
+// --update-state, commit the run-result and its verdict (verified, or a fix attempt used) as one change.
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
@@ -10,8 +10,8 @@ import { getOwn } from '../state/keyed.ts';
 import { errorCode, refuse, RefusalError } from '../course/errors.ts';
 import { requireLesson } from '../protocol/lessons.ts';
 import { decideVerdict } from '../protocol/verdict.ts';
-import { writeRunResult } from './runs.ts';
-import { commit, makeCourseFolder, type Committed } from '../store/index.ts';
+import { nextRunWrite } from './runs.ts';
+import { commitChange, makeCourseFolder, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
 import type { RunOutcome } from './run-tests.ts';
 import type { StepOutcome } from './lesson-step.ts';
@@ -68,13 +68,16 @@ export function lessonFolder(course: Course, state: State, id: string): string {
   return dir;
 }
 
-/** Runs the lesson's tests and writes `.codelabgen/runs/<id>/<n>.json`; returns that run-result. */
-export async function verifyLesson(
+/** A run-result before it is given its number (when it is recorded). */
+export type UnrecordedRun = Omit<RunResult, 'run'>;
+
+/** Runs the lesson's tests; returns the run-result for the caller to record: alone (writeRunResult in runs.ts), or with its verdict (recordVerdict). */
+export async function runLesson(
   course: Course,
   state: State,
   id: string,
   options: VerifyOptions,
-): Promise<RunResult> {
+): Promise<UnrecordedRun> {
   const probes = options.probes ?? MACHINE_PROBES;
   const choice = options.sandbox ?? chooseVerifySandbox(options);
   const { bwrap } = choice;
@@ -125,7 +128,7 @@ export async function verifyLesson(
   const cause = passed
     ? null
     : (forbidden ?? (noTests ? 'no tests ran (the runner found no tests)' : failureCause(outcome.output_tail, ending)));
-  return writeRunResult(course, {
+  return {
     schema_version: 1,
     lesson: id,
     runtime: command.runtime,
@@ -142,7 +145,7 @@ export async function verifyLesson(
         : argv === command.prepare
           ? preparationCause(argv, cause, box.network || forbidden !== null)
           : cause,
-  });
+  };
 }
 
 interface RunChecks {
@@ -306,13 +309,24 @@ const FILE_PROBES = (probes: Probes): FileProbes => ({
   },
 });
 
-/** Commits the run's verdict: pass → lesson.verified with the code hash; failure → a fix attempt used. */
-export function recordVerdict(
+/**
+ * Records the run and its verdict in one all-or-nothing change (pipeline/store/staged-change.ts):
+ * the run file is staged, the verdict's event appended (pass → lesson.verified with the code hash;
+ * failure → a fix attempt used), then the file moved into place. A refused verdict or a failed
+ * write leaves neither, so no run-result ever claims a verdict that state does not hold.
+ */
+export async function recordVerdict(
   course: Course,
-  result: RunResult,
+  unrecorded: UnrecordedRun,
   budgets: Budgets,
   commandLine: string,
-): Promise<Committed> {
-  const evidence = result.passed ? null : failureEvidence(result.output_tail);
-  return commit(course, { command: commandLine }, (state) => decideVerdict(state, result, evidence, budgets));
+): Promise<{ result: RunResult; committed: Committed }> {
+  const evidence = unrecorded.passed ? null : failureEvidence(unrecorded.output_tail);
+  let result: RunResult | null = null;
+  const committed = await commitChange(course, { command: commandLine, what: 'run-result' }, (state) => {
+    const next = nextRunWrite(course, unrecorded);
+    result = next.run;
+    return { draft: decideVerdict(state, next.run, evidence, budgets), writes: [next.write] };
+  });
+  return { result: result!, committed };
 }
