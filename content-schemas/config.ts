@@ -167,7 +167,9 @@ export const ConfigSchema = z
       .min(1)
       .max(86400)
       .default(300)
-      .describe('Seconds before a test run is killed (with its whole process group).'),
+      .describe(
+        "Seconds for all of a lesson's verify steps together (npm ci, the tests) before the running one is killed (with its whole process group).",
+      ),
     task_lease: z
       .string()
       .regex(/^[1-9][0-9]{0,5}[smh]$/, 'expected a duration like "20m", "90s" or "2h"')
