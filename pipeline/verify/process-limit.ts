@@ -3,6 +3,7 @@
 // RLIMIT_NPROC set inside the sandbox, where it counts only the sandbox's own tasks (its user
 // namespace has its own count), which binds every caller but root; and a pids cgroup around the
 // whole step where this process may make one (root), which binds root too. Used by lesson-step.ts.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uniqueHex } from '../store/unique-name.ts';
@@ -41,12 +42,32 @@ export function makePidsCgroup(maxProcesses: number, cgroupRoot = CGROUP_ROOT): 
     removeCgroup(dir);
     return null; // the controller is not enabled for it: RLIMIT_NPROC alone
   }
-  return { procs: path.join(dir, 'cgroup.procs'), reached: () => limitReached(dir), remove: () => removeCgroup(dir) };
+  const procs = path.join(dir, 'cgroup.procs');
+  if (!canEnter(parent, procs)) {
+    removeCgroup(dir);
+    return null; // a process cannot be moved in here (cgroup v2 rules, a container): RLIMIT_NPROC alone
+  }
+  return { procs, reached: () => limitReached(dir), remove: () => removeCgroup(dir) };
 }
+
+/** The script that moves its shell into the cgroup (`$0`, its cgroup.procs); the wrapper then execs the step. */
+const ENTER = 'echo 0 > "$0"';
 
 /** `sh -c` that moves itself into the cgroup, then execs the step: no process of the step starts outside it. */
 export function cgroupWrapper(cgroup: PidsCgroup): string[] {
-  return ['/bin/sh', '-c', 'echo 0 > "$0" && exec "$@"', cgroup.procs];
+  return ['/bin/sh', '-c', `${ENTER} && exec "$@"`, cgroup.procs];
+}
+
+const enterable = new Map<string, boolean>();
+
+/** Whether a shell can move itself into a cgroup made under `parent`: tried once per process, with the first one. */
+function canEnter(parent: string, procs: string): boolean {
+  let known = enterable.get(parent);
+  if (known === undefined) {
+    known = spawnSync('/bin/sh', ['-c', ENTER, procs], { stdio: 'ignore', env: {}, timeout: 10_000 }).status === 0;
+    enterable.set(parent, known);
+  }
+  return known;
 }
 
 /** This process's pids cgroup folder (cgroup v1 `pids` hierarchy, or v2 with pids delegated), or null. */
