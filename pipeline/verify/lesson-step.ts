@@ -13,7 +13,14 @@ import { resolveProgram, type ChildEnv } from './child-env.ts';
 import { cgroupWrapper, makePidsCgroup } from './process-limit.ts';
 import { runTests, SandboxError, SpawnError, type RunOutcome } from './run-tests.ts';
 import type { NetworkPrograms } from './sandbox-network.ts';
-import { sandboxArgv, sandboxEnv, sandboxLayout, type FileProbes } from './sandbox.ts';
+import {
+  hiddenInSandbox,
+  sandboxArgv,
+  sandboxEnv,
+  sandboxLayout,
+  type FileProbes,
+  type SandboxLayout,
+} from './sandbox.ts';
 
 /** What every step of one lesson's verification shares: where it may write, what it may reach, its limits. */
 export interface LessonBox {
@@ -79,10 +86,13 @@ export async function runLessonStep(box: LessonBox, step: LessonStep): Promise<S
     refuse(`lesson ${box.id}: cannot run "${name}": not found or not executable`);
   // prlimit execs bwrap (or the program) in its own place: the process tree and the kills stay the same.
   const prlimit = resolveProgram('prlimit', step.env, box.files.isExecutable, [box.dir]);
+  const layout = box.bwrap === null ? null : sandboxLayoutOf(box, step, program);
+  if (layout !== null && hiddenInSandbox(layout, path.resolve(step.cwd, program)))
+    refuseUnstartable(box.id, `${program} is in a folder the sandbox hides, and no bind shows it again`);
   const sandbox =
-    box.bwrap === null
+    box.bwrap === null || layout === null
       ? null
-      : { bwrap: box.bwrap, options: sandboxOptions(box, step, program), network: networkPrograms(box, step) };
+      : { bwrap: box.bwrap, options: sandboxArgv(layout), network: networkPrograms(box, step) };
   const env = sandbox ? sandboxEnv(step.env) : { ...step.env };
   // uv's environment goes into the lesson folder, the only writable one (a workspace above it is read-only).
   if (sandbox && step.runtime === 'python-uv' && step.cwd !== box.dir)
@@ -107,14 +117,7 @@ export async function runLessonStep(box: LessonBox, step: LessonStep): Promise<S
     return { ...outcome, processLimitReached: cgroup?.reached() === true || forkRefused(outcome) };
   } catch (error) {
     if (error instanceof SpawnError) throw new RefusalError(`lesson ${box.id}: ${error.message}`, [], { cause: error });
-    if (error instanceof SandboxError)
-      throw new RefusalError(
-        `lesson ${box.id}: the sandbox could not start the tests: ${error.message}`,
-        [
-          `the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in ${ARTIFACTS.config}`,
-        ],
-        { cause: error },
-      );
+    if (error instanceof SandboxError) refuseUnstartable(box.id, error.message, error);
     throw error;
   } finally {
     cgroup?.remove();
@@ -154,9 +157,24 @@ export function refuseIfCancelled(id: string, signal: AbortSignal | undefined): 
     throw new RefusalError(`lesson ${id}: verify was cancelled; its tests were stopped and nothing was recorded`, []);
 }
 
-/** bwrap's options for this step: the lesson folder writable, a uv workspace above it read-only, the box's network. */
-function sandboxOptions(box: LessonBox, step: LessonStep, program: string): string[] {
-  const layout = sandboxLayout(
+/**
+ * A program the sandbox cannot start: a refusal, not a failed run (bwrap's own message, or found
+ * before the run: inside the sandbox prlimit execs the program, and a failure of its exec would be
+ * indistinguishable from the lesson's own output).
+ */
+function refuseUnstartable(id: string, why: string, cause?: Error): never {
+  throw new RefusalError(
+    `lesson ${id}: the sandbox could not start the tests: ${why}`,
+    [
+      `the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in ${ARTIFACTS.config}`,
+    ],
+    { cause },
+  );
+}
+
+/** The sandbox for this step: the lesson folder writable, a uv workspace above it read-only, the box's network. */
+function sandboxLayoutOf(box: LessonBox, step: LessonStep, program: string): SandboxLayout {
+  return sandboxLayout(
     {
       writable: box.dir,
       cwd: step.cwd,
@@ -172,5 +190,4 @@ function sandboxOptions(box: LessonBox, step: LessonStep, program: string): stri
     },
     box.files,
   );
-  return sandboxArgv(layout);
 }

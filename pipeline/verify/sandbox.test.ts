@@ -449,7 +449,7 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
 });
 
 test(
-  'a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run; so is one found only in the lesson folder or missing',
+  'a test program the sandbox cannot start (a hidden folder) is a refusal naming it, not a failed run; so is one found only in the lesson folder or missing',
   needsBwrap,
   async () => {
     const made = await course(
@@ -494,7 +494,7 @@ test(
     assert.equal(
       result.stderr,
       [
-        `error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp ${made.root}/tools/run: No such file or directory`,
+        `error: lesson 1.1: the sandbox could not start the tests: ${made.root}/tools/run is in a folder the sandbox hides, and no bind shows it again`,
         'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
         '',
       ].join('\n'),
