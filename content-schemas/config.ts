@@ -79,7 +79,8 @@ export const VerifySettingsSchema = z
       .max(1_000_000)
       .default(1024)
       .describe(
-        'Processes and threads each lesson step (npm ci, the tests) may have at once (docs/verify.md, "Limits"); a fork past it fails, and a run that reaches it fails. A lesson spec may set its own `max_processes`.',
+        'Processes and threads each lesson step (npm ci, the tests) may have at once (docs/verify.md, "Limits"); ' +
+          'a fork past it fails, and a run that reaches it fails. A lesson spec may set its own `max_processes`.',
       ),
   })
   .describe('How `verify` runs lesson tests.');

@@ -22,7 +22,9 @@ export const LessonSpecSchema = z
       .boolean()
       .default(false)
       .describe(
-        "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and its dependencies') and uv and pip build source distributions; default: npm ci --ignore-scripts, uv run --no-build (UV_NO_BUILD) and PIP_ONLY_BINARY=:all:. They run in the sandbox like the tests.",
+        "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and its " +
+          "dependencies') and uv and pip build source distributions; default: npm ci --ignore-scripts, uv run " +
+          '--no-build (UV_NO_BUILD) and PIP_ONLY_BINARY=:all:. They run in the sandbox like the tests.',
       ),
     max_processes: z
       .int()

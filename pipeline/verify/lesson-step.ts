@@ -125,8 +125,16 @@ export async function runLessonStep(box: LessonBox, step: LessonStep): Promise<S
 }
 
 /** What programs print when a fork or thread is refused (EAGAIN at RLIMIT_NPROC), in a step that failed. */
-const FORK_REFUSED =
-  /\b(?:fork: (?:retry: )?Resource temporarily unavailable|Cannot fork|spawn EAGAIN|Errno 11\] Resource temporarily unavailable|pthread_create: Resource temporarily unavailable|uv_thread_create)/;
+const FORK_REFUSED = new RegExp(
+  [
+    'fork: (?:retry: )?Resource temporarily unavailable',
+    'Cannot fork',
+    'spawn EAGAIN',
+    'Errno 11\\] Resource temporarily unavailable',
+    'pthread_create: Resource temporarily unavailable',
+    'uv_thread_create',
+  ].join('|'),
+);
 
 function forkRefused(outcome: RunOutcome): boolean {
   const failed = outcome.exit_code !== 0 || outcome.signal !== null || outcome.timed_out;

@@ -130,7 +130,10 @@ test('a fork bomb in a postinstall ends in a failed run naming the process limit
   assert.deepEqual(run.argv.slice(0, 2), ['npm', 'ci']);
   assert.match(
     run.cause,
-    /^npm ci failed: the lesson's programs reached the process limit \(max_processes: 64 .* (?:ran until the timeout|failed); raise max_processes in the lesson spec or verify\.max_processes if they need more$/,
+    new RegExp(
+      "^npm ci failed: the lesson's programs reached the process limit \\(max_processes: 64 .* " +
+        '(?:ran until the timeout|failed); raise max_processes in the lesson spec or verify\\.max_processes if they need more$',
+    ),
   );
   assert.ok(readdirSync(path.join(made.root, registeredLesson('1.1').dir)).includes('bomb.sh'));
 });

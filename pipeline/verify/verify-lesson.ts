@@ -199,7 +199,10 @@ async function runChecked(
 /** A step that reached the process-count limit: a fork bomb or a runaway pool, named as such. */
 function processLimitCause(maxProcesses: number, outcome: RunOutcome): string {
   const ended = outcome.timed_out ? 'ran until the timeout' : 'failed';
-  return `the lesson's programs reached the process limit (max_processes: ${maxProcesses} processes and threads at once; a fork bomb?) and ${ended}; raise max_processes in the lesson spec or verify.max_processes if they need more`;
+  return (
+    `the lesson's programs reached the process limit (max_processes: ${maxProcesses} processes and threads ` +
+    `at once; a fork bomb?) and ${ended}; raise max_processes in the lesson spec or verify.max_processes if they need more`
+  );
 }
 
 /** How a failed preparation step is named in the cause; without network (and nothing forbidden done), npm ci can only install what needs no download. */
