@@ -15,6 +15,7 @@ import { MACHINE_PROBES } from './runtime.ts';
 import {
   chooseSandbox,
   findBwrap,
+  hiddenInSandbox,
   probeBwrap,
   sandboxArgv,
   sandboxLayout,
@@ -327,6 +328,29 @@ test('sandboxLayout: for python-uv the workspace (course root or module folder) 
     [],
     'a docs symlink is not bound through (the docs check after the run catches changes)',
   );
+});
+
+test('hiddenInSandbox: a program under a hidden folder or /tmp is hidden unless a bind shows it again; .codelabgen stays hidden', () => {
+  const layout: SandboxLayout = {
+    writable: '/home/me/course/1-m/1.1-a',
+    cwd: '/home/me/course/1-m/1.1-a',
+    hidden: ['/home', '/root', '/run', '/home/me', '/home/me/course'],
+    readOnly: ['/home/me/.nvm/versions/node/v22', '/tmp/tools', '/home/me/course'],
+    rehidden: ['/home/me/course/.codelabgen'],
+    protectedInWritable: [],
+    network: false,
+  };
+  const cases: Array<[string, boolean]> = [
+    ['/usr/bin/python3', false],
+    ['/home/me/.nvm/versions/node/v22/bin/node', false],
+    ['/home/me/bin/tool', true],
+    ['/root/tool', true],
+    ['/tmp/tools/uv', false],
+    ['/tmp/other/uv', true],
+    ['/home/me/course/1-m/1.1-a/run.sh', false],
+    ['/home/me/course/.codelabgen/run', true],
+  ];
+  for (const [file, hidden] of cases) assert.equal(hiddenInSandbox(layout, file), hidden, file);
 });
 
 test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
