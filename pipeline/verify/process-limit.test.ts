@@ -37,7 +37,7 @@ done
 echo "started $i processes"
 `;
 
-async function boundedCourse(): Promise<Course> {
+async function boundedCourse(sandbox = 'required'): Promise<Course> {
   const made = await courseWithLessons(
     [
       {
@@ -46,7 +46,7 @@ async function boundedCourse(): Promise<Course> {
         spec: 'lesson: "1.1"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [sh, many.sh]\n',
       },
     ],
-    'verify:\n  sandbox: required\n  max_processes: 32\n',
+    `verify:\n  sandbox: ${sandbox}\n  max_processes: 32\n`,
   );
   scratch.push(path.dirname(made.root));
   return made;
@@ -86,6 +86,15 @@ test('the same as another user than root: RLIMIT_NPROC inside the sandbox counts
   const top = path.dirname(made.root);
   chownTree(top, OTHER_UID);
   const result = await runAs(OTHER_UID, ['verify', '1.1', '--json', '--timeout', '20', '--course', made.root]);
+  assertLimited(result.stdout, result.stderr, result.code);
+});
+
+test('as root the limit holds without the sandbox too (the pids cgroup wraps the step)', {
+  timeout: 120_000,
+  skip: process.getuid?.() === 0 ? false : 'RLIMIT_NPROC needs the sandbox; the cgroup needs root',
+}, async () => {
+  const made = await boundedCourse('off');
+  const result = cli(['verify', '1.1', '--json', '--timeout', '20', '--course', made.root], { timeoutMs: 60_000 });
   assertLimited(result.stdout, result.stderr, result.code);
 });
 
