@@ -5,7 +5,7 @@
 // inside the sandbox's own user namespace.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, readdirSync, lstatSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { CLI, cli } from '../../cli/testing.ts';
@@ -22,6 +22,13 @@ const needsBwrap = {
 };
 /** Another user to run the CLI as (RLIMIT_NPROC binds every user but root): only when this test runs as root. */
 const OTHER_UID = 1001;
+/** This process's cgroup in cgroup v1's pids hierarchy (where codelabgen makes its step cgroups as root), or null. */
+const PIDS_ROOT = (() => {
+  const line = /^\d+:pids:(\/.*)$/m.exec(
+    existsSync('/proc/self/cgroup') ? readFileSync('/proc/self/cgroup', 'utf8') : '',
+  );
+  return line?.[1] === undefined ? null : path.join('/sys/fs/cgroup/pids', line[1]);
+})();
 const setpriv = spawnSync('setpriv', ['--version']).status === 0 && process.getuid?.() === 0;
 const scratch: string[] = [];
 after(() => {
@@ -96,6 +103,23 @@ test('as root the limit holds without the sandbox too (the pids cgroup wraps the
   const made = await boundedCourse('off');
   const result = cli(['verify', '1.1', '--json', '--timeout', '20', '--course', made.root], { timeoutMs: 60_000 });
   assertLimited(result.stdout, result.stderr, result.code);
+});
+
+test('the cgroup of a codelabgen that is gone (killed before its cleanup) is removed by the next step', {
+  timeout: 120_000,
+  skip:
+    process.getuid?.() === 0 && PIDS_ROOT !== null && existsSync(PIDS_ROOT) ? false : 'needs root and cgroup v1 pids',
+}, async () => {
+  const gone = spawnSync('true').pid; // a process that has ended: its pid names no live codelabgen
+  const stale = path.join(PIDS_ROOT!, `codelabgen-step.${gone}.0123456789abcdef0`);
+  mkdirSync(stale);
+  try {
+    const made = await boundedCourse('off');
+    cli(['verify', '1.1', '--json', '--timeout', '20', '--course', made.root], { timeoutMs: 60_000 });
+    assert.equal(existsSync(stale), false, 'the stale cgroup was left');
+  } finally {
+    if (existsSync(stale)) rmdirSync(stale);
+  }
 });
 
 test('a fork bomb in a postinstall ends in a failed run naming the process limit', needsBwrap, async () => {

@@ -4,7 +4,7 @@
 // namespace has its own count), which binds every caller but root; and a pids cgroup around the
 // whole step where this process may make one (root), which binds root too. Used by lesson-step.ts.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uniqueHex } from '../store/unique-name.ts';
 
@@ -30,7 +30,8 @@ const CGROUP_ROOT = '/sys/fs/cgroup';
 export function makePidsCgroup(maxProcesses: number, cgroupRoot = CGROUP_ROOT): PidsCgroup | null {
   const parent = pidsParent(cgroupRoot);
   if (parent === null) return null;
-  const dir = path.join(parent, `codelabgen-step.${process.pid}.${uniqueHex()}`);
+  sweepOnce(parent);
+  const dir = path.join(parent, `${STEP_PREFIX}${process.pid}.${uniqueHex()}`);
   try {
     mkdirSync(dir);
   } catch {
@@ -86,15 +87,46 @@ function pidsParent(cgroupRoot: string): string | null {
   return readText(path.join(own, 'cgroup.subtree_control')).split(/\s+/).includes('pids') ? own : null;
 }
 
+const STEP_PREFIX = 'codelabgen-step.';
+const swept = new Set<string>();
+
+/**
+ * Removes the cgroups of codelabgen processes that are gone (killed before their step's cleanup, or
+ * stopped by a signal): once per process and parent. rmdir removes only an empty cgroup.
+ */
+function sweepOnce(parent: string): void {
+  if (swept.has(parent)) return;
+  swept.add(parent);
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return; // unreadable: nothing to sweep
+  }
+  for (const name of names) {
+    const owner = name.startsWith(STEP_PREFIX) ? Number(name.slice(STEP_PREFIX.length).split('.')[0]) : Number.NaN;
+    if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) removeCgroup(path.join(parent, name), 1);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, another user's
+  }
+}
+
 /** pids.events: `max N` counts the forks refused at pids.max. */
 function limitReached(dir: string): boolean {
   const match = /^max (\d+)$/m.exec(readText(path.join(dir, 'pids.events')));
   return match !== null && Number(match[1]) > 0;
 }
 
-/** Tries for up to 0.5 s: the step's killed processes may take a moment to leave it. */
-function removeCgroup(dir: string): void {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+/** Tries `attempts` times, 10 ms apart (0.5 s by default): the step's killed processes may take a moment to leave it. */
+function removeCgroup(dir: string, attempts = 50): void {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
     try {
       rmdirSync(dir);
       return;
