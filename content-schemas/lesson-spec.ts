@@ -16,7 +16,10 @@ export const LessonSpecSchema = z
       .boolean()
       .default(false)
       .describe(
-        'Let every step of the lesson (npm ci and its install scripts, the tests) use the network inside the sandbox, a network of its own through slirp4netns that never reaches the loopback of the host (default: no network at all); a lesson whose lock file has dependencies needs it for npm ci to download them.',
+        'Let every step of the lesson (npm ci and its install scripts, the tests) use the network inside the ' +
+          'sandbox, a network of its own through slirp4netns that never reaches the loopback of the host ' +
+          '(default: no network at all); a lesson whose lock file has dependencies needs it for npm ci to ' +
+          'download them.',
       ),
     install_scripts: z
       .boolean()
