@@ -48,8 +48,30 @@ export function makePidsCgroup(maxProcesses: number, cgroupRoot = CGROUP_ROOT): 
     removeCgroup(dir);
     return null; // a process cannot be moved in here (cgroup v2 rules, a container): RLIMIT_NPROC alone
   }
-  return { procs, reached: () => limitReached(dir), remove: () => removeCgroup(dir) };
+  removeAtExit(dir);
+  return {
+    procs,
+    reached: () => limitReached(dir),
+    remove: () => {
+      live.delete(dir);
+      removeCgroup(dir);
+    },
+  };
 }
+
+/** Cgroups of steps still running: removed when codelabgen exits first (stopped by SIGINT or SIGTERM after killing them). */
+const live = new Set<string>();
+
+function removeAtExit(dir: string): void {
+  if (live.size === 0 && !exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const left of live) removeCgroup(left);
+    });
+  }
+  live.add(dir);
+}
+let exitHooked = false;
 
 /** The script that moves its shell into the cgroup (`$0`, its cgroup.procs); the wrapper then execs the step. */
 const ENTER = 'echo 0 > "$0"';

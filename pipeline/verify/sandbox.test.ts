@@ -2,7 +2,7 @@
 // through the built CLI what a sandboxed lesson test cannot see, reach, write or outlive.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -823,7 +823,16 @@ test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, the
   assert.equal(await closed, 143);
   await assertNoSurvivors(token);
   await assertNoSurvivors(made.root, 'no bwrap or test process left');
+  assert.deepEqual(stepCgroupsOf(child.pid!), [], "verify's step cgroup (as root) is removed when it exits");
 });
+
+/** The pids cgroups (process-limit.ts) a codelabgen process made and left, where it makes them (cgroup v1, as root). */
+function stepCgroupsOf(pid: number): string[] {
+  const line = /^\d+:pids:(\/.*)$/m.exec(readFileSync('/proc/self/cgroup', 'utf8'));
+  const parent = line?.[1] === undefined ? null : path.join('/sys/fs/cgroup/pids', line[1]);
+  if (parent === null || !existsSync(parent)) return [];
+  return readdirSync(parent).filter((name) => name.startsWith(`codelabgen-step.${pid}.`));
+}
 
 test("Ctrl-C (SIGINT to the terminal's process group) ends the sandboxed test and exits 130", needsBwrap, async () => {
   const token = `${TOKEN}-sigint`;
