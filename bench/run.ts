@@ -1,16 +1,17 @@
-// `npm run bench [-- --quick] [--only cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only cli,contention,dev,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
+import { benchDev } from './dev.ts';
 import { benchMcp } from './mcp.ts';
 import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
+const PARTS = ['cli', 'contention', 'dev', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
 /** What runs without --only: the side-by-side comparison with Starlight only when asked for. */
 const DEFAULT_PARTS: Part[] = PARTS.filter((part) => part !== 'side-by-side');
@@ -46,6 +47,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
 const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
   cli: benchCliLatency,
   contention: benchContention,
+  dev: benchDev,
   mcp: benchMcp,
   progress: benchProgress,
   scale: benchScale,
@@ -112,6 +114,10 @@ function table(r: Record<string, any>): string {
   if (r.progress)
     lines.push(
       `prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB HTML`,
+    );
+  if (r.dev)
+    lines.push(
+      `dev   ${r.dev.saves} notes saves under site dev: save → visible median ${r.dev.save_to_visible.median_ms} ms, p95 ${r.dev.save_to_visible.p95_ms} ms, ${r.dev.content_syncs} content syncs`,
     );
   for (const row of r.scale?.rows ?? [])
     lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
