@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick] [--only cli,contention,dev,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only check,cli,contention,dev,mcp,progress,scale,site,side-by-side]`: runs the
+// benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -9,9 +10,10 @@ import { benchDev } from './dev.ts';
 import { benchMcp } from './mcp.ts';
 import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
+import { benchCheck } from './check.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'dev', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
+const PARTS = ['check', 'cli', 'contention', 'dev', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
 /** What runs without --only: the side-by-side comparison with Starlight only when asked for. */
 const DEFAULT_PARTS: Part[] = PARTS.filter((part) => part !== 'side-by-side');
@@ -45,6 +47,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
 }
 
 const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
+  check: benchCheck,
   cli: benchCliLatency,
   contention: benchContention,
   dev: benchDev,
@@ -118,6 +121,10 @@ function table(r: Record<string, any>): string {
   if (r.dev)
     lines.push(
       `dev   ${r.dev.saves} notes saves under site dev: save → visible median ${r.dev.save_to_visible.median_ms} ms, p95 ${r.dev.save_to_visible.p95_ms} ms, ${r.dev.content_syncs} content syncs`,
+    );
+  for (const row of r.check?.rows ?? [])
+    lines.push(
+      `check ${r.check.lessons} lessons ${row.case.padEnd(18)} median ${row.median_ms} ms  ×${row.vs_without_diagrams}`,
     );
   for (const row of r.scale?.rows ?? [])
     lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
