@@ -31,9 +31,10 @@ function retitle(course: string, from: string, to: string): void {
   writeFileSync(file, next);
 }
 
-/** How long a save may take to show before the test gives up: a generous wait, not a budget (a
- * loaded machine runs the Node tests beside this file). The figure is bench/dev.ts's. */
-const SHOWS = 30_000;
+/** How long a save may take to show before the test gives up: a generous wait, not a budget. The
+ * Node tests run beside this file, and the course check after a save holds the dev server (docs/site.md):
+ * at load average 30-45 on 2 cores a save once waited over 30 s behind it. The figure is bench/dev.ts's. */
+const SHOWS = 60_000;
 
 async function shows(page: Page, text: string): Promise<void> {
   await expect(page.locator('body')).toContainText(text, { timeout: SHOWS });
@@ -47,7 +48,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => dev?.close());
 
 test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open page', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   try {
     const lesson = lessons()[1] ?? lessons()[0]!;
     const dir = lessonDir(lesson, dev.course);
@@ -122,7 +123,7 @@ async function mainSamples(page: Page): Promise<{ minText: number; minHeight: nu
 test('site dev: one save (in place or by rename) updates the open lesson in place: no reload, the main column never empty, one sync per save', async ({
   page,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   try {
     const lesson = lessons()[1] ?? lessons()[0]!;
     const dir = lessonDir(lesson, dev.course);
