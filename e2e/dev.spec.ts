@@ -32,8 +32,9 @@ function retitle(course: string, from: string, to: string): void {
 }
 
 /** How long a save may take to show before the test gives up: a generous wait, not a budget. The
- * Node tests run beside this file, and the course check after a save holds the dev server (docs/site.md):
- * at load average 30-45 on 2 cores a save once waited over 30 s behind it. The figure is bench/dev.ts's. */
+ * Node tests run beside this file: in a full npm test at load average 30-45 on 2 cores, a save once
+ * did not show within 30 s (no content sync started meanwhile; the course check after a save holds
+ * the dev server, docs/site.md). The figure is bench/dev.ts's. */
 const SHOWS = 60_000;
 
 async function shows(page: Page, text: string): Promise<void> {
