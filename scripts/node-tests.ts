@@ -6,7 +6,8 @@
 // minutes; a test's own `timeout` is usually shorter), a file's process exits once its tests end even
 // with handles left open, processes the tests leave behind are named and killed at the end, and past
 // CODELABGEN_TESTS_DEADLINE_S (default 25 minutes) the run stops, naming the tests still running.
-// Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order)
+// Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order);
+// CODELABGEN_TEST_CONCURRENCY=N sets the default (6).
 import { globSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -67,7 +68,8 @@ const SLOW_FIRST = [
 const { values, positionals } = parseArgs({
   // Six files at once on 2 cores: many files wait much of their time (sandboxed lesson runs, fsyncs,
   // servers starting, browsers), and with four the cores idled while four such files waited.
-  options: { concurrency: { type: 'string', default: '6' } },
+  // CODELABGEN_TEST_CONCURRENCY sets it for npm test (to compare settings without editing this file).
+  options: { concurrency: { type: 'string', default: process.env.CODELABGEN_TEST_CONCURRENCY || '6' } },
   allowPositionals: true,
 });
 const all = [...new Set(PATTERNS.flatMap((pattern) => globSync(pattern, { cwd: REPO })))].sort();
