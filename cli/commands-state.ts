@@ -1,10 +1,21 @@
-// The command table's state commands (`state show` … `state task list`), in help order: the
-// entries cli/commands.ts spreads into COMMANDS after `init`. Pure data, like the rest of the table.
-import { JSON_OPTION, type CommandSpec } from './spec.ts';
+// The registry of the state commands (`state show` … `state task list`), in help order: the entries
+// cli/commands.ts spreads into COMMANDS after `init`, so help, completion, the MCP tools and
+// docs/cli.md read them from there. A command with `load` runs from the one file dist/state.cjs
+// (cli/state-main.ts; docs/performance.md): the launcher's list of those is generated from here by
+// `npm run docs`, and the bundle test runs each. The others load from dist/main.mjs (cli/loaders.ts).
+// Adding a state command: its entry here, its module in commands/, its tests.
+import { GATE_PHASES, PHASES, TASK_PHASES } from '../content-schemas/names.ts';
+import { type CommandModule, type CommandSpec, JSON_OPTION, listed } from './spec.ts';
 
-export const STATE_COMMANDS: CommandSpec[] = [
+export interface StateCommandSpec extends CommandSpec {
+  /** The command's module, for a command that runs from dist/state.cjs (the launcher's fast path). */
+  load?: () => Promise<CommandModule>;
+}
+
+export const STATE_COMMANDS: StateCommandSpec[] = [
   {
     name: 'state show',
+    load: () => import('./commands/state-show.ts'),
     summary: 'summary of the course state (--json: the whole state)',
     options: {
       ...JSON_OPTION,
@@ -14,6 +25,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state log',
+    load: () => import('./commands/state-log.ts'),
+    additive: true,
     args: '<kind>',
     positionals: { min: 1, max: 1 },
     summary: 'record a notable fact (not a state change); workers may call it',
@@ -27,28 +40,43 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state rebuild',
+    writes: true,
+    idempotent: true,
     summary: 'rebuild state.json from events.jsonl',
     description:
-      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
+      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is ' +
+      'corrupt or missing; a torn last log line is first moved aside (kept as ' +
+      '.codelabgen/events.jsonl.torn-<time>).',
     options: { ...JSON_OPTION },
   },
   {
     name: 'state phase',
+    load: () => import('./commands/state-phase.ts'),
+    additive: true,
     args: '<next>',
     positionals: { min: 1, max: 1 },
     summary: 'move the course one phase forward (gates need --approved)',
-    description: `Phases: ${'init → recon → sources → gate_sources → topics → curriculum → gate_plan → scaffold → lessons → assembly → done'}. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and none stale.`,
+    description:
+      `Phases: ${PHASES.join(' → ')}. Only the next phase is accepted. Leaving a phase needs its required actions ` +
+      `done (see \`state next\`); leaving a gate (${GATE_PHASES.join(', ')}) needs --approved; entering assembly ` +
+      'needs every lesson done and none stale.',
     changesState: true,
     options: { approved: { type: 'boolean', help: 'the user approved this gate' }, ...JSON_OPTION },
     examples: ['codelabgen state phase recon', 'codelabgen state phase topics --approved'],
   },
   {
     name: 'state set',
+    load: () => import('./commands/state-set.ts'),
     args: '<id> <stage>',
     positionals: { min: 2, max: 2 },
     summary: 'move a lesson one stage forward, or back to an earlier stage with --note',
     description:
-      'Forward: exactly one stage, after its artifact check (verified is set only by `verify --update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses one review round. The stage is the last completed one: moving back to readalong redoes the notes; to name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also moves the course back to phase lessons.',
+      'Forward: exactly one stage, after its artifact check (verified is set only by `verify ' +
+      '--update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses ' +
+      'one review round. The stage is the last completed one: moving back to readalong redoes the notes; to ' +
+      'name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is ' +
+      'refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also ' +
+      'moves the course back to phase lessons.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required to move back)' },
@@ -70,7 +98,10 @@ export const STATE_COMMANDS: CommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'redo a stage: move a lesson back to the stage before it, with --note',
     description:
-      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: `state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases assembly and done --reopen is needed. The stage to redo must be done already.",
+      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: " +
+      "`state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, " +
+      'moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases ' +
+      'assembly and done --reopen is needed. The stage to redo must be done already.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required)' },
@@ -84,6 +115,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state fail',
+    load: () => import('./commands/state-fail.ts'),
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'record a failed verification (uses one fix attempt; the last one blocks)',
@@ -93,6 +125,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state block',
+    load: () => import('./commands/state-block.ts'),
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'block a lesson for a decision only the user can make',
@@ -105,6 +138,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state unblock',
+    load: () => import('./commands/state-unblock.ts'),
+    additive: true,
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'unblock a lesson (a fix-budget block gets a fresh fix budget)',
@@ -121,6 +156,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state stale',
+    load: () => import('./commands/state-stale.ts'),
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'mark a done lesson stale (its upstream changed); move it back to clear it',
@@ -136,20 +172,27 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state watch',
+    notATool: 'follows the course until interrupted; subscribe to the resources instead',
     summary: 'the live board: stages, running and interrupted tasks, what needs a human, redrawn on each change',
     description:
-      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
+      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it ' +
+      'redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what ' +
+      'to do, what needs a human with the command that resolves it, and the last events. When stdout is not a ' +
+      'terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
     options: { json: { type: 'boolean', help: 'one JSON board per line, on each change' } },
     examples: ['codelabgen state watch', 'codelabgen state watch | tee progress.log'],
   },
   {
     name: 'state next',
+    load: () => import('./commands/state-next.ts'),
     summary: 'what to do next: phase actions, lesson work items, blocked, interrupted (JSON)',
     options: { ...JSON_OPTION },
     examples: ['codelabgen state next'],
   },
   {
     name: 'state task start',
+    load: () => import('./commands/state-task.ts'),
+    additive: true,
     args: '<lesson> | --phase P',
     positionals: { min: 0, max: 1 },
     summary: 'record that a worker started on a lesson (or, with --phase, for the current phase); prints the task id',
@@ -158,7 +201,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
       phase: {
         type: 'string',
         value: 'P',
-        help: 'a phase task instead of a lesson task: recon, sources, topics, curriculum, scaffold or assembly (the current phase; --role required)',
+        help: `a phase task instead of a lesson task: ${listed(TASK_PHASES, 'or')} (the current phase; --role required)`,
       },
       role: {
         type: 'string',
@@ -180,6 +223,9 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task heartbeat',
+    load: () => import('./commands/state-task.ts'),
+    writes: true,
+    additive: true,
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: "renew a running task's lease (the worker is alive); workers may call it",
@@ -191,6 +237,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task done',
+    load: () => import('./commands/state-task.ts'),
+    additive: true,
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: "record that a task finished (optionally with the worker's status JSON)",
@@ -208,6 +256,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task fail',
+    load: () => import('./commands/state-task.ts'),
+    additive: true,
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: 'record that a task failed',
@@ -225,6 +275,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task reset',
+    load: () => import('./commands/state-task.ts'),
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: 'abandon a running task (e.g. interrupted by a crash), or close an open failed one',
@@ -244,6 +295,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task list',
+    load: () => import('./commands/state-task.ts'),
     summary:
       'list tasks (--open: running, interrupted and failed ones; --running: running only); a running task whose lease expired shows as interrupted',
     options: {

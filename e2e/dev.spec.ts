@@ -382,7 +382,8 @@ test('site dev: a broken code reference, bad YAML and a mermaid syntax error pri
       .poll(dev.output, { timeout: SHOWS })
       .toMatch(
         new RegExp(
-          `^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference file=src/no-such-file\\.ts: no such file in the lesson folder$`,
+          `^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference ` +
+            `file=src/no-such-file\\.ts: no such file in the lesson folder$`,
           'm',
         ),
       );

@@ -1,6 +1,6 @@
 // The site: section of config.yaml and the heading anchors: WCAG contrast of accents (a failing
 // one refuses the build naming file and field), the derived dark accent, ids and the TOC, and
-// last-updated dates from git.
+// last-updated dates from git (one site build, shared with the report's).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -52,7 +52,11 @@ test('site build refuses a low-contrast accent and a missing logo, naming the fi
   assert.equal(result.code, 2, result.stderr);
   assert.match(
     result.stderr,
-    /^error: \.codelabgen\/config\.yaml: site\.accent: #ffcc00 has contrast 1\.\d\d:1 with the light background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour/m,
+    new RegExp(
+      String.raw`^error: \.codelabgen\/config\.yaml: site\.accent: #ffcc00 has contrast 1\.\d\d:1 with the light ` +
+        String.raw`background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour`,
+      'm',
+    ),
   );
   assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   assert.deepEqual(snapshot(root), before);
@@ -86,26 +90,22 @@ test('doc headings get unique ids (never a page section id), an anchor link and 
   );
   assert.match(
     html,
-    /<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; id”<\/span><\/a><\/div><h4>deeper<\/h4>$/,
+    new RegExp(
+      String.raw`<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span ` +
+        String.raw`aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; ` +
+        String.raw`id”<\/span><\/a><\/div><h4>deeper<\/h4>$`,
+    ),
   );
 });
 
-test("a course in git shows each lesson's last commit date; the same course outside git shows none", async () => {
-  const work = scratchDir('codelabgen-site-git-');
+// One build for both: a course in git whose config publishes the report. Outside git a page shows no
+// date (site/lib/page-data.test.ts; the pages of pipeline/site/site-build.test.ts).
+test("site.report: true publishes the report page and the production details; a course in git shows each lesson's last commit date", async () => {
+  const work = scratchDir('codelabgen-site-report-');
   const root = path.join(work, 'course');
   await generateCourse(root, { lessons: 2, diagram: () => null });
-  const build = async (out: string) => {
-    const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
-      env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
-      timeoutMs: 300_000,
-    }).done;
-    assert.equal(result.code, 0, result.stderr);
-    const dir = path.join(out, 'lessons');
-    return readdirSync(dir)
-      .sort()
-      .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
-  };
-  for (const page of await build(path.join(work, 'out-plain'))) assert.doesNotMatch(page, /Last updated/);
+  const config = path.join(root, '.codelabgen', 'config.yaml');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
   const env = {
     ...process.env,
     GIT_AUTHOR_NAME: 't',
@@ -121,17 +121,6 @@ test("a course in git shows each lesson's last commit date; the same course outs
     ['commit', '-q', '-m', 'course'],
   ])
     assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
-  const pages = await build(path.join(work, 'out-git'));
-  assert.equal(pages.length, 2);
-  for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
-});
-
-test('site.report: true publishes the report page and the production details', async () => {
-  const work = scratchDir('codelabgen-site-report-');
-  const root = path.join(work, 'course');
-  await generateCourse(root, { lessons: 1, diagram: () => null });
-  const config = path.join(root, '.codelabgen', 'config.yaml');
-  writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
   const out = path.join(work, 'out');
   const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
     env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
@@ -143,4 +132,10 @@ test('site.report: true publishes the report page and the production details', a
   assert.match(home, /href="\/report\/"/);
   assert.match(home, /class="badge stage-done"/);
   assert.doesNotMatch(home, /name="robots"/, 'a publish build with the report is still indexed');
+  const dir = path.join(out, 'lessons');
+  const pages = readdirSync(dir)
+    .sort()
+    .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
+  assert.equal(pages.length, 2);
+  for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
 });

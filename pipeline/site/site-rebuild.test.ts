@@ -1,9 +1,10 @@
 // A rebuild with the content cache kept from the last build (entries stored by digest) shows an
 // edit made in between: a kept cache never serves a lesson's old text. A rebuild that changes no
 // page keeps the search index of the output it replaces (the cases: pipeline/site/search.test.ts).
-// Only the edited lesson's page is rendered again, even after a first build that drew its diagrams
-// while making the pages (the entries say what the build draws, not what the cache held), and in a
-// course with a doc image (Astro puts its output folder into the bundle: it is the same every build).
+// A rebuild draws no diagram (the diagram cache). Only the edited lesson's page is rendered again,
+// even after a first build that drew its diagrams while making the pages (the entries say what the
+// build draws, not what the cache held), and in a course with a doc image (Astro puts its output
+// folder into the bundle: it is the same every build).
 // A second build of the same course while one runs waits for it (and says so when it gives up).
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,10 @@ let pages: Record<string, string> = {};
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 /** A doc image that runs code when opened from the site's origin (issue: served as-is from /_astro/). */
 const TRAP_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
+  '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" ' +
+  'onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" ' +
+  'onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" ' +
+  'src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
 let first: CliResult;
 let rebuilt: CliResult;
 
@@ -59,6 +63,13 @@ test('the edited lesson shows the edit after a rebuild with the kept cache; the 
     findChromium() ? /^diagrams: 3 rendered, 0 cached/m : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m,
   );
   assert.match(first.stdout, /^lesson pages: 3 rendered, 0 unchanged \(kept from the last build\)$/m);
+  // A rebuild draws no diagram: each comes from the diagram cache the first build filled.
+  assert.match(
+    rebuilt.stdout,
+    findChromium()
+      ? /^diagrams: 0 rendered, 3 cached, 0 failed, 0 client-side$/m
+      : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m,
+  );
   assert.match(rebuilt.stdout, /^lesson pages: 1 rendered, 2 unchanged \(kept from the last build\)$/m);
   assert.match(readFileSync(page('1.2-lesson-2'), 'utf8'), /A paragraph added after the first build\./);
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);
@@ -92,7 +103,8 @@ function searchIndex(): Map<string, string> {
 test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', {
   timeout: 600_000,
 }, async () => {
-  assert.match(rebuilt.stdout, /^search: 9 pages indexed$/m, 'the edit made a new index'); // 3 lessons and their files pages; no glossary, no sources: no page for them
+  // 3 lessons and their files pages; no glossary, no sources: no page for them
+  assert.match(rebuilt.stdout, /^search: 9 pages indexed$/m, 'the edit made a new index');
   const before = searchIndex();
   const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
   let progress = '';
