@@ -128,7 +128,8 @@ function table(r: Record<string, any>): string {
     );
   if (r.dev)
     lines.push(
-      `dev   ${r.dev.saves} notes saves under site dev: save → visible median ${r.dev.save_to_visible.median_ms} ms, p95 ${r.dev.save_to_visible.p95_ms} ms, ${r.dev.content_syncs} content syncs`,
+      `dev   ${r.dev.saves} notes saves under site dev: save → visible median ${r.dev.save_to_visible.median_ms} ms, ` +
+        `p95 ${r.dev.save_to_visible.p95_ms} ms, ${r.dev.content_syncs} content syncs`,
     );
   for (const row of r.check?.rows ?? [])
     lines.push(
