@@ -6,7 +6,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
-import { benchDev } from './dev.ts';
+import type { DevBench } from './dev.ts';
 import { benchMcp } from './mcp.ts';
 import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
@@ -50,7 +50,8 @@ const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
   check: benchCheck,
   cli: benchCliLatency,
   contention: benchContention,
-  dev: benchDev,
+  // Loaded only when it runs, as side-by-side below: it pulls in Playwright.
+  dev: async (quick): Promise<DevBench> => (await import('./dev.ts')).benchDev(quick),
   mcp: benchMcp,
   progress: benchProgress,
   scale: benchScale,
