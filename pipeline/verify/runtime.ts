@@ -65,15 +65,15 @@ export async function resolveTestCommand(
   const runtime = spec?.runtime ?? config.runtime;
   const given = givenCommand(lesson.id, spec, config, runtime);
   const env = childEnv(parentEnv);
+  const installScripts = spec?.install_scripts ?? false;
+  if (!installScripts) Object.assign(env, NO_SOURCE_BUILDS);
   switch (runtime) {
     case 'node':
-      return given
-        ? plain(runtime, given, lessonDir, env)
-        : nodeCommand(lessonDir, env, spec?.install_scripts ?? false);
+      return given ? plain(runtime, given, lessonDir, env) : nodeCommand(lessonDir, env, installScripts);
     case 'python':
       return plain(runtime, given ?? (await pythonArgv(lessonDir, env, probes)), lessonDir, env);
     case 'python-uv':
-      return uvCommand(course, lesson, lessonDir, env, given, probes);
+      return uvCommand(course, lesson, lessonDir, env, given, probes, installScripts);
     case 'custom':
       if (!given)
         refuse(
@@ -99,6 +99,13 @@ function givenCommand(id: string, spec: LessonSpec | null, config: Config, runti
 function plain(runtime: Runtime, argv: string[], cwd: string, env: ChildEnv): TestCommand {
   return { runtime, argv, cwd, env, prepare: null };
 }
+
+/**
+ * Without `install_scripts: true` no package's build runs either (a source distribution's build runs
+ * its code): uv (`uv run`, and any uv a test calls) and pip take built wheels only. uv still builds
+ * the workspace's own projects, the lesson's code.
+ */
+export const NO_SOURCE_BUILDS = { UV_NO_BUILD: '1', PIP_ONLY_BINARY: ':all:' } as const;
 
 /**
  * `npm test` when package.json has a test script (after `npm ci` if locked and not installed), else
@@ -137,7 +144,7 @@ async function pythonArgv(lessonDir: string, env: ChildEnv, probes: CommandProbe
     : ['python3', '-m', 'unittest', 'discover'];
 }
 
-/** `uv run pytest <lesson>` in the module's uv workspace, with VIRTUAL_ENV removed. */
+/** `uv run pytest <lesson>` in the module's uv workspace, with VIRTUAL_ENV removed; `--no-build` unless install scripts are on. */
 function uvCommand(
   course: Course,
   lesson: LessonState,
@@ -145,6 +152,7 @@ function uvCommand(
   env: ChildEnv,
   given: string[] | null,
   probes: Probes,
+  installScripts: boolean,
 ): TestCommand {
   delete env.VIRTUAL_ENV; // uv would use (and warn about) the caller's venv instead of the workspace's
   if (resolveProgram('uv', env, probes.isExecutable, [lessonDir]) === null) {
@@ -155,7 +163,8 @@ function uvCommand(
   }
   const workspace = uvWorkspace(course, lessonDir);
   const target = path.relative(workspace, lessonDir);
-  const argv = given ?? ['uv', 'run', 'pytest', ...PYTEST_NO_CACHE, ...(target === '' ? [] : [target])];
+  const noBuild = installScripts ? [] : ['--no-build'];
+  const argv = given ?? ['uv', 'run', ...noBuild, 'pytest', ...PYTEST_NO_CACHE, ...(target === '' ? [] : [target])];
   return { runtime: 'python-uv', argv, cwd: workspace, env, prepare: null };
 }
 
