@@ -22,13 +22,17 @@ import {
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
-import { CANARY, PLANTS, PWNED } from './hostile-trees.ts';
+import { CANARY, outsideContent, PASSWD_LINE, PLANTS, PUBLISHED_SCRIPT, PWNED } from './hostile-trees.ts';
 import { advance, courseAt, LESSON_DIRS, ok, write } from './protocol-fixture.ts';
+import { mcpProblems } from './hostile-mcp.ts';
+import { siteDevProblems } from './hostile-site-dev.ts';
 import { CLI, removeDir, tempDir } from './testing.ts';
 
 const SEED = Number(process.env.HOSTILE_SEED ?? 1);
 const TREES = Number(process.env.HOSTILE_TREES ?? 3);
 const ONLY = process.env.HOSTILE_ONLY === undefined ? null : Number(process.env.HOSTILE_ONLY);
+/** `site dev` on the first tree of a run (`first`, in `npm test`) or on every tree (`all`, `npm run test:stress`). */
+const SITE_DEV = process.env.HOSTILE_SITE_DEV ?? 'first';
 const COMMAND_DEADLINE_MS = 90_000;
 const SITE_DEADLINE_MS = 600_000;
 
@@ -147,48 +151,83 @@ function makeTree(index: number): { work: string; root: string; outside: string;
   return { work, root, outside, plants };
 }
 
+/** Runs each CLI command of a tree (and `site build` on the first); returns the problems. */
+async function cliProblems(root: string, outside: string, withSite: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  for (const args of withSite ? [...COMMANDS, SITE_BUILD] : COMMANDS) {
+    const isSite = args[0] === 'site';
+    const outcome = await run(args, root, isSite ? SITE_DEADLINE_MS : COMMAND_DEADLINE_MS);
+    const name = `codelabgen ${args.join(' ')}`;
+    if (outcome.signal !== null)
+      problems.push(
+        `${name}: ended by ${outcome.signal}${outcome.signal === 'SIGKILL' ? ' (a hang: past its deadline)' : ''}`,
+      );
+    else if (![0, 1, 2].includes(outcome.code ?? -1))
+      problems.push(`${name}: exit ${outcome.code}\n${outcome.output.slice(-1500)}`);
+    for (const leaked of outsideContent(outcome.output)) problems.push(`${name}: printed ${leaked}`);
+    if (existsSync(path.join(outside, PWNED))) problems.push(`${name}: ran a module of the course (${PWNED} written)`);
+  }
+  return problems;
+}
+
+const besideCourse = (work: string) =>
+  [...tree(work).keys()].filter((rel) => rel !== 'course' && !rel.startsWith('course/'));
+
+/**
+ * A watch on the folders around the course: each call names what the part of the run since the last
+ * call changed outside the course, wrote beside it, or ran (PWNED written).
+ */
+function outsideWatch(work: string, outside: string): (part: string) => string[] {
+  let outsideBefore = tree(outside);
+  let besideBefore = besideCourse(work);
+  let ran = false;
+  return (part) => {
+    const problems: string[] = [];
+    const now = tree(outside);
+    const changed = [...new Set([...outsideBefore.keys(), ...now.keys()])].filter(
+      (rel) => outsideBefore.get(rel) !== now.get(rel),
+    );
+    if (changed.length > 0) problems.push(`${part}: changed outside the course: ${changed.join(', ')}`);
+    const beside = besideCourse(work);
+    const written = beside.filter((rel) => !besideBefore.includes(rel));
+    if (written.length > 0) problems.push(`${part}: written beside the course: ${written.join(', ')}`);
+    if (!ran && existsSync(path.join(outside, PWNED))) {
+      ran = true;
+      problems.push(`${part}: ran a module of the course (${PWNED} written)`);
+    }
+    outsideBefore = now;
+    besideBefore = beside;
+    return problems;
+  };
+}
+
 const indexes = ONLY === null ? Array.from({ length: TREES }, (_, i) => i) : [ONLY];
 for (const index of indexes) {
-  test(`hostile tree ${index} (seed ${SEED}): every command ends in 0, 1 or 2, in time, and nothing leaks or runs`, async (t) => {
+  const first = index === indexes[0];
+  const withDev = SITE_DEV === 'all' || (SITE_DEV === 'first' && first);
+  test(`hostile tree ${index} (seed ${SEED}): every command, MCP request${withDev ? ' and site dev page' : ''} ends in time, and nothing leaks or runs`, {
+    timeout: 3_600_000,
+  }, async (t) => {
     const { work, root, outside, plants } = makeTree(index);
     t.after(() => removeDir(work));
     const where = `seed ${SEED}, tree ${index} (replay: HOSTILE_SEED=${SEED} HOSTILE_ONLY=${index}); plants: ${plants.join('; ')}`;
-    const outsideBefore = tree(outside);
-    const besideBefore = [...tree(work).keys()].filter((rel) => !rel.startsWith('course'));
-    const problems: string[] = [];
-    const commands = index === indexes[0] ? [...COMMANDS, SITE_BUILD] : COMMANDS;
-    for (const args of commands) {
-      const isSite = args[0] === 'site';
-      const outcome = await run(args, root, isSite ? SITE_DEADLINE_MS : COMMAND_DEADLINE_MS);
-      const name = `codelabgen ${args.join(' ')}`;
-      if (outcome.signal !== null)
-        problems.push(
-          `${name}: ended by ${outcome.signal}${outcome.signal === 'SIGKILL' ? ' (a hang: past its deadline)' : ''}`,
-        );
-      else if (![0, 1, 2].includes(outcome.code ?? -1))
-        problems.push(`${name}: exit ${outcome.code}\n${outcome.output.slice(-1500)}`);
-      if (outcome.output.includes(CANARY))
-        problems.push(`${name}: printed the canary of the folder outside the course`);
-      if (existsSync(path.join(outside, PWNED)))
-        problems.push(`${name}: ran a module of the course (${PWNED} written)`);
+    const watch = outsideWatch(work, outside);
+    const problems = await cliProblems(root, outside, first);
+    problems.push(...watch('the CLI'));
+    problems.push(...(await mcpProblems(root, outside, prng(SEED * 1000 + index + 500))));
+    problems.push(...watch('MCP'));
+    if (withDev) {
+      problems.push(...(await siteDevProblems(root)));
+      problems.push(...watch('site dev'));
     }
-    const changedOutside = [...new Set([...outsideBefore.keys(), ...tree(outside).keys()])].filter(
-      (rel) => outsideBefore.get(rel) !== tree(outside).get(rel),
-    );
-    if (changedOutside.length > 0) problems.push(`changed outside the course: ${changedOutside.join(', ')}`);
-    const besideAfter = [...tree(work).keys()].filter((rel) => !rel.startsWith('course'));
-    const written = besideAfter.filter((rel) => !besideBefore.includes(rel));
-    if (written.length > 0) problems.push(`written beside the course: ${written.join(', ')}`);
     const published = [path.join(root, '.codelabgen'), path.join(root, 'site-out')];
     for (const dir of published) {
-      const leaked = filesHolding(dir, CANARY);
-      if (leaked.length > 0) problems.push(`${path.basename(dir)} holds the canary: ${leaked.join(', ')}`);
+      const leaked = [...filesHolding(dir, CANARY), ...filesHolding(dir, PASSWD_LINE)];
+      if (leaked.length > 0)
+        problems.push(`${path.basename(dir)} holds the canary or /etc/passwd: ${[...new Set(leaked)].join(', ')}`);
     }
-    const scripted = filesHolding(
-      path.join(root, 'site-out'),
-      /<script>window\.__pwned|on(?:error|load)="window\.__pwned|href="javascript:window\.__pwned|<iframe src="javascript:/,
-    );
+    const scripted = filesHolding(path.join(root, 'site-out'), PUBLISHED_SCRIPT);
     if (scripted.length > 0) problems.push(`the site publishes script from the course: ${scripted.join(', ')}`);
-    assert.deepEqual(problems, [], where);
+    assert.deepEqual([...new Set(problems)], [], where);
   });
 }

@@ -9,8 +9,21 @@ import path from 'node:path';
 
 /** In outside/secret.txt (and every other file planted outside): no command may print or publish it. */
 export const CANARY = 'CANARY-7f3e9d-outside-the-course';
+/** The first line of /etc/passwd, which the plants link to: no output may hold it either. */
+export const PASSWD_LINE = 'root:x:0:0:';
+
+/** What of the files outside the course `text` holds (the canary, /etc/passwd), by name. */
+export function outsideContent(text: string): string[] {
+  return [
+    ...(text.includes(CANARY) ? ['the canary of the folder outside'] : []),
+    ...(text.includes(PASSWD_LINE) ? ['/etc/passwd'] : []),
+  ];
+}
 /** Written outside by a module that runs only if course content reaches a loader. */
 export const PWNED = 'PWNED';
+/** Script the planted docs and images would run if published as written (in a built page, an SVG, a served page). */
+export const PUBLISHED_SCRIPT =
+  /<script>window\.__pwned|on(?:error|load)="window\.__pwned|href="javascript:window\.__pwned|<iframe src="javascript:/;
 
 export interface Plant {
   name: string;

@@ -124,3 +124,29 @@ test('a FIFO (or a folder) at .codelabgen/report.json is refused at once; the se
   ]);
   clearTimeout(timer);
 });
+
+test('a resource whose command refuses (a curriculum symlinked out of the course) is a -32602 with the refusal, not an internal error', {
+  timeout: 60_000,
+}, async (t) => {
+  // Found by the hostile-course fuzzer (cli/hostile-course.test.ts): codelabgen://next answered -32603.
+  const root = courseAt('lessons');
+  const beside = tempDir();
+  t.after(() => {
+    removeDir(root);
+    removeDir(beside);
+  });
+  writeFileSync(path.join(beside, 'secret.yaml'), `secret: ${SECRET}\n`);
+  rmSync(path.join(root, '.codelabgen', 'curriculum.yaml'));
+  symlinkSync(path.join(beside, 'secret.yaml'), path.join(root, '.codelabgen', 'curriculum.yaml'));
+  const server = await serve(root);
+  t.after(server.stop);
+  const next = await readWithin(server.client, 'codelabgen://next');
+  assert.equal(next.text, undefined, `served: ${next.text}`);
+  assert.match(
+    next.error ?? '',
+    /^MCP error -32602: (MCP error -32602: )?error: \.codelabgen\/curriculum\.yaml resolves outside the course \(through a symbolic link\)/,
+  );
+  assert.ok(!next.error?.includes(SECRET), next.error);
+  const state = await readWithin(server.client, 'codelabgen://state');
+  assert.match(state.text ?? '', /"phase": "lessons"/, 'the server keeps serving');
+});
