@@ -1,11 +1,13 @@
 // The hostile-course fuzzer (issue 34): seeded course trees with things planted in them
-// (cli/hostile-trees.ts), and every command a user or an agent runs over them. For each command:
-// an exit in {0, 1, 2} (never 3, a signal or a hang past its deadline), no output holding the
-// canary of the folder beside the course, nothing changed or written outside the course, no module
-// of the course run; after them, nothing published (report, site) that holds the canary or runs
-// script. HOSTILE_SEED (default 1) and HOSTILE_TREES (default 3; `npm run test:stress` 30) choose
-// the trees; a failure prints the seed, the tree and its plants, so it can be replayed alone
-// (HOSTILE_SEED=S HOSTILE_ONLY=N).
+// (cli/hostile-trees.ts), and every front door over them: the CLI commands a user or an agent runs,
+// the MCP server (cli/hostile-mcp.ts) and `site dev` (cli/hostile-site-dev.ts). For each: an end in
+// {0, 1, 2} or an allowed refusal (never exit 3, -32603, a crash, a signal or a hang past its
+// deadline), no output or answer holding the canary of the folder beside the course or /etc/passwd,
+// nothing changed or written outside the course, no module of the course run; after them, nothing
+// published (report, site) that holds the canary or runs script. HOSTILE_SEED (default 1) and
+// HOSTILE_TREES (default 3; `npm run test:stress` 30) choose the trees, HOSTILE_SITE_DEV `site dev`'s
+// (first: the first tree, all: every tree, as in test:stress); a failure prints the seed, the tree
+// and its plants, so it can be replayed alone (HOSTILE_SEED=S HOSTILE_ONLY=N). docs/security.md.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,6 +35,8 @@ const TREES = Number(process.env.HOSTILE_TREES ?? 3);
 const ONLY = process.env.HOSTILE_ONLY === undefined ? null : Number(process.env.HOSTILE_ONLY);
 /** `site dev` on the first tree of a run (`first`, in `npm test`) or on every tree (`all`, `npm run test:stress`). */
 const SITE_DEV = process.env.HOSTILE_SITE_DEV ?? 'first';
+if (SITE_DEV !== 'first' && SITE_DEV !== 'all')
+  throw new Error(`HOSTILE_SITE_DEV: expected first or all, got ${SITE_DEV}`);
 const COMMAND_DEADLINE_MS = 90_000;
 const SITE_DEADLINE_MS = 600_000;
 
@@ -47,6 +51,8 @@ const COMMANDS: string[][] = [
   ['verify', '1.2'],
   ['register'],
 ];
+/** The lesson pages `site dev` is asked for, whether or not its index links them. */
+const LESSON_PAGES = Object.values(LESSON_DIRS).map((dir) => `/lessons/${path.basename(dir)}/`);
 /** The first tree of a run is also built into a site (a build takes a minute). */
 const SITE_BUILD = ['site', 'build', '--drafts', '--out', 'site-out'];
 
@@ -205,7 +211,7 @@ const indexes = ONLY === null ? Array.from({ length: TREES }, (_, i) => i) : [ON
 for (const index of indexes) {
   const first = index === indexes[0];
   const withDev = SITE_DEV === 'all' || (SITE_DEV === 'first' && first);
-  test(`hostile tree ${index} (seed ${SEED}): every command, MCP request${withDev ? ' and site dev page' : ''} ends in time, and nothing leaks or runs`, {
+  test(`hostile tree ${index} (seed ${SEED}): ${withDev ? 'the CLI, MCP and site dev' : 'the CLI and MCP'} end in time, and nothing leaks or runs`, {
     timeout: 3_600_000,
   }, async (t) => {
     const { work, root, outside, plants } = makeTree(index);
@@ -217,7 +223,7 @@ for (const index of indexes) {
     problems.push(...(await mcpProblems(root, outside, prng(SEED * 1000 + index + 500))));
     problems.push(...watch('MCP'));
     if (withDev) {
-      problems.push(...(await siteDevProblems(root)));
+      problems.push(...(await siteDevProblems(root, LESSON_PAGES)));
       problems.push(...watch('site dev'));
     }
     const published = [path.join(root, '.codelabgen'), path.join(root, 'site-out')];

@@ -4,6 +4,7 @@
 // course, an answer or a log holding the canary, served HTML that runs script from the course, and a
 // server (or a process of its group) still running after SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { freePort } from '../e2e/dev-server.ts';
 import { outsideContent, PUBLISHED_SCRIPT } from './hostile-trees.ts';
@@ -62,9 +63,35 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-function groupAlive(pid: number): boolean {
+/** The live processes (zombies left out) of process group `pgid`, from /proc; null where there is no /proc. */
+function groupMembers(pgid: number): number[] | null {
+  let pids: string[];
   try {
-    process.kill(-pid, 0);
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  const members: number[] = [];
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended while listing
+    }
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after its last ")".
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') members.push(Number(pid));
+  }
+  return members;
+}
+
+/** Whether a process of group `pgid` still runs (a zombie waiting for its reaper does not). */
+function groupAlive(pgid: number): boolean {
+  const members = groupMembers(pgid);
+  if (members !== null) return members.length > 0;
+  try {
+    process.kill(-pgid, 0);
     return true;
   } catch {
     return false;
@@ -86,13 +113,16 @@ function answerProblems(served: Served, root: string): string[] {
   return problems;
 }
 
-/** The index, each lesson page it links, and one asset (an image of a lesson page, else a stylesheet). */
-async function browse(base: string, root: string): Promise<string[]> {
+/**
+ * The index, each lesson page (`lessonPages`, and those the index links: a broken curriculum may list
+ * none), and one asset (an image of a lesson page, else a stylesheet).
+ */
+async function browse(base: string, root: string, lessonPages: readonly string[]): Promise<string[]> {
   const problems: string[] = [];
   const index = await fetchWithin(`${base}/`);
   problems.push(...answerProblems(index, root));
-  const lessons = [...new Set([...index.body.matchAll(/href="(\/lessons\/[^"/]+\/)"/g)].map((match) => match[1]!))];
-  if (index.status === 200 && lessons.length === 0) problems.push(`${base}/: links no lesson page`);
+  const linked = [...index.body.matchAll(/href="(\/lessons\/[^"/]+\/)"/g)].map((match) => match[1]!);
+  const lessons = [...new Set([...lessonPages, ...linked])];
   const assets: string[] = [];
   for (const lesson of lessons) {
     const page = await fetchWithin(`${base}${lesson}`);
@@ -106,8 +136,12 @@ async function browse(base: string, root: string): Promise<string[]> {
   return problems;
 }
 
-/** Runs `codelabgen site dev` in `root` on a free port, browses it, stops it; returns the problems. */
-export async function siteDevProblems(root: string): Promise<string[]> {
+/**
+ * Runs `codelabgen site dev` in `root` on a free port, browses it (the index, `lessonPages` such as
+ * `/lessons/1.1-readable/` and the lesson pages the index links, one asset), stops it with SIGTERM;
+ * returns the problems.
+ */
+export async function siteDevProblems(root: string, lessonPages: readonly string[]): Promise<string[]> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
   delete env.CODELABGEN_COURSE;
@@ -123,7 +157,7 @@ export async function siteDevProblems(root: string): Promise<string[]> {
   const problems: string[] = [];
   const base = `http://localhost:${port}`;
   try {
-    if (await answered(`${base}/`, child)) problems.push(...(await browse(base, root)));
+    if (await answered(`${base}/`, child)) problems.push(...(await browse(base, root, lessonPages)));
     else if (child.exitCode === null && child.signalCode === null)
       problems.push(`site dev: no answer within ${DEV_START_DEADLINE_MS / 1000} s (a hang)\n${log.slice(-1500)}`);
     else if (![0, 1, 2].includes(child.exitCode ?? -1))
