@@ -149,7 +149,8 @@ function makeTree(index: number): { work: string; root: string; outside: string;
   while (chosen.size < count) chosen.add(Math.floor(random() * PLANTS.length));
   const plants: string[] = [];
   const lesson = path.join(root, LESSON_DIRS['1.2']!);
-  for (const at of [...chosen].sort((a, b) => a - b)) {
+  const last = (at: number) => (PLANTS[at]!.last === true ? 1 : 0);
+  for (const at of [...chosen].sort((a, b) => last(a) - last(b) || a - b)) {
     const plant = PLANTS[at]!;
     plant.plant(root, outside, lesson);
     plants.push(plant.name);

@@ -28,6 +28,8 @@ export const PUBLISHED_SCRIPT =
 export interface Plant {
   name: string;
   plant(root: string, outside: string, lessonDir: string): void;
+  /** Planted after the others: it replaces the lesson folder, whose later plants would land outside. */
+  last?: boolean;
 }
 
 function put(file: string, text: string | Buffer): void {
@@ -189,9 +191,12 @@ export const PLANTS: readonly Plant[] = [
   {
     name: 'the lesson folder itself symlinked outside',
     plant: (_root, outside, lesson) => {
+      // A read-only lesson planted before keeps its entries from being removed.
+      for (const dir of [lesson, path.join(lesson, 'docs')]) chmodSync(dir, 0o755);
       rmSync(lesson, { recursive: true, force: true });
       symlinkSync(outside, lesson);
     },
+    last: true,
   },
   {
     name: 'the curriculum and a spec symlinked outside',
