@@ -100,12 +100,38 @@ export function toolCalls(root: string, outside: string, random: () => number): 
     },
     ...ids().map((id) => ({ tool: 'state_set', args: { id: id.slice(0, 64), stage: 'readalong' } })),
     { tool: 'state_set', args: { id: '1.2', stage: 'notes' } },
+    { tool: 'state_set', args: { id: 1.2, stage: 'notes', course: pick(hostileCourses(root, outside)) } },
     {
       tool: 'state_block',
       args: { id: pick(HOSTILE_IDS).slice(0, 64), reason: `see ${outside}/secret.txt \u001b[2J` },
     },
   ];
   return calls;
+}
+
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+type Completion = Parameters<Client['complete']>[0];
+
+/** Completions of a prompt's and a template's lesson, in the course and in hostile `course` arguments. */
+export function completions(root: string, outside: string, random: () => number): Completion[] {
+  const course = pick(random, hostileCourses(root, outside));
+  return [
+    { ref: { type: 'ref/prompt', name: 'code-author' }, argument: { name: 'lesson', value: '1' } },
+    {
+      ref: { type: 'ref/prompt', name: 'code-author' },
+      argument: { name: 'lesson', value: pick(random, HOSTILE_IDS) },
+      context: { arguments: { course } },
+    },
+    {
+      ref: { type: 'ref/resource', uri: 'codelabgen://lesson/{id}' },
+      argument: { name: 'id', value: pick(random, HOSTILE_IDS) },
+    },
+    {
+      ref: { type: 'ref/prompt', name: pick(random, ['researcher', '__proto__', '../x']) },
+      argument: { name: 'phase', value: '' },
+    },
+  ];
 }
 
 /** The resource URIs to read beyond the listed ones: the templates filled with hostile ids. */
@@ -190,6 +216,13 @@ export async function mcpProblems(root: string, outside: string, random: () => n
   try {
     await client.connect(transport, options);
     await note('tools/list', () => client.listTools(undefined, options));
+    // Subscribed first, so that the tail of the event log runs while the state tools change the course.
+    for (const uri of ['codelabgen://state', `codelabgen://lesson/${encodeURIComponent(pick(random, HOSTILE_IDS))}`])
+      await note(`resources/subscribe ${uri.slice(0, 200)}`, () => client.subscribeResource({ uri }, options));
+    for (const request of completions(root, outside, random))
+      await note(`completion/complete ${JSON.stringify(request).slice(0, 200)}`, () =>
+        client.complete(request, options),
+      );
     for (const call of toolCalls(root, outside, random))
       await note(`tools/call ${call.tool} ${JSON.stringify(call.args).slice(0, 200)}`, () =>
         client.callTool({ name: call.tool, arguments: call.args }, undefined, options),
@@ -205,6 +238,9 @@ export async function mcpProblems(root: string, outside: string, random: () => n
         await note(`prompts/get ${name} ${JSON.stringify(lesson).slice(0, 80)}`, () =>
           client.getPrompt({ name, arguments: { lesson } }, options),
         );
+    await note('resources/unsubscribe codelabgen://state', () =>
+      client.unsubscribeResource({ uri: 'codelabgen://state' }, options),
+    );
   } catch (error) {
     if (!(error instanceof SessionOver))
       problems.push(`mcp: the session failed: ${(error as Error).message}\n${stderr.slice(-1500)}`);

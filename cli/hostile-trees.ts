@@ -206,6 +206,11 @@ export const PLANTS: readonly Plant[] = [
     },
   },
   {
+    name: 'state.json symlinked outside',
+    plant: (root, outside) => link(path.join(outside, 'secret.txt'), path.join(root, '.codelabgen', 'state.json')),
+  },
+  { name: 'a FIFO as state.json', plant: (root) => fifo(path.join(root, '.codelabgen', 'state.json')) },
+  {
     name: 'a read-only lesson folder and docs',
     plant: (_root, _outside, lesson) => {
       chmodSync(path.join(lesson, 'docs'), 0o555);

@@ -6,8 +6,7 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import { MAX_DATA_FILE_BYTES, SCHEMA_NAMES, UnreadableFileError } from '../../content-schemas/index.ts';
 import { ARTIFACTS, CONVENTION_TOPICS, getOwn, OutsideError, readFileInside } from '../../pipeline/index.ts';
 import { printable } from '../../pipeline/state-commands.ts';
-import { EXIT } from '../exit-codes.ts';
-import { resourceNotFound } from './resource-errors.ts';
+import { commandFailure, resourceNotFound } from './resource-errors.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { inToolTermsDeep, withNextCall } from './tool-results.ts';
 import { inToolTerms } from './tool-terms.ts';
@@ -31,9 +30,8 @@ export function registerResources(ctx: ServerContext): void {
     const tool = commandNamed(command);
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await ctx.run(tool, args);
-      const error = inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`);
-      if (outcome.exitCode === EXIT.internal) throw new Error(error);
-      if (outcome.exitCode !== 0) throw new McpError(ErrorCode.InvalidParams, error);
+      if (outcome.exitCode !== 0)
+        throw commandFailure(outcome.exitCode, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
       const transform = command === 'state next' ? withNextCall : command === 'state stages' ? inToolTermsDeep : null;
       const text =
         transform === null
