@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only check,cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -8,9 +8,10 @@ import { benchContention } from './contention.ts';
 import { benchMcp } from './mcp.ts';
 import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
+import { benchCheck } from './check.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
+const PARTS = ['check', 'cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
 /** What runs without --only: the side-by-side comparison with Starlight only when asked for. */
 const DEFAULT_PARTS: Part[] = PARTS.filter((part) => part !== 'side-by-side');
@@ -44,6 +45,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
 }
 
 const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
+  check: benchCheck,
   cli: benchCliLatency,
   contention: benchContention,
   mcp: benchMcp,
@@ -103,15 +105,27 @@ function table(r: Record<string, any>): string {
     );
   if (r.mcp?.updates)
     lines.push(
-      `mcp   resources/updated after another process's commit: median ${r.mcp.updates.after_commit.median_ms} ms, p99 ${r.mcp.updates.after_commit.p99_ms} ms (${r.mcp.updates.rounds} commits)`,
+      `mcp   resources/updated after another process's commit: median ${r.mcp.updates.after_commit.median_ms} ` +
+        `ms, p99 ${r.mcp.updates.after_commit.p99_ms} ms (${r.mcp.updates.rounds} commits)`,
     );
   if (r.mcp?.clients)
     lines.push(
-      `mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}  CPU/change server ${r.mcp.clients.server_cpu_ms_per_change} ms, client ${r.mcp.clients.client_cpu_ms_per_change} ms`,
+      `mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ` +
+        `${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}  ` +
+        `CPU/change server ${r.mcp.clients.server_cpu_ms_per_change} ms, client ` +
+        `${r.mcp.clients.client_cpu_ms_per_change} ms`,
     );
   if (r.progress)
     lines.push(
-      `prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB HTML`,
+      `prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ` +
+        `${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI ` +
+        `exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ` +
+        `${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB ` +
+        'HTML',
+    );
+  for (const row of r.check?.rows ?? [])
+    lines.push(
+      `check ${r.check.lessons} lessons ${row.case.padEnd(18)} median ${row.median_ms} ms  ×${row.vs_without_diagrams}`,
     );
   for (const row of r.scale?.rows ?? [])
     lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);
@@ -122,7 +136,12 @@ function table(r: Record<string, any>): string {
     lines.push(`sbs   ${row.verdict.padEnd(6)} ${row.criterion}: ${row.codelabgen} | ${row.starlight}`.slice(0, 200));
   for (const row of r.site?.rows ?? [])
     lines.push(
-      `site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (${row.edit_one_vs_clean}x clean; lesson pages rendered ${row.lesson_pages_rendered.clean}/${row.lesson_pages_rendered.rebuild}/${row.lesson_pages_rendered.edit_one})  lesson page ${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`,
+      `site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams ` +
+        `cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ` +
+        `${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (` +
+        `${row.edit_one_vs_clean}x clean; lesson pages rendered ${row.lesson_pages_rendered.clean}/` +
+        `${row.lesson_pages_rendered.rebuild}/${row.lesson_pages_rendered.edit_one})  lesson page ` +
+        `${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`,
     );
   return `${lines.join('\n')}\n`;
 }

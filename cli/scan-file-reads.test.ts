@@ -53,8 +53,12 @@ const FILE_READERS: Record<string, string> = {
     'copies a file the change replaces into its own staging folder, to put it back on failure',
   'pipeline/verify/sandbox.ts':
     "reads /proc/sys/kernel/apparmor_restrict_unprivileged_userns, the kernel's own setting",
+  'pipeline/progress/notify-consent.ts':
+    "reads the user's own consent file (~/.config/codelabgen/notify-allowed.json), never a course file",
   'pipeline/progress/notify.ts':
     'opens its own marker files exclusively (wx) in .codelabgen/notified/: a create, never a read of course content',
+  'pipeline/site/diagram-parse.ts':
+    'reads the parse outcomes kept in its per-user diagram cache (a folder only this user may write: diagramCacheDir)',
   'pipeline/site/diagrams.ts': 'reads its per-user diagram cache (a folder only this user may write: diagramCacheDir)',
   'pipeline/site/cache-sweep.ts': 'reads its per-user site cache (a folder only this user may write: cache-root.ts)',
   'pipeline/site/out-folder.ts': "reads and copies the build's own output and its marker in --out",
@@ -97,7 +101,9 @@ test('only the hardened reader opens or reads files; every other reader is allow
   assert.deepEqual(
     unlisted,
     [],
-    'read course files through readFileInside() (pipeline/course/confined.ts) or readRegularFile()/readTextFile() (content-schemas), or add the file to FILE_READERS with the reason none of its paths comes from a course, worker, agent or client',
+    'read course files through readFileInside() (pipeline/course/confined.ts) or ' +
+      'readRegularFile()/readTextFile() (content-schemas), or add the file to FILE_READERS with the reason none ' +
+      'of its paths comes from a course, worker, agent or client',
   );
   assert.deepEqual(stale, [], 'these allow-listed files no longer read files: take them off FILE_READERS');
 });
