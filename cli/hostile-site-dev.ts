@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { freePort } from '../e2e/dev-server.ts';
 import { outsideContent, PUBLISHED_SCRIPT } from './hostile-trees.ts';
+import { LESSON_DIRS } from './protocol-fixture.ts';
 import { CLI, REPO_ROOT } from './testing.ts';
 
 /** The first answer (ms): Astro compiles the site on start, slowly on a loaded machine. */
@@ -115,9 +116,10 @@ function answerProblems(served: Served, root: string): string[] {
 
 /**
  * The index, each lesson page (`lessonPages`, and those the index links: a broken curriculum may list
- * none), and one asset (an image of a lesson page, else a stylesheet).
+ * none), one asset (an image of a lesson page, else a stylesheet), and files outside the course (and
+ * a doc the lesson may link out) asked for by path under Vite's /@fs/.
  */
-async function browse(base: string, root: string, lessonPages: readonly string[]): Promise<string[]> {
+async function browse(base: string, root: string, outside: string, lessonPages: readonly string[]): Promise<string[]> {
   const problems: string[] = [];
   const index = await fetchWithin(`${base}/`);
   problems.push(...answerProblems(index, root));
@@ -133,6 +135,9 @@ async function browse(base: string, root: string, lessonPages: readonly string[]
   const stylesheet = /<link[^>]*\brel="stylesheet"[^>]*\bhref="(\/[^"]+)"/.exec(index.body)?.[1];
   const asset = assets[0] ?? stylesheet;
   if (asset !== undefined) problems.push(...answerProblems(await fetchWithin(`${base}${asset}`), root));
+  // Vite serves files by absolute path under /@fs/: none outside the course, none the course links out to.
+  for (const file of [`${outside}/secret.txt`, '/etc/passwd', `${root}/${LESSON_DIRS['1.2']}/docs/notes.md`])
+    problems.push(...answerProblems(await fetchWithin(`${base}/@fs${file}`), root));
   return problems;
 }
 
@@ -141,7 +146,11 @@ async function browse(base: string, root: string, lessonPages: readonly string[]
  * `/lessons/1.1-readable/` and the lesson pages the index links, one asset), stops it with SIGTERM;
  * returns the problems.
  */
-export async function siteDevProblems(root: string, lessonPages: readonly string[]): Promise<string[]> {
+export async function siteDevProblems(
+  root: string,
+  outside: string,
+  lessonPages: readonly string[],
+): Promise<string[]> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
   delete env.CODELABGEN_COURSE;
@@ -157,7 +166,7 @@ export async function siteDevProblems(root: string, lessonPages: readonly string
   const problems: string[] = [];
   const base = `http://localhost:${port}`;
   try {
-    if (await answered(`${base}/`, child)) problems.push(...(await browse(base, root, lessonPages)));
+    if (await answered(`${base}/`, child)) problems.push(...(await browse(base, root, outside, lessonPages)));
     else if (child.exitCode === null && child.signalCode === null)
       problems.push(`site dev: no answer within ${DEV_START_DEADLINE_MS / 1000} s (a hang)\n${log.slice(-1500)}`);
     else if (![0, 1, 2].includes(child.exitCode ?? -1))
