@@ -224,7 +224,7 @@ for (const index of indexes) {
     problems.push(...(await mcpProblems(root, outside, prng(SEED * 1000 + index + 500))));
     problems.push(...watch('MCP'));
     if (withDev) {
-      problems.push(...(await siteDevProblems(root, outside, LESSON_PAGES)));
+      problems.push(...(await siteDevProblems(root, outside, LESSON_PAGES, (stop) => t.after(stop))));
       problems.push(...watch('site dev'));
     }
     const published = [path.join(root, '.codelabgen'), path.join(root, 'site-out')];

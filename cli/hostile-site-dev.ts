@@ -4,9 +4,9 @@
 // course, an answer or a log holding the canary, served HTML that runs script from the course, and a
 // server (or a process of its group) still running after SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { freePort } from '../e2e/dev-server.ts';
+import { groupMembers } from '../scripts/process-group.ts';
 import { outsideContent, PUBLISHED_SCRIPT } from './hostile-trees.ts';
 import { LESSON_DIRS } from './protocol-fixture.ts';
 import { CLI, REPO_ROOT } from './testing.ts';
@@ -64,41 +64,6 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-/** The live processes (zombies left out) of process group `pgid`, from /proc; null where there is no /proc. */
-function groupMembers(pgid: number): number[] | null {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return null;
-  }
-  const members: number[] = [];
-  for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // ended while listing
-    }
-    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after its last ")".
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(group) === pgid && state !== 'Z') members.push(Number(pid));
-  }
-  return members;
-}
-
-/** Whether a process of group `pgid` still runs (a zombie waiting for its reaper does not). */
-function groupAlive(pgid: number): boolean {
-  const members = groupMembers(pgid);
-  if (members !== null) return members.length > 0;
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What is wrong with one answer of the dev server. */
 function answerProblems(served: Served, root: string): string[] {
   const problems: string[] = [];
@@ -144,12 +109,14 @@ async function browse(base: string, root: string, outside: string, lessonPages: 
 /**
  * Runs `codelabgen site dev` in `root` on a free port, browses it (the index, `lessonPages` such as
  * `/lessons/1.1-readable/` and the lesson pages the index links, one asset), stops it with SIGTERM;
- * returns the problems.
+ * returns the problems. `onStart` gets a function that kills its process group, for the test's
+ * t.after() (it runs when the test times out, unlike this function's own cleanup).
  */
 export async function siteDevProblems(
   root: string,
   outside: string,
   lessonPages: readonly string[],
+  onStart: (stopGroup: () => void) => void,
 ): Promise<string[]> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '10' };
@@ -160,6 +127,14 @@ export async function siteDevProblems(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const stopGroup = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is gone
+    }
+  };
+  onStart(stopGroup);
   let log = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -179,15 +154,14 @@ export async function siteDevProblems(
       if (!(await exited(child, DEV_STOP_DEADLINE_MS)))
         problems.push(`site dev: still running ${DEV_STOP_DEADLINE_MS / 1000} s after SIGTERM`);
     }
-    if (child.pid !== undefined && groupAlive(child.pid)) {
+    // A process of its group (the Astro worker) may take a moment to see its parent gone.
+    if (child.pid !== undefined && groupMembers(child.pid).length > 0) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      if (groupAlive(child.pid)) problems.push('site dev: processes of its group still run after it stopped');
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // the group is gone
-      }
+      const left = groupMembers(child.pid);
+      if (left.length > 0)
+        problems.push(`site dev: still running after it stopped: ${left.map((member) => member.command).join('; ')}`);
     }
+    stopGroup();
     await exited(child, DEV_STOP_DEADLINE_MS);
   }
   for (const leaked of outsideContent(log)) problems.push(`site dev: printed ${leaked}`);
