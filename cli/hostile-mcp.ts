@@ -17,6 +17,9 @@ export const REQUEST_DEADLINE_MS = 60_000;
 /** -32002: resource not found (MCP 2025-11-25); -32600..-32602: an invalid request, method or params. */
 const ALLOWED_CODES = new Set([-32002, ErrorCode.InvalidRequest, ErrorCode.MethodNotFound, ErrorCode.InvalidParams]);
 
+/** One of `items`, chosen by the seeded `random`. */
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
 /** Lesson ids a client can send: the course's, unknown ones, paths, escapes, prototype keys, a long one. */
 export const HOSTILE_IDS = [
   '1.2',
@@ -57,8 +60,7 @@ type Call = { tool: string; args: Record<string, unknown> };
 
 /** The tool calls of one tree: each read tool plainly and with hostile values, then a worker's state calls. */
 export function toolCalls(root: string, outside: string, random: () => number): Call[] {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const ids = () => [pick(HOSTILE_IDS), pick(HOSTILE_IDS)];
+  const ids = () => [pick(random, HOSTILE_IDS), pick(random, HOSTILE_IDS)];
   const calls: Call[] = [
     { tool: 'state_show', args: {} },
     { tool: 'state_stages', args: {} },
@@ -66,31 +68,37 @@ export function toolCalls(root: string, outside: string, random: () => number): 
     { tool: 'state_task_list', args: {} },
     { tool: 'schema_list', args: {} },
     { tool: 'schema_show', args: { name: 'lesson-spec' } },
-    { tool: 'schema_show', args: { name: pick(['../../outside/secret', '__proto__', '\u001b[2J', 'x'.repeat(300)]) } },
+    {
+      tool: 'schema_show',
+      args: { name: pick(random, ['../../outside/secret', '__proto__', '\u001b[2J', 'x'.repeat(300)]) },
+    },
     { tool: 'conventions', args: {} },
-    { tool: 'conventions', args: { topic: pick(['readalong', '../secret', 'constructor', '\u0000']) } },
+    { tool: 'conventions', args: { topic: pick(random, ['readalong', '../secret', 'constructor', '\u0000']) } },
     { tool: 'check', args: {} },
     ...hostileCourses(root, outside).map((course) => ({
-      tool: pick(['state_show', 'state_next', 'check']),
+      tool: pick(random, ['state_show', 'state_next', 'check']),
       args: { course },
     })),
     ...hostileStatuses(outside).map((status) => ({ tool: 'status_check', args: { status } })),
     { tool: 'state_task_start', args: { lesson: '1.2' } },
-    ...ids().map((lesson) => ({ tool: 'state_task_start', args: { lesson, role: pick(['code-author', '../x', '']) } })),
-    ...['t1', 't2', pick(['t0', '../t1', 't1\u001b[2J', '__proto__'])].map((task) => ({
+    ...ids().map((lesson) => ({
+      tool: 'state_task_start',
+      args: { lesson, role: pick(random, ['code-author', '../x', '']) },
+    })),
+    ...['t1', 't2', pick(random, ['t0', '../t1', 't1\u001b[2J', '__proto__'])].map((task) => ({
       tool: 'state_task_heartbeat',
       args: { task },
     })),
     {
       tool: 'state_task_done',
-      args: { task: 't1', result: pick(hostileStatuses(outside)), note: 'done \u001b]0;x\u0007' },
+      args: { task: 't1', result: pick(random, hostileStatuses(outside)), note: 'done \u001b]0;x\u0007' },
     },
-    { tool: 'state_task_fail', args: { task: pick(['t2', 't9', '__proto__']), note: 'n'.repeat(2000) } },
+    { tool: 'state_task_fail', args: { task: pick(random, ['t2', 't9', '__proto__']), note: 'n'.repeat(2000) } },
     {
       tool: 'state_log',
       args: {
-        kind: pick(['source-unreachable', '\u001b]0;pwn\u0007', '__proto__']),
-        lesson: pick(HOSTILE_IDS).slice(0, 64),
+        kind: pick(random, ['source-unreachable', '\u001b]0;pwn\u0007', '__proto__']),
+        lesson: pick(random, HOSTILE_IDS).slice(0, 64),
         data: {
           ...(JSON.parse('{"__proto__":"y"}') as object),
           url: `file://${outside}/secret.txt`,
@@ -100,16 +108,14 @@ export function toolCalls(root: string, outside: string, random: () => number): 
     },
     ...ids().map((id) => ({ tool: 'state_set', args: { id: id.slice(0, 64), stage: 'readalong' } })),
     { tool: 'state_set', args: { id: '1.2', stage: 'notes' } },
-    { tool: 'state_set', args: { id: 1.2, stage: 'notes', course: pick(hostileCourses(root, outside)) } },
+    { tool: 'state_set', args: { id: 1.2, stage: 'notes', course: pick(random, hostileCourses(root, outside)) } },
     {
       tool: 'state_block',
-      args: { id: pick(HOSTILE_IDS).slice(0, 64), reason: `see ${outside}/secret.txt \u001b[2J` },
+      args: { id: pick(random, HOSTILE_IDS).slice(0, 64), reason: `see ${outside}/secret.txt \u001b[2J` },
     },
   ];
   return calls;
 }
-
-const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 type Completion = Parameters<Client['complete']>[0];
 
@@ -136,17 +142,16 @@ export function completions(root: string, outside: string, random: () => number)
 
 /** The resource URIs to read beyond the listed ones: the templates filled with hostile ids. */
 export function templateUris(random: () => number): string[] {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const ids = [pick(HOSTILE_IDS), pick(HOSTILE_IDS), '1.1', '1.2'];
+  const ids = [pick(random, HOSTILE_IDS), pick(random, HOSTILE_IDS), '1.1', '1.2'];
   const runs = ['1', '2', '0', '99999999', '../../../../outside/secret', '1/../../../../etc/passwd'];
   return [
     ...ids.map((id) => `codelabgen://lesson/${encodeURIComponent(id)}`),
-    ...ids.flatMap((id) => [`codelabgen://lesson/${encodeURIComponent(id)}/run/${pick(runs)}`]),
-    `codelabgen://lesson/1.1/run/${encodeURIComponent(pick(runs))}`,
+    ...ids.flatMap((id) => [`codelabgen://lesson/${encodeURIComponent(id)}/run/${pick(random, runs)}`]),
+    `codelabgen://lesson/1.1/run/${encodeURIComponent(pick(random, runs))}`,
     'codelabgen://lesson/..%2F..%2Fetc%2Fpasswd/run/1',
     'codelabgen://lesson/1.1/run/1/../../../../etc/passwd',
-    `codelabgen://conventions/${encodeURIComponent(pick(['readalong', '../../secret', '__proto__']))}`,
-    `codelabgen://schema/${encodeURIComponent(pick(['state', '../../../outside/secret', 'constructor']))}`,
+    `codelabgen://conventions/${encodeURIComponent(pick(random, ['readalong', '../../secret', '__proto__']))}`,
+    `codelabgen://schema/${encodeURIComponent(pick(random, ['state', '../../../outside/secret', 'constructor']))}`,
     'codelabgen://report/../../outside/secret.txt',
     'file:///etc/passwd',
   ];
@@ -234,7 +239,7 @@ export async function mcpProblems(root: string, outside: string, random: () => n
       await note(`resources/read ${uri.slice(0, 200)}`, () => client.readResource({ uri }, options));
     const prompts = await note('prompts/list', () => client.listPrompts(undefined, options));
     for (const name of promptNames(prompts.text))
-      for (const lesson of ['1.2', HOSTILE_IDS[Math.floor(random() * HOSTILE_IDS.length)]!])
+      for (const lesson of ['1.2', pick(random, HOSTILE_IDS)])
         await note(`prompts/get ${name} ${JSON.stringify(lesson).slice(0, 80)}`, () =>
           client.getPrompt({ name, arguments: { lesson } }, options),
         );
