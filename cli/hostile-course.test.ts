@@ -208,6 +208,22 @@ function outsideWatch(work: string, outside: string): (part: string) => string[]
   };
 }
 
+/**
+ * A watch on the course outside `.codelabgen/` (the store, which MCP's state tools write): each call
+ * names what the part of the run since the last call changed there (lesson files, docs, the site).
+ */
+function courseWatch(root: string): (part: string) => string[] {
+  const files = () =>
+    new Map([...tree(root)].filter(([rel]) => rel !== '.codelabgen' && !rel.startsWith('.codelabgen/')));
+  let before = files();
+  return (part) => {
+    const now = files();
+    const changed = [...new Set([...before.keys(), ...now.keys()])].filter((rel) => before.get(rel) !== now.get(rel));
+    before = now;
+    return changed.length === 0 ? [] : [`${part}: changed in the course outside .codelabgen/: ${changed.join(', ')}`];
+  };
+}
+
 const indexes = ONLY === null ? Array.from({ length: TREES }, (_, i) => i) : [ONLY];
 for (const index of indexes) {
   const first = index === indexes[0];
@@ -221,11 +237,12 @@ for (const index of indexes) {
     const watch = outsideWatch(work, outside);
     const problems = await cliProblems(root, outside, first);
     problems.push(...watch('the CLI'));
+    const inCourse = courseWatch(root);
     problems.push(...(await mcpProblems(root, outside, prng(SEED * 1000 + index + 500))));
-    problems.push(...watch('MCP'));
+    problems.push(...watch('MCP'), ...inCourse('MCP'));
     if (withDev) {
       problems.push(...(await siteDevProblems(root, outside, LESSON_PAGES, (stop) => t.after(stop))));
-      problems.push(...watch('site dev'));
+      problems.push(...watch('site dev'), ...inCourse('site dev'));
     }
     const published = [path.join(root, '.codelabgen'), path.join(root, 'site-out')];
     for (const dir of published) {
