@@ -27,6 +27,7 @@ const MAY_SPAWN: Record<string, string> = {
   'cli/mcp/invoke.ts': "spawns codelabgen's own CLI for a tool call (verify then runs lessons through runLessonStep)",
   'cli/testing.ts': 'test helper: spawns the built CLI',
   'cli/hostile-trees.ts': 'test helper: mkfifo and python3 plant FIFOs and sockets in a copy of a course',
+  'cli/hostile-site-dev.ts': "test helper: spawns the built CLI's site dev on a hostile course",
   'cli/package-fixture.ts': 'test helper: packs and installs the package',
 };
 
