@@ -1,6 +1,7 @@
 // The command table: every command, its options and help, as data. Help text, completion, the MCP
 // tools and docs/cli.md are generated from it, so they cannot drift from what the CLI accepts; the
 // code that runs each command is loaded through cli/loaders.ts, which this table never imports.
+import { DEFAULT_RUNTIME, listInProse, RUNTIMES, templateRuntimeList } from '../content-schemas/registries.ts';
 import { STATE_COMMANDS } from './commands-state.ts';
 import { JSON_OPTION, type CommandSpec } from './spec.ts';
 
@@ -20,11 +21,16 @@ export const COMMANDS: CommandSpec[] = [
       runtime: {
         type: 'string',
         value: 'R',
-        help: 'how lesson tests run: node (default), python, python-uv or custom',
+        help: `how lesson tests run: ${listInProse(
+          RUNTIMES.map((name) => (name === DEFAULT_RUNTIME ? `${name} (default)` : name)),
+          'or',
+        )}`,
       },
       example: {
         type: 'boolean',
-        help: "also add a sample module and lesson (code, test, readalong, notes, spec) from the runtime's template (node or python); sets site.publish: verified",
+        help:
+          'also add a sample module and lesson (code, test, readalong, notes, spec) from the ' +
+          `runtime's template (${templateRuntimeList()}); sets site.publish: verified`,
       },
       ci: {
         type: 'string',
@@ -69,7 +75,9 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
     description:
-      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python), a passing lesson to edit. The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
+      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (' +
+      templateRuntimeList() +
+      '), a passing lesson to edit. The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'module slug (default: made from the title)' },
@@ -87,7 +95,9 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
     description:
-      "The lesson gets the module's next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (node or python). The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.",
+      "The lesson gets the module's next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (" +
+      templateRuntimeList() +
+      '). The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'lesson slug (default: made from the title)' },
@@ -110,7 +120,9 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 0, max: 1 },
     summary: "run a lesson's tests (or --all), record a run-result; --update-state records the verdict",
     description:
-      "Runs the lesson's tests by its runtime (node, python, python-uv, custom), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in .codelabgen/config.yaml (codelabgen schema show config).",
+      "Runs the lesson's tests by its runtime (" +
+      RUNTIMES.join(', ') +
+      '), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in .codelabgen/config.yaml (codelabgen schema show config).',
     options: {
       all: {
         type: 'boolean',

@@ -2,6 +2,7 @@
 // site, `check`, link resolution, the stage checks, briefs, MCP and the docs read (docs/architecture.md,
 // "Registries"). Adding a kind is an entry here. Zod-free: the state commands' start-up path reads it.
 import type { STAGES } from './names.ts';
+import { listInProse } from './prose-list.ts';
 
 export interface DocKind {
   /** The file's base name: `docs/<name>.md` (or `.mdx`); also its section id on the lesson page. */
@@ -79,7 +80,7 @@ export function docKindsOfStage(stage: string): DocKind[] {
 
 /** The .md files as prose: "docs/readalong.md or docs/notes.md". */
 export function docFileList(conjunction: 'or' | 'and' = 'or'): string {
-  return inProse(
+  return listInProse(
     DOC_KINDS.map((kind) => docFiles(kind)[0]),
     conjunction,
   );
@@ -87,12 +88,8 @@ export function docFileList(conjunction: 'or' | 'and' = 'or'): string {
 
 /** The kinds' nouns as prose: "readalong and notes". */
 export function docNounList(conjunction: 'or' | 'and' = 'and'): string {
-  return inProse(
+  return listInProse(
     DOC_KINDS.map((kind) => kind.noun),
     conjunction,
   );
-}
-
-function inProse(items: string[], conjunction: string): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
 }
