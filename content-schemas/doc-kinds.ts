@@ -66,7 +66,9 @@ export function docFiles(kind: Pick<DocKind, 'name'>): [md: string, mdx: string]
 }
 
 /** Every lesson doc file relative to the lesson folder, kind by kind in page order. */
-export const LESSON_DOC_FILES: readonly string[] = DOC_KINDS.flatMap(docFiles);
+export function lessonDocFiles(): string[] {
+  return DOC_KINDS.flatMap(docFiles);
+}
 
 /** The kind a lesson-relative file (`docs/notes.mdx`) belongs to, or undefined. */
 export function docKindOfFile(file: string): DocKind | undefined {

@@ -7,14 +7,14 @@ import { listInProse } from './prose-list.ts';
 export interface RuntimeEntry {
   /** The name in config.yaml and a lesson spec (`runtime: python`). */
   readonly name: string;
-  /** What runs the tests when no test_command is given (null: a test_command is required). */
+  /** What runs the tests without a test_command, and how verify chooses it (markdown; null: a test_command is required). */
   readonly testCommand: string | null;
-  /** What runs before the tests, when anything does. */
+  /** What runs before the tests, when anything does (markdown). */
   readonly install: string | null;
+  /** The working folder of the tests, and how verify finds it (markdown). */
+  readonly workingFolder: string;
   /** The folder of templates/ that `init --example`, `new module` and `new lesson` copy; null: none. */
   readonly template: string | null;
-  /** How verify picks the command and its working folder from the lesson folder. */
-  readonly detection: string;
   /** Top-level folders of the lesson the run may fill that do not count as written by the tests. */
   readonly unmeasured: readonly string[];
 }
@@ -23,35 +23,51 @@ export interface RuntimeEntry {
 export const RUNTIME_REGISTRY = [
   {
     name: 'node',
-    testCommand: '`npm test` when package.json has a test script, else `node --test`',
-    install: '`npm ci --ignore-scripts` when a lock file exists and node_modules/ does not',
+    testCommand:
+      '`node --test` with the node that runs codelabgen; `npm test` when the lesson has a `package.json` with a ' +
+      '`test` script',
+    install:
+      '`npm ci --ignore-scripts` before `npm test` when a `package-lock.json` (or `npm-shrinkwrap.json`) exists and ' +
+      '`node_modules/` does not (`npm ci` with install scripts when the spec says `install_scripts: true`; see ' +
+      '[Every lesson step in one sandbox](#every-lesson-step-in-one-sandbox))',
+    workingFolder: 'the lesson folder',
     template: 'node',
-    detection: 'package.json with a test script; package-lock.json or npm-shrinkwrap.json for the install',
     unmeasured: [],
   },
   {
     name: 'python',
     testCommand:
-      '`python3 -m pytest -p no:cacheprovider` when pytest is importable, else `python3 -m unittest discover`',
+      '`python3 -m pytest -p no:cacheprovider` when pytest is importable, else `python3 -m unittest discover`. The ' +
+      'check runs the same `python3` as the tests, in the sandbox like them, without the lesson folder on ' +
+      "`sys.path` (a lesson's own `pytest.py` does not answer for pytest)",
     install: null,
+    workingFolder: 'the lesson folder',
     template: 'python',
-    detection: 'whether the python3 the tests run imports pytest',
     unmeasured: [],
   },
   {
     name: 'python-uv',
-    testCommand: '`uv run pytest -p no:cacheprovider <lesson folder>` in the uv workspace',
-    install: '`uv run` fills `.venv/`',
+    testCommand:
+      '`uv run pytest -p no:cacheprovider <lesson folder>`; refused when `uv` is not on PATH. In the sandbox, a ' +
+      "workspace above the lesson folder is read-only: uv's environment goes to `<lesson>/.venv` " +
+      '(`UV_PROJECT_ENVIRONMENT`), and a workspace with a `pyproject.toml` but no `uv.lock` is refused (uv could ' +
+      'not write it)',
+    install:
+      "`uv run` syncs the workspace's dependencies into its environment (`.venv/`; in the sandbox the lesson's), " +
+      'not counted as written by the tests',
+    workingFolder:
+      "the module's uv workspace: the nearest folder from the lesson up to the course root with a `uv.lock` or a " +
+      '`pyproject.toml` declaring `[tool.uv.workspace]`, else the nearest with a `pyproject.toml`, else the ' +
+      'module folder',
     template: null,
-    detection: 'the nearest uv.lock, or pyproject.toml declaring [tool.uv.workspace], from the lesson folder up',
     unmeasured: ['.venv'],
   },
   {
     name: 'custom',
     testCommand: null,
     install: null,
+    workingFolder: 'the lesson folder',
     template: null,
-    detection: 'none: the test_command of the spec or config.yaml',
     unmeasured: [],
   },
 ] as const satisfies readonly RuntimeEntry[];
