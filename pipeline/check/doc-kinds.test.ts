@@ -6,11 +6,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { DOC_KINDS, docKindOfFile, lessonDocFiles, type DocKind, type State } from '../../content-schemas/index.ts';
+import {
+  DOC_KINDS,
+  docKindOfFile,
+  lessonDocFiles,
+  STAGES,
+  type DocKind,
+  type State,
+} from '../../content-schemas/index.ts';
 import { removeDir, tempDir } from '../../cli/testing.ts';
 import { forwardProblems } from '../artifacts/lesson-artifacts.ts';
+import { CONVENTION_TOPICS } from '../authoring/conventions.ts';
 import { filesToWrite } from '../brief/render-lesson.ts';
 import type { LessonFacts } from '../brief/facts.ts';
+import { LESSON_ROLES } from '../brief/roles.ts';
 import { courseAt } from '../course/course.ts';
 import { readLessonDocs } from '../read/lesson-files.ts';
 import type { SiteLesson } from '../read/course-data.ts';
@@ -109,4 +118,21 @@ test("the site reads it as the lesson's exercises, rendered", () => {
 test("its writer's brief lists it among the files to write", () => {
   const facts = { role: { role: 'notes-writer' }, lesson, spec: null } as unknown as LessonFacts;
   assert.deepEqual(filesToWrite(facts), [`${dir}/docs/notes.md`, `${dir}/docs/exercises.md`]);
+});
+
+test('every kind names a stage, its writer role and its conventions topic that exist; one kind at most has steps', () => {
+  for (const kind of DOC_KINDS) {
+    assert.ok(kind.stage === null || STAGES.includes(kind.stage), `${kind.name}: stage ${kind.stage}`);
+    const writer = LESSON_ROLES.find((role) => role.role === kind.writer);
+    assert.ok(writer, `${kind.name}: writer ${kind.writer} is no lesson role`);
+    assert.ok(
+      kind.stage === null || writer.reports === kind.stage,
+      `${kind.name}: ${kind.writer} reports ${writer.reports}`,
+    );
+    assert.ok((CONVENTION_TOPICS as readonly string[]).includes(kind.conventions), `${kind.name}: ${kind.conventions}`);
+  }
+  // ReadAlong.astro's script drives one steps layout a page; kinds' names are section ids and file names.
+  assert.ok(DOC_KINDS.filter((kind) => kind.layout === 'steps').length <= 1);
+  assert.equal(new Set(DOC_KINDS.map((kind) => kind.name)).size, DOC_KINDS.length);
+  assert.ok(DOC_KINDS.every((kind) => /^[a-z][a-z0-9-]*$/.test(kind.name)));
 });
