@@ -8,7 +8,7 @@ export { FAIL };
 
 const c_01399144 = new Set<string>(["schema_version","title","topic","language","runtime","test_command","verify_timeout_seconds","task_lease","budgets","verify","site","notify"]);
 const c_b60a75a0 = new Set<unknown>([1]);
-const c_2fecd77b = new Set<unknown>(["node","python","python-uv","deno","custom"]);
+const c_d2852f04 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c_18db6640 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c_66514f15 = new Set<string>(["fix_attempts","review_rounds","parallel","cost_usd","tokens"]);
 const c_8cabe376 = new Set<string>(["sandbox","max_write_mb"]);
@@ -155,11 +155,11 @@ function v_6d08aae4(v: any): any {
 function v_ef83a63d(v: any): any {
   return v === undefined ? undefined : v_6d08aae4(v);
 }
-function v_c8eaa75a(v: any): any {
-  return c_2fecd77b.has(v) ? v : FAIL;
+function v_5b9ddf67(v: any): any {
+  return c_d2852f04.has(v) ? v : FAIL;
 }
-function v_fba98171(v: any): any {
-  return v === undefined ? "node" : v_c8eaa75a(v);
+function v_c5c27dff(v: any): any {
+  return v === undefined ? "node" : v_5b9ddf67(v);
 }
 function v_ed9d2521(v: any): any {
   return str(v, 1, 4096, null);
@@ -301,8 +301,8 @@ function v_d3950d40(v: any): any {
 function v_25792cb5(v: any): any {
   return v === undefined ? undefined : v_d3950d40(v);
 }
-function v_301d7cbe(v: any): any {
-  return obj(v, c_01399144, t_900485b3);
+function v_0d967f32(v: any): any {
+  return obj(v, c_01399144, t_53548d73);
 }
 function v_d841f011(v: any): any {
   return str(v, -1, -1, c_e4349816);
@@ -388,8 +388,8 @@ function v_5ab1a631(v: any): any {
 function v_9ac2914d(v: any): any {
   return str(v, 1, 4000, null);
 }
-function v_8ce5c7e3(v: any): any {
-  return v === undefined ? undefined : v_c8eaa75a(v);
+function v_49622f2b(v: any): any {
+  return v === undefined ? undefined : v_5b9ddf67(v);
 }
 function v_51f66994(v: any): any {
   return str(v, -1, -1, c_35899d0e);
@@ -418,8 +418,8 @@ function v_ac852541(v: any): any {
 function v_45099641(v: any): any {
   return v === undefined ? JSON.parse("[]") : v_ac852541(v);
 }
-function v_3cf3d19c(v: any): any {
-  return obj(v, c_2fb6766f, t_aefa3c97);
+function v_82fcb492(v: any): any {
+  return obj(v, c_2fb6766f, t_62476858);
 }
 function v_d5d51c2e(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
@@ -466,8 +466,8 @@ function v_2ec72f51(v: any): any {
 function v_61b1261f(v: any): any {
   return v === null ? null : v_deab389f(v);
 }
-function v_1c59b106(v: any): any {
-  return obj(v, c_fec13588, t_fdb32aa2);
+function v_5d90c09a(v: any): any {
+  return obj(v, c_fec13588, t_cd402cf9);
 }
 function v_198a2ccf(v: any): any {
   return v === undefined ? undefined : v_d912b1c6(v);
@@ -1042,16 +1042,16 @@ const t_0b998635: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", 
 const t_ba1af765: Field[] = [["sandbox", v_9eb678b5, 2], ["max_write_mb", v_816c443c, 2]];
 const t_ef440d7d: Field[] = [["publish", v_7651a3d2, 2], ["report", v_accf7a9e, 2], ["logo", v_cd9c3221, 1], ["favicon", v_cd9c3221, 1], ["accent", v_fa62dab3, 1], ["accent_dark", v_e0c0d07b, 1], ["footer", v_512fa1b9, 1], ["edit_url", v_04c0dd46, 1], ["repo_url", v_7f6d504c, 1], ["lang", v_44082797, 2], ["mdx", v_46aa7c7e, 1]];
 const t_6967ff76: Field[] = [["url", v_7f6d504c, 1], ["command", v_7a74c342, 1]];
-const t_900485b3: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_fba98171, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_a1962d7f, 2], ["verify", v_8f928e9f, 2], ["site", v_26b4b1a6, 2], ["notify", v_25792cb5, 1]];
+const t_53548d73: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_a1962d7f, 2], ["verify", v_8f928e9f, 2], ["site", v_26b4b1a6, 2], ["notify", v_25792cb5, 1]];
 const t_94811620: Field[] = [["id", v_d841f011, 0], ["title", v_b219e29b, 0], ["url", v_7a33f054, 0], ["kind", v_07dc64fe, 0], ["status", v_265378d2, 0], ["reason", v_4ddb13e0, 1], ["summary", v_df6776e6, 1], ["retrieved_at", v_9b75afb8, 1]];
 const t_3040f7a9: Field[] = [["id", v_d841f011, 0], ["source", v_d841f011, 0], ["title", v_50d588f5, 0], ["summary", v_a29ad1a7, 0], ["importance", v_5aa39f91, 2]];
 const t_da0217f4: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["objectives", v_4810d03f, 2], ["prerequisites", v_f792d6cd, 2], ["topics", v_f792d6cd, 2]];
 const t_e3243350: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["lessons", v_59923ca6, 0]];
 const t_54c69011: Field[] = [["title", v_50d588f5, 0], ["summary", v_c8f52e8c, 2], ["audience", v_ed29e961, 2], ["modules", v_8fe436a6, 0]];
 const t_09737fc6: Field[] = [["path", v_51f66994, 0], ["purpose", v_bf9c8543, 2]];
-const t_aefa3c97: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_8ce5c7e3, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["install_scripts", v_accf7a9e, 2], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
+const t_62476858: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["install_scripts", v_accf7a9e, 2], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
 const t_40898e4c: Field[] = [["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["skipped", v_6342dea8, 0], ["total", v_6342dea8, 0]];
-const t_fdb32aa2: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_c8eaa75a, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
+const t_cd402cf9: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_5b9ddf67, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
 const t_d2bc1b6f: Field[] = [["term", v_c87c0743, 0], ["slug", v_198a2ccf, 1], ["definition", v_9ac2914d, 0], ["aliases", v_f5483396, 2], ["lessons", v_c0ff023d, 2]];
 const t_e62c9ba5: Field[] = [["severity", v_49011c6b, 0], ["where", v_512fa1b9, 1], ["text", v_9ac2914d, 0]];
 const t_be0ec79c: Field[] = [["lesson", v_d841f011, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_21a0f4bd, 1], ["round", v_32031fb3, 1], ["findings", v_6cab2599, 2]];
@@ -1113,12 +1113,12 @@ const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["
 const t_4800d7d8: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_54e1d1ab, 1], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
 
 export const VALIDATORS = {
-  ConfigSchema: v_301d7cbe,
+  ConfigSchema: v_0d967f32,
   SourceSchema: v_90ccca53,
   TopicSchema: v_ccae7fbc,
   CurriculumSchema: v_5ab1a631,
-  LessonSpecSchema: v_3cf3d19c,
-  RunResultSchema: v_1c59b106,
+  LessonSpecSchema: v_82fcb492,
+  RunResultSchema: v_5d90c09a,
   GlossaryEntrySchema: v_945d0097,
   ReviewSchema: v_e48ea2c6,
   WorkerStatusSchema: v_5c0d7cb0,
