@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only check,cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -8,9 +8,10 @@ import { benchContention } from './contention.ts';
 import { benchMcp } from './mcp.ts';
 import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
+import { benchCheck } from './check.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
+const PARTS = ['check', 'cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
 /** What runs without --only: the side-by-side comparison with Starlight only when asked for. */
 const DEFAULT_PARTS: Part[] = PARTS.filter((part) => part !== 'side-by-side');
@@ -44,6 +45,7 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
 }
 
 const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
+  check: benchCheck,
   cli: benchCliLatency,
   contention: benchContention,
   mcp: benchMcp,
@@ -112,6 +114,10 @@ function table(r: Record<string, any>): string {
   if (r.progress)
     lines.push(
       `prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB HTML`,
+    );
+  for (const row of r.check?.rows ?? [])
+    lines.push(
+      `check ${r.check.lessons} lessons ${row.case.padEnd(18)} median ${row.median_ms} ms  ×${row.vs_without_diagrams}`,
     );
   for (const row of r.scale?.rows ?? [])
     lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);

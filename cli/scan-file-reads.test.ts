@@ -55,6 +55,8 @@ const FILE_READERS: Record<string, string> = {
     "reads /proc/sys/kernel/apparmor_restrict_unprivileged_userns, the kernel's own setting",
   'pipeline/progress/notify.ts':
     'opens its own marker files exclusively (wx) in .codelabgen/notified/: a create, never a read of course content',
+  'pipeline/site/diagram-parse.ts':
+    'reads the parse outcomes kept in its per-user diagram cache (a folder only this user may write: diagramCacheDir)',
   'pipeline/site/diagrams.ts': 'reads its per-user diagram cache (a folder only this user may write: diagramCacheDir)',
   'pipeline/site/cache-sweep.ts': 'reads its per-user site cache (a folder only this user may write: cache-root.ts)',
   'pipeline/site/out-folder.ts': "reads and copies the build's own output and its marker in --out",

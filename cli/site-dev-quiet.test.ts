@@ -1,15 +1,16 @@
 // `site dev` of a healthy course from this repository (init --example): the lesson page, its
 // stylesheet and scripts answer 200, and the server logs no WARN or ERROR line on any page view
-// (issue 36: an empty glossary warned on every page). cli/package.test.ts checks the same for an
-// installed package.
+// (issue 36: an empty glossary warned on every page; cli/package.test.ts checks the same for an
+// installed package); and no file of the course or of the project codelabgen is installed in is
+// served by /@fs (Vite's file access).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
 import { fetchPageAndAssets, noisyLines } from '../e2e/quiet-dev.ts';
-import { CLI, cli, copyOfCourse } from './testing.ts';
+import { CLI, cli, copyOfCourse, REPO_ROOT } from './testing.ts';
 
 test('site dev of a healthy course logs no WARN or ERROR and serves every asset', { timeout: 240_000 }, async () => {
   const root = copyOfCourse('quiet-dev', (dir) => {
@@ -32,6 +33,20 @@ test('site dev of a healthy course logs no WARN or ERROR and serves every asset'
     await waitForServer(`${base}/`, 180_000, server, () => log);
     for (const page of ['/', `/lessons/${lesson}/`, `/lessons/${lesson}/`]) await fetchPageAndAssets(`${base}${page}`);
     assert.deepEqual(noisyLines(log), [], log);
+    // The server is no file server: a course file, its state and the installed project stay out of
+    // reach of any client (with --host, the network), though every page above had its assets.
+    writeFileSync(path.join(root, 'secrets.yaml'), 'token: hunter2\n');
+    for (const file of [
+      path.join(root, 'secrets.yaml'),
+      path.join(root, '.codelabgen', 'events.jsonl'),
+      path.join(root, '1-first-steps', lesson, 'docs', 'notes.md'),
+      path.join(REPO_ROOT, 'package.json'),
+    ]) {
+      const answer = await fetch(`${base}/@fs${file}`);
+      const body = await answer.text();
+      assert.notEqual(answer.status, 200, `/@fs${file} answered 200`);
+      assert.doesNotMatch(body, /hunter2|"kind":"course\.init"|"name": "codelabgen"/);
+    }
   } finally {
     if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
     await stop(server);

@@ -3,7 +3,7 @@
 // a diagram that does not parse, each named by doc and line; `check` parses every diagram without
 // drawing it (no browser), mermaid's own message with its line breaks.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { advance, courseAt, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
@@ -107,16 +107,47 @@ test("check parses mermaid's own documentation corpus (every diagram type) with 
     const files = readdirSync(corpus).filter((name) => name.endsWith('.mmd'));
     for (const name of files)
       write(root, `${LESSON_DIRS['2.1']}/docs/diagrams/${name}`, readFileSync(path.join(corpus, name), 'utf8'));
-    // No Chromium to find: the parse never draws.
+    // No Chromium to find: the parse never draws. A cache of its own: every diagram is parsed here.
     const check = cli(['check'], {
       cwd: root,
-      env: { CODELABGEN_CHROMIUM: '/nonexistent/chromium', PLAYWRIGHT_BROWSERS_PATH: '/nonexistent' },
+      env: {
+        CODELABGEN_CHROMIUM: '/nonexistent/chromium',
+        PLAYWRIGHT_BROWSERS_PATH: '/nonexistent',
+        CODELABGEN_DIAGRAM_CACHE: path.join(path.dirname(root), 'diagram-cache'),
+      },
     });
     assert.match(
       check.stdout,
       new RegExp(`^ok {3}diagrams parse \\(mermaid, not drawn: ${files.length} diagrams\\)$`, 'm'),
     );
     assert.ok(files.length > 150, `the corpus has ${files.length} diagrams`);
+  } finally {
+    removeDir(path.dirname(root));
+  }
+});
+
+test('a diagram is parsed once: its outcome is kept by content hash, and only a new or changed source is parsed again', () => {
+  const root = courseAt('lessons');
+  const cache = path.join(path.dirname(root), 'diagram-cache');
+  const env = { CODELABGEN_DIAGRAM_CACHE: cache };
+  try {
+    ok(root, 'register');
+    write(root, `${LESSON_DIRS['2.1']}/docs/diagrams/flow.mmd`, 'flowchart LR\n  a --> b\n');
+    const first = cli(['check'], { cwd: root, env });
+    assert.match(first.stdout, /^ok {3}diagrams parse \(mermaid, not drawn: 1 diagram\)$/m, first.stdout);
+    const kept = readdirSync(path.join(cache, 'parsed'));
+    assert.ok(kept.length >= 1, `outcomes kept: ${kept.join(', ')}`);
+    // A kept outcome is used as it is: the parser does not run again for an unchanged source.
+    for (const name of kept)
+      writeFileSync(path.join(cache, 'parsed', name), JSON.stringify({ error: 'Planted outcome on line 1' }));
+    const second = cli(['check'], { cwd: root, env });
+    assert.equal(second.code, 1, second.stdout + second.stderr);
+    assert.match(second.stdout, /docs\/diagrams\/flow\.mmd:1: diagram does not parse: Planted outcome on line 1/);
+    // A changed source has another hash: parsed anew (it parses), and kept beside the others.
+    write(root, `${LESSON_DIRS['2.1']}/docs/diagrams/flow.mmd`, 'flowchart LR\n  a --> c\n');
+    const third = cli(['check'], { cwd: root, env });
+    assert.doesNotMatch(third.stdout, /flow\.mmd.*Planted/);
+    assert.equal(readdirSync(path.join(cache, 'parsed')).length, kept.length + 1);
   } finally {
     removeDir(path.dirname(root));
   }

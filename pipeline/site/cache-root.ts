@@ -70,10 +70,15 @@ export function siteCacheRoot(env: NodeJS.ProcessEnv, packageRoot: string): stri
   const install = createHash('sha256').update(packageRoot).digest('hex').slice(0, 12);
   const root = path.join(userBase(env), `install-${install}`, 'l1', 'l0');
   mkdirSync(root, { recursive: true, mode: 0o700 });
-  const lookup = createRequire(path.join(packageRoot, 'package.json')).resolve.paths('astro') ?? [];
-  const chain = lookup.filter((dir) => existsSync(dir)).slice(0, LINKED_LEVELS);
+  const chain = dependencyFolders(packageRoot);
   chain.forEach((target, level) => linkTo(path.join(root, ...Array<string>(level).fill('..'), 'node_modules'), target));
   return root;
+}
+
+/** The node_modules folders the package's dependencies resolve from, nearest first (its own, then hoisted ones). */
+export function dependencyFolders(packageRoot: string): string[] {
+  const lookup = createRequire(path.join(packageRoot, 'package.json')).resolve.paths('astro') ?? [];
+  return lookup.filter((dir) => existsSync(dir)).slice(0, LINKED_LEVELS);
 }
 
 /** Makes `link` a symlink to `target` (replaced atomically when it points elsewhere). */

@@ -1,9 +1,10 @@
 // The diagram parser's own process (pipeline/site/diagram-parse.ts starts it): reads
-// `{ sources: string[] }` as JSON on stdin, parses each with mermaid (no drawing, no browser) and
+// `{ sources: string[], compileCache?: string }` as JSON on stdin, parses each with mermaid (no drawing, no browser) and
 // writes `{ results: (string | null)[] }` (mermaid's message, or null when it parses) or
 // `{ unavailable: string }` on stdout. A process of its own: mermaid's sanitizer needs a DOM, and
 // the jsdom window it gets here never becomes a global of the CLI or the MCP server.
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 
 interface Mermaid {
   parse(text: string): Promise<unknown>;
@@ -19,7 +20,9 @@ async function loadMermaid(): Promise<Mermaid> {
   return mermaid;
 }
 
-const input = JSON.parse(readFileSync(0, 'utf8')) as { sources: string[] };
+const input = JSON.parse(readFileSync(0, 'utf8')) as { sources: string[]; compileCache?: string };
+// V8's compiled code of mermaid and jsdom kept in the user's own diagram cache: later parses load faster.
+if (input.compileCache) module.enableCompileCache?.(input.compileCache);
 let mermaid: Mermaid;
 try {
   mermaid = await loadMermaid();

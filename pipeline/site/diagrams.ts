@@ -1,12 +1,13 @@
 // Build-time mermaid: the diagrams of a build drawn by one Chromium while Astro makes the pages (each
 // page waits only for its own), and cached by content hash outside the course, so an unchanged
 // diagram is never drawn again.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+export { diagramCacheDir } from './diagram-cache.ts';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os, { availableParallelism } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../course/inside.ts';
-import { ownFolder } from './cache-root.ts';
+import { mermaidVersion } from './diagram-cache.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import { RefusalError } from '../course/errors.ts';
 import type { DiagramRef } from './segments.ts';
@@ -38,32 +39,6 @@ export const MERMAID_FLAGS = [
   '--disable-sync',
 ];
 
-/** Cache folder: $CODELABGEN_DIAGRAM_CACHE, else $XDG_CACHE_HOME/codelabgen/diagrams, else ~/.cache. */
-export function diagramCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  const dir = env.CODELABGEN_DIAGRAM_CACHE
-    ? path.resolve(env.CODELABGEN_DIAGRAM_CACHE)
-    : path.join(base, 'codelabgen', 'diagrams');
-  // Cached SVGs go into pages as they are: a folder another user planted or may write is passed over.
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (ownFolder(dir, 0o002)) return dir;
-  } catch {
-    // cannot be made here: a private folder below
-  }
-  privateDiagramCache ??= privateFolder();
-  return privateDiagramCache;
-}
-
-let privateDiagramCache: string | null = null;
-
-function privateFolder(): string {
-  const made = mkdtempSync(path.join(os.tmpdir(), 'codelabgen-diagrams-'));
-  process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-  return made;
-}
-
-let mermaidVersion: string | null = null;
 /** Bump when the render settings below change, so cached SVGs are drawn again. */
 const RENDER_SETTINGS = 4;
 /** Mermaid's dark edge-label background is too close to its text colour (WCAG contrast). */
@@ -71,8 +46,7 @@ const DARK_VARIABLES = { edgeLabelBackground: '#2d333b' };
 
 /** The renderer a cached SVG comes from: mermaid's version and the render settings. */
 export function diagramRenderer(): string {
-  mermaidVersion ??= (createRequire(import.meta.url)('mermaid/package.json') as { version: string }).version;
-  return `mermaid${mermaidVersion}-r${RENDER_SETTINGS}`;
+  return `mermaid${mermaidVersion()}-r${RENDER_SETTINGS}`;
 }
 
 /** Cache entries are per renderer: a mermaid upgrade renders every diagram again. */

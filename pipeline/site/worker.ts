@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { astroSubRequests } from './astro-subrequests.ts';
+import { dependencyFolders } from './cache-root.ts';
 import { packageRoot, siteDir } from './package-root.ts';
 import type { SiteBuildResult, SiteJob, WorkerMessage } from './site-job.ts';
 import { failure } from './failure.ts';
@@ -62,8 +63,10 @@ function astroConfig(
       plugins: [astroSubRequests(root)],
       // The dev server serves files outside its root by /@fs only from these folders: the root under
       // the cache is no project, so Vite's default (its workspace) would leave out the site's own
-      // stylesheet in an installed package (a 403) and the course's files.
-      server: { fs: { allow: [root, siteDir(), installRoot(), job.course] } },
+      // stylesheet in an installed package (a 403). Never the course (its docs reach pages through
+      // the loader, its images as copies under the root) nor the project it is installed in: any
+      // client of the server (`--host 0.0.0.0`: the network) could read every file there.
+      server: { fs: { allow: [root, siteDir(), ...dependencyFolders(packageRoot())] } },
     },
     ...(job.port || job.host || job.open
       ? {
@@ -75,14 +78,6 @@ function astroConfig(
         }
       : {}),
   };
-}
-
-/** The project codelabgen is installed in (the folder holding its node_modules), or the package itself from a checkout. */
-function installRoot(): string {
-  const pkg = packageRoot();
-  const parent = path.dirname(pkg);
-  const modules = path.basename(parent).startsWith('@') ? path.dirname(parent) : parent;
-  return path.basename(modules) === 'node_modules' ? path.dirname(modules) : pkg;
 }
 
 async function run(job: SiteJob): Promise<void> {
