@@ -217,6 +217,17 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'notify allow',
+    summary: "allow the course's notify.command to run on this machine (it runs with your rights)",
+    description:
+      'config.yaml is course content: a notify.command from it would run with your rights, outside the lesson sandbox, ' +
+      'on any command that finds something to notify (after a clone, in CI). It runs only once you allowed that exact ' +
+      'command for this course folder on this machine; the consent is kept in ~/.config/codelabgen/notify-allowed.json ' +
+      '($XDG_CONFIG_HOME), never in the course, and a changed command needs allowing again. Not an MCP tool.',
+    options: { ...JSON_OPTION },
+    examples: ['codelabgen notify allow'],
+  },
+  {
     name: 'check',
     summary: 'check the course: log replay, artifacts, drift (exit 1 when problems are found)',
     options: { ...JSON_OPTION },

@@ -24,6 +24,7 @@ export const LOADERS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   conventions: () => import('./commands/conventions.ts'),
   brief: () => import('./commands/brief.ts'),
   check: () => import('./commands/check.ts'),
+  'notify allow': () => import('./commands/notify-allow.ts'),
   'site build': () => import('./commands/site.ts'),
   'site dev': () => import('./commands/site.ts'),
   'site preview': () => import('./commands/site.ts'),

@@ -3,7 +3,7 @@
 // timeout, outside the lock, and the state change stands; a command receiver gets the JSON on stdin
 // and none of the caller's environment; an interrupted task is told by whoever sees its lease ran out.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -127,13 +127,17 @@ test('a command receiver gets the JSON on stdin and a bare environment; a budget
     path.join(root, '.codelabgen', 'config.yaml'),
     `  command: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(script)}]\nbudgets: { cost_usd: 0.5 }\n`,
   );
+  // The command runs with the user's rights: only once this user allowed it (kept outside the course).
+  const config = path.join(path.dirname(root), 'user-config');
+  const allowed = cli(['notify', 'allow'], { cwd: root, env: { XDG_CONFIG_HOME: config } });
+  assert.equal(allowed.code, 0, allowed.stderr);
   const task = ok(root, 'state', 'task', 'start', '1.1').trim();
   const status = { lesson: '1.1', status: 'ok', stage: 'spec', artifacts: [], usage: { cost_usd: 0.5 } };
   // Async: the receiver answers from this process.
   const done = await cliAsync(['state', 'task', 'done', task, '--result', '-'], {
     cwd: root,
     input: JSON.stringify(status),
-    env: { SECRET_TOKEN: 'do-not-send' },
+    env: { SECRET_TOKEN: 'do-not-send', XDG_CONFIG_HOME: config },
   }).done;
   assert.equal(done.code, 0, done.stderr);
   assert.equal(done.stderr, '');
@@ -168,4 +172,45 @@ test('an interrupted task is told once when its lease has run out (the clock inj
     rx.bodies.map((body) => [body.kind, body.subject, body.command]),
     [['interrupted', task, `codelabgen state task reset ${task}`]],
   );
+});
+
+test("a course's notify.command runs only once this user allowed that exact command for that folder", async () => {
+  const { root, rx } = await courseWith('lessons', true);
+  const config = path.join(path.dirname(root), 'user-config');
+  const ran = path.join(path.dirname(root), 'ran.txt');
+  const commandOf = (word: string) =>
+    `[${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(`require('fs').appendFileSync(${JSON.stringify(ran)}, '${word}\\n')`)}]`;
+  const configFile = path.join(root, '.codelabgen', 'config.yaml');
+  appendFileSync(configFile, `  command: ${commandOf('first')}\n`);
+  const env = { XDG_CONFIG_HOME: config };
+  const block = (id: string) => cliAsync(['state', 'block', id, '--reason', `wait ${id}`], { cwd: root, env }).done;
+
+  // Not allowed (a clone, a CI job): not run; the warning says why and how to allow it; the URL still gets it.
+  const first = await block('1.1');
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(
+    first.stderr,
+    /^warning: notify blocked 1\.1: command .*: not run: not allowed on this machine .*allow it with: codelabgen notify allow$/m,
+  );
+  assert.equal(existsSync(ran), false, 'the command ran without consent');
+  assert.equal(rx.bodies.length, 1);
+
+  // Allowed: it runs; the consent lives in the user's config, not in the course.
+  assert.equal(cli(['notify', 'allow'], { cwd: root, env }).code, 0);
+  assert.ok(existsSync(path.join(config, 'codelabgen', 'notify-allowed.json')));
+  const second = await block('1.2');
+  assert.equal(second.stderr, '');
+  assert.equal(readFileSync(ran, 'utf8'), 'first\n');
+
+  // A changed command is another one: not run until allowed again.
+  writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(commandOf('first'), commandOf('changed')));
+  const third = await block('2.1');
+  assert.match(third.stderr, /not allowed on this machine/);
+  assert.equal(readFileSync(ran, 'utf8'), 'first\n');
+
+  // No command to allow: a refusal naming the field.
+  writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(/^ {2}command: .*$/m, ''));
+  const none = cli(['notify', 'allow'], { cwd: root, env });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^error: notify allow: \.codelabgen\/config\.yaml has no notify\.command to allow/);
 });

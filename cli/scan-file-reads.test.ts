@@ -53,6 +53,8 @@ const FILE_READERS: Record<string, string> = {
     'copies a file the change replaces into its own staging folder, to put it back on failure',
   'pipeline/verify/sandbox.ts':
     "reads /proc/sys/kernel/apparmor_restrict_unprivileged_userns, the kernel's own setting",
+  'pipeline/progress/notify-consent.ts':
+    "reads the user's own consent file (~/.config/codelabgen/notify-allowed.json), never a course file",
   'pipeline/progress/notify.ts':
     'opens its own marker files exclusively (wx) in .codelabgen/notified/: a create, never a read of course content',
   'pipeline/site/diagram-parse.ts':

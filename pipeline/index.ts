@@ -90,6 +90,7 @@ export { buildSummary } from './report/summary.ts';
 export { buildBoard, followLog, emptyLog, type Board } from './progress/board.ts';
 export { followProgress, readProgressBoard } from './progress/source.ts';
 export { boardLine, boardScreen } from './progress/text.ts';
+export { allowCommand } from './progress/notify-consent.ts';
 export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { buildReport, renderReport } from './report/report.ts';
 export { writeReportFiles } from './report/files.ts';

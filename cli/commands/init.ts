@@ -30,6 +30,9 @@ const WORKFLOW = '.github/workflows/course-site.yml';
 const GITIGNORE = `# codelabgen: commit .codelabgen/ but these machine-local files
 .codelabgen/lock
 .codelabgen/state.json.written
+.codelabgen/notified/
+.codelabgen/notify.log
+.codelabgen/*.tmp
 node_modules/
 site-out/
 .astro/
@@ -122,7 +125,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   ctx.out.print(`Created course "${printable(state.title, 300)}" in ${course.root}`);
   if (wroteGitignore)
     ctx.out.print(
-      'wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock and state.json.written stay local',
+      'wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock, state.json.written and notification records stay local',
     );
   if (ci !== undefined)
     ctx.out.print(

@@ -17,6 +17,7 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   completion: 'a shell completion script',
   mcp: 'the server itself',
   brief: 'served as the prompts of the worker roles (the same text, in tool terms)',
+  'notify allow': "a person's consent to run a command with their rights: not a client's to give",
 };
 
 /** Commands that write although the table does not mark them as changing state (orchestrator only). */

@@ -1,7 +1,8 @@
 // Tells a person when the course needs one (config.yaml `notify`, docs/protocol.md "Notifications"):
 // each new item the board lists as needing a human (a gate reached, a lesson blocked, a spending
 // budget used up, a task interrupted) goes once to `notify.url` (an HTTP POST of a small JSON body)
-// and/or `notify.command` (an argv, the same JSON on its stdin, no shell). The CLI calls it after a
+// and/or `notify.command` (an argv, the same JSON on its stdin, no shell; only once this user has
+// allowed it, pipeline/progress/notify-consent.ts). The CLI calls it after a
 // command's commit, outside the lock; it never throws and waits at most NOTIFY_TIMEOUT_MS per item.
 import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { DOT_DIR, type Course } from '../course/course.ts';
 import { errorCode } from '../course/errors.ts';
 import { readStateFile } from '../store/state-file.ts';
 import { buildBoard, emptyLog, type Board, type HumanItem } from './board.ts';
+import { isCommandAllowed } from './notify-consent.ts';
 
 /** The kinds of item a notification is sent for (stale and drifted lessons wait for `state next`). */
 export const NOTIFY_KINDS: readonly HumanItem['kind'][] = ['gate', 'blocked', 'budget', 'interrupted'];
@@ -85,6 +87,21 @@ function commandEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(keep.flatMap((key) => (process.env[key] === undefined ? [] : [[key, process.env[key]]])));
 }
 
+/** Runs the command receiver when this user allowed it for this course (pipeline/progress/notify-consent.ts). */
+async function commandReceiver(
+  course: Course,
+  argv: readonly string[],
+  body: Notification,
+  timeoutMs: number,
+): Promise<readonly [string | null, 'command']> {
+  if (!isCommandAllowed(course.root, argv))
+    return [
+      `not run: not allowed on this machine (it would run with your rights); allow it with: codelabgen notify allow`,
+      'command',
+    ];
+  return [await runCommand(argv, body, timeoutMs), 'command'];
+}
+
 function runCommand(argv: readonly string[], body: Notification, timeoutMs: number): Promise<string | null> {
   // Loaded here, not at start-up: the state commands' bundle leaves child_process out of their path.
   const { spawn } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
@@ -147,7 +164,7 @@ export async function notifyHumans(
     const body = notificationOf(board.title, item);
     const sent = await Promise.all([
       notify.url ? post(notify.url, body, timeoutMs).then((why) => [why, 'url'] as const) : null,
-      notify.command ? runCommand(notify.command, body, timeoutMs).then((why) => [why, 'command'] as const) : null,
+      notify.command ? commandReceiver(course, notify.command, body, timeoutMs) : null,
     ]);
     for (const [why, which] of sent.flatMap((result) => (result && result[0] !== null ? [result] : [])))
       failures.push(`notify ${item.kind} ${item.subject}: ${receiverName(notify, which)}: ${why}`);

@@ -56,6 +56,8 @@ const ALLOWED: Record<string, string> = {
   'pipeline/verify/fixtures.ts': 'test fixtures: builds courses in temp folders for the verify tests',
   'cli/github-actions.ts':
     'appends the job summary to $GITHUB_STEP_SUMMARY, a file the GitHub runner names outside the course',
+  'pipeline/progress/notify-consent.ts':
+    "writes the user's own consent file (~/.config/codelabgen/notify-allowed.json), never inside a course",
   'pipeline/progress/notify.ts':
     'marker files created exclusively in .codelabgen/notified/ and lines appended to .codelabgen/notify.log, after the commit: losing one costs a repeated notification, never state',
   'cli/testing.ts': 'test helpers: temp folders and copies of courses',
