@@ -69,7 +69,10 @@ try {
   each.sort((a, b) => a - b);
   const perCommit = (ns: bigint) => (Number(ns) / 1e6 / commits).toFixed(3);
   console.log(
-    `commits ${commits}: wall ${(wall / commits).toFixed(2)} ms/commit (median ${each[Math.floor(commits / 2)]!.toFixed(2)}), CPU ${((cpu.user + cpu.system) / 1000 / commits).toFixed(2)} ms/commit (user ${(cpu.user / 1000 / commits).toFixed(2)}, sys ${(cpu.system / 1000 / commits).toFixed(2)})`,
+    `commits ${commits}: wall ${(wall / commits).toFixed(2)} ms/commit (median ` +
+      `${each[Math.floor(commits / 2)]!.toFixed(2)}), CPU ` +
+      `${((cpu.user + cpu.system) / 1000 / commits).toFixed(2)} ms/commit (user ` +
+      `${(cpu.user / 1000 / commits).toFixed(2)}, sys ${(cpu.system / 1000 / commits).toFixed(2)})`,
   );
   let fsTotal = 0n;
   for (const [name, { n, ns }] of [...totals].sort((a, b) => Number(b[1].ns - a[1].ns))) {

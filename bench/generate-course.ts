@@ -97,12 +97,15 @@ function writeLesson(dir: string, i: number, options: GenerateOptions): void {
   W(
     dir,
     'test/main.test.ts',
-    `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value1 } from '../src/main.ts';\ntest('value1', () => assert.equal(value1, 1));\n`,
+    `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value1 } from ` +
+      `'../src/main.ts';\ntest('value1', () => assert.equal(value1, 1));\n`,
   );
   W(
     dir,
     'docs/readalong.md',
-    `# Reading lesson ${i + 1}\n\nThe first lines set up the values.\n\n\`\`\`ts file=src/main.ts lines=2-4 mark=3\n\`\`\`\n\nThen a helper doubles numbers: see \`double\` in [util](https://example.com/util).\n\n\`\`\`diff\n-const x = 1;\n+const x = 2;\n\`\`\`\n`,
+    `# Reading lesson ${i + 1}\n\nThe first lines set up the values.\n\n\`\`\`ts file=src/main.ts lines=2-4 ` +
+      `mark=3\n\`\`\`\n\nThen a helper doubles numbers: see \`double\` in ` +
+      `[util](https://example.com/util).\n\n\`\`\`diff\n-const x = 1;\n+const x = 2;\n\`\`\`\n`,
   );
   W(
     dir,

@@ -37,6 +37,8 @@ for (const d of diagrams) {
 }
 for (const [type, row] of byType)
   console.log(
-    `${type.padEnd(28)} ${row.ok} ok${row.failed.length ? `, ${row.failed.length} failed` : ''}${row.client.length ? `, ${row.client.length} client-side` : ''}${row.failed.length ? `\n    ${row.failed.join('\n    ')}` : ''}`,
+    `${type.padEnd(28)} ${row.ok} ok${row.failed.length ? `, ${row.failed.length} failed` : ''}` +
+      `${row.client.length ? `, ${row.client.length} client-side` : ''}` +
+      `${row.failed.length ? `\n    ${row.failed.join('\n    ')}` : ''}`,
   );
 if (!keep) rmSync(cache, { recursive: true, force: true });

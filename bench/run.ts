@@ -105,15 +105,23 @@ function table(r: Record<string, any>): string {
     );
   if (r.mcp?.updates)
     lines.push(
-      `mcp   resources/updated after another process's commit: median ${r.mcp.updates.after_commit.median_ms} ms, p99 ${r.mcp.updates.after_commit.p99_ms} ms (${r.mcp.updates.rounds} commits)`,
+      `mcp   resources/updated after another process's commit: median ${r.mcp.updates.after_commit.median_ms} ` +
+        `ms, p99 ${r.mcp.updates.after_commit.p99_ms} ms (${r.mcp.updates.rounds} commits)`,
     );
   if (r.mcp?.clients)
     lines.push(
-      `mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}  CPU/change server ${r.mcp.clients.server_cpu_ms_per_change} ms, client ${r.mcp.clients.client_cpu_ms_per_change} ms`,
+      `mcp   ${r.mcp.clients.clients} clients state_log  ${r.mcp.clients.changes_per_s}/s  p50 ` +
+        `${r.mcp.clients.p50_ms} ms  p99 ${r.mcp.clients.p99_ms} ms  lost ${r.mcp.clients.lost_updates}  ` +
+        `CPU/change server ${r.mcp.clients.server_cpu_ms_per_change} ms, client ` +
+        `${r.mcp.clients.client_cpu_ms_per_change} ms`,
     );
   if (r.progress)
     lines.push(
-      `prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB HTML`,
+      `prog  ${r.progress.lessons} lessons, ${r.progress.events} events: state set → page median ` +
+        `${r.progress.update_latency.median_ms} ms (${r.progress.after_command.median_ms} ms after the CLI ` +
+        `exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ` +
+        `${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB ` +
+        'HTML',
     );
   for (const row of r.check?.rows ?? [])
     lines.push(
@@ -128,7 +136,12 @@ function table(r: Record<string, any>): string {
     lines.push(`sbs   ${row.verdict.padEnd(6)} ${row.criterion}: ${row.codelabgen} | ${row.starlight}`.slice(0, 200));
   for (const row of r.site?.rows ?? [])
     lines.push(
-      `site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (${row.edit_one_vs_clean}x clean; lesson pages rendered ${row.lesson_pages_rendered.clean}/${row.lesson_pages_rendered.rebuild}/${row.lesson_pages_rendered.edit_one})  lesson page ${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`,
+      `site  ${row.lessons} lessons  clean ${row.clean_ms} ms (${row.clean_vs_bare}x bare Astro; diagrams ` +
+        `cached ${row.clean_cached_diagrams_ms} ms, ${row.clean_cached_diagrams_vs_bare}x)  rebuild ` +
+        `${row.rebuild_ms} ms (${row.rebuild_vs_bare}x bare warm)  1 lesson edited ${row.edit_one_ms} ms (` +
+        `${row.edit_one_vs_clean}x clean; lesson pages rendered ${row.lesson_pages_rendered.clean}/` +
+        `${row.lesson_pages_rendered.rebuild}/${row.lesson_pages_rendered.edit_one})  lesson page ` +
+        `${(row.bytes_per_lesson_page.html / 1024).toFixed(1)} KB HTML`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -163,7 +163,9 @@ function mermaidPre() {
       filter: ['pre'],
       visit(node) {
         const code = node.children[0];
-        if (code?.type === 'element' && code.tagName === 'code' && code.data?.lang === 'mermaid') return { type: 'element', tagName: 'pre', properties: { className: ['mermaid'] }, children: code.children };
+        if (code?.type === 'element' && code.tagName === 'code' && code.data?.lang === 'mermaid') {
+          return { type: 'element', tagName: 'pre', properties: { className: ['mermaid'] }, children: code.children };
+        }
       },
     },
   };
@@ -227,9 +229,17 @@ export function buildStarlight(
       private: true,
       dependencies: { '@astrojs/starlight': '*', astro: '*', mermaid: '*' },
     }),
-    'ec.config.mjs': `import { pluginLineNumbers } from '@expressive-code/plugin-line-numbers';\nexport default { plugins: [pluginLineNumbers()], defaultProps: { showLineNumbers: false } };\n`,
-    'src/content.config.ts': `import { defineCollection } from 'astro:content';\nimport { docsLoader } from '@astrojs/starlight/loaders';\nimport { docsSchema } from '@astrojs/starlight/schema';\nexport const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };\n`,
-    'src/content/docs/index.md': `---\ntitle: ${JSON.stringify(title)}\n---\n\nThe lessons: ${lessons.map((l) => `[${l.id} ${l.title}](/lessons/${l.id.replace('.', '-')}-${l.slug}/)`).join(', ')}.\n`,
+    'ec.config.mjs':
+      `import { pluginLineNumbers } from '@expressive-code/plugin-line-numbers';\nexport default { plugins: ` +
+      `[pluginLineNumbers()], defaultProps: { showLineNumbers: false } };\n`,
+    'src/content.config.ts':
+      `import { defineCollection } from 'astro:content';\nimport { docsLoader } from ` +
+      `'@astrojs/starlight/loaders';\nimport { docsSchema } from '@astrojs/starlight/schema';\nexport const ` +
+      `collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };\n`,
+    'src/content/docs/index.md':
+      `---\ntitle: ${JSON.stringify(title)}\n---\n\nThe lessons: ` +
+      `${lessons.map((l) => `[${l.id} ${l.title}](/lessons/${l.id.replace('.', '-')}-${l.slug}/)`).join(', ')}` +
+      `.\n`,
   };
   for (const lesson of lessons) {
     const slug = `${lesson.id.replace('.', '-')}-${lesson.slug}`;

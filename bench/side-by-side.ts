@@ -199,7 +199,10 @@ export function sideBySideTable(result: SideBySide): string {
   const worse = result.rows.filter((r) => r.verdict === 'worse').length;
   lines.push(
     '',
-    `${worse} worse, ${result.rows.filter((r) => r.verdict === 'better').length} better, ${result.rows.filter((r) => r.verdict === 'equal').length} equal; commit ${result.commit}, ${result.date}, load average ${result.load_average.start.join(' ')} → ${result.load_average.end.join(' ')} on ${cpus().length} CPUs; screenshots in ${result.screenshots}`,
+    `${worse} worse, ${result.rows.filter((r) => r.verdict === 'better').length} better, ` +
+      `${result.rows.filter((r) => r.verdict === 'equal').length} equal; commit ${result.commit}, ${result.date}` +
+      `, load average ${result.load_average.start.join(' ')} → ${result.load_average.end.join(' ')} on ` +
+      `${cpus().length} CPUs; screenshots in ${result.screenshots}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -48,7 +48,10 @@ function ajvModule(): string {
     .replace('"use strict";', '')
     .replaceAll('require("ajv/dist/runtime/ucs2length").default', 'ucs2length.default');
   const table = FAST_SCHEMAS.map((name) => `${name}: (v) => (${name}(v) ? v : FAIL)`).join(', ');
-  return `import ucs2length from ${JSON.stringify(require.resolve('ajv/dist/runtime/ucs2length'))};\n${code}\nexport const FAIL = Symbol('FAIL');\nexport const VALIDATORS = { ${table} };\n`;
+  return (
+    `import ucs2length from ${JSON.stringify(require.resolve('ajv/dist/runtime/ucs2length'))};\n${code}\nexport ` +
+    `const FAIL = Symbol('FAIL');\nexport const VALIDATORS = { ${table} };\n`
+  );
 }
 
 const med = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -171,7 +174,12 @@ const before = process.cpuUsage();
 if (VALIDATORS[name](data) === FAIL) throw new Error('FAIL on valid data');
 const first = process.cpuUsage(before);
 const warm = [];
-for (let i = 0; i < Number(runs); i++) { data = JSON.parse(text); const t = process.hrtime.bigint(); VALIDATORS[name](data); warm.push(Number(process.hrtime.bigint() - t) / 1e6); }
+for (let i = 0; i < Number(runs); i++) {
+  data = JSON.parse(text);
+  const t = process.hrtime.bigint();
+  VALIDATORS[name](data);
+  warm.push(Number(process.hrtime.bigint() - t) / 1e6);
+}
 warm.sort((a, b) => a - b);
 process.stdout.write((first.user + first.system) / 1000 + ' ' + warm[Math.floor(warm.length / 2)]);`;
 console.log(`validation (median of ${rounds} processes): first call CPU, then warm`);
@@ -194,7 +202,8 @@ for (const [label, name, text, runs] of inputs) {
       warm.push(ms!);
     }
     console.log(
-      `  ${label.padEnd(27)} ${which.padEnd(5)} ${med(first).toFixed(2)} ms, warm ${med(warm) >= 1 ? `${med(warm).toFixed(2)} ms` : `${(med(warm) * 1000).toFixed(1)} µs`}`,
+      `  ${label.padEnd(27)} ${which.padEnd(5)} ${med(first).toFixed(2)} ms, warm ` +
+        `${med(warm) >= 1 ? `${med(warm).toFixed(2)} ms` : `${(med(warm) * 1000).toFixed(1)} µs`}`,
     );
   }
 }

@@ -68,14 +68,24 @@ describe('init --example', () => {
     assert.equal(none.code, 1, none.stderr);
     assert.match(
       none.stderr,
-      /^error: site build: 0 lessons to publish: site\.publish is verified and no lesson's tests have passed \(1\.1 \(pending\)\); run codelabgen verify --all, set site\.publish: all in \.codelabgen\/config\.yaml, or build with --drafts$/m,
+      new RegExp(
+        String.raw`^error: site build: 0 lessons to publish: site\.publish is verified and no lesson's tests have passed ` +
+          String.raw`\(1\.1 \(pending\)\); run codelabgen verify --all, set site\.publish: all in ` +
+          String.raw`\.codelabgen\/config\.yaml, or build with --drafts$`,
+        'm',
+      ),
     );
     writeFileSync(config, readFileSync(config, 'utf8').replace(/publish: verified/, 'publish: done'));
     const notDone = cli(['site', 'build', '--out', out], { cwd: root });
     assert.equal(notDone.code, 1, notDone.stderr);
     assert.match(
       notDone.stderr,
-      /^error: site build: 0 lessons to publish: site\.publish is done and no lesson is at stage done \(1\.1 \(pending\)\); to publish lessons whose tests pass set site\.publish: verified \(or all\) in \.codelabgen\/config\.yaml, or build with --drafts$/m,
+      new RegExp(
+        String.raw`^error: site build: 0 lessons to publish: site\.publish is done and no lesson is at stage done \(1\.1 ` +
+          String.raw`\(pending\)\); to publish lessons whose tests pass set site\.publish: verified \(or all\) in ` +
+          String.raw`\.codelabgen\/config\.yaml, or build with --drafts$`,
+        'm',
+      ),
     );
     assert.ok(!exists(out), 'nothing was built');
     assert.equal(readEvents(root).filter((event) => event.kind === 'site.build').length, 0);
@@ -101,7 +111,9 @@ describe('init --example', () => {
     );
     const problems = result.stdout.split('\n').filter((line) => line.startsWith('     - '));
     assert.deepEqual(problems, [
-      `     - lesson 1.1 docs/notes.md:${lines + 1}: link missing.txt: docs/missing.txt of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`,
+      `     - lesson 1.1 docs/notes.md:${lines + 1}: link missing.txt: docs/missing.txt of lesson 1.1 has no ` +
+        'page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code ' +
+        'reference)',
       `     - lesson 1.1 docs/notes.md:${lines + 3}: image img/missing.png: no such file in the lesson folder (looked for docs/img/missing.png)`,
     ]);
   });
@@ -359,7 +371,11 @@ describe('new module and new lesson', () => {
     // The lesson a module starts with is named, and how to name it otherwise.
     assert.match(
       ok(root, 'new', 'module', 'Basics'),
-      /^added module 1 "Basics" to curriculum\.yaml, with its first lesson \(a module starts with one; name it with --lesson "Title"\):\nadded lesson 1\.1 "Introduction"/m,
+      new RegExp(
+        String.raw`^added module 1 "Basics" to curriculum\.yaml, with its first lesson \(a module starts with one; name ` +
+          String.raw`it with --lesson "Title"\):\nadded lesson 1\.1 "Introduction"`,
+        'm',
+      ),
     );
     assert.match(
       ok(root, 'new', 'module', 'More', '--lesson', 'First things'),

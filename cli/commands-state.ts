@@ -29,7 +29,9 @@ export const STATE_COMMANDS: CommandSpec[] = [
     name: 'state rebuild',
     summary: 'rebuild state.json from events.jsonl',
     description:
-      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is corrupt or missing; a torn last log line is first moved aside (kept as .codelabgen/events.jsonl.torn-<time>).',
+      'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is ' +
+      'corrupt or missing; a torn last log line is first moved aside (kept as ' +
+      '.codelabgen/events.jsonl.torn-<time>).',
     options: { ...JSON_OPTION },
   },
   {
@@ -37,7 +39,12 @@ export const STATE_COMMANDS: CommandSpec[] = [
     args: '<next>',
     positionals: { min: 1, max: 1 },
     summary: 'move the course one phase forward (gates need --approved)',
-    description: `Phases: ${'init → recon → sources → gate_sources → topics → curriculum → gate_plan → scaffold → lessons → assembly → done'}. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and none stale.`,
+    description:
+      'Phases: ' +
+      `${'init → recon → sources → gate_sources → topics → curriculum → gate_plan → scaffold → lessons → assembly → done'}` +
+      `. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); ` +
+      'leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and ' +
+      'none stale.',
     changesState: true,
     options: { approved: { type: 'boolean', help: 'the user approved this gate' }, ...JSON_OPTION },
     examples: ['codelabgen state phase recon', 'codelabgen state phase topics --approved'],
@@ -48,7 +55,12 @@ export const STATE_COMMANDS: CommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'move a lesson one stage forward, or back to an earlier stage with --note',
     description:
-      'Forward: exactly one stage, after its artifact check (verified is set only by `verify --update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses one review round. The stage is the last completed one: moving back to readalong redoes the notes; to name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also moves the course back to phase lessons.',
+      'Forward: exactly one stage, after its artifact check (verified is set only by `verify ' +
+      '--update-state`). Back: any earlier stage with --note "why"; moving back from notes or reviewed uses ' +
+      'one review round. The stage is the last completed one: moving back to readalong redoes the notes; to ' +
+      'name the stage to redo, use `state rework <id> <stage-to-redo> --note "why"`. A blocked lesson is ' +
+      'refused; moving back clears stale. In phases assembly and done a move back needs --reopen, which also ' +
+      'moves the course back to phase lessons.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required to move back)' },
@@ -70,7 +82,10 @@ export const STATE_COMMANDS: CommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'redo a stage: move a lesson back to the stage before it, with --note',
     description:
-      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: `state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases assembly and done --reopen is needed. The stage to redo must be done already.",
+      "A lesson's stage is its last completed stage, so redoing readalong means moving back to verified: " +
+      "`state rework 1.2 readalong` does that. The rules are a backward `state set`'s: --note is required, " +
+      'moving back from notes or reviewed uses one review round, a blocked lesson is refused, and in phases ' +
+      'assembly and done --reopen is needed. The stage to redo must be done already.',
     changesState: true,
     options: {
       note: { type: 'string', value: 'TEXT', help: 'why (required)' },
@@ -138,7 +153,10 @@ export const STATE_COMMANDS: CommandSpec[] = [
     name: 'state watch',
     summary: 'the live board: stages, running and interrupted tasks, what needs a human, redrawn on each change',
     description:
-      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what to do, what needs a human with the command that resolves it, and the last events. When stdout is not a terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
+      'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it ' +
+      'redraws a compact board: lessons per stage, running tasks with their lease, interrupted ones with what ' +
+      'to do, what needs a human with the command that resolves it, and the last events. When stdout is not a ' +
+      'terminal it prints one line per change. Colours only on a terminal, never with NO_COLOR.',
     options: { json: { type: 'boolean', help: 'one JSON board per line, on each change' } },
     examples: ['codelabgen state watch', 'codelabgen state watch | tee progress.log'],
   },

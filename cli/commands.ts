@@ -12,7 +12,11 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 0, max: 1 },
     summary: 'create a course directory (refuses an existing state)',
     description:
-      "Creates DIR/.codelabgen/ (DIR defaults to the working directory) with a default config.yaml, state.json and the first event, and a .gitignore (when there is none) that keeps the machine-local files of .codelabgen/ out of git. A course is never re-initialized: an existing state is refused. --example also adds a sample module and lesson from the runtime's template, registered as `new module` does: a passing lesson to preview with `site dev` and edit.",
+      'Creates DIR/.codelabgen/ (DIR defaults to the working directory) with a default config.yaml, ' +
+      'state.json and the first event, and a .gitignore (when there is none) that keeps the machine-local ' +
+      'files of .codelabgen/ out of git. A course is never re-initialized: an existing state is refused. ' +
+      "--example also adds a sample module and lesson from the runtime's template, registered as `new module` " +
+      'does: a passing lesson to preview with `site dev` and edit.',
     needsCourse: false,
     changesState: true,
     options: {
@@ -29,13 +33,15 @@ export const COMMANDS: CommandSpec[] = [
       example: {
         type: 'boolean',
         help:
-          'also add a sample module and lesson (code, test, readalong, notes, spec) from the ' +
-          `runtime's template (${templateRuntimeList()}); sets site.publish: verified`,
+          "also add a sample module and lesson (code, test, readalong, notes, spec) from the runtime's template " +
+          `(${templateRuntimeList()}); sets site.publish: verified`,
       },
       ci: {
         type: 'string',
         value: 'github',
-        help: 'also write .github/workflows/course-site.yml: verify and deploy to GitHub Pages (refused while package.json has a file: dependency outside the repository)',
+        help:
+          'also write .github/workflows/course-site.yml: verify and deploy to GitHub Pages (refused while ' +
+          'package.json has a file: dependency outside the repository)',
       },
       ...JSON_OPTION,
     },
@@ -61,7 +67,10 @@ export const COMMANDS: CommandSpec[] = [
     name: 'register',
     summary: "add the curriculum's lessons to state as pending and create their folders",
     description:
-      'Reads .codelabgen/curriculum.yaml, adds new lessons as pending in curriculum order, updates titles, and creates each <module-id>-<module-slug>/<lesson-id>-<lesson-slug>/docs/ folder. Idempotent. A lesson that has progressed past pending is never dropped or moved to another folder unless --allow-drop is given.',
+      'Reads .codelabgen/curriculum.yaml, adds new lessons as pending in curriculum order, updates titles, ' +
+      'and creates each <module-id>-<module-slug>/<lesson-id>-<lesson-slug>/docs/ folder. Idempotent. A lesson ' +
+      'that has progressed past pending is never dropped or moved to another folder unless --allow-drop is ' +
+      'given.',
     changesState: true,
     options: {
       'allow-drop': { type: 'boolean', help: 'allow dropping or renumbering lessons that have progressed' },
@@ -75,9 +84,11 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
     description:
-      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets <id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (' +
-      templateRuntimeList() +
-      '), a passing lesson to edit. The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
+      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets ' +
+      '<id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is ' +
+      'pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course ' +
+      `runtime (${templateRuntimeList()}), a passing lesson to edit. The entry is added to curriculum.yaml in place: its ` +
+      'comments, key order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'module slug (default: made from the title)' },
@@ -95,9 +106,11 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 2, max: 2 },
     summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
     description:
-      "The lesson gets the module's next id (<module-id>.<n>) and a slug made from the title; refused when the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course runtime (" +
-      templateRuntimeList() +
-      '). The entry is added to curriculum.yaml in place: its comments, key order and quoting are kept.',
+      "The lesson gets the module's next id (<module-id>.<n>) and a slug made from the title; refused when " +
+      'the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson ' +
+      'is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the ' +
+      `course runtime (${templateRuntimeList()}). The entry is added to curriculum.yaml in place: its comments, key ` +
+      'order and quoting are kept.',
     changesState: true,
     options: {
       slug: { type: 'string', value: 'SLUG', help: 'lesson slug (default: made from the title)' },
@@ -120,13 +133,19 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 0, max: 1 },
     summary: "run a lesson's tests (or --all), record a run-result; --update-state records the verdict",
     description:
-      "Runs the lesson's tests by its runtime (" +
-      RUNTIMES.join(', ') +
-      '), without a shell, in a clean environment and its own process group (inside the bubblewrap sandbox when available, see verify.sandbox), killed as a group on timeout or when verify is stopped, and writes .codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in .codelabgen/config.yaml (codelabgen schema show config).',
+      `Runs the lesson's tests by its runtime (${RUNTIMES.join(', ')}), without a shell, in a clean ` +
+      'environment and its own process group (inside the bubblewrap sandbox when available, see ' +
+      'verify.sandbox), killed as a group on timeout or when verify is stopped, and writes ' +
+      '.codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a ' +
+      'pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget ' +
+      'is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in ' +
+      '.codelabgen/config.yaml (codelabgen schema show config).',
     options: {
       all: {
         type: 'boolean',
-        help: 'verify many lessons (default: every lesson at verified or later, every lesson when site.publish is verified or all; with --update-state: at code)',
+        help:
+          'verify many lessons (default: every lesson at verified or later, every lesson when site.publish is ' +
+          'verified or all; with --update-state: at code)',
       },
       'update-state': { type: 'boolean', help: 'record the verdict: verified on pass, a fix attempt on failure' },
       timeout: {
@@ -179,7 +198,9 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 0, max: 1 },
     summary: 'print the doc conventions (code references, diagrams, review files, notes) with examples',
     description:
-      'The conventions for lesson docs and review files, with examples. A readalong shows code with an empty fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed reference.',
+      'The conventions for lesson docs and review files, with examples. A readalong shows code with an empty ' +
+      'fence like ```ts file=src/x.ts lines=10-24; `check` warns about fences that look like a failed ' +
+      'reference.',
     needsCourse: false,
     examples: ['codelabgen conventions readalong', 'codelabgen conventions'],
   },
@@ -236,7 +257,13 @@ export const COMMANDS: CommandSpec[] = [
     name: 'site build',
     summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
     description:
-      "Builds a static site with Astro from the course directory into --out (outside the course, or the course's own site-out/ folder). It reads course files only as regular files inside the course, and sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones by default) and lists the ones left out, and fails when it would publish none; it is recorded as a site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code reference fails a publish build.",
+      'Builds a static site with Astro from the course directory into --out (outside the course, or the ' +
+      "course's own site-out/ folder). It reads course files only as regular files inside the course, and " +
+      'sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones ' +
+      'by default) and lists the ones left out, and fails when it would publish none; it is recorded as a ' +
+      'site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is ' +
+      'found ($CODELABGEN_CHROMIUM, /usr/bin/chromium), cached by content hash; a broken diagram or code ' +
+      'reference fails a publish build.',
     options: {
       out: {
         type: 'string',
@@ -296,7 +323,16 @@ export const COMMANDS: CommandSpec[] = [
     name: 'mcp',
     summary: 'serve the protocol to agent hosts over stdio or HTTP (Model Context Protocol): one tool per command',
     description:
-      "Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on Streamable HTTP (endpoint /mcp, several sessions at once) until SIGINT/SIGTERM. Its tools are the commands of this table (state next → state_next, with the options as arguments and --json implied); every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and MCP clients can work on one course at once. Over HTTP the Host and Origin headers must name the bound address (DNS-rebinding protection; loopback names only for a loopback bind) and, when $CODELABGEN_MCP_TOKEN is set, requests need `Authorization: Bearer <token>`; an address other than loopback is refused without that token. A session idle for 30 minutes with no request open (its client went away without ending it) is closed. The tools and their arguments: `codelabgen --help` and each command's --help.",
+      'Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on ' +
+      'Streamable HTTP (endpoint /mcp, several sessions at once) until SIGINT/SIGTERM. Its tools are the ' +
+      'commands of this table (state next → state_next, with the options as arguments and --json implied); ' +
+      'every call is the same locked, logged commit as the CLI command, re-reading the course, so the CLI and ' +
+      'MCP clients can work on one course at once. Over HTTP the Host and Origin headers must name the bound ' +
+      'address (DNS-rebinding protection; loopback names only for a loopback bind) and, when ' +
+      '$CODELABGEN_MCP_TOKEN is set, requests need `Authorization: Bearer <token>`; an address other than ' +
+      'loopback is refused without that token. A session idle for 30 minutes with no request open (its client ' +
+      'went away without ending it) is closed. The tools and their arguments: `codelabgen --help` and each ' +
+      "command's --help.",
     options: {
       http: {
         type: 'string',

@@ -119,7 +119,8 @@ function fish(commands: readonly CommandSpec[]): string {
         );
       } else
         lines.push(
-          `complete -c codelabgen -n '${condition}' -a ${word} -d ${quote(word === 'help' && prefix === '' ? 'help on a command or group' : summaryOf(`${prefix ? `${prefix} ` : ''}${word}`))}`,
+          `complete -c codelabgen -n '${condition}' -a ${word} -d ` +
+            `${quote(word === 'help' && prefix === '' ? 'help on a command or group' : summaryOf(`${prefix ? `${prefix} ` : ''}${word}`))}`,
         );
     }
   }

@@ -41,7 +41,8 @@ test('codelabgen conventions prints a topic (or all) with examples; an unknown t
 
 test('lintDoc counts references and names guesses that are not references', () => {
   const text =
-    '# R\n\n```ts file=src/a.ts lines=1-2\n```\n\n```ts title=src/a.ts\n```\n\n```ts {5-10}\n```\n\n```ts src/a.ts:5-10\n```\n\n```ts lines=5-10\n```\n\n<!-- file: src/a.ts -->\n\n```ts\nconst plain = 1;\n```\n';
+    '# R\n\n```ts file=src/a.ts lines=1-2\n```\n\n```ts title=src/a.ts\n```\n\n```ts {5-10}\n```\n\n```ts ' +
+    'src/a.ts:5-10\n```\n\n```ts lines=5-10\n```\n\n<!-- file: src/a.ts -->\n\n```ts\nconst plain = 1;\n```\n';
   const lint = lintDoc(text);
   assert.equal(lint.references, 1);
   assert.deepEqual(
@@ -68,13 +69,23 @@ test('state set <id> readalong refuses a readalong with no code reference; check
     refused(
       root,
       ['state', 'set', '1.1', 'readalong'],
-      /^error: lesson 1\.1: cannot move to readalong: 1-basics\/1\.1-readable\/docs\/readalong\.md: no code reference; a readalong shows the lesson's code with an empty fence like ```ts file=src\/x\.ts lines=10-24 \(see: codelabgen conventions readalong\)$/,
+      new RegExp(
+        String.raw`^error: lesson 1\.1: cannot move to readalong: 1-basics\/1\.1-readable\/docs\/readalong\.md: no code ` +
+          "reference; a readalong shows the lesson's code with an empty fence like ```ts file=src\\/x\\.ts " +
+          String.raw`lines=10-24 \(see: codelabgen conventions readalong\)$`,
+      ),
     );
     const check = cli(['check'], { cwd: root });
     assert.equal(check.code, 0, check.stdout + check.stderr);
     assert.match(
       check.stdout,
-      /^warn doc conventions \(code references\)\n {5}- warning: lesson 1\.1 docs\/readalong\.md: no code reference \(an empty fence like ```ts file=src\/x\.ts lines=10-24\); see: codelabgen conventions readalong\n {5}- warning: lesson 1\.1 docs\/readalong\.md: line 3: fence "js title=main\.mjs" looks like a code reference but is not one \(title= is not file=\); see: codelabgen conventions readalong$/m,
+      new RegExp(
+        String.raw`^warn doc conventions \(code references\)\n {5}- warning: lesson 1\.1 docs\/readalong\.md: no code ` +
+          'reference \\(an empty fence like ```ts file=src\\/x\\.ts lines=10-24\\); see: codelabgen conventions ' +
+          String.raw`readalong\n {5}- warning: lesson 1\.1 docs\/readalong\.md: line 3: fence "js title=main\.mjs" looks ` +
+          String.raw`like a code reference but is not one \(title= is not file=\); see: codelabgen conventions readalong$`,
+        'm',
+      ),
     );
     write(root, doc, '# Read along\n\n```js file=main.mjs lines=1\n```\n');
     ok(root, 'state', 'set', '1.1', 'readalong');

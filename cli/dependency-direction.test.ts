@@ -286,7 +286,8 @@ test('each room of pipeline/ imports only what docs/architecture.md allows it, a
 
 test('the rooms check reports an import the table does not allow, an unknown room and an unused allowance', () => {
   const rules = roomRules(
-    '<!-- rooms: -->\n| room | what | may import |\n|---|---|---|\n| `pipeline/course/` | x | — |\n| `pipeline/store/` | x | course |\n| `pipeline/report/` | x | store, course |\n\nafter',
+    '<!-- rooms: -->\n| room | what | may import |\n|---|---|---|\n| `pipeline/course/` | x | — |\n| ' +
+      '`pipeline/store/` | x | course |\n| `pipeline/report/` | x | store, course |\n\nafter',
   );
   const synthetic = new Map([
     ['pipeline/course/course.ts', "import { commit } from '../store/commit.ts';"],

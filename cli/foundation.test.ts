@@ -33,7 +33,9 @@ test('init creates .codelabgen with config, state (and its hash) and the course.
   assert.equal(result.stderr, '');
   assert.equal(
     result.stdout,
-    `Created course "Node streams" in ${root}\nwrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock, state.json.written and notification records stay local\nnext: codelabgen state phase recon --course ${root}\n`,
+    `Created course "Node streams" in ${root}\nwrote .gitignore: commit .codelabgen/ (config, curriculum, ` +
+      `state, events, lesson specs, verify runs); its lock, state.json.written and notification records stay ` +
+      `local\nnext: codelabgen state phase recon --course ${root}\n`,
   );
   assert.deepEqual([...snapshot(root).keys()].sort(), [
     '.codelabgen/config.yaml',

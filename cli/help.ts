@@ -87,7 +87,8 @@ export function mainHelp(commands: readonly CommandSpec[], version: string): str
     'commands:',
     ...commandList(commands, 0),
     '',
-    'Every command takes --help; so does a group (codelabgen state --help, codelabgen help state). Exit codes: 0 done, 1 check failed, 2 refused (error: ... on stderr), 3 internal error.',
+    'Every command takes --help; so does a group (codelabgen state --help, codelabgen help state). Exit ' +
+      'codes: 0 done, 1 check failed, 2 refused (error: ... on stderr), 3 internal error.',
     'The course is --course DIR, else $CODELABGEN_COURSE, else the nearest ancestor with .codelabgen/.',
     'Every command accepts --course (those that use no course ignore it).',
   ].join('\n');

@@ -142,7 +142,9 @@ export const PLANTS: readonly Plant[] = [
     plant: (_root, _outside, lesson) => {
       put(
         path.join(lesson, 'docs', 'img', 'evil.svg'),
-        '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=1"><script>window.__pwned=1</script><foreignObject><iframe src="javascript:window.__pwned=1"/></foreignObject></svg>',
+        '<svg xmlns="http://www.w3.org/2000/svg" ' +
+          'onload="window.__pwned=1"><script>window.__pwned=1</script><foreignObject><iframe ' +
+          'src="javascript:window.__pwned=1"/></foreignObject></svg>',
       );
       put(
         path.join(lesson, 'docs', 'readalong.md'),
@@ -158,7 +160,10 @@ export const PLANTS: readonly Plant[] = [
         ...Array.from(
           { length: 8 },
           (_, i) =>
-            `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+            `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}` +
+            `,*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*` +
+            `${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*` +
+            `${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
         ),
       ];
       put(

@@ -116,7 +116,9 @@ test('completion bash offers the commands and options of the table', () => {
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${completionScript('bash', COMMANDS).trimEnd()}\n`);
   const complete = (...words: string[]) => {
-    const script = `${result.stdout}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _codelabgen; echo "\${COMPREPLY[*]}"`;
+    const script =
+      `${result.stdout}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; ` +
+      `_codelabgen; echo "\${COMPREPLY[*]}"`;
     const run = spawnSync('bash', ['--norc', '-c', script], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     return run.stdout.trim();

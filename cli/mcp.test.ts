@@ -714,7 +714,9 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
     write(
       tens,
       '.codelabgen/curriculum.yaml',
-      'title: Streams\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: one, title: One }\n      - { id: "1.10", slug: ten, title: Ten }\n  - id: "2"\n    slug: more\n    title: More\n    lessons:\n      - { id: "2.10", slug: twenty, title: Twenty }\n',
+      'title: Streams\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { ' +
+        'id: "1.1", slug: one, title: One }\n      - { id: "1.10", slug: ten, title: Ten }\n  - id: "2"\n    ' +
+        'slug: more\n    title: More\n    lessons:\n      - { id: "2.10", slug: twenty, title: Twenty }\n',
     );
     cliOk(tens, 'register');
     await refusedArguments(
@@ -987,7 +989,8 @@ test('over Streamable HTTP: several sessions at once lose no event; Host and Ori
   }
 });
 
-test('resources follow the log: subscribers hear of every commit (CLI ones too), registering lessons changes the list; completions, lesson templates and warnings as log messages', {
+test('resources follow the log: subscribers hear of every commit (CLI ones too), registering lessons changes the ' +
+  'list; completions, lesson templates and warnings as log messages', {
   timeout: 60_000,
 }, async () => {
   const root = courseAt('scaffold');
@@ -1140,7 +1143,8 @@ test('leaving a gate asks the user by elicitation when the client can; the event
       assert.match(
         refusedCall.content.at(-1)!.text,
         new RegExp(
-          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to topics\\? .*\\(\\.codelabgen/sources\\.jsonl\\); nothing changed$`,
+          `^error: state_phase: the user did not approve \\(${reason}\\): Leave gate_sources and move to ` +
+            `topics\\? .*\\(\\.codelabgen/sources\\.jsonl\\); nothing changed$`,
         ),
       );
       assert.deepEqual(snapshot(root), before);

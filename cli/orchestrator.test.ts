@@ -98,69 +98,84 @@ describe('open tasks', () => {
 });
 
 describe('no finished course with an unfinished lesson', () => {
-  test('in assembly and done a move back is refused unless --reopen, which moves the course back to lessons in the same event; state next says done; task start on a done lesson is refused', () => {
-    const root = lessonsCourse();
-    for (const id of ['1.1', '1.2', '2.1']) advance(root, id, 'done');
-    ok(root, 'state', 'phase', 'assembly');
-    refused(
-      root,
-      ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'],
-      /^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to lessons\)$/,
-    );
-    refused(
-      root,
-      ['state', 'task', 'start', '1.2', '--role', 'notes-writer'],
-      /^error: lesson 1\.2 is done; no worker runs on a done lesson$/,
-    );
-    const assembly = JSON.parse(ok(root, 'state', 'next'));
-    assert.deepEqual(
-      assembly.actions.map((action: { id: string }) => action.id),
-      ['assembly.site_build', 'assembly.report'],
-      'the site build comes before the report',
-    );
-    assert.match(assembly.next_step, /site build/);
-    ok(root, 'report');
-    const last = readEvents(root).at(-1) as { seq: number };
-    appendFileSync(
-      path.join(root, '.codelabgen', 'events.jsonl'),
-      `${JSON.stringify({ seq: last.seq + 1, ts: new Date().toISOString(), kind: 'site.build', out: '/tmp/site', pages: 4, lessons: ['1.1', '1.2', '2.1'] })}\n`,
-    );
-    assert.match(
-      ok(root, 'state', 'phase', 'done'),
-      /^phase assembly → done \(seq (\d+)\); report refreshed: \.codelabgen\/report\.md, \.codelabgen\/report\.json\n$/,
-    );
-    const refreshed = JSON.parse(readFileSync(path.join(root, '.codelabgen', 'report.json'), 'utf8'));
-    assert.deepEqual(
-      [refreshed.phase, refreshed.last_seq, refreshed.site_build?.pages],
-      ['done', readEvents(root).length, 4],
-      'the report tells the site build and the move to done',
-    );
-    assert.match(readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8'), /phase `done`/);
-    const finished = JSON.parse(ok(root, 'state', 'next'));
-    assert.deepEqual(
-      [finished.phase, finished.done, finished.ready, finished.next_step],
-      ['done', true, false, 'the course is done: nothing left to do'],
-    );
-    refused(
-      root,
-      ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'],
-      /^error: lesson 1\.2: the course is at phase done, which needs every lesson done; to rework it, reopen the course: /,
-    );
-    assert.match(
-      ok(root, 'state', 'set', '1.2', 'notes', '--note', 'typo in the notes', '--reopen'),
-      /^lesson 1\.2: notes; course reopened: phase lessons \(seq \d+\)\n$/,
-    );
-    const event = readEvents(root).at(-1);
-    assert.deepEqual([event?.kind, event?.reopened, event?.to], ['lesson.stage', 'done', 'notes']);
-    assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
-    refused(
-      root,
-      ['state', 'set', '1.1', 'reviewed', '--note', 'x', '--reopen'],
-      /^error: state set 1\.1: --reopen is only for moving a lesson back while the course is at assembly or done \(it is at lessons\)$/,
-    );
-    ok(root, 'state', 'rebuild');
-    assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
-  });
+  test(
+    'in assembly and done a move back is refused unless --reopen, which moves the course back to lessons in the ' +
+      'same event; state next says done; task start on a done lesson is refused',
+    () => {
+      const root = lessonsCourse();
+      for (const id of ['1.1', '1.2', '2.1']) advance(root, id, 'done');
+      ok(root, 'state', 'phase', 'assembly');
+      refused(
+        root,
+        ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'],
+        new RegExp(
+          String.raw`^error: lesson 1\.2: the course is at phase assembly, which needs every lesson done; to rework it, ` +
+            String.raw`reopen the course: codelabgen state set 1\.2 notes --note "\.\.\." --reopen \(moves the phase back to ` +
+            String.raw`lessons\)$`,
+        ),
+      );
+      refused(
+        root,
+        ['state', 'task', 'start', '1.2', '--role', 'notes-writer'],
+        /^error: lesson 1\.2 is done; no worker runs on a done lesson$/,
+      );
+      const assembly = JSON.parse(ok(root, 'state', 'next'));
+      assert.deepEqual(
+        assembly.actions.map((action: { id: string }) => action.id),
+        ['assembly.site_build', 'assembly.report'],
+        'the site build comes before the report',
+      );
+      assert.match(assembly.next_step, /site build/);
+      ok(root, 'report');
+      const last = readEvents(root).at(-1) as { seq: number };
+      appendFileSync(
+        path.join(root, '.codelabgen', 'events.jsonl'),
+        JSON.stringify({
+          seq: last.seq + 1,
+          ts: new Date().toISOString(),
+          kind: 'site.build',
+          out: '/tmp/site',
+          pages: 4,
+          lessons: ['1.1', '1.2', '2.1'],
+        }) + '\n',
+      );
+      assert.match(
+        ok(root, 'state', 'phase', 'done'),
+        /^phase assembly → done \(seq (\d+)\); report refreshed: \.codelabgen\/report\.md, \.codelabgen\/report\.json\n$/,
+      );
+      const refreshed = JSON.parse(readFileSync(path.join(root, '.codelabgen', 'report.json'), 'utf8'));
+      assert.deepEqual(
+        [refreshed.phase, refreshed.last_seq, refreshed.site_build?.pages],
+        ['done', readEvents(root).length, 4],
+        'the report tells the site build and the move to done',
+      );
+      assert.match(readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8'), /phase `done`/);
+      const finished = JSON.parse(ok(root, 'state', 'next'));
+      assert.deepEqual(
+        [finished.phase, finished.done, finished.ready, finished.next_step],
+        ['done', true, false, 'the course is done: nothing left to do'],
+      );
+      refused(
+        root,
+        ['state', 'set', '1.2', 'notes', '--note', 'typo in the notes'],
+        /^error: lesson 1\.2: the course is at phase done, which needs every lesson done; to rework it, reopen the course: /,
+      );
+      assert.match(
+        ok(root, 'state', 'set', '1.2', 'notes', '--note', 'typo in the notes', '--reopen'),
+        /^lesson 1\.2: notes; course reopened: phase lessons \(seq \d+\)\n$/,
+      );
+      const event = readEvents(root).at(-1);
+      assert.deepEqual([event?.kind, event?.reopened, event?.to], ['lesson.stage', 'done', 'notes']);
+      assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+      refused(
+        root,
+        ['state', 'set', '1.1', 'reviewed', '--note', 'x', '--reopen'],
+        /^error: state set 1\.1: --reopen is only for moving a lesson back while the course is at assembly or done \(it is at lessons\)$/,
+      );
+      ok(root, 'state', 'rebuild');
+      assert.equal(JSON.parse(ok(root, 'state', 'show', '--json')).phase, 'lessons');
+    },
+  );
 });
 
 describe('smaller mismatches', () => {
@@ -269,69 +284,76 @@ describe('interrupted means interrupted', () => {
     refused(root, ['state', 'task', 'heartbeat', stale], /^error: task t\d+ is not running \(it is done since /);
   });
 
-  test('an expired lease reads interrupted in task list (human and --json) and state show; reset --if-expired resets only then; the report asks a human about it', () => {
-    const root = lessonsCourse();
-    advance(root, '1.1', 'spec');
-    const live = ok(root, 'state', 'task', 'start', '2.1').trim();
-    const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
-    const listed = JSON.parse(ok(root, 'state', 'task', 'list', '--open', '--json')).tasks;
-    assert.deepEqual(
-      listed.map((task: { id: string; status: string }) => [task.id, task.status]),
-      [
-        [live, 'running'],
-        [stale, 'interrupted'],
-      ],
-    );
-    const expiredAt = listed[1].lease_expires_at as string;
-    assert.equal(Date.parse(expiredAt) - Date.parse(listed[1].started_at), 600_000);
-    assert.match(
-      ok(root, 'state', 'task', 'list', '--open'),
-      new RegExp(`^${stale} +1\\.1 +code-author +interrupted +\\S+ \\(lease expired ${expiredAt}\\)$`, 'm'),
-    );
-    assert.deepEqual(
-      JSON.parse(ok(root, 'state', 'task', 'list', '--running', '--json')).tasks.map((task: { id: string }) => task.id),
-      [live],
-    );
-    const show = ok(root, 'state', 'show');
-    assert.match(show, /^open tasks: 2 \(1 interrupted\)$/m);
-    assert.match(
-      show,
-      new RegExp(`^  ${stale} 1\\.1 code-author since \\S+, interrupted \\(lease expired ${expiredAt}\\)$`, 'm'),
-    );
-    ok(root, 'state', 'log', 'orchestrator-restarted'); // the report's clock is the log: an event after the lease ran out
-    const report = JSON.parse(ok(root, 'report', '--json'));
-    assert.deepEqual(
-      report.needs_human
-        .filter((item: { kind: string }) => item.kind === 'task-interrupted')
-        .map((item: { lesson: string; text: string }) => [item.lesson, item.text]),
-      [
+  test(
+    'an expired lease reads interrupted in task list (human and --json) and state show; reset --if-expired ' +
+      'resets only then; the report asks a human about it',
+    () => {
+      const root = lessonsCourse();
+      advance(root, '1.1', 'spec');
+      const live = ok(root, 'state', 'task', 'start', '2.1').trim();
+      const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
+      const listed = JSON.parse(ok(root, 'state', 'task', 'list', '--open', '--json')).tasks;
+      assert.deepEqual(
+        listed.map((task: { id: string; status: string }) => [task.id, task.status]),
         [
-          '1.1',
-          `1.1: task ${stale} (code-author) interrupted: its lease ran out at ${expiredAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} and it was never resumed or reset`,
+          [live, 'running'],
+          [stale, 'interrupted'],
         ],
-      ],
-    );
-    refused(
-      root,
-      ['state', 'task', 'reset', live, '--if-expired'],
-      new RegExp(
-        `^error: task ${live} is running and its lease holds until \\S+: --if-expired resets only an interrupted task$`,
-      ),
-    );
-    ok(root, 'state', 'task', 'reset', stale, '--if-expired', '--note', 'worker gone');
-    assert.equal(
-      JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks.find((task: { id: string }) => task.id === stale)
-        .status,
-      'reset',
-    );
-    assert.equal(
-      JSON.parse(ok(root, 'report', '--json')).needs_human.filter(
-        (item: { kind: string }) => item.kind === 'task-interrupted',
-      ).length,
-      0,
-      'a reset task needs no human',
-    );
-  });
+      );
+      const expiredAt = listed[1].lease_expires_at as string;
+      assert.equal(Date.parse(expiredAt) - Date.parse(listed[1].started_at), 600_000);
+      assert.match(
+        ok(root, 'state', 'task', 'list', '--open'),
+        new RegExp(`^${stale} +1\\.1 +code-author +interrupted +\\S+ \\(lease expired ${expiredAt}\\)$`, 'm'),
+      );
+      assert.deepEqual(
+        JSON.parse(ok(root, 'state', 'task', 'list', '--running', '--json')).tasks.map(
+          (task: { id: string }) => task.id,
+        ),
+        [live],
+      );
+      const show = ok(root, 'state', 'show');
+      assert.match(show, /^open tasks: 2 \(1 interrupted\)$/m);
+      assert.match(
+        show,
+        new RegExp(`^  ${stale} 1\\.1 code-author since \\S+, interrupted \\(lease expired ${expiredAt}\\)$`, 'm'),
+      );
+      ok(root, 'state', 'log', 'orchestrator-restarted'); // the report's clock is the log: an event after the lease ran out
+      const report = JSON.parse(ok(root, 'report', '--json'));
+      assert.deepEqual(
+        report.needs_human
+          .filter((item: { kind: string }) => item.kind === 'task-interrupted')
+          .map((item: { lesson: string; text: string }) => [item.lesson, item.text]),
+        [
+          [
+            '1.1',
+            `1.1: task ${stale} (code-author) interrupted: its lease ran out at ` +
+              `${expiredAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')} and it was never resumed or reset`,
+          ],
+        ],
+      );
+      refused(
+        root,
+        ['state', 'task', 'reset', live, '--if-expired'],
+        new RegExp(
+          `^error: task ${live} is running and its lease holds until \\S+: --if-expired resets only an interrupted task$`,
+        ),
+      );
+      ok(root, 'state', 'task', 'reset', stale, '--if-expired', '--note', 'worker gone');
+      assert.equal(
+        JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks.find((task: { id: string }) => task.id === stale)
+          .status,
+        'reset',
+      );
+      assert.equal(
+        JSON.parse(ok(root, 'report', '--json')).needs_human.filter(
+          (item: { kind: string }) => item.kind === 'task-interrupted',
+        ).length,
+        0,
+        'a reset task needs no human',
+      );
+    },
+  );
 });
 
 describe('phase tasks', () => {
@@ -377,7 +399,16 @@ describe('phase tasks', () => {
     const state = JSON.parse(ok(root, 'state', 'show', '--json')) as { last_seq: number; task_counter: number };
     appendFileSync(
       path.join(root, '.codelabgen', 'events.jsonl'),
-      `${JSON.stringify({ seq: state.last_seq + 1, ts: new Date(Date.now() - 7_200_000).toISOString(), kind: 'task.start', task: 't3', lesson: null, phase: 'sources', role: 'source-digester', lease_seconds: 60 })}\n`,
+      JSON.stringify({
+        seq: state.last_seq + 1,
+        ts: new Date(Date.now() - 7_200_000).toISOString(),
+        kind: 'task.start',
+        task: 't3',
+        lesson: null,
+        phase: 'sources',
+        role: 'source-digester',
+        lease_seconds: 60,
+      }) + '\n',
     );
     const interrupted = JSON.parse(ok(root, 'state', 'next')).interrupted;
     assert.deepEqual(
@@ -420,13 +451,20 @@ describe('rework keeps its reason', () => {
     );
     assert.match(
       item.action,
-      /^rework, moved back from reviewed to readalong: "reviewer: example 2 unclear"; the work redone now is notes \(to redo readalong itself: codelabgen state rework 1\.1 readalong --note "why"\); notes-writer writes docs\/notes\.md/,
+      new RegExp(
+        '^rework, moved back from reviewed to readalong: "reviewer: example 2 unclear"; the work redone now is ' +
+          String.raw`notes \(to redo readalong itself: codelabgen state rework 1\.1 readalong --note "why"\); notes-writer ` +
+          String.raw`writes docs\/notes\.md`,
+      ),
     );
     ok(root, 'state', 'set', '1.1', 'notes');
     refused(
       root,
       ['state', 'set', '1.1', 'reviewed'],
-      /^error: lesson 1\.1: cannot move to reviewed: \.codelabgen\/lessons\/1\.1\/review\.md: written before the move back from reviewed \(\S+\); the current review round is 2: review again \(round: 2\)$/,
+      new RegExp(
+        String.raw`^error: lesson 1\.1: cannot move to reviewed: \.codelabgen\/lessons\/1\.1\/review\.md: written before ` +
+          String.raw`the move back from reviewed \(\S+\); the current review round is 2: review again \(round: 2\)$`,
+      ),
     );
     write(root, '.codelabgen/lessons/1.1/review.md', '---\nlesson: "1.1"\nverdict: pass\nround: 2\n---\nClear now.\n');
     utimesSync(review, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000)); // accepted by its round alone
@@ -461,56 +499,60 @@ describe('rework keeps its reason', () => {
 });
 
 describe('state rework', () => {
-  test('state rework <id> <stage-to-redo> moves back to the stage before it, under the rules of a backward state set; state set --help and its refusals point at it', () => {
-    const root = lessonsCourse();
-    advance(root, '1.1', 'notes');
-    refused(
-      root,
-      ['state', 'rework', '1.1', 'reviewed', '--note', 'x'],
-      /^error: lesson 1\.1 is at notes: reviewed is not done yet, so there is nothing to redo; the work now is reviewed$/,
-    );
-    refused(
-      root,
-      ['state', 'rework', '1.1', 'pending', '--note', 'x'],
-      /^error: state rework 1\.1: pending is no work to redo; to write the spec again: codelabgen state rework 1\.1 spec --note "why"$/,
-    );
-    const noNote = refused(
-      root,
-      ['state', 'rework', '1.1', 'readalong'],
-      /^error: lesson 1\.1: moving back from notes to verified needs --note "why"$/,
-    );
-    assert.match(
-      noNote.stderr,
-      /^hint: moving back to verified redoes readalong; to name the stage to redo instead: codelabgen state rework 1\.1 readalong --note "why"$/m,
-    );
-    assert.match(
-      ok(root, 'state', 'rework', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear'),
-      /^lesson 1\.1: back at verified, readalong is the work now \(review rounds 1 used\) \(seq \d+\)\n$/,
-    );
-    const event = readEvents(root).at(-1);
-    assert.deepEqual(
-      [event?.kind, event?.from, event?.to, event?.note, event?.review_round_used],
-      ['lesson.stage', 'notes', 'verified', 'reviewer: example 2 unclear', true],
-    );
-    const item = JSON.parse(ok(root, 'state', 'next')).lessons.find(
-      (work: { lesson: string }) => work.lesson === '1.1',
-    );
-    assert.deepEqual([item.stage, item.next_stage, item.role], ['verified', 'readalong', 'readalong-writer']);
-    advance(root, '1.1', 'notes');
-    refused(
-      root,
-      ['state', 'rework', '1.1', 'notes', '--note', 'again'],
-      /^error: lesson 1\.1: review rounds used up \(1 of 1\); it cannot move back from notes$/,
-    );
-    const already = refused(root, ['state', 'set', '1.1', 'notes'], /^error: lesson 1\.1 is already at notes$/);
-    assert.match(
-      already.stderr,
-      /^hint: to redo notes: codelabgen state rework 1\.1 notes --note "why" \(moves it back to readalong\)$/m,
-    );
-    const help = ok(root, 'state', 'set', '--help');
-    assert.match(help, /state rework <id> <stage-to-redo> --note "why"/);
-    assert.match(ok(root, 'state', 'rework', '--help'), /^usage: codelabgen state rework <id> <stage-to-redo>/);
-  });
+  test(
+    'state rework <id> <stage-to-redo> moves back to the stage before it, under the rules of a backward state ' +
+      'set; state set --help and its refusals point at it',
+    () => {
+      const root = lessonsCourse();
+      advance(root, '1.1', 'notes');
+      refused(
+        root,
+        ['state', 'rework', '1.1', 'reviewed', '--note', 'x'],
+        /^error: lesson 1\.1 is at notes: reviewed is not done yet, so there is nothing to redo; the work now is reviewed$/,
+      );
+      refused(
+        root,
+        ['state', 'rework', '1.1', 'pending', '--note', 'x'],
+        /^error: state rework 1\.1: pending is no work to redo; to write the spec again: codelabgen state rework 1\.1 spec --note "why"$/,
+      );
+      const noNote = refused(
+        root,
+        ['state', 'rework', '1.1', 'readalong'],
+        /^error: lesson 1\.1: moving back from notes to verified needs --note "why"$/,
+      );
+      assert.match(
+        noNote.stderr,
+        /^hint: moving back to verified redoes readalong; to name the stage to redo instead: codelabgen state rework 1\.1 readalong --note "why"$/m,
+      );
+      assert.match(
+        ok(root, 'state', 'rework', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear'),
+        /^lesson 1\.1: back at verified, readalong is the work now \(review rounds 1 used\) \(seq \d+\)\n$/,
+      );
+      const event = readEvents(root).at(-1);
+      assert.deepEqual(
+        [event?.kind, event?.from, event?.to, event?.note, event?.review_round_used],
+        ['lesson.stage', 'notes', 'verified', 'reviewer: example 2 unclear', true],
+      );
+      const item = JSON.parse(ok(root, 'state', 'next')).lessons.find(
+        (work: { lesson: string }) => work.lesson === '1.1',
+      );
+      assert.deepEqual([item.stage, item.next_stage, item.role], ['verified', 'readalong', 'readalong-writer']);
+      advance(root, '1.1', 'notes');
+      refused(
+        root,
+        ['state', 'rework', '1.1', 'notes', '--note', 'again'],
+        /^error: lesson 1\.1: review rounds used up \(1 of 1\); it cannot move back from notes$/,
+      );
+      const already = refused(root, ['state', 'set', '1.1', 'notes'], /^error: lesson 1\.1 is already at notes$/);
+      assert.match(
+        already.stderr,
+        /^hint: to redo notes: codelabgen state rework 1\.1 notes --note "why" \(moves it back to readalong\)$/m,
+      );
+      const help = ok(root, 'state', 'set', '--help');
+      assert.match(help, /state rework <id> <stage-to-redo> --note "why"/);
+      assert.match(ok(root, 'state', 'rework', '--help'), /^usage: codelabgen state rework <id> <stage-to-redo>/);
+    },
+  );
 });
 
 describe('prerequisites', () => {
@@ -537,7 +579,13 @@ describe('prerequisites', () => {
     assert.equal(drifted.code, 1, drifted.stdout + drifted.stderr);
     assert.match(
       drifted.stdout,
-      /^warn done lessons whose prerequisites changed\n {5}- warning: 1\.2 depends on 1\.1, which changed after 1\.2 was done \(1\.1 drifted\); read 1\.2 against the change; if it relies on what changed, redo it: codelabgen state stale 1\.2 --reason "1\.1 changed"\. This clears when 1\.1 is verified again or 1\.2 is marked stale \(verify 1\.2 re-runs only its own tests and clears nothing\)$/m,
+      new RegExp(
+        String.raw`^warn done lessons whose prerequisites changed\n {5}- warning: 1\.2 depends on 1\.1, which changed ` +
+          String.raw`after 1\.2 was done \(1\.1 drifted\); read 1\.2 against the change; if it relies on what changed, redo ` +
+          String.raw`it: codelabgen state stale 1\.2 --reason "1\.1 changed"\. This clears when 1\.1 is verified again or ` +
+          String.raw`1\.2 is marked stale \(verify 1\.2 re-runs only its own tests and clears nothing\)$`,
+        'm',
+      ),
     );
     ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
     next = JSON.parse(ok(root, 'state', 'next'));
@@ -554,38 +602,47 @@ describe('prerequisites', () => {
 });
 
 describe('phase workers report', () => {
-  test('a recon worker returns {"phase": "recon", ...}: status check accepts it, task done --result stores it; a lesson status for a phase task is refused saying what was expected', () => {
-    const root = courseAt('recon');
-    roots.push(root);
-    const task = ok(root, 'state', 'task', 'start', '--phase', 'recon', '--role', 'researcher').trim();
-    write(
-      root,
-      'answer.txt',
-      'Wrote the overview.\n```json\n{"phase": "recon", "status": "ok", "artifacts": [".codelabgen/research/overview.md"], "notes": "3 sources found"}\n```\n',
-    );
-    assert.equal(ok(root, 'status', 'check', 'answer.txt'), 'ok: phase recon, status ok, 1 artifact\n');
-    write(root, 'lesson-answer.txt', '{"lesson": "1.1", "status": "ok", "stage": "spec"}');
-    const wrongKind = refused(
-      root,
-      ['state', 'task', 'done', task, '--result', 'lesson-answer.txt'],
-      /^error: lesson-answer\.txt: task t1 is a phase task \(phase recon\): expected a phase worker's status \{"phase": "recon", "status": "ok"\|"failed"\|"needs-user", "artifacts": \[\.\.\.\], "notes": "\.\.\."\} \(and 2 more problems\)$/,
-    );
-    assert.match(wrongKind.stderr, /^hint: lesson-answer\.txt: phase: missing; expected one of "recon"\|/m);
-    write(root, 'other-phase.txt', '{"phase": "topics", "status": "ok"}');
-    refused(
-      root,
-      ['state', 'task', 'done', task, '--result', 'other-phase.txt'],
-      /^error: --result: phase: is "topics", but task t1 is for phase recon$/,
-    );
-    ok(root, 'state', 'task', 'done', task, '--result', 'answer.txt');
-    const stored = JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks[0];
-    assert.deepEqual(stored.result, {
-      phase: 'recon',
-      status: 'ok',
-      artifacts: ['.codelabgen/research/overview.md'],
-      notes: '3 sources found',
-    });
-  });
+  test(
+    'a recon worker returns {"phase": "recon", ...}: status check accepts it, task done --result stores it; a ' +
+      'lesson status for a phase task is refused saying what was expected',
+    () => {
+      const root = courseAt('recon');
+      roots.push(root);
+      const task = ok(root, 'state', 'task', 'start', '--phase', 'recon', '--role', 'researcher').trim();
+      write(
+        root,
+        'answer.txt',
+        'Wrote the overview.\n```json\n{"phase": "recon", "status": "ok", "artifacts": ' +
+          '[".codelabgen/research/overview.md"], "notes": "3 sources found"}\n```\n',
+      );
+      assert.equal(ok(root, 'status', 'check', 'answer.txt'), 'ok: phase recon, status ok, 1 artifact\n');
+      write(root, 'lesson-answer.txt', '{"lesson": "1.1", "status": "ok", "stage": "spec"}');
+      const wrongKind = refused(
+        root,
+        ['state', 'task', 'done', task, '--result', 'lesson-answer.txt'],
+        new RegExp(
+          String.raw`^error: lesson-answer\.txt: task t1 is a phase task \(phase recon\): expected a phase worker's status ` +
+            String.raw`\{"phase": "recon", "status": "ok"\|"failed"\|"needs-user", "artifacts": \[\.\.\.\], "notes": ` +
+            String.raw`"\.\.\."\} \(and 2 more problems\)$`,
+        ),
+      );
+      assert.match(wrongKind.stderr, /^hint: lesson-answer\.txt: phase: missing; expected one of "recon"\|/m);
+      write(root, 'other-phase.txt', '{"phase": "topics", "status": "ok"}');
+      refused(
+        root,
+        ['state', 'task', 'done', task, '--result', 'other-phase.txt'],
+        /^error: --result: phase: is "topics", but task t1 is for phase recon$/,
+      );
+      ok(root, 'state', 'task', 'done', task, '--result', 'answer.txt');
+      const stored = JSON.parse(ok(root, 'state', 'task', 'list', '--json')).tasks[0];
+      assert.deepEqual(stored.result, {
+        phase: 'recon',
+        status: 'ok',
+        artifacts: ['.codelabgen/research/overview.md'],
+        notes: '3 sources found',
+      });
+    },
+  );
 });
 
 describe('the curriculum gate', () => {
@@ -617,7 +674,11 @@ describe('the curriculum gate', () => {
     refused(
       root,
       ['state', 'phase', 'gate_plan'],
-      /^error: cannot leave curriculum: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: "2\.1" comes later in the curriculum; a prerequisite must be an earlier lesson$/,
+      new RegExp(
+        String.raw`^error: cannot leave curriculum: \.codelabgen\/curriculum\.yaml: ` +
+          String.raw`modules\[0\]\.lessons\[1\]\.prerequisites\[0\]: "2\.1" comes later in the curriculum; a prerequisite ` +
+          'must be an earlier lesson$',
+      ),
     );
     write(root, '.codelabgen/curriculum.yaml', CURRICULUM);
     ok(root, 'state', 'phase', 'gate_plan');

@@ -32,6 +32,17 @@ import { REPO_ROOT, tempDir } from './testing.ts';
 import { runWorkflow, type Workflow, type WorkflowRun } from './workflow-run.ts';
 
 const WORKFLOW = path.join(REPO_ROOT, 'docs', 'deploy', 'github-pages.yml');
+/** Paths the package must not hold: source maps, development folders, configs, fixtures. */
+const NOT_SHIPPED = new RegExp(
+  [
+    String.raw`\.map$`,
+    String.raw`^(cli|e2e|scripts|bench|examples|docs|site|pipeline)\/`,
+    String.raw`^astro\.config`,
+    String.raw`(^|\/)tsconfig\.json$`,
+    String.raw`(^|\/)(test-)?fixtures?([.\/-]|$)`,
+    'state-fixture',
+  ].join('|'),
+);
 
 function readText(file: string): string {
   return readFileSync(file, 'utf8');
@@ -65,7 +76,8 @@ describe('the packed package, installed', { concurrency: true }, () => {
     );
     writeFileSync(
       path.join(repo, '1-module-1', '1.2-lesson-2', 'test', 'main.test.ts'),
-      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value1 } from '../src/main.ts';\ntest('value1 is two', () => assert.equal(value1, 2));\n",
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value1 } from " +
+        "'../src/main.ts';\ntest('value1 is two', () => assert.equal(value1, 2));\n",
     );
     mkdirSync(path.join(repo, 'vendor'));
     const { filename, files } = packInto(path.join(repo, 'vendor'));
@@ -206,7 +218,8 @@ describe('the packed package, installed', { concurrency: true }, () => {
     assert.ok(!existsSync(path.join(strictWorkflow.artifacts, 'github-pages')), 'a site was uploaded');
   });
 
-  test("the package holds what runs, and the installed CLI inits a course, takes a hand author's path (mounted in a Starlight site too) and builds the example course", {
+  test("the package holds what runs, and the installed CLI inits a course, takes a hand author's path (mounted in " +
+    'a Starlight site too) and builds the example course', {
     timeout: 600_000,
   }, async () => {
     const files = packedFiles;
@@ -235,11 +248,7 @@ describe('the packed package, installed', { concurrency: true }, () => {
     );
     // templates/ holds the lesson scaffold init --example writes, its test included.
     const unwanted = files.filter(
-      (file) =>
-        /\.map$|^(cli|e2e|scripts|bench|examples|docs|site|pipeline)\/|^astro\.config|(^|\/)tsconfig\.json$|(^|\/)(test-)?fixtures?([.\/-]|$)|state-fixture/.test(
-          file,
-        ) ||
-        (/(\.|\/)test\b/.test(file) && !file.startsWith('templates/')),
+      (file) => NOT_SHIPPED.test(file) || (/(\.|\/)test\b/.test(file) && !file.startsWith('templates/')),
     );
     assert.deepEqual(unwanted, [], 'tests, sources of the bundle or fixtures are in the package');
 

@@ -27,7 +27,8 @@ test('status rewrites one stderr line on a TTY and is cleared before the next ou
   out.clearStatus();
   assert.equal(
     stderr.text,
-    '\r\x1b[2Ksite build: loading: reading the course\r\x1b[2Ksite build: pages: a very long detail t\r\x1b[2Kwarning: x\n\r\x1b[2Ksite build: search: indexing\r\x1b[2K',
+    '\r\x1b[2Ksite build: loading: reading the course\r\x1b[2Ksite build: pages: a very long detail ' +
+      't\r\x1b[2Kwarning: x\n\r\x1b[2Ksite build: search: indexing\r\x1b[2K',
   );
   const piped = fakeStream(false);
   const quiet = createOutput(fakeStream(false), piped, {});
@@ -101,7 +102,8 @@ test('site build shows one updating progress line on a TTY and plain lines on a 
   });
   assert.equal(piped.code, 1, piped.stderr);
   const strictError =
-    "error: site build: 1 diagram left to the reader's browser (no Chromium found, or it could not draw it); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that";
+    "error: site build: 1 diagram left to the reader's browser (no Chromium found, or it could not draw it); " +
+    'install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that';
   // Plain progress lines on a pipe; the strict check stops the build before any page is written.
   assert.equal(
     piped.stderr,

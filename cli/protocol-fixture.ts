@@ -107,7 +107,8 @@ export function writeStageArtifact(root: string, id: string, stage: string): voi
     write(
       root,
       `${dir}/main.test.mjs`,
-      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { answer } from './main.mjs';\ntest('answer', () => assert.equal(answer, 42));\n",
+      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { answer } from " +
+        "'./main.mjs';\ntest('answer', () => assert.equal(answer, 42));\n",
     );
   }
   if (stage === 'readalong') write(root, `${dir}/docs/readalong.md`, '# Read along\n\n```js file=main.mjs\n```\n');

@@ -134,7 +134,10 @@ describe('register', () => {
         '{ id: "1.2", slug: writable',
         '{ id: "1.1-x", slug: y',
       ),
-      /^error: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]: lessons 1\.1 \(modules\[0\]\.lessons\[0\]\) and 1\.1-x both map to the folder 1-basics\/1\.1-x-y$/,
+      new RegExp(
+        String.raw`^error: \.codelabgen\/curriculum\.yaml: modules\[0\]\.lessons\[1\]: lessons 1\.1 ` +
+          String.raw`\(modules\[0\]\.lessons\[0\]\) and 1\.1-x both map to the folder 1-basics\/1\.1-x-y$`,
+      ),
     ],
   ];
   for (const [name, text, pattern] of cases) {
@@ -208,7 +211,10 @@ describe('lesson stages (section 3)', () => {
     refused(
       root,
       ['state', 'set', '1.1', 'done'],
-      /^error: lesson 1\.1: cannot move to done: lesson 1\.1: code changed since it was verified \(sha256:[0-9a-f]{64}\); move it back to code and verify again$/,
+      new RegExp(
+        String.raw`^error: lesson 1\.1: cannot move to done: lesson 1\.1: code changed since it was verified ` +
+          String.raw`\(sha256:[0-9a-f]{64}\); move it back to code and verify again$`,
+      ),
     );
     const check = cli(['check'], { cwd: root });
     assert.equal(check.code, 1, check.stdout + check.stderr);

@@ -57,66 +57,70 @@ test('a failing verify keeps its evidence and counts; a move back keeps the revi
   }
 });
 
-test("the report's numbers are true: a re-verify after drift is no rework, read-only runs count, wall time starts at the first task, only finished lessons went smoothly", () => {
-  const root = courseAt('lessons');
-  try {
-    advance(root, '1.1', 'done');
-    write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 42; // changed after verification\n');
-    ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
-    const back = readEvents(root).at(-1) as Record<string, unknown>;
-    assert.deepEqual(
-      [back.kind, back.to, back.drifted],
-      ['lesson.stage', 'code', true],
-      'the move back records the drift',
-    );
-    ok(root, 'verify', '1.1', '--update-state');
-    advance(root, '1.1', 'done');
-    const task = ok(root, 'state', 'task', 'start', '1.2').trim();
-    ok(root, 'state', 'task', 'done', task);
-    advance(root, '1.2', 'code');
-    ok(root, 'verify', '1.2');
-    ok(root, 'verify', '1.2');
-    ok(root, 'verify', '1.2', '--update-state');
-    ok(root, 'verify', '1.2'); // after the last verdict: only its run file tells of it
-    const report = JSON.parse(ok(root, 'report', '--json'));
-    const lesson = (id: string) => report.lessons.find((l: { id: string }) => l.id === id);
-    assert.deepEqual(
-      [lesson('1.1').reworks, lesson('1.1').review_rounds],
-      [0, 0],
-      're-verifying after drift is no rework',
-    );
-    assert.ok(
-      lesson('1.1').story.some(
-        (e: { label: string; text: string }) =>
-          e.label === 'drift' && e.text === 'moved back done → code to verify the changed code again: code changed',
-      ),
-    );
-    assert.equal(report.totals.lessons_reworked, 0);
-    assert.deepEqual(
-      [lesson('1.2').verify.runs, lesson('1.2').verify.passed, lesson('1.2').verify.read_only],
-      [4, 1, 3],
-      'read-only runs are runs, also those after the last verdict',
-    );
-    assert.equal(lesson('1.2').started_at, lesson('1.2').tasks[0].started_at, 'wall time starts at the first task');
-    assert.ok(lesson('1.2').started_at > lesson('1.2').registered_at);
-    assert.equal(lesson('1.2').wall_ms, Date.parse(report.generated_at) - Date.parse(lesson('1.2').started_at));
-    assert.deepEqual(
-      report.lessons.map((l: { id: string; smooth: boolean }) => [l.id, l.smooth]),
-      [
-        ['1.1', false],
-        ['1.2', false],
-        ['2.1', false],
-      ],
-      '1.2 and 2.1 are not finished; 1.1 drifted',
-    );
-    assert.equal(report.needs_human.length, 0, 'the drift was verified again: nothing open');
-    const md = readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8');
-    assert.doesNotMatch(md, /### Went smoothly/);
-    assert.match(
-      md,
-      /\n\| 1\.2 \| Writable streams \| verified \| 1\/1 tests passed \| 4 \(1 passed, 3 read-only\) \|/,
-    );
-  } finally {
-    removeDir(path.dirname(root));
-  }
-});
+test(
+  "the report's numbers are true: a re-verify after drift is no rework, read-only runs count, wall time starts " +
+    'at the first task, only finished lessons went smoothly',
+  () => {
+    const root = courseAt('lessons');
+    try {
+      advance(root, '1.1', 'done');
+      write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 42; // changed after verification\n');
+      ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
+      const back = readEvents(root).at(-1) as Record<string, unknown>;
+      assert.deepEqual(
+        [back.kind, back.to, back.drifted],
+        ['lesson.stage', 'code', true],
+        'the move back records the drift',
+      );
+      ok(root, 'verify', '1.1', '--update-state');
+      advance(root, '1.1', 'done');
+      const task = ok(root, 'state', 'task', 'start', '1.2').trim();
+      ok(root, 'state', 'task', 'done', task);
+      advance(root, '1.2', 'code');
+      ok(root, 'verify', '1.2');
+      ok(root, 'verify', '1.2');
+      ok(root, 'verify', '1.2', '--update-state');
+      ok(root, 'verify', '1.2'); // after the last verdict: only its run file tells of it
+      const report = JSON.parse(ok(root, 'report', '--json'));
+      const lesson = (id: string) => report.lessons.find((l: { id: string }) => l.id === id);
+      assert.deepEqual(
+        [lesson('1.1').reworks, lesson('1.1').review_rounds],
+        [0, 0],
+        're-verifying after drift is no rework',
+      );
+      assert.ok(
+        lesson('1.1').story.some(
+          (e: { label: string; text: string }) =>
+            e.label === 'drift' && e.text === 'moved back done → code to verify the changed code again: code changed',
+        ),
+      );
+      assert.equal(report.totals.lessons_reworked, 0);
+      assert.deepEqual(
+        [lesson('1.2').verify.runs, lesson('1.2').verify.passed, lesson('1.2').verify.read_only],
+        [4, 1, 3],
+        'read-only runs are runs, also those after the last verdict',
+      );
+      assert.equal(lesson('1.2').started_at, lesson('1.2').tasks[0].started_at, 'wall time starts at the first task');
+      assert.ok(lesson('1.2').started_at > lesson('1.2').registered_at);
+      assert.equal(lesson('1.2').wall_ms, Date.parse(report.generated_at) - Date.parse(lesson('1.2').started_at));
+      assert.deepEqual(
+        report.lessons.map((l: { id: string; smooth: boolean }) => [l.id, l.smooth]),
+        [
+          ['1.1', false],
+          ['1.2', false],
+          ['2.1', false],
+        ],
+        '1.2 and 2.1 are not finished; 1.1 drifted',
+      );
+      assert.equal(report.needs_human.length, 0, 'the drift was verified again: nothing open');
+      const md = readFileSync(path.join(root, '.codelabgen', 'report.md'), 'utf8');
+      assert.doesNotMatch(md, /### Went smoothly/);
+      assert.match(
+        md,
+        /\n\| 1\.2 \| Writable streams \| verified \| 1\/1 tests passed \| 4 \(1 passed, 3 read-only\) \|/,
+      );
+    } finally {
+      removeDir(path.dirname(root));
+    }
+  },
+);

@@ -128,7 +128,9 @@ async function run(given: string[], load: (spec: CommandSpec) => Promise<Command
   const { min = 0, max = 0 } = spec.positionals ?? {};
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
     throw new UsageError(
-      `${spec.name}: expected ${spec.args ?? 'no arguments'}, got ${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`} (see "codelabgen ${spec.name} --help")`,
+      `${spec.name}: expected ${spec.args ?? 'no arguments'}, got ` +
+        `${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`} (see "codelabgen ` +
+        `${spec.name} --help")`,
     );
   }
   const module = await load(spec);

@@ -101,7 +101,9 @@ test('only the hardened reader opens or reads files; every other reader is allow
   assert.deepEqual(
     unlisted,
     [],
-    'read course files through readFileInside() (pipeline/course/confined.ts) or readRegularFile()/readTextFile() (content-schemas), or add the file to FILE_READERS with the reason none of its paths comes from a course, worker, agent or client',
+    'read course files through readFileInside() (pipeline/course/confined.ts) or ' +
+      'readRegularFile()/readTextFile() (content-schemas), or add the file to FILE_READERS with the reason none ' +
+      'of its paths comes from a course, worker, agent or client',
   );
   assert.deepEqual(stale, [], 'these allow-listed files no longer read files: take them off FILE_READERS');
 });

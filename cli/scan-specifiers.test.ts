@@ -69,7 +69,8 @@ test('no module loader, bundler or process takes a computed argument outside the
   assert.deepEqual(
     unlisted,
     [],
-    'a loader or process call with a computed argument: write the argument as a literal, or add the file to LOADER_SITES saying why no course text can reach it',
+    'a loader or process call with a computed argument: write the argument as a literal, or add the file to ' +
+      'LOADER_SITES saying why no course text can reach it',
   );
   assert.deepEqual(stale, [], 'these allow-listed files no longer have such a call: take them off LOADER_SITES');
   const shells = [...productionSources()]

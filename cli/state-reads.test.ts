@@ -75,7 +75,10 @@ describe('tasks and human items read the same everywhere', () => {
     assert.doesNotMatch(open, /2\.1/, 'the lifted block is not open');
     assert.match(
       report,
-      /## Decisions\n\n- [^\n]+ \*\*unblocked\*\* by user: 2\.1 unblocked \(blocked for the user: which dataset may the example use\?\): use the CC0 counter data\n/,
+      new RegExp(
+        String.raw`## Decisions\n\n- [^\n]+ \*\*unblocked\*\* by user: 2\.1 unblocked \(blocked for the user: which ` +
+          String.raw`dataset may the example use\?\): use the CC0 counter data\n`,
+      ),
     );
   });
 });

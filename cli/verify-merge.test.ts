@@ -53,7 +53,10 @@ test('verify merge: a run file claiming another lesson than its folder is refuse
   assert.equal(merged.code, 2, merged.stdout);
   assert.match(
     merged.stderr,
-    /^error: verify merge: .*shard-2\/2\.9\/2\.json: its "lesson" field names another lesson than its folder 2\.9; a run-result belongs in its lesson's folder\n$/,
+    new RegExp(
+      String.raw`^error: verify merge: .*shard-2\/2\.9\/2\.json: its "lesson" field names another lesson than its folder ` +
+        String.raw`2\.9; a run-result belongs in its lesson's folder\n$`,
+    ),
   );
 });
 

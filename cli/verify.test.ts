@@ -199,7 +199,8 @@ test('python lessons with unittest (pytest hidden): a pass and a failure', async
   writeFileSync(path.join(hide, 'pytest.py'), 'raise ImportError("pytest hidden for this test")\n');
   const env = { CODELABGEN_VERIFY_ENV: 'PYTHONPATH', PYTHONPATH: hide };
   const passing =
-    'import unittest\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n\n    @unittest.skip("later")\n    def test_later(self):\n        pass\n';
+    'import unittest\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, ' +
+    '2)\n\n    @unittest.skip("later")\n    def test_later(self):\n        pass\n';
   const failing =
     'import unittest\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 3)\n';
   const course = await courseWithLessons(
@@ -229,7 +230,8 @@ test('a python lesson with pytest', {
   skip: hasPytest ? false : 'pytest is not installed for python3 here',
 }, async () => {
   const tests =
-    'import pytest\n\ndef test_add():\n    assert 1 + 1 == 2\n\ndef test_sub():\n    assert 2 - 1 == 0\n\n@pytest.mark.skip(reason="later")\ndef test_later():\n    pass\n';
+    'import pytest\n\ndef test_add():\n    assert 1 + 1 == 2\n\ndef test_sub():\n    assert 2 - 1 == ' +
+    '0\n\n@pytest.mark.skip(reason="later")\ndef test_later():\n    pass\n';
   const course = await courseWithLessons([{ id: '2.3', files: { 'test_math.py': tests } }], 'runtime: python\n');
   const result = verify(course, ['2.3', '--json']);
   assert.equal(result.code, 1);
@@ -275,7 +277,8 @@ test('python-uv: uv run pytest in the module folder, VIRTUAL_ENV removed (a fake
   assert.equal(noUv.code, 2);
   assert.equal(
     noUv.stderr,
-    'error: lesson 3.1: runtime python-uv needs uv, which is not on PATH\nhint: install uv (https://docs.astral.sh/uv/), or set runtime: python in the lesson spec\n',
+    'error: lesson 3.1: runtime python-uv needs uv, which is not on PATH\nhint: install uv ' +
+      '(https://docs.astral.sh/uv/), or set runtime: python in the lesson spec\n',
   );
 });
 
@@ -307,7 +310,9 @@ test('refusals exit 2 and change nothing: shell operators, a path escaping the c
   const cases: Array<[string[], RegExp | string]> = [
     [
       ['4.1'],
-      'error: .codelabgen/lessons/4.1/spec.yaml: test_command[2]: "a.test.mjs > log.txt" contains the shell operator ">"; test commands run without a shell, so give one program and its arguments as a list\nhint: to run several steps, put them in a script in the lesson folder and make test_command run it\n',
+      'error: .codelabgen/lessons/4.1/spec.yaml: test_command[2]: "a.test.mjs > log.txt" contains the shell ' +
+        'operator ">"; test commands run without a shell, so give one program and its arguments as a list\nhint: ' +
+        'to run several steps, put them in a script in the lesson folder and make test_command run it\n',
     ],
     [
       ['4.2'],
@@ -318,7 +323,10 @@ test('refusals exit 2 and change nothing: shell operators, a path escaping the c
     [['4.2', '--update-state'], /^error: lesson 4\.2: dir: path .* resolves outside the course/],
     [
       ['4.3'],
-      /^error: lesson 4\.3: dir: 1-basics\/4\.3-lesson-4-3 goes through a symbolic link \(to .*\); a lesson folder and its module folder must be real folders\nhint: replace the link with the folder itself\n$/,
+      new RegExp(
+        String.raw`^error: lesson 4\.3: dir: 1-basics\/4\.3-lesson-4-3 goes through a symbolic link \(to .*\); a lesson ` +
+          String.raw`folder and its module folder must be real folders\nhint: replace the link with the folder itself\n$`,
+      ),
     ],
     [['9.9'], 'error: unknown lesson "9.9"\nhint: list lessons with: codelabgen state show --all\n'],
     [[], 'error: verify: give one lesson id or --all\nhint: codelabgen verify 1.2   or   codelabgen verify --all\n'],

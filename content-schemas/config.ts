@@ -63,7 +63,8 @@ export const VerifySettingsSchema = z
       .enum(SANDBOX_MODES)
       .default('auto')
       .describe(
-        'Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says which), `required` refuses to run tests without it, `off` never uses it.',
+        'Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says ' +
+          'which), `required` refuses to run tests without it, `off` never uses it.',
       ),
     max_write_mb: z
       .int()
@@ -71,7 +72,8 @@ export const VerifySettingsSchema = z
       .max(1_000_000)
       .default(100)
       .describe(
-        'MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` is not counted); a run that adds more fails naming the largest file.',
+        'MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` ' +
+          'is not counted); a run that adds more fails naming the largest file.',
       ),
   })
   .describe('How `verify` runs lesson tests.');
@@ -88,7 +90,9 @@ export const SiteConfigSchema = z
       .enum(PUBLISH_RULES)
       .default('done')
       .describe(
-        'Which lessons a publish build (`site build` without --drafts) shows: `done` those at stage done (the agent protocol), `verified` also every lesson whose tests passed (stage verified or later, or its last `verify` run passed), `all` every lesson. Drafts builds and `site dev` show all of them.',
+        'Which lessons a publish build (`site build` without --drafts) shows: `done` those at stage done (the ' +
+          'agent protocol), `verified` also every lesson whose tests passed (stage verified or later, or its ' +
+          'last `verify` run passed), `all` every lesson. Drafts builds and `site dev` show all of them.',
       ),
     report: z
       .boolean()
@@ -139,7 +143,9 @@ export const SiteConfigSchema = z
       .boolean()
       .optional()
       .describe(
-        "Compile `.mdx` lesson docs with MDX (JSX, expressions, the built-in components); MDX runs code at build time with the builder's rights, so it is off by default and an `.mdx` doc is refused without it.",
+        'Compile `.mdx` lesson docs with MDX (JSX, expressions, the built-in components); MDX runs code at ' +
+          "build time with the builder's rights, so it is off by default and an `.mdx` doc is refused without " +
+          'it.',
       ),
   })
   .describe('The published course site: learner view options and branding.');
@@ -165,7 +171,8 @@ export const ConfigSchema = z
       .regex(/^[1-9][0-9]{0,5}[smh]$/, 'expected a duration like "20m", "90s" or "2h"')
       .default('20m')
       .describe(
-        'How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start --lease` overrides it. After it, `state next` lists the task as interrupted.',
+        'How long a task counts as running without a heartbeat (`state task heartbeat`); `state task start ' +
+          '--lease` overrides it. After it, `state next` lists the task as interrupted.',
       ),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
     verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100 }),

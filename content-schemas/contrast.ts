@@ -29,7 +29,10 @@ export function contrastRatio(a: string, b: string): number {
 export function unreadableAccent(colour: string, scheme: ColourScheme): string | null {
   const { ratio, background } = worstContrast(colour, scheme);
   if (ratio >= 4.5) return null;
-  return `${colour} has contrast ${ratio.toFixed(2)}:1 with the ${scheme} background ${background}; links need at least 4.5:1 (WCAG AA): pick a ${scheme === 'light' ? 'darker' : 'lighter'} colour`;
+  return (
+    `${colour} has contrast ${ratio.toFixed(2)}:1 with the ${scheme} background ${background}; links need at ` +
+    `least 4.5:1 (WCAG AA): pick a ${scheme === 'light' ? 'darker' : 'lighter'} colour`
+  );
 }
 
 /** The accent for dark pages: `light` mixed with white in 5% steps until it reaches WCAG AA on the dark backgrounds. */

@@ -26,7 +26,9 @@ const approval = z
   .enum(['command', 'elicitation'])
   .optional()
   .describe(
-    "How the user's decision came (a gate left, a user block lifted, a lesson reopened, lessons dropped): with the command (--approved, the unblock itself, --reopen, --allow-drop; MCP: the same arguments), or as the user's answer to an MCP elicitation.",
+    "How the user's decision came (a gate left, a user block lifted, a lesson reopened, lessons dropped): " +
+      'with the command (--approved, the unblock itself, --reopen, --allow-drop; MCP: the same arguments), or as ' +
+      "the user's answer to an MCP elicitation.",
   );
 const note = z.string().max(100_000).nullable().describe('Free-text note or reason.');
 // Evidence kept for the report (optional: older logs lack it; replay ignores it).

@@ -16,13 +16,17 @@ export const LessonSpecSchema = z
       .boolean()
       .default(false)
       .describe(
-        'Let every step of the lesson (npm ci and its install scripts, the tests) use the network inside the sandbox, a network of its own through slirp4netns that never reaches the loopback of the host (default: no network at all); a lesson whose lock file has dependencies needs it for npm ci to download them.',
+        'Let every step of the lesson (npm ci and its install scripts, the tests) use the network inside the ' +
+          'sandbox, a network of its own through slirp4netns that never reaches the loopback of the host ' +
+          '(default: no network at all); a lesson whose lock file has dependencies needs it for npm ci to ' +
+          'download them.',
       ),
     install_scripts: z
       .boolean()
       .default(false)
       .describe(
-        "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and its dependencies'); default: npm ci --ignore-scripts. They run in the sandbox like the tests.",
+        "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and " +
+          "its dependencies'); default: npm ci --ignore-scripts. They run in the sandbox like the tests.",
       ),
     files: z
       .array(

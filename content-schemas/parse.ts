@@ -78,7 +78,10 @@ export function issuesToProblems(issues: readonly z.core.$ZodIssue[]): string[] 
       'input' in issue &&
       issue.input === undefined
     ) {
-      return `${field}: missing; ${issue.code === 'invalid_type' ? `expected ${describeExpected(issue.expected)}` : issue.message.replace(/^Invalid (option|input): /, '')}`;
+      return (
+        `${field}: missing; ` +
+        `${issue.code === 'invalid_type' ? `expected ${describeExpected(issue.expected)}` : issue.message.replace(/^Invalid (option|input): /, '')}`
+      );
     }
     const got = 'input' in issue && issue.code !== 'invalid_union' ? `, got ${describeInput(issue.input)}` : '';
     return `${field}: ${issue.message}${got}`;

@@ -58,7 +58,11 @@ export const ReportNeedsHumanSchema = z
     kind: z
       .enum(NEEDS_HUMAN_KINDS)
       .describe(
-        'Why a person should look now: a lesson blocked (a user block, or its fix budget used up: then with the last failure), code changed after it was verified and not verified again, a stale mark not cleared, an open failed task (no later task on the same lesson or phase finished), a task that ended needs-user, a task interrupted (its lease ran out) and never resumed or reset. What was resolved is under decisions.',
+        'Why a person should look now: a lesson blocked (a user block, or its fix budget used up: then with ' +
+          'the last failure), code changed after it was verified and not verified again, a stale mark not ' +
+          'cleared, an open failed task (no later task on the same lesson or phase finished), a task that ended ' +
+          'needs-user, a task interrupted (its lease ran out) and never resumed or reset. What was resolved is ' +
+          'under decisions.',
       ),
     lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
     at: TimestampSchema.describe('When it happened (the latest event it rests on).'),
@@ -71,7 +75,8 @@ export const ReportDecisionSchema = z
     kind: z
       .enum(DECISION_KINDS)
       .describe(
-        "What was decided: a blocked lesson unblocked (with the user's note), a decision logged as the user's (`state log decision` or data by=user), a course reopened (a lesson moved back with --reopen).",
+        "What was decided: a blocked lesson unblocked (with the user's note), a decision logged as the user's " +
+          '(`state log decision` or data by=user), a course reopened (a lesson moved back with --reopen).',
       ),
     lesson: LessonIdSchema.nullable().describe('Lesson it is about; null for the course.'),
     at: TimestampSchema.describe('When it was decided.'),
@@ -383,7 +388,8 @@ export const ReportSchema = z
       .array(ReportDecisionSchema)
       .optional()
       .describe(
-        'What people resolved: unblocks with their notes, logged decisions, reopens; oldest first. Absent in a report.json written before it existed (read as none).',
+        'What people resolved: unblocks with their notes, logged decisions, reopens; oldest first. Absent in ' +
+          'a report.json written before it existed (read as none).',
       ),
     lessons: z.array(ReportLessonSchema).describe('Every registered lesson in curriculum order.'),
     course_story: z

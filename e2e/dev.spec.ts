@@ -196,7 +196,9 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     const sorted = [...times].sort((a, b) => a - b);
     const median = (sorted[4]! + sorted[5]!) / 2;
     console.log(
-      `site dev: save → visible over ${times.length} saves: median ${median} ms, max ${sorted.at(-1)} ms (${times.join(', ')}); ${syncs() - syncsBefore} content syncs; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
+      `site dev: save → visible over ${times.length} saves: median ${median} ms, max ${sorted.at(-1)} ms (` +
+        `${times.join(', ')}); ${syncs() - syncsBefore} content syncs; load average ` +
+        `${readFileSync('/proc/loadavg', 'utf8').trim()}`,
     );
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
@@ -387,7 +389,8 @@ test('site dev: a broken code reference, bad YAML and a mermaid syntax error pri
       .poll(dev.output, { timeout: 10_000 })
       .toMatch(
         new RegExp(
-          `^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference file=src/no-such-file\\.ts: no such file in the lesson folder$`,
+          `^error: lesson ${lesson.id.replace('.', '\\.')} docs/readalong\\.md:\\d+: code reference ` +
+            `file=src/no-such-file\\.ts: no such file in the lesson folder$`,
           'm',
         ),
       );

@@ -36,7 +36,8 @@ test('every lesson page weighs at most 40 KB gzip (HTML + the CSS and JS it load
     const total = files.reduce((sum, f) => sum + f.gzip, 0);
     const part = (type: string) => kb(files.filter((f) => f.type === type).reduce((sum, f) => sum + f.gzip, 0));
     rows.push(
-      `${lesson.id.padEnd(5)} ${kb(total).padStart(6)} KB gzip (HTML ${part('document')}, CSS ${part('stylesheet')}, JS ${part('script')}; ${files.length} files)`,
+      `${lesson.id.padEnd(5)} ${kb(total).padStart(6)} KB gzip (HTML ${part('document')}, CSS ` +
+        `${part('stylesheet')}, JS ${part('script')}; ${files.length} files)`,
     );
     if (total > BUDGET)
       over.push(`${lesson.id} ${kb(total)} KB: ${files.map((f) => `${f.path} ${kb(f.gzip)}`).join(', ')}`);

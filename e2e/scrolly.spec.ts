@@ -118,7 +118,10 @@ test('at 1920 px one pinned panel shows the active step; scrolling to step 2 swi
         const step = el.closest('.ra-step');
         if (!step) return 'outside';
         const outline = getComputedStyle(el).outlineStyle !== 'none' ? 'ring' : 'no ring';
-        return `${el.closest('.ra-code') ? 'panel' : 'prose'} of ${step.getAttribute('aria-current') === 'step' ? 'the active' : 'an inactive'} step, ${outline}`;
+        return (
+          `${el.closest('.ra-code') ? 'panel' : 'prose'} of ` +
+          `${step.getAttribute('aria-current') === 'step' ? 'the active' : 'an inactive'} step, ${outline}`
+        );
       }),
     );
   }

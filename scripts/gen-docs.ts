@@ -33,9 +33,14 @@ export function renderCliDoc(): string {
     '',
     '<!-- Generated from cli/commands.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand. -->',
     '',
-    'Exit codes: 0 done, 1 the check failed (`check`, `verify`), 2 refused (one `error: ...` line on stderr, then optional `hint: ...` lines; nothing changed), 3 internal error.',
-    'The course is `--course DIR`, else `$CODELABGEN_COURSE`, else the nearest ancestor holding `.codelabgen/`. See [protocol.md](protocol.md) for the state protocol and the JSON shapes.',
-    'Every command accepts `--course` (those that use no course ignore it). A group answers `--help` too (`codelabgen state --help`, `codelabgen help state`); a mistyped command or option gets a "did you mean" hint. Shell completion: `eval "$(codelabgen completion bash)"` (or `zsh`; `fish`: see [completion](#completion)).',
+    'Exit codes: 0 done, 1 the check failed (`check`, `verify`), 2 refused (one `error: ...` line on stderr, ' +
+      'then optional `hint: ...` lines; nothing changed), 3 internal error.',
+    'The course is `--course DIR`, else `$CODELABGEN_COURSE`, else the nearest ancestor holding ' +
+      '`.codelabgen/`. See [protocol.md](protocol.md) for the state protocol and the JSON shapes.',
+    'Every command accepts `--course` (those that use no course ignore it). A group answers `--help` too ' +
+      '(`codelabgen state --help`, `codelabgen help state`); a mistyped command or option gets a "did you mean" ' +
+      'hint. Shell completion: `eval "$(codelabgen completion bash)"` (or `zsh`; `fish`: see ' +
+      '[completion](#completion)).',
     '',
     '| command | what it does |',
     '|---|---|',

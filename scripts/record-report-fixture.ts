@@ -63,19 +63,25 @@ const DIRS: Record<string, string> = {
 const CODE: Record<string, [string, string]> = {
   '1.1': [
     "export const lines = (text) => text.split('\\n');\n",
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { lines } from './main.mjs';\ntest('splits on newlines', () => assert.deepEqual(lines('a\\nb'), ['a', 'b']));\n",
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { lines } from " +
+      "'./main.mjs';\ntest('splits on newlines', () => assert.deepEqual(lines('a\\nb'), ['a', 'b']));\n",
   ],
   '1.2': [
     "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(/\\s+/).filter(Boolean).length;\n",
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { words } from './main.mjs';\ntest('counts one word', () => assert.equal(words('a'), 1));\ntest('counts words across lines', () => assert.equal(words('a b\\n\\nc'), 3));\n",
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { words } from " +
+      "'./main.mjs';\ntest('counts one word', () => assert.equal(words('a'), 1));\ntest('counts words across " +
+      "lines', () => assert.equal(words('a b\\n\\nc'), 3));\n",
   ],
   '2.2': [
     'export const total = (counts) => counts.reduce((sum, count) => sum + count, 0);\n',
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { total } from './main.mjs';\ntest('adds the counts', () => assert.equal(total([3, 4]), 7));\n",
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { total } from " +
+      "'./main.mjs';\ntest('adds the counts', () => assert.equal(total([3, 4]), 7));\n",
   ],
   '2.1': [
     "export const cells = (row) => row.split(',');\n",
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { cells } from './main.mjs';\ntest('splits cells', () => assert.deepEqual(cells('a,b'), ['a', 'b']));\ntest('keeps empty cells', () => assert.deepEqual(cells('a,,b'), ['a', '', 'b']));\n",
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { cells } from " +
+      "'./main.mjs';\ntest('splits cells', () => assert.deepEqual(cells('a,b'), ['a', 'b']));\ntest('keeps empty " +
+      "cells', () => assert.deepEqual(cells('a,,b'), ['a', '', 'b']));\n",
   ],
 };
 
@@ -197,7 +203,8 @@ task(
   () =>
     write(
       `${DIRS['1.2']}/main.mjs`,
-      "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' ').split(' ').filter((word) => word !== ' ').length;\n",
+      "import { lines } from '../1.1-lines/main.mjs';\nexport const words = (text) => lines(text).join(' " +
+        "').split(' ').filter((word) => word !== ' ').length;\n",
     ),
   { stage: 'code', heartbeat: true },
 );

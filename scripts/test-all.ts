@@ -37,6 +37,8 @@ const STEPS: Step[] = [
   { name: 'build', after: [], command: [node, 'scripts/build.mjs'] },
   // Formatting and lint rules (biome.json).
   { name: 'lint', after: [], command: [bin('biome'), 'check', '.'] },
+  // No hand-written line over 160 characters (Biome has no such rule): the rest of `npm run lint`.
+  { name: 'line length', after: [], command: [node, 'scripts/line-length.ts'] },
   { name: 'tsc', after: ['build'], command: [bin('tsc'), '-p', 'tsconfig.json'], background: true },
   { name: 'astro-check', after: ['build'], command: [node, 'scripts/astro-check.mjs'], background: true },
   { name: 'node tests', after: ['build'], command: [node, 'scripts/node-tests.ts'], background: true },
@@ -80,7 +82,9 @@ function runStep(step: Step): Promise<void> {
     return Promise.resolve();
   }
   process.stdout.write(
-    `test-all: [${start.toFixed(1)} s] ${step.name}: ${step.command.map((part) => (part === node ? 'node' : path.isAbsolute(part) && part.startsWith(REPO) ? path.relative(REPO, part) : part)).join(' ')}\n`,
+    `test-all: [${start.toFixed(1)} s] ${step.name}: ` +
+      `${step.command.map((part) => (part === node ? 'node' : path.isAbsolute(part) && part.startsWith(REPO) ? path.relative(REPO, part) : part)).join(' ')}` +
+      `\n`,
   );
   let output = '';
   const child = spawn(step.command[0]!, step.command.slice(1), {

@@ -52,7 +52,11 @@ test('site build refuses a low-contrast accent and a missing logo, naming the fi
   assert.equal(result.code, 2, result.stderr);
   assert.match(
     result.stderr,
-    /^error: \.codelabgen\/config\.yaml: site\.accent: #ffcc00 has contrast 1\.\d\d:1 with the light background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour/m,
+    new RegExp(
+      String.raw`^error: \.codelabgen\/config\.yaml: site\.accent: #ffcc00 has contrast 1\.\d\d:1 with the light ` +
+        String.raw`background #f6f8fa; links need at least 4\.5:1 \(WCAG AA\): pick a darker colour`,
+      'm',
+    ),
   );
   assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   assert.deepEqual(snapshot(root), before);
@@ -86,7 +90,11 @@ test('doc headings get unique ids (never a page section id), an anchor link and 
   );
   assert.match(
     html,
-    /<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; id”<\/span><\/a><\/div><h4>deeper<\/h4>$/,
+    new RegExp(
+      String.raw`<h2 id="own">Own &amp; <code>id<\/code><\/h2><a class="heading-anchor" href="#own"><span ` +
+        String.raw`aria-hidden="true">#<\/span><span class="visually-hidden" data-pagefind-ignore>Section titled “Own &#38; ` +
+        String.raw`id”<\/span><\/a><\/div><h4>deeper<\/h4>$`,
+    ),
   );
 });
 

@@ -125,7 +125,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
   ctx.out.print(`Created course "${printable(state.title, 300)}" in ${course.root}`);
   if (wroteGitignore)
     ctx.out.print(
-      'wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); its lock, state.json.written and notification records stay local',
+      'wrote .gitignore: commit .codelabgen/ (config, curriculum, state, events, lesson specs, verify runs); ' +
+        'its lock, state.json.written and notification records stay local',
     );
   if (ci !== undefined)
     ctx.out.print(

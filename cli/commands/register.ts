@@ -59,7 +59,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (ctx.flag('json')) ctx.out.json(summary);
   else {
     ctx.out.print(
-      `registered ${lessons.length} lessons: ${plan.added.length} added, ${plan.updated.length} updated, ${plan.removed.length} removed${seq === null ? ' (state unchanged)' : ` (seq ${seq})`}`,
+      `registered ${lessons.length} lessons: ${plan.added.length} added, ${plan.updated.length} updated, ` +
+        `${plan.removed.length} removed${seq === null ? ' (state unchanged)' : ` (seq ${seq})`}`,
     );
     if (created.length > 0) ctx.out.print(`created ${created.length} lesson folder${created.length === 1 ? '' : 's'}`);
   }

@@ -115,7 +115,9 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   }
   if (!drafts && result.excluded.length > 0) {
     ctx.out.warn(
-      `warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`,
+      `warning: ${result.excluded.length} lesson${result.excluded.length === 1 ? '' : 's'} left out (` +
+        `${loadConfig(course).site.publish === 'verified' ? 'tests not passed' : 'not done'}): ` +
+        `${result.excluded.map((l) => `${l.id} (${l.stage})`).join(', ')}`,
     );
   }
   const d = result.diagrams;
@@ -145,7 +147,8 @@ function buildSummary(
 ): string {
   const parts = [
     '### codelabgen site build',
-    `${result.pages.length} pages, ${result.lessons.length} lessons published${drafts ? ' (drafts: every lesson)' : ''}: ${result.lessons.join(', ') || 'none'}`,
+    `${result.pages.length} pages, ${result.lessons.length} lessons published` +
+      `${drafts ? ' (drafts: every lesson)' : ''}: ${result.lessons.join(', ') || 'none'}`,
   ];
   if (!drafts && result.excluded.length > 0)
     parts.push(

@@ -17,6 +17,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
         budgets,
       ),
     (lesson) =>
-      `lesson ${id}: back at ${lesson.stage}, ${redo} is the work now${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}${ctx.flag('reopen') ? '; course reopened: phase lessons' : ''}`,
+      `lesson ${id}: back at ${lesson.stage}, ${redo} is the work now` +
+      `${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}` +
+      `${ctx.flag('reopen') ? '; course reopened: phase lessons' : ''}`,
   );
 }

@@ -11,6 +11,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
     ctx,
     (course, state, budgets) => decideSet(state, request, stageMoveFacts(course, state, request), budgets),
     (lesson) =>
-      `lesson ${id}: ${lesson.stage}${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}${ctx.flag('reopen') ? '; course reopened: phase lessons' : ''}`,
+      `lesson ${id}: ${lesson.stage}` +
+      `${lesson.review_rounds_used > 0 ? ` (review rounds ${lesson.review_rounds_used} used)` : ''}` +
+      `${ctx.flag('reopen') ? '; course reopened: phase lessons' : ''}`,
   );
 }

@@ -102,7 +102,10 @@ async function list(ctx: Context): Promise<ExitCode> {
           ? ` (${lastHeardText(task, now)})`
           : '';
     ctx.out.print(
-      `${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ${task.status.padEnd(11)} ${task.started_at}${lease}${took === null ? '' : ` (${Math.round(took / 1000)}s)`}${task.note ? `  ${escapeControl(task.note)}` : ''}`,
+      `${task.id.padEnd(5)} ${(task.lesson ?? task.phase ?? '').padEnd(6)} ${task.role.padEnd(18)} ` +
+        `${task.status.padEnd(11)} ${task.started_at}${lease}` +
+        `${took === null ? '' : ` (${Math.round(took / 1000)}s)`}` +
+        `${task.note ? `  ${escapeControl(task.note)}` : ''}`,
     );
   }
   return EXIT.ok;

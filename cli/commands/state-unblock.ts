@@ -11,6 +11,8 @@ export async function run(ctx: Context): Promise<ExitCode> {
     ctx,
     (_course, state) => decideUnblock(state, id, ctx.string('note') ?? null, ctx.flag('review-round')),
     (lesson) =>
-      `lesson ${id}: unblocked at ${lesson.stage}${lesson.fix_attempts_used === 0 && lesson.fix_budget_resets > 0 ? ' with a fresh fix budget' : ''}${ctx.flag('review-round') ? `; one more review round granted (${lesson.review_rounds_granted ?? 0} in all)` : ''}`,
+      `lesson ${id}: unblocked at ${lesson.stage}` +
+      `${lesson.fix_attempts_used === 0 && lesson.fix_budget_resets > 0 ? ' with a fresh fix budget' : ''}` +
+      `${ctx.flag('review-round') ? `; one more review round granted (${lesson.review_rounds_granted ?? 0} in all)` : ''}`,
   );
 }

@@ -122,7 +122,9 @@ function printRun(ctx: Context, result: RunResult, verdict: string | null): void
   }
   const mark = result.passed ? ctx.out.paint('green', 'passed') : ctx.out.paint('red', 'FAILED');
   ctx.out.print(
-    `lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd}${result.sandbox ? `, sandbox: ${result.sandbox}` : ''})`,
+    `lesson ${result.lesson} ${mark}: ${describeTests(result.tests)} in ${seconds(result.duration_ms)} (` +
+      `${result.argv.map((arg) => printable(arg, 60)).join(' ')} in ${result.cwd}` +
+      `${result.sandbox ? `, sandbox: ${result.sandbox}` : ''})`,
   );
   ctx.out.print(
     `run ${result.run}: ${ARTIFACTS.runsDir(result.lesson)}/${result.run}.json${verdict ? `; state: ${verdict}` : ''}`,
@@ -249,7 +251,11 @@ function printSummary(ctx: Context, summary: VerifySummary): void {
     const tests = entry.tests ? `${entry.tests.passed}/${entry.tests.total} passed` : '-';
     const status = entry.status === 'passed' ? 'passed' : entry.status === 'failed' ? 'FAILED' : 'ERROR';
     ctx.out.print(
-      `${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ${escapeControl(entry.cause ?? '')}`.trimEnd(),
+      (
+        `${entry.lesson.padEnd(10)}${status.padEnd(8)}${tests.padEnd(16)}` +
+        `${seconds(entry.duration_ms).padStart(8)}  ${String(entry.run ?? '-').padEnd(4)} ` +
+        `${escapeControl(entry.cause ?? '')}`
+      ).trimEnd(),
     );
   }
   const timing =

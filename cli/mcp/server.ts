@@ -11,7 +11,11 @@ import { registerSubscriptions } from './subscriptions.ts';
 import { registerTools } from './tool-calls.ts';
 
 const INSTRUCTIONS =
-  'codelabgen keeps the state of a course generation. Start with the state_next tool (or the codelabgen://next resource): make its next_call when there is one, else do its next_step (a worker\'s job or a decision); the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a tool error whose text is the `error: ...` line and its `hint: ...` lines (nothing changed; also as _meta["codelabgen/error"]), and _meta["codelabgen/exit_code"] is the CLI exit code.';
+  'codelabgen keeps the state of a course generation. Start with the state_next tool (or the ' +
+  "codelabgen://next resource): make its next_call when there is one, else do its next_step (a worker's job " +
+  'or a decision); the orchestrate prompt has the whole loop. Every tool is one CLI command: a refusal is a ' +
+  'tool error whose text is the `error: ...` line and its `hint: ...` lines (nothing changed; also as ' +
+  '_meta["codelabgen/error"]), and _meta["codelabgen/exit_code"] is the CLI exit code.';
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(

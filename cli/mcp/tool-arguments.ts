@@ -19,7 +19,11 @@ function describeIssue(tool: McpTool, issue: Issue): string {
   if (issue.input === undefined && issue.code !== 'unrecognized_keys' && where !== '') return `${where} is required`;
   switch (issue.code) {
     case 'unrecognized_keys':
-      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${printable(key)}"`).join(', ')} (${tool.name} takes ${names.length === 0 ? 'no arguments' : names.join(', ')})`;
+      return (
+        `unknown argument${issue.keys.length > 1 ? 's' : ''} ` +
+        `${issue.keys.map((key) => `"${printable(key)}"`).join(', ')} (${tool.name} takes ` +
+        `${names.length === 0 ? 'no arguments' : names.join(', ')})`
+      );
     case 'invalid_value':
       return `${where} ${shown(issue.input)}: expected one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_key':
@@ -38,7 +42,11 @@ function describeIssue(tool: McpTool, issue: Issue): string {
     }
     case 'too_small':
     case 'too_big':
-      return `${where} ${shown(issue.input)}: expected ${issue.code === 'too_small' ? 'at least' : 'at most'} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+      return (
+        `${where} ${shown(issue.input)}: expected ${issue.code === 'too_small' ? 'at least' : 'at most'} ` +
+        `${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}` +
+        `${issue.origin === 'string' ? ' characters' : ''}`
+      );
     default:
       return `${where === '' ? 'arguments' : where}: ${issue.message}`;
   }
@@ -63,7 +71,10 @@ export interface Invocation {
   stdin: string | null;
 }
 
-/** Tool arguments (already checked by checkArguments) → the command's options and positionals; `course` is the call's course, resolved (cli/mcp/server-context.ts). */
+/**
+ * Tool arguments (already checked by checkArguments) → the command's options and positionals; `course` is the call's
+ * course, resolved (cli/mcp/server-context.ts).
+ */
 export function toInvocation(tool: McpTool, args: Record<string, unknown>, course: string | undefined): Invocation {
   const values: Record<string, Value | undefined> = {};
   const positionals: string[] = [];

@@ -38,7 +38,10 @@ async function lessonIdsAsText(
     const number = args[param.name] as number;
     const matches = ids.filter((id) => Number(id) === number);
     if (matches.length > 1)
-      return `error: ${tool.name}: ${param.name} ${number} as a number is ambiguous: lessons ${matches.join(' and ')}; give the id as text, e.g. "${matches.at(-1)}"`;
+      return (
+        `error: ${tool.name}: ${param.name} ${number} as a number is ambiguous: lessons ${matches.join(' and ')}` +
+        `; give the id as text, e.g. "${matches.at(-1)}"`
+      );
     fixed[param.name] = matches[0] ?? String(number);
   }
   return fixed;

@@ -20,7 +20,8 @@ const positionalHelp: Record<string, string> = {
 };
 
 const COURSE_HELP =
-  "the course directory, absolute or relative to the server's working directory (default: the course the server was started with, else $CODELABGEN_COURSE, else the client's first root)";
+  "the course directory, absolute or relative to the server's working directory (default: the course the " +
+  "server was started with, else $CODELABGEN_COURSE, else the client's first root)";
 /** The `course` argument of every tool that works on a course (init: the directory to create). */
 export const COURSE: ToolParam = {
   name: 'course',

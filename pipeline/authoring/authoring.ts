@@ -138,7 +138,9 @@ function checkedTitle(given: string, what: string): string {
   const control = CONTROL_CHARACTER.exec(given);
   if (control)
     refuse(
-      `${what}: the title has a ${control[0] === '\n' || control[0] === '\r' ? 'line break' : 'control character'} ("${printable(control[0])}" at character ${control.index + 1}); a title is one line of plain text`,
+      `${what}: the title has a ` +
+        `${control[0] === '\n' || control[0] === '\r' ? 'line break' : 'control character'} ("` +
+        `${printable(control[0])}" at character ${control.index + 1}); a title is one line of plain text`,
     );
   if (title.length > 300) refuse(`${what}: the title is ${title.length} characters; the limit is 300`);
   return title;

@@ -133,7 +133,8 @@ export function renderConventionsDoc(): string {
   return [
     '# Conventions shared by the CLI, the site and the example courses',
     '',
-    '<!-- Generated from pipeline/authoring/conventions.ts by `npm run docs`; do not edit by hand. The CLI prints the same: `codelabgen conventions [readalong|diagrams|review|notes]`. -->',
+    '<!-- Generated from pipeline/authoring/conventions.ts by `npm run docs`; do not edit by hand. The CLI ' +
+      'prints the same: `codelabgen conventions [readalong|diagrams|review|notes]`. -->',
     '',
     renderConventions(),
   ].join('\n');

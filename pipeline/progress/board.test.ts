@@ -151,7 +151,9 @@ test('a spending budget used up is what needs a human first after a gate, with h
     kind: 'budget',
     key: 'budget:cost_usd:2.5',
     subject: 'budgets.cost_usd',
-    text: 'budgets.cost_usd is used up: $2.50 spent of $2.50: no new task starts; raise it in .codelabgen/config.yaml (budgets: cost_usd: 3.75, for instance) if the user agrees to spend more',
+    text:
+      'budgets.cost_usd is used up: $2.50 spent of $2.50: no new task starts; raise it in ' +
+      '.codelabgen/config.yaml (budgets: cost_usd: 3.75, for instance) if the user agrees to spend more',
     command: 'codelabgen state show',
     tool: { name: 'state_show', arguments: {} },
   });

@@ -217,7 +217,8 @@ function boardTask(task: Task, now: Date): BoardTask {
   const subject = task.lesson === null ? `phase ${task.phase ?? '?'}` : `lesson ${task.lesson}`;
   const hint = holds
     ? `${task.role} on ${subject}; renew: codelabgen state task heartbeat ${task.id}`
-    : `${task.role} on ${subject} stopped renewing its lease: record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`;
+    : `${task.role} on ${subject} stopped renewing its lease: record its answer (codelabgen state task ` +
+      `done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`;
   return {
     id: task.id,
     lesson: task.lesson,

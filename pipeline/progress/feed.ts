@@ -73,7 +73,10 @@ function courseText(event: Event): string {
     case 'phase.advance':
       return `phase ${event.from} → ${event.to}${event.approved ? ' (approved)' : ''}`;
     case 'lessons.register':
-      return `registered ${event.lessons.length} lesson${event.lessons.length === 1 ? '' : 's'}${event.removed.length > 0 ? `, removed ${event.removed.join(', ')}` : ''}`;
+      return (
+        `registered ${event.lessons.length} lesson${event.lessons.length === 1 ? '' : 's'}` +
+        `${event.removed.length > 0 ? `, removed ${event.removed.join(', ')}` : ''}`
+      );
     case 'site.build':
       return `site built: ${event.pages} pages, ${event.lessons.length} lessons`;
     case 'log':

@@ -39,7 +39,11 @@ export function boardLine(board: Board): string {
       ? ` | needs a human: ${board.needs_human.map((item) => one(item.command)).join('; ')}`
       : '';
   const last = board.feed[0];
-  return `${clockText(board.now)} seq ${board.seq} ${board.phase}: ${stageCounts(board)}${flags.length > 0 ? ` (${flags.join(', ')})` : ''} | ${tasks}${human}${last ? ` | last: ${last.lesson ? `${last.lesson} ` : ''}${one(last.text)}` : ''}`;
+  return (
+    `${clockText(board.now)} seq ${board.seq} ${board.phase}: ${stageCounts(board)}` +
+    `${flags.length > 0 ? ` (${flags.join(', ')})` : ''} | ${tasks}${human}` +
+    `${last ? ` | last: ${last.lesson ? `${last.lesson} ` : ''}${one(last.text)}` : ''}`
+  );
 }
 
 /** The board a terminal redraws, `width` columns wide. */
@@ -73,7 +77,8 @@ export function boardScreen(board: Board, width: number, paint: Paint = noPaint)
   for (const t of board.running)
     lines.push(
       cut(
-        `  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}, ${ago(t.age_seconds)} old, lease ${t.lease_seconds === null ? 'none' : `${ago(t.lease_seconds)} left`}`,
+        `  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}, ${ago(t.age_seconds)} old, lease ` +
+          `${t.lease_seconds === null ? 'none' : `${ago(t.lease_seconds)} left`}`,
       ),
     );
   if (board.interrupted.length > 0) {
@@ -81,7 +86,8 @@ export function boardScreen(board: Board, width: number, paint: Paint = noPaint)
     for (const t of board.interrupted)
       lines.push(
         cut(
-          `  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}: resume (codelabgen state task done|fail ${t.id}) or reset (codelabgen state task reset ${t.id})`,
+          `  ${t.id} ${t.lesson ?? `phase ${t.phase}`} ${t.role}: resume (codelabgen state task done|fail ` +
+            `${t.id}) or reset (codelabgen state task reset ${t.id})`,
         ),
       );
   }

@@ -74,7 +74,10 @@ function interruptedTask(
     lease_expired_at: task.lease_expires_at ?? null,
     stage,
     changed_files: changed,
-    hint: `${task.role} on ${subject} stopped renewing its lease; ${files}, then record its answer (codelabgen state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work again`,
+    hint:
+      `${task.role} on ${subject} stopped renewing its lease; ${files}, then record its answer (codelabgen ` +
+      `state task done|fail ${task.id}) or reset it (codelabgen state task reset ${task.id}) and start the work ` +
+      'again',
   };
 }
 

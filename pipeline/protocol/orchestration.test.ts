@@ -278,7 +278,10 @@ test('leases: a running task is running while its lease holds and interrupted af
     lease_expired_at: '2026-01-01T00:05:00.000Z',
     stage: 'code',
     changed_files: ['1-m1/1.2-l/src/half.ts'],
-    hint: 'code-author on lesson 1.2 (at code) stopped renewing its lease; check the 1 file it changed (changed_files), then record its answer (codelabgen state task done|fail t2) or reset it (codelabgen state task reset t2) and start the work again',
+    hint:
+      'code-author on lesson 1.2 (at code) stopped renewing its lease; check the 1 file it changed ' +
+      '(changed_files), then record its answer (codelabgen state task done|fail t2) or reset it (codelabgen ' +
+      'state task reset t2) and start the work again',
   });
   assert.equal(plan.next_step, 'resume or reset the interrupted tasks first: t2');
 });

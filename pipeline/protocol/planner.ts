@@ -93,7 +93,10 @@ export function roleFor(lesson: LessonState, drifted: boolean): { role: string; 
     if (lesson.fix_attempts_used > 0)
       return {
         role: 'code-fixer',
-        action: `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}${lesson.last_verify_failure?.note ? `; orchestrator's note: ${lesson.last_verify_failure.note}` : ''}), then codelabgen verify ${id} --update-state`,
+        action:
+          `code-fixer repairs the failure (${lesson.last_failure ?? 'see the last run'}` +
+          `${lesson.last_verify_failure?.note ? `; orchestrator's note: ${lesson.last_verify_failure.note}` : ''}` +
+          `), then codelabgen verify ${id} --update-state`,
       };
     return {
       role: 'code-fixer',

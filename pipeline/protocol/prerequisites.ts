@@ -57,8 +57,14 @@ export function changedPrerequisites(
         lesson: id,
         depends_on: before,
         change,
-        message: `${id} depends on ${before}, which changed after ${id} was done (${before} ${change === 'drifted' ? 'drifted' : change === 'stale' ? 'is stale' : `was moved back to ${prerequisite?.stage}`})`,
-        fix: `read ${id} against the change; if it relies on what changed, redo it: codelabgen state stale ${id} --reason "${before} changed". This clears when ${before} ${SETTLED[change]} or ${id} is marked stale (verify ${id} re-runs only its own tests and clears nothing)`,
+        message:
+          `${id} depends on ${before}, which changed after ${id} was done (${before} ` +
+          `${change === 'drifted' ? 'drifted' : change === 'stale' ? 'is stale' : `was moved back to ${prerequisite?.stage}`}` +
+          ')',
+        fix:
+          `read ${id} against the change; if it relies on what changed, redo it: codelabgen state stale ${id} ` +
+          `--reason "${before} changed". This clears when ${before} ${SETTLED[change]} or ${id} is marked stale ` +
+          `(verify ${id} re-runs only its own tests and clears nothing)`,
       });
     }
   }

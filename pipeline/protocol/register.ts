@@ -36,7 +36,8 @@ export function decideRegister(state: State, lessons: RegisteredLesson[], allowD
     }
     if (existing.dir !== lesson.dir && existing.stage !== 'pending' && !allowDrop) {
       refuse(
-        `lesson ${lesson.id} (at ${existing.stage}) would move from ${existing.dir} to ${lesson.dir}; register refuses to renumber or move a lesson that has progressed`,
+        `lesson ${lesson.id} (at ${existing.stage}) would move from ${existing.dir} to ${lesson.dir}; ` +
+          'register refuses to renumber or move a lesson that has progressed',
         'keep its module and slug in curriculum.yaml, or move it explicitly: codelabgen register --allow-drop (then move its folder yourself)',
       );
     }

@@ -102,7 +102,8 @@ test('state set: which moves are refused, and why', () => {
       state([lesson('1.1', 'done')], [], 'assembly'),
       { id: '1.1', stage: 'notes', note: 'x' },
       CLEAN,
-      'lesson 1.1: the course is at phase assembly, which needs every lesson done; to rework it, reopen the course: codelabgen state set 1.1 notes --note "..." --reopen (moves the phase back to lessons)',
+      'lesson 1.1: the course is at phase assembly, which needs every lesson done; to rework it, reopen the ' +
+        'course: codelabgen state set 1.1 notes --note "..." --reopen (moves the phase back to lessons)',
     ],
     [
       '--reopen in lessons',

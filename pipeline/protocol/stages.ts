@@ -87,7 +87,11 @@ export function staleReview(lesson: LessonState, round: number | undefined, mtim
   if (!lesson.rework) return null;
   const current = lesson.review_rounds_used + 1;
   if (round === current || mtimeMs >= Date.parse(lesson.rework.at)) return null;
-  return `written before the move back from ${lesson.rework.from} (${lesson.rework.at})${round === undefined ? '' : ` for round ${round}`}; the current review round is ${current}: review again (round: ${current})`;
+  return (
+    `written before the move back from ${lesson.rework.from} (${lesson.rework.at})` +
+    `${round === undefined ? '' : ` for round ${round}`}; the current review round is ${current}: review again ` +
+    `(round: ${current})`
+  );
 }
 
 function unblocked(lesson: LessonState, verb: string): void {
@@ -144,7 +148,9 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
   if (stageIndex(target) < stageIndex(from)) {
     if (finished && !reopen) {
       refuse(
-        `lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back to lessons)`,
+        `lesson ${id}: the course is at phase ${state.phase}, which needs every lesson done; to rework it, ` +
+          `reopen the course: codelabgen state set ${id} ${target} --note "..." --reopen (moves the phase back ` +
+          'to lessons)',
       );
     }
     const reverify = facts.drifted === true && stageIndex(target) <= stageIndex('code');
@@ -158,7 +164,8 @@ export function decideSet(state: State, request: SetRequest, facts: StageMoveFac
   const next = stageRow(from).next_stage;
   if (target !== next)
     refuse(
-      `lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`,
+      `lesson ${id} is at ${from}: stages move forward one at a time; the next stage is ${next}` +
+        `${next === 'verified' ? ` (set by codelabgen verify ${id} --update-state)` : ''}`,
     );
   const problems = facts.forwardProblems;
   if (problems.length > 0) {
@@ -195,7 +202,8 @@ export function decideRework(state: State, request: SetRequest, facts: StageMove
     );
   if (stageIndex(redo) > stageIndex(lesson.stage)) {
     refuse(
-      `lesson ${lesson.id} is at ${lesson.stage}: ${redo} is not done yet, so there is nothing to redo; the work now is ${stageRow(lesson.stage).next_stage ?? 'none'}`,
+      `lesson ${lesson.id} is at ${lesson.stage}: ${redo} is not done yet, so there is nothing to redo; the ` +
+        `work now is ${stageRow(lesson.stage).next_stage ?? 'none'}`,
     );
   }
   return decideSet(state, { ...request, stage: reworkTarget(redo) }, facts, budgets);
@@ -232,7 +240,8 @@ function decideBack(
   if (usesRound && lesson.review_rounds_used >= rounds) {
     refuse(
       `lesson ${id}: review rounds used up (${lesson.review_rounds_used} of ${rounds}); it cannot move back from ${lesson.stage}`,
-      `block it for the user: codelabgen state block ${id} --reason "..."; the user may grant one more round: codelabgen state unblock ${id} --review-round --note "<their decision>"`,
+      `block it for the user: codelabgen state block ${id} --reason "..."; the user may grant one more round: ` +
+        `codelabgen state unblock ${id} --review-round --note "<their decision>"`,
     );
   }
   return {

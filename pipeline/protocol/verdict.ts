@@ -21,7 +21,10 @@ export function requireAtCode(state: State, id: string): void {
     );
 }
 
-/** The run's verdict as an event (`evidence`: the first failing test, from its output): pass → lesson.verified with the code hash; failure → a fix attempt used. */
+/**
+ * The run's verdict as an event (`evidence`: the first failing test, from its output): pass → lesson.verified with
+ * the code hash; failure → a fix attempt used.
+ */
 export function decideVerdict(state: State, result: RunResult, evidence: string | null, budgets: Budgets): EventDraft {
   if (!result.passed) {
     const failure = decideFailure(

@@ -49,12 +49,14 @@ test("parseWorkerStatus: a phase worker's status; the task decides which kind is
     return [];
   };
   assert.deepEqual(problems('{"lesson": "1.2", "status": "ok", "stage": "code"}', { task: 't3', phase: 'recon' }), [
-    'task t3 is a phase task (phase recon): expected a phase worker\'s status {"phase": "recon", "status": "ok"|"failed"|"needs-user", "artifacts": [...], "notes": "..."}',
+    'task t3 is a phase task (phase recon): expected a phase worker\'s status {"phase": "recon", "status": ' +
+      '"ok"|"failed"|"needs-user", "artifacts": [...], "notes": "..."}',
     'phase: missing; expected one of "recon"|"sources"|"topics"|"curriculum"|"scaffold"|"assembly"',
     '(top level): unknown fields "lesson", "stage"',
   ]);
   assert.deepEqual(problems('{"phase": "recon", "status": "ok"}', { task: 't4', lesson: '1.2' }).slice(0, 1), [
-    'task t4 is for lesson 1.2: expected a lesson worker\'s status {"lesson": "1.2", "status": "ok"|"failed"|"needs-user", "stage": "<stage>", "artifacts": [...], "notes": "..."}',
+    'task t4 is for lesson 1.2: expected a lesson worker\'s status {"lesson": "1.2", "status": ' +
+      '"ok"|"failed"|"needs-user", "stage": "<stage>", "artifacts": [...], "notes": "..."}',
   ]);
   assert.deepEqual(problems('{"status": "ok", "stage": "code"}'), ['lesson: missing; expected a string']);
 });

@@ -87,6 +87,9 @@ function isPhaseShaped(block: unknown): boolean {
 
 function expectedLine(expect: StatusExpectation): string {
   return expect.phase !== undefined
-    ? `task ${expect.task} is a phase task (phase ${expect.phase}): expected a phase worker's status {"phase": "${expect.phase}", "status": "ok"|"failed"|"needs-user", "artifacts": [...], "notes": "..."}`
-    : `task ${expect.task} is for lesson ${expect.lesson}: expected a lesson worker's status {"lesson": "${expect.lesson}", "status": "ok"|"failed"|"needs-user", "stage": "<stage>", "artifacts": [...], "notes": "..."}`;
+    ? `task ${expect.task} is a phase task (phase ${expect.phase}): expected a phase worker's status {"phase": "` +
+        `${expect.phase}", "status": "ok"|"failed"|"needs-user", "artifacts": [...], "notes": "..."}`
+    : `task ${expect.task} is for lesson ${expect.lesson}: expected a lesson worker's status {"lesson": "` +
+        `${expect.lesson}", "status": "ok"|"failed"|"needs-user", "stage": "<stage>", "artifacts": [...], "notes": ` +
+        '"..."}';
 }

@@ -128,7 +128,9 @@ function courseFile(course: Course, relative: string): string {
   const real = realPathOf(file);
   if (!isInside(real, course.dir)) {
     refuse(
-      `${relative} resolves outside ${path.basename(course.dir)}/ (to ${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course is a file of its own`,
+      `${relative} resolves outside ${path.basename(course.dir)}/ (to ` +
+        `${path.relative(realPathOf(course.root), real).split(path.sep).join('/')}); a data file of the course ` +
+        'is a file of its own',
       'replace the symbolic link with the file itself',
     );
   }
@@ -204,8 +206,14 @@ export function nothingPublished(view: CourseView): string {
   if (view.lessons.length === 0)
     return 'site build: 0 lessons to publish: the course has no lessons yet; add one with codelabgen new lesson, or build with --drafts';
   if (rule === 'verified')
-    return `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`;
-  return `site build: 0 lessons to publish: site.publish is done and no lesson is at stage done (${some}); to publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or build with --drafts`;
+    return (
+      `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); ` +
+      `run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`
+    );
+  return (
+    `site build: 0 lessons to publish: site.publish is done and no lesson is at stage done (${some}); to ` +
+    `publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or build with --drafts`
+  );
 }
 
 /** Last verification run and code drift of a lesson (null parts when never verified). */

@@ -120,7 +120,11 @@ test('report.json carries the cost section and report.md tells it', () => {
   const md = renderReport(report);
   assert.match(
     md,
-    /## Cost\n\n\$2\.50 and 6,300 tokens in all \(4 of 5 tasks recorded a usage\); cache hits 55% of the input; \$2\.50 per done lesson\.\nRework \(lessons back at a stage they had passed\): \$0\.75, 30%; fixing failed verifications: \$0\.25, 10%\./,
+    new RegExp(
+      String.raw`## Cost\n\n\$2\.50 and 6,300 tokens in all \(4 of 5 tasks recorded a usage\); cache hits 55% of the ` +
+        String.raw`input; \$2\.50 per done lesson\.\nRework \(lessons back at a stage they had passed\): \$0\.75, 30%; ` +
+        String.raw`fixing failed verifications: \$0\.25, 10%\.`,
+    ),
   );
   assert.match(md, /\| code-fixer \| 1\/1 \| 100 \| 0 \| 0 \| 900 \| \$0\.25 \| /);
   const none = renderReport(buildReport(EVENTS.filter((event) => event.kind !== 'task.finish')));

@@ -188,6 +188,8 @@ export function lessonSummary(track: LessonTrack, wallMs: number): string {
     track.reopens.length > 0 ? 'reopened the course' : '',
   ].filter(Boolean);
   return flat(
-    `${track.lesson.id} ${track.lesson.title}: ${[where, verified, ...trouble, plural(track.tasks.length, 'task')].join(', ')}${track.blocked ? ' (blocked now)' : ''}${track.stale ? ' (stale now)' : ''}`,
+    `${track.lesson.id} ${track.lesson.title}: ` +
+      `${[where, verified, ...trouble, plural(track.tasks.length, 'task')].join(', ')}` +
+      `${track.blocked ? ' (blocked now)' : ''}${track.stale ? ' (stale now)' : ''}`,
   );
 }

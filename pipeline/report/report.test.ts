@@ -177,11 +177,18 @@ test('renderReport: needs-a-human first, smooth lessons in one line, evidence ke
   const md = renderReport(buildReport([...EVENTS.slice(0, 15)]));
   assert.match(
     md,
-    /^# Report: C\n\nUp to event 15 \(2026-01-01 00:14:00Z\), phase `recon`\.\n\n## What needs a human\n\n[^#]+\n## Decisions\n\n- [^\n]+\*\*decision\*\* by user: 1\.1: keep the example\n- [^\n]+\*\*unblocked\*\* by user: 1\.1 unblocked/,
+    new RegExp(
+      '^# Report: C\\n\\nUp to event 15 \\(2026-01-01 00:14:00Z\\), phase `recon`\\.\\n\\n## What needs a ' +
+        String.raw`human\n\n[^#]+\n## Decisions\n\n- [^\n]+\*\*decision\*\* by user: 1\.1: keep the example\n- ` +
+        String.raw`[^\n]+\*\*unblocked\*\* by user: 1\.1 unblocked`,
+    ),
   );
   assert.match(
     md,
-    /\n- 2026-01-01 00:05:00Z · verify failed \(run 1\), 1\/2 tests passed, 1 failed; fix attempt 1: adds: Expected values\n\n  ```text\n  adds\n    2 !== 3\n  ```\n/,
+    new RegExp(
+      String.raw`\n- 2026-01-01 00:05:00Z · verify failed \(run 1\), 1\/2 tests passed, 1 failed; fix attempt 1: adds: ` +
+        'Expected values\\n\\n  ```text\\n  adds\\n    2 !== 3\\n  ```\\n',
+    ),
   );
   assert.doesNotMatch(md, /### Went smoothly/, 'only a finished lesson went smoothly');
   assert.match(md, /\n### 1\.2 Two\n\n1\.2 Two: not started, not verified yet, 0 tasks\n/);
@@ -271,7 +278,11 @@ test('phase tasks are counted by role and by phase; a heartbeat is no story line
   assert.match(md, /\| tasks \| 4 \(3 phase tasks\) \|/);
   assert.match(
     md,
-    /## Phase tasks by phase\n\n\| phase \| roles \| tasks \| done \| failed \| reset \| running \| total \|\n\|---\|---\|---\|---\|---\|---\|---\|---\|\n\| recon \| researcher \| 1 \| 1 \| 0 \| 0 \| 0 \| 3m 0s \|\n\| sources \| researcher, source-scout \| 2 \| 0 \| 1 \| 0 \| 1 \| 1m 0s \|\n/,
+    new RegExp(
+      String.raw`## Phase tasks by phase\n\n\| phase \| roles \| tasks \| done \| failed \| reset \| running \| total ` +
+        String.raw`\|\n\|---\|---\|---\|---\|---\|---\|---\|---\|\n\| recon \| researcher \| 1 \| 1 \| 0 \| 0 \| 0 \| 3m 0s ` +
+        String.raw`\|\n\| sources \| researcher, source-scout \| 2 \| 0 \| 1 \| 0 \| 1 \| 1m 0s \|\n`,
+    ),
   );
 });
 

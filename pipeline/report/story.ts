@@ -119,7 +119,9 @@ export function genericText(event: Event): string {
 const shortHash = (hash: string) => hash.replace(/^sha256:/, '').slice(0, 12);
 
 function reviewLines(review: NonNullable<EventOf<'lesson.stage'>['review']>): string[] {
-  const head = `review: ${review.verdict}${review.round ? `, round ${review.round}` : ''}${review.reviewer ? `, by ${review.reviewer}` : ''}${review.findings.length === 0 ? ', no findings' : ''}`;
+  const head =
+    `review: ${review.verdict}${review.round ? `, round ${review.round}` : ''}` +
+    `${review.reviewer ? `, by ${review.reviewer}` : ''}${review.findings.length === 0 ? ', no findings' : ''}`;
   return [
     head,
     ...review.findings.map((f) => `[${f.severity}]${f.where ? ` ${f.where}:` : ''} ${f.text}`.replace(/[\r\n]+/g, ' ')),

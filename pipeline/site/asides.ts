@@ -121,7 +121,10 @@ function escapeHtml(text: string): string {
 /** The aside markup: the label names it for assistive technology; the visible title repeats it. */
 export function renderAside(variant: AsideVariant, title: string, bodyHtml: string): string {
   const label = escapeHtml(title);
-  return `<aside class="callout callout-${variant}" aria-label="${label}"><p class="callout-title" aria-hidden="true">${label}</p><div class="callout-body">${bodyHtml}</div></aside>\n`;
+  return (
+    `<aside class="callout callout-${variant}" aria-label="${label}"><p class="callout-title" ` +
+    `aria-hidden="true">${label}</p><div class="callout-body">${bodyHtml}</div></aside>\n`
+  );
 }
 
 /** The extensions to `use` on a Marked instance, in order. */

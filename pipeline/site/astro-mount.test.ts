@@ -31,7 +31,8 @@ export const collections = { lessons, ...codelabgenCollections() };
 import { getCollection } from 'astro:content';
 const own = await getCollection('lessons');
 ---
-<html lang="en"><head><title>Host</title></head><body><h1>The host site</h1><p>{own.map((l) => l.data.title).join(', ')}</p><a href="/docs/course/">Course</a></body></html>
+<html lang="en"><head><title>Host</title></head>
+<body><h1>The host site</h1><p>{own.map((l) => l.data.title).join(', ')}</p><a href="/docs/course/">Course</a></body></html>
 `,
 };
 let stderr = '';
@@ -90,7 +91,11 @@ test('a host without the course collections in its content config is told what t
   const output = `${run.stdout}${run.stderr}`;
   assert.match(
     output,
-    /codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import \{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ \.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};/,
+    new RegExp(
+      String.raw`codelabgen: the course's content collections are missing; add them to src\/content\.config\.ts: import ` +
+        String.raw`\{ codelabgenCollections \} from 'codelabgen\/content'; export const collections = \{ ` +
+        String.raw`\.\.\.codelabgenCollections\(\), \.\.\.yourOwn \};`,
+    ),
     output,
   );
   assert.doesNotMatch(output, /Cannot read properties of undefined/);
@@ -158,7 +163,10 @@ import codelabgen from 'codelabgen/astro';
 import starlight from '@astrojs/starlight';
 export default defineConfig({
   prefetch: false,
-  integrations: [codelabgen({ course: ${JSON.stringify(path.join(work, 'course'))}, prefix: '/course', diagramCache: ${JSON.stringify(path.join(work, 'diagrams'))} }), starlight({ title: 'Host docs' })],
+  integrations: [
+    codelabgen({ course: ${JSON.stringify(path.join(work, 'course'))}, prefix: '/course', diagramCache: ${JSON.stringify(path.join(work, 'diagrams'))} }),
+    starlight({ title: 'Host docs' }),
+  ],
 });
 `,
       'ec.config.mjs': `import { pluginLineNumbers } from 'codelabgen/astro';

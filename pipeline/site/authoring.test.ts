@@ -60,16 +60,22 @@ function kinds(segments: Segment[]): string[] {
 
 test(':::note|tip|caution|danger and GitHub alerts render as labelled asides, titles escaped', () => {
   const html = renderMarkdown(
-    ':::tip\nShort *tip*.\n:::\n\n:::caution[Mind <the> gap]\nx\n:::\n\n:::danger Do not\ny\n:::\n\n> [!IMPORTANT]\n> Read this.\n\n> [!CAUTION]\n> Careful.\n\n:::unknown\nz\n:::\n',
+    ':::tip\nShort *tip*.\n:::\n\n:::caution[Mind <the> gap]\nx\n:::\n\n:::danger Do not\ny\n:::\n\n> ' +
+      '[!IMPORTANT]\n> Read this.\n\n> [!CAUTION]\n> Careful.\n\n:::unknown\nz\n:::\n',
   );
   assert.equal(
     html,
     [
-      '<aside class="callout callout-tip" aria-label="Tip"><p class="callout-title" aria-hidden="true">Tip</p><div class="callout-body"><p>Short <em>tip</em>.</p>\n</div></aside>',
-      '<aside class="callout callout-caution" aria-label="Mind &lt;the&gt; gap"><p class="callout-title" aria-hidden="true">Mind &lt;the&gt; gap</p><div class="callout-body"><p>x</p>\n</div></aside>',
-      '<aside class="callout callout-danger" aria-label="Do not"><p class="callout-title" aria-hidden="true">Do not</p><div class="callout-body"><p>y</p>\n</div></aside>',
-      '<aside class="callout callout-note" aria-label="Important"><p class="callout-title" aria-hidden="true">Important</p><div class="callout-body"><p>Read this.</p>\n</div></aside>',
-      '<aside class="callout callout-danger" aria-label="Caution"><p class="callout-title" aria-hidden="true">Caution</p><div class="callout-body"><p>Careful.</p>\n</div></aside>',
+      '<aside class="callout callout-tip" aria-label="Tip"><p class="callout-title" ' +
+        'aria-hidden="true">Tip</p><div class="callout-body"><p>Short <em>tip</em>.</p>\n</div></aside>',
+      '<aside class="callout callout-caution" aria-label="Mind &lt;the&gt; gap"><p class="callout-title" ' +
+        'aria-hidden="true">Mind &lt;the&gt; gap</p><div class="callout-body"><p>x</p>\n</div></aside>',
+      '<aside class="callout callout-danger" aria-label="Do not"><p class="callout-title" ' +
+        'aria-hidden="true">Do not</p><div class="callout-body"><p>y</p>\n</div></aside>',
+      '<aside class="callout callout-note" aria-label="Important"><p class="callout-title" ' +
+        'aria-hidden="true">Important</p><div class="callout-body"><p>Read this.</p>\n</div></aside>',
+      '<aside class="callout callout-danger" aria-label="Caution"><p class="callout-title" ' +
+        'aria-hidden="true">Caution</p><div class="callout-body"><p>Careful.</p>\n</div></aside>',
       '<p>:::unknown\nz\n:::</p>\n',
     ].join('\n'),
   );
@@ -81,17 +87,27 @@ test('asides nest, skip fenced ::: lines, and run to the end of the doc when nev
   );
   assert.match(
     html,
-    /^<aside class="callout callout-note" aria-label="Outer">.*<aside class="callout callout-tip" aria-label="Tip">.*<p>inner<\/p>\n<\/div><\/aside>\n<pre><code class="language-txt">:::\n<\/code><\/pre>\n<p>still outer<\/p>\n<\/div><\/aside>\n<p>after<\/p>\n<aside class="callout callout-danger" aria-label="Danger">.*<p>unclosed<\/p>/s,
+    new RegExp(
+      '^<aside class="callout callout-note" aria-label="Outer">.*<aside class="callout callout-tip" ' +
+        String.raw`aria-label="Tip">.*<p>inner<\/p>\n<\/div><\/aside>\n<pre><code ` +
+        String.raw`class="language-txt">:::\n<\/code><\/pre>\n<p>still outer<\/p>\n<\/div><\/aside>\n<p>after<\/p>\n<aside ` +
+        String.raw`class="callout callout-danger" aria-label="Danger">.*<p>unclosed<\/p>`,
+      's',
+    ),
   );
 });
 
 test('the sanitizer keeps only the aside classes and attributes it emits', () => {
   const html = renderMarkdown(
-    '<aside class="callout callout-tip evil" aria-label="x" onclick="y()" style="color:red"><p class="callout-title other" aria-hidden="true">t</p><div class="callout-body" data-x="1">b</div></aside>\n\n<span class="callout">s</span>\n\n```js\ncode\n```\n',
+    '<aside class="callout callout-tip evil" aria-label="x" onclick="y()" style="color:red"><p ' +
+      'class="callout-title other" aria-hidden="true">t</p><div class="callout-body" ' +
+      'data-x="1">b</div></aside>\n\n<span class="callout">s</span>\n\n```js\ncode\n```\n',
   );
   assert.equal(
     html,
-    '<aside class="callout callout-tip" aria-label="x"><p class="callout-title" aria-hidden="true">t</p><div class="callout-body">b</div></aside><p><span>s</span></p>\n<pre><code class="language-js">code\n</code></pre>\n',
+    '<aside class="callout callout-tip" aria-label="x"><p class="callout-title" aria-hidden="true">t</p><div ' +
+      'class="callout-body">b</div></aside><p><span>s</span></p>\n<pre><code ' +
+      'class="language-js">code\n</code></pre>\n',
   );
 });
 
@@ -228,13 +244,17 @@ test('broken relative links and images are problems naming lesson, doc and line'
   ].join('\n');
   const doc = render(text, { doc: 'docs/notes.md' });
   assert.deepEqual(doc.problems, [
-    'lesson 1.2 docs/notes.md:3: link ../../1.1-intro/docs/data.json: docs/data.json of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)',
-    'lesson 1.2 docs/notes.md:4: link ../../9.9-nope/docs/notes.md: no such lesson folder or doc in the course (link a lesson folder or its docs/readalong.md or docs/notes.md)',
+    'lesson 1.2 docs/notes.md:3: link ../../1.1-intro/docs/data.json: docs/data.json of lesson 1.1 has no ' +
+      'page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code ' +
+      'reference)',
+    'lesson 1.2 docs/notes.md:4: link ../../9.9-nope/docs/notes.md: no such lesson folder or doc in the ' +
+      'course (link a lesson folder or its docs/readalong.md or docs/notes.md)',
     `lesson 1.2 docs/notes.md:6: link ${up(4)}etc/passwd: points outside the lesson folders of the course`,
     'lesson 1.2 docs/notes.md:7: image img/nope.png: no such file in the lesson folder (looked for docs/img/nope.png)',
     `lesson 1.2 docs/notes.md:10: image ${up(3)}etc/passwd.png: points outside the lesson folder; images must be files inside it`,
     "lesson 1.2 docs/notes.md:10: image img/link.png: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are published",
-    'lesson 1.2 docs/notes.md:15: link ../src/a.ts: src/a.ts of lesson 1.2 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)',
+    'lesson 1.2 docs/notes.md:15: link ../src/a.ts: src/a.ts of lesson 1.2 has no page of its own (link a ' +
+      'lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)',
     'lesson 1.2 docs/notes.md:15: image ../src/a.ts: .ts is not an image format the site can optimize (png, jpg, jpeg, webp, gif, avif, svg, tiff)',
     'lesson 1.2 docs/notes.md:17: link ../../: is not a lesson folder (link a lesson folder or its docs/readalong.md or docs/notes.md)',
   ]);
@@ -254,6 +274,9 @@ test('a doc image becomes a placeholder keyed by its content; remote images stay
   const html = doc.segments.map((s) => (s.kind === 'html' ? s.html : '')).join('');
   assert.equal(
     html,
-    `<p><img src="${IMAGE_PLACEHOLDER}${image.key}" alt="Flow" title="The flow" loading="lazy" decoding="async" /> <img src="${IMAGE_PLACEHOLDER}${image.key}" alt="again" loading="lazy" decoding="async" /></p>\n<p><img src="https://example.org/x.png" alt="remote" loading="lazy" decoding="async" /></p>\n`,
+    `<p><img src="${IMAGE_PLACEHOLDER}${image.key}" alt="Flow" title="The flow" loading="lazy" ` +
+      `decoding="async" /> <img src="${IMAGE_PLACEHOLDER}${image.key}" alt="again" loading="lazy" ` +
+      `decoding="async" /></p>\n<p><img src="https://example.org/x.png" alt="remote" loading="lazy" ` +
+      `decoding="async" /></p>\n`,
   );
 });

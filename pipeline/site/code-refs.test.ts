@@ -41,7 +41,8 @@ test('a good reference gives the exact lines; marks stay in range', () => {
 
 test('bad references are named with lesson, doc and line', () => {
   const text =
-    'x\n\n```ts file=src/a.ts lines=9-11\n```\n\n```ts file=../etc/passwd\n```\n\n```ts file=src/a.ts lines=1-2\nnot empty\n```\n\n```ts file=src/nope.ts\n```\n';
+    'x\n\n```ts file=src/a.ts lines=9-11\n```\n\n```ts file=../etc/passwd\n```\n\n```ts file=src/a.ts ' +
+    'lines=1-2\nnot empty\n```\n\n```ts file=src/nope.ts\n```\n';
   assert.deepEqual(codeRefProblems('2.1', dir, 'docs/notes.md', text), [
     'lesson 2.1 docs/notes.md:3: code reference file=src/a.ts lines=9-11: the file has only 10 lines',
     'lesson 2.1 docs/notes.md:6: code reference file=../etc/passwd: the path must be relative to the lesson folder, without ".."',
@@ -52,7 +53,8 @@ test('bad references are named with lesson, doc and line', () => {
 
 test('markdown raw HTML is sanitized and external links get rel=noopener', () => {
   const html = renderMarkdown(
-    '<script>alert(1)</script>\n\n<img src="a.png" onerror="alert(2)">\n\n<a href="javascript:alert(3)">x</a> [y](https://e.org) <iframe src="https://e.org"></iframe> <div onclick="z()">d</div>',
+    '<script>alert(1)</script>\n\n<img src="a.png" onerror="alert(2)">\n\n<a href="javascript:alert(3)">x</a> ' +
+      '[y](https://e.org) <iframe src="https://e.org"></iframe> <div onclick="z()">d</div>',
   );
   assert.doesNotMatch(html, /script|onerror|onclick|javascript:|iframe|alert/i);
   assert.match(html, /<a href="https:\/\/e.org" rel="noopener noreferrer" target="_blank">y<\/a>/);

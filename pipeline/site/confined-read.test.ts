@@ -59,14 +59,18 @@ test('the site refuses a symlinked docs file and shows no outside code', () => {
   assert.ok(intro);
   assert.throws(
     () => readLessonDocs(view.course, intro, false),
-    /^RefusalError: 1-basics\/1\.1-intro\/docs\/notes\.md resolves outside the lesson folder \(to .*notes\.md\); the site never publishes files from outside the course$/,
+    new RegExp(
+      String.raw`^RefusalError: 1-basics\/1\.1-intro\/docs\/notes\.md resolves outside the lesson folder \(to ` +
+        String.raw`.*notes\.md\); the site never publishes files from outside the course$`,
+    ),
   );
   rmSync(path.join(lesson, 'docs', 'notes.md'));
   const docs = readLessonDocs(view.course, intro, false);
   const segments = docs.readalong?.segments ?? [];
   assert.doesNotMatch(JSON.stringify(segments), /SECRET/);
   assert.deepEqual(docs.readalong?.problems, [
-    "lesson 1.1 docs/readalong.md:3: code reference file=lnk/creds.txt: resolves outside the lesson folder (through a symbolic link); only the lesson's own files are shown",
+    'lesson 1.1 docs/readalong.md:3: code reference file=lnk/creds.txt: resolves outside the lesson folder ' +
+      "(through a symbolic link); only the lesson's own files are shown",
   ]);
   assert.ok(
     segments.some((segment) => segment.kind === 'code' && segment.code === 'export const ok = 1;'),
@@ -113,7 +117,10 @@ test('a lesson folder that is a symlink, even to the course root, is refused: it
   symlinkSync('..', lesson);
   assert.throws(
     () => readLessonDownload(root, '1-basics/1.1-intro'),
-    /^RefusalError: lesson folder 1-basics\/1\.1-intro: 1-basics\/1\.1-intro goes through a symbolic link \(to .*\); a lesson folder and its module folder must be real folders$/,
+    new RegExp(
+      String.raw`^RefusalError: lesson folder 1-basics\/1\.1-intro: 1-basics\/1\.1-intro goes through a symbolic link ` +
+        String.raw`\(to .*\); a lesson folder and its module folder must be real folders$`,
+    ),
   );
   const result = cli(['site', 'build', '--out', path.join(path.dirname(root), 'out')], { cwd: root });
   assert.equal(result.code, 2, result.stderr);

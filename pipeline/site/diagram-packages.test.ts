@@ -28,7 +28,8 @@ test('diagrams to draw without the packages are refused naming the first and the
       assert.ok(error instanceof RefusalError);
       assert.equal(
         error.message,
-        'the course has 2 mermaid diagrams (the first: lesson 1.2 docs/notes.md:7) to draw, but mermaid and playwright are not installed: diagrams need the optional packages mermaid and playwright',
+        'the course has 2 mermaid diagrams (the first: lesson 1.2 docs/notes.md:7) to draw, but mermaid and ' +
+          'playwright are not installed: diagrams need the optional packages mermaid and playwright',
       );
       assert.deepEqual(error.hints, ['install them beside codelabgen: npm install --save-dev mermaid playwright']);
       return true;

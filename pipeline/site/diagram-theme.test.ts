@@ -29,10 +29,13 @@ test('flowchart, sequence, class, state, er and pie are drawn once; derived-pale
 
 test('sentinel colours become CSS variables in hex, rgb() and rgba() forms; others stay', () => {
   const svg =
-    '<style>#m .node rect{fill:#000002;stroke:#000004;}#m .edgeLabel{background-color:rgba(0, 0, 1, 0.5);}#m .slice{fill:rgb(0, 0, 17);}#m .x{fill:#000000;stroke:#0000011}</style>';
+    '<style>#m .node rect{fill:#000002;stroke:#000004;}#m .edgeLabel{background-color:rgba(0, 0, 1, 0.5);}#m ' +
+    '.slice{fill:rgb(0, 0, 17);}#m .x{fill:#000000;stroke:#0000011}</style>';
   assert.equal(
     themeSvg(svg),
-    '<style>#m .node rect{fill:var(--cg-mermaid-node);stroke:var(--cg-mermaid-border);}#m .edgeLabel{background-color:color-mix(in srgb, var(--cg-mermaid-bg) 50%, transparent);}#m .slice{fill:var(--cg-mermaid-pie1);}#m .x{fill:#000000;stroke:#0000011}</style>',
+    '<style>#m .node rect{fill:var(--cg-mermaid-node);stroke:var(--cg-mermaid-border);}#m ' +
+      '.edgeLabel{background-color:color-mix(in srgb, var(--cg-mermaid-bg) 50%, transparent);}#m ' +
+      '.slice{fill:var(--cg-mermaid-pie1);}#m .x{fill:#000000;stroke:#0000011}</style>',
   );
 });
 
@@ -43,7 +46,10 @@ test('every sentinel mermaid is given has a CSS variable', () => {
 
 test('an SVG page copy keeps the markers it uses, and its stylesheet moves to a class named by content', () => {
   const svg = (id: string, extra = '') =>
-    `<svg id="${id}" class="flowchart" viewBox="0 0 9 9"><style>#${id}{fill:red;}#${id} .node rect{stroke:blue;}${extra}</style><g><marker id="${id}_b"/><marker id="${id}_a" class="marker"><path d="M0"/></marker><marker id="${id}_a-margin"><path d="M1"/></marker></g><path marker-end="url(#${id}_a-margin)"/><defs><filter id="${id}-shadow"><feDropShadow/></filter></defs></svg>`;
+    `<svg id="${id}" class="flowchart" viewBox="0 0 9 9"><style>#${id}{fill:red;}#${id} .node ` +
+    `rect{stroke:blue;}${extra}</style><g><marker id="${id}_b"/><marker id="${id}_a" class="marker"><path ` +
+    `d="M0"/></marker><marker id="${id}_a-margin"><path d="M1"/></marker></g><path marker-end="url(#${id}` +
+    `_a-margin)"/><defs><filter id="${id}-shadow"><feDropShadow/></filter></defs></svg>`;
   const one = leanSvg(svg('m1'));
   const two = leanSvg(svg('m2'));
   // Only the referenced marker is left; a self-closing one is not mistaken for a container; unused filters go with their <defs>.
@@ -68,34 +74,47 @@ test('an SVG page copy keeps the markers it uses, and its stylesheet moves to a 
 
 test('a stylesheet anywhere in the SVG (a sequence diagram has it after its actors) is split off, its XML escapes undone; unused symbols go', () => {
   const svg =
-    '<svg id="s1" viewBox="0 0 9 9"><g><text class="actor">A</text></g><style>#s1 text.actor&gt;tspan{fill:red;}</style><defs><symbol id="s1-database"><path d="M1"/></symbol></defs><defs><symbol id="s1-clock"><path d="M2"/></symbol></defs><use href="#s1-clock"/></svg>';
+    '<svg id="s1" viewBox="0 0 9 9"><g><text class="actor">A</text></g><style>#s1 ' +
+    'text.actor&gt;tspan{fill:red;}</style><defs><symbol id="s1-database"><path ' +
+    'd="M1"/></symbol></defs><defs><symbol id="s1-clock"><path d="M2"/></symbol></defs><use ' +
+    'href="#s1-clock"/></svg>';
   const { svg: lean, style } = leanSvg(svg);
   assert.equal(style?.css, `:is(.${style!.name},#_) text.actor>tspan{fill:red;}`);
   assert.equal(
     lean,
-    `<svg class="${style!.name}" id="s1" viewBox="0 0 9 9"><g><text class="actor">A</text></g><defs><symbol id="s1-clock"><path d="M2"/></symbol></defs><use href="#s1-clock"/></svg>`,
+    `<svg class="${style!.name}" id="s1" viewBox="0 0 9 9"><g><text class="actor">A</text></g><defs><symbol ` +
+      'id="s1-clock"><path d="M2"/></symbol></defs><use href="#s1-clock"/></svg>',
   );
 });
 
-test("what the page does not use is trimmed: mermaid's data attributes, repeated classes, empty styles, long decimals, double-stroked rough.js outlines", () => {
-  const edge =
-    '<path d="M235.20993423461917,99L235.20993423461917,135" class="edge-thickness-normal edge-pattern-solid edge-thickness-normal flowchart-link" style="" data-edge="true" data-et="edge" data-id="L_a_b_0" data-points="W3sieCI6MjM1fV0=" data-look="neo" transform="translate(402.8417434692383, 423)"/>';
-  assert.equal(
-    trimSvg(edge),
-    '<path d="M235.2,99L235.2,135" class="edge-thickness-normal edge-pattern-solid flowchart-link" data-look="neo" transform="translate(402.84, 423)"/>',
-  );
-  // Written numbers (an icon's path, the viewBox, a box's width) keep theirs.
-  assert.equal(
-    trimSvg(
+test(
+  "what the page does not use is trimmed: mermaid's data attributes, repeated classes, empty styles, long " +
+    'decimals, double-stroked rough.js outlines',
+  () => {
+    const edge =
+      '<path d="M235.20993423461917,99L235.20993423461917,135" class="edge-thickness-normal edge-pattern-solid ' +
+      'edge-thickness-normal flowchart-link" style="" data-edge="true" data-et="edge" data-id="L_a_b_0" ' +
+      'data-points="W3sieCI6MjM1fV0=" data-look="neo" transform="translate(402.8417434692383, 423)"/>';
+    assert.equal(
+      trimSvg(edge),
+      '<path d="M235.2,99L235.2,135" class="edge-thickness-normal edge-pattern-solid flowchart-link" data-look="neo" transform="translate(402.84, 423)"/>',
+    );
+    // Written numbers (an icon's path, the viewBox, a box's width) keep theirs.
+    assert.equal(
+      trimSvg(
+        '<svg viewBox="4 4 506.84173583984375 756.0628662109375"><rect width="120.53125"/><path d="M12.258.001l.256.004"/></svg>',
+      ),
       '<svg viewBox="4 4 506.84173583984375 756.0628662109375"><rect width="120.53125"/><path d="M12.258.001l.256.004"/></svg>',
-    ),
-    '<svg viewBox="4 4 506.84173583984375 756.0628662109375"><rect width="120.53125"/><path d="M12.258.001l.256.004"/></svg>',
-  );
-  // rough.js: a straight segment twice, then one that bends: one path, `L` for the straight one.
-  const rough =
-    'M-57.46389564258193 -47.11483953557113 C-56.64989239481017 -47.2464412679814, -55.835889147038415 -47.37804300039167, -54.426385225772364 -47.60592066351581 M-57.46389564258193 -47.11483953557113 C-56.1 -47.3, -55.2 -47.5, -54.426385225772364 -47.60592066351581 M-54.426385225772364 -47.60592066351581 C-50 -40, -45 -40, -40.000001 -47.60592066351581 M0 0 C0 0, 0 0, 0 0';
-  assert.equal(trimSvg(`<path d="${rough}"/>`), '<path d="M-57.5 -47.1L-54.4 -47.6C-50 -40 -45 -40 -40 -47.6M0 0"/>');
-});
+    );
+    // rough.js: a straight segment twice, then one that bends: one path, `L` for the straight one.
+    const rough =
+      'M-57.46389564258193 -47.11483953557113 C-56.64989239481017 -47.2464412679814, -55.835889147038415 ' +
+      '-47.37804300039167, -54.426385225772364 -47.60592066351581 M-57.46389564258193 -47.11483953557113 C-56.1 ' +
+      '-47.3, -55.2 -47.5, -54.426385225772364 -47.60592066351581 M-54.426385225772364 -47.60592066351581 C-50 ' +
+      '-40, -45 -40, -40.000001 -47.60592066351581 M0 0 C0 0, 0 0, 0 0';
+    assert.equal(trimSvg(`<path d="${rough}"/>`), '<path d="M-57.5 -47.1L-54.4 -47.6C-50 -40 -45 -40 -40 -47.6M0 0"/>');
+  },
+);
 
 test("a diagram type's stylesheet keeps only the rules the course's SVGs of that type can match", () => {
   const name = 'cgm-x';

@@ -18,7 +18,8 @@ const ref = (source: string, i: number) => ({
   lesson: '1.1',
 });
 
-test('each diagram is cached as soon as it is drawn, the first long before the batch; a syntax error is cached as the error; light-and-dark types get both SVGs', {
+test('each diagram is cached as soon as it is drawn, the first long before the batch; a syntax error is cached as ' +
+  'the error; light-and-dark types get both SVGs', {
   skip: chromium === null && 'no Chromium',
   timeout: 120_000,
 }, async () => {

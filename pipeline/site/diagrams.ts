@@ -109,7 +109,8 @@ export function requireDiagramPackages(
       ? 'a mermaid diagram'
       : `${todo.length} mermaid diagrams (the first: lesson ${first.lesson} ${first.label})`;
   throw new RefusalError(
-    `the course has ${count} to draw, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed: diagrams need the optional packages mermaid and playwright`,
+    `the course has ${count} to draw, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not ` +
+      'installed: diagrams need the optional packages mermaid and playwright',
     ['install them beside codelabgen: npm install --save-dev mermaid playwright'],
   );
 }
@@ -259,7 +260,8 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
 // The page mermaid draws in, served by Playwright from the package (no network, no file:// page).
 const ORIGIN = 'https://codelabgen.invalid';
 const PAGE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/katex/katex.min.css"><script src="/mermaid.min.js"></script></head><body></body></html>';
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" ' +
+  'href="/katex/katex.min.css"><script src="/mermaid.min.js"></script></head><body></body></html>';
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.css': 'text/css',
@@ -305,7 +307,9 @@ async function drawAll(
         .replace(/^browserType\.launch: /, '')
         .slice(0, 200);
       throw new Error(
-        `could not start Chromium at ${executablePath} to draw the diagrams (${why}); point $CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's browser`,
+        `could not start Chromium at ${executablePath} to draw the diagrams (${why}); point ` +
+          `$CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's ` +
+          'browser',
       );
     });
   try {

@@ -16,7 +16,8 @@ import { SVG_POLICY } from './svg-dev-guard.ts';
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-test('site build runs no module named by a doc image (fig.mjs?v=2.png), names the image, publishes a good one from its staged copy, and zips no misnamed file', {
+test('site build runs no module named by a doc image (fig.mjs?v=2.png), names the image, publishes a good one from ' +
+  'its staged copy, and zips no misnamed file', {
   timeout: 600_000,
 }, async () => {
   const work = scratchDir('codelabgen-doc-images-build-');
@@ -28,7 +29,8 @@ test('site build runs no module named by a doc image (fig.mjs?v=2.png), names th
   mkdirSync(img);
   writeFileSync(
     path.join(img, 'fig.mjs'),
-    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nexport default { src: 'x.png', width: 1, height: 1, format: 'png' };\n`,
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nexport default ` +
+      `{ src: 'x.png', width: 1, height: 1, format: 'png' };\n`,
   );
   writeFileSync(path.join(img, 'fig.mjs?v=2.png'), Buffer.from(PNG, 'base64'));
   writeFileSync(path.join(img, 'dot.png'), Buffer.from(PNG, 'base64'));

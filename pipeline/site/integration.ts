@@ -211,7 +211,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const ec = expressiveCode({
           customConfigPreprocessors: {
             preprocessAstroIntegrationConfig: ({ ecConfig }) => ({ ...(ecConfig as object), ...expressiveCodeOptions }),
-            preprocessComponentConfig: `import { expressiveCodeOptions } from ${JSON.stringify(siteImports().expressiveCode)}; export default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });`,
+            preprocessComponentConfig:
+              `import { expressiveCodeOptions } from ${JSON.stringify(siteImports().expressiveCode)}; export ` +
+              'default ({ ecConfig }) => ({ ...ecConfig, ...expressiveCodeOptions });',
           },
         });
         const hasEc = config.integrations.some(
@@ -372,7 +374,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
 
 function leftToBrowser(count: number): ChecksFailedError {
   return new ChecksFailedError(
-    `site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that`,
+    `site build: ${count} diagram${count === 1 ? '' : 's'} left to the reader's browser (no Chromium found, ` +
+      `or it could not draw ${count === 1 ? 'it' : 'them'}); install Chromium or set $CODELABGEN_CHROMIUM, or ` +
+      'drop --strict-diagrams to accept that',
   );
 }
 

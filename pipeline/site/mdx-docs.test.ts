@@ -76,7 +76,8 @@ test('every problem names lesson, doc and line', () => {
     'lesson 1.1 docs/readalong.mdx:3: code reference file=src/a.ts lines=9-12: the file has only 10 lines',
     'lesson 1.1 docs/readalong.mdx:5: in .mdx docs a code reference is <CodeRef file="..." lines="..." />, not a fence with file=',
     'lesson 1.1 docs/readalong.mdx:8: in .mdx docs a diagram is <Diagram code={`...`} />, not a mermaid fence',
-    'lesson 1.1 docs/readalong.mdx:12: unknown component <Callout>; the built-in ones are <CodeRef>, <Aside>, <Tabs>, <TabItem>, <Steps>, <Diagram>, <FileTree> (or import it)',
+    'lesson 1.1 docs/readalong.mdx:12: unknown component <Callout>; the built-in ones are <CodeRef>, <Aside>, ' +
+      '<Tabs>, <TabItem>, <Steps>, <Diagram>, <FileTree> (or import it)',
     'lesson 1.1 docs/readalong.mdx:14: <Aside type="warning">: the type is one of note, tip, caution, danger',
     'lesson 1.1 docs/readalong.mdx:16: a "# " heading is the doc\'s title and only allowed as its first line; use "## " for sections',
     'lesson 1.1 docs/readalong.mdx:18: <Diagram> needs its mermaid source as code={`...`} or code="..." (a literal, no ${...})',

@@ -79,11 +79,18 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
   test('<Tabs>, <Steps>, <Aside>, <Diagram>, <FileTree> render with their roles and classes', () => {
     assert.match(
       page,
-      /<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button [^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>/,
+      new RegExp(
+        '<div role="tablist" hidden><button type="button" role="tab" id="tabs-1-tab-1" ' +
+          String.raw`aria-controls="tabs-1-panel-1" aria-selected="true" tabindex="0">npm<\/button><button ` +
+          String.raw`[^>]*aria-selected="false" tabindex="-1">node<\/button><button [^>]*>watch<\/button><\/div>`,
+      ),
     );
     assert.match(
       page,
-      /<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>/,
+      new RegExp(
+        '<div class="tab-panel" role="tabpanel" id="tabs-1-panel-2" aria-labelledby="tabs-1-tab-2" ' +
+          String.raw`tabindex="0"><p class="tab-label">node<\/p><p>Run <code>node --test<\/code>`,
+      ),
     );
     assert.match(page, /<div class="steps"><ol>\s*<li>Create the counter with a start value\.<\/li>/);
     assert.match(
@@ -94,11 +101,18 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
     // Drawn at build time like a mermaid fence (no Chromium: left to the reader's browser, source kept).
     assert.match(
       page,
-      /<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"( style="--diagram-min-w:\d+px")?><svg|<pre class="mermaid-source">flowchart LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>/,
+      new RegExp(
+        '<figure class="diagram" data-diagram="[0-9a-f]{16}">(<div class="diagram-svg[^"]*"( ' +
+          String.raw`style="--diagram-min-w:\d+px")?><svg|<pre class="mermaid-source">flowchart ` +
+          String.raw`LR)[\s\S]*?<figcaption>Counter calls<\/figcaption><\/figure>`,
+      ),
     );
     assert.match(
       page,
-      /<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>/,
+      new RegExp(
+        String.raw`<nav class="mdx-file-tree" aria-label="Files"><ul class="file-tree">\s*<li><span ` +
+          String.raw`class="dir">src\/<\/span><ul class="file-tree">\s*<li>counter\.ts<\/li>`,
+      ),
     );
   });
 
@@ -127,7 +141,9 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
         tab.evaluate(() =>
           [...document.querySelectorAll('[role=tab]')].map(
             (t) =>
-              `${t.textContent}:${t.getAttribute('aria-selected')}:${(t as HTMLElement).tabIndex}:${document.getElementById(t.getAttribute('aria-controls') ?? '')?.hidden}:${document.activeElement === t}`,
+              `${t.textContent}:${t.getAttribute('aria-selected')}:${(t as HTMLElement).tabIndex}:` +
+              `${document.getElementById(t.getAttribute('aria-controls') ?? '')?.hidden}:` +
+              `${document.activeElement === t}`,
           ),
         );
       // One selected tab in the tab order, its panel alone shown; `selected` = index, `focused` too after keys.

@@ -48,7 +48,10 @@ test('a region per stage, named by its heading, and the lease counting down', ()
   }
   assert.match(
     page,
-    /<th scope="row">t1<\/th><td>lesson 1\.2<\/td><td>code-author<\/td><td><span data-age="600">10m 0s<\/span><\/td><td><span data-countdown="90">1m 30s<\/span> left<\/td>/,
+    new RegExp(
+      String.raw`<th scope="row">t1<\/th><td>lesson 1\.2<\/td><td>code-author<\/td><td><span data-age="600">10m ` +
+        String.raw`0s<\/span><\/td><td><span data-countdown="90">1m 30s<\/span> left<\/td>`,
+    ),
   );
   assert.match(
     page,
@@ -96,7 +99,11 @@ test('a failed lesson is red with its cause, the stages done are a progress bar,
   // 9 of 14 stage moves in 20 minutes: 5 left take about 11 minutes.
   assert.match(
     moving,
-    /<div class="pg-progress" role="progressbar" aria-label="Stages done" aria-valuemin="0" aria-valuemax="14" aria-valuenow="9" aria-valuetext="9 of 14 stages done"><span class="pg-progress-done" style="width: 64%"><\/span><\/div>/,
+    new RegExp(
+      '<div class="pg-progress" role="progressbar" aria-label="Stages done" aria-valuemin="0" ' +
+        'aria-valuemax="14" aria-valuenow="9" aria-valuetext="9 of 14 stages done"><span class="pg-progress-done" ' +
+        String.raw`style="width: 64%"><\/span><\/div>`,
+    ),
   );
   assert.match(moving, /5 stages to go, about 11m 7s left/);
   assert.match(
@@ -116,7 +123,11 @@ test("a gate's card links to the files to review, or names them when the site ha
   const linked = renderBoardHtml(board, { lesson: () => '', artifact: (file) => `/review?f=${file}` });
   assert.match(
     linked,
-    /<p class="pg-review"><span class="pg-cmd-label">read<\/span> <a href="\/review\?f=\.codelabgen\/research\/overview\.md">research overview<\/a> · <a href="\/review\?f=\.codelabgen\/sources\.jsonl">sources<\/a><\/p>/,
+    new RegExp(
+      String.raw`<p class="pg-review"><span class="pg-cmd-label">read<\/span> <a ` +
+        String.raw`href="\/review\?f=\.codelabgen\/research\/overview\.md">research overview<\/a> · <a ` +
+        String.raw`href="\/review\?f=\.codelabgen\/sources\.jsonl">sources<\/a><\/p>`,
+    ),
   );
   assert.match(
     renderBoardHtml(board, { lesson: () => '' }),

@@ -14,6 +14,14 @@ export interface BoardLinks {
   artifact?(path: string): string | null;
 }
 
+function feedItem(line: Board['feed'][number]): string {
+  const label = line.lesson ? `${line.lesson} ${line.label}` : line.label;
+  return (
+    `<li><span class="pg-when">${esc(clockText(line.at))}</span> ` +
+    `<span class="pg-label">${esc(label)}</span> ${esc(line.text)}</li>`
+  );
+}
+
 function section(id: string, title: string, body: string, extra = ''): string {
   return `<section class="pg-section" aria-labelledby="pg-${id}"${extra}><h2 id="pg-${id}">${title}</h2>${body}</section>`;
 }
@@ -31,12 +39,17 @@ function reviewLinks(item: HumanItem, links: BoardLinks): string {
 
 function humanItem(item: HumanItem, links: BoardLinks): string {
   const tool = `${item.tool.name} ${JSON.stringify(item.tool.arguments)}`;
-  return `<li class="pg-human pg-human-${item.kind}"><p>${esc(item.text)}</p>${reviewLinks(item, links)}<p class="pg-cmd"><span class="pg-cmd-label">run</span> <code>${esc(item.command)}</code></p><p class="pg-cmd"><span class="pg-cmd-label">MCP</span> <code>${esc(tool)}</code></p></li>`;
+  return (
+    `<li class="pg-human pg-human-${item.kind}"><p>${esc(item.text)}</p>${reviewLinks(item, links)}<p ` +
+    `class="pg-cmd"><span class="pg-cmd-label">run</span> <code>${esc(item.command)}</code></p><p ` +
+    `class="pg-cmd"><span class="pg-cmd-label">MCP</span> <code>${esc(tool)}</code></p></li>`
+  );
 }
 
 function phaseItem(phase: BoardPhase): string {
   const approval = phase.approval
-    ? `<span class="pg-approval">approved ${esc(clockText(phase.approval.at))}${phase.approval.command ? ` by <code>${esc(phase.approval.command)}</code>` : ''}</span>`
+    ? `<span class="pg-approval">approved ${esc(clockText(phase.approval.at))}` +
+      `${phase.approval.command ? ` by <code>${esc(phase.approval.command)}</code>` : ''}</span>`
     : phase.gate && phase.status === 'current'
       ? '<span class="pg-approval">waiting for approval</span>'
       : '';
@@ -44,7 +57,12 @@ function phaseItem(phase: BoardPhase): string {
     phase.entered_at && phase.status !== 'ahead'
       ? `<span class="pg-when">${esc(clockText(phase.entered_at))}</span>`
       : '';
-  return `<li class="pg-phase pg-phase-${phase.status}${phase.gate ? ' pg-gate' : ''}"${phase.status === 'current' ? ' aria-current="step"' : ''}><span class="pg-phase-name">${esc(phase.phase)}${phase.gate ? ' <span class="pg-gate-mark">(gate)</span>' : ''}</span>${phase.status === 'current' ? ' <span class="pg-now">now</span>' : ''}${when}${approval}</li>`;
+  return (
+    `<li class="pg-phase pg-phase-${phase.status}${phase.gate ? ' pg-gate' : ''}"` +
+    `${phase.status === 'current' ? ' aria-current="step"' : ''}><span class="pg-phase-name">${esc(phase.phase)}` +
+    `${phase.gate ? ' <span class="pg-gate-mark">(gate)</span>' : ''}</span>` +
+    `${phase.status === 'current' ? ' <span class="pg-now">now</span>' : ''}${when}${approval}</li>`
+  );
 }
 
 const countdown = (seconds: number) => formatDuration(seconds * 1000);
@@ -60,11 +78,18 @@ function card(c: BoardCard, links: BoardLinks): string {
   const budget = (label: string, b: { used: number; budget: number }) =>
     `<span class="pg-budget${b.used >= b.budget && b.used > 0 ? ' pg-budget-out' : ''}">${label} ${b.used}/${b.budget}</span>`;
   const task = c.task
-    ? `<p class="pg-task${c.task.interrupted ? ' pg-task-interrupted' : ''}">${esc(c.task.role)} · <span data-age="${c.task.age_seconds}">${countdown(c.task.age_seconds)}</span>${c.task.interrupted ? ' · interrupted' : ''}</p>`
+    ? `<p class="pg-task${c.task.interrupted ? ' pg-task-interrupted' : ''}">${esc(c.task.role)} · <span ` +
+      `data-age="${c.task.age_seconds}">${countdown(c.task.age_seconds)}</span>` +
+      `${c.task.interrupted ? ' · interrupted' : ''}</p>`
     : '';
   const title = `<a href="${esc(links.lesson(c))}">${esc(c.title)}</a>`;
   const failed = c.failed === null ? '' : `<p class="pg-failure"><strong>verify failed:</strong> ${esc(c.failed)}</p>`;
-  return `<li class="pg-card${c.failed === null ? '' : ' pg-card-failed'}" data-lesson="${esc(c.id)}"><p class="pg-card-head"><span class="pg-id">${esc(c.id)}</span> ${title}</p><p class="pg-module">module ${esc(c.module.id)} · ${esc(c.module.title)}</p>${flags ? `<ul class="pg-flags">${flags}</ul>` : ''}${failed}<p class="pg-budgets">${budget('fix', c.fix)} ${budget('review', c.review)}</p>${task}</li>`;
+  return (
+    `<li class="pg-card${c.failed === null ? '' : ' pg-card-failed'}" data-lesson="${esc(c.id)}"><p ` +
+    `class="pg-card-head"><span class="pg-id">${esc(c.id)}</span> ${title}</p><p class="pg-module">module ` +
+    `${esc(c.module.id)} · ${esc(c.module.title)}</p>${flags ? `<ul class="pg-flags">${flags}</ul>` : ''}` +
+    `${failed}<p class="pg-budgets">${budget('fix', c.fix)} ${budget('review', c.review)}</p>${task}</li>`
+  );
 }
 
 function taskRow(task: BoardTask, interrupted: boolean): string {
@@ -75,12 +100,18 @@ function taskRow(task: BoardTask, interrupted: boolean): string {
       : interrupted
         ? `ran out ${countdown(task.lease_seconds)} ago`
         : `<span data-countdown="${task.lease_seconds}">${countdown(task.lease_seconds)}</span> left`;
-  return `<tr><th scope="row">${esc(task.id)}</th><td>${on}</td><td>${esc(task.role)}</td><td><span data-age="${task.age_seconds}">${countdown(task.age_seconds)}</span></td><td>${lease}</td>${interrupted ? `<td>${esc(task.hint)}</td>` : ''}</tr>`;
+  return (
+    `<tr><th scope="row">${esc(task.id)}</th><td>${on}</td><td>${esc(task.role)}</td><td><span data-age="` +
+    `${task.age_seconds}">${countdown(task.age_seconds)}</span></td><td>${lease}</td>` +
+    `${interrupted ? `<td>${esc(task.hint)}</td>` : ''}</tr>`
+  );
 }
 
 function taskTable(tasks: BoardTask[], interrupted: boolean): string {
   if (tasks.length === 0) return '<p class="muted">none</p>';
-  const head = `<tr><th scope="col">task</th><th scope="col">on</th><th scope="col">role</th><th scope="col">age</th><th scope="col">lease</th>${interrupted ? '<th scope="col">what to do</th>' : ''}</tr>`;
+  const head =
+    '<tr><th scope="col">task</th><th scope="col">on</th><th scope="col">role</th><th scope="col">age</th><th ' +
+    `scope="col">lease</th>${interrupted ? '<th scope="col">what to do</th>' : ''}</tr>`;
   return `<div class="pg-table"><table><thead>${head}</thead><tbody>${tasks.map((t) => taskRow(t, interrupted)).join('')}</tbody></table></div>`;
 }
 
@@ -110,7 +141,13 @@ function throughput(board: Board): string {
   const bar =
     `<div class="pg-progress" role="progressbar" aria-label="Stages done" ${values} aria-valuetext="${t.stages_done} of ${t.stages_total} stages done">` +
     `<span class="pg-progress-done" style="width: ${percent}%"></span></div>`;
-  return `<p class="pg-summary"><strong>${l.done} of ${plural(l.total, 'lesson')} done</strong>${flags ? ` (${flags})` : ''} · ${rate} · ${plural(t.stages_left, 'stage')} to go, ${eta}${t.since ? ` <span class="muted">(since the lessons phase began, ${esc(clockText(t.since))})</span>` : ''}</p>${bar}<p class="pg-progress-text">${t.stages_done} of ${plural(t.stages_total, 'stage')} done (${percent}%)</p>${costLine(board)}`;
+  return (
+    `<p class="pg-summary"><strong>${l.done} of ${plural(l.total, 'lesson')} done</strong>` +
+    `${flags ? ` (${flags})` : ''} · ${rate} · ${plural(t.stages_left, 'stage')} to go, ${eta}` +
+    `${t.since ? ` <span class="muted">(since the lessons phase began, ${esc(clockText(t.since))})</span>` : ''}` +
+    `</p>${bar}<p class="pg-progress-text">${t.stages_done} of ${plural(t.stages_total, 'stage')} done (` +
+    `${percent}%)</p>${costLine(board)}`
+  );
 }
 
 const usd = (value: number) => `$${value.toFixed(2)}`;
@@ -138,15 +175,19 @@ export function renderBoardHtml(board: Board, links: BoardLinks): string {
   const columns = board.columns
     .map(
       (col) =>
-        `<section class="pg-column" aria-labelledby="pg-col-${col.stage}"><h3 id="pg-col-${col.stage}">${col.stage} <span class="pg-count">${col.cards.length}</span></h3>${col.cards.length === 0 ? '<p class="muted">none</p>' : `<ul class="pg-cards">${col.cards.map((c) => card(c, links)).join('')}</ul>`}</section>`,
+        `<section class="pg-column" aria-labelledby="pg-col-${col.stage}"><h3 id="pg-col-${col.stage}">` +
+        `${col.stage} <span class="pg-count">${col.cards.length}</span></h3>` +
+        `${col.cards.length === 0 ? '<p class="muted">none</p>' : `<ul class="pg-cards">${col.cards.map((c) => card(c, links)).join('')}</ul>`}` +
+        '</section>',
     )
     .join('');
   const feed =
     board.feed.length === 0
       ? '<p class="muted">no events yet</p>'
-      : `<ol class="pg-feed">${board.feed.map((line) => `<li><span class="pg-when">${esc(clockText(line.at))}</span> <span class="pg-label">${esc(line.lesson ? `${line.lesson} ${line.label}` : line.label)}</span> ${esc(line.text)}</li>`).join('')}</ol>`;
+      : `<ol class="pg-feed">${board.feed.map(feedItem).join('')}</ol>`;
   return [
-    `<p class="pg-status">phase <strong>${esc(board.phase)}</strong> · event ${board.seq} · as of <time datetime="${esc(board.now)}">${esc(clockText(board.now))}</time></p>`,
+    `<p class="pg-status">phase <strong>${esc(board.phase)}</strong> · event ${board.seq} · as of <time ` +
+      `datetime="${esc(board.now)}">${esc(clockText(board.now))}</time></p>`,
     section('human', `Needs a human <span class="pg-count">${board.needs_human.length}</span>`, human),
     throughput(board),
     section('phases', 'Phases', `<ol class="pg-phases">${board.phases.map(phaseItem).join('')}</ol>`),

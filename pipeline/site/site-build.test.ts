@@ -343,7 +343,12 @@ describe('refusals', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^error: site build failed: lesson 1\.1 docs\/readalong\.md:5: code reference file=src\/main\.ts lines=28-40: the file has only 30 lines \(and 1 more: lesson 1\.1 docs\/readalong\.md:8: code reference file=src\/gone\.ts: no such file in the lesson folder\)$/m,
+      new RegExp(
+        String.raw`^error: site build failed: lesson 1\.1 docs\/readalong\.md:5: code reference file=src\/main\.ts ` +
+          String.raw`lines=28-40: the file has only 30 lines \(and 1 more: lesson 1\.1 docs\/readalong\.md:8: code reference ` +
+          String.raw`file=src\/gone\.ts: no such file in the lesson folder\)$`,
+        'm',
+      ),
     );
     const check = cli(['check', '--course', root]);
     assert.equal(check.code, 1);

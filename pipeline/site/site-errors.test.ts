@@ -12,7 +12,8 @@ import { failure } from './failure.ts';
 
 const work = scratchDir('codelabgen-site-errors-');
 const EVIL_SOURCE =
-  '{"id":"evil","title":"E","url":"javascript:alert(1)","kind":"article","status":"accepted","reason":"x","summary":"y","retrieved_at":"2026-11-29T09:00:00Z"}\n';
+  '{"id":"evil","title":"E","url":"javascript:alert(1)","kind":"article","status":"accepted","reason":"x",' +
+  '"summary":"y","retrieved_at":"2026-11-29T09:00:00Z"}\n';
 
 /** The stderr lines that are not progress: exactly the one `error:` line (and its hints). */
 function problemLines(stderr: string): string[] {
@@ -52,7 +53,11 @@ test('a Chromium that cannot start ends the build with one error line naming it 
   assert.equal(lines.length, 1, result.stderr);
   assert.match(
     lines[0]!,
-    /^error: site build failed: could not start Chromium at \/bin\/false to draw the diagrams \(.+\); point \$CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's browser$/,
+    new RegExp(
+      String.raw`^error: site build failed: could not start Chromium at \/bin\/false to draw the diagrams \(.+\); point ` +
+        String.raw`\$CODELABGEN_CHROMIUM at a working Chromium, or set it to none to leave the diagrams to the reader's ` +
+        'browser$',
+    ),
   );
   assert.equal(existsSync(out), false, 'a site was written');
 });
@@ -85,7 +90,8 @@ test('preview of a folder with no built site is refused, naming the build comman
 
 test('an Astro failure becomes one line without colours or trace; our errors cross as exit code and printed lines', () => {
   const rolldown = new Error(
-    'Build failed with 1 error:\n\u001b[31m[UNHANDLEABLE_ERROR]\u001b[39m Could not create directory: /x\nCaused by: File exists\nStack backtrace:\n 0: <unknown>',
+    'Build failed with 1 error:\n\u001b[31m[UNHANDLEABLE_ERROR]\u001b[39m Could not create directory: ' +
+      '/x\nCaused by: File exists\nStack backtrace:\n 0: <unknown>',
   );
   assert.deepEqual(failure(rolldown, 'build'), {
     exitCode: 1,
@@ -130,8 +136,13 @@ test('a broken relative link and a missing image end the build naming lesson, do
     timeoutMs: 300_000,
   }).done;
   assert.equal(result.code, 1, result.stderr);
-  const link = `lesson 1.2 docs/readalong.md:${line('gone.json')}: link ../../1.1-readable-streams/docs/gone.json: docs/gone.json of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or docs/notes.md; show code with a code reference)`;
-  const image = `lesson 1.2 docs/readalong.md:${line('missing.png')}: image img/missing.png: no such file in the lesson folder (looked for docs/img/missing.png)`;
+  const link =
+    `lesson 1.2 docs/readalong.md:${line('gone.json')}: link ../../1.1-readable-streams/docs/gone.json: ` +
+    'docs/gone.json of lesson 1.1 has no page of its own (link a lesson folder or its docs/readalong.md or ' +
+    'docs/notes.md; show code with a code reference)';
+  const image =
+    `lesson 1.2 docs/readalong.md:${line('missing.png')}: image img/missing.png: no such file in the lesson ` +
+    'folder (looked for docs/img/missing.png)';
   assert.deepEqual(problemLines(result.stderr), [`error: site build failed: ${link} (and 1 more: ${image})`]);
   assert.ok(!existsSync(out), 'nothing was written');
 });

@@ -27,7 +27,10 @@ let pages: Record<string, string> = {};
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 /** A doc image that runs code when opened from the site's origin (issue: served as-is from /_astro/). */
 const TRAP_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
+  '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8" ' +
+  'onload="alert(1)"><script>alert(2)</script><rect width="8" height="8" fill="#0b7a75" ' +
+  'onmouseover="alert(3)"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" ' +
+  'src="javascript:alert(4)"/></foreignObject><image href="https://evil.example/beacon.png"/></svg>\n';
 let first: CliResult;
 let rebuilt: CliResult;
 
@@ -92,7 +95,8 @@ function searchIndex(): Map<string, string> {
 test('a rebuild that changes no page keeps the search index and renders no page; a build of the same course meanwhile is refused when it may not wait', {
   timeout: 600_000,
 }, async () => {
-  assert.match(rebuilt.stdout, /^search: 9 pages indexed$/m, 'the edit made a new index'); // 3 lessons and their files pages; no glossary, no sources: no page for them
+  // 3 lessons and their files pages; no glossary, no sources: no page for them
+  assert.match(rebuilt.stdout, /^search: 9 pages indexed$/m, 'the edit made a new index');
   const before = searchIndex();
   const running = cliAsync(['site', 'build', '--course', root, '--out', out], { env, timeoutMs: 300_000 });
   let progress = '';

@@ -73,7 +73,11 @@ test('site build refuses a logo or favicon symlinked outside the course, naming 
   const stderr = await refusedLogo(root, 'logo', 'assets/logo.png');
   assert.match(
     stderr,
-    /^error: \.codelabgen\/config\.yaml: site\.logo: assets\/logo\.png resolves outside the course folder \(to \S+\/id_rsa\); the site never publishes files from outside the course$/m,
+    new RegExp(
+      String.raw`^error: \.codelabgen\/config\.yaml: site\.logo: assets\/logo\.png resolves outside the course folder ` +
+        String.raw`\(to \S+\/id_rsa\); the site never publishes files from outside the course$`,
+      'm',
+    ),
   );
   const other = course();
   mkdirSync(path.join(other.root, 'assets'));

@@ -109,7 +109,10 @@ for (const command of [['state', 'log', 'after'], ['state', 'show'], ['check']])
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stderr,
-      /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(20 bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+\n$/,
+      new RegExp(
+        String.raw`^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(20 bytes, an interrupted ` +
+          String.raw`write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+\n$`,
+      ),
     );
     const aside = readdirSync(path.join(root, '.codelabgen')).filter((name) => name.startsWith('events.jsonl.torn-'));
     assert.equal(readFileSync(file(root, aside[0] ?? ''), 'utf8'), '{"seq":4,"ts":"2026-');

@@ -59,7 +59,8 @@ const ALLOWED: Record<string, string> = {
   'pipeline/progress/notify-consent.ts':
     "writes the user's own consent file (~/.config/codelabgen/notify-allowed.json), never inside a course",
   'pipeline/progress/notify.ts':
-    'marker files created exclusively in .codelabgen/notified/ and lines appended to .codelabgen/notify.log, after the commit: losing one costs a repeated notification, never state',
+    'marker files created exclusively in .codelabgen/notified/ and lines appended to .codelabgen/notify.log, ' +
+    'after the commit: losing one costs a repeated notification, never state',
   'cli/testing.ts': 'test helpers: temp folders and copies of courses',
   'cli/fuzz-cases.ts': 'test cases: plants hostile files in a copy of a course',
   'cli/hostile-trees.ts': 'test cases: plants hostile files and links in a copy of a course for the fuzzer',

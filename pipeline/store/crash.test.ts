@@ -18,8 +18,11 @@ interface Step {
   notices: RegExp[];
 }
 
-const TORN =
-  /^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(\d+ bytes, an interrupted write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+$/m;
+const TORN = new RegExp(
+  String.raw`^warning: recovered: the last line of \.codelabgen\/events\.jsonl was torn \(\d+ bytes, an interrupted ` +
+    String.raw`write\); moved to \.codelabgen\/events\.jsonl\.torn-\d+$`,
+  'm',
+);
 const REPLAYED = /^warning: recovered: replayed 1 event\(s\) missing from \.codelabgen\/state\.json \(seq 4\.\.4\)$/m;
 const SWEPT = /^warning: recovered: removed 1 orphan temp file\(s\) left by an interrupted write$/m;
 

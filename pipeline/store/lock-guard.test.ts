@@ -91,7 +91,9 @@ test('a stale lock and a fresh lock.break of a live breaker: the writer waits, r
   const gone = (JSON.parse(readFileSync(store(root, 'lock'), 'utf8')) as { pid: number }).pid;
   assert.equal(
     result.stderr,
-    `error: course lock held by pid ${gone} (gone) is being broken by another process (.codelabgen/lock.break); gave up after 1s\nhint: wait and retry; if no codelabgen is running, remove ${store(root, 'lock.break')}\n`,
+    `error: course lock held by pid ${gone} (gone) is being broken by another process ` +
+      `(.codelabgen/lock.break); gave up after 1s\nhint: wait and retry; if no codelabgen is running, remove ` +
+      `${store(root, 'lock.break')}\n`,
   );
   assert.deepEqual(snapshot(root), before);
 });

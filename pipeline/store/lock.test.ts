@@ -95,7 +95,9 @@ test('a live owner (same start time) or another host keeps the lock: exit 2 nami
     assert.match(
       result.stderr,
       new RegExp(
-        `^error: course is locked by pid ${owner.pid} on ${host.replace(/\./g, '\\.')} \\(codelabgen state set 1\\.1 code\\) since 2026-01-01T00:00:00\\.000Z; gave up after 1s\\nhint: wait and retry, or raise CODELABGEN_LOCK_TIMEOUT \\(seconds\\)`,
+        `^error: course is locked by pid ${owner.pid} on ${host.replace(/\./g, '\\.')} \\(codelabgen state ` +
+          `set 1\\.1 code\\) since 2026-01-01T00:00:00\\.000Z; gave up after 1s\\nhint: wait and retry, or raise ` +
+          `CODELABGEN_LOCK_TIMEOUT \\(seconds\\)`,
       ),
     );
     assert.ok(elapsed >= 1000, `refused after ${elapsed} ms, before the 1 s timeout`);

@@ -185,7 +185,8 @@ function timeoutRefusal(
   }
   if (processGone(owner)) {
     return new RefusalError(
-      `${subject} lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}.break); gave up after ${Math.round(timeoutMs / 1000)}s`,
+      `${subject} lock held by pid ${owner.pid} (gone) is being broken by another process (${lockName(file)}` +
+        `.break); gave up after ${Math.round(timeoutMs / 1000)}s`,
       [`wait and retry; if no codelabgen is running, remove ${file}.break`],
     );
   }

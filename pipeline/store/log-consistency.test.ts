@@ -70,7 +70,8 @@ test('state.json ahead of its log (last_seq ahead, log_bytes equal to the log si
     assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     assert.equal(
       result.stderr,
-      'error: .codelabgen/state.json is at seq 5 but .codelabgen/events.jsonl ends at seq 3\nhint: run "codelabgen state rebuild" to rebuild the state from the log\n',
+      'error: .codelabgen/state.json is at seq 5 but .codelabgen/events.jsonl ends at seq 3\nhint: run ' +
+        '"codelabgen state rebuild" to rebuild the state from the log\n',
     );
   }
   assert.deepEqual(snapshot(root), before);

@@ -104,7 +104,10 @@ test('disk full while a torn last line is copied aside: refused each try, no emp
     const result = cli(['state', 'log', 'x'], { cwd: root, env: { CODELABGEN_TEST_FAULT: 'enospc@torn-write' } });
     assertRefused(
       result,
-      /^error: cannot write \.codelabgen\/events\.jsonl\.torn-\d+ \(the copy of a torn last line of \.codelabgen\/events\.jsonl\): no space left on device \(ENOSPC\); nothing was changed$/,
+      new RegExp(
+        String.raw`^error: cannot write \.codelabgen\/events\.jsonl\.torn-\d+ \(the copy of a torn last line of ` +
+          String.raw`\.codelabgen\/events\.jsonl\): no space left on device \(ENOSPC\); nothing was changed$`,
+      ),
       `try ${attempt + 1}`,
     );
     assert.deepEqual(

@@ -121,7 +121,8 @@ export function moveTornTail(course: Course, torn: { offset: number; length: num
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') safeUnlink(file);
     throw new StoreWriteError(
-      `cannot write ${aside} (the copy of a torn last line of ${ARTIFACTS.events}): ${writeErrorReason(error)} (${errorCode(error) ?? 'error'}); nothing was changed`,
+      `cannot write ${aside} (the copy of a torn last line of ${ARTIFACTS.events}): ${writeErrorReason(error)}` +
+        ` (${errorCode(error) ?? 'error'}); nothing was changed`,
       [`free space on ${os.hostname()}, then retry`],
       { cause: error },
     );

@@ -17,7 +17,8 @@ after(() => {
 
 const UID_MAP = 'bwrap: setting up uid map: Permission denied';
 const NO_PERMISSION =
-  'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces. See <https://deb.li/bubblewrap> or <file:///usr/share/doc/bubblewrap/README.Debian.gz>.';
+  'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged ' +
+  'user namespaces. See <https://deb.li/bubblewrap> or <file:///usr/share/doc/bubblewrap/README.Debian.gz>.';
 
 test('diagnoseBwrapFailure: the namespace refusals name the AppArmor sysctl and a bwrap profile; others are not guessed', () => {
   for (const stderr of [UID_MAP, NO_PERMISSION, 'bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted']) {
@@ -70,7 +71,11 @@ test('sandbox auto on a host that denies bwrap its namespace: the tests run unsa
   const lines = result.stderr.trimEnd().split('\n');
   assert.match(
     lines[0]!,
-    /^warning: verify\.sandbox is "auto" in \.codelabgen\/config\.yaml and bubblewrap cannot run here \(bwrap: setting up uid map: Permission denied: unprivileged user namespaces are (not allowed here|restricted by AppArmor)/,
+    new RegExp(
+      String.raw`^warning: verify\.sandbox is "auto" in \.codelabgen\/config\.yaml and bubblewrap cannot run here ` +
+        String.raw`\(bwrap: setting up uid map: Permission denied: unprivileged user namespaces are (not allowed ` +
+        'here|restricted by AppArmor)',
+    ),
   );
   assert.match(lines[0]!, /lesson tests run WITHOUT the sandbox/);
   assert.match(
@@ -101,7 +106,11 @@ test("sandbox required on such a host: refused (exit 2), naming bwrap's message 
   const lines = result.stderr.trimEnd().split('\n');
   assert.match(
     lines[0]!,
-    /^error: verify\.sandbox is "required" in \.codelabgen\/config\.yaml but bubblewrap cannot run here \(bwrap: setting up uid map: Permission denied: unprivileged user namespaces .*\); let it create its namespace or change verify\.sandbox$/,
+    new RegExp(
+      String.raw`^error: verify\.sandbox is "required" in \.codelabgen\/config\.yaml but bubblewrap cannot run here ` +
+        String.raw`\(bwrap: setting up uid map: Permission denied: unprivileged user namespaces .*\); let it create its ` +
+        String.raw`namespace or change verify\.sandbox$`,
+    ),
   );
   assert.match(
     lines[1]!,

@@ -34,8 +34,10 @@ export function diagnoseBwrapFailure(stderr: string, restricted: string | null):
         ? `unprivileged user namespaces are restricted by AppArmor (${APPARMOR_SYSCTL}=1, the default of Ubuntu 23.10 and later and of GitHub's ubuntu-latest)`
         : `unprivileged user namespaces are not allowed here (on Ubuntu 23.10 and later, and GitHub's ubuntu-latest: AppArmor's ${APPARMOR_SYSCTL}=1)`,
       fixes: [
-        `allow them for bwrap: sudo sysctl -w ${APPARMOR_SYSCTL}=0 (in CI, a step before verify), or give bwrap an AppArmor profile that allows userns (docs/verify.md, "When bwrap cannot start")`,
-        'on other systems: sudo sysctl -w kernel.unprivileged_userns_clone=1 (older Debian), or ask for user namespaces in the container (docker run --security-opt seccomp=unconfined, or a privileged runner)',
+        `allow them for bwrap: sudo sysctl -w ${APPARMOR_SYSCTL}=0 (in CI, a step before verify), or give ` +
+          'bwrap an AppArmor profile that allows userns (docs/verify.md, "When bwrap cannot start")',
+        'on other systems: sudo sysctl -w kernel.unprivileged_userns_clone=1 (older Debian), or ask for user ' +
+          'namespaces in the container (docker run --security-opt seccomp=unconfined, or a privileged runner)',
       ],
     };
   }

@@ -10,7 +10,8 @@ const exited = (exit_code: number) => ({ exit_code, signal: null, timed_out: fal
 
 test('node TAP: the failing test and its assertion message with the values', () => {
   const output =
-    "ok 1 - adds\nnot ok 2 - fails\n  ---\n  duration_ms: 4.3\n  failureType: 'testCodeFailure'\n  error: |-\n    Expected values to be strictly equal:\n\n    2 !== 3\n";
+    "ok 1 - adds\nnot ok 2 - fails\n  ---\n  duration_ms: 4.3\n  failureType: 'testCodeFailure'\n  error: " +
+    '|-\n    Expected values to be strictly equal:\n\n    2 !== 3\n';
   assert.equal(failureCause(output, exited(1)), 'fails: Expected values to be strictly equal: 2 !== 3');
 });
 
@@ -31,7 +32,8 @@ test('pytest: the short summary line', () => {
 
 test('unittest: the FAIL header and the assertion', () => {
   const output =
-    '.F\n======\nFAIL: test_b (test_m.T.test_b)\n------\nTraceback (most recent call last):\n  File "x.py", line 4\nAssertionError: 1 != 2\n\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n';
+    '.F\n======\nFAIL: test_b (test_m.T.test_b)\n------\nTraceback (most recent call last):\n  File "x.py", ' +
+    'line 4\nAssertionError: 1 != 2\n\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n';
   assert.equal(failureCause(output, exited(1)), 'FAIL: test_b (test_m.T.test_b): AssertionError: 1 != 2');
 });
 

@@ -103,7 +103,10 @@ export function forbiddenChanges(
   const largest = [...after.sizes]
     .map(([file, bytes]) => [file, bytes - (before.sizes.get(file) ?? 0)] as const)
     .sort((a, b) => b[1] - a[1])[0];
-  return `the tests wrote ${mebibytes(grown)} into ${label}, over verify.max_write_mb (${maxWriteBytes / 1024 ** 2})${largest === undefined ? '' : `; largest: ${largest[0]} (${mebibytes(largest[1])})`}`;
+  return (
+    `the tests wrote ${mebibytes(grown)} into ${label}, over verify.max_write_mb (${maxWriteBytes / 1024 ** 2})` +
+    `${largest === undefined ? '' : `; largest: ${largest[0]} (${mebibytes(largest[1])})`}`
+  );
 }
 
 function changedDocs(before: Map<string, string>, after: Map<string, string>): string | null {

@@ -54,7 +54,8 @@ export async function runLessonStep(box: LessonBox, step: LessonStep): Promise<R
   const program = resolveProgram(name, step.env, box.files.isExecutable, [box.dir]);
   if (program === null)
     refuse(
-      `lesson ${box.id}: cannot run "${name}": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)`,
+      `lesson ${box.id}: cannot run "${name}": not found (is it installed and on PATH? PATH folders inside ` +
+        'the lesson folder and relative ones are not searched)',
     );
   if (program.includes('/') && !box.files.isExecutable(path.resolve(step.cwd, program)))
     refuse(`lesson ${box.id}: cannot run "${name}": not found or not executable`);
@@ -104,7 +105,8 @@ function networkPrograms(box: LessonBox, step: LessonStep): NetworkPrograms | nu
   const [unshare, slirp] = [find('unshare'), find('slirp4netns')];
   if (unshare === null || slirp === null)
     refuse(
-      `lesson ${box.id}: network: true needs ${slirp === null ? 'slirp4netns' : 'unshare (util-linux)'}, which give the sandbox the internet but not this machine's loopback; it is not on PATH`,
+      `lesson ${box.id}: network: true needs ${slirp === null ? 'slirp4netns' : 'unshare (util-linux)'}, ` +
+        `which give the sandbox the internet but not this machine's loopback; it is not on PATH`,
       'install it: apt-get install slirp4netns (Debian, Ubuntu), dnf install slirp4netns (Fedora)',
       `or remove network: true from ${ARTIFACTS.lessonSpec(box.id)} (the lesson then has no network)`,
     );

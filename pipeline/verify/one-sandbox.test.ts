@@ -47,7 +47,9 @@ test('no shipped module spawns a process except the listed ones (a lesson step s
   assert.deepEqual(
     spawning.filter((file) => !(file in MAY_SPAWN)),
     [],
-    'a module outside the list starts processes: run a lesson program through runLessonStep() (pipeline/verify/lesson-step.ts), or add the module to MAY_SPAWN saying why what it runs is not the lesson’s',
+    'a module outside the list starts processes: run a lesson program through runLessonStep() ' +
+      '(pipeline/verify/lesson-step.ts), or add the module to MAY_SPAWN saying why what it runs is not the ' +
+      'lesson’s',
   );
   assert.deepEqual(
     Object.keys(MAY_SPAWN).filter((file) => !spawning.includes(file)),

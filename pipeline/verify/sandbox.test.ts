@@ -72,113 +72,121 @@ const LAYOUT: SandboxLayout = {
 };
 const MIB16 = String(16 * 1024 * 1024);
 
-test('sandboxArgv: everything read-only, secrets hidden (size-capped), then the toolchain and the lesson bound back with its docs read-only, no network', () => {
-  assert.deepEqual(sandboxArgv(LAYOUT), [
-    '--unshare-all',
-    '--unshare-user',
-    '--disable-userns',
-    '--die-with-parent',
-    '--new-session',
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--size',
-    MIB16,
-    '--tmpfs',
-    '/home',
-    '--size',
-    MIB16,
-    '--tmpfs',
-    '/root',
-    '--size',
-    MIB16,
-    '--tmpfs',
-    '/run',
-    '--size',
-    MIB16,
-    '--tmpfs',
-    '/c',
-    '--dev',
-    '/dev',
-    '--remount-ro',
-    '/dev',
-    '--size',
-    String(512 * 1024 * 1024),
-    '--tmpfs',
-    '/dev/shm',
-    '--proc',
-    '/proc',
-    '--size',
-    String(512 * 1024 * 1024),
-    '--tmpfs',
-    '/tmp',
-    '--ro-bind',
-    '/home/me/.nvm/versions/node/v22',
-    '/home/me/.nvm/versions/node/v22',
-    '--ro-bind',
-    '/c/node_modules',
-    '/c/node_modules',
-    '--bind',
-    '/c/1-m/1.1-a',
-    '/c/1-m/1.1-a',
-    '--ro-bind',
-    '/c/1-m/1.1-a/docs',
-    '/c/1-m/1.1-a/docs',
-    '--dir',
-    '/tmp/home',
-    '--chdir',
-    '/c/1-m/1.1-a',
-    '--json-status-fd',
-    '3',
-    '--',
-  ]);
-});
-
-test('sandboxArgv: no network unless the spec asks; with it, its own DNS and a wait for slirp4netns; a uv workspace at the course root is read-only with .codelabgen and .git hidden again', () => {
-  const networked = sandboxArgv({ ...LAYOUT, network: true, resolvConf: '/run/systemd/resolve/stub-resolv.conf' });
-  // --share-net shares the namespace `unshare --net` made (sandbox-network.ts), never the host's.
-  assert.ok(networked.includes('--share-net') && !sandboxArgv(LAYOUT).includes('--share-net'));
-  assert.deepEqual(networked.slice(-12, -7), [
-    '--ro-bind-data',
-    '5',
-    '/run/systemd/resolve/stub-resolv.conf',
-    '--block-fd',
-    '4',
-  ]);
-  assert.ok(!sandboxArgv(LAYOUT).includes('--block-fd'));
-  const workspace = sandboxArgv({ ...LAYOUT, cwd: '/c', readOnly: [...LAYOUT.readOnly, '/c'] });
-  const from = workspace.indexOf('--ro-bind', workspace.indexOf('/tmp'));
-  assert.deepEqual(
-    workspace.slice(from, workspace.indexOf('--dir')),
-    [
+test(
+  'sandboxArgv: everything read-only, secrets hidden (size-capped), then the toolchain and the lesson bound ' +
+    'back with its docs read-only, no network',
+  () => {
+    assert.deepEqual(sandboxArgv(LAYOUT), [
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--size',
+      MIB16,
+      '--tmpfs',
+      '/home',
+      '--size',
+      MIB16,
+      '--tmpfs',
+      '/root',
+      '--size',
+      MIB16,
+      '--tmpfs',
+      '/run',
+      '--size',
+      MIB16,
+      '--tmpfs',
+      '/c',
+      '--dev',
+      '/dev',
+      '--remount-ro',
+      '/dev',
+      '--size',
+      String(512 * 1024 * 1024),
+      '--tmpfs',
+      '/dev/shm',
+      '--proc',
+      '/proc',
+      '--size',
+      String(512 * 1024 * 1024),
+      '--tmpfs',
+      '/tmp',
       '--ro-bind',
       '/home/me/.nvm/versions/node/v22',
       '/home/me/.nvm/versions/node/v22',
       '--ro-bind',
-      '/c',
-      '/c',
-      '--size',
-      MIB16,
-      '--tmpfs',
-      '/c/.codelabgen',
-      '--size',
-      MIB16,
-      '--tmpfs',
-      '/c/.git',
+      '/c/node_modules',
+      '/c/node_modules',
       '--bind',
       '/c/1-m/1.1-a',
       '/c/1-m/1.1-a',
       '--ro-bind',
       '/c/1-m/1.1-a/docs',
       '/c/1-m/1.1-a/docs',
-    ],
-    'node_modules is covered by the read-only workspace; the lesson folder is the only writable bind',
-  );
-  assert.equal(workspace.filter((arg) => arg === '--bind').length, 1);
-  assert.ok(!sandboxArgv(LAYOUT).includes('/c/.git'), '.git is hidden with the course when nothing shows it');
-});
+      '--dir',
+      '/tmp/home',
+      '--chdir',
+      '/c/1-m/1.1-a',
+      '--json-status-fd',
+      '3',
+      '--',
+    ]);
+  },
+);
+
+test(
+  'sandboxArgv: no network unless the spec asks; with it, its own DNS and a wait for slirp4netns; a uv ' +
+    'workspace at the course root is read-only with .codelabgen and .git hidden again',
+  () => {
+    const networked = sandboxArgv({ ...LAYOUT, network: true, resolvConf: '/run/systemd/resolve/stub-resolv.conf' });
+    // --share-net shares the namespace `unshare --net` made (sandbox-network.ts), never the host's.
+    assert.ok(networked.includes('--share-net') && !sandboxArgv(LAYOUT).includes('--share-net'));
+    assert.deepEqual(networked.slice(-12, -7), [
+      '--ro-bind-data',
+      '5',
+      '/run/systemd/resolve/stub-resolv.conf',
+      '--block-fd',
+      '4',
+    ]);
+    assert.ok(!sandboxArgv(LAYOUT).includes('--block-fd'));
+    const workspace = sandboxArgv({ ...LAYOUT, cwd: '/c', readOnly: [...LAYOUT.readOnly, '/c'] });
+    const from = workspace.indexOf('--ro-bind', workspace.indexOf('/tmp'));
+    assert.deepEqual(
+      workspace.slice(from, workspace.indexOf('--dir')),
+      [
+        '--ro-bind',
+        '/home/me/.nvm/versions/node/v22',
+        '/home/me/.nvm/versions/node/v22',
+        '--ro-bind',
+        '/c',
+        '/c',
+        '--size',
+        MIB16,
+        '--tmpfs',
+        '/c/.codelabgen',
+        '--size',
+        MIB16,
+        '--tmpfs',
+        '/c/.git',
+        '--bind',
+        '/c/1-m/1.1-a',
+        '/c/1-m/1.1-a',
+        '--ro-bind',
+        '/c/1-m/1.1-a/docs',
+        '/c/1-m/1.1-a/docs',
+      ],
+      'node_modules is covered by the read-only workspace; the lesson folder is the only writable bind',
+    );
+    assert.equal(workspace.filter((arg) => arg === '--bind').length, 1);
+    assert.ok(!sandboxArgv(LAYOUT).includes('/c/.git'), '.git is hidden with the course when nothing shows it');
+  },
+);
 
 test('sandboxLayout: binds back the toolchain prefixes under hidden folders, never a hidden folder itself or .codelabgen', () => {
   const dirs = new Set([
@@ -284,50 +292,55 @@ test('sandboxLayout: binds back the toolchain prefixes under hidden folders, nev
   assert.deepEqual(sandboxLayout({ ...input, network: false }, resolved).readOnly, ['/c/node_modules']);
 });
 
-test('sandboxLayout: for python-uv the workspace (course root or module folder) is bound read-only, the lesson folder alone writable, docs/ read-only unless a symlink', () => {
-  const dirs = new Set([
-    '/home',
-    '/root',
-    '/run',
-    '/c',
-    '/c/.codelabgen',
-    '/c/.git',
-    '/c/node_modules',
-    '/c/1-m',
-    '/c/1-m/1.1-a',
-    '/c/1-m/1.1-a/docs',
-    '/c/1-m/1.2-b',
-    '/c/1-m/1.2-b/docs',
-  ]);
-  const fs: FileProbes = {
-    isDirectory: (dir) => dirs.has(dir),
-    isExecutable: () => false,
-    realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null),
-  };
-  const input = {
-    writable: '/c/1-m/1.1-a',
-    courseRoot: '/c',
-    courseDotDir: '/c/.codelabgen',
-    home: '/root',
-    network: false,
-    programs: [],
-    env: { PATH: '' },
-    nodePath: '/usr/bin/node',
-    prerequisiteDirs: [],
-  };
-  for (const workspace of ['/c', '/c/1-m']) {
-    const layout = sandboxLayout({ ...input, cwd: workspace, workspace }, fs);
-    assert.equal(layout.writable, '/c/1-m/1.1-a');
-    assert.deepEqual(layout.readOnly, ['/c/node_modules', workspace]);
-    assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
-    assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
-  }
-  assert.deepEqual(
-    sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs).protectedInWritable,
-    [],
-    'a docs symlink is not bound through (the docs check after the run catches changes)',
-  );
-});
+test(
+  'sandboxLayout: for python-uv the workspace (course root or module folder) is bound read-only, the lesson ' +
+    'folder alone writable, docs/ read-only unless a symlink',
+  () => {
+    const dirs = new Set([
+      '/home',
+      '/root',
+      '/run',
+      '/c',
+      '/c/.codelabgen',
+      '/c/.git',
+      '/c/node_modules',
+      '/c/1-m',
+      '/c/1-m/1.1-a',
+      '/c/1-m/1.1-a/docs',
+      '/c/1-m/1.2-b',
+      '/c/1-m/1.2-b/docs',
+    ]);
+    const fs: FileProbes = {
+      isDirectory: (dir) => dirs.has(dir),
+      isExecutable: () => false,
+      realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null),
+    };
+    const input = {
+      writable: '/c/1-m/1.1-a',
+      courseRoot: '/c',
+      courseDotDir: '/c/.codelabgen',
+      home: '/root',
+      network: false,
+      programs: [],
+      env: { PATH: '' },
+      nodePath: '/usr/bin/node',
+      prerequisiteDirs: [],
+    };
+    for (const workspace of ['/c', '/c/1-m']) {
+      const layout = sandboxLayout({ ...input, cwd: workspace, workspace }, fs);
+      assert.equal(layout.writable, '/c/1-m/1.1-a');
+      assert.deepEqual(layout.readOnly, ['/c/node_modules', workspace]);
+      assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
+      assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
+    }
+    assert.deepEqual(
+      sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs)
+        .protectedInWritable,
+      [],
+      'a docs symlink is not bound through (the docs check after the run catches changes)',
+    );
+  },
+);
 
 test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
   const unusable = () => ({ usable: false as const, reason: '/nope not found' });
@@ -426,7 +439,8 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
   assert.equal(
     refused.stderr,
     [
-      'error: verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here (/nonexistent/bwrap not found); install bubblewrap or change verify.sandbox',
+      'error: verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here ' +
+        '(/nonexistent/bwrap not found); install bubblewrap or change verify.sandbox',
       'hint: install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
       'hint: or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in .codelabgen/config.yaml',
       '',
@@ -481,7 +495,8 @@ test(
     assert.equal(inLesson.code, 2);
     assert.equal(
       inLesson.stderr.split('\n')[0],
-      'error: lesson 1.2: cannot run "lesson-tool": not found (is it installed and on PATH? PATH folders inside the lesson folder and relative ones are not searched)',
+      'error: lesson 1.2: cannot run "lesson-tool": not found (is it installed and on PATH? PATH folders ' +
+        'inside the lesson folder and relative ones are not searched)',
     );
     const missing = verify(made, ['1.3']);
     assert.equal(missing.code, 2);
@@ -682,7 +697,11 @@ test(
   async () => {
     const read = `import fs from 'node:fs';
 const attempt = (action) => { try { return action(); } catch (error) { return error.code; } };
-console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) => [dir.split('/').at(-1), { read: attempt(() => fs.readFileSync(dir + '/code.txt', 'utf8')), write: attempt(() => fs.writeFileSync(dir + '/new.txt', 'x')) ?? 'ok' }]))));
+const probe = (dir) => ({
+  read: attempt(() => fs.readFileSync(dir + '/code.txt', 'utf8')),
+  write: attempt(() => fs.writeFileSync(dir + '/new.txt', 'x')) ?? 'ok',
+});
+console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) => [dir.split('/').at(-1), probe(dir)]))));
 `;
     const made = await course(
       ['1.1', '1.2', '1.3', '1.4'].map((id) => ({ id, files: { 'code.txt': id, 'probe.mjs': read } })),
@@ -692,7 +711,8 @@ console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) =>
       `      - { id: "${id}", slug: ${registeredLesson(id).slug}, title: T, prerequisites: [${prerequisites.map((p) => `"${p}"`).join(', ')}] }\n`;
     writeFileSync(
       path.join(made.dir, 'curriculum.yaml'),
-      `title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n${lesson('1.1', [])}${lesson('1.2', ['1.1'])}${lesson('1.3', [])}${lesson('1.4', ['1.2'])}`,
+      `title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n` +
+        `${lesson('1.1', [])}${lesson('1.2', ['1.1'])}${lesson('1.3', [])}${lesson('1.4', ['1.2'])}`,
     );
     const others = ['1.1', '1.2', '1.3'].map((id) => `"${dirOf(made, id)}"`).join(', ');
     mkdirSync(path.join(made.dir, 'lessons/1.4'), { recursive: true });

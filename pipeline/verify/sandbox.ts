@@ -153,7 +153,9 @@ export function sandboxChoice(
   ];
   if (mode === 'required') {
     refuse(
-      `${setting} but bubblewrap cannot run here (${availability.reason}); ${availability.fixes ? 'let it create its namespace' : 'install bubblewrap'} or change ${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
+      `${setting} but bubblewrap cannot run here (${availability.reason}); ` +
+        `${availability.fixes ? 'let it create its namespace' : 'install bubblewrap'} or change ` +
+        `${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
       ...fixes,
       `or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in ${ARTIFACTS.config}`,
     );
@@ -161,7 +163,9 @@ export function sandboxChoice(
   return {
     bwrap: null,
     fallback: {
-      message: `${setting} and bubblewrap cannot run here (${availability.reason}): lesson tests run WITHOUT the sandbox (no isolation of files, network or processes)`,
+      message:
+        `${setting} and bubblewrap cannot run here (${availability.reason}): lesson tests run WITHOUT the ` +
+        'sandbox (no isolation of files, network or processes)',
       hints: [
         ...fixes,
         `set verify.sandbox: required to refuse instead, or off to run unsandboxed without this warning`,

@@ -29,6 +29,7 @@ test('refuses naming the field and the element index', () => {
     (error: unknown) =>
       error instanceof RefusalError &&
       error.message ===
-        '.codelabgen/lessons/1.2/spec.yaml: test_command[2]: "x && npm test" contains the shell operator "&&"; test commands run without a shell, so give one program and its arguments as a list',
+        '.codelabgen/lessons/1.2/spec.yaml: test_command[2]: "x && npm test" contains the shell operator ' +
+          '"&&"; test commands run without a shell, so give one program and its arguments as a list',
   );
 });

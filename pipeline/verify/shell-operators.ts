@@ -18,7 +18,8 @@ export function refuseShellOperators(argv: readonly string[], field: string): vo
     const operator = findShellOperator(element);
     if (operator !== null) {
       refuse(
-        `${field}[${index}]: "${printable(element)}" contains the shell operator "${operator}"; test commands run without a shell, so give one program and its arguments as a list`,
+        `${field}[${index}]: "${printable(element)}" contains the shell operator "${operator}"; test commands ` +
+          'run without a shell, so give one program and its arguments as a list',
         'to run several steps, put them in a script in the lesson folder and make test_command run it',
       );
     }

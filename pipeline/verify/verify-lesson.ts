@@ -202,7 +202,8 @@ function refuseUnlockedWorkspace(id: string, command: TestCommand, dir: string):
     return;
   refuse(
     `lesson ${id}: the uv workspace ${command.cwd} has no uv.lock, and the sandbox lets tests write only their lesson folder`,
-    'run `uv lock` in that folder (and review the lock file), or give the lesson a pyproject.toml of its own, or set verify.sandbox: off in .codelabgen/config.yaml',
+    'run `uv lock` in that folder (and review the lock file), or give the lesson a pyproject.toml of its own, ' +
+      'or set verify.sandbox: off in .codelabgen/config.yaml',
   );
 }
 

@@ -399,7 +399,11 @@ document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
     dlg.className = 'diagram-dialog';
     dlg.setAttribute('aria-labelledby', 'diagram-dialog-title');
     dlg.innerHTML =
-      '<div class="diagram-dialog-bar"><h2 id="diagram-dialog-title"></h2><button type="button" data-zoom="out" aria-label="Zoom out">−</button><button type="button" data-zoom="in" aria-label="Zoom in">+</button><button type="button" data-close autofocus>Close</button></div><div class="diagram-dialog-body" tabindex="0" role="region" aria-label="Diagram, full size: drag or use the arrow keys to pan, + and - to zoom"></div>';
+      '<div class="diagram-dialog-bar"><h2 id="diagram-dialog-title"></h2><button type="button" ' +
+      'data-zoom="out" aria-label="Zoom out">−</button><button type="button" data-zoom="in" aria-label="Zoom ' +
+      'in">+</button><button type="button" data-close autofocus>Close</button></div><div ' +
+      'class="diagram-dialog-body" tabindex="0" role="region" aria-label="Diagram, full size: drag or use the ' +
+      'arrow keys to pan, + and - to zoom"></div>';
     var body = dlg.querySelector('.diagram-dialog-body'),
       drag = null;
     dlg.querySelector('[data-close]').addEventListener('click', function () {

@@ -36,7 +36,11 @@ export function barChart(title: string, bars: Bar[], unit = ''): string {
       `<text x="${labelWidth + w + 6}" y="${y + 15}">${b.value}${esc(unit)}</text></g>`
     );
   });
-  return `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg"><line class="axis" x1="${labelWidth}" y1="0" x2="${labelWidth}" y2="${height}"/>${rows.join('')}</svg>`;
+  return (
+    `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" ` +
+    `height="${height}" xmlns="http://www.w3.org/2000/svg"><line class="axis" x1="${labelWidth}" y1="0" x2="` +
+    `${labelWidth}" y2="${height}"/>${rows.join('')}</svg>`
+  );
 }
 
 export interface Span {
@@ -59,9 +63,17 @@ export function timeline(title: string, spans: Span[]): string {
     const y = i * row + 5;
     const x = scale(s.start);
     const w = Math.max(2, scale(s.end) - x);
-    return `<g><title>${esc(`${s.label}: ${formatMs(s.end - s.start)}`)}</title><text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${esc(s.label)}</text><rect class="bar${i % 2 ? '-alt' : ''}" x="${x}" y="${y + 2}" width="${w}" height="${row - 6}" rx="2"/><text x="${x + w + 6}" y="${y + 15}">${formatMs(s.end - s.start)}</text></g>`;
+    return (
+      `<g><title>${esc(`${s.label}: ${formatMs(s.end - s.start)}`)}</title><text x="${labelWidth - 8}" y="` +
+      `${y + 15}" text-anchor="end">${esc(s.label)}</text><rect class="bar${i % 2 ? '-alt' : ''}" x="${x}" y="` +
+      `${y + 2}" width="${w}" height="${row - 6}" rx="2"/><text x="${x + w + 6}" y="${y + 15}">` +
+      `${formatMs(s.end - s.start)}</text></g>`
+    );
   });
-  return `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">${rows.join('')}</svg>`;
+  return (
+    `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" ` +
+    `height="${height}" xmlns="http://www.w3.org/2000/svg">${rows.join('')}</svg>`
+  );
 }
 
 export function formatMs(ms: number): string {

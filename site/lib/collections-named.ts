@@ -4,7 +4,9 @@ import { getCollection, getEntry } from 'astro:content';
 
 /** What a host site is told when its content config lacks the course's collections. */
 export const MISSING_COLLECTIONS =
-  "codelabgen: the course's content collections are missing; add them to src/content.config.ts: import { codelabgenCollections } from 'codelabgen/content'; export const collections = { ...codelabgenCollections(), ...yourOwn };";
+  "codelabgen: the course's content collections are missing; add them to src/content.config.ts: import { " +
+  "codelabgenCollections } from 'codelabgen/content'; export const collections = { ...codelabgenCollections(), " +
+  '...yourOwn };';
 
 /** The course entry; a missing collection is named as what to add, not a TypeError. */
 export async function courseEntry() {

@@ -4,7 +4,11 @@ import { test } from 'node:test';
 import { diagramName, labelPx, minDiagramWidth } from './diagram-fit.ts';
 
 const flow =
-  '<svg id="m1" width="100%" class="cgm-a flowchart" style="max-width: 1400px;" viewBox="4 4 1400 222.75" role="graphics-document document"><g><foreignObject><div><span class="nodeLabel"><p>createReadStream(input)</p></span></div></foreignObject><span class="nodeLabel"><p>a &amp; b</p></span><span class="nodeLabel"><p>third</p></span><span class="nodeLabel"><p>fourth</p></span></g></svg>';
+  '<svg id="m1" width="100%" class="cgm-a flowchart" style="max-width: 1400px;" viewBox="4 4 1400 222.75" ' +
+  'role="graphics-document document"><g><foreignObject><div><span ' +
+  'class="nodeLabel"><p>createReadStream(input)</p></span></div></foreignObject><span class="nodeLabel"><p>a ' +
+  '&amp; b</p></span><span class="nodeLabel"><p>third</p></span><span ' +
+  'class="nodeLabel"><p>fourth</p></span></g></svg>';
 const styles = [
   {
     name: 'cgm-a',

@@ -44,7 +44,10 @@ export function headingText(html: string): string {
 
 /** The link shown beside a heading on hover or focus. */
 export function anchorLink(id: string, text: string): string {
-  return `<a class="heading-anchor" href="#${id}"><span aria-hidden="true">#</span><span class="visually-hidden" data-pagefind-ignore>Section titled “${escapeHtml(text)}”</span></a>`;
+  return (
+    `<a class="heading-anchor" href="#${id}"><span aria-hidden="true">#</span><span class="visually-hidden" ` +
+    `data-pagefind-ignore>Section titled “${escapeHtml(text)}”</span></a>`
+  );
 }
 
 /** Gives each h2/h3 of `html` an id (its own if unique, else one from its text) and an anchor link. */

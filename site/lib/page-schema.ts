@@ -15,7 +15,10 @@ export const DiagramViewSchema = z.strictObject({
   drawn: z
     .enum(['themed', 'paired', 'error', 'client'])
     .describe(
-      'What the page shows: one SVG themed by CSS variables, a light and a dark SVG, the syntax error, or the source for client-side mermaid. From the diagram cache, or what this build draws (the SVGs are read from the cache when the page is rendered, site/lib/lessons.ts drawnDiagram); in the entry digest, so a page is rendered again when it changes.',
+      'What the page shows: one SVG themed by CSS variables, a light and a dark SVG, the syntax error, or the ' +
+        'source for client-side mermaid. From the diagram cache, or what this build draws (the SVGs are read ' +
+        'from the cache when the page is rendered, site/lib/lessons.ts drawnDiagram); in the entry digest, so a ' +
+        'page is rendered again when it changes.',
     ),
   renderer: z
     .string()
