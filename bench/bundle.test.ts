@@ -1,5 +1,5 @@
-// The start-up budget in the built dist/. The state commands (state show|next|log|set|fail|block|
-// unblock|stale|phase, state task ...) run from one CommonJS file, dist/state.cjs
+// The start-up budget in the built dist/. The state commands with a `load` in their registry
+// (cli/commands-state.ts) run from one CommonJS file, dist/state.cjs
 // (cli/state-main.ts), which the launcher loads with a code cache of its own: it
 // holds no zod or zod schema (zod loads only when a file fails its generated validator), no MCP SDK
 // and no marked, and evaluates js-yaml only on a YAML read (never in `state log`). What a real
@@ -11,11 +11,26 @@ import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, sta
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { STATE_COMMANDS } from '../cli/commands-state.ts';
 import { CLI, scratchCourse, scratchDir } from '../cli/testing.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const STATE_BUNDLE = path.join(DIST, 'state.cjs');
-const STATE_COMMANDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase', 'task'];
+/** The commands dist/state.cjs runs, and those of the registry it does not. */
+const IN_STATE_BUNDLE = STATE_COMMANDS.filter((spec) => spec.load !== undefined);
+const NOT_IN_STATE_BUNDLE = STATE_COMMANDS.filter((spec) => spec.load === undefined);
+
+/** The source file of a command's module, from its loader's text (`() => import('./commands/x.ts')`). */
+function moduleOf(load: () => unknown): string {
+  const found = /import\(['"]\.\/(commands\/[a-z-]+\.ts)['"]\)/.exec(String(load));
+  assert.ok(found, `a loader imports no command module: ${String(load)}`);
+  return `cli/${found[1]}`;
+}
+
+/** The module of each command of the registry that has none in dist/state.cjs (cli/loaders.ts loads it). */
+function mainModuleOf(name: string): string {
+  return `cli/commands/${name.replace(/ /g, '-')}.ts`;
+}
 
 /** The chunk file `name` and every chunk it imports statically, transitively. */
 function staticClosure(file: string): Map<string, string> {
@@ -59,8 +74,14 @@ const ZOD_FREE_SCHEMA_FILES = new Set([
 
 test('dist/state.cjs holds every state command and the generated validators, and of node_modules only js-yaml: no zod, MCP SDK or marked', () => {
   const bundled = sources(readFileSync(STATE_BUNDLE, 'utf8'));
-  for (const command of STATE_COMMANDS)
-    assert.ok(bundled.includes(`cli/commands/state-${command}.ts`), `state ${command} is not in dist/state.cjs`);
+  assert.ok(IN_STATE_BUNDLE.length > 0 && NOT_IN_STATE_BUNDLE.length > 0, 'the registry is read');
+  for (const spec of IN_STATE_BUNDLE)
+    assert.ok(bundled.includes(moduleOf(spec.load!)), `${spec.name} is not in dist/state.cjs`);
+  for (const spec of NOT_IN_STATE_BUNDLE)
+    assert.ok(
+      !bundled.includes(mainModuleOf(spec.name)),
+      `${spec.name} (no load in its registry entry) is in dist/state.cjs`,
+    );
   assert.ok(bundled.includes('content-schemas/validators.generated.ts'), 'the generated validators are on the path');
   assert.deepEqual(
     bundled.filter((source) => source.startsWith('content-schemas/') && !ZOD_FREE_SCHEMA_FILES.has(source)),
@@ -97,25 +118,20 @@ function runWith(cli: string, args: string[]): { status: number | null; stdout: 
 test('the state commands need nothing from dist/ but state.cjs, and state log never evaluates js-yaml', () => {
   const root = scratchCourse();
   const alone = stateBundleAlone();
-  const args: Record<string, string[]> = {
-    show: [],
-    next: [],
-    log: ['fact'],
-    set: ['1.1', 'spec'],
-    fail: ['1.1', '--note', 'n'],
-    block: ['1.1'],
-    unblock: ['1.1'],
-    stale: ['1.1'],
-    phase: ['recon'],
-    task: ['list'],
-  };
-  for (const command of STATE_COMMANDS) {
-    const result = runWith(alone, ['state', command, ...args[command]!, '--course', root]);
-    if (['show', 'next', 'log', 'phase', 'task'].includes(command))
-      assert.equal(result.status, 0, `state ${command}: ${result.stderr}`);
-    // This course has no lessons: the lesson commands refuse it, after loading and running their code.
-    else assert.match(result.stderr, /^error: unknown lesson "1\.1"/, `state ${command}`);
+  // Each command's first example from its registry entry. This course has no lessons and no tasks: the
+  // commands on a lesson or task refuse it (exit 2, one `error:` line) from their own code; a module
+  // missing from dist/state.cjs would be an internal error (exit 3).
+  const exits = new Map<number | null, string[]>();
+  for (const spec of IN_STATE_BUNDLE) {
+    const example = spec.examples?.[0];
+    assert.ok(example !== undefined, `${spec.name} has no example to run`);
+    const words = [...example.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!).slice(1);
+    const result = runWith(alone, [...words, '--course', root]);
+    if (result.status !== 0) assert.match(result.stderr, /^error: (?!internal)/, `${example}: exit ${result.status}`);
+    assert.ok([0, 2].includes(result.status!), `${example}: exit ${result.status}: ${result.stderr}`);
+    exits.set(result.status, [...(exits.get(result.status) ?? []), spec.name]);
   }
+  assert.ok((exits.get(0)?.length ?? 0) >= 4, `the commands that exited 0: ${exits.get(0)}`);
   const started = runWith(alone, [
     'state',
     'task',
@@ -139,6 +155,16 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
   const next = runWith(poisoned, ['state', 'next', '--course', root]);
   assert.notEqual(next.status, 0, 'state next evaluated no js-yaml: the poisoned bundle proves nothing');
   assert.match(next.stderr, /js-yaml evaluated/);
+});
+
+test("dist/main.mjs's static imports hold no store, protocol, report or state module: help and the command table load without them", () => {
+  const bundled = [...staticClosure(path.join(DIST, 'main.mjs')).values()].flatMap(sources);
+  assert.ok(bundled.includes('cli/commands.ts'), 'the command table is in main.mjs (this test can see it)');
+  assert.deepEqual(
+    bundled.filter((source) => /^pipeline\/(store|protocol|report|state)\//.test(source)),
+    [],
+    'a module of the command table (cli/commands.ts, cli/commands-state.ts) imports through a pipeline entry',
+  );
 });
 
 test('the MCP SDK loads only in the mcp command: main.mjs and the state commands hold none of it', () => {

@@ -2,7 +2,7 @@
 // notes, 3 code files, 1 diagram each), state.json through the real store API, and report.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ReportSchema, STAGES, type EventDraft, type Stage } from '../content-schemas/index.ts';
+import { PHASES, ReportSchema, STAGES, type EventDraft, type Stage } from '../content-schemas/index.ts';
 import { commit, createCourse, hashLessonCode, lessonDirName, writeRunResult, type Course } from '../pipeline/index.ts';
 
 export interface GenerateOptions {
@@ -175,17 +175,7 @@ function writeReport(
 ): void {
   const t = Date.parse('2026-11-01T10:00:00Z');
   const at = (min: number) => new Date(t + min * 60_000).toISOString();
-  const phases = [
-    'init',
-    'recon',
-    'sources',
-    'gate_sources',
-    'topics',
-    'curriculum',
-    'gate_plan',
-    'scaffold',
-    'lessons',
-  ] as const;
+  const phases = PHASES.slice(0, PHASES.indexOf('lessons') + 1);
   const byStage = Object.fromEntries(STAGES.map((s) => [s, lessons.filter((_, i) => stageOf(i) === s).length]));
   const report = {
     schema_version: 3,

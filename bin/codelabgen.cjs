@@ -30,24 +30,35 @@ function launch() {
     // the cache is an optimization only
   }
 
-  // `state <word>` or `state task <word>` after any leading --course DIR: dist/state.cjs runs the
-  // command line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so
-  // this choice only decides how much is loaded.
+  // One of dist/state.cjs's commands after any leading --course DIR: dist/state.cjs runs the command
+  // line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so this
+  // choice only decides how much is loaded.
   const args = process.argv.slice(2);
   while (args[0] === '--course' || args[0]?.startsWith('--course=')) args.splice(0, args[0] === '--course' ? 2 : 1);
-  const STATE_WORDS = ['show', 'next', 'log', 'set', 'fail', 'block', 'unblock', 'stale', 'phase'];
-  const TASK_WORDS = ['start', 'heartbeat', 'done', 'fail', 'reset', 'list'];
-  const words =
-    args[0] !== 'state'
-      ? null
-      : args[1] === 'task'
-        ? TASK_WORDS.includes(args[2])
-          ? args.slice(0, 3)
-          : null
-        : STATE_WORDS.includes(args[1])
-          ? args.slice(0, 2)
-          : null;
-  if (words === null || !loadStateBundle(words.join('-')).runStateCommand()) import('../dist/main.mjs');
+  // Generated from the state commands' registry (cli/commands-state.ts) by `npm run docs`;
+  // cli/docs.test.ts fails when it differs.
+  const STATE_BUNDLE_COMMANDS = [
+    'state show',
+    'state log',
+    'state phase',
+    'state set',
+    'state fail',
+    'state block',
+    'state unblock',
+    'state stale',
+    'state next',
+    'state task start',
+    'state task heartbeat',
+    'state task done',
+    'state task fail',
+    'state task reset',
+    'state task list',
+  ];
+  const command = [3, 2]
+    .map((count) => args.slice(0, count).join(' '))
+    .find((words) => STATE_BUNDLE_COMMANDS.includes(words));
+  if (command === undefined || !loadStateBundle(command.replace(/ /g, '-')).runStateCommand())
+    import('../dist/main.mjs');
 }
 
 /**

@@ -1,10 +1,21 @@
-// The command table's state commands (`state show` … `state task list`), in help order: the
-// entries cli/commands.ts spreads into COMMANDS after `init`. Pure data, like the rest of the table.
-import { JSON_OPTION, type CommandSpec } from './spec.ts';
+// The registry of the state commands (`state show` … `state task list`), in help order: the entries
+// cli/commands.ts spreads into COMMANDS after `init`, so help, completion, the MCP tools and
+// docs/cli.md read them from there. A command with `load` runs from the one file dist/state.cjs
+// (cli/state-main.ts; docs/performance.md): the launcher's list of those is generated from here by
+// `npm run docs`, and the bundle test runs each. The others load from dist/main.mjs (cli/loaders.ts).
+// Adding a state command: its entry here, its module in commands/, its tests.
+import { GATE_PHASES, PHASES, TASK_PHASES } from '../content-schemas/names.ts';
+import { type CommandModule, type CommandSpec, JSON_OPTION, listed } from './spec.ts';
 
-export const STATE_COMMANDS: CommandSpec[] = [
+export interface StateCommandSpec extends CommandSpec {
+  /** The command's module, for a command that runs from dist/state.cjs (the launcher's fast path). */
+  load?: () => Promise<CommandModule>;
+}
+
+export const STATE_COMMANDS: StateCommandSpec[] = [
   {
     name: 'state show',
+    load: () => import('./commands/state-show.ts'),
     summary: 'summary of the course state (--json: the whole state)',
     options: {
       ...JSON_OPTION,
@@ -14,6 +25,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state log',
+    load: () => import('./commands/state-log.ts'),
+    additive: true,
     args: '<kind>',
     positionals: { min: 1, max: 1 },
     summary: 'record a notable fact (not a state change); workers may call it',
@@ -27,6 +40,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state rebuild',
+    writes: true,
+    idempotent: true,
     summary: 'rebuild state.json from events.jsonl',
     description:
       'Replays every event of .codelabgen/events.jsonl and rewrites state.json. Use it when state.json is ' +
@@ -36,21 +51,22 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state phase',
+    load: () => import('./commands/state-phase.ts'),
+    additive: true,
     args: '<next>',
     positionals: { min: 1, max: 1 },
     summary: 'move the course one phase forward (gates need --approved)',
     description:
-      'Phases: ' +
-      `${'init → recon → sources → gate_sources → topics → curriculum → gate_plan → scaffold → lessons → assembly → done'}` +
-      `. Only the next phase is accepted. Leaving a phase needs its required actions done (see \`state next\`); ` +
-      'leaving a gate (gate_sources, gate_plan) needs --approved; entering assembly needs every lesson done and ' +
-      'none stale.',
+      `Phases: ${PHASES.join(' → ')}. Only the next phase is accepted. Leaving a phase needs its required actions ` +
+      `done (see \`state next\`); leaving a gate (${GATE_PHASES.join(', ')}) needs --approved; entering assembly ` +
+      'needs every lesson done and none stale.',
     changesState: true,
     options: { approved: { type: 'boolean', help: 'the user approved this gate' }, ...JSON_OPTION },
     examples: ['codelabgen state phase recon', 'codelabgen state phase topics --approved'],
   },
   {
     name: 'state set',
+    load: () => import('./commands/state-set.ts'),
     args: '<id> <stage>',
     positionals: { min: 2, max: 2 },
     summary: 'move a lesson one stage forward, or back to an earlier stage with --note',
@@ -99,6 +115,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state fail',
+    load: () => import('./commands/state-fail.ts'),
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'record a failed verification (uses one fix attempt; the last one blocks)',
@@ -108,6 +125,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state block',
+    load: () => import('./commands/state-block.ts'),
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'block a lesson for a decision only the user can make',
@@ -120,6 +138,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state unblock',
+    load: () => import('./commands/state-unblock.ts'),
+    additive: true,
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'unblock a lesson (a fix-budget block gets a fresh fix budget)',
@@ -136,6 +156,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state stale',
+    load: () => import('./commands/state-stale.ts'),
     args: '<id>',
     positionals: { min: 1, max: 1 },
     summary: 'mark a done lesson stale (its upstream changed); move it back to clear it',
@@ -151,6 +172,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state watch',
+    notATool: 'follows the course until interrupted; subscribe to the resources instead',
     summary: 'the live board: stages, running and interrupted tasks, what needs a human, redrawn on each change',
     description:
       'Follows .codelabgen/events.jsonl (only the new lines) and state.json until Ctrl-C. On a terminal it ' +
@@ -162,12 +184,15 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state next',
+    load: () => import('./commands/state-next.ts'),
     summary: 'what to do next: phase actions, lesson work items, blocked, interrupted (JSON)',
     options: { ...JSON_OPTION },
     examples: ['codelabgen state next'],
   },
   {
     name: 'state task start',
+    load: () => import('./commands/state-task.ts'),
+    additive: true,
     args: '<lesson> | --phase P',
     positionals: { min: 0, max: 1 },
     summary: 'record that a worker started on a lesson (or, with --phase, for the current phase); prints the task id',
@@ -176,7 +201,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
       phase: {
         type: 'string',
         value: 'P',
-        help: 'a phase task instead of a lesson task: recon, sources, topics, curriculum, scaffold or assembly (the current phase; --role required)',
+        help: `a phase task instead of a lesson task: ${listed(TASK_PHASES, 'or')} (the current phase; --role required)`,
       },
       role: {
         type: 'string',
@@ -198,6 +223,9 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task heartbeat',
+    load: () => import('./commands/state-task.ts'),
+    writes: true,
+    additive: true,
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: "renew a running task's lease (the worker is alive); workers may call it",
@@ -209,6 +237,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task done',
+    load: () => import('./commands/state-task.ts'),
+    additive: true,
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: "record that a task finished (optionally with the worker's status JSON)",
@@ -226,6 +256,8 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task fail',
+    load: () => import('./commands/state-task.ts'),
+    additive: true,
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: 'record that a task failed',
@@ -243,6 +275,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task reset',
+    load: () => import('./commands/state-task.ts'),
     args: '<task>',
     positionals: { min: 1, max: 1 },
     summary: 'abandon a running task (e.g. interrupted by a crash), or close an open failed one',
@@ -262,6 +295,7 @@ export const STATE_COMMANDS: CommandSpec[] = [
   },
   {
     name: 'state task list',
+    load: () => import('./commands/state-task.ts'),
     summary:
       'list tasks (--open: running, interrupted and failed ones; --running: running only); a running task whose lease expired shows as interrupted',
     options: {

@@ -1,13 +1,19 @@
 // The command table: every command, its options and help, as data. Help text, completion, the MCP
 // tools and docs/cli.md are generated from it, so they cannot drift from what the CLI accepts; the
-// code that runs each command is loaded through cli/loaders.ts, which this table never imports.
+// code that runs each command is loaded through cli/loaders.ts, which this table never imports (the
+// state commands' registry, cli/commands-state.ts, holds the loaders of those dist/state.cjs runs).
 import { DEFAULT_RUNTIME, listInProse, RUNTIMES, templateRuntimeList } from '../content-schemas/registries.ts';
 import { STATE_COMMANDS } from './commands-state.ts';
-import { JSON_OPTION, type CommandSpec } from './spec.ts';
+import { BRIEFED_PHASES, WORKER_ROLES } from '../content-schemas/names.ts';
+import { JSON_OPTION, listed, type CommandSpec } from './spec.ts';
+
+const LESSON_ROLES = WORKER_ROLES.flatMap((entry) => ('stage' in entry ? [entry.role] : [])).join(', ');
+const PHASE_ROLES = WORKER_ROLES.flatMap((entry) => ('phase' in entry ? [entry.role] : [])).join(', ');
 
 export const COMMANDS: CommandSpec[] = [
   {
     name: 'init',
+    additive: true,
     args: '[DIR]',
     positionals: { min: 0, max: 1 },
     summary: 'create a course directory (refuses an existing state)',
@@ -65,6 +71,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'register',
+    additive: true,
+    idempotent: true,
     summary: "add the curriculum's lessons to state as pending and create their folders",
     description:
       'Reads .codelabgen/curriculum.yaml, adds new lessons as pending in curriculum order, updates titles, ' +
@@ -80,6 +88,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'new module',
+    additive: true,
     args: '"<title>"',
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
@@ -102,6 +111,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'new lesson',
+    additive: true,
     args: '<module-id> "<title>"',
     positionals: { min: 2, max: 2 },
     summary: 'add a lesson to a module in curriculum.yaml, register it and create its folder from a template',
@@ -123,12 +133,17 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'report',
+    writes: true,
+    additive: true,
+    idempotent: true,
     summary: 'write .codelabgen/report.md and report.json from the event log',
     options: { ...JSON_OPTION },
     examples: ['codelabgen report', 'codelabgen report --json'],
   },
   {
     name: 'verify',
+    writes: true,
+    additive: true,
     args: '[ID]',
     positionals: { min: 0, max: 1 },
     summary: "run a lesson's tests (or --all), record a run-result; --update-state records the verdict",
@@ -171,6 +186,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'verify merge',
+    notATool: 'summarizes CI shards on a CI machine',
     args: 'DIR...',
     positionals: { min: 1, max: 1000 },
     summary: 'summarize run-results from CI shards (each DIR a copy of .codelabgen/runs/); exit 1 when any failed',
@@ -206,20 +222,21 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'brief',
+    notATool: 'served as the prompts of the worker roles (the same text, in tool terms)',
     args: '<role> [LESSON]',
     positionals: { min: 1, max: 2 },
     summary:
       "print a worker's brief: the lesson's (or phase's) whole context, the files to write and the status to end with",
     description:
-      'The text to start a worker with, assembled from the course. A lesson role (example-designer, code-author, ' +
-      "code-fixer, readalong-writer, notes-writer, lesson-reviewer) takes a lesson id: the lesson's title, module, " +
+      `The text to start a worker with, assembled from the course. A lesson role (${LESSON_ROLES}) ` +
+      "takes a lesson id: the lesson's title, module, " +
       "summary, objectives and goal from its spec (or the spec's schema and path), its folder and the files to write, " +
       'the runtime and the exact test command, the conventions the role follows with a code reference valid in this ' +
       "lesson, the prerequisites' titles and summaries, the digests of its topics' sources, and the status JSON to " +
       'end with (its stage). The code-fixer also gets the last failing run (the failing test, expected and actual, ' +
       "the cause) and the fix budget left; a reworking worker the rework note and the reviewer's findings; the " +
       'lesson-reviewer the checklist `check` applies and what changed since the last review. A phase role ' +
-      '(researcher, source-finder, topic-extractor, curriculum-designer) takes --phase (default: its own): the ' +
+      `(${PHASE_ROLES}) takes --phase (default: its own): the ` +
       "phase's artifacts with their paths and schemas, what to read first and what the phase still needs. No code of " +
       'the lesson or of another lesson is quoted: the worker reads the files. The MCP prompt of the same role serves ' +
       'the same text with tool calls for commands. Read-only.',
@@ -227,7 +244,7 @@ export const COMMANDS: CommandSpec[] = [
       phase: {
         type: 'string',
         value: 'P',
-        help: "a phase role's phase: recon, sources, topics or curriculum (default: the role's own)",
+        help: `a phase role's phase: ${listed(BRIEFED_PHASES, 'or')} (default: the role's own)`,
       },
       ...JSON_OPTION,
     },
@@ -239,6 +256,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'notify allow',
+    notATool: "a person's consent to run a command with their rights: not a client's to give",
     summary: "allow the course's notify.command to run on this machine (it runs with your rights)",
     description:
       'config.yaml is course content: a notify.command from it would run with your rights, outside the lesson sandbox, ' +
@@ -255,6 +273,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'site build',
+    writes: true,
+    additive: true,
     summary: 'build the course site (publish: only done lessons; --drafts: every lesson)',
     description:
       'Builds a static site with Astro from the course directory into --out (outside the course, or the ' +
@@ -288,6 +308,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'site dev',
+    notATool: 'a long-running preview server',
     summary: 'live preview of the course with every lesson (reloads on course changes)',
     options: {
       port: { type: 'string', value: 'N', help: 'port to listen on (default: 4321)' },
@@ -302,6 +323,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'site preview',
+    notATool: 'a long-running preview server',
     summary: 'serve a built site locally',
     options: {
       out: {
@@ -321,6 +343,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'mcp',
+    notATool: 'the server itself',
     summary: 'serve the protocol to agent hosts over stdio or HTTP (Model Context Protocol): one tool per command',
     description:
       'Runs a Model Context Protocol server on stdin/stdout until the client goes away, or with --http on ' +
@@ -348,6 +371,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'completion',
+    notATool: 'a shell completion script',
     args: 'bash|zsh|fish',
     positionals: { min: 1, max: 1 },
     summary: 'print a shell completion script (generated from this command table)',

@@ -29,6 +29,7 @@ import {
   CURRICULUM,
   LESSON_DIRS,
   ok as cliOk,
+  PHASES_TO_LESSONS,
   write,
   writeStageArtifact,
 } from './protocol-fixture.ts';
@@ -139,8 +140,7 @@ test('an MCP client drives a course through every phase and stage; refusals chan
   const client = await connect(root);
   try {
     await refused(client, root, 'state_phase', { next: 'sources' }, /^error: /);
-    const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
-    for (const next of order) {
+    for (const next of PHASES_TO_LESSONS) {
       const current = readState(root).phase as string;
       if (current === 'scaffold') {
         await refused(
@@ -801,16 +801,7 @@ test('one server without a course takes a course from an empty folder to a publi
     );
     assert.equal((await ok(client, 'init', { title: 'Streams', runtime: 'custom' })).course, root);
     write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
-    for (const next of [
-      'recon',
-      'sources',
-      'gate_sources',
-      'topics',
-      'curriculum',
-      'gate_plan',
-      'scaffold',
-      'lessons',
-    ]) {
+    for (const next of PHASES_TO_LESSONS) {
       const current = readState(root).phase as string;
       if (current === 'scaffold') await ok(client, 'register');
       else ARTIFACTS_BY_PHASE[current]?.(root);

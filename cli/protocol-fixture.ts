@@ -4,8 +4,12 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PHASES } from '../content-schemas/index.ts';
 import { hashLessonCode } from '../pipeline/index.ts';
 import { cli, copyOfCourse, initCourse, readState, snapshot, type CliResult } from './testing.ts';
+
+/** The phases a walk moves through from init to lessons, in order. */
+export const PHASES_TO_LESSONS: readonly string[] = PHASES.slice(1, PHASES.indexOf('lessons') + 1);
 
 export const CURRICULUM = `title: Streams
 modules:
@@ -88,8 +92,7 @@ export function courseAt(phase: string, config = ''): string {
       '.codelabgen/config.yaml',
       `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`,
     );
-    const order = ['recon', 'sources', 'gate_sources', 'topics', 'curriculum', 'gate_plan', 'scaffold', 'lessons'];
-    for (const next of order.slice(0, order.indexOf(phase) + 1)) {
+    for (const next of PHASES_TO_LESSONS.slice(0, PHASES_TO_LESSONS.indexOf(phase) + 1)) {
       const current = readState(root).phase as string;
       ARTIFACTS_BY_PHASE[current]?.(root);
       ok(root, 'state', 'phase', next, ...(current.startsWith('gate_') ? ['--approved'] : []));

@@ -31,8 +31,21 @@ export interface CommandSpec {
   examples?: string[];
   /** True when the command changes state (orchestrator only). */
   changesState?: boolean;
+  /** True when it writes to the course without changing state (a run result, a report, a heartbeat). */
+  writes?: boolean;
+  /** True when its change only adds or moves forward (a fact, a task, a run, a phase): it never undoes or blocks work. */
+  additive?: boolean;
+  /** True when calling it twice with the same arguments leaves the course as calling once. */
+  idempotent?: boolean;
+  /** Why the command is no MCP tool (docs/mcp.md, "When to use the CLI"); without it, the command is the tool `toolName()`. */
+  notATool?: string;
   /** False for commands that do not act on a course (init, schema). */
   needsCourse?: boolean;
+}
+
+/** Names as a list in a sentence: "a, b or c". */
+export function listed(names: readonly string[], last: 'or' | 'and'): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}`;
 }
 
 export const COMMON_OPTIONS: Record<string, OptionSpec> = {

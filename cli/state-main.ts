@@ -1,6 +1,5 @@
-// The state commands' entry (state show|next|log|set|fail|block|unblock|stale|phase and state task
-// start|heartbeat|done|fail|reset|list): scripts/build.mjs
-// bundles it, with all those commands run, into the one file dist/state.cjs, which
+// The state commands' entry (those with a `load` in their registry, cli/commands-state.ts):
+// scripts/build.mjs bundles it, with all those commands run, into the one file dist/state.cjs, which
 // bin/codelabgen.cjs loads for them instead of dist/main.mjs and its chunks (docs/performance.md).
 // runStateCommand() leaves any other command line to the launcher, which then loads dist/main.mjs.
 import { releaseHeldLocks } from '../pipeline/state-commands.ts';

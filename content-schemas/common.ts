@@ -1,7 +1,7 @@
 // Building blocks shared by every data-file schema: ids, slugs, safe paths, enums.
 // Imported only by the other files of content-schemas/.
 import { z } from 'zod';
-import { PHASES, STAGES } from './names.ts';
+import { PHASES, STAGES, WORKER_ROLES } from './names.ts';
 import { RUNTIMES } from './runtimes.ts';
 
 export { PHASES, STAGES, stageIndex } from './names.ts';
@@ -48,19 +48,8 @@ export const ArgvSchema = z
   .min(1)
   .describe('A command as an argv list, run without a shell; the first item is the program.');
 
-export const ROLES = [
-  'example-designer',
-  'code-author',
-  'code-fixer',
-  'readalong-writer',
-  'notes-writer',
-  'lesson-reviewer',
-  'researcher',
-  'source-scout',
-  'topic-extractor',
-  'curriculum-designer',
-  'site-assembler',
-] as const;
+/** The worker roles' names, from their registry (names.ts). */
+export const ROLES: readonly string[] = WORKER_ROLES.map((entry) => entry.role);
 export const RoleSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,63}$/, 'expected a worker role in kebab-case like "code-author"')

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LessonIdSchema, PhaseSchema, RoleSchema, TimestampSchema } from './common.ts';
 import { WorkerStatusSchema } from './worker-status.ts';
 
-import { TASK_ID_PATTERN } from './names.ts';
+import { TASK_ID_PATTERN, TASK_PHASES } from './names.ts';
 
 export { TASK_ID_PATTERN } from './names.ts';
 export const TaskIdSchema = z
@@ -19,9 +19,7 @@ export const TaskSchema = z
   .strictObject({
     id: TaskIdSchema,
     lesson: LessonIdSchema.nullable().describe('Lesson the worker works on; null for a phase task.'),
-    phase: PhaseSchema.optional().describe(
-      'Phase a phase task works for (recon, sources, topics, curriculum, scaffold, assembly).',
-    ),
+    phase: PhaseSchema.optional().describe(`Phase a phase task works for (${TASK_PHASES.join(', ')}).`),
     role: RoleSchema,
     status: TaskStatusSchema,
     started_at: TimestampSchema.describe('When the task started.'),

@@ -44,7 +44,7 @@ export const PhaseWorkerStatusSchema = z
     notes,
     usage,
   })
-  .describe('What a phase worker (recon, sources, topics, curriculum, scaffold, assembly) returns.');
+  .describe(`What a phase worker (${TASK_PHASES.join(', ')}) returns.`);
 
 export const WorkerStatusSchema = z
   .union([LessonWorkerStatusSchema, PhaseWorkerStatusSchema])

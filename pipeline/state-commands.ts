@@ -1,5 +1,5 @@
-// The state commands' entry (state show|next|log|set|fail|block|unblock|stale|phase, state task
-// ...): the store and the decisions, without verify, report or the site, whose code and Node
+// The state commands' entry (those dist/state.cjs runs: the entries with a `load` in their registry,
+// cli/commands-state.ts): the store and the decisions, without verify, report or the site, whose code and Node
 // modules (child_process, perf_hooks) those commands would otherwise load on every call.
 // pipeline/index.ts exports the same.
 import { loadLazily } from '../content-schemas/fast.ts';

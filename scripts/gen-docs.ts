@@ -1,11 +1,13 @@
 // Generates docs/cli.md (every command's usage, options and examples) and the tool list of
-// docs/mcp.md from the command table, docs/conventions.md from pipeline/authoring/conventions.ts, and
-// the runtime table of docs/verify.md from content-schemas/runtimes.ts, so none can drift from what the CLI does.
+// docs/mcp.md from the command table, the launcher's list of the commands dist/state.cjs runs from the
+// state commands' registry, docs/conventions.md from pipeline/authoring/conventions.ts, and the runtime
+// table of docs/verify.md from content-schemas/runtimes.ts, so none can drift from what the CLI does.
 // `npm run docs`; cli/docs.test.ts and cli/conventions.test.ts fail on drift.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../cli/commands.ts';
+import { STATE_COMMANDS } from '../cli/commands-state.ts';
 import { commandHelp } from '../cli/help.ts';
 import { mcpTools, NOT_TOOLS, type McpTool } from '../cli/mcp/tools.ts';
 import { RUNTIME_REGISTRY } from '../content-schemas/registries.ts';
@@ -18,6 +20,7 @@ export const CONVENTIONS_DOC = path.resolve(
   'conventions.md',
 );
 export const CLI_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'cli.md');
+export const LAUNCHER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'codelabgen.cjs');
 export const MCP_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'mcp.md');
 const MCP_START =
   '<!-- tools: generated from cli/commands.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand -->';
@@ -125,6 +128,19 @@ export function renderVerifyDoc(current: string): string {
   return `${current.slice(0, start)}${renderRuntimeTable()}${current.slice(end + RUNTIMES_END.length)}`;
 }
 
+/** The launcher's generated list of the commands dist/state.cjs runs. */
+export const LAUNCHER_LIST = /^( *)const STATE_BUNDLE_COMMANDS = \[\n[^\]]*\];$/m;
+
+/** bin/codelabgen.cjs with its list of the commands dist/state.cjs runs regenerated from their registry. */
+export function renderLauncher(current: string): string {
+  const found = LAUNCHER_LIST.exec(current);
+  if (found === null) throw new Error(`${LAUNCHER} has lost its STATE_BUNDLE_COMMANDS list`);
+  const indent = found[1]!;
+  const names = STATE_COMMANDS.flatMap((spec) => (spec.load === undefined ? [] : [`${indent}  '${spec.name}',\n`]));
+  const list = `${indent}const STATE_BUNDLE_COMMANDS = [\n${names.join('')}${indent}];`;
+  return current.replace(LAUNCHER_LIST, () => list);
+}
+
 function anchor(name: string): string {
   return name
     .toLowerCase()
@@ -137,5 +153,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(CONVENTIONS_DOC, renderConventionsDoc());
   writeFileSync(MCP_DOC, renderMcpDoc(readFileSync(MCP_DOC, 'utf8')));
   writeFileSync(VERIFY_DOC, renderVerifyDoc(readFileSync(VERIFY_DOC, 'utf8')));
+  writeFileSync(LAUNCHER, renderLauncher(readFileSync(LAUNCHER, 'utf8')));
   process.stdout.write(`wrote ${path.relative(process.cwd(), CLI_DOC)} (${COMMANDS.length} commands)\n`);
 }

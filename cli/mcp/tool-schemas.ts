@@ -2,6 +2,7 @@
 // for a tool that answers JSON, its output schema (documents of content-schemas/ where there is one).
 import { z } from 'zod';
 import { findSchemaEntry, PHASES, toJsonSchema } from '../../content-schemas/index.ts';
+import { STATE_COMMANDS } from '../commands-state.ts';
 import { DOCUMENT_HELP } from './tool-params.ts';
 import type { McpTool } from './tool-types.ts';
 
@@ -87,9 +88,13 @@ const OUTPUT_DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> 
     },
     required: ['phase', 'next_phase', 'next_step', 'next_call', 'lessons'],
   }),
+  // Every `state task` command but list prints the task it started or changed.
   ...Object.fromEntries(
-    ['state task start', 'state task heartbeat', 'state task done', 'state task fail', 'state task reset'].map(
-      (name) => [name, () => ({ type: 'object', properties: { task: embeddedSchema('task') }, required: ['task'] })],
+    STATE_COMMANDS.filter((spec) => spec.name.startsWith('state task ') && spec.name !== 'state task list').map(
+      (spec) => [
+        spec.name,
+        () => ({ type: 'object', properties: { task: embeddedSchema('task') }, required: ['task'] }),
+      ],
     ),
   ),
   'state task list': () => ({

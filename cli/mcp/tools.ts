@@ -1,6 +1,7 @@
 // The MCP tools, generated from the command table (cli/commands.ts): one tool per command an agent
 // drives the protocol with, its parameters from the command's positionals and options (tool-params.ts),
-// its description from the help, its hints from `changesState`. docs/mcp.md lists them (generated).
+// its description from the help, its hints from `changesState`, `writes`, `additive` and `idempotent`;
+// a command with `notATool` is none. docs/mcp.md lists them (generated).
 import { COMMANDS } from '../commands.ts';
 import type { CommandSpec } from '../spec.ts';
 import { COURSE, optionParams, positionalParams, takesCourse } from './tool-params.ts';
@@ -8,39 +9,10 @@ import type { McpTool } from './tool-types.ts';
 
 export type { McpTool } from './tool-types.ts';
 
-/** Commands that are no tools, and why (docs/mcp.md, "When to use the CLI"). */
-export const NOT_TOOLS: Readonly<Record<string, string>> = {
-  'verify merge': 'summarizes CI shards on a CI machine',
-  'state watch': 'follows the course until interrupted; subscribe to the resources instead',
-  'site dev': 'a long-running preview server',
-  'site preview': 'a long-running preview server',
-  completion: 'a shell completion script',
-  mcp: 'the server itself',
-  brief: 'served as the prompts of the worker roles (the same text, in tool terms)',
-  'notify allow': "a person's consent to run a command with their rights: not a client's to give",
-};
-
-/** Commands that write although the table does not mark them as changing state (orchestrator only). */
-const WRITES = new Set(['state task heartbeat', 'verify', 'report', 'state rebuild', 'site build']);
-/** Changes that only add or move forward (a fact, a task, a run, a report, a phase): never undo or block work. */
-const ADDITIVE = new Set([
-  'state log',
-  'state phase',
-  'state unblock',
-  'state task start',
-  'state task heartbeat',
-  'state task done',
-  'state task fail',
-  'verify',
-  'report',
-  'register',
-  'init',
-  'new module',
-  'new lesson',
-  'site build',
-]);
-/** Calling twice with the same arguments leaves the course as calling once. */
-const IDEMPOTENT = new Set(['register', 'report', 'state rebuild']);
+/** Commands that are no tools, and why (docs/mcp.md, "When to use the CLI"): each command's `notATool`. */
+export const NOT_TOOLS: Readonly<Record<string, string>> = Object.fromEntries(
+  COMMANDS.flatMap((spec) => (spec.notATool === undefined ? [] : [[spec.name, spec.notATool]])),
+);
 
 /** A tool's name: the command's words joined by "_" ("state task start" → state_task_start). */
 export function toolName(command: string): string {
@@ -80,7 +52,7 @@ function toolTitle(spec: CommandSpec): string {
 }
 
 function buildTool(spec: CommandSpec): McpTool {
-  const writes = spec.changesState === true || WRITES.has(spec.name);
+  const writes = spec.changesState === true || spec.writes === true;
   return {
     name: toolName(spec.name),
     command: spec,
@@ -90,8 +62,8 @@ function buildTool(spec: CommandSpec): McpTool {
     annotations: {
       title: toolTitle(spec),
       readOnlyHint: !writes,
-      destructiveHint: writes && !ADDITIVE.has(spec.name),
-      idempotentHint: !writes || IDEMPOTENT.has(spec.name),
+      destructiveHint: writes && spec.additive !== true,
+      idempotentHint: !writes || spec.idempotent === true,
       openWorldHint: false,
     },
   };
@@ -102,6 +74,6 @@ let allTools: readonly McpTool[] | null = null;
 /** Every tool, in table order (the table's tools are built once per process). */
 export function mcpTools(commands: readonly CommandSpec[] = COMMANDS): readonly McpTool[] {
   if (commands === COMMANDS)
-    return (allTools ??= Object.freeze(COMMANDS.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf)));
-  return commands.filter((spec) => !(spec.name in NOT_TOOLS)).map(toolOf);
+    return (allTools ??= Object.freeze(COMMANDS.filter((spec) => spec.notATool === undefined).map(toolOf)));
+  return commands.filter((spec) => spec.notATool === undefined).map(toolOf);
 }

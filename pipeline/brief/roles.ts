@@ -5,6 +5,7 @@ import type { Phase, Stage } from '../../content-schemas/index.ts';
 import { refuse } from '../course/errors.ts';
 import { printable } from '../course/course.ts';
 import { STAGE_TABLE } from '../protocol/stages.ts';
+import { BRIEFED_PHASES as BRIEFED_PHASE_NAMES, WORKER_ROLES } from '../../content-schemas/fast.ts';
 
 /** A worker on one lesson: it works on lessons at `stage` and reports `reports` when its work is done. */
 export interface LessonRole {
@@ -30,28 +31,21 @@ export interface PhaseRole {
 
 export type WorkerRole = LessonRole | PhaseRole;
 
-/** The stage each lesson role reports, where it is not the next stage of its row. */
-const REPORTS: Readonly<Record<string, Stage>> = { 'code-fixer': 'code' };
+/** The lesson roles, from the roles' registry, with their row's work. */
+export const LESSON_ROLES: readonly LessonRole[] = WORKER_ROLES.flatMap((entry) => {
+  if (!('stage' in entry)) return [];
+  const row = STAGE_TABLE.find((candidate) => candidate.stage === entry.stage)!;
+  const reports = entry.reports ?? (row.next_stage as Stage);
+  return [{ kind: 'lesson', role: entry.role, stage: entry.stage, reports, work: row.work }];
+});
 
-export const LESSON_ROLES: readonly LessonRole[] = STAGE_TABLE.filter((row) => row.role !== 'orchestrator').map(
-  (row) => ({
-    kind: 'lesson',
-    role: row.role,
-    stage: row.stage,
-    reports: REPORTS[row.role] ?? (row.next_stage as Stage),
-    work: row.work,
-  }),
+/** The phase roles, from the roles' registry. */
+export const PHASE_ROLES: readonly PhaseRole[] = WORKER_ROLES.flatMap((entry) =>
+  'phase' in entry ? [{ kind: 'phase', role: entry.role, phase: entry.phase, alsoFor: entry.alsoFor ?? [] }] : [],
 );
 
 /** Phases whose workers write artifacts (scaffold and assembly are the orchestrator's own commands). */
-export const BRIEFED_PHASES: readonly Phase[] = ['recon', 'sources', 'topics', 'curriculum'];
-
-export const PHASE_ROLES: readonly PhaseRole[] = [
-  { kind: 'phase', role: 'researcher', phase: 'recon', alsoFor: ['sources', 'topics', 'curriculum'] },
-  { kind: 'phase', role: 'source-finder', phase: 'sources', alsoFor: [] },
-  { kind: 'phase', role: 'topic-extractor', phase: 'topics', alsoFor: [] },
-  { kind: 'phase', role: 'curriculum-designer', phase: 'curriculum', alsoFor: [] },
-];
+export const BRIEFED_PHASES: readonly Phase[] = BRIEFED_PHASE_NAMES;
 
 export const ROLE_NAMES: readonly string[] = [...LESSON_ROLES, ...PHASE_ROLES].map((entry) => entry.role);
 

@@ -1,7 +1,7 @@
 // Phases (docs/protocol.md, "Phases"): the order, and the decision of `state phase <next>` (one
 // step, gates need --approved). Pure: the required actions are checked by artifacts/phase-actions.ts.
 import type { EventDraft, Phase, State } from '../../content-schemas/index.ts';
-import { PHASES } from '../../content-schemas/fast.ts';
+import { GATE_PHASES, PHASES } from '../../content-schemas/fast.ts';
 import { printable } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 
@@ -17,7 +17,7 @@ export interface PhaseAction {
   problems: string[];
 }
 
-export const GATES: readonly Phase[] = ['gate_sources', 'gate_plan'];
+export const GATES: readonly Phase[] = GATE_PHASES;
 
 export function nextPhase(phase: Phase): Phase | null {
   return PHASES[PHASES.indexOf(phase) + 1] ?? null;

@@ -2,7 +2,7 @@
 // `state fail`, `state block`, `state unblock` and `state stale` as event drafts or refusals. Pure:
 // what the disk says comes in as facts (artifacts/facts.ts).
 import type { Budgets, EventDraft, EventOf, LessonState, Phase, Stage, State } from '../../content-schemas/index.ts';
-import { STAGES, stageIndex } from '../../content-schemas/fast.ts';
+import { PHASES, STAGES, stageIndex, WORKER_ROLES } from '../../content-schemas/fast.ts';
 import { printable } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { countedByVerify, decideFailure } from './fix-budget.ts';
@@ -23,58 +23,65 @@ export interface StageRow {
   then: string;
 }
 
-export const STAGE_TABLE: readonly StageRow[] = [
+const ROWS: readonly Omit<StageRow, 'role'>[] = [
   {
     stage: 'pending',
     next_stage: 'spec',
-    role: 'example-designer',
     work: 'writes .codelabgen/lessons/<id>/spec.yaml',
     then: 'codelabgen state set <id> spec',
   },
   {
     stage: 'spec',
     next_stage: 'code',
-    role: 'code-author',
     work: 'writes the lesson code and tests',
     then: 'codelabgen state set <id> code',
   },
   {
     stage: 'code',
     next_stage: 'verified',
-    role: 'code-fixer',
     work: 'codelabgen verify <id> --update-state passes (a code-fixer repairs failures)',
     then: 'nothing: verify sets verified or counts a failure',
   },
   {
     stage: 'verified',
     next_stage: 'readalong',
-    role: 'readalong-writer',
     work: 'writes docs/readalong.md',
     then: 'codelabgen state set <id> readalong',
   },
   {
     stage: 'readalong',
     next_stage: 'notes',
-    role: 'notes-writer',
     work: 'writes docs/notes.md',
     then: 'codelabgen state set <id> notes',
   },
   {
     stage: 'notes',
     next_stage: 'reviewed',
-    role: 'lesson-reviewer',
     work: 'writes .codelabgen/lessons/<id>/review.md with verdict pass',
     then: 'codelabgen state set <id> reviewed',
   },
   {
     stage: 'reviewed',
     next_stage: 'done',
-    role: 'orchestrator',
     work: 'final checks',
     then: 'codelabgen state set <id> done',
   },
-  { stage: 'done', next_stage: null, role: 'orchestrator', work: 'nothing', then: 'nothing' },
+  { stage: 'done', next_stage: null, work: 'nothing', then: 'nothing' },
 ];
+
+/** The worker role of each stage, from the roles' registry; the orchestrator's own where none works. */
+function roleAt(stage: Stage): string {
+  return WORKER_ROLES.find((entry) => 'stage' in entry && entry.stage === stage)?.role ?? 'orchestrator';
+}
+
+// The keys in the order `state stages` prints them.
+export const STAGE_TABLE: readonly StageRow[] = ROWS.map(({ stage, next_stage, work, then }) => ({
+  stage,
+  next_stage,
+  role: roleAt(stage),
+  work,
+  then,
+}));
 
 export { stageIndex };
 
@@ -103,7 +110,7 @@ function unblocked(lesson: LessonState, verb: string): void {
 }
 
 /** Phases in which every lesson is done: a move back there must reopen the course (`--reopen`). */
-export const FINISHED_PHASES: readonly Phase[] = ['assembly', 'done'];
+export const FINISHED_PHASES: readonly Phase[] = PHASES.slice(PHASES.indexOf('assembly'));
 
 /** What `state set` is asked: `state set <id> <stage> [--note] [--reopen]`. */
 export interface SetRequest {
