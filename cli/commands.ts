@@ -166,7 +166,9 @@ export const COMMANDS: CommandSpec[] = [
       timeout: {
         type: 'string',
         value: 'S',
-        help: 'seconds before the run is killed (default: verify_timeout_seconds of config.yaml)',
+        help:
+          "seconds for all of a lesson's steps together (npm ci, the tests) before the running one is killed " +
+          '(default: verify_timeout_seconds of config.yaml)',
       },
       jobs: { type: 'string', value: 'N', help: 'with --all: lessons verified at once (default: min(4, cores))' },
       'stage-at-least': { type: 'string', value: 'S', help: 'with --all: only lessons at stage S or later' },

@@ -487,7 +487,8 @@ import { docsSchema } from '@astrojs/starlight/schema';
 import { codelabgenCollections } from 'codelabgen/content';
 export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }), ...codelabgenCollections() };
 `,
-    'src/content/docs/index.md': '---\ntitle: Host docs home\n---\n\nThe host docs.\n',
+    'src/content/docs/index.md':
+      '---\ntitle: Host docs home\n---\n\nThe host docs.\n\n```js\nconst host = true;\n```\n',
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(host, file)), { recursive: true });
@@ -509,6 +510,11 @@ export const collections = { docs: defineCollection({ loader: docsLoader(), sche
   const page = readFileSync(path.join(host, 'dist', 'course', 'lessons', lessons[0]!, 'index.html'), 'utf8');
   assert.match(page, /class="gutter"/, "the course's code lost its line numbers");
   assert.match(page, /tests passed \d+\/\d+/);
+  // No page script of Starlight's on the course's pages: the course's own and the copy button only.
+  const scripts = [...page.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) =>
+    m[1]!.replace(/\.[\w-]+\.js$/, '.js').replace(/\?v=.*$/, ''),
+  );
+  assert.deepEqual(scripts.sort(), ['/_astro/ec.js', '/course/_codelabgen/page.js'], "a script of Starlight's");
   assert.match(readFileSync(path.join(host, 'dist', 'index.html'), 'utf8'), /Host docs home/);
   assert.equal(
     readFileSync(path.join(course, '.codelabgen', 'events.jsonl'), 'utf8'),

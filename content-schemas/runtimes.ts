@@ -48,7 +48,8 @@ export const RUNTIME_REGISTRY = [
   {
     name: 'python-uv',
     testCommand:
-      '`uv run pytest -p no:cacheprovider <lesson folder>`; refused when `uv` is not on PATH. In the sandbox, a ' +
+      '`uv run --no-build pytest -p no:cacheprovider <lesson folder>` (`uv run pytest ...` with ' +
+      '`install_scripts: true`); refused when `uv` is not on PATH. In the sandbox, a ' +
       "workspace above the lesson folder is read-only: uv's environment goes to `<lesson>/.venv` " +
       '(`UV_PROJECT_ENVIRONMENT`), and a workspace with a `pyproject.toml` but no `uv.lock` is refused (uv could ' +
       'not write it)',

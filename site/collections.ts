@@ -20,7 +20,6 @@ import {
 } from '../content-schemas/index.ts';
 import {
   emptyCourseView,
-  lastRunPassed,
   readCourse,
   readGlossary,
   readReport,
@@ -31,9 +30,10 @@ import {
   type CourseView,
 } from '../pipeline/read/index.ts';
 import { branding } from './lib/branding.ts';
-import { isIncluded, lessonPages, mdxDocId, missingSteps, termSlug } from './lib/lessons.ts';
+import { courseLessons, isIncluded, lessonPages, mdxDocId, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
 import { DocImageSchema, LessonPageSchema } from './lib/page-schema.ts';
+import { href } from './lib/url.ts';
 
 /** Part of every digest: bump when what an entry holds changes without its data changing. */
 const ENTRY_FORMAT = 2;
@@ -130,12 +130,7 @@ function emptyCourse(options: SiteOptions): Record<string, unknown> {
 
 const course = defineCollection({
   loader: courseLoader('course', (view, options) => {
-    const lessons = view.lessons.map((l) => ({
-      id: l.id,
-      stage: l.stage,
-      included: isIncluded(view, l, options),
-      missing: missingSteps(l.stage, view.config.site.publish, lastRunPassed(view, l)),
-    }));
+    const lessons = courseLessons(view, options);
     return [
       {
         id: 'course',
@@ -194,7 +189,7 @@ const course = defineCollection({
 
 const lessons = defineCollection({
   loader: courseLoader('lessons', (view, options) =>
-    lessonPages(view, options).map((page) => ({ id: page.id, data: page })),
+    lessonPages(view, options, href('')).map((page) => ({ id: page.id, data: page })),
   ),
   // Doc images go through astro:assets: image() makes each file an asset import of the build.
   schema: ({ image }) => LessonPageSchema.extend({ images: z.array(DocImageSchema.extend({ src: image() })) }),

@@ -1,6 +1,6 @@
 // The site: section of config.yaml and the heading anchors: WCAG contrast of accents (a failing
 // one refuses the build naming file and field), the derived dark accent, ids and the TOC, and
-// last-updated dates from git.
+// last-updated dates from git (one site build, shared with the report's).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -98,22 +98,14 @@ test('doc headings get unique ids (never a page section id), an anchor link and 
   );
 });
 
-test("a course in git shows each lesson's last commit date; the same course outside git shows none", async () => {
-  const work = scratchDir('codelabgen-site-git-');
+// One build for both: a course in git whose config publishes the report. Outside git a page shows no
+// date (site/lib/page-data.test.ts; the pages of pipeline/site/site-build.test.ts).
+test("site.report: true publishes the report page and the production details; a course in git shows each lesson's last commit date", async () => {
+  const work = scratchDir('codelabgen-site-report-');
   const root = path.join(work, 'course');
   await generateCourse(root, { lessons: 2, diagram: () => null });
-  const build = async (out: string) => {
-    const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
-      env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
-      timeoutMs: 300_000,
-    }).done;
-    assert.equal(result.code, 0, result.stderr);
-    const dir = path.join(out, 'lessons');
-    return readdirSync(dir)
-      .sort()
-      .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
-  };
-  for (const page of await build(path.join(work, 'out-plain'))) assert.doesNotMatch(page, /Last updated/);
+  const config = path.join(root, '.codelabgen', 'config.yaml');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
   const env = {
     ...process.env,
     GIT_AUTHOR_NAME: 't',
@@ -129,17 +121,6 @@ test("a course in git shows each lesson's last commit date; the same course outs
     ['commit', '-q', '-m', 'course'],
   ])
     assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
-  const pages = await build(path.join(work, 'out-git'));
-  assert.equal(pages.length, 2);
-  for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
-});
-
-test('site.report: true publishes the report page and the production details', async () => {
-  const work = scratchDir('codelabgen-site-report-');
-  const root = path.join(work, 'course');
-  await generateCourse(root, { lessons: 1, diagram: () => null });
-  const config = path.join(root, '.codelabgen', 'config.yaml');
-  writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
   const out = path.join(work, 'out');
   const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
     env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
@@ -151,4 +132,10 @@ test('site.report: true publishes the report page and the production details', a
   assert.match(home, /href="\/report\/"/);
   assert.match(home, /class="badge stage-done"/);
   assert.doesNotMatch(home, /name="robots"/, 'a publish build with the report is still indexed');
+  const dir = path.join(out, 'lessons');
+  const pages = readdirSync(dir)
+    .sort()
+    .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
+  assert.equal(pages.length, 2);
+  for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
 });

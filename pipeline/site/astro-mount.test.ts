@@ -1,12 +1,13 @@
 // A plain Astro project mounts a course under a sub-path with `codelabgen/astro` (what docs/site.md
 // shows): the host's own page and its own `lessons` collection stay, the course's pages, links and
 // search index live under it, and the host's `astro build` writes nothing into the course. A host
-// whose content config lacks the course's collections is told what to add.
+// whose content config lacks the course's collections is told what to add. A Starlight host is
+// built once, with the packed package, in cli/package.test.ts.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { REPO_ROOT, scratchDir } from '../../cli/testing.ts';
@@ -139,80 +140,4 @@ test('the course pages live under base + prefix, with links and search index the
   assert.ok(existsSync(path.join(out, 'course', 'pagefind', 'pagefind.js')), 'search index missing under the prefix');
   assert.ok(!existsSync(path.join(out, 'lessons')), 'course pages leaked to the site root');
   assert.ok(!existsSync(path.join(out, '404.html')), "a mounted course claimed the host's 404 page");
-});
-
-// A Starlight site mounting a course, as docs/site.md ("With Starlight") says: the integrations in
-// the order `npx astro add starlight` leaves them (appended after codelabgen), `prefetch: false` and
-// an ec.config.mjs that numbers code lines. The host lives under the repository's .cache/ so that
-// Starlight resolves from the repository's node_modules without symlinks (Astro mis-joins the path
-// of a symlinked Starlight's components).
-describe('inside a Starlight site', { timeout: 400_000 }, () => {
-  const slHost = path.join(REPO_ROOT, '.cache', `starlight-host-${process.pid}`);
-  const slOut = path.join(slHost, 'dist');
-  let slLog = '';
-  before(async () => {
-    const files: Record<string, string> = {
-      'package.json': JSON.stringify({
-        name: 'starlight-host',
-        type: 'module',
-        private: true,
-        dependencies: { '@astrojs/starlight': '*', astro: '*', codelabgen: '*' },
-      }),
-      'astro.config.mjs': `import { defineConfig } from 'astro/config';
-import codelabgen from 'codelabgen/astro';
-import starlight from '@astrojs/starlight';
-export default defineConfig({
-  prefetch: false,
-  integrations: [
-    codelabgen({ course: ${JSON.stringify(path.join(work, 'course'))}, prefix: '/course', diagramCache: ${JSON.stringify(path.join(work, 'diagrams'))} }),
-    starlight({ title: 'Host docs' }),
-  ],
-});
-`,
-      'ec.config.mjs': `import { pluginLineNumbers } from 'codelabgen/astro';
-export default { plugins: [pluginLineNumbers()], defaultProps: { showLineNumbers: false } };
-`,
-      'src/content.config.ts': `import { defineCollection } from 'astro:content';
-import { docsLoader } from '@astrojs/starlight/loaders';
-import { docsSchema } from '@astrojs/starlight/schema';
-import { codelabgenCollections } from 'codelabgen/content';
-export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }), ...codelabgenCollections() };
-`,
-      'src/content/docs/index.md':
-        "---\ntitle: Host docs home\n---\n\nThe host's Starlight docs.\n\n```js\nconst host = true;\n```\n",
-    };
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(slHost, file)), { recursive: true });
-      writeFileSync(path.join(slHost, file), text);
-    }
-    mkdirSync(path.join(slHost, 'node_modules'));
-    symlinkSync(REPO_ROOT, path.join(slHost, 'node_modules', 'codelabgen'));
-    // Starlight wants js-yaml 4 (astro's); codelabgen's own js-yaml 5 sits at the repository's top.
-    symlinkSync(
-      path.join(REPO_ROOT, 'node_modules', '@astrojs', 'starlight', 'node_modules', 'js-yaml'),
-      path.join(slHost, 'node_modules', 'js-yaml'),
-    );
-    const astroBin = path.join(REPO_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
-    const run = await promisify(execFile)(process.execPath, [astroBin, 'build'], {
-      cwd: slHost,
-      env: astroEnv,
-      timeout: 300_000,
-    });
-    slLog = `${run.stdout}${run.stderr}`;
-  });
-  after(() => rmSync(slHost, { recursive: true, force: true }));
-
-  test("the course pages build beside Starlight's, with numbered code lines and no page script of Starlight's", () => {
-    assert.match(readFileSync(path.join(slOut, 'index.html'), 'utf8'), /Host docs home/, slLog);
-    const lesson = readFileSync(path.join(slOut, 'course', 'lessons', '1.1-lesson-1', 'index.html'), 'utf8');
-    assert.match(lesson, /class="gutter"/, "the course's code blocks lost their line numbers");
-    const scripts = [...lesson.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) =>
-      m[1]!.replace(/\.[\w-]+\.js$/, '.js').replace(/\?v=.*$/, ''),
-    );
-    assert.deepEqual(
-      scripts.sort(),
-      ['/_astro/ec.js', '/course/_codelabgen/page.js'],
-      "a script other than the course's own and the copy button",
-    );
-  });
 });

@@ -1,6 +1,7 @@
 // End-to-end site builds of small fixture courses made here (temp dirs) through the built CLI:
-// pages, order, links under a non-root --base, drafts, sanitization, code references, diagrams,
-// and the diagram cache (a rebuild renders none). Each fixture is built once and shared. The
+// pages, order, links under a non-root --base, drafts, sanitization, code references, diagrams.
+// Each fixture is built once and shared; a rebuild from the diagram cache (it draws none) is checked in
+// pipeline/site/site-rebuild.test.ts, the page data alone in site/lib/page-data.test.ts. The
 // client-side diagram fallback is checked on the e2e build made without Chromium (e2e/content.spec.ts).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -39,7 +40,6 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   const root = path.join(work, 'course-a');
   const out = path.join(work, 'out-a');
   let first: CliResult;
-  let second: CliResult;
   before(async () => {
     const { dirs } = await generateCourse(root, {
       lessons: 4,
@@ -50,14 +50,18 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     // A data file over the download's limit: listed, left out of the zip, and the page says so.
     writeFileSync(path.join(root, dirs[1]!, 'big.dat'), Buffer.alloc(600 * 1024, 7));
     first = await build(['--course', root, '--out', out, '--base', BASE, '--site', 'https://example.org/my-course/']);
-    second = await build(['--course', root, '--out', out, '--base', BASE, '--site', 'https://example.org/my-course/']);
   });
 
   test('succeeds, lists the lessons left out, records site.build', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /warning: 1 lesson left out \(not done\): 2\.1 \(code\)/);
+    // On a pipe the progress is one plain line per step (on a TTY one line rewritten: cli/progress.test.ts).
+    assert.deepEqual(
+      first.stderr.split('\n').flatMap((line) => /^site build: ([a-z]+): ./.exec(line)?.[1] ?? []),
+      ['loading', 'diagrams', 'pages', 'search', 'done'],
+    );
+    assert.doesNotMatch(first.stderr, /\r|\x1b/, 'a terminal control on a pipe');
     const event = readEvents(root).at(-1) as { kind: string; lessons: string[] } | undefined;
-    assert.equal(second.code, 0, second.stderr);
     assert.equal(event?.kind, 'site.build');
     assert.deepEqual(event?.lessons, ['1.1', '1.2', '2.2']);
   });
@@ -108,10 +112,11 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.ok(checked > 50, `only ${checked} links checked`);
   });
 
-  test('prev/next skip the unpublished lesson and cross modules', () => {
+  test('prev/next skip the unpublished lesson and cross modules; a course outside git shows no date', () => {
     const page = html(out, 'lessons/1.2-lesson-2/index.html');
     assert.match(page, /rel="prev" href="\/my-course\/lessons\/1\.1-lesson-1\/"/);
     assert.match(page, /rel="next" href="\/my-course\/lessons\/2\.2-lesson-4\/"/);
+    assert.doesNotMatch(page, /Last updated/);
   });
 
   test('a file over the download limit is listed, left out of the zip, and named as left out', () => {
@@ -162,11 +167,10 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     assert.ok(gzipSync(inline).length <= 4096, `inline JS: ${gzipSync(inline).length} bytes gzip`);
   });
 
-  test('diagrams render to one inline SVG themed by CSS variables, its stylesheet in one shared file; a rebuild renders none', {
+  test('diagrams render to one inline SVG themed by CSS variables, its stylesheet in one shared file', {
     skip: chromium === null ? 'no Chromium here' : false,
   }, () => {
     assert.match(first.stdout, /diagrams: 3 rendered, 0 cached, 0 failed, 0 client-side/);
-    assert.match(second.stdout, /diagrams: 0 rendered, 3 cached, 0 failed, 0 client-side/);
     const page = html(out, 'lessons/1.1-lesson-1/index.html');
     const svgs = [
       ...page.matchAll(

@@ -1,9 +1,10 @@
 // A rebuild with the content cache kept from the last build (entries stored by digest) shows an
 // edit made in between: a kept cache never serves a lesson's old text. A rebuild that changes no
 // page keeps the search index of the output it replaces (the cases: pipeline/site/search.test.ts).
-// Only the edited lesson's page is rendered again, even after a first build that drew its diagrams
-// while making the pages (the entries say what the build draws, not what the cache held), and in a
-// course with a doc image (Astro puts its output folder into the bundle: it is the same every build).
+// A rebuild draws no diagram (the diagram cache). Only the edited lesson's page is rendered again,
+// even after a first build that drew its diagrams while making the pages (the entries say what the
+// build draws, not what the cache held), and in a course with a doc image (Astro puts its output
+// folder into the bundle: it is the same every build).
 // A second build of the same course while one runs waits for it (and says so when it gives up).
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -62,6 +63,13 @@ test('the edited lesson shows the edit after a rebuild with the kept cache; the 
     findChromium() ? /^diagrams: 3 rendered, 0 cached/m : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m,
   );
   assert.match(first.stdout, /^lesson pages: 3 rendered, 0 unchanged \(kept from the last build\)$/m);
+  // A rebuild draws no diagram: each comes from the diagram cache the first build filled.
+  assert.match(
+    rebuilt.stdout,
+    findChromium()
+      ? /^diagrams: 0 rendered, 3 cached, 0 failed, 0 client-side$/m
+      : /^diagrams: 0 rendered, 0 cached, 0 failed, 3 client-side$/m,
+  );
   assert.match(rebuilt.stdout, /^lesson pages: 1 rendered, 2 unchanged \(kept from the last build\)$/m);
   assert.match(readFileSync(page('1.2-lesson-2'), 'utf8'), /A paragraph added after the first build\./);
   assert.notEqual(statSync(page('1.2-lesson-2')).mtimeMs, mtimes['1.2-lesson-2']);

@@ -14,6 +14,8 @@ const SHIPPED = ['content-schemas', 'pipeline', 'cli', 'site'];
 const MAY_SPAWN: Record<string, string> = {
   'pipeline/verify/run-tests.ts': 'the process runner of lesson steps; only runLessonStep() calls it (checked below)',
   'pipeline/verify/sandbox.ts': 'probes bwrap itself with /bin/true, once per process',
+  'pipeline/verify/process-limit.ts':
+    "tries once that `sh -c 'echo 0 > cgroup.procs'` can enter the pids cgroup it made (a fixed argv, no lesson program)",
   'pipeline/verify/sandbox-network.ts':
     "starts slirp4netns, the network of a sandbox with network: true (the machine's program)",
   'pipeline/site/diagram-parse.ts': "spawns codelabgen's own diagram parser (mermaid parses; no lesson code runs)",

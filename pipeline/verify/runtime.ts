@@ -34,8 +34,17 @@ export async function resolveTestCommand(
   const runtime = spec?.runtime ?? config.runtime;
   const given = givenCommand(lesson.id, spec, config, runtime);
   const env = childEnv(parentEnv);
-  return RUNTIME_COMMANDS[runtime]({ course, lesson, lessonDir, spec, config, given, env, probes });
+  const installScripts = spec?.install_scripts ?? false;
+  if (!installScripts) Object.assign(env, NO_SOURCE_BUILDS);
+  return RUNTIME_COMMANDS[runtime]({ course, lesson, lessonDir, spec, config, given, env, probes, installScripts });
 }
+
+/**
+ * Without `install_scripts: true` no package's build runs either (a source distribution's build runs
+ * its code): uv (`uv run`, and any uv a test calls) and pip take built wheels only. uv still builds
+ * the workspace's own projects, the lesson's code.
+ */
+export const NO_SOURCE_BUILDS = { UV_NO_BUILD: '1', PIP_ONLY_BINARY: ':all:' } as const;
 
 /** The spec's test_command, else the config's when the spec keeps the course runtime; checked for shell operators. */
 function givenCommand(id: string, spec: LessonSpec | null, config: Config, runtime: Runtime): string[] | null {

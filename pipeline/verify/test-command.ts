@@ -50,6 +50,8 @@ export interface CommandRequest {
   /** The child's environment; a runtime may remove variables from it. */
   env: ChildEnv;
   probes: CommandProbes;
+  /** The spec's `install_scripts`: install scripts and source builds run only when true. */
+  installScripts: boolean;
 }
 
 /** A runtime's module: the command that runs a lesson's tests (pipeline/verify/runtimes/). */

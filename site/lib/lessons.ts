@@ -1,9 +1,11 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
-// cache), code files as a tree, verification badge, stage and what is missing, prev/next.
+// cache), code files as a tree, verification badge, stage and what is missing, prev/next. Plain
+// functions of a course read from disk (no Astro): site/lib/page-data.test.ts calls them directly.
 import { DOC_KIND_NAMES, DOC_KINDS, type GlossaryEntry } from '../../content-schemas/index.ts';
 import { missingSteps } from './missing-steps.ts';
 import {
   isPublished,
+  lastRunPassed,
   gitHistory,
   diagramBeingDrawn,
   diagramDrawn,
@@ -20,6 +22,7 @@ import {
   stageDocImage,
   readDiagramSvg,
   leanSvg,
+  lessonLink,
   takePreparedCourse,
   type CourseView,
   type DiagramRef,
@@ -34,7 +37,6 @@ import path from 'node:path';
 import { testCommand } from './download.ts';
 import { anchorHeadings, type TocEntry } from './headings.ts';
 import type { SiteOptions } from './options.ts';
-import { href, lessonHref } from './url.ts';
 import type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView } from './page-schema.ts';
 
 export type { DiagramView, DocView, LeafSegmentView, LessonLink, LessonPage, SegmentView };
@@ -43,6 +45,16 @@ export { missingSteps };
 
 export function isIncluded(view: CourseView, lesson: SiteLesson, options: SiteOptions): boolean {
   return options.drafts || options.dev || isPublished(view, lesson);
+}
+
+/** The course entry's lessons (site/collections.ts): which ones the build includes, the sidebar's input. */
+export function courseLessons(view: CourseView, options: SiteOptions) {
+  return view.lessons.map((l) => ({
+    id: l.id,
+    stage: l.stage,
+    included: isIncluded(view, l, options),
+    missing: missingSteps(l.stage, view.config.site.publish, lastRunPassed(view, l)),
+  }));
 }
 
 export function termSlug(entry: GlossaryEntry): string {
@@ -171,8 +183,10 @@ function lastUpdated(course: string, dir: string): string | null {
   return result.status === 0 && /^\d{4}-\d{2}-\d{2}$/.test(result.stdout.trim()) ? result.stdout.trim() : null;
 }
 
-/** Every included lesson's page data in curriculum order. */
-export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[] {
+/** Every included lesson's page data in curriculum order; links start with `linkBase` (the site's base
+ * and route prefix, ending in /: site/lib/url.ts href('')). */
+export function lessonPages(view: CourseView, options: SiteOptions, linkBase: string): LessonPage[] {
+  const lessonHref = (lesson: { id: string; slug: string }) => lessonLink(linkBase, lesson);
   const included = view.lessons.filter((lesson) => isIncluded(view, lesson, options));
   const glossary = readGlossary(view.course);
   const curriculumLessons = new Map(view.curriculum.modules.flatMap((m) => m.lessons.map((l) => [l.id, l] as const)));
@@ -195,7 +209,7 @@ export function lessonPages(view: CourseView, options: SiteOptions): LessonPage[
   // Docs the build rendered before Astro started, for the same lessons with the same links.
   const prepared = takePreparedCourse(view.course.root);
   const rendered =
-    prepared?.view === view && !options.dev && prepared.drafts === options.drafts && prepared.linkBase === href('')
+    prepared?.view === view && !options.dev && prepared.drafts === options.drafts && prepared.linkBase === linkBase
       ? prepared.docs
       : null;
   return included.map((lesson, index) => {

@@ -1,7 +1,8 @@
 // The course sidebar's modules and lessons (only the lessons a build includes). A lesson page lists
 // its own module's lessons; the other modules are filled from one shared file when opened
 // (site/routes/sidebar.json.ts), so a 200-lesson course does not repeat 200 links on every page.
-import { lessonHref } from './url.ts';
+// No Astro here: site/lib/page-data.test.ts calls it on a course read from disk.
+import { lessonLink } from '../../pipeline/read/index.ts';
 
 export interface SidebarLesson {
   id: string;
@@ -19,7 +20,8 @@ interface CourseData {
   lessons: { id: string; included: boolean }[];
 }
 
-export function sidebarModules(course: CourseData | undefined): SidebarModule[] {
+/** The modules with included lessons, links under `linkBase` (site/lib/url.ts href('')). */
+export function sidebarModules(course: CourseData | undefined, linkBase: string): SidebarModule[] {
   const included = new Set(course?.lessons.filter((l) => l.included).map((l) => l.id) ?? []);
   return (course?.curriculum.modules ?? [])
     .map((m) => ({
@@ -27,7 +29,7 @@ export function sidebarModules(course: CourseData | undefined): SidebarModule[] 
       title: m.title,
       lessons: m.lessons
         .filter((l) => included.has(l.id))
-        .map((l) => ({ id: l.id, title: l.title, href: lessonHref(l) })),
+        .map((l) => ({ id: l.id, title: l.title, href: lessonLink(linkBase, l) })),
     }))
     .filter((m) => m.lessons.length > 0);
 }

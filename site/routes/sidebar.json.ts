@@ -3,10 +3,11 @@
 import { courseEntry } from '../lib/collections-named.ts';
 import { plainTitle } from '../lib/inline.ts';
 import { sidebarModules } from '../lib/sidebar.ts';
+import { href } from '../lib/url.ts';
 
 export async function GET(): Promise<Response> {
   const course = await courseEntry();
-  const modules = sidebarModules(course?.data);
+  const modules = sidebarModules(course?.data, href(''));
   const body = Object.fromEntries(
     modules.map((m) => [m.id, m.lessons.map((l) => [l.id, plainTitle(l.title), l.href])]),
   );

@@ -6,13 +6,12 @@ import { readTextFile } from '../../../content-schemas/fast.ts';
 import { plainCommand, type ResolveCommand } from '../test-command.ts';
 
 /** npm ci runs no install scripts (the lesson's own or its dependencies') unless the spec says `install_scripts: true`. */
-export const nodeCommand: ResolveCommand = ({ given, lessonDir, env, spec }) => {
+export const nodeCommand: ResolveCommand = ({ given, lessonDir, env, installScripts }) => {
   if (given) return plainCommand('node', given, lessonDir, env);
   const manifest = path.join(lessonDir, 'package.json');
   if (existsSync(manifest) && hasTestScript(manifest)) {
     const locked =
       existsSync(path.join(lessonDir, 'package-lock.json')) || existsSync(path.join(lessonDir, 'npm-shrinkwrap.json'));
-    const installScripts = spec?.install_scripts ?? false;
     const prepare =
       locked && !existsSync(path.join(lessonDir, 'node_modules'))
         ? ['npm', 'ci', '--no-audit', '--no-fund', ...(installScripts ? [] : ['--ignore-scripts'])]

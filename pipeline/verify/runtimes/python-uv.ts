@@ -1,4 +1,5 @@
-// The python-uv runtime: `uv run pytest <lesson>` in the module's uv workspace, VIRTUAL_ENV removed.
+// The python-uv runtime: `uv run pytest <lesson>` in the module's uv workspace, VIRTUAL_ENV removed;
+// `--no-build` unless install scripts are on.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readTextFile } from '../../../content-schemas/fast.ts';
@@ -7,7 +8,7 @@ import { refuse } from '../../course/errors.ts';
 import { resolveProgram } from '../child-env.ts';
 import { PYTEST_NO_CACHE, type ResolveCommand } from '../test-command.ts';
 
-export const uvCommand: ResolveCommand = ({ course, lesson, lessonDir, env, given, probes }) => {
+export const uvCommand: ResolveCommand = ({ course, lesson, lessonDir, env, given, probes, installScripts }) => {
   delete env.VIRTUAL_ENV; // uv would use (and warn about) the caller's venv instead of the workspace's
   if (resolveProgram('uv', env, probes.isExecutable, [lessonDir]) === null) {
     refuse(
@@ -17,7 +18,8 @@ export const uvCommand: ResolveCommand = ({ course, lesson, lessonDir, env, give
   }
   const workspace = uvWorkspace(course, lessonDir);
   const target = path.relative(workspace, lessonDir);
-  const argv = given ?? ['uv', 'run', 'pytest', ...PYTEST_NO_CACHE, ...(target === '' ? [] : [target])];
+  const noBuild = installScripts ? [] : ['--no-build'];
+  const argv = given ?? ['uv', 'run', ...noBuild, 'pytest', ...PYTEST_NO_CACHE, ...(target === '' ? [] : [target])];
   return { runtime: 'python-uv', argv, cwd: workspace, env, prepare: null };
 };
 

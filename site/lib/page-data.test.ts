@@ -1,0 +1,167 @@
+// The page data the site's pages render, computed on a course read from disk without Astro: the
+// sidebar, prev/next, the stage and verification badges, what a draft misses, the "On this page"
+// entries, the names search results give headings, and last-updated dates. The site builds check
+// that the pages show this data (pipeline/site/site-build.test.ts, site/site-config.test.ts).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { generateCourse } from '../../bench/generate-course.ts';
+import { scratchDir } from '../../cli/testing.ts';
+import { readCourse, type CourseView } from '../../pipeline/read/index.ts';
+import { lessonToc, searchNames } from './lesson-toc.ts';
+import { courseLessons, lessonPages } from './lessons.ts';
+import type { SiteOptions } from './options.ts';
+import { sidebarModules } from './sidebar.ts';
+
+const BASE = '/my-course/';
+const work = scratchDir('codelabgen-page-data-');
+const siteOptions = (course: string, drafts = false): SiteOptions => ({
+  course,
+  drafts,
+  dev: false,
+  diagramCache: path.join(work, 'diagrams'),
+  imageStage: path.join(work, 'images'),
+  prefix: '',
+});
+
+describe('a course of four lessons in two modules, lesson 2.1 not done', { timeout: 120_000 }, () => {
+  const root = path.join(work, 'course');
+  let view: CourseView;
+  before(async () => {
+    const { dirs } = await generateCourse(root, {
+      lessons: 4,
+      perModule: 2,
+      stageOf: (i) => (i === 2 ? 'code' : 'done'),
+      diagram: () => null,
+    });
+    appendFileSync(path.join(root, dirs[0]!, 'docs', 'readalong.md'), '\n## Set-up\n\nText.\n\n## The `read()` call\n');
+    view = readCourse(root);
+  });
+
+  test('the sidebar lists the included lessons by module, under the base; a module with none is left out', () => {
+    const options = siteOptions(root);
+    const course = { curriculum: view.curriculum, lessons: courseLessons(view, options) };
+    assert.deepEqual(sidebarModules(course, BASE), [
+      {
+        id: '1',
+        title: 'Module 1',
+        lessons: [
+          { id: '1.1', title: 'Lesson 1 title', href: '/my-course/lessons/1.1-lesson-1/' },
+          { id: '1.2', title: 'Lesson 2 title', href: '/my-course/lessons/1.2-lesson-2/' },
+        ],
+      },
+      {
+        id: '2',
+        title: 'Module 2',
+        lessons: [{ id: '2.2', title: 'Lesson 4 title', href: '/my-course/lessons/2.2-lesson-4/' }],
+      },
+    ]);
+    const drafts = { curriculum: view.curriculum, lessons: courseLessons(view, siteOptions(root, true)) };
+    assert.deepEqual(
+      sidebarModules(drafts, '/').map((m) => m.lessons.map((l) => l.href)),
+      [
+        ['/lessons/1.1-lesson-1/', '/lessons/1.2-lesson-2/'],
+        ['/lessons/2.1-lesson-3/', '/lessons/2.2-lesson-4/'],
+      ],
+    );
+    const onlyUndone = { curriculum: view.curriculum, lessons: course.lessons.filter((l) => l.id === '2.1') };
+    assert.deepEqual(sidebarModules(onlyUndone, BASE), [], 'a module without an included lesson has a sidebar entry');
+  });
+
+  test('a publish build has the done lessons only; prev/next skip the lesson left out and cross modules', () => {
+    const pages = lessonPages(view, siteOptions(root), BASE);
+    assert.deepEqual(
+      pages.map((p) => [p.id, p.prev?.id ?? null, p.next?.id ?? null, p.order]),
+      [
+        ['1.1', null, '1.2', 0],
+        ['1.2', '1.1', '2.2', 1],
+        ['2.2', '1.2', null, 2],
+      ],
+    );
+    assert.deepEqual(pages[1]!.next, { id: '2.2', slug: 'lesson-4', title: 'Lesson 4 title' });
+  });
+
+  test('badges: a done lesson carries its passed run and no missing step; a draft names its stage and what it misses', () => {
+    const pages = lessonPages(view, siteOptions(root, true), BASE);
+    assert.deepEqual(
+      pages.map((p) => p.id),
+      ['1.1', '1.2', '2.1', '2.2'],
+    );
+    const done = pages[0]!;
+    assert.equal(done.stage, 'done');
+    assert.equal(done.done, true);
+    assert.deepEqual(done.missing, []);
+    assert.deepEqual(
+      { tests: done.verification.tests, passed: done.verification.passed, run: done.verification.run },
+      { tests: '1/1', passed: true, run: 1 },
+    );
+    assert.equal(done.verification.drifted, false);
+    assert.match(done.verification.codeHash ?? '', /^sha256:[0-9a-f]{64}$/);
+    const draft = pages[2]!;
+    assert.equal(draft.stage, 'code');
+    assert.equal(draft.done, false);
+    assert.deepEqual(draft.missing, ['verification', 'readalong', 'notes', 'review']);
+    assert.equal(draft.verification.tests, null);
+    assert.deepEqual([draft.prev?.id, draft.next?.id], ['1.2', '2.2'], 'drafts link every lesson in order');
+  });
+
+  test("'On this page' lists the page's sections with each doc's headings, which get ids no section has", () => {
+    const [page] = lessonPages(view, siteOptions(root), BASE);
+    const toc = lessonToc(page!, new Map());
+    assert.deepEqual(
+      toc.map((t) => [t.depth, t.id, t.text]),
+      [
+        [2, 'objectives', 'Objectives'],
+        [2, 'readalong', 'Reading lesson 1'],
+        // A doc's own headings sit one level under its section (its # title is the section's).
+        [3, 'set-up', 'Set-up'],
+        [3, 'the-read-call', 'The read() call'],
+        [2, 'notes', 'Notes for lesson 1'],
+        [2, 'code', 'Files'],
+      ],
+    );
+    // Search results keep the inline code pagefind's plain text loses.
+    assert.deepEqual(searchNames(page!, toc), { 'the-read-call': ['The ', 'read()', ' call'] });
+  });
+});
+
+test('search names: a lesson title with inline code names the lesson; a doc title the TOC shortens keeps its name', () => {
+  const page = {
+    id: '1.1',
+    title: 'The `fetch()` API',
+    docs: { readalong: null, notes: { title: 'Notes: The `fetch()` API', toc: [], mdx: null } },
+  } as unknown as Parameters<typeof searchNames>[0];
+  const toc = lessonToc({ ...page, objectives: [], diagrams: [], terms: [], sources: [] } as never, new Map());
+  assert.deepEqual(
+    toc.map((t) => t.id),
+    ['readalong', 'notes', 'code'],
+  );
+  assert.deepEqual(searchNames(page, toc), { _top: ['1.1 The ', 'fetch()', ' API'], notes: ['Notes'] });
+});
+
+test('last updated: none outside git, the last commit date of the lesson folder in git', {
+  timeout: 120_000,
+}, async () => {
+  const root = path.join(work, 'git-course');
+  await generateCourse(root, { lessons: 2, diagram: () => null });
+  const updated = () => lessonPages(readCourse(root), siteOptions(root), '/').map((p) => p.updated);
+  assert.deepEqual(updated(), [null, null]);
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.org',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.org',
+    GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z',
+    GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z',
+  };
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'course'],
+  ])
+    assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0, `git ${args[0]}`);
+  assert.deepEqual(updated(), ['2026-01-02', '2026-01-02']);
+});
