@@ -76,6 +76,11 @@ const ZOD_FREE_SCHEMA_FILES = new Set([
   'content-schemas/refinements.ts',
   'content-schemas/yaml.ts',
   'content-schemas/yaml-subset.ts',
+  // The registries (docs/architecture.md, "Registries"): plain data, read by the stage checks and init.
+  'content-schemas/registries.ts',
+  'content-schemas/doc-kinds.ts',
+  'content-schemas/runtimes.ts',
+  'content-schemas/prose-list.ts',
 ]);
 
 test('dist/state.cjs holds every state command and the generated validators, and of node_modules only js-yaml: no zod, MCP SDK or marked', () => {

@@ -3,6 +3,7 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
+import { runtimeEntry } from '../../content-schemas/fast.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
 import { ARTIFACTS, abs, lessonFolderPath, type Course } from '../course/course.ts';
 import { readCurriculum } from '../artifacts/curriculum.ts';
@@ -168,7 +169,8 @@ async function runChecked(
   checks: RunChecks,
 ): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null; timedOutIn: string }> {
   const cachesBefore = presentCaches(command.cwd);
-  const scope = { unmeasured: command.runtime === 'python-uv' ? ['.venv'] : [], docs: !checks.docsReadOnly };
+  const unmeasured = [...(runtimeEntry(command.runtime)?.unmeasured ?? [])];
+  const scope = { unmeasured, docs: !checks.docsReadOnly };
   const maxWriteBytes = checks.maxWriteMb * 1024 * 1024;
   const before = snapshotLesson(box.dir, checks.label, scope);
   const step = (argv: string[]) =>
