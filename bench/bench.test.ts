@@ -13,7 +13,7 @@ test('bench refuses an unknown --only part', () => {
   assert.equal(result.status, 2);
   assert.match(
     result.stderr,
-    /^error: --only nope: choose from cli,contention,mcp,progress,scale,site,side-by-side\n$/,
+    /^error: --only nope: choose from check,cli,contention,dev,mcp,progress,scale,site,side-by-side\n$/,
   );
 });
 
@@ -22,7 +22,7 @@ test('bench --help prints the usage and runs nothing; an unknown argument is ref
   assert.equal(help.status, 0);
   assert.match(
     help.stdout,
-    /^usage: node bench\/run\.ts \[--quick\] \[--only cli,contention,mcp,progress,scale,site,side-by-side\]\n/,
+    /^usage: node bench\/run\.ts \[--quick\] \[--only check,cli,contention,dev,mcp,progress,scale,site,side-by-side\]\n/,
   );
   assert.equal(help.stderr, '', 'no load average: nothing ran');
   const stray = spawnSync(process.execPath, [RUN, '--quick', '--onyl', 'cli'], { encoding: 'utf8' });

@@ -7,7 +7,17 @@
 // bundled source in a `// path` comment.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +75,12 @@ const ZOD_FREE_SCHEMA_FILES = new Set([
   'content-schemas/contrast.ts',
   'content-schemas/refinements.ts',
   'content-schemas/yaml.ts',
+  'content-schemas/yaml-subset.ts',
+  // The registries (docs/architecture.md, "Registries"): plain data, read by the stage checks and init.
+  'content-schemas/registries.ts',
+  'content-schemas/doc-kinds.ts',
+  'content-schemas/runtimes.ts',
+  'content-schemas/prose-list.ts',
 ]);
 
 test('dist/state.cjs holds every state command and the generated validators, and of node_modules only js-yaml: no zod, MCP SDK or marked', () => {
@@ -110,7 +126,7 @@ function runWith(cli: string, args: string[]): { status: number | null; stdout: 
   });
 }
 
-test('the state commands need nothing from dist/ but state.cjs, and state log never evaluates js-yaml', () => {
+test("the state commands need nothing from dist/ but state.cjs; state log, and the others on init's config.yaml, never evaluate js-yaml", () => {
   const root = scratchCourse();
   const alone = stateBundleAlone();
   // Each command's first example from its registry entry. This course has no lessons and no tasks: the
@@ -139,7 +155,9 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
     root,
   ]);
   assert.equal(started.status, 0, started.stderr);
-  // js-yaml's module body, poisoned: state log still works, state next (which reads config.yaml) fails.
+  // js-yaml's module body, poisoned: state log, and state next and state task start on init's
+  // config.yaml (plain YAML, content-schemas/yaml-subset.ts), still work; a config.yaml outside the
+  // plain subset (an anchor) evaluates it.
   const marker = '"node_modules/js-yaml/dist/js-yaml.mjs"() {';
   const poisoned = stateBundleAlone((text) => {
     assert.ok(text.includes(marker), 'js-yaml is a lazily evaluated module of dist/state.cjs');
@@ -147,6 +165,16 @@ test('the state commands need nothing from dist/ but state.cjs, and state log ne
   });
   const log = runWith(poisoned, ['state', 'log', 'fact', '--data', 'k=v', '--course', root]);
   assert.equal(log.status, 0, log.stderr);
+  for (const args of [
+    ['state', 'next'],
+    ['state', 'show'],
+    ['state', 'task', 'list'],
+  ]) {
+    const plain = runWith(poisoned, [...args, '--course', root]);
+    assert.equal(plain.status, 0, `${args.join(' ')} evaluated js-yaml on init's config.yaml: ${plain.stderr}`);
+  }
+  const config = path.join(root, '.codelabgen', 'config.yaml');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}verify_timeout_seconds_again: &anchor 1\n`);
   const next = runWith(poisoned, ['state', 'next', '--course', root]);
   assert.notEqual(next.status, 0, 'state next evaluated no js-yaml: the poisoned bundle proves nothing');
   assert.match(next.stderr, /js-yaml evaluated/);
@@ -269,14 +297,12 @@ test('state next on a course whose config.yaml has site.accent and repo_url load
   assert.ok(refused.files.includes(path.join(DIST, 'schemas.mjs')), 'zod words the refusal');
 });
 
-/** The cache files under the codelabgen/ folder of the compile cache folder `dir`: name → bytes. */
+/** The cache files of the launcher in the code cache folder `dir` (its codelabgen/ folder): name → bytes. */
 function codeCaches(dir: string): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
-  for (const version of readdirSync(dir)) {
-    const folder = path.join(dir, version, 'codelabgen');
-    for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : [])
-      found.set(name, readFileSync(path.join(folder, name)));
-  }
+  const folder = path.join(dir, 'codelabgen');
+  for (const name of statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : [])
+    found.set(name, readFileSync(path.join(folder, name)));
   return found;
 }
 
@@ -306,7 +332,7 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
   const first = codeCaches(dir);
   const [name, bytes] = [...first][0] ?? [];
   assert.equal(first.size, 1);
-  assert.match(name!, /^state-show-[0-9a-f]{8}$/);
+  assert.match(name!, new RegExp(`^state-show-${process.version.replaceAll('.', '\\.')}-[0-9a-f]{8}$`));
   assert.ok(
     bytes!.subarray(0, identity.length).equals(identity),
     'the cache starts with the identity of dist/state.cjs',
@@ -318,13 +344,13 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
   // Each command its own; NODE_DISABLE_COMPILE_CACHE turns this cache off with Node's.
   run(['state', 'next']);
   run(['state', 'log', 'fact'], { NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' });
-  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-[0-9a-f]{8}$/, '')).sort(), [
+  assert.deepEqual([...codeCaches(dir).keys()].map((file) => file.replace(/-v[\d.]+-[0-9a-f]{8}$/, '')).sort(), [
     'state-next',
     'state-show',
   ]);
   const logged = run(['state', 'show', '--json']);
   // A cache V8 rejects (garbage after a matching identity), or one for another bundle: replaced.
-  const file = path.join(dir, readdirSync(dir)[0]!, 'codelabgen', name!);
+  const file = path.join(dir, 'codelabgen', name!);
   for (const stale of [
     Buffer.concat([identity, Buffer.alloc(4096, 7)]),
     Buffer.concat([Buffer.from(`1:${size}:${mtimeMs}\n`), bytes!.subarray(identity.length)]),
@@ -339,4 +365,122 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
       'the stale cache was not replaced',
     );
   }
+});
+
+test("the code caches live in this user's cache folder, and one others may write is neither read nor written", () => {
+  const root = scratchCourse();
+  const home = scratchDir('codelabgen-home-');
+  const run = (args: string[], env: Record<string, string | undefined>) => {
+    const result = spawnSync(process.execPath, [CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: undefined, XDG_CACHE_HOME: undefined, ...env },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout;
+  };
+  // No NODE_COMPILE_CACHE: ~/.cache/codelabgen/code-cache, made for this user only (0700); Node's own
+  // compile cache (dist/main.mjs) beside the state commands' (never os.tmpdir(), which any user may own).
+  run(['state', 'show'], { HOME: home });
+  run(['check'], { HOME: home });
+  const folder = path.join(home, '.cache', 'codelabgen', 'code-cache');
+  assert.equal(statSync(folder).mode & 0o777, 0o700);
+  assert.deepEqual(
+    [...codeCaches(folder).keys()].map((name) => name.replace(/-v[\d.]+-[0-9a-f]{8}$/, '')),
+    ['state-show'],
+  );
+  assert.ok(
+    readdirSync(folder).some((name) => name.startsWith(`${process.version}-`)),
+    `Node's compile cache is not in ${folder}: ${readdirSync(folder).join(', ')}`,
+  );
+  // $XDG_CACHE_HOME first when set.
+  const xdg = scratchDir('codelabgen-xdg-');
+  run(['state', 'show'], { HOME: home, XDG_CACHE_HOME: xdg });
+  assert.equal(codeCaches(path.join(xdg, 'codelabgen', 'code-cache')).size, 1);
+  // A folder others may write (or a link to one): nothing read, nothing written; the command still runs.
+  const open = scratchDir('codelabgen-open-cache-');
+  chmodSync(open, 0o777);
+  const planted = path.join(open, 'codelabgen');
+  mkdirSync(planted, { mode: 0o700 });
+  chmodSync(open, 0o777);
+  const stateCaches = (dir: string) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /(^|\/)state-show-/.test(name));
+  const shown = run(['state', 'show'], { NODE_COMPILE_CACHE: open });
+  assert.deepEqual(stateCaches(open), [], 'a cache was written into a folder others may write');
+  const target = scratchDir('codelabgen-link-target-');
+  const linked = path.join(scratchDir('codelabgen-link-'), 'cache');
+  symlinkSync(target, linked);
+  assert.equal(run(['state', 'show'], { NODE_COMPILE_CACHE: linked }), shown);
+  // (Node itself, told NODE_COMPILE_CACHE, keeps its own cache of the launcher there: its choice, not ours.)
+  assert.deepEqual(stateCaches(target), [], 'a cache was written through a symlinked folder');
+});
+
+test('state next and state log load neither node:module (the ES loader parts it brings) nor fs/dir', () => {
+  const root = scratchCourse();
+  const dir = scratchDir('codelabgen-builtins-');
+  // Only process.moduleLoadList at exit: a hook through node:module would load what this test looks for.
+  const hook = path.join(dir, 'record-builtins.cjs');
+  writeFileSync(
+    hook,
+    "process.on('exit', () => process.getBuiltinModule('node:fs').writeFileSync(process.env.LOADED_BUILTINS, process.moduleLoadList.join('\\n')));\n",
+  );
+  for (const args of [
+    ['state', 'next'],
+    ['state', 'log', 'fact', '--data', 'k=v'],
+  ]) {
+    const list = path.join(dir, 'builtins.txt');
+    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', LOADED_BUILTINS: list },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const loaded = readFileSync(list, 'utf8').split('\n');
+    assert.deepEqual(
+      ['NativeModule module', 'NativeModule internal/modules/esm/loader', 'NativeModule internal/fs/dir'].filter(
+        (name) => loaded.includes(name),
+      ),
+      [],
+      `${args.join(' ')} loads Node modules it does not use`,
+    );
+  }
+});
+
+// What dist/state.cjs may weigh: every state command reads all of it and its code cache on every run
+// (380 KB on 2026-12-02). Raise it only with a measurement of what the growth costs (bench/ab.ts).
+const STATE_BUNDLE_MAX_BYTES = 400_000;
+// Modules `state log` must not evaluate: it reads no YAML (esbuild wraps each module dist/state.cjs
+// reaches lazily in an init function named after its source).
+const NOT_EVALUATED_BY_STATE_LOG = ['node_modules/js-yaml/dist/js-yaml.mjs', 'content-schemas/yaml.ts'];
+
+test('dist/state.cjs stays under its size budget, and state log evaluates none of the modules it must not', () => {
+  const text = readFileSync(STATE_BUNDLE, 'utf8');
+  assert.ok(
+    text.length <= STATE_BUNDLE_MAX_BYTES,
+    `dist/state.cjs is ${text.length} bytes, over its budget of ${STATE_BUNDLE_MAX_BYTES}`,
+  );
+  // A copy whose module init helper records each module it evaluates, on exit, into $EVALUATED.
+  const helper = 'var __esm = (fn, res, err) => function __init() {';
+  const recording = stateBundleAlone((bundle) => {
+    assert.ok(bundle.includes(helper), "esbuild's __esm helper changed: update this test");
+    return bundle.replace(
+      helper,
+      'const __evaluated = []; process.on("exit", () => require("node:fs").writeFileSync(process.env.EVALUATED, __evaluated.join("\\n")));\n' +
+        'var __esm = (fn, res, err) => function __init() { if (fn) __evaluated.push(__getOwnPropNames(fn)[0]);',
+    );
+  });
+  const root = scratchCourse();
+  const list = path.join(scratchDir('codelabgen-evaluated-'), 'evaluated.txt');
+  const evaluated = (args: string[]) => {
+    const result = spawnSync(process.execPath, [recording, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, EVALUATED: list },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return readFileSync(list, 'utf8').split('\n');
+  };
+  const byLog = evaluated(['state', 'log', 'fact', '--data', 'k=v']);
+  assert.ok(byLog.includes('pipeline/store/commit.ts'), `the recording sees no module: ${byLog.join(', ')}`);
+  assert.deepEqual(
+    byLog.filter((name) => NOT_EVALUATED_BY_STATE_LOG.some((source) => name.endsWith(source))),
+    [],
+  );
 });

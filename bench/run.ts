@@ -1,17 +1,19 @@
-// `npm run bench [-- --quick] [--only check,cli,contention,mcp,progress,scale,site,side-by-side]`: runs the benchmarks and prints
+// `npm run bench [-- --quick] [--only check,cli,contention,dev,mcp,progress,scale,site,side-by-side]`: runs the
+// benchmarks and prints
 // ONE JSON document on stdout (a short table on stderr when it is a terminal).
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { benchCliLatency } from './cli-latency.ts';
 import { benchContention } from './contention.ts';
+import type { DevBench } from './dev.ts';
 import { benchMcp } from './mcp.ts';
 import { benchProgress } from './progress.ts';
 import { benchScale } from './scale.ts';
 import { benchCheck } from './check.ts';
 import { benchSite } from './site.ts';
 
-const PARTS = ['check', 'cli', 'contention', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
+const PARTS = ['check', 'cli', 'contention', 'dev', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
 /** What runs without --only: the side-by-side comparison with Starlight only when asked for. */
 const DEFAULT_PARTS: Part[] = PARTS.filter((part) => part !== 'side-by-side');
@@ -48,6 +50,8 @@ const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
   check: benchCheck,
   cli: benchCliLatency,
   contention: benchContention,
+  // Loaded only when it runs, as side-by-side below: it pulls in Playwright.
+  dev: async (quick): Promise<DevBench> => (await import('./dev.ts')).benchDev(quick),
   mcp: benchMcp,
   progress: benchProgress,
   scale: benchScale,
@@ -122,6 +126,11 @@ function table(r: Record<string, any>): string {
         `exited)  board update CPU ${r.progress.board_update_cpu_ms} ms  server CPU/change ` +
         `${r.progress.server_cpu_ms_per_change} ms  page ${(r.progress.page_html_bytes / 1024).toFixed(1)} KB ` +
         'HTML',
+    );
+  if (r.dev)
+    lines.push(
+      `dev   ${r.dev.saves} notes saves under site dev: save → visible median ${r.dev.save_to_visible.median_ms} ms, ` +
+        `p95 ${r.dev.save_to_visible.p95_ms} ms, ${r.dev.content_syncs} content syncs`,
     );
   for (const row of r.check?.rows ?? [])
     lines.push(

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // codelabgen's launcher: checks the Node version (re-running itself with the repo's bootstrapped
-// Node 22 when the machine's is older), turns on the compile cache, loads the bundle: for the state
-// commands of cli/state-main.ts the one file dist/state.cjs, for any other command dist/main.mjs.
-// CommonJS, like dist/state.cjs: a state command never starts Node's ES module loader
-// (docs/performance.md).
+// Node 22 when the machine's is older), loads the bundle: for the state commands of
+// cli/state-main.ts the one file dist/state.cjs with a V8 code cache of its own, for any other
+// command dist/main.mjs with Node's compile cache on. Both caches live in a folder of this user
+// (codeCacheFolder). CommonJS, like dist/state.cjs: a state command never starts Node's ES module
+// loader, nor loads node:module (docs/performance.md).
 'use strict';
-const Module = require('node:module');
 // The floor is package.json's engines.node (cli/node-floor.test.ts keeps them the same).
 const NODE_FLOOR = [22, 19];
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -22,14 +22,8 @@ if (major < NODE_FLOOR[0] || (major === NODE_FLOOR[0] && minor < NODE_FLOOR[1]))
   );
 } else launch();
 
-/** Turns on the compile cache and runs the command from the bundle that holds it. */
+/** Runs the command from the bundle that holds it. */
 function launch() {
-  try {
-    Module.enableCompileCache?.();
-  } catch {
-    // the cache is an optimization only
-  }
-
   // One of dist/state.cjs's commands after any leading --course DIR: dist/state.cjs runs the command
   // line when it is one of its commands (cli/state-main.ts), otherwise dist/main.mjs does, so this
   // choice only decides how much is loaded.
@@ -57,29 +51,80 @@ function launch() {
   const command = [3, 2]
     .map((count) => args.slice(0, count).join(' '))
     .find((words) => STATE_BUNDLE_COMMANDS.includes(words));
-  if (command === undefined || !loadStateBundle(command.replace(/ /g, '-')).runStateCommand())
-    import('../dist/main.mjs');
+  if (command !== undefined && loadStateBundle(command.replace(/ /g, '-')).runStateCommand()) return;
+  const folder = codeCacheFolder();
+  try {
+    // Node's compile cache for dist/main.mjs and its chunks, in the same folder of this user (Node's
+    // default is a folder of os.tmpdir() that any user of the machine may have made first).
+    if (folder !== null)
+      require('node:module').enableCompileCache?.(process.env.NODE_COMPILE_CACHE ? undefined : folder);
+  } catch {
+    // the cache is an optimization only
+  }
+  import('../dist/main.mjs');
+}
+
+/**
+ * The folder of both code caches, or null for none: $NODE_COMPILE_CACHE when set (Node's own
+ * setting), else $XDG_CACHE_HOME/codelabgen/code-cache or ~/.cache/codelabgen/code-cache; none with
+ * NODE_DISABLE_COMPILE_CACHE, like Node's. A cache is compiled code this process runs, so the folder
+ * must be a real folder of this user that no one else may write, in a parent others may not write
+ * (as the site's caches, pipeline/site/cache-root.ts): anything else and no cache is read or written.
+ */
+function codeCacheFolder() {
+  if (codeCacheFolder.found === undefined) codeCacheFolder.found = findCodeCacheFolder();
+  return codeCacheFolder.found;
+}
+
+function findCodeCacheFolder() {
+  const env = process.env;
+  if (env.NODE_DISABLE_COMPILE_CACHE) return null;
+  const path = require('node:path');
+  let folder = env.NODE_COMPILE_CACHE;
+  if (!folder) {
+    const base = path.isAbsolute(env.XDG_CACHE_HOME ?? '')
+      ? env.XDG_CACHE_HOME
+      : path.isAbsolute(env.HOME ?? '')
+        ? path.join(env.HOME, '.cache')
+        : null;
+    if (base === null) return null;
+    folder = path.join(base, 'codelabgen', 'code-cache');
+  }
+  folder = path.resolve(folder);
+  const fs = require('node:fs');
+  const uid = process.getuid?.();
+  const own = (stats) => stats !== undefined && stats.isDirectory() && (uid === undefined || stats.uid === uid);
+  try {
+    const stats = () => fs.lstatSync(folder, { throwIfNoEntry: false });
+    if (!own(stats())) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // The parent may be writable by all when only its owners may rename what is in it (sticky, as /tmp).
+    const parent = fs.statSync(path.dirname(folder));
+    const parentKept = (parent.mode & 0o002) === 0 || (parent.mode & 0o1000) !== 0;
+    return own(stats()) && (stats().mode & 0o022) === 0 && parentKept ? folder : null;
+  } catch {
+    return null; // not this user's, or read-only: run without a cache
+  }
 }
 
 /**
  * Loads dist/state.cjs as require() would, with a V8 code cache of its own per command. Node's
  * compile cache keeps only what V8 compiled before the file ran (its top level); the functions a
  * command calls are compiled on every run. This cache is taken when the command ends, so it holds
- * them too (docs/performance.md). It sits in Node's compile cache folder, under codelabgen/, one
- * file per install and command, which starts with the bundle's identity (inode, size, mtime); one
- * for another bundle, one V8 rejects (another Node) or none is replaced when a run of the command
- * exits 0, by temp and rename; caches unwritten for a week are dropped then.
+ * them too (docs/performance.md). It sits in codeCacheFolder(), under codelabgen/, one file per
+ * install, Node version and command, which starts with the bundle's identity (inode, size, mtime);
+ * one for another bundle, one V8 rejects (other V8 flags) or none is replaced when a run of the
+ * command exits 0, by temp and rename; caches unwritten for a week are dropped then.
  */
 function loadStateBundle(command) {
-  const fs = require('node:fs');
   const path = require('node:path');
   const file = path.join(__dirname, '..', 'dist', 'state.cjs');
-  const cacheDir = Module.getCompileCacheDir?.();
-  if (cacheDir === undefined) return require(file);
+  const folder = codeCacheFolder();
+  if (folder === null) return require(file);
+  const fs = require('node:fs');
   const vm = require('node:vm');
   const { ino, size, mtimeMs } = fs.statSync(file);
   const identity = Buffer.from(`${ino}:${size}:${mtimeMs}\n`);
-  const cacheFile = path.join(cacheDir, 'codelabgen', `${command}-${fnv1a(file)}`);
+  const cacheFile = path.join(folder, 'codelabgen', `${command}-${process.version}-${fnv1a(file)}`);
   let cachedData;
   try {
     const bytes = fs.readFileSync(cacheFile);
@@ -87,14 +132,15 @@ function loadStateBundle(command) {
   } catch {
     // no cache yet
   }
-  const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'utf8')}\n});`;
+  // esbuild writes ASCII only (non-ASCII characters escaped), which latin1 reads as UTF-8 would, faster.
+  const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'latin1')}\n});`;
   const script = new vm.Script(source, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once('exit', (code) => {
       if (code !== 0) return; // a refused command ran little of its code: leave the cache to a run that works
       const temp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
         fs.writeFileSync(temp, Buffer.concat([identity, script.createCachedData()]));
         fs.renameSync(temp, cacheFile);
         // Installs come and go (a test's temp copy, an npx run): drop caches unwritten for a week.
@@ -109,9 +155,10 @@ function loadStateBundle(command) {
     });
   }
   const module = { exports: {} };
-  script
-    .runInThisContext()
-    .call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  // The launcher's own require: the bundle requires only Node's modules (its lazily loaded dist/
+  // entries go through a require made for dist/, content-schemas/lazy-load.ts), and
+  // Module.createRequire would load node:module and with it the ES module loader's code.
+  script.runInThisContext().call(module.exports, module.exports, require, module, file, path.dirname(file));
   return module.exports;
 }
 

@@ -2,6 +2,7 @@
 // tools and docs/cli.md are generated from it, so they cannot drift from what the CLI accepts; the
 // code that runs each command is loaded through cli/loaders.ts, which this table never imports (the
 // state commands' registry, cli/commands-state.ts, holds the loaders of those dist/state.cjs runs).
+import { DEFAULT_RUNTIME, listInProse, RUNTIMES, templateRuntimeList } from '../content-schemas/registries.ts';
 import { STATE_COMMANDS } from './commands-state.ts';
 import { BRIEFED_PHASES, WORKER_ROLES } from '../content-schemas/names.ts';
 import { JSON_OPTION, listed, type CommandSpec } from './spec.ts';
@@ -30,13 +31,16 @@ export const COMMANDS: CommandSpec[] = [
       runtime: {
         type: 'string',
         value: 'R',
-        help: 'how lesson tests run: node (default), python, python-uv or custom',
+        help: `how lesson tests run: ${listInProse(
+          RUNTIMES.map((name) => (name === DEFAULT_RUNTIME ? `${name} (default)` : name)),
+          'or',
+        )}`,
       },
       example: {
         type: 'boolean',
         help:
           "also add a sample module and lesson (code, test, readalong, notes, spec) from the runtime's template " +
-          '(node or python); sets site.publish: verified',
+          `(${templateRuntimeList()}); sets site.publish: verified`,
       },
       ci: {
         type: 'string',
@@ -92,7 +96,7 @@ export const COMMANDS: CommandSpec[] = [
       'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets ' +
       '<id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is ' +
       'pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course ' +
-      'runtime (node or python), a passing lesson to edit. The entry is added to curriculum.yaml in place: its ' +
+      `runtime (${templateRuntimeList()}), a passing lesson to edit. The entry is added to curriculum.yaml in place: its ` +
       'comments, key order and quoting are kept.',
     changesState: true,
     options: {
@@ -115,7 +119,7 @@ export const COMMANDS: CommandSpec[] = [
       "The lesson gets the module's next id (<module-id>.<n>) and a slug made from the title; refused when " +
       'the module is unknown or already has a lesson with that slug. Registered as `register` does (the lesson ' +
       'is pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the ' +
-      'course runtime (node or python). The entry is added to curriculum.yaml in place: its comments, key ' +
+      `course runtime (${templateRuntimeList()}). The entry is added to curriculum.yaml in place: its comments, key ` +
       'order and quoting are kept.',
     changesState: true,
     options: {
@@ -144,7 +148,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 0, max: 1 },
     summary: "run a lesson's tests (or --all), record a run-result; --update-state records the verdict",
     description:
-      "Runs the lesson's tests by its runtime (node, python, python-uv, custom), without a shell, in a clean " +
+      `Runs the lesson's tests by its runtime (${RUNTIMES.join(', ')}), without a shell, in a clean ` +
       'environment and its own process group (inside the bubblewrap sandbox when available, see ' +
       'verify.sandbox), killed as a group on timeout or when verify is stopped, and writes ' +
       '.codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a ' +
@@ -162,7 +166,9 @@ export const COMMANDS: CommandSpec[] = [
       timeout: {
         type: 'string',
         value: 'S',
-        help: 'seconds before the run is killed (default: verify_timeout_seconds of config.yaml)',
+        help:
+          "seconds for all of a lesson's steps together (npm ci, the tests) before the running one is killed " +
+          '(default: verify_timeout_seconds of config.yaml)',
       },
       jobs: { type: 'string', value: 'N', help: 'with --all: lessons verified at once (default: min(4, cores))' },
       'stage-at-least': { type: 'string', value: 'S', help: 'with --all: only lessons at stage S or later' },

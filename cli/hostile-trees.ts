@@ -9,12 +9,27 @@ import path from 'node:path';
 
 /** In outside/secret.txt (and every other file planted outside): no command may print or publish it. */
 export const CANARY = 'CANARY-7f3e9d-outside-the-course';
+/** The first line of /etc/passwd, which the plants link to: no output may hold it either. */
+export const PASSWD_LINE = 'root:x:0:0:';
+
+/** What of the files outside the course `text` holds (the canary, /etc/passwd), by name. */
+export function outsideContent(text: string): string[] {
+  return [
+    ...(text.includes(CANARY) ? ['the canary of the folder outside'] : []),
+    ...(text.includes(PASSWD_LINE) ? ['/etc/passwd'] : []),
+  ];
+}
 /** Written outside by a module that runs only if course content reaches a loader. */
 export const PWNED = 'PWNED';
+/** Script the planted docs and images would run if published as written (in a built page, an SVG, a served page). */
+export const PUBLISHED_SCRIPT =
+  /<script>window\.__pwned|on(?:error|load)="window\.__pwned|href="javascript:window\.__pwned|<iframe src="javascript:/;
 
 export interface Plant {
   name: string;
   plant(root: string, outside: string, lessonDir: string): void;
+  /** Planted after the others: it replaces the lesson folder, whose later plants would land outside. */
+  last?: boolean;
 }
 
 function put(file: string, text: string | Buffer): void {
@@ -181,9 +196,12 @@ export const PLANTS: readonly Plant[] = [
   {
     name: 'the lesson folder itself symlinked outside',
     plant: (_root, outside, lesson) => {
+      // A read-only lesson planted before keeps its entries from being removed.
+      for (const dir of [lesson, path.join(lesson, 'docs')]) chmodSync(dir, 0o755);
       rmSync(lesson, { recursive: true, force: true });
       symlinkSync(outside, lesson);
     },
+    last: true,
   },
   {
     name: 'the curriculum and a spec symlinked outside',
@@ -192,6 +210,11 @@ export const PLANTS: readonly Plant[] = [
       link(path.join(outside, 'secret.txt'), path.join(root, '.codelabgen', 'lessons', '1.2', 'spec.yaml'));
     },
   },
+  {
+    name: 'state.json symlinked outside',
+    plant: (root, outside) => link(path.join(outside, 'secret.txt'), path.join(root, '.codelabgen', 'state.json')),
+  },
+  { name: 'a FIFO as state.json', plant: (root) => fifo(path.join(root, '.codelabgen', 'state.json')) },
   {
     name: 'a read-only lesson folder and docs',
     plant: (_root, _outside, lesson) => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serverEnv } from './mcp-client.ts';
 import { courseAt } from './protocol-fixture.ts';
 import { CLI, removeDir, tempDir } from './testing.ts';
 
@@ -123,4 +124,81 @@ test('a FIFO (or a folder) at .codelabgen/report.json is refused at once; the se
     }),
   ]);
   clearTimeout(timer);
+});
+
+test('a resource whose command refuses (a curriculum symlinked out of the course) is a -32602 with the refusal, not an internal error', {
+  timeout: 60_000,
+}, async (t) => {
+  // Found by the hostile-course fuzzer (cli/hostile-course.test.ts): codelabgen://next answered -32603.
+  const root = courseAt('lessons');
+  const beside = tempDir();
+  t.after(() => {
+    removeDir(root);
+    removeDir(beside);
+  });
+  writeFileSync(path.join(beside, 'secret.yaml'), `secret: ${SECRET}\n`);
+  rmSync(path.join(root, '.codelabgen', 'curriculum.yaml'));
+  symlinkSync(path.join(beside, 'secret.yaml'), path.join(root, '.codelabgen', 'curriculum.yaml'));
+  const server = await serve(root);
+  t.after(server.stop);
+  const next = await readWithin(server.client, 'codelabgen://next');
+  assert.equal(next.text, undefined, `served: ${next.text}`);
+  assert.match(
+    next.error ?? '',
+    /^MCP error -32602: (MCP error -32602: )?error: \.codelabgen\/curriculum\.yaml resolves outside the course \(through a symbolic link\)/,
+  );
+  assert.ok(!next.error?.includes(SECRET), next.error);
+  const state = await readWithin(server.client, 'codelabgen://state');
+  assert.match(state.text ?? '', /"phase": "lessons"/, 'the server keeps serving');
+});
+
+test('a lesson resource of a course whose state.json is a FIFO or a symlink out is a -32602 naming it, at once', {
+  timeout: 60_000,
+  skip: spawnSync('mkfifo', ['--version']).status !== 0 && 'no mkfifo',
+}, async (t) => {
+  // Found by the hostile-course fuzzer: codelabgen://lesson/{id} and its runs answered -32603.
+  const fifo = courseAt('lessons');
+  const linked = courseAt('lessons');
+  const beside = tempDir();
+  t.after(() => [fifo, linked, beside].forEach(removeDir));
+  rmSync(path.join(fifo, '.codelabgen', 'state.json'));
+  assert.equal(spawnSync('mkfifo', [path.join(fifo, '.codelabgen', 'state.json')]).status, 0);
+  writeFileSync(path.join(beside, 'state.json'), `{"secret": "${SECRET}"}\n`);
+  rmSync(path.join(linked, '.codelabgen', 'state.json'));
+  symlinkSync(path.join(beside, 'state.json'), path.join(linked, '.codelabgen', 'state.json'));
+  for (const [root, problem] of [
+    [fifo, /\.codelabgen\/state\.json is not a regular file \(a pipe, device or socket\)/],
+    [linked, /\.codelabgen\/state\.json resolves outside the course \(through a symbolic link\)/],
+  ] as const) {
+    const server = await serve(root);
+    t.after(server.stop);
+    for (const uri of ['codelabgen://lesson/1.1', 'codelabgen://lesson/1.1/run/1']) {
+      const read = await readWithin(server.client, uri);
+      assert.equal(read.text, undefined, `served: ${read.text}`);
+      assert.match(read.error ?? '', /^MCP error -32602: /, `${uri}: ${read.error}`);
+      assert.match(read.error ?? '', problem, uri);
+      assert.ok(!read.error?.includes(SECRET), read.error);
+    }
+    await server.client.close();
+  }
+});
+
+test('codelabgen://report of a server started outside any course is a -32602 naming the fix', {
+  timeout: 60_000,
+}, async (t) => {
+  const empty = tempDir();
+  t.after(() => removeDir(empty));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp'],
+    cwd: empty,
+    env: { ...serverEnv(), CODELABGEN_COURSE: '' },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'codelabgen-test', version: '1' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const report = await readWithin(client, 'codelabgen://report');
+  assert.equal(report.text, undefined, `served: ${report.text}`);
+  assert.match(report.error ?? '', /^MCP error -32602: .*not a course directory|^MCP error -32602: .*no course/);
 });

@@ -53,6 +53,8 @@ const FILE_READERS: Record<string, string> = {
     'copies a file the change replaces into its own staging folder, to put it back on failure',
   'pipeline/verify/sandbox.ts':
     "reads /proc/sys/kernel/apparmor_restrict_unprivileged_userns, the kernel's own setting",
+  'pipeline/verify/process-limit.ts':
+    "reads the kernel's own files: /proc/self/cgroup and the pids.events of a cgroup it made for a lesson step",
   'pipeline/progress/notify-consent.ts':
     "reads the user's own consent file (~/.config/codelabgen/notify-allowed.json), never a course file",
   'pipeline/progress/notify.ts':

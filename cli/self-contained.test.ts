@@ -5,9 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT } from './testing.ts';
+import { DOC_KIND_NAMES } from '../content-schemas/doc-kinds.ts';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'test-results', 'playwright-report', 'out']);
-const LESSON_DOCS = /^docs\/(?:readalong|notes)\.mdx?$/;
+/** A lesson's own docs (the doc kinds registry), and `exercises`, the kind pipeline/check/doc-kinds.test.ts plants. */
+const LESSON_DOCS = new RegExp(`^docs/(?:${[...DOC_KIND_NAMES, 'exercises'].join('|')})\\.mdx?$`);
 const TEXT_FILE = /\.(?:ts|mts|mjs|js|astro|md|mdx|ya?ml|json|css)$/;
 
 function repoFiles(rel = ''): string[] {

@@ -13,6 +13,8 @@ export const TEST_HELPERS = new Set([
   'cli/protocol-fixture.ts',
   'cli/fuzz-cases.ts',
   'cli/hostile-trees.ts',
+  'cli/hostile-mcp.ts',
+  'cli/hostile-site-dev.ts',
   'cli/package-fixture.ts',
   'cli/workflow-run.ts',
   'cli/source-scan.ts',

@@ -121,8 +121,15 @@ export function cliAsync(
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   if (options.input !== undefined) child.stdin.end(options.input);
   else child.stdin.end();
+  // Killed past `timeoutMs` when given (a long-running command without one is ended by its test, or
+  // by scripts/node-tests.ts's timeout per file): a hung CLI fails its test instead of waiting on.
+  const timer =
+    options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
   const done = new Promise<CliResult>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    }),
   );
   return { child, done };
 }

@@ -264,6 +264,7 @@ test('python-uv: uv run pytest in the module folder, VIRTUAL_ENV removed (a fake
   assert.deepEqual(run.argv, [
     'uv',
     'run',
+    '--no-build',
     'pytest',
     '-p',
     'no:cacheprovider',

@@ -2,6 +2,7 @@
 // Imported only by the other files of content-schemas/.
 import { z } from 'zod';
 import { PHASES, STAGES, WORKER_ROLES } from './names.ts';
+import { RUNTIMES } from './runtimes.ts';
 
 export { PHASES, STAGES, stageIndex } from './names.ts';
 
@@ -39,7 +40,6 @@ export type Phase = z.infer<typeof PhaseSchema>;
 export const StageSchema = z.enum(STAGES).describe('Last completed lesson stage, in protocol order.');
 export type Stage = z.infer<typeof StageSchema>;
 
-export const RUNTIMES = ['node', 'python', 'python-uv', 'custom'] as const;
 export const RuntimeSchema = z.enum(RUNTIMES).describe("How a lesson's tests are run.");
 export type Runtime = z.infer<typeof RuntimeSchema>;
 

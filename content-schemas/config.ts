@@ -75,6 +75,15 @@ export const VerifySettingsSchema = z
         'MiB a test run may add to its lesson folder (measured after the run, dependencies included; `npm ci` ' +
           'is not counted); a run that adds more fails naming the largest file.',
       ),
+    max_processes: z
+      .int()
+      .min(16)
+      .max(1_000_000)
+      .default(1024)
+      .describe(
+        'Processes and threads each lesson step (npm ci, the tests) may have at once (docs/verify.md, "Limits"); ' +
+          'a fork past it fails, and a run that reaches it fails. A lesson spec may set its own `max_processes`.',
+      ),
   })
   .describe('How `verify` runs lesson tests.');
 
@@ -165,7 +174,9 @@ export const ConfigSchema = z
       .min(1)
       .max(86400)
       .default(300)
-      .describe('Seconds before a test run is killed (with its whole process group).'),
+      .describe(
+        "Seconds for all of a lesson's verify steps together (npm ci, the tests) before the running one is killed (with its whole process group).",
+      ),
     task_lease: z
       .string()
       .regex(/^[1-9][0-9]{0,5}[smh]$/, 'expected a duration like "20m", "90s" or "2h"')
@@ -175,7 +186,7 @@ export const ConfigSchema = z
           '--lease` overrides it. After it, `state next` lists the task as interrupted.',
       ),
     budgets: BudgetsSchema.default({ fix_attempts: 3, review_rounds: 2, parallel: 3 }),
-    verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100 }),
+    verify: VerifySettingsSchema.default({ sandbox: 'auto', max_write_mb: 100, max_processes: 1024 }),
     site: SiteConfigSchema.default({ publish: 'done', report: false, lang: 'en' }),
     notify: NotifySchema.optional(),
   })

@@ -8,6 +8,7 @@ import type { SafeParser } from './safe-parser.ts';
 import { FAIL, VALIDATORS } from './validators.generated.ts';
 
 export * from './names.ts';
+export * from './registries.ts';
 export * from './errors.ts';
 export * from './parse.ts';
 export * from './regular-file.ts';

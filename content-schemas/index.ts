@@ -1,6 +1,7 @@
 // content-schemas: zod schemas of every data file and the one parse entry point.
 // Imported by pipeline/ and site/; imports nothing of the project.
 export * from './common.ts';
+export * from './registries.ts';
 export * from './config.ts';
 export * from './source.ts';
 export * from './topic.ts';

@@ -1,6 +1,7 @@
 // Synchronous lazy loading for what the hot path rarely needs (the zod schemas, js-yaml). Bundled,
 // each is a dist/ entry of its own (scripts/build.mjs); unbundled, the source file beside this one.
-import { createRequire } from 'node:module';
+// node:module is taken when first needed, not imported: loading it loads parts of Node's ES module
+// loader, which a state command needs only when it loads one of these entries (docs/performance.md).
 
 // Defined (true) by scripts/build.mjs in the bundle.
 declare const CODELABGEN_BUNDLED: boolean | undefined;
@@ -13,7 +14,7 @@ export function loadLazily<T>(entry: string, source: string): T {
   // module, would start Node's ES module loader, which a state command otherwise never needs.
   if (typeof CODELABGEN_STATE_BUNDLE === 'boolean' && CODELABGEN_STATE_BUNDLE && entry === 'yaml')
     return require('./yaml.ts') as T;
-  const load = createRequire(import.meta.url);
+  const load = process.getBuiltinModule('node:module').createRequire(import.meta.url);
   if (typeof CODELABGEN_BUNDLED === 'boolean') {
     const here = new URL('./', import.meta.url);
     const dist = here.pathname.endsWith('/dist/chunks/') ? new URL('../', here) : here;

@@ -25,8 +25,17 @@ export const LessonSpecSchema = z
       .boolean()
       .default(false)
       .describe(
-        "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and " +
-          "its dependencies'); default: npm ci --ignore-scripts. They run in the sandbox like the tests.",
+        "Let npm ci run install scripts (the lesson's own preinstall, install, postinstall and prepare, and its " +
+          "dependencies') and uv and pip build source distributions; default: npm ci --ignore-scripts, uv run " +
+          '--no-build (UV_NO_BUILD) and PIP_ONLY_BINARY=:all:. They run in the sandbox like the tests.',
+      ),
+    max_processes: z
+      .int()
+      .min(16)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Processes and threads each step of this lesson may have at once; default: the course's verify.max_processes (1024).",
       ),
     files: z
       .array(

@@ -6,6 +6,7 @@ import type { SafeParser } from './safe-parser.ts';
 import { loadLazily } from './lazy-load.ts';
 import { readRegularFile, UnreadableFileError } from './regular-file.ts';
 import type * as Yaml from './yaml.ts';
+import { parseYamlSubset } from './yaml-subset.ts';
 
 let yamlModule: typeof Yaml | undefined;
 
@@ -104,6 +105,9 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
 }
 
 export function parseYamlText(text: string, file: string): unknown {
+  // Plain YAML (init's config.yaml, the template's spec.yaml) without js-yaml: the same result.
+  const plain = parseYamlSubset(text);
+  if (plain !== undefined) return plain;
   try {
     // maxAliases bounds alias bombs ("billion laughs"); maxDepth bounds deep nesting.
     return yaml().load(text, { filename: file, maxAliases: 100, maxDepth: 64 });

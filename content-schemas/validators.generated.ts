@@ -11,7 +11,7 @@ const c_b60a75a0 = new Set<unknown>([1]);
 const c_d2852f04 = new Set<unknown>(["node","python","python-uv","custom"]);
 const c_18db6640 = [/^[1-9][0-9]{0,5}[smh]$/];
 const c_66514f15 = new Set<string>(["fix_attempts","review_rounds","parallel","cost_usd","tokens"]);
-const c_8cabe376 = new Set<string>(["sandbox","max_write_mb"]);
+const c_5fdf1b6a = new Set<string>(["sandbox","max_write_mb","max_processes"]);
 const c_ffed88a3 = new Set<unknown>(["auto","required","off"]);
 const c_24ecd0fb = new Set<string>(["publish","report","logo","favicon","accent","accent_dark","footer","edit_url","repo_url","lang","mdx"]);
 const c_565561b4 = new Set<unknown>(["done","verified","all"]);
@@ -31,7 +31,7 @@ const c_c668a42f = new Set<string>(["title","summary","audience","modules"]);
 const c_a46e3bb0 = new Set<string>(["id","slug","title","summary","lessons"]);
 const c_c80627c6 = [/^[a-z0-9]+(?:-[a-z0-9]+)*$/];
 const c_087760a7 = new Set<string>(["id","slug","title","summary","objectives","prerequisites","topics"]);
-const c_2fb6766f = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","install_scripts","files","tests"]);
+const c_aff4c19f = new Set<string>(["lesson","title","goal","objectives","runtime","test_command","network","install_scripts","max_processes","files","tests"]);
 const c_7ae230b6 = new Set<string>(["path","purpose"]);
 const c_35899d0e = [/^(?![/~])(?![A-Za-z]:)(?!(?:.*\/)?\.\.(?:\/|$))[^\u0000\\]{1,512}$/];
 const c_fec13588 = new Set<string>(["schema_version","lesson","run","runtime","argv","cwd","started_at","duration_ms","exit_code","signal","timed_out","passed","tests","output_tail","output_bytes","output_truncated","code_hash","sandbox","cause"]);
@@ -230,11 +230,17 @@ function v_0630523f(v: any): any {
 function v_816c443c(v: any): any {
   return v === undefined ? 100 : v_0630523f(v);
 }
-function v_e539ff77(v: any): any {
-  return obj(v, c_8cabe376, t_ba1af765);
+function v_1327f019(v: any): any {
+  return Number.isSafeInteger(v) && v >= 16 && v <= 1000000 ? v : FAIL;
 }
-function v_8f928e9f(v: any): any {
-  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100}") : v_e539ff77(v);
+function v_d6892c6d(v: any): any {
+  return v === undefined ? 1024 : v_1327f019(v);
+}
+function v_7527b387(v: any): any {
+  return obj(v, c_5fdf1b6a, t_c6975637);
+}
+function v_c66d8833(v: any): any {
+  return v === undefined ? JSON.parse("{\"sandbox\":\"auto\",\"max_write_mb\":100,\"max_processes\":1024}") : v_7527b387(v);
 }
 function v_6d26d76a(v: any): any {
   return c_565561b4.has(v) ? v : FAIL;
@@ -301,8 +307,8 @@ function v_d3950d40(v: any): any {
 function v_25792cb5(v: any): any {
   return v === undefined ? undefined : v_d3950d40(v);
 }
-function v_0d967f32(v: any): any {
-  return obj(v, c_01399144, t_53548d73);
+function v_b3f1241c(v: any): any {
+  return obj(v, c_01399144, t_9eee1ca4);
 }
 function v_d841f011(v: any): any {
   return str(v, -1, -1, c_e4349816);
@@ -391,6 +397,9 @@ function v_9ac2914d(v: any): any {
 function v_49622f2b(v: any): any {
   return v === undefined ? undefined : v_5b9ddf67(v);
 }
+function v_5e608b42(v: any): any {
+  return v === undefined ? undefined : v_1327f019(v);
+}
 function v_51f66994(v: any): any {
   return str(v, -1, -1, c_35899d0e);
 }
@@ -418,8 +427,8 @@ function v_ac852541(v: any): any {
 function v_45099641(v: any): any {
   return v === undefined ? JSON.parse("[]") : v_ac852541(v);
 }
-function v_82fcb492(v: any): any {
-  return obj(v, c_2fb6766f, t_62476858);
+function v_14610c43(v: any): any {
+  return obj(v, c_aff4c19f, t_368820db);
 }
 function v_d5d51c2e(v: any): any {
   return Number.isSafeInteger(v) && v >= 1 ? v : FAIL;
@@ -1039,17 +1048,17 @@ function v_d4e075dc(v: any): any {
 }
 
 const t_0b998635: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2], ["cost_usd", v_ae0f0753, 1], ["tokens", v_3087af73, 1]];
-const t_ba1af765: Field[] = [["sandbox", v_9eb678b5, 2], ["max_write_mb", v_816c443c, 2]];
+const t_c6975637: Field[] = [["sandbox", v_9eb678b5, 2], ["max_write_mb", v_816c443c, 2], ["max_processes", v_d6892c6d, 2]];
 const t_ef440d7d: Field[] = [["publish", v_7651a3d2, 2], ["report", v_accf7a9e, 2], ["logo", v_cd9c3221, 1], ["favicon", v_cd9c3221, 1], ["accent", v_fa62dab3, 1], ["accent_dark", v_e0c0d07b, 1], ["footer", v_512fa1b9, 1], ["edit_url", v_04c0dd46, 1], ["repo_url", v_7f6d504c, 1], ["lang", v_44082797, 2], ["mdx", v_46aa7c7e, 1]];
 const t_6967ff76: Field[] = [["url", v_7f6d504c, 1], ["command", v_7a74c342, 1]];
-const t_53548d73: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_a1962d7f, 2], ["verify", v_8f928e9f, 2], ["site", v_26b4b1a6, 2], ["notify", v_25792cb5, 1]];
+const t_9eee1ca4: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_a1962d7f, 2], ["verify", v_c66d8833, 2], ["site", v_26b4b1a6, 2], ["notify", v_25792cb5, 1]];
 const t_94811620: Field[] = [["id", v_d841f011, 0], ["title", v_b219e29b, 0], ["url", v_7a33f054, 0], ["kind", v_07dc64fe, 0], ["status", v_265378d2, 0], ["reason", v_4ddb13e0, 1], ["summary", v_df6776e6, 1], ["retrieved_at", v_9b75afb8, 1]];
 const t_3040f7a9: Field[] = [["id", v_d841f011, 0], ["source", v_d841f011, 0], ["title", v_50d588f5, 0], ["summary", v_a29ad1a7, 0], ["importance", v_5aa39f91, 2]];
 const t_da0217f4: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["objectives", v_4810d03f, 2], ["prerequisites", v_f792d6cd, 2], ["topics", v_f792d6cd, 2]];
 const t_e3243350: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["lessons", v_59923ca6, 0]];
 const t_54c69011: Field[] = [["title", v_50d588f5, 0], ["summary", v_c8f52e8c, 2], ["audience", v_ed29e961, 2], ["modules", v_8fe436a6, 0]];
 const t_09737fc6: Field[] = [["path", v_51f66994, 0], ["purpose", v_bf9c8543, 2]];
-const t_62476858: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["install_scripts", v_accf7a9e, 2], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
+const t_368820db: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["install_scripts", v_accf7a9e, 2], ["max_processes", v_5e608b42, 1], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
 const t_40898e4c: Field[] = [["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["skipped", v_6342dea8, 0], ["total", v_6342dea8, 0]];
 const t_cd402cf9: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_5b9ddf67, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
 const t_d2bc1b6f: Field[] = [["term", v_c87c0743, 0], ["slug", v_198a2ccf, 1], ["definition", v_9ac2914d, 0], ["aliases", v_f5483396, 2], ["lessons", v_c0ff023d, 2]];
@@ -1113,11 +1122,11 @@ const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["
 const t_4800d7d8: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_54e1d1ab, 1], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
 
 export const VALIDATORS = {
-  ConfigSchema: v_0d967f32,
+  ConfigSchema: v_b3f1241c,
   SourceSchema: v_90ccca53,
   TopicSchema: v_ccae7fbc,
   CurriculumSchema: v_5ab1a631,
-  LessonSpecSchema: v_82fcb492,
+  LessonSpecSchema: v_14610c43,
   RunResultSchema: v_5d90c09a,
   GlossaryEntrySchema: v_945d0097,
   ReviewSchema: v_e48ea2c6,

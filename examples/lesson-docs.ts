@@ -3,6 +3,7 @@
 // the site's own parser (pipeline/site/code-refs.ts), the one `codelabgen check` uses.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { DOC_KINDS, docFiles } from '../content-schemas/index.ts';
 import { codeRefProblems as docCodeRefProblems } from '../pipeline/site/check-refs.ts';
 import { CodeRefError, parseCodeRef, type CodeRef } from '../pipeline/site/code-refs.ts';
 import { docFences } from '../pipeline/site/doc-tokens.ts';
@@ -34,7 +35,7 @@ export function codeRefProblems(lessonDir: string, doc: string): string[] {
 /** Mermaid sources of a lesson: ```mermaid blocks in its docs and docs/diagrams/*.mmd files. */
 export function lessonDiagrams(lessonDir: string): { where: string; source: string }[] {
   const diagrams: { where: string; source: string }[] = [];
-  for (const doc of ['docs/readalong.md', 'docs/notes.md']) {
+  for (const [doc] of DOC_KINDS.map(docFiles)) {
     const file = path.join(lessonDir, doc);
     if (!existsSync(file)) continue;
     for (const fence of fencedBlocks(readFileSync(file, 'utf8'))) {

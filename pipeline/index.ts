@@ -17,7 +17,13 @@ export {
 export { hashLessonCode, listLessonCodeFiles } from './artifacts/code-hash.ts';
 export { lastRun, readRuns, readRunsIn, runNumbers, writeRunResult } from './verify/runs.ts';
 export { codeDrift, currentCodeHash, type CodeDrift } from './artifacts/drift.ts';
-export { lessonFolder, recordVerdict, verifyLesson, type VerifyOptions } from './verify/verify-lesson.ts';
+export {
+  lessonFolder,
+  recordVerdict,
+  runLesson,
+  type UnrecordedRun,
+  type VerifyOptions,
+} from './verify/verify-lesson.ts';
 export {
   defaultJobs,
   parseShard,

@@ -1,7 +1,7 @@
 // Generates docs/cli.md (every command's usage, options and examples) and the tool list of
 // docs/mcp.md from the command table, the launcher's list of the commands dist/state.cjs runs from the
-// state commands' registry, and docs/conventions.md from pipeline/authoring/conventions.ts, so none
-// can drift from what the CLI does.
+// state commands' registry, docs/conventions.md from pipeline/authoring/conventions.ts, and the runtime
+// table of docs/verify.md from content-schemas/runtimes.ts, so none can drift from what the CLI does.
 // `npm run docs`; cli/docs.test.ts and cli/conventions.test.ts fail on drift.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { COMMANDS } from '../cli/commands.ts';
 import { STATE_COMMANDS } from '../cli/commands-state.ts';
 import { commandHelp } from '../cli/help.ts';
 import { mcpTools, NOT_TOOLS, type McpTool } from '../cli/mcp/tools.ts';
+import { RUNTIME_REGISTRY } from '../content-schemas/registries.ts';
 import { renderConventionsDoc } from '../pipeline/authoring/conventions.ts';
 
 export const CONVENTIONS_DOC = path.resolve(
@@ -24,6 +25,10 @@ export const MCP_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 const MCP_START =
   '<!-- tools: generated from cli/commands.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand -->';
 const MCP_END = '<!-- end of tools -->';
+export const VERIFY_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'verify.md');
+const RUNTIMES_START =
+  '<!-- runtimes: generated from content-schemas/runtimes.ts by `npm run docs` (scripts/gen-docs.ts); do not edit by hand -->';
+const RUNTIMES_END = '<!-- end of runtimes -->';
 
 export function renderCliDoc(): string {
   const lines = [
@@ -92,6 +97,37 @@ export function renderMcpDoc(current: string): string {
   return `${current.slice(0, start)}${renderMcpToolList()}${current.slice(end + MCP_END.length)}`;
 }
 
+/** The runtime table of docs/verify.md, one row per entry of the registry. */
+export function renderRuntimeTable(): string {
+  return [
+    RUNTIMES_START,
+    '| runtime | command | before it | working folder | lesson template |',
+    '|---|---|---|---|---|',
+    ...RUNTIME_REGISTRY.map((entry) =>
+      [
+        `\`${entry.name}\``,
+        entry.testCommand ?? '`test_command` (required)',
+        entry.install ?? '—',
+        entry.workingFolder,
+        entry.template === null ? '—' : `\`templates/${entry.template}/\``,
+      ]
+        .map((cell) => cell.replace(/\|/g, '\\|'))
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
+    ),
+    RUNTIMES_END,
+  ].join('\n');
+}
+
+/** docs/verify.md with its runtime table regenerated (the rest is written by hand). */
+export function renderVerifyDoc(current: string): string {
+  const start = current.indexOf(RUNTIMES_START);
+  const end = current.indexOf(RUNTIMES_END);
+  if (start === -1 || end < start) throw new Error(`${VERIFY_DOC} has lost its runtime-table markers`);
+  return `${current.slice(0, start)}${renderRuntimeTable()}${current.slice(end + RUNTIMES_END.length)}`;
+}
+
 /** The launcher's generated list of the commands dist/state.cjs runs. */
 export const LAUNCHER_LIST = /^( *)const STATE_BUNDLE_COMMANDS = \[\n[^\]]*\];$/m;
 
@@ -116,6 +152,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(CLI_DOC, renderCliDoc());
   writeFileSync(CONVENTIONS_DOC, renderConventionsDoc());
   writeFileSync(MCP_DOC, renderMcpDoc(readFileSync(MCP_DOC, 'utf8')));
+  writeFileSync(VERIFY_DOC, renderVerifyDoc(readFileSync(VERIFY_DOC, 'utf8')));
   writeFileSync(LAUNCHER, renderLauncher(readFileSync(LAUNCHER, 'utf8')));
   process.stdout.write(`wrote ${path.relative(process.cwd(), CLI_DOC)} (${COMMANDS.length} commands)\n`);
 }

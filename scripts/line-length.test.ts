@@ -59,7 +59,7 @@ test('lines of the limit pass; biome.json excludes, generated files and other ki
     'examples/a.ts': long,
     'pipeline/fixtures/b.ts': long,
     'content-schemas/validators.generated.ts': long,
-    'docs/c.md': long,
+    'notes/c.md': long,
   });
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const result = check(root);

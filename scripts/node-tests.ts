@@ -1,12 +1,13 @@
 // Runs the Node test files (`node --test` over the same folders) with the slowest files started
-// first, so that four at a time finish together instead of one long file running alone at the end
+// first, so that six at a time finish together instead of one long file running alone at the end
 // (`node --test` itself always runs files in alphabetical order). Prints the spec report, then the
 // slowest files: keep SLOW_FIRST in step with that list.
 // It cannot hang (docs/testing.md): every test file fails after CODELABGEN_TEST_TIMEOUT_MS (default 15
 // minutes; a test's own `timeout` is usually shorter), a file's process exits once its tests end even
 // with handles left open, processes the tests leave behind are named and killed at the end, and past
 // CODELABGEN_TESTS_DEADLINE_S (default 25 minutes) the run stops, naming the tests still running.
-// Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order)
+// Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order);
+// CODELABGEN_TEST_CONCURRENCY=N sets the default (6).
 import { globSync } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -26,31 +27,49 @@ const PATTERNS = [
   'bench/**/*.test.ts',
   'scripts/**/*.test.ts',
 ];
-/** Files that take longest (a serial chain of site builds, installs or CLI runs), slowest first. */
+/**
+ * Files started first, so that no long one starts late and runs alone at the end: the longest chains
+ * of CPU work (site builds, installs, a serial run of CLI processes) first, then the files that wait
+ * longest (sandboxed lesson runs, fsyncs), heaviest first. From the CPU and wall time of each file
+ * measured alone (docs/testing.md, "Keeping it fast"); update it when a file grows.
+ */
 const SLOW_FIRST = [
   'cli/package.test.ts',
   'pipeline/site/site-build.test.ts',
-  'cli/orchestrator.test.ts',
-  'pipeline/site/mdx-site.test.ts',
-  'pipeline/site/astro-mount.test.ts',
-  'cli/verify.test.ts',
-  'site/site-config.test.ts',
-  'cli/mcp.test.ts',
-  'cli/mcp-conformance.test.ts',
   'pipeline/site/site-rebuild.test.ts',
-  'cli/protocol.test.ts',
-  'cli/progress.test.ts',
-  'cli/refusals.test.ts',
-  'pipeline/site/site-errors.test.ts',
-  'pipeline/store/lock.test.ts',
+  'cli/mcp.test.ts',
+  'pipeline/store/crash.test.ts',
+  'pipeline/site/astro-mount.test.ts',
+  'site/site-config.test.ts',
   'cli/authoring.test.ts',
-  'cli/budgets.test.ts',
-  'cli/foundation.test.ts',
+  'cli/orchestrator.test.ts',
+  'cli/brief.test.ts',
+  'cli/progress.test.ts',
+  'cli/protocol.test.ts',
+  'cli/stage-checks.test.ts',
+  'pipeline/store/big-log.test.ts',
+  'pipeline/site/mdx-site.test.ts',
+  'pipeline/site/site-errors.test.ts',
   'cli/fuzz.test.ts',
+  'cli/mcp-conformance.test.ts',
+  'pipeline/site/doc-images-build.test.ts',
+  'cli/refusals.test.ts',
+  'pipeline/verify/sandbox.test.ts',
+  'cli/verify.test.ts',
+  'pipeline/store/disk-faults.test.ts',
+  'pipeline/store/corruption.test.ts',
+  'pipeline/site/untrusted-files.test.ts',
+  'pipeline/verify/lesson-writes.test.ts',
+  'pipeline/store/state-checksum.test.ts',
+  'pipeline/store/event-tail.test.ts',
+  'pipeline/verify/lesson-install.test.ts',
 ];
 
 const { values, positionals } = parseArgs({
-  options: { concurrency: { type: 'string', default: '4' } },
+  // Six files at once on 2 cores: many files wait much of their time (sandboxed lesson runs, fsyncs,
+  // servers starting, browsers), and with four the cores idled while four such files waited.
+  // CODELABGEN_TEST_CONCURRENCY sets it for npm test (to compare settings without editing this file).
+  options: { concurrency: { type: 'string', default: process.env.CODELABGEN_TEST_CONCURRENCY || '6' } },
   allowPositionals: true,
 });
 const all = [...new Set(PATTERNS.flatMap((pattern) => globSync(pattern, { cwd: REPO })))].sort();

@@ -43,18 +43,12 @@ const STEPS: Step[] = [
   { name: 'astro-check', after: ['build'], command: [node, 'scripts/astro-check.mjs'], background: true },
   { name: 'node tests', after: ['build'], command: [node, 'scripts/node-tests.ts'], background: true },
   { name: 'e2e builds', after: ['build'], command: e2eBuilt ? [] : [node, 'e2e/prepare.ts', e2eDir] },
+  // Every browser spec, the `site dev` ones (e2e/dev.spec.ts, one worker in order) among the others:
+  // none is timed, so none needs the machine to itself.
   {
-    name: 'playwright site',
+    name: 'playwright',
     after: ['e2e builds'],
-    command: [bin('playwright'), 'test', '--project=site'],
-    env: e2eEnv,
-  },
-  // `site dev` specs time saves against a budget: they run alone, once everything else has ended
-  // (their own output folder: a Playwright run empties its output folder first).
-  {
-    name: 'playwright dev',
-    after: ['tsc', 'astro-check', 'node tests', 'playwright site'],
-    command: [bin('playwright'), 'test', '--project=dev', '--no-deps', '--output=test-results/dev'],
+    command: [bin('playwright'), 'test'],
     env: e2eEnv,
   },
 ];

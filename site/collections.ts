@@ -9,6 +9,8 @@ import { glob, type Loader, type LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import {
   CurriculumSchema,
+  DOC_KINDS,
+  docFiles,
   GlossaryEntrySchema,
   PHASES,
   ReportSchema,
@@ -251,10 +253,9 @@ const mdxDocs = defineCollection({
       const files = new Map<string, string>();
       if (view.config.site.mdx === true) {
         for (const lesson of view.lessons.filter((l) => isIncluded(view, l, options))) {
-          for (const name of ['readalong', 'notes']) {
-            const doc = `docs/${name}.mdx`;
+          for (const [md, doc] of DOC_KINDS.map(docFiles)) {
             if (
-              !existsSync(path.join(options.course, lesson.dir, `docs/${name}.md`)) &&
+              !existsSync(path.join(options.course, lesson.dir, md)) &&
               existsSync(path.join(options.course, lesson.dir, doc))
             )
               files.set(`${lesson.dir}/${doc}`, mdxDocId(lesson.id, doc));

@@ -1,6 +1,7 @@
 // codelabgen init [DIR] --title T [--topic X] [--runtime R] [--example]
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_RUNTIME, RUNTIMES } from '../../content-schemas/registries.ts';
 import {
   DEFAULT_CONFIG_YAML,
   templateFile,
@@ -25,7 +26,6 @@ import {
 import type { Context } from '../context.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
-const RUNTIMES = ['node', 'python', 'python-uv', 'custom'];
 const WORKFLOW = '.github/workflows/course-site.yml';
 const GITIGNORE = `# codelabgen: commit .codelabgen/ but these machine-local files
 .codelabgen/lock
@@ -44,7 +44,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
   if (title.length > 200) refuse(`init: --title is ${title.length} characters; the limit is 200`);
   const topic = ctx.string('topic')?.trim() || null;
   const runtime = ctx.string('runtime');
-  if (runtime !== undefined && !RUNTIMES.includes(runtime))
+  if (runtime !== undefined && !(RUNTIMES as readonly string[]).includes(runtime))
     refuse(`init: --runtime ${runtime} is not one of ${RUNTIMES.join(', ')}`);
   const example = ctx.flag('example');
   const ci = ctx.string('ci');
@@ -57,7 +57,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
       `init: ${ARTIFACTS.config} already says runtime: ${existing}; --runtime ${runtime} disagrees`,
       `drop --runtime, or edit ${ARTIFACTS.config} first`,
     );
-  if (example) requireTemplate(runtime ?? existing ?? 'node', 'init --example');
+  if (example) requireTemplate(runtime ?? existing ?? DEFAULT_RUNTIME, 'init --example');
   const workflow = path.join(root, WORKFLOW);
   // The workflow installs the course's package.json in a fresh clone: what it points to must be in it.
   const outside = ci === undefined ? [] : dependenciesOutsideRepository(root);
@@ -73,11 +73,11 @@ export async function run(ctx: Context): Promise<ExitCode> {
   // the workflow, and with --example the sample lesson and its lessons.register event after
   // course.init. A refusal (the sample lesson's folder exists) or a full disk leaves nothing behind.
   const writes: CourseWrite[] = [];
-  // A config init writes is the default; a runtime other than node replaces that line only, and a
+  // A config init writes is the default; another runtime than the default replaces that line only, and a
   // hand-written course (--example) publishes its lessons once their tests pass.
   if ((runtime !== undefined || example) && existing === null) {
-    let text = DEFAULT_CONFIG_YAML.replace(/^runtime: node( *)/m, (_, pad: string) =>
-      `runtime: ${runtime ?? 'node'}`.padEnd(`runtime: node${pad}`.length),
+    let text = DEFAULT_CONFIG_YAML.replace(new RegExp(`^runtime: ${DEFAULT_RUNTIME}( *)`, 'm'), (_, pad: string) =>
+      `runtime: ${runtime ?? DEFAULT_RUNTIME}`.padEnd(`runtime: ${DEFAULT_RUNTIME}${pad}`.length),
     );
     if (example)
       text += 'site:\n  publish: verified       # done | verified | all: which lessons `site build` publishes\n';
@@ -102,7 +102,7 @@ export async function run(ctx: Context): Promise<ExitCode> {
             courseAt(root),
             initial,
             sample,
-            runtime ?? existing ?? 'node',
+            runtime ?? existing ?? DEFAULT_RUNTIME,
             'init --example',
           );
           added = planned.added;

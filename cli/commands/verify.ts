@@ -15,13 +15,14 @@ import {
   printable,
   recordVerdict,
   refuse,
+  runLesson,
   requireAtCode,
   requireLesson,
   selectLessons,
   summarize,
   summaryEntry,
   verifyAll,
-  verifyLesson,
+  writeRunResult,
   ARTIFACTS,
   type Progress,
   type SummaryEntry,
@@ -62,22 +63,22 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   const updateState = ctx.flag('update-state');
   if (updateState) requireAtCode(state, id);
   ctx.progress?.({ done: 0, total: 1, message: `lesson ${id}: running its tests`, updatesPerUnit: 2 });
-  const result = await verifyLesson(course, state, id, {
-    config,
-    timeoutSeconds,
-    env: ctx.env,
-    signal: ctx.signal,
-    onWarning: sandboxWarning(ctx),
-  });
+  const options = { config, timeoutSeconds, env: ctx.env, signal: ctx.signal, onWarning: sandboxWarning(ctx) };
+  const unrecorded = await runLesson(course, state, id, options);
   ctx.progress?.({
     done: 1,
     total: 1,
-    message: `lesson ${id}: ${result.passed ? 'passed' : 'failed'}`,
+    message: `lesson ${id}: ${unrecorded.passed ? 'passed' : 'failed'}`,
     updatesPerUnit: 2,
   });
   let verdict: string | null = null;
-  if (updateState) {
-    const committed = await recordVerdict(course, result, config.budgets, ctx.commandLine);
+  let result: RunResult;
+  if (!updateState) result = writeRunResult(course, unrecorded);
+  else {
+    // The run-result is written in the same all-or-nothing change as its verdict's event.
+    const recorded = await recordVerdict(course, unrecorded, config.budgets, ctx.commandLine);
+    const { committed } = recorded;
+    result = recorded.result;
     reportNotices(ctx, committed.notices);
     const lesson = getOwn(committed.state.lessons, id)!;
     verdict = result.passed

@@ -3,18 +3,22 @@
 // as the CLI runs it and written in tool terms. Every prompt that reads a course takes `course`.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { DOC_KINDS } from '../../content-schemas/index.ts';
 import mcpDoc from '../../docs/mcp.md';
 import { BRIEFED_PHASES, CONVENTION_TOPICS, LESSON_ROLES, PHASE_ROLES } from '../../pipeline/index.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { briefErrorInMcpTerms, inMcpTerms } from './brief-terms.ts';
 import { COURSE } from './tool-params.ts';
 
-/** The conventions each worker role follows (linked as resources after its brief). */
-const ROLE_CONVENTIONS: Readonly<Record<string, readonly string[]>> = {
-  'readalong-writer': ['readalong', 'diagrams'],
-  'notes-writer': ['notes', 'diagrams'],
-  'lesson-reviewer': ['review', 'readalong', 'notes'],
-};
+/**
+ * The conventions a worker role follows (linked as resources after its brief): a doc writer its docs'
+ * topics and diagrams, the reviewer review and every doc kind's (content-schemas/doc-kinds.ts).
+ */
+function roleConventions(role: string): string[] {
+  if (role === 'lesson-reviewer') return [...new Set(['review', ...DOC_KINDS.map((kind) => kind.conventions)])];
+  const written = DOC_KINDS.filter((kind) => kind.writer === role);
+  return written.length === 0 ? [] : [...new Set([...written.map((kind) => kind.conventions), 'diagrams'])];
+}
 
 /** What `brief --json` prints (pipeline/brief/brief.ts). */
 interface BriefDocument {
@@ -80,7 +84,7 @@ export function registerPrompts(ctx: ServerContext): void {
   );
 
   for (const role of LESSON_ROLES) {
-    const topics = ROLE_CONVENTIONS[role.role] ?? [];
+    const topics = roleConventions(role.role);
     server.registerPrompt(
       role.role,
       {

@@ -2,14 +2,32 @@
 // URI in `data`): for a URI no resource or template serves, and for a lesson, run or report that does
 // not exist. The SDK answers an unknown URI with -32602; its resources/read handler is wrapped to say -32002.
 // (The 2026-07-28 revision, SEP-2164, moves this back to -32602; the SDK this server uses speaks 2025-11-25.)
+// A read the course refuses (a broken state.json, no course) is -32602 with the CLI's words: -32603 is a bug.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { EXIT } from '../exit-codes.ts';
+import { describeError } from '../settle.ts';
 
 export const RESOURCE_NOT_FOUND = -32002;
 
 /** The error of a resource that does not exist. */
 export function resourceNotFound(uri: string, message: string): McpError {
   return new McpError(RESOURCE_NOT_FOUND, message, { uri });
+}
+
+/**
+ * A command's failure as a resource read's error: a refusal (exit 1 or 2) is -32602 with its `error:`
+ * line, as a prompt's; only an internal error (exit 3) stays -32603 (the SDK's answer to a plain Error).
+ */
+export function commandFailure(exitCode: number, message: string): Error {
+  return exitCode === EXIT.internal ? new Error(message) : new McpError(ErrorCode.InvalidParams, message);
+}
+
+/** `error` thrown while reading a resource, as commandFailure() words it (a refusal: -32602). */
+export function readFailure(error: unknown): Error {
+  if (error instanceof McpError) return error;
+  const { exitCode, text } = describeError(error);
+  return exitCode === EXIT.internal ? (error as Error) : commandFailure(exitCode, text.trimEnd());
 }
 
 /**

@@ -6,7 +6,7 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import { MAX_DATA_FILE_BYTES, SCHEMA_NAMES, UnreadableFileError } from '../../content-schemas/index.ts';
 import { ARTIFACTS, CONVENTION_TOPICS, getOwn, OutsideError, readFileInside } from '../../pipeline/index.ts';
 import { printable } from '../../pipeline/state-commands.ts';
-import { resourceNotFound } from './resource-errors.ts';
+import { commandFailure, resourceNotFound } from './resource-errors.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { inToolTermsDeep, withNextCall } from './tool-results.ts';
 import { inToolTerms } from './tool-terms.ts';
@@ -14,7 +14,11 @@ import { inToolTerms } from './tool-terms.ts';
 /** Serves the resources and resource templates on `ctx.server`. */
 export function registerResources(ctx: ServerContext): void {
   const { server } = ctx;
-  /** A resource whose text is a command's stdout; a refusal is a JSON-RPC error with the `error:` line. */
+  /**
+   * A resource whose text is a command's stdout. A refusal (exit 1 or 2: a curriculum symlinked out of
+   * the course, a FIFO state) is -32602 with the `error:` line, as a prompt's; only an internal error
+   * (exit 3, a bug) is -32603.
+   */
   const resource = (
     name: string,
     uri: string,
@@ -26,7 +30,8 @@ export function registerResources(ctx: ServerContext): void {
     const tool = commandNamed(command);
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await ctx.run(tool, args);
-      if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+      if (outcome.exitCode !== 0)
+        throw commandFailure(outcome.exitCode, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
       const transform = command === 'state next' ? withNextCall : command === 'state stages' ? inToolTermsDeep : null;
       const text =
         transform === null

@@ -8,6 +8,7 @@ import { resolveCourse } from '../../pipeline/state-commands.ts';
 import { COMMANDS } from '../commands.ts';
 import type { ProgressUpdate } from '../context.ts';
 import { invoke, type Outcome } from './invoke.ts';
+import { commandFailure, readFailure } from './resource-errors.ts';
 import { toInvocation } from './tool-arguments.ts';
 import { inToolTerms } from './tool-terms.ts';
 import type { McpTool } from './tool-types.ts';
@@ -42,9 +43,9 @@ export interface ServerContext {
   ): Promise<Outcome>;
   /** The lesson ids of a call's course (none when it cannot be read). */
   lessonIdsOf(args: Record<string, unknown>): Promise<string[]>;
-  /** The default course's state (state show --json); a refusal throws. */
+  /** The default course's state (state show --json); a refusal throws -32602 (resource-errors.ts). */
   stateOf(): Promise<{ lessons: Record<string, Record<string, unknown>> }>;
-  /** The default course's root folder. */
+  /** The default course's root folder; none found throws -32602 (resource-errors.ts). */
   courseRoot(): Promise<string>;
 }
 
@@ -105,12 +106,17 @@ export function serverContext(server: McpServer, options: ServerOptions): Server
 
   const stateOf = async (): Promise<{ lessons: Record<string, Record<string, unknown>> }> => {
     const outcome = await run(commandNamed('state show'), {});
-    if (outcome.exitCode !== 0) throw new Error(inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
+    if (outcome.exitCode !== 0)
+      throw commandFailure(outcome.exitCode, inToolTerms(outcome.error ?? `exit ${outcome.exitCode}`));
     return JSON.parse(outcome.stdout) as { lessons: Record<string, Record<string, unknown>> };
   };
   const courseRoot = async (): Promise<string> => {
     const given = await courseOf({});
-    return resolveCourse({ flag: given, env: undefined, cwd: options.cwd }).root;
+    try {
+      return resolveCourse({ flag: given, env: undefined, cwd: options.cwd }).root;
+    } catch (error) {
+      throw readFailure(error);
+    }
   };
   return { server, options, tools: mcpTools(), courseOf, run, lessonIdsOf, stateOf, courseRoot };
 }

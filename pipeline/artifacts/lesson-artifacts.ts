@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LessonState, Stage, State } from '../../content-schemas/index.ts';
 import {
+  docKindsOfStage,
   LessonSpecParser,
   ReviewParser,
   parseData,
@@ -12,6 +13,7 @@ import {
   parseFrontMatter,
   readTextFile,
   stageIndex,
+  type DocKind,
 } from '../../content-schemas/fast.ts';
 import { listLessonCodeFiles } from './code-hash.ts';
 import { ARTIFACTS, abs, insideCourse, printable, type Course } from '../course/course.ts';
@@ -73,26 +75,35 @@ function lessonDoc(
 }
 
 // The doc checks `check` runs, for the stage's own docs (pipeline/site/stage-docs.ts): loaded only
-// for a move to readalong or notes, so the state commands' start-up path stays without them.
+// for a move to a stage that owns docs, so the state commands' start-up path stays without them.
 let stageDocs: typeof StageDocs | undefined;
 const docChecks = () => (stageDocs ??= loadLazily<typeof StageDocs>('stage-docs', '../pipeline/site/stage-docs.ts'));
 
-function notesProblems(course: Course, state: State, lesson: LessonState): string[] {
-  const { problems } = lessonDoc(course, lesson, 'notes');
-  return problems.length > 0 ? problems : docChecks().stageDocProblems(course, state, lesson, 'notes');
+/**
+ * A move to a stage that owns docs (content-schemas/doc-kinds.ts): each required doc of the stage
+ * exists (with a code reference where its kind needs one), then every doc of the stage passes `check`'s
+ * checks. The first kind that fails answers alone.
+ */
+function stageDocsProblems(course: Course, state: State, lesson: LessonState, stage: Stage): string[] {
+  for (const kind of docKindsOfStage(stage)) {
+    const problems = requiredDocProblems(course, lesson, kind);
+    if (problems.length > 0) return problems;
+  }
+  return docChecks().stageDocProblems(course, state, lesson, stage);
 }
 
-function readalongProblems(course: Course, state: State, lesson: LessonState): string[] {
-  const { rel, mdx, problems } = lessonDoc(course, lesson, 'readalong');
-  if (problems.length > 0) return problems;
+function requiredDocProblems(course: Course, lesson: LessonState, kind: DocKind): string[] {
+  if (!kind.required) return [];
+  const { rel, mdx, problems } = lessonDoc(course, lesson, kind.name);
+  if (problems.length > 0 || !kind.needsCodeReference) return problems;
   const text = readTextFile(abs(course, rel), rel);
-  if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0)
-    return docChecks().stageDocProblems(course, state, lesson, 'readalong');
+  if (mdx ? /<CodeRef\b/.test(text) : lintDoc(text).references > 0) return [];
   const example = mdx
     ? '<CodeRef file="src/x.ts" lines="10-24" />'
     : 'an empty fence like ```ts file=src/x.ts lines=10-24';
   return [
-    `${rel}: no code reference; a readalong shows the lesson's code with ${example} (see: codelabgen conventions readalong)`,
+    `${rel}: no code reference; a ${kind.noun} shows the lesson's code with ${example} ` +
+      `(see: codelabgen conventions ${kind.conventions})`,
   ];
 }
 
@@ -109,15 +120,12 @@ function doneProblems(course: Course, lesson: LessonState): string[] {
 
 /** Problems of the artifact that a forward move to `target` needs; empty when it may move. */
 export function forwardProblems(course: Course, state: State, lesson: LessonState, target: Stage): string[] {
+  if (docKindsOfStage(target).length > 0) return stageDocsProblems(course, state, lesson, target);
   switch (target) {
     case 'spec':
       return specProblems(course, lesson.id);
     case 'code':
       return lessonDirProblems(course, lesson);
-    case 'readalong':
-      return readalongProblems(course, state, lesson);
-    case 'notes':
-      return notesProblems(course, state, lesson);
     case 'reviewed':
       return reviewProblems(course, lesson);
     case 'done':

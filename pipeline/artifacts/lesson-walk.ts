@@ -1,7 +1,9 @@
 // Walking a lesson folder that a test may have filled with anything: bounded depth and file count,
 // symlinks never followed, each file read in chunks (no whole-file reads). Used by the code hash,
 // the docs snapshot and the write measure of `verify` (pipeline/verify/lesson-changes.ts).
-import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync, readlinkSync } from 'node:fs';
+// fs.opendirSync is read when a walk starts, not imported: reading it loads Node's fs/dir module,
+// which a state command that walks no lesson folder would load for nothing (docs/performance.md).
+import fs, { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { errorCode, RefusalError } from '../course/errors.ts';
 
@@ -50,7 +52,7 @@ export function walkFiles(
     if (depth > limits.maxDepth)
       throw new LessonLimitError(`${shown(label, relative)} is nested more than ${limits.maxDepth} folders deep`);
     // Read entry by entry (opendir), so a folder with millions of entries is refused, not loaded.
-    const folder = bounded(label, relative, () => opendirSync(relative === '' ? root : path.join(root, relative)));
+    const folder = bounded(label, relative, () => fs.opendirSync(relative === '' ? root : path.join(root, relative)));
     try {
       for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
         entries += 1;

@@ -6,7 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { CurriculumParser, parseData, parseYamlText, readTextFile } from '../../content-schemas/fast.ts';
+import {
+  CurriculumParser,
+  parseData,
+  parseYamlText,
+  readTextFile,
+  runtimeEntry,
+  TEMPLATE_RUNTIMES,
+  templateRuntimeList,
+} from '../../content-schemas/fast.ts';
 import type {
   Curriculum,
   CurriculumLesson,
@@ -21,9 +29,6 @@ import { curriculumLessons, readCurriculum } from '../artifacts/curriculum.ts';
 import { decideRegister } from '../protocol/register.ts';
 import { type ChangeDraft, commitChange } from '../store/commit.ts';
 import type { CourseWrite } from '../store/staged-change.ts';
-
-/** Runtimes with a lesson template in templates/. */
-export const TEMPLATE_RUNTIMES: readonly string[] = ['node', 'python'];
 
 export type NewEntry =
   | { kind: 'module'; title: string; slug?: string | undefined; lessonTitle: string }
@@ -264,10 +269,10 @@ function sparse<T extends object>(entry: T): Partial<T> {
 
 /** Refuses a runtime without a lesson template (before anything is written). */
 export function requireTemplate(runtime: string, what: string): void {
-  if (!TEMPLATE_RUNTIMES.includes(runtime))
+  if (!(TEMPLATE_RUNTIMES as readonly string[]).includes(runtime))
     refuse(
-      `${what}: there is no lesson template for runtime ${runtime}; templates exist for ${TEMPLATE_RUNTIMES.join(' and ')}`,
-      `set runtime: node or python in ${ARTIFACTS.config}, or write the lesson folder by hand`,
+      `${what}: there is no lesson template for runtime ${runtime}; templates exist for ${templateRuntimeList('and')}`,
+      `set runtime: ${templateRuntimeList('or')} in ${ARTIFACTS.config}, or write the lesson folder by hand`,
     );
 }
 
@@ -289,7 +294,9 @@ function templatesDir(): string {
 
 /** Course-relative path → text of the lesson's files and spec, placeholders filled. */
 export function renderLessonTemplate(runtime: string, lesson: RegisteredLesson): Map<string, string> {
-  const root = path.join(templatesDir(), runtime);
+  const folder = runtimeEntry(runtime)?.template;
+  if (!folder) throw new Error(`runtime ${runtime} has no lesson template (requireTemplate refuses it first)`);
+  const root = path.join(templatesDir(), folder);
   const fill = (text: string) =>
     text
       .replaceAll('{{id}}', lesson.id)

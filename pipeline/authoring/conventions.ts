@@ -1,6 +1,7 @@
 // The doc conventions shared by the CLI, the site and the example courses: one source for
 // `codelabgen conventions [topic]` and docs/conventions.md (generated; a test fails on drift), and
 // the readalong lint behind `check`'s warnings and `state set <id> readalong`.
+import { DOC_KINDS, docFiles, listInProse } from '../../content-schemas/fast.ts';
 import { docFences } from '../site/doc-tokens.ts';
 import { splitFences, type Fence } from '../site/fences.ts';
 
@@ -8,6 +9,17 @@ export const CONVENTION_TOPICS = ['readalong', 'diagrams', 'review', 'notes'] as
 export type ConventionTopic = (typeof CONVENTION_TOPICS)[number];
 
 const FENCE = '```';
+
+// The lesson docs as the texts name them, from the registry (content-schemas/doc-kinds.ts).
+const EVERY_DOC = listInProse(
+  DOC_KINDS.map((kind) => `the ${kind.noun}`),
+  'and',
+);
+const DOC_FILES_CODE = (prefix: string) =>
+  listInProse(
+    DOC_KINDS.map((kind) => `${prefix}\`${docFiles(kind)[0]}\``),
+    'or',
+  );
 
 export const CONVENTIONS: Record<ConventionTopic, { title: string; body: string }> = {
   readalong: {
@@ -47,7 +59,7 @@ ${FENCE}\``,
   },
   diagrams: {
     title: 'Diagrams',
-    body: `- \`\`\`\` ${FENCE}mermaid \`\`\`\` fenced blocks in \`docs/readalong.md\` or \`docs/notes.md\`:
+    body: `- \`\`\`\` ${FENCE}mermaid \`\`\`\` fenced blocks in ${DOC_FILES_CODE('')}:
 
 ${FENCE}\`md
 ${FENCE}mermaid
@@ -96,13 +108,13 @@ ${FENCE}js file=src/copy.mjs lines=8-14
 ${FENCE}
 ${FENCE}\`
 
-The readalong and the notes can also use:
+${EVERY_DOC[0]!.toUpperCase()}${EVERY_DOC.slice(1)} can also use:
 
 - Asides: \`:::note\`, \`:::tip\`, \`:::caution\` or \`:::danger\` on a line of its own (a title may
   follow: \`:::tip[Use pipeline()]\` or \`:::tip Use pipeline()\`), the content, then \`:::\`; or GitHub's
   \`> [!NOTE]\`, \`> [!TIP]\`, \`> [!IMPORTANT]\`, \`> [!WARNING]\`, \`> [!CAUTION]\`.
 - Links to other lessons: a markdown link whose target is the path from the doc to another lesson's
-  folder, its \`docs/readalong.md\` or its \`docs/notes.md\` (e.g. \`../../1.1-readable-streams/docs/notes.md\`,
+  folder, ${DOC_FILES_CODE('its ')} (e.g. \`../../1.1-readable-streams/docs/notes.md\`,
   optionally with \`#anchor\`) opens that lesson's page.
 - Images inside the lesson folder: \`![what it shows](img/flow.png)\` (png, jpg, webp, gif, avif or
   svg); the site publishes an optimized copy.

@@ -2,6 +2,7 @@
 // lesson (a real file, a range inside it). The whole text is `codelabgen conventions <topic>`
 // (pipeline/authoring/conventions.ts); the site and `check` enforce it.
 import path from 'node:path';
+import { docFileList } from '../../content-schemas/index.ts';
 import type { LessonFacts, LessonFile } from './facts.ts';
 
 const FENCE = '```';
@@ -106,7 +107,7 @@ export function conventionLines(facts: LessonFacts): string[] {
       return [
         ...codeReferenceLines(facts),
         '',
-        `Links to another lesson: a markdown link to its folder, docs/readalong.md or docs/notes.md ` +
+        `Links to another lesson: a markdown link to its folder, ${docFileList()} ` +
           `(../../<lesson folder>/docs/notes.md). Asides: :::note, :::tip, :::caution or :::danger, the ` +
           `content, then :::. Whole rules: codelabgen conventions notes`,
         '',

@@ -2,6 +2,7 @@
 // lesson, its files, the test command, prerequisites, sources, the status to end with) and what
 // one role needs (the spec's schema, the failing run, the rework, the review checklist).
 import path from 'node:path';
+import { DOC_KINDS, docFiles, docNounList } from '../../content-schemas/index.ts';
 import { ARTIFACTS } from '../course/course.ts';
 import { conventionLines } from './conventions.ts';
 import type { LessonFacts, LessonFile } from './facts.ts';
@@ -18,12 +19,12 @@ export function filesToWrite(facts: LessonFacts): string[] {
       return (spec?.files ?? []).map((file) => `${lesson.dir}/${file.path}`);
     case 'code-fixer':
       return [];
-    case 'readalong-writer':
-      return [`${lesson.dir}/docs/readalong.md`];
-    case 'notes-writer':
-      return [`${lesson.dir}/docs/notes.md`];
-    default:
-      return [ARTIFACTS.lessonReview(lesson.id)];
+    default: {
+      // A doc writer writes the docs whose kind names its role (content-schemas/doc-kinds.ts); the reviewer its review.
+      const docs = DOC_KINDS.filter((kind) => kind.writer === facts.role.role);
+      if (docs.length === 0) return [ARTIFACTS.lessonReview(lesson.id)];
+      return docs.map((kind) => `${lesson.dir}/${docFiles(kind)[0]}`);
+    }
   }
 }
 
@@ -204,7 +205,7 @@ function reviewChecklist(facts: LessonFacts): string {
         `blocker|major|minor|nit, where, text); then the review in markdown.`,
       'Check, and give a finding for each miss:',
       '- the code does what the spec and the objectives say, and the tests check the behaviours the spec lists;',
-      '- every code reference of the readalong and notes points at the lines its prose talks about (file= ' +
+      `- every code reference of the ${docNounList()} points at the lines its prose talks about (file= ` +
         'relative to the lesson folder, lines= inside the file);',
       '- diagrams are mermaid fences or docs/diagrams/*.mmd and say what the prose says;',
       '- the readalong walks the code in order; the notes explain why, not only what, and link the prerequisites where they build on them;',

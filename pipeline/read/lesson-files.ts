@@ -3,7 +3,14 @@
 // imported through pipeline/read/index.ts.
 import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFile, readTextFile, UnreadableFileError } from '../../content-schemas/index.ts';
+import {
+  DOC_KINDS,
+  docFiles,
+  readRegularFile,
+  readTextFile,
+  UnreadableFileError,
+  type DocKindName,
+} from '../../content-schemas/index.ts';
 import { listLessonCodeFiles } from '../artifacts/code-hash.ts';
 import { downloadNameProblem } from '../artifacts/download-names.ts';
 import { OutsideError, readFileInside, realPathInside } from '../course/confined.ts';
@@ -22,10 +29,8 @@ export type LessonDoc = RenderedDoc & {
   mdx: boolean;
 };
 
-export interface LessonDocs {
-  readalong: LessonDoc | null;
-  notes: LessonDoc | null;
-}
+/** A lesson's docs by kind (content-schemas/doc-kinds.ts), null where the lesson has none. */
+export type LessonDocs = Record<DocKindName, LessonDoc | null>;
 
 /** A lesson page's path under the site's base and prefix (`linkBase`, ending in /), with an anchor. */
 export function lessonLink(linkBase: string, lesson: { id: string; slug: string }, anchor?: string): string {
@@ -46,14 +51,14 @@ export function docLinks(
 }
 
 /**
- * readalong.md/.mdx and notes.md/.mdx: markdown rendered to segments (code references, links and
+ * Each doc kind's docs/<name>.md or .mdx (readalong, notes: content-schemas/doc-kinds.ts): markdown rendered to segments (code references, links and
  * images resolved), MDX read for its problems and diagrams (pipeline/site/mdx-docs.ts). An .mdx doc
  * is refused unless `mdx` (config.yaml site.mdx) allows it.
  */
 export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean, links?: DocLinks): LessonDocs {
   const dir = lessonPath(course, lesson);
-  const read = (name: string): LessonDoc | null => {
-    for (const doc of [`docs/${name}.md`, `docs/${name}.mdx`]) {
+  const read = (kind: { name: string }): LessonDoc | null => {
+    for (const doc of docFiles(kind)) {
       const file = lessonFile(dir, lesson, doc);
       if (file === null) continue;
       const text = readTextFile(file, `${lesson.dir}/${doc}`);
@@ -75,14 +80,14 @@ export function readLessonDocs(course: Course, lesson: SiteLesson, mdx: boolean,
     }
     return null;
   };
-  return { readalong: read('readalong'), notes: read('notes') };
+  return Object.fromEntries(DOC_KINDS.map((kind) => [kind.name, read(kind)])) as LessonDocs;
 }
 
 /** Refuses the first .mdx lesson doc of any lesson unless config.yaml has site.mdx: true (docs/site.md "MDX"). */
 export function refuseUnallowedMdx(view: CourseView): void {
   if (view.config.site.mdx === true) return;
   for (const lesson of view.lessons) {
-    for (const doc of ['docs/readalong.mdx', 'docs/notes.mdx']) {
+    for (const [, doc] of DOC_KINDS.map(docFiles)) {
       if (lessonFile(lessonPath(view.course, lesson), lesson, doc) !== null) refuse(mdxNotAllowed(lesson.id, doc));
     }
   }

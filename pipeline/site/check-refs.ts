@@ -4,7 +4,7 @@
 // messages. Light: no site renderer, only marked's lexer (and the MDX parser, loaded only for .mdx
 // docs, which are refused without site.mdx: true).
 import type { State } from '../../content-schemas/index.ts';
-import { CodelabgenError, DataFileError, readTextFile } from '../../content-schemas/fast.ts';
+import { CodelabgenError, DataFileError, lessonDocFiles, readTextFile } from '../../content-schemas/fast.ts';
 import type { CheckSection } from '../check/section.ts';
 import { OutsideError, realPathInside } from '../course/confined.ts';
 import { loadConfig } from '../course/config.ts';
@@ -18,8 +18,6 @@ import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocLinks } 
 import { fencesOf, lexDoc, type LexedDoc } from './doc-tokens.ts';
 import { walkTokens } from './marked.ts';
 import { mdxNotAllowed, readMdxDoc } from './mdx-docs.ts';
-
-export const LESSON_DOCS = ['docs/readalong.md', 'docs/readalong.mdx', 'docs/notes.md', 'docs/notes.mdx'] as const;
 
 /** Problems of one doc: `lesson <id> <doc>:<line>: <what>`. */
 export function codeRefProblems(lessonId: string, lessonDir: string, doc: string, text: string | LexedDoc): string[] {
@@ -79,7 +77,7 @@ export interface DocCheck {
 }
 
 /**
- * Checks `doc` (one of LESSON_DOCS) of a lesson: it resolves inside the lesson folder, reads as text,
+ * Checks `doc` (one of lessonDocFiles(), content-schemas/doc-kinds.ts) of a lesson: it resolves inside the lesson folder, reads as text,
  * its front matter, code references, links and images resolve. A doc that is not there is no problem
  * (the stage's own artifact check says when one is required).
  */
@@ -87,7 +85,7 @@ export function checkLessonDoc(
   course: Course,
   lesson: { id: string; dir: string },
   lessonDir: string,
-  doc: (typeof LESSON_DOCS)[number],
+  doc: string,
   links: DocLinks,
 ): DocCheck {
   const id = lesson.id;
@@ -170,7 +168,7 @@ export function checkLessonDocs(course: Course, state: State | null): CheckSecti
   const diagrams: DiagramSource[] = [];
   const links = courseDocLinks(course, state);
   for (const lesson of lessonFolders(course, state)) {
-    for (const doc of LESSON_DOCS) {
+    for (const doc of lessonDocFiles()) {
       const checked = checkLessonDoc(course, lesson, lesson.path, doc, links);
       problems.push(...checked.problems);
       refs += checked.references;

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
+import { docFileList, docKindOfFile, readRegularFile, UnreadableFileError } from '../../content-schemas/fast.ts';
 import { OutsideError, realPathInside } from '../course/confined.ts';
 import { printable } from '../course/course.ts';
 import { isInside } from '../course/inside.ts';
@@ -35,12 +35,6 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** Formats Astro's image pipeline reads (astro:assets). */
 export const IMAGE_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'svg', 'tiff'];
-const DOC_SECTIONS: Record<string, string> = {
-  'docs/readalong.md': 'readalong',
-  'docs/readalong.mdx': 'readalong',
-  'docs/notes.md': 'notes',
-  'docs/notes.mdx': 'notes',
-};
 
 /** Links and images that leave the site's hands: URLs with a scheme, `//host`, `/path`, `#anchor`, `?query`. */
 export function isRelativeUrl(url: string): boolean {
@@ -59,8 +53,8 @@ function splitUrl(url: string, what: string): { file: string; anchor: string } {
 
 /**
  * The site URL of a relative link in `doc` (relative to the lesson folder `lessonDir`, itself
- * relative to the course root): a lesson folder → its page, its docs/readalong.md or
- * docs/notes.md → that section (or the link's own #anchor). null: the lesson has no page in this
+ * relative to the course root): a lesson folder → its page, one of its docs (docs/readalong.md,
+ * docs/notes.md: content-schemas/doc-kinds.ts) → that doc's section (or the link's own #anchor). null: the lesson has no page in this
  * build, so the link is dropped and its text kept.
  */
 export function resolveLink(url: string, lessonDir: string, doc: string, links: DocLinks): string | null {
@@ -70,7 +64,7 @@ export function resolveLink(url: string, lessonDir: string, doc: string, links: 
   if (absolute === path.resolve(links.courseRoot) || !isInside(absolute, links.courseRoot))
     throw new DocRefError(`link ${url}: points outside the lesson folders of the course`);
   const lesson = links.lessons.find((l) => isInside(absolute, path.resolve(links.courseRoot, l.dir)));
-  const fix = 'link a lesson folder or its docs/readalong.md or docs/notes.md';
+  const fix = `link a lesson folder or its ${docFileList()}`;
   if (lesson === undefined) {
     const what = existsSync(path.join(links.courseRoot, target))
       ? 'is not a lesson folder'
@@ -78,7 +72,7 @@ export function resolveLink(url: string, lessonDir: string, doc: string, links: 
     throw new DocRefError(`link ${url}: ${what} (${fix})`);
   }
   const rest = target.slice(trimSlash(lesson.dir).length + 1);
-  const section = rest === '' ? '' : DOC_SECTIONS[rest];
+  const section = rest === '' ? '' : docKindOfFile(rest)?.name;
   if (section === undefined)
     throw new DocRefError(
       `link ${url}: ${rest} of lesson ${lesson.id} has no page of its own (${fix}; show code with a code reference)`,

@@ -49,7 +49,7 @@ export function prepareSite(root: string, drafts: boolean, linkBase = ''): Prepa
   for (const lesson of included) {
     const docs = readLessonDocs(view.course, lesson, view.config.site.mdx === true, links);
     rendered.set(lesson.id, docs);
-    for (const doc of [docs.readalong, docs.notes]) {
+    for (const doc of Object.values(docs)) {
       if (doc === null) continue;
       diagrams.push(...doc.diagrams);
       problems.push(...doc.problems);

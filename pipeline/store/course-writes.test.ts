@@ -54,6 +54,8 @@ const ALLOWED: Record<string, string> = {
   'pipeline/verify/test-caches.ts':
     "removes the caches a lesson's test run created in its lesson folder (the run's own writes)",
   'pipeline/verify/fixtures.ts': 'test fixtures: builds courses in temp folders for the verify tests',
+  'pipeline/verify/process-limit.ts':
+    "makes, sets and removes a pids cgroup under /sys/fs/cgroup for one lesson step: the kernel's files, never the course's",
   'cli/github-actions.ts':
     'appends the job summary to $GITHUB_STEP_SUMMARY, a file the GitHub runner names outside the course',
   'pipeline/progress/notify-consent.ts':

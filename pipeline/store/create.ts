@@ -2,6 +2,7 @@
 // the course starts with, as one change: all of it, or (a refusal, a full disk) nothing left behind.
 import { existsSync, lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_RUNTIME, RUNTIMES } from '../../content-schemas/fast.ts';
 import type { State } from '../../content-schemas/index.ts';
 import { ARTIFACTS, courseAt, type Course } from '../course/course.ts';
 import { RefusalError } from '../course/errors.ts';
@@ -13,7 +14,7 @@ import { eventsPath, statePath } from './state-file.ts';
 
 export const DEFAULT_CONFIG_YAML = `# codelabgen course configuration; see \`codelabgen schema show config\`.
 schema_version: 1
-runtime: node            # node | python | python-uv | custom
+${`runtime: ${DEFAULT_RUNTIME}`.padEnd(25)}# ${RUNTIMES.join(' | ')}
 verify_timeout_seconds: 300
 task_lease: 20m          # a task without a heartbeat for this long is listed as interrupted
 budgets:

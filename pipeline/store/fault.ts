@@ -1,6 +1,10 @@
 // Test-only fault seam: CODELABGEN_TEST_FAULT="<action>@<step>[:<ms>]" makes the store kill itself,
 // fail with an I/O error, or pause at one step of a write, so crash safety is tested, not assumed.
-// Actions: kill (SIGKILL), enospc, eio, delay (synchronous pause of <ms>). Read once at start.
+// Actions: kill (SIGKILL), enospc, eio, delay (synchronous pause of <ms>), hold (synchronous pause
+// until the file $CODELABGEN_TEST_FAULT_RELEASE exists, at most <ms>: a test releases the process
+// when it has seen what it waits for, instead of sleeping through a fixed delay). Read once at start.
+
+import { existsSync } from 'node:fs';
 
 export const WRITE_STEPS = [
   'after-lock',
@@ -25,7 +29,7 @@ export const WRITE_STEPS = [
 export type WriteStep = (typeof WRITE_STEPS)[number];
 
 interface Fault {
-  action: 'kill' | 'enospc' | 'eio' | 'delay';
+  action: 'kill' | 'enospc' | 'eio' | 'delay' | 'hold';
   step: string;
   ms: number;
 }
@@ -33,7 +37,7 @@ interface Fault {
 const fault: Fault | null = parseFault(process.env.CODELABGEN_TEST_FAULT);
 
 function parseFault(spec: string | undefined): Fault | null {
-  const match = /^(kill|enospc|eio|delay)@([a-z-]+)(?::(\d+))?$/.exec(spec ?? '');
+  const match = /^(kill|enospc|eio|delay|hold)@([a-z-]+)(?::(\d+))?$/.exec(spec ?? '');
   if (!match) return null;
   return { action: match[1] as Fault['action'], step: match[2] ?? '', ms: Number(match[3] ?? 0) };
 }
@@ -53,9 +57,20 @@ export function faultPoint(step: WriteStep): void {
     case 'delay':
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, fault.ms);
       return;
+    case 'hold':
+      hold(fault.ms);
+      return;
     case 'enospc':
       throw Object.assign(new Error(`ENOSPC: no space left on device (test fault at ${step})`), { code: 'ENOSPC' });
     case 'eio':
       throw Object.assign(new Error(`EIO: i/o error (test fault at ${step})`), { code: 'EIO' });
   }
+}
+
+/** Pauses until $CODELABGEN_TEST_FAULT_RELEASE exists (looked for every 10 ms), at most `ms`. */
+function hold(ms: number): void {
+  const release = process.env.CODELABGEN_TEST_FAULT_RELEASE ?? '';
+  const until = Date.now() + ms;
+  while (Date.now() < until && !(release !== '' && existsSync(release)))
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
 }

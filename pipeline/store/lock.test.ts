@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -109,11 +109,18 @@ test('a live owner (same start time) or another host keeps the lock: exit 2 nami
   assert.deepEqual(after, before);
 });
 
-test('a lock held by a live CLI process makes a writer wait, then proceed; with a short timeout it refuses', async () => {
+test('a lock held by a live CLI process makes a writer wait, then proceed; with a short timeout it refuses', async (t) => {
   const root = course();
+  // The holder keeps the lock until this file exists (the fault seam's hold): released once the
+  // patient writer is seen waiting, not after a fixed delay long enough for a loaded machine.
+  const release = path.join(path.dirname(root), 'release');
   const holder = cliAsync(['state', 'log', 'holder'], {
     cwd: root,
-    env: { CODELABGEN_TEST_FAULT: 'delay@after-lock:10000' },
+    env: { CODELABGEN_TEST_FAULT: 'hold@after-lock:120000', CODELABGEN_TEST_FAULT_RELEASE: release },
+  });
+  t.after(() => {
+    writeFileSync(release, '');
+    holder.child.kill('SIGKILL');
   });
   await waitFor(() => lockOwnerPid(root) === holder.child.pid, 'the holder to take the lock');
   const events = readFileSync(path.join(root, '.codelabgen', 'events.jsonl'));
@@ -131,7 +138,15 @@ test('a lock held by a live CLI process makes a writer wait, then proceed; with 
   assert.deepEqual(readFileSync(path.join(root, '.codelabgen', 'events.jsonl')), events, 'the refusal changed nothing');
   assert.deepEqual(readFileSync(path.join(root, '.codelabgen', 'state.json')), state);
 
-  const patient = cliAsync(['state', 'log', 'patient'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '30' } });
+  const patient = cliAsync(['state', 'log', 'patient'], { cwd: root, env: { CODELABGEN_LOCK_TIMEOUT: '60' } });
+  t.after(() => patient.child.kill('SIGKILL'));
+  // Its owner file (lock.<pid>.<token>.tmp) exists exactly while it waits for the lock.
+  await waitFor(
+    () => readdirSync(path.join(root, '.codelabgen')).some((name) => name.startsWith(`lock.${patient.child.pid}.`)),
+    'the patient writer to wait',
+  );
+  assert.equal(lockOwnerPid(root), holder.child.pid, 'the holder still has the lock');
+  writeFileSync(release, '');
   const [held, waited] = await Promise.all([holder.done, patient.done]);
   assert.equal(held.code, 0, held.stderr);
   assert.equal(waited.code, 0, waited.stderr);

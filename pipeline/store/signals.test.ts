@@ -66,14 +66,22 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     assert.equal(cli(['check'], { cwd: root }).code, 0);
   });
 
-  test(`${signal} while holding the lock: the change is complete or absent, no lock left`, async () => {
+  test(`${signal} while holding the lock: the change is complete or absent, no lock left`, async (t) => {
     const root = course();
+    // The holder pauses with the lock held until this file exists (the fault seam's hold): the
+    // signal is sent while it holds the lock, then it is let go.
+    const release = path.join(path.dirname(root), 'release');
     const holder = cliAsync(['state', 'log', 'interrupted'], {
       cwd: root,
-      env: { CODELABGEN_TEST_FAULT: 'delay@after-lock:3000' },
+      env: { CODELABGEN_TEST_FAULT: 'hold@after-lock:120000', CODELABGEN_TEST_FAULT_RELEASE: release },
+    });
+    t.after(() => {
+      writeFileSync(release, '');
+      holder.child.kill('SIGKILL');
     });
     await waitFor(() => lockOwnerPid(root) === holder.child.pid, 'the holder to take the lock');
     holder.child.kill(signal);
+    writeFileSync(release, '');
     const held = await holder.done;
     assert.ok(
       held.code === 0 || held.code === EXIT_FOR[signal],

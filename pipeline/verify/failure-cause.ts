@@ -11,6 +11,8 @@ export interface Ending {
   signal: string | null;
   timed_out: boolean;
   timeout_seconds: number;
+  /** The step that was running when the lesson's time ran out (`npm ci`, `the tests`). */
+  timed_out_in?: string;
 }
 
 /** Lines that name a failing test, with the capture being the name (or the whole line). */
@@ -29,7 +31,10 @@ const TAP_ERROR = /^\s+error: (?:\|-?|'(.+)')\s*$/;
 export function failureCause(output: string, ending: Ending): string {
   const lines = output.replace(ANSI, '').split(/\r?\n/);
   const detail = failingTest(lines) ?? firstErrorLine(lines, 0);
-  if (ending.timed_out) return oneLine(`timed out after ${ending.timeout_seconds}s${detail ? `; ${detail}` : ''}`);
+  if (ending.timed_out) {
+    const where = ending.timed_out_in ? ` (the lesson's time, all its steps together), in ${ending.timed_out_in}` : '';
+    return oneLine(`timed out after ${ending.timeout_seconds}s${where}${detail ? `; ${detail}` : ''}`);
+  }
   if (ending.signal !== null) return oneLine(`killed by ${ending.signal}${detail ? `; ${detail}` : ''}`);
   if (detail) return oneLine(detail);
   const last = lines

@@ -14,6 +14,8 @@ const SHIPPED = ['content-schemas', 'pipeline', 'cli', 'site'];
 const MAY_SPAWN: Record<string, string> = {
   'pipeline/verify/run-tests.ts': 'the process runner of lesson steps; only runLessonStep() calls it (checked below)',
   'pipeline/verify/sandbox.ts': 'probes bwrap itself with /bin/true, once per process',
+  'pipeline/verify/process-limit.ts':
+    "tries once that `sh -c 'echo 0 > cgroup.procs'` can enter the pids cgroup it made (a fixed argv, no lesson program)",
   'pipeline/verify/sandbox-network.ts':
     "starts slirp4netns, the network of a sandbox with network: true (the machine's program)",
   'pipeline/site/diagram-parse.ts': "spawns codelabgen's own diagram parser (mermaid parses; no lesson code runs)",
@@ -25,6 +27,7 @@ const MAY_SPAWN: Record<string, string> = {
   'cli/mcp/invoke.ts': "spawns codelabgen's own CLI for a tool call (verify then runs lessons through runLessonStep)",
   'cli/testing.ts': 'test helper: spawns the built CLI',
   'cli/hostile-trees.ts': 'test helper: mkfifo and python3 plant FIFOs and sockets in a copy of a course',
+  'cli/hostile-site-dev.ts': "test helper: spawns the built CLI's site dev on a hostile course",
   'cli/package-fixture.ts': 'test helper: packs and installs the package',
 };
 

@@ -12,7 +12,7 @@ import {
 } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, abs, type Course } from '../course/course.ts';
 import { errorCode } from '../course/errors.ts';
-import { createCourseFile, makeCourseFolder } from '../store/staged-change.ts';
+import { type CourseWrite, createCourseFile, makeCourseFolder } from '../store/staged-change.ts';
 
 const RUN_FILE = /^([1-9][0-9]{0,8})\.json$/;
 
@@ -48,6 +48,18 @@ export function writeRunResult(course: Course, result: Omit<RunResult, 'run'>): 
       return complete;
     run += 1;
   }
+}
+
+/**
+ * `result` numbered as the next run of its lesson, and the file write that records it, for a change
+ * that commits it together with its verdict (verify --update-state): the number is taken under the
+ * store's lock, and a file that appeared meanwhile (a plain verify) makes the change refuse, not
+ * overwrite it.
+ */
+export function nextRunWrite(course: Course, result: Omit<RunResult, 'run'>): { run: RunResult; write: CourseWrite } {
+  const folder = ARTIFACTS.runsDir(result.lesson);
+  const run = RunResultParser.parse({ ...result, run: (runNumbers(abs(course, folder)).at(-1) ?? 0) + 1 });
+  return { run, write: { path: `${folder}/${run.run}.json`, data: `${JSON.stringify(run, null, 2)}\n` } };
 }
 
 /** Every run-result of a lesson, oldest first; a file that does not parse throws DataFileError. */

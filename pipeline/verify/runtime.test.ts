@@ -164,9 +164,26 @@ test('python-uv: refused when uv is not on PATH; else uv run pytest in the works
   );
   const env = { ...process.env, VIRTUAL_ENV: '/somewhere/.venv', CODELABGEN_VERIFY_ENV: 'VIRTUAL_ENV' };
   const command = await resolveTestCommand(course, lesson, dir, uvConfig, env, probes(false, ['uv']));
-  assert.deepEqual(command.argv, ['uv', 'run', 'pytest', '-p', 'no:cacheprovider', path.basename(dir)]);
+  assert.deepEqual(command.argv, ['uv', 'run', '--no-build', 'pytest', '-p', 'no:cacheprovider', path.basename(dir)]);
   assert.equal(command.cwd, path.dirname(dir));
   assert.equal(command.env.VIRTUAL_ENV, undefined);
+});
+
+test('install scripts off (the default) also switches off source builds: uv run --no-build, UV_NO_BUILD and PIP_ONLY_BINARY for every runtime', async () => {
+  const uvConfig = config({ runtime: 'python-uv' });
+  const off = await setup();
+  const uv = await resolveTestCommand(off.course, off.lesson, off.dir, uvConfig, process.env, probes(false, ['uv']));
+  assert.deepEqual(uv.argv.slice(0, 4), ['uv', 'run', '--no-build', 'pytest']);
+  assert.equal(uv.env.UV_NO_BUILD, '1');
+  assert.equal(uv.env.PIP_ONLY_BINARY, ':all:');
+  const python = await resolveTestCommand(off.course, off.lesson, off.dir, config(), process.env, probes(true));
+  assert.equal(python.env.PIP_ONLY_BINARY, ':all:');
+  assert.equal(python.env.UV_NO_BUILD, '1');
+  const on = await setup({}, spec('1.1', 'install_scripts: true\n'));
+  const built = await resolveTestCommand(on.course, on.lesson, on.dir, uvConfig, process.env, probes(false, ['uv']));
+  assert.deepEqual(built.argv.slice(0, 3), ['uv', 'run', 'pytest']);
+  assert.equal(built.env.UV_NO_BUILD, undefined);
+  assert.equal(built.env.PIP_ONLY_BINARY, undefined);
 });
 
 test('uv workspace: the nearest uv.lock or [tool.uv.workspace] up to the course root', async () => {

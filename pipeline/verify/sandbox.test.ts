@@ -2,7 +2,7 @@
 // through the built CLI what a sandboxed lesson test cannot see, reach, write or outlive.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { MACHINE_PROBES } from './runtime.ts';
 import {
   chooseSandbox,
   findBwrap,
+  hiddenInSandbox,
   probeBwrap,
   sandboxArgv,
   sandboxLayout,
@@ -342,6 +343,29 @@ test(
   },
 );
 
+test('hiddenInSandbox: a program under a hidden folder or /tmp is hidden unless a bind shows it again; .codelabgen stays hidden', () => {
+  const layout: SandboxLayout = {
+    writable: '/home/me/course/1-m/1.1-a',
+    cwd: '/home/me/course/1-m/1.1-a',
+    hidden: ['/home', '/root', '/run', '/home/me', '/home/me/course'],
+    readOnly: ['/home/me/.nvm/versions/node/v22', '/tmp/tools', '/home/me/course'],
+    rehidden: ['/home/me/course/.codelabgen'],
+    protectedInWritable: [],
+    network: false,
+  };
+  const cases: Array<[string, boolean]> = [
+    ['/usr/bin/python3', false],
+    ['/home/me/.nvm/versions/node/v22/bin/node', false],
+    ['/home/me/bin/tool', true],
+    ['/root/tool', true],
+    ['/tmp/tools/uv', false],
+    ['/tmp/other/uv', true],
+    ['/home/me/course/1-m/1.1-a/run.sh', false],
+    ['/home/me/course/.codelabgen/run', true],
+  ];
+  for (const [file, hidden] of cases) assert.equal(hiddenInSandbox(layout, file), hidden, file);
+});
+
 test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
   const unusable = () => ({ usable: false as const, reason: '/nope not found' });
   const env = { CODELABGEN_BWRAP: '/nope', PATH: '' };
@@ -463,7 +487,7 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
 });
 
 test(
-  'a test program the sandbox cannot start is a refusal quoting bwrap, not a failed run; so is one found only in the lesson folder or missing',
+  'a test program the sandbox cannot start (a hidden folder) is a refusal naming it, not a failed run; so is one found only in the lesson folder or missing',
   needsBwrap,
   async () => {
     const made = await course(
@@ -509,7 +533,7 @@ test(
     assert.equal(
       result.stderr,
       [
-        `error: lesson 1.1: the sandbox could not start the tests: bwrap: execvp ${made.root}/tools/run: No such file or directory`,
+        `error: lesson 1.1: the sandbox could not start the tests: ${made.root}/tools/run is in a folder the sandbox hides, and no bind shows it again`,
         'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
         '',
       ].join('\n'),
@@ -799,7 +823,16 @@ test('SIGTERM to verify ends the sandboxed test, setsid grandchild included, the
   assert.equal(await closed, 143);
   await assertNoSurvivors(token);
   await assertNoSurvivors(made.root, 'no bwrap or test process left');
+  assert.deepEqual(stepCgroupsOf(child.pid!), [], "verify's step cgroup (as root) is removed when it exits");
 });
+
+/** The pids cgroups (process-limit.ts) a codelabgen process made and left, where it makes them (cgroup v1, as root). */
+function stepCgroupsOf(pid: number): string[] {
+  const line = /^\d+:pids:(\/.*)$/m.exec(readFileSync('/proc/self/cgroup', 'utf8'));
+  const parent = line?.[1] === undefined ? null : path.join('/sys/fs/cgroup/pids', line[1]);
+  if (parent === null || !existsSync(parent)) return [];
+  return readdirSync(parent).filter((name) => name.startsWith(`codelabgen-step.${pid}.`));
+}
 
 test("Ctrl-C (SIGINT to the terminal's process group) ends the sandboxed test and exits 130", needsBwrap, async () => {
   const token = `${TOKEN}-sigint`;

@@ -200,6 +200,17 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
   return argv;
 }
 
+/**
+ * Whether `file` lies in a folder the sandbox hides (a system folder, the home folder, the course,
+ * `/tmp`) and no bind shows again: a program there cannot be started inside it.
+ */
+export function hiddenInSandbox(layout: SandboxLayout, file: string): boolean {
+  const inAny = (dirs: readonly string[]) => dirs.some((dir) => isInside(file, dir));
+  if (inAny(layout.rehidden)) return true;
+  if (inAny([...layout.readOnly, layout.writable])) return false;
+  return inAny([...layout.hidden, '/tmp']);
+}
+
 /** The child's environment inside the sandbox: home and temp folders point into the private /tmp. */
 export function sandboxEnv(env: ChildEnv): ChildEnv {
   const inside: ChildEnv = { ...env, HOME: SANDBOX_HOME, TMPDIR: '/tmp' };

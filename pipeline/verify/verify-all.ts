@@ -2,17 +2,19 @@
 // summarize. Progress goes out through a callback the CLI renders; nothing here prints.
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
-import type { RunResult, Stage, State } from '../../content-schemas/index.ts';
+import type { Stage, State } from '../../content-schemas/index.ts';
 import { stageIndex } from '../../content-schemas/fast.ts';
 import { printable } from '../course/course.ts';
 import type { Course } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { getOwn } from '../state/keyed.ts';
 import { summarize, summaryEntry, type VerifySummary, type SummaryEntry } from './summary.ts';
+import { writeRunResult } from './runs.ts';
 import {
   chooseVerifySandbox,
   recordVerdict,
-  verifyLesson,
+  runLesson,
+  type UnrecordedRun,
   warnIfUnsandboxed,
   type VerifyOptions,
 } from './verify-lesson.ts';
@@ -113,21 +115,22 @@ export async function verifyAll(
 }
 
 async function verifyOne(course: Course, state: State, id: string, options: VerifyAllOptions): Promise<SummaryEntry> {
-  let result: RunResult;
+  let unrecorded: UnrecordedRun;
   try {
-    result = await verifyLesson(course, state, id, options);
+    unrecorded = await runLesson(course, state, id, options);
+    if (!options.updateState) return summaryEntry(id, writeRunResult(course, unrecorded));
   } catch (error) {
     return { ...summaryEntry(id, null), status: 'error', cause: (error as Error).message.split('\n')[0] ?? 'error' };
   }
-  if (!options.updateState) return summaryEntry(id, result);
   try {
-    await recordVerdict(course, result, options.config.budgets, options.commandLine);
+    // The run-result and its verdict are one all-or-nothing change: a verdict not recorded leaves no run-result.
+    const { result } = await recordVerdict(course, unrecorded, options.config.budgets, options.commandLine);
     return summaryEntry(id, result);
   } catch (error) {
     return {
-      ...summaryEntry(id, result),
+      ...summaryEntry(id, null),
       status: 'error',
-      cause: `verdict not recorded: ${(error as Error).message.split('\n')[0]}`,
+      cause: `verdict not recorded, nor its run: ${(error as Error).message.split('\n')[0]}`,
     };
   }
 }

@@ -1,8 +1,9 @@
-// One lesson's verification: resolve its folder and command, hash its code, run its tests, write
-// the run-result; with --update-state, commit the verdict (verified, or a fix attempt used).
+// One lesson's verification: resolve its folder and command, hash its code, run its tests; with
+// --update-state, commit the run-result and its verdict (verified, or a fix attempt used) as one change.
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
+import { runtimeEntry } from '../../content-schemas/fast.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
 import { ARTIFACTS, abs, lessonFolderPath, type Course } from '../course/course.ts';
 import { readCurriculum } from '../artifacts/curriculum.ts';
@@ -10,10 +11,11 @@ import { getOwn } from '../state/keyed.ts';
 import { errorCode, refuse, RefusalError } from '../course/errors.ts';
 import { requireLesson } from '../protocol/lessons.ts';
 import { decideVerdict } from '../protocol/verdict.ts';
-import { writeRunResult } from './runs.ts';
-import { commit, makeCourseFolder, type Committed } from '../store/index.ts';
+import { nextRunWrite } from './runs.ts';
+import { commitChange, makeCourseFolder, type Committed } from '../store/index.ts';
 import { failureCause, failureEvidence } from './failure-cause.ts';
 import type { RunOutcome } from './run-tests.ts';
+import type { StepOutcome } from './lesson-step.ts';
 import {
   loadLessonSpec,
   PYTEST_PROBE,
@@ -25,7 +27,7 @@ import {
 } from './runtime.ts';
 import { presentCaches, removeNewCaches } from './test-caches.ts';
 import { sandboxChoice, type FileProbes, type SandboxChoice } from './sandbox.ts';
-import { refuseIfCancelled, runLessonStep, type LessonBox } from './lesson-step.ts';
+import { lessonDeadline, refuseIfCancelled, runLessonStep, type LessonBox } from './lesson-step.ts';
 import { forbiddenChanges, snapshotLesson } from './lesson-changes.ts';
 import { parseTestCounts } from './test-counts.ts';
 
@@ -67,13 +69,16 @@ export function lessonFolder(course: Course, state: State, id: string): string {
   return dir;
 }
 
-/** Runs the lesson's tests and writes `.codelabgen/runs/<id>/<n>.json`; returns that run-result. */
-export async function verifyLesson(
+/** A run-result before it is given its number (when it is recorded). */
+export type UnrecordedRun = Omit<RunResult, 'run'>;
+
+/** Runs the lesson's tests; returns the run-result for the caller to record: alone (writeRunResult in runs.ts), or with its verdict (recordVerdict). */
+export async function runLesson(
   course: Course,
   state: State,
   id: string,
   options: VerifyOptions,
-): Promise<RunResult> {
+): Promise<UnrecordedRun> {
   const probes = options.probes ?? MACHINE_PROBES;
   const choice = options.sandbox ?? chooseVerifySandbox(options);
   const { bwrap } = choice;
@@ -82,7 +87,8 @@ export async function verifyLesson(
   if (bwrap !== null) makeDocsFolder(course, dir);
   const timeoutSeconds = options.timeoutSeconds ?? options.config.verify_timeout_seconds;
   const maxWriteMb = options.config.verify.max_write_mb;
-  // Every step this lesson controls runs in this one box: the same sandbox, network and limits.
+  const spec = loadLessonSpec(course, id);
+  // Every step this lesson controls runs in this one box: the same sandbox, network and limits, one deadline.
   const box: LessonBox = {
     id,
     dir,
@@ -91,9 +97,11 @@ export async function verifyLesson(
     prerequisiteDirs: bwrap === null ? [] : prerequisiteFolders(course, state, id),
     parentEnv: options.env,
     files: FILE_PROBES(probes),
-    network: loadLessonSpec(course, id)?.network ?? false,
+    network: spec?.network ?? false,
     timeoutSeconds,
+    deadline: lessonDeadline(timeoutSeconds),
     maxFileBytes: maxWriteMb * 1024 * 1024,
+    maxProcesses: spec?.max_processes ?? options.config.verify.max_processes,
     signal: options.signal,
   };
   const command = await resolveTestCommand(
@@ -107,7 +115,7 @@ export async function verifyLesson(
   if (bwrap !== null) refuseUnlockedWorkspace(id, command, dir);
   if (options.sandbox === undefined) warnIfUnsandboxed(choice, options); // after the refusals: a refusal prints its error alone
   const codeHash = hashLessonCode(dir, lesson.dir);
-  const { argv, outcome, forbidden } = await runChecked(box, command, {
+  const { argv, outcome, forbidden, timedOutIn } = await runChecked(box, command, {
     label: lesson.dir,
     maxWriteMb,
     docsReadOnly: bwrap !== null && isRealFolder(path.join(realpathSync(dir), 'docs')),
@@ -117,11 +125,11 @@ export async function verifyLesson(
   const succeeded = outcome.exit_code === 0 && !outcome.timed_out && outcome.signal === null;
   const noTests = succeeded && tests !== null && tests.total === 0;
   const passed = succeeded && !noTests && forbidden === null;
-  const ending = { ...outcome, timeout_seconds: timeoutSeconds };
+  const ending = { ...outcome, timeout_seconds: timeoutSeconds, timed_out_in: timedOutIn };
   const cause = passed
     ? null
     : (forbidden ?? (noTests ? 'no tests ran (the runner found no tests)' : failureCause(outcome.output_tail, ending)));
-  return writeRunResult(course, {
+  return {
     schema_version: 1,
     lesson: id,
     runtime: command.runtime,
@@ -132,8 +140,13 @@ export async function verifyLesson(
     tests,
     code_hash: codeHash,
     sandbox: bwrap === null ? 'none' : 'bwrap',
-    cause: cause === null ? null : argv === command.prepare ? preparationCause(argv, cause, box.network) : cause,
-  });
+    cause:
+      cause === null
+        ? null
+        : argv === command.prepare
+          ? preparationCause(argv, cause, box.network || forbidden !== null)
+          : cause,
+  };
 }
 
 interface RunChecks {
@@ -154,34 +167,50 @@ async function runChecked(
   box: LessonBox,
   command: TestCommand,
   checks: RunChecks,
-): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null }> {
+): Promise<{ argv: string[]; outcome: RunOutcome; forbidden: string | null; timedOutIn: string }> {
   const cachesBefore = presentCaches(command.cwd);
-  const scope = { unmeasured: command.runtime === 'python-uv' ? ['.venv'] : [], docs: !checks.docsReadOnly };
+  const unmeasured = [...(runtimeEntry(command.runtime)?.unmeasured ?? [])];
+  const scope = { unmeasured, docs: !checks.docsReadOnly };
   const maxWriteBytes = checks.maxWriteMb * 1024 * 1024;
   const before = snapshotLesson(box.dir, checks.label, scope);
   const step = (argv: string[]) =>
     runLessonStep(box, { argv, cwd: command.cwd, env: command.env, runtime: command.runtime });
   let argv = command.argv;
-  let outcome: RunOutcome | null = null;
+  let stepOutcome: StepOutcome | null = null;
+  let limitReached = false;
   if (command.prepare) {
     const prepared = await step(command.prepare);
+    limitReached = prepared.processLimitReached;
     if (prepared.exit_code !== 0 || prepared.timed_out || prepared.signal !== null)
-      [argv, outcome] = [command.prepare, prepared];
+      [argv, stepOutcome] = [command.prepare, prepared];
   }
-  outcome ??= await step(argv);
+  stepOutcome ??= await step(argv);
+  limitReached ||= stepOutcome.processLimitReached;
+  const { processLimitReached: _, ...outcome } = stepOutcome;
   removeNewCaches(command.cwd, cachesBefore);
   const forbidden =
     forbiddenChanges(box.dir, checks.label, before, maxWriteBytes, scope) ??
     (outcome.signal === 'SIGXFSZ'
       ? `a test wrote a file over verify.max_write_mb (${checks.maxWriteMb} MiB) and was stopped (SIGXFSZ)`
-      : null);
-  return { argv, outcome, forbidden };
+      : null) ??
+    (limitReached ? processLimitCause(box.maxProcesses, outcome) : null);
+  const timedOutIn = argv === command.prepare ? argv.slice(0, 2).join(' ') : 'the tests';
+  return { argv, outcome, forbidden, timedOutIn };
 }
 
-/** How a failed preparation step is named in the cause; without network, npm ci can only install what needs no download. */
-function preparationCause(argv: readonly string[], cause: string, network: boolean): string {
+/** A step that reached the process-count limit: a fork bomb or a runaway pool, named as such. */
+function processLimitCause(maxProcesses: number, outcome: RunOutcome): string {
+  const ended = outcome.timed_out ? 'ran until the timeout' : 'failed';
+  return (
+    `the lesson's programs reached the process limit (max_processes: ${maxProcesses} processes and threads ` +
+    `at once; a fork bomb?) and ${ended}; raise max_processes in the lesson spec or verify.max_processes if they need more`
+  );
+}
+
+/** How a failed preparation step is named in the cause; without network (and nothing forbidden done), npm ci can only install what needs no download. */
+function preparationCause(argv: readonly string[], cause: string, networkNotTheCause: boolean): string {
   const named = `${argv.slice(0, 2).join(' ')} failed: ${cause}`;
-  return network
+  return networkNotTheCause
     ? named
     : `${named} (the lesson has no network: set network: true in its spec if npm ci must download dependencies)`;
 }
@@ -286,13 +315,24 @@ const FILE_PROBES = (probes: Probes): FileProbes => ({
   },
 });
 
-/** Commits the run's verdict: pass → lesson.verified with the code hash; failure → a fix attempt used. */
-export function recordVerdict(
+/**
+ * Records the run and its verdict in one all-or-nothing change (pipeline/store/staged-change.ts):
+ * the run file is staged, the verdict's event appended (pass → lesson.verified with the code hash;
+ * failure → a fix attempt used), then the file moved into place. A refused verdict or a failed
+ * write leaves neither, so no run-result ever claims a verdict that state does not hold.
+ */
+export async function recordVerdict(
   course: Course,
-  result: RunResult,
+  unrecorded: UnrecordedRun,
   budgets: Budgets,
   commandLine: string,
-): Promise<Committed> {
-  const evidence = result.passed ? null : failureEvidence(result.output_tail);
-  return commit(course, { command: commandLine }, (state) => decideVerdict(state, result, evidence, budgets));
+): Promise<{ result: RunResult; committed: Committed }> {
+  const evidence = unrecorded.passed ? null : failureEvidence(unrecorded.output_tail);
+  let result: RunResult | null = null;
+  const committed = await commitChange(course, { command: commandLine, what: 'run-result' }, (state) => {
+    const next = nextRunWrite(course, unrecorded);
+    result = next.run;
+    return { draft: decideVerdict(state, next.run, evidence, budgets), writes: [next.write] };
+  });
+  return { result: result!, committed };
 }

@@ -1,7 +1,7 @@
 // Shapes each lesson into what its page shows: docs as segments (diagrams filled from the build's
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next. Plain
 // functions of a course read from disk (no Astro): site/lib/page-data.test.ts calls them directly.
-import type { GlossaryEntry } from '../../content-schemas/index.ts';
+import { DOC_KIND_NAMES, DOC_KINDS, type GlossaryEntry } from '../../content-schemas/index.ts';
 import { missingSteps } from './missing-steps.ts';
 import {
   isPublished,
@@ -29,6 +29,7 @@ import {
   type DiagramStyle,
   type DocLinks,
   type LeafSegment,
+  type LessonDoc,
   type SiteLesson,
 } from '../../pipeline/read/index.ts';
 import { spawnSync } from 'node:child_process';
@@ -125,8 +126,7 @@ export function drawnDiagram(view: Pick<DiagramView, 'hash'>, options: SiteOptio
 /** Ids the lesson page gives its own sections (and so no doc heading may take). */
 export const SECTION_IDS = [
   'objectives',
-  'readalong',
-  'notes',
+  ...DOC_KIND_NAMES,
   'diagrams',
   'code',
   'terms',
@@ -140,12 +140,7 @@ export function mdxDocId(lesson: string, doc: string): string {
   return `${lesson}/${doc.replace(/^docs\//, '').replace(/\.mdx$/, '')}`;
 }
 
-function docView(
-  lesson: string,
-  doc: ReturnType<typeof readLessonDocs>['readalong'],
-  options: SiteOptions,
-  used: Set<string>,
-): DocView | null {
+function docView(lesson: string, doc: LessonDoc | null, options: SiteOptions, used: Set<string>): DocView | null {
   if (doc === null) return null;
   if (doc.mdx)
     return {
@@ -168,6 +163,11 @@ function docView(
     (s): SegmentView => (s.kind === 'group' ? { kind: 'group', parts: s.parts.map(leaf) } : leaf(s)),
   );
   return { doc: doc.doc, title: doc.title, description: doc.description, segments, toc, mdx: null };
+}
+
+/** A page's docs in page order (content-schemas/doc-kinds.ts), null where the lesson has none. */
+export function docsInOrder(page: Pick<LessonPage, 'docs'>): Array<DocView | null> {
+  return DOC_KINDS.map((kind) => page.docs[kind.name]);
 }
 
 /** Every leaf segment of a doc, the parts of groups included, in order. */
@@ -217,7 +217,8 @@ export function lessonPages(view: CourseView, options: SiteOptions, linkBase: st
     const used = new Set(SECTION_IDS);
     const verification = readVerification(view.course, lesson);
     const run = verification.run;
-    const words = (docs.readalong?.words ?? 0) + (docs.notes?.words ?? 0);
+    const docList = Object.values(docs);
+    const words = docList.reduce((sum, doc) => sum + (doc?.words ?? 0), 0);
     return {
       id: lesson.id,
       slug: lesson.slug,
@@ -233,8 +234,10 @@ export function lessonPages(view: CourseView, options: SiteOptions, linkBase: st
       stale: lesson.state?.stale?.reason ?? null,
       dir: lesson.dir,
       updated: datedByGit ? lastUpdated(view.course.root, lesson.dir) : null,
-      readalong: docView(lesson.id, docs.readalong, options, used),
-      notes: docView(lesson.id, docs.notes, options, used),
+      // In page order: a heading id taken by an earlier doc is not reused by a later one.
+      docs: Object.fromEntries(
+        DOC_KINDS.map((kind) => [kind.name, docView(lesson.id, docs[kind.name], options, used)]),
+      ) as LessonPage['docs'],
       diagrams: readDiagramFiles(view.course, lesson).map((d) => diagramView(d, options)),
       files: readCodeFiles(view.course, lesson),
       folder: path.basename(lesson.dir),
@@ -256,8 +259,9 @@ export function lessonPages(view: CourseView, options: SiteOptions, linkBase: st
       prev: link(included[index - 1]),
       next: link(included[index + 1]),
       terms: glossary.filter((g) => g.lessons.includes(lesson.id)).map((g) => ({ term: g.term, slug: termSlug(g) })),
-      problems: [...(docs.readalong?.problems ?? []), ...(docs.notes?.problems ?? [])],
-      images: [...(docs.readalong?.images ?? []), ...(docs.notes?.images ?? [])]
+      problems: docList.flatMap((doc) => doc?.problems ?? []),
+      images: docList
+        .flatMap((doc) => doc?.images ?? [])
         .filter((image, i, all) => all.findIndex((other) => other.key === image.key) === i)
         // A staged copy named by its hash, never the course's path: no course text reaches Vite as a specifier.
         .map((image) => ({ key: image.key, src: stageDocImage(options.imageStage, image) })),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { getEntry, render } from 'astro:content';
 import { uniqueId, type TocEntry } from './headings.ts';
 import { escapeHtml } from './inline.ts';
-import { SECTION_IDS, type DocView, type LessonPage } from './lessons.ts';
+import { docsInOrder, SECTION_IDS, type DocView, type LessonPage } from './lessons.ts';
 import { siteOptions } from './options.ts';
 
 export interface MdxContext {
@@ -39,10 +39,10 @@ export async function mdxEntry(id: string) {
  */
 export async function prepareMdx(
   locals: object,
-  page: Pick<LessonPage, 'id' | 'dir' | 'readalong' | 'notes'>,
+  page: Pick<LessonPage, 'id' | 'dir' | 'docs'>,
   producer: boolean,
 ): Promise<Map<string, TocEntry[]>> {
-  const docs = [page.readalong, page.notes].filter((d): d is DocView => d !== null);
+  const docs = docsInOrder(page).filter((d): d is DocView => d !== null);
   const used = new Set([...SECTION_IDS, ...docs.flatMap((d) => d.toc.map((t) => t.id))]);
   const ctx: MdxContext = {
     lesson: page.id,

@@ -131,8 +131,7 @@ test('search names: a lesson title with inline code names the lesson; a doc titl
   const page = {
     id: '1.1',
     title: 'The `fetch()` API',
-    readalong: null,
-    notes: { title: 'Notes: The `fetch()` API', toc: [], mdx: null },
+    docs: { readalong: null, notes: { title: 'Notes: The `fetch()` API', toc: [], mdx: null } },
   } as unknown as Parameters<typeof searchNames>[0];
   const toc = lessonToc({ ...page, objectives: [], diagrams: [], terms: [], sources: [] } as never, new Map());
   assert.deepEqual(

@@ -1,7 +1,7 @@
 // The schema of what each lesson page shows (the `lessons` collection): built on the
 // content-schemas, strict, and the one source of the page's types (LessonPage, DocView, ...).
 import { z } from 'astro/zod';
-import { CurriculumLessonSchema, StageSchema } from '../../content-schemas/index.ts';
+import { CurriculumLessonSchema, DOC_KIND_NAMES, StageSchema, type DocKindName } from '../../content-schemas/index.ts';
 
 export const DiagramViewSchema = z.strictObject({
   title: z.string(),
@@ -125,8 +125,9 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({
     .describe(
       'Date of the last git commit touching the lesson folder (YYYY-MM-DD), null outside git or in a shallow clone.',
     ),
-  readalong: DocViewSchema.nullable(),
-  notes: DocViewSchema.nullable(),
+  docs: z
+    .record(z.enum(DOC_KIND_NAMES as [DocKindName, ...DocKindName[]]), DocViewSchema.nullable())
+    .describe('Each lesson doc by kind (content-schemas/doc-kinds.ts), null where the lesson has none.'),
   diagrams: z.array(DiagramViewSchema).describe('docs/diagrams/*.mmd'),
   files: z.array(CodeFileSchema),
   folder: z.string().describe('Name of the lesson folder: the top folder of its download (`<folder>.zip`).'),
@@ -161,7 +162,7 @@ export const LessonPageSchema = CurriculumLessonSchema.pick({
   next: LessonLinkSchema.nullable(),
   terms: z.array(z.strictObject({ term: z.string(), slug: z.string() })),
   problems: z.array(z.string()),
-  images: z.array(DocImageSchema).describe('The images of the readalong and notes, by key.'),
+  images: z.array(DocImageSchema).describe('The images of the lesson docs, by key.'),
 });
 
 export type DiagramView = z.infer<typeof DiagramViewSchema>;

@@ -3,13 +3,13 @@
 // the rules the course's diagrams of its type can match (pruneStyle).
 import { getCollection } from 'astro:content';
 import { pruneStyle, type DiagramStyle } from '../../pipeline/read/index.ts';
-import { drawnDiagram, leafSegments } from '../lib/lessons.ts';
+import { docsInOrder, drawnDiagram, leafSegments } from '../lib/lessons.ts';
 import { siteOptions } from '../lib/options.ts';
 
 export async function GET(): Promise<Response> {
   const styles = new Map<string, { style: DiagramStyle; svgs: string[] }>();
   for (const { data: page } of await getCollection('codelabgen-lessons')) {
-    const docs = [page.readalong, page.notes];
+    const docs = docsInOrder(page);
     const inDocs = docs.flatMap(leafSegments).flatMap((s) => (s.kind === 'diagram' ? [s] : []));
     const inMdx = docs.flatMap((doc) => doc?.mdx?.diagrams ?? []);
     for (const d of [...inDocs, ...inMdx, ...page.diagrams]) {
