@@ -24,8 +24,9 @@ function schemaIssues(error: unknown): SchemaIssue[] | null {
 /** Wraps every request handler `server` has so far (call it once all are registered). */
 export function withInvalidParamsAnswered(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map))
-    throw new Error('the MCP SDK no longer keeps _requestHandlers in a Map: update cli/mcp/request-errors.ts');
+  // A private field of the SDK (1.x): an SDK without it leaves the answers as the SDK gives them
+  // (-32603) rather than keep the server from starting; cli/mcp-malformed.test.ts fails then.
+  if (!(handlers instanceof Map)) return;
   for (const [method, handler] of [...(handlers as Map<string, Handler>)]) {
     handlers.set(method, async (request: unknown, extra: unknown) => {
       try {
