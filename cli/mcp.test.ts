@@ -320,7 +320,7 @@ test('an MCP client drives a course through every phase and stage; refusals chan
 });
 
 test("the tools are the command table's agent commands, with schemas and hints from it", {
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   const client = await connect(scratchCourse());
   try {
@@ -367,7 +367,7 @@ test("the tools are the command table's agent commands, with schemas and hints f
   }
 });
 
-test('a CLI writer and an MCP client on one course at once lose no event', { timeout: 60_000 }, async () => {
+test('a CLI writer and an MCP client on one course at once lose no event', { timeout: 180_000 }, async () => {
   const root = scratchCourse();
   const client = await connect(root);
   try {
@@ -397,7 +397,7 @@ test('a CLI writer and an MCP client on one course at once lose no event', { tim
 });
 
 test('malformed input gets JSON-RPC errors and the server keeps serving; when the client goes away it finishes the change in flight and exits 0', {
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   const root = scratchCourse();
   const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], {
@@ -634,7 +634,7 @@ async function refusedArguments(
 }
 
 test('arguments are checked strictly, as the CLI checks options: unknown ones are refused by name and nothing runs', {
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   const root = courseAt('lessons');
   cliOk(root, 'register');
@@ -745,7 +745,7 @@ test('arguments are checked strictly, as the CLI checks options: unknown ones ar
   }
 });
 
-test('state_log records data keys exactly or refuses them (issue 24.12)', { timeout: 60_000 }, async () => {
+test('state_log records data keys exactly or refuses them (issue 24.12)', { timeout: 180_000 }, async () => {
   const root = scratchCourse();
   const client = await connect(root);
   try {
@@ -910,7 +910,7 @@ async function httpClient(url: string, headers: Record<string, string> = {}): Pr
 }
 
 test('over Streamable HTTP: several sessions at once lose no event; Host and Origin are checked; a bearer token when set', {
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   const root = scratchCourse();
   const { url, server, exited } = await httpServer(root);
@@ -982,7 +982,7 @@ test('over Streamable HTTP: several sessions at once lose no event; Host and Ori
 
 test('resources follow the log: subscribers hear of every commit (CLI ones too), registering lessons changes the ' +
   'list; completions, lesson templates and warnings as log messages', {
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   const root = courseAt('scaffold');
   const client = await connect(root);
@@ -1103,7 +1103,7 @@ test('resources follow the log: subscribers hear of every commit (CLI ones too),
 });
 
 test('leaving a gate asks the user by elicitation when the client can; the event records that the approval came that way', {
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   const root = courseAt('gate_sources');
   const answers: Array<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> = [
@@ -1200,7 +1200,7 @@ test('leaving a gate asks the user by elicitation when the client can; the event
 });
 
 test('over HTTP, a session that ends (DELETE) cancels its calls in flight: the test stops, nothing is recorded', {
-  timeout: 60_000,
+  timeout: 180_000,
   skip: process.platform !== 'linux' && 'reads /proc',
 }, async () => {
   const root = courseAt(
@@ -1288,7 +1288,7 @@ test('over HTTP, a client killed during verify --all (no DELETE) has the call ca
 });
 
 test('over HTTP, a client whose stream drops and that resumes it (Last-Event-ID) keeps its call running', {
-  timeout: 60_000,
+  timeout: 180_000,
   skip: process.platform !== 'linux' && 'reads /proc',
 }, async () => {
   const root = courseAt(

@@ -306,9 +306,11 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       else res.end();
     });
   });
-  // Clients keep a connection open as long as the server says (Keep-Alive: timeout=N): a short
-  // timeout lets a client that is done exit at once; an SSE stream is a request in progress, not idle.
-  listener.keepAliveTimeout = 1000;
+  // Clients keep a connection open as long as the server says (Keep-Alive: timeout=N), less a margin
+  // (undici: 2 s). At 1 s, a loaded machine's client sent its next request on a socket the server
+  // was closing (ECONNRESET on connect's `initialized`); 5 s (Node's default) leaves the margin. An SSE
+  // stream is a request in progress, not idle.
+  listener.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, rejectListen) => {
     listener.once('error', rejectListen);
     listener.listen(options.port, options.host.replace(/^\[(.*)\]$/, '$1'), () => resolve());

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { CLI, cli } from '../../cli/testing.ts';
+import { CLI, cli, REPO_ROOT, repoForOtherUsers } from '../../cli/testing.ts';
 import type { Course } from '../course/course.ts';
 import { courseWithLessons, registeredLesson } from './fixtures.ts';
 import { MACHINE_PROBES } from './runtime.ts';
@@ -30,6 +30,8 @@ const PIDS_ROOT = (() => {
   return line?.[1] === undefined ? null : path.join('/sys/fs/cgroup/pids', line[1]);
 })();
 const setpriv = spawnSync('setpriv', ['--version']).status === 0 && process.getuid?.() === 0;
+/** The CLI and Node as another user can reach them (a checkout in a 0700 folder cannot be). */
+const forOthers = setpriv ? repoForOtherUsers() : null;
 const scratch: string[] = [];
 after(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
@@ -87,7 +89,9 @@ test(
 
 test('the same as another user than root: RLIMIT_NPROC inside the sandbox counts only its own processes', {
   ...needsBwrap,
-  skip: needsBwrap.skip || (setpriv ? false : 'needs root and setpriv to run the CLI as another user'),
+  skip:
+    needsBwrap.skip ||
+    (forOthers !== null ? false : 'needs root, setpriv and a checkout (or copy) another user can read'),
 }, async () => {
   const made = await boundedCourse();
   const top = path.dirname(made.root);
@@ -184,7 +188,16 @@ function chownTree(dir: string, uid: number): void {
 function runAs(uid: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(
     'setpriv',
-    ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, CLI, ...args],
+    [
+      '--reuid',
+      String(uid),
+      '--regid',
+      String(uid),
+      '--clear-groups',
+      forOthers!.node,
+      path.join(forOthers!.root, path.relative(REPO_ROOT, CLI)),
+      ...args,
+    ],
     { env: { PATH: process.env.PATH, HOME: '/tmp', LANG: 'C.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let [stdout, stderr] = ['', ''];
