@@ -64,7 +64,7 @@ describe('init --example', () => {
     const config = path.join(root, '.codelabgen', 'config.yaml');
     assert.match(readFileSync(config, 'utf8'), /^site:\n {2}publish: verified /m);
     const out = path.join(work, 'publish-out');
-    const none = cli(['site', 'build', '--out', out], { cwd: root });
+    const none = cli(['site', 'build', '--out', out], { cwd: root, timeoutMs: 300_000 });
     assert.equal(none.code, 1, none.stderr);
     assert.match(
       none.stderr,
@@ -76,7 +76,7 @@ describe('init --example', () => {
       ),
     );
     writeFileSync(config, readFileSync(config, 'utf8').replace(/publish: verified/, 'publish: done'));
-    const notDone = cli(['site', 'build', '--out', out], { cwd: root });
+    const notDone = cli(['site', 'build', '--out', out], { cwd: root, timeoutMs: 300_000 });
     assert.equal(notDone.code, 1, notDone.stderr);
     assert.match(
       notDone.stderr,

@@ -99,7 +99,9 @@ export function cli(args: readonly string[], options: RunOptions = {}): CliResul
     env: childEnv(options.env),
     input: options.input,
     encoding: 'utf8',
-    timeout: options.timeoutMs ?? 60_000,
+    // A hang guard, not a budget: the Node tests run at nice 10 beside the browser tests, and on a
+    // busy machine a 1 s command took over 60 s (a refusal of `site build`, killed, exit 143).
+    timeout: options.timeoutMs ?? 180_000,
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
