@@ -1,7 +1,7 @@
 // The per-user diagram cache folder, shared by the build's renderer (pipeline/site/diagrams.ts keeps
 // drawn SVGs there) and the parser (pipeline/site/diagram-parse.ts keeps whether a source parses), and
 // the mermaid version both key their entries by. Small on purpose: `state set` loads it.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,4 +44,12 @@ export function mermaidVersion(): string {
     }
   }
   return version;
+}
+
+/** Writes a cache entry whole: a temp file renamed into place, so a reader never sees half of one. */
+export function writeCacheEntry(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
 }

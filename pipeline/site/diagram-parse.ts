@@ -5,10 +5,10 @@
 // or changed diagrams start the parser (mermaid and jsdom take 1-2 s to load).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diagramCacheDir, mermaidVersion } from './diagram-cache.ts';
+import { diagramCacheDir, mermaidVersion, writeCacheEntry } from './diagram-cache.ts';
 import { packageRoot } from './package-root.ts';
 
 export interface DiagramSource {
@@ -67,11 +67,8 @@ function keptOutcome(dir: string, source: string): string | null | undefined {
 
 /** Keeps an outcome (a temp file renamed into place); a cache that cannot be written is only slower. */
 function keepOutcome(dir: string, source: string, error: string | null): void {
-  const file = parsedFile(dir, source);
   try {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ error }));
-    renameSync(`${file}.${process.pid}.tmp`, file);
+    writeCacheEntry(parsedFile(dir, source), JSON.stringify({ error }));
   } catch {
     // read-only or full cache: parsed again next time
   }

@@ -2,12 +2,12 @@
 // page waits only for its own), and cached by content hash outside the course, so an unchanged
 // diagram is never drawn again.
 export { diagramCacheDir } from './diagram-cache.ts';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../course/inside.ts';
-import { mermaidVersion } from './diagram-cache.ts';
+import { mermaidVersion, writeCacheEntry } from './diagram-cache.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import { RefusalError } from '../course/errors.ts';
 import type { DiagramRef } from './segments.ts';
@@ -63,10 +63,7 @@ export function readCachedDiagram(dir: string, hash: string): CachedDiagram | nu
 }
 
 function writeCachedDiagram(dir: string, hash: string, entry: CachedDiagram): void {
-  mkdirSync(dir, { recursive: true });
-  const temp = `${cacheFile(dir, hash)}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(entry));
-  renameSync(temp, cacheFile(dir, hash));
+  writeCacheEntry(cacheFile(dir, hash), JSON.stringify(entry));
 }
 
 /**
