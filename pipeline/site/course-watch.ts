@@ -28,7 +28,7 @@ const RESCAN_MS = 2000;
 /** A rescan takes at most this share of the time (a scan of 20 ms: one every 2 s; of 200 ms: every 10 s). */
 const RESCAN_SHARE = 0.02;
 /** ms the file watcher has to report a change a scan saw before the rescan reports it itself. */
-const GRACE_MS = 1000;
+const GRACE_MS = 3000;
 
 export interface WatchOptions {
   /** A path relative to the folder (either separator) that is never reported, nor scanned below. */
