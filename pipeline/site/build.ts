@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../course/config.ts';
+import { courseAt } from '../course/course.ts';
 import { ChecksFailedError, CodelabgenError, EXIT, refuse } from '../course/errors.ts';
 import { siteCacheRoot } from './cache-root.ts';
 import { sweepCaches } from './cache-sweep.ts';
@@ -40,29 +42,37 @@ export function normalizeBase(base: string): string {
 /**
  * Refusals that need no Astro, made before its worker is started: an .mdx doc without site.mdx: true
  * (pipeline/read/index.ts), a logo or favicon that is not a regular file inside the course (assets.ts),
- * and for a build a course that cannot be read (no curriculum, a bad data file) or that publishes no
- * lesson: the error the worker would give (pipeline/site/integration.ts), under the progress line it
- * would show. `site dev` leaves a course that cannot be read to the worker, as does a build for any
- * other failure to read it (the worker says what failed).
+ * and for a build a course that cannot be read (a bad config.yaml, glossary or sources, no curriculum,
+ * a bad data file) or that publishes no lesson: the error the worker would give, in its order, after
+ * the progress line it would show (pipeline/site/integration.ts, astro:config:setup). `site dev` leaves
+ * a course that cannot be read to the worker, as does a build for any other failure to read it (the
+ * worker says what failed).
  */
 async function refuseEarly(root: string, build: { drafts: boolean; progress?: Progress | undefined } | null) {
-  const { nothingPublished, isPublished, readCourse, readSiteAssets, refuseUnallowedMdx } = await import(
-    '../read/index.ts'
-  );
-  let view: ReturnType<typeof readCourse>;
+  const read = await import('../read/index.ts');
+  let view: ReturnType<typeof read.readCourse>;
+  let reading = false;
   try {
-    view = readCourse(root);
+    if (build !== null) {
+      // What the integration reads before it says "reading the course".
+      const course = courseAt(root);
+      loadConfig(course);
+      read.readGlossary(course);
+      read.readSources(course);
+    }
+    reading = true;
+    view = read.readCourse(root);
   } catch (error) {
     if (build === null || !ownRefusal(error)) return;
-    build.progress?.('loading', 'reading the course');
+    if (reading) build.progress?.('loading', 'reading the course');
     throw error;
   }
-  refuseUnallowedMdx(view);
-  readSiteAssets(view.course.root, view.config.site);
+  read.refuseUnallowedMdx(view);
+  read.readSiteAssets(view.course.root, view.config.site);
   // `site build` of nothing is a mistake (a hand-written course under the `done` rule).
-  if (build !== null && !build.drafts && !view.lessons.some((lesson) => isPublished(view, lesson))) {
+  if (build !== null && !build.drafts && !view.lessons.some((lesson) => read.isPublished(view, lesson))) {
     build.progress?.('loading', 'reading the course');
-    throw new ChecksFailedError(nothingPublished(view));
+    throw new ChecksFailedError(read.nothingPublished(view));
   }
 }
 
