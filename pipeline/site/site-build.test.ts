@@ -55,7 +55,7 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   test('succeeds, lists the lessons left out, records site.build', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /warning: 1 lesson left out \(not done\): 2\.1 \(code\)/);
-    // On a pipe the progress is one plain line per step (on a TTY one line rewritten: cli/progress.test.ts).
+    // On a pipe the progress is one plain line per step (on a TTY one line rewritten: site/site-config.test.ts).
     assert.deepEqual(
       first.stderr.split('\n').flatMap((line) => /^site build: ([a-z]+): ./.exec(line)?.[1] ?? []),
       ['loading', 'diagrams', 'pages', 'search', 'done'],
