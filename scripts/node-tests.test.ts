@@ -1,5 +1,6 @@
 // The test runner cannot hang (docs/testing.md): a test that never ends is failed and named, and the
-// process it left running is killed.
+// process it left running is killed. Nor can it lose a test: a result that never arrives fails the run,
+// named, and a file that ends while the runner is not reading loses none of its results.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,11 +13,12 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Without the variable `node --test` sets for its own files, the runner below runs as npm test runs it.
 const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
 
-/** node-tests.ts on the fixture, in a process group of its own (as npm test's steps run it). */
+/** node-tests.ts on a fixture, in a process group of its own (as npm test's steps run it). */
 function runRunner(
   env: NodeJS.ProcessEnv,
+  fixture = 'scripts/fixtures/hangs.fixture.ts',
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }> {
-  const child = spawn(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
+  const child = spawn(process.execPath, ['scripts/node-tests.ts', fixture], {
     cwd: REPO,
     env,
     detached: true,
@@ -77,5 +79,51 @@ describe('a hung test file', { concurrency: true }, () => {
     );
     const pid = Number(readFileSync(pidFile, 'utf8'));
     assert.equal(alive(pid), false, `the child ${pid} the hung test started is still running`);
+  });
+});
+
+// Each run takes a few tenths of a second of CPU; the stalled one waits 2 s: they run at once.
+describe('a lost test result', { concurrency: true }, () => {
+  test('a file that ends while the runner reads nothing (stopped, as when starved of CPU) loses no result', {
+    timeout: 120_000,
+  }, async () => {
+    const result = await runRunner({ ...env, STALL_RUNNER: '1' }, 'scripts/fixtures/stalls-runner.fixture.ts');
+    // The fixture's padding (lines of dots) left out of the messages.
+    const shown = result.stdout.replace(/^\.+\n/gm, '');
+    assert.equal(result.signal, null, `node-tests itself hung: ${shown}`);
+    assert.match(shown, /^✔ finishes at once/m);
+    assert.match(shown, /^▶ the last describe\n {2}✔ ends while the runner reads nothing .*\n✔ the last describe /m);
+    assert.match(shown, /^ℹ tests 2\nℹ suites 1\nℹ pass 2\nℹ fail 0$/m);
+    assert.doesNotMatch(shown, /never reported a result|reported no test/);
+    assert.equal(result.status, 0, shown);
+  });
+
+  test('tests that never report a result fail the run and are named, even when their file exits 0', {
+    timeout: 120_000,
+  }, async () => {
+    const result = await runRunner(env, 'scripts/fixtures/exits-early.fixture.ts');
+    assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
+    assert.match(result.stdout, /^✔ finishes at once/m);
+    assert.match(
+      result.stdout,
+      new RegExp(
+        String.raw`\nnode-tests: 3 test\(s\) never reported a result \(their report was lost, or their file's process ` +
+          String.raw`ended first\):\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:9 › a describe that never reports\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:10 › ends its process with exit code 0\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:14 › never runs\n`,
+      ),
+    );
+    assert.equal(result.status, 1, result.stdout);
+  });
+
+  test('a file that reports no test at all fails the run, named', { timeout: 120_000 }, async () => {
+    const result = await runRunner({ ...env, EXIT_AT_ONCE: '1' }, 'scripts/fixtures/exits-early.fixture.ts');
+    assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
+    assert.match(
+      result.stdout,
+      /\nnode-tests: scripts\/fixtures\/exits-early\.fixture\.ts reported no test \(it has none, or its process ended before its first report\)\n/,
+    );
+    assert.equal(result.status, 1, result.stdout);
   });
 });
