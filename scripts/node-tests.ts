@@ -170,12 +170,13 @@ stream.on('test:complete', (data) => {
 });
 
 const deadline = setTimeout(() => {
-  process.stdout.write(`\nnode-tests: still running after the ${DEADLINE_S} s deadline, stopped:\n`);
-  for (const name of running.values()) process.stdout.write(`  hung: ${name}\n`);
+  let text = `\nnode-tests: still running after the ${DEADLINE_S} s deadline, stopped:\n`;
+  for (const name of running.values()) text += `  hung: ${name}\n`;
   const leftover = leftBehind();
-  for (const member of leftover) process.stdout.write(`  killed: ${member.pid} ${member.command}\n`);
+  for (const member of leftover) text += `  killed: ${member.pid} ${member.command}\n`;
   killAll(leftover);
-  process.exit(1);
+  // Exits once all of it has been written: an exit drops what still waits to be written to a full pipe.
+  process.stdout.write(text, () => process.exit(1));
 }, DEADLINE_S * 1000);
 deadline.unref();
 const report = stream.compose(new spec());
