@@ -3,7 +3,7 @@
 // named, and a file that ends while the runner is not reading loses none of its results.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -82,12 +82,47 @@ describe('a hung test file', { concurrency: true }, () => {
   });
 });
 
-// Each run takes a few tenths of a second of CPU; the stalled one waits 2 s: they run at once.
+/**
+ * Whether `pid` has exited or waits in a write to its full stdout (to a runner that reads nothing):
+ * a pipe, or the Unix socket Node's `stdio: 'pipe'` makes (the kernel function it sleeps in).
+ */
+function exitedOrWaitingToWrite(pid: number): boolean {
+  if (!alive(pid)) return true;
+  try {
+    return /pipe_write|sock_alloc_send/.test(readFileSync(`/proc/${pid}/wchan`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+// Each run takes a few tenths of a second of CPU: they run at once.
 describe('a lost test result', { concurrency: true }, () => {
   test('a file that ends while the runner reads nothing (stopped, as when starved of CPU) loses no result', {
     timeout: 120_000,
-  }, async () => {
-    const result = await runRunner({ ...env, STALL_RUNNER: '1' }, 'scripts/fixtures/stalls-runner.fixture.ts');
+  }, async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-stall-'));
+    const pidFile = path.join(dir, 'pids');
+    // The fixture stops the runner; resumed once the fixture has exited (its queued writes dropped,
+    // before the fix) or waits on its full stdout (a blocking write, which the runner then reads).
+    let pids: number[] = [];
+    const resume = () => {
+      try {
+        process.kill(pids[1]!, 'SIGCONT');
+      } catch {
+        // Already gone.
+      }
+    };
+    const watch = setInterval(() => {
+      if (pids.length < 2) pids = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split(' ').map(Number) : [];
+      if (pids.length === 2 && exitedOrWaitingToWrite(pids[0]!)) resume();
+    }, 50);
+    t.after(() => {
+      clearInterval(watch);
+      if (pids.length === 2) resume();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const result = await runRunner({ ...env, STALL_PIDFILE: pidFile }, 'scripts/fixtures/stalls-runner.fixture.ts');
+    assert.equal(pids.length, 2, 'the fixture did not stop the runner');
     // The fixture's padding (lines of dots) left out of the messages.
     const shown = result.stdout.replace(/^\.+\n/gm, '');
     assert.equal(result.signal, null, `node-tests itself hung: ${shown}`);
