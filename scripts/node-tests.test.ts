@@ -13,12 +13,13 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Without the variable `node --test` sets for its own files, the runner below runs as npm test runs it.
 const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
 
-/** node-tests.ts on a fixture, in a process group of its own (as npm test's steps run it). */
+/** node-tests.ts on fixtures (default the hung one), in a process group of its own (as npm test's steps run it). */
 function runRunner(
   env: NodeJS.ProcessEnv,
-  fixture = 'scripts/fixtures/hangs.fixture.ts',
+  ...fixtures: string[]
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }> {
-  const child = spawn(process.execPath, ['scripts/node-tests.ts', fixture], {
+  const files = fixtures.length > 0 ? fixtures : ['scripts/fixtures/hangs.fixture.ts'];
+  const child = spawn(process.execPath, ['scripts/node-tests.ts', ...files], {
     cwd: REPO,
     env,
     detached: true,
@@ -141,31 +142,28 @@ describe('a lost test result', { concurrency: true }, () => {
     assert.equal(result.status, 0, shown);
   });
 
-  test('tests that never report a result fail the run and are named, even when their file exits 0', {
+  test('tests that never report a result, and a file that reports none, fail the run and are named', {
     timeout: 120_000,
   }, async () => {
-    const result = await runRunner(env, 'scripts/fixtures/exits-early.fixture.ts');
+    // Both files exit 0: node:test counts them as passed.
+    const result = await runRunner(
+      env,
+      'scripts/fixtures/exits-early.fixture.ts',
+      'scripts/fixtures/exits-at-once.fixture.ts',
+    );
     assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
     assert.match(result.stdout, /^✔ finishes at once/m);
     assert.match(
       result.stdout,
       new RegExp(
-        String.raw`\nnode-tests: 3 test\(s\) never reported a result \(their report was lost, or their file's process ` +
+        String.raw`\nnode-tests: scripts/fixtures/exits-at-once\.fixture\.ts reported no test \(it has none, or its process ` +
+          String.raw`ended before its first report\)\n` +
+          String.raw`\nnode-tests: 3 test\(s\) never reported a result \(their report was lost, or their file's process ` +
           String.raw`ended first\):\n` +
-          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:9 › a describe that never reports\n` +
-          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:10 › ends its process with exit code 0\n` +
-          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:14 › never runs\n`,
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:8 › a describe that never reports\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:9 › ends its process with exit code 0\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:13 › never runs\n`,
       ),
-    );
-    assert.equal(result.status, 1, result.stdout);
-  });
-
-  test('a file that reports no test at all fails the run, named', { timeout: 120_000 }, async () => {
-    const result = await runRunner({ ...env, EXIT_AT_ONCE: '1' }, 'scripts/fixtures/exits-early.fixture.ts');
-    assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
-    assert.match(
-      result.stdout,
-      /\nnode-tests: scripts\/fixtures\/exits-early\.fixture\.ts reported no test \(it has none, or its process ended before its first report\)\n/,
     );
     assert.equal(result.status, 1, result.stdout);
   });
