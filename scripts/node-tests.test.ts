@@ -141,6 +141,8 @@ describe('a lost test result', { concurrency: true }, () => {
     assert.match(shown, /^ℹ tests 2\nℹ suites 1\nℹ pass 2\nℹ fail 0$/m);
     assert.doesNotMatch(shown, /never reported a result|reported no test/);
     assert.equal(result.status, 0, shown);
+    // forceExit ends the file only after its after() hooks: what one writes once the tests end is written.
+    assert.equal(readFileSync(`${pidFile}.after`, 'utf8'), 'written after the last test\n');
   });
 
   test('tests that never report a result, and a file that reports none, fail the run and are named', {
