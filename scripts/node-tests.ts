@@ -101,6 +101,8 @@ let failed = false;
  * Node's writes to a full pipe (this process busy or starved of CPU, not reading) wait in a queue in
  * the file's process, which that exit dropped: the results of its last tests were lost and the file
  * still counted as passed (docs/testing.md). A blocking write waits for this process to read instead.
+ * fork() passes it on (with --test-force-exit) to the site worker a test in-process may fork, whose
+ * stderr its parent reads: no write there waits for ever.
  */
 const BLOCKING_STDIO =
   'data:text/javascript,' +
