@@ -2,7 +2,7 @@
 // stage by tool calls, refusals that change nothing and say what the CLI says, the same JSON as the
 // CLI, a CLI writer beside an MCP client, malformed input, and a client that goes away.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
@@ -229,6 +229,22 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
   }
 }
 
+/**
+ * Stops a server when test `t` ends, also when it times out (a `finally` after a hung await never
+ * runs): SIGTERM, so that it ends the lesson tests it runs, then SIGKILL if it is still there 10 s on.
+ */
+function stopWhenTestEnds(t: TestContext, server: ChildProcess): void {
+  t.after(async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(timer);
+    server.kill('SIGKILL');
+  });
+}
+
 /** A server spoken to in raw JSON-RPC lines over its stdio, initialized; killed when test `t` ends. */
 async function rawServer(t: TestContext, root: string) {
   const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], {
@@ -236,7 +252,7 @@ async function rawServer(t: TestContext, root: string) {
     env: serverEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  t.after(() => server.kill('SIGKILL'));
+  stopWhenTestEnds(t, server);
   const lines: any[] = [];
   let buffered = '';
   const waiters: Array<() => void> = [];
@@ -310,7 +326,7 @@ async function httpServer(
     env: { ...serverEnv(), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  t.after(() => server.kill('SIGKILL')); // also when the test times out (a finally after a hung await never runs)
+  stopWhenTestEnds(t, server);
   const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -1159,7 +1175,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
       env: serverEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    t.after(() => server.kill('SIGKILL'));
+    stopWhenTestEnds(t, server);
     const lines: any[] = [];
     let buffered = '';
     const waiters: Array<() => void> = [];
