@@ -82,6 +82,24 @@ async function call(
   )) as Result;
 }
 
+/**
+ * Every progress notification the server sends `client`, in the order its transport reads them.
+ * The SDK's client runs a notification's handler a tick after it reads it but a response at once,
+ * and drops a call's progress handler with its response: an update read together with the result
+ * (more likely under load) never reaches the call's `onprogress`.
+ */
+function progressSentTo(client: Client): Array<{ progress: number; total?: number; message?: string }> {
+  const sent: Array<{ progress: number; total?: number; message?: string }> = [];
+  const transport = client.transport!;
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'notifications/progress')
+      sent.push(message.params as { progress: number; total?: number; message?: string });
+    deliver(message, extra);
+  };
+  return sent;
+}
+
 /** A tool call that must succeed; returns its JSON document. */
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const result = await call(client, name, args);
@@ -545,6 +563,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
       );
       assert.deepEqual(next.next_call, { tool: 'state_task_start', arguments: { lesson: '1.1' } });
       const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+      const progressSent = progressSentTo(client);
       for (const id of ['1.1', '1.2', '2.1']) {
         const { task } = await ok(client, 'state_task_start', { lesson: id });
         writeStageArtifact(root, id, 'spec');
@@ -580,14 +599,19 @@ describe('codelabgen mcp', { concurrency: true }, () => {
         }
       }
       assert.deepEqual(
-        progress.map((update) => [update.progress, update.total]),
+        progressSent.map((update) => [update.progress, update.total]),
         [
           [1, 2],
           [2, 2],
         ],
         'verify sends progress: started, finished',
       );
-      assert.match(progress[1]!.message ?? '', /lesson 1\.1: passed/);
+      assert.match(progressSent[1]!.message ?? '', /lesson 1\.1: passed/);
+      // The call's onprogress sees them in order, the first at least (see progressSentTo()).
+      assert.ok(progress.length >= 1, 'onprogress saw no update');
+      const fields = (update: { progress: number; total?: number; message?: string }) =>
+        [update.progress, update.total, update.message] as const;
+      assert.deepEqual(progress.map(fields), progressSent.slice(0, progress.length).map(fields));
 
       await ok(client, 'state_log', {
         kind: 'source-unreachable',
@@ -728,6 +752,9 @@ describe('codelabgen mcp', { concurrency: true }, () => {
           url,
           {
             method,
+            // A connection of its own: a kept-alive one can be closed by the server (idle for its
+            // keep-alive timeout, as across the sleep below) just as the request is sent on it (at load).
+            agent: false,
             headers: {
               'content-type': 'application/json',
               accept: 'application/json, text/event-stream',
