@@ -358,9 +358,25 @@ async function httpServer(
   return { url, server, exited };
 }
 
+/**
+ * fetch for the tests' HTTP clients: a request whose connection was closed under it is sent once
+ * more. Under load a client can send on a kept-alive connection the server is closing (idle past
+ * its keep-alive timeout); that request never reached the server. (One that did and is sent again
+ * would show as an event too many: the tests count them.)
+ */
+const httpFetch: typeof fetch = async (input, init) => {
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(input, init);
+  }
+};
+
 async function httpClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'codelabgen-test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: httpFetch }));
   return client;
 }
 
@@ -874,7 +890,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     const { root, marker, before } = slowVerifyCourse();
     const { url, server } = await httpServer(t, root);
     try {
-      const transport = new StreamableHTTPClientTransport(new URL(url));
+      const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: httpFetch });
       const client = new Client({ name: 'codelabgen-test', version: '1' });
       await client.connect(transport);
       const pending = client
@@ -1032,6 +1048,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
             url,
             {
               method: 'POST',
+              agent: false, // a connection of its own (see the resume test's requests)
               headers: {
                 'content-type': 'application/json',
                 accept: 'application/json, text/event-stream',
