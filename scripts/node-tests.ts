@@ -51,7 +51,6 @@ const SLOW_FIRST = [
   'pipeline/site/mdx-site.test.ts',
   'pipeline/site/site-errors.test.ts',
   'cli/fuzz.test.ts',
-  'cli/mcp-conformance.test.ts',
   'pipeline/site/doc-images-build.test.ts',
   'cli/refusals.test.ts',
   'pipeline/verify/sandbox.test.ts',
