@@ -82,7 +82,20 @@ export async function checkCourse(course: Course, command: string): Promise<Chec
     if (!(error instanceof RefusalError)) throw error;
     checks.push({ name: 'state loads', problems: [error.message] });
   }
-  for (const check of CHECKS) checks.push(...[await check(course, state)].flat());
+  // Every check is started in order, then awaited in order: a check that returns a promise (the
+  // diagram parse, pipeline/site/check-refs.ts) runs in its child process while the later checks run.
+  const started: Array<ReturnType<CourseCheck>> = [];
+  try {
+    for (const check of CHECKS) {
+      const section = check(course, state);
+      if (section instanceof Promise) section.catch(() => {}); // awaited below, in its turn
+      started.push(section);
+    }
+  } catch (error) {
+    await Promise.allSettled(started);
+    throw error;
+  }
+  for (const section of started) checks.push(...[await section].flat());
   const problems = checks.reduce((sum, section) => sum + section.problems.length, 0);
   const warnings = checks.reduce((sum, section) => sum + (section.warnings?.length ?? 0), 0);
   return { ok: problems === 0, problems, warnings, checks, notices };

@@ -1,10 +1,10 @@
-// The diagram parser's own process (pipeline/site/diagram-parse.ts starts it): reads
-// `{ sources: string[], compileCache?: string }` as JSON on stdin, parses each with mermaid (no drawing, no browser) and
-// writes `{ results: (string | null)[] }` (mermaid's message, or null when it parses) or
+// The diagram parser's own process (pipeline/site/diagram-parse.ts starts it): starts loading mermaid
+// at once, reads `{ sources: string[] }` as one line of JSON on stdin (its parent sends it when it
+// knows every diagram to parse), parses each with mermaid (no drawing, no browser) and writes
+// `{ results: (string | null)[] }` (mermaid's message, or null when it parses) or
 // `{ unavailable: string }` on stdout. A process of its own: mermaid's sanitizer needs a DOM, and
-// the jsdom window it gets here never becomes a global of the CLI or the MCP server.
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+// the jsdom window it gets here never becomes a global of the CLI or the MCP server. The V8 compile
+// cache (NODE_COMPILE_CACHE, set by the parent) is in the user's own diagram cache.
 
 interface Mermaid {
   parse(text: string): Promise<unknown>;
@@ -20,24 +20,45 @@ async function loadMermaid(): Promise<Mermaid> {
   return mermaid;
 }
 
-const input = JSON.parse(readFileSync(0, 'utf8')) as { sources: string[]; compileCache?: string };
-// V8's compiled code of mermaid and jsdom kept in the user's own diagram cache: later parses load faster.
-if (input.compileCache) module.enableCompileCache?.(input.compileCache);
-let mermaid: Mermaid;
-try {
-  mermaid = await loadMermaid();
-} catch (error) {
-  process.stdout.write(JSON.stringify({ unavailable: `mermaid could not be loaded (${(error as Error).message})` }));
-  process.exit(0);
+/** The first line on stdin (or all of it, at its end). */
+function readInput(): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\n');
+      if (end !== -1) {
+        process.stdin.pause();
+        resolve(text.slice(0, end));
+      }
+    });
+    process.stdin.on('end', () => resolve(text));
+  });
 }
-const results: Array<string | null> = [];
-for (const source of input.sources) {
-  try {
-    await mermaid.parse(source);
-    results.push(null);
-  } catch (error) {
-    results.push(String((error as Error)?.message ?? error));
+
+function answer(value: object): void {
+  process.stdout.write(JSON.stringify(value), () => process.exit(0));
+}
+
+const loading = loadMermaid().then(
+  (mermaid) => ({ mermaid }),
+  (error: unknown) => ({ error: error as Error }),
+);
+const line = await readInput();
+if (line.trim() === '') process.exit(0); // the parent stopped before sending anything: nothing to parse
+const input = JSON.parse(line) as { sources: string[] };
+const loaded = await loading;
+if ('error' in loaded) answer({ unavailable: `mermaid could not be loaded (${loaded.error.message})` });
+else {
+  const results: Array<string | null> = [];
+  for (const source of input.sources) {
+    try {
+      await loaded.mermaid.parse(source);
+      results.push(null);
+    } catch (error) {
+      results.push(String((error as Error)?.message ?? error));
+    }
   }
+  answer({ results });
 }
-process.stdout.write(JSON.stringify({ results }));
-process.exit(0);
