@@ -130,13 +130,18 @@ export class DiagramParse {
   readonly #diagrams: DiagramSource[] = [];
   readonly #outcomes = new Map<string, string | null>();
   readonly #todo = new Set<string>();
-  readonly #cache: string;
   readonly #env: NodeJS.ProcessEnv;
+  #cacheDir: string | null = null;
   #child: ParseChild | null = null;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.#env = env;
-    this.#cache = diagramCacheDir(env);
+  }
+
+  /** The diagram cache, made at the first diagram (a course without diagrams makes no folder). */
+  get #cache(): string {
+    this.#cacheDir ??= diagramCacheDir(this.#env);
+    return this.#cacheDir;
   }
 
   get count(): number {
