@@ -38,7 +38,8 @@ async function siteDev(
     rmSync(work, { recursive: true, force: true });
   };
   try {
-    await waitForServer(`http://localhost:${port}/progress/`, 180_000, child, () => output);
+    // Answering at `/` (not the board): the board is then first rendered for the browser, as a user opens it.
+    await waitForServer(`http://localhost:${port}/`, 180_000, child, () => output);
   } catch (error) {
     await close();
     throw error;
@@ -70,6 +71,10 @@ test('the board from init: it answers at once, follows the phases live and links
   try {
     const errors = errorsOf(page);
     await page.setViewportSize({ width: 1280, height: 900 });
+    // A fresh dev server asks every page it connects to for a reload: the board, live by its own
+    // stream, never takes it (its stream's first event is the board as it is then).
+    const loads: string[] = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(frame.url()));
     const response = await page.goto(`http://localhost:${dev.port}/progress/`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Progress');
@@ -104,6 +109,7 @@ test('the board from init: it answers at once, follows the phases live and links
     await expect(gate).toContainText('codelabgen state phase topics --approved');
     await expect(gate.getByRole('link', { name: 'sources' })).toHaveAttribute('href', '/progress/sources/');
     await shot(page, testInfo, 'progress-gate-1280');
+    expect(loads, 'the board was reloaded').toEqual([`http://localhost:${dev.port}/progress/`]);
     await gate.getByRole('link', { name: 'research overview' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Review: research overview');
     await expect(page.locator('main')).toContainText('Streams move data in chunks.');
