@@ -64,7 +64,13 @@ describe('init --example', () => {
     const config = path.join(root, '.codelabgen', 'config.yaml');
     assert.match(readFileSync(config, 'utf8'), /^site:\n {2}publish: verified /m);
     const out = path.join(work, 'publish-out');
-    const none = cli(['site', 'build', '--out', out], { cwd: root, timeoutMs: 300_000 });
+    // A fresh site cache: the Astro worker runs in a folder it makes there (pipeline/site/worker-fork.ts).
+    const cacheHome = path.join(work, 'publish-cache');
+    const none = cli(['site', 'build', '--out', out], {
+      cwd: root,
+      timeoutMs: 300_000,
+      env: { XDG_CACHE_HOME: cacheHome },
+    });
     assert.equal(none.code, 1, none.stderr);
     assert.match(
       none.stderr,
@@ -88,6 +94,7 @@ describe('init --example', () => {
       ),
     );
     assert.ok(!exists(out), 'nothing was built');
+    assert.ok(!exists(path.join(cacheHome, 'codelabgen', 'site')), 'a build of 0 lessons started Astro');
     assert.equal(readEvents(root).filter((event) => event.kind === 'site.build').length, 0);
     // Under the default rule verify --all keeps to verified lessons; under verified it runs every lesson.
     assert.match(ok(root, 'verify', '--all'), /^0 lessons: /m);

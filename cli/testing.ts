@@ -305,3 +305,17 @@ export function repoForOtherUsers(): { root: string; node: string } | null {
   if (copied.status !== 0) return null;
   return { root: copy, node: nodeFor(copy) };
 }
+
+/** util-linux `script` runs a command on a pseudo-terminal (onTerminal). */
+export const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+
+/** Runs the built CLI on a pseudo-terminal (util-linux `script`); returns everything it wrote there. */
+export function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; screen: string } {
+  const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+  const result = spawnSync('script', ['-qec', command, '/dev/null'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    timeout: 300_000,
+  });
+  return { code: result.status, screen: result.stdout.replace(/\r\n/g, '\n') };
+}

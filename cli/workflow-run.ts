@@ -4,7 +4,9 @@
 // `uses:` action replaced by a local equivalent: checkout makes a depth-1 clone of the course
 // repository, artifacts are folders, the Pages deploy checks its input. A failed step fails its job
 // and skips the rest of it (but `if: always()` steps); a job runs when its `if:` holds, by default
-// only when every job before it in its chain of needs succeeded (as GitHub decides).
+// only when every job before it in its chain of needs succeeded (as GitHub decides). A second run of
+// the workflow that changes only top-level `env:` values takes the first run's outcome of the jobs
+// that read none of them (`sameJobsAs`), as their steps would do the same work again.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -47,6 +49,14 @@ export interface WorkflowSetup {
   env?: Record<string, string>;
   /** Another run's install: every `npm ci` step links its node_modules instead of installing. */
   installed?: Promise<string>;
+  /**
+   * Another run of the same workflow on the same repository, whose `env` this run changes: a job
+   * that names none of the changed variables, and needs only jobs like it, is not run again (its
+   * steps would do the same work); its result, steps and artifacts are that run's. Sound as long as
+   * no program the job starts reads those variables from its environment without the job naming
+   * them (codelabgen reads none of the workflow's own).
+   */
+  sameJobsAs?: WorkflowRun;
 }
 
 export type JobResult = 'success' | 'failure' | 'skipped';
@@ -70,9 +80,20 @@ export interface WorkflowResult {
   jobs: Record<string, JobResult>;
 }
 
+/** What one job (all its matrix instances) did. */
+export interface JobOutcome {
+  result: JobResult;
+  /** Its steps, in the order they ran. */
+  steps: StepRun[];
+  /** The names of the artifacts it uploaded. */
+  artifacts: string[];
+}
+
 export interface WorkflowRun {
   /** The workspace whose node_modules the first `npm ci` step made (the next ones link to it). */
   installed: Promise<string>;
+  /** Each job's outcome, once it is done or skipped (rejects only when the local run cannot go on). */
+  jobs: Record<string, Promise<JobOutcome>>;
   /** When the last job is done or skipped; rejects only when the local run itself cannot go on. */
   done: Promise<WorkflowResult>;
   /** The artifacts folder: one folder per uploaded artifact, github-pages the deployed site. */
@@ -86,11 +107,13 @@ export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowR
   let installing = setup.installed !== undefined;
   if (setup.installed) setup.installed.then(install.resolve, install.reject);
   const steps: StepRun[] = [];
+  const outcomes = Object.fromEntries(Object.keys(workflow.jobs).map((job) => [job, deferred<JobOutcome>()]));
   const context: RunnerContext = {
     ...setup,
     workflow,
     artifacts,
     steps,
+    uploads: new Map(),
     npmCi: async (workspace, ci) => {
       // The same install in a later job: linked to the first one (as setup-node's npm cache makes it cheap).
       if (installing)
@@ -105,25 +128,58 @@ export function runWorkflow(workflow: Workflow, setup: WorkflowSetup): WorkflowR
       install.resolve(workspace);
     },
   };
+  const reused = reusedJobs(workflow, setup);
   const done = (async () => {
     const jobs: Record<string, JobResult> = {};
     for (const { job, matrices } of jobsInOrder(workflow)) {
-      if (!jobRuns(workflow, job, jobs)) {
-        jobs[job] = 'skipped';
-        continue;
+      const from = steps.length;
+      if (reused.has(job)) {
+        const outcome = await setup.sameJobsAs!.jobs[job]!.catch((error: unknown) => {
+          throw new Error(`the ${job} job this run shares with another run did not finish there: ${String(error)}`);
+        });
+        steps.push(...outcome.steps);
+        for (const name of outcome.artifacts.filter((name) => existsSync(path.join(setup.sameJobsAs!.artifacts, name))))
+          cpSync(path.join(setup.sameJobsAs!.artifacts, name), path.join(artifacts, name), { recursive: true });
+        context.uploads.set(job, outcome.artifacts);
+        jobs[job] = outcome.result;
+      } else if (!jobRuns(workflow, job, jobs)) jobs[job] = 'skipped';
+      else {
+        const results = await Promise.all(matrices.map((matrix) => runJob(context, job, matrix, jobs)));
+        jobs[job] = results.every((ok) => ok) ? 'success' : 'failure';
       }
-      const results = await Promise.all(matrices.map((matrix) => runJob(context, job, matrix, jobs)));
-      jobs[job] = results.every((ok) => ok) ? 'success' : 'failure';
+      outcomes[job]!.resolve({
+        result: jobs[job],
+        steps: steps.slice(from),
+        artifacts: context.uploads.get(job) ?? [],
+      });
     }
     // A failed install leaves nothing to link: whoever waits for it hears why.
     install.reject(new Error(`no npm ci step succeeded: ${steps.find((step) => step.failure)?.failure ?? ''}`));
     return { steps, jobs };
   })();
   // Both are awaited (and their failure reported) by the tests; a failure before the install fails
-  // whoever waits for it.
-  done.catch((error: unknown) => install.reject(error));
+  // whoever waits for it, and whoever waits for a job not done yet.
+  done.catch((error: unknown) => {
+    install.reject(error);
+    for (const outcome of Object.values(outcomes)) outcome.reject(error);
+  });
   install.promise.catch(() => {});
-  return { installed: install.promise, done, artifacts };
+  for (const outcome of Object.values(outcomes)) outcome.promise.catch(() => {});
+  const jobs = Object.fromEntries(Object.entries(outcomes).map(([job, outcome]) => [job, outcome.promise]));
+  return { installed: install.promise, jobs, done, artifacts };
+}
+
+/** The jobs `setup.sameJobsAs` already ran as this run would: they name no variable of `setup.env`, nor do the jobs they need. */
+function reusedJobs(workflow: Workflow, setup: WorkflowSetup): Set<string> {
+  const reused = new Set<string>();
+  if (setup.sameJobsAs === undefined) return reused;
+  const changed = Object.keys(setup.env ?? {});
+  for (const { job } of jobsInOrder(workflow)) {
+    const text = JSON.stringify(workflow.jobs[job]);
+    const needs = [workflow.jobs[job]!.needs ?? []].flat();
+    if (!changed.some((name) => text.includes(name)) && needs.every((need) => reused.has(need))) reused.add(job);
+  }
+  return reused;
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
@@ -137,6 +193,8 @@ interface RunnerContext extends WorkflowSetup {
   workflow: Workflow;
   artifacts: string;
   steps: StepRun[];
+  /** The artifacts each job uploaded, by job name. */
+  uploads: Map<string, string[]>;
   /** Runs `ci` for the first `npm ci` step; a later one links the first one's node_modules. */
   npmCi: (workspace: string, ci: () => Promise<void>) => Promise<void>;
 }
@@ -247,7 +305,18 @@ async function runJob(
     };
     context.steps.push(record);
     try {
-      await runStep(context, step, { label, workspace, runnerTemp, index, record, inputs, outputs, env, expand });
+      await runStep(context, step, {
+        job: jobName,
+        label,
+        workspace,
+        runnerTemp,
+        index,
+        record,
+        inputs,
+        outputs,
+        env,
+        expand,
+      });
     } catch (error) {
       if (!(error instanceof assert.AssertionError)) throw error;
       record.failure = error.message;
@@ -258,6 +327,7 @@ async function runJob(
 }
 
 interface StepPlace {
+  job: string;
   label: string;
   workspace: string;
   runnerTemp: string;
@@ -297,6 +367,7 @@ async function runStep(context: RunnerContext, step: Step, place: StepPlace): Pr
     const files = filesUnder(from, workspace).filter(
       (file) => inputs['include-hidden-files'] === 'true' || !file.split(path.sep).some((part) => part.startsWith('.')),
     );
+    context.uploads.set(place.job, [...(context.uploads.get(place.job) ?? []), inputs.name!]);
     for (const file of files)
       cpSync(
         path.join(workspace, file),
@@ -313,6 +384,7 @@ async function runStep(context: RunnerContext, step: Step, place: StepPlace): Pr
     const site = path.resolve(workspace, inputs.path!);
     assert.ok(existsSync(path.join(site, 'index.html')), `${label}: no site at ${inputs.path}`);
     cpSync(site, path.join(context.artifacts, 'github-pages'), { recursive: true });
+    context.uploads.set(place.job, [...(context.uploads.get(place.job) ?? []), 'github-pages']);
   } else if (action === 'actions/deploy-pages') {
     assert.ok(existsSync(path.join(context.artifacts, 'github-pages', 'index.html')), `${label}: nothing to deploy`);
     outputs[`${step.id}.page_url`] = 'https://someone.github.io/my-course/';

@@ -1,8 +1,9 @@
 // The test runner cannot hang (docs/testing.md): a test that never ends is failed and named, and the
-// process it left running is killed.
+// process it left running is killed. Nor can it lose a test: a result that never arrives fails the run,
+// named, and a file that ends while the runner is not reading loses none of its results.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -12,11 +13,13 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Without the variable `node --test` sets for its own files, the runner below runs as npm test runs it.
 const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
 
-/** node-tests.ts on the fixture, in a process group of its own (as npm test's steps run it). */
+/** node-tests.ts on fixtures (default the hung one), in a process group of its own (as npm test's steps run it). */
 function runRunner(
   env: NodeJS.ProcessEnv,
+  ...fixtures: string[]
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }> {
-  const child = spawn(process.execPath, ['scripts/node-tests.ts', 'scripts/fixtures/hangs.fixture.ts'], {
+  const files = fixtures.length > 0 ? fixtures : ['scripts/fixtures/hangs.fixture.ts'];
+  const child = spawn(process.execPath, ['scripts/node-tests.ts', ...files], {
     cwd: REPO,
     env,
     detached: true,
@@ -59,8 +62,16 @@ describe('a hung test file', { concurrency: true }, () => {
       /hangs\.fixture\.ts stopped \(test timed out after 4000ms\); hung: scripts\/fixtures\/hangs\.fixture\.ts › waits forever on a child that never exits/,
     );
     assert.match(result.stdout, /✔ finishes at once/);
+    assert.match(
+      result.stdout,
+      /\n {2}no result: scripts\/fixtures\/hangs\.fixture\.ts:9 › waits forever on a child that never exits\n/,
+    );
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    assert.match(result.stdout, new RegExp(`process\\(es\\) the tests left running, killed:\\n  ${pid} sleep 3600`));
+    // The file's own process may be listed too: killed at the timeout, on a loaded machine it may not have ended yet.
+    assert.match(
+      result.stdout,
+      new RegExp(`process\\(es\\) the tests left running, killed:\\n(?:  \\d+ .*\\n)*  ${pid} sleep 3600\\n`),
+    );
     assert.equal(alive(pid), false, `the child ${pid} the hung test started is still running`);
   });
 
@@ -77,5 +88,86 @@ describe('a hung test file', { concurrency: true }, () => {
     );
     const pid = Number(readFileSync(pidFile, 'utf8'));
     assert.equal(alive(pid), false, `the child ${pid} the hung test started is still running`);
+  });
+});
+
+/**
+ * Whether `pid` has exited or waits in a write to its full stdout (to a runner that reads nothing):
+ * a pipe, or the Unix socket Node's `stdio: 'pipe'` makes, by the kernel function it sleeps in
+ * (`/proc/PID/wchan`; on a kernel that hides it, the test fails at its timeout, never hangs).
+ */
+function exitedOrWaitingToWrite(pid: number): boolean {
+  if (!alive(pid)) return true;
+  try {
+    return /pipe_write|sock_alloc_send|wait_for_wmem/.test(readFileSync(`/proc/${pid}/wchan`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+// Each run takes a few tenths of a second of CPU: they run at once.
+describe('a lost test result', { concurrency: true }, () => {
+  test('a file that ends while the runner reads nothing (stopped, as when starved of CPU) loses no result', {
+    timeout: 120_000,
+  }, async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-stall-'));
+    const pidFile = path.join(dir, 'pids');
+    // The fixture stops the runner; resumed once the fixture has exited (its queued writes dropped,
+    // before the fix) or waits on its full stdout (a blocking write, which the runner then reads).
+    let pids: number[] = [];
+    const resume = () => {
+      try {
+        process.kill(pids[1]!, 'SIGCONT');
+      } catch {
+        // Already gone.
+      }
+    };
+    const watch = setInterval(() => {
+      if (pids.length < 2) pids = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split(' ').map(Number) : [];
+      if (pids.length === 2 && exitedOrWaitingToWrite(pids[0]!)) resume();
+    }, 50);
+    t.after(() => {
+      clearInterval(watch);
+      if (pids.length === 2) resume();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const result = await runRunner({ ...env, STALL_PIDFILE: pidFile }, 'scripts/fixtures/stalls-runner.fixture.ts');
+    assert.equal(pids.length, 2, 'the fixture did not stop the runner');
+    // The fixture's padding (lines of dots) left out of the messages.
+    const shown = result.stdout.replace(/^\.+\n/gm, '');
+    assert.equal(result.signal, null, `node-tests itself hung: ${shown}`);
+    assert.match(shown, /^✔ finishes at once/m);
+    assert.match(shown, /^▶ the last describe\n {2}✔ ends while the runner reads nothing .*\n✔ the last describe /m);
+    assert.match(shown, /^ℹ tests 2\nℹ suites 1\nℹ pass 2\nℹ fail 0$/m);
+    assert.doesNotMatch(shown, /never reported a result|reported no test/);
+    assert.equal(result.status, 0, shown);
+    // forceExit ends the file only after its after() hooks: what one writes once the tests end is written.
+    assert.equal(readFileSync(`${pidFile}.after`, 'utf8'), 'written after the last test\n');
+  });
+
+  test('tests that never report a result, and a file that reports none, fail the run and are named', {
+    timeout: 120_000,
+  }, async () => {
+    // Both files exit 0: node:test counts them as passed.
+    const result = await runRunner(
+      env,
+      'scripts/fixtures/exits-early.fixture.ts',
+      'scripts/fixtures/exits-at-once.fixture.ts',
+    );
+    assert.equal(result.signal, null, `node-tests itself hung: ${result.stdout}`);
+    assert.match(result.stdout, /^✔ finishes at once/m);
+    assert.match(
+      result.stdout,
+      new RegExp(
+        String.raw`\nnode-tests: scripts/fixtures/exits-at-once\.fixture\.ts reported no test \(it has none, or its process ` +
+          String.raw`ended before its first report\)\n` +
+          String.raw`\nnode-tests: 3 test\(s\) never reported a result \(their report was lost, or their file's process ` +
+          String.raw`ended first\):\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:8 › a describe that never reports\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:9 › ends its process with exit code 0\n` +
+          String.raw`  no result: scripts/fixtures/exits-early\.fixture\.ts:13 › never runs\n`,
+      ),
+    );
+    assert.equal(result.status, 1, result.stdout);
   });
 });

@@ -6,6 +6,8 @@
 // minutes; a test's own `timeout` is usually shorter), a file's process exits once its tests end even
 // with handles left open, processes the tests leave behind are named and killed at the end, and past
 // CODELABGEN_TESTS_DEADLINE_S (default 25 minutes) the run stops, naming the tests still running.
+// It cannot lose a test either: every test a file announces must report a result, and a file must
+// report at least one test, else the run fails naming them (docs/testing.md, "A test never lost").
 // Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order);
 // CODELABGEN_TEST_CONCURRENCY=N sets the default (6).
 import { globSync } from 'node:fs';
@@ -44,7 +46,6 @@ const SLOW_FIRST = [
   'cli/authoring.test.ts',
   'cli/orchestrator.test.ts',
   'cli/brief.test.ts',
-  'cli/progress.test.ts',
   'cli/protocol.test.ts',
   'cli/stage-checks.test.ts',
   'pipeline/store/big-log.test.ts',
@@ -52,7 +53,6 @@ const SLOW_FIRST = [
   'pipeline/site/site-errors.test.ts',
   'cli/fuzz.test.ts',
   'cli/mcp-conformance.test.ts',
-  'pipeline/site/doc-images-build.test.ts',
   'cli/refusals.test.ts',
   'pipeline/verify/sandbox.test.ts',
   'cli/verify.test.ts',
@@ -95,11 +95,24 @@ const leftBehind = (): GroupMember[] => (leader ? groupMembers(group).filter((me
 const durations = new Map<string, number>(); // file → ms
 const running = new Map<string, string>(); // "file\0nesting\0name" → "file › name", from dequeue (it starts) to complete
 let failed = false;
+/**
+ * Loaded before each test file: its stdout and stderr (pipes to this process; its test reports go
+ * through stdout) write synchronously. `forceExit` ends a file's process once its tests end, and
+ * Node's writes to a full pipe (this process busy or starved of CPU, not reading) wait in a queue in
+ * the file's process, which that exit dropped: the results of its last tests were lost and the file
+ * still counted as passed (docs/testing.md). A blocking write waits for this process to read instead.
+ * fork() passes it on (with --test-force-exit) to the site worker a test in-process may fork, whose
+ * stderr its parent reads: no write there waits for ever.
+ */
+const BLOCKING_STDIO =
+  'data:text/javascript,' +
+  encodeURIComponent('for (const stream of [process.stdout, process.stderr]) stream._handle?.setBlocking?.(true);');
 const stream = run({
   files: files.map((file) => path.resolve(REPO, file)),
   concurrency: Number(values.concurrency),
   timeout: TEST_TIMEOUT_MS,
   forceExit: true,
+  execArgv: ['--import', BLOCKING_STDIO],
 });
 const testKey = (data: { file?: string; nesting: number; name: string }) =>
   `${data.file ?? ''}\0${data.nesting}\0${data.name}`;
@@ -107,8 +120,36 @@ stream.on('test:dequeue', (data) => {
   const file = data.file === undefined ? '' : path.relative(REPO, data.file);
   if (data.name !== data.file) running.set(testKey(data), `${file} › ${data.name}`);
 });
+
+// Every test a file announces (test:enqueue, for a describe and for each test in it) must end in
+// test:pass or test:fail: a result lost on the way (its file's process ended first) fails the run,
+// named, instead of a count one short. Counted, since a loop can make tests of the same name and place.
+const unreported = new Map<string, { name: string; count: number }>();
+type Reported = { file?: string; line?: number; column?: number; nesting: number; name: string };
+const reportKey = (data: Reported) =>
+  `${data.file ?? ''}\0${data.line ?? 0}\0${data.column ?? 0}\0${data.nesting}\0${data.name}`;
+stream.on('test:enqueue', (data) => {
+  if (data.name === data.file) return; // the file itself, reported as a test only when it has none
+  const key = reportKey(data);
+  const file = data.file === undefined ? '?' : path.relative(REPO, data.file);
+  const entry = unreported.get(key) ?? { name: `${file}:${data.line ?? '?'} › ${data.name}`, count: 0 };
+  entry.count++;
+  unreported.set(key, entry);
+});
+const resultReported = (data: Reported) => {
+  const entry = unreported.get(reportKey(data));
+  if (entry !== undefined && --entry.count === 0) unreported.delete(reportKey(data));
+};
+// A file's own entry passes only when its process reported no test at all (node:test reports the
+// file as a test then): every test in it was lost, or it has none.
+const empty: string[] = [];
+stream.on('test:pass', (data) => {
+  if (data.file !== undefined && data.name === data.file) empty.push(path.relative(REPO, data.file));
+  else resultReported(data);
+});
 stream.on('test:fail', (data) => {
   failed = true;
+  resultReported(data);
   // A whole file past the timeout: its process is killed; name the tests it was still running.
   if (data.file !== undefined && data.name === data.file) {
     const file = path.relative(REPO, data.file);
@@ -129,12 +170,13 @@ stream.on('test:complete', (data) => {
 });
 
 const deadline = setTimeout(() => {
-  process.stdout.write(`\nnode-tests: still running after the ${DEADLINE_S} s deadline, stopped:\n`);
-  for (const name of running.values()) process.stdout.write(`  hung: ${name}\n`);
+  let text = `\nnode-tests: still running after the ${DEADLINE_S} s deadline, stopped:\n`;
+  for (const name of running.values()) text += `  hung: ${name}\n`;
   const leftover = leftBehind();
-  for (const member of leftover) process.stdout.write(`  killed: ${member.pid} ${member.command}\n`);
+  for (const member of leftover) text += `  killed: ${member.pid} ${member.command}\n`;
   killAll(leftover);
-  process.exit(1);
+  // Exits once all of it has been written: an exit drops what still waits to be written to a full pipe.
+  process.stdout.write(text, () => process.exit(1));
 }, DEADLINE_S * 1000);
 deadline.unref();
 const report = stream.compose(new spec());
@@ -148,6 +190,27 @@ if (leftover.length > 0) {
   process.stdout.write(`\nnode-tests: ${leftover.length} process(es) the tests left running, killed:\n`);
   for (const member of leftover) process.stdout.write(`  ${member.pid} ${member.command}\n`);
   killAll(leftover);
+}
+
+/** The files that reported no test and the tests that reported no result, as lines; none when nothing was lost. */
+function lostResults(): string[] {
+  const lines = empty.map(
+    (file) => `\nnode-tests: ${file} reported no test (it has none, or its process ended before its first report)`,
+  );
+  if (unreported.size > 0) {
+    const count = [...unreported.values()].reduce((sum, entry) => sum + entry.count, 0);
+    lines.push(
+      `\nnode-tests: ${count} test(s) never reported a result (their report was lost, or their file's process ended first):`,
+    );
+    for (const entry of unreported.values())
+      lines.push(`  no result: ${entry.name}${entry.count > 1 ? ` (${entry.count} times)` : ''}`);
+  }
+  return lines;
+}
+const lost = lostResults();
+if (lost.length > 0) {
+  failed = true;
+  process.stdout.write(`${lost.join('\n')}\n`);
 }
 
 const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, 15);

@@ -1,13 +1,14 @@
 // The site: section of config.yaml and the heading anchors: WCAG contrast of accents (a failing
 // one refuses the build naming file and field), the derived dark accent, ids and the TOC, and
-// last-updated dates from git (one site build, shared with the report's).
+// last-updated dates from git (one site build, shared with the report's, run on a terminal for the
+// progress display of cli/progress.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../bench/generate-course.ts';
-import { cli, cliAsync, scratchDir, snapshot } from '../cli/testing.ts';
+import { cli, cliAsync, hasScript, onTerminal, scratchDir, snapshot } from '../cli/testing.ts';
 import { ConfigSchema, contrastRatio, darkAccent, worstContrast } from '../content-schemas/index.ts';
 import { anchorHeadings, slugify } from './lib/headings.ts';
 
@@ -99,43 +100,68 @@ test('doc headings get unique ids (never a page section id), an anchor link and 
 });
 
 // One build for both: a course in git whose config publishes the report. Outside git a page shows no
-// date (site/lib/page-data.test.ts; the pages of pipeline/site/site-build.test.ts).
-test("site.report: true publishes the report page and the production details; a course in git shows each lesson's last commit date", async () => {
-  const work = scratchDir('codelabgen-site-report-');
-  const root = path.join(work, 'course');
-  await generateCourse(root, { lessons: 2, diagram: () => null });
-  const config = path.join(root, '.codelabgen', 'config.yaml');
-  writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@example.org',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@example.org',
-    GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z',
-    GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z',
-  };
-  for (const args of [
-    ['init', '-q'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'course'],
-  ])
-    assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
-  const out = path.join(work, 'out');
-  const result = await cliAsync(['site', 'build', '--course', root, '--out', out], {
-    env: { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') },
-    timeoutMs: 300_000,
-  }).done;
-  assert.equal(result.code, 0, result.stderr);
-  assert.match(readFileSync(path.join(out, 'report', 'index.html'), 'utf8'), /Generation report/);
-  const home = readFileSync(path.join(out, 'index.html'), 'utf8');
-  assert.match(home, /href="\/report\/"/);
-  assert.match(home, /class="badge stage-done"/);
-  assert.doesNotMatch(home, /name="robots"/, 'a publish build with the report is still indexed');
-  const dir = path.join(out, 'lessons');
-  const pages = readdirSync(dir)
-    .sort()
-    .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
-  assert.equal(pages.length, 2);
-  for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
-});
+// date (site/lib/page-data.test.ts; the pages of pipeline/site/site-build.test.ts). The build runs
+// on a terminal, for the progress display cli/progress.test.ts checks up to a failure.
+test(
+  "site.report: true publishes the report page and the production details; a course in git shows each lesson's " +
+    "last commit date; a build's progress on a TTY",
+  async () => {
+    const work = scratchDir('codelabgen-site-report-');
+    const root = path.join(work, 'course');
+    await generateCourse(root, { lessons: 2, diagram: () => null });
+    const config = path.join(root, '.codelabgen', 'config.yaml');
+    writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.org',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.org',
+      GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z',
+      GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z',
+    };
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+      ['commit', '-q', '-m', 'course'],
+    ])
+      assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
+    const out = path.join(work, 'out');
+    const args = ['site', 'build', '--course', root, '--out', out];
+    const buildEnv = { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') };
+    if (hasScript) {
+      // On a terminal (the build's one run, shared with cli/progress.test.ts): one progress line
+      // rewritten in place, step by step, and cleared before the result.
+      const tty = onTerminal(args, buildEnv);
+      assert.equal(tty.code, 0, tty.screen);
+      const steps = [...tty.screen.matchAll(/\r\x1b\[2K(site build: [a-z]+)/g)].map((match) => match[1]);
+      assert.deepEqual(steps, [
+        'site build: loading',
+        'site build: diagrams',
+        'site build: pages',
+        'site build: search',
+        'site build: done',
+      ]);
+      assert.doesNotMatch(tty.screen, /site build: [^\r\n]*\n/, 'a progress step ended with a newline on a TTY');
+      assert.match(
+        tty.screen,
+        /\r\x1b\[2Kdiagrams: 0 rendered, 0 cached, 0 failed, 0 client-side\n/,
+        'the result starts on a cleared line',
+      );
+    } else {
+      const result = await cliAsync(args, { env: buildEnv, timeoutMs: 300_000 }).done;
+      assert.equal(result.code, 0, result.stderr);
+    }
+    assert.match(readFileSync(path.join(out, 'report', 'index.html'), 'utf8'), /Generation report/);
+    const home = readFileSync(path.join(out, 'index.html'), 'utf8');
+    assert.match(home, /href="\/report\/"/);
+    assert.match(home, /class="badge stage-done"/);
+    assert.doesNotMatch(home, /name="robots"/, 'a publish build with the report is still indexed');
+    const dir = path.join(out, 'lessons');
+    const pages = readdirSync(dir)
+      .sort()
+      .map((page) => readFileSync(path.join(dir, page, 'index.html'), 'utf8'));
+    assert.equal(pages.length, 2);
+    for (const page of pages) assert.match(page, /Last updated <time datetime="2026-01-02">2026-01-02<\/time>/);
+  },
+);

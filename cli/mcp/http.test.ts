@@ -126,3 +126,36 @@ test('serveHttp itself refuses a non-loopback bind without a token (any caller, 
     /serving an address other than loopback needs a bearer token; set CODELABGEN_MCP_TOKEN/,
   );
 });
+
+test('a body that is not JSON is a JSON-RPC parse error (-32700), one too large an invalid request (-32600)', {
+  timeout: 30_000,
+}, async () => {
+  const served = await serveHttp({
+    host: '127.0.0.1',
+    port: 0,
+    token: undefined,
+    makeServer: () => new McpServer({ name: 'codes', version: '1' }),
+  });
+  try {
+    const post = async (body: string) => {
+      const response = await fetch(served.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+      return { status: response.status, error: ((await response.json()) as { error: { code: number } }).error };
+    };
+    const notJson = await post('{"jsonrpc": "2.0", "method": ');
+    assert.equal(notJson.status, 400);
+    assert.equal(notJson.error.code, -32700);
+    const huge = await post(`"${'x'.repeat(9 * 1024 * 1024)}"`);
+    assert.equal(huge.status, 413);
+    assert.equal(huge.error.code, -32600);
+    // A refusal of the transport itself stays what the SDK's own answers: -32000.
+    const noSession = await post('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}');
+    assert.equal(noSession.status, 400);
+    assert.equal(noSession.error.code, -32000);
+  } finally {
+    await served.close();
+  }
+});

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { printable, refuse } from '../../pipeline/index.ts';
 
 /** A request body larger than this is refused (bytes), as a stdio line is. */
@@ -139,10 +139,20 @@ function hostnameOf(value: string, withScheme: boolean): string | null {
   }
 }
 
-function reject(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+/**
+ * A refusal before any MCP server sees the request, as JSON-RPC: -32700 for a body that is not JSON,
+ * -32600 for one too large to take, -32603 for an internal error, and otherwise -32000, what the
+ * SDK's own transport answers for its refusals (host, origin, token, session).
+ */
+function reject(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  { headers = {}, code = -32000 }: { headers?: Record<string, string>; code?: number } = {},
+): void {
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -151,19 +161,25 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readBody(req: http.IncomingMessage): Promise<{ body: unknown } | { error: string; status: number }> {
+async function readBody(
+  req: http.IncomingMessage,
+): Promise<{ body: unknown } | { error: string; status: number; code: ErrorCode }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES)
-      return { error: `Invalid Request: a body larger than ${MAX_BODY_BYTES} bytes`, status: 413 };
+      return {
+        error: `Invalid Request: a body larger than ${MAX_BODY_BYTES} bytes`,
+        status: 413,
+        code: ErrorCode.InvalidRequest,
+      };
     chunks.push(chunk);
   }
   try {
     return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch (error) {
-    return { error: `Parse error: ${(error as Error).message}`, status: 400 };
+    return { error: `Parse error: ${(error as Error).message}`, status: 400, code: ErrorCode.ParseError };
   }
 }
 
@@ -257,7 +273,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       return reject(res, 403, `Forbidden: Origin "${printable(origin)}" is not this server (DNS-rebinding protection)`);
     if (options.token !== undefined && !sameToken(req.headers.authorization ?? '', `Bearer ${options.token}`)) {
       return reject(res, 401, 'Unauthorized: a bearer token ($CODELABGEN_MCP_TOKEN) is required', {
-        'www-authenticate': 'Bearer',
+        headers: { 'www-authenticate': 'Bearer' },
       });
     }
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp')
@@ -265,7 +281,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readBody(req);
-      if ('error' in read) return reject(res, read.status, read.error);
+      if ('error' in read) return reject(res, read.status, read.error, { code: read.code });
       body = read.body;
     }
     const id = req.headers['mcp-session-id'];
@@ -302,7 +318,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
 
   const listener = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) reject(res, 500, `Internal error: ${(error as Error).message}`);
+      if (!res.headersSent)
+        reject(res, 500, `Internal error: ${(error as Error).message}`, { code: ErrorCode.InternalError });
       else res.end();
     });
   });

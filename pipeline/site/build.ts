@@ -4,14 +4,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ChecksFailedError, refuse } from '../course/errors.ts';
+import { loadConfig } from '../course/config.ts';
+import { courseAt } from '../course/course.ts';
+import { ChecksFailedError, CodelabgenError, EXIT, refuse } from '../course/errors.ts';
 import { siteCacheRoot } from './cache-root.ts';
 import { sweepCaches } from './cache-sweep.ts';
 import type { BuildStep, Progress } from './build-step.ts';
 import { checkOut, moveInto, replaceOutput, stagingFolder } from './out-folder.ts';
 import { packageRoot } from './package-root.ts';
 import type { SiteBuildResult, SiteJob } from './site-job.ts';
-import { workerAfter, type Running } from './worker-fork.ts';
+import { forkWorker, type Running } from './worker-fork.ts';
 
 export type { BuildStep, Progress, SiteBuildResult };
 
@@ -38,26 +40,52 @@ export function normalizeBase(base: string): string {
 }
 
 /**
- * Refusals that need no Astro: an .mdx doc without site.mdx: true (pipeline/read/index.ts), a logo or
- * favicon that is not a regular file inside the course (assets.ts). A course that cannot be read is
- * left to the worker, which says so under its progress line.
+ * Refusals that need no Astro, made before its worker is started: an .mdx doc without site.mdx: true
+ * (pipeline/read/index.ts), a logo or favicon that is not a regular file inside the course (assets.ts),
+ * and for a build a course that cannot be read (a bad config.yaml, glossary or sources, no curriculum,
+ * a bad data file) or that publishes no lesson: the error the worker would give, in its order, after
+ * the progress line it would show (pipeline/site/integration.ts, astro:config:setup). `site dev` leaves
+ * a course that cannot be read to the worker, as does a build for any other failure to read it (the
+ * worker says what failed).
  */
-async function refuseEarly(root: string): Promise<void> {
-  const { readCourse, readSiteAssets, refuseUnallowedMdx } = await import('../read/index.ts');
-  let view: ReturnType<typeof readCourse>;
+async function refuseEarly(root: string, build: { drafts: boolean; progress?: Progress | undefined } | null) {
+  const read = await import('../read/index.ts');
+  let view: ReturnType<typeof read.readCourse>;
+  let reading = false;
   try {
-    view = readCourse(root);
-  } catch {
-    return;
+    if (build !== null) {
+      // What the integration reads before it says "reading the course".
+      const course = courseAt(root);
+      loadConfig(course);
+      read.readGlossary(course);
+      read.readSources(course);
+    }
+    reading = true;
+    view = read.readCourse(root);
+  } catch (error) {
+    if (build === null || !ownRefusal(error)) return;
+    if (reading) build.progress?.('loading', 'reading the course');
+    throw error;
   }
-  refuseUnallowedMdx(view);
-  readSiteAssets(view.course.root, view.config.site);
+  read.refuseUnallowedMdx(view);
+  read.readSiteAssets(view.course.root, view.config.site);
+  // `site build` of nothing is a mistake (a hand-written course under the `done` rule).
+  if (build !== null && !build.drafts && !view.lessons.some((lesson) => read.isPublished(view, lesson))) {
+    build.progress?.('loading', 'reading the course');
+    throw new ChecksFailedError(read.nothingPublished(view));
+  }
+}
+
+/** An error the worker would relay as it is (pipeline/site/failure.ts): codelabgen's own, exit 1 or 2. */
+function ownRefusal(error: unknown): boolean {
+  return error instanceof CodelabgenError && (error.exitCode === EXIT.refused || error.exitCode === EXIT.checkFailed);
 }
 
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
   const out = checkOut(options.root, options.out);
   const base = normalizeBase(options.base);
-  const worker = await workerAfter(refuseEarly(options.root), 'build', options.env ?? process.env);
+  await refuseEarly(options.root, { drafts: options.drafts, progress: options.progress });
+  const worker = forkWorker('build', options.env ?? process.env);
   let staging: string | null = null;
   let running: Running | null = null;
   let unlock: (() => void) | null = null;
@@ -116,11 +144,8 @@ export async function serveSite(
   if (mode === 'preview' && !existsSync(path.join(options.out, 'index.html'))) {
     refuse(`--out ${options.out}: no built site there`, `build it first: codelabgen site build --out ${options.out}`);
   }
-  const forked = await workerAfter(
-    mode === 'dev' ? refuseEarly(options.root) : Promise.resolve(),
-    mode,
-    options.env ?? process.env,
-  );
+  if (mode === 'dev') await refuseEarly(options.root, null);
+  const forked = forkWorker(mode, options.env ?? process.env);
   let job: SiteJob;
   try {
     const { diagramCacheDir } = await import('./diagrams.ts');

@@ -113,3 +113,73 @@ test('installed code and caches inside the course are not watched', () => {
     [],
   );
 });
+
+/** Waits until `check()` holds, polling; fails naming `what` after `ms`. */
+async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('what the file watcher never reports, the rescan does: changes, new files in new folders, deletes; ignored paths never', async () => {
+  const course = path.join(scratchDir('codelabgen-rescan-'), 'course');
+  const docs = path.join(course, 'lessons', '1.1-intro', 'docs');
+  mkdirSync(docs, { recursive: true });
+  mkdirSync(path.join(course, 'site-out'), { recursive: true });
+  writeFileSync(path.join(docs, 'notes.md'), '# Notes\n');
+  const reported: string[] = [];
+  const missed: string[] = [];
+  // No file-system events at all: only the rescan can see anything.
+  const quiet = watchFolder(course, (file) => reported.push(path.relative(course, file)), {
+    events: false,
+    rescanMs: 100,
+    ignore: (relative) => relative.split(path.sep)[0] === 'site-out',
+    onMissed: (file) => missed.push(path.relative(course, file)),
+  });
+  try {
+    await quiet.ready;
+    const notes = path.join('lessons', '1.1-intro', 'docs', 'notes.md');
+    writeFileSync(path.join(course, notes), '# Notes\n\nedited\n');
+    await until(() => reported.includes(notes), 'an edit the watcher never reported');
+    const fresh = path.join('lessons', '2.1-new', 'docs', 'readalong.md');
+    mkdirSync(path.dirname(path.join(course, fresh)), { recursive: true });
+    writeFileSync(path.join(course, fresh), '# New\n');
+    writeFileSync(path.join(course, 'site-out', 'index.html'), '<p>built</p>');
+    await until(() => reported.includes(fresh), 'a file in a new folder the watcher never reported');
+    rmSync(path.join(course, notes));
+    await until(() => reported.filter((file) => file === notes).length === 2, 'a delete the watcher never reported');
+    assert.deepEqual(missed, reported, 'each missed change is also named to onMissed');
+    assert.equal(reported.filter((file) => file.startsWith('site-out')).length, 0, 'an ignored path is not scanned');
+  } finally {
+    await quiet.close();
+  }
+});
+
+test('with the file watcher working the rescan reports nothing twice, and a course under a node_modules folder is watched', async () => {
+  // Under a folder named node_modules: only the path inside the course decides what is ignored.
+  const course = path.join(scratchDir('codelabgen-rescan-'), 'node_modules', 'course');
+  mkdirSync(path.join(course, 'docs'), { recursive: true });
+  const file = path.join(course, 'docs', 'notes.md');
+  writeFileSync(file, '# Notes\n');
+  const reports: string[] = [];
+  const missed: string[] = [];
+  const live = watchFolder(course, (changed) => reports.push(changed), {
+    rescanMs: 50,
+    onMissed: (changed) => missed.push(changed),
+  });
+  try {
+    await live.ready;
+    for (let i = 0; i < EDITS; i++) {
+      const before = reports.length;
+      writeFileSync(file, `# Notes\n\nedit ${i}\n`);
+      await until(() => reports.length > before, `edit ${i + 1} was never reported`);
+    }
+    // Several rescans after the last edit: none finds anything the watcher had not reported.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.deepEqual(missed, []);
+  } finally {
+    await live.close();
+  }
+});

@@ -1,7 +1,11 @@
 // Watches a course folder for `site dev` (pipeline/site/dev-watch.ts) with chokidar, the watcher
 // Vite uses: a bare recursive `fs.watch` on Linux misses later writes to a file replaced by a rename
-// (an editor's atomic save, `sed -i`) and changes in folders made after it started.
-import { statSync } from 'node:fs';
+// (an editor's atomic save, `sed -i`) and changes in folders made after it started. Behind it, a
+// rescan of the folder every few seconds reports what the file watcher never did: inotify drops
+// events when its queue overflows (Node's fs.watch does not say so) and stops on its limits, and a
+// save that no one reports is a page that silently stays stale.
+import { type Dirent, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 /** Folders of a course that never hold anything the site shows (installed code, caches). */
@@ -19,6 +23,24 @@ const IGNORED = new Set([
 /** ms after a report before it is repeated: past chokidar's throttle windows (50 and 100 ms). */
 const TRAILING_MS = 120;
 
+/** ms between rescans at the least; more on a course that takes long to scan (RESCAN_SHARE). */
+const RESCAN_MS = 2000;
+/** A rescan takes at most this share of the time (a scan of 20 ms: one every 2 s; of 200 ms: every 10 s). */
+const RESCAN_SHARE = 0.02;
+/** ms the file watcher has to report a change a scan saw before the rescan reports it itself. */
+const GRACE_MS = 3000;
+
+export interface WatchOptions {
+  /** A path relative to the folder (either separator) that is never reported, nor scanned below. */
+  ignore?: (relative: string) => boolean;
+  /** Called once per file the rescan found changed that the file watcher had not reported. */
+  onMissed?: (file: string) => void;
+  /** Only for tests: no file-system events, so that what the rescan finds alone is seen. */
+  events?: boolean;
+  /** Only for tests: ms between rescans. */
+  rescanMs?: number;
+}
+
 export interface CourseWatcher {
   /** Resolves once the initial scan is done: changes after it are reported. */
   ready: Promise<void>;
@@ -26,40 +48,126 @@ export interface CourseWatcher {
 }
 
 /** Calls `onChange(path)` for every file or folder added, changed or removed under `dir`. */
-export function watchFolder(dir: string, onChange: (file: string) => void): CourseWatcher {
-  const watcher: FSWatcher = watch(dir, {
+export function watchFolder(dir: string, onChange: (file: string) => void, options: WatchOptions = {}): CourseWatcher {
+  const root = path.resolve(dir);
+  // Only the path inside the course counts: a course may itself sit under a folder named like one of these.
+  const skipped = (file: string) => {
+    const relative = path.relative(root, path.resolve(root, file));
+    if (relative === '') return false;
+    return relative.split(/[\\/]/).some((part) => IGNORED.has(part)) || options.ignore?.(relative) === true;
+  };
+  const watcher: FSWatcher = watch(root, {
     ignoreInitial: true,
-    ignored: (file: string) => file.split(/[\\/]/).some((part) => IGNORED.has(part)),
+    ignored: skipped,
     // A rename-save is reported as one change, not an unlink and an add.
     atomic: true,
   });
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const rescan = startRescan(root, skipped, onChange, options);
   // chokidar drops a file's change events for 50 ms after one it reported (and removes for 100 ms):
   // a save in that window would go unseen. So each file is looked at again once the window is over,
   // and reported again only when it changed meanwhile (one save is one report, not two).
   const trailing = new Map<string, NodeJS.Timeout>();
-  watcher.on('all', (_event, file) => {
-    const seen = signature(file); // before the report: a write during it is caught below
-    onChange(file);
-    clearTimeout(trailing.get(file));
-    trailing.set(
-      file,
-      setTimeout(() => {
-        trailing.delete(file);
-        if (signature(file) !== seen) onChange(file);
-      }, TRAILING_MS),
-    );
-  });
-  // A folder that cannot be read (removed meanwhile, permissions) is not a reason to stop watching.
+  if (options.events !== false)
+    watcher.on('all', (_event, file) => {
+      const seen = signature(file); // before the report: a write during it is caught below
+      rescan.reported(file);
+      onChange(file);
+      clearTimeout(trailing.get(file));
+      trailing.set(
+        file,
+        setTimeout(() => {
+          trailing.delete(file);
+          if (signature(file) === seen) return;
+          rescan.reported(file);
+          onChange(file);
+        }, TRAILING_MS),
+      );
+    });
+  // A folder that cannot be read (removed meanwhile, permissions) is not a reason to stop watching;
+  // what a failing watch misses, the rescan finds.
   watcher.on('error', () => {});
   return {
     ready,
     close: () => {
+      rescan.stop();
       for (const timer of trailing.values()) clearTimeout(timer);
       trailing.clear();
       return watcher.close();
     },
   };
+}
+
+/**
+ * Scans `dir` every few seconds and reports each file whose signature changed (or that came or went)
+ * that the file watcher has not reported within GRACE_MS of the scan that saw it: an event still on
+ * its way (a busy event loop runs timers before I/O; chokidar's throttle) is not reported twice.
+ */
+function startRescan(
+  dir: string,
+  skipped: (file: string) => boolean,
+  onChange: (file: string) => void,
+  options: WatchOptions,
+): { reported: (file: string) => void; stop: () => void } {
+  let known = scanFolder(dir, skipped);
+  let lastScan = Date.now();
+  const reportedAt = new Map<string, number>(); // file → when the watcher last reported it
+  const suspects = new Map<string, number>(); // file → when a scan saw it change unreported
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (lastScanMs: number) => {
+    const wait = options.rescanMs ?? Math.max(RESCAN_MS, lastScanMs / RESCAN_SHARE);
+    timer = setTimeout(scan, wait);
+    timer.unref();
+  };
+  const scan = () => {
+    const started = Date.now();
+    const now = scanFolder(dir, skipped);
+    for (const file of new Set([...known.keys(), ...now.keys()]))
+      if (known.get(file) !== now.get(file) && (reportedAt.get(file) ?? 0) < lastScan && !suspects.has(file))
+        suspects.set(file, started);
+    known = now;
+    lastScan = started;
+    const missed: string[] = [];
+    for (const [file, since] of suspects) {
+      if ((reportedAt.get(file) ?? 0) >= since) suspects.delete(file);
+      else if (started - since >= GRACE_MS) {
+        suspects.delete(file);
+        missed.push(file);
+      }
+    }
+    for (const [file, at] of reportedAt) if (started - at > GRACE_MS) reportedAt.delete(file);
+    for (const file of missed) {
+      options.onMissed?.(file);
+      onChange(file);
+    }
+    schedule(Date.now() - started);
+  };
+  schedule(0);
+  return {
+    reported: (file) => reportedAt.set(path.resolve(file), Date.now()),
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/** Every file under `dir` (absolute path → signature), skipping what the watcher ignores. */
+function scanFolder(dir: string, skipped: (file: string) => boolean): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (folder: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return; // removed meanwhile, or unreadable: the watcher's business
+    }
+    for (const entry of entries) {
+      const file = path.join(folder, entry.name);
+      if (skipped(file)) continue;
+      if (entry.isDirectory()) walk(file);
+      else files.set(file, signature(file));
+    }
+  };
+  walk(dir);
+  return files;
 }
 
 /** What tells two versions of a file apart without reading it: inode, size, modification time (ns). */

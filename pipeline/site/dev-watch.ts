@@ -47,6 +47,8 @@ const MAX_WAIT_MS = 300;
 const SETTLE_MS = 400;
 /** ms after the last change before the course check even when no sync has finished since. */
 const CHECK_ANYWAY_MS = 3000;
+/** ms of asking Astro for a sync it does not run before the terminal says so (once). */
+const STALL_MS = 10_000;
 
 interface Watched {
   refreshContent: ((options: { loaders: string[]; context: Record<string, unknown> }) => Promise<void>) | undefined;
@@ -75,11 +77,14 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
   let syncing = false;
   let dirty = false;
   let checkAfter = false;
+  let stallShown = false;
+  let missedShown = false;
   const refresh = async (thenCheck: boolean) => {
     dirty = true;
     checkAfter ||= thenCheck;
     if (syncing) return;
     syncing = true;
+    let stalledSince: number | null = null;
     try {
       while (dirty) {
         dirty = false;
@@ -87,6 +92,16 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
         await refreshContent?.({ loaders: LOADERS, context: { generation: wanted } });
         if (loadedGeneration() < wanted) {
           dirty = true;
+          // Astro runs no sync while its content config is (re)loading, and none at all when that
+          // failed: say so rather than leave the page stale without a word.
+          stalledSince ??= Date.now();
+          if (!stallShown && Date.now() - stalledSince > STALL_MS) {
+            stallShown = true;
+            print(
+              `warning: the course changed ${Math.round((Date.now() - stalledSince) / 1000)} s ago and Astro has not ` +
+                'read it yet (its content config is still loading or failed to load); still trying',
+            );
+          }
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         }
       }
@@ -139,13 +154,25 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
       Math.max(0, Math.min(QUIET_MS, firstChange + MAX_WAIT_MS - now)),
     );
   };
-  const watcher = watchFolder(site.course, (file) => {
-    if (isBuildOutput(path.relative(site.course, file))) return; // `site build` writing the course's site-out/
-    syncSoon();
-    // Set again (sooner) when the sync is done; this one in case syncs keep being skipped.
-    clearTimeout(settle);
-    settle = setTimeout(queueCheck, CHECK_ANYWAY_MS);
-  });
+  const onMissed = (file: string) => {
+    if (missedShown) return;
+    missedShown = true;
+    print(
+      `warning: the file watcher did not report a change to ${path.relative(site.course, file)}; ` +
+        'a rescan of the course found it (changes may show a few seconds late)',
+    );
+  };
+  // `site build` writing the course's site-out/ is no change to show.
+  const watcher = watchFolder(
+    site.course,
+    () => {
+      syncSoon();
+      // Set again (sooner) when the sync is done; this one in case syncs keep being skipped.
+      clearTimeout(settle);
+      settle = setTimeout(queueCheck, CHECK_ANYWAY_MS);
+    },
+    { ignore: isBuildOutput, onMissed },
+  );
   queueCheck();
   return {
     ready: watcher.ready,

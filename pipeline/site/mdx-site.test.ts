@@ -6,7 +6,8 @@
 // courses at once would overwrite each other's content-modules.mjs (which module renders an entry).
 // `site dev` on the same fixture serves the progress page's <script>, shows .mdx edits, prints a
 // broken <CodeRef> as an error: line, and keeps the open page under its error banner while an .mdx
-// doc does not compile.
+// doc does not compile; on a second lesson with a plain .md doc it serves the doc images from their
+// staged copies, never the course path (one dev server for both: each costs a start of Astro).
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,9 @@ import { chromiumPath } from '../../e2e/paths.ts';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'mdx-course');
 const LESSON = '1-basics/1.1-counter';
+const IMAGES_LESSON = '1-basics/1.2-images';
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const work = tempDir('codelabgen-mdx-site-');
 const env = { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagram-cache') };
 const copy = (name: string) => {
@@ -212,7 +216,7 @@ test('without site.mdx: true an .mdx doc is refused before Astro starts, and not
   assert.deepEqual(snapshot(root), before);
 });
 
-test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an error: line', {
+test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an error: line, and serves doc images from their staged copies', {
   timeout: 300_000,
 }, async () => {
   const root = copy('dev');
@@ -223,6 +227,22 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/steal")</script><rect width="10" height="10"/></svg>\n',
   );
   appendFileSync(path.join(root, LESSON, 'docs/notes.mdx'), '\n\n![A square](img/evil.svg)\n');
+  // And a lesson with a plain .md doc showing images (what pipeline/site/doc-images-build.test.ts
+  // builds): dev serves them from their staged copies, never from the course path.
+  appendFileSync(
+    path.join(root, '.codelabgen/curriculum.yaml'),
+    '      - { id: "1.2", slug: images, title: "Images", summary: "A doc with images.", objectives: ["See"] }\n',
+  );
+  mkdirSync(path.join(root, IMAGES_LESSON, 'docs/img'), { recursive: true });
+  writeFileSync(path.join(root, IMAGES_LESSON, 'docs/img/dot.png'), Buffer.from(PNG, 'base64'));
+  writeFileSync(
+    path.join(root, IMAGES_LESSON, 'docs/img/square.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n',
+  );
+  writeFileSync(
+    path.join(root, IMAGES_LESSON, 'docs/readalong.md'),
+    '# Images\n\n![A dot](img/dot.png)\n\n![A square](img/square.svg)\n',
+  );
   const port = await freePort();
   const dev = cliAsync(['site', 'dev', '--course', root, '--port', String(port)], { env });
   let output = '';
@@ -241,6 +261,20 @@ test('site dev shows an edit of an .mdx doc and prints a broken <CodeRef> as an 
   };
   try {
     await waitForServer(url, 120_000, dev.child, () => output);
+    const images = `http://127.0.0.1:${port}/lessons/1.2-images/`;
+    const imagesPage = await (await fetch(images)).text();
+    assert.ok(!imagesPage.includes(root), 'the page names a path of the course');
+    for (const name of ['dot', 'square']) {
+      const src = new RegExp(`<img[^>]*src="([^"]*${name}[^"]*)"`).exec(imagesPage)?.[1];
+      assert.ok(src, `no ${name} image on the page:\n${imagesPage.slice(0, 2000)}`);
+      assert.ok(
+        !src.includes(encodeURIComponent(root)) && !src.includes(root),
+        `${name} is served from the course: ${src}`,
+      );
+      const image = await fetch(new URL(src.replaceAll('&amp;', '&'), images));
+      assert.equal(image.status, 200, `${src}: ${await image.text()}`);
+      if (name === 'square') assert.equal(image.headers.get('content-security-policy'), SVG_POLICY);
+    }
     // A processed <script> of a component outside Astro's root (the package's site/) is served,
     // not a 500 "No cached compile metadata found" (pipeline/site/astro-subrequests.ts).
     const progress = await (await fetch(`http://127.0.0.1:${port}/progress/`)).text();

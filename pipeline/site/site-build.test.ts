@@ -55,7 +55,7 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   test('succeeds, lists the lessons left out, records site.build', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /warning: 1 lesson left out \(not done\): 2\.1 \(code\)/);
-    // On a pipe the progress is one plain line per step (on a TTY one line rewritten: cli/progress.test.ts).
+    // On a pipe the progress is one plain line per step (on a TTY one line rewritten: site/site-config.test.ts).
     assert.deepEqual(
       first.stderr.split('\n').flatMap((line) => /^site build: ([a-z]+): ./.exec(line)?.[1] ?? []),
       ['loading', 'diagrams', 'pages', 'search', 'done'],
@@ -370,9 +370,18 @@ describe('refusals', () => {
       path.join(root, '.codelabgen/curriculum.yaml'),
       'title: T\nmodules:\n  - id: "1"\n    slug: m\n    lessons: []\n',
     );
-    const result = cli(['site', 'build', '--course', root, '--out', path.join(work, 'out-f')]);
+    // A fresh site cache: the Astro worker runs in a folder it makes there (pipeline/site/worker-fork.ts).
+    const cacheHome = path.join(work, 'cache-f');
+    const result = cli(['site', 'build', '--course', root, '--out', path.join(work, 'out-f')], {
+      env: { XDG_CACHE_HOME: cacheHome },
+    });
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /^error: \.codelabgen\/curriculum\.yaml: modules\[0\]\.title: /m);
+    // Under the progress line a build shows while it reads the course, as when Astro's worker said it.
+    assert.match(
+      result.stderr,
+      /^site build: loading: reading the course\nerror: \.codelabgen\/curriculum\.yaml: modules\[0\]\.title: /,
+    );
+    assert.ok(!existsSync(path.join(cacheHome, 'codelabgen', 'site')), 'a course that cannot be read started Astro');
   });
 
   test('an --out inside the course is refused and nothing changes', async () => {

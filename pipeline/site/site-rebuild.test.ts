@@ -6,10 +6,14 @@
 // build draws, not what the cache held), and in a course with a doc image (Astro puts its output
 // folder into the bundle: it is the same every build).
 // A second build of the same course while one runs waits for it (and says so when it gives up).
+// The same builds hold what a good doc image build must do (issue 34.1 and 34.8; the refusal of a
+// misnamed image is pipeline/site/doc-images-build.test.ts): no module beside the images runs, the
+// image is published from its staged copy, and the lesson zip leaves out a misnamed file.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
+import { unzipSync } from 'fflate';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { cliAsync, scratchDir, type CliResult } from '../../cli/testing.ts';
 import { findChromium } from './diagrams.ts';
@@ -17,6 +21,8 @@ import { findChromium } from './diagrams.ts';
 const work = scratchDir('codelabgen-site-rebuild-');
 const root = path.join(work, 'course');
 const out = path.join(work, 'out');
+/** Written by docs/img/fig.mjs if anything runs it. */
+const ran = path.join(work, 'ran');
 // An empty diagram cache, and Chromium where there is one: the first build draws the diagrams.
 const env = { CODELABGEN_DIAGRAM_CACHE: path.join(work, 'diagrams') };
 const build = async (): Promise<CliResult> =>
@@ -41,6 +47,16 @@ before(
     mkdirSync(path.join(root, dirs[0]!, 'docs', 'img'));
     writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'dot.png'), Buffer.from(PNG, 'base64'));
     writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'trap.svg'), TRAP_SVG);
+    // A module beside the images, and an image named like a query on it (not shown: a page that
+    // shows it is refused, pipeline/site/doc-images-build.test.ts): neither may run.
+    writeFileSync(
+      path.join(root, dirs[0]!, 'docs', 'img', 'fig.mjs'),
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nexport default ` +
+        `{ src: 'x.png', width: 1, height: 1, format: 'png' };\n`,
+    );
+    writeFileSync(path.join(root, dirs[0]!, 'docs', 'img', 'fig.mjs?v=2.png'), Buffer.from(PNG, 'base64'));
+    // A lesson file whose name an extractor reads as a path two folders up (issue 34.8).
+    writeFileSync(path.join(root, dirs[0]!, '..\\..\\evil.bat'), '@echo pwned\n');
     appendFileSync(
       path.join(root, dirs[0]!, 'docs', 'readalong.md'),
       '\n\n![A dot](img/dot.png)\n\n![A trap](img/trap.svg)\n',
@@ -85,6 +101,22 @@ test('a doc SVG is published sanitized: the file under _astro/ the page shows ha
   const published = readFileSync(path.join(out, src), 'utf8');
   assert.doesNotMatch(published, /<script|\son[a-z]+=|foreignObject|javascript:|evil\.example/i, published);
   assert.match(published, /<rect width="8" height="8" fill="#0b7a75"\/>/, 'the drawing was lost');
+});
+
+test('a doc image is published from its staged copy, no module beside it runs, and the zip leaves out a misnamed file', () => {
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(existsSync(ran), false, 'docs/img/fig.mjs ran during a build');
+  const page = readFileSync(path.join(out, 'lessons', '1.1-lesson-1', 'index.html'), 'utf8');
+  const src = /<img src="\/(_astro\/dot\.[^"]+)"/.exec(page)?.[1];
+  assert.ok(src, 'the good image is not on the page');
+  assert.ok(existsSync(path.join(out, src)), `${src} was not published`);
+  assert.ok(!page.includes(root), 'the page names a path of the course');
+  // The zip leaves the misnamed file out, and the page says so.
+  const zipName = readdirSync(path.join(out, 'lessons', '1.1-lesson-1')).find((file) => file.endsWith('.zip'));
+  assert.ok(zipName, 'no lesson zip');
+  const entries = Object.keys(unzipSync(readFileSync(path.join(out, 'lessons', '1.1-lesson-1', zipName))));
+  assert.ok(entries.length > 0 && !entries.some((entry) => entry.includes('evil')), entries.join('\n'));
+  assert.match(page, /Not in the zip \(a name some systems would misread;.*<code>\.\.\\\\\.\.\\\\evil\.bat<\/code>/);
 });
 
 /** Every file of the search index, by name. */

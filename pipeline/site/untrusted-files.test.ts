@@ -14,11 +14,17 @@ const CURRICULUM =
   'title: T\nmodules:\n  - id: "1"\n    slug: basics\n    title: Basics\n    lessons:\n      - { id: "1.1", slug: intro, title: Intro }\n';
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
 
-/** The CLI, killed (SIGKILL: a process blocked in a read cannot run a SIGTERM handler) if it hangs. */
-async function bounded(args: string[], ms: number): Promise<CliResult> {
-  const run = cliAsync(args);
+/**
+ * The CLI, killed (SIGKILL: a process blocked in a read cannot run a SIGTERM handler) if it hangs.
+ * Its site cache is a fresh folder: a refused build must start no Astro worker, which runs in a
+ * folder it makes there (pipeline/site/worker-fork.ts), so the folder stays unmade.
+ */
+async function bounded(args: string[], ms: number): Promise<CliResult & { siteCache: boolean }> {
+  const cache = scratchDir('codelabgen-untrusted-cache-');
+  const run = cliAsync(args, { env: { XDG_CACHE_HOME: cache } });
   const timer = setTimeout(() => run.child.kill('SIGKILL'), ms);
-  return run.done.finally(() => clearTimeout(timer));
+  const result = await run.done.finally(() => clearTimeout(timer));
+  return { ...result, siteCache: existsSync(path.join(cache, 'codelabgen', 'site')) };
 }
 
 /** A course with a curriculum and one lesson folder (no state: nothing is recorded). */
@@ -42,6 +48,7 @@ async function refusedLogo(root: string, field: 'logo' | 'favicon', file: string
   assert.equal(result.code, 2, result.stderr);
   assert.deepEqual(snapshot(root), before);
   assert.equal(existsSync(out), false, 'an output folder was written');
+  assert.equal(result.siteCache, false, 'a refused build started an Astro worker');
   assert.doesNotMatch(result.stderr, /PRIVATE-KEY/);
   return result.stderr;
 }
@@ -142,6 +149,7 @@ test('site build refuses a FIFO as a data file at once instead of hanging', asyn
   assert.equal(result.signal, null, `site build hung: ${result.stderr}`);
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /^error: \.codelabgen\/curriculum\.yaml: is a named pipe \(FIFO\), not a regular file$/m);
+  assert.equal(result.siteCache, false, 'a course that cannot be read started an Astro worker');
 });
 
 test('the site refuses a FIFO or device as a lesson doc, diagram or image instead of skipping or blocking on it', () => {
@@ -184,6 +192,7 @@ test('a FIFO as state.json is refused at once by every reader, the site build in
       /^error: \.codelabgen\/state\.json is not a regular file \(a pipe, device or socket\); nothing was changed$/m,
       args.join(' '),
     );
+    assert.equal(result.siteCache, false, `${args.join(' ')} started an Astro worker`);
   }
 });
 

@@ -21,7 +21,8 @@ export interface Worker {
 
 /**
  * Forks the worker in a private folder (Astro's prerender bundle goes to <cwd>/.astro/). It starts
- * loading Astro at once, so the CLI's own checks before the job overlap with that.
+ * loading Astro at once, while the CLI takes the lock and sends the job. The CLI forks it only after
+ * its own checks (pipeline/site/build.ts refuseEarly): a refusal starts no Astro.
  */
 export function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worker {
   const work = mkdtempSync(path.join(siteCacheRoot(env, packageRoot()), 'run-'));
@@ -78,20 +79,4 @@ export function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worke
       return running;
     },
   };
-}
-
-/** Forks the worker before the CLI's checks (refuseEarly), and ends it when they refuse. */
-export async function workerAfter(
-  checks: Promise<void>,
-  mode: SiteJob['mode'],
-  env: NodeJS.ProcessEnv,
-): Promise<Worker> {
-  const worker = forkWorker(mode, env);
-  try {
-    await checks;
-  } catch (error) {
-    worker.cancel();
-    throw error;
-  }
-  return worker;
 }

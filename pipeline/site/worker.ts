@@ -12,7 +12,7 @@ import { failure } from './failure.ts';
 import codelabgen, { type BuildSummary } from './integration.ts';
 import { listPages, pageWeights } from './stats.ts';
 
-// Astro loads while the CLI still checks the course (pipeline/site/worker-fork.ts forkWorker).
+// Astro loads while the CLI takes the build's lock and sends the job (pipeline/site/worker-fork.ts forkWorker).
 const astroLoading = import('astro');
 astroLoading.catch(() => {}); // a failure is reported by run(), which awaits it
 
