@@ -134,7 +134,8 @@ function table(r: Record<string, any>): string {
     );
   for (const row of r.check?.rows ?? [])
     lines.push(
-      `check ${r.check.lessons} lessons ${row.case.padEnd(18)} median ${row.median_ms} ms  ×${row.vs_without_diagrams}`,
+      `check ${r.check.lessons} lessons ${row.case.padEnd(25)} median ${row.median_ms} ms  ×${row.vs_without_diagrams}` +
+        `  CPU ${row.cpu_median_ms} ms  ×${row.cpu_vs_without_diagrams}`,
     );
   for (const row of r.scale?.rows ?? [])
     lines.push(`scale ${row.command.padEnd(18)} ${row.small_median_ms} → ${row.large_median_ms} ms  ×${row.ratio}`);

@@ -259,12 +259,13 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'notify allow',
     notATool: "a person's consent to run a command with their rights: not a client's to give",
-    summary: "allow the course's notify.command to run on this machine (it runs with your rights)",
+    summary: "allow the course's notify.command and notify.url on this machine (a command runs with your rights)",
     description:
       'config.yaml is course content: a notify.command from it would run with your rights, outside the lesson sandbox, ' +
-      'on any command that finds something to notify (after a clone, in CI). It runs only once you allowed that exact ' +
-      'command for this course folder on this machine; the consent is kept in ~/.config/codelabgen/notify-allowed.json ' +
-      '($XDG_CONFIG_HOME), never in the course, and a changed command needs allowing again. Not an MCP tool.',
+      'on any command that finds something to notify (after a clone, in CI), and a notify.url would have codelabgen ' +
+      'post from this machine to wherever the course says. Each is used only once you allowed that exact command or ' +
+      'URL for this course folder on this machine; the consent is kept in ~/.config/codelabgen/notify-allowed.json ' +
+      '($XDG_CONFIG_HOME), never in the course, and a changed command or URL needs allowing again. Not an MCP tool.',
     options: { ...JSON_OPTION },
     examples: ['codelabgen notify allow'],
   },

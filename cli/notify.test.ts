@@ -3,7 +3,7 @@
 // timeout, outside the lock, and the state change stands; a command receiver gets the JSON on stdin
 // and none of the caller's environment; an interrupted task is told by whoever sees its lease ran out.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -57,19 +57,32 @@ after(async () => {
   for (const root of roots) removeDir(path.dirname(root));
 });
 
-async function courseWith(phase: string, answer: boolean, extra = ''): Promise<{ root: string; rx: Receiver }> {
+/**
+ * A course at `phase` whose notify.url is a local receiver, allowed by this (test) user unless
+ * `allow` is false; `env` points the CLI at that user's consents (XDG_CONFIG_HOME, beside the course).
+ */
+async function courseWith(
+  phase: string,
+  answer: boolean,
+  { allow = true }: { allow?: boolean } = {},
+): Promise<{ root: string; rx: Receiver; env: { XDG_CONFIG_HOME: string } }> {
   const rx = await receiver(answer);
   receivers.push(rx);
   const root = courseAt(phase);
   roots.push(root);
-  appendFileSync(path.join(root, '.codelabgen', 'config.yaml'), `notify:\n  url: ${rx.url}\n${extra}`);
-  return { root, rx };
+  appendFileSync(path.join(root, '.codelabgen', 'config.yaml'), `notify:\n  url: ${rx.url}\n`);
+  const env = { XDG_CONFIG_HOME: path.join(path.dirname(root), 'user-config') };
+  if (allow) {
+    const allowed = cli(['notify', 'allow'], { cwd: root, env });
+    assert.equal(allowed.code, 0, allowed.stderr);
+  }
+  return { root, rx, env };
 }
 
 test('reaching a gate POSTs one notification with the command and the MCP call that resolve it, once', async () => {
-  const { root, rx } = await courseWith('sources', true);
+  const { root, rx, env } = await courseWith('sources', true);
   ARTIFACTS_BY_PHASE.sources?.(root);
-  const result = await cliAsync(['state', 'phase', 'gate_sources'], { cwd: root }).done;
+  const result = await cliAsync(['state', 'phase', 'gate_sources'], { cwd: root, env }).done;
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
   assert.deepEqual(rx.bodies, [
@@ -86,14 +99,14 @@ test('reaching a gate POSTs one notification with the command and the MCP call t
     ['state', 'next'],
     ['state', 'log', 'note', '--data', 'a=b'],
   ])
-    assert.equal((await cliAsync(args, { cwd: root }).done).code, 0);
+    assert.equal((await cliAsync(args, { cwd: root, env }).done).code, 0);
   assert.equal(rx.bodies.length, 1, 'the same gate is not sent again');
 });
 
 test('a receiver that never answers: the command succeeds after the timeout with a warning, outside the lock', async () => {
-  const { root, rx } = await courseWith('lessons', false);
+  const { root, rx, env } = await courseWith('lessons', false);
   const arrived = rx.next();
-  const blocking = cliAsync(['state', 'block', '1.1', '--reason', 'the user picks the example'], { cwd: root });
+  const blocking = cliAsync(['state', 'block', '1.1', '--reason', 'the user picks the example'], { cwd: root, env });
   assert.equal((await arrived).kind, 'blocked');
   // While it waits for the receiver, the change is committed and the lock is free.
   assert.equal(
@@ -115,7 +128,7 @@ test('a receiver that never answers: the command succeeds after the timeout with
 });
 
 test('a command receiver gets the JSON on stdin and a bare environment; a budget used up is told', async () => {
-  const { root, rx } = await courseWith('lessons', true);
+  const { root, rx, env } = await courseWith('lessons', true);
   const out = path.join(root, 'received.json');
   const script = [
     "let s='';",
@@ -128,8 +141,7 @@ test('a command receiver gets the JSON on stdin and a bare environment; a budget
     `  command: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(script)}]\nbudgets: { cost_usd: 0.5 }\n`,
   );
   // The command runs with the user's rights: only once this user allowed it (kept outside the course).
-  const config = path.join(path.dirname(root), 'user-config');
-  const allowed = cli(['notify', 'allow'], { cwd: root, env: { XDG_CONFIG_HOME: config } });
+  const allowed = cli(['notify', 'allow'], { cwd: root, env });
   assert.equal(allowed.code, 0, allowed.stderr);
   const task = ok(root, 'state', 'task', 'start', '1.1').trim();
   const status = { lesson: '1.1', status: 'ok', stage: 'spec', artifacts: [], usage: { cost_usd: 0.5 } };
@@ -137,7 +149,7 @@ test('a command receiver gets the JSON on stdin and a bare environment; a budget
   const done = await cliAsync(['state', 'task', 'done', task, '--result', '-'], {
     cwd: root,
     input: JSON.stringify(status),
-    env: { SECRET_TOKEN: 'do-not-send', XDG_CONFIG_HOME: config },
+    env: { SECRET_TOKEN: 'do-not-send', ...env },
   }).done;
   assert.equal(done.code, 0, done.stderr);
   assert.equal(done.stderr, '');
@@ -160,9 +172,16 @@ test('a command receiver gets the JSON on stdin and a bare environment; a budget
 });
 
 test('an interrupted task is told once when its lease has run out (the clock injected)', async () => {
-  const { root, rx } = await courseWith('lessons', true);
+  const { root, rx, env } = await courseWith('lessons', true);
   const task = ok(root, 'state', 'task', 'start', '2.1', '--lease', '90s').trim();
   const course = courseFolder(root);
+  // notifyHumans runs in this process: it reads this user's consents where the CLI recorded them.
+  const own = process.env.XDG_CONFIG_HOME;
+  process.env.XDG_CONFIG_HOME = env.XDG_CONFIG_HOME;
+  after(() => {
+    if (own === undefined) delete process.env.XDG_CONFIG_HOME;
+    else process.env.XDG_CONFIG_HOME = own;
+  });
   assert.deepEqual(await notifyHumans(course, { now: new Date(Date.now() + 60_000) }), []);
   assert.equal(rx.bodies.length, 0, 'a lease that holds is no notification');
   const later = new Date(Date.now() + 120_000);
@@ -174,18 +193,50 @@ test('an interrupted task is told once when its lease has run out (the clock inj
   );
 });
 
+test("a course's notify.url gets nothing until this user allowed that exact URL for that folder", async () => {
+  const { root, rx, env } = await courseWith('lessons', true, { allow: false });
+  const configFile = path.join(root, '.codelabgen', 'config.yaml');
+  const block = (id: string) => cliAsync(['state', 'block', id, '--reason', `wait ${id}`], { cwd: root, env }).done;
+
+  // Not allowed (a clone, a CI job): nothing is posted; the warning names the origin only and how to allow it.
+  const first = await block('1.1');
+  assert.equal(first.code, 0, first.stderr);
+  const origin = new URL(rx.url).origin;
+  assert.equal(
+    first.stderr,
+    `warning: notify blocked 1.1: url ${origin}: not sent: not allowed on this machine (the course would choose ` +
+      'where codelabgen posts from here); allow it with: codelabgen notify allow\n',
+  );
+  assert.equal(rx.bodies.length, 0, 'posted without consent');
+
+  // Allowed: the next item is posted; --json says what was allowed.
+  const allowed = cli(['notify', 'allow', '--json'], { cwd: root, env });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.deepEqual(JSON.parse(allowed.stdout), { allowed: null, url: rx.url, course: realpathSync(root) });
+  assert.equal((await block('1.2')).stderr, '');
+  assert.deepEqual(
+    rx.bodies.map((body) => body.subject),
+    ['1.2'],
+  );
+
+  // Another URL (a pull request changed it) is another consent.
+  writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(rx.url, `${rx.url}-changed`));
+  const third = await block('2.1');
+  assert.match(third.stderr, /url .*: not sent: not allowed on this machine/);
+  assert.equal(rx.bodies.length, 1);
+});
+
 test("a course's notify.command runs only once this user allowed that exact command for that folder", async () => {
-  const { root, rx } = await courseWith('lessons', true);
-  const config = path.join(path.dirname(root), 'user-config');
+  const { root, rx, env } = await courseWith('lessons', true);
+  const config = env.XDG_CONFIG_HOME;
   const ran = path.join(path.dirname(root), 'ran.txt');
   const commandOf = (word: string) =>
     `[${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(`require('fs').appendFileSync(${JSON.stringify(ran)}, '${word}\\n')`)}]`;
   const configFile = path.join(root, '.codelabgen', 'config.yaml');
   appendFileSync(configFile, `  command: ${commandOf('first')}\n`);
-  const env = { XDG_CONFIG_HOME: config };
   const block = (id: string) => cliAsync(['state', 'block', id, '--reason', `wait ${id}`], { cwd: root, env }).done;
 
-  // Not allowed (a clone, a CI job): not run; the warning says why and how to allow it; the URL still gets it.
+  // Not allowed (a clone, a CI job): not run; the warning says why and how to allow it; the URL, allowed, still gets it.
   const first = await block('1.1');
   assert.equal(first.code, 0, first.stderr);
   assert.match(
@@ -208,11 +259,14 @@ test("a course's notify.command runs only once this user allowed that exact comm
   assert.match(third.stderr, /not allowed on this machine/);
   assert.equal(readFileSync(ran, 'utf8'), 'first\n');
 
-  // No command to allow: a refusal naming the field.
-  writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(/^ {2}command: .*$/m, ''));
+  // Nothing to allow: a refusal naming the fields.
+  writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(/^notify:\n(?: {2}.*\n?)*/m, ''));
   const none = cli(['notify', 'allow'], { cwd: root, env });
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /^error: notify allow: \.codelabgen\/config\.yaml has no notify\.command to allow/);
+  assert.match(
+    none.stderr,
+    /^error: notify allow: \.codelabgen\/config\.yaml has no notify\.command or notify\.url to allow/,
+  );
 });
 
 test('a consent never covers a file the course can change: relative programs, course paths, `.` in PATH', async () => {

@@ -44,8 +44,6 @@ const FILE_READERS: Record<string, string> = {
   'pipeline/store/unique-name.ts': 'reads /dev/urandom',
   'pipeline/store/process-identity.ts': "reads /proc/<pid>/stat, the kernel's own file",
   'pipeline/site/package-root.ts': "reads codelabgen's own package.json",
-  'pipeline/site/diagram-parse-child.ts':
-    'reads its own stdin: the diagram sources its parent (diagram-parse.ts) sends',
   'pipeline/store/change-recovery.ts':
     "reads a staged change's manifest inside .codelabgen/change.*.tmp/, a folder only the store creates, to finish or undo it",
   'pipeline/store/log-lines.ts': "streams the store's own events.jsonl in 1 MiB chunks (never into one buffer)",

@@ -19,7 +19,7 @@ const LOADER_SITES: Record<string, string> = {
   'pipeline/site/cache-root.ts': "createRequire(codelabgen's package.json).resolve.paths('astro')",
   'pipeline/site/mdx-docs.ts': "createRequire(..)('satteri'): a package name written in the code",
   'pipeline/site/diagram-parse.ts':
-    "spawnSync of the parser's own entry in the package (process.execPath); the diagrams go as JSON on stdin, never as arguments",
+    "spawn/spawnSync of the parser's own entry in the package (process.execPath); the diagrams go as JSON on stdin, never as arguments",
   'pipeline/verify/sandbox-network.ts':
     "spawns slirp4netns (the machine's program) for a sandbox with network: true, its argv fixed but the sandbox's pid",
   'pipeline/progress/notify.ts':

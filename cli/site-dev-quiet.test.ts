@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
@@ -46,6 +47,10 @@ test('site dev of a healthy course logs no WARN or ERROR and serves every asset'
       const body = await answer.text();
       assert.notEqual(answer.status, 200, `/@fs${file} answered 200`);
       assert.doesNotMatch(body, /hunter2|"kind":"course\.init"|"name": "codelabgen"/);
+      // Nor does the refusal tell a client where things are: no allowed folder's path (Vite's own page lists them).
+      assert.equal(answer.status, 403);
+      for (const where of [REPO_ROOT, homedir(), tmpdir()])
+        assert.ok(!body.includes(where), `the 403 page of /@fs${file} names ${where}:\n${body}`);
     }
   } finally {
     if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');

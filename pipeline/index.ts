@@ -96,7 +96,7 @@ export { buildSummary } from './report/summary.ts';
 export { buildBoard, followLog, emptyLog, type Board } from './progress/board.ts';
 export { followProgress, readProgressBoard } from './progress/source.ts';
 export { boardLine, boardScreen } from './progress/text.ts';
-export { allowCommand, commandRisk } from './progress/notify-consent.ts';
+export { allowReceivers, commandRisk, type Receiver } from './progress/notify-consent.ts';
 export { openEventTail, watchEventTail, type EventTail, type TailBatch } from './store/event-tail.ts';
 export { buildReport, renderReport } from './report/report.ts';
 export { writeReportFiles } from './report/files.ts';

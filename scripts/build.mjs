@@ -133,6 +133,7 @@ const result = await build({
     'satteri',
     'chokidar',
     'jsdom',
+    'linkedom',
     'dompurify',
   ],
   loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md

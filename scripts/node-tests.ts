@@ -52,7 +52,6 @@ const SLOW_FIRST = [
   'pipeline/site/mdx-site.test.ts',
   'pipeline/site/site-errors.test.ts',
   'cli/fuzz.test.ts',
-  'cli/mcp-conformance.test.ts',
   'cli/refusals.test.ts',
   'pipeline/verify/sandbox.test.ts',
   'cli/verify.test.ts',

@@ -17,6 +17,8 @@ import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from '@modelconte
 import { printable, refuse } from '../../pipeline/index.ts';
 
 /** A request body larger than this is refused (bytes), as a stdio line is. */
+/** ms before a dropped connection is seen within which a request of the same session still counts as the client's return. */
+const RETURN_RACE_MS = 1000;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Messages kept per session for a client that reconnects with Last-Event-ID. */
 const KEPT_EVENTS = 1000;
@@ -189,6 +191,8 @@ interface Session {
   closing: AbortController;
   /** Requests the session's client has sent (so a drop can tell whether the client came back). */
   requests: number;
+  /** When its last request came (Date.now()): a request that came just before a drop was seen is a return. */
+  lastRequestAt: number;
   /** Its requests whose responses are still open (an event stream counts while it lasts). */
   open: number;
   /** When its last request came or its last response closed (ms, the server's clock). */
@@ -209,15 +213,29 @@ function requestIds(body: unknown): Array<string | number> {
  * Cancels the calls a POST carries when its connection drops before their answers were sent (the
  * client was killed, its host went away) and the client does not come back within `graceMs`: the
  * calls end as by notifications/cancelled (verify stops its tests and records nothing). A stream the
- * server ended itself (answered, or closed for polling) is not a drop.
+ * server ended itself (answered, or closed for polling) is not a drop. A client that reconnects at
+ * once may have its new request handled before the old connection's close is seen: a request after
+ * this POST that came up to RETURN_RACE_MS before the drop counts as coming back too.
  */
-function cancelOnDrop(session: Session, res: http.ServerResponse, ids: Array<string | number>, graceMs: number): void {
+export function cancelOnDrop(
+  session: Pick<Session, 'requests' | 'lastRequestAt' | 'closing'> & {
+    transport: { onmessage?: ((message: JSONRPCMessage) => void) | undefined };
+  },
+  res: { once(event: 'close', listener: () => void): unknown; readonly writableEnded: boolean },
+  ids: Array<string | number>,
+  graceMs: number,
+): void {
   if (ids.length === 0) return;
+  const mine = session.requests; // this POST counted
   res.once('close', () => {
     if (res.writableEnded) return;
     const requestsAtDrop = session.requests;
+    const droppedAt = Date.now();
     setTimeout(() => {
-      if (session.closing.signal.aborted || session.requests > requestsAtDrop) return; // ended (its calls are cancelled), or the client came back
+      const cameBack =
+        session.requests > requestsAtDrop ||
+        (session.requests > mine && session.lastRequestAt >= droppedAt - RETURN_RACE_MS);
+      if (session.closing.signal.aborted || cameBack) return; // ended (its calls are cancelled), or the client came back
       for (const requestId of ids) {
         // Handled as the client's own cancel; a call already answered is not found and nothing happens.
         session.transport.onmessage?.({
@@ -288,6 +306,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
     if (session) {
       session.requests += 1;
+      session.lastRequestAt = Date.now();
       track(res, () => session);
       if (req.method === 'POST') cancelOnDrop(session, res, requestIds(body), graceMs);
       return session.transport.handleRequest(req, res, body);
@@ -301,7 +320,15 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
       eventStore: memoryEventStore(),
       ...(options.retryInterval !== undefined && { retryInterval: options.retryInterval }),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, closing, requests: 1, open: 1, lastActive: now() });
+        sessions.set(sessionId, {
+          transport,
+          server,
+          closing,
+          requests: 1,
+          lastRequestAt: Date.now(),
+          open: 1,
+          lastActive: now(),
+        });
       },
     });
     transport.onclose = () => {

@@ -72,6 +72,9 @@ export const CHECKS: CourseCheck[] = [
   }),
 ];
 
+/** Checks that start work in another process: run before the others (reported in CHECKS order). */
+export const STARTED_FIRST = new Set<CourseCheck>([checkLessonDocs]);
+
 export async function checkCourse(course: Course, command: string): Promise<CheckReport> {
   let state: State | null = null;
   const checks: CheckSection[] = [];
@@ -82,7 +85,23 @@ export async function checkCourse(course: Course, command: string): Promise<Chec
     if (!(error instanceof RefusalError)) throw error;
     checks.push({ name: 'state loads', problems: [error.message] });
   }
-  for (const check of CHECKS) checks.push(...[await check(course, state)].flat());
+  // Every check is started, then awaited in CHECKS order. A check that returns a promise (the diagram
+  // parse in its child process, pipeline/site/check-refs.ts) goes on while the later checks run; the
+  // ones in STARTED_FIRST start before the others, so that more of `check` runs beside them.
+  const first = (index: number) => (STARTED_FIRST.has(CHECKS[index]!) ? 0 : 1);
+  const order = CHECKS.map((_, index) => index).sort((a, b) => first(a) - first(b) || a - b);
+  const started: Array<ReturnType<CourseCheck>> = [];
+  try {
+    for (const index of order) {
+      const section = CHECKS[index]!(course, state);
+      if (section instanceof Promise) section.catch(() => {}); // awaited below, in its turn
+      started[index] = section;
+    }
+  } catch (error) {
+    await Promise.allSettled(started);
+    throw error;
+  }
+  for (const section of started) checks.push(...[await section].flat());
   const problems = checks.reduce((sum, section) => sum + section.problems.length, 0);
   const warnings = checks.reduce((sum, section) => sum + (section.warnings?.length ?? 0), 0);
   return { ok: problems === 0, problems, warnings, checks, notices };

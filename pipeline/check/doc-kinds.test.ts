@@ -74,8 +74,8 @@ test('the registry derives the kind files: docs/exercises.md and .mdx, and the k
   assert.equal(docKindOfFile('docs/exercises.mdx')?.name, 'exercises');
 });
 
-test('check checks the new doc: its broken code reference is a problem, its failed-looking fence a warning', () => {
-  const [refs] = checkLessonDocs(course, state);
+test('check checks the new doc: its broken code reference is a problem, its failed-looking fence a warning', async () => {
+  const [refs] = await checkLessonDocs(course, state);
   assert.deepEqual(refs?.problems, [BROKEN]);
   assert.match(refs?.detail ?? '', /^2 references, 1 link, 0 images$/);
   assert.deepEqual(checkConventions(course, state).warnings, [

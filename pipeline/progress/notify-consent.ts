@@ -1,10 +1,12 @@
-// Consent for `notify.command`: config.yaml is course content (committed, cloned, changed in a pull
-// request), and a command from it would run with the rights of whoever runs codelabgen, outside the
-// lesson sandbox: a course's own command would run on `git clone && codelabgen state next`, or in a
-// CI job with its secrets. So a command receiver runs only once this user has allowed that exact argv
-// for that course on this machine (`codelabgen notify allow`, as direnv's `direnv allow`); another
-// argv, or the same in another folder, needs its own consent. The consents are kept per user, never
-// in the course: a file the course carries cannot grant one.
+// Consent for the course's notify receivers: config.yaml is course content (committed, cloned,
+// changed in a pull request). A `notify.command` from it would run with the rights of whoever runs
+// codelabgen, outside the lesson sandbox (on `git clone && codelabgen state next`, or in a CI job with
+// its secrets); a `notify.url` would have codelabgen POST from this machine to wherever the course
+// says (a service on loopback or the local network the course's author cannot reach). So a receiver
+// is used only once this user has allowed that exact argv or URL for that course on this machine
+// (`codelabgen notify allow`, as direnv's `direnv allow`); another argv or URL, or the same in another
+// folder, needs its own consent. The consents are kept per user, never in the course: a file the
+// course carries cannot grant one.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,10 +19,17 @@ export function consentFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(xdg ?? path.join(home, '.config'), 'codelabgen', 'notify-allowed.json');
 }
 
-/** One consent: the course's real folder and the exact argv, hashed (the file names no paths). */
-function consentKey(courseRoot: string, argv: readonly string[]): string {
+/** A receiver consented to: the argv of a command or a URL. */
+export type Receiver = { command: readonly string[] } | { url: string };
+
+/**
+ * One consent: the course's real folder and the exact argv or URL, hashed (the file names no paths,
+ * no URLs). An argv is hashed as JSON (it starts with `[`), a URL after `url\0`: they never meet.
+ */
+function consentKey(courseRoot: string, receiver: Receiver): string {
+  const what = 'command' in receiver ? JSON.stringify(receiver.command) : `url\0${receiver.url}`;
   return createHash('sha256')
-    .update(`${realpathSync.native(courseRoot)}\0${JSON.stringify(argv)}`)
+    .update(`${realpathSync.native(courseRoot)}\0${what}`)
     .digest('hex');
 }
 
@@ -70,22 +79,27 @@ function realOrSame(file: string): string {
   }
 }
 
-export function isCommandAllowed(courseRoot: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+/** Whether this user allowed `receiver` for the course (a command that is a risk never is). */
+export function isAllowed(courseRoot: string, receiver: Receiver, env: NodeJS.ProcessEnv = process.env): boolean {
   try {
-    if (commandRisk(courseRoot, argv) !== null) return false;
-    return readConsents(consentFile(env)).includes(consentKey(courseRoot, argv));
+    if ('command' in receiver && commandRisk(courseRoot, receiver.command) !== null) return false;
+    return readConsents(consentFile(env)).includes(consentKey(courseRoot, receiver));
   } catch {
     return false;
   }
 }
 
-/** Records this user's consent to run `argv` for the course (a temp file renamed over the old one). */
-export function allowCommand(courseRoot: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
+/** Records this user's consent to the receivers for the course (a temp file renamed over the old one). */
+export function allowReceivers(
+  courseRoot: string,
+  receivers: readonly Receiver[],
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const file = consentFile(env);
-  const key = consentKey(courseRoot, argv);
-  const allowed = readConsents(file).filter((kept) => kept !== key);
+  const keys = receivers.map((receiver) => consentKey(courseRoot, receiver));
+  const allowed = readConsents(file).filter((kept) => !keys.includes(kept));
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ allowed: [...allowed, key] }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(temp, `${JSON.stringify({ allowed: [...allowed, ...keys] }, null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, file);
 }

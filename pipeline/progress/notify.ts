@@ -1,8 +1,8 @@
 // Tells a person when the course needs one (config.yaml `notify`, docs/protocol.md "Notifications"):
 // each new item the board lists as needing a human (a gate reached, a lesson blocked, a spending
 // budget used up, a task interrupted) goes once to `notify.url` (an HTTP POST of a small JSON body)
-// and/or `notify.command` (an argv, the same JSON on its stdin, no shell; only once this user has
-// allowed it, pipeline/progress/notify-consent.ts). The CLI calls it after a
+// and/or `notify.command` (an argv, the same JSON on its stdin, no shell), each only once this user
+// has allowed it (pipeline/progress/notify-consent.ts). The CLI calls it after a
 // command's commit, outside the lock; it never throws and waits at most NOTIFY_TIMEOUT_MS per item.
 import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { DOT_DIR, type Course } from '../course/course.ts';
 import { errorCode } from '../course/errors.ts';
 import { readStateFile } from '../store/state-file.ts';
 import { buildBoard, emptyLog, type Board, type HumanItem } from './board.ts';
-import { commandRisk, isCommandAllowed } from './notify-consent.ts';
+import { commandRisk, isAllowed } from './notify-consent.ts';
 
 /** The kinds of item a notification is sent for (stale and drifted lessons wait for `state next`). */
 export const NOTIFY_KINDS: readonly HumanItem['kind'][] = ['gate', 'blocked', 'budget', 'interrupted'];
@@ -87,6 +87,22 @@ function commandEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(keep.flatMap((key) => (process.env[key] === undefined ? [] : [[key, process.env[key]]])));
 }
 
+/** POSTs to the URL receiver when this user allowed it for this course (pipeline/progress/notify-consent.ts). */
+async function urlReceiver(
+  course: Course,
+  url: string,
+  body: Notification,
+  timeoutMs: number,
+): Promise<readonly [string | null, 'url']> {
+  if (!isAllowed(course.root, { url }))
+    return [
+      'not sent: not allowed on this machine (the course would choose where codelabgen posts from here); ' +
+        'allow it with: codelabgen notify allow',
+      'url',
+    ];
+  return [await post(url, body, timeoutMs), 'url'];
+}
+
 /** Runs the command receiver when this user allowed it for this course (pipeline/progress/notify-consent.ts). */
 async function commandReceiver(
   course: Course,
@@ -96,7 +112,7 @@ async function commandReceiver(
 ): Promise<readonly [string | null, 'command']> {
   const risk = commandRisk(course.root, argv);
   if (risk !== null) return [`not run: ${risk}`, 'command'];
-  if (!isCommandAllowed(course.root, argv))
+  if (!isAllowed(course.root, { command: argv }))
     return [
       `not run: not allowed on this machine (it would run with your rights); allow it with: codelabgen notify allow`,
       'command',
@@ -178,7 +194,7 @@ export async function notifyHumans(
     if (!claim(course, item.key)) continue;
     const body = notificationOf(board.title, item);
     const sent = await Promise.all([
-      notify.url ? post(notify.url, body, timeoutMs).then((why) => [why, 'url'] as const) : null,
+      notify.url ? urlReceiver(course, notify.url, body, timeoutMs) : null,
       notify.command ? commandReceiver(course, notify.command, body, timeoutMs) : null,
     ]);
     for (const [why, which] of sent.flatMap((result) => (result && result[0] !== null ? [result] : [])))

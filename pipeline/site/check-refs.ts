@@ -13,7 +13,7 @@ import { refuse } from '../course/errors.ts';
 import type { Tokens } from 'marked';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { lessonDiagramFiles } from './diagram-files.ts';
-import { parseDiagrams, type DiagramSource } from './diagram-parse.ts';
+import { DiagramParse, type DiagramSource } from './diagram-parse.ts';
 import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocLinks } from './doc-links.ts';
 import { fencesOf, lexDoc, type LexedDoc } from './doc-tokens.ts';
 import { walkTokens } from './marked.ts';
@@ -158,14 +158,37 @@ export function lessonFolders(course: Course, state: State | null): Array<{ id: 
 
 /**
  * Two sections: every lesson doc's code references, links and images resolve; and every diagram
- * (fences in the docs, `docs/diagrams/*.mmd`) parses, without drawing it (no browser needed).
+ * (fences in the docs, `docs/diagrams/*.mmd`) parses, without drawing it (no browser needed). The
+ * parser starts at the first diagram the diagram cache does not hold and runs while the doc checks
+ * and `check`'s later checks go on (pipeline/check/check.ts awaits this last).
  */
-export function checkLessonDocs(course: Course, state: State | null): CheckSection[] {
+export function checkLessonDocs(course: Course, state: State | null): Promise<CheckSection[]> {
+  const parse = new DiagramParse();
+  let docs: CheckSection;
+  try {
+    docs = checkDocsParsing(course, state, parse);
+  } catch (error) {
+    parse.cancel();
+    throw error;
+  }
+  return parse.finish().then((parsed) => [
+    docs,
+    {
+      name: 'diagrams parse',
+      detail: `mermaid, not drawn: ${count(parse.count, 'diagram')}${parsed.unavailable === null ? '' : ' not parsed'}`,
+      problems: parsed.problems,
+      warnings:
+        parsed.unavailable === null ? [] : [`${count(parse.count, 'diagram')} not parsed: ${parsed.unavailable}`],
+    },
+  ]);
+}
+
+/** The doc checks of every lesson, each diagram handed to `parse` as it is found. */
+function checkDocsParsing(course: Course, state: State | null, parse: DiagramParse): CheckSection {
   const problems: string[] = [];
   let refs = 0;
   let linkCount = 0;
   let imageCount = 0;
-  const diagrams: DiagramSource[] = [];
   const links = courseDocLinks(course, state);
   for (const lesson of lessonFolders(course, state)) {
     for (const doc of lessonDocFiles()) {
@@ -174,31 +197,21 @@ export function checkLessonDocs(course: Course, state: State | null): CheckSecti
       refs += checked.references;
       linkCount += checked.links;
       imageCount += checked.images;
-      diagrams.push(...checked.diagrams);
+      for (const diagram of checked.diagrams) parse.add(diagram);
     }
     try {
       for (const file of lessonDiagramFiles(lesson, lesson.path))
-        diagrams.push({ lesson: lesson.id, where: file.label, source: file.source });
+        parse.add({ lesson: lesson.id, where: file.label, source: file.source });
     } catch (error) {
       if (!(error instanceof CodelabgenError)) throw error;
       problems.push(`lesson ${lesson.id}: ${error.message}`);
     }
   }
-  const parsed = parseDiagrams(diagrams);
-  return [
-    {
-      name: 'lesson docs: code references, links and images resolve',
-      detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '),
-      problems,
-    },
-    {
-      name: 'diagrams parse',
-      detail: `mermaid, not drawn: ${count(diagrams.length, 'diagram')}${parsed.unavailable === null ? '' : ' not parsed'}`,
-      problems: parsed.problems,
-      warnings:
-        parsed.unavailable === null ? [] : [`${count(diagrams.length, 'diagram')} not parsed: ${parsed.unavailable}`],
-    },
-  ];
+  return {
+    name: 'lesson docs: code references, links and images resolve',
+    detail: [count(refs, 'reference'), count(linkCount, 'link'), count(imageCount, 'image')].join(', '),
+    problems,
+  };
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -1,0 +1,89 @@
+// The diagram parser (pipeline/site/diagram-parse-child.ts) gives mermaid a linkedom window, not
+// jsdom's (a quarter of the load time). It must not change any verdict: every diagram of mermaid's
+// documentation corpus, a broken copy of each, the test suite's error cases and labels that give
+// DOMPurify work get the same outcome and the same message, line breaks included, as the same child
+// given a jsdom window before it loads (it keeps a window it finds).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CHILD = path.join(HERE, 'diagram-parse-child.ts');
+const CORPUS = path.join(HERE, 'fixtures', 'mermaid-corpus');
+
+/** The error cases of cli/stage-checks.test.ts and pipeline/site/diagrams.test.ts, and the DOM's own work. */
+const CASES = [
+  'flowchart LR\n  source --> transform\n  transform --> --> sink\n  sink --> done\n',
+  'flowchart LR\n  A --> --> B[\n',
+  'flowchart LR\n  a --> b\n',
+  'not a diagram at all\n',
+  '',
+  'flowchart LR\n  A["<b>bold</b> <script>alert(1)</script>"] --> B["<img src=x onerror=alert(1)>"]\n',
+  "flowchart LR\n  A[\"<a href='https://example.com' target='_blank'>link</a>\"] --> B[<style>p{}</style>x]\n",
+  'flowchart LR\n  A --> B\n  click A href "javascript:alert(1)"\n  click B "https://example.com" "tip <b>x</b>"\n',
+  '%%{init: {"securityLevel": "loose"}}%%\nflowchart LR\n  A["<i>loose</i>"] --> B\n',
+  '%%{init: {"securityLevel": "antiscript"}}%%\nflowchart LR\n  A["<script>x</script>y"] --> B\n',
+  '%%{init: {"htmlLabels": false}}%%\nflowchart LR\n  A["<b>no html</b>"] --> B\n',
+  '%%{init: {"dompurifyConfig": {"ALLOWED_TAGS": ["b"]}}}%%\nflowchart LR\n  A["<b>b</b><i>i</i>"] --> B\n',
+  'sequenceDiagram\n  box Aqua Group one\n  participant A\n  end\n  box rgb(1,2,3) Two\n  participant B\n  end\n' +
+    '  box NotAColour Three words\n  participant C\n  end\n  A->>B: hi<br/>there\n  Note over A,B: <b>note</b>\n',
+  'sequenceDiagram\n  box\n  participant A\n  end\n  A->>A: self\n',
+  'classDiagram\n  class A~T~ {\n    +List~int~ items\n    +run(x) bool$\n  }\n  A <|-- B : <b>extends</b>\n',
+  'stateDiagram-v2\n  [*] --> S1 : <i>go</i>\n  note right of S1\n    <b>a note</b>\n  end note\n',
+  'sequenceDiagram\n  A->>B: unclosed\n  loop forever\n',
+  'gantt\n  dateFormat YYYY-MM-DD\n  section S\n  task :a1, 2024-13-45, 3d\n',
+];
+
+/** Each corpus diagram, and a broken copy of it (an arrow with nothing on either side after its first line). */
+function sources(): string[] {
+  const corpus = readdirSync(CORPUS)
+    .filter((name) => name.endsWith('.mmd'))
+    .sort()
+    .map((name) => readFileSync(path.join(CORPUS, name), 'utf8'));
+  const broken = corpus.map((text) => text.replace(/\n/, '\n  --> --> ][\n'));
+  return [...corpus, ...broken, ...CASES];
+}
+
+/** Outcomes (null: it parses; else mermaid's message) from the child, run as `argv` with the sources on stdin. */
+function outcomes(argv: string[], input: string[]): Array<string | null> {
+  const child = spawnSync(process.execPath, argv, {
+    cwd: path.resolve(HERE, '..', '..'),
+    input: `${JSON.stringify({ sources: input })}\n`,
+    encoding: 'utf8',
+    timeout: 300_000, // a hang guard: both parse the corpus twice in a few seconds
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(child.status, 0, `${argv.join(' ')}: ${child.error?.message ?? child.signal ?? ''} ${child.stderr}`);
+  const answer = JSON.parse(child.stdout) as { results?: Array<string | null>; unavailable?: string };
+  assert.equal(answer.unavailable, undefined);
+  assert.equal(answer.results?.length, input.length);
+  return answer.results!;
+}
+
+test("the parser's linkedom window gives every diagram jsdom's outcome and message", { timeout: 600_000 }, () => {
+  const input = sources();
+  const jsdomFirst =
+    "const { JSDOM } = await import('jsdom'); const { window } = new JSDOM('');" +
+    ' Object.assign(globalThis, { window, document: window.document });' +
+    ` await import(${JSON.stringify(pathToFileURL(CHILD).href)});`;
+  const withJsdom = outcomes(['--input-type=module', '-e', jsdomFirst], input);
+  const withLinkedom = outcomes([CHILD], input);
+  const differing = input.flatMap((source, index) =>
+    withJsdom[index] === withLinkedom[index]
+      ? []
+      : [{ source, jsdom: withJsdom[index], linkedom: withLinkedom[index] }],
+  );
+  assert.deepEqual(differing, []);
+  // Not a comparison of nothing: most of the corpus parses, its broken copies and the error cases do not.
+  const failures = withJsdom.filter((message) => message !== null);
+  assert.ok(failures.length >= 150, `${failures.length} of ${input.length} do not parse`);
+  assert.ok(withJsdom.filter((message) => message === null).length >= 162);
+  assert.ok(
+    failures.some((message) => /Parse error on line 3:\n/.test(message!)),
+    'a message with its line breaks',
+  );
+});
