@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { inMcpTerms } from './mcp/brief-terms.ts';
-import { advance, courseAt, ok } from './protocol-fixture.ts';
+import { courseAt, courseWithLessons, ok } from './protocol-fixture.ts';
 import { CLI, scratchDir } from './testing.ts';
 
 function serverEnv(): Record<string, string> {
@@ -36,8 +36,7 @@ const textOf = (prompt: { messages: Array<{ content: unknown }> }) =>
 test("each role's prompt is the CLI's brief in tool terms, for the course its course argument names", {
   timeout: 120_000,
 }, async () => {
-  const root = courseAt('lessons');
-  advance(root, '1.1', 'notes');
+  const root = courseWithLessons({ '1.1': 'notes' });
   const recon = courseAt('recon');
   const client = await connectWithoutCourse();
   try {

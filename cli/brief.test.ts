@@ -3,7 +3,7 @@
 // verify; the reviewer's the checklist and what changed; the phase workers' their schemas; refusals.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { advance, courseAt, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
+import { advance, courseAt, courseWithLessons, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
 import { cli } from './testing.ts';
 
 interface BriefJson {
@@ -41,6 +41,14 @@ files:
   - { path: lines.test.mjs, purpose: its tests }
 tests: [splits on newlines, keeps a last line without newline]
 `;
+
+/**
+ * A course at phase lessons with 1.1 walked to `stage` by advance() (a copy of one made per run; the
+ * spec is advance()'s, as when lessonCourse's is overwritten by the walk).
+ */
+function walkedCourse(stage: string): string {
+  return courseWithLessons({ '1.1': stage });
+}
 
 /** A lesson course at phase lessons; 1.1 has a prerequisite-free spec with files; 1.2 builds on 1.1. */
 function lessonCourse(): string {
@@ -109,9 +117,8 @@ test("the example-designer gets the spec's schema and path; the code-author the 
 test("the code-fixer's brief carries the failing assertion of a real verify run, its cause and the fix budget left", {
   timeout: 120_000,
 }, () => {
-  const root = lessonCourse();
+  const root = walkedCourse('code');
   const dir = LESSON_DIRS['1.1'];
-  advance(root, '1.1', 'code');
   write(
     root,
     `${dir}/main.test.mjs`,
@@ -132,8 +139,7 @@ test("the code-fixer's brief carries the failing assertion of a real verify run,
   assert.match(text, /Fix budget: 2 of 3 attempts left/);
 
   // Before any failure there is no run to fix: the brief says verify comes first.
-  const fresh = lessonCourse();
-  advance(fresh, '1.1', 'code');
+  const fresh = walkedCourse('code');
   assert.match(
     brief(fresh, 'code-fixer', '1.1').text,
     /No failing run is recorded for lesson 1\.1: the orchestrator runs codelabgen verify 1\.1 --update-state first/,
@@ -143,9 +149,8 @@ test("the code-fixer's brief carries the failing assertion of a real verify run,
 test("the readalong-writer's example code reference is valid in its lesson: a readalong made of it passes", {
   timeout: 120_000,
 }, () => {
-  const root = lessonCourse();
+  const root = walkedCourse('code');
   const dir = LESSON_DIRS['1.1'];
-  advance(root, '1.1', 'code');
   write(
     root,
     `${dir}/src/split.mjs`,
@@ -175,9 +180,8 @@ test("the readalong-writer's example code reference is valid in its lesson: a re
 test("a reworking writer gets the rework note and the reviewer's findings; the reviewer gets the checklist and what changed since the last review", {
   timeout: 120_000,
 }, () => {
-  const root = lessonCourse();
+  const root = walkedCourse('notes');
   const dir = LESSON_DIRS['1.1'];
-  advance(root, '1.1', 'notes');
   const first = brief(root, 'lesson-reviewer', '1.1').text;
   assert.match(
     first,
@@ -256,8 +260,7 @@ test('phase workers get their artifacts with paths and schemas, what the phase s
 test("a lesson brief quotes the digests of its topics' sources and never another lesson's code", {
   timeout: 60_000,
 }, () => {
-  const root = lessonCourse();
-  advance(root, '1.1', 'verified');
+  const root = walkedCourse('verified');
   write(
     root,
     '.codelabgen/sources/node-docs.md',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { lintDoc, renderConventions, renderConventionsDoc } from '../pipeline/authoring/conventions.ts';
 import { CONVENTIONS_DOC } from '../scripts/gen-docs.ts';
-import { advance, courseAt, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
+import { courseWithLessons, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
 import { cli, removeDir, scratchDir } from './testing.ts';
 
 test('docs/conventions.md is generated from pipeline/authoring/conventions.ts (run: npm run docs)', () => {
@@ -60,10 +60,8 @@ test('lintDoc counts references and names guesses that are not references', () =
 });
 
 test('state set <id> readalong refuses a readalong with no code reference; check warns (exit 0) about one and about failed-looking fences', () => {
-  const root = courseAt('lessons');
+  const root = courseWithLessons({ '1.1': 'verified' }, { register: true });
   try {
-    ok(root, 'register');
-    advance(root, '1.1', 'verified');
     const doc = `${LESSON_DIRS['1.1']}/docs/readalong.md`;
     write(root, doc, '# Read along\n\n```js title=main.mjs\n```\n');
     refused(

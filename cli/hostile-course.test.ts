@@ -25,7 +25,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
 import { CANARY, outsideContent, PASSWD_LINE, PLANTS, PUBLISHED_SCRIPT, PWNED } from './hostile-trees.ts';
-import { advance, courseAt, LESSON_DIRS, ok, write } from './protocol-fixture.ts';
+import { courseWithLessons, LESSON_DIRS, write } from './protocol-fixture.ts';
 import { mcpProblems } from './hostile-mcp.ts';
 import { siteDevProblems } from './hostile-site-dev.ts';
 import { CLI, removeDir, tempDir } from './testing.ts';
@@ -125,10 +125,7 @@ function filesHolding(dir: string, needle: string | RegExp): string[] {
 let base: string;
 before(() => {
   // A registered course: 1.1 verified, 1.2 at code with its code (the plants go into 1.2's folder).
-  base = courseAt('lessons');
-  ok(base, 'register');
-  advance(base, '1.1', 'verified');
-  advance(base, '1.2', 'code');
+  base = courseWithLessons({ '1.1': 'verified', '1.2': 'code' }, { register: true });
   write(base, `${LESSON_DIRS['1.2']}/docs/readalong.md`, '# Read along\n\n```js file=main.mjs\n```\n');
   write(base, `${LESSON_DIRS['1.2']}/docs/notes.md`, '# Notes\n\nPlain notes.\n');
 });

@@ -4,14 +4,27 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { advance, courseAt, CURRICULUM, LESSON_DIRS, lessonOf, ok, refused, write } from './protocol-fixture.ts';
+import {
+  advance,
+  courseAt,
+  CURRICULUM,
+  courseWithLessons,
+  LESSON_DIRS,
+  lessonOf,
+  ok,
+  refused,
+  write,
+} from './protocol-fixture.ts';
 import { cli, readEvents, removeDir, scratchDir } from './testing.ts';
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => removeDir(path.dirname(root))));
-function lessonsCourse(config = 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n'): string {
-  const root = courseAt('lessons', config);
-  ok(root, 'register');
+/** A registered course at phase lessons whose lessons stand at `stages` (a copy of one made per run). */
+function lessonsCourse(
+  stages: Record<string, string> = {},
+  config = 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n',
+): string {
+  const root = courseWithLessons(stages, { config, register: true });
   roots.push(root);
   return root;
 }
@@ -21,8 +34,7 @@ const FAILING_TEST =
 
 describe('one failure, one count', () => {
   test('state fail right after a failing verify of the same code adds its note to that failure; a changed code or a failure seen without verify counts', () => {
-    const root = lessonsCourse();
-    advance(root, '1.1', 'code');
+    const root = lessonsCourse({ '1.1': 'code' });
     write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING_TEST);
     const run = cli(['verify', '1.1', '--update-state'], { cwd: root });
     assert.equal(run.code, 1, run.stderr);
@@ -102,8 +114,7 @@ describe('no finished course with an unfinished lesson', () => {
     'in assembly and done a move back is refused unless --reopen, which moves the course back to lessons in the ' +
       'same event; state next says done; task start on a done lesson is refused',
     () => {
-      const root = lessonsCourse();
-      for (const id of ['1.1', '1.2', '2.1']) advance(root, id, 'done');
+      const root = lessonsCourse({ '1.1': 'done', '1.2': 'done', '2.1': 'done' });
       ok(root, 'state', 'phase', 'assembly');
       refused(
         root,
@@ -180,10 +191,9 @@ describe('no finished course with an unfinished lesson', () => {
 
 describe('smaller mismatches', () => {
   test("--role defaults to the role of the lesson's stage; state next and state stages name the same role; init's next is state next's next_step", () => {
-    const root = lessonsCourse();
+    const root = lessonsCourse({ '1.1': 'code' });
     const stages = JSON.parse(ok(root, 'state', 'stages')).stages as Array<{ stage: string; role: string }>;
     const roleOf = (stage: string) => stages.find((row) => row.stage === stage)?.role;
-    advance(root, '1.1', 'code');
     const item = JSON.parse(ok(root, 'state', 'next')).lessons.find(
       (work: { lesson: string }) => work.lesson === '1.1',
     );
@@ -237,8 +247,10 @@ function startTaskBackdated(
 
 describe('interrupted means interrupted', () => {
   test('a task is running while its lease holds, renewed by heartbeat; once expired it is interrupted with the files changed since it started', () => {
-    const root = lessonsCourse('budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\ntask_lease: 30m\n');
-    advance(root, '1.1', 'spec');
+    const root = lessonsCourse(
+      { '1.1': 'spec' },
+      'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\ntask_lease: 30m\n',
+    );
     const live = ok(root, 'state', 'task', 'start', '2.1').trim();
     let next = JSON.parse(ok(root, 'state', 'next'));
     assert.deepEqual(
@@ -288,8 +300,7 @@ describe('interrupted means interrupted', () => {
     'an expired lease reads interrupted in task list (human and --json) and state show; reset --if-expired ' +
       'resets only then; the report asks a human about it',
     () => {
-      const root = lessonsCourse();
-      advance(root, '1.1', 'spec');
+      const root = lessonsCourse({ '1.1': 'spec' });
       const live = ok(root, 'state', 'task', 'start', '2.1').trim();
       const stale = startTaskBackdated(root, '1.1', 'code-author', 3600, 600);
       const listed = JSON.parse(ok(root, 'state', 'task', 'list', '--open', '--json')).tasks;
@@ -437,8 +448,7 @@ describe('phase tasks', () => {
 
 describe('rework keeps its reason', () => {
   test("the work item carries the move-back note; reviewed needs a review of the current round; unblock --review-round records the user's decision", () => {
-    const root = lessonsCourse();
-    advance(root, '1.1', 'reviewed');
+    const root = lessonsCourse({ '1.1': 'reviewed' });
     const review = path.join(root, '.codelabgen/lessons/1.1/review.md');
     utimesSync(review, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     ok(root, 'state', 'set', '1.1', 'readalong', '--note', 'reviewer: example 2 unclear');
@@ -503,8 +513,7 @@ describe('state rework', () => {
     'state rework <id> <stage-to-redo> moves back to the stage before it, under the rules of a backward state ' +
       'set; state set --help and its refusals point at it',
     () => {
-      const root = lessonsCourse();
-      advance(root, '1.1', 'notes');
+      const root = lessonsCourse({ '1.1': 'notes' });
       refused(
         root,
         ['state', 'rework', '1.1', 'reviewed', '--note', 'x'],
@@ -557,9 +566,7 @@ describe('state rework', () => {
 
 describe('prerequisites', () => {
   test('check and state next flag a done lesson whose prerequisite drifted or was moved back after it was done', () => {
-    const root = lessonsCourse();
-    advance(root, '1.1', 'done');
-    advance(root, '1.2', 'done');
+    const root = lessonsCourse({ '1.1': 'done', '1.2': 'done' });
     assert.deepEqual(JSON.parse(ok(root, 'state', 'next')).prerequisites_changed, []);
     write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 43;\n');
     let next = JSON.parse(ok(root, 'state', 'next'));

@@ -2,11 +2,20 @@
 // artifacts, lesson artifacts for each stage, and a simulated verification for tests that must
 // not depend on the verify command.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PHASES } from '../content-schemas/index.ts';
+import { PHASES, STAGES } from '../content-schemas/index.ts';
 import { hashLessonCode } from '../pipeline/index.ts';
-import { cli, copyOfCourse, initCourse, readState, snapshot, type CliResult } from './testing.ts';
+import {
+  type CliResult,
+  cli,
+  initCourse,
+  readState,
+  sharedCopyOfCourse,
+  sharedCourseTemplate,
+  snapshot,
+  tempDir,
+} from './testing.ts';
 
 /** The phases a walk moves through from init to lessons, in order. */
 export const PHASES_TO_LESSONS: readonly string[] = PHASES.slice(1, PHASES.indexOf('lessons') + 1);
@@ -82,21 +91,76 @@ export const ARTIFACTS_BY_PHASE: Record<string, (root: string) => void> = {
 
 /**
  * A course with a test command that is a real process, advanced to `phase` with valid artifacts
- * (a copy of one made per test file for each phase and config).
+ * (a copy of one made per run for each phase and config).
  */
 export function courseAt(phase: string, config = ''): string {
-  return copyOfCourse(`phase ${phase}\n${config}`, (root) => {
-    initCourse(root, 'Streams');
-    write(
-      root,
-      '.codelabgen/config.yaml',
-      `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`,
-    );
-    for (const next of PHASES_TO_LESSONS.slice(0, PHASES_TO_LESSONS.indexOf(phase) + 1)) {
-      const current = readState(root).phase as string;
-      ARTIFACTS_BY_PHASE[current]?.(root);
-      ok(root, 'state', 'phase', next, ...(current.startsWith('gate_') ? ['--approved'] : []));
-    }
+  return sharedCopyOfCourse(...phaseFixture(phase, config));
+}
+
+function phaseFixture(phase: string, config: string): [string, (root: string) => void] {
+  return [
+    `phase ${phase}\n${config}`,
+    (root) => {
+      initCourse(root, 'Streams');
+      write(
+        root,
+        '.codelabgen/config.yaml',
+        `schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n${config}`,
+      );
+      for (const next of PHASES_TO_LESSONS.slice(0, PHASES_TO_LESSONS.indexOf(phase) + 1)) {
+        const current = readState(root).phase as string;
+        ARTIFACTS_BY_PHASE[current]?.(root);
+        ok(root, 'state', 'phase', next, ...(current.startsWith('gate_') ? ['--approved'] : []));
+      }
+    },
+  ];
+}
+
+type LessonWalk = ReadonlyArray<readonly [id: string, stage: string]>;
+interface WalkBase {
+  config: string;
+  register: boolean;
+}
+
+/**
+ * A course at phase lessons (as courseAt, with `config`), registered again when `register` is set,
+ * whose lessons were moved by advance() to the stages given, in that order: a copy of one made per
+ * run, so that a test starts from lessons already walked instead of walking them with the CLI again.
+ */
+export function courseWithLessons(
+  stages: Readonly<Record<string, string>>,
+  { config = '', register = false }: Partial<WalkBase> = {},
+): string {
+  return copyOf(walkTemplate({ config, register }, Object.entries(stages)));
+}
+
+function copyOf(template: string): string {
+  const root = path.join(tempDir(), 'course');
+  cpSync(template, root, { recursive: true, verbatimSymlinks: true });
+  return root;
+}
+
+/**
+ * The shared course of a walk, made from the shared course one stage short of it plus that stage, so
+ * that the walks of all tests share their common steps: each stage costs its CLI call once per run.
+ */
+function walkTemplate(base: WalkBase, walk: LessonWalk): string {
+  const last = walk.at(-1);
+  if (last === undefined)
+    return sharedCourseTemplate(`lessons register ${base.register}\n${base.config}`, (root) => {
+      cpSync(sharedCourseTemplate(...phaseFixture('lessons', base.config)), root, { recursive: true });
+      if (base.register) ok(root, 'register');
+    });
+  const [id, stage] = last;
+  const before = STAGES[STAGES.indexOf(stage as (typeof STAGES)[number]) - 1];
+  if (before === undefined) throw new Error(`courseWithLessons: no stage "${stage}" to walk lesson ${id} to`);
+  const shorter = walk.slice(0, -1).filter(([other]) => other !== id);
+  if (shorter.length !== walk.length - 1) throw new Error(`courseWithLessons: lesson ${id} walked twice`);
+  const parent = before === 'pending' ? shorter : [...shorter, [id, before] as const];
+  const key = `lessons register ${base.register} walk ${JSON.stringify(walk)}\n${base.config}`;
+  return sharedCourseTemplate(key, (root) => {
+    cpSync(walkTemplate(base, parent), root, { recursive: true });
+    advance(root, id, stage);
   });
 }
 
@@ -145,9 +209,9 @@ export function advance(
   target: string,
   verify: (root: string, id: string) => void = simulateVerified,
 ): void {
-  const stages = ['pending', 'spec', 'code', 'verified', 'readalong', 'notes', 'reviewed', 'done'];
   const lessons = readState(root).lessons as Record<string, { stage: string }>;
-  for (const stage of stages.slice(stages.indexOf(lessons[id]?.stage ?? 'pending') + 1, stages.indexOf(target) + 1)) {
+  const stageAt = (stage: string) => STAGES.indexOf(stage as (typeof STAGES)[number]);
+  for (const stage of STAGES.slice(stageAt(lessons[id]?.stage ?? 'pending') + 1, stageAt(target) + 1)) {
     writeStageArtifact(root, id, stage);
     if (stage === 'verified') verify(root, id);
     else ok(root, 'state', 'set', id, stage);

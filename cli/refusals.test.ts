@@ -11,6 +11,7 @@ import {
   ARTIFACTS_BY_PHASE,
   courseAt,
   CURRICULUM,
+  courseWithLessons,
   LESSON_DIRS,
   ok,
   refused,
@@ -167,8 +168,12 @@ describe('register', () => {
 describe('lesson stages (section 3)', () => {
   let root = '';
   before(() => {
-    root = track(courseAt('lessons', 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n'));
-    ok(root, 'register');
+    root = track(
+      courseWithLessons(
+        {},
+        { config: 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n', register: true },
+      ),
+    );
   });
 
   test('an unknown lesson', () => {

@@ -4,16 +4,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { LESSON_DIRS, advance, courseAt, ok, refused, write } from './protocol-fixture.ts';
+import { LESSON_DIRS, advance, courseWithLessons, ok, refused, write } from './protocol-fixture.ts';
 import { cli, readEvents, removeDir } from './testing.ts';
 
 const FAILING =
   "import test from 'node:test';\nimport assert from 'node:assert/strict';\ntest('answers', () => assert.equal(41, 42));\n";
 
 test('a failing verify keeps its evidence and counts; a move back keeps the review findings', () => {
-  const root = courseAt('lessons', 'budgets:\n  review_rounds: 1\n');
+  const root = courseWithLessons({ '1.1': 'code' }, { config: 'budgets:\n  review_rounds: 1\n' });
   try {
-    advance(root, '1.1', 'code');
     write(root, `${LESSON_DIRS['1.1']}/main.test.mjs`, FAILING);
     assert.equal(cli(['verify', '1.1', '--update-state'], { cwd: root }).code, 1);
     const fail = readEvents(root).at(-1) as Record<string, unknown>;
@@ -61,9 +60,8 @@ test(
   "the report's numbers are true: a re-verify after drift is no rework, read-only runs count, wall time starts " +
     'at the first task, only finished lessons went smoothly',
   () => {
-    const root = courseAt('lessons');
+    const root = courseWithLessons({ '1.1': 'done' });
     try {
-      advance(root, '1.1', 'done');
       write(root, `${LESSON_DIRS['1.1']}/main.mjs`, 'export const answer = 42; // changed after verification\n');
       ok(root, 'state', 'set', '1.1', 'code', '--note', 'code changed');
       const back = readEvents(root).at(-1) as Record<string, unknown>;

@@ -10,6 +10,7 @@ const FOLDERS = ['content-schemas', 'pipeline', 'cli', 'site'];
 /** Helpers that only tests import: they build fixtures and run the CLI; no course or client names their paths. */
 export const TEST_HELPERS = new Set([
   'cli/testing.ts',
+  'cli/course-cache.ts',
   'cli/protocol-fixture.ts',
   'cli/fuzz-cases.ts',
   'cli/hostile-trees.ts',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { advance, courseAt, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
+import { advance, courseWithLessons, LESSON_DIRS, ok, refused, write } from './protocol-fixture.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, cli, REPO_ROOT, removeDir, snapshot } from './testing.ts';
@@ -16,9 +16,7 @@ const BROKEN_FLOWCHART = 'flowchart LR\n  source --> transform\n  transform --> 
 describe('stage moves check their own docs', () => {
   let root: string;
   before(() => {
-    root = courseAt('lessons');
-    ok(root, 'register');
-    advance(root, '1.1', 'verified');
+    root = courseWithLessons({ '1.1': 'verified' }, { register: true });
   });
   after(() => removeDir(path.dirname(root)));
 
@@ -105,9 +103,8 @@ describe('stage moves check their own docs', () => {
 });
 
 test("check parses mermaid's own documentation corpus (every diagram type) with no browser", () => {
-  const root = courseAt('lessons');
+  const root = courseWithLessons({}, { register: true });
   try {
-    ok(root, 'register');
     const corpus = path.join(REPO_ROOT, 'pipeline', 'site', 'fixtures', 'mermaid-corpus');
     const files = readdirSync(corpus).filter((name) => name.endsWith('.mmd'));
     for (const name of files)
@@ -132,11 +129,10 @@ test("check parses mermaid's own documentation corpus (every diagram type) with 
 });
 
 test('a diagram is parsed once: its outcome is kept by content hash, and only a new or changed source is parsed again', () => {
-  const root = courseAt('lessons');
+  const root = courseWithLessons({}, { register: true });
   const cache = path.join(path.dirname(root), 'diagram-cache');
   const env = { CODELABGEN_DIAGRAM_CACHE: cache };
   try {
-    ok(root, 'register');
     write(root, `${LESSON_DIRS['2.1']}/docs/diagrams/flow.mmd`, 'flowchart LR\n  a --> b\n');
     const first = cli(['check'], { cwd: root, env });
     assert.match(first.stdout, /^ok {3}diagrams parse \(mermaid, not drawn: 1 diagram\)$/m, first.stdout);

@@ -5,14 +5,13 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { advance, courseAt, LESSON_DIRS, ok, write } from './protocol-fixture.ts';
+import { advance, courseWithLessons, LESSON_DIRS, ok, write } from './protocol-fixture.ts';
 import { readState, removeDir } from './testing.ts';
 
 describe('tasks and human items read the same everywhere', () => {
   let root: string;
   before(() => {
-    root = courseAt('lessons');
-    ok(root, 'register');
+    root = courseWithLessons({}, { register: true });
   });
   after(() => removeDir(path.dirname(root)));
 

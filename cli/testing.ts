@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedCourse } from './course-cache.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(REPO_ROOT, 'bin', 'codelabgen.cjs');
@@ -187,20 +188,53 @@ export function copyOfCourse(key: string, make: (root: string) => void): string 
   return root;
 }
 
+/**
+ * A copy of the course `make` builds, made once per build of the CLI and shared by every test file of
+ * the run (cli/course-cache.ts): for fixtures that depend only on `key`, the built CLI and the fixture
+ * helpers (this file, cli/protocol-fixture.ts). Returns the copy's root.
+ */
+export function sharedCopyOfCourse(key: string, make: (root: string) => void): string {
+  const root = path.join(tempDir(), 'course');
+  cpSync(sharedCourseTemplate(key, make), root, { recursive: true, verbatimSymlinks: true });
+  return root;
+}
+
+/** The shared course itself (read-only: copy it, as sharedCopyOfCourse does, before changing anything). */
+export function sharedCourseTemplate(key: string, make: (root: string) => void): string {
+  return path.join(cachedCourse(key, make), 'course');
+}
+
 /** Runs `codelabgen init` at `root`; throws when it fails. */
 export function initCourse(root: string, title: string): void {
   const result = cli(['init', root, '--title', title]);
   if (result.code !== 0) throw new Error(`init failed: ${result.stderr}`);
 }
 
-/** A fresh course in a temp dir (a copy of one `codelabgen init` per test file); returns its root. */
+/** A fresh course in a temp dir (a copy of one `codelabgen init` per run); returns its root. */
 export function makeCourse(title = 'Test course'): string {
-  return copyOfCourse(`init ${title}`, (root) => initCourse(root, title));
+  return sharedCopyOfCourse(`init ${title}`, (root) => initCourse(root, title));
 }
 
 /** A fresh course (as makeCourse) whose temp folder is removed when the test file ends. */
 export function scratchCourse(title?: string): string {
   const root = makeCourse(title);
+  removeWhenFileEnds(path.dirname(root));
+  return root;
+}
+
+/**
+ * A fresh course with `count` acknowledged events after init (`state log acked --data n=1`, n=2...),
+ * as the store's crash, corruption and disk fault tests start from; a copy of one made per run,
+ * removed when the test file ends.
+ */
+export function ackedCourse(count = 2): string {
+  const root = sharedCopyOfCourse(`init Test course, ${count} acked events`, (dir) => {
+    initCourse(dir, 'Test course');
+    for (let n = 1; n <= count; n++) {
+      const acked = cli(['state', 'log', 'acked', '--data', `n=${n}`], { cwd: dir });
+      if (acked.code !== 0) throw new Error(`state log acked failed: ${acked.stderr}`);
+    }
+  });
   removeWhenFileEnds(path.dirname(root));
   return root;
 }

@@ -5,14 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cli, readEvents, scratchCourse, snapshot, type CliResult } from '../../cli/testing.ts';
+import { ackedCourse, cli, readEvents, snapshot, type CliResult } from '../../cli/testing.ts';
 
-/** A course with two acknowledged `state log` events after init. */
-function course(): string {
-  const root = scratchCourse();
-  for (const n of [1, 2]) assert.equal(cli(['state', 'log', 'acked', '--data', `n=${n}`], { cwd: root }).code, 0);
-  return root;
-}
+/** A course with two acknowledged `state log` events after init (a copy of one made per run). */
+const course = (): string => ackedCourse(2);
 
 const file = (root: string, name: string) => path.join(root, '.codelabgen', name);
 

@@ -64,6 +64,7 @@ const ALLOWED: Record<string, string> = {
     'marker files created exclusively in .codelabgen/notified/ and lines appended to .codelabgen/notify.log, ' +
     'after the commit: losing one costs a repeated notification, never state',
   'cli/testing.ts': 'test helpers: temp folders and copies of courses',
+  'cli/course-cache.ts': 'test helpers: the course fixtures shared by a run, in a temp folder',
   'cli/fuzz-cases.ts': 'test cases: plants hostile files in a copy of a course',
   'cli/hostile-trees.ts': 'test cases: plants hostile files and links in a copy of a course for the fuzzer',
   'cli/protocol-fixture.ts': 'test fixtures: writes courses for the protocol tests',

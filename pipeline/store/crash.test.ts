@@ -5,7 +5,17 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cli, exists, makeCourse, readEvents, readState, removeDir, snapshot } from '../../cli/testing.ts';
+import {
+  ackedCourse,
+  cli,
+  copyOfCourse,
+  exists,
+  initCourse,
+  readEvents,
+  readState,
+  removeDir,
+  snapshot,
+} from '../../cli/testing.ts';
 
 const made: string[] = [];
 after(() => made.forEach(removeDir));
@@ -44,9 +54,7 @@ function leftovers(root: string): string[] {
 for (const { step, present, notices } of STEPS) {
   for (const next of ['state log', 'state show'] as const) {
     test(`killed at ${step}: the next \`${next}\` recovers and the killed event is ${present ? 'present' : 'absent'}`, () => {
-      const root = makeCourse();
-      made.push(path.dirname(root));
-      for (const n of [1, 2]) assert.equal(cli(['state', 'log', 'acked', '--data', `n=${n}`], { cwd: root }).code, 0);
+      const root = ackedCourse();
 
       const killed = cli(['state', 'log', 'victim'], { cwd: root, env: { CODELABGEN_TEST_FAULT: `kill@${step}` } });
       assert.equal(killed.signal, 'SIGKILL', `expected SIGKILL at ${step}, got exit ${killed.code}: ${killed.stderr}`);
@@ -133,11 +141,14 @@ const CHANGE_STEPS: Array<{ step: string; committed: boolean; notice: RegExp | n
   { step: 'after-rename', committed: true, notice: null },
 ];
 
+/** A course with module 1 and its lesson 1.1 (`new module`), a copy of one made per test file. */
 function lessonCourse(): string {
-  const root = makeCourse();
+  const root = copyOfCourse('module 1 with a lesson', (dir) => {
+    initCourse(dir, 'Test course');
+    const added = cli(['new', 'module', 'Basics', '--lesson', 'First'], { cwd: dir });
+    assert.equal(added.code, 0, added.stderr);
+  });
   made.push(path.dirname(root));
-  const added = cli(['new', 'module', 'Basics', '--lesson', 'First'], { cwd: root });
-  assert.equal(added.code, 0, added.stderr);
   return root;
 }
 

@@ -23,19 +23,17 @@ import {
   readEvents,
   readState,
   removeDir,
-  scratchCourse,
+  ackedCourse,
   scratchDir,
+  sharedCourseTemplate,
   snapshot,
   exists,
   tempDir,
   type CliResult,
 } from '../../cli/testing.ts';
 
-function course(): string {
-  const root = scratchCourse();
-  assert.equal(cli(['state', 'log', 'acked'], { cwd: root }).code, 0);
-  return root;
-}
+/** A course with one acknowledged `state log` event after init (a copy of one made per run). */
+const course = (): string => ackedCourse(1);
 
 function storeFiles(root: string): Buffer[] {
   return ['state.json', 'events.jsonl'].map((name) => readFileSync(path.join(root, '.codelabgen', name)));
@@ -320,7 +318,12 @@ for (const args of [['new', 'lesson', '1', 'Second'], ['report'], ['init', 'fres
   test(`enospc@change-stage: ${args.join(' ')} exits 2 naming the file, nothing changed`, { timeout: 120_000 }, () => {
     const base = scratchDir('codelabgen-seam-');
     const root = path.join(base, 'course');
-    assert.equal(cli(['init', root, '--title', 'Seam', '--example']).code, 0);
+    // `init --example` made once per run, copied here.
+    const example = sharedCourseTemplate('init Seam --example', (dir) => {
+      const made = cli(['init', dir, '--title', 'Seam', '--example']);
+      if (made.code !== 0) throw new Error(`init --example failed: ${made.stderr}`);
+    });
+    cpSync(example, root, { recursive: true });
     const before = snapshot(base);
     const result = cli(args, { cwd: root, env: { CODELABGEN_TEST_FAULT: 'enospc@change-stage' } });
     assertCannotWrite(result, /^error: cannot write \S+: no space left on device \(ENOSPC\); nothing was changed$/);
