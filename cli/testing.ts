@@ -102,7 +102,10 @@ export function cli(args: readonly string[], options: RunOptions = {}): CliResul
     encoding: 'utf8',
     // A hang guard, not a budget: the Node tests run at nice 10 beside the browser tests, and on a
     // busy machine a 1 s command took over 60 s (a refusal of `site build`, killed, exit 143).
+    // SIGKILL: the CLI handles SIGTERM in JavaScript, which a process stuck in synchronous code never
+    // runs, and spawnSync would wait on it; what a killed CLI leaves (a site worker) the runner sweeps.
     timeout: options.timeoutMs ?? 180_000,
+    killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
