@@ -277,21 +277,24 @@ async function rawServer(t: TestContext, root: string) {
   server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
-      lines.push(JSON.parse(buffered.slice(0, at)));
+      lines.push(JSON.parse(buffered.slice(0, at))); // every stdout line is JSON: nothing else reaches it
       buffered = buffered.slice(at + 1);
     }
     for (const wake of waiters.splice(0)) wake();
   });
   const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
-  const send = (message: Record<string, unknown>) =>
-    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  const answer = async (id: number): Promise<any> => {
+  /** Writes one line as it is (malformed input too). */
+  const sendText = (text: string) => server.stdin.write(`${text}\n`);
+  const send = (message: Record<string, unknown>) => sendText(JSON.stringify({ jsonrpc: '2.0', ...message }));
+  /** The first line `match` takes, once it has come. */
+  const answerWhere = async (match: (line: any) => boolean): Promise<any> => {
     for (;;) {
-      const found = lines.find((line) => line.id === id);
+      const found = lines.find(match);
       if (found) return found;
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
+  const answer = (id: number): Promise<any> => answerWhere((line) => line.id === id);
   send({
     id: 0,
     method: 'initialize',
@@ -299,7 +302,7 @@ async function rawServer(t: TestContext, root: string) {
   });
   await answer(0);
   send({ method: 'notifications/initialized' });
-  return { server, send, answer, exited, lines };
+  return { server, send, sendText, answer, answerWhere, exited, lines };
 }
 
 /** Lessons 1.1 and 1.2 at code (sandbox off), 1.1 with a test that waits a minute (named `marker`), and the course's files before any call. */
@@ -1221,43 +1224,8 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     timeout: 300_000,
   }, async (t) => {
     const root = preparedCourse('init');
-    const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], {
-      cwd: root,
-      env: serverEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    stopWhenTestEnds(t, server);
-    const lines: any[] = [];
-    let buffered = '';
-    const waiters: Array<() => void> = [];
-    server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
-        lines.push(JSON.parse(buffered.slice(0, at))); // every stdout line is JSON: nothing else reaches it
-        buffered = buffered.slice(at + 1);
-      }
-      for (const wake of waiters.splice(0)) wake();
-    });
-    const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
-    const answer = async (match: (line: any) => boolean): Promise<any> => {
-      for (;;) {
-        const found = lines.find(match);
-        if (found) return found;
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    };
+    const { server, sendText: send, answerWhere: answer, exited } = await rawServer(t, root);
     try {
-      const send = (text: string) => server.stdin.write(`${text}\n`);
-      send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-        }),
-      );
-      await answer((line) => line.id === 1);
-      send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"');
       assert.equal((await answer((line) => line.error?.code === -32700)).id, null);
       send('{"id": 3, "hello": "world"}');
