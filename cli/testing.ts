@@ -322,3 +322,24 @@ export function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code:
   });
   return { code: result.status, screen: result.stdout.replace(/\r\n/g, '\n') };
 }
+
+/** Commits everything in `root` to a new git repository, author and committer dated `date` (ISO). */
+export function commitToGit(root: string, date: string): void {
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.org',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.org',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  };
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'course'],
+  ]) {
+    const git = spawnSync('git', ['-C', root, ...args], { env, encoding: 'utf8' });
+    if (git.status !== 0) throw new Error(`git ${args[0]} in ${root}: ${git.stderr}`);
+  }
+}

@@ -3,12 +3,11 @@
 // last-updated dates from git (one site build, shared with the report's, run on a terminal for the
 // progress display of cli/progress.test.ts).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../bench/generate-course.ts';
-import { cli, cliAsync, hasScript, onTerminal, scratchDir, snapshot } from '../cli/testing.ts';
+import { cli, cliAsync, commitToGit, hasScript, onTerminal, scratchDir, snapshot } from '../cli/testing.ts';
 import { ConfigSchema, contrastRatio, darkAccent, worstContrast } from '../content-schemas/index.ts';
 import { anchorHeadings, slugify } from './lib/headings.ts';
 
@@ -111,21 +110,7 @@ test(
     await generateCourse(root, { lessons: 2, diagram: () => null });
     const config = path.join(root, '.codelabgen', 'config.yaml');
     writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.org',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.org',
-      GIT_AUTHOR_DATE: '2026-01-02T10:00:00Z',
-      GIT_COMMITTER_DATE: '2026-01-02T10:00:00Z',
-    };
-    for (const args of [
-      ['init', '-q'],
-      ['add', '-A'],
-      ['commit', '-q', '-m', 'course'],
-    ])
-      assert.equal(spawnSync('git', ['-C', root, ...args], { env }).status, 0);
+    commitToGit(root, '2026-01-02T10:00:00Z');
     const out = path.join(work, 'out');
     const args = ['site', 'build', '--course', root, '--out', out];
     const buildEnv = { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') };
