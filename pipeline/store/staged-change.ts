@@ -233,17 +233,26 @@ export function createCourseFile(course: Course, relative: string, data: string,
   }
 }
 
-/** Makes the course folder `relative` (with its parents) when it is missing; true when it made it. */
+/**
+ * Makes the course folder `relative` (with its parents) when it is missing; true when it made one.
+ * Runs outside the store's lock (a verify writes its run folder while others do), so a folder another
+ * process made meanwhile is what was wanted; anything else in its place is still a refusal.
+ */
 export function makeCourseFolder(course: Course, relative: string, what: string): boolean {
   const target = insideCourse(course, relative, what);
   // One folder at a time: a recursive mkdir reports a read-only file system as ENOENT.
   const missing: string[] = [];
   for (let folder = target; kindOf(folder) === null && folder !== course.root; folder = path.dirname(folder))
     missing.unshift(folder);
-  try {
-    for (const folder of missing) mkdirSync(folder);
-  } catch (error) {
-    throw writeFailure(error, path.relative(course.root, missing[0] ?? target), 'nothing was changed');
+  let made = false;
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+      made = true;
+    } catch (error) {
+      if (errorCode(error) === 'EEXIST' && kindOf(folder) === 'a folder') continue;
+      throw writeFailure(error, path.relative(course.root, folder), 'nothing was changed');
+    }
   }
-  return missing.length > 0;
+  return made;
 }

@@ -61,28 +61,51 @@ test('a corrupt run file is an error naming it, not a silent skip', async () => 
   assert.throws(() => lastRun(course, '1.1'), /\.codelabgen\/runs\/1\.1\/2\.json/);
 });
 
-test('concurrent writers never share a run number', async () => {
+test('concurrent writers never share a run number, and none is refused for a folder another made', async () => {
+  // Four processes, each taking fifteen new lessons in turn four times: every run folder (and the
+  // runs folder above them) is first made by several at once, outside the store's lock.
+  const lessons = Array.from({ length: 15 }, (_, index) => `1.${index + 1}`);
   const course = await courseWithLessons([{ id: '1.1', files: {} }]);
   const writer = `
     import { writeRunResult } from ${JSON.stringify(path.join(here, 'runs.ts'))};
     import { courseAt } from ${JSON.stringify(path.join(here, '..', 'course', 'course.ts'))};
     const run = ${JSON.stringify(sampleRun('1.1'))};
-    for (let i = 0; i < 15; i++) writeRunResult(courseAt(${JSON.stringify(course.root)}), run);`;
+    const course = courseAt(${JSON.stringify(course.root)});
+    process.stdout.write('ready\\n');
+    process.stdin.once('data', () => {
+      for (let round = 0; round < 4; round++)
+        for (const lesson of ${JSON.stringify(lessons)}) writeRunResult(course, { ...run, lesson });
+      process.exit(0);
+    });`;
   const children = Array.from({ length: 4 }, () =>
-    spawn(process.execPath, ['--input-type=module', '-e', writer], { stdio: 'inherit' }),
+    spawn(process.execPath, ['--input-type=module', '-e', writer], { stdio: ['pipe', 'pipe', 'inherit'] }),
   );
-  const codes = await Promise.all(children.map((child) => new Promise((resolve) => child.on('close', resolve))));
-  assert.deepEqual(codes, [0, 0, 0, 0]);
-  const runs = readRuns(course, '1.1').map((run) => run.run);
-  assert.deepEqual(
-    runs,
-    Array.from({ length: 60 }, (_, index) => index + 1),
+  const codes = Promise.all(children.map((child) => new Promise((resolve) => child.on('close', resolve))));
+  // All four loaded before any writes: otherwise the first to load makes every folder alone.
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.stdout.once('data', resolve);
+          child.once('close', resolve); // a writer that fails to load fails the check of the codes
+        }),
+    ),
   );
-  assert.deepEqual(
-    readdirSync(abs(course, ARTIFACTS.runsDir('1.1'))).filter((name) => !/^\d+\.json$/.test(name)),
-    [],
-    'no temp files left',
-  );
+  for (const child of children) child.stdin.write('go\n');
+  assert.deepEqual(await codes, [0, 0, 0, 0]);
+  for (const lesson of lessons) {
+    const runs = readRuns(course, lesson).map((run) => run.run);
+    assert.deepEqual(
+      runs,
+      Array.from({ length: 16 }, (_, index) => index + 1),
+      lesson,
+    );
+    assert.deepEqual(
+      readdirSync(abs(course, ARTIFACTS.runsDir(lesson))).filter((name) => !/^\d+\.json$/.test(name)),
+      [],
+      `no temp files left in ${lesson}`,
+    );
+  }
 });
 
 test('drift: a code change after verification drifts; a docs/ change does not', async () => {
