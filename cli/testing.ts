@@ -313,9 +313,17 @@ export function repoForOtherUsers(): { root: string; node: string } | null {
 /** util-linux `script` runs a command on a pseudo-terminal (onTerminal). */
 export const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
-/** Runs the built CLI on a pseudo-terminal (util-linux `script`); returns everything it wrote there. */
-export function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; screen: string } {
-  const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+/**
+ * Runs the built CLI on a pseudo-terminal (util-linux `script`); returns everything it wrote there.
+ * `stderrTo`: a file that gets its stderr instead (stdout alone on the terminal).
+ */
+export function onTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  { stderrTo }: { stderrTo?: string } = {},
+): { code: number | null; screen: string } {
+  const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ') + (stderrTo ? ` 2>${quote(stderrTo)}` : '');
   const result = spawnSync('script', ['-qec', command, '/dev/null'], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...env },
