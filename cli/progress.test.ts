@@ -45,7 +45,7 @@ test('status rewrites one stderr line on a TTY and is cleared before the next ou
   assert.equal(noColor.text, '\r\x1b[2Ksite build: loading', 'NO_COLOR took the progress line off');
 });
 
-test('verify --all on a terminal: NO_COLOR keeps the progress line and takes every colour off; TERM=dumb gets plain lines; a redirected stderr gets no colour', {
+test('verify --all on a terminal: NO_COLOR keeps the progress line and takes every colour off; TERM=dumb: plain lines; a redirected stderr: no colour', {
   skip: !hasScript && 'needs util-linux script',
   timeout: 300_000,
 }, async () => {
