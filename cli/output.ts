@@ -1,12 +1,16 @@
 // Printing: stdout for people and JSON, stderr for diagnostics; colour on a TTY, or as FORCE_COLOR
-// and NO_COLOR say. Every human line passes one filter (terminalText) before it is written, so no
-// course text moves the cursor, sets a title or writes the clipboard (docs/security.md "The terminal").
+// and NO_COLOR say, decided for each stream; the progress line of long work (status) only where it
+// can be redrawn (progressLine). Every human line passes one filter (terminalText) before it is
+// written, so no course text moves the cursor, sets a title or writes the clipboard (docs/security.md
+// "The terminal").
 import { escapeControl } from '../pipeline/state-commands.ts';
 
 export interface Output {
+  /** stdout's colour (colorEnabled); stderr's is decided on its own. */
   color: boolean;
-  isTTY: boolean;
-  /** stdout is a terminal (a screen to redraw, `state watch`); `isTTY` is stderr's. */
+  /** A progress line is drawn on stderr (progressLine): long work shows one through status(), else plain lines. */
+  live: boolean;
+  /** stdout is a terminal (a screen to redraw, `state watch`). */
   outIsTTY: boolean;
   /** stdout's width in columns (80 when unknown). */
   outColumns(): number;
@@ -15,7 +19,7 @@ export interface Output {
   /** A JSON document that is already text (ending in a newline), printed as it is. */
   jsonText(text: string): void;
   warn(text: string): void;
-  /** Rewrites the current stderr line (progress on a TTY); no-op otherwise. */
+  /** Rewrites the current stderr line (the progress line, when `live`); no-op otherwise. */
   status(text: string): void;
   /** Erases the status line, so what follows (an error too) starts on a clean line. */
   clearStatus(): void;
@@ -43,6 +47,7 @@ const CODES: Record<Style, [number, number]> = {
 
 /** The codes paint() writes: with colour on, the only escape sequences human output keeps. */
 const PAINTED = new RegExp(`(\x1b\\[(?:${[...new Set(Object.values(CODES).flat())].join('|')})m)`);
+const ALL_PAINTED = new RegExp(PAINTED.source, 'g');
 
 /**
  * The one filter of human output: every control character of `text` shown escaped (escapeControl),
@@ -73,6 +78,17 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
+/**
+ * The one rule for progress displays (verify --all's running lessons, site build's steps): a line
+ * redrawn in place (carriage return, erase line) only when stderr is a terminal that can move the
+ * cursor, i.e. not TERM=dumb (editors' shells, which print the codes); else plain lines, or none.
+ * NO_COLOR takes the colours off, not the progress line, which has none: NO_COLOR is about colour
+ * only, and cargo, npm and pnpm keep their progress displays under it (docs/protocol.md).
+ */
+export function progressLine(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
 /** The CLI's commands, as a printed command line starts (`codelabgen site dev ...`). */
 const MENTION =
   /(?<!npx)(^|[\s(`'"=:])codelabgen (?=(?:check|completion|conventions|init|mcp|new|register|report|schema|site|state|status|verify)\b|--)/g;
@@ -99,7 +115,11 @@ export function invocationFor(file: string, script = ''): string {
 
 export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv, invocation = 'codelabgen'): Output {
   const color = colorEnabled(stdout, env);
-  const errIsTTY = stderr.isTTY === true;
+  // Lines for stderr are painted with stdout's choice (paint() does not know where they go): on a
+  // stderr without colour (redirected to a file while stdout is a terminal) the paint comes off.
+  const errColor = colorEnabled(stderr, env);
+  const forStderr = (text: string) => (color && !errColor ? text.replace(ALL_PAINTED, '') : text);
+  const live = progressLine(stderr, env);
   let statusShown = false;
   const clearStatus = () => {
     if (statusShown) stderr.write('\r\x1b[2K');
@@ -107,7 +127,7 @@ export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv,
   };
   return {
     color,
-    isTTY: errIsTTY,
+    live,
     outIsTTY: stdout.isTTY === true,
     outColumns: () => stdout.columns || 80,
     print: (text = '') => {
@@ -118,10 +138,10 @@ export function createOutput(stdout: Sink, stderr: Sink, env: NodeJS.ProcessEnv,
     jsonText: (text) => stdout.write(jsonSafe(text)),
     warn: (text) => {
       clearStatus();
-      stderr.write(`${terminalText(asInvoked(text, invocation), color)}\n`);
+      stderr.write(`${terminalText(forStderr(asInvoked(text, invocation)), errColor)}\n`);
     },
     status: (text) => {
-      if (!errIsTTY) return;
+      if (!live) return;
       const width = Math.max(20, (stderr.columns || 80) - 1); // a pty may report 0 columns
       const line = terminalText(text.replace(/\n/g, ' '), false);
       stderr.write(`\r\x1b[2K${line.length > width ? line.slice(0, width) : line}`);

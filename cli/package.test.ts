@@ -12,6 +12,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -19,6 +20,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { load } from 'js-yaml';
@@ -28,7 +30,7 @@ import { codeBlockWidths } from '../e2e/code-widths.ts';
 import { fetchPageAndAssets, noisyLines } from '../e2e/quiet-dev.ts';
 import { findChromium } from '../pipeline/site/diagrams.ts';
 import { packInto, run, writeConsumer } from './package-fixture.ts';
-import { REPO_ROOT, tempDir } from './testing.ts';
+import { REPO_ROOT } from './testing.ts';
 import { runWorkflow, type Workflow, type WorkflowRun } from './workflow-run.ts';
 
 const WORKFLOW = path.join(REPO_ROOT, 'docs', 'deploy', 'github-pages.yml');
@@ -49,9 +51,10 @@ function readText(file: string): string {
 }
 
 describe('the packed package, installed', { concurrency: true }, () => {
-  const work = tempDir('codelabgen-package-');
-  // The install alone is some 24,000 files: removed by a process of its own once the tests are
-  // done, so that the next test file need not wait for the disk (rm -rf: two thirds of the CPU of Node's rmSync).
+  // The install alone is some 24,000 files: removed by a process of its own once the tests are done,
+  // so that the next test file need not wait for the disk (rm -rf: two thirds of the CPU of Node's
+  // rmSync); not a tempDir(), which testing.ts removes when the file ends, waiting for it.
+  const work = mkdtempSync(path.join(tmpdir(), 'codelabgen-package-'));
   after(() => spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref());
   const repo = path.join(work, 'course-repo');
   let packedFiles: string[] = [];

@@ -4,10 +4,11 @@
 // build also checks --strict-diagrams (no Chromium: the diagram would be drawn in the browser).
 // A whole build on a TTY is site/site-config.test.ts's one build (no build of its own here).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../bench/generate-course.ts';
+import { courseWithLessons } from '../pipeline/verify/fixtures.ts';
 import { createOutput } from './output.ts';
 import { cli, hasScript, onTerminal, readEvents, scratchDir } from './testing.ts';
 
@@ -36,6 +37,56 @@ test('status rewrites one stderr line on a TTY and is cleared before the next ou
   quiet.status('site build: loading');
   quiet.clearStatus();
   assert.equal(piped.text, '', 'no status lines on a pipe');
+  const dumb = fakeStream(true);
+  createOutput(fakeStream(true), dumb, { TERM: 'dumb' }).status('site build: loading');
+  assert.equal(dumb.text, '', 'a status line on a terminal that cannot move the cursor (TERM=dumb)');
+  const noColor = fakeStream(true);
+  createOutput(fakeStream(true), noColor, { NO_COLOR: '1' }).status('site build: loading');
+  assert.equal(noColor.text, '\r\x1b[2Ksite build: loading', 'NO_COLOR took the progress line off');
+});
+
+test('verify --all on a terminal: NO_COLOR keeps the progress line and takes every colour off; TERM=dumb: plain lines; a redirected stderr: no colour', {
+  skip: !hasScript && 'needs util-linux script',
+  timeout: 300_000,
+}, async () => {
+  const nodeTest = (assertion: string) =>
+    `import test from 'node:test';\nimport assert from 'node:assert/strict';\n` +
+    `test('waits', async () => { await new Promise((resolve) => setTimeout(resolve, 300)); ${assertion}; });\n`;
+  const course = await courseWithLessons([
+    { id: '1.1', files: { 'a.test.mjs': nodeTest('assert.equal(1 + 1, 2)') }, stage: 'verified' },
+    { id: '1.2', files: { 'a.test.mjs': nodeTest('assert.equal(1 + 1, 3)') }, stage: 'verified' },
+  ]);
+  const args = ['verify', '--all', '--jobs', '1', '--course', course.root];
+  const SGR = /\x1b\[[0-9;]*m/;
+  const noColor = onTerminal(args, { NO_COLOR: '1', FORCE_COLOR: undefined, TERM: 'xterm' });
+  assert.equal(noColor.code, 1, noColor.screen);
+  assert.match(noColor.screen, /\r\x1b\[2K\[0\/2\] running 1\.1 /, 'no progress line under NO_COLOR');
+  assert.doesNotMatch(noColor.screen, SGR, 'a colour under NO_COLOR');
+  assert.match(noColor.screen, /^1\.2 +FAILED /m);
+
+  const dumb = onTerminal(args, { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'dumb' });
+  assert.equal(dumb.code, 1, dumb.screen);
+  assert.doesNotMatch(dumb.screen, /\x1b/, 'escape codes on TERM=dumb');
+  assert.match(dumb.screen, /^1\.1 +passed +\S+\n1\.2 +FAILED /m);
+  const dir = scratchDir();
+  const empty = path.join(dir, 'empty');
+  assert.equal(cli(['init', empty, '--title', 'No curriculum yet']).code, 0);
+  const site = onTerminal(['site', 'build', '--course', empty, '--out', path.join(dir, 'out')], { TERM: 'dumb' });
+  assert.equal(site.code, 2, site.screen);
+  assert.match(
+    site.screen,
+    /^site build: loading: reading the course\nerror: /,
+    'site build drew its progress line on TERM=dumb',
+  );
+
+  // Colour on stdout's terminal; stderr (the lesson lines) to a file: no colour there.
+  const log = path.join(scratchDir(), 'stderr.log');
+  const split = onTerminal(args, { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm' }, { stderrTo: log });
+  assert.equal(split.code, 1, split.screen);
+  assert.match(split.screen, SGR, 'no colour on the terminal');
+  const logged = readFileSync(log, 'utf8');
+  assert.doesNotMatch(logged, /\x1b/, 'escape codes in the redirected stderr');
+  assert.match(logged, /^1\.2 +FAILED /m);
 });
 
 test('site build clears its progress line before an error on a TTY and prints plain lines on a pipe; --strict-diagrams fails without Chromium', {

@@ -140,8 +140,12 @@ export function cliAsync(
   return { child, done };
 }
 
+/**
+ * A new temp folder, removed when the test file ends (so is every course copy made here, each in a
+ * folder of its own): a run of the Node tests used to leave thousands of them in $TMPDIR.
+ */
 export function tempDir(prefix = 'codelabgen-test-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  return removeWhenFileEnds(mkdtempSync(path.join(tmpdir(), prefix)));
 }
 
 export function removeDir(dir: string): void {
@@ -168,9 +172,9 @@ function removeScratchDirs(): void {
   }
 }
 
-/** A temp folder removed when the test file ends. */
+/** A temp folder removed when the test file ends (tempDir). */
 export function scratchDir(prefix?: string): string {
-  return removeWhenFileEnds(tempDir(prefix));
+  return tempDir(prefix);
 }
 
 const templates = new Map<string, string>();
@@ -218,17 +222,15 @@ export function makeCourse(title = 'Test course'): string {
   return sharedCopyOfCourse(`init ${title}`, (root) => initCourse(root, title));
 }
 
-/** A fresh course (as makeCourse) whose temp folder is removed when the test file ends. */
+/** A fresh course (as makeCourse; every copy's temp folder is removed when the test file ends). */
 export function scratchCourse(title?: string): string {
-  const root = makeCourse(title);
-  removeWhenFileEnds(path.dirname(root));
-  return root;
+  return makeCourse(title);
 }
 
 /**
  * A fresh course with `count` acknowledged events after init (`state log acked --data n=1`, n=2...),
  * as the store's crash, corruption and disk fault tests start from; a copy of one made per run,
- * removed when the test file ends.
+ * removed when the test file ends (tempDir).
  */
 export function ackedCourse(count = 2): string {
   const root = sharedCopyOfCourse(`init Test course, ${count} acked events`, (dir) => {
@@ -238,7 +240,6 @@ export function ackedCourse(count = 2): string {
       if (acked.code !== 0) throw new Error(`state log acked failed: ${acked.stderr}`);
     }
   });
-  removeWhenFileEnds(path.dirname(root));
   return root;
 }
 
@@ -312,9 +313,17 @@ export function repoForOtherUsers(): { root: string; node: string } | null {
 /** util-linux `script` runs a command on a pseudo-terminal (onTerminal). */
 export const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
-/** Runs the built CLI on a pseudo-terminal (util-linux `script`); returns everything it wrote there. */
-export function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; screen: string } {
-  const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+/**
+ * Runs the built CLI on a pseudo-terminal (util-linux `script`); returns everything it wrote there.
+ * `stderrTo`: a file that gets its stderr instead (stdout alone on the terminal).
+ */
+export function onTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  { stderrTo }: { stderrTo?: string } = {},
+): { code: number | null; screen: string } {
+  const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ') + (stderrTo ? ` 2>${quote(stderrTo)}` : '');
   const result = spawnSync('script', ['-qec', command, '/dev/null'], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...env },

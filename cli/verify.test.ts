@@ -18,7 +18,7 @@ import test from 'node:test';
 import { hashLessonCode } from '../pipeline/artifacts/code-hash.ts';
 import type { Course } from '../pipeline/course/course.ts';
 import { courseWithLessons, registeredLesson, survivorsOf, type LessonFixture } from '../pipeline/verify/fixtures.ts';
-import { cli, exists, readEvents, readState, snapshot, type CliResult } from './testing.ts';
+import { cli, exists, readEvents, readState, snapshot, tempDir, type CliResult } from './testing.ts';
 
 const nodeTest = (body: string, imports = '') =>
   `import test from 'node:test';\nimport assert from 'node:assert/strict';\n${imports}\n${body}\n`;
@@ -244,7 +244,7 @@ test('a python lesson with pytest', {
 });
 
 test('python-uv: uv run pytest in the module folder, VIRTUAL_ENV removed (a fake uv prints its environment)', async () => {
-  const bin = mkdtempSync(path.join(tmpdir(), 'codelabgen-fakeuv-'));
+  const bin = tempDir('codelabgen-fakeuv-');
   writeFileSync(path.join(bin, 'uv'), '#!/bin/sh\necho "args: $*"\nenv | sort\necho "1 passed in 0.01s"\n', {
     mode: 0o755,
   });
@@ -303,7 +303,7 @@ test('refusals exit 2 and change nothing: shell operators, a path escaping the c
       "import { writeFileSync } from 'node:fs';",
     ),
   );
-  const outside = mkdtempSync(path.join(tmpdir(), 'codelabgen-outside-'));
+  const outside = tempDir('codelabgen-outside-');
   writeFileSync(path.join(outside, 'evil.test.mjs'), nodeTest("test('x', () => {});"));
   rmSync(dirOf(course, '4.2'), { recursive: true });
   symlinkSync(outside, dirOf(course, '4.2'));
@@ -485,7 +485,7 @@ test('--all --jobs 2 on six lessons with one failing: exit 1, the summary, both 
 
 test('--shard 1/3..3/3 cover every lesson once; verify merge folds the shards into one summary', async () => {
   const course = await sixLessons();
-  const artifacts = mkdtempSync(path.join(tmpdir(), 'codelabgen-shards-'));
+  const artifacts = tempDir('codelabgen-shards-');
   const seen: string[] = [];
   for (let shard = 1; shard <= 3; shard += 1) {
     const result = verify(course, ['--all', '--shard', `${shard}/3`, '--json']);

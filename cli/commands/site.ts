@@ -82,7 +82,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
   const progress = (step: string, detail: string) => {
     if (lines) return ctx.out.warn(`site build: ${step}: ${detail}`);
     if (json) return;
-    if (ctx.out.isTTY) ctx.out.status(`site build: ${step}: ${escapeControl(detail)}`);
+    if (ctx.out.live) ctx.out.status(`site build: ${step}: ${escapeControl(detail)}`);
     else ctx.out.warn(`site build: ${step}: ${escapeControl(detail)}`);
   };
   const result = await buildSite({

@@ -183,7 +183,7 @@ async function runAll(ctx: Context, timeoutSeconds: number | undefined): Promise
   return finishSummary(ctx, summary, `verify --all`);
 }
 
-/** On a TTY: one status line rewritten with the running lessons and their elapsed time; else a log line per lesson. */
+/** Where a progress line is drawn (ctx.out.live): one status line rewritten with the running lessons and their elapsed time; a log line per lesson always. */
 function progressDisplay(ctx: Context): { update: (progress: Progress) => void; stop: () => void } {
   const started = new Map<string, number>();
   let done = 0;
@@ -193,7 +193,7 @@ function progressDisplay(ctx: Context): { update: (progress: Progress) => void; 
     const running = [...started].map(([lesson, at]) => `${lesson} ${((now - at) / 1000).toFixed(1)}s`).join(', ');
     ctx.out.status(`[${done}/${total}] ${running === '' ? 'done' : `running ${running}`}`);
   };
-  const timer = ctx.out.isTTY ? setInterval(render, 250) : null;
+  const timer = ctx.out.live ? setInterval(render, 250) : null;
   return {
     update: (progress) => {
       done = progress.done;

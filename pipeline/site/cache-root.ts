@@ -2,6 +2,8 @@
 // never in the install or a fixed shared path, so another user's build never meets files it cannot
 // write (docs/site.md "Caches"). Astro's bundles there import the package's dependencies, so the
 // folder gets `node_modules` links to the folders Node would search from the package itself.
+// Each install (each path the package runs from: a global install, npx's cache, a project) has a
+// folder there; those of installs unused for INSTALL_KEEP_MS are removed by the others (sweepInstalls).
 import { createHash } from 'node:crypto';
 import {
   accessSync,
@@ -10,18 +12,36 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
 /** How many node_modules folders of the package's lookup chain the cache links (own, hoisted, one more). */
 const LINKED_LEVELS = 3;
+const DAY_MS = 24 * 3600_000;
+/** An install folder unused this long is removed: as long as its content caches are kept (cache-sweep.ts). */
+export const INSTALL_KEEP_MS = 7 * DAY_MS;
+/** Install folders are swept at most this often (one stat of SWEPT per build otherwise). */
+const SWEEP_EVERY_MS = DAY_MS;
+/** A process that keeps an install folder (a `site dev` open for days) marks it used this often. */
+const IN_USE_EVERY_MS = 3600_000;
+/** In an install folder: touched by every process that uses it (its mtime is the last use). */
+const USED = 'used';
+/** In the cache base: touched by the last sweep of install folders. */
+const SWEPT = '.swept';
+/** The prefix of an install folder being removed (renamed first, so no build starts in it). */
+const REMOVING = '.removing-';
 let privateBase: string | null = null;
+const inUse = new Set<string>();
 
 /** The per-user folders tried, in order: $XDG_CACHE_HOME/codelabgen/site, ~/.cache/codelabgen/site. */
 export function siteCacheCandidates(env: NodeJS.ProcessEnv): string[] {
@@ -68,11 +88,89 @@ export function ownFolder(dir: string, othersMayNotWrite: number): boolean {
  */
 export function siteCacheRoot(env: NodeJS.ProcessEnv, packageRoot: string): string {
   const install = createHash('sha256').update(packageRoot).digest('hex').slice(0, 12);
-  const root = path.join(userBase(env), `install-${install}`, 'l1', 'l0');
+  const base = userBase(env);
+  const folder = path.join(base, `install-${install}`);
+  const root = path.join(folder, 'l1', 'l0');
   mkdirSync(root, { recursive: true, mode: 0o700 });
+  markInUse(folder);
   const chain = dependencyFolders(packageRoot);
   chain.forEach((target, level) => linkTo(path.join(root, ...Array<string>(level).fill('..'), 'node_modules'), target));
+  if (base !== privateBase) sweepInstalls(base, folder, Date.now());
   return root;
+}
+
+/**
+ * Touches the install folder's USED marker now and, while this process lives, every IN_USE_EVERY_MS
+ * (a timer that never keeps the process alive), so a folder in use never looks unused to a sweep.
+ */
+function markInUse(folder: string): void {
+  writeFileSync(path.join(folder, USED), '');
+  if (inUse.size === 0) setInterval(touchInUse, IN_USE_EVERY_MS).unref();
+  inUse.add(folder);
+}
+
+/** Touches the USED marker of every install folder this process uses (exported for the tests). */
+export function touchInUse(): void {
+  for (const folder of inUse) {
+    try {
+      writeFileSync(path.join(folder, USED), '');
+    } catch {
+      // removed meanwhile (unused for a week before this process started?): the next build makes it again
+    }
+  }
+}
+
+/**
+ * At most once a day (SWEPT): removes the folders of other installs unused for INSTALL_KEEP_MS, and
+ * what a killed sweep left. A folder is renamed away before it is removed, and put back when its
+ * marker turns out fresh after all (a build of that install started in between); the removal runs
+ * in the background, so the build that sweeps does not wait for it.
+ */
+export function sweepInstalls(base: string, own: string, now: number): void {
+  const swept = path.join(base, SWEPT);
+  try {
+    if (now - statSync(swept).mtimeMs < SWEEP_EVERY_MS) return;
+  } catch {
+    // never swept
+  }
+  try {
+    writeFileSync(swept, '');
+    for (const name of readdirSync(base)) {
+      const dir = path.join(base, name);
+      if (dir === own || !(name.startsWith('install-') || name.startsWith(REMOVING))) continue;
+      try {
+        if (now - lastUsed(dir) <= INSTALL_KEEP_MS) continue;
+        let doomed = dir;
+        if (!name.startsWith(REMOVING)) {
+          doomed = path.join(base, `${REMOVING}${name}-${process.pid}`);
+          renameSync(dir, doomed);
+          if (now - lastUsed(doomed) <= INSTALL_KEEP_MS) {
+            renameSync(doomed, dir);
+            continue;
+          }
+        }
+        rm(doomed, { recursive: true, force: true }).catch(() => {});
+      } catch {
+        // another process renamed, removed or put it back first: left to it
+      }
+    }
+  } catch {
+    // the base became unreadable: the next build's sweep tries again
+  }
+}
+
+/**
+ * When an install folder was last used: its USED marker's mtime; for a folder from before the
+ * marker, the newest of the folder and the content caches in it (each build touches its own).
+ */
+function lastUsed(dir: string): number {
+  const marker = statSync(path.join(dir, USED), { throwIfNoEntry: false });
+  if (marker) return marker.mtimeMs;
+  const caches = path.join(dir, 'l1', 'l0');
+  let newest = statSync(dir).mtimeMs;
+  for (const name of existsSync(caches) ? readdirSync(caches) : [])
+    if (name.startsWith('content-')) newest = Math.max(newest, statSync(path.join(caches, name)).mtimeMs);
+  return newest;
 }
 
 /** The node_modules folders the package's dependencies resolve from, nearest first (its own, then hoisted ones). */

@@ -1,6 +1,6 @@
 // Test helper (imported only by *.test.ts): a temp course whose lessons are registered and moved
 // to a stage by committing events through the store, with their code written to disk.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RegisteredLesson, Stage } from '../../content-schemas/index.ts';
@@ -32,13 +32,36 @@ export function registeredLesson(id: string): RegisteredLesson {
   };
 }
 
-/** A new course in a temp folder (under `base`) holding `lessons`; `configYaml` replaces the default config. */
+const made: string[] = [];
+
+/**
+ * `dir`, removed when the test file ends (as cli/testing.ts's tempDir, which this helper does not import:
+ * that builds dist/, which these tests do not need).
+ */
+function removedWhenFileEnds(dir: string): string {
+  if (made.length === 0)
+    process.once('exit', () => {
+      for (const folder of made)
+        try {
+          rmSync(folder, { recursive: true, force: true });
+        } catch {
+          // a folder a test left read-only must not turn a passing file into a failure
+        }
+    });
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * A new course in a temp folder (under `base`, removed when the test file ends) holding `lessons`;
+ * `configYaml` replaces the default config.
+ */
 export async function courseWithLessons(
   lessons: LessonFixture[],
   configYaml?: string,
   base = tmpdir(),
 ): Promise<Course> {
-  const root = path.join(mkdtempSync(path.join(base, 'codelabgen-verify-')), 'course');
+  const root = path.join(removedWhenFileEnds(mkdtempSync(path.join(base, 'codelabgen-verify-'))), 'course');
   const { course } = await createCourse(root, { title: 'Verify test', topic: null, command: 'test' });
   if (configYaml !== undefined) writeFileSync(abs(course, ARTIFACTS.config), configYaml);
   const registered = lessons.map((lesson) => registeredLesson(lesson.id));
