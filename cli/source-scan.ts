@@ -27,9 +27,16 @@ export function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
 }
 
-/** Every production source file (repository-relative, `/`-separated) and its code without comments. */
-export function productionSources(): Map<string, string> {
+/** The launcher the package's `bin` names (package.json): production code outside FOLDERS. */
+export const LAUNCHER = 'bin/codelabgen.cjs';
+
+/**
+ * Every production source file (repository-relative, `/`-separated) and its code without comments;
+ * with `launcher`, the launcher too (a scan whose class it could hold reads it).
+ */
+export function productionSources({ launcher = false }: { launcher?: boolean } = {}): Map<string, string> {
   const sources = new Map<string, string>();
+  if (launcher) sources.set(LAUNCHER, withoutComments(readFileSync(path.join(REPO_ROOT, LAUNCHER), 'utf8')));
   for (const folder of FOLDERS) {
     const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
       .map((file) => `${folder}/${file.split(path.sep).join('/')}`)
