@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { allowListProblems, productionSources, withoutComments } from './source-scan.ts';
+import { allowListProblems, moduleImports, productionSources, withoutComments } from './source-scan.ts';
 import { REPO_ROOT } from './testing.ts';
 
 /** Files that may open a connection, and why the address is not one a course, worker or client chose unasked. */
@@ -68,47 +68,6 @@ const NETWORK_PROGRAMS = [
   'slirp4netns',
 ];
 
-interface Imported {
-  module: string;
-  /** Named imports (type-only ones left out), or the name the whole module is bound to ('' when unknown). */
-  named?: string[];
-  whole?: string;
-}
-
-/** What `code` takes from modules: static, side-effect, dynamic (literal) imports, require() and getBuiltinModule(). */
-function imports(code: string): Imported[] {
-  const found: Imported[] = [];
-  const moduleName = (spec: string) => spec.replace(/^node:/, '');
-  const namedOf = (list: string) =>
-    list
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '' && !item.startsWith('type '))
-      .map((item) => item.split(/\s*(?:as|:)\s*/)[0] ?? '');
-  for (const [, clause = '', spec = ''] of code.matchAll(
-    /\bimport\s+(?!type\b)([^;'"]*?)\s+from\s+['"]([^'"]+)['"]/g,
-  )) {
-    const module = moduleName(spec);
-    const whole = /^\s*(?:\*\s*as\s+([\w$]+)|([\w$]+))/.exec(clause);
-    if (whole) found.push({ module, whole: whole[1] ?? whole[2] ?? '' });
-    const named = /\{([^}]*)\}/.exec(clause)?.[1];
-    if (named !== undefined) found.push({ module, named: namedOf(named) });
-  }
-  for (const [, spec = ''] of code.matchAll(/\bimport\s+['"]([^'"]+)['"]/g))
-    found.push({ module: moduleName(spec), whole: '' });
-  const loaded = new RegExp(
-    String.raw`(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*)?(?:await\s+)?` +
-      String.raw`(?:\brequire|(?:\bprocess\.)?getBuiltinModule|(?<![\w$.])import)\s*\(\s*['"]([^'"]+)['"]\s*\)`,
-    'g',
-  );
-  for (const [, binding, spec = ''] of code.matchAll(loaded)) {
-    const module = moduleName(spec);
-    if (binding?.startsWith('{')) found.push({ module, named: namedOf(binding.slice(1, -1)) });
-    else found.push({ module, whole: binding ?? '' });
-  }
-  return found;
-}
-
 /** The ways `code` can open a connection (empty when it cannot). */
 export function networkSites(code: string): string[] {
   const runtime = code.replace(/\bimport\s+type\b[^;]*;|\btypeof\s+import\s*\([^)]*\)/g, '');
@@ -119,7 +78,7 @@ export function networkSites(code: string): string[] {
     'g',
   );
   for (const [call] of runtime.matchAll(calls)) found.add(call.replace(/\s+/g, ''));
-  for (const { module, named, whole } of imports(runtime)) {
+  for (const { module, named, whole } of moduleImports(runtime)) {
     if (CLIENT_MODULES.has(module)) {
       if (whole !== undefined) found.add(`import ${module}`);
       for (const name of named ?? []) if (!(module === 'net' && NET_HELPERS.has(name))) found.add(`${module}.${name}`);

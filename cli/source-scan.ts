@@ -46,6 +46,47 @@ export function productionSources({ launcher = false }: { launcher?: boolean } =
   return sources;
 }
 
+export interface Imported {
+  module: string;
+  /** Named imports (type-only ones left out), or the name the whole module is bound to ('' when unknown). */
+  named?: string[];
+  whole?: string;
+}
+
+/** What `code` takes from modules: static, side-effect, dynamic (literal) imports, require() and getBuiltinModule(). */
+export function moduleImports(code: string): Imported[] {
+  const found: Imported[] = [];
+  const moduleName = (spec: string) => spec.replace(/^node:/, '');
+  const namedOf = (list: string) =>
+    list
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '' && !item.startsWith('type '))
+      .map((item) => item.split(/\s*(?:as|:)\s*/)[0] ?? '');
+  for (const [, clause = '', spec = ''] of code.matchAll(
+    /\bimport\s+(?!type\b)([^;'"]*?)\s+from\s+['"]([^'"]+)['"]/g,
+  )) {
+    const module = moduleName(spec);
+    const whole = /^\s*(?:\*\s*as\s+([\w$]+)|([\w$]+))/.exec(clause);
+    if (whole) found.push({ module, whole: whole[1] ?? whole[2] ?? '' });
+    const named = /\{([^}]*)\}/.exec(clause)?.[1];
+    if (named !== undefined) found.push({ module, named: namedOf(named) });
+  }
+  for (const [, spec = ''] of code.matchAll(/\bimport\s+['"]([^'"]+)['"]/g))
+    found.push({ module: moduleName(spec), whole: '' });
+  const loaded = new RegExp(
+    String.raw`(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*)?(?:await\s+)?` +
+      String.raw`(?:\brequire|(?:\bprocess\.)?getBuiltinModule|(?<![\w$.])import)\s*\(\s*['"]([^'"]+)['"]\s*\)`,
+    'g',
+  );
+  for (const [, binding, spec = ''] of code.matchAll(loaded)) {
+    const module = moduleName(spec);
+    if (binding?.startsWith('{')) found.push({ module, named: namedOf(binding.slice(1, -1)) });
+    else found.push({ module, whole: binding ?? '' });
+  }
+  return found;
+}
+
 /** The allow-list problems: files that do the thing unlisted, and listed files that no longer do it. */
 export function allowListProblems(
   found: ReadonlyMap<string, string[]>,
