@@ -1,7 +1,7 @@
 // "A service that fails open, or answers with what it should not", closed by construction
 // (docs/security.md "A service that fails open"): codelabgen answers HTTP in two servers only, each
-// with one place for its refusals. The MCP server (cli/mcp/http.ts) refuses through reject(): a
-// JSON-RPC error with its code, naming no path. The dev server's middlewares (pipeline/site/) are
+// with one place for its refusals. The MCP server (cli/mcp/http.ts) refuses through reject() (and
+// rejectUnparsed() for what Node's parser refuses): a JSON-RPC error with its code, naming no path. The dev server's middlewares (pipeline/site/) are
 // installed by the integration behind the guard (pipeline/site/restricted-guard.ts, first of all)
 // that answers a URL it cannot decode and every 403 with a body that names no path. A static scan fails when another
 // production module starts a server, installs a middleware, sets a status, writes a response or
@@ -15,8 +15,8 @@ const ENDPOINT = "an endpoint of the site: 200 with the build's own data, never 
 /** Files that serve HTTP or answer a request, and how their answers are kept from failing open. */
 const HTTP_ANSWERS: Record<string, string> = {
   'cli/mcp/http.ts':
-    'the MCP HTTP server: each refusal of its own goes through reject() (a JSON-RPC error with the code, no path); the ' +
-    "rest is the SDK transport's JSON-RPC (cli/mcp-http.test.ts, hostile requests)",
+    "the MCP HTTP server: each refusal of its own goes through reject(), or rejectUnparsed() for what Node's parser " +
+    "refuses (a JSON-RPC error with the code, no path); the rest is the SDK transport's JSON-RPC (cli/mcp-http.test.ts)",
   'pipeline/site/integration.ts':
     "site dev's middlewares, behind the guard (pipeline/site/restricted-guard.ts, put first of all); its own serves " +
     "mermaid's installed files, kept inside that package by isInside, else passes on",
@@ -83,16 +83,23 @@ test("the MCP server's own answers are reject()'s; the dev server's guard is put
   const sources = productionSources();
   const mcp = sources.get('cli/mcp/http.ts') ?? '';
   const reject = /\nfunction reject\([\s\S]*?\n}\n/.exec(mcp)?.[0] ?? '';
-  const outside = mcp.replace(reject, '');
+  const unparsed = /\nfunction rejectUnparsed\([\s\S]*?\n}\n/.exec(mcp)?.[0] ?? '';
+  const outside = mcp.replace(reject, '').replace(unparsed, '');
   assert.ok(reject.includes('.writeHead('), 'reject() sets the status');
+  assert.ok(reject.includes('errorBody(') && unparsed.includes('errorBody('), 'both write the one JSON-RPC error body');
+  assert.match(
+    mcp,
+    /function errorBody\([^)]*\): string \{\s*return JSON\.stringify\(\{ jsonrpc: '2\.0', error: \{ code, message \}, id: null \}\);/,
+  );
+  assert.match(mcp, /\.on\('clientError', rejectUnparsed\)/, "Node's parser refusals go through rejectUnparsed()");
+  assert.match(mcp, /createServer\(\{ requireHostHeader: false \}/, 'a request without Host reaches the Host check');
   assert.deepEqual(
     [...outside.matchAll(/\.writeHead\s*\(|\.statusCode\s*=(?!=)|\.(?:end|write)\s*\(\s*[^)\s]/g)].map(
       (match) => match[0],
     ),
     [],
-    'cli/mcp/http.ts sets a status or writes a body only in reject()',
+    'cli/mcp/http.ts sets a status or writes a body only in reject() and rejectUnparsed()',
   );
-  assert.match(reject, /JSON\.stringify\(\{ jsonrpc: '2\.0', error: \{ code, message \}, id: null \}\)/);
   const guard = sources.get('pipeline/site/restricted-guard.ts') ?? '';
   assert.match(
     guard,
