@@ -65,7 +65,7 @@ export function answerSites(code: string): string[] {
 
 test('no production module serves HTTP or answers a request outside the allow-listed files', () => {
   const found = new Map(
-    [...productionSources({ launcher: true })]
+    [...productionSources()]
       .map(([file, code]) => [file, answerSites(code)] as const)
       .filter(([, sites]) => sites.length > 0),
   );

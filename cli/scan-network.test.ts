@@ -4,7 +4,6 @@
 // can open a connection (fetch, http(s) request/get/Agent, net, tls, dgram, dns, http2, undici, ws and
 // other client libraries, WebSocket, EventSource, XMLHttpRequest, sendBeacon, a network program by
 // name) and fails on any file outside NETWORK_SITES, each entry with where its address comes from.
-// The launcher (bin/codelabgen.cjs) is read too.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -99,7 +98,7 @@ export function networkSites(code: string): string[] {
 
 test('no production module opens a connection outside the allow-listed files', () => {
   const found = new Map(
-    [...productionSources({ launcher: true })]
+    [...productionSources()]
       .map(([file, code]) => [file, networkSites(code)] as const)
       .filter(([, sites]) => sites.length > 0),
   );

@@ -1,5 +1,6 @@
 // The source files the static scans of the trust boundary read (cli/scan-*.test.ts): every
-// production file of content-schemas/, pipeline/, cli/ and site/, tests and test helpers left out,
+// production file of content-schemas/, pipeline/, cli/ and site/, and the launcher bin/codelabgen.cjs,
+// tests and test helpers left out,
 // with its comments blanked (a comment naming an API is no call). Imported by tests only.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -30,13 +31,10 @@ export function withoutComments(text: string): string {
 /** The launcher the package's `bin` names (package.json): production code outside FOLDERS. */
 export const LAUNCHER = 'bin/codelabgen.cjs';
 
-/**
- * Every production source file (repository-relative, `/`-separated) and its code without comments;
- * with `launcher`, the launcher too (a scan whose class it could hold reads it).
- */
-export function productionSources({ launcher = false }: { launcher?: boolean } = {}): Map<string, string> {
+/** Every production source file (repository-relative, `/`-separated), the launcher too, and its code without comments. */
+export function productionSources(): Map<string, string> {
   const sources = new Map<string, string>();
-  if (launcher) sources.set(LAUNCHER, withoutComments(readFileSync(path.join(REPO_ROOT, LAUNCHER), 'utf8')));
+  sources.set(LAUNCHER, withoutComments(readFileSync(path.join(REPO_ROOT, LAUNCHER), 'utf8')));
   for (const folder of FOLDERS) {
     const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
       .map((file) => `${folder}/${file.split(path.sep).join('/')}`)
