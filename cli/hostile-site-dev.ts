@@ -74,9 +74,10 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
 function answerProblems(served: Served, root: string, errors = 500): string[] {
   const problems: string[] = [];
   if (served.status >= errors) {
-    // A page's own assets, on every page (a 200 too), name codelabgen's files as Vite's dev server
-    // serves them (/@fs/ URLs, a style's data-vite-dev-id): the pages' business, not an error's leak.
-    const assets = /\/@fs\/[^\s"'<>()`]*|\bdata-vite-dev-id="[^"]*"/g;
+    // On every page (a 200 too), not an error's leak: the page's own assets name codelabgen's files as
+    // Vite's dev server serves them (/@fs/ URLs, a style's data-vite-dev-id), and the author's banner of
+    // the course's problems (site/components/DevLive.astro) says where a symlink of the course leads.
+    const assets = /\/@fs\/[^\s"'<>()`]*|\bdata-vite-dev-id="[^"]*"|<div class="dev-problems"[^>]*>[\s\S]*?<\/div>/g;
     const leaked = pathsOutside(served.body.replace(assets, ''), root);
     if (leaked.length > 0)
       problems.push(
