@@ -3,7 +3,8 @@
 // allowed it (pipeline/progress/notify-consent.ts). A static scan lists every way a production module
 // can open a connection (fetch, http(s) request/get/Agent, net, tls, dgram, dns, http2, undici, ws and
 // other client libraries, WebSocket, EventSource, XMLHttpRequest, sendBeacon, a network program by
-// name) and fails on any file outside NETWORK_SITES, each entry with where its address comes from.
+// name) and fails on any file outside NETWORK_SITES, each entry with where its address comes from; and
+// the diagrams' Chromium, the one browser codelabgen starts, refuses every request but its own page's.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -126,6 +127,26 @@ test('notify.ts posts only through urlReceiver, after the consent check', () => 
   const check = receiver.indexOf('if (!isAllowed(course.root, { url }))');
   assert.ok(check >= 0, 'urlReceiver() checks the consent for the exact URL');
   assert.ok(receiver.indexOf('post(') > check, 'the one call of post() is in urlReceiver(), after the consent check');
+});
+
+test("the one browser codelabgen starts (the diagrams' Chromium) refuses every request outside its page's origin", () => {
+  const browsers = [...productionSources()]
+    .filter(([, code]) => /\.(?:launch|launchPersistentContext|connectOverCDP)\s*\(|\bnewContext\s*\(/.test(code))
+    .map(([file]) => file);
+  assert.deepEqual(
+    browsers,
+    ['pipeline/site/diagrams.ts'],
+    'a browser started somewhere new: refuse its requests as diagrams.ts does',
+  );
+  const code = productionSources().get('pipeline/site/diagrams.ts') ?? '';
+  const refuseAll = code.indexOf("await context.route('**/*', (route) => route.abort(");
+  assert.ok(refuseAll > code.indexOf('await browser.newContext()'), 'every request of the context is refused first');
+  assert.ok(
+    code.indexOf('await context.route(`${ORIGIN}/**`') > refuseAll,
+    'then the page origin is served (last registered runs first)',
+  );
+  assert.equal(code.match(/\bnewContext\s*\(/g)?.length, 1, 'one context');
+  assert.equal(code.match(/\.newPage\s*\(/g)?.length, 1, 'its pages only');
 });
 
 test('the scan sees every way to open a connection, and not a server or a type', () => {
