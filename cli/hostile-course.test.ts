@@ -238,7 +238,8 @@ for (const index of indexes) {
     problems.push(...(await mcpProblems(root, outside, prng(SEED * 1000 + index + 500))));
     problems.push(...watch('MCP'), ...inCourse('MCP'));
     if (withDev) {
-      problems.push(...(await siteDevProblems(root, outside, LESSON_PAGES, (stop) => t.after(stop))));
+      const random = prng(SEED * 1000 + index + 700);
+      problems.push(...(await siteDevProblems(root, outside, LESSON_PAGES, random, (stop) => t.after(stop))));
       problems.push(...watch('site dev'), ...inCourse('site dev'));
     }
     const published = [path.join(root, '.codelabgen'), path.join(root, 'site-out')];

@@ -2,9 +2,12 @@
 // hostile tree, its index, each lesson page it links and one asset, then SIGTERM. Returns the problems:
 // a start or an answer past its deadline, an exit other than 0, 1 or 2, a 500 naming a path outside the
 // course, an answer or a log holding the canary, served HTML that runs script from the course, and a
-// server (or a process of its group) still running after SIGTERM.
+// server (or a process of its group) still running after SIGTERM. Besides, seeded hostile request paths
+// (DEV_HOSTILE_REQUESTS): an error answer (4xx or 5xx) to one must name no path outside the course.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
 import { freePort } from '../e2e/dev-server.ts';
 import { groupMembers } from '../scripts/process-group.ts';
 import { outsideContent, PUBLISHED_SCRIPT } from './hostile-trees.ts';
@@ -17,6 +20,9 @@ export const DEV_START_DEADLINE_MS = 240_000;
 export const DEV_REQUEST_DEADLINE_MS = 120_000;
 /** From SIGTERM to the server's exit (ms). */
 export const DEV_STOP_DEADLINE_MS = 15_000;
+
+/** Hostile request paths sent to each dev server (seeded). */
+export const DEV_HOSTILE_REQUESTS = 24;
 
 interface Served {
   url: string;
@@ -64,11 +70,15 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-/** What is wrong with one answer of the dev server. */
-function answerProblems(served: Served, root: string): string[] {
+/** What is wrong with one answer of the dev server; `errors`: the status from which a body must name no path. */
+function answerProblems(served: Served, root: string, errors = 500): string[] {
   const problems: string[] = [];
-  if (served.status >= 500) {
-    const leaked = pathsOutside(served.body, root);
+  if (served.status >= errors) {
+    // On every page (a 200 too), not an error's leak: the page's own assets name codelabgen's files as
+    // Vite's dev server serves them (/@fs/ URLs, a style's data-vite-dev-id), and the author's banner of
+    // the course's problems (site/components/DevLive.astro) says where a symlink of the course leads.
+    const assets = /\/@fs\/[^\s"'<>()`]*|\bdata-vite-dev-id="[^"]*"|<div class="dev-problems"[^>]*>[\s\S]*?<\/div>/g;
+    const leaked = pathsOutside(served.body.replace(assets, ''), root);
     if (leaked.length > 0)
       problems.push(
         `${served.url}: ${served.status} naming paths outside the course: ${leaked.slice(0, 5).join(', ')}`,
@@ -79,12 +89,87 @@ function answerProblems(served: Served, root: string): string[] {
   return problems;
 }
 
+/** Where a hostile path starts: the site's routes, codelabgen's own middlewares, Vite's and Astro's. */
+const HOSTILE_PREFIXES = [
+  '/',
+  '/lessons/',
+  `/lessons/${path.basename(LESSON_DIRS['1.2']!)}/`,
+  '/_codelabgen/mermaid/',
+  '/_codelabgen/progress.events',
+  '/@fs/',
+  '/@fs/etc/',
+  '/@id/',
+  '/@vite/',
+  '/_astro/',
+  '/_image?href=',
+  '/node_modules/',
+  '/src/',
+  '/progress/',
+];
+/** Its middle: bad escapes, traversals, NUL, overlong UTF-8, files the server must not serve, long names. */
+const HOSTILE_PARTS = [
+  '%ZZ',
+  '%E0%A4%A',
+  '%',
+  '%00',
+  '%C0%AE%C0%AE/',
+  '..%2f..%2fetc%2fpasswd',
+  '../../../etc/passwd',
+  '%2e%2e/%2e%2e/',
+  '..%5c..%5c',
+  'passwd',
+  '.env',
+  '.git/config',
+  '.codelabgen/events.jsonl',
+  'secrets.yaml',
+  '%F0%9F%98%80',
+  'a'.repeat(2000),
+  '%uD800',
+  '%%',
+];
+/** Its end: Vite's query flags, a script or image suffix, nothing. */
+const HOSTILE_SUFFIXES = ['', '/', '?import', '?raw', '?url', '?inline', '.js', '.svg', '?v=%ZZ', '#x'];
+
+/** `count` request paths (seeded): a prefix, one or two parts, a suffix, sometimes the course's own path. */
+export function hostileRequestPaths(random: () => number, count: number, root: string): string[] {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  return Array.from({ length: count }, () => {
+    const parts = [pick(HOSTILE_PARTS), ...(random() < 0.4 ? [pick(HOSTILE_PARTS)] : [])];
+    const prefix = random() < 0.15 ? `/@fs${root}/` : pick(HOSTILE_PREFIXES);
+    return `${prefix}${parts.join(random() < 0.5 ? '/' : '')}${pick(HOSTILE_SUFFIXES)}`;
+  });
+}
+
+/** GETs `pathname` exactly as written (fetch() would resolve its dot segments). */
+function getRaw(base: string, pathname: string): Promise<Served> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: hostname, port, path: pathname, timeout: DEV_REQUEST_DEADLINE_MS }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ url: `${base}${pathname}`, status: response.statusCode ?? 0, body }));
+      response.on('error', reject);
+    });
+    sent.on('timeout', () =>
+      sent.destroy(new Error(`${pathname}: no answer within ${DEV_REQUEST_DEADLINE_MS / 1000} s`)),
+    );
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
 /**
  * The index, each lesson page (`lessonPages`, and those the index links: a broken curriculum may list
  * none), one asset (an image of a lesson page, else a stylesheet), and files outside the course (and
  * a doc the lesson may link out) asked for by path under Vite's /@fs/.
  */
-async function browse(base: string, root: string, outside: string, lessonPages: readonly string[]): Promise<string[]> {
+async function browse(
+  base: string,
+  root: string,
+  outside: string,
+  lessonPages: readonly string[],
+  random: () => number,
+): Promise<string[]> {
   const problems: string[] = [];
   const index = await fetchWithin(`${base}/`);
   problems.push(...answerProblems(index, root));
@@ -103,6 +188,9 @@ async function browse(base: string, root: string, outside: string, lessonPages: 
   // Vite serves files by absolute path under /@fs/: none outside the course, none the course links out to.
   for (const file of [`${outside}/secret.txt`, '/etc/passwd', `${root}/${LESSON_DIRS['1.2']}/docs/notes.md`])
     problems.push(...answerProblems(await fetchWithin(`${base}/@fs${file}`), root));
+  // Hostile paths: whatever the answer, an error names no path outside the course (a stack, an allow-list).
+  for (const pathname of hostileRequestPaths(random, DEV_HOSTILE_REQUESTS, root))
+    problems.push(...answerProblems(await getRaw(base, pathname), root, 400));
   return problems;
 }
 
@@ -116,6 +204,7 @@ export async function siteDevProblems(
   root: string,
   outside: string,
   lessonPages: readonly string[],
+  random: () => number,
   onStart: (stopGroup: () => void) => void,
 ): Promise<string[]> {
   const port = await freePort();
@@ -141,7 +230,7 @@ export async function siteDevProblems(
   const problems: string[] = [];
   const base = `http://localhost:${port}`;
   try {
-    if (await answered(`${base}/`, child)) problems.push(...(await browse(base, root, outside, lessonPages)));
+    if (await answered(`${base}/`, child)) problems.push(...(await browse(base, root, outside, lessonPages, random)));
     else if (child.exitCode === null && child.signalCode === null)
       problems.push(`site dev: no answer within ${DEV_START_DEADLINE_MS / 1000} s (a hang)\n${log.slice(-1500)}`);
     else if (![0, 1, 2].includes(child.exitCode ?? -1))

@@ -1,9 +1,12 @@
 // Every tool's refusal reaches a conforming client (the SDK's own, after tools/list, so it checks each
 // structuredContent against the tool's outputSchema) as `isError: true` with the CLI's error and hint
-// lines in tool terms, and nothing changes (issue 35.1).
+// lines in tool terms, and nothing changes (issue 35.1). And, seeded (MCP_REFUSAL_SEED, MCP_REFUSAL_CASES
+// per tool), arguments each listed tool's input schema refuses (a wrong type, an unknown argument, a
+// required one left out): every one a tool result with isError, never a JSON-RPC error a host shows as a crash.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { prng } from './fuzz-cases.ts';
 import { listedClient, textOf } from './mcp-client.ts';
 import { mcpTools } from './mcp/tools.ts';
 import { scratchCourse, snapshot, tempDir } from './testing.ts';
@@ -139,4 +142,81 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
   } finally {
     await mcp.close();
   }
+});
+
+const BAD_SEED = Number(process.env.MCP_REFUSAL_SEED ?? 1);
+const BAD_PER_TOOL = Number(process.env.MCP_REFUSAL_CASES ?? 3);
+
+interface PropertySchema {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: PropertySchema;
+}
+
+/** A value its property's schema refuses: another type, a value off its enum, an item of the wrong type. */
+function wrongValue(schema: PropertySchema, random: () => number): unknown {
+  const types = [schema.type ?? []].flat();
+  const choices: unknown[] = [];
+  if (!types.includes('string')) choices.push('a string', '../../etc/passwd');
+  if (!types.includes('number') && !types.includes('integer')) choices.push(12345, -1.5);
+  if (types.includes('integer')) choices.push(1.5);
+  if (!types.includes('boolean')) choices.push(true);
+  if (!types.includes('array')) choices.push(['x']);
+  if (types.includes('array') && schema.items?.type !== undefined) choices.push([wrongValue(schema.items, random)]);
+  if (!types.includes('object')) choices.push({ __proto__: { polluted: true } }, {});
+  if (!types.includes('null')) choices.push(null);
+  if (schema.enum !== undefined && types.includes('string')) choices.push('not-one-of-them');
+  return choices[Math.floor(random() * choices.length)];
+}
+
+test("arguments a tool's own input schema refuses, for every listed tool (seeded): isError with the error line, nothing changes", {
+  timeout: 300_000,
+}, async (t) => {
+  const random = prng(BAD_SEED);
+  let calls = 0;
+  const mcp = await listedClient(COURSE, COURSE);
+  const problems: string[] = [];
+  try {
+    const { tools } = await mcp.client.listTools();
+    for (const tool of tools) {
+      const properties = Object.entries((tool.inputSchema.properties ?? {}) as Record<string, PropertySchema>);
+      const required = (tool.inputSchema.required ?? []) as string[];
+      for (let at = 0; at < BAD_PER_TOOL; at += 1) {
+        // Good values for the required arguments but one: a wrong type, an unknown argument, or a required one left out.
+        const args: Record<string, unknown> = {};
+        const kind = properties.length === 0 ? 0 : Math.floor(random() * (required.length > 0 ? 3 : 2));
+        if (kind === 0) args[`x_${Math.floor(random() * 1000)}`] = 'unknown';
+        else if (kind === 1) {
+          const [name, schema] = properties[Math.floor(random() * properties.length)]!;
+          args[name] = wrongValue(schema, random);
+        } else {
+          const left = required[Math.floor(random() * required.length)]!;
+          for (const name of required) if (name !== left) args[name] = '1.1';
+        }
+        const what = `${tool.name} ${JSON.stringify(args)} (MCP_REFUSAL_SEED=${BAD_SEED})`;
+        const before = snapshot(COURSE);
+        let answer: Awaited<ReturnType<typeof mcp.call>>;
+        try {
+          answer = await mcp.call(tool.name, args);
+          calls += 1;
+        } catch (error) {
+          // A JSON-RPC error (or an answer the SDK's client cannot take) instead of a tool result.
+          problems.push(`${what}: ${(error as Error).message}`);
+          continue;
+        }
+        const first = answer.content.at(-1)?.text?.split('\n')[0] ?? '';
+        if (answer.isError !== true || !/^error: \S/.test(first) || answer._meta?.['codelabgen/exit_code'] !== 2)
+          problems.push(`${what}: not a refusal a client reads: ${JSON.stringify(answer).slice(0, 300)}`);
+        else if ((answer._meta?.['codelabgen/error'] as { error?: string } | undefined)?.error !== first.slice(7))
+          problems.push(`${what}: _meta codelabgen/error is not the error line ${first}`);
+        const after = snapshot(COURSE);
+        if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`${what}: a refusal changed files`);
+      }
+    }
+    t.diagnostic(`${calls} calls answered, over ${tools.length} tools`);
+    assert.ok(tools.length >= 30, `tools/list listed ${tools.length} tools`);
+  } finally {
+    await mcp.close();
+  }
+  assert.deepEqual(problems, []);
 });

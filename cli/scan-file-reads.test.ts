@@ -27,6 +27,9 @@ const STORE = 'owned by the store (pipeline/store/): its own files of .codelabge
 
 /** Files outside the reader that may open or read files, and why. */
 const FILE_READERS: Record<string, string> = {
+  'bin/codelabgen.cjs':
+    "the launcher: reads dist/state.cjs, its own bundle, and the V8 code cache in this user's own folder (codeCacheFolder: " +
+    'a real folder of this user that no one else may write)',
   'cli/context.ts': 'reads stdin (fd 0): what the user piped in',
   'cli/commands/init.ts': "copies codelabgen's own CI template from the package",
   'pipeline/authoring/authoring.ts':

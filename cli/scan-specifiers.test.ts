@@ -9,6 +9,9 @@ import { allowListProblems, productionSources } from './source-scan.ts';
 
 /** Files with a computed loader or process call, and why no course text reaches it. */
 const LOADER_SITES: Record<string, string> = {
+  'bin/codelabgen.cjs':
+    "the launcher: spawnSync of the package's own bootstrapped Node 22 (.cache/node22 beside it) on its own script, no shell; " +
+    'require() of dist/state.cjs, its own bundle',
   'content-schemas/lazy-load.ts':
     "createRequire(): loads codelabgen's own bundle entries ('yaml', 'schemas'), named in the code",
   'cli/mcp/invoke.ts':

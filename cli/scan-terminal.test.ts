@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import { allowListProblems, productionSources } from './source-scan.ts';
 
 const TERMINAL_WRITERS: Record<string, string> = {
+  'bin/codelabgen.cjs':
+    "the launcher's too-old-Node refusal: its own text with the Node version and path; for `mcp`, the same as JSON-RPC on stdout",
   'cli/mcp/stdio.ts':
     "the MCP server's JSON-RPC stream (JSON.stringify escapes control characters); stray prints go to stderr",
   'pipeline/site/diagram-parse-child.ts':

@@ -5,7 +5,7 @@
 // served by /@fs (Vite's file access).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -20,9 +20,27 @@ test('site dev of a healthy course logs no WARN or ERROR and serves every asset'
   });
   const lesson = readdirSync(path.join(root, '1-first-steps'))[0]!;
   const port = await freePort();
+  // Astro's dev server asks the package manager for its registry and the registry for a newer Astro
+  // (once per 12 days of its preferences, off CI): package managers on PATH that record being run, a
+  // fresh preferences folder, no CI.
+  const user = path.join(path.dirname(root), 'quiet-user');
+  const ran = path.join(user, 'package-manager-ran');
+  mkdirSync(path.join(user, 'bin'), { recursive: true });
+  for (const manager of ['npm', 'pnpm', 'yarn', 'bun']) {
+    writeFileSync(path.join(user, 'bin', manager), `#!/bin/sh\necho "${manager} $*" >> '${ran}'\n`);
+    chmodSync(path.join(user, 'bin', manager), 0o755);
+  }
   const server = spawn(process.execPath, [CLI, 'site', 'dev', '--port', String(port)], {
     cwd: root,
-    env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none' },
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      CODELABGEN_COURSE: undefined,
+      CODELABGEN_CHROMIUM: 'none',
+      PATH: `${path.join(user, 'bin')}${path.delimiter}${process.env.PATH}`,
+      XDG_CONFIG_HOME: path.join(user, 'config'),
+      CI: undefined,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -34,6 +52,8 @@ test('site dev of a healthy course logs no WARN or ERROR and serves every asset'
     await waitForServer(`${base}/`, 180_000, server, () => log);
     for (const page of ['/', `/lessons/${lesson}/`, `/lessons/${lesson}/`]) await fetchPageAndAssets(`${base}${page}`);
     assert.deepEqual(noisyLines(log), [], log);
+    // No connection of its own: no update check (a package manager run, then the registry).
+    assert.ok(!existsSync(ran), `site dev ran a package manager: ${existsSync(ran) ? readFileSync(ran, 'utf8') : ''}`);
     // The server is no file server: a course file, its state and the installed project stay out of
     // reach of any client (with --host, the network), though every page above had its assets.
     writeFileSync(path.join(root, 'secrets.yaml'), 'token: hunter2\n');

@@ -1,5 +1,6 @@
 // The source files the static scans of the trust boundary read (cli/scan-*.test.ts): every
-// production file of content-schemas/, pipeline/, cli/ and site/, tests and test helpers left out,
+// production file of content-schemas/, pipeline/, cli/ and site/, and the launcher bin/codelabgen.cjs,
+// tests and test helpers left out,
 // with its comments blanked (a comment naming an API is no call). Imported by tests only.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -27,9 +28,13 @@ export function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
 }
 
-/** Every production source file (repository-relative, `/`-separated) and its code without comments. */
+/** The launcher the package's `bin` names (package.json): production code outside FOLDERS. */
+export const LAUNCHER = 'bin/codelabgen.cjs';
+
+/** Every production source file (repository-relative, `/`-separated), the launcher too, and its code without comments. */
 export function productionSources(): Map<string, string> {
   const sources = new Map<string, string>();
+  sources.set(LAUNCHER, withoutComments(readFileSync(path.join(REPO_ROOT, LAUNCHER), 'utf8')));
   for (const folder of FOLDERS) {
     const files = readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
       .map((file) => `${folder}/${file.split(path.sep).join('/')}`)
@@ -37,6 +42,47 @@ export function productionSources(): Map<string, string> {
     for (const file of files) sources.set(file, withoutComments(readFileSync(path.join(REPO_ROOT, file), 'utf8')));
   }
   return sources;
+}
+
+export interface Imported {
+  module: string;
+  /** Named imports (type-only ones left out), or the name the whole module is bound to ('' when unknown). */
+  named?: string[];
+  whole?: string;
+}
+
+/** What `code` takes from modules: static, side-effect, dynamic (literal) imports, require() and getBuiltinModule(). */
+export function moduleImports(code: string): Imported[] {
+  const found: Imported[] = [];
+  const moduleName = (spec: string) => spec.replace(/^node:/, '');
+  const namedOf = (list: string) =>
+    list
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '' && !item.startsWith('type '))
+      .map((item) => item.split(/\s*(?:as|:)\s*/)[0] ?? '');
+  for (const [, clause = '', spec = ''] of code.matchAll(
+    /\bimport\s+(?!type\b)([^;'"]*?)\s+from\s+['"]([^'"]+)['"]/g,
+  )) {
+    const module = moduleName(spec);
+    const whole = /^\s*(?:\*\s*as\s+([\w$]+)|([\w$]+))/.exec(clause);
+    if (whole) found.push({ module, whole: whole[1] ?? whole[2] ?? '' });
+    const named = /\{([^}]*)\}/.exec(clause)?.[1];
+    if (named !== undefined) found.push({ module, named: namedOf(named) });
+  }
+  for (const [, spec = ''] of code.matchAll(/\bimport\s+['"]([^'"]+)['"]/g))
+    found.push({ module: moduleName(spec), whole: '' });
+  const loaded = new RegExp(
+    String.raw`(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*)?(?:await\s+)?` +
+      String.raw`(?:\brequire|(?:\bprocess\.)?getBuiltinModule|(?<![\w$.])import)\s*\(\s*['"]([^'"]+)['"]\s*\)`,
+    'g',
+  );
+  for (const [, binding, spec = ''] of code.matchAll(loaded)) {
+    const module = moduleName(spec);
+    if (binding?.startsWith('{')) found.push({ module, named: namedOf(binding.slice(1, -1)) });
+    else found.push({ module, whole: binding ?? '' });
+  }
+  return found;
 }
 
 /** The allow-list problems: files that do the thing unlisted, and listed files that no longer do it. */

@@ -9,8 +9,9 @@
 // that goes away over stdio has; a session idle past SESSION_IDLE_MS with no request open is closed.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
+import type { Duplex } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -142,7 +143,8 @@ function hostnameOf(value: string, withScheme: boolean): string | null {
 }
 
 /**
- * A refusal before any MCP server sees the request, as JSON-RPC: -32700 for a body that is not JSON,
+ * A refusal before any MCP server sees the request, as JSON-RPC (every answer of this module's own goes
+ * through it or rejectUnparsed(); cli/scan-http-answers.test.ts): -32700 for a body that is not JSON,
  * -32600 for one too large to take, -32603 for an internal error, and otherwise -32000, what the
  * SDK's own transport answers for its refusals (host, origin, token, session).
  */
@@ -152,9 +154,38 @@ function reject(
   message: string,
   { headers = {}, code = -32000 }: { headers?: Record<string, string>; code?: number } = {},
 ): void {
-  res
-    .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(errorBody(code, message));
+}
+
+function errorBody(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * A request Node's parser refuses before any handler runs (a bad request line or header, headers too
+ * large): the same JSON-RPC error as reject()'s, -32600, where Node would answer a bare 400 or 431 with
+ * no body, which a client cannot read. Only the parser's code is named, never the bytes it read.
+ */
+function rejectUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own answer: only on a connection nothing was written to yet (never inside another answer).
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket as Socket).bytesWritten !== 0) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout']
+        : [400, 'Bad Request'];
+  const body = errorBody(
+    ErrorCode.InvalidRequest,
+    `Invalid Request: not HTTP this server can read (${error.code ?? 'parse error'})`,
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `connection: close\r\n\r\n${body}`,
+  );
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -279,7 +310,10 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const host = hostnameOf(req.headers.host ?? '', false);
+    // A Host that is not a bare host[:port] is no name of this server (the SDK's request adapter answered
+    // `127.0.0.1:PORT/x` with a bodiless 400).
+    const given = req.headers.host ?? '';
+    const host = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.test(given) ? hostnameOf(given, false) : null;
     if (host === null || !allowed.has(host))
       return reject(
         res,
@@ -343,7 +377,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     await transport.handleRequest(req, res, body);
   };
 
-  const listener = http.createServer((req, res) => {
+  // A request without Host is refused by handle() as any other Host, as JSON-RPC (Node's own refusal has no body).
+  const listener = http.createServer({ requireHostHeader: false }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent)
         reject(res, 500, `Internal error: ${(error as Error).message}`, { code: ErrorCode.InternalError });
@@ -355,6 +390,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
   // was closing (ECONNRESET on connect's `initialized`); 5 s (Node's default) leaves the margin. An SSE
   // stream is a request in progress, not idle.
   listener.keepAliveTimeout = 5000;
+  listener.on('clientError', rejectUnparsed);
   await new Promise<void>((resolve, rejectListen) => {
     listener.once('error', rejectListen);
     listener.listen(options.port, options.host.replace(/^\[(.*)\]$/, '$1'), () => resolve());

@@ -1,8 +1,10 @@
 // The build's diagram renderer (pipeline/site/diagrams.ts): diagrams are drawn one after another in
 // the order given and each is in the cache, and its wait settled, as soon as it is drawn, so a page
-// never waits for the whole batch. Needs a Chromium (skipped without one).
+// never waits for the whole batch; and the Chromium that draws them reaches no address a diagram names.
+// Needs a Chromium (skipped without one).
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
@@ -52,6 +54,36 @@ test('each diagram is cached as soon as it is drawn, the first long before the b
   const again = startDiagrams(diagrams, cache, chromium);
   assert.equal(again.drawing.size, 0);
   assert.deepEqual(await again.done, { rendered: 0, cached: 11, failed: 0, client: 0 });
+});
+
+test("a diagram's addresses (images, styles; https, http, loopback) reach nothing from the build's Chromium", {
+  skip: chromium === null && 'no Chromium',
+  timeout: 120_000,
+}, async () => {
+  // A listener on loopback (a service only this machine reaches) that counts connections, TLS or not.
+  let connections = 0;
+  const listener = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as { port: number };
+  try {
+    const at = (scheme: string, host: string, name: string) => `${scheme}//${host}:${port}/${name}`;
+    const labels = [
+      `<img src='${at('https:', '127.0.0.1', 'img')}'>`,
+      `<img src='${at('https:', 'localhost', 'img')}'>`,
+      `<img src='${at('http:', '127.0.0.1', 'mixed')}'>`,
+      `<img src='${at('', '127.0.0.1', 'relative-scheme')}'>`,
+      `<span style='background-image:url(${at('https:', '127.0.0.1', 'css')})'>css</span>`,
+    ];
+    const source = `flowchart LR\n${labels.map((label, i) => `  N${i}["${label}"]`).join(' --> ')}\n`;
+    const job = startDiagrams([ref(source, 0)], scratchDir('codelabgen-diagrams-'), chromium);
+    assert.deepEqual(await job.done, { rendered: 1, cached: 0, failed: 0, client: 0 });
+    assert.equal(connections, 0, `the build's Chromium connected ${connections} times to the addresses of a diagram`);
+  } finally {
+    await new Promise((resolve) => listener.close(resolve));
+  }
 });
 
 test('without Chromium nothing is drawn and nothing waits: the diagrams are left to the browser', async () => {

@@ -311,6 +311,10 @@ async function drawAll(
     });
   try {
     const context = await browser.newContext();
+    // Nothing leaves the page: a diagram's labels may name any address (an image, a style's url()),
+    // and the build's machine would fetch it (a loopback or private service, a tracker). Routes run
+    // last-registered first, so the page's own origin below is served and every other request refused.
+    await context.route('**/*', (route) => route.abort('blockedbyclient'));
     await context.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url()).pathname;
       if (url === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });

@@ -24,7 +24,7 @@ import { prepareSite, type Prepared } from './prepare.ts';
 import { PROGRESS_EVENTS, reviewPagePath, serveProgress } from './progress-live.ts';
 import { indexSite } from './search.ts';
 import { sanitizeSvgFiles } from './svg-sanitize.ts';
-import { restrictedGuard } from './restricted-guard.ts';
+import { restrictedGuardPlugin } from './restricted-guard.ts';
 import { svgDevGuard } from './svg-dev-guard.ts';
 import { astroSubRequests } from './astro-subrequests.ts';
 import { listPages } from './stats.ts';
@@ -232,6 +232,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
               optionsPlugin(site),
               imagesOffPlugin(() => prepared),
               sharedPipelinePlugin(),
+              // site dev: first of all middlewares, a file outside Vite's allow-list gets a 403 that names
+              // none of the allowed folders, a URL that does not decode a 400 (never Vite's page, with its stack).
+              restrictedGuardPlugin(),
               ...(inStarlight ? [cssLayerPlugin(path.join(siteDir(), 'styles'), STARLIGHT_EC_LAYER)] : []),
             ],
             resolve: { noExternal: ['codelabgen'] },
@@ -296,8 +299,6 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.
         server.middlewares.use(svgDevGuard);
-        // A file outside Vite's allow-list: a 403 that names none of the allowed folders.
-        server.middlewares.use(restrictedGuard);
         // The /progress/ board's live updates: a server-sent events stream fed by a tail of events.jsonl.
         liveBoard?.close();
         liveBoard = serveProgress(site.course, `${root}${PROGRESS_EVENTS}`, {

@@ -32,9 +32,16 @@ export function forkWorker(mode: SiteJob['mode'], env: NodeJS.ProcessEnv): Worke
   // The worker loads Astro, Vite and the site's dependencies: with the CLI's compile cache (the
   // launcher's, bin/codelabgen.cjs) Node keeps their compiled code between runs, about 0.15 s a build.
   const compileCache = env.NODE_COMPILE_CACHE ?? module.getCompileCacheDir?.();
+  // Astro opens no connection of its own: no telemetry, and no update check in dev (it ran the user's
+  // package manager for its registry, then asked that registry for a newer Astro; cli/site-dev-quiet.test.ts).
   const child = fork(entry, [], {
     cwd: work,
-    env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}) },
+    env: {
+      ...env,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ASTRO_DISABLE_UPDATE_CHECK: 'true',
+      ...(compileCache ? { NODE_COMPILE_CACHE: compileCache } : {}),
+    },
     stdio: mode === 'build' ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let failure: Error | null = null;
