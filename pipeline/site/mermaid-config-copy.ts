@@ -2,7 +2,7 @@
 // (pipeline/site/diagram-parse-child.ts): the renderer (pipeline/site/diagrams.ts) loads mermaid as
 // it is. mermaid's `getConfig()` returns `assignWithDepth({}, currentConfig)`, a copy of the whole
 // configuration (about 1000 properties, each added with `Object.defineProperty` in a per-key
-// closure), and its parse copies it about 15 times per diagram (`reset`, `setDiagramConfigScope`,
+// closure), and its parse copies it about 14 times per diagram (`reset`, `setDiagramConfigScope`,
 // `addDirective`, `getConfig` per flowchart vertex): about 80% of its parse time
 // (docs/performance.md, "Parsing many new diagrams").
 //
@@ -34,9 +34,9 @@ type AssignWithDepth = (dst: unknown, src: unknown, config?: { depth?: number })
  * mermaid's own function makes the copy.
  *
  * The same object as mermaid's in every case where the built-ins are as Node makes them (nothing in
- * the parser's child changes them): `Object.prototype` has no enumerable property and, but for
- * `__proto__`, only writable data properties, so defining a key and assigning it do the same, and a
- * `for...in` of a spread's result gives its own keys in their order.
+ * the parser's child changes them): `Object.prototype` has, but for `__proto__`, only writable data
+ * properties that are not objects, so an empty object inherits nothing that makes mermaid skip a key
+ * or that a spread (or `Object.assign`) would define otherwise.
  *
  * Injected into mermaid's chunk as source text (Function.prototype.toString): it uses nothing outside
  * itself but its arguments and the language's built-ins.
