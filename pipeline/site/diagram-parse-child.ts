@@ -10,6 +10,11 @@
 // CPU), and mermaid's parse asks of it only DOMPurify's sanitizing of labels, which decides nothing
 // about whether a diagram parses. pipeline/site/diagram-parse-dom.test.ts holds that every diagram of
 // the mermaid corpus and every error case gets the same outcome and message as under jsdom.
+//
+// mermaid's configuration copy is made faster here (pipeline/site/mermaid-config-copy.ts: a module
+// load hook, registered before mermaid loads, unless `--as-shipped` is given, as the comparison test
+// does); the answer says whether it applied (`patched`).
+import { patchMermaidConfigCopy } from './mermaid-config-copy.ts';
 
 interface Mermaid {
   parse(text: string): Promise<unknown>;
@@ -33,6 +38,8 @@ async function installWindow(): Promise<void> {
   }
   Object.assign(globalThis, { window, document, Option });
 }
+
+const patch = process.argv.includes('--as-shipped') ? null : patchMermaidConfigCopy();
 
 async function loadMermaid(): Promise<Mermaid> {
   await installWindow();
@@ -81,5 +88,5 @@ else {
       results.push(String((error as Error)?.message ?? error));
     }
   }
-  answer({ results });
+  answer({ results, patched: patch?.patched() ?? false });
 }

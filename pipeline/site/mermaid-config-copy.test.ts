@@ -1,0 +1,209 @@
+// copyWithDepth (pipeline/site/mermaid-config-copy.ts) builds what mermaid's own
+// `assignWithDepth({}, src, { depth })` builds, on mermaid's configuration and on seeded random
+// objects with what a diagram's directives and front matter can hold (JSON and YAML: nulls,
+// `__proto__` and `constructor` keys, arrays with repeats and NaN) and more (holes, functions,
+// class instances, symbol keys, getters): the same own keys in the same order, the same property
+// attributes and prototypes, the same objects shared with `src` and new ones where mermaid makes
+// new ones. And the patch applies to the installed mermaid.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
+import { copyWithDepth, patchMermaidChunk } from './mermaid-config-copy.ts';
+
+type Assign = (dst: unknown, src: unknown, config?: { depth?: number }) => unknown;
+
+const CHUNKS = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('mermaid/package.json')),
+  'dist',
+  'chunks',
+  'mermaid.core',
+);
+
+/** mermaid's chunk that defines `assignWithDepth` (its name carries a hash): its path and source. */
+function definingChunk(): { file: string; source: string } {
+  for (const name of readdirSync(CHUNKS).sort()) {
+    if (!name.endsWith('.mjs')) continue;
+    const source = readFileSync(path.join(CHUNKS, name), 'utf8');
+    if (source.includes('var assignWithDepth_default = assignWithDepth;'))
+      return { file: path.join(CHUNKS, name), source };
+  }
+  throw new Error(`no chunk of ${CHUNKS} defines assignWithDepth`);
+}
+
+/** A small seeded generator (mulberry32): the same objects on every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEYS = [
+  'theme',
+  'flowchart',
+  'htmlLabels',
+  'a',
+  'b',
+  '0',
+  '7',
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+];
+const SYMBOL = Symbol('key');
+class Themed {
+  color = '#fff';
+}
+
+function randomValue(next: () => number, level: number): unknown {
+  const pick = next();
+  if (level <= 0 || pick < 0.45) {
+    const scalars = [null, undefined, 0, 1.5, Number.NaN, '', 'x', true, false, () => 1];
+    return scalars[Math.floor(next() * scalars.length)];
+  }
+  if (pick < 0.6) {
+    const array: unknown[] = [];
+    const length = Math.floor(next() * 5);
+    for (let index = 0; index < length; index++) array.push(randomValue(next, 0));
+    if (next() < 0.3) array.push(array[0]); // a repeat
+    if (next() < 0.15) array[length + 2] = 'after a hole';
+    if (next() < 0.2) array.push({ nested: 1 });
+    return array;
+  }
+  if (pick < 0.65) return new Themed();
+  return randomObject(next, level - 1);
+}
+
+function randomObject(next: () => number, level: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  const count = Math.floor(next() * 6);
+  for (let index = 0; index < count; index++) {
+    const key = KEYS[Math.floor(next() * KEYS.length)]!;
+    // defineProperty: `object[key] =` would set `__proto__` through its setter (JSON.parse defines it too).
+    Object.defineProperty(object, key, {
+      value: randomValue(next, level),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  if (next() < 0.05) (object as Record<symbol, unknown>)[SYMBOL] = 'symbol';
+  if (next() < 0.05)
+    Object.defineProperty(object, 'getter', { get: () => ({ made: 'by a getter' }), enumerable: true });
+  if (next() < 0.05) Object.defineProperty(object, 'hidden', { value: 1, enumerable: false });
+  return object;
+}
+
+/** Every object `value` holds (itself included), at any depth. */
+function objectsOf(value: unknown, into = new Set<object>()): Set<object> {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null || into.has(value)) return into;
+  into.add(value);
+  for (const key of Reflect.ownKeys(value)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(value, key)!;
+    if ('value' in descriptor) objectsOf(descriptor.value, into);
+  }
+  return into;
+}
+
+/**
+ * The same thing: an object of `src` is the very same object; a new object has the same prototype
+ * and own keys (in order) with the same attributes and the same values, compared the same way.
+ */
+function assertSame(expected: unknown, actual: unknown, fromSource: ReadonlySet<object>, where: string): void {
+  if (Object.is(expected, actual)) return;
+  assert.ok(
+    typeof expected === 'object' && expected !== null,
+    `${where}: ${inspect(actual)} is not ${inspect(expected)}`,
+  );
+  assert.ok(typeof actual === 'object' && actual !== null, `${where}: ${inspect(actual)} is not an object`);
+  assert.ok(
+    !fromSource.has(expected) && !fromSource.has(actual),
+    `${where}: one is an object of src, the other is not`,
+  );
+  assert.equal(Object.getPrototypeOf(actual), Object.getPrototypeOf(expected), `${where}: prototype`);
+  assert.equal(Array.isArray(actual), Array.isArray(expected), `${where}: array`);
+  const keys = Reflect.ownKeys(expected);
+  assert.deepEqual(Reflect.ownKeys(actual), keys, `${where}: own keys`);
+  for (const key of keys) {
+    const want: PropertyDescriptor = Reflect.getOwnPropertyDescriptor(expected, key)!;
+    const got: PropertyDescriptor = Reflect.getOwnPropertyDescriptor(actual, key)!;
+    assert.deepEqual(
+      { ...got, value: undefined, get: undefined, set: undefined },
+      { ...want, value: undefined, get: undefined, set: undefined },
+      `${where}.${String(key)}: attributes`,
+    );
+    assertSame(want.value, got.value, fromSource, `${where}.${String(key)}`);
+  }
+}
+
+/** What `make` returns, or the message of what it throws. */
+function outcome(make: () => unknown): { value?: unknown; error?: string } {
+  try {
+    return { value: make() };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+test("copyWithDepth builds what mermaid's assignWithDepth({}, src) builds, on 20,000 seeded objects", async () => {
+  const { file } = definingChunk();
+  const { assignWithDepth_default: assign } = (await import(pathToFileURL(file).href)) as {
+    assignWithDepth_default: Assign;
+  };
+  const next = random(40);
+  let fallbacks = 0;
+  let errors = 0;
+  for (let index = 0; index < 20_000; index++) {
+    const src: unknown =
+      next() < 0.03 ? randomValue(next, 0) : next() < 0.03 ? [randomObject(next, 1)] : randomObject(next, 3);
+    const depth = Math.floor(next() * 4);
+    const fromSource = objectsOf(src);
+    const expected = outcome(() => assign({}, src, { depth }));
+    const actual = outcome(() => copyWithDepth(src, depth, assign));
+    assert.equal(actual.error, expected.error, `#${index} depth ${depth}: the same error or none`);
+    assertSame(expected.value, actual.value, fromSource, `#${index} depth ${depth}`);
+    if (expected.error !== undefined) errors++;
+    if (typeof src === 'object' && src !== null && Object.values(src).includes(null)) fallbacks++;
+  }
+  assert.ok(fallbacks > 1000, `${fallbacks} objects with a null value`); // not only the spread path
+  assert.ok(errors < 100, `${errors} errors`); // mostly copies
+});
+
+test("copyWithDepth copies mermaid's default configuration as mermaid does", async () => {
+  const { file } = definingChunk();
+  const chunk = (await import(pathToFileURL(file).href)) as { assignWithDepth_default: Assign; defaultConfig: object };
+  const assign = chunk.assignWithDepth_default;
+  for (const depth of [0, 1, 2, 3]) {
+    const fromSource = objectsOf(chunk.defaultConfig);
+    assertSame(
+      assign({}, chunk.defaultConfig, { depth }),
+      copyWithDepth(chunk.defaultConfig, depth, assign),
+      fromSource,
+      'config',
+    );
+  }
+});
+
+test('the patch applies to the installed mermaid: every assignWithDepth_default({}, x) of its chunk becomes a copy', () => {
+  const { source } = definingChunk();
+  const patched = patchMermaidChunk(source);
+  assert.ok(patched !== null, 'the installed mermaid defines another assignWithDepth: review copyWithDepth against it');
+  assert.doesNotMatch(patched, /assignWithDepth_default\(\{\}, /);
+  const calls = patched.match(/codelabgenCopyWithDepth\(\w+, 2, assignWithDepth_default\)/g) ?? [];
+  assert.ok(calls.length >= 2, `${calls.length} calls rewritten`); // getConfig and updateCurrentConfig at least
+  assert.match(
+    patched,
+    /var getConfig = [^\n]*\n\s*return codelabgenCopyWithDepth\(currentConfig, 2, assignWithDepth_default\);/,
+  );
+  // Another definition of assignWithDepth is not patched.
+  assert.equal(patchMermaidChunk(source.replace('depth - 1', 'depth - 2')), null);
+  assert.equal(patchMermaidChunk('export {};'), null);
+});
