@@ -140,3 +140,38 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
     await mcp.close();
   }
 });
+
+test('a NUL character in an argument the CLI takes on its command line is refused by name, and nothing changes', {
+  timeout: 60_000,
+}, async () => {
+  // Before: init's course was an internal error (exit 3, no `error:` line) and site_build's out, base or site a
+  // JSON-RPC -32603 (its child could not start); a note was recorded with an argv no command line can carry.
+  const calls: Array<[string, Record<string, unknown>, string]> = [
+    ['init', { title: 'T', course: path.join(BARE, 'a\u0000b') }, 'course'],
+    ['init', { title: 'T', course: '\u0000' }, 'course'],
+    ['site_build', { out: path.join(BARE, 'out\u0000') }, 'out'],
+    ['site_build', { out: path.join(BARE, 'out'), base: '/b\u0000/' }, 'base'],
+    ['site_build', { out: path.join(BARE, 'out'), site: 'https://example.com/\u0000' }, 'site'],
+    ['state_log', { kind: 'fact', data: { url: 'a\u0000b' } }, 'data'],
+    ['state_task_start', { phase: 'recon', role: 'researcher', lease: '2\u0000m' }, 'lease'],
+    ['new_module', { title: 'M', slug: 'm\u0000' }, 'slug'],
+  ];
+  const mcp = await listedClient(BARE, COURSE);
+  try {
+    for (const [name, args, argument] of calls) {
+      const course = snapshot(COURSE);
+      const bare = snapshot(BARE);
+      const answer = await mcp.call(name, args);
+      assert.equal(answer.isError, true, `${name}: ${textOf(answer)}`);
+      assert.equal(answer._meta?.['codelabgen/exit_code'], 2, `${name}: ${textOf(answer)}`);
+      assert.equal(
+        textOf(answer),
+        `error: ${name}: ${argument}: has a NUL character ("\\u0000"), which no command-line argument can hold`,
+      );
+      assert.deepEqual(snapshot(COURSE), course, `${name}: the course changed`);
+      assert.deepEqual(snapshot(BARE), bare, `${name}: the folder beside it changed`);
+    }
+  } finally {
+    await mcp.close();
+  }
+});
