@@ -1,12 +1,15 @@
 // Every tool's refusal reaches a conforming client (the SDK's own, after tools/list, so it checks each
 // structuredContent against the tool's outputSchema) as `isError: true` with the CLI's error and hint
 // lines in tool terms, and nothing changes (issue 35.1).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { listedClient, textOf } from './mcp-client.ts';
+import { listedClient, serverEnv, textOf, type ToolAnswer } from './mcp-client.ts';
 import { mcpTools } from './mcp/tools.ts';
-import { scratchCourse, snapshot, tempDir } from './testing.ts';
+import { CLI, cli, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 /** The course every row works on (at init, no lessons, no tasks) and a folder that is no course. */
 const COURSE = scratchCourse('Refusals');
@@ -173,5 +176,53 @@ test('a NUL character in an argument the CLI takes on its command line is refuse
     }
   } finally {
     await mcp.close();
+  }
+});
+
+test('a client whose elicitation fails or answers off its schema does not approve: the call is refused, nothing changes', {
+  timeout: 60_000,
+}, async () => {
+  // Before: both were JSON-RPC errors (-32603 "MCP error -32603: MCP error -32603: MCP error -32603: host crashed", and
+  // -32602), where a decline is a refusal.
+  const root = path.join(tempDir(), 'course');
+  for (const args of [
+    ['init', root, '--title', 'E', '--example'],
+    ['state', 'block', '1.1', '--reason', 'ask me', '--course', root],
+  ])
+    assert.equal(cli(args).code, 0, args.join(' '));
+  const answers: Array<() => ElicitResult> = [
+    () => {
+      throw new McpError(-32603, 'host crashed');
+    },
+    () => ({ action: 'accept', content: { approve: 'yes' } }),
+  ];
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, () => answers.shift()!());
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', root],
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    const before = snapshot(root);
+    for (const why of [
+      'host crashed',
+      'Elicitation response content does not match requested schema: data/approve must be boolean',
+    ]) {
+      const answer = (await client.callTool({ name: 'state_unblock', arguments: { id: '1.1' } })) as ToolAnswer;
+      assert.equal(answer.isError, true, textOf(answer));
+      assert.equal(answer._meta?.['codelabgen/exit_code'], 2);
+      assert.equal(
+        textOf(answer),
+        `error: state_unblock: the user did not approve (no answer: ${why}): Unblock lesson 1.1? It was blocked: ask me; nothing changed`,
+      );
+      assert.deepEqual(snapshot(root), before, 'the lesson was unblocked');
+    }
+    assert.equal(answers.length, 0, 'each call asked');
+  } finally {
+    await client.close();
   }
 });
