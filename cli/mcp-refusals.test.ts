@@ -131,6 +131,8 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
         return true;
       });
     const { tools } = await mcp.client.listTools();
+    // A description ended with "(CLI: `init {"course":"[DIR]"}`)": a tool call (the translation of `init [DIR]`) called the CLI.
+    for (const tool of tools) assert.doesNotMatch(tool.description ?? '', /\(CLI: /, tool.name);
     const init = tools.find((tool) => tool.name === 'init')!;
     assert.deepEqual(init.inputSchema.required, ['title'], 'init says title (required) and requires it');
     const missing = await mcp.call('state_set', { id: '1.1' });
