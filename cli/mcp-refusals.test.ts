@@ -131,6 +131,18 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
         return true;
       });
     const { tools } = await mcp.client.listTools();
+    // Resources are described in tool terms: "(state next)" was a command's words, not the tool state_next.
+    const commandWords = new RegExp(
+      `\\b(?:${mcpTools()
+        .map((tool) => tool.command.name)
+        .filter((name) => name.includes(' '))
+        .join('|')})\\b`,
+    );
+    for (const resource of [
+      ...(await mcp.client.listResources()).resources,
+      ...(await mcp.client.listResourceTemplates()).resourceTemplates,
+    ])
+      assert.doesNotMatch(resource.description ?? '', commandWords, resource.name);
     // A description ended with "(CLI: `init {"course":"[DIR]"}`)": a tool call (the translation of `init [DIR]`) called the CLI.
     for (const tool of tools) assert.doesNotMatch(tool.description ?? '', /\(CLI: /, tool.name);
     const init = tools.find((tool) => tool.name === 'init')!;
