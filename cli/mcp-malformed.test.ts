@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { serverEnv } from './mcp-client.ts';
+import { listedClient, serverEnv } from './mcp-client.ts';
 import { CLI, scratchCourse } from './testing.ts';
 
 interface Answer {
@@ -67,5 +67,27 @@ test('malformed params are -32602 (or -32002) naming the field, never -32603', {
     assert.ok((await call('tools/call', { name: 'state_show', arguments: {} })).result);
   } finally {
     child.kill('SIGKILL');
+  }
+});
+
+test("the SDK's client gets -32600 for a request over 8 MiB, under its id, and the server keeps serving", {
+  timeout: 180_000,
+}, async () => {
+  // Before: the answer had id null (the line was never read whole), so the client waited for its timeout (-32001).
+  const course = scratchCourse('Too long');
+  const mcp = await listedClient(course, course);
+  try {
+    const huge = { kind: 'huge', data: { value: 'x'.repeat(9 * 1024 * 1024) } };
+    await assert.rejects(
+      mcp.client.callTool({ name: 'state_log', arguments: huge }, undefined, { timeout: 120_000 }),
+      (error: { code?: number; message?: string }) => {
+        assert.equal(error.code, -32600, error.message);
+        assert.match(error.message ?? '', /a line longer than 8388608 bytes/);
+        return true;
+      },
+    );
+    assert.equal((await mcp.call('state_show', {})).isError, false);
+  } finally {
+    await mcp.close();
   }
 });

@@ -3,13 +3,16 @@
 // lines in tool terms, and nothing changes (issue 35.1). And, seeded (MCP_REFUSAL_SEED, MCP_REFUSAL_CASES
 // per tool), arguments each listed tool's input schema refuses (a wrong type, an unknown argument, a
 // required one left out): every one a tool result with isError, never a JSON-RPC error a host shows as a crash.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
-import { listedClient, textOf } from './mcp-client.ts';
+import { listedClient, serverEnv, textOf, type ToolAnswer } from './mcp-client.ts';
 import { mcpTools } from './mcp/tools.ts';
-import { scratchCourse, snapshot, tempDir } from './testing.ts';
+import { CLI, cli, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 /** The course every row works on (at init, no lessons, no tasks) and a folder that is no course. */
 const COURSE = scratchCourse('Refusals');
@@ -131,6 +134,20 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
         return true;
       });
     const { tools } = await mcp.client.listTools();
+    // Resources are described in tool terms: "(state next)" was a command's words, not the tool state_next.
+    const commandWords = new RegExp(
+      `\\b(?:${mcpTools()
+        .map((tool) => tool.command.name)
+        .filter((name) => name.includes(' '))
+        .join('|')})\\b`,
+    );
+    for (const resource of [
+      ...(await mcp.client.listResources()).resources,
+      ...(await mcp.client.listResourceTemplates()).resourceTemplates,
+    ])
+      assert.doesNotMatch(resource.description ?? '', commandWords, resource.name);
+    // A description ended with "(CLI: `init {"course":"[DIR]"}`)": a tool call (the translation of `init [DIR]`) called the CLI.
+    for (const tool of tools) assert.doesNotMatch(tool.description ?? '', /\(CLI: /, tool.name);
     const init = tools.find((tool) => tool.name === 'init')!;
     assert.deepEqual(init.inputSchema.required, ['title'], 'init says title (required) and requires it');
     const missing = await mcp.call('state_set', { id: '1.1' });
@@ -219,4 +236,87 @@ test("arguments a tool's own input schema refuses, for every listed tool (seeded
     await mcp.close();
   }
   assert.deepEqual(problems, []);
+});
+
+test('a NUL character in an argument the CLI takes on its command line is refused by name, and nothing changes', {
+  timeout: 60_000,
+}, async () => {
+  // Before: init's course was an internal error (exit 3, no `error:` line) and site_build's out, base or site a
+  // JSON-RPC -32603 (its child could not start); a note was recorded with an argv no command line can carry.
+  const calls: Array<[string, Record<string, unknown>, string]> = [
+    ['init', { title: 'T', course: path.join(BARE, 'a\u0000b') }, 'course'],
+    ['init', { title: 'T', course: '\u0000' }, 'course'],
+    ['site_build', { out: path.join(BARE, 'out\u0000') }, 'out'],
+    ['site_build', { out: path.join(BARE, 'out'), base: '/b\u0000/' }, 'base'],
+    ['site_build', { out: path.join(BARE, 'out'), site: 'https://example.com/\u0000' }, 'site'],
+    ['state_log', { kind: 'fact', data: { url: 'a\u0000b' } }, 'data'],
+    ['state_task_start', { phase: 'recon', role: 'researcher', lease: '2\u0000m' }, 'lease'],
+    ['new_module', { title: 'M', slug: 'm\u0000' }, 'slug'],
+  ];
+  const mcp = await listedClient(BARE, COURSE);
+  try {
+    for (const [name, args, argument] of calls) {
+      const course = snapshot(COURSE);
+      const bare = snapshot(BARE);
+      const answer = await mcp.call(name, args);
+      assert.equal(answer.isError, true, `${name}: ${textOf(answer)}`);
+      assert.equal(answer._meta?.['codelabgen/exit_code'], 2, `${name}: ${textOf(answer)}`);
+      assert.equal(
+        textOf(answer),
+        `error: ${name}: ${argument}: has a NUL character ("\\u0000"), which no command-line argument can hold`,
+      );
+      assert.deepEqual(snapshot(COURSE), course, `${name}: the course changed`);
+      assert.deepEqual(snapshot(BARE), bare, `${name}: the folder beside it changed`);
+    }
+  } finally {
+    await mcp.close();
+  }
+});
+
+test('a client whose elicitation fails or answers off its schema does not approve: the call is refused, nothing changes', {
+  timeout: 60_000,
+}, async () => {
+  // Before: both were JSON-RPC errors (-32603 "MCP error -32603: MCP error -32603: MCP error -32603: host crashed", and
+  // -32602), where a decline is a refusal.
+  const root = path.join(tempDir(), 'course');
+  for (const args of [
+    ['init', root, '--title', 'E', '--example'],
+    ['state', 'block', '1.1', '--reason', 'ask me', '--course', root],
+  ])
+    assert.equal(cli(args).code, 0, args.join(' '));
+  const answers: Array<() => ElicitResult> = [
+    () => {
+      throw new McpError(-32603, 'host crashed');
+    },
+    () => ({ action: 'accept', content: { approve: 'yes' } }),
+  ];
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, () => answers.shift()!());
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', root],
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    const before = snapshot(root);
+    for (const why of [
+      'host crashed',
+      'Elicitation response content does not match requested schema: data/approve must be boolean',
+    ]) {
+      const answer = (await client.callTool({ name: 'state_unblock', arguments: { id: '1.1' } })) as ToolAnswer;
+      assert.equal(answer.isError, true, textOf(answer));
+      assert.equal(answer._meta?.['codelabgen/exit_code'], 2);
+      assert.equal(
+        textOf(answer),
+        `error: state_unblock: the user did not approve (no answer: ${why}): Unblock lesson 1.1? It was blocked: ask me; nothing changed`,
+      );
+      assert.deepEqual(snapshot(root), before, 'the lesson was unblocked');
+    }
+    assert.equal(answers.length, 0, 'each call asked');
+  } finally {
+    await client.close();
+  }
 });

@@ -349,6 +349,7 @@ test('--update-state: a pass records verified with the code hash; a lesson not a
   const course = await courseWithLessons([
     { id: '5.1', files: PASSING },
     { id: '5.2', files: PASSING, stage: 'spec' },
+    { id: '5.3', files: PASSING, stage: 'pending' },
   ]);
   const result = verify(course, ['5.1', '--update-state']);
   assert.equal(result.code, 0, result.stderr);
@@ -361,15 +362,27 @@ test('--update-state: a pass records verified with the code hash; a lesson not a
   assert.equal(lesson.stage, 'verified');
   assert.deepEqual([lesson.verified.code_hash, lesson.verified.run], [event.code_hash, 1]);
   const before = snapshot(course.root);
-  for (const id of ['5.1', '5.2']) {
+  const hints: string[] = [];
+  const stages: Record<string, string> = { '5.1': 'verified', '5.2': 'spec', '5.3': 'pending' };
+  for (const [id, stage] of Object.entries(stages)) {
     const refused = verify(course, [id, '--update-state']);
     assert.equal(refused.code, 2);
-    assert.equal(
-      refused.stderr.split('\n')[0],
-      `error: lesson ${id} is at ${id === '5.1' ? 'verified' : 'spec'}; verify --update-state needs it at code`,
-    );
+    const [error, ...rest] = refused.stderr.trimEnd().split('\n');
+    assert.equal(error, `error: lesson ${id} is at ${stage}; verify --update-state needs it at code`);
+    hints.push(...rest);
   }
   assert.deepEqual(snapshot(course.root), before, 'refused before anything ran: no run-result either');
+  // Each hint's command is taken (it was `state set ID code` for each: refused at pending, and at verified without a note).
+  assert.deepEqual(hints, [
+    'hint: to verify it again: codelabgen state set 5.1 code --note "why"',
+    'hint: when its code is written: codelabgen state set 5.2 code',
+    'hint: to run its tests without recording a verdict: codelabgen verify 5.3',
+  ]);
+  for (const hint of hints) {
+    const words = hint.replace(/^.*: codelabgen /, '').match(/"[^"]*"|\S+/g)!;
+    const taken = cli([...words.map((word) => word.replace(/^"(.*)"$/, '$1')), '--course', course.root]);
+    assert.equal(taken.code, 0, `${hint}: ${taken.stderr}`);
+  }
 });
 
 test('budget: failures through verify --update-state use fix attempts up to the automatic block', async () => {

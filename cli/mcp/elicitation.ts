@@ -1,6 +1,7 @@
 // Decisions that are the user's (docs/mcp.md): the question a call carries (a ready gate left without
 // `approved`, a user block lifted, a lesson reopened, lessons dropped), asked through elicitation/create.
 import { getOwn } from '../../pipeline/index.ts';
+import { printable } from '../../pipeline/state-commands.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import type { McpTool } from './tool-types.ts';
 
@@ -50,17 +51,25 @@ export async function userQuestion(
 
 /** Asks the user (elicitation/create); 'approved', or why not. */
 export async function askUser(ctx: ServerContext, question: string, signal: AbortSignal): Promise<string> {
-  const answer = await ctx.server.server.elicitInput(
-    {
-      message: question,
-      requestedSchema: {
-        type: 'object',
-        properties: { approve: { type: 'boolean', title: 'Approve', description: question } },
-        required: ['approve'],
+  let answer: Awaited<ReturnType<typeof ctx.server.server.elicitInput>>;
+  try {
+    answer = await ctx.server.server.elicitInput(
+      {
+        message: question,
+        requestedSchema: {
+          type: 'object',
+          properties: { approve: { type: 'boolean', title: 'Approve', description: question } },
+          required: ['approve'],
+        },
       },
-    },
-    { signal, timeout: 30 * 60_000 },
-  );
+      { signal, timeout: 30 * 60_000 },
+    );
+  } catch (error) {
+    // No answer is no approval: a client whose elicitation fails (an error, an answer off the schema, none in time)
+    // gets the call refused as a decline is, not a JSON-RPC error. The SDK's messages repeat their "MCP error N: ".
+    const why = error instanceof Error ? error.message : String(error);
+    return `no answer: ${printable(why.replace(/^(MCP error -?\d+: )+/, ''), 200)}`;
+  }
   if (answer.action === 'accept' && answer.content?.approve === true) return 'approved';
   return answer.action === 'accept' ? 'answered no' : answer.action === 'decline' ? 'declined' : 'cancelled';
 }

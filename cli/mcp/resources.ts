@@ -47,11 +47,17 @@ export function registerResources(ctx: ServerContext): void {
     'application/json',
     'state show',
   );
-  resource('next', 'codelabgen://next', 'What to do next (state next).', 'application/json', 'state next');
+  resource(
+    'next',
+    'codelabgen://next',
+    'What to do next (the answer of state_next, with next_call).',
+    'application/json',
+    'state next',
+  );
   resource(
     'stages',
     'codelabgen://stages',
-    'The lesson stages, their work, worker role and next command (state stages).',
+    'The lesson stages, their work, worker role and next step (the answer of state_stages).',
     'application/json',
     'state stages',
   );
@@ -59,7 +65,7 @@ export function registerResources(ctx: ServerContext): void {
     resource(
       `conventions-${topic}`,
       `codelabgen://conventions/${topic}`,
-      `The ${topic} conventions, with examples (conventions ${topic}).`,
+      `The ${topic} conventions, with examples (the answer of conventions {"topic":"${topic}"}).`,
       'text/markdown',
       'conventions',
       { topic },
@@ -68,7 +74,7 @@ export function registerResources(ctx: ServerContext): void {
     resource(
       `schema-${name}`,
       `codelabgen://schema/${name}`,
-      `JSON Schema of ${name} (schema show ${name}).`,
+      `JSON Schema of ${name} (the answer of schema_show {"name":"${name}"}).`,
       'application/schema+json',
       'schema show',
       { name },

@@ -38,23 +38,57 @@ function checkLine(line: string, reply: Reply): string | null {
   return null;
 }
 
+/** Bytes kept of each end of a line too long to take: where a client writes its request's id. */
+const EDGE_BYTES = 256;
+/** The id as the first member (after string-valued ones such as "jsonrpc"), as most clients write it. */
+const ID_FIRST = /^\s*\{(?:\s*"\w+"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?(?:0|[1-9]\d*)|"[^"\\]*")\s*[,}]/;
+/** The id as the last member, as the SDK's client writes it: the `}` after it is the line's last, so the message's. */
+const ID_LAST = /[,{]\s*"id"\s*:\s*(-?(?:0|[1-9]\d*)|"[^"\\]*")\s*\}\s*$/;
+
+/**
+ * The id of a request whose line was too long to read whole, from its first and last bytes, or null: the answer
+ * carries it, so the client gets its error instead of waiting for an answer that never comes.
+ */
+function idOfTooLong(head: Buffer, tail: Buffer): unknown {
+  const found = ID_FIRST.exec(head.toString('utf8')) ?? ID_LAST.exec(tail.toString('utf8'));
+  return found ? JSON.parse(found[1]!) : null;
+}
+
+/** The last EDGE_BYTES of `kept` followed by `more`, copied (a chunk is not held on to). */
+function lastBytes(kept: Buffer, more: Buffer): Buffer {
+  return Buffer.from(Buffer.concat([kept, more.subarray(-EDGE_BYTES)]).subarray(-EDGE_BYTES));
+}
+
 /** `input` split into lines, passing on only valid JSON-RPC messages (one per line). */
 export function guardedInput(input: Readable, reply: Reply, maxLineBytes = MAX_LINE_BYTES): Readable {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  let skipping = false; // inside a line that is already too long
+  // Inside a line that is already too long: its first and last bytes, read for its id when it ends.
+  let skipped: { head: Buffer; tail: Buffer } | null = null;
+  const skip = (piece: Buffer) => {
+    const whole = Buffer.concat([...pending, piece]);
+    skipped = { head: Buffer.from(whole.subarray(0, EDGE_BYTES)), tail: lastBytes(Buffer.alloc(0), whole) };
+    pending = [];
+    pendingBytes = 0;
+  };
   const lines = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       let start = 0;
       for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
         const piece = chunk.subarray(start, newline);
         start = newline + 1;
-        if (skipping || pendingBytes + piece.length > maxLineBytes) {
-          if (!skipping)
-            reply(
-              errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: a line longer than ${maxLineBytes} bytes`),
-            );
-          skipping = false;
+        if (skipped === null && pendingBytes + piece.length > maxLineBytes) skip(piece);
+        else if (skipped !== null) skipped.tail = lastBytes(skipped.tail, piece);
+        if (skipped !== null) {
+          const { head, tail } = skipped as { head: Buffer; tail: Buffer };
+          reply(
+            errorReply(
+              idOfTooLong(head, tail),
+              ErrorCode.InvalidRequest,
+              `Invalid Request: a line longer than ${maxLineBytes} bytes`,
+            ),
+          );
+          skipped = null;
         } else {
           const line = checkLine(
             Buffer.concat([...pending, piece])
@@ -68,12 +102,9 @@ export function guardedInput(input: Readable, reply: Reply, maxLineBytes = MAX_L
         pendingBytes = 0;
       }
       const rest = chunk.subarray(start);
-      if (!skipping && pendingBytes + rest.length > maxLineBytes) {
-        reply(errorReply(null, ErrorCode.InvalidRequest, `Invalid Request: a line longer than ${maxLineBytes} bytes`));
-        skipping = true;
-        pending = [];
-        pendingBytes = 0;
-      } else if (!skipping && rest.length > 0) {
+      if (skipped === null && pendingBytes + rest.length > maxLineBytes) skip(rest);
+      else if (skipped !== null) skipped.tail = lastBytes(skipped.tail, rest);
+      else if (rest.length > 0) {
         pending.push(Buffer.from(rest));
         pendingBytes += rest.length;
       }

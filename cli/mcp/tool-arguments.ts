@@ -53,13 +53,28 @@ function describeIssue(tool: McpTool, issue: Issue): string {
 }
 
 /**
- * Checks a call's arguments against the tool's schema. Returns null when they fit, else the refusal
- * (`error: <tool>: <what is wrong>`), before anything runs.
+ * Checks a call's arguments against the tool's schema, and that none the CLI takes on its command line holds a NUL.
+ * Returns null when they fit, else the refusal (`error: <tool>: <what is wrong>`), before anything runs.
  */
 export function checkArguments(tool: McpTool, args: unknown): string | null {
   const parsed = inputSchema(tool).safeParse(args ?? {}, { reportInput: true });
-  if (parsed.success) return null;
-  return `error: ${tool.name}: ${parsed.error.issues.map((issue) => describeIssue(tool, issue as Issue)).join('; ')}`;
+  if (!parsed.success)
+    return `error: ${tool.name}: ${parsed.error.issues.map((issue) => describeIssue(tool, issue as Issue)).join('; ')}`;
+  const given = (args ?? {}) as Record<string, unknown>;
+  const withNul = tool.params.find((param) => param.to.kind !== 'document' && hasNul(given[param.name]));
+  if (withNul === undefined) return null;
+  return `error: ${tool.name}: ${withNul.name}: has a NUL character ("\\u0000"), which no command-line argument can hold`;
+}
+
+/**
+ * Whether an argument holds a NUL character (a string, or a key or value of a `data` object): the CLI never gets one
+ * (no command line can carry it), and a path with one is no path (Node throws on it; `site_build` cannot start its child).
+ * A document (`status`, `result`) is read as a file or stdin is, so it is not checked here.
+ */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, item]) => key.includes('\0') || hasNul(item));
 }
 
 export interface Invocation {

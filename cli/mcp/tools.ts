@@ -34,7 +34,7 @@ function describe(spec: CommandSpec): string {
         : `\`${option.replace(/-/g, '_')}\``;
     },
   );
-  return `${text}${json} (CLI: \`${spec.name}${spec.args ? ` ${spec.args}` : ''}\`)`;
+  return `${text}${json}`;
 }
 
 /** Each command's tool, built once: a tool is derived from the table alone (its zod schemas too), and every call, hint and resource read asks for tools. */

@@ -1,6 +1,7 @@
 // `verify --update-state`'s decision: a passing run verifies the lesson at the code's hash, a failing
 // one uses a fix attempt (fix-budget.ts). Pure: the run result is the fact it decides on.
 import type { Budgets, EventDraft, RunResult, State } from '../../content-schemas/index.ts';
+import { stageIndex } from '../../content-schemas/fast.ts';
 import { printable } from '../course/course.ts';
 import { refuse } from '../course/errors.ts';
 import { decideFailure } from './fix-budget.ts';
@@ -14,10 +15,16 @@ export function requireAtCode(state: State, id: string): void {
       `lesson ${id} is blocked (${printable(lesson.blocked.reason, 120)}); unblock it first`,
       `codelabgen state unblock ${id}`,
     );
+  // The hint is a command that is taken: stages move forward one at a time (spec to code; pending not yet), and back
+  // only with a note.
   if (lesson.stage !== 'code')
     refuse(
       `lesson ${id} is at ${lesson.stage}; verify --update-state needs it at code`,
-      `to verify it again: codelabgen state set ${id} code`,
+      lesson.stage === 'spec'
+        ? `when its code is written: codelabgen state set ${id} code`
+        : stageIndex(lesson.stage) < stageIndex('code')
+          ? `to run its tests without recording a verdict: codelabgen verify ${id}`
+          : `to verify it again: codelabgen state set ${id} code --note "why"`,
     );
 }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../course/config.ts';
-import { courseAt } from '../course/course.ts';
+import { courseAt, printable } from '../course/course.ts';
 import { ChecksFailedError, CodelabgenError, EXIT, refuse } from '../course/errors.ts';
 import { siteCacheRoot } from './cache-root.ts';
 import { sweepCaches } from './cache-sweep.ts';
@@ -37,6 +37,18 @@ export function normalizeBase(base: string): string {
   const trimmed = base.trim().replace(/^\/+|\/+$/g, '');
   if (!/^[A-Za-z0-9._~\/-]*$/.test(trimmed)) refuse(`--base ${base}: use a URL path like /my-course/`);
   return trimmed === '' ? '/' : `/${trimmed}/`;
+}
+
+/**
+ * `--site`: the site's public URL, an absolute http(s) one. Anything else is refused here, before Astro starts: Astro
+ * refused `x` with its schema's JSON (exit 1) and failed `javascript:alert(1)` halfway through the build.
+ */
+export function checkSite(site: string | undefined): string | undefined {
+  if (site === undefined || site === '') return site;
+  const url = URL.canParse(site) ? new URL(site) : null;
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:')
+    refuse(`--site "${printable(site)}": use the site's public http(s) URL, like https://user.github.io/my-course/`);
+  return site;
 }
 
 /**
@@ -84,6 +96,7 @@ function ownRefusal(error: unknown): boolean {
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
   const out = checkOut(options.root, options.out);
   const base = normalizeBase(options.base);
+  const site = checkSite(options.site);
   await refuseEarly(options.root, { drafts: options.drafts, progress: options.progress });
   const worker = forkWorker('build', options.env ?? process.env);
   let staging: string | null = null;
@@ -98,7 +111,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
       publishedOut: out,
       strictDiagrams: options.strictDiagrams ?? false,
       base,
-      site: options.site,
+      site,
       drafts: options.drafts,
       stats: options.stats,
       diagramCache: diagramCacheDir(options.env),
