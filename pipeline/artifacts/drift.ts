@@ -16,16 +16,25 @@ export interface CodeDrift {
 
 export function codeDrift(course: Course, lesson: LessonState): CodeDrift {
   if (lesson.verified === null) return { drifted: false, verified_hash: null, current_hash: null };
+  return hashDrift(course, lesson, lesson.verified.code_hash);
+}
+
+/**
+ * Drift from the code a verify run ran on (its `code_hash`): a run vouches for that code only. For a
+ * lesson with no verdict in the state (a hand author's `verify`, a CI shard's runs), this is what
+ * says whether its last pass still holds.
+ */
+export function runDrift(course: Course, lesson: { id: string; dir: string }, run: { code_hash: string }): CodeDrift {
+  return hashDrift(course, lesson, run.code_hash);
+}
+
+function hashDrift(course: Course, lesson: { id: string; dir: string }, hash: string): CodeDrift {
   const current = currentCodeHash(course, lesson);
-  return {
-    drifted: current !== lesson.verified.code_hash,
-    verified_hash: lesson.verified.code_hash,
-    current_hash: current,
-  };
+  return { drifted: current !== hash, verified_hash: hash, current_hash: current };
 }
 
 /** Hash of the lesson folder's code, or null when it is missing or resolves outside the course. */
-export function currentCodeHash(course: Course, lesson: LessonState): string | null {
+export function currentCodeHash(course: Course, lesson: { id: string; dir: string }): string | null {
   try {
     const dir = insideCourse(course, lesson.dir, `lesson ${lesson.id} dir`);
     if (!statSync(dir).isDirectory()) return null;

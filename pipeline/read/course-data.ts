@@ -36,7 +36,7 @@ import {
 import { isInside, realPathOf } from '../course/inside.ts';
 import { loadConfig } from '../course/config.ts';
 import { ARTIFACTS, courseAt, insideCourse, lessonDirName, lessonFolderPath, type Course } from '../course/course.ts';
-import { codeDrift, type CodeDrift } from '../artifacts/drift.ts';
+import { codeDrift, runDrift, type CodeDrift } from '../artifacts/drift.ts';
 import { refuse } from '../course/errors.ts';
 import { lastRun } from '../verify/runs.ts';
 import { readStateFile } from '../store/state-file.ts';
@@ -180,9 +180,15 @@ export function isPublished(view: CourseView, lesson: SiteLesson): boolean {
   return lastRunPassed(view, lesson) === true;
 }
 
-/** Whether the lesson's last recorded verify run passed; null when it has none. */
+/**
+ * Whether the lesson's last recorded verify run passed on its code as it is now; null when it has
+ * none. A pass of other code (edited since, or a run copied from elsewhere) is false: it vouches for
+ * the code it ran on, not for this.
+ */
 export function lastRunPassed(view: CourseView, lesson: SiteLesson): boolean | null {
-  return lastRun(view.course, lesson.id)?.passed ?? null;
+  const run = lastRun(view.course, lesson.id);
+  if (run === null) return null;
+  return run.passed && !runDrift(view.course, lesson, run).drifted;
 }
 
 /** Why a publish build leaves the lesson out (one line; isPublished is false for it). */
@@ -191,6 +197,8 @@ export function leftOutReason(view: CourseView, lesson: SiteLesson): string {
   if (rule !== 'verified') return `at stage ${lesson.stage ?? 'none (no state)'}, not done (site.publish: ${rule})`;
   const run = lastRun(view.course, lesson.id);
   if (run === null) return 'no verify run of its tests (site.publish: verified)';
+  if (run.passed)
+    return `its code changed since verify run ${run.run} passed (site.publish: verified); verify it again`;
   return `tests failed in verify run ${run.run}${run.cause ? `: ${run.cause}` : ''}`;
 }
 
@@ -216,13 +224,17 @@ export function nothingPublished(view: CourseView): string {
   );
 }
 
-/** Last verification run and code drift of a lesson (null parts when never verified). */
+/**
+ * Last verification run and code drift of a lesson (null parts when never verified): drift from the
+ * verdict in the state when there is one, else from the code the last run ran on.
+ */
 export function readVerification(course: Course, lesson: SiteLesson): Verification {
-  return {
-    run: lastRun(course, lesson.id),
-    drift: lesson.state === null ? null : codeDrift(course, lesson.state),
-    verified: lesson.state?.verified ?? null,
-  };
+  const run = lastRun(course, lesson.id);
+  const verified = lesson.state?.verified ?? null;
+  let drift: CodeDrift | null = null;
+  if (lesson.state !== null && verified !== null) drift = codeDrift(course, lesson.state);
+  else if (run !== null) drift = runDrift(course, lesson, run);
+  return { run, drift, verified };
 }
 
 export function readGlossary(course: Course): GlossaryEntry[] {

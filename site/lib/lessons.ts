@@ -229,7 +229,12 @@ export function lessonPages(view: CourseView, options: SiteOptions, linkBase: st
       order: index,
       stage: lesson.stage,
       done: lesson.stage === 'done',
-      missing: missingSteps(lesson.stage, view.config.site.publish, run?.passed ?? null),
+      // A pass vouches for the code it ran on: drifted since, it is no pass (lastRunPassed's rule).
+      missing: missingSteps(
+        lesson.stage,
+        view.config.site.publish,
+        run === null ? null : run.passed && !(verification.drift?.drifted ?? false),
+      ),
       blocked: lesson.state?.blocked?.reason ?? null,
       stale: lesson.state?.stale?.reason ?? null,
       dir: lesson.dir,

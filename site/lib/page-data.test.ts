@@ -8,10 +8,14 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { commitToGit, scratchDir } from '../../cli/testing.ts';
-import { readCourse, type CourseView } from '../../pipeline/read/index.ts';
+import { courseAt } from '../../pipeline/course/course.ts';
+import { hashLessonCode } from '../../pipeline/artifacts/code-hash.ts';
+import { isPublished, lastRunPassed, leftOutReason, readCourse, type CourseView } from '../../pipeline/read/index.ts';
+import { writeRunResult } from '../../pipeline/verify/runs.ts';
 import { lessonToc, searchNames } from './lesson-toc.ts';
 import { courseLessons, lessonPages } from './lessons.ts';
 import type { SiteOptions } from './options.ts';
+import { verifyBadge } from './verify-badge.ts';
 import { sidebarModules } from './sidebar.ts';
 
 const BASE = '/my-course/';
@@ -123,6 +127,76 @@ describe('a course of four lessons in two modules, lesson 2.1 not done', { timeo
     );
     // Search results keep the inline code pagefind's plain text loses.
     assert.deepEqual(searchNames(page!, toc), { 'the-read-call': ['The ', 'read()', ' call'] });
+  });
+});
+
+describe('a hand-verified course (site.publish: verified): a pass vouches for the code it ran on', {
+  timeout: 120_000,
+}, () => {
+  // Lessons at stage code whose last verify run passed (a hand author's verify, or runs copied in
+  // by CI). Lesson 1.2's code changes after its run: its pass is of other code.
+  const root = path.join(work, 'hand-verified');
+  let view: CourseView;
+  before(async () => {
+    const { ids, dirs } = await generateCourse(root, {
+      lessons: 2,
+      perModule: 2,
+      stageOf: () => 'code',
+      diagram: () => null,
+    });
+    const course = courseAt(root);
+    ids.forEach((id, i) => {
+      const dir = dirs[i]!;
+      writeRunResult(course, {
+        schema_version: 1,
+        lesson: id,
+        runtime: 'node',
+        argv: ['node', '--test'],
+        cwd: dir,
+        started_at: new Date().toISOString(),
+        duration_ms: 420,
+        exit_code: 0,
+        signal: null,
+        timed_out: false,
+        passed: true,
+        tests: { passed: 2, failed: 0, skipped: 0, total: 2 },
+        output_tail: 'ok',
+        output_bytes: 2,
+        output_truncated: false,
+        code_hash: hashLessonCode(path.join(root, dir)),
+        cause: null,
+      });
+    });
+    appendFileSync(path.join(root, dirs[1]!, 'src', 'main.ts'), 'export const changed = true;\n');
+    appendFileSync(path.join(root, dirs[0]!, 'docs', 'notes.md'), '\nA docs change is no code change.\n');
+    view = readCourse(root);
+    view.config.site.publish = 'verified';
+  });
+
+  test('published only while the code is what passed; the left-out lesson says why', () => {
+    const [first, second] = view.lessons;
+    assert.deepEqual([isPublished(view, first!), isPublished(view, second!)], [true, false]);
+    assert.deepEqual([lastRunPassed(view, first!), lastRunPassed(view, second!)], [true, false]);
+    assert.match(leftOutReason(view, second!), /code changed since verify run 1 passed/);
+    assert.deepEqual(
+      lessonPages(view, siteOptions(root), BASE).map((p) => p.id),
+      ['1.1'],
+    );
+  });
+
+  test('the badge of the changed lesson is drifted and the lesson misses its verification', () => {
+    const [first, second] = lessonPages(view, siteOptions(root, true), BASE);
+    assert.deepEqual([first!.verification.passed, first!.verification.drifted, first!.missing], [true, false, []]);
+    assert.deepEqual(
+      [second!.verification.passed, second!.verification.drifted, second!.missing],
+      [true, true, ['verification']],
+    );
+    assert.deepEqual(verifyBadge(first!.verification), { text: 'tests passed', tone: 'ok' });
+    assert.deepEqual(
+      verifyBadge(second!.verification),
+      { text: 'tests passed', tone: 'warn' },
+      'green for changed code',
+    );
   });
 });
 
