@@ -3,7 +3,7 @@
 // last-updated dates from git (one site build, shared with the report's, run on a terminal for the
 // progress display of cli/progress.test.ts).
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../bench/generate-course.ts';
@@ -107,13 +107,15 @@ test(
   async () => {
     const work = scratchDir('codelabgen-site-report-');
     const root = path.join(work, 'course');
-    await generateCourse(root, { lessons: 2, diagram: () => null });
+    // One diagram, no Chromium: left to the reader's browser, and the build says so once.
+    await generateCourse(root, { lessons: 2, diagram: (i) => (i === 0 ? 'flowchart LR\n  A --> B\n' : null) });
     const config = path.join(root, '.codelabgen', 'config.yaml');
     writeFileSync(config, `${readFileSync(config, 'utf8')}\nsite:\n  report: true\n`);
     commitToGit(root, '2026-01-02T10:00:00Z');
     const out = path.join(work, 'out');
     const args = ['site', 'build', '--course', root, '--out', out];
     const buildEnv = { CODELABGEN_CHROMIUM: 'none', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'cache') };
+    let output: string;
     if (hasScript) {
       // On a terminal (the build's one run, shared with cli/progress.test.ts): one progress line
       // rewritten in place, step by step, and cleared before the result.
@@ -130,13 +132,25 @@ test(
       assert.doesNotMatch(tty.screen, /site build: [^\r\n]*\n/, 'a progress step ended with a newline on a TTY');
       assert.match(
         tty.screen,
-        /\r\x1b\[2Kdiagrams: 0 rendered, 0 cached, 0 failed, 0 client-side\n/,
+        /\r\x1b\[2K(?:warning: [^\r\n]*\r?\n)*diagrams: 0 rendered, 0 cached, 0 failed, 1 client-side\n/,
         'the result starts on a cleared line',
       );
+      output = tty.screen;
     } else {
       const result = await cliAsync(args, { env: buildEnv, timeoutMs: 300_000 }).done;
       assert.equal(result.code, 0, result.stderr);
+      output = result.stderr;
     }
+    // The diagram left to the browser is said once, with why and what draws it at build time.
+    assert.deepEqual(
+      output.match(/(?<=^|\x1b\[2K)[^\r\n\x1b]*left to the reader's browser[^\r\n]*/gm),
+      [
+        "warning: 1 mermaid diagram left to the reader's browser, not drawn at build time: CODELABGEN_CHROMIUM=none " +
+          'turns build-time drawing off; unset it to draw it at build time',
+      ],
+      output,
+    );
+    assert.ok(existsSync(path.join(out, '_codelabgen', 'mermaid', 'mermaid.esm.min.mjs')), 'the fallback is missing');
     assert.match(readFileSync(path.join(out, 'report', 'index.html'), 'utf8'), /Generation report/);
     const home = readFileSync(path.join(out, 'index.html'), 'utf8');
     assert.match(home, /href="\/report\/"/);

@@ -109,6 +109,7 @@ async function build(ctx: Context, course: Course): Promise<ExitCode> {
     ctx.out.warn(`warning: ${escapeControl(first)} (shown as an error box)`);
     for (const line of rest) if (line.trim() !== '') ctx.out.warn(`  ${escapeControl(line)}`);
   }
+  if (result.browserDiagrams !== null) ctx.out.warn(`warning: ${result.browserDiagrams}`);
   if (result.shallowClone) {
     ctx.out.warn(`warning: ${SHALLOW_CLONE_WARNING}`);
     ctx.out.warn(`hint: ${SHALLOW_CLONE_HINT}`);

@@ -37,9 +37,11 @@ const own = await getCollection('lessons');
 `,
 };
 let stderr = '';
+/** What the host's build printed: Astro's log and its integrations' (stdout and stderr). */
+let output = '';
 let eventsBefore = '';
 const events = path.join(work, 'course', '.codelabgen', 'events.jsonl');
-const astroEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none' };
+const astroEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CODELABGEN_CHROMIUM: 'none', NO_COLOR: '1' };
 
 before(
   async () => {
@@ -60,6 +62,7 @@ before(
       timeout: 300_000,
     });
     stderr = run.stderr;
+    output = `${run.stdout}${run.stderr}`;
   },
   { timeout: 400_000 },
 );
@@ -68,6 +71,23 @@ test('the host keeps its own home page and its own lessons collection', () => {
   const home = readFileSync(path.join(out, 'index.html'), 'utf8');
   assert.match(home, /The host site/, stderr);
   assert.match(home, /<p>The host lesson<\/p>/, "the course replaced the host's own lessons collection");
+});
+
+test("a host's build without Chromium says once that the course's diagrams are left to the reader's browser, and ships mermaid for them", () => {
+  // One line through Astro's logger: why, and what draws them at build time (each reason: diagrams.test.ts).
+  const lines = output.match(/^.*left to the reader's browser.*$/gm) ?? [];
+  assert.equal(lines.length, 1, output);
+  assert.match(
+    lines[0]!,
+    new RegExp(
+      String.raw`\[WARN\] \[codelabgen\] 2 mermaid diagrams left to the reader's browser, not drawn at build time: ` +
+        'CODELABGEN_CHROMIUM=none turns build-time drawing off; unset it to draw them at build time$',
+    ),
+  );
+  assert.ok(
+    existsSync(path.join(out, 'course', '_codelabgen', 'mermaid', 'mermaid.esm.min.mjs')),
+    'no mermaid fallback',
+  );
 });
 
 test("the host's astro build writes nothing into the course (only codelabgen site build records a build)", () => {

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
-import { diagramCacheDir, findChromium, readCachedDiagram, startDiagrams } from './diagrams.ts';
+import { diagramCacheDir, findChromium, leftToBrowserWarning, readCachedDiagram, startDiagrams } from './diagrams.ts';
 import { diagramHash } from './segments.ts';
 
 const chromium = findChromium();
@@ -92,6 +92,23 @@ test('without Chromium nothing is drawn and nothing waits: the diagrams are left
   assert.equal(job.drawing.size, 0);
   assert.deepEqual(await job.done, { rendered: 0, cached: 0, failed: 0, client: 1 });
   assert.deepEqual(readdirSync(cache), []);
+});
+
+test("the line a build says when it leaves diagrams to the reader's browser names why and how to draw them at build time", () => {
+  const left = "left to the reader's browser, not drawn at build time: ";
+  assert.equal(
+    leftToBrowserWarning(1, null, {}),
+    `1 mermaid diagram ${left}no Chromium found (at $CODELABGEN_CHROMIUM, /usr/bin/chromium or Playwright's own); ` +
+      'install one with npx playwright install chromium, or set CODELABGEN_CHROMIUM to the path of a Chromium',
+  );
+  assert.equal(
+    leftToBrowserWarning(3, null, { CODELABGEN_CHROMIUM: 'none' }),
+    `3 mermaid diagrams ${left}CODELABGEN_CHROMIUM=none turns build-time drawing off; unset it to draw them at build time`,
+  );
+  assert.equal(
+    leftToBrowserWarning(2, '/opt/chromium', { CODELABGEN_CHROMIUM: '/opt/chromium' }),
+    `2 mermaid diagrams ${left}the Chromium at /opt/chromium could not draw them; the next build tries again`,
+  );
 });
 
 test('a diagram cache folder another user could plant is passed over: its SVGs go into pages as they are', () => {

@@ -127,6 +127,27 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | nul
   }
 }
 
+/**
+ * What a build says once when it leaves diagrams to the reader's browser (their pages then load
+ * mermaid from `_codelabgen/mermaid/` and draw them there): why, and how to draw them at build time.
+ * `chromium` is the browser the build drew with (null: none, as findChromium with the same `env`).
+ */
+export function leftToBrowserWarning(
+  count: number,
+  chromium: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const them = count === 1 ? 'it' : 'them';
+  const why =
+    chromium === null && env.CODELABGEN_CHROMIUM === 'none'
+      ? `CODELABGEN_CHROMIUM=none turns build-time drawing off; unset it to draw ${them} at build time`
+      : chromium === null
+        ? "no Chromium found (at $CODELABGEN_CHROMIUM, /usr/bin/chromium or Playwright's own); install one with " +
+          'npx playwright install chromium, or set CODELABGEN_CHROMIUM to the path of a Chromium'
+        : `the Chromium at ${chromium} could not draw ${them}; the next build tries again`;
+  return `${count} mermaid diagram${count === 1 ? '' : 's'} left to the reader's browser, not drawn at build time: ${why}`;
+}
+
 const SYNTAX = /parse error|syntax error|lexical error|no diagram type detected|unknown diagram|expecting/i;
 
 /** What a page shows for a diagram: one SVG themed by CSS variables, a light and a dark one, the error, or the source. */

@@ -10,7 +10,7 @@ import { commit, courseAt, escapeControl, isInside, loadConfig, ChecksFailedErro
 import type { CourseWatcher } from './course-watch.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
-import { diagramCacheDir, findChromium, startDiagrams, type DiagramJob } from './diagrams.ts';
+import { diagramCacheDir, findChromium, leftToBrowserWarning, startDiagrams, type DiagramJob } from './diagrams.ts';
 import { cssLayerPlugin, STARLIGHT_EC_LAYER } from './css-layer.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
@@ -143,9 +143,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   let prepared: Prepared | null = null;
   let summary: Omit<
     BuildSummary,
-    'diagrams' | 'diagramErrors' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'
+    'diagrams' | 'diagramErrors' | 'browserDiagrams' | 'lessonPagesRendered' | 'searchPages' | 'searchKept' | 'recorded'
   > | null = null;
   let diagrams: DiagramJob | null = null;
+  let chromium: string | null = null;
   let courseWatcher: CourseWatcher | undefined;
   let liveBoard: ReturnType<typeof serveProgress> | undefined;
   let cacheDir: string | undefined;
@@ -263,7 +264,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);
           progress('diagrams', `${prepared.diagrams.length} diagrams`);
           // Drawn while Astro bundles and renders: each lesson page waits only for its own diagrams.
-          const chromium = findChromium();
+          chromium = findChromium();
           diagrams = startDiagrams(prepared.diagrams, site.diagramCache, chromium);
           // Without a Chromium, --strict-diagrams knows at once (the job is already done).
           const undrawn = chromium === null ? (await diagrams.done).client : 0;
@@ -332,7 +333,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         await courseWatcher?.close();
         liveBoard?.close();
       },
-      'astro:build:done': async ({ dir }) => {
+      'astro:build:done': async ({ dir, logger }) => {
         if (summary === null || prepared === null || diagrams === null) return;
         const drawn = await diagrams.done;
         const diagramErrors = diagramProblemsOf(prepared, site.diagramCache);
@@ -340,6 +341,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         if (options.strictDiagrams && drawn.client > 0) throw leftToBrowser(drawn.client);
         const out = path.join(fileURLToPath(dir), prefix);
         if (drawn.client > 0) copyMermaid(out);
+        // Said once: `codelabgen site build` prints it from the summary, a host's build here.
+        const browserDiagrams = drawn.client > 0 ? leftToBrowserWarning(drawn.client, chromium) : null;
+        if (browserDiagrams !== null && options.onBuilt === undefined) logger.warn(browserDiagrams);
         // Doc images are served from the site's own origin: an SVG among them must run nothing.
         await sanitizeSvgFiles(path.join(fileURLToPath(dir), assetsDir));
         progress('search', 'indexing');
@@ -366,6 +370,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           ...summary,
           diagrams: drawn,
           diagramErrors,
+          browserDiagrams,
           lessonPagesRendered: pipelineRead.lessonPagesRendered(),
           searchPages: search.pages,
           searchKept: search.kept,

@@ -13,6 +13,8 @@ export interface BuildSummary {
   diagrams: DiagramStats;
   /** Diagram problems shown as error boxes (drafts) instead of failing the build. */
   diagramErrors: string[];
+  /** Diagrams were left to the reader's browser: why, and how to draw them at build time (diagrams.ts leftToBrowserWarning). */
+  browserDiagrams: string | null;
   /** Lesson pages rendered by this build; the others were unchanged and kept from the last build. */
   lessonPagesRendered: number;
   searchPages: number;
