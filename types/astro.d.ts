@@ -14,6 +14,8 @@ export interface CodelabgenOptions {
   diagramCache?: string;
   /** A course under a prefix links back to the host from its header: the site's base, "Home", unless told; false for none. */
   home?: { href?: string; label?: string } | false;
+  /** A publish build of a course with no lesson to publish: its home page only ("coming soon") with a warning, instead of failing. */
+  allowEmpty?: boolean;
   /** Fail before anything is written when a diagram would be drawn in the reader's browser. */
   strictDiagrams?: boolean;
 }

@@ -202,8 +202,12 @@ export function leftOutReason(view: CourseView, lesson: SiteLesson): string {
   return `tests failed in verify run ${run.run}${run.cause ? `: ${run.cause}` : ''}`;
 }
 
-/** What a publish build that shows no lesson says, by the course's rule. */
-export function nothingPublished(view: CourseView): string {
+/**
+ * What a publish build that shows no lesson says, by the course's rule: `codelabgen site build`'s
+ * refusal, or (`host`) a host site's `astro build` of the mounted course (pipeline/site/integration.ts),
+ * whose way to every lesson is the integration's `drafts` option.
+ */
+export function nothingPublished(view: CourseView, host = false): string {
   const rule = view.config.site.publish;
   const some =
     view.lessons
@@ -211,16 +215,18 @@ export function nothingPublished(view: CourseView): string {
       .map((l) => `${l.id} (${l.stage ?? 'no state'})`)
       .join(', ') + (view.lessons.length > 5 ? ', ...' : '');
   const config = '.codelabgen/config.yaml';
+  const start = host ? 'codelabgen: the mounted course has 0 lessons to publish' : 'site build: 0 lessons to publish';
+  const drafts = host ? 'mount it with codelabgen({ drafts: true })' : 'build with --drafts';
   if (view.lessons.length === 0)
-    return 'site build: 0 lessons to publish: the course has no lessons yet; add one with codelabgen new lesson, or build with --drafts';
+    return `${start}: the course has no lessons yet; add one with codelabgen new lesson, or ${drafts}`;
   if (rule === 'verified')
     return (
-      `site build: 0 lessons to publish: site.publish is verified and no lesson's tests have passed (${some}); ` +
-      `run codelabgen verify --all, set site.publish: all in ${config}, or build with --drafts`
+      `${start}: site.publish is verified and no lesson's tests have passed (${some}); ` +
+      `run codelabgen verify --all, set site.publish: all in ${config}, or ${drafts}`
     );
   return (
-    `site build: 0 lessons to publish: site.publish is done and no lesson is at stage done (${some}); to ` +
-    `publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or build with --drafts`
+    `${start}: site.publish is done and no lesson is at stage done (${some}); to ` +
+    `publish lessons whose tests pass set site.publish: verified (or all) in ${config}, or ${drafts}`
   );
 }
 

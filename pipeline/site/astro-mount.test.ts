@@ -1,8 +1,11 @@
 // A plain Astro project mounts a course under a sub-path with `codelabgen/astro` (what docs/site.md
 // shows): the host's own page and its own `lessons` collection stay, the course's pages, links and
 // search index live under it, and the host's `astro build` writes nothing into the course. A host
-// whose content config lacks the course's collections is told what to add. A Starlight host is
-// built once, with the packed package, in cli/package.test.ts.
+// whose content config lacks the course's collections is told what to add. Without Chromium the build
+// says once that the diagrams are left to the reader's browser. A course with no lesson to publish
+// stops the build with one line (before any page), or with allowEmpty is one warning and none of
+// Astro's "collection is empty" ones. A Starlight host is built once, with the packed package, in
+// cli/package.test.ts.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -120,6 +123,57 @@ test('a host without the course collections in its content config is told what t
     output,
   );
   assert.doesNotMatch(output, /Cannot read properties of undefined/);
+});
+
+/** A copy of the host (its node_modules links kept) mounting `course` with `options`, built by astro build. */
+function buildHostOf(name: string, course: string, options = '') {
+  const copy = path.join(work, name);
+  cpSync(host, copy, { recursive: true, verbatimSymlinks: true, filter: (from) => !/[\\/](dist|\.astro)$/.test(from) });
+  writeFileSync(
+    path.join(copy, 'astro.config.mjs'),
+    HOST_FILES['astro.config.mjs']!.replace(
+      "course: '../course'",
+      `course: ${JSON.stringify(course)}${options && `, ${options}`}`,
+    ),
+  );
+  const run = spawnSync(process.execPath, [path.join(copy, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+    cwd: copy,
+    env: astroEnv,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  return { status: run.status, output: `${run.stdout}${run.stderr}`, dist: path.join(copy, 'dist') };
+}
+
+test('a host build of a course with no lesson to publish fails with one line saying why and what to set, unless it allows an empty course', {
+  timeout: 600_000,
+}, async () => {
+  const course = path.join(work, 'pending-course');
+  await generateCourse(course, { lessons: 1, stageOf: () => 'pending', diagram: () => null });
+  const why =
+    'the mounted course has 0 lessons to publish: site.publish is done and no lesson is at stage done (1.1 (pending)); ' +
+    'to publish lessons whose tests pass set site.publish: verified (or all) in .codelabgen/config.yaml, or mount it ' +
+    'with codelabgen({ drafts: true })';
+  const refused = buildHostOf('empty-host', course);
+  assert.notEqual(refused.status, 0, refused.output);
+  assert.ok(
+    refused.output.includes(
+      `codelabgen: ${why}; codelabgen({ allowEmpty: true }) builds the empty course with a warning`,
+    ),
+    refused.output,
+  );
+  assert.ok(!existsSync(path.join(refused.dist, 'index.html')), 'the refused build wrote the host site');
+  // Allowed: the host's pages and the course's home, one warning, and none of Astro's "does not exist or is empty".
+  const allowed = buildHostOf('empty-allowed-host', course, 'allowEmpty: true');
+  assert.equal(allowed.status, 0, allowed.output);
+  assert.deepEqual(
+    allowed.output.match(/^.*0 lessons to publish.*$/gm)?.map((line) => line.replace(/^.*?\[WARN\] /, '')),
+    [`[codelabgen] ${why}`],
+    allowed.output,
+  );
+  assert.doesNotMatch(allowed.output, /does not exist or is empty/);
+  assert.match(readFileSync(path.join(allowed.dist, 'index.html'), 'utf8'), /The host site/);
+  assert.match(readFileSync(path.join(allowed.dist, 'course', 'index.html'), 'utf8'), /coming soon/i);
 });
 
 test("a strict host tsc checks astro.config.mjs and the content config against codelabgen's types with 0 errors", () => {

@@ -54,8 +54,14 @@ export interface CodelabgenOptions {
   /** The command line recorded with the site.build event. */
   command?: string;
   /** `codelabgen site build` only: the folder the site.build event names (Astro's outDir is a staging
-   * folder). Without it nothing is recorded in the course, and a build of 0 lessons is not refused. */
+   * folder). Without it (a host's build) nothing is recorded in the course, and a build of 0 lessons
+   * is refused in the integration's words, or only warned about with `allowEmpty`. */
   recordedOut?: string;
+  /**
+   * A host's publish build of a course with no lesson to publish fails with one line saying why and
+   * what to set; `true` builds the course's home (every lesson "coming soon") with that line as a warning.
+   */
+  allowEmpty?: boolean;
   /** Fail before anything is written when a diagram would be drawn in the reader's browser. */
   strictDiagrams?: boolean;
   progress?: Progress;
@@ -256,9 +262,18 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           });
           readSiteAssets(site.course, loadConfig(courseAt(site.course)).site); // a bad logo or favicon is refused before anything is built
           if (prepared.problems.length > 0) throw contentProblems(prepared.problems);
-          // `site build` of nothing is a mistake (a hand-written course under the `done` rule); a host site may mount an empty course.
-          if (!site.drafts && options.recordedOut !== undefined && prepared.included.length === 0)
-            throw new ChecksFailedError(pipelineRead.nothingPublished(prepared.view));
+          // A build of nothing is a mistake (a hand-written course under the `done` rule): `site build` refuses
+          // it, and so does a host's build unless it allows an empty course (the host's other pages go out).
+          if (!site.drafts && prepared.included.length === 0) {
+            const host = options.recordedOut === undefined;
+            const why = pipelineRead.nothingPublished(prepared.view, host);
+            if (!host) throw new ChecksFailedError(why);
+            if (options.allowEmpty !== true)
+              throw new ChecksFailedError(
+                `${why}; codelabgen({ allowEmpty: true }) builds the empty course with a warning`,
+              );
+            logger.warn(why.replace(/^codelabgen: /, ''));
+          }
           // Syntax errors already in the cache stop a publish build here; new ones when the pages are made.
           const knownErrors = diagramProblemsOf(prepared, site.diagramCache);
           if (knownErrors.length > 0 && !site.drafts) throw contentProblems(knownErrors);

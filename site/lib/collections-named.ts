@@ -16,12 +16,23 @@ export async function courseEntry() {
 }
 
 /**
+ * The lessons collection: every lesson with a page in this build. A build without any (a host site's
+ * mounted course with none to publish yet, codelabgen({ allowEmpty: true })) asks Astro for none:
+ * Astro stores no empty collection, and each getCollection() of it would print a warning that the
+ * collection "does not exist or is empty" (five per build), after the integration said why once.
+ */
+export async function lessonEntries() {
+  const course = await courseEntry();
+  return course.data.lessons.some((lesson) => lesson.included) ? getCollection('codelabgen-lessons') : [];
+}
+
+/**
  * getStaticPaths of a page per lesson (`lessons/<id>-<slug>/…`), those `having` says, with the
  * cacheKey experimental.incrementalBuild restores an unchanged page by: the lesson's and the
  * course's entry digests, under `kind` so that two pages of one lesson keep keys of their own.
  */
 export async function lessonPaths(kind: string, having: (lesson: { files: unknown[] }) => boolean = () => true) {
-  const lessons = await getCollection('codelabgen-lessons');
+  const lessons = await lessonEntries();
   const course = await courseEntry();
   return lessons
     .filter((entry) => having(entry.data))

@@ -1,14 +1,14 @@
 // The stylesheets of every build-time diagram of the course, each once (pipeline/site/diagram-theme.ts
 // splitSvgStyle): lesson pages link this file instead of carrying each SVG's <style>. Each keeps only
 // the rules the course's diagrams of its type can match (pruneStyle).
-import { getCollection } from 'astro:content';
 import { pruneStyle, type DiagramStyle } from '../../pipeline/read/index.ts';
+import { lessonEntries } from '../lib/collections-named.ts';
 import { docsInOrder, drawnDiagram, leafSegments } from '../lib/lessons.ts';
 import { siteOptions } from '../lib/options.ts';
 
 export async function GET(): Promise<Response> {
   const styles = new Map<string, { style: DiagramStyle; svgs: string[] }>();
-  for (const { data: page } of await getCollection('codelabgen-lessons')) {
+  for (const { data: page } of await lessonEntries()) {
     const docs = docsInOrder(page);
     const inDocs = docs.flatMap(leafSegments).flatMap((s) => (s.kind === 'diagram' ? [s] : []));
     const inMdx = docs.flatMap((doc) => doc?.mdx?.diagrams ?? []);
