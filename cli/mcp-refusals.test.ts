@@ -133,6 +133,76 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
         assert.deepEqual(error.data, { uri }, uri);
         return true;
       });
+    // A subscription to a URI no resource or template serves is refused as its read is (it was accepted, and never updated).
+    for (const uri of ['codelabgen://nope', 'codelabgen://conventions/nope', 'codelabgen://lesson', ''])
+      await assert.rejects(mcp.client.subscribeResource({ uri }), (error: { code?: number; data?: unknown }) => {
+        assert.equal(error.code, -32002, uri);
+        assert.deepEqual(error.data, { uri }, uri);
+        return true;
+      });
+    // A resource's, or a lesson's to come (register announces it): taken.
+    for (const uri of ['codelabgen://state', 'codelabgen://report', 'codelabgen://lesson/9.9']) {
+      await mcp.client.subscribeResource({ uri });
+      await mcp.client.unsubscribeResource({ uri });
+    }
+    // Completions of a prompt or template there is none of: -32602 (they were the course's lesson ids);
+    // of an argument the prompt does not take: none.
+    const complete = (
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+      name: string,
+    ) => mcp.client.complete({ ref, argument: { name, value: '' } });
+    for (const [ref, message] of [
+      [{ type: 'ref/prompt', name: 'nope' }, 'completion/complete: no prompt "nope" (see prompts/list)'],
+      [
+        { type: 'ref/resource', uri: 'codelabgen://nope/{id}' },
+        'completion/complete: no resource template "codelabgen://nope/{id}" (see resources/templates/list)',
+      ],
+    ] as const)
+      await assert.rejects(complete(ref, 'lesson'), (error: { code?: number; message?: string }) => {
+        assert.equal(error.code, -32602, JSON.stringify(ref));
+        assert.equal(error.message, `MCP error -32602: MCP error -32602: ${message}`);
+        return true;
+      });
+    assert.deepEqual((await complete({ type: 'ref/prompt', name: 'researcher' }, 'lesson')).completion.values, []);
+    assert.deepEqual(
+      (await complete({ type: 'ref/prompt', name: 'researcher' }, 'phase')).completion.values.length > 0,
+      true,
+    );
+    // A prompt's arguments are checked by its own list: the prompt and the argument named (an unknown one was
+    // dropped silently; a missing lesson was "Invalid arguments for prompt code-author: Invalid input: ...").
+    for (const [name, args, message] of [
+      ['code-author', {}, 'prompt code-author: lesson is required'],
+      ['code-author', { course: COURSE }, 'prompt code-author: lesson is required'],
+      [
+        'code-author',
+        { lesson: '1.1', lessons: '1.2' },
+        'prompt code-author: unknown argument "lessons" (code-author takes lesson, course)',
+      ],
+      [
+        'researcher',
+        { lesson: '1.1' },
+        'prompt researcher: unknown argument "lesson" (researcher takes phase, course)',
+      ],
+      [
+        'orchestrate',
+        { course: COURSE },
+        'prompt orchestrate: unknown argument "course" (orchestrate takes no arguments)',
+      ],
+      ['code-author', { lesson: 7 }, 'prompt code-author: lesson: Invalid input: expected string, received number'],
+    ] as const)
+      await assert.rejects(
+        mcp.client.getPrompt({ name, arguments: args as Record<string, string> }),
+        (error: { code?: number; message?: string }) => {
+          assert.equal(error.code, -32602, `${name} ${JSON.stringify(args)}`);
+          assert.equal(error.message, `MCP error -32602: MCP error -32602: ${message}`);
+          return true;
+        },
+      );
+    // A value with an escaped quote stays one value in a refusal's text (was `site: "a\"`b) c"`).
+    assert.match(
+      textOf(await mcp.call('site_build', { site: 'a"b) c' })),
+      /^error: `site: "a\\"b\) c"`: use the site's public http\(s\) URL/,
+    );
     const { tools } = await mcp.client.listTools();
     // Resources are described in tool terms: "(state next)" was a command's words, not the tool state_next.
     const commandWords = new RegExp(
