@@ -11,6 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
 import { listedClient, serverEnv, textOf, type ToolAnswer } from './mcp-client.ts';
+import { COMMANDS } from './commands.ts';
 import { mcpTools } from './mcp/tools.ts';
 import { CLI, cli, scratchCourse, snapshot, tempDir } from './testing.ts';
 
@@ -218,6 +219,26 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
       assert.doesNotMatch(resource.description ?? '', commandWords, resource.name);
     // A description ended with "(CLI: `init {"course":"[DIR]"}`)": a tool call (the translation of `init [DIR]`) called the CLI.
     for (const tool of tools) assert.doesNotMatch(tool.description ?? '', /\(CLI: /, tool.name);
+    // Nor a placeholder of a CLI usage line or option value (init's "Creates DIR/.codelabgen/", where the tool takes
+    // `course`), outside a call's arguments (`state_set {"stage":"<stage>"}`) and inside a path (`runs/<id>/`).
+    const placeholders = new Set<string>();
+    for (const command of COMMANDS) {
+      const words = [
+        ...(command.args ?? '').split(/[\s|]+/).map((word) => word.replace(/^[["]+|[\]"]+$|\.\.\.$/g, '')),
+        ...Object.values(command.options ?? {}).flatMap((option) => (option.value ?? '').split(/[=/|:[\]]+/)),
+      ];
+      for (const word of words) if (/^<[\w-]+>$|^[A-Z][A-Z_]*$/.test(word)) placeholders.add(word);
+    }
+    assert.ok(['DIR', 'ID', 'N', '<module-id>', '<stage-to-redo>'].every((word) => placeholders.has(word)));
+    for (const tool of tools) {
+      const prose = (tool.description ?? '').replace(/\{[^{}]*\}/g, '{}');
+      for (const placeholder of placeholders)
+        assert.doesNotMatch(
+          prose,
+          new RegExp(String.raw`(?<![\w/<-])${placeholder.replace(/[<>-]/g, '\\$&')}(?![\w>-])`),
+          `${tool.name}: ${tool.description}`,
+        );
+    }
     const init = tools.find((tool) => tool.name === 'init')!;
     assert.deepEqual(init.inputSchema.required, ['title'], 'init says title (required) and requires it');
     const missing = await mcp.call('state_set', { id: '1.1' });
