@@ -219,6 +219,20 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
       assert.doesNotMatch(resource.description ?? '', commandWords, resource.name);
     // A description ended with "(CLI: `init {"course":"[DIR]"}`)": a tool call (the translation of `init [DIR]`) called the CLI.
     for (const tool of tools) assert.doesNotMatch(tool.description ?? '', /\(CLI: /, tool.name);
+    // One `type` per schema: the Inspector's --strict warned of report's eight `type: ["string", "null"]`.
+    const typeArrays = (schema: unknown, at: string): string[] =>
+      typeof schema !== 'object' || schema === null
+        ? []
+        : Object.entries(schema).flatMap(([key, value]) =>
+            key === 'type' && Array.isArray(value) ? [at] : typeArrays(value, `${at}.${key}`),
+          );
+    assert.deepEqual(
+      tools.flatMap((tool) => [
+        ...typeArrays(tool.inputSchema, `${tool.name}.inputSchema`),
+        ...typeArrays(tool.outputSchema, `${tool.name}.outputSchema`),
+      ]),
+      [],
+    );
     // Nor a placeholder of a CLI usage line or option value (init's "Creates DIR/.codelabgen/", where the tool takes
     // `course`), outside a call's arguments (`state_set {"stage":"<stage>"}`) and inside a path (`runs/<id>/`).
     const placeholders = new Set<string>();
