@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { DOC_KINDS } from '../../content-schemas/index.ts';
 import mcpDoc from '../../docs/mcp.md';
 import { BRIEFED_PHASES, CONVENTION_TOPICS, LESSON_ROLES, PHASE_ROLES } from '../../pipeline/index.ts';
+import { printable } from '../../pipeline/state-commands.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { briefErrorInMcpTerms, inMcpTerms } from './brief-terms.ts';
 import { withHandlerWrapped } from './request-errors.ts';
 import { COURSE } from './tool-params.ts';
-import { printable } from '../../pipeline/state-commands.ts';
 
 /** A prompt's argument, as prompts/list shows it. */
 export interface PromptArgument {
