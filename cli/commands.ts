@@ -93,8 +93,8 @@ export const COMMANDS: CommandSpec[] = [
     positionals: { min: 1, max: 1 },
     summary: 'add a module with a first lesson to curriculum.yaml, register it and create the lesson from a template',
     description:
-      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) gets ' +
-      '<id>.1. Refused when another module has the slug. Registered as `register` does (the lesson is ' +
+      'The module gets the next number as id and a slug made from the title; its first lesson (--lesson) is ' +
+      'lesson 1 of it (2.1 in module 2). Refused when another module has the slug. Registered as `register` does (the lesson is ' +
       'pending); the lesson folder and .codelabgen/lessons/<id>/spec.yaml come from the template of the course ' +
       `runtime (${templateRuntimeList()}), a passing lesson to edit. The entry is added to curriculum.yaml in place: its ` +
       'comments, key order and quoting are kept.',

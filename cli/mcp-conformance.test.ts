@@ -22,11 +22,8 @@ export const SCENARIOS = [
   'server-initialize',
   'ping',
   'logging-set-level',
-  'completion-complete',
   'tools-list',
   'resources-list',
-  'resources-subscribe',
-  'resources-unsubscribe',
   'prompts-list',
   'server-sse-multiple-streams',
   'server-sse-polling',
@@ -35,6 +32,14 @@ export const SCENARIOS = [
 
 /** The suite's scenarios that need its reference server's test tools, prompts or resources. */
 export const NOT_OFFERED = [
+  // Complete an argument of the reference server's prompt test_prompt_with_arguments, and subscribe to its
+  // test://watched-resource: for a prompt it does not have, this server answers -32602, as the spec says
+  // (server/utilities/completion, "Invalid prompt name") and the SDK's McpServer does; a subscription to a
+  // URI it serves nothing at is -32002, as a read of it (docs/mcp.md). cli/mcp-refusals.test.ts and
+  // cli/mcp.test.ts check completions, subscriptions and unsubscriptions to this server's own.
+  'completion-complete',
+  'resources-subscribe',
+  'resources-unsubscribe',
   'tools-call-simple-text',
   'tools-call-image',
   'tools-call-audio',

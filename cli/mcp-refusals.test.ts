@@ -11,6 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
 import { listedClient, serverEnv, textOf, type ToolAnswer } from './mcp-client.ts';
+import { COMMANDS } from './commands.ts';
 import { mcpTools } from './mcp/tools.ts';
 import { CLI, cli, scratchCourse, snapshot, tempDir } from './testing.ts';
 
@@ -133,6 +134,76 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
         assert.deepEqual(error.data, { uri }, uri);
         return true;
       });
+    // A subscription to a URI no resource or template serves is refused as its read is (it was accepted, and never updated).
+    for (const uri of ['codelabgen://nope', 'codelabgen://conventions/nope', 'codelabgen://lesson', ''])
+      await assert.rejects(mcp.client.subscribeResource({ uri }), (error: { code?: number; data?: unknown }) => {
+        assert.equal(error.code, -32002, uri);
+        assert.deepEqual(error.data, { uri }, uri);
+        return true;
+      });
+    // A resource's, or a lesson's to come (register announces it): taken.
+    for (const uri of ['codelabgen://state', 'codelabgen://report', 'codelabgen://lesson/9.9']) {
+      await mcp.client.subscribeResource({ uri });
+      await mcp.client.unsubscribeResource({ uri });
+    }
+    // Completions of a prompt or template there is none of: -32602 (they were the course's lesson ids);
+    // of an argument the prompt does not take: none.
+    const complete = (
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+      name: string,
+    ) => mcp.client.complete({ ref, argument: { name, value: '' } });
+    for (const [ref, message] of [
+      [{ type: 'ref/prompt', name: 'nope' }, 'completion/complete: no prompt "nope" (see prompts/list)'],
+      [
+        { type: 'ref/resource', uri: 'codelabgen://nope/{id}' },
+        'completion/complete: no resource template "codelabgen://nope/{id}" (see resources/templates/list)',
+      ],
+    ] as const)
+      await assert.rejects(complete(ref, 'lesson'), (error: { code?: number; message?: string }) => {
+        assert.equal(error.code, -32602, JSON.stringify(ref));
+        assert.equal(error.message, `MCP error -32602: MCP error -32602: ${message}`);
+        return true;
+      });
+    assert.deepEqual((await complete({ type: 'ref/prompt', name: 'researcher' }, 'lesson')).completion.values, []);
+    assert.deepEqual(
+      (await complete({ type: 'ref/prompt', name: 'researcher' }, 'phase')).completion.values.length > 0,
+      true,
+    );
+    // A prompt's arguments are checked by its own list: the prompt and the argument named (an unknown one was
+    // dropped silently; a missing lesson was "Invalid arguments for prompt code-author: Invalid input: ...").
+    for (const [name, args, message] of [
+      ['code-author', {}, 'prompt code-author: lesson is required'],
+      ['code-author', { course: COURSE }, 'prompt code-author: lesson is required'],
+      [
+        'code-author',
+        { lesson: '1.1', lessons: '1.2' },
+        'prompt code-author: unknown argument "lessons" (code-author takes lesson, course)',
+      ],
+      [
+        'researcher',
+        { lesson: '1.1' },
+        'prompt researcher: unknown argument "lesson" (researcher takes phase, course)',
+      ],
+      [
+        'orchestrate',
+        { course: COURSE },
+        'prompt orchestrate: unknown argument "course" (orchestrate takes no arguments)',
+      ],
+      ['code-author', { lesson: 7 }, 'prompt code-author: lesson: Invalid input: expected string, received number'],
+    ] as const)
+      await assert.rejects(
+        mcp.client.getPrompt({ name, arguments: args as Record<string, string> }),
+        (error: { code?: number; message?: string }) => {
+          assert.equal(error.code, -32602, `${name} ${JSON.stringify(args)}`);
+          assert.equal(error.message, `MCP error -32602: MCP error -32602: ${message}`);
+          return true;
+        },
+      );
+    // A value with an escaped quote stays one value in a refusal's text (was `site: "a\"`b) c"`).
+    assert.match(
+      textOf(await mcp.call('site_build', { site: 'a"b) c' })),
+      /^error: `site: "a\\"b\) c"`: use the site's public http\(s\) URL/,
+    );
     const { tools } = await mcp.client.listTools();
     // Resources are described in tool terms: "(state next)" was a command's words, not the tool state_next.
     const commandWords = new RegExp(
@@ -148,6 +219,40 @@ test('what a client is told: unknown resources are -32002 with their URI, requir
       assert.doesNotMatch(resource.description ?? '', commandWords, resource.name);
     // A description ended with "(CLI: `init {"course":"[DIR]"}`)": a tool call (the translation of `init [DIR]`) called the CLI.
     for (const tool of tools) assert.doesNotMatch(tool.description ?? '', /\(CLI: /, tool.name);
+    // One `type` per schema: the Inspector's --strict warned of report's eight `type: ["string", "null"]`.
+    const typeArrays = (schema: unknown, at: string): string[] =>
+      typeof schema !== 'object' || schema === null
+        ? []
+        : Object.entries(schema).flatMap(([key, value]) =>
+            key === 'type' && Array.isArray(value) ? [at] : typeArrays(value, `${at}.${key}`),
+          );
+    assert.deepEqual(
+      tools.flatMap((tool) => [
+        ...typeArrays(tool.inputSchema, `${tool.name}.inputSchema`),
+        ...typeArrays(tool.outputSchema, `${tool.name}.outputSchema`),
+      ]),
+      [],
+    );
+    // Nor a placeholder of a CLI usage line or option value (init's "Creates DIR/.codelabgen/", where the tool takes
+    // `course`), outside a call's arguments (`state_set {"stage":"<stage>"}`) and inside a path (`runs/<id>/`).
+    const placeholders = new Set<string>();
+    for (const command of COMMANDS) {
+      const words = [
+        ...(command.args ?? '').split(/[\s|]+/).map((word) => word.replace(/^[["]+|[\]"]+$|\.\.\.$/g, '')),
+        ...Object.values(command.options ?? {}).flatMap((option) => (option.value ?? '').split(/[=/|:[\]]+/)),
+      ];
+      for (const word of words) if (/^<[\w-]+>$|^[A-Z][A-Z_]*$/.test(word)) placeholders.add(word);
+    }
+    assert.ok(['DIR', 'ID', 'N', '<module-id>', '<stage-to-redo>'].every((word) => placeholders.has(word)));
+    for (const tool of tools) {
+      const prose = (tool.description ?? '').replace(/\{[^{}]*\}/g, '{}');
+      for (const placeholder of placeholders)
+        assert.doesNotMatch(
+          prose,
+          new RegExp(String.raw`(?<![\w/<-])${placeholder.replace(/[<>-]/g, '\\$&')}(?![\w>-])`),
+          `${tool.name}: ${tool.description}`,
+        );
+    }
     const init = tools.find((tool) => tool.name === 'init')!;
     assert.deepEqual(init.inputSchema.required, ['title'], 'init says title (required) and requires it');
     const missing = await mcp.call('state_set', { id: '1.1' });

@@ -2,6 +2,8 @@
 // state next's next_command as a tool call (issue 35.3).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { printable } from '../pipeline/state-commands.ts';
+import { prng } from './fuzz-cases.ts';
 import { inToolTerms, plannedCall } from './mcp/tool-terms.ts';
 
 const CASES: Array<[string, string]> = [
@@ -28,6 +30,57 @@ const CASES: Array<[string, string]> = [
 
 test('command lines and options in prose become tool calls and arguments; other text stays', () => {
   for (const [cli, mcp] of CASES) assert.equal(inToolTerms(cli), mcp, cli);
+});
+
+const ODD_SEED = Number(process.env.MCP_TERMS_SEED ?? 1);
+const ODD_CASES = Number(process.env.MCP_TERMS_CASES ?? 300);
+/** What makes a quoted value hard to find the end of: quotes, backslashes, parentheses, backticks, spaces. */
+const ODD = [
+  '"',
+  '\\',
+  '(',
+  ')',
+  '`',
+  ' ',
+  '  ',
+  ':',
+  ',',
+  '.',
+  '-',
+  '--x',
+  "'",
+  '{',
+  '}',
+  'a',
+  '1',
+  '\n',
+  '\u202e',
+  'é',
+];
+
+test('a quoted value the CLI wrote (quotes, backslashes, parentheses, backticks) comes out of the translation whole (seeded)', () => {
+  // Before: `site_build {"site":"a\"b) c"}` was refused as `site: "a\"`b) c"`: the value ended at its escaped quote.
+  const random = prng(ODD_SEED);
+  const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
+  for (let at = 0; at < ODD_CASES; at += 1) {
+    let value = '';
+    for (let length = 1 + Math.floor(random() * 8); length > 0; length -= 1)
+      value += ODD[Math.floor(random() * ODD.length)];
+    const quoted = `"${printable(value, 1000)}"`;
+    const what = `${JSON.stringify(value)} (MCP_TERMS_SEED=${ODD_SEED}, case ${at})`;
+    // An option in a refusal's prose: its value, then the rest of the line.
+    const prose = inToolTerms(`error: --site ${quoted}: use the site's public http(s) URL`);
+    const option = new RegExp(String.raw`^error: \`site: (${QUOTED})\`: use the site's public http\(s\) URL$`).exec(
+      prose,
+    );
+    assert.ok(option, `${what}: ${prose}`);
+    assert.equal(JSON.parse(option[1]!), value, `${what}: ${prose}`);
+    // A command line in a hint: the call's arguments, then the sentence going on.
+    const hint = inToolTerms(`hint: run codelabgen state set 1.2 spec --note ${quoted}, then go on`);
+    const call = /^hint: run state_set (\{.*\}), then go on$/.exec(hint);
+    assert.ok(call, `${what}: ${hint}`);
+    assert.deepEqual(JSON.parse(call[1]!), { id: '1.2', stage: 'spec', note: value }, `${what}: ${hint}`);
+  }
 });
 
 test("state next's next_command as a tool call: positionals by name, options as arguments", () => {

@@ -1159,7 +1159,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
         'worker-status',
       ]);
       assert.deepEqual(await complete({ type: 'ref/prompt', name: 'code-author' }, 'lesson', '2'), ['2.1']);
-      assert.deepEqual(await complete({ type: 'ref/prompt', name: 'unknown' }, 'nothing', ''), []);
+      assert.deepEqual(await complete({ type: 'ref/prompt', name: 'code-author' }, 'nothing', ''), []);
       const lesson = await client.readResource({ uri: 'codelabgen://lesson/1.2' });
       assert.equal(JSON.parse((lesson.contents[0] as { text: string }).text).stage, 'pending');
       await assert.rejects(client.readResource({ uri: 'codelabgen://lesson/9.9' }), /unknown lesson "9\.9"/);

@@ -44,7 +44,26 @@ export function findSchemaEntry(name: string): SchemaEntry | undefined {
 
 /** JSON Schema (draft 2020-12) of a data file, as an author writes it (defaults optional). */
 export function toJsonSchema(entry: SchemaEntry): Record<string, unknown> {
-  const generated = z.toJSONSchema(entry.schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  const generated = singleTypes(z.toJSONSchema(entry.schema, { target: 'draft-2020-12', io: 'input' })) as Record<
+    string,
+    unknown
+  >;
   const { $schema, ...rest } = generated;
   return { $schema, $id: `https://codelabgen.dev/schemas/${entry.name}.schema.json`, title: entry.name, ...rest };
+}
+
+/**
+ * `schema` with every `type` that is an array (zod writes a plain nullable as `type: ["string", "null"]`)
+ * split into `anyOf` branches of one type each: the same schema, in the form clients that map schemas onto
+ * a single-`type` dialect take (the MCP Inspector's `--strict` warns of the array in a tool's outputSchema).
+ */
+export function singleTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(singleTypes);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'type' && Array.isArray(value) && !('anyOf' in schema)) out.anyOf = value.map((type) => ({ type }));
+    else out[key] = singleTypes(value);
+  }
+  return out;
 }

@@ -1,14 +1,50 @@
 // The server's prompts: `orchestrate` (docs/mcp.md's "For orchestrator agents", with links to the resources it
 // reads), and one brief per worker role: the text of `codelabgen brief <role>` (pipeline/brief/), run
 // as the CLI runs it and written in tool terms. Every prompt that reads a course takes `course`.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+// prompts/get checks the arguments by the prompt's own list first: an unknown one or a required one
+// left out is -32602 naming the prompt and the argument (the SDK drops unknown ones and says "Invalid input").
+import { ErrorCode, GetPromptRequestSchema, McpError, type GetPromptRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DOC_KINDS } from '../../content-schemas/index.ts';
 import mcpDoc from '../../docs/mcp.md';
 import { BRIEFED_PHASES, CONVENTION_TOPICS, LESSON_ROLES, PHASE_ROLES } from '../../pipeline/index.ts';
+import { printable } from '../../pipeline/state-commands.ts';
 import { commandNamed, type ServerContext } from './server-context.ts';
 import { briefErrorInMcpTerms, inMcpTerms } from './brief-terms.ts';
+import { withHandlerWrapped } from './request-errors.ts';
 import { COURSE } from './tool-params.ts';
+
+/** A prompt's argument, as prompts/list shows it. */
+export interface PromptArgument {
+  name: string;
+  required: boolean;
+}
+
+/** Every prompt by name, with its arguments (for completion/complete). */
+export type PromptIndex = ReadonlyMap<string, readonly PromptArgument[]>;
+
+/** A prompt's arguments from its zod shape: required unless the schema takes undefined. */
+function argumentsOf(shape: Record<string, z.ZodType>): PromptArgument[] {
+  return Object.entries(shape).map(([name, schema]) => ({ name, required: !schema.safeParse(undefined).success }));
+}
+
+/** What is wrong with the arguments `given` to `prompt` (which takes `taken`), in the words of a tool's refusal; null: nothing. */
+export function promptArgumentProblem(
+  prompt: string,
+  taken: readonly PromptArgument[],
+  given: Record<string, unknown>,
+): string | null {
+  const names = taken.map((argument) => argument.name);
+  const unknown = Object.keys(given).filter((name) => !names.includes(name));
+  if (unknown.length > 0)
+    return (
+      `prompt ${prompt}: unknown argument${unknown.length > 1 ? 's' : ''} ` +
+      `${unknown.map((name) => `"${printable(name)}"`).join(', ')} ` +
+      `(${prompt} takes ${names.length === 0 ? 'no arguments' : names.join(', ')})`
+    );
+  const missing = taken.find((argument) => argument.required && given[argument.name] === undefined);
+  return missing === undefined ? null : `prompt ${prompt}: ${missing.name} is required`;
+}
 
 /**
  * The conventions a worker role follows (linked as resources after its brief): a doc writer its docs'
@@ -39,8 +75,26 @@ export function orchestrateText(): string {
     .trimEnd();
 }
 
-/** Serves the prompts on `ctx.server`. */
-export function registerPrompts(ctx: ServerContext): void {
+/** Serves the prompts on `ctx.server`; returns them with their arguments. */
+export function registerPrompts(ctx: ServerContext): PromptIndex {
+  const prompts = new Map<string, readonly PromptArgument[]>();
+  withHandlerWrapped(
+    ctx.server,
+    GetPromptRequestSchema,
+    (handler) => async (request, extra) => {
+      const { name, arguments: given = {} } = (request as GetPromptRequest).params;
+      const taken = prompts.get(name);
+      const problem = taken === undefined ? null : promptArgumentProblem(name, taken, given);
+      if (problem !== null) throw new McpError(ErrorCode.InvalidParams, problem);
+      return handler(request, extra);
+    },
+    () => registerEach(ctx, prompts),
+  );
+  return prompts;
+}
+
+/** Registers every prompt, and its arguments in `prompts`. */
+function registerEach(ctx: ServerContext, prompts: Map<string, readonly PromptArgument[]>): void {
   const { server } = ctx;
   const link = (uri: string, name: string, description: string, mimeType: string) => ({
     role: 'user' as const,
@@ -65,6 +119,7 @@ export function registerPrompts(ctx: ServerContext): void {
     return { ...document, text: inMcpTerms(document.text, document.course) };
   };
 
+  prompts.set('orchestrate', []);
   server.registerPrompt(
     'orchestrate',
     {
@@ -85,6 +140,11 @@ export function registerPrompts(ctx: ServerContext): void {
 
   for (const role of LESSON_ROLES) {
     const topics = roleConventions(role.role);
+    const argsSchema = {
+      lesson: z.string().describe('lesson id, e.g. "1.2" (completion offers the course\'s)'),
+      course: COURSE.schema as z.ZodOptional<z.ZodString>,
+    };
+    prompts.set(role.role, argumentsOf(argsSchema));
     server.registerPrompt(
       role.role,
       {
@@ -93,10 +153,7 @@ export function registerPrompts(ctx: ServerContext): void {
           `The ${role.role}'s whole brief for one lesson (at stage ${role.stage}): the lesson's spec, files, ` +
           `test command, conventions, prerequisites, sources and the status to end with (stage ` +
           `${role.reports}). Give it to the worker you start after state_task_start.`,
-        argsSchema: {
-          lesson: z.string().describe('lesson id, e.g. "1.2" (completion offers the course\'s)'),
-          course: COURSE.schema as z.ZodOptional<z.ZodString>,
-        },
+        argsSchema,
       },
       async ({ lesson, course }) => ({
         description: `${role.role} for lesson ${lesson}`,
@@ -111,6 +168,18 @@ export function registerPrompts(ctx: ServerContext): void {
 
   for (const role of PHASE_ROLES) {
     const phases = [role.phase, ...role.alsoFor];
+    const argsSchema = {
+      ...(phases.length > 1
+        ? {
+            phase: z
+              .string()
+              .optional()
+              .describe(`the phase: ${BRIEFED_PHASES.join(', ')} (default: ${role.phase})`),
+          }
+        : {}),
+      course: COURSE.schema as z.ZodOptional<z.ZodString>,
+    };
+    prompts.set(role.role, argumentsOf(argsSchema));
     server.registerPrompt(
       role.role,
       {
@@ -119,17 +188,7 @@ export function registerPrompts(ctx: ServerContext): void {
           `The ${role.role}'s whole brief for phase ${phases.join(', ')}: the artifacts to write with their ` +
           `paths and schemas, what to read first, what the phase still needs and the status to end with. Give ` +
           `it to the worker you start after state_task_start with phase and role ${role.role}.`,
-        argsSchema: {
-          ...(phases.length > 1
-            ? {
-                phase: z
-                  .string()
-                  .optional()
-                  .describe(`the phase: ${BRIEFED_PHASES.join(', ')} (default: ${role.phase})`),
-              }
-            : {}),
-          course: COURSE.schema as z.ZodOptional<z.ZodString>,
-        },
+        argsSchema,
       },
       async (args: { phase?: string; course?: string }) => {
         const document = await brief({ role: role.role, phase: args.phase, course: args.course });

@@ -5,9 +5,9 @@
 // project's rules); every handler registered is wrapped to answer -32602 instead.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { escapeControl } from '../../pipeline/state-commands.ts';
+import { escapeControl, printable } from '../../pipeline/state-commands.ts';
 
-type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+export type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 interface SchemaIssue {
   path: PropertyKey[];
@@ -36,11 +36,42 @@ export function withInvalidParamsAnswered(server: McpServer): void {
         if (issues === null) throw error;
         const first = issues[0];
         const where = first?.path.map(String).join('.') || 'params';
+        // A prompt's argument that is no string: named with its prompt, as prompts.ts names a missing one.
+        const prompt = (request as { params?: { name?: unknown } } | null)?.params?.name;
+        const argument = first?.path[0] === 'params' && first.path[1] === 'arguments' ? first.path[2] : undefined;
         throw new McpError(
           ErrorCode.InvalidParams,
-          escapeControl(`${method}: \`${where}\`: ${first?.message ?? 'invalid'}`),
+          escapeControl(
+            method === 'prompts/get' && typeof prompt === 'string' && argument !== undefined && first?.path.length === 3
+              ? `prompt ${printable(prompt)}: ${printable(String(argument))}: ${first.message}`
+              : `${method}: \`${where}\`: ${first?.message ?? 'invalid'}`,
+          ),
         );
       }
     });
+  }
+}
+
+/**
+ * Runs `register`, wrapping the handler it sets for `schema`'s method with `wrap`: for the handlers the
+ * SDK's McpServer sets itself (resources/read, prompts/get), which it validates before calling ours.
+ */
+export function withHandlerWrapped<T>(
+  server: McpServer,
+  schema: unknown,
+  wrap: (handler: Handler) => Handler,
+  register: () => T,
+): T {
+  const protocol = server.server;
+  const setRequestHandler = protocol.setRequestHandler.bind(protocol);
+  protocol.setRequestHandler = ((given: unknown, handler: Handler) =>
+    setRequestHandler(
+      given as Parameters<typeof setRequestHandler>[0],
+      (given === schema ? wrap(handler) : handler) as Parameters<typeof setRequestHandler>[1],
+    )) as typeof protocol.setRequestHandler;
+  try {
+    return register();
+  } finally {
+    protocol.setRequestHandler = setRequestHandler;
   }
 }

@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EXIT } from '../exit-codes.ts';
 import { describeError } from '../settle.ts';
+import { withHandlerWrapped } from './request-errors.ts';
 
 export const RESOURCE_NOT_FOUND = -32002;
 
@@ -32,35 +33,31 @@ export function readFailure(error: unknown): Error {
 
 /**
  * Runs `register` (which registers the resources) so that the resources/read handler the SDK sets
- * answers a URI it serves nothing at with -32002 instead of -32602.
+ * answers a URI it serves nothing at with -32002 instead of -32602; returns what `register` returns.
  */
-export function withUnknownUrisNotFound(server: McpServer, register: () => void): void {
-  const protocol = server.server;
-  const setRequestHandler = protocol.setRequestHandler.bind(protocol);
-  protocol.setRequestHandler = ((schema, handler) =>
-    setRequestHandler(
-      schema,
-      (schema as unknown) === ReadResourceRequestSchema
-        ? async (request, extra) => {
-            try {
-              return await handler(request, extra);
-            } catch (error) {
-              const uri = String((request as { params: { uri: string } }).params.uri);
-              const unknown =
-                error instanceof McpError &&
-                error.code === ErrorCode.InvalidParams &&
-                /^Resource .* not found$/.test(error.message.replace(/^MCP error -?\d+: /, ''));
-              // A URI that does not parse (`""`) is no resource either (the SDK's `new URL` throws).
-              if (unknown || (error as { code?: unknown }).code === 'ERR_INVALID_URL')
-                throw resourceNotFound(uri, `no resource ${uri}: see resources/list and resources/templates/list`);
-              throw error;
-            }
-          }
-        : handler,
-    )) as typeof protocol.setRequestHandler;
-  try {
-    register();
-  } finally {
-    protocol.setRequestHandler = setRequestHandler;
-  }
+export function withUnknownUrisNotFound<T>(server: McpServer, register: () => T): T {
+  return withHandlerWrapped(
+    server,
+    ReadResourceRequestSchema,
+    (handler) => async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const uri = String((request as { params: { uri: string } }).params.uri);
+        const unknown =
+          error instanceof McpError &&
+          error.code === ErrorCode.InvalidParams &&
+          /^Resource .* not found$/.test(error.message.replace(/^MCP error -?\d+: /, ''));
+        // A URI that does not parse (`""`) is no resource either (the SDK's `new URL` throws).
+        if (unknown || (error as { code?: unknown }).code === 'ERR_INVALID_URL') throw unknownResource(uri);
+        throw error;
+      }
+    },
+    register,
+  );
+}
+
+/** The -32002 of a URI no resource or template serves (a read, a subscription). */
+export function unknownResource(uri: string): McpError {
+  return resourceNotFound(uri, `no resource ${uri}: see resources/list and resources/templates/list`);
 }

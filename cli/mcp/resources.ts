@@ -11,9 +11,30 @@ import { commandNamed, type ServerContext } from './server-context.ts';
 import { inToolTermsDeep, withNextCall } from './tool-results.ts';
 import { inToolTerms } from './tool-terms.ts';
 
+/** What the server's resources are, for subscriptions and completions. */
+export interface ResourceIndex {
+  /**
+   * Whether a resource could be at `uri`: a resource's URI, or one of a lesson's or a run's (a lesson
+   * registered later is one too). The conventions and schema templates add no URI: each of theirs is a resource.
+   */
+  serves(uri: string): boolean;
+  /** Each resource template's URI template and its variables (`codelabgen://lesson/{id}`: id). */
+  templates: ReadonlyMap<string, readonly string[]>;
+}
+
 /** Serves the resources and resource templates on `ctx.server`. */
-export function registerResources(ctx: ServerContext): void {
+export function registerResources(ctx: ServerContext): ResourceIndex {
   const { server } = ctx;
+  const uris = new Set<string>();
+  const open: ResourceTemplate[] = [];
+  const templates = new Map<string, readonly string[]>();
+  /** A resource template, registered in the index (`lessons`: whether its URIs are lessons', open-ended). */
+  const template = (uriTemplate: string, list: ConstructorParameters<typeof ResourceTemplate>[1], lessons: boolean) => {
+    const made = new ResourceTemplate(uriTemplate, list);
+    templates.set(uriTemplate, made.uriTemplate.variableNames);
+    if (lessons) open.push(made);
+    return made;
+  };
   /**
    * A resource whose text is a command's stdout. A refusal (exit 1 or 2: a curriculum symlinked out of
    * the course, a FIFO state) is -32602 with the `error:` line, as a prompt's; only an internal error
@@ -28,6 +49,7 @@ export function registerResources(ctx: ServerContext): void {
     args: Record<string, unknown> = {},
   ) => {
     const tool = commandNamed(command);
+    uris.add(uri);
     server.registerResource(name, uri, { description, mimeType }, async (): Promise<ReadResourceResult> => {
       const outcome = await ctx.run(tool, args);
       if (outcome.exitCode !== 0)
@@ -84,15 +106,19 @@ export function registerResources(ctx: ServerContext): void {
   const lessonIds = async (): Promise<string[]> => ctx.lessonIdsOf({});
   server.registerResource(
     'lesson',
-    new ResourceTemplate('codelabgen://lesson/{id}', {
-      list: async () => ({
-        resources: (await lessonIds()).map((id) => ({
-          uri: `codelabgen://lesson/${id}`,
-          name: `lesson ${id}`,
-          mimeType: 'application/json',
-        })),
-      }),
-    }),
+    template(
+      'codelabgen://lesson/{id}',
+      {
+        list: async () => ({
+          resources: (await lessonIds()).map((id) => ({
+            uri: `codelabgen://lesson/${id}`,
+            name: `lesson ${id}`,
+            mimeType: 'application/json',
+          })),
+        }),
+      },
+      true,
+    ),
     { description: "One lesson's state (its entry in the answer of state_show).", mimeType: 'application/json' },
     async (uri, { id }): Promise<ReadResourceResult> => {
       const lesson = getOwn((await ctx.stateOf()).lessons, String(id));
@@ -110,7 +136,7 @@ export function registerResources(ctx: ServerContext): void {
   );
   server.registerResource(
     'lesson-run',
-    new ResourceTemplate('codelabgen://lesson/{id}/run/{n}', { list: undefined }),
+    template('codelabgen://lesson/{id}/run/{n}', { list: undefined }, true),
     {
       description: 'One verify run of a lesson (.codelabgen/runs/<id>/<n>.json, the run-result schema).',
       mimeType: 'application/json',
@@ -127,6 +153,7 @@ export function registerResources(ctx: ServerContext): void {
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
+  uris.add('codelabgen://report');
   server.registerResource(
     'report',
     'codelabgen://report',
@@ -156,16 +183,20 @@ export function registerResources(ctx: ServerContext): void {
   };
   server.registerResource(
     'conventions',
-    new ResourceTemplate('codelabgen://conventions/{topic}', { list: undefined }),
+    template('codelabgen://conventions/{topic}', { list: undefined }, false),
     { description: 'The conventions of one topic, with examples.', mimeType: 'text/markdown' },
     (uri, { topic }) => fromCommand('conventions', { topic: String(topic) }, uri.href, 'text/markdown'),
   );
   server.registerResource(
     'schema',
-    new ResourceTemplate('codelabgen://schema/{name}', { list: undefined }),
+    template('codelabgen://schema/{name}', { list: undefined }, false),
     { description: 'The JSON Schema of one data file.', mimeType: 'application/schema+json' },
     (uri, { name }) => fromCommand('schema show', { name: String(name) }, uri.href, 'application/schema+json'),
   );
+  return {
+    serves: (uri) => uris.has(uri) || open.some((made) => made.uriTemplate.match(uri) !== null),
+    templates,
+  };
 }
 
 /**

@@ -25,10 +25,10 @@ export function createServer(options: ServerOptions): McpServer {
   );
   const ctx = serverContext(server, options);
   registerTools(ctx);
-  withUnknownUrisNotFound(server, () => registerResources(ctx));
-  registerSubscriptions(ctx);
-  registerCompletions(ctx);
-  registerPrompts(ctx);
+  const resources = withUnknownUrisNotFound(server, () => registerResources(ctx));
+  registerSubscriptions(ctx, resources);
+  const prompts = registerPrompts(ctx);
+  registerCompletions(ctx, prompts, resources);
   withInvalidParamsAnswered(server);
   return server;
 }

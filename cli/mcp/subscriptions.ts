@@ -1,11 +1,14 @@
 // Resource subscriptions: while a client is subscribed to anything, one tail of the course's
 // events.jsonl (cli/mcp/live.ts) sends resources/updated for what changed, list_changed on a register.
+// A URI no resource or template serves is refused as a read of it is: -32002 with the URI (resource-errors.ts).
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { changedResources, tailEvents, type LogTail } from './live.ts';
+import { unknownResource } from './resource-errors.ts';
+import type { ResourceIndex } from './resources.ts';
 import type { ServerContext } from './server-context.ts';
 
-/** Serves resources/subscribe and resources/unsubscribe on `ctx.server`. */
-export function registerSubscriptions(ctx: ServerContext): void {
+/** Serves resources/subscribe and resources/unsubscribe on `ctx.server`, for the resources of `resources`. */
+export function registerSubscriptions(ctx: ServerContext, resources: ResourceIndex): void {
   const { server } = ctx;
   // Subscriptions: one tail of the course's events.jsonl while a client is subscribed to anything.
   const subscribed = new Set<string>();
@@ -26,6 +29,7 @@ export function registerSubscriptions(ctx: ServerContext): void {
   };
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (!resources.serves(request.params.uri)) throw unknownResource(request.params.uri);
     subscribed.add(request.params.uri);
     await follow();
     return {};

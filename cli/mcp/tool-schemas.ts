@@ -1,7 +1,7 @@
 // The JSON Schemas hosts see for a tool: its input schema (strict, with a worker's status typed) and,
 // for a tool that answers JSON, its output schema (documents of content-schemas/ where there is one).
 import { z } from 'zod';
-import { findSchemaEntry, PHASES, toJsonSchema } from '../../content-schemas/index.ts';
+import { findSchemaEntry, PHASES, singleTypes, toJsonSchema } from '../../content-schemas/index.ts';
 import { STATE_COMMANDS } from '../commands-state.ts';
 import { DOCUMENT_HELP } from './tool-params.ts';
 import type { McpTool } from './tool-types.ts';
@@ -31,10 +31,10 @@ function embeddedSchema(name: string): Record<string, unknown> {
 
 /** The JSON Schema hosts see: inputSchema's, with a worker's status typed and state_task_start's lesson-or-phase rule. */
 export function inputJsonSchema(tool: McpTool): Record<string, unknown> {
-  const { $schema: _schema, ...json } = z.toJSONSchema(inputSchema(tool), {
-    target: 'draft-2020-12',
-    io: 'input',
-  }) as Record<string, unknown>;
+  // One `type` per schema, as the data files' (content-schemas/registry.ts singleTypes).
+  const { $schema: _schema, ...json } = singleTypes(
+    z.toJSONSchema(inputSchema(tool), { target: 'draft-2020-12', io: 'input' }),
+  ) as Record<string, unknown>;
   const properties = json.properties as Record<string, Record<string, unknown>>;
   for (const param of tool.params) {
     if (param.to.kind === 'document')

@@ -10,7 +10,19 @@ export interface ToolCall {
   arguments: Record<string, string | boolean>;
 }
 
-const TOKEN = /^(?:"[^"]*"|[^\s"]+)/;
+/** A quoted value as the CLI writes one (JSON.stringify's, pipeline/course/course.ts printable): `\"` and `\\` inside. */
+const QUOTED = String.raw`"(?:[^"\\\n]|\\.)*"`;
+const TOKEN = new RegExp(String.raw`^(?:${QUOTED}|[^\s"]+)`);
+
+/** A token's value: a quoted one as the string it quotes (`"a\"b"` → `a"b`), a bare one as it is. */
+function unquoted(token: string): string {
+  if (!/^".*"$/s.test(token)) return token;
+  try {
+    return String(JSON.parse(token));
+  } catch {
+    return token.slice(1, -1);
+  }
+}
 /** Punctuation a sentence puts after a word. */
 const TRAILING = /[,;.:)`]+$/;
 
@@ -61,7 +73,7 @@ export function commandAsCall(
   while (lastTrailing === '' && used < tokens.length) {
     const token = tokens[used]!.text;
     const trailing = TRAILING.exec(token)?.[0] ?? '';
-    const bare = token.slice(0, token.length - trailing.length).replace(/^"(.*)"$/, '$1');
+    const bare = unquoted(token.slice(0, token.length - trailing.length));
     if (bare.startsWith('--')) {
       const option = bare.slice(2);
       const param = tool.params.find((candidate) => candidate.to.kind === 'option' && candidate.to.option === option);
@@ -78,7 +90,7 @@ export function commandAsCall(
           break;
         }
         used += 1;
-        args[param.name] = value.text.replace(/[,;.:)]+$/, '').replace(/^"(.*)"$/, '$1');
+        args[param.name] = unquoted(value.text.replace(/[,;.:)]+$/, ''));
       }
     } else if (positional < positionals.length && bare !== '' && !/^(?:or|then|and)$/.test(bare)) {
       args[positionals[positional]!.name] = bare;
@@ -142,7 +154,10 @@ function argumentsByOption(tools: readonly McpTool[]): ReadonlyMap<string, { nam
 }
 
 /** `--name VALUE` in prose: the option, an optional backtick around it, and the word after it. */
-const OPTION_IN_PROSE = /(?<![\w-])(`?)--([a-z][a-z-]*)((?:=|[ ])(?:"[^"]*"|[^\s"`]+))?(`?)/g;
+const OPTION_IN_PROSE = new RegExp(
+  String.raw`(?<![\w-])(\`?)--([a-z][a-z-]*)((?:=|[ ])(?:${QUOTED}|[^\s"\`]+))?(\`?)`,
+  'g',
+);
 /** A value that only names what to give: `R`, `DIR`, `FILE|-`, `<stage>`, `...`. */
 const PLACEHOLDER = /^(?:[A-Z][A-Z0-9_|-]*|<[^>]+>|\.\.\.|"\.\.\.")$/;
 

@@ -19,21 +19,52 @@ export function toolName(command: string): string {
   return command.replace(/ /g, '_');
 }
 
-/** The command's help in tool terms: its own options as arguments (`--approved` → `approved: true`). */
+/**
+ * A command's positional placeholders as its tool's arguments: `<module-id>` → module_id, `[ID]` → id,
+ * init's `[DIR]` → course (see positionalParams); an enum (`[a|b]`) or a document (`FILE|-`) names none.
+ */
+function placeholderArguments(spec: CommandSpec): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const token of (spec.args ?? '').split(/\s+/)) {
+    const placeholder = token.replace(/^"(.*)"$/, '$1').replace(/^\[([\w-]+)\]$/, '$1');
+    if (!/^<[\w-]+>$|^[A-Z][A-Z_]*$/.test(placeholder)) continue;
+    const name = spec.name === 'init' && placeholder === 'DIR' ? 'course' : placeholder.replace(/[<>]/g, '');
+    found.set(placeholder, name.toLowerCase().replace(/-/g, '_'));
+  }
+  return found;
+}
+
+/**
+ * The command's help in tool terms, outside its backticks (a command quoted whole, `state rework <id>
+ * --note "why"`, is left for inToolTerms to write as a call): its own options as arguments (`--approved`
+ * → `approved: true`), its positionals' placeholders as their arguments (init's "DIR/.codelabgen/" →
+ * "`course`/.codelabgen/"; the course argument's description gives its default, so "(DIR defaults to ...)" goes).
+ */
 function describe(spec: CommandSpec): string {
   const summary = `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.`;
   const json = spec.options?.json ? ' Returns its JSON document (also as structuredContent).' : '';
-  const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`.replace(
-    /--([a-z][a-z-]*)/g,
-    (whole, option: string) => {
-      const optionSpec = spec.options?.[option];
-      if (option === 'json') return 'JSON'; // implied over MCP: "(--json: the whole state)" → "(JSON: the whole state)"
-      if (!optionSpec) return whole;
-      return optionSpec.type === 'boolean'
-        ? `\`${option.replace(/-/g, '_')}: true\``
-        : `\`${option.replace(/-/g, '_')}\``;
-    },
-  );
+  const placeholders = placeholderArguments(spec);
+  const text = `${summary}${spec.description ? ` ${spec.description}` : ''}`
+    .split(/(`[^`]*`)/)
+    .map((part, index) => {
+      if (index % 2 === 1) return part;
+      let out = part.replace(/--([a-z][a-z-]*)/g, (whole, option: string) => {
+        const optionSpec = spec.options?.[option];
+        if (option === 'json') return 'JSON'; // implied over MCP: "(--json: the whole state)" → "(JSON: the whole state)"
+        if (!optionSpec) return whole;
+        return optionSpec.type === 'boolean'
+          ? `\`${option.replace(/-/g, '_')}: true\``
+          : `\`${option.replace(/-/g, '_')}\``;
+      });
+      for (const [placeholder, name] of placeholders) {
+        const escaped = placeholder.replace(/[<>-]/g, '\\$&');
+        if (name === 'course') out = out.replace(new RegExp(String.raw` ?\(${escaped} defaults to [^)]*\)`, 'g'), '');
+        // Not inside a path (`runs/<id>/`), where it is the path's part, not the argument.
+        out = out.replace(new RegExp(String.raw`(?<![\w/<-])${escaped}(?![\w>-])`, 'g'), `\`${name}\``);
+      }
+      return out;
+    })
+    .join('');
   return `${text}${json}`;
 }
 
