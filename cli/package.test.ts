@@ -440,7 +440,14 @@ async function serves(
     [path.join(dir, 'node_modules', '.bin', 'codelabgen'), ...args, '--port', String(port)],
     {
       cwd: course,
-      env: { ...process.env, NO_COLOR: '1', CODELABGEN_COURSE: undefined, CODELABGEN_CHROMIUM: 'none' },
+      // CODELABGEN_DEV_TRACE: `site dev`'s trace: lines (each change reported, each sync) in a failure's log.
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        CODELABGEN_COURSE: undefined,
+        CODELABGEN_CHROMIUM: 'none',
+        CODELABGEN_DEV_TRACE: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     },

@@ -24,7 +24,8 @@ export async function startDev(): Promise<DevServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [cliPath(), 'site', 'dev', '--course', course, '--port', String(port)], {
     cwd: work,
-    env: { ...process.env, NO_COLOR: '1' },
+    // trace: lines in the output a failure prints: which changes were reported and synced.
+    env: { ...process.env, NO_COLOR: '1', CODELABGEN_DEV_TRACE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -6,7 +6,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
-import { watchFolder, type CourseWatcher } from './course-watch.ts';
+import { rescanDelay, watchFolder, type CourseWatcher } from './course-watch.ts';
 
 const EDITS = 20;
 /** How long one edit may take to be reported before the test calls it missed. */
@@ -182,4 +182,11 @@ test('with the file watcher working the rescan reports nothing twice, and a cour
   } finally {
     await live.close();
   }
+});
+
+test('rescans are paced by their CPU time: every 2 s for a small course, 2 % of the time for a big one, 15 s apart at most', () => {
+  assert.deepEqual(
+    [0, 20, 40, 100, 200, 300, 1000, 60_000].map(rescanDelay),
+    [2000, 2000, 2000, 5000, 10_000, 15_000, 15_000, 15_000],
+  );
 });

@@ -25,8 +25,10 @@ const TRAILING_MS = 120;
 
 /** ms between rescans at the least; more on a course that takes long to scan (RESCAN_SHARE). */
 const RESCAN_MS = 2000;
-/** A rescan takes at most this share of the time (a scan of 20 ms: one every 2 s; of 200 ms: every 10 s). */
+/** A rescan takes at most this share of the CPU (a scan of 20 ms: one every 2 s; of 200 ms: every 10 s). */
 const RESCAN_SHARE = 0.02;
+/** ms between rescans at the most, however long a scan took: a missed save shows within about this. */
+const RESCAN_MAX_MS = 15_000;
 /** ms the file watcher has to report a change a scan saw before the rescan reports it itself. */
 const GRACE_MS = 3000;
 
@@ -114,13 +116,15 @@ function startRescan(
   const reportedAt = new Map<string, number>(); // file → when the watcher last reported it
   const suspects = new Map<string, number>(); // file → when a scan saw it change unreported
   let timer: NodeJS.Timeout | undefined;
-  const schedule = (lastScanMs: number) => {
-    const wait = options.rescanMs ?? Math.max(RESCAN_MS, lastScanMs / RESCAN_SHARE);
-    timer = setTimeout(scan, wait);
+  // Paced by the scan's own CPU time, not the clock: on a loaded machine a small scan can take a
+  // second of wall time (the process waiting for a core), which spaced the next scan by 50 s.
+  const schedule = (lastScanCpuMs: number) => {
+    timer = setTimeout(scan, options.rescanMs ?? rescanDelay(lastScanCpuMs));
     timer.unref();
   };
   const scan = () => {
     const started = Date.now();
+    const cpu = process.cpuUsage();
     const now = scanFolder(dir, skipped);
     for (const file of new Set([...known.keys(), ...now.keys()]))
       if (known.get(file) !== now.get(file) && (reportedAt.get(file) ?? 0) < lastScan && !suspects.has(file))
@@ -140,13 +144,19 @@ function startRescan(
       options.onMissed?.(file);
       onChange(file);
     }
-    schedule(Date.now() - started);
+    const spent = process.cpuUsage(cpu);
+    schedule((spent.user + spent.system) / 1000);
   };
   schedule(0);
   return {
     reported: (file) => reportedAt.set(path.resolve(file), Date.now()),
     stop: () => clearTimeout(timer),
   };
+}
+
+/** ms until the next rescan after one that took `scanCpuMs` of CPU: RESCAN_SHARE of the time, within bounds. */
+export function rescanDelay(scanCpuMs: number): number {
+  return Math.min(RESCAN_MAX_MS, Math.max(RESCAN_MS, scanCpuMs / RESCAN_SHARE));
 }
 
 /** Every file under `dir` (absolute path → signature), skipping what the watcher ignores. */

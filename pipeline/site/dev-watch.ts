@@ -64,6 +64,8 @@ interface Watched {
  * .md, .json or .yaml change Vite reports, and a sync that starts meanwhile is skipped.
  */
 export function watchCourse({ refreshContent, site, print, onProblems }: Watched): CourseWatcher {
+  // CODELABGEN_DEV_TRACE=1: what was reported and synced, to tell a missed save from a stale page.
+  const trace = process.env.CODELABGEN_DEV_TRACE === '1' ? (line: string) => print(`trace: ${line}`) : () => {};
   let generation = 0;
   let settle: NodeJS.Timeout | undefined;
   let quiet: NodeJS.Timeout | undefined;
@@ -89,7 +91,9 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
       while (dirty) {
         dirty = false;
         const wanted = ++generation;
+        trace(`sync ${wanted} asked`);
         await refreshContent?.({ loaders: LOADERS, context: { generation: wanted } });
+        trace(`sync ${wanted} returned; the collections have read sync ${loadedGeneration()}`);
         if (loadedGeneration() < wanted) {
           dirty = true;
           // Astro runs no sync while its content config is (re)loading, and none at all when that
@@ -165,7 +169,8 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
   // `site build` writing the course's site-out/ is no change to show.
   const watcher = watchFolder(
     site.course,
-    () => {
+    (file) => {
+      trace(`change ${path.relative(site.course, file)}`);
       syncSoon();
       // Set again (sooner) when the sync is done; this one in case syncs keep being skipped.
       clearTimeout(settle);
