@@ -1,8 +1,18 @@
 // The bubblewrap sandbox: its argv and layout (pure), the verify.sandbox modes, and end to end
 // through the built CLI what a sandboxed lesson test cannot see, reach, write or outlive.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -715,6 +725,54 @@ test(
   },
 );
 
+/** Every descriptor of every process it can see that leads to a folder, and whether it wrote `.codelabgen/escaped.txt` through it. */
+const FD_PROBE = `import fs from 'node:fs';
+const found = [];
+for (const pid of fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name))) {
+  let fds = [];
+  try { fds = fs.readdirSync('/proc/' + pid + '/fd'); } catch {}
+  for (const fd of fds) {
+    const link = '/proc/' + pid + '/fd/' + fd;
+    try { if (!fs.statSync(link).isDirectory()) continue; } catch { continue; }
+    let wrote = 'ok';
+    try { fs.writeFileSync(link + '/.codelabgen/escaped.txt', 'x'); } catch (error) { wrote = error.code; }
+    found.push({ fd: Number(fd), target: fs.readlinkSync(link), wrote });
+  }
+}
+console.log(JSON.stringify(found.filter((entry) => entry.fd > 2)));
+`;
+
+test(
+  "a folder or file the caller left open reaches neither the sandbox nor the tests (a folder's descriptor would lead past every bind)",
+  needsBwrap,
+  async () => {
+    const made = await course([{ id: '1.1', files: { 'probe.mjs': FD_PROBE }, spec: custom('1.1') }], 'required');
+    const [folder, file] = [openSync(made.root, 'r'), openSync(path.join(made.root, 'caller.log'), 'a')];
+    try {
+      // The CLI inherits them without close-on-exec at 40 and 41, as from a shell's `exec 40<course 41>>caller.log`.
+      const stdio = Array.from({ length: 42 }, (_, fd): 'pipe' | 'ignore' | number =>
+        fd === 40 ? folder : fd === 41 ? file : fd <= 2 ? 'pipe' : 'ignore',
+      );
+      const run = spawnSync(process.execPath, [CLI, 'verify', '1.1', '--json', '--course', made.root], {
+        stdio,
+        env: { ...process.env, NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
+      const result = { code: run.status, signal: run.signal, stdout: `${run.stdout}`, stderr: `${run.stderr}` };
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(json(result).sandbox, 'bwrap');
+      assert.deepEqual(probeReport(result), [], 'no process in the sandbox holds a folder of the host');
+      assert.ok(!existsSync(path.join(made.dir, 'escaped.txt')), '.codelabgen/ was not written');
+      const fds = json(result).output_tail;
+      assert.ok(!fds.includes(made.root), fds);
+    } finally {
+      closeSync(folder);
+      closeSync(file);
+    }
+  },
+);
+
 test(
   'a sandboxed test can read (not write) the lessons its lesson lists as prerequisites, transitively, and no other',
   needsBwrap,
@@ -762,7 +820,7 @@ console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) =>
 // --- end to end: nothing outlives the timeout or a stopped verify ---
 
 /** A lesson test that starts a `setsid` grandchild carrying TOKEN, marks that it started, and hangs. */
-const HANG = (token: string) => `import { spawn } from 'node:child_process';
+const HANG = (token: string) => `import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchild'], { detached: true, stdio: 'ignore' }).unref();
 fs.writeFileSync('started', '');
@@ -846,7 +904,7 @@ test("Ctrl-C (SIGINT to the terminal's process group) ends the sandboxed test an
 
 test("unsandboxed, SIGTERM to verify still kills the test's process group before exiting 143", async () => {
   const token = `${TOKEN}-open-sigterm`;
-  const hang = `import { spawn } from 'node:child_process';
+  const hang = `import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchild'], { stdio: 'ignore' });
 fs.writeFileSync('started', '');
