@@ -56,7 +56,8 @@ console.log(JSON.stringify({ ${Object.entries(tries)
 `;
 
 test(
-  'a python-uv test whose workspace is the course root writes its lesson folder only; .codelabgen and .git stay hidden',
+  'a python-uv test whose workspace is the course root writes its lesson folder only; .codelabgen and .git stay hidden, ' +
+    'credential files beside pyproject.toml cannot be read',
   needsBwrap,
   async () => {
     const made = await course(
@@ -71,6 +72,8 @@ test(
       'pyproject.toml': '[tool.uv.workspace]\nmembers = ["1-basics/*"]\n',
       'uv.lock': 'version = 1\n',
       '.mcp.json': '{}\n',
+      '.env': 'API_KEY=secret\n',
+      '.env.local': 'API_KEY=secret\n',
       '.git/hooks/pre-commit': '#!/bin/sh\n',
       'node_modules/codelabgen/dist/main.mjs': 'export {};\n',
     };
@@ -95,6 +98,8 @@ test(
         mcp: `fs.writeFileSync('.mcp.json', 'pwned')`,
         workspace: `fs.writeFileSync('pyproject.toml', 'pwned')`,
         state: `fs.readFileSync('.codelabgen/state.json')`,
+        dotenv: `if (fs.readFileSync('.env', 'utf8').includes('secret')) throw { code: 'read the secret' }`,
+        dotenvLocal: `if (fs.readFileSync('.env.local', 'utf8').includes('secret')) throw { code: 'read the secret' }`,
         lesson: `fs.writeFileSync(process.argv.at(-1) + '/written.txt', 'x')`,
       }).replace(
         'console.log(JSON.stringify({',
@@ -113,6 +118,8 @@ test(
       mcp: 'EROFS',
       workspace: 'EROFS',
       state: 'ENOENT',
+      dotenv: 'EACCES',
+      dotenvLocal: 'EACCES',
       lesson: 'ok',
     });
     for (const [file, content] of Object.entries(courseFiles))

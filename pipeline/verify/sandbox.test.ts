@@ -225,6 +225,7 @@ test('sandboxLayout: binds back the toolchain prefixes under hidden folders, nev
     isDirectory: (dir) => dirs.has(dir),
     isExecutable: (file) => programs.has(file),
     realPath: (file) => programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null),
+    entries: () => [],
   };
   const env = {
     PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(
@@ -325,6 +326,7 @@ test(
       isDirectory: (dir) => dirs.has(dir),
       isExecutable: () => false,
       realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null),
+      entries: () => [],
     };
     const input = {
       writable: '/c/1-m/1.1-a',
@@ -343,7 +345,31 @@ test(
       assert.deepEqual(layout.readOnly, ['/c/node_modules', workspace]);
       assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
       assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
+      assert.deepEqual(layout.unreadable, [], 'no credential files in the workspace');
     }
+    // Credentials beside the workspace's pyproject.toml cannot be read; a link counts by its target, the lesson's own and other names stay.
+    const files = new Map([
+      ['/c/.env', '/c/.env'],
+      ['/c/.env.local', '/c/1-m/secrets.env'],
+      ['/c/.npmrc', '/c/1-m/1.1-a/.npmrc'],
+      ['/c/.pypirc', '/c/.codelabgen/pypirc'],
+      ['/c/.netrc', '/etc/netrc'],
+      ['/c/.envrc', '/c/.envrc'],
+      ['/c/pyproject.toml', '/c/pyproject.toml'],
+    ]);
+    const withFiles: FileProbes = {
+      ...fs,
+      realPath: (file) => files.get(file) ?? fs.realPath(file),
+      entries: (dir) => (dir === '/c' ? [...files.keys()].map((file) => path.basename(file)) : []),
+    };
+    const unreadable = sandboxLayout({ ...input, cwd: '/c', workspace: '/c' }, withFiles).unreadable;
+    assert.deepEqual(unreadable, ['/c/.env', '/c/1-m/secrets.env']);
+    assert.deepEqual(
+      sandboxArgv({ ...LAYOUT, readOnly: [...LAYOUT.readOnly, '/c'], unreadable }).filter(
+        (_, index, argv) => argv[index - 1] === '/dev/null' || argv[index + 1] === '/dev/null',
+      ),
+      ['--ro-bind', '/c/.env', '--ro-bind', '/c/1-m/secrets.env'],
+    );
     assert.deepEqual(
       sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs)
         .protectedInWritable,
