@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -748,6 +749,38 @@ test(
       'x',
       'the lesson folder is writable',
     );
+  },
+);
+
+test(
+  "a course whose node_modules is a symlink (to the caller's ~/.ssh) does not bind its target; a real node_modules is still shown",
+  needsBwrap,
+  async () => {
+    const outside = existsSync('/var/tmp') ? '/var/tmp' : tmpdir(); // outside /tmp, so the course and home hiding is what hides them
+    const home = mkdtempSync(path.join(outside, 'codelabgen-home-'));
+    scratch.push(home);
+    mkdirSync(path.join(home, '.ssh'));
+    writeFileSync(path.join(home, '.ssh/id_rsa'), 'private key');
+    const read = `import fs from 'node:fs';
+let found;
+try { found = fs.readFileSync(process.argv[2] + '/node_modules/id_rsa', 'utf8'); } catch (error) { found = error.code; }
+console.log(JSON.stringify({ found }));
+`;
+    const made = await course([{ id: '1.1', files: { 'probe.mjs': read } }], 'required', outside);
+    mkdirSync(path.join(made.dir, 'lessons/1.1'), { recursive: true });
+    writeFileSync(
+      path.join(made.dir, 'lessons/1.1/spec.yaml'),
+      custom('1.1').replace('probe.mjs]', `probe.mjs, "${made.root}"]`),
+    );
+    // As a cloned course would ship it: a relative link (git keeps symlinks) from the course root to the home folder.
+    symlinkSync(path.relative(made.root, path.join(home, '.ssh')), path.join(made.root, 'node_modules'));
+    const linked = verify(made, ['1.1', '--json'], { HOME: home });
+    assert.equal(linked.code, 0, linked.stderr);
+    assert.deepEqual(probeReport(linked), { found: 'ENOENT' });
+    rmSync(path.join(made.root, 'node_modules'));
+    mkdirSync(path.join(made.root, 'node_modules'));
+    writeFileSync(path.join(made.root, 'node_modules/id_rsa'), 'a package file');
+    assert.deepEqual(probeReport(verify(made, ['1.1', '--json'], { HOME: home })), { found: 'a package file' });
   },
 );
 

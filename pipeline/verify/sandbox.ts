@@ -277,9 +277,12 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter(
     (dir) => dir !== '/' && fs.isDirectory(dir),
   );
+  // node_modules only when it is a folder of its own: bwrap binds what a link leads to, and a course
+  // can ship `node_modules -> ../../.ssh` (git keeps symlinks).
+  const nodeModules = path.join(courseRoot, 'node_modules');
   const candidates = [
     ...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable),
-    path.join(courseRoot, 'node_modules'),
+    ...(fs.realPath(nodeModules) === nodeModules ? [nodeModules] : []),
     ...input.prerequisiteDirs.map(real),
   ];
   // With systemd-resolved, /etc/resolv.conf links into /run: its folder is bound back so the sandbox's own resolv.conf can go over it.
