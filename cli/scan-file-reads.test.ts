@@ -54,6 +54,8 @@ const FILE_READERS: Record<string, string> = {
     'copies a file the change replaces into its own staging folder, to put it back on failure',
   'pipeline/verify/sandbox.ts':
     "reads /proc/sys/kernel/apparmor_restrict_unprivileged_userns, the kernel's own setting",
+  'pipeline/verify/run-tests.ts':
+    "reads the kernel's own /proc/self/fdinfo (which descriptors a child would inherit) and opens /dev/null to put over them",
   'pipeline/verify/process-limit.ts':
     "reads the kernel's own files: /proc/self/cgroup and the pids.events of a cgroup it made for a lesson step",
   'pipeline/progress/notify-consent.ts':

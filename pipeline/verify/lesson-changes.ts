@@ -1,8 +1,9 @@
-// What a test run changed in its lesson folder that it may not: the lesson's docs (any change), and
-// more bytes than verify.max_write_mb. A snapshot before the test command, one after, compared;
-// verify-lesson.ts turns a finding into a failed run. Bounded walks (artifacts/lesson-walk.ts).
+// What a test run changed in its lesson folder that it may not: the lesson's docs (any change), a git
+// repository made (removed) or changed in it, and more bytes than verify.max_write_mb. A snapshot before the
+// test command, one after, compared; verify-lesson.ts turns a finding into a failed run. Bounded
+// walks (artifacts/lesson-walk.ts).
 import { createHash } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   CODE_LIMITS,
@@ -76,8 +77,9 @@ function docsHashes(lessonDir: string, label: string): Map<string, string> {
 }
 
 /**
- * Why the run must fail, or null: a changed, added or removed file under docs/ (named), else more
- * than `maxWriteBytes` written (the folder grew by that much; the file that grew most is named).
+ * Why the run must fail, or null: a changed, added or removed file under docs/ (named), else a git
+ * repository the run made (named and removed) or changed (named), else more than `maxWriteBytes` written (the folder
+ * grew by that much; the file that grew most is named).
  * A lesson folder the run left over the walk limits is a failure naming the path too.
  */
 export function forbiddenChanges(
@@ -97,6 +99,13 @@ export function forbiddenChanges(
   const docsChange = changedDocs(before.docs, after.docs);
   if (docsChange !== null)
     return `the tests changed the lesson's docs: ${docsChange}; tests may write their lesson folder but never its docs/ (docs/verify.md)`;
+  const repositories = repositoriesWritten(lessonDir, before.sizes, after.sizes);
+  if (repositories.length > 0)
+    return (
+      `the tests made or changed a git repository in the lesson folder: ${repositories.join(', ')}; git run in ` +
+      'that folder, as by a shell prompt showing the branch, would obey its config (core.fsmonitor runs a command) ' +
+      "outside the sandbox: a test's repository belongs in a temporary folder"
+    );
   const total = (sizes: Map<string, number>) => [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   const grown = total(after.sizes) - total(before.sizes);
   if (grown <= maxWriteBytes) return null;
@@ -107,6 +116,29 @@ export function forbiddenChanges(
     `the tests wrote ${mebibytes(grown)} into ${label}, over verify.max_write_mb (${maxWriteBytes / 1024 ** 2})` +
     `${largest === undefined ? '' : `; largest: ${largest[0]} (${mebibytes(largest[1])})`}`
   );
+}
+
+/**
+ * The `.git` folders and files (a gitfile or link naming a repository elsewhere) under which the run
+ * added or resized a file, each named `(removed)` or `(changed)`: one that held nothing before is
+ * removed (never followed: rmSync unlinks a link); one that was there (a submodule's gitfile) is
+ * left for the user to look at. Git does not track `.git`, so a lesson's code never holds one.
+ */
+function repositoriesWritten(lessonDir: string, before: Map<string, number>, after: Map<string, number>): string[] {
+  const written = new Set<string>();
+  for (const [file, bytes] of after) {
+    if (before.get(file) === bytes) continue;
+    const parts = file.split('/');
+    const at = parts.indexOf('.git');
+    if (at >= 0) written.add(parts.slice(0, at + 1).join('/'));
+  }
+  const existed = (repository: string) =>
+    [...before.keys()].some((file) => file === repository || file.startsWith(`${repository}/`));
+  return [...written].sort().map((repository) => {
+    if (existed(repository)) return `${repository} (changed)`;
+    rmSync(path.join(lessonDir, repository), { recursive: true, force: true });
+    return `${repository} (removed)`;
+  });
 }
 
 function changedDocs(before: Map<string, string>, after: Map<string, string>): string | null {

@@ -56,7 +56,8 @@ console.log(JSON.stringify({ ${Object.entries(tries)
 `;
 
 test(
-  'a python-uv test whose workspace is the course root writes its lesson folder only; .codelabgen and .git stay hidden',
+  'a python-uv test whose workspace is the course root writes its lesson folder only; .codelabgen and .git stay hidden, ' +
+    'credential files beside pyproject.toml cannot be read',
   needsBwrap,
   async () => {
     const made = await course(
@@ -71,6 +72,8 @@ test(
       'pyproject.toml': '[tool.uv.workspace]\nmembers = ["1-basics/*"]\n',
       'uv.lock': 'version = 1\n',
       '.mcp.json': '{}\n',
+      '.env': 'API_KEY=secret\n',
+      '.env.local': 'API_KEY=secret\n',
       '.git/hooks/pre-commit': '#!/bin/sh\n',
       'node_modules/codelabgen/dist/main.mjs': 'export {};\n',
     };
@@ -95,6 +98,8 @@ test(
         mcp: `fs.writeFileSync('.mcp.json', 'pwned')`,
         workspace: `fs.writeFileSync('pyproject.toml', 'pwned')`,
         state: `fs.readFileSync('.codelabgen/state.json')`,
+        dotenv: `if (fs.readFileSync('.env', 'utf8').includes('secret')) throw { code: 'read the secret' }`,
+        dotenvLocal: `if (fs.readFileSync('.env.local', 'utf8').includes('secret')) throw { code: 'read the secret' }`,
         lesson: `fs.writeFileSync(process.argv.at(-1) + '/written.txt', 'x')`,
       }).replace(
         'console.log(JSON.stringify({',
@@ -113,6 +118,8 @@ test(
       mcp: 'EROFS',
       workspace: 'EROFS',
       state: 'ENOENT',
+      dotenv: 'EACCES',
+      dotenvLocal: 'EACCES',
       lesson: 'ok',
     });
     for (const [file, content] of Object.entries(courseFiles))
@@ -184,6 +191,45 @@ test('unsandboxed, a test that replaces its readalong.md with an .mdx fails nami
     "the tests changed the lesson's docs: docs/readalong.mdx (added); tests may write their lesson folder but never its docs/ (docs/verify.md)",
   );
 });
+
+test(
+  'a git repository a test makes in its lesson folder (its config would run core.fsmonitor outside the sandbox) ' +
+    'fails the run and is removed; one that was there is named',
+  needsBwrap,
+  async () => {
+    // A repository whose config runs a command on `git status`, and a gitfile naming another; data/.git was there before the run.
+    const plant = attempts({
+      repository: `fs.mkdirSync('src/.git/objects', { recursive: true }); fs.mkdirSync('src/.git/refs/heads', { recursive: true });
+        fs.writeFileSync('src/.git/HEAD', 'ref: refs/heads/main\\n');
+        fs.writeFileSync('src/.git/config', '[core]\\n\\tfsmonitor = "touch planted-hook-ran; false"\\n')`,
+      gitfile: `fs.mkdirSync('lib'); fs.writeFileSync('lib/.git', 'gitdir: ../src/.git\\n')`,
+      kept: `fs.writeFileSync('data/.git/note', 'x')`,
+    });
+    for (const sandbox of ['required', 'off']) {
+      const made = await course(
+        [{ id: '1.1', files: { 'probe.cjs': plant, 'src/a.txt': '', 'data/.git/old': '' }, spec: custom('1.1') }],
+        `  sandbox: ${sandbox}\n`,
+      );
+      const result = verify(made, ['1.1', '--json']);
+      assert.equal(result.code, 1, result.stderr);
+      assert.deepEqual(probeReport(result), { repository: 'ok', gitfile: 'ok', kept: 'ok' });
+      assert.equal(
+        json(result).cause,
+        'the tests made or changed a git repository in the lesson folder: data/.git (changed), lib/.git (removed), ' +
+          'src/.git (removed); git run in that folder, as by a shell prompt showing the branch, would obey its config ' +
+          "(core.fsmonitor runs a command) outside the sandbox: a test's repository belongs in a temporary folder",
+      );
+      const lesson = dirOf(made, '1.1');
+      assert.deepEqual(readdirSync(path.join(lesson, 'src')), ['a.txt'], sandbox);
+      assert.deepEqual(readdirSync(path.join(lesson, 'lib')), [], sandbox);
+      assert.deepEqual(
+        readdirSync(path.join(lesson, 'data/.git')).sort(),
+        ['note', 'old'],
+        'a repository that was there before is named, not removed',
+      );
+    }
+  },
+);
 
 test('verify.max_write_mb: a run that adds more fails naming the largest file; a larger single file (even sparse) is stopped by RLIMIT_FSIZE', async () => {
   const many = attempts({

@@ -1,13 +1,13 @@
 // The process runner with real processes: exit codes, signals, a timeout that kills the whole
 // group (grandchild included), a capped output tail, and the clean environment.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { childEnv } from './child-env.ts';
 import { processGone } from './fixtures.ts';
-import { runTests, SpawnError } from './run-tests.ts';
+import { inheritedDescriptors, runTests, SpawnError, withoutInherited } from './run-tests.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-run-'));
 const env = childEnv(process.env);
@@ -112,4 +112,28 @@ test('a program that does not exist is a SpawnError, not a run', async () => {
     runTests({ argv: ['codelabgen-no-such-program'], cwd: dir, env, timeoutMs: 5000 }),
     (error: unknown) => error instanceof SpawnError && /not found/.test(error.message),
   );
+});
+
+test('the descriptors codelabgen inherited without close-on-exec are read from fdinfo; each the child would get is /dev/null', () => {
+  const proc = mkdtempSync(path.join(tmpdir(), 'codelabgen-proc-'));
+  mkdirSync(path.join(proc, 'fd'));
+  mkdirSync(path.join(proc, 'fdinfo'));
+  // 1: stdout; 3 and 7: inherited (no O_CLOEXEC); 12: node's own (O_CLOEXEC 02000000); 9: closed before its flags were read.
+  const fds = { 1: '02', 3: '0100000', 7: '0100001', 12: '02100002', 9: null };
+  for (const [fd, flags] of Object.entries(fds)) {
+    writeFileSync(path.join(proc, 'fd', fd), '');
+    if (flags !== null) writeFileSync(path.join(proc, 'fdinfo', fd), `pos:\t0\nflags:\t${flags}\nmnt_id:\t1\n`);
+  }
+  assert.deepEqual(
+    inheritedDescriptors(proc).sort((a, b) => a - b),
+    [3, 7],
+  );
+  assert.deepEqual(inheritedDescriptors(path.join(proc, 'missing')), []);
+  assert.deepEqual(withoutInherited(['ignore', 'pipe', 'pipe'], []), ['ignore', 'pipe', 'pipe']);
+  const stdio = withoutInherited(['ignore', 'pipe', 'pipe', 'pipe'], [3, 7]);
+  const devNull = stdio[7];
+  assert.equal(typeof devNull, 'number');
+  // 3 is the sandbox's status pipe already; dense up to 7 (Node shifts the entries after a hole down).
+  assert.deepEqual(stdio, ['ignore', 'pipe', 'pipe', 'pipe', 'ignore', 'ignore', 'ignore', devNull]);
+  assert.deepEqual(withoutInherited(['ignore', 'pipe', 'pipe', 'ignore'], [3]), ['ignore', 'pipe', 'pipe', devNull]);
 });

@@ -2,8 +2,10 @@
 // process group (inside bubblewrap when asked), a timeout that SIGKILLs the whole group, output
 // kept as a capped tail; stopRunningTests() kills every running test when codelabgen is stopped.
 import { spawn } from 'node:child_process';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { ChildEnv } from './child-env.ts';
 import { OutputTail } from './output-tail.ts';
@@ -95,7 +97,10 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
     const child = spawn(program, args, {
       cwd: request.cwd,
       env: request.env,
-      stdio: ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore', ...(networked ? (['pipe', 'pipe'] as const) : [])],
+      stdio: withoutInherited(
+        ['ignore', 'pipe', 'pipe', sandbox ? 'pipe' : 'ignore', ...(networked ? (['pipe', 'pipe'] as const) : [])],
+        inheritedDescriptors(),
+      ),
       detached: true,
       shell: false,
       windowsHide: true,
@@ -181,6 +186,56 @@ export function runTests(request: RunRequest): Promise<RunOutcome> {
       if (child.pid !== undefined) finish();
     });
   });
+}
+
+/** O_CLOEXEC in the octal `flags:` line of /proc/self/fdinfo/N. */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * The descriptors above stderr that a program this process starts would inherit: those codelabgen
+ * itself inherited without close-on-exec (Node opens its own with it), such as a folder or a log
+ * file its caller left open (`exec 7</course`). Neither spawn nor bwrap closes them, and a folder's
+ * descriptor leads past every bind of the sandbox (`/proc/self/fd/7/.codelabgen/...` is the host's
+ * folder, writable). Empty where /proc is missing.
+ */
+export function inheritedDescriptors(procSelf = '/proc/self'): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(path.join(procSelf, 'fd'));
+  } catch {
+    return []; // no /proc (not Linux): nothing to read the flags from
+  }
+  return names.map(Number).filter((fd) => {
+    if (!Number.isInteger(fd) || fd <= 2) return false;
+    try {
+      const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(path.join(procSelf, 'fdinfo', String(fd)), 'utf8'));
+      return flags !== null && (Number.parseInt(flags[1]!, 8) & O_CLOEXEC) === 0;
+    } catch {
+      return false; // closed meanwhile (the folder's own descriptor): nothing to pass on
+    }
+  });
+}
+
+/** A child's descriptor: a pipe to this process, nothing, or a descriptor of this process dup2'ed in. */
+type StdioEntry = 'pipe' | 'ignore' | number;
+
+let devNull: number | undefined;
+
+/**
+ * `stdio` with /dev/null in the place of each inherited descriptor it does not already give a
+ * pipe: the child (bwrap, the sandbox, the tests) then holds nothing of the caller's but what
+ * `stdio` lists. Node's `ignore` past fd 2 leaves an inherited descriptor open; an fd number is
+ * dup2'ed over it.
+ */
+export function withoutInherited(stdio: readonly StdioEntry[], inherited: readonly number[]): StdioEntry[] {
+  const over = inherited.filter((fd) => fd >= stdio.length || stdio[fd] === 'ignore');
+  if (over.length === 0) return [...stdio];
+  devNull ??= openSync('/dev/null', 'r');
+  const length = Math.max(stdio.length, ...over.map((fd) => fd + 1));
+  // Dense: Node skips the holes of a sparse array and shifts the entries after them down.
+  const full: StdioEntry[] = Array.from({ length }, (_, fd) => stdio[fd] ?? 'ignore');
+  for (const fd of over) full[fd] = devNull;
+  return full;
 }
 
 /** SIGKILL to every process of the group led by `pid` (the test command and all it started). */

@@ -1,8 +1,19 @@
 // The bubblewrap sandbox: its argv and layout (pure), the verify.sandbox modes, and end to end
 // through the built CLI what a sandboxed lesson test cannot see, reach, write or outlive.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -215,6 +226,7 @@ test('sandboxLayout: binds back the toolchain prefixes under hidden folders, nev
     isDirectory: (dir) => dirs.has(dir),
     isExecutable: (file) => programs.has(file),
     realPath: (file) => programs.get(file) ?? (dirs.has(file) || programs.has(file) ? file : null),
+    entries: () => [],
   };
   const env = {
     PATH: ['/tmp/venv/bin', '/root/.pyenv/shims', '/root/bin', '/root', '/c', '/opt/node/bin', 'relative/bin'].join(
@@ -315,6 +327,7 @@ test(
       isDirectory: (dir) => dirs.has(dir),
       isExecutable: () => false,
       realPath: (file) => (file === '/c/1-m/1.2-b/docs' ? '/elsewhere' : dirs.has(file) ? file : null),
+      entries: () => [],
     };
     const input = {
       writable: '/c/1-m/1.1-a',
@@ -333,7 +346,31 @@ test(
       assert.deepEqual(layout.readOnly, ['/c/node_modules', workspace]);
       assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
       assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
+      assert.deepEqual(layout.unreadable, [], 'no credential files in the workspace');
     }
+    // Credentials beside the workspace's pyproject.toml cannot be read; a link counts by its target, the lesson's own and other names stay.
+    const files = new Map([
+      ['/c/.env', '/c/.env'],
+      ['/c/.env.local', '/c/1-m/secrets.env'],
+      ['/c/.npmrc', '/c/1-m/1.1-a/.npmrc'],
+      ['/c/.pypirc', '/c/.codelabgen/pypirc'],
+      ['/c/.netrc', '/etc/netrc'],
+      ['/c/.envrc', '/c/.envrc'],
+      ['/c/pyproject.toml', '/c/pyproject.toml'],
+    ]);
+    const withFiles: FileProbes = {
+      ...fs,
+      realPath: (file) => files.get(file) ?? fs.realPath(file),
+      entries: (dir) => (dir === '/c' ? [...files.keys()].map((file) => path.basename(file)) : []),
+    };
+    const unreadable = sandboxLayout({ ...input, cwd: '/c', workspace: '/c' }, withFiles).unreadable;
+    assert.deepEqual(unreadable, ['/c/.env', '/c/1-m/secrets.env']);
+    assert.deepEqual(
+      sandboxArgv({ ...LAYOUT, readOnly: [...LAYOUT.readOnly, '/c'], unreadable }).filter(
+        (_, index, argv) => argv[index - 1] === '/dev/null' || argv[index + 1] === '/dev/null',
+      ),
+      ['--ro-bind', '/c/.env', '--ro-bind', '/c/1-m/secrets.env'],
+    );
     assert.deepEqual(
       sandboxLayout({ ...input, writable: '/c/1-m/1.2-b', cwd: '/c/1-m/1.2-b', workspace: null }, fs)
         .protectedInWritable,
@@ -716,6 +753,86 @@ test(
 );
 
 test(
+  "a course whose node_modules is a symlink (to the caller's ~/.ssh) does not bind its target; a real node_modules is still shown",
+  needsBwrap,
+  async () => {
+    const outside = existsSync('/var/tmp') ? '/var/tmp' : tmpdir(); // outside /tmp, so the course and home hiding is what hides them
+    const home = mkdtempSync(path.join(outside, 'codelabgen-home-'));
+    scratch.push(home);
+    mkdirSync(path.join(home, '.ssh'));
+    writeFileSync(path.join(home, '.ssh/id_rsa'), 'private key');
+    const read = `import fs from 'node:fs';
+let found;
+try { found = fs.readFileSync(process.argv[2] + '/node_modules/id_rsa', 'utf8'); } catch (error) { found = error.code; }
+console.log(JSON.stringify({ found }));
+`;
+    const made = await course([{ id: '1.1', files: { 'probe.mjs': read } }], 'required', outside);
+    mkdirSync(path.join(made.dir, 'lessons/1.1'), { recursive: true });
+    writeFileSync(
+      path.join(made.dir, 'lessons/1.1/spec.yaml'),
+      custom('1.1').replace('probe.mjs]', `probe.mjs, "${made.root}"]`),
+    );
+    // As a cloned course would ship it: a relative link (git keeps symlinks) from the course root to the home folder.
+    symlinkSync(path.relative(made.root, path.join(home, '.ssh')), path.join(made.root, 'node_modules'));
+    const linked = verify(made, ['1.1', '--json'], { HOME: home });
+    assert.equal(linked.code, 0, linked.stderr);
+    assert.deepEqual(probeReport(linked), { found: 'ENOENT' });
+    rmSync(path.join(made.root, 'node_modules'));
+    mkdirSync(path.join(made.root, 'node_modules'));
+    writeFileSync(path.join(made.root, 'node_modules/id_rsa'), 'a package file');
+    assert.deepEqual(probeReport(verify(made, ['1.1', '--json'], { HOME: home })), { found: 'a package file' });
+  },
+);
+
+/** Every descriptor of every process it can see that leads to a folder, and whether it wrote `.codelabgen/escaped.txt` through it. */
+const FD_PROBE = `import fs from 'node:fs';
+const found = [];
+for (const pid of fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name))) {
+  let fds = [];
+  try { fds = fs.readdirSync('/proc/' + pid + '/fd'); } catch {}
+  for (const fd of fds) {
+    const link = '/proc/' + pid + '/fd/' + fd;
+    try { if (!fs.statSync(link).isDirectory()) continue; } catch { continue; }
+    let wrote = 'ok';
+    try { fs.writeFileSync(link + '/.codelabgen/escaped.txt', 'x'); } catch (error) { wrote = error.code; }
+    found.push({ fd: Number(fd), target: fs.readlinkSync(link), wrote });
+  }
+}
+console.log(JSON.stringify(found.filter((entry) => entry.fd > 2)));
+`;
+
+test(
+  "a folder or file the caller left open reaches neither the sandbox nor the tests (a folder's descriptor would lead past every bind)",
+  needsBwrap,
+  async () => {
+    const made = await course([{ id: '1.1', files: { 'probe.mjs': FD_PROBE }, spec: custom('1.1') }], 'required');
+    const [folder, file] = [openSync(made.root, 'r'), openSync(path.join(made.root, 'caller.log'), 'a')];
+    try {
+      // The CLI inherits them without close-on-exec at 40 and 41, as from a shell's `exec 40<course 41>>caller.log`.
+      const stdio = Array.from({ length: 42 }, (_, fd): 'pipe' | 'ignore' | number =>
+        fd === 40 ? folder : fd === 41 ? file : fd <= 2 ? 'pipe' : 'ignore',
+      );
+      const run = spawnSync(process.execPath, [CLI, 'verify', '1.1', '--json', '--course', made.root], {
+        stdio,
+        env: { ...process.env, NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
+      const result = { code: run.status, signal: run.signal, stdout: `${run.stdout}`, stderr: `${run.stderr}` };
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(json(result).sandbox, 'bwrap');
+      assert.deepEqual(probeReport(result), [], 'no process in the sandbox holds a folder of the host');
+      assert.ok(!existsSync(path.join(made.dir, 'escaped.txt')), '.codelabgen/ was not written');
+      const fds = json(result).output_tail;
+      assert.ok(!fds.includes(made.root), fds);
+    } finally {
+      closeSync(folder);
+      closeSync(file);
+    }
+  },
+);
+
+test(
   'a sandboxed test can read (not write) the lessons its lesson lists as prerequisites, transitively, and no other',
   needsBwrap,
   async () => {
@@ -762,7 +879,7 @@ console.log(JSON.stringify(Object.fromEntries(process.argv.slice(2).map((dir) =>
 // --- end to end: nothing outlives the timeout or a stopped verify ---
 
 /** A lesson test that starts a `setsid` grandchild carrying TOKEN, marks that it started, and hangs. */
-const HANG = (token: string) => `import { spawn } from 'node:child_process';
+const HANG = (token: string) => `import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchild'], { detached: true, stdio: 'ignore' }).unref();
 fs.writeFileSync('started', '');
@@ -846,7 +963,7 @@ test("Ctrl-C (SIGINT to the terminal's process group) ends the sandboxed test an
 
 test("unsandboxed, SIGTERM to verify still kills the test's process group before exiting 143", async () => {
   const token = `${TOKEN}-open-sigterm`;
-  const hang = `import { spawn } from 'node:child_process';
+  const hang = `import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchild'], { stdio: 'ignore' });
 fs.writeFileSync('started', '');

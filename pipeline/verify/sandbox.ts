@@ -57,6 +57,8 @@ export interface SandboxLayout {
   readOnly: string[];
   /** Course folders hidden again when a bind back contains them: `.codelabgen/` and `.git/` (a uv workspace at the course root). */
   rehidden: string[];
+  /** Credential files at the top of a bound-back uv workspace (`.env`, `.npmrc`, ...): /dev/null over each, which bwrap mounts nodev (EACCES). */
+  unreadable?: string[];
   /** Folders inside the writable one bound back read-only over it: the lesson's `docs/`. */
   protectedInWritable: string[];
   /** Whether slirp4netns connects the sandbox's network namespace (network: true). */
@@ -189,6 +191,8 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
     if ([...readOnly, layout.writable].some((bound) => isInside(dir, bound)))
       argv.push('--size', String(HIDDEN_SIZE_BYTES), '--tmpfs', dir);
   }
+  // bwrap mounts every --ro-bind nodev: the device put over a credential file cannot be opened (EACCES).
+  for (const file of layout.unreadable ?? []) argv.push('--ro-bind', '/dev/null', file);
   argv.push('--bind', layout.writable, layout.writable);
   for (const dir of layout.protectedInWritable) argv.push('--ro-bind', dir, dir);
   if (layout.network) {
@@ -244,12 +248,21 @@ export interface FileProbes {
   isExecutable(file: string): boolean;
   /** The real path, or null when it does not exist. */
   realPath(file: string): string | null;
+  /** The names in a folder ([] when it cannot be read). */
+  entries(dir: string): string[];
 }
+
+/**
+ * Credentials kept beside a project's files (a git-ignored `.env`, `.env.local`; npm's, PyPI's,
+ * netrc's and git's tokens), which a uv workspace bound back read-only would otherwise show.
+ */
+const CREDENTIAL_FILE = /^(?:\.env(?:\..+)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials)$/;
 
 /**
  * Hides the system folders, the home folder and the course, then binds back read-only the
  * toolchain, the course's node_modules, the prerequisite lessons and the uv workspace (with
- * `.codelabgen/` and `.git/` hidden again), and writable the lesson folder with its `docs/` read-only.
+ * `.codelabgen/` and `.git/` hidden again and its credential files unreadable), and writable the
+ * lesson folder with its `docs/` read-only.
  */
 export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout {
   const real = (dir: string) => fs.realPath(dir) ?? dir;
@@ -264,14 +277,18 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   const hidden = [...HIDDEN_SYSTEM_FOLDERS, ...(input.home ? [real(input.home)] : []), courseRoot].filter(
     (dir) => dir !== '/' && fs.isDirectory(dir),
   );
+  // node_modules only when it is a folder of its own: bwrap binds what a link leads to, and a course
+  // can ship `node_modules -> ../../.ssh` (git keeps symlinks).
+  const nodeModules = path.join(courseRoot, 'node_modules');
   const candidates = [
     ...toolchainFolders(input.programs, input.env, input.nodePath, fs.realPath, fs.isExecutable),
-    path.join(courseRoot, 'node_modules'),
+    ...(fs.realPath(nodeModules) === nodeModules ? [nodeModules] : []),
     ...input.prerequisiteDirs.map(real),
   ];
   // With systemd-resolved, /etc/resolv.conf links into /run: its folder is bound back so the sandbox's own resolv.conf can go over it.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
+  const rehidden = [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory);
   return {
     writable,
     cwd: real(input.cwd),
@@ -282,11 +299,31 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
         ...workspace,
       ]),
     ],
-    rehidden: [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory),
+    rehidden,
+    unreadable: workspace.flatMap((dir) => credentialFiles(dir, writable, rehidden, fs)),
     protectedInWritable: fs.isDirectory(docs) && fs.realPath(docs) === docs ? [docs] : [],
     network: input.network,
     resolvConf,
   };
+}
+
+/**
+ * The credential files at the top of a workspace, as the sandbox sees them: each real file inside the
+ * workspace (a link's target too), not in the lesson folder (its own) nor in a folder hidden again.
+ */
+function credentialFiles(workspace: string, writable: string, rehidden: readonly string[], fs: FileProbes): string[] {
+  const files = fs
+    .entries(workspace)
+    .filter((name) => CREDENTIAL_FILE.test(name))
+    .map((name) => fs.realPath(path.join(workspace, name)))
+    .filter(
+      (file): file is string =>
+        file !== null &&
+        isInside(file, workspace) &&
+        !fs.isDirectory(file) &&
+        ![writable, ...rehidden].some((dir) => isInside(file, dir)),
+    );
+  return [...new Set(files)];
 }
 
 /** Folders the toolchain may need that a hidden folder covers: the program's install prefix (as found and as resolved), each PATH entry. */

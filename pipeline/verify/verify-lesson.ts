@@ -1,6 +1,6 @@
 // One lesson's verification: resolve its folder and command, hash its code, run its tests; with
 // --update-state, commit the run-result and its verdict (verified, or a fix attempt used) as one change.
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Budgets, Config, RunResult, State } from '../../content-schemas/index.ts';
 import { runtimeEntry } from '../../content-schemas/fast.ts';
@@ -311,6 +311,13 @@ const FILE_PROBES = (probes: Probes): FileProbes => ({
       return realpathSync(file);
     } catch {
       return null; // missing
+    }
+  },
+  entries: (dir) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return []; // missing or unreadable: nothing in it to hide
     }
   },
 });
