@@ -53,6 +53,8 @@ const ALLOWED: Record<string, string> = {
     'the site build writes its --out folder (never inside the course but site-out/) and per-user caches (docs/security.md, "The site build")',
   'pipeline/verify/test-caches.ts':
     "removes the caches a lesson's test run created in its lesson folder (the run's own writes)",
+  'pipeline/verify/lesson-changes.ts':
+    "removes a `.git` repository a lesson's test run made in its lesson folder (the run's own write, found by the walk, never through a link)",
   'pipeline/verify/fixtures.ts': 'test fixtures: builds courses in temp folders for the verify tests',
   'pipeline/verify/process-limit.ts':
     "makes, sets and removes a pids cgroup under /sys/fs/cgroup for one lesson step: the kernel's files, never the course's",
