@@ -23,6 +23,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { STATE_COMMANDS } from '../cli/commands-state.ts';
 import { CLI, scratchCourse, scratchDir } from '../cli/testing.ts';
+import { buildStateCourse } from './state-course.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const STATE_BUNDLE = path.join(DIST, 'state.cjs');
@@ -483,4 +484,43 @@ test('dist/state.cjs stays under its size budget, and state log evaluates none o
     byLog.filter((name) => NOT_EVALUATED_BY_STATE_LOG.some((source) => name.endsWith(source))),
     [],
   );
+});
+
+// node:path calls that normalize (join, resolve, relative) a state command may make, launcher and
+// Node's module loader included. Around 100 (4 per abs(), 2026-12-02) made V8 optimize node:path's
+// normalizeString with TurboFan on a second thread during state log and state set, 2-4 ms of CPU
+// (docs/performance.md, "State commands' start-up"); abs() and realPathOf() now join and compare
+// course paths as text. The count is exact and does not depend on the machine.
+const PATH_CALLS_MAX = 40;
+
+test('state log and state set make few node:path calls: not enough for V8 to optimize normalizeString during the command', () => {
+  const root = path.join(scratchDir('codelabgen-path-calls-'), 'course');
+  buildStateCourse(root, { lessons: 10, specs: true });
+  const dir = scratchDir('codelabgen-path-hook-');
+  // Counts the calls through node:path's exports, into $PATH_CALLS at exit (node:fs only).
+  const hook = path.join(dir, 'count-path-calls.cjs');
+  writeFileSync(
+    hook,
+    "const path = require('node:path'); let calls = 0;\n" +
+      "for (const name of ['join', 'resolve', 'relative']) {\n" +
+      '  const real = path[name];\n' +
+      '  path[name] = function (...args) { calls += 1; return real.apply(this, args); };\n' +
+      '}\n' +
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.PATH_CALLS, String(calls)));\n",
+  );
+  const counted = path.join(dir, 'calls.txt');
+  for (const args of [
+    ['state', 'log', 'fact', '--data', 'k=v'],
+    ['state', 'set', '1.1', 'spec', '--note', 'ready'],
+    ['state', 'set', '1.1', 'pending', '--note', 'again'],
+  ]) {
+    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, PATH_CALLS: counted },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const calls = Number(readFileSync(counted, 'utf8'));
+    assert.ok(calls > 5, `the hook counted ${calls} calls: it sees none of the bundle's`);
+    assert.ok(calls <= PATH_CALLS_MAX, `${args.join(' ')}: ${calls} node:path calls, over ${PATH_CALLS_MAX}`);
+  }
 });

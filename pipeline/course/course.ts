@@ -3,7 +3,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { refuse } from './errors.ts';
-import { isInside, realPathOf } from './inside.ts';
+import { isInside, isInsideReal, isNormalizedAbsolute, realPathOf } from './inside.ts';
 
 export const DOT_DIR = '.codelabgen';
 /** The course's own site output folder (`site build` inside a course): no lesson, no data file; the site reads nothing there. */
@@ -84,14 +84,29 @@ export const ARTIFACTS = {
 
 // The course root's real path, once per course object: abs() runs on every course file a command
 // touches, so only the target's realpath is taken per call (a state command's start-up budget).
-const realRoots = new WeakMap<Course, string>();
-function realRoot(course: Course): string {
-  let real = realRoots.get(course);
-  if (real === undefined) {
-    real = realPathOf(course.root);
-    realRoots.set(course, real);
+// `joinable`: the root is absolute and normalized, so a plain relative path is joined to it as text.
+const roots = new WeakMap<Course, { real: string; joinable: boolean }>();
+function rootOf(course: Course): { real: string; joinable: boolean } {
+  let root = roots.get(course);
+  if (root === undefined) {
+    root = { real: realPathOf(course.root), joinable: isNormalizedAbsolute(course.root) };
+    roots.set(course, root);
   }
-  return real;
+  return root;
+}
+
+/** Segments that path.join() would rewrite: empty (a leading, trailing or doubled `/`), `.` and `..`. */
+const NOT_PLAIN = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/**
+ * path.join(course.root, relative), as text when that gives the same path: a root joinable (above)
+ * and a relative path of plain segments (an ARTIFACTS path, a lesson folder). A state command makes a
+ * dozen of these; as node:path calls they were enough for V8 to optimize normalizeString on a second
+ * thread during the command (docs/performance.md, "State commands' start-up").
+ */
+function joinRoot(course: Course, joinable: boolean, relative: string): string {
+  if (!joinable || relative === '' || NOT_PLAIN.test(relative)) return path.join(course.root, relative);
+  return course.root === '/' ? `/${relative}` : `${course.root}/${relative}`;
 }
 
 /**
@@ -101,9 +116,9 @@ function realRoot(course: Course): string {
  * refused here, once, instead of followed by whichever reader or writer comes next.
  */
 export function abs(course: Course, relative: string): string {
-  const target = path.join(course.root, relative);
-  const inside = path.relative(realRoot(course), realPathOf(target));
-  if (inside !== '' && (path.isAbsolute(inside) || inside.split(path.sep)[0] === '..'))
+  const root = rootOf(course);
+  const target = joinRoot(course, root.joinable, relative);
+  if (!isInsideReal(realPathOf(target), root.real))
     refuse(
       `${printable(relative)} resolves outside the course (through a symbolic link); the course's files stay inside it`,
       'replace the link with the file or folder itself',
