@@ -5,7 +5,6 @@
 import { releaseHeldLocks } from '../pipeline/state-commands.ts';
 import { findCommand, hoistLeadingCourse, main } from './run.ts';
 import { STATE_LOADERS } from './state-loaders.ts';
-import { outputDrained } from './stdio.ts';
 
 /**
  * Runs this process's command line when it names one of the commands above and returns true;
@@ -14,12 +13,6 @@ import { outputDrained } from './stdio.ts';
 export function runStateCommand(): boolean {
   const name = findCommand(hoistLeadingCourse(process.argv.slice(2)))?.spec.name;
   if (name === undefined || !Object.hasOwn(STATE_LOADERS, name)) return false;
-  // The command has finished and released its lock; its exit code is set. process.exit() then skips
-  // what a natural exit spends freeing the heap and tearing down V8 (about 1 ms of CPU, docs/performance.md);
-  // 'exit' listeners still run. Output still queued in a stream (a terminal, a full pipe) keeps the
-  // natural exit, which waits for it.
-  void main(releaseHeldLocks, (spec) => STATE_LOADERS[spec.name]!()).then(() => {
-    if (outputDrained()) process.exit();
-  });
+  void main(releaseHeldLocks, (spec) => STATE_LOADERS[spec.name]!());
   return true;
 }

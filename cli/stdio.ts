@@ -11,8 +11,7 @@ export interface Sink {
   write(text: string): void;
 }
 
-/** Exported for its test (cli/stdio.test.ts); the CLI uses `stdout` and `stderr` below. */
-export class Descriptor implements Sink {
+class Descriptor implements Sink {
   private direct: boolean | undefined;
   private terminal: boolean | undefined;
   /** The reader went away (EPIPE) or the descriptor is closed: later output is dropped. */
@@ -20,12 +19,10 @@ export class Descriptor implements Sink {
 
   private readonly fd: 1 | 2;
   private readonly stream: () => NodeJS.WriteStream;
-  private readonly writeFd: typeof writeSync;
 
-  constructor(fd: 1 | 2, stream: () => NodeJS.WriteStream, writeFd: typeof writeSync = writeSync) {
+  constructor(fd: 1 | 2, stream: () => NodeJS.WriteStream) {
     this.fd = fd;
     this.stream = stream;
-    this.writeFd = writeFd;
   }
 
   get isTTY(): boolean {
@@ -35,11 +32,6 @@ export class Descriptor implements Sink {
 
   get columns(): number | undefined {
     return this.isTTY ? this.stream().columns : undefined;
-  }
-
-  /** Nothing written waits in a queue: it went straight to the descriptor, or the stream has sent it. */
-  get drained(): boolean {
-    return this.direct !== false || this.stream().writableLength === 0;
   }
 
   write(text: string): void {
@@ -52,7 +44,7 @@ export class Descriptor implements Sink {
     const bytes = Buffer.from(text);
     for (let at = 0; at < bytes.length; ) {
       try {
-        at += this.writeFd(this.fd, bytes, at);
+        at += writeSync(this.fd, bytes, at);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') {
@@ -86,12 +78,5 @@ function stdoutStream(): NodeJS.WriteStream {
   return stream;
 }
 
-const stdoutDescriptor = new Descriptor(1, stdoutStream);
-const stderrDescriptor = new Descriptor(2, () => process.stderr);
-export const stdout: Sink = stdoutDescriptor;
-export const stderr: Sink = stderrDescriptor;
-
-/** True when all output written so far has reached stdout and stderr (a process may exit now). */
-export function outputDrained(): boolean {
-  return stdoutDescriptor.drained && stderrDescriptor.drained;
-}
+export const stdout: Sink = new Descriptor(1, stdoutStream);
+export const stderr: Sink = new Descriptor(2, () => process.stderr);
