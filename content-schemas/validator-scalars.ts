@@ -2,6 +2,7 @@
 // refinements), URLs, numbers, and the value sets of literals and enums. Used by validator-emitter.ts.
 import { z } from 'zod';
 import { refinementName } from './refine.ts';
+import { ISO_DATE_TIME_SOURCE } from './validator-helpers.ts';
 import { checksOf, Unsupported, type Def, type EmitContext } from './validator-emit-context.ts';
 
 export function emitOneOf(ctx: EmitContext, values: readonly unknown[]): string {
@@ -32,8 +33,10 @@ export function emitString(ctx: EmitContext, def: Def): string {
       refinements.push(`REFINEMENTS.${refinementName(instance)}(s) !== null`);
     else throw new Unsupported(`string check ${check.check}${check.format ? ` ${check.format}` : ''}`);
   }
-  const res =
-    patterns.length === 0 ? 'null' : ctx.constant(`[${patterns.map((pattern) => pattern.toString()).join(', ')}]`);
+  // zod's date-time expression as a check written out (validator-helpers.ts, ISO_DATE_TIME)
+  const written = (pattern: RegExp) =>
+    pattern.source === ISO_DATE_TIME_SOURCE && pattern.flags === '' ? 'ISO_DATE_TIME' : pattern.toString();
+  const res = patterns.length === 0 ? 'null' : ctx.constant(`[${patterns.map(written).join(', ')}]`);
   if (refinements.length === 0) return `  return str(v, ${min}, ${max}, ${res});`;
   ctx.usesRefinements = true;
   return [
