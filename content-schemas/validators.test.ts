@@ -15,7 +15,8 @@ import { FAST_SCHEMAS, renderValidators, type FastSchemaName } from './generate-
 import * as schemas from './index.ts';
 import { refinement } from './refine.ts';
 import type { Event, State } from './index.ts';
-import { ISO_DATE_TIME, ISO_DATE_TIME_SOURCE } from './validator-helpers.ts';
+import { ISO_DATE_TIME } from './validator-helpers.ts';
+import { ISO_DATE_TIME_SOURCE } from './validator-scalars.ts';
 import { FAIL, VALIDATORS } from './validators.generated.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
