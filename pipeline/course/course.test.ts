@@ -11,6 +11,7 @@ import {
   abs,
   type Course,
   courseAt,
+  escapeControl,
   insideCourse,
   lessonDirName,
   printable,
@@ -161,5 +162,27 @@ test('abs() answers what path.join and path.relative did, on 6,000 seeded paths,
       got = 'refused';
     }
     assert.equal(got, absByPath(course, relative), `abs(${course.root}, ${JSON.stringify(relative)})`);
+  }
+});
+
+test('escapeControl escapes what its expression matches, short texts (checked by character code) and long, on 20,000 seeded texts', () => {
+  const expression = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const byExpression = (text: string) =>
+    text.replace(expression, (c) => short[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const random = prng(13);
+  // every boundary of the class, and plain text around it
+  const codes = [
+    0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x9f, 0xa0, 0x2027, 0x2028, 0x2029, 0x202a, 0x202e, 0x202f, 0x2065, 0x2066, 0x2069,
+    0x206a,
+  ];
+  for (let n = 0; n < 20_000; n += 1) {
+    const length = random() < 0.9 ? Math.floor(random() * 40) : 250 + Math.floor(random() * 20);
+    const text = Array.from({ length }, () =>
+      random() < 0.03
+        ? String.fromCharCode(codes[Math.floor(random() * codes.length)]!)
+        : 'ab c'[Math.floor(random() * 4)]!,
+    ).join('');
+    assert.equal(escapeControl(text), byExpression(text), JSON.stringify(text));
   }
 });

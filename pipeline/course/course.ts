@@ -185,7 +185,18 @@ const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
  * control character shown escaped (`\u001b`, `\n`), the rest as it is. Every human output uses it.
  */
 export function escapeControl(text: string): string {
+  if (text.length <= 256 && !hasControl(text)) return text; // a short text without one: no expression compiled
   return text.replace(CONTROL, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether `text` holds a character of CONTROL, by character code. */
+function hasControl(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) {
+    const c = text.charCodeAt(at);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+    if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
+  }
+  return false;
 }
 
 /** A value safe to echo in a one-line error, inside quotes: quotes and control characters escaped, length capped. */
