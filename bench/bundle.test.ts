@@ -527,3 +527,40 @@ test('state log and state set make few node:path calls: not enough for V8 to opt
     assert.ok(calls <= PATH_CALLS_MAX, `${args.join(' ')}: ${calls} node:path calls, over ${PATH_CALLS_MAX}`);
   }
 });
+
+// Regular expressions a state command may run: V8 compiles each one at its first run in a process
+// (20-300 µs, the ISO date-time expression the most) and again to machine code at its second. On
+// 2026-12-02 state log ran 10 and state set 19; string tests decide first now (docs/performance.md).
+const EXPRESSIONS_MAX = 4;
+
+test('state log and state set run few regular expressions: each is compiled anew in every process', () => {
+  const root = path.join(scratchDir('codelabgen-expressions-'), 'course');
+  buildStateCourse(root, { lessons: 10, specs: true });
+  const dir = scratchDir('codelabgen-expressions-hook-');
+  // Every use of an expression goes through RegExp.prototype.exec once it is replaced (no fast path).
+  const hook = path.join(dir, 'record-expressions.cjs');
+  writeFileSync(
+    hook,
+    'const seen = new Set(); const exec = RegExp.prototype.exec;\n' +
+      'RegExp.prototype.exec = function (text) { seen.add(String(this)); return exec.call(this, text); };\n' +
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.EXPRESSIONS, [...seen].join('\\n')));\n",
+  );
+  const list = path.join(dir, 'expressions.txt');
+  const run = (args: string[]) => {
+    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, EXPRESSIONS: list },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return readFileSync(list, 'utf8').split('\n').filter(Boolean);
+  };
+  run(['state', 'log', 'fact', '--data', 'k=v']); // the first write stamps state.json: later reads skip its full check
+  for (const args of [
+    ['state', 'log', 'fact', '--data', 'k=v'],
+    ['state', 'set', '1.1', 'spec', '--note', 'ready'],
+    ['state', 'set', '1.1', 'pending', '--note', 'again'],
+  ]) {
+    const used = run(args);
+    assert.ok(used.length <= EXPRESSIONS_MAX, `${args.join(' ')} ran ${used.length} expressions:\n${used.join('\n')}`);
+  }
+});
