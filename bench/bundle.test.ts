@@ -23,6 +23,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { STATE_COMMANDS } from '../cli/commands-state.ts';
 import { CLI, scratchCourse, scratchDir } from '../cli/testing.ts';
+import { buildStateCourse } from './state-course.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const STATE_BUNDLE = path.join(DIST, 'state.cjs');
@@ -446,7 +447,10 @@ test('state next and state log load neither node:module (the ES loader parts it 
 
 // What dist/state.cjs may weigh: every state command reads all of it and its code cache on every run
 // (380 KB on 2026-12-02). Raise it only with a measurement of what the growth costs (bench/ab.ts).
-const STATE_BUNDLE_MAX_BYTES = 400_000;
+// 400,000 → 405,000 (2026-12-02, 11:30 UTC): 5 KB of character-code checks in place of regular
+// expressions V8 compiled on every run; side by side the state commands got faster, not slower
+// (docs/performance.md, "State commands' start-up, 2026-12-02, second session").
+const STATE_BUNDLE_MAX_BYTES = 405_000;
 // Modules `state log` must not evaluate: it reads no YAML (esbuild wraps each module dist/state.cjs
 // reaches lazily in an init function named after its source).
 const NOT_EVALUATED_BY_STATE_LOG = ['node_modules/js-yaml/dist/js-yaml.mjs', 'content-schemas/yaml.ts'];
@@ -483,4 +487,80 @@ test('dist/state.cjs stays under its size budget, and state log evaluates none o
     byLog.filter((name) => NOT_EVALUATED_BY_STATE_LOG.some((source) => name.endsWith(source))),
     [],
   );
+});
+
+// node:path calls that normalize (join, resolve, relative) a state command may make, launcher and
+// Node's module loader included. Around 100 (4 per abs(), 2026-12-02) made V8 optimize node:path's
+// normalizeString with TurboFan on a second thread during state log and state set, 2-4 ms of CPU
+// (docs/performance.md, "State commands' start-up"); abs() and realPathOf() now join and compare
+// course paths as text. The count is exact and does not depend on the machine.
+const PATH_CALLS_MAX = 40;
+
+test('state log and state set make few node:path calls: not enough for V8 to optimize normalizeString during the command', () => {
+  const root = path.join(scratchDir('codelabgen-path-calls-'), 'course');
+  buildStateCourse(root, { lessons: 10, specs: true });
+  const dir = scratchDir('codelabgen-path-hook-');
+  // Counts the calls through node:path's exports, into $PATH_CALLS at exit (node:fs only).
+  const hook = path.join(dir, 'count-path-calls.cjs');
+  writeFileSync(
+    hook,
+    "const path = require('node:path'); let calls = 0;\n" +
+      "for (const name of ['join', 'resolve', 'relative']) {\n" +
+      '  const real = path[name];\n' +
+      '  path[name] = function (...args) { calls += 1; return real.apply(this, args); };\n' +
+      '}\n' +
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.PATH_CALLS, String(calls)));\n",
+  );
+  const counted = path.join(dir, 'calls.txt');
+  for (const args of [
+    ['state', 'log', 'fact', '--data', 'k=v'],
+    ['state', 'set', '1.1', 'spec', '--note', 'ready'],
+    ['state', 'set', '1.1', 'pending', '--note', 'again'],
+  ]) {
+    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, PATH_CALLS: counted },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const calls = Number(readFileSync(counted, 'utf8'));
+    assert.ok(calls > 5, `the hook counted ${calls} calls: it sees none of the bundle's`);
+    assert.ok(calls <= PATH_CALLS_MAX, `${args.join(' ')}: ${calls} node:path calls, over ${PATH_CALLS_MAX}`);
+  }
+});
+
+// Regular expressions a state command may run: V8 compiles each one at its first run in a process
+// (20-300 µs, the ISO date-time expression the most) and again to machine code at its second. On
+// 2026-12-02 state log ran 10 and state set 19; string tests decide first now (docs/performance.md).
+const EXPRESSIONS_MAX = 4;
+
+test('state log and state set run few regular expressions: each is compiled anew in every process', () => {
+  const root = path.join(scratchDir('codelabgen-expressions-'), 'course');
+  buildStateCourse(root, { lessons: 10, specs: true });
+  const dir = scratchDir('codelabgen-expressions-hook-');
+  // Every use of an expression goes through RegExp.prototype.exec once it is replaced (no fast path).
+  const hook = path.join(dir, 'record-expressions.cjs');
+  writeFileSync(
+    hook,
+    'const seen = new Set(); const exec = RegExp.prototype.exec;\n' +
+      'RegExp.prototype.exec = function (text) { seen.add(String(this)); return exec.call(this, text); };\n' +
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.EXPRESSIONS, [...seen].join('\\n')));\n",
+  );
+  const list = path.join(dir, 'expressions.txt');
+  const run = (args: string[]) => {
+    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, EXPRESSIONS: list },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return readFileSync(list, 'utf8').split('\n').filter(Boolean);
+  };
+  run(['state', 'log', 'fact', '--data', 'k=v']); // the first write stamps state.json: later reads skip its full check
+  for (const args of [
+    ['state', 'log', 'fact', '--data', 'k=v'],
+    ['state', 'set', '1.1', 'spec', '--note', 'ready'],
+    ['state', 'set', '1.1', 'pending', '--note', 'again'],
+  ]) {
+    const used = run(args);
+    assert.ok(used.length <= EXPRESSIONS_MAX, `${args.join(' ')} ran ${used.length} expressions:\n${used.join('\n')}`);
+  }
 });

@@ -51,7 +51,7 @@ function launch() {
   const command = [3, 2]
     .map((count) => args.slice(0, count).join(' '))
     .find((words) => STATE_BUNDLE_COMMANDS.includes(words));
-  if (command !== undefined && loadStateBundle(command.replace(/ /g, '-')).runStateCommand()) return;
+  if (command !== undefined && loadStateBundle(command.replaceAll(' ', '-')).runStateCommand()) return;
   const folder = codeCacheFolder();
   try {
     // Node's compile cache for dist/main.mjs and its chunks, in the same folder of this user (Node's

@@ -105,9 +105,10 @@ export function asInvoked(text: string, invocation: string): string {
  * `<prefix>/bin`) or a checkout, `codelabgen`.
  */
 export function invocationFor(file: string, script = ''): string {
-  const started = script.split(/[\\/]/);
+  // Split at / and \ without a regular expression (V8 compiles each one a process runs)
+  const started = script.replaceAll('\\', '/').split('/');
   if (started.some((part, i) => part === 'node_modules' && started[i + 1] === '.bin')) return 'npx codelabgen';
-  const parts = file.split(/[\\/]/);
+  const parts = file.replaceAll('\\', '/').split('/');
   const at = parts.lastIndexOf('node_modules');
   if (at < 1 || parts[at + 1] !== 'codelabgen') return 'codelabgen';
   return parts[at - 1] === 'lib' ? 'codelabgen' : 'npx codelabgen';

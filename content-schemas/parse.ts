@@ -162,7 +162,7 @@ export function readTextFile(absPath: string, file: string): string {
 /** Reads and validates a YAML or JSON data file. */
 export function parseDataFile<T>(schema: SafeParser<T>, absPath: string, file: string): T {
   const text = readTextFile(absPath, file);
-  const data = /\.json$/i.test(file) ? parseJsonText(text, file) : parseYamlText(text, file);
+  const data = file.toLowerCase().endsWith('.json') ? parseJsonText(text, file) : parseYamlText(text, file);
   return parseData(schema, data, file);
 }
 

@@ -15,8 +15,14 @@ function codePoints(s: string): number {
   return count;
 }
 
+/** What str() checks a string against: a regular expression, or a check written out as one (ISO_DATE_TIME). */
+export interface Pattern {
+  lastIndex: number;
+  test(text: string): boolean;
+}
+
 /** A string within [min, max] code points (-1: no bound) matching every pattern. */
-export function str(v: unknown, min: number, max: number, patterns: RegExp[] | null): unknown {
+export function str(v: unknown, min: number, max: number, patterns: readonly Pattern[] | null): unknown {
   if (typeof v !== 'string') return FAIL;
   if (min !== -1 && (v.length < min || (v.length < 2 * min && codePoints(v) < min))) return FAIL;
   if (max !== -1 && v.length > max && codePoints(v) > max) return FAIL;
@@ -89,3 +95,47 @@ export function obj(v: unknown, known: Set<string>, fields: Field[]): unknown {
   }
   return out;
 }
+
+/** zod's date-time expression (ISO_DATE_TIME_SOURCE in validator-scalars.ts) written out: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, a real day. */
+export function isIsoDateTime(text: string): boolean {
+  const digit = (at: number) => {
+    const value = text.charCodeAt(at) - 48;
+    return value >= 0 && value <= 9 ? value : -1;
+  };
+  const two = (at: number) => (digit(at) < 0 || digit(at + 1) < 0 ? -1 : digit(at) * 10 + digit(at + 1));
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':') return false;
+  const century = two(0);
+  const year = two(2);
+  const month = two(5);
+  const day = two(8);
+  if (century < 0 || year < 0 || month < 1 || month > 12 || day < 1) return false;
+  // 29 February in a leap year as the expression has it: a year ending 04, 08 ... 96, or 00 of a century divisible by 4
+  const leap = year !== 0 ? year % 4 === 0 : century % 4 === 0;
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  const hour = two(11);
+  const minute = two(14);
+  const second = two(17);
+  if (day > days || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  let at = 19;
+  if (text[at] === '.') {
+    at += 1;
+    const start = at;
+    while (digit(at) >= 0) at += 1;
+    if (at === start) return false;
+  }
+  if (text[at] === 'Z') return at + 1 === text.length;
+  if (text[at] !== '+' && text[at] !== '-') return false;
+  const offsetHour = two(at + 1);
+  const offsetMinute = two(at + 4);
+  return (
+    at + 6 === text.length &&
+    offsetHour >= 0 &&
+    offsetHour <= 23 &&
+    text[at + 3] === ':' &&
+    offsetMinute >= 0 &&
+    offsetMinute <= 59
+  );
+}
+
+/** isIsoDateTime as a pattern str() takes. */
+export const ISO_DATE_TIME: Pattern = { lastIndex: 0, test: isIsoDateTime };

@@ -2,7 +2,7 @@
 // `node scripts/build.mjs` regenerates it; content-schemas/validators.test.ts fails when it is stale.
 // Each validator returns zod's output for valid data, or FAIL (then zod itself decides and words the refusal).
 import { REFINEMENTS } from './refinements.ts';
-import { FAIL, arr, isObject, obj, str, url, type Field } from './validator-helpers.ts';
+import { FAIL, ISO_DATE_TIME, arr, isObject, obj, str, url, type Field } from './validator-helpers.ts';
 
 export { FAIL };
 
@@ -24,7 +24,7 @@ const c_d0eb309e = new Set<string>(["id","title","url","kind","status","reason",
 const c_e4349816 = [/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/];
 const c_3d299d09 = new Set<unknown>(["official-docs","official-blog","package-internals","github-repo","article","book","course","paper","spec","talk","qa","university","other"]);
 const c_70d5b15a = new Set<unknown>(["candidate","accepted","rejected"]);
-const c_839cd990 = [/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/];
+const c_d9a65689 = [ISO_DATE_TIME];
 const c_b44c7abb = new Set<string>(["id","source","title","summary","importance"]);
 const c_3a798796 = new Set<unknown>(["core","useful","optional"]);
 const c_c668a42f = new Set<string>(["title","summary","audience","modules"]);
@@ -101,7 +101,7 @@ const c_2a957e4a = new Set<string>(["seq","ts","pid","command","kind","fact","le
 const c_71e78cf9 = new Set<unknown>(["log"]);
 const c_25a97bec = new Set<string>(["seq","ts","pid","command","kind","out","pages","lessons"]);
 const c_57b0c430 = new Set<unknown>(["site.build"]);
-const c_bdad7296 = new Map<unknown, (v: any) => any>([["course.init", v_38fb8f7f], ["phase.advance", v_e78578b0], ["lessons.register", v_2fce3b23], ["lesson.stage", v_28f158d5], ["lesson.verified", v_958e21db], ["lesson.fail", v_73d37a6a], ["lesson.fail_note", v_b0628d94], ["lesson.block", v_31d9a11c], ["lesson.unblock", v_c9af977d], ["lesson.stale", v_1b7058bc], ["task.start", v_c6de10f9], ["task.heartbeat", v_a7f9eb99], ["task.finish", v_a1913c81], ["task.reset", v_11528146], ["log", v_60f12134], ["site.build", v_c1b98ca0]]);
+const c_fd177543 = new Map<unknown, (v: any) => any>([["course.init", v_83086102], ["phase.advance", v_fdfd6bc0], ["lessons.register", v_d68f6c6c], ["lesson.stage", v_7832ed7f], ["lesson.verified", v_385827e6], ["lesson.fail", v_e6d87fc3], ["lesson.fail_note", v_8e9e1364], ["lesson.block", v_0807279d], ["lesson.unblock", v_d3e07ee8], ["lesson.stale", v_dcfab3eb], ["task.start", v_addeb9d5], ["task.heartbeat", v_4fb7080a], ["task.finish", v_8ff45884], ["task.reset", v_6b7df115], ["log", v_39c70ce5], ["site.build", v_38315494]]);
 const c_84b68026 = new Set<string>(["schema_version","generated_at","course","phase","last_seq","phases","totals","needs_human","decisions","lessons","course_story","tasks","phase_tasks","tasks_by_phase","cost","facts","site_build"]);
 const c_10644036 = new Set<unknown>([3]);
 const c_83bbe6b8 = new Set<string>(["title","topic"]);
@@ -334,14 +334,14 @@ function v_a29ad1a7(v: any): any {
 function v_df6776e6(v: any): any {
   return v === undefined ? undefined : v_a29ad1a7(v);
 }
-function v_e19f6ad2(v: any): any {
-  return str(v, -1, -1, c_839cd990);
+function v_9f0f5d06(v: any): any {
+  return str(v, -1, -1, c_d9a65689);
 }
-function v_9b75afb8(v: any): any {
-  return v === undefined ? undefined : v_e19f6ad2(v);
+function v_3af56b30(v: any): any {
+  return v === undefined ? undefined : v_9f0f5d06(v);
 }
-function v_90ccca53(v: any): any {
-  return obj(v, c_d0eb309e, t_94811620);
+function v_37459822(v: any): any {
+  return obj(v, c_d0eb309e, t_0585a09d);
 }
 function v_50d588f5(v: any): any {
   return str(v, 1, 300, null);
@@ -475,8 +475,8 @@ function v_2ec72f51(v: any): any {
 function v_61b1261f(v: any): any {
   return v === null ? null : v_deab389f(v);
 }
-function v_5d90c09a(v: any): any {
-  return obj(v, c_fec13588, t_cd402cf9);
+function v_ef50a0f2(v: any): any {
+  return obj(v, c_fec13588, t_e4cf80e1);
 }
 function v_198a2ccf(v: any): any {
   return v === undefined ? undefined : v_d912b1c6(v);
@@ -576,11 +576,11 @@ function v_5c0d7cb0(v: any): any {
 function v_57777167(v: any): any {
   return c_337455c3.has(v) ? v : FAIL;
 }
-function v_84a0b953(v: any): any {
-  return obj(v, c_c38de4db, t_761dff67);
+function v_36e6bf94(v: any): any {
+  return obj(v, c_c38de4db, t_c41d51f1);
 }
-function v_d06f6984(v: any): any {
-  return arr(v, -1, -1, v_84a0b953);
+function v_12380088(v: any): any {
+  return arr(v, -1, -1, v_36e6bf94);
 }
 function v_358c1ee1(v: any): any {
   return arr(v, -1, -1, v_d841f011);
@@ -591,17 +591,17 @@ function v_acf2ac16(v: any): any {
 function v_9c527cf8(v: any): any {
   return c_19078880.has(v) ? v : FAIL;
 }
-function v_92dc0df9(v: any): any {
-  return obj(v, c_82b5637f, t_2d545fdd);
+function v_802a9085(v: any): any {
+  return obj(v, c_82b5637f, t_57be8d9c);
 }
-function v_39964a58(v: any): any {
-  return v === null ? null : v_92dc0df9(v);
+function v_84747722(v: any): any {
+  return v === null ? null : v_802a9085(v);
 }
-function v_4edfb106(v: any): any {
-  return obj(v, c_10107a7b, t_5334aafe);
+function v_4b8ff05f(v: any): any {
+  return obj(v, c_10107a7b, t_cf43b6a3);
 }
-function v_a485a074(v: any): any {
-  return v === null ? null : v_4edfb106(v);
+function v_7056502c(v: any): any {
+  return v === null ? null : v_4b8ff05f(v);
 }
 function v_57bff622(v: any): any {
   return v === undefined ? undefined : v_6342dea8(v);
@@ -609,23 +609,23 @@ function v_57bff622(v: any): any {
 function v_0875edca(v: any): any {
   return str(v, -1, 100000, null);
 }
-function v_3286bf12(v: any): any {
-  return obj(v, c_404a7fab, t_f695c466);
+function v_58d20c0d(v: any): any {
+  return obj(v, c_404a7fab, t_1fd4ce81);
 }
-function v_574d60e7(v: any): any {
-  return v === null ? null : v_3286bf12(v);
+function v_50009bc7(v: any): any {
+  return v === null ? null : v_58d20c0d(v);
 }
-function v_1faa4927(v: any): any {
-  return v === undefined ? undefined : v_574d60e7(v);
+function v_21d6d882(v: any): any {
+  return v === undefined ? undefined : v_50009bc7(v);
 }
 function v_9ace42f5(v: any): any {
   return v === null ? null : v_d5d51c2e(v);
 }
-function v_331fec07(v: any): any {
-  return obj(v, c_4efdaf58, t_17bd21cb);
+function v_b9dbee38(v: any): any {
+  return obj(v, c_4efdaf58, t_0618bf1f);
 }
-function v_22bcb97e(v: any): any {
-  return v === null ? null : v_331fec07(v);
+function v_41ea1f36(v: any): any {
+  return v === null ? null : v_b9dbee38(v);
 }
 function v_accee060(v: any): any {
   return v === null ? null : v_f4c3d07e(v);
@@ -639,15 +639,15 @@ function v_555ded19(v: any): any {
 function v_10949f2b(v: any): any {
   return v === undefined ? undefined : v_555ded19(v);
 }
-function v_824b770e(v: any): any {
-  return obj(v, c_2f9a47e3, t_1f9fbd4d);
+function v_f2882bd7(v: any): any {
+  return obj(v, c_2f9a47e3, t_30a382ab);
 }
-function v_fa8a444d(v: any): any {
+function v_c6ac9934(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__' || v_d841f011(k) !== k) return FAIL;
-    const r = v_824b770e(v[k]);
+    const r = v_f2882bd7(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
@@ -668,40 +668,40 @@ function v_b2c24bd1(v: any): any {
 function v_d36c0996(v: any): any {
   return c_a7e962d1.has(v) ? v : FAIL;
 }
-function v_0d305bca(v: any): any {
-  return v === null ? null : v_e19f6ad2(v);
+function v_3666fa98(v: any): any {
+  return v === null ? null : v_9f0f5d06(v);
 }
 function v_873681d5(v: any): any {
   return v === null ? null : v_5c0d7cb0(v);
 }
-function v_a73a3264(v: any): any {
-  return obj(v, c_a334cc3e, t_3f1d5518);
+function v_a9372091(v: any): any {
+  return obj(v, c_a334cc3e, t_ed772095);
 }
-function v_ffb846e0(v: any): any {
+function v_55a4abd4(v: any): any {
   if (!isObject(v)) return FAIL;
   const out: any = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__' || v_9facc4f0(k) !== k) return FAIL;
-    const r = v_a73a3264(v[k]);
+    const r = v_a9372091(v[k]);
     if (r === FAIL) return FAIL;
     out[k] = r;
   }
   return out;
 }
-function v_9b4a93bf(v: any): any {
-  return obj(v, c_11f13783, t_d647f931);
+function v_068b8d09(v: any): any {
+  return obj(v, c_11f13783, t_e55ffe4f);
 }
-function v_6748dad2(v: any): any {
-  return v === null ? null : v_9b4a93bf(v);
+function v_d3b9be35(v: any): any {
+  return v === null ? null : v_068b8d09(v);
 }
-function v_b2fa9493(v: any): any {
-  return obj(v, c_a4765464, t_e0ccac45);
+function v_43a4c7f2(v: any): any {
+  return obj(v, c_a4765464, t_910ef1a5);
 }
 function v_7be61825(v: any): any {
   return c_12480249.has(v) ? v : FAIL;
 }
-function v_38fb8f7f(v: any): any {
-  return obj(v, c_8d0955b6, t_ea8c90b5);
+function v_83086102(v: any): any {
+  return obj(v, c_8d0955b6, t_ae01b11d);
 }
 function v_3158783f(v: any): any {
   return c_fac376f9.has(v) ? v : FAIL;
@@ -712,8 +712,8 @@ function v_ff0d9114(v: any): any {
 function v_38e8ad46(v: any): any {
   return v === undefined ? undefined : v_ff0d9114(v);
 }
-function v_e78578b0(v: any): any {
-  return obj(v, c_065ad6ae, t_8076b0ae);
+function v_fdfd6bc0(v: any): any {
+  return obj(v, c_065ad6ae, t_8f2421b5);
 }
 function v_eb7c800d(v: any): any {
   return c_07f7f814.has(v) ? v : FAIL;
@@ -724,8 +724,8 @@ function v_b5c346b2(v: any): any {
 function v_021b15e2(v: any): any {
   return arr(v, -1, -1, v_b5c346b2);
 }
-function v_2fce3b23(v: any): any {
-  return obj(v, c_499bccfe, t_7e46b5c1);
+function v_d68f6c6c(v: any): any {
+  return obj(v, c_499bccfe, t_1f3f6e37);
 }
 function v_78e8dfad(v: any): any {
   return c_56702a0d.has(v) ? v : FAIL;
@@ -745,8 +745,8 @@ function v_24a98e1e(v: any): any {
 function v_6b34289d(v: any): any {
   return v === undefined ? undefined : v_24a98e1e(v);
 }
-function v_28f158d5(v: any): any {
-  return obj(v, c_e251ee86, t_d5fe5759);
+function v_7832ed7f(v: any): any {
+  return obj(v, c_e251ee86, t_cb728669);
 }
 function v_ee1c860a(v: any): any {
   return c_736a530e.has(v) ? v : FAIL;
@@ -754,8 +754,8 @@ function v_ee1c860a(v: any): any {
 function v_d97d665b(v: any): any {
   return v === undefined ? undefined : v_4cbe018c(v);
 }
-function v_958e21db(v: any): any {
-  return obj(v, c_d0abe3f8, t_2e6c341e);
+function v_385827e6(v: any): any {
+  return obj(v, c_d0abe3f8, t_245bfe6c);
 }
 function v_d6cc0af3(v: any): any {
   return c_2d967460.has(v) ? v : FAIL;
@@ -775,20 +775,20 @@ function v_29410b28(v: any): any {
 function v_4d77a7b4(v: any): any {
   return v === undefined ? undefined : v_29410b28(v);
 }
-function v_73d37a6a(v: any): any {
-  return obj(v, c_141648d4, t_7ad4e104);
+function v_e6d87fc3(v: any): any {
+  return obj(v, c_141648d4, t_e92ad5c8);
 }
 function v_07aa6023(v: any): any {
   return c_69f6557b.has(v) ? v : FAIL;
 }
-function v_b0628d94(v: any): any {
-  return obj(v, c_af6e4f9a, t_0673fc3d);
+function v_8e9e1364(v: any): any {
+  return obj(v, c_af6e4f9a, t_a1510797);
 }
 function v_f66ebbaf(v: any): any {
   return c_921c6cd8.has(v) ? v : FAIL;
 }
-function v_31d9a11c(v: any): any {
-  return obj(v, c_defb731a, t_3545ae20);
+function v_0807279d(v: any): any {
+  return obj(v, c_defb731a, t_2206d4f5);
 }
 function v_ac659b6e(v: any): any {
   return c_33eb997f.has(v) ? v : FAIL;
@@ -796,14 +796,14 @@ function v_ac659b6e(v: any): any {
 function v_2599703d(v: any): any {
   return v === undefined ? undefined : v_b2480470(v);
 }
-function v_c9af977d(v: any): any {
-  return obj(v, c_a24dcc63, t_a8aa4219);
+function v_d3e07ee8(v: any): any {
+  return obj(v, c_a24dcc63, t_9aeab428);
 }
 function v_ddc691ed(v: any): any {
   return c_97f0085f.has(v) ? v : FAIL;
 }
-function v_1b7058bc(v: any): any {
-  return obj(v, c_defb731a, t_e1ac122a);
+function v_dcfab3eb(v: any): any {
+  return obj(v, c_defb731a, t_1dff3f62);
 }
 function v_aa93f7ae(v: any): any {
   return c_98370abc.has(v) ? v : FAIL;
@@ -811,14 +811,14 @@ function v_aa93f7ae(v: any): any {
 function v_c3ecc88f(v: any): any {
   return v === undefined ? undefined : v_d5d51c2e(v);
 }
-function v_c6de10f9(v: any): any {
-  return obj(v, c_21355cdf, t_9ac5070f);
+function v_addeb9d5(v: any): any {
+  return obj(v, c_21355cdf, t_bc975842);
 }
 function v_a002151b(v: any): any {
   return c_85938992.has(v) ? v : FAIL;
 }
-function v_a7f9eb99(v: any): any {
-  return obj(v, c_c88e08c4, t_405b4616);
+function v_4fb7080a(v: any): any {
+  return obj(v, c_c88e08c4, t_06624dd8);
 }
 function v_b86e16fa(v: any): any {
   return c_3f5dc96a.has(v) ? v : FAIL;
@@ -826,14 +826,14 @@ function v_b86e16fa(v: any): any {
 function v_4032d8a9(v: any): any {
   return c_e3f8a5fc.has(v) ? v : FAIL;
 }
-function v_a1913c81(v: any): any {
-  return obj(v, c_c724d4a4, t_1092dcce);
+function v_8ff45884(v: any): any {
+  return obj(v, c_c724d4a4, t_2c077e65);
 }
 function v_61f16df3(v: any): any {
   return c_9ebe3480.has(v) ? v : FAIL;
 }
-function v_11528146(v: any): any {
-  return obj(v, c_a2bb53b4, t_72fab2e0);
+function v_6b7df115(v: any): any {
+  return obj(v, c_a2bb53b4, t_b3b40f0a);
 }
 function v_4a438f94(v: any): any {
   return c_71e78cf9.has(v) ? v : FAIL;
@@ -849,18 +849,18 @@ function v_537c3105(v: any): any {
   }
   return out;
 }
-function v_60f12134(v: any): any {
-  return obj(v, c_2a957e4a, t_722f3e6a);
+function v_39c70ce5(v: any): any {
+  return obj(v, c_2a957e4a, t_20150853);
 }
 function v_f1708f9a(v: any): any {
   return c_57b0c430.has(v) ? v : FAIL;
 }
-function v_c1b98ca0(v: any): any {
-  return obj(v, c_25a97bec, t_0329e401);
+function v_38315494(v: any): any {
+  return obj(v, c_25a97bec, t_316c155a);
 }
-function v_f9e22097(v: any): any {
+function v_46f5a3f0(v: any): any {
   if (!isObject(v)) return FAIL;
-  const option = c_bdad7296.get(v["kind"]);
+  const option = c_fd177543.get(v["kind"]);
   return option === undefined ? FAIL : option(v);
 }
 function v_9902b448(v: any): any {
@@ -875,11 +875,11 @@ function v_64fb56d4(v: any): any {
 function v_8dff71fa(v: any): any {
   return v === null ? null : v_57777167(v);
 }
-function v_87a324ea(v: any): any {
-  return obj(v, c_cf2b3bd5, t_c2483819);
+function v_d5e6b9ee(v: any): any {
+  return obj(v, c_cf2b3bd5, t_707a1165);
 }
-function v_a4409371(v: any): any {
-  return arr(v, -1, -1, v_87a324ea);
+function v_e52fe7e6(v: any): any {
+  return arr(v, -1, -1, v_d5e6b9ee);
 }
 function v_3aa8dfb5(v: any): any {
   return FAIL; // record with enumerated keys: zod decides
@@ -896,29 +896,29 @@ function v_079780b9(v: any): any {
 function v_f6191969(v: any): any {
   return c_8e601cde.has(v) ? v : FAIL;
 }
-function v_a5ae9c81(v: any): any {
-  return obj(v, c_52d59163, t_bd4e7f85);
+function v_707d54f5(v: any): any {
+  return obj(v, c_52d59163, t_b5f6258c);
 }
-function v_2b5d2063(v: any): any {
-  return arr(v, -1, -1, v_a5ae9c81);
+function v_311c8692(v: any): any {
+  return arr(v, -1, -1, v_707d54f5);
 }
 function v_5e12ae11(v: any): any {
   return c_0b3c348f.has(v) ? v : FAIL;
 }
-function v_d6308be8(v: any): any {
-  return obj(v, c_88a65042, t_49867ff9);
+function v_fcecc600(v: any): any {
+  return obj(v, c_88a65042, t_bb56c5e1);
 }
-function v_221415df(v: any): any {
-  return arr(v, -1, -1, v_d6308be8);
+function v_75846539(v: any): any {
+  return arr(v, -1, -1, v_fcecc600);
 }
-function v_54e1d1ab(v: any): any {
-  return v === undefined ? undefined : v_221415df(v);
+function v_5cc66649(v: any): any {
+  return v === undefined ? undefined : v_75846539(v);
 }
 function v_a2b8bf25(v: any): any {
   return v === null ? null : v_c55c1678(v);
 }
-function v_653e05bf(v: any): any {
-  return obj(v, c_c4b49804, t_138e7442);
+function v_47aaaa6b(v: any): any {
+  return obj(v, c_c4b49804, t_d3ce91fc);
 }
 function v_ee4d296d(v: any): any {
   return arr(v, -1, -1, v_9facc4f0);
@@ -926,26 +926,26 @@ function v_ee4d296d(v: any): any {
 function v_0ca9b198(v: any): any {
   return v === undefined ? undefined : v_ee4d296d(v);
 }
-function v_9a68e225(v: any): any {
-  return obj(v, c_80c99d3a, t_30cbe490);
+function v_c4ac5b29(v: any): any {
+  return obj(v, c_80c99d3a, t_f8cc2bdc);
 }
-function v_78e443cc(v: any): any {
-  return arr(v, -1, -1, v_9a68e225);
+function v_b73db7ee(v: any): any {
+  return arr(v, -1, -1, v_c4ac5b29);
 }
-function v_913f2492(v: any): any {
-  return obj(v, c_f7fa1b65, t_611c3a80);
+function v_8fd952c2(v: any): any {
+  return obj(v, c_f7fa1b65, t_3a09631e);
 }
-function v_df075aac(v: any): any {
-  return arr(v, -1, -1, v_913f2492);
+function v_e313c9aa(v: any): any {
+  return arr(v, -1, -1, v_8fd952c2);
 }
-function v_d9c7baf9(v: any): any {
-  return obj(v, c_9bc60240, t_cd296a03);
+function v_daecb259(v: any): any {
+  return obj(v, c_9bc60240, t_158d70fe);
 }
-function v_7d07ab56(v: any): any {
-  return arr(v, -1, -1, v_d9c7baf9);
+function v_4e455ff9(v: any): any {
+  return arr(v, -1, -1, v_daecb259);
 }
-function v_9bc199ef(v: any): any {
-  return v === undefined ? undefined : v_0d305bca(v);
+function v_0d2196f7(v: any): any {
+  return v === undefined ? undefined : v_3666fa98(v);
 }
 function v_3a745d8d(v: any): any {
   return obj(v, c_d00fa75a, t_4b857e43);
@@ -953,35 +953,35 @@ function v_3a745d8d(v: any): any {
 function v_cc6d7d50(v: any): any {
   return arr(v, -1, -1, v_3a745d8d);
 }
-function v_c4d2ec0f(v: any): any {
-  return obj(v, c_80b1fe3b, t_585e8c69);
+function v_19d48782(v: any): any {
+  return obj(v, c_80b1fe3b, t_1d330f8f);
 }
-function v_e43c3cc4(v: any): any {
-  return arr(v, -1, -1, v_c4d2ec0f);
+function v_49e5447a(v: any): any {
+  return arr(v, -1, -1, v_19d48782);
 }
 function v_6a328763(v: any): any {
   return v === null ? null : v_d4d655cc(v);
 }
-function v_bf46ee73(v: any): any {
-  return obj(v, c_6a3ce4f6, t_27e0c17d);
+function v_c1f82656(v: any): any {
+  return obj(v, c_6a3ce4f6, t_5eee5fa4);
 }
-function v_15d7b30f(v: any): any {
-  return arr(v, -1, -1, v_bf46ee73);
+function v_a91e6d66(v: any): any {
+  return arr(v, -1, -1, v_c1f82656);
 }
 function v_ecdefca0(v: any): any {
   return c_3c04981d.has(v) ? v : FAIL;
 }
-function v_d7412a06(v: any): any {
-  return obj(v, c_c43040e0, t_bc03a2d2);
+function v_701fa200(v: any): any {
+  return obj(v, c_c43040e0, t_5efd2e05);
 }
-function v_63e36ba9(v: any): any {
-  return arr(v, -1, -1, v_d7412a06);
+function v_0829052f(v: any): any {
+  return arr(v, -1, -1, v_701fa200);
 }
-function v_12adbe75(v: any): any {
-  return obj(v, c_4cbc538a, t_4456f721);
+function v_268416f5(v: any): any {
+  return obj(v, c_4cbc538a, t_8a9b9e0e);
 }
-function v_13c7e6f8(v: any): any {
-  return arr(v, -1, -1, v_12adbe75);
+function v_d8e800e7(v: any): any {
+  return arr(v, -1, -1, v_268416f5);
 }
 function v_957a583c(v: any): any {
   return obj(v, c_a744e514, t_78a2727d);
@@ -1025,26 +1025,26 @@ function v_26c5f750(v: any): any {
 function v_34324958(v: any): any {
   return v === undefined ? undefined : v_26c5f750(v);
 }
-function v_70c39883(v: any): any {
-  return obj(v, c_d65ce1cc, t_75b9e980);
+function v_57ccfba9(v: any): any {
+  return obj(v, c_d65ce1cc, t_ea45a765);
 }
-function v_47ff7e7a(v: any): any {
-  return arr(v, -1, -1, v_70c39883);
+function v_224eb667(v: any): any {
+  return arr(v, -1, -1, v_57ccfba9);
 }
-function v_a404ee3d(v: any): any {
-  return obj(v, c_d15e901b, t_095e7568);
+function v_5853a6ff(v: any): any {
+  return obj(v, c_d15e901b, t_1d84a080);
 }
-function v_2528d146(v: any): any {
-  return arr(v, -1, -1, v_a404ee3d);
+function v_0855c63e(v: any): any {
+  return arr(v, -1, -1, v_5853a6ff);
 }
-function v_58723652(v: any): any {
-  return obj(v, c_f675edc0, t_8c9277b6);
+function v_c71b2939(v: any): any {
+  return obj(v, c_f675edc0, t_5c65728e);
 }
-function v_281ba9ff(v: any): any {
-  return v === null ? null : v_58723652(v);
+function v_786881d2(v: any): any {
+  return v === null ? null : v_c71b2939(v);
 }
-function v_d4e075dc(v: any): any {
-  return obj(v, c_84b68026, t_4800d7d8);
+function v_e332f986(v: any): any {
+  return obj(v, c_84b68026, t_8d3665d8);
 }
 
 const t_0b998635: Field[] = [["fix_attempts", v_7727c18d, 2], ["review_rounds", v_4e31ea22, 2], ["parallel", v_62baaa91, 2], ["cost_usd", v_ae0f0753, 1], ["tokens", v_3087af73, 1]];
@@ -1052,7 +1052,7 @@ const t_c6975637: Field[] = [["sandbox", v_9eb678b5, 2], ["max_write_mb", v_816c
 const t_ef440d7d: Field[] = [["publish", v_7651a3d2, 2], ["report", v_accf7a9e, 2], ["logo", v_cd9c3221, 1], ["favicon", v_cd9c3221, 1], ["accent", v_fa62dab3, 1], ["accent_dark", v_e0c0d07b, 1], ["footer", v_512fa1b9, 1], ["edit_url", v_04c0dd46, 1], ["repo_url", v_7f6d504c, 1], ["lang", v_44082797, 2], ["mdx", v_46aa7c7e, 1]];
 const t_6967ff76: Field[] = [["url", v_7f6d504c, 1], ["command", v_7a74c342, 1]];
 const t_9eee1ca4: Field[] = [["schema_version", v_5e75d33a, 2], ["title", v_18511323, 1], ["topic", v_512fa1b9, 1], ["language", v_ef83a63d, 1], ["runtime", v_c5c27dff, 2], ["test_command", v_7a74c342, 1], ["verify_timeout_seconds", v_3a5d69c2, 2], ["task_lease", v_505a1a9b, 2], ["budgets", v_a1962d7f, 2], ["verify", v_c66d8833, 2], ["site", v_26b4b1a6, 2], ["notify", v_25792cb5, 1]];
-const t_94811620: Field[] = [["id", v_d841f011, 0], ["title", v_b219e29b, 0], ["url", v_7a33f054, 0], ["kind", v_07dc64fe, 0], ["status", v_265378d2, 0], ["reason", v_4ddb13e0, 1], ["summary", v_df6776e6, 1], ["retrieved_at", v_9b75afb8, 1]];
+const t_0585a09d: Field[] = [["id", v_d841f011, 0], ["title", v_b219e29b, 0], ["url", v_7a33f054, 0], ["kind", v_07dc64fe, 0], ["status", v_265378d2, 0], ["reason", v_4ddb13e0, 1], ["summary", v_df6776e6, 1], ["retrieved_at", v_3af56b30, 1]];
 const t_3040f7a9: Field[] = [["id", v_d841f011, 0], ["source", v_d841f011, 0], ["title", v_50d588f5, 0], ["summary", v_a29ad1a7, 0], ["importance", v_5aa39f91, 2]];
 const t_da0217f4: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["objectives", v_4810d03f, 2], ["prerequisites", v_f792d6cd, 2], ["topics", v_f792d6cd, 2]];
 const t_e3243350: Field[] = [["id", v_d841f011, 0], ["slug", v_d912b1c6, 0], ["title", v_50d588f5, 0], ["summary", v_ed29e961, 2], ["lessons", v_59923ca6, 0]];
@@ -1060,55 +1060,55 @@ const t_54c69011: Field[] = [["title", v_50d588f5, 0], ["summary", v_c8f52e8c, 2
 const t_09737fc6: Field[] = [["path", v_51f66994, 0], ["purpose", v_bf9c8543, 2]];
 const t_368820db: Field[] = [["lesson", v_d841f011, 0], ["title", v_50d588f5, 0], ["goal", v_9ac2914d, 0], ["objectives", v_4810d03f, 2], ["runtime", v_49622f2b, 1], ["test_command", v_7a74c342, 1], ["network", v_accf7a9e, 2], ["install_scripts", v_accf7a9e, 2], ["max_processes", v_5e608b42, 1], ["files", v_daad89c9, 2], ["tests", v_45099641, 2]];
 const t_40898e4c: Field[] = [["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["skipped", v_6342dea8, 0], ["total", v_6342dea8, 0]];
-const t_cd402cf9: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_5b9ddf67, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
+const t_e4cf80e1: Field[] = [["schema_version", v_20607f98, 0], ["lesson", v_d841f011, 0], ["run", v_d5d51c2e, 0], ["runtime", v_5b9ddf67, 0], ["argv", v_04de616b, 0], ["cwd", v_02d0b20b, 0], ["started_at", v_9f0f5d06, 0], ["duration_ms", v_de971c3d, 0], ["exit_code", v_9ad067f5, 0], ["signal", v_67ec8010, 0], ["timed_out", v_c55c1678, 0], ["passed", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["output_tail", v_9facc4f0, 0], ["output_bytes", v_6342dea8, 0], ["output_truncated", v_c55c1678, 0], ["code_hash", v_19dd0b60, 0], ["sandbox", v_2ec72f51, 1], ["cause", v_61b1261f, 0]];
 const t_d2bc1b6f: Field[] = [["term", v_c87c0743, 0], ["slug", v_198a2ccf, 1], ["definition", v_9ac2914d, 0], ["aliases", v_f5483396, 2], ["lessons", v_c0ff023d, 2]];
 const t_e62c9ba5: Field[] = [["severity", v_49011c6b, 0], ["where", v_512fa1b9, 1], ["text", v_9ac2914d, 0]];
 const t_be0ec79c: Field[] = [["lesson", v_d841f011, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_21a0f4bd, 1], ["round", v_32031fb3, 1], ["findings", v_6cab2599, 2]];
 const t_a46cdeec: Field[] = [["model", v_18511323, 1], ["input_tokens", v_9183aa94, 1], ["output_tokens", v_9183aa94, 1], ["cache_read_tokens", v_9183aa94, 1], ["cache_write_tokens", v_9183aa94, 1], ["cost_usd", v_81214bca, 1], ["seconds", v_53bfa447, 1]];
 const t_b000bb6b: Field[] = [["lesson", v_d841f011, 0], ["status", v_d4d655cc, 0], ["stage", v_16786dcc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1], ["usage", v_a8012f66, 1]];
 const t_96c0e705: Field[] = [["phase", v_c4ffa4aa, 0], ["status", v_d4d655cc, 0], ["artifacts", v_8f6d58ed, 2], ["notes", v_4ddb13e0, 1], ["usage", v_a8012f66, 1]];
-const t_761dff67: Field[] = [["phase", v_57777167, 0], ["entered_at", v_e19f6ad2, 0], ["seq", v_d5d51c2e, 0]];
-const t_2d545fdd: Field[] = [["reason", v_f4c3d07e, 0], ["by", v_9c527cf8, 0], ["at", v_e19f6ad2, 0]];
-const t_5334aafe: Field[] = [["reason", v_f4c3d07e, 0], ["at", v_e19f6ad2, 0]];
-const t_f695c466: Field[] = [["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["note", v_0875edca, 0], ["at", v_e19f6ad2, 0]];
-const t_17bd21cb: Field[] = [["code_hash", v_9facc4f0, 0], ["at", v_e19f6ad2, 0], ["run", v_9ace42f5, 0]];
+const t_c41d51f1: Field[] = [["phase", v_57777167, 0], ["entered_at", v_9f0f5d06, 0], ["seq", v_d5d51c2e, 0]];
+const t_57be8d9c: Field[] = [["reason", v_f4c3d07e, 0], ["by", v_9c527cf8, 0], ["at", v_9f0f5d06, 0]];
+const t_cf43b6a3: Field[] = [["reason", v_f4c3d07e, 0], ["at", v_9f0f5d06, 0]];
+const t_1fd4ce81: Field[] = [["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["note", v_0875edca, 0], ["at", v_9f0f5d06, 0]];
+const t_0618bf1f: Field[] = [["code_hash", v_9facc4f0, 0], ["at", v_9f0f5d06, 0], ["run", v_9ace42f5, 0]];
 const t_c6ec3ae1: Field[] = [["run", v_9ace42f5, 0], ["code_hash", v_9facc4f0, 0], ["note", v_4ddb13e0, 1]];
-const t_1f9fbd4d: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0], ["stage", v_16786dcc, 0], ["blocked", v_39964a58, 0], ["stale", v_a485a074, 0], ["fix_attempts_used", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds_used", v_6342dea8, 0], ["review_rounds_granted", v_57bff622, 1], ["rework", v_1faa4927, 1], ["verified", v_22bcb97e, 0], ["last_failure", v_accee060, 0], ["last_verify_failure", v_10949f2b, 1], ["done_at", v_9b75afb8, 1], ["updated_at", v_e19f6ad2, 0]];
-const t_3f1d5518: Field[] = [["id", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["status", v_d36c0996, 0], ["started_at", v_e19f6ad2, 0], ["finished_at", v_0d305bca, 0], ["note", v_accee060, 0], ["result", v_873681d5, 0], ["lease_expires_at", v_9b75afb8, 1], ["heartbeat_at", v_9b75afb8, 1]];
-const t_d647f931: Field[] = [["at", v_e19f6ad2, 0], ["seq", v_d5d51c2e, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
-const t_e0ccac45: Field[] = [["schema_version", v_20607f98, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0], ["created_at", v_e19f6ad2, 0], ["phase", v_57777167, 0], ["phase_history", v_d06f6984, 0], ["last_seq", v_6342dea8, 0], ["log_bytes", v_6342dea8, 0], ["lesson_order", v_358c1ee1, 0], ["lessons", v_fa8a444d, 0], ["tasks", v_ffb846e0, 0], ["task_counter", v_6342dea8, 0], ["last_site_build", v_6748dad2, 0]];
-const t_ea8c90b5: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_7be61825, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0]];
-const t_8076b0ae: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_3158783f, 0], ["from", v_57777167, 0], ["to", v_57777167, 0], ["approved", v_c55c1678, 0], ["approval", v_38e8ad46, 1]];
+const t_30a382ab: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0], ["stage", v_16786dcc, 0], ["blocked", v_84747722, 0], ["stale", v_7056502c, 0], ["fix_attempts_used", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds_used", v_6342dea8, 0], ["review_rounds_granted", v_57bff622, 1], ["rework", v_21d6d882, 1], ["verified", v_41ea1f36, 0], ["last_failure", v_accee060, 0], ["last_verify_failure", v_10949f2b, 1], ["done_at", v_3af56b30, 1], ["updated_at", v_9f0f5d06, 0]];
+const t_ed772095: Field[] = [["id", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["status", v_d36c0996, 0], ["started_at", v_9f0f5d06, 0], ["finished_at", v_3666fa98, 0], ["note", v_accee060, 0], ["result", v_873681d5, 0], ["lease_expires_at", v_3af56b30, 1], ["heartbeat_at", v_3af56b30, 1]];
+const t_e55ffe4f: Field[] = [["at", v_9f0f5d06, 0], ["seq", v_d5d51c2e, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
+const t_910ef1a5: Field[] = [["schema_version", v_20607f98, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0], ["created_at", v_9f0f5d06, 0], ["phase", v_57777167, 0], ["phase_history", v_12380088, 0], ["last_seq", v_6342dea8, 0], ["log_bytes", v_6342dea8, 0], ["lesson_order", v_358c1ee1, 0], ["lessons", v_c6ac9934, 0], ["tasks", v_55a4abd4, 0], ["task_counter", v_6342dea8, 0], ["last_site_build", v_d3b9be35, 0]];
+const t_ae01b11d: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_7be61825, 0], ["title", v_c87c0743, 0], ["topic", v_61b1261f, 0]];
+const t_8f2421b5: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_3158783f, 0], ["from", v_57777167, 0], ["to", v_57777167, 0], ["approved", v_c55c1678, 0], ["approval", v_38e8ad46, 1]];
 const t_a13b4ec6: Field[] = [["id", v_d841f011, 0], ["title", v_acf2ac16, 0], ["slug", v_d912b1c6, 0], ["module_id", v_d841f011, 0], ["module_slug", v_d912b1c6, 0], ["module_title", v_acf2ac16, 0], ["dir", v_51f66994, 0]];
-const t_7e46b5c1: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_eb7c800d, 0], ["lessons", v_021b15e2, 0], ["removed", v_358c1ee1, 0], ["approval", v_38e8ad46, 1]];
+const t_1f3f6e37: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_eb7c800d, 0], ["lessons", v_021b15e2, 0], ["removed", v_358c1ee1, 0], ["approval", v_38e8ad46, 1]];
 const t_8872698a: Field[] = [["verdict", v_e8c7a630, 0], ["reviewer", v_21a0f4bd, 1], ["round", v_32031fb3, 1], ["findings", v_6cab2599, 2]];
-const t_d5fe5759: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_78e8dfad, 0], ["lesson", v_d841f011, 0], ["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["note", v_b2480470, 0], ["review_round_used", v_c55c1678, 0], ["review", v_e0da36e6, 1], ["reopened", v_ebc76f32, 1], ["drifted", v_6b34289d, 1], ["approval", v_38e8ad46, 1]];
-const t_2e6c341e: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ee1c860a, 0], ["lesson", v_d841f011, 0], ["code_hash", v_9facc4f0, 0], ["run", v_9ace42f5, 0], ["tests", v_d97d665b, 1]];
-const t_7ad4e104: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_d6cc0af3, 0], ["lesson", v_d841f011, 0], ["note", v_0875edca, 0], ["fix_attempts_used", v_d5d51c2e, 0], ["blocked", v_c55c1678, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["tests", v_d97d665b, 1], ["evidence", v_3449d4b8, 1], ["code_hash", v_4d77a7b4, 1]];
-const t_0673fc3d: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_07aa6023, 0], ["lesson", v_d841f011, 0], ["note", v_0875edca, 0], ["run", v_9ace42f5, 0]];
-const t_3545ae20: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f66ebbaf, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
-const t_a8aa4219: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ac659b6e, 0], ["lesson", v_d841f011, 0], ["fix_budget_reset", v_c55c1678, 0], ["note", v_2599703d, 1], ["review_round_granted", v_46aa7c7e, 1], ["approval", v_38e8ad46, 1]];
-const t_e1ac122a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ddc691ed, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
-const t_9ac5070f: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_aa93f7ae, 0], ["task", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["lease_seconds", v_c3ecc88f, 1]];
-const t_405b4616: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_a002151b, 0], ["task", v_5befb294, 0], ["lease_seconds", v_d5d51c2e, 0]];
-const t_1092dcce: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_b86e16fa, 0], ["task", v_5befb294, 0], ["status", v_4032d8a9, 0], ["note", v_b2480470, 0], ["result", v_873681d5, 0]];
-const t_72fab2e0: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_61f16df3, 0], ["task", v_5befb294, 0], ["note", v_b2480470, 0]];
-const t_722f3e6a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_4a438f94, 0], ["fact", v_d841f011, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
-const t_0329e401: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_e19f6ad2, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f1708f9a, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
+const t_cb728669: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_78e8dfad, 0], ["lesson", v_d841f011, 0], ["from", v_16786dcc, 0], ["to", v_16786dcc, 0], ["note", v_b2480470, 0], ["review_round_used", v_c55c1678, 0], ["review", v_e0da36e6, 1], ["reopened", v_ebc76f32, 1], ["drifted", v_6b34289d, 1], ["approval", v_38e8ad46, 1]];
+const t_245bfe6c: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ee1c860a, 0], ["lesson", v_d841f011, 0], ["code_hash", v_9facc4f0, 0], ["run", v_9ace42f5, 0], ["tests", v_d97d665b, 1]];
+const t_e92ad5c8: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_d6cc0af3, 0], ["lesson", v_d841f011, 0], ["note", v_0875edca, 0], ["fix_attempts_used", v_d5d51c2e, 0], ["blocked", v_c55c1678, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["tests", v_d97d665b, 1], ["evidence", v_3449d4b8, 1], ["code_hash", v_4d77a7b4, 1]];
+const t_a1510797: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_07aa6023, 0], ["lesson", v_d841f011, 0], ["note", v_0875edca, 0], ["run", v_9ace42f5, 0]];
+const t_2206d4f5: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f66ebbaf, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
+const t_9aeab428: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ac659b6e, 0], ["lesson", v_d841f011, 0], ["fix_budget_reset", v_c55c1678, 0], ["note", v_2599703d, 1], ["review_round_granted", v_46aa7c7e, 1], ["approval", v_38e8ad46, 1]];
+const t_1dff3f62: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_ddc691ed, 0], ["lesson", v_d841f011, 0], ["reason", v_0875edca, 0]];
+const t_bc975842: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_aa93f7ae, 0], ["task", v_5befb294, 0], ["lesson", v_b4c46c4d, 0], ["phase", v_ebc76f32, 1], ["role", v_b2c24bd1, 0], ["lease_seconds", v_c3ecc88f, 1]];
+const t_06624dd8: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_a002151b, 0], ["task", v_5befb294, 0], ["lease_seconds", v_d5d51c2e, 0]];
+const t_2c077e65: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_b86e16fa, 0], ["task", v_5befb294, 0], ["status", v_4032d8a9, 0], ["note", v_b2480470, 0], ["result", v_873681d5, 0]];
+const t_b3b40f0a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_61f16df3, 0], ["task", v_5befb294, 0], ["note", v_b2480470, 0]];
+const t_20150853: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_4a438f94, 0], ["fact", v_d841f011, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
+const t_316c155a: Field[] = [["seq", v_d5d51c2e, 0], ["ts", v_9f0f5d06, 0], ["pid", v_57bff622, 1], ["command", v_512fa1b9, 1], ["kind", v_f1708f9a, 0], ["out", v_02d0b20b, 0], ["pages", v_6342dea8, 0], ["lessons", v_358c1ee1, 0]];
 const t_4bc5ff67: Field[] = [["title", v_9facc4f0, 0], ["topic", v_29410b28, 0]];
-const t_c2483819: Field[] = [["phase", v_57777167, 0], ["started_at", v_e19f6ad2, 0], ["ended_at", v_0d305bca, 0], ["duration_ms", v_64fb56d4, 0], ["approved", v_c55c1678, 0], ["reopened_from", v_8dff71fa, 0]];
+const t_707a1165: Field[] = [["phase", v_57777167, 0], ["started_at", v_9f0f5d06, 0], ["ended_at", v_3666fa98, 0], ["duration_ms", v_64fb56d4, 0], ["approved", v_c55c1678, 0], ["reopened_from", v_8dff71fa, 0]];
 const t_ff8d6089: Field[] = [["lessons", v_6342dea8, 0], ["by_stage", v_3aa8dfb5, 0], ["done", v_6342dea8, 0], ["blocked", v_6342dea8, 0], ["stale", v_6342dea8, 0], ["fix_attempts", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["verify_runs", v_6342dea8, 0], ["tasks", v_6342dea8, 0], ["phase_tasks", v_6342dea8, 0], ["reopens", v_6342dea8, 0], ["tests", v_6342dea8, 0], ["verify_passed", v_6342dea8, 0], ["verify_pass_rate", v_723f6ecd, 0], ["lessons_reworked", v_6342dea8, 0], ["rework_rate", v_723f6ecd, 0], ["wall_ms", v_de971c3d, 0]];
-const t_bd4e7f85: Field[] = [["kind", v_f6191969, 0], ["lesson", v_b4c46c4d, 0], ["at", v_e19f6ad2, 0], ["text", v_9facc4f0, 0]];
-const t_49867ff9: Field[] = [["kind", v_5e12ae11, 0], ["lesson", v_b4c46c4d, 0], ["at", v_e19f6ad2, 0], ["by", v_9facc4f0, 0], ["text", v_9facc4f0, 0]];
-const t_138e7442: Field[] = [["runs", v_6342dea8, 0], ["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["read_only", v_57bff622, 1], ["last_run", v_9ace42f5, 0], ["last_passed", v_a2b8bf25, 0], ["last_tests", v_4cbe018c, 0], ["last_at", v_0d305bca, 0]];
-const t_30cbe490: Field[] = [["at", v_e19f6ad2, 0], ["note", v_9facc4f0, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["blocked", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["evidence", v_29410b28, 0], ["orchestrator_notes", v_0ca9b198, 1]];
-const t_611c3a80: Field[] = [["at", v_e19f6ad2, 0], ["reason", v_9facc4f0, 0], ["by", v_9c527cf8, 0], ["unblocked_at", v_0d305bca, 0], ["decision", v_29410b28, 0]];
-const t_cd296a03: Field[] = [["at", v_e19f6ad2, 0], ["reason", v_9facc4f0, 0], ["cleared_at", v_0d305bca, 0]];
+const t_b5f6258c: Field[] = [["kind", v_f6191969, 0], ["lesson", v_b4c46c4d, 0], ["at", v_9f0f5d06, 0], ["text", v_9facc4f0, 0]];
+const t_bb56c5e1: Field[] = [["kind", v_5e12ae11, 0], ["lesson", v_b4c46c4d, 0], ["at", v_9f0f5d06, 0], ["by", v_9facc4f0, 0], ["text", v_9facc4f0, 0]];
+const t_d3ce91fc: Field[] = [["runs", v_6342dea8, 0], ["passed", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["read_only", v_57bff622, 1], ["last_run", v_9ace42f5, 0], ["last_passed", v_a2b8bf25, 0], ["last_tests", v_4cbe018c, 0], ["last_at", v_3666fa98, 0]];
+const t_f8cc2bdc: Field[] = [["at", v_9f0f5d06, 0], ["note", v_9facc4f0, 0], ["via", v_0a25341b, 0], ["run", v_9ace42f5, 0], ["blocked", v_c55c1678, 0], ["tests", v_4cbe018c, 0], ["evidence", v_29410b28, 0], ["orchestrator_notes", v_0ca9b198, 1]];
+const t_3a09631e: Field[] = [["at", v_9f0f5d06, 0], ["reason", v_9facc4f0, 0], ["by", v_9c527cf8, 0], ["unblocked_at", v_3666fa98, 0], ["decision", v_29410b28, 0]];
+const t_158d70fe: Field[] = [["at", v_9f0f5d06, 0], ["reason", v_9facc4f0, 0], ["cleared_at", v_3666fa98, 0]];
 const t_4b857e43: Field[] = [["severity", v_9facc4f0, 0], ["where", v_29410b28, 0], ["text", v_9facc4f0, 0]];
-const t_585e8c69: Field[] = [["at", v_e19f6ad2, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_29410b28, 0], ["round", v_9ace42f5, 0], ["findings", v_cc6d7d50, 0]];
-const t_27e0c17d: Field[] = [["id", v_9facc4f0, 0], ["role", v_9facc4f0, 0], ["phase", v_8dff71fa, 0], ["status", v_d36c0996, 0], ["worker_status", v_6a328763, 0], ["started_at", v_e19f6ad2, 0], ["duration_ms", v_64fb56d4, 0], ["heartbeats", v_6342dea8, 0], ["lease_until", v_0d305bca, 0], ["note", v_29410b28, 0]];
-const t_bc03a2d2: Field[] = [["seq", v_d5d51c2e, 0], ["at", v_e19f6ad2, 0], ["kind", v_9facc4f0, 0], ["label", v_ecdefca0, 0], ["text", v_9facc4f0, 0], ["details", v_ee4d296d, 0]];
-const t_4456f721: Field[] = [["id", v_d841f011, 0], ["title", v_9facc4f0, 0], ["module_id", v_d841f011, 0], ["module_title", v_9facc4f0, 0], ["dir", v_9facc4f0, 0], ["stage", v_16786dcc, 0], ["blocked", v_c55c1678, 0], ["stale", v_c55c1678, 0], ["fix_attempts", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["review_rounds_granted", v_6342dea8, 0], ["reworks", v_6342dea8, 0], ["verify", v_653e05bf, 0], ["failures", v_78e443cc, 0], ["blocks", v_df075aac, 0], ["stale_marks", v_7d07ab56, 0], ["registered_at", v_e19f6ad2, 0], ["done_at", v_0d305bca, 0], ["pending_to_done_ms", v_64fb56d4, 0], ["started_at", v_9bc199ef, 1], ["wall_ms", v_de971c3d, 0], ["tests", v_4cbe018c, 0], ["reviews", v_e43c3cc4, 0], ["tasks", v_15d7b30f, 0], ["smooth", v_c55c1678, 0], ["summary", v_9facc4f0, 0], ["story", v_63e36ba9, 0]];
+const t_1d330f8f: Field[] = [["at", v_9f0f5d06, 0], ["verdict", v_e8c7a630, 0], ["reviewer", v_29410b28, 0], ["round", v_9ace42f5, 0], ["findings", v_cc6d7d50, 0]];
+const t_5eee5fa4: Field[] = [["id", v_9facc4f0, 0], ["role", v_9facc4f0, 0], ["phase", v_8dff71fa, 0], ["status", v_d36c0996, 0], ["worker_status", v_6a328763, 0], ["started_at", v_9f0f5d06, 0], ["duration_ms", v_64fb56d4, 0], ["heartbeats", v_6342dea8, 0], ["lease_until", v_3666fa98, 0], ["note", v_29410b28, 0]];
+const t_5efd2e05: Field[] = [["seq", v_d5d51c2e, 0], ["at", v_9f0f5d06, 0], ["kind", v_9facc4f0, 0], ["label", v_ecdefca0, 0], ["text", v_9facc4f0, 0], ["details", v_ee4d296d, 0]];
+const t_8a9b9e0e: Field[] = [["id", v_d841f011, 0], ["title", v_9facc4f0, 0], ["module_id", v_d841f011, 0], ["module_title", v_9facc4f0, 0], ["dir", v_9facc4f0, 0], ["stage", v_16786dcc, 0], ["blocked", v_c55c1678, 0], ["stale", v_c55c1678, 0], ["fix_attempts", v_6342dea8, 0], ["fix_budget_resets", v_6342dea8, 0], ["review_rounds", v_6342dea8, 0], ["review_rounds_granted", v_6342dea8, 0], ["reworks", v_6342dea8, 0], ["verify", v_47aaaa6b, 0], ["failures", v_b73db7ee, 0], ["blocks", v_e313c9aa, 0], ["stale_marks", v_4e455ff9, 0], ["registered_at", v_9f0f5d06, 0], ["done_at", v_3666fa98, 0], ["pending_to_done_ms", v_64fb56d4, 0], ["started_at", v_0d2196f7, 1], ["wall_ms", v_de971c3d, 0], ["tests", v_4cbe018c, 0], ["reviews", v_49e5447a, 0], ["tasks", v_a91e6d66, 0], ["smooth", v_c55c1678, 0], ["summary", v_9facc4f0, 0], ["story", v_0829052f, 0]];
 const t_78a2727d: Field[] = [["role", v_b2c24bd1, 0], ["count", v_6342dea8, 0], ["done", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["reset", v_6342dea8, 0], ["running", v_6342dea8, 0], ["total_ms", v_de971c3d, 0], ["mean_ms", v_64fb56d4, 0], ["max_ms", v_64fb56d4, 0]];
 const t_f71f2946: Field[] = [["phase", v_57777167, 0], ["roles", v_95992e0a, 0], ["count", v_6342dea8, 0], ["done", v_6342dea8, 0], ["failed", v_6342dea8, 0], ["reset", v_6342dea8, 0], ["running", v_6342dea8, 0], ["total_ms", v_de971c3d, 0]];
 const t_87402c47: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["share", v_723f6ecd, 0]];
@@ -1116,25 +1116,25 @@ const t_a86c668f: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_63
 const t_b00f7b95: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["role", v_b2c24bd1, 0]];
 const t_f5b8f6a8: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["lesson", v_d841f011, 0]];
 const t_5873c018: Field[] = [["tasks", v_6342dea8, 0], ["tasks_with_usage", v_6342dea8, 0], ["input_tokens", v_de971c3d, 0], ["output_tokens", v_de971c3d, 0], ["cache_read_tokens", v_de971c3d, 0], ["cache_write_tokens", v_de971c3d, 0], ["tokens", v_de971c3d, 0], ["cost_usd", v_de971c3d, 0], ["seconds", v_de971c3d, 0], ["cache_hit_rate", v_723f6ecd, 0], ["cost_per_done_lesson_usd", v_64fb56d4, 0], ["rework", v_a52ccc13, 0], ["failed_verify", v_a52ccc13, 0], ["by_phase", v_0be62db6, 0], ["by_role", v_64b44f39, 0], ["by_lesson", v_1b101da7, 0]];
-const t_75b9e980: Field[] = [["at", v_e19f6ad2, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
-const t_095e7568: Field[] = [["kind", v_9facc4f0, 0], ["count", v_6342dea8, 0], ["entries", v_47ff7e7a, 0]];
-const t_8c9277b6: Field[] = [["at", v_e19f6ad2, 0], ["pages", v_6342dea8, 0], ["lessons", v_6342dea8, 0]];
-const t_4800d7d8: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_e19f6ad2, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_a4409371, 0], ["totals", v_079780b9, 0], ["needs_human", v_2b5d2063, 0], ["decisions", v_54e1d1ab, 1], ["lessons", v_13c7e6f8, 0], ["course_story", v_63e36ba9, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_15d7b30f, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_2528d146, 0], ["site_build", v_281ba9ff, 0]];
+const t_ea45a765: Field[] = [["at", v_9f0f5d06, 0], ["lesson", v_b4c46c4d, 0], ["data", v_537c3105, 0]];
+const t_1d84a080: Field[] = [["kind", v_9facc4f0, 0], ["count", v_6342dea8, 0], ["entries", v_224eb667, 0]];
+const t_5c65728e: Field[] = [["at", v_9f0f5d06, 0], ["pages", v_6342dea8, 0], ["lessons", v_6342dea8, 0]];
+const t_8d3665d8: Field[] = [["schema_version", v_9902b448, 0], ["generated_at", v_9f0f5d06, 0], ["course", v_ae154562, 0], ["phase", v_57777167, 0], ["last_seq", v_6342dea8, 0], ["phases", v_e52fe7e6, 0], ["totals", v_079780b9, 0], ["needs_human", v_311c8692, 0], ["decisions", v_5cc66649, 1], ["lessons", v_d8e800e7, 0], ["course_story", v_0829052f, 0], ["tasks", v_7d3255ae, 0], ["phase_tasks", v_a91e6d66, 0], ["tasks_by_phase", v_b9d4c7fa, 0], ["cost", v_34324958, 1], ["facts", v_0855c63e, 0], ["site_build", v_786881d2, 0]];
 
 export const VALIDATORS = {
   ConfigSchema: v_b3f1241c,
-  SourceSchema: v_90ccca53,
+  SourceSchema: v_37459822,
   TopicSchema: v_ccae7fbc,
   CurriculumSchema: v_5ab1a631,
   LessonSpecSchema: v_14610c43,
-  RunResultSchema: v_5d90c09a,
+  RunResultSchema: v_ef50a0f2,
   GlossaryEntrySchema: v_945d0097,
   ReviewSchema: v_e48ea2c6,
   WorkerStatusSchema: v_5c0d7cb0,
-  StateSchema: v_b2fa9493,
-  EventSchema: v_f9e22097,
-  TaskSchema: v_a73a3264,
-  ReportSchema: v_d4e075dc,
+  StateSchema: v_43a4c7f2,
+  EventSchema: v_46f5a3f0,
+  TaskSchema: v_a9372091,
+  ReportSchema: v_e332f986,
   RoleSchema: v_b2c24bd1,
   LessonIdSchema: v_d841f011,
 };

@@ -15,6 +15,8 @@ import { FAST_SCHEMAS, renderValidators, type FastSchemaName } from './generate-
 import * as schemas from './index.ts';
 import { refinement } from './refine.ts';
 import type { Event, State } from './index.ts';
+import { ISO_DATE_TIME } from './validator-helpers.ts';
+import { ISO_DATE_TIME_SOURCE } from './validator-scalars.ts';
 import { FAIL, VALIDATORS } from './validators.generated.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -397,4 +399,47 @@ test('plain unions and enums compile as zod reads them: the first option that ac
   );
   assert.deepEqual(generated.VALIDATORS.LastLeftToZod({ x: { y: '1' }, from: 'x' }), { x: { y: '1' }, from: 'x' });
   assert.ok(accepted >= 15, `accepted ${accepted}`);
+});
+
+test("ISO_DATE_TIME accepts what zod's date-time expression does, on 200,000 seeded near-timestamps and the calendar's edges", () => {
+  const expression = new RegExp(ISO_DATE_TIME_SOURCE);
+  assert.equal(
+    expression.source,
+    (schemas.TimestampSchema as unknown as { _zod: { def: { pattern: RegExp } } })._zod.def.pattern.source,
+  );
+  const random = prng(29);
+  const pick = (text: string) => text[Math.floor(random() * text.length)]!;
+  const edges: string[] = [];
+  for (const year of ['2024', '2023', '2000', '1900', '1600', '2100', '0000', '0004', '9996', '1204'])
+    for (const month of ['00', '01', '02', '04', '09', '11', '12', '13'])
+      for (const day of ['00', '01', '28', '29', '30', '31', '32'])
+        edges.push(`${year}-${month}-${day}T23:59:59Z`, `${year}-${month}-${day}T00:00:00.5+23:59`);
+  const samples = [...edges, '', 'T', '2026-12-02T11:30:00', '2026-12-02T11:30:00Z\n', '2026-12-02T11:30:00.Z'];
+  const alphabet = '0123456789-:T.Z+ z';
+  for (let n = 0; n < 200_000; n += 1) {
+    const chars = [...`${2000 + Math.floor(random() * 40)}-12-02T11:30:00.${'1'.repeat(Math.floor(random() * 3))}Z`];
+    if (random() < 0.5)
+      chars.splice(
+        chars.length - 1,
+        1,
+        ...(pick('+-') + `${pick('012')}${pick('0123456789')}:${pick('0123456')}${pick('0123456789')}`),
+      );
+    for (let edit = Math.floor(random() * 4); edit > 0; edit -= 1) {
+      const at = Math.floor(random() * (chars.length + 1));
+      const what = random();
+      if (what < 0.5) chars[at] = pick(alphabet);
+      else if (what < 0.75) chars.splice(at, 1);
+      else chars.splice(at, 0, pick(alphabet));
+    }
+    samples.push(chars.join(''));
+  }
+  let accepted = 0;
+  for (const text of samples) {
+    assert.equal(ISO_DATE_TIME.test(text), expression.test(text), JSON.stringify(text));
+    if (expression.test(text)) accepted += 1;
+  }
+  assert.ok(
+    accepted > 20_000 && accepted < samples.length - 20_000,
+    `${accepted} of ${samples.length} accepted: too one-sided to compare`,
+  );
 });

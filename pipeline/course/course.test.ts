@@ -5,7 +5,18 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ARTIFACTS, courseAt, insideCourse, lessonDirName, printable, resolveCourse } from './course.ts';
+import { prng } from '../../cli/fuzz-cases.ts';
+import {
+  ARTIFACTS,
+  abs,
+  type Course,
+  courseAt,
+  escapeControl,
+  insideCourse,
+  lessonDirName,
+  printable,
+  resolveCourse,
+} from './course.ts';
 import { RefusalError } from './errors.ts';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'codelabgen-course-')));
@@ -102,4 +113,76 @@ test('printable escapes control characters and caps the length', () => {
   assert.equal(printable('x'.repeat(300)).length, 80);
   assert.ok(printable('x'.repeat(300)).endsWith('...'));
   assert.equal(printable('short', 10), 'short');
+});
+
+/** abs() as it was written with node:path alone (path.join, path.resolve, path.relative). */
+function absByPath(course: Course, relative: string): string | 'refused' {
+  const realOf = (target: string): string => {
+    const absolute = path.resolve(target);
+    for (let probe = absolute; ; probe = path.dirname(probe)) {
+      try {
+        return path.join(realpathSync.native(probe), path.relative(probe, absolute));
+      } catch {
+        if (path.dirname(probe) === probe) return absolute;
+      }
+    }
+  };
+  const target = path.join(course.root, relative);
+  const inside = path.relative(realOf(course.root), realOf(target));
+  return inside !== '' && (path.isAbsolute(inside) || inside.split(path.sep)[0] === '..') ? 'refused' : target;
+}
+
+test('abs() answers what path.join and path.relative did, on 6,000 seeded paths, links out and in, odd roots', () => {
+  const root = path.join(base, 'joined');
+  mkdirSync(path.join(root, 'm', 'l'), { recursive: true });
+  mkdirSync(path.join(base, 'beside'), { recursive: true });
+  symlinkSync(path.join(base, 'beside'), path.join(root, 'm', 'out'));
+  symlinkSync(path.join(root, 'm', 'l'), path.join(root, 'in'));
+  symlinkSync(root, path.join(base, 'joined-link'));
+  const courses: Course[] = [
+    courseAt(root),
+    { root: `${root}/`, dir: path.join(root, '.codelabgen') }, // not normalized: path.join's answer
+    { root: path.join(base, 'joined-link'), dir: '' }, // through a link to the course
+    courseAt('/'),
+  ];
+  const pieces = ['m', 'l', 'out', 'in', 'x.json', '.codelabgen', '', '.', '..', '...', '..m', '.m', 'm\\l'];
+  const random = prng(11);
+  for (let n = 0; n < 6_000; n += 1) {
+    const course = courses[n % courses.length]!;
+    const segments = Array.from(
+      { length: 1 + Math.floor(random() * 4) },
+      () => pieces[Math.floor(random() * pieces.length)],
+    );
+    const relative = `${random() < 0.05 ? '/' : ''}${segments.join('/')}${random() < 0.1 ? '/' : ''}`;
+    let got: string;
+    try {
+      got = abs(course, relative);
+    } catch (error) {
+      assert.ok(error instanceof RefusalError, String(error));
+      got = 'refused';
+    }
+    assert.equal(got, absByPath(course, relative), `abs(${course.root}, ${JSON.stringify(relative)})`);
+  }
+});
+
+test('escapeControl escapes what its expression matches, short texts (checked by character code) and long, on 20,000 seeded texts', () => {
+  const expression = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const byExpression = (text: string) =>
+    text.replace(expression, (c) => short[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const random = prng(13);
+  // every boundary of the class, and plain text around it
+  const codes = [
+    0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x9f, 0xa0, 0x2027, 0x2028, 0x2029, 0x202a, 0x202e, 0x202f, 0x2065, 0x2066, 0x2069,
+    0x206a,
+  ];
+  for (let n = 0; n < 20_000; n += 1) {
+    const length = random() < 0.9 ? Math.floor(random() * 40) : 250 + Math.floor(random() * 20);
+    const text = Array.from({ length }, () =>
+      random() < 0.03
+        ? String.fromCharCode(codes[Math.floor(random() * codes.length)]!)
+        : 'ab c'[Math.floor(random() * 4)]!,
+    ).join('');
+    assert.equal(escapeControl(text), byExpression(text), JSON.stringify(text));
+  }
 });

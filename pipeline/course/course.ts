@@ -3,7 +3,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { refuse } from './errors.ts';
-import { isInside, realPathOf } from './inside.ts';
+import { isInside, isInsideReal, isNormalizedAbsolute, realPathOf } from './inside.ts';
 
 export const DOT_DIR = '.codelabgen';
 /** The course's own site output folder (`site build` inside a course): no lesson, no data file; the site reads nothing there. */
@@ -84,14 +84,34 @@ export const ARTIFACTS = {
 
 // The course root's real path, once per course object: abs() runs on every course file a command
 // touches, so only the target's realpath is taken per call (a state command's start-up budget).
-const realRoots = new WeakMap<Course, string>();
-function realRoot(course: Course): string {
-  let real = realRoots.get(course);
-  if (real === undefined) {
-    real = realPathOf(course.root);
-    realRoots.set(course, real);
+// `joinable`: the root is absolute and normalized, so a plain relative path is joined to it as text.
+const roots = new WeakMap<Course, { real: string; joinable: boolean }>();
+function rootOf(course: Course): { real: string; joinable: boolean } {
+  let root = roots.get(course);
+  if (root === undefined) {
+    root = { real: realPathOf(course.root), joinable: isNormalizedAbsolute(course.root) };
+    roots.set(course, root);
   }
-  return real;
+  return root;
+}
+
+/**
+ * Whether `relative` has a segment path.join() would rewrite: empty (a leading, trailing or doubled
+ * `/`), `.` or `..`. String tests, not a regular expression: V8 compiles each one a process runs.
+ */
+function notPlain(relative: string): boolean {
+  return relative.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+}
+
+/**
+ * path.join(course.root, relative), as text when that gives the same path: a root joinable (above)
+ * and a relative path of plain segments (an ARTIFACTS path, a lesson folder). A state command makes a
+ * dozen of these; as node:path calls they were enough for V8 to optimize normalizeString on a second
+ * thread during the command (docs/performance.md, "State commands' start-up").
+ */
+function joinRoot(course: Course, joinable: boolean, relative: string): string {
+  if (!joinable || notPlain(relative)) return path.join(course.root, relative);
+  return course.root === '/' ? `/${relative}` : `${course.root}/${relative}`;
 }
 
 /**
@@ -101,9 +121,9 @@ function realRoot(course: Course): string {
  * refused here, once, instead of followed by whichever reader or writer comes next.
  */
 export function abs(course: Course, relative: string): string {
-  const target = path.join(course.root, relative);
-  const inside = path.relative(realRoot(course), realPathOf(target));
-  if (inside !== '' && (path.isAbsolute(inside) || inside.split(path.sep)[0] === '..'))
+  const root = rootOf(course);
+  const target = joinRoot(course, root.joinable, relative);
+  if (!isInsideReal(realPathOf(target), root.real))
     refuse(
       `${printable(relative)} resolves outside the course (through a symbolic link); the course's files stay inside it`,
       'replace the link with the file or folder itself',
@@ -165,7 +185,18 @@ const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
  * control character shown escaped (`\u001b`, `\n`), the rest as it is. Every human output uses it.
  */
 export function escapeControl(text: string): string {
+  if (text.length <= 256 && !hasControl(text)) return text; // a short text without one: no expression compiled
   return text.replace(CONTROL, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether `text` holds a character of CONTROL, by character code. */
+function hasControl(text: string): boolean {
+  for (let at = 0; at < text.length; at += 1) {
+    const c = text.charCodeAt(at);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+    if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
+  }
+  return false;
 }
 
 /** A value safe to echo in a one-line error, inside quotes: quotes and control characters escaped, length capped. */

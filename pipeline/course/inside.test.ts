@@ -6,7 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDir } from '../../cli/testing.ts';
-import { isInside, realPathOf } from './inside.ts';
+import { prng } from '../../cli/fuzz-cases.ts';
+import { isInside, isInsideReal, isNormalizedAbsolute, realPathOf } from './inside.ts';
 
 test('isInside compares whole segments: ..mine, ..site and a shared prefix are not outside or inside by their spelling', () => {
   const root = scratchDir('codelabgen-inside-');
@@ -72,4 +73,28 @@ test('no containment check is written by hand anywhere: isInside is the only one
     }
   }
   assert.deepEqual(found, []);
+});
+
+/** A seeded path of 0-5 segments from pieces that path.resolve() and path.relative() treat apart. */
+function randomPath(random: () => number, absolute: boolean): string {
+  const pieces = ['a', 'b', 'ab', '', '.', '..', '...', '..a', '.a', 'a.', 'a\\b', ' '];
+  const segments = Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]);
+  return `${absolute ? '/' : ''}${segments.join('/')}${random() < 0.2 ? '/' : ''}`;
+}
+
+test('isNormalizedAbsolute is path.resolve(p) === p, and isInsideReal the path.relative rule, on 20,000 seeded paths', () => {
+  const random = prng(7);
+  const rule = (child: string, parent: string) => {
+    const relative = path.relative(parent, child);
+    return relative === '' || (!path.isAbsolute(relative) && relative.split(path.sep)[0] !== '..');
+  };
+  for (let n = 0; n < 20_000; n += 1) {
+    const p = randomPath(random, random() < 0.9);
+    assert.equal(isNormalizedAbsolute(p), path.resolve(p) === p, `isNormalizedAbsolute(${JSON.stringify(p)})`);
+    // realPathOf's answers are normalized: compare on those
+    const parent = path.resolve(randomPath(random, true));
+    const child =
+      random() < 0.5 ? path.resolve(parent, randomPath(random, false)) : path.resolve(randomPath(random, true));
+    assert.equal(isInsideReal(child, parent), rule(child, parent), `isInsideReal(${child}, ${parent})`);
+  }
 });

@@ -14,7 +14,7 @@ const MAX_MANIFEST_BYTES = 1 << 20;
 export function recoverStagedChanges(course: Course, logFile: string): string[] {
   const notices: string[] = [];
   for (const name of readdirSync(course.dir)) {
-    const match = STAGING_FOLDER.exec(name);
+    const match = name.endsWith('.tmp') ? STAGING_FOLDER.exec(name) : null; // no expression compiled for the rest
     if (!match || pidAlive(Number(match[1]))) continue;
     const dir = path.join(course.dir, name);
     const manifest = readManifest(path.join(dir, MANIFEST));

@@ -7,6 +7,7 @@ import { EventParser, issuesToProblems } from '../../content-schemas/fast.ts';
 import { ARTIFACTS, type Course } from '../course/course.ts';
 import { RefusalError } from '../course/errors.ts';
 import { apply } from '../state/apply.ts';
+import { isoTime } from './iso-time.ts';
 import { appendEvent, truncateLog } from './log.ts';
 import { withLock } from './lock.ts';
 import { recoverLocked } from './recover.ts';
@@ -44,7 +45,7 @@ export async function commit(
 export function toEvent(draft: EventDraft, seq: number, options: CommitOptions): Event {
   const candidate = {
     seq,
-    ts: (options.now?.() ?? new Date()).toISOString(),
+    ts: isoTime(options.now?.() ?? new Date()),
     pid: process.pid,
     command: options.command.slice(0, 500),
     ...draft,

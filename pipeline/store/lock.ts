@@ -9,6 +9,7 @@ import type { Course } from '../course/course.ts';
 import { RefusalError, errorCode } from '../course/errors.ts';
 import { safeUnlink } from './atomic-write.ts';
 import { faultPoint } from './fault.ts';
+import { isoTime } from './iso-time.ts';
 import { withBreakGuard } from './lock-guard.ts';
 import { lockName, pendingTemps, readLockFile, writeCompleteFile, writeRefusal } from './lock-files.ts';
 import { ReleaseWatch } from './lock-wake.ts';
@@ -79,7 +80,7 @@ async function acquire(file: string, options: LockOptions): Promise<string> {
     pid,
     host,
     command: options.command.slice(0, 300),
-    acquired_at: new Date().toISOString(),
+    acquired_at: isoTime(new Date()),
     start,
     token: uniqueHex(),
   };

@@ -135,6 +135,7 @@ export function moveTornTail(course: Course, torn: { offset: number; length: num
 function sweepTempFiles(course: Course): string[] {
   const swept: string[] = [];
   for (const name of readdirSync(course.dir)) {
+    if (!name.endsWith('.tmp')) continue; // the common case, without compiling the expressions below
     const match = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
     if (!match || STAGING_FOLDER.test(name) || pidAlive(Number(match[1]))) continue;
     safeUnlink(path.join(course.dir, name));
