@@ -4,7 +4,7 @@
 // course, a worker, an agent or a client can name or plant, or why its reads are hardened in place.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowListProblems, productionSources } from './source-scan.ts';
+import { assertAllowListed } from './source-scan.ts';
 
 /** The fs APIs that open or read a file's bytes (a copy reads too). */
 const READ_APIS = new Set([
@@ -96,21 +96,16 @@ export function fsReadApis(code: string): string[] {
 }
 
 test('only the hardened reader opens or reads files; every other reader is allow-listed with its reason', () => {
-  const found = new Map(
-    [...productionSources()]
-      .filter(([file]) => !READER.has(file))
-      .map(([file, code]) => [file, fsReadApis(code)] as const)
-      .filter(([, apis]) => apis.length > 0),
-  );
-  const { unlisted, stale } = allowListProblems(found, FILE_READERS);
-  assert.deepEqual(
-    unlisted,
-    [],
-    'read course files through readFileInside() (pipeline/course/confined.ts) or ' +
+  assertAllowListed({
+    sitesOf: fsReadApis,
+    allowed: FILE_READERS,
+    skip: (file) => READER.has(file),
+    unlisted:
+      'read course files through readFileInside() (pipeline/course/confined.ts) or ' +
       'readRegularFile()/readTextFile() (content-schemas), or add the file to FILE_READERS with the reason none ' +
       'of its paths comes from a course, worker, agent or client',
-  );
-  assert.deepEqual(stale, [], 'these allow-listed files no longer read files: take them off FILE_READERS');
+    stale: 'these allow-listed files no longer read files: take them off FILE_READERS',
+  });
 });
 
 test('the scan sees fs reads however they are imported, and not other fs APIs', () => {

@@ -8,7 +8,7 @@
 // makes one (an endpoint's `new Response`), unless it is on HTTP_ANSWERS with its reason.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowListProblems, moduleImports, productionSources } from './source-scan.ts';
+import { assertAllowListed, moduleImports, productionSources } from './source-scan.ts';
 
 const ENDPOINT = "an endpoint of the site: 200 with the build's own data, never a status or an error body of its own";
 
@@ -64,19 +64,14 @@ export function answerSites(code: string): string[] {
 }
 
 test('no production module serves HTTP or answers a request outside the allow-listed files', () => {
-  const found = new Map(
-    [...productionSources()]
-      .map(([file, code]) => [file, answerSites(code)] as const)
-      .filter(([, sites]) => sites.length > 0),
-  );
-  const { unlisted, stale } = allowListProblems(found, HTTP_ANSWERS);
-  assert.deepEqual(
-    unlisted,
-    [],
-    'an HTTP answer from a new place: refuse through reject() (cli/mcp/http.ts) or behind the dev server guard ' +
+  assertAllowListed({
+    sitesOf: answerSites,
+    allowed: HTTP_ANSWERS,
+    unlisted:
+      'an HTTP answer from a new place: refuse through reject() (cli/mcp/http.ts) or behind the dev server guard ' +
       '(pipeline/site/restricted-guard.ts), or add the file to HTTP_ANSWERS saying why its answers cannot fail open',
-  );
-  assert.deepEqual(stale, [], 'these allow-listed files no longer answer HTTP: take them off HTTP_ANSWERS');
+    stale: 'these allow-listed files no longer answer HTTP: take them off HTTP_ANSWERS',
+  });
 });
 
 test("the MCP server's own answers are reject()'s; the dev server's guard is put first of all its middlewares", () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { allowListProblems, moduleImports, productionSources, withoutComments } from './source-scan.ts';
+import { assertAllowListed, moduleImports, productionSources, withoutComments } from './source-scan.ts';
 import { REPO_ROOT } from './testing.ts';
 
 /** Files that may open a connection, and why the address is not one a course, worker or client chose unasked. */
@@ -98,19 +98,14 @@ export function networkSites(code: string): string[] {
 }
 
 test('no production module opens a connection outside the allow-listed files', () => {
-  const found = new Map(
-    [...productionSources()]
-      .map(([file, code]) => [file, networkSites(code)] as const)
-      .filter(([, sites]) => sites.length > 0),
-  );
-  const { unlisted, stale } = allowListProblems(found, NETWORK_SITES);
-  assert.deepEqual(
-    unlisted,
-    [],
-    'a connection opened from a new place: an address from the course needs the user’s consent first (as notify.url: ' +
+  assertAllowListed({
+    sitesOf: networkSites,
+    allowed: NETWORK_SITES,
+    unlisted:
+      'a connection opened from a new place: an address from the course needs the user’s consent first (as notify.url: ' +
       'pipeline/progress/notify-consent.ts); add the file to NETWORK_SITES saying where its address comes from',
-  );
-  assert.deepEqual(stale, [], 'these allow-listed files no longer open connections: take them off NETWORK_SITES');
+    stale: 'these allow-listed files no longer open connections: take them off NETWORK_SITES',
+  });
 });
 
 test('notify.ts posts only through urlReceiver, after the consent check', () => {

@@ -5,7 +5,7 @@
 // is on LOADER_SITES with where its argument comes from; any other such call fails the test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowListProblems, productionSources } from './source-scan.ts';
+import { assertAllowListed, productionSources } from './source-scan.ts';
 
 /** Files with a computed loader or process call, and why no course text reaches it. */
 const LOADER_SITES: Record<string, string> = {
@@ -63,19 +63,14 @@ export function loaderSites(code: string): string[] {
 }
 
 test('no module loader, bundler or process takes a computed argument outside the allow-listed files', () => {
-  const found = new Map(
-    [...productionSources()]
-      .map(([file, code]) => [file, loaderSites(code)] as const)
-      .filter(([, sites]) => sites.length > 0),
-  );
-  const { unlisted, stale } = allowListProblems(found, LOADER_SITES);
-  assert.deepEqual(
-    unlisted,
-    [],
-    'a loader or process call with a computed argument: write the argument as a literal, or add the file to ' +
+  assertAllowListed({
+    sitesOf: loaderSites,
+    allowed: LOADER_SITES,
+    unlisted:
+      'a loader or process call with a computed argument: write the argument as a literal, or add the file to ' +
       'LOADER_SITES saying why no course text can reach it',
-  );
-  assert.deepEqual(stale, [], 'these allow-listed files no longer have such a call: take them off LOADER_SITES');
+    stale: 'these allow-listed files no longer have such a call: take them off LOADER_SITES',
+  });
   const shells = [...productionSources()]
     .filter(([, code]) => /\bshell\s*:\s*(true\b|['"`])/.test(code))
     .map(([file]) => file);

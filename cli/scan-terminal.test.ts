@@ -4,7 +4,7 @@
 // unless it is on TERMINAL_WRITERS with the reason what it writes is safe.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowListProblems, productionSources } from './source-scan.ts';
+import { assertAllowListed } from './source-scan.ts';
 
 const TERMINAL_WRITERS: Record<string, string> = {
   'bin/codelabgen.cjs':
@@ -25,19 +25,13 @@ export function terminalWrites(code: string): string[] {
 }
 
 test('only cli/output.ts (and the allow-listed sinks) writes to the terminal', () => {
-  const found = new Map(
-    [...productionSources()]
-      .filter(([file]) => file !== 'cli/output.ts' && !file.startsWith('site/client/'))
-      .map(([file, code]) => [file, terminalWrites(code)] as const)
-      .filter(([, writes]) => writes.length > 0),
-  );
-  const { unlisted, stale } = allowListProblems(found, TERMINAL_WRITERS);
-  assert.deepEqual(unlisted, [], 'print through ctx.out (cli/output.ts), whose one filter escapes control characters');
-  assert.deepEqual(
-    stale,
-    [],
-    'these allow-listed files no longer write to the terminal: take them off TERMINAL_WRITERS',
-  );
+  assertAllowListed({
+    sitesOf: terminalWrites,
+    allowed: TERMINAL_WRITERS,
+    skip: (file) => file === 'cli/output.ts' || file.startsWith('site/client/'),
+    unlisted: 'print through ctx.out (cli/output.ts), whose one filter escapes control characters',
+    stale: 'these allow-listed files no longer write to the terminal: take them off TERMINAL_WRITERS',
+  });
 });
 
 test('the scan sees stdout, stderr and console writes', () => {

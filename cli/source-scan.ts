@@ -2,6 +2,7 @@
 // production file of content-schemas/, pipeline/, cli/ and site/, and the launcher bin/codelabgen.cjs,
 // tests and test helpers left out,
 // with its comments blanked (a comment naming an API is no call). Imported by tests only.
+import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './testing.ts';
@@ -86,6 +87,30 @@ export function moduleImports(code: string): Imported[] {
 }
 
 /** The allow-list problems: files that do the thing unlisted, and listed files that no longer do it. */
+/**
+ * The one check of every trust-boundary scan (cli/scan-*.test.ts): the sites `sitesOf` finds in each
+ * production file (but those `skip` names: the boundary's own module) are each on `allowed` with
+ * the reason they are safe, and no entry of `allowed` has gone stale. `unlisted` says how to fix a
+ * new site; `stale` what the stale files no longer do.
+ */
+export function assertAllowListed(scan: {
+  sitesOf: (code: string) => string[];
+  allowed: Readonly<Record<string, string>>;
+  skip?: (file: string) => boolean;
+  unlisted: string;
+  stale: string;
+}): void {
+  const found = new Map(
+    [...productionSources()]
+      .filter(([file]) => !scan.skip?.(file))
+      .map(([file, code]) => [file, scan.sitesOf(code)] as const)
+      .filter(([, sites]) => sites.length > 0),
+  );
+  const { unlisted, stale } = allowListProblems(found, scan.allowed);
+  assert.deepEqual(unlisted, [], scan.unlisted);
+  assert.deepEqual(stale, [], scan.stale);
+}
+
 export function allowListProblems(
   found: ReadonlyMap<string, string[]>,
   allowed: Readonly<Record<string, string>>,
