@@ -2,7 +2,7 @@
 // notes, 3 code files, 1 diagram each), state.json through the real store API, and report.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PHASES, ReportSchema, STAGES, type EventDraft, type Stage } from '../content-schemas/index.ts';
+import { PHASES, ReportSchema, STAGES, type EventDraft, type RunResult, type Stage } from '../content-schemas/index.ts';
 import { commit, createCourse, hashLessonCode, lessonDirName, writeRunResult, type Course } from '../pipeline/index.ts';
 
 export interface GenerateOptions {
@@ -134,25 +134,7 @@ async function advance(c: Course, root: string, id: string, dir: string, stage: 
   if (target >= STAGES.indexOf('code')) await step('spec', 'code');
   if (target >= STAGES.indexOf('verified')) {
     const hash = hashLessonCode(path.join(root, dir));
-    const run = writeRunResult(c, {
-      schema_version: 1,
-      lesson: id,
-      runtime: 'node',
-      argv: ['node', '--test'],
-      cwd: dir,
-      started_at: new Date().toISOString(),
-      duration_ms: 420,
-      exit_code: 0,
-      signal: null,
-      timed_out: false,
-      passed: true,
-      tests: { passed: 1, failed: 0, skipped: 0, total: 1 },
-      output_tail: 'ok',
-      output_bytes: 2,
-      output_truncated: false,
-      code_hash: hash,
-      cause: null,
-    });
+    const run = writeRunResult(c, passingRun(id, dir, hash));
     await commit(c, { command: 'generate-course' }, () => ({
       kind: 'lesson.verified',
       lesson: id,
@@ -269,4 +251,27 @@ function writeReport(
     site_build: null,
   };
   W(root, '.codelabgen/report.json', `${JSON.stringify(ReportSchema.parse(report), null, 2)}\n`);
+}
+
+/** A passing `node --test` run of lesson `id` (folder `dir`) on the code that hashes to `codeHash`. */
+export function passingRun(id: string, dir: string, codeHash: string, tests = 1): Omit<RunResult, 'run'> {
+  return {
+    schema_version: 1,
+    lesson: id,
+    runtime: 'node',
+    argv: ['node', '--test'],
+    cwd: dir,
+    started_at: new Date().toISOString(),
+    duration_ms: 420,
+    exit_code: 0,
+    signal: null,
+    timed_out: false,
+    passed: true,
+    tests: { passed: tests, failed: 0, skipped: 0, total: tests },
+    output_tail: 'ok',
+    output_bytes: 2,
+    output_truncated: false,
+    code_hash: codeHash,
+    cause: null,
+  };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { generateCourse } from '../../bench/generate-course.ts';
+import { generateCourse, passingRun } from '../../bench/generate-course.ts';
 import { commitToGit, scratchDir } from '../../cli/testing.ts';
 import { courseAt } from '../../pipeline/course/course.ts';
 import { hashLessonCode } from '../../pipeline/artifacts/code-hash.ts';
@@ -147,25 +147,7 @@ describe('a hand-verified course (site.publish: verified): a pass vouches for th
     const course = courseAt(root);
     ids.forEach((id, i) => {
       const dir = dirs[i]!;
-      writeRunResult(course, {
-        schema_version: 1,
-        lesson: id,
-        runtime: 'node',
-        argv: ['node', '--test'],
-        cwd: dir,
-        started_at: new Date().toISOString(),
-        duration_ms: 420,
-        exit_code: 0,
-        signal: null,
-        timed_out: false,
-        passed: true,
-        tests: { passed: 2, failed: 0, skipped: 0, total: 2 },
-        output_tail: 'ok',
-        output_bytes: 2,
-        output_truncated: false,
-        code_hash: hashLessonCode(path.join(root, dir)),
-        cause: null,
-      });
+      writeRunResult(course, passingRun(id, dir, hashLessonCode(path.join(root, dir)), 2));
     });
     appendFileSync(path.join(root, dirs[1]!, 'src', 'main.ts'), 'export const changed = true;\n');
     appendFileSync(path.join(root, dirs[0]!, 'docs', 'notes.md'), '\nA docs change is no code change.\n');
