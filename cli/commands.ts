@@ -154,7 +154,8 @@ export const COMMANDS: CommandSpec[] = [
       '.codelabgen/runs/<id>/<n>.json. Read-only unless --update-state: then the lesson must be at code; a ' +
       'pass moves it to verified with its code hash, a failure uses a fix attempt (blocking it when the budget ' +
       'is used). Exit 0 passed, 1 failed, 2 refused. The runtimes, timeouts and the sandbox are set in ' +
-      '.codelabgen/config.yaml (codelabgen schema show config).',
+      '.codelabgen/config.yaml (codelabgen schema show config); a course cannot turn the sandbox off, only ' +
+      'CODELABGEN_SANDBOX=off in the environment can.',
     options: {
       all: {
         type: 'boolean',

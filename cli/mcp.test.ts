@@ -18,6 +18,8 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MACHINE_PROBES } from '../pipeline/verify/runtime.ts';
+import { findBwrap, probeBwrap } from '../pipeline/verify/sandbox.ts';
 import { COMMANDS } from './commands.ts';
 import { toInvocation } from './mcp/tool-arguments.ts';
 import { inToolTerms } from './mcp/tool-terms.ts';
@@ -54,7 +56,7 @@ function serverEnv(): Record<string, string> {
 }
 
 /** A client of `codelabgen mcp --course root` over stdio; closed (the server with it) when test `t` ends, whatever happens. */
-async function connect(root: string, t?: TestContext): Promise<Client> {
+async function connect(root: string, t?: TestContext, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'codelabgen-test', version: '1' });
   t?.after(() => client.close());
   await client.connect(
@@ -62,7 +64,7 @@ async function connect(root: string, t?: TestContext): Promise<Client> {
       command: process.execPath,
       args: [CLI, 'mcp', '--course', root],
       cwd: root,
-      env: serverEnv(),
+      env: { ...serverEnv(), ...env },
       stderr: 'ignore',
     }),
   );
@@ -156,7 +158,14 @@ async function cliOkAsync(root: string, ...args: string[]): Promise<void> {
 /** The config of the courses here: lesson tests are a real process (node --test), as cli/protocol-fixture.ts makes them. */
 const NODE_TEST_CONFIG = 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n';
 const BUDGETS = 'budgets: { fix_attempts: 3, review_rounds: 1, parallel: 3 }\n';
-const SANDBOX_OFF = 'verify: { sandbox: off }\n';
+/** The server's environment that runs lesson tests without the sandbox (a course's `verify.sandbox: off` is not honoured). */
+const UNSANDBOXED = { CODELABGEN_SANDBOX: 'off' };
+
+/** Whether bwrap can build the sandbox on this machine (the MCP server's verify runs in it). */
+function bwrapUsable(): boolean {
+  const bwrap = findBwrap(process.env, MACHINE_PROBES.isExecutable);
+  return bwrap !== null && probeBwrap(bwrap).usable;
+}
 
 /** Where the prepared courses stand: a phase (at `lessons`, registered), or `code`: lessons 1.1 and 1.2 at code. */
 const PREPARED = ['init', 'gate_sources', 'scaffold', 'lessons', 'code'] as const;
@@ -264,10 +273,10 @@ function stopWhenTestEnds(t: TestContext, server: ChildProcess): void {
 }
 
 /** A server spoken to in raw JSON-RPC lines over its stdio, initialized; killed when test `t` ends. */
-async function rawServer(t: TestContext, root: string) {
+async function rawServer(t: TestContext, root: string, env: Record<string, string> = {}) {
   const server = spawn(process.execPath, [CLI, 'mcp', '--course', root], {
     cwd: root,
-    env: serverEnv(),
+    env: { ...serverEnv(), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   stopWhenTestEnds(t, server);
@@ -305,9 +314,12 @@ async function rawServer(t: TestContext, root: string) {
   return { server, send, sendText, answer, answerWhere, exited, lines };
 }
 
-/** Lessons 1.1 and 1.2 at code (sandbox off), 1.1 with a test that waits a minute (named `marker`), and the course's files before any call. */
+/**
+ * Lessons 1.1 and 1.2 at code, 1.1 with a test that waits a minute (named `marker`), and the course's
+ * files before any call; its tests start a server with UNSANDBOXED.
+ */
 function slowVerifyCourse(): { root: string; marker: string; before: ReturnType<typeof snapshot> } {
-  const root = preparedCourse('code', `${BUDGETS}${SANDBOX_OFF}`);
+  const root = preparedCourse('code', BUDGETS);
   const marker = addSlowTest(root);
   const before = snapshot(root);
   return { root, marker, before };
@@ -735,7 +747,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     skip: process.platform !== 'linux' && 'reads /proc',
   }, async (t) => {
     const { root, marker, before } = slowVerifyCourse();
-    const { url, server } = await httpServer(t, root);
+    const { url, server } = await httpServer(t, root, UNSANDBOXED);
     const other = await httpClient(url);
     const { host, connected } = httpClientProcess(t, url);
     try {
@@ -764,7 +776,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     skip: process.platform !== 'linux' && 'reads /proc',
   }, async (t) => {
     const { root, marker } = slowVerifyCourse();
-    const { url, server } = await httpServer(t, root);
+    const { url, server } = await httpServer(t, root, UNSANDBOXED);
     const version = '2025-11-25'; // resumable streams: the server sends each stream's first event id
     let session = '';
     /** A raw request; resolves at its response with the first SSE event id seen (`wait: 'id'`) or the whole body. */
@@ -870,12 +882,28 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     }
   });
 
-  test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (sandbox off)', {
+  test("a course's verify.sandbox: off is not honoured over MCP either: verify runs in the sandbox, and its result says so", {
+    timeout: 300_000,
+    skip: !bwrapUsable() && 'bubblewrap is not usable here; install it (apt-get install bubblewrap) to run this test',
+  }, async (t) => {
+    const root = preparedCourse('code', `${BUDGETS}verify: { sandbox: off }\n`);
+    const client = await connect(root, t);
+    const run = await call(client, 'verify', { id: '1.2' });
+    assert.equal(run.isError, false, run.content.map((item) => item.text).join('\n'));
+    assert.equal(JSON.parse(run.content[0]!.text).sandbox, 'bwrap');
+    assert.equal(
+      run.content.at(-1)!.text,
+      'warning: verify.sandbox is off in .codelabgen/config.yaml, but a course cannot turn the sandbox off: lesson tests run in the sandbox\n' +
+        'hint: to run them without it on this machine, set CODELABGEN_SANDBOX=off',
+    );
+  });
+
+  test('a client that goes away during verify --all cancels it: tests stop, nothing is recorded, no lesson runs after (unsandboxed)', {
     timeout: 300_000,
     skip: process.platform !== 'linux' && 'reads /proc',
   }, async (t) => {
     const { root, marker, before } = slowVerifyCourse();
-    const { server, send, exited } = await rawServer(t, root);
+    const { server, send, exited } = await rawServer(t, root, UNSANDBOXED);
     try {
       send({
         id: 1,
@@ -898,7 +926,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     skip: process.platform !== 'linux' && 'reads /proc',
   }, async (t) => {
     const { root, marker, before } = slowVerifyCourse();
-    const { url, server } = await httpServer(t, root);
+    const { url, server } = await httpServer(t, root, UNSANDBOXED);
     try {
       const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: httpFetch });
       const client = new Client({ name: 'codelabgen-test', version: '1' });

@@ -64,7 +64,8 @@ export const VerifySettingsSchema = z
       .default('auto')
       .describe(
         'Run lesson tests inside bubblewrap (docs/verify.md): `auto` when it is usable (the run-result says ' +
-          'which), `required` refuses to run tests without it, `off` never uses it.',
+          'which), `required` refuses to run tests without it. `off` is not honoured from a course (it runs as ' +
+          '`auto`, with a warning): only CODELABGEN_SANDBOX=off on the machine runs tests without it.',
       ),
     max_write_mb: z
       .int()

@@ -99,7 +99,7 @@ async function runOne(ctx: Context, id: string, timeoutSeconds: number | undefin
   throw new ChecksFailedError(`lesson ${id} failed: ${result.cause ?? 'tests failed'}`, { quiet: ctx.flag('json') });
 }
 
-/** Prints why verify runs without the sandbox (verify.sandbox: auto without a usable bwrap), on stderr. */
+/** Prints why verify runs without the sandbox (auto without a usable bwrap), or that the course's verify.sandbox: off was not honoured, on stderr. */
 function sandboxWarning(ctx: Context): (message: string, hints: readonly string[]) => void {
   return (message, hints) => {
     ctx.out.warn(`warning: ${message}`);

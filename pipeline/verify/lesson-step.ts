@@ -18,6 +18,7 @@ import {
   sandboxArgv,
   sandboxEnv,
   sandboxLayout,
+  SANDBOX_VARIABLE,
   type FileProbes,
   type SandboxLayout,
 } from './sandbox.ts';
@@ -28,7 +29,7 @@ export interface LessonBox {
   id: string;
   /** The lesson folder: the only folder a step may write. */
   dir: string;
-  /** The bwrap program, or null when verify runs unsandboxed (verify.sandbox off, or auto without a usable bwrap). */
+  /** The bwrap program, or null when verify runs unsandboxed (CODELABGEN_SANDBOX=off, or auto without a usable bwrap). */
   bwrap: string | null;
   course: Course;
   /** Folders of the curriculum prerequisites, shown read-only. */
@@ -176,7 +177,7 @@ function refuseUnstartable(id: string, why: string, cause?: Error): never {
   throw new RefusalError(
     `lesson ${id}: the sandbox could not start the tests: ${why}`,
     [
-      `the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in ${ARTIFACTS.config}`,
+      `the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set ${SANDBOX_VARIABLE}=off to run without it`,
     ],
     { cause },
   );

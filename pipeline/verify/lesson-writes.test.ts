@@ -38,6 +38,9 @@ const probeReport = (result: CliResult) =>
   JSON.parse(json(result).output_tail.trim().split('\n').at(-1)) as Record<string, any>;
 const verify = (course: Course, args: string[], env: NodeJS.ProcessEnv = {}) =>
   cli(['verify', ...args, '--course', course.root], { env });
+/** The machine's word on the sandbox (a course's verify.sandbox: off is not honoured): in it, or without it. */
+const SANDBOXED = { CODELABGEN_SANDBOX: 'required' };
+const UNSANDBOXED = { CODELABGEN_SANDBOX: 'off' };
 const custom = (id: string, args: string[] = []) =>
   `lesson: "${id}"\ntitle: T\ngoal: G\nruntime: custom\ntest_command: [node, probe.cjs${args.map((arg) => `, "${arg}"`).join('')}]\n`;
 
@@ -129,10 +132,11 @@ test(
     rmSync(path.join(made.root, 'uv.lock'));
     const refused = verify(made, ['1.1'], env);
     assert.equal(refused.code, 2);
-    assert.equal(
-      refused.stderr.split('\n')[0],
+    assert.deepEqual(refused.stderr.split('\n').slice(0, 2), [
       `error: lesson 1.1: the uv workspace ${made.root} has no uv.lock, and the sandbox lets tests write only their lesson folder`,
-    );
+      'hint: run `uv lock` in that folder (and review the lock file), or give the lesson a pyproject.toml of its own, ' +
+        'or set CODELABGEN_SANDBOX=off to run the tests without the sandbox',
+    ]);
   },
 );
 
@@ -181,9 +185,9 @@ test('unsandboxed, a test that replaces its readalong.md with an .mdx fails nami
   });
   const made = await course(
     [{ id: '1.1', files: { 'probe.cjs': swap, 'docs/readalong.md': '# Read\n' }, spec: custom('1.1') }],
-    '  sandbox: off\n',
+    '  sandbox: auto\n',
   );
-  const result = verify(made, ['1.1', '--json']);
+  const result = verify(made, ['1.1', '--json'], UNSANDBOXED);
   assert.equal(result.code, 1);
   assert.equal(json(result).passed, false);
   assert.equal(
@@ -205,12 +209,16 @@ test(
       gitfile: `fs.mkdirSync('lib'); fs.writeFileSync('lib/.git', 'gitdir: ../src/.git\\n')`,
       kept: `fs.writeFileSync('data/.git/note', 'x')`,
     });
-    for (const sandbox of ['required', 'off']) {
+    for (const [sandbox, env] of [
+      ['required', SANDBOXED],
+      ['off', UNSANDBOXED],
+    ] as const) {
       const made = await course(
         [{ id: '1.1', files: { 'probe.cjs': plant, 'src/a.txt': '', 'data/.git/old': '' }, spec: custom('1.1') }],
-        `  sandbox: ${sandbox}\n`,
+        '  sandbox: auto\n',
       );
-      const result = verify(made, ['1.1', '--json']);
+      const result = verify(made, ['1.1', '--json'], env);
+      assert.equal(json(result).sandbox, sandbox === 'off' ? 'none' : 'bwrap');
       assert.equal(result.code, 1, result.stderr);
       assert.deepEqual(probeReport(result), { repository: 'ok', gitfile: 'ok', kept: 'ok' });
       assert.equal(
@@ -245,20 +253,21 @@ test('verify.max_write_mb: a run that adds more fails naming the largest file; a
     { id: '1.2', files: { 'probe.cjs': sparse }, spec: custom('1.2') },
     { id: '1.3', files: { 'a.txt': '' }, spec: dd },
   ];
-  const made = await course(lessons, '  sandbox: off\n  max_write_mb: 1\n');
-  const tooMuch = verify(made, ['1.1', '--json']);
+  const made = await course(lessons, '  sandbox: auto\n  max_write_mb: 1\n');
+  const tooMuch = verify(made, ['1.1', '--json'], UNSANDBOXED);
+  assert.equal(json(tooMuch).sandbox, 'none');
   assert.equal(tooMuch.code, 1, tooMuch.stderr);
   assert.equal(
     json(tooMuch).cause,
     `the tests wrote 1.8 MiB into ${registeredLesson('1.1').dir}, over verify.max_write_mb (1); largest: a.bin (0.6 MiB)`,
   );
-  const refused = verify(made, ['1.2', '--json']);
+  const refused = verify(made, ['1.2', '--json'], UNSANDBOXED);
   assert.deepEqual(probeReport(refused), { sparse: 'EFBIG' }, 'node ignores SIGXFSZ and gets EFBIG');
   assert.equal(statSync(path.join(dirOf(made, '1.2'), 'sparse.bin')).size, 0, 'the sparse file was not extended');
   // The same limit inside the sandbox (prlimit runs there), on a program that SIGXFSZ stops.
   const sandboxed = usable ? [made, await course(lessons, '  sandbox: required\n  max_write_mb: 1\n')] : [made];
   for (const where of sandboxed) {
-    const stopped = verify(where, ['1.3', '--json']);
+    const stopped = verify(where, ['1.3', '--json'], where === made ? UNSANDBOXED : SANDBOXED);
     assert.equal(stopped.code, 1, stopped.stderr);
     assert.equal(json(stopped).cause, 'a test wrote a file over verify.max_write_mb (1 MiB) and was stopped (SIGXFSZ)');
     assert.equal(statSync(path.join(dirOf(where, '1.3'), 'big.bin')).size, 1024 * 1024, 'dd stopped at the limit');
@@ -268,11 +277,11 @@ test('verify.max_write_mb: a run that adds more fails naming the largest file; a
 test('a 3 GiB sparse file left in a lesson folder is a refusal naming it (exit 2), not an internal error', async () => {
   const made = await course(
     [{ id: '1.1', files: { 'probe.cjs': attempts({}), 'data/keep.txt': 'k' }, spec: custom('1.1') }],
-    '  sandbox: off\n',
+    '  sandbox: auto\n',
   );
   writeFileSync(path.join(dirOf(made, '1.1'), 'data/sparse.bin'), '');
   truncateSync(path.join(dirOf(made, '1.1'), 'data/sparse.bin'), 3 * 1024 ** 3);
-  const result = verify(made, ['1.1']);
+  const result = verify(made, ['1.1'], UNSANDBOXED);
   assert.equal(result.code, 2, result.stderr);
   assert.equal(
     result.stderr,
@@ -297,9 +306,10 @@ test('the pytest probe never runs a python3 from the lesson folder, even with ".
           spec: 'lesson: "1.1"\ntitle: T\ngoal: G\nruntime: python\n',
         },
       ],
-      `  sandbox: ${sandbox}\n`,
+      '  sandbox: auto\n',
     );
-    const result = verify(made, ['1.1', '--json'], { PATH: `.${path.delimiter}${process.env.PATH}` });
+    const env = sandbox === 'off' ? UNSANDBOXED : SANDBOXED;
+    const result = verify(made, ['1.1', '--json'], { PATH: `.${path.delimiter}${process.env.PATH}`, ...env });
     assert.ok(!existsSync(marker), `${sandbox}: the lesson's own python3 ran on the host`);
     assert.equal(result.code, 0, `${sandbox}: ${result.stderr}${result.stdout}`);
     assert.deepEqual(

@@ -26,6 +26,7 @@ import { MACHINE_PROBES } from './runtime.ts';
 import {
   chooseSandbox,
   findBwrap,
+  sandboxChoice,
   hiddenInSandbox,
   probeBwrap,
   sandboxArgv,
@@ -64,6 +65,8 @@ const probeReport = (result: CliResult) =>
   JSON.parse(json(result).output_tail.trim().split('\n').at(-1)) as Record<string, any>;
 const verify = (course: Course, args: string[], env: NodeJS.ProcessEnv = {}) =>
   cli(['verify', ...args, '--course', course.root], { env });
+/** The machine's setting that runs lesson tests without the sandbox (a course's verify.sandbox: off cannot). */
+const UNSANDBOXED = { CODELABGEN_SANDBOX: 'off' };
 
 async function course(lessons: LessonFixture[], sandbox: string, base = tmpdir()): Promise<Course> {
   const made = await courseWithLessons(lessons, `verify:\n  sandbox: ${sandbox}\n`, base);
@@ -403,17 +406,50 @@ test('hiddenInSandbox: a program under a hidden folder or /tmp is hidden unless 
   for (const [file, hidden] of cases) assert.equal(hiddenInSandbox(layout, file), hidden, file);
 });
 
-test('chooseSandbox: off never probes, auto falls back to none, required refuses naming the setting', () => {
+test('chooseSandbox: auto falls back to none, required refuses naming the setting, off from the course runs as auto', () => {
   const unusable = () => ({ usable: false as const, reason: '/nope not found' });
   const env = { CODELABGEN_BWRAP: '/nope', PATH: '' };
   assert.equal(
     chooseSandbox(
       'off',
-      env,
+      { ...env, CODELABGEN_SANDBOX: 'off' },
       () => true,
-      () => assert.fail('off must not probe'),
+      () => assert.fail('CODELABGEN_SANDBOX=off must not probe'),
     ),
     null,
+  );
+  // A course's config cannot turn the sandbox off: it is sandboxed as with auto, and told so.
+  assert.deepEqual(
+    sandboxChoice(
+      'off',
+      env,
+      () => true,
+      () => ({ usable: true }),
+    ),
+    {
+      bwrap: '/nope',
+      warning: {
+        message:
+          'verify.sandbox is off in .codelabgen/config.yaml, but a course cannot turn the sandbox off: lesson tests run in the sandbox',
+        hints: ['to run them without it on this machine, set CODELABGEN_SANDBOX=off'],
+      },
+    },
+  );
+  const fellBack = sandboxChoice('off', env, () => true, unusable);
+  assert.equal(fellBack.bwrap, null);
+  assert.equal(
+    fellBack.warning?.message,
+    'verify.sandbox is "off" in .codelabgen/config.yaml, which a course cannot set (it runs as "auto"), and bubblewrap ' +
+      'cannot run here (/nope not found): lesson tests run WITHOUT the sandbox (no isolation of files, network or processes)',
+  );
+  assert.deepEqual(
+    sandboxChoice(
+      'auto',
+      env,
+      () => true,
+      () => ({ usable: true }),
+    ),
+    { bwrap: '/nope', warning: null },
   );
   assert.equal(
     chooseSandbox('auto', env, () => true, unusable),
@@ -459,9 +495,21 @@ test('CODELABGEN_SANDBOX overrides verify.sandbox (CI sets required); a wrong va
       error.message ===
         'CODELABGEN_SANDBOX is "required" but bubblewrap cannot run here (/nope not found); install bubblewrap or change CODELABGEN_SANDBOX',
   );
+  for (const configured of ['required', 'auto', 'off'] as const)
+    assert.deepEqual(
+      sandboxChoice(configured, { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'off' }, () => true, unusable),
+      { bwrap: null, warning: null },
+      `the machine's CODELABGEN_SANDBOX=off turns off verify.sandbox: ${configured}, without a warning`,
+    );
   assert.equal(
-    chooseSandbox('required', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'off' }, () => true, unusable),
+    sandboxChoice(
+      'off',
+      { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: 'auto' },
+      () => true,
+      () => ({ usable: true }),
+    ).warning,
     null,
+    "CODELABGEN_SANDBOX=auto is the machine's word: the course's off is not mentioned",
   );
   assert.equal(
     chooseSandbox('auto', { CODELABGEN_BWRAP: '/nope', CODELABGEN_SANDBOX: '' }, () => true, unusable),
@@ -503,7 +551,8 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
       'error: verify.sandbox is "required" in .codelabgen/config.yaml but bubblewrap cannot run here ' +
         '(/nonexistent/bwrap not found); install bubblewrap or change verify.sandbox',
       'hint: install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
-      'hint: or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in .codelabgen/config.yaml',
+      'hint: or, to run lesson tests without a sandbox, set verify.sandbox: auto in .codelabgen/config.yaml (sandbox when available), ' +
+        'or CODELABGEN_SANDBOX=off on this machine',
       '',
     ].join('\n'),
   );
@@ -521,7 +570,71 @@ test('verify.sandbox: required refuses when bubblewrap is not usable (exit 2, on
   assert.equal(ran.code, 0, ran.stderr);
   assert.equal(json(ran).sandbox, 'none');
   assert.match(verify(auto, ['1.1'], { CODELABGEN_BWRAP: '/nonexistent/bwrap' }).stdout, /, sandbox: none\)$/m);
+  // A course's off runs as auto: without a usable bwrap it falls back too, and the warning says both.
+  const off = await course([{ id: '1.1', files: { 'probe.mjs': 'console.log("{}");\n' }, spec: custom('1.1') }], 'off');
+  const fellBack = verify(off, ['1.1', '--json'], {
+    CODELABGEN_BWRAP: '/nonexistent/bwrap',
+    CODELABGEN_SANDBOX: undefined,
+  });
+  assert.equal(fellBack.code, 0, fellBack.stderr);
+  assert.equal(json(fellBack).sandbox, 'none');
+  assert.deepEqual(fellBack.stderr.split('\n'), [
+    'warning: verify.sandbox is "off" in .codelabgen/config.yaml, which a course cannot set (it runs as "auto"), and bubblewrap ' +
+      'cannot run here (/nonexistent/bwrap not found): lesson tests run WITHOUT the sandbox (no isolation of files, network or processes)',
+    'hint: install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
+    'hint: set verify.sandbox: required to refuse instead, or CODELABGEN_SANDBOX=off to run unsandboxed without this warning',
+    '',
+  ]);
 });
+
+const ESCAPE_PROBE = `import fs from 'node:fs';
+let write;
+try { fs.writeFileSync(process.argv[2], 'escaped'); write = 'ok'; } catch (error) { write = error.code; }
+console.log(JSON.stringify({ write, pid1: fs.readFileSync('/proc/1/cmdline', 'utf8').split('\\0')[0].split('/').at(-1) }));
+`;
+
+test(
+  "a course's verify.sandbox: off is not honoured: its tests run in the sandbox, with a warning; only CODELABGEN_SANDBOX=off runs them without",
+  needsBwrap,
+  async () => {
+    const made = await course([{ id: '1.1', files: { 'probe.mjs': ESCAPE_PROBE }, spec: custom('1.1') }], 'off');
+    // The test writes a file at the course root: outside its lesson folder, where the sandbox shows an empty throwaway folder.
+    const outside = path.join(made.root, 'escaped.txt');
+    writeFileSync(
+      path.join(made.dir, 'lessons/1.1/spec.yaml'),
+      custom('1.1').replace('probe.mjs]', `probe.mjs, "${outside}"]`),
+    );
+    const warning = [
+      'warning: verify.sandbox is off in .codelabgen/config.yaml, but a course cannot turn the sandbox off: lesson tests run in the sandbox',
+      'hint: to run them without it on this machine, set CODELABGEN_SANDBOX=off',
+      '',
+    ].join('\n');
+    const boxed = verify(made, ['1.1', '--json'], { CODELABGEN_SANDBOX: undefined });
+    assert.equal(boxed.code, 0, boxed.stderr);
+    assert.equal(json(boxed).sandbox, 'bwrap');
+    assert.deepEqual(probeReport(boxed), { write: 'ok', pid1: 'bwrap' }, "written into the sandbox's throwaway folder");
+    assert.equal(existsSync(outside), false, 'the course root outside the lesson folder was written');
+    assert.equal(boxed.stderr, warning);
+    const all = verify(made, ['--all', '--stage-at-least', 'code', '--json'], { CODELABGEN_SANDBOX: undefined });
+    assert.equal(all.code, 0, all.stderr);
+    assert.equal(
+      all.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('warning: '))
+        .join('\n'),
+      warning.split('\n')[0],
+      'told once for --all',
+    );
+    assert.equal(existsSync(outside), false);
+    // The machine's word turns it off: no sandbox, no warning, and the write lands.
+    const open = verify(made, ['1.1', '--json'], UNSANDBOXED);
+    assert.equal(open.code, 0, open.stderr);
+    assert.equal(json(open).sandbox, 'none');
+    assert.equal(probeReport(open).write, 'ok');
+    assert.equal(readFileSync(outside, 'utf8'), 'escaped');
+    assert.equal(open.stderr, '');
+  },
+);
 
 test(
   'a test program the sandbox cannot start (a hidden folder) is a refusal naming it, not a failed run; so is one found only in the lesson folder or missing',
@@ -571,7 +684,7 @@ test(
       result.stderr,
       [
         `error: lesson 1.1: the sandbox could not start the tests: ${made.root}/tools/run is in a folder the sandbox hides, and no bind shows it again`,
-        'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set verify.sandbox: off in .codelabgen/config.yaml',
+        'hint: the sandbox shows the lesson folder and the toolchain on PATH (docs/verify.md); or set CODELABGEN_SANDBOX=off to run without it',
         '',
       ].join('\n'),
     );
@@ -605,7 +718,10 @@ test(
     assert.equal(sandboxed.code, 0, sandboxed.stderr);
     assert.equal(json(sandboxed).sandbox, 'bwrap');
     assert.deepEqual(probeReport(sandboxed), { found: [], parent: false, own: null });
-    const open = verify(await course([lesson('1.1')], 'off'), ['1.1', '--json'], { SECRET_TOKEN: SECRET });
+    const open = verify(await course([lesson('1.1')], 'auto'), ['1.1', '--json'], {
+      SECRET_TOKEN: SECRET,
+      ...UNSANDBOXED,
+    });
     assert.equal(json(open).sandbox, 'none');
     assert.equal(
       probeReport(open).parent,
@@ -894,8 +1010,11 @@ test('a setsid grandchild dies with the timeout in the sandbox (unsandboxed it s
   assert.deepEqual([json(result).timed_out, json(result).sandbox], [true, 'bwrap']);
   assert.ok(existsSync(path.join(dirOf(made, '1.1'), 'started')), 'the grandchild was started before the timeout');
   await assertNoSurvivors(token);
-  const open = await course([{ id: '1.1', files: { 'probe.mjs': HANG(`${token}-open`) }, spec: custom('1.1') }], 'off');
-  assert.equal(json(verify(open, ['1.1', '--timeout', '5', '--json'])).timed_out, true);
+  const open = await course(
+    [{ id: '1.1', files: { 'probe.mjs': HANG(`${token}-open`) }, spec: custom('1.1') }],
+    'auto',
+  );
+  assert.equal(json(verify(open, ['1.1', '--timeout', '5', '--json'], UNSANDBOXED)).timed_out, true);
   const escaped = processesWith(`${token}-open`);
   leftovers.push(...escaped);
   for (const pid of escaped) process.kill(pid, 'SIGKILL');
@@ -906,14 +1025,18 @@ test('a setsid grandchild dies with the timeout in the sandbox (unsandboxed it s
   );
 });
 
-async function startedVerify(made: Course, detached = false): Promise<ReturnType<typeof spawn>> {
+async function startedVerify(
+  made: Course,
+  detached = false,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ReturnType<typeof spawn>> {
   const child = detached
     ? spawn(process.execPath, [CLI, 'verify', '1.1', '--course', made.root], {
         detached: true,
         stdio: 'ignore',
         env: { ...process.env, NO_COLOR: '1' },
       })
-    : cliAsync(['verify', '1.1', '--course', made.root]).child;
+    : cliAsync(['verify', '1.1', '--course', made.root], { env }).child;
   const marker = path.join(dirOf(made, '1.1'), 'started');
   for (let i = 0; i < 1500 && !existsSync(marker); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.ok(existsSync(marker), 'the lesson test started');
@@ -969,8 +1092,8 @@ spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${token}-grandchi
 fs.writeFileSync('started', '');
 setInterval(() => {}, 1000);
 `;
-  const made = await course([{ id: '1.1', files: { 'probe.mjs': hang }, spec: custom('1.1') }], 'off');
-  const child = await startedVerify(made);
+  const made = await course([{ id: '1.1', files: { 'probe.mjs': hang }, spec: custom('1.1') }], 'auto');
+  const child = await startedVerify(made, false, UNSANDBOXED);
   assert.equal(processesWith(token).length, 1, 'the grandchild runs');
   const closed = exitOf(child);
   child.kill('SIGTERM');

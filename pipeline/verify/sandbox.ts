@@ -39,12 +39,18 @@ const ISOLATION = [
 /** Why bwrap cannot run (its message, and what stops it when known) and the fixes, one hint each. */
 export type Availability = { usable: true } | { usable: false; reason: string; fixes?: readonly string[] };
 
-/** The bwrap to run lesson steps with (null: unsandboxed), and why `auto` runs without it. */
+/** The bwrap to run lesson steps with (null: unsandboxed), and what the caller must be told about it. */
 export interface SandboxChoice {
   bwrap: string | null;
-  /** Set when `auto` falls back to no sandbox: a warning line and its hints. */
-  fallback: { message: string; hints: readonly string[] } | null;
+  /**
+   * A warning line and its hints, set when `auto` falls back to no sandbox or when the course's
+   * `verify.sandbox: off` was not honoured (both never silent).
+   */
+  warning: { message: string; hints: readonly string[] } | null;
 }
+
+/** The machine's word on the sandbox: it overrides verify.sandbox, and only it can turn the sandbox off. */
+export const SANDBOX_VARIABLE = 'CODELABGEN_SANDBOX';
 
 export interface SandboxLayout {
   /** The only folder the tests may write: the lesson folder, whatever the runtime. */
@@ -121,8 +127,8 @@ function restrictedUserns(): string | null {
 }
 
 /**
- * The bwrap program to run tests with, or null to run them unsandboxed: `off` never sandboxes,
- * `auto` sandboxes when bwrap is usable, `required` refuses when it is not.
+ * The bwrap program to run tests with, or null to run them unsandboxed: `auto` sandboxes when bwrap
+ * is usable, `required` refuses when it is not, and only CODELABGEN_SANDBOX=off never sandboxes.
  */
 export function chooseSandbox(
   configured: SandboxMode,
@@ -133,7 +139,12 @@ export function chooseSandbox(
   return sandboxChoice(configured, env, isExecutable, probe).bwrap;
 }
 
-/** chooseSandbox(), with the reason when `auto` falls back to no sandbox (the caller warns: falling back silently hides a missing protection). */
+/**
+ * chooseSandbox(), with the warning the caller prints (falling back silently hides a missing protection).
+ * The course's config is untrusted content (a cloned course, a pull request in CI), so its
+ * `verify.sandbox: off` runs as `auto` and says so: only the machine (CODELABGEN_SANDBOX=off) turns
+ * the sandbox off (docs/security.md, "A course that turns the sandbox off").
+ */
 export function sandboxChoice(
   configured: SandboxMode,
   env: NodeJS.ProcessEnv,
@@ -141,15 +152,31 @@ export function sandboxChoice(
   probe = probeBwrap,
 ): SandboxChoice {
   // $CODELABGEN_SANDBOX overrides verify.sandbox for one machine (CI sets required: docs/verify.md).
-  const override = env.CODELABGEN_SANDBOX;
+  const override = env[SANDBOX_VARIABLE];
   if (override !== undefined && override !== '' && !(SANDBOX_MODES as readonly string[]).includes(override))
-    refuse(`CODELABGEN_SANDBOX=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
-  const mode = override ? (override as SandboxMode) : configured;
-  const setting = override ? `CODELABGEN_SANDBOX is "${mode}"` : `verify.sandbox is "${mode}" in ${ARTIFACTS.config}`;
-  if (mode === 'off') return { bwrap: null, fallback: null };
+    refuse(`${SANDBOX_VARIABLE}=${override}: expected one of ${SANDBOX_MODES.join(', ')}`);
+  if (override === 'off') return { bwrap: null, warning: null };
+  const courseOff = !override && configured === 'off';
+  const mode: SandboxMode = override ? (override as SandboxMode) : courseOff ? 'auto' : configured;
+  const setting = override
+    ? `${SANDBOX_VARIABLE} is "${mode}"`
+    : courseOff
+      ? `verify.sandbox is "off" in ${ARTIFACTS.config}, which a course cannot set (it runs as "auto"),`
+      : `verify.sandbox is "${mode}" in ${ARTIFACTS.config}`;
   const bwrap = findBwrap(env, isExecutable);
   const availability: Availability = bwrap === null ? { usable: false, reason: 'bwrap is not on PATH' } : probe(bwrap);
-  if (availability.usable) return { bwrap, fallback: null };
+  if (availability.usable) {
+    if (!courseOff) return { bwrap, warning: null };
+    return {
+      bwrap,
+      warning: {
+        message:
+          `verify.sandbox is off in ${ARTIFACTS.config}, but a course cannot turn the sandbox off: ` +
+          'lesson tests run in the sandbox',
+        hints: [`to run them without it on this machine, set ${SANDBOX_VARIABLE}=off`],
+      },
+    };
+  }
   const fixes = availability.fixes ?? [
     'install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora); it needs unprivileged user namespaces',
   ];
@@ -157,20 +184,24 @@ export function sandboxChoice(
     refuse(
       `${setting} but bubblewrap cannot run here (${availability.reason}); ` +
         `${availability.fixes ? 'let it create its namespace' : 'install bubblewrap'} or change ` +
-        `${override ? 'CODELABGEN_SANDBOX' : 'verify.sandbox'}`,
+        `${override ? SANDBOX_VARIABLE : 'verify.sandbox'}`,
       ...fixes,
-      `or, to run lesson tests without a sandbox, set verify.sandbox: auto (sandbox when available) or off in ${ARTIFACTS.config}`,
+      override
+        ? `or, to run lesson tests without a sandbox, set ${SANDBOX_VARIABLE}=auto (sandbox when available) or off`
+        : `or, to run lesson tests without a sandbox, set verify.sandbox: auto in ${ARTIFACTS.config} (sandbox when ` +
+            `available), or ${SANDBOX_VARIABLE}=off on this machine`,
     );
   }
   return {
     bwrap: null,
-    fallback: {
+    warning: {
       message:
         `${setting} and bubblewrap cannot run here (${availability.reason}): lesson tests run WITHOUT the ` +
         'sandbox (no isolation of files, network or processes)',
       hints: [
         ...fixes,
-        `set verify.sandbox: required to refuse instead, or off to run unsandboxed without this warning`,
+        `set ${override ? `${SANDBOX_VARIABLE}=required` : 'verify.sandbox: required'} to refuse instead, ` +
+          `or ${SANDBOX_VARIABLE}=off to run unsandboxed without this warning`,
       ],
     },
   };

@@ -15,7 +15,7 @@ import {
   recordVerdict,
   runLesson,
   type UnrecordedRun,
-  warnIfUnsandboxed,
+  warnAboutSandbox,
   type VerifyOptions,
 } from './verify-lesson.ts';
 
@@ -82,9 +82,9 @@ export async function verifyAll(
   ids: readonly string[],
   options: VerifyAllOptions,
 ): Promise<VerifySummary> {
-  // verify.sandbox: required refuses here, before any lesson runs; an auto fallback is told once.
+  // verify.sandbox: required refuses here, before any lesson runs; an auto fallback or an `off` not honoured is told once.
   const sandbox = options.sandbox ?? chooseVerifySandbox(options);
-  warnIfUnsandboxed(sandbox, options);
+  warnAboutSandbox(sandbox, options);
   const each = { ...options, sandbox };
   const start = performance.now();
   const entries = new Map<string, SummaryEntry>();

@@ -26,7 +26,7 @@ import {
   type TestCommand,
 } from './runtime.ts';
 import { presentCaches, removeNewCaches } from './test-caches.ts';
-import { sandboxChoice, type FileProbes, type SandboxChoice } from './sandbox.ts';
+import { SANDBOX_VARIABLE, sandboxChoice, type FileProbes, type SandboxChoice } from './sandbox.ts';
 import { lessonDeadline, refuseIfCancelled, runLessonStep, type LessonBox } from './lesson-step.ts';
 import { forbiddenChanges, snapshotLesson } from './lesson-changes.ts';
 import { parseTestCounts } from './test-counts.ts';
@@ -41,18 +41,21 @@ export interface VerifyOptions {
   signal?: AbortSignal | undefined;
   /** The sandbox chosen once for several lessons (verify --all); else chosen here. */
   sandbox?: SandboxChoice | undefined;
-  /** Hears why `auto` runs without the sandbox (a warning and its hints, for stderr). */
+  /** Hears why `auto` runs without the sandbox, or that the course's `off` was not honoured (a warning and its hints, for stderr). */
   onWarning?: ((message: string, hints: readonly string[]) => void) | undefined;
 }
 
-/** The sandbox for `verify`, from verify.sandbox and the machine (`required` without a usable bwrap refuses). */
+/**
+ * The sandbox for `verify`, from verify.sandbox and the machine (`required` without a usable bwrap
+ * refuses; the course's `off` runs as `auto`, only CODELABGEN_SANDBOX=off turns it off).
+ */
 export function chooseVerifySandbox(options: VerifyOptions): SandboxChoice {
   return sandboxChoice(options.config.verify.sandbox, options.env, (options.probes ?? MACHINE_PROBES).isExecutable);
 }
 
-/** Tells why `auto` runs without the sandbox: running lesson code unprotected is never silent. */
-export function warnIfUnsandboxed(choice: SandboxChoice, options: VerifyOptions): void {
-  if (choice.fallback) options.onWarning?.(choice.fallback.message, choice.fallback.hints);
+/** Tells why `auto` runs without the sandbox, or that the course could not turn it off: neither is ever silent. */
+export function warnAboutSandbox(choice: SandboxChoice, options: VerifyOptions): void {
+  if (choice.warning) options.onWarning?.(choice.warning.message, choice.warning.hints);
 }
 
 /** The lesson folder, refused when it escapes the course (also through a symlink) or is missing. */
@@ -113,7 +116,7 @@ export async function runLesson(
     commandProbes(box, probes),
   );
   if (bwrap !== null) refuseUnlockedWorkspace(id, command, dir);
-  if (options.sandbox === undefined) warnIfUnsandboxed(choice, options); // after the refusals: a refusal prints its error alone
+  if (options.sandbox === undefined) warnAboutSandbox(choice, options); // after the refusals: a refusal prints its error alone
   const codeHash = hashLessonCode(dir, lesson.dir);
   const { argv, outcome, forbidden, timedOutIn } = await runChecked(box, command, {
     label: lesson.dir,
@@ -230,7 +233,7 @@ function refuseUnlockedWorkspace(id: string, command: TestCommand, dir: string):
   refuse(
     `lesson ${id}: the uv workspace ${command.cwd} has no uv.lock, and the sandbox lets tests write only their lesson folder`,
     'run `uv lock` in that folder (and review the lock file), or give the lesson a pyproject.toml of its own, ' +
-      'or set verify.sandbox: off in .codelabgen/config.yaml',
+      `or set ${SANDBOX_VARIABLE}=off to run the tests without the sandbox`,
   );
 }
 
