@@ -339,9 +339,16 @@ test('the launcher keeps a code cache per state command, taken when a run exits 
     'the cache starts with the identity of dist/state.cjs',
   );
   assert.ok(bytes!.length > identity.length + 10_000, `a cache of ${bytes!.length} bytes holds no compiled functions`);
-  // Used as it is: the next run neither changes nor rewrites it, and prints the same.
+  // Written by the first three runs that exit 0 (each adds what its path compiled: the byte after the
+  // identity counts them), then used as it is: the fourth neither changes nor rewrites it.
+  const writes = () => codeCaches(dir).get(name!)![identity.length];
+  assert.equal(writes(), 1);
   assert.equal(run(['state', 'show', '--json']), shown);
-  assert.deepEqual(codeCaches(dir), first);
+  assert.equal(run(['state', 'show', '--json']), shown);
+  assert.equal(writes(), 3, 'the second and third runs write the cache again');
+  const third = codeCaches(dir);
+  assert.equal(run(['state', 'show', '--json']), shown);
+  assert.deepEqual(codeCaches(dir), third, 'the fourth run rewrote the cache');
   // Each command its own; NODE_DISABLE_COMPILE_CACHE turns this cache off with Node's.
   run(['state', 'next']);
   run(['state', 'log', 'fact'], { NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' });

@@ -113,7 +113,8 @@ function findCodeCacheFolder() {
  * them too (docs/performance.md). It sits in codeCacheFolder(), under codelabgen/, one file per
  * install, Node version and command, which starts with the bundle's identity (inode, size, mtime);
  * one for another bundle, one V8 rejects (other V8 flags) or none is replaced when a run of the
- * command exits 0, by temp and rename; caches unwritten for a week are dropped then.
+ * command exits 0, by temp and rename, and so is one fewer than CACHE_WRITES runs wrote; caches
+ * unwritten for a week are dropped then.
  */
 function loadStateBundle(command) {
   const path = require('node:path');
@@ -125,23 +126,32 @@ function loadStateBundle(command) {
   const { ino, size, mtimeMs } = fs.statSync(file);
   const identity = Buffer.from(`${ino}:${size}:${mtimeMs}\n`);
   const cacheFile = path.join(folder, 'codelabgen', `${command}-${process.version}-${fnv1a(file)}`);
+  // After the identity, one byte: how many runs have written the cache. A run compiles only the
+  // functions its own path calls, so the first CACHE_WRITES runs that exit 0 each write it again,
+  // with what the cache held and what they compiled: a cache is not frozen with a first run's path.
+  const CACHE_WRITES = 3;
   let cachedData;
+  let writes = 0;
   try {
     const bytes = fs.readFileSync(cacheFile);
-    if (bytes.subarray(0, identity.length).equals(identity)) cachedData = bytes.subarray(identity.length);
+    if (bytes.length > identity.length && bytes.subarray(0, identity.length).equals(identity)) {
+      writes = bytes[identity.length];
+      cachedData = bytes.subarray(identity.length + 1);
+    }
   } catch {
     // no cache yet
   }
   // esbuild writes ASCII only (non-ASCII characters escaped), which latin1 reads as UTF-8 would, faster.
   const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'latin1')}\n});`;
   const script = new vm.Script(source, { filename: file, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) {
+  if (cachedData === undefined || script.cachedDataRejected || writes < CACHE_WRITES) {
+    const written = cachedData === undefined || script.cachedDataRejected ? 1 : writes + 1;
     process.once('exit', (code) => {
       if (code !== 0) return; // a refused command ran little of its code: leave the cache to a run that works
       const temp = `${cacheFile}.${process.pid}.tmp`;
       try {
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(temp, Buffer.concat([identity, script.createCachedData()]));
+        fs.writeFileSync(temp, Buffer.concat([identity, Buffer.from([written]), script.createCachedData()]));
         fs.renameSync(temp, cacheFile);
         // Installs come and go (a test's temp copy, an npx run): drop caches unwritten for a week.
         // One still in use is written again on its next run.
