@@ -2,7 +2,7 @@
 // cache), code files as a tree, verification badge, stage and what is missing, prev/next. Plain
 // functions of a course read from disk (no Astro): site/lib/page-data.test.ts calls them directly.
 import { DOC_KIND_NAMES, DOC_KINDS, type GlossaryEntry } from '../../content-schemas/index.ts';
-import { missingSteps } from './missing-steps.ts';
+import { missingSteps, needsLastRun } from './missing-steps.ts';
 import {
   isPublished,
   lastRunPassed,
@@ -53,7 +53,12 @@ export function courseLessons(view: CourseView, options: SiteOptions) {
     id: l.id,
     stage: l.stage,
     included: isIncluded(view, l, options),
-    missing: missingSteps(l.stage, view.config.site.publish, lastRunPassed(view, l)),
+    // The last run is read (and the code hashed) only where it decides what is missing.
+    missing: missingSteps(
+      l.stage,
+      view.config.site.publish,
+      needsLastRun(l.stage, view.config.site.publish) ? lastRunPassed(view, l) : null,
+    ),
   }));
 }
 

@@ -2,7 +2,8 @@
 // its recorded runs and the course's site.publish rule (a hand author's verified lesson lacks nothing).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { missingSteps } from './missing-steps.ts';
+import { STAGES } from '../../content-schemas/index.ts';
+import { missingSteps, needsLastRun } from './missing-steps.ts';
 
 test('missing steps by publish rule, stage and last run', () => {
   const cases: [Parameters<typeof missingSteps>, string[]][] = [
@@ -32,4 +33,18 @@ test('missing steps by publish rule, stage and last run', () => {
     ],
   ];
   for (const [args, expected] of cases) assert.deepEqual(missingSteps(...args), expected, JSON.stringify(args));
+});
+
+test('the last run matters only where needsLastRun says: every stage, rule and run gives the same steps without it elsewhere', () => {
+  for (const stage of [null, ...STAGES])
+    for (const publish of ['all', 'verified', 'done'] as const)
+      for (const run of [true, false, null])
+        if (!needsLastRun(stage, publish))
+          assert.deepEqual(
+            missingSteps(stage, publish, null),
+            missingSteps(stage, publish, run),
+            `${stage} ${publish} ${run}`,
+          );
+  assert.equal(needsLastRun('code', 'verified'), true);
+  assert.equal(needsLastRun('done', 'done'), false);
 });

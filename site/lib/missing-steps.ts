@@ -32,3 +32,12 @@ export function missingSteps(
     .filter((s) => s !== 'done' && !(passed && s === 'verified'))
     .map((s) => STEP_NAMES[s]);
 }
+
+/**
+ * Whether missingSteps() depends on the lesson's last run at all: only below stage verified, under a
+ * rule other than `all`. Callers skip reading the run (and hashing the lesson's code to see whether
+ * the run is of it) for every other lesson.
+ */
+export function needsLastRun(stage: Stage | null, publish: SiteConfig['publish'] = 'done'): boolean {
+  return publish !== 'all' && (stage === null || STAGES.indexOf(stage) < STAGES.indexOf('verified'));
+}
