@@ -496,6 +496,34 @@ test('dist/state.cjs stays under its size budget, and state log evaluates none o
   );
 });
 
+/** The state commands the two counts below are taken of: a fact logged, a stage forward and back. */
+const COUNTED_COMMANDS = [
+  ['state', 'log', 'fact', '--data', 'k=v'],
+  ['state', 'set', '1.1', 'spec', '--note', 'ready'],
+  ['state', 'set', '1.1', 'pending', '--note', 'again'],
+];
+
+/**
+ * A 10-lesson course and a runner of the CLI on it with the preload `hook` (CommonJS source that writes
+ * what it counted to $HOOK_OUT at exit): each run exits 0 and returns what the hook wrote.
+ */
+function hookedRuns(name: string, hook: string): (args: string[]) => string {
+  const root = path.join(scratchDir(`codelabgen-${name}-`), 'course');
+  buildStateCourse(root, { lessons: 10, specs: true });
+  const dir = scratchDir(`codelabgen-${name}-hook-`);
+  const hookFile = path.join(dir, 'hook.cjs');
+  writeFileSync(hookFile, hook);
+  const out = path.join(dir, 'out.txt');
+  return (args) => {
+    const result = spawnSync(process.execPath, ['--require', hookFile, CLI, ...args, '--course', root], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, HOOK_OUT: out },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return readFileSync(out, 'utf8');
+  };
+}
+
 // node:path calls that normalize (join, resolve, relative) a state command may make, launcher and
 // Node's module loader included. Around 100 (4 per abs(), 2026-12-02) made V8 optimize node:path's
 // normalizeString with TurboFan on a second thread during state log and state set, 2-4 ms of CPU
@@ -504,32 +532,18 @@ test('dist/state.cjs stays under its size budget, and state log evaluates none o
 const PATH_CALLS_MAX = 40;
 
 test('state log and state set make few node:path calls: not enough for V8 to optimize normalizeString during the command', () => {
-  const root = path.join(scratchDir('codelabgen-path-calls-'), 'course');
-  buildStateCourse(root, { lessons: 10, specs: true });
-  const dir = scratchDir('codelabgen-path-hook-');
-  // Counts the calls through node:path's exports, into $PATH_CALLS at exit (node:fs only).
-  const hook = path.join(dir, 'count-path-calls.cjs');
-  writeFileSync(
-    hook,
+  // Counts the calls through node:path's exports (node:fs only at exit).
+  const run = hookedRuns(
+    'path-calls',
     "const path = require('node:path'); let calls = 0;\n" +
       "for (const name of ['join', 'resolve', 'relative']) {\n" +
       '  const real = path[name];\n' +
       '  path[name] = function (...args) { calls += 1; return real.apply(this, args); };\n' +
       '}\n' +
-      "process.on('exit', () => require('node:fs').writeFileSync(process.env.PATH_CALLS, String(calls)));\n",
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.HOOK_OUT, String(calls)));\n",
   );
-  const counted = path.join(dir, 'calls.txt');
-  for (const args of [
-    ['state', 'log', 'fact', '--data', 'k=v'],
-    ['state', 'set', '1.1', 'spec', '--note', 'ready'],
-    ['state', 'set', '1.1', 'pending', '--note', 'again'],
-  ]) {
-    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, PATH_CALLS: counted },
-    });
-    assert.equal(result.status, 0, result.stderr);
-    const calls = Number(readFileSync(counted, 'utf8'));
+  for (const args of COUNTED_COMMANDS) {
+    const calls = Number(run(args));
     assert.ok(calls > 5, `the hook counted ${calls} calls: it sees none of the bundle's`);
     assert.ok(calls <= PATH_CALLS_MAX, `${args.join(' ')}: ${calls} node:path calls, over ${PATH_CALLS_MAX}`);
   }
@@ -541,33 +555,16 @@ test('state log and state set make few node:path calls: not enough for V8 to opt
 const EXPRESSIONS_MAX = 4;
 
 test('state log and state set run few regular expressions: each is compiled anew in every process', () => {
-  const root = path.join(scratchDir('codelabgen-expressions-'), 'course');
-  buildStateCourse(root, { lessons: 10, specs: true });
-  const dir = scratchDir('codelabgen-expressions-hook-');
   // Every use of an expression goes through RegExp.prototype.exec once it is replaced (no fast path).
-  const hook = path.join(dir, 'record-expressions.cjs');
-  writeFileSync(
-    hook,
+  const run = hookedRuns(
+    'expressions',
     'const seen = new Set(); const exec = RegExp.prototype.exec;\n' +
       'RegExp.prototype.exec = function (text) { seen.add(String(this)); return exec.call(this, text); };\n' +
-      "process.on('exit', () => require('node:fs').writeFileSync(process.env.EXPRESSIONS, [...seen].join('\\n')));\n",
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.HOOK_OUT, [...seen].join('\\n')));\n",
   );
-  const list = path.join(dir, 'expressions.txt');
-  const run = (args: string[]) => {
-    const result = spawnSync(process.execPath, ['--require', hook, CLI, ...args, '--course', root], {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: SCRATCH_CODE_CACHE, EXPRESSIONS: list },
-    });
-    assert.equal(result.status, 0, result.stderr);
-    return readFileSync(list, 'utf8').split('\n').filter(Boolean);
-  };
   run(['state', 'log', 'fact', '--data', 'k=v']); // the first write stamps state.json: later reads skip its full check
-  for (const args of [
-    ['state', 'log', 'fact', '--data', 'k=v'],
-    ['state', 'set', '1.1', 'spec', '--note', 'ready'],
-    ['state', 'set', '1.1', 'pending', '--note', 'again'],
-  ]) {
-    const used = run(args);
+  for (const args of COUNTED_COMMANDS) {
+    const used = run(args).split('\n').filter(Boolean);
     assert.ok(used.length <= EXPRESSIONS_MAX, `${args.join(' ')} ran ${used.length} expressions:\n${used.join('\n')}`);
   }
 });

@@ -1,5 +1,6 @@
 // The MCP prompts of the worker roles serve the text of `codelabgen brief` in tool terms: a server
 // started without --course briefs the course a prompt's `course` argument names (issue 35.4).
+import { ROLES } from '../content-schemas/index.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -100,19 +101,7 @@ test('the prompts are the orchestrator and one per worker role', { timeout: 60_0
     const prompts = (await client.listPrompts()).prompts;
     assert.deepEqual(
       prompts.map((prompt) => prompt.name),
-      [
-        'orchestrate',
-        'example-designer',
-        'code-author',
-        'code-fixer',
-        'readalong-writer',
-        'notes-writer',
-        'lesson-reviewer',
-        'researcher',
-        'source-finder',
-        'topic-extractor',
-        'curriculum-designer',
-      ],
+      ['orchestrate', ...ROLES],
     );
     for (const prompt of prompts.slice(1))
       assert.ok(

@@ -3,7 +3,12 @@
 // its tool's outputSchema), and a log of every answer it got.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  type ElicitResult,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { request as httpRequest } from 'node:http';
 import { CLI } from './testing.ts';
 
 export interface ToolAnswer {
@@ -74,4 +79,55 @@ export async function listedClient(cwd: string, course?: string): Promise<Listed
 /** An answer's texts, one string. */
 export function textOf(answer: ToolAnswer): string {
   return answer.content.map((item) => item.text ?? '').join('\n');
+}
+
+/** `codelabgen mcp --course course` connected with a client that answers each elicitation (its message) by `answer`. */
+export async function elicitingClient(
+  course: string,
+  answer: (message: string) => ElicitResult | Promise<ElicitResult>,
+): Promise<Client> {
+  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => answer(request.params.message));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--course', course],
+      cwd: course,
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
+  return client;
+}
+
+/**
+ * POSTs an MCP initialize to `codelabgen mcp --http` at 127.0.0.1:port/mcp, on a connection of its
+ * own, with `headers` (a `host` among them replaces the default Host); resolves to the HTTP status.
+ * node:http, since fetch may not set Host.
+ */
+export function postInitialize(port: number, headers: Record<string, string> = {}): Promise<number> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }

@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { homedir, hostname } from 'node:os';
 import { test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
+import { postInitialize } from './mcp-client.ts';
 import { pathsOutside } from './hostile-site-dev.ts';
 import { CLI, cli, REPO_ROOT, scratchCourse, snapshot } from './testing.ts';
 
@@ -36,34 +37,7 @@ async function httpServer(root: string, listen: string, env: Record<string, stri
 
 /** POSTs an initialize to 127.0.0.1:port (the only address tests may reach) with the given Host header; the status. */
 function initialize(port: number, host: string, headers: Record<string, string> = {}): Promise<number> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        headers: {
-          host,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
+  return postInitialize(port, { host, ...headers });
 }
 
 test('serving an address other than loopback without CODELABGEN_MCP_TOKEN is refused at start (exit 2), changing nothing', {

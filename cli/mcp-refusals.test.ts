@@ -1,19 +1,12 @@
-// Every tool's refusal reaches a conforming client (the SDK's own, after tools/list, so it checks each
-// structuredContent against the tool's outputSchema) as `isError: true` with the CLI's error and hint
-// lines in tool terms, and nothing changes (issue 35.1). And, seeded (MCP_REFUSAL_SEED, MCP_REFUSAL_CASES
-// per tool), arguments each listed tool's input schema refuses (a wrong type, an unknown argument, a
-// required one left out): every one a tool result with isError, never a JSON-RPC error a host shows as a crash.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { prng } from './fuzz-cases.ts';
-import { listedClient, serverEnv, textOf, type ToolAnswer } from './mcp-client.ts';
+import { elicitingClient, listedClient, textOf, type ToolAnswer } from './mcp-client.ts';
 import { COMMANDS } from './commands.ts';
 import { mcpTools } from './mcp/tools.ts';
-import { CLI, cli, scratchCourse, snapshot, tempDir } from './testing.ts';
+import { cli, scratchCourse, snapshot, tempDir } from './testing.ts';
 
 /** The course every row works on (at init, no lessons, no tasks) and a folder that is no course. */
 const COURSE = scratchCourse('Refusals');
@@ -395,16 +388,7 @@ test('a client whose elicitation fails or answers off its schema does not approv
     },
     () => ({ action: 'accept', content: { approve: 'yes' } }),
   ];
-  const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, () => answers.shift()!());
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--course', root],
-      env: serverEnv(),
-      stderr: 'ignore',
-    }),
-  );
+  const client = await elicitingClient(root, () => answers.shift()!());
   try {
     const before = snapshot(root);
     for (const why of [

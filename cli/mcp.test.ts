@@ -1,6 +1,7 @@
 // `codelabgen mcp` through the SDK's own client over stdio: a course driven through every phase and
 // stage by tool calls, refusals that change nothing and say what the CLI says, the same JSON as the
 // CLI, a CLI writer beside an MCP client, malformed input, and a client that goes away.
+import { ROLES } from '../content-schemas/index.ts';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -12,11 +13,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
+  type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MACHINE_PROBES } from '../pipeline/verify/runtime.ts';
 import { findBwrap, probeBwrap } from '../pipeline/verify/sandbox.ts';
@@ -24,6 +25,7 @@ import { COMMANDS } from './commands.ts';
 import { toInvocation } from './mcp/tool-arguments.ts';
 import { inToolTerms } from './mcp/tool-terms.ts';
 import { mcpTools, NOT_TOOLS, toolName } from './mcp/tools.ts';
+import { elicitingClient, postInitialize } from './mcp-client.ts';
 import {
   advance,
   ARTIFACTS_BY_PHASE,
@@ -952,27 +954,17 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     timeout: 300_000,
   }, async (t) => {
     const root = preparedCourse('gate_sources');
-    const answers: Array<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> = [
+    const answers: ElicitResult[] = [
       { action: 'decline' },
       { action: 'accept', content: { approve: false } },
       { action: 'accept', content: { approve: true } },
     ];
     const asked: string[] = [];
-    const client = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      asked.push(request.params.message);
+    const client = await elicitingClient(root, (message) => {
+      asked.push(message);
       return answers.shift()!;
     });
     t.after(() => client.close());
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--course', root],
-        cwd: root,
-        env: serverEnv(),
-        stderr: 'ignore',
-      }),
-    );
     try {
       const before = snapshot(root);
       for (const reason of ['declined', 'answered no']) {
@@ -1011,21 +1003,11 @@ describe('codelabgen mcp', { concurrency: true }, () => {
     const lessons = preparedCourse('lessons');
     write(lessons, '.codelabgen/curriculum.yaml', CURRICULUM.replace(/  - id: "2"[\s\S]*$/, ''));
     const questions: string[] = [];
-    const asking = new Client({ name: 'codelabgen-test', version: '1' }, { capabilities: { elicitation: {} } });
-    asking.setRequestHandler(ElicitRequestSchema, (request) => {
-      questions.push(request.params.message);
+    const asking = await elicitingClient(lessons, (message) => {
+      questions.push(message);
       return { action: 'accept', content: { approve: true } };
     });
     t.after(() => asking.close());
-    await asking.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--course', lessons],
-        cwd: lessons,
-        env: serverEnv(),
-        stderr: 'ignore',
-      }),
-    );
     try {
       await ok(asking, 'state_block', { id: '1.1', reason: 'wait for the user' }); // (blocking asks nothing)
       await ok(asking, 'state_unblock', { id: '1.1' });
@@ -1073,34 +1055,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
       assert.equal((await ok(b, 'state_next')).phase, 'init', 'one session ending leaves the others');
       await b.close();
       // DNS-rebinding protection: a page of another site cannot reach the server through the browser.
-      const initialize = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      });
-      // (node:http, since fetch may not set Host)
-      const post = (headers: Record<string, string>) =>
-        new Promise<number>((resolve, reject) => {
-          const request = httpRequest(
-            url,
-            {
-              method: 'POST',
-              agent: false, // a connection of its own (see the resume test's requests)
-              headers: {
-                'content-type': 'application/json',
-                accept: 'application/json, text/event-stream',
-                ...headers,
-              },
-            },
-            (response) => {
-              response.resume();
-              resolve(response.statusCode ?? 0);
-            },
-          );
-          request.on('error', reject);
-          request.end(initialize);
-        });
+      const post = (headers: Record<string, string>) => postInitialize(Number(new URL(url).port), headers);
       assert.equal(await post({ host: 'evil.example' }), 403);
       assert.equal(await post({ host: `evil.example:${new URL(url).port}` }), 403);
       assert.equal(await post({ origin: 'http://evil.example' }), 403);
@@ -1194,19 +1149,7 @@ describe('codelabgen mcp', { concurrency: true }, () => {
 
       // Prompts: one per worker role, from the stage table, in tool terms; orchestrate links its resources.
       const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
-      assert.deepEqual(prompts, [
-        'orchestrate',
-        'example-designer',
-        'code-author',
-        'code-fixer',
-        'readalong-writer',
-        'notes-writer',
-        'lesson-reviewer',
-        'researcher',
-        'source-finder',
-        'topic-extractor',
-        'curriculum-designer',
-      ]);
+      assert.deepEqual(prompts, ['orchestrate', ...ROLES]);
       const author = await client.getPrompt({ name: 'code-author', arguments: { lesson: '1.2' } });
       const brief = (author.messages[0]!.content as { text: string }).text;
       assert.match(brief, /^You are the code-author of lesson 1\.2 \("Writable streams"/);
