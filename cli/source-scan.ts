@@ -17,6 +17,7 @@ export const TEST_HELPERS = new Set([
   'cli/fuzz-cases.ts',
   'cli/hostile-trees.ts',
   'cli/hostile-mcp.ts',
+  'cli/mcp-client.ts',
   'cli/hostile-site-dev.ts',
   'cli/package-fixture.ts',
   'cli/workflow-run.ts',
