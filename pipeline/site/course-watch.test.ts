@@ -2,9 +2,20 @@
 // atomic save, `sed -i`) and the writes to the same file after them, in-place writes, deletes and
 // files in new folders, 20 of each, each one reported before the next is made.
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { prng } from '../../cli/fuzz-cases.ts';
 import { scratchDir } from '../../cli/testing.ts';
 import { rescanDelay, watchFolder, type CourseWatcher } from './course-watch.ts';
 
@@ -182,6 +193,95 @@ test('with the file watcher working the rescan reports nothing twice, and a cour
   } finally {
     await live.close();
   }
+});
+
+/** A file's version as the watcher tells them apart (inode, size, mtime in ns), or null when it is gone. */
+function version(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const stat = statSync(file, { bigint: true });
+  return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+}
+
+test('a write just after a reported one, whose own event is lost, is reported by the rescan', async () => {
+  const course = scratchDir('codelabgen-rescan-');
+  const file = path.join(course, 'notes.md');
+  writeFileSync(file, '# Notes\n');
+  let drop = false;
+  const reports: Array<string | null> = [];
+  const missed: string[] = [];
+  const live = watchFolder(course, (changed) => changed === file && reports.push(version(file)), {
+    // Rescans as far apart as in use (2 s at the least): the truncate and the write fall between two.
+    rescanMs: 2000,
+    dropEvent: () => drop,
+    onMissed: (changed) => missed.push(changed),
+  });
+  try {
+    await live.ready;
+    // An editor that truncates, then writes: the truncate is reported, the write's event is lost.
+    const fd = openSync(file, 'w');
+    await until(() => reports.length === 1, 'the truncate was never reported');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the watcher's own second look
+    drop = true;
+    writeSync(fd, '# Notes\n\nwritten after the truncate\n');
+    closeSync(fd);
+    await until(
+      () => reports.at(-1) === version(file),
+      'the write after a reported truncate was never reported',
+      15_000,
+    );
+    assert.deepEqual(missed, [file]);
+  } finally {
+    await live.close();
+  }
+});
+
+test('generative: whatever edits the file watcher loses, every file ends reported as it is (6 seeds, 30 edits each)', async () => {
+  await Promise.all(
+    [1, 2, 3, 4, 5, 6].map(async (seed) => {
+      const random = prng(seed);
+      const next = (n: number) => Math.floor(random() * n);
+      const course = scratchDir('codelabgen-rescan-');
+      const files = ['a.md', path.join('docs', 'c.md')].map((name) => path.join(course, name));
+      mkdirSync(path.join(course, 'docs'));
+      for (const file of files) writeFileSync(file, 'start\n');
+      const last = new Map<string, string | null>(); // file → its version when last reported
+      let dropping = false;
+      const live = watchFolder(course, (changed) => last.set(changed, version(changed)), {
+        rescanMs: 1000, // several edits between two rescans, as in use
+        dropEvent: () => dropping, // the events of the edit last made, when it is one to lose
+      });
+      try {
+        await live.ready;
+        for (const file of files) last.set(file, version(file));
+        const log: string[] = [];
+        for (let edit = 0; edit < 30; edit++) {
+          const file = files[next(files.length)]!;
+          const how = next(4);
+          dropping = next(2) === 0; // half of the edits are never reported by the file watcher
+          log.push(
+            `${['write', 'rename-save', 'truncate, then write', 'delete'][how]} ${path.relative(course, file)}${dropping ? ' (lost)' : ''}`,
+          );
+          if (how === 0) writeFileSync(file, `edit ${edit}\n`);
+          else if (how === 1) {
+            writeFileSync(`${file}.tmp`, `edit ${edit}\n`);
+            renameSync(`${file}.tmp`, file);
+          } else if (how === 2) {
+            const fd = openSync(file, 'w');
+            await new Promise((resolve) => setTimeout(resolve, next(200)));
+            writeSync(fd, `edit ${edit}\n`);
+            closeSync(fd);
+          } else rmSync(file, { force: true });
+          // Past the watcher's second look (120 ms), and several edits between two rescans.
+          await new Promise((resolve) => setTimeout(resolve, 130 + next(200)));
+        }
+        dropping = false;
+        const settled = () => files.every((file) => last.get(file) === version(file));
+        await until(settled, `seed ${seed}: a file not reported as it ended, after ${log.join('; ')}`, 20_000);
+      } finally {
+        await live.close();
+      }
+    }),
+  );
 });
 
 test('rescans are paced by their CPU time: every 2 s for a small course, 2 % of the time for a big one, 15 s apart at most', () => {

@@ -39,6 +39,8 @@ export interface WatchOptions {
   onMissed?: (file: string) => void;
   /** Only for tests: no file-system events, so that what the rescan finds alone is seen. */
   events?: boolean;
+  /** Only for tests: the file-system events this returns true for are dropped (as inotify drops them). */
+  dropEvent?: (file: string) => boolean;
   /** Only for tests: ms between rescans. */
   rescanMs?: number;
 }
@@ -72,16 +74,18 @@ export function watchFolder(dir: string, onChange: (file: string) => void, optio
   const trailing = new Map<string, NodeJS.Timeout>();
   if (options.events !== false)
     watcher.on('all', (_event, file) => {
+      if (options.dropEvent?.(file) === true) return;
       const seen = signature(file); // before the report: a write during it is caught below
-      rescan.reported(file);
+      rescan.reported(file, seen);
       onChange(file);
       clearTimeout(trailing.get(file));
       trailing.set(
         file,
         setTimeout(() => {
           trailing.delete(file);
-          if (signature(file) === seen) return;
-          rescan.reported(file);
+          const now = signature(file);
+          if (now === seen) return;
+          rescan.reported(file, now);
           onChange(file);
         }, TRAILING_MS),
       );
@@ -101,20 +105,21 @@ export function watchFolder(dir: string, onChange: (file: string) => void, optio
 }
 
 /**
- * Scans `dir` every few seconds and reports each file whose signature changed (or that came or went)
- * that the file watcher has not reported within GRACE_MS of the scan that saw it: an event still on
- * its way (a busy event loop runs timers before I/O; chokidar's throttle) is not reported twice.
+ * Scans `dir` every few seconds and reports each file whose version (signature) is not the one last
+ * reported, by the file watcher or by a rescan, once a scan has seen it so for GRACE_MS: an event
+ * still on its way (a busy event loop runs timers before I/O; chokidar's throttle) is not reported
+ * twice. Comparing with what was reported, not with the last scan, also finds the write that came
+ * just after a reported one and was itself never reported (a truncate reported, its write lost).
  */
 function startRescan(
   dir: string,
   skipped: (file: string) => boolean,
   onChange: (file: string) => void,
   options: WatchOptions,
-): { reported: (file: string) => void; stop: () => void } {
-  let known = scanFolder(dir, skipped);
-  let lastScan = Date.now();
-  const reportedAt = new Map<string, number>(); // file → when the watcher last reported it
-  const suspects = new Map<string, number>(); // file → when a scan saw it change unreported
+): { reported: (file: string, version: string) => void; stop: () => void } {
+  // file → the version last reported (or found by the first scan); a file that is gone has none.
+  const reported = scanFolder(dir, skipped);
+  const suspects = new Map<string, { version: string; since: number }>(); // seen unreported, since
   let timer: NodeJS.Timeout | undefined;
   // Paced by the scan's own CPU time, not the clock: on a loaded machine a small scan can take a
   // second of wall time (the process waiting for a core), which spaced the next scan by 50 s.
@@ -126,20 +131,22 @@ function startRescan(
     const started = Date.now();
     const cpu = process.cpuUsage();
     const now = scanFolder(dir, skipped);
-    for (const file of new Set([...known.keys(), ...now.keys()]))
-      if (known.get(file) !== now.get(file) && (reportedAt.get(file) ?? 0) < lastScan && !suspects.has(file))
-        suspects.set(file, started);
-    known = now;
-    lastScan = started;
     const missed: string[] = [];
-    for (const [file, since] of suspects) {
-      if ((reportedAt.get(file) ?? 0) >= since) suspects.delete(file);
-      else if (started - since >= GRACE_MS) {
+    for (const file of new Set([...reported.keys(), ...now.keys(), ...suspects.keys()])) {
+      const version = now.get(file) ?? MISSING;
+      if (version === (reported.get(file) ?? MISSING)) {
         suspects.delete(file);
+        continue;
+      }
+      const suspect = suspects.get(file);
+      // A version seen for the first time starts its grace; one seen unreported past it is missed.
+      if (suspect?.version !== version) suspects.set(file, { version, since: started });
+      else if (started - suspect.since >= GRACE_MS) {
+        suspects.delete(file);
+        setVersion(reported, file, version);
         missed.push(file);
       }
     }
-    for (const [file, at] of reportedAt) if (started - at > GRACE_MS) reportedAt.delete(file);
     for (const file of missed) {
       options.onMissed?.(file);
       onChange(file);
@@ -149,9 +156,16 @@ function startRescan(
   };
   schedule(0);
   return {
-    reported: (file) => reportedAt.set(path.resolve(file), Date.now()),
+    reported: (file, version) => {
+      if (version !== FOLDER) setVersion(reported, path.resolve(file), version);
+    },
     stop: () => clearTimeout(timer),
   };
+}
+
+function setVersion(versions: Map<string, string>, file: string, version: string): void {
+  if (version === MISSING) versions.delete(file);
+  else versions.set(file, version);
 }
 
 /** ms until the next rescan after one that took `scanCpuMs` of CPU: RESCAN_SHARE of the time, within bounds. */
@@ -180,12 +194,16 @@ function scanFolder(dir: string, skipped: (file: string) => boolean): Map<string
   return files;
 }
 
+const MISSING = 'missing';
+/** A folder's version: the files in it are reported and compared, not the folder. */
+const FOLDER = 'folder';
+
 /** What tells two versions of a file apart without reading it: inode, size, modification time (ns). */
 function signature(file: string): string {
   try {
     const stat = statSync(file, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+    return stat.isDirectory() ? FOLDER : `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
   } catch {
-    return 'missing';
+    return MISSING;
   }
 }
