@@ -406,11 +406,14 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
   await serves(dir, course, ['site', 'dev'], `/lessons/${lessonDir}/`, 180_000, async (url, log) => {
     // Up to a minute a save: the builds beside it share the cores.
     const shows = async (marker: string) => {
+      const saved = Date.now();
       for (let tries = 0; tries < 240; tries++) {
         if ((await (await fetch(url)).text()).includes(marker)) return;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
-      assert.fail(`site dev never showed "${marker}" after the save:\n${log()}`);
+      assert.fail(
+        `site dev never showed "${marker}" in ${Date.now() - saved} ms after the save:\n${withoutRequests(log())}`,
+      );
     };
     // A healthy course: its stylesheet and scripts are served from the install, and nothing warns.
     await fetchPageAndAssets(url);
@@ -423,6 +426,13 @@ async function siteDev(dir: string, course: string, lessonDir: string): Promise<
     }
     assert.deepEqual(noisyLines(log()), [], log());
   });
+}
+
+/** A dev server's output without its request lines (four a second while a test polls): its trace: lines are what tell. */
+function withoutRequests(log: string): string {
+  const lines = log.split('\n');
+  const kept = lines.filter((line) => !/^\S+ \[\d{3}\] \//.test(line));
+  return `${kept.join('\n')}\n(${lines.length - kept.length} request lines left out)`;
 }
 
 /** Runs the installed CLI's server command (`site dev`, `site preview`) until `page` answers, then `use`s it and stops it. */

@@ -30,6 +30,7 @@ import {
   type CourseView,
 } from '../pipeline/read/index.ts';
 import { branding } from './lib/branding.ts';
+import { courseSnapshots, markLoaded } from './lib/course-snapshot.ts';
 import { courseLessons, isIncluded, lessonPages, mdxDocId, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
 import { DocImageSchema, LessonPageSchema } from './lib/page-schema.ts';
@@ -41,24 +42,12 @@ const ENTRY_FORMAT = 2;
 type Entry = { id: string; data: Record<string, unknown> };
 type Entries = (view: CourseView, options: SiteOptions) => Entry[];
 
-/** One read of the course per sync generation, shared by the collections (pipeline/site/dev-watch.ts
- * starts a new generation on every course change). */
-let snapshot: { root: string; generation: unknown; view: CourseView } | null = null;
+/** One read of the course per sync (site/lib/course-snapshot.ts); a build's was read before Astro started. */
+const snapshots = courseSnapshots(readCourse);
 function courseView(root: string, generation: unknown): CourseView {
   // A build reads the course once, before Astro starts (pipeline/read/index.ts, PreparedCourse).
   const prepared = generation === undefined ? takePreparedCourse(root) : null;
-  if (prepared !== null) return prepared.view;
-  if (snapshot?.root !== root || snapshot.generation !== generation)
-    snapshot = { root, generation, view: readCourse(root) };
-  return snapshot.view;
-}
-
-/** Tells pipeline/site/dev-watch.ts which course change the collections have read. */
-function markLoaded(generation: unknown): void {
-  const key = Symbol.for('codelabgen.loadedGeneration');
-  const loaded: unknown = Reflect.get(globalThis, key);
-  if (typeof generation === 'number' && generation > (typeof loaded === 'number' ? loaded : 0))
-    Reflect.set(globalThis, key, generation);
+  return prepared !== null ? prepared.view : snapshots(root, generation);
 }
 
 /** Stores the entries whose digest changed, drops the ones that are gone. */

@@ -16,8 +16,12 @@ import { prepareSite, type Prepared } from './prepare.ts';
 export const LOADERS = ['course', 'lessons', 'glossary', 'sources', 'report', 'mdx'].map(
   (name) => `codelabgen-${name}`,
 );
-/** The newest generation the loaders have read (site/collections.ts sets it; same process, other module graph). */
+/** The newest generation the loaders have read (site/lib/course-snapshot.ts sets it; same process, other module graph). */
 export const LOADED_GENERATION = Symbol.for('codelabgen.loadedGeneration');
+/** The newest generation asked for, set before asking: a sync Astro starts itself reads the course as of it. */
+export const ASKED_GENERATION = Symbol.for('codelabgen.askedGeneration');
+/** The trace function (CODELABGEN_DEV_TRACE=1), for the loaders' own lines. */
+export const DEV_TRACE = Symbol.for('codelabgen.devTrace');
 /** No curriculum.yaml before the curriculum is approved is where the course is (site dev from `init` on), not a problem. */
 function curriculumNotDue(root: string): boolean {
   try {
@@ -66,7 +70,9 @@ interface Watched {
 export function watchCourse({ refreshContent, site, print, onProblems }: Watched): CourseWatcher {
   // CODELABGEN_DEV_TRACE=1: what was reported and synced, to tell a missed save from a stale page.
   const trace = process.env.CODELABGEN_DEV_TRACE === '1' ? (line: string) => print(`trace: ${line}`) : () => {};
-  let generation = 0;
+  if (process.env.CODELABGEN_DEV_TRACE === '1') Reflect.set(globalThis, DEV_TRACE, trace);
+  // Numbered on from the last server's syncs (a restart calls this again): the loaders' count goes on.
+  let generation = generationAt(ASKED_GENERATION);
   let settle: NodeJS.Timeout | undefined;
   let quiet: NodeJS.Timeout | undefined;
   let firstChange = 0;
@@ -91,6 +97,7 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
       while (dirty) {
         dirty = false;
         const wanted = ++generation;
+        Reflect.set(globalThis, ASKED_GENERATION, wanted);
         trace(`sync ${wanted} asked`);
         await refreshContent?.({ loaders: LOADERS, context: { generation: wanted } });
         trace(`sync ${wanted} returned; the collections have read sync ${loadedGeneration()}`);
@@ -195,9 +202,13 @@ function isBuildOutput(file: string): boolean {
   return first === SITE_OUT_DIR || first.startsWith(`.${SITE_OUT_DIR}.building-`);
 }
 
-function loadedGeneration(): number {
-  const value: unknown = Reflect.get(globalThis, LOADED_GENERATION);
+function generationAt(key: symbol): number {
+  const value: unknown = Reflect.get(globalThis, key);
   return typeof value === 'number' ? value : 0;
+}
+
+function loadedGeneration(): number {
+  return generationAt(LOADED_GENERATION);
 }
 
 export function diagramErrors(prepared: Prepared, cacheDir: string): string[] {
