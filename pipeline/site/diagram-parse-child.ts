@@ -14,6 +14,7 @@
 // mermaid's configuration copy is made faster here (pipeline/site/mermaid-config-copy.ts: a module
 // load hook, registered before mermaid loads, unless `--as-shipped` is given, as the comparison test
 // does); the answer says whether it applied (`patched`).
+import { trimMermaidBarrelImports } from './mermaid-barrel-imports.ts';
 import { patchMermaidConfigCopy } from './mermaid-config-copy.ts';
 
 interface Mermaid {
@@ -39,7 +40,9 @@ async function installWindow(): Promise<void> {
   Object.assign(globalThis, { window, document, Option });
 }
 
-const patch = process.argv.includes('--as-shipped') ? null : patchMermaidConfigCopy();
+const asShipped = process.argv.includes('--as-shipped');
+const patch = asShipped ? null : patchMermaidConfigCopy();
+const trim = asShipped ? null : trimMermaidBarrelImports();
 
 async function loadMermaid(): Promise<Mermaid> {
   await installWindow();
@@ -88,5 +91,5 @@ else {
       results.push(String((error as Error)?.message ?? error));
     }
   }
-  answer({ results, patched: patch?.patched() ?? false });
+  answer({ results, patched: patch?.patched() ?? false, trimmed: trim?.trimmed() ?? [] });
 }
