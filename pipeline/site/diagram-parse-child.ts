@@ -13,7 +13,9 @@
 //
 // mermaid's configuration copy is made faster here (pipeline/site/mermaid-config-copy.ts: a module
 // load hook, registered before mermaid loads, unless `--as-shipped` is given, as the comparison test
-// does); the answer says whether it applied (`patched`).
+// does); the answer says whether it applied (`patched`), and whether the flowchart's copies of an
+// unchanged configuration are reused (`configReused`). mermaid's imports of two packages' barrels load
+// only the functions it imports (pipeline/site/mermaid-barrel-imports.ts; `trimmed` lists them).
 import { trimMermaidBarrelImports } from './mermaid-barrel-imports.ts';
 import { patchMermaidConfigCopy } from './mermaid-config-copy.ts';
 
@@ -91,5 +93,10 @@ else {
       results.push(String((error as Error)?.message ?? error));
     }
   }
-  answer({ results, patched: patch?.patched() ?? false, trimmed: trim?.trimmed() ?? [] });
+  answer({
+    results,
+    patched: patch?.patched() ?? false,
+    configReused: patch?.configReused() ?? false,
+    trimmed: trim?.trimmed() ?? [],
+  });
 }

@@ -67,7 +67,7 @@ function sources(): string[] {
 function outcomes(
   argv: string[],
   input: string[],
-): { results: Array<string | null>; patched: boolean; trimmed: string[] } {
+): { results: Array<string | null>; patched: boolean; configReused: boolean; trimmed: string[] } {
   const child = spawnSync(process.execPath, argv, {
     cwd: path.resolve(HERE, '..', '..'),
     input: `${JSON.stringify({ sources: input })}\n`,
@@ -81,11 +81,17 @@ function outcomes(
     results?: Array<string | null>;
     unavailable?: string;
     patched?: boolean;
+    configReused?: boolean;
     trimmed?: string[];
   };
   assert.equal(answer.unavailable, undefined);
   assert.equal(answer.results?.length, input.length);
-  return { results: answer.results!, patched: answer.patched === true, trimmed: answer.trimmed ?? [] };
+  return {
+    results: answer.results!,
+    patched: answer.patched === true,
+    configReused: answer.configReused === true,
+    trimmed: answer.trimmed ?? [],
+  };
 }
 
 test("the parser (linkedom, mermaid's configuration copied faster) gives every diagram the outcome and message of jsdom and mermaid as shipped", {
@@ -98,10 +104,16 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
     ` await import(${JSON.stringify(pathToFileURL(CHILD).href)});`;
   const reference = outcomes(['--input-type=module', '-e', jsdomFirst, '--', '--as-shipped'], input);
   assert.equal(reference.patched, false);
+  assert.equal(reference.configReused, false);
   assert.deepEqual(reference.trimmed, []);
   const parser = outcomes([CHILD], input);
   // The speed-up applies (docs/performance.md): a mermaid whose assignWithDepth changed is loaded as it is.
   assert.equal(parser.patched, true, 'the child ran mermaid unpatched: review pipeline/site/mermaid-config-copy.ts');
+  assert.equal(
+    parser.configReused,
+    true,
+    "FlowDB's copies are not reused: review pipeline/site/mermaid-config-copy.ts",
+  );
   // mermaid's barrel imports are trimmed (pipeline/site/mermaid-barrel-imports.ts): a barrel that changed is loaded whole.
   assert.deepEqual(
     parser.trimmed,
