@@ -218,7 +218,7 @@ function flowDbChunk(): string {
   throw new Error(`no chunk of ${CHUNKS} defines FlowDB`);
 }
 
-test("FlowDB's copies of an unchanged configuration: the patches apply to the installed mermaid, and getConfig gives back only its own copy of the configuration there is now", () => {
+test("FlowDB's copies of an unchanged configuration: the patches apply to the installed mermaid; getConfig gives back only its own copy", () => {
   const patched = patchMermaidChunk(definingChunk().source)!;
   const reusing = patchMermaidGetConfig(patched);
   assert.ok(reusing !== null, "the installed mermaid's getConfig changed: review pipeline/site/mermaid-config-copy.ts");
