@@ -71,6 +71,8 @@ const FILE_READERS: Record<string, string> = {
   'pipeline/site/stats.ts': "reads the build's own output pages",
   'pipeline/site/svg-sanitize.ts': "rewrites the SVGs of the build's own output",
   'pipeline/site/mermaid-assets.ts': "copies mermaid's files from the installed package",
+  'pipeline/site/mermaid-barrel-imports.ts':
+    "reads the installed packages' own barrel files and package.json files that mermaid's imports resolve to",
   'pipeline/site/integration.ts':
     "streams mermaid's installed files to the dev server (kept inside that package by isInside)",
 };

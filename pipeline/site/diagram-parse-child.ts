@@ -13,7 +13,10 @@
 //
 // mermaid's configuration copy is made faster here (pipeline/site/mermaid-config-copy.ts: a module
 // load hook, registered before mermaid loads, unless `--as-shipped` is given, as the comparison test
-// does); the answer says whether it applied (`patched`).
+// does); the answer says whether it applied (`patched`), and whether the flowchart's copies of an
+// unchanged configuration are reused (`configReused`). mermaid's imports of two packages' barrels load
+// only the functions it imports (pipeline/site/mermaid-barrel-imports.ts; `trimmed` lists them).
+import { trimMermaidBarrelImports } from './mermaid-barrel-imports.ts';
 import { patchMermaidConfigCopy } from './mermaid-config-copy.ts';
 
 interface Mermaid {
@@ -39,7 +42,9 @@ async function installWindow(): Promise<void> {
   Object.assign(globalThis, { window, document, Option });
 }
 
-const patch = process.argv.includes('--as-shipped') ? null : patchMermaidConfigCopy();
+const asShipped = process.argv.includes('--as-shipped');
+const patch = asShipped ? null : patchMermaidConfigCopy();
+const trim = asShipped ? null : trimMermaidBarrelImports();
 
 async function loadMermaid(): Promise<Mermaid> {
   await installWindow();
@@ -88,5 +93,10 @@ else {
       results.push(String((error as Error)?.message ?? error));
     }
   }
-  answer({ results, patched: patch?.patched() ?? false });
+  answer({
+    results,
+    patched: patch?.patched() ?? false,
+    configReused: patch?.configReused() ?? false,
+    trimmed: trim?.trimmed() ?? [],
+  });
 }

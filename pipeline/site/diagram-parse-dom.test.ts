@@ -1,6 +1,7 @@
 // The diagram parser (pipeline/site/diagram-parse-child.ts) gives mermaid a linkedom window, not
 // jsdom's (a quarter of the load time), and a faster copy of its configuration
-// (pipeline/site/mermaid-config-copy.ts). Neither may change any verdict: every diagram of mermaid's
+// (pipeline/site/mermaid-config-copy.ts), and loads only the functions mermaid imports of two
+// packages' barrels (pipeline/site/mermaid-barrel-imports.ts). None may change any verdict: every diagram of mermaid's
 // documentation corpus, a broken copy of each, the test suite's error cases, labels that give
 // DOMPurify work and directives and front matter that change the configuration get the same outcome
 // and the same message, line breaks included, as the same child given a jsdom window before it loads
@@ -11,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BARRELS } from './mermaid-barrel-imports.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(HERE, 'diagram-parse-child.ts');
@@ -62,7 +64,10 @@ function sources(): string[] {
 }
 
 /** The child's answer (outcomes: null when it parses; else mermaid's message), run as `argv` with the sources on stdin. */
-function outcomes(argv: string[], input: string[]): { results: Array<string | null>; patched: boolean } {
+function outcomes(
+  argv: string[],
+  input: string[],
+): { results: Array<string | null>; patched: boolean; configReused: boolean; trimmed: string[] } {
   const child = spawnSync(process.execPath, argv, {
     cwd: path.resolve(HERE, '..', '..'),
     input: `${JSON.stringify({ sources: input })}\n`,
@@ -76,10 +81,17 @@ function outcomes(argv: string[], input: string[]): { results: Array<string | nu
     results?: Array<string | null>;
     unavailable?: string;
     patched?: boolean;
+    configReused?: boolean;
+    trimmed?: string[];
   };
   assert.equal(answer.unavailable, undefined);
   assert.equal(answer.results?.length, input.length);
-  return { results: answer.results!, patched: answer.patched === true };
+  return {
+    results: answer.results!,
+    patched: answer.patched === true,
+    configReused: answer.configReused === true,
+    trimmed: answer.trimmed ?? [],
+  };
 }
 
 test("the parser (linkedom, mermaid's configuration copied faster) gives every diagram the outcome and message of jsdom and mermaid as shipped", {
@@ -92,9 +104,22 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
     ` await import(${JSON.stringify(pathToFileURL(CHILD).href)});`;
   const reference = outcomes(['--input-type=module', '-e', jsdomFirst, '--', '--as-shipped'], input);
   assert.equal(reference.patched, false);
+  assert.equal(reference.configReused, false);
+  assert.deepEqual(reference.trimmed, []);
   const parser = outcomes([CHILD], input);
   // The speed-up applies (docs/performance.md): a mermaid whose assignWithDepth changed is loaded as it is.
   assert.equal(parser.patched, true, 'the child ran mermaid unpatched: review pipeline/site/mermaid-config-copy.ts');
+  assert.equal(
+    parser.configReused,
+    true,
+    "FlowDB's copies are not reused: review pipeline/site/mermaid-config-copy.ts",
+  );
+  // mermaid's barrel imports are trimmed (pipeline/site/mermaid-barrel-imports.ts): a barrel that changed is loaded whole.
+  assert.deepEqual(
+    parser.trimmed,
+    [...BARRELS].sort(),
+    'a barrel was loaded whole: review pipeline/site/mermaid-barrel-imports.ts',
+  );
   const withJsdom = reference.results;
   const withLinkedom = parser.results;
   const differing = input.flatMap((source, index) =>

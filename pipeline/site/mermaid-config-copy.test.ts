@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
-import { copyWithDepth, patchMermaidChunk } from './mermaid-config-copy.ts';
+import { copyWithDepth, patchMermaidChunk, patchMermaidFlowDb, patchMermaidGetConfig } from './mermaid-config-copy.ts';
 
 type Assign = (dst: unknown, src: unknown, config?: { depth?: number }) => unknown;
 
@@ -206,4 +206,67 @@ test('the patch applies to the installed mermaid: every assignWithDepth_default(
   // Another definition of assignWithDepth is not patched.
   assert.equal(patchMermaidChunk(source.replace('depth - 1', 'depth - 2')), null);
   assert.equal(patchMermaidChunk('export {};'), null);
+});
+
+/** mermaid's chunk that defines FlowDB, the flowchart's database. */
+function flowDbChunk(): string {
+  for (const name of readdirSync(CHUNKS).sort()) {
+    if (!name.endsWith('.mjs')) continue;
+    const source = readFileSync(path.join(CHUNKS, name), 'utf8');
+    if (source.includes('var FlowDB = class {')) return source;
+  }
+  throw new Error(`no chunk of ${CHUNKS} defines FlowDB`);
+}
+
+test("FlowDB's copies of an unchanged configuration: the patches apply to the installed mermaid; getConfig gives back only its own copy", () => {
+  const patched = patchMermaidChunk(definingChunk().source)!;
+  const reusing = patchMermaidGetConfig(patched);
+  assert.ok(reusing !== null, "the installed mermaid's getConfig changed: review pipeline/site/mermaid-config-copy.ts");
+  assert.equal(
+    patchMermaidGetConfig(patched.replace('return codelabgenCopyWithDepth(currentConfig', 'return (currentConfig')),
+    null,
+  );
+  const flow = flowDbChunk();
+  const flowPatched = patchMermaidFlowDb(flow);
+  assert.ok(
+    flowPatched !== null,
+    "the installed mermaid's FlowDB changed: review it (does it still only read this.config?)",
+  );
+  assert.equal(flowPatched.split('this.config = getConfig();').length, 1);
+  assert.equal(
+    flowPatched.split('this.config = getConfig(Symbol.for("codelabgen.mermaid-config-unchanged"), this.config);')
+      .length,
+    4,
+  );
+  assert.equal(patchMermaidFlowDb(flow.replace('this.config.maxEdges ?? 500', 'this.config.maxEdges ?? 501')), null);
+
+  // The patched getConfig, run with a stand-in copy: a copy is given back only to a caller that asks
+  // with the symbol, for a copy made on such a call, while the configuration object is the same.
+  const definition = /var codelabgenConfigCopied = [\s\S]*?\n\}, "getConfig"\);\n/.exec(reusing)![0];
+  const made = new Function(
+    '__name',
+    'codelabgenCopyWithDepth',
+    'assignWithDepth_default',
+    `let currentConfig = { n: 1 };\n${definition}\nreturn { getConfig, set: (config) => { currentConfig = config; } };`,
+  )(
+    (f: unknown) => f,
+    (config: object) => ({ ...config }),
+    null,
+  ) as {
+    getConfig: (unchanged?: symbol, previous?: object) => object;
+    set: (config: object) => void;
+  };
+  const unchanged = Symbol.for('codelabgen.mermaid-config-unchanged');
+  const first = made.getConfig(unchanged, undefined);
+  assert.deepEqual(first, { n: 1 });
+  assert.equal(made.getConfig(unchanged, first), first, 'reused while the configuration is the same object');
+  const plain = made.getConfig();
+  assert.notEqual(plain, first);
+  assert.notEqual(made.getConfig(unchanged, plain), plain, 'a copy made for another caller is not given back');
+  assert.notEqual(made.getConfig(Symbol('other'), first), first);
+  assert.notEqual(made.getConfig(undefined, first), first);
+  made.set({ n: 2 });
+  const second = made.getConfig(unchanged, first);
+  assert.deepEqual(second, { n: 2 }, 'a new configuration: a new copy');
+  assert.equal(made.getConfig(unchanged, second), second);
 });

@@ -16,6 +16,11 @@
 // pipeline/site/mermaid-config-copy.test.ts compares copyWithDepth with mermaid's own function on
 // random objects; pipeline/site/diagram-parse-dom.test.ts compares every outcome and message of the
 // patched child with mermaid as it is.
+//
+// The same hook also lets the flowchart's database (FlowDB, which copies the configuration in its
+// constructor, in `clear` and for every labelled vertex) keep its last copy while mermaid's
+// configuration is the same object (patchMermaidGetConfig, patchMermaidFlowDb): only where FlowDB is
+// byte for byte the one reviewed, and the child says so (`configReused`).
 import { createHash } from 'node:crypto';
 import { registerHooks } from 'node:module';
 
@@ -80,23 +85,89 @@ export function patchMermaidChunk(source: string): string | null {
   return `${source.slice(0, end)}var codelabgenCopyWithDepth = ${copyWithDepth.toString()};\n${rewritten}`;
 }
 
+/** mermaid's `getConfig` once patchMermaidChunk made its copy a copyWithDepth call. */
+const GET_CONFIG = `var getConfig = /* @__PURE__ */ __name(() => {
+  return codelabgenCopyWithDepth(currentConfig, 2, assignWithDepth_default);
+}, "getConfig");
+`;
+/** What FlowDB passes (and nothing else does) to be given its own last copy back while the configuration is unchanged. */
+const UNCHANGED = 'Symbol.for("codelabgen.mermaid-config-unchanged")';
+/**
+ * `getConfig(UNCHANGED, previous)` gives `previous` back when it is a copy that call made of the
+ * very `currentConfig` there is now: mermaid replaces `currentConfig` with a new object on every
+ * change (`updateCurrentConfig`, the only place it is set, makes it from a fresh copy) and never
+ * hands it out but as a copy, so the same object holds the same configuration. Any other call (no
+ * argument: every other caller) makes a copy as before.
+ */
+const GET_CONFIG_REUSING = `var codelabgenConfigCopied = new WeakMap();
+var getConfig = /* @__PURE__ */ __name((codelabgenUnchanged, codelabgenPrevious) => {
+  if (codelabgenUnchanged === ${UNCHANGED} && codelabgenPrevious !== void 0 && codelabgenConfigCopied.get(codelabgenPrevious) === currentConfig) {
+    return codelabgenPrevious;
+  }
+  const codelabgenCopy = codelabgenCopyWithDepth(currentConfig, 2, assignWithDepth_default);
+  if (codelabgenUnchanged === ${UNCHANGED}) codelabgenConfigCopied.set(codelabgenCopy, currentConfig);
+  return codelabgenCopy;
+}, "getConfig");
+`;
+
+/** mermaid's flowchart database (its constructor, `clear` and `addVertex` each copy the configuration). */
+const FLOW_DB =
+  /\/\/ src\/diagrams\/flowchart\/flowDb\.ts\n[\s\S]*?\n\/\/ src\/diagrams\/flowchart\/flowRenderer-v3-unified\.ts\n/;
+/** sha256 of FLOW_DB's text in mermaid 12.3.0 (dist/chunks/mermaid.core/chunk-QB3YPZ4I.mjs). */
+const KNOWN_FLOW_DB = '9b1e7ab71c027e10f6d4f883ddbc302c8f57df6393c0b9f2825b581a4f9106e2';
+const FLOW_DB_COPY = 'this.config = getConfig();';
+
+/** patchMermaidChunk's output with `getConfig` able to give FlowDB its last copy back (GET_CONFIG_REUSING), or null. */
+export function patchMermaidGetConfig(patched: string): string | null {
+  return patched.split(GET_CONFIG).length === 2 ? patched.replace(GET_CONFIG, GET_CONFIG_REUSING) : null;
+}
+
+/**
+ * The flowchart chunk with FlowDB's three `this.config = getConfig();` asking for its last copy back
+ * while the configuration is unchanged, or null when its FlowDB is not byte for byte the one
+ * reviewed: FlowDB only reads `this.config` (`sanitizeText`, `maxEdges`, `formatUrl`, which read it),
+ * so a copy it kept is as good as a new one of the same configuration. A flowchart's parse then
+ * copies the configuration twice less (its `clear` right after its constructor) plus once per
+ * labelled vertex after the first.
+ */
+export function patchMermaidFlowDb(source: string): string | null {
+  const flowDb = FLOW_DB.exec(source);
+  if (flowDb === null) return null;
+  if (createHash('sha256').update(flowDb[0]).digest('hex') !== KNOWN_FLOW_DB) return null;
+  const reusing = flowDb[0].replaceAll(FLOW_DB_COPY, `this.config = getConfig(${UNCHANGED}, this.config);`);
+  return `${source.slice(0, flowDb.index)}${reusing}${source.slice(flowDb.index + flowDb[0].length)}`;
+}
+
 /**
  * Registers the load hook (before mermaid is imported); `patched()` says whether it rewrote mermaid's
- * chunk. Only the files of mermaid's own `dist/chunks/mermaid.core/` are read for it.
+ * chunk, `configReused()` whether FlowDB's copies of an unchanged configuration are reused too. Only
+ * the files of mermaid's own `dist/chunks/mermaid.core/` are read for it.
  */
-export function patchMermaidConfigCopy(): { patched: () => boolean } {
+export function patchMermaidConfigCopy(): { patched: () => boolean; configReused: () => boolean } {
   let patched = false;
+  let getConfigReusing = false;
+  let configReused = false;
   registerHooks({
     load(url, context, nextLoad) {
       const loaded = nextLoad(url, context);
-      if (patched || !/\/mermaid\/dist\/chunks\/mermaid\.core\/chunk-[\w-]+\.mjs$/.test(url)) return loaded;
+      if (!/\/mermaid\/dist\/chunks\/mermaid\.core\/chunk-[\w-]+\.mjs$/.test(url)) return loaded;
       const source = typeof loaded.source === 'string' ? loaded.source : new TextDecoder().decode(loaded.source);
-      if (!source.includes('var assignWithDepth_default = assignWithDepth;')) return loaded;
-      const rewritten = patchMermaidChunk(source);
-      if (rewritten === null) return loaded;
-      patched = true;
-      return { ...loaded, source: rewritten };
+      if (!patched && source.includes('var assignWithDepth_default = assignWithDepth;')) {
+        const rewritten = patchMermaidChunk(source);
+        if (rewritten === null) return loaded;
+        patched = true;
+        const reusing = patchMermaidGetConfig(rewritten);
+        getConfigReusing = reusing !== null;
+        return { ...loaded, source: reusing ?? rewritten };
+      }
+      if (getConfigReusing && !configReused && source.includes('var FlowDB = class {')) {
+        const rewritten = patchMermaidFlowDb(source);
+        if (rewritten === null) return loaded;
+        configReused = true;
+        return { ...loaded, source: rewritten };
+      }
+      return loaded;
     },
   });
-  return { patched: () => patched };
+  return { patched: () => patched, configReused: () => configReused };
 }
