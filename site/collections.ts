@@ -30,7 +30,7 @@ import {
   type CourseView,
 } from '../pipeline/read/index.ts';
 import { branding } from './lib/branding.ts';
-import { courseSnapshots, markLoaded } from './lib/course-snapshot.ts';
+import { courseSnapshots, markLoaded, syncOf } from './lib/course-snapshot.ts';
 import { courseLessons, isIncluded, lessonPages, mdxDocId, termSlug } from './lib/lessons.ts';
 import { siteOptions, type SiteOptions } from './lib/options.ts';
 import { DocImageSchema, LessonPageSchema } from './lib/page-schema.ts';
@@ -81,15 +81,24 @@ function courseLoader(name: string, entries: Entries): Loader {
         const kept = ctx.store.get('course')?.data ?? (name === 'course' ? emptyCourse(options) : null);
         // Before the curriculum phase is over a missing curriculum is where the course is, not a problem.
         const problem = curriculumAhead(kept, options) ? null : (error as Error).message;
-        if (name === 'course' && kept)
-          ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data: { ...kept, problem } }) });
+        if (name === 'course' && kept) {
+          const data = { ...kept, problem, generation: syncNumber(ctx) };
+          ctx.store.set({ id: 'course', data: await ctx.parseData({ id: 'course', data }) });
+        }
         markLoaded(ctx.refreshContextData?.generation); // read (and failed): not a sync to try again
         return;
       }
+      // The course entry names the sync that stored it: dev-watch asks the pages' store for it.
+      if (name === 'course') for (const entry of fresh) entry.data.generation = syncNumber(ctx);
       await syncEntries(ctx, fresh);
       markLoaded(ctx.refreshContextData?.generation);
     },
   };
+}
+
+/** The `site dev` sync whose read of the course this loader stores (site/lib/course-snapshot.ts); null in a build. */
+function syncNumber(ctx: LoaderContext): number | null {
+  return siteOptions().dev ? syncOf(ctx.refreshContextData?.generation) : null;
 }
 
 /** No curriculum.yaml yet at a phase before the curriculum is approved: nothing is wrong yet. */
@@ -114,6 +123,7 @@ function emptyCourse(options: SiteOptions): Record<string, unknown> {
     glossaryTerms: 0,
     sourceCount: 0,
     problem: null,
+    generation: null,
   };
 }
 
@@ -133,6 +143,7 @@ const course = defineCollection({
           glossaryTerms: readGlossary(view.course).length,
           sourceCount: readSources(view.course).length,
           problem: null,
+          generation: null,
         },
       },
     ];
@@ -173,6 +184,12 @@ const course = defineCollection({
       .string()
       .nullable()
       .describe('Why the course could not be read again (dev); the page shows the last good content.'),
+    generation: z
+      .int()
+      .nullable()
+      .describe(
+        "The site dev sync that stored this entry (dev-watch checks the pages' store has it); null in a build.",
+      ),
   }),
 });
 

@@ -61,13 +61,56 @@ interface Watched {
   print: (line: string) => void;
   /** Called with the whole list each time the problems change (the page's banner). */
   onProblems?: (problems: string[]) => void;
+  /** The sync the pages' content store holds (its course entry's), or null when it cannot be told. */
+  served?: () => Promise<number | null>;
+  /** Makes the pages read the content store again (as Astro does once it wrote it). */
+  reload?: () => void;
+  /** Tells the open pages to update themselves (after a reload() that served them the sync at last). */
+  updatePages?: () => void;
+}
+
+/** Checks of the pages' store after a sync, 250 ms apart, before the terminal says they stay stale. */
+const SERVED_TRIES = 20;
+const SERVED_RETRY_MS = 250;
+
+/**
+ * Whether the pages serve sync `wanted` (or a newer one), and how many reloads that took (-1: they
+ * never did): asks `served`, and while they serve an older one has them read the store again
+ * (`reload`) and asks again, up to SERVED_TRIES times.
+ * Astro invalidates the store's module itself once it wrote it; on a loaded machine a page has been
+ * seen to keep the store of the sync before for good (`site dev` showed a save only after the next).
+ */
+export async function confirmServed(
+  wanted: number,
+  served: () => Promise<number | null>,
+  reload: () => void,
+  trace: (line: string) => void,
+  retryMs = SERVED_RETRY_MS,
+): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    const serving = await served().catch(() => null);
+    trace(`the pages serve sync ${serving ?? '(unknown)'}`);
+    if (serving === null || serving >= wanted) return tries;
+    if (tries === SERVED_TRIES) return -1;
+    trace(`reloading the content store (the pages serve sync ${serving} after sync ${wanted})`);
+    reload();
+    await new Promise((resolve) => setTimeout(resolve, retryMs));
+  }
 }
 
 /**
  * The course is watched here, not by Vite's watcher: Astro reloads its content config on every
  * .md, .json or .yaml change Vite reports, and a sync that starts meanwhile is skipped.
  */
-export function watchCourse({ refreshContent, site, print, onProblems }: Watched): CourseWatcher {
+export function watchCourse({
+  refreshContent,
+  site,
+  print,
+  onProblems,
+  served,
+  reload,
+  updatePages,
+}: Watched): CourseWatcher {
   // CODELABGEN_DEV_TRACE=1: what was reported and synced, to tell a missed save from a stale page.
   const trace = process.env.CODELABGEN_DEV_TRACE === '1' ? (line: string) => print(`trace: ${line}`) : () => {};
   if (process.env.CODELABGEN_DEV_TRACE === '1') Reflect.set(globalThis, DEV_TRACE, trace);
@@ -86,6 +129,7 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
   let dirty = false;
   let checkAfter = false;
   let stallShown = false;
+  let staleShown = false;
   let missedShown = false;
   const refresh = async (thenCheck: boolean) => {
     dirty = true;
@@ -101,6 +145,16 @@ export function watchCourse({ refreshContent, site, print, onProblems }: Watched
         trace(`sync ${wanted} asked`);
         await refreshContent?.({ loaders: LOADERS, context: { generation: wanted } });
         trace(`sync ${wanted} returned; the collections have read sync ${loadedGeneration()}`);
+        const reloads =
+          loadedGeneration() >= wanted && served && reload ? await confirmServed(wanted, served, reload, trace) : 0;
+        if (reloads > 0) updatePages?.();
+        if (reloads === -1 && !staleShown) {
+          staleShown = true;
+          print(
+            `warning: the pages still show the course as it was before sync ${wanted} (Astro did not reload its ` +
+              'content store); reload the page, or restart site dev if it stays stale',
+          );
+        }
         if (loadedGeneration() < wanted) {
           dirty = true;
           // Astro runs no sync while its content config is (re)loading, and none at all when that

@@ -8,6 +8,7 @@ import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, escapeControl, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
+import { reloadStore, servedGeneration } from './dev-store.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
 import { diagramCacheDir, findChromium, leftToBrowserWarning, startDiagrams, type DiagramJob } from './diagrams.ts';
@@ -311,6 +312,10 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           // Course text (file names, problems) on the terminal: one line, control characters escaped.
           print: (line) => process.stderr.write(`${escapeControl(line)}\n`),
           onProblems,
+          served: () => servedGeneration(server),
+          reload: () => reloadStore(server),
+          // DevLive.astro updates the open page on Vite's full reload.
+          updatePages: () => server.environments.client.hot.send({ type: 'full-reload', path: '*' }),
         });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.

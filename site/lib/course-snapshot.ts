@@ -26,6 +26,11 @@ function devTrace(line: string): void {
   if (typeof trace === 'function') trace(line);
 }
 
+/** The sync a loader's read stands for: its own generation, or for Astro's own sync the newest one asked. */
+export function syncOf(generation: unknown): number {
+  return typeof generation === 'number' ? generation : numberAt(ASKED_GENERATION);
+}
+
 /**
  * `read` at most once per sync: the collections of one sync share the read of the first of them. The
  * returned function takes the course folder and the sync's generation (undefined for Astro's own).
@@ -34,7 +39,7 @@ export function courseSnapshots<T>(read: (root: string) => T): (root: string, ge
   let snapshot: { root: string; generation: number; view: T } | null = null;
   return (root, generation) => {
     const own = typeof generation === 'number';
-    const key = own ? generation : numberAt(ASKED_GENERATION);
+    const key = syncOf(generation);
     const fresh = snapshot?.root !== root || snapshot.generation !== key;
     if (!own && key > 0)
       devTrace(`a sync Astro started reads the course as of sync ${key}${fresh ? '' : ' (already read)'}`);
