@@ -184,7 +184,7 @@ test('CODELABGEN_TEST_TIMELINE writes each file with its CPU (its children count
   const timeline = JSON.parse(readFileSync(file, 'utf8')) as {
     cores: number;
     files: Array<{ file: string; start: number; end: number; cpu: number }>;
-    samples: Array<{ t: number; busy: number; load: number }>;
+    samples: Array<{ t: number; busy: number; ours: number; load: number }>;
   };
   assert.deepEqual(
     timeline.files.map((span) => span.file),

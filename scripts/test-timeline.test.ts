@@ -6,7 +6,7 @@ import { type Sample, summarize } from './test-timeline.ts';
 
 /** One sample a second from 1 s to `to`, `busy(t)` cores busy. */
 const samples = (to: number, busy: (t: number) => number): Sample[] =>
-  Array.from({ length: to }, (_, i) => ({ t: i + 1, busy: busy(i + 1), load: 2 }));
+  Array.from({ length: to }, (_, i) => ({ t: i + 1, busy: busy(i + 1), ours: busy(i + 1) / 2, load: 2 }));
 
 test('the summary names the idle stretches and the files running then, the tail, and the files that mostly wait', () => {
   const lines = summarize({
@@ -22,16 +22,19 @@ test('the summary names the idle stretches and the files running then, the tail,
     samples: samples(40, (t) => ((t > 20 && t <= 23) || t > 30 ? 1 : 2)),
   });
   assert.deepEqual(lines.slice(1, 5), [
-    '     0 s  2.00 ####################  load   2.0  2 files',
-    '    10 s  2.00 ####################  load   2.0  2 files',
-    '    20 s  1.70 #################...  load   2.0  2 files',
-    '    30 s  1.00 ##########..........  load   2.0  2 files',
+    '     0 s  2.00 ####################  ours 1.00  load   2.0  2 files',
+    '    10 s  2.00 ####################  ours 1.00  load   2.0  2 files',
+    '    20 s  1.70 #################...  ours 0.85  load   2.0  2 files',
+    '    30 s  1.00 ##########..........  ours 0.50  load   2.0  2 files',
   ]);
   assert.deepEqual(lines.slice(5, 7), [
     'idle stretches (>= 5 s with under 1.5 cores busy): 1, 10.0 s',
     '  30.0-40.0 s, 1.00 busy: a.test.ts, short.test.ts',
   ]);
-  assert.ok(lines.includes('cores busy on average: 1.68 of 2 (67.0 core-s)'), lines.join('\n'));
+  assert.ok(
+    lines.includes("cores busy on average: 1.68 of 2 (67.0 core-s), the tests' own 0.84 (33.5 core-s)"),
+    lines.join('\n'),
+  );
   const tail = lines.indexOf('after the last file started (30.0 s): 2 files still ran, ending at');
   assert.deepEqual(lines.slice(tail + 1, tail + 3), [
     '    40.0 s  a.test.ts (from 0.0 s, 38.0 s CPU)',

@@ -2,7 +2,7 @@
 // "Where the cores go"): each test file's start, end and CPU, and the machine's busy cores and load
 // average sampled every second from /proc, written as JSON to FILE and summed up as text: the cores
 // used over time, the stretches where a core idled and what ran then, the files that mostly wait.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 
 /** One test file's process: seconds since the run started, and its CPU (s) with its children's. */
 export interface FileSpan {
@@ -12,10 +12,15 @@ export interface FileSpan {
   /** User + system CPU of the file's process and of the children it waited for; absent when unknown. */
   cpu?: number;
 }
-/** The machine, once a second: busy cores (of `cores`) since the sample before, and the 1-minute load average. */
+/**
+ * The machine, once a second: busy cores (of `cores`) since the sample before, the cores the run's
+ * own processes used (`ours`: the runner and every process under it; on a shared machine the rest is
+ * other work), and the 1-minute load average.
+ */
 export interface Sample {
   t: number;
   busy: number;
+  ours?: number;
   load: number;
 }
 export interface Timeline {
@@ -48,20 +53,62 @@ function loadAverage(): number {
   }
 }
 
+/**
+ * CPU (jiffies) of the process `root` and every live process under it, with the children each has
+ * reaped: a process that ends moves its CPU into its parent's, so the sum only grows (but for a
+ * process that leaves the tree, as a detached one whose parent ended).
+ */
+export function treeJiffies(root: number): number {
+  const parent = new Map<number, number>();
+  const own = new Map<number, number>();
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      own.set(Number(name), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 64; hops++) {
+      if (at === root) return true;
+      at = parent.get(at);
+    }
+    return false;
+  };
+  let sum = 0;
+  for (const [pid, jiffies] of own) if (inTree(pid)) sum += jiffies;
+  return sum;
+}
+
 /** Samples the machine every second from now on; `stop()` ends it and returns the samples. */
 export function sampleCores(origin: number): { cores: number; stop: () => Sample[] } {
   const samples: Sample[] = [];
   let last = cpuJiffies();
+  let lastOurs = treeJiffies(process.pid);
   const cores = last?.cores ?? 0;
   const timer = setInterval(() => {
     const now = cpuJiffies();
     if (now === null || last === null || now.total === last.total) return;
+    const ours = treeJiffies(process.pid);
+    const perCore = (now.total - last.total) / cores; // jiffies one core had since the last sample
     samples.push({
       t: Math.round((Date.now() - origin) / 100) / 10,
       busy: Math.round(((now.busy - last.busy) / (now.total - last.total)) * cores * 100) / 100,
+      ours: Math.round((Math.max(0, ours - lastOurs) / perCore) * 100) / 100,
       load: loadAverage(),
     });
     last = now;
+    lastOurs = ours;
   }, 1000);
   timer.unref();
   return {
@@ -81,7 +128,7 @@ export function sampleCores(origin: number): { cores: number; stop: () => Sample
  * the lines of its test files.
  */
 export function cpuPreload(spool: string): string {
-  return `import { appendFileSync, readFileSync } from 'node:fs';
+  return `import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 process.on('exit', () => {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
@@ -136,15 +183,18 @@ export function summarize(timeline: Timeline): string[] {
   const lines: string[] = [];
   const end = Math.max(0, ...files.map((span) => span.end), ...samples.map((sample) => sample.t));
   lines.push(
-    `timeline: ${files.length} files, ${fixed(end)} s, ${cores} cores; per 10 s: busy cores, load, files running`,
+    `timeline: ${files.length} files, ${fixed(end)} s, ${cores} cores; per 10 s: busy cores, the tests' own, load, files running`,
   );
   for (let from = 0; from < end; from += 10) {
     const window = samples.filter((sample) => sample.t > from && sample.t <= from + 10);
-    const busy = window.length === 0 ? 0 : window.reduce((sum, sample) => sum + sample.busy, 0) / window.length;
+    const mean = (value: (sample: Sample) => number) =>
+      window.length === 0 ? 0 : window.reduce((sum, sample) => sum + value(sample), 0) / window.length;
+    const busy = mean((sample) => sample.busy);
+    const ours = mean((sample) => sample.ours ?? Number.NaN);
     const load = window.length === 0 ? Number.NaN : window[window.length - 1]!.load;
     const bar = '#'.repeat(Math.round(busy * 10)).padEnd(cores * 10, '.');
     lines.push(
-      `  ${String(from).padStart(4)} s  ${fixed(busy, 2)} ${bar}  load ${fixed(load).padStart(5)}  ` +
+      `  ${String(from).padStart(4)} s  ${fixed(busy, 2)} ${bar}  ours ${fixed(ours, 2)}  load ${fixed(load).padStart(5)}  ` +
         `${runningIn(from, from + 10).length} files`,
     );
   }
@@ -172,8 +222,12 @@ export function summarize(timeline: Timeline): string[] {
     );
   }
   const cpuAll = samples.reduce((sum, sample) => sum + sample.busy, 0);
+  const oursAll = samples.reduce((sum, sample) => sum + (sample.ours ?? Number.NaN), 0);
   if (samples.length > 0)
-    lines.push(`cores busy on average: ${fixed(cpuAll / samples.length, 2)} of ${cores} (${fixed(cpuAll)} core-s)`);
+    lines.push(
+      `cores busy on average: ${fixed(cpuAll / samples.length, 2)} of ${cores} (${fixed(cpuAll)} core-s), ` +
+        `the tests' own ${fixed(oursAll / samples.length, 2)} (${fixed(oursAll)} core-s)`,
+    );
   const starts = files.map((span) => span.start).sort((a, b) => a - b);
   const lastStart = starts[starts.length - 1] ?? 0;
   const tail = files.filter((span) => span.end > lastStart).sort((a, b) => b.end - a.end);
