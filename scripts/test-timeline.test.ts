@@ -6,7 +6,13 @@ import { type Sample, summarize } from './test-timeline.ts';
 
 /** One sample a second from 1 s to `to`, `busy(t)` cores busy. */
 const samples = (to: number, busy: (t: number) => number): Sample[] =>
-  Array.from({ length: to }, (_, i) => ({ t: i + 1, busy: busy(i + 1), ours: busy(i + 1) / 2, load: 2 }));
+  Array.from({ length: to }, (_, i) => ({
+    t: i + 1,
+    busy: busy(i + 1),
+    ours: busy(i + 1) / 2,
+    run: busy(i + 1),
+    load: 2,
+  }));
 
 test('the summary names the idle stretches and the files running then, the tail, and the files that mostly wait', () => {
   const lines = summarize({
@@ -22,10 +28,10 @@ test('the summary names the idle stretches and the files running then, the tail,
     samples: samples(40, (t) => ((t > 20 && t <= 23) || t > 30 ? 1 : 2)),
   });
   assert.deepEqual(lines.slice(1, 5), [
-    '     0 s  2.00 ####################  ours 1.00  load   2.0  2 files',
-    '    10 s  2.00 ####################  ours 1.00  load   2.0  2 files',
-    '    20 s  1.70 #################...  ours 0.85  load   2.0  2 files',
-    '    30 s  1.00 ##########..........  ours 0.50  load   2.0  2 files',
+    '     0 s  2.00 ####################  ours 1.00 run 2.00  load   2.0  2 files',
+    '    10 s  2.00 ####################  ours 1.00 run 2.00  load   2.0  2 files',
+    '    20 s  1.70 #################...  ours 0.85 run 1.70  load   2.0  2 files',
+    '    30 s  1.00 ##########..........  ours 0.50 run 1.00  load   2.0  2 files',
   ]);
   assert.deepEqual(lines.slice(5, 7), [
     'idle stretches (>= 5 s with under 1.5 cores busy): 1, 10.0 s',

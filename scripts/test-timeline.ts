@@ -21,6 +21,8 @@ export interface Sample {
   t: number;
   busy: number;
   ours?: number;
+  /** The cores of the runner's parent and every process under it: under npm test, all its steps (scripts/test-all.ts). */
+  run?: number;
   load: number;
 }
 export interface Timeline {
@@ -58,14 +60,14 @@ function loadAverage(): number {
  * reaped: a process that ends moves its CPU into its parent's, so the sum only grows (but for a
  * process that leaves the tree, as a detached one whose parent ended).
  */
-export function treeJiffies(root: number): number {
+export function treeJiffies(...roots: number[]): number[] {
   const parent = new Map<number, number>();
   const own = new Map<number, number>();
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
-    return 0;
+    return roots.map(() => 0);
   }
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
@@ -78,37 +80,41 @@ export function treeJiffies(root: number): number {
       // Gone meanwhile.
     }
   }
-  const inTree = (pid: number): boolean => {
+  const inTree = (pid: number, root: number): boolean => {
     for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 64; hops++) {
       if (at === root) return true;
       at = parent.get(at);
     }
     return false;
   };
-  let sum = 0;
-  for (const [pid, jiffies] of own) if (inTree(pid)) sum += jiffies;
-  return sum;
+  return roots.map((root) => {
+    let sum = 0;
+    for (const [pid, jiffies] of own) if (inTree(pid, root)) sum += jiffies;
+    return sum;
+  });
 }
 
 /** Samples the machine every second from now on; `stop()` ends it and returns the samples. */
 export function sampleCores(origin: number): { cores: number; stop: () => Sample[] } {
   const samples: Sample[] = [];
   let last = cpuJiffies();
-  let lastOurs = treeJiffies(process.pid);
+  let [lastOurs, lastRun] = treeJiffies(process.pid, process.ppid);
   const cores = last?.cores ?? 0;
   const timer = setInterval(() => {
     const now = cpuJiffies();
     if (now === null || last === null || now.total === last.total) return;
-    const ours = treeJiffies(process.pid);
+    const [ours, run] = treeJiffies(process.pid, process.ppid);
     const perCore = (now.total - last.total) / cores; // jiffies one core had since the last sample
     samples.push({
       t: Math.round((Date.now() - origin) / 100) / 10,
       busy: Math.round(((now.busy - last.busy) / (now.total - last.total)) * cores * 100) / 100,
-      ours: Math.round((Math.max(0, ours - lastOurs) / perCore) * 100) / 100,
+      ours: Math.round((Math.max(0, ours! - lastOurs!) / perCore) * 100) / 100,
+      run: Math.round((Math.max(0, run! - lastRun!) / perCore) * 100) / 100,
       load: loadAverage(),
     });
     last = now;
     lastOurs = ours;
+    lastRun = run;
   }, 1000);
   timer.unref();
   return {
@@ -183,7 +189,7 @@ export function summarize(timeline: Timeline): string[] {
   const lines: string[] = [];
   const end = Math.max(0, ...files.map((span) => span.end), ...samples.map((sample) => sample.t));
   lines.push(
-    `timeline: ${files.length} files, ${fixed(end)} s, ${cores} cores; per 10 s: busy cores, the tests' own, load, files running`,
+    `timeline: ${files.length} files, ${fixed(end)} s, ${cores} cores; per 10 s: busy cores, the tests' own, the parent's (npm test's), load, files running`,
   );
   for (let from = 0; from < end; from += 10) {
     const window = samples.filter((sample) => sample.t > from && sample.t <= from + 10);
@@ -191,10 +197,11 @@ export function summarize(timeline: Timeline): string[] {
       window.length === 0 ? 0 : window.reduce((sum, sample) => sum + value(sample), 0) / window.length;
     const busy = mean((sample) => sample.busy);
     const ours = mean((sample) => sample.ours ?? Number.NaN);
+    const run = mean((sample) => sample.run ?? Number.NaN);
     const load = window.length === 0 ? Number.NaN : window[window.length - 1]!.load;
     const bar = '#'.repeat(Math.round(busy * 10)).padEnd(cores * 10, '.');
     lines.push(
-      `  ${String(from).padStart(4)} s  ${fixed(busy, 2)} ${bar}  ours ${fixed(ours, 2)}  load ${fixed(load).padStart(5)}  ` +
+      `  ${String(from).padStart(4)} s  ${fixed(busy, 2)} ${bar}  ours ${fixed(ours, 2)} run ${fixed(run, 2)}  load ${fixed(load).padStart(5)}  ` +
         `${runningIn(from, from + 10).length} files`,
     );
   }
