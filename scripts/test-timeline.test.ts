@@ -38,7 +38,9 @@ test('the summary names the idle stretches and the files running then, the tail,
     '  30.0-40.0 s, 1.00 busy: a.test.ts, short.test.ts',
   ]);
   assert.ok(
-    lines.includes("cores busy on average: 1.68 of 2 (67.0 core-s), the tests' own 0.84 (33.5 core-s)"),
+    lines.includes(
+      "cores busy on average: 1.68 of 2 (67.0 core-s), the tests' own 0.84 (33.5 core-s), the parent's 1.68 (67.0 core-s)",
+    ),
     lines.join('\n'),
   );
   const tail = lines.indexOf('after the last file started (30.0 s): 2 files still ran, ending at');
@@ -50,5 +52,23 @@ test('the summary names the idle stretches and the files running then, the tail,
   assert.deepEqual(
     lines.slice(waits + 1).map((line) => line.trim().split(/\s+/).at(-1)),
     ['b.test.ts', 'c.test.ts', 'a.test.ts'],
+  );
+});
+
+test('a late sample counts for the time since the one before', () => {
+  const lines = summarize({
+    cores: 2,
+    concurrency: 1,
+    files: [],
+    samples: [
+      { t: 1, busy: 2, ours: 2, run: 2, load: 1 },
+      { t: 3, busy: 1, ours: 0, run: 1, load: 1 },
+    ],
+  });
+  assert.ok(
+    lines.includes(
+      "cores busy on average: 1.33 of 2 (4.0 core-s), the tests' own 0.67 (2.0 core-s), the parent's 1.33 (4.0 core-s)",
+    ),
+    lines.join('\n'),
   );
 });

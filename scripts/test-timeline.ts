@@ -228,12 +228,21 @@ export function summarize(timeline: Timeline): string[] {
       `  ${fixed(stretch.from)}-${fixed(stretch.to)} s, ${fixed(mean, 2)} busy: ${names.join(', ') || '(no test file)'}`,
     );
   }
-  const cpuAll = samples.reduce((sum, sample) => sum + sample.busy, 0);
-  const oursAll = samples.reduce((sum, sample) => sum + (sample.ours ?? Number.NaN), 0);
+  // Core-seconds: each sample's cores over the time since the sample before (a sample can come late on a busy machine).
+  const coreSeconds = (value: (sample: Sample) => number) =>
+    samples.reduce(
+      (sum, sample, i) => sum + value(sample) * (sample.t - (i === 0 ? sample.t - 1 : samples[i - 1]!.t)),
+      0,
+    );
+  const cpuAll = coreSeconds((sample) => sample.busy);
+  const span = samples.length === 0 ? 0 : samples[samples.length - 1]!.t - samples[0]!.t + 1;
+  const oursAll = coreSeconds((sample) => sample.ours ?? Number.NaN);
+  const runAll = coreSeconds((sample) => sample.run ?? Number.NaN);
   if (samples.length > 0)
     lines.push(
-      `cores busy on average: ${fixed(cpuAll / samples.length, 2)} of ${cores} (${fixed(cpuAll)} core-s), ` +
-        `the tests' own ${fixed(oursAll / samples.length, 2)} (${fixed(oursAll)} core-s)`,
+      `cores busy on average: ${fixed(cpuAll / span, 2)} of ${cores} (${fixed(cpuAll)} core-s), ` +
+        `the tests' own ${fixed(oursAll / span, 2)} (${fixed(oursAll)} core-s), ` +
+        `the parent's ${fixed(runAll / span, 2)} (${fixed(runAll)} core-s)`,
     );
   const starts = files.map((span) => span.start).sort((a, b) => a - b);
   const lastStart = starts[starts.length - 1] ?? 0;
