@@ -196,5 +196,8 @@ test('CODELABGEN_TEST_TIMELINE writes each file with its CPU (its children count
   assert.ok(span!.end - span!.start >= 2, JSON.stringify(span));
   assert.ok(timeline.samples.length >= 2, JSON.stringify(timeline.samples));
   for (const sample of timeline.samples)
-    assert.ok(sample.busy >= 0 && sample.busy <= timeline.cores, JSON.stringify(sample));
+    assert.ok(sample.busy >= 0 && sample.busy <= timeline.cores && sample.ours >= 0, JSON.stringify(sample));
+  // The runner's own processes: the fixture's child burned 0.5 s of CPU while they were sampled.
+  const ours = timeline.samples.reduce((sum, sample) => sum + sample.ours, 0);
+  assert.ok(ours >= 0.4, JSON.stringify(timeline.samples));
 });
