@@ -28,7 +28,10 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
-    trace: 'retain-on-failure',
+    // No trace by default: recording one for every test (kept only on a failure) cost about a fifth of the
+    // browser tests' CPU (docs/testing.md, "Where the cores go"). To see a failure's trace, run the spec again
+    // with `npx playwright test --trace retain-on-failure FILE`.
+    trace: 'off',
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
     launchOptions: {

@@ -171,3 +171,33 @@ describe('a lost test result', { concurrency: true }, () => {
     assert.equal(result.status, 1, result.stdout);
   });
 });
+
+test('CODELABGEN_TEST_TIMELINE writes each file with its CPU (its children counted) and the machine sampled each second', {
+  timeout: 120_000,
+}, async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-timeline-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'timeline.json');
+  const result = await runRunner({ ...env, CODELABGEN_TEST_TIMELINE: file }, 'scripts/fixtures/busy-child.fixture.ts');
+  assert.equal(result.status, 0, result.stdout);
+  assert.match(result.stdout, new RegExp(`\\nnode-tests: timeline written to ${file}\\ntimeline: 1 files, `));
+  const timeline = JSON.parse(readFileSync(file, 'utf8')) as {
+    cores: number;
+    files: Array<{ file: string; start: number; end: number; cpu: number }>;
+    samples: Array<{ t: number; busy: number; ours: number; load: number }>;
+  };
+  assert.deepEqual(
+    timeline.files.map((span) => span.file),
+    ['scripts/fixtures/busy-child.fixture.ts'],
+  );
+  const [span] = timeline.files;
+  // The child's 0.5 s of CPU counts in the file's; its 2 s wait in the wall time, not the CPU.
+  assert.ok(span!.cpu >= 0.5 && span!.cpu < span!.end - span!.start, JSON.stringify(span));
+  assert.ok(span!.end - span!.start >= 2, JSON.stringify(span));
+  assert.ok(timeline.samples.length >= 2, JSON.stringify(timeline.samples));
+  for (const sample of timeline.samples)
+    assert.ok(sample.busy >= 0 && sample.busy <= timeline.cores && sample.ours >= 0, JSON.stringify(sample));
+  // The runner's own processes: the fixture's child burned 0.5 s of CPU while they were sampled.
+  const ours = timeline.samples.reduce((sum, sample) => sum + sample.ours, 0);
+  assert.ok(ours >= 0.4, JSON.stringify(timeline.samples));
+});

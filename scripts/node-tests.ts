@@ -9,8 +9,11 @@
 // It cannot lose a test either: every test a file announces must report a result, and a file must
 // report at least one test, else the run fails naming them (docs/testing.md, "A test never lost").
 // Usage: node scripts/node-tests.ts [--concurrency N] [FILE...] (only those files, in that order);
-// CODELABGEN_TEST_CONCURRENCY=N sets the default (6).
-import { globSync } from 'node:fs';
+// CODELABGEN_TEST_CONCURRENCY=N sets the default (6). CODELABGEN_TEST_TIMELINE=FILE writes the run's
+// timeline to FILE (JSON: each file's start, end and CPU, the machine's busy cores every second) and
+// prints its summary (scripts/test-timeline.ts, docs/testing.md "Where the cores go").
+import { globSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
@@ -18,6 +21,7 @@ import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type GroupMember, groupMembers, killAll, ownGroup } from './process-group.ts';
+import { cpuPreload, type FileSpan, readSpool, sampleCores, summarize, writeTimeline } from './test-timeline.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PATTERNS = [
@@ -62,6 +66,13 @@ const SLOW_FIRST = [
   'pipeline/store/state-checksum.test.ts',
   'pipeline/store/event-tail.test.ts',
   'pipeline/verify/lesson-install.test.ts',
+  // Files that mostly wait on the clock (a watcher's rescans, test and lesson timeouts, a deadline):
+  // they ran last, alphabetically, and the run ended with 11 s of a core and more idle while they
+  // waited (the timeline, docs/testing.md "Where the cores go"); started here, their waits overlap work.
+  'pipeline/site/course-watch.test.ts',
+  'scripts/node-tests.test.ts',
+  'pipeline/verify/lesson-deadline.test.ts',
+  'pipeline/verify/process-limit.test.ts',
 ];
 
 const { values, positionals } = parseArgs({
@@ -106,13 +117,35 @@ let failed = false;
 const BLOCKING_STDIO =
   'data:text/javascript,' +
   encodeURIComponent('for (const stream of [process.stdout, process.stderr]) stream._handle?.setBlocking?.(true);');
+const timelineFile = process.env.CODELABGEN_TEST_TIMELINE
+  ? path.resolve(process.env.CODELABGEN_TEST_TIMELINE)
+  : undefined;
+const origin = Date.now();
+const sampler = timelineFile === undefined ? undefined : sampleCores(origin);
+const spoolDir = timelineFile === undefined ? undefined : mkdtempSync(path.join(tmpdir(), 'codelabgen-timeline-'));
+const spool = spoolDir === undefined ? undefined : path.join(spoolDir, 'files.jsonl');
 const stream = run({
   files: files.map((file) => path.resolve(REPO, file)),
   concurrency: Number(values.concurrency),
   timeout: TEST_TIMEOUT_MS,
   forceExit: true,
-  execArgv: ['--import', BLOCKING_STDIO],
+  execArgv: [
+    '--import',
+    BLOCKING_STDIO,
+    ...(spool === undefined ? [] : ['--import', `data:text/javascript,${encodeURIComponent(cpuPreload(spool))}`]),
+  ],
 });
+// The runner's own view of each file (its first event, its end), for a file whose process wrote no
+// span (stopped at the timeout): seconds since the start.
+const seen = new Map<string, { start: number; end?: number }>();
+const since = () => (Date.now() - origin) / 1000;
+for (const event of ['test:enqueue', 'test:dequeue', 'test:complete'] as const)
+  stream.on(event, (data: { file?: string; name: string }) => {
+    if (data.file === undefined) return;
+    const entry = seen.get(data.file) ?? { start: since() };
+    seen.set(data.file, entry);
+    if (event === 'test:complete' && data.name === data.file) entry.end = since();
+  });
 const testKey = (data: { file?: string; nesting: number; name: string }) =>
   `${data.file ?? ''}\0${data.nesting}\0${data.name}`;
 stream.on('test:dequeue', (data) => {
@@ -210,6 +243,21 @@ const lost = lostResults();
 if (lost.length > 0) {
   failed = true;
   process.stdout.write(`${lost.join('\n')}\n`);
+}
+
+if (timelineFile !== undefined && sampler !== undefined && spool !== undefined) {
+  const samples = sampler.stop();
+  const spans: FileSpan[] = readSpool(spool, new Map(files.map((file) => [path.resolve(REPO, file), file])), origin);
+  for (const [absolute, entry] of seen) {
+    const file = path.relative(REPO, absolute);
+    if (!spans.some((span) => span.file === file))
+      spans.push({ file, start: Math.round(entry.start * 10) / 10, end: Math.round((entry.end ?? since()) * 10) / 10 });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  rmSync(spoolDir!, { recursive: true, force: true });
+  const timeline = { cores: sampler.cores, concurrency: Number(values.concurrency), files: spans, samples };
+  writeTimeline(timelineFile, timeline);
+  process.stdout.write(`\nnode-tests: timeline written to ${timelineFile}\n${summarize(timeline).join('\n')}\n`);
 }
 
 const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, 15);

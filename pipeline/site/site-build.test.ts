@@ -36,11 +36,23 @@ const html = (out: string, page: string) => readFileSync(path.join(out, page), '
 
 after(() => removeDir(work));
 
+/**
+ * Starts a describe's builds as the file loads, so that the two courses (each its own course, output
+ * and diagrams) build at once instead of one describe after the other (node:test runs a file's
+ * describes in order): the file's wall time is the longer chain, not the sum (docs/testing.md). The
+ * describe's before() awaits the result (a failure fails it there, not as an unhandled rejection).
+ */
+function startEarly<T>(make: () => Promise<T>): Promise<T> {
+  const started = make();
+  started.catch(() => {});
+  return started;
+}
+
 describe('publish build under a non-root base', { timeout: 600_000 }, () => {
   const root = path.join(work, 'course-a');
   const out = path.join(work, 'out-a');
   let first: CliResult;
-  before(async () => {
+  const built = startEarly(async () => {
     const { dirs } = await generateCourse(root, {
       lessons: 4,
       perModule: 2,
@@ -49,7 +61,10 @@ describe('publish build under a non-root base', { timeout: 600_000 }, () => {
     });
     // A data file over the download's limit: listed, left out of the zip, and the page says so.
     writeFileSync(path.join(root, dirs[1]!, 'big.dat'), Buffer.alloc(600 * 1024, 7));
-    first = await build(['--course', root, '--out', out, '--base', BASE, '--site', 'https://example.org/my-course/']);
+    return build(['--course', root, '--out', out, '--base', BASE, '--site', 'https://example.org/my-course/']);
+  });
+  before(async () => {
+    first = await built;
   });
 
   test('succeeds, lists the lessons left out, records site.build', () => {
@@ -268,14 +283,17 @@ describe('drafts and broken content', { timeout: 600_000 }, () => {
   const cacheEnv = userCache ? { XDG_CACHE_HOME: userCache } : {};
   let publish: CliResult;
   let drafts: CliResult;
-  before(async () => {
+  const built = startEarly(async () => {
     await generateCourse(root, {
       lessons: 3,
       stageOf: (i) => (i === 2 ? 'readalong' : 'done'),
       diagram: (i) => (i === 1 ? 'flowchart LR\n  A --> \n' : null),
     });
-    publish = await build(['--course', root, '--out', out], cacheEnv);
-    drafts = await build(['--course', root, '--out', out, '--drafts', '--base', BASE], cacheEnv);
+    const publish = await build(['--course', root, '--out', out], cacheEnv);
+    return { publish, drafts: await build(['--course', root, '--out', out, '--drafts', '--base', BASE], cacheEnv) };
+  });
+  before(async () => {
+    ({ publish, drafts } = await built);
   });
 
   test('a broken diagram fails a publish build naming lesson and diagram', {
