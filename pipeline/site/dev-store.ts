@@ -4,7 +4,7 @@
 // pages read it through `astro:content` in the server's own module runner, as served() does here.
 import type { ViteDevServer } from 'vite';
 
-/** Astro's id of the content store's module (astro/dist/content/consts.js, RESOLVED_DATA_STORE_VIRTUAL_ID). */
+/** Astro's id of the content store's module (its RESOLVED_DATA_STORE_VIRTUAL_ID). */
 const STORE_MODULE = '\0astro:data-layer-content';
 
 interface Runner {

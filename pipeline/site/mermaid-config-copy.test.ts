@@ -12,6 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
+import { prng } from '../../cli/fuzz-cases.ts';
 import { copyWithDepth, patchMermaidChunk, patchMermaidFlowDb, patchMermaidGetConfig } from './mermaid-config-copy.ts';
 
 type Assign = (dst: unknown, src: unknown, config?: { depth?: number }) => unknown;
@@ -32,17 +33,6 @@ function definingChunk(): { file: string; source: string } {
       return { file: path.join(CHUNKS, name), source };
   }
   throw new Error(`no chunk of ${CHUNKS} defines assignWithDepth`);
-}
-
-/** A small seeded generator (mulberry32): the same objects on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEYS = [
@@ -158,7 +148,7 @@ test("copyWithDepth builds what mermaid's assignWithDepth({}, src) builds, on 20
   const { assignWithDepth_default: assign } = (await import(pathToFileURL(file).href)) as {
     assignWithDepth_default: Assign;
   };
-  const next = random(40);
+  const next = prng(40);
   let fallbacks = 0;
   let errors = 0;
   for (let index = 0; index < 20_000; index++) {
