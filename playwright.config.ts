@@ -1,5 +1,5 @@
 // Browser end-to-end tests (e2e/) against the site the demo builds; see e2e/global-setup.ts.
-// Chromium: $CODELABGEN_CHROMIUM, else /usr/bin/chromium, else Playwright's own (never downloaded here).
+// Chromium: the one site builds draw with (pipeline/site/chromium.ts), else Playwright's own (never downloaded here).
 import { defineConfig } from '@playwright/test';
 import { chromiumPath } from './e2e/paths.ts';
 

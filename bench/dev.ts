@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import {
   appendFileSync,
   cpSync,
-  existsSync,
   mkdtempSync,
   readFileSync,
   renameSync,
@@ -20,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
+import { chromiumPath } from '../e2e/paths.ts';
 import { CLI } from './state-course.ts';
 import { summarize, type Summary } from './stats.ts';
 
@@ -79,7 +79,7 @@ export async function benchDev(quick: boolean): Promise<DevBench> {
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const syncs = () => output.split('\n').filter((line) => line.includes('Syncing content')).length;
-  const browser = await chromium.launch(existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {});
+  const browser = await chromium.launch({ executablePath: chromiumPath() });
   try {
     const url = `http://localhost:${port}/lessons/${path.basename(LESSON)}/`;
     await waitForServer(url, 180_000, child, () => output);

@@ -12,6 +12,7 @@ import { courseAt, followProgress } from '../pipeline/index.ts';
 import { lessonLink } from '../pipeline/read/index.ts';
 import { renderBoardHtml } from '../pipeline/site/progress-html.ts';
 import { freePort, stop, waitForServer } from '../e2e/dev-server.ts';
+import { chromiumPath } from '../e2e/paths.ts';
 import { buildStateCourse, CLI, lessonsFor } from './state-course.ts';
 import { round, summarize, type Summary } from './stats.ts';
 
@@ -108,7 +109,7 @@ export async function benchProgress(quick: boolean): Promise<ProgressBench> {
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   let stream: Response | undefined;
-  const browser = await chromium.launch(existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {});
+  const browser = await chromium.launch({ executablePath: chromiumPath() });
   try {
     const url = `http://localhost:${port}/progress/`;
     await waitForServer(url, 180_000, child, () => output);

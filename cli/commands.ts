@@ -286,7 +286,8 @@ export const COMMANDS: CommandSpec[] = [
       'sanitizes the SVG images it publishes. A publish build shows the lessons site.publish allows (done ones ' +
       'by default) and lists the ones left out, and fails when it would publish none; it is recorded as a ' +
       'site.build event when the course has a state. Mermaid diagrams render at build time when a Chromium is ' +
-      "found ($CODELABGEN_CHROMIUM, /usr/bin/chromium, or Playwright's own: npx playwright install chromium), " +
+      "found ($CODELABGEN_CHROMIUM, /usr/bin/chromium-headless-shell, /usr/bin/chromium, or Playwright's own: " +
+      'npx playwright install chromium), ' +
       "cached by content hash; without one they are left to the reader's browser, with a warning. A broken " +
       'diagram or code reference fails a publish build.',
     options: {

@@ -18,6 +18,7 @@ const LOADER_SITES: Record<string, string> = {
     "spawn(process.execPath, [this CLI's own script, ...argv]): argv from the tool's schema, no shell",
   'pipeline/site/diagrams.ts':
     'createRequire(..).resolve/require of package names written in the code (mermaid, katex, playwright)',
+  'pipeline/site/chromium.ts': "createRequire(import.meta.url)('playwright'): a package name written in the code",
   'pipeline/site/diagram-cache.ts': "createRequire(..)('mermaid/package.json'): a package name written in the code",
   'pipeline/site/cache-root.ts': "createRequire(codelabgen's package.json).resolve.paths('astro')",
   'pipeline/site/mdx-docs.ts': "createRequire(..)('satteri'): a package name written in the code",

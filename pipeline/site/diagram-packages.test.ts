@@ -6,6 +6,9 @@ import { RefusalError } from '../course/errors.ts';
 import { missingDiagramPackages, requireDiagramPackages } from './diagrams.ts';
 import type { DiagramRef } from './segments.ts';
 
+/** Any path: these checks never start the browser. */
+const SOME_CHROMIUM = '/path/to/chromium';
+
 const none = (id: string): string => {
   throw new Error(`Cannot find module '${id}'`);
 };
@@ -14,16 +17,16 @@ const diagram = (lesson: string, label: string) =>
   ({ lesson, label, hash: `${lesson}${label}`, source: 'flowchart LR\n a-->b', title: 't' }) as unknown as DiagramRef;
 
 test('playwright is wanted only when a Chromium would draw; mermaid always', () => {
-  assert.deepEqual(missingDiagramPackages('/usr/bin/chromium', none), ['mermaid', 'playwright']);
+  assert.deepEqual(missingDiagramPackages(SOME_CHROMIUM, none), ['mermaid', 'playwright']);
   assert.deepEqual(missingDiagramPackages(null, none), ['mermaid']);
-  assert.deepEqual(missingDiagramPackages('/usr/bin/chromium', only('mermaid')), ['playwright']);
+  assert.deepEqual(missingDiagramPackages(SOME_CHROMIUM, only('mermaid')), ['playwright']);
   assert.deepEqual(missingDiagramPackages(null, only('mermaid')), []);
-  assert.deepEqual(missingDiagramPackages('/usr/bin/chromium'), [], 'this repository installs both (devDependencies)');
+  assert.deepEqual(missingDiagramPackages(SOME_CHROMIUM), [], 'this repository installs both (devDependencies)');
 });
 
 test('diagrams to draw without the packages are refused naming the first and the install command', () => {
   assert.throws(
-    () => requireDiagramPackages([diagram('1.2', 'docs/notes.md:7'), diagram('2.1', 'x')], '/usr/bin/chromium', none),
+    () => requireDiagramPackages([diagram('1.2', 'docs/notes.md:7'), diagram('2.1', 'x')], SOME_CHROMIUM, none),
     (error: unknown) => {
       assert.ok(error instanceof RefusalError);
       assert.equal(
@@ -35,6 +38,6 @@ test('diagrams to draw without the packages are refused naming the first and the
       return true;
     },
   );
-  requireDiagramPackages([], '/usr/bin/chromium', none); // nothing to draw: nothing needed
+  requireDiagramPackages([], SOME_CHROMIUM, none); // nothing to draw: nothing needed
   requireDiagramPackages([diagram('1.1', 'x')], null, only('mermaid'));
 });

@@ -98,7 +98,7 @@ test("the line a build says when it leaves diagrams to the reader's browser name
   const left = "left to the reader's browser, not drawn at build time: ";
   assert.equal(
     leftToBrowserWarning(1, null, {}),
-    `1 mermaid diagram ${left}no Chromium found (at $CODELABGEN_CHROMIUM, /usr/bin/chromium or Playwright's own); ` +
+    `1 mermaid diagram ${left}no Chromium found (at $CODELABGEN_CHROMIUM, /usr/bin/chromium-headless-shell, /usr/bin/chromium or Playwright's own); ` +
       'install one with npx playwright install chromium, or set CODELABGEN_CHROMIUM to the path of a Chromium',
   );
   assert.equal(

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../course/inside.ts';
+import { CHROMIUM_PLACES } from './chromium.ts';
 import { mermaidVersion, writeCacheEntry } from './diagram-cache.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
 import { RefusalError } from '../course/errors.ts';
@@ -112,20 +113,7 @@ export function requireDiagramPackages(
   );
 }
 
-/** Chromium for build-time rendering: $CODELABGEN_CHROMIUM, /usr/bin/chromium, Playwright's own. */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.CODELABGEN_CHROMIUM === 'none') return null;
-  for (const candidate of [env.CODELABGEN_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
-    if (candidate && existsSync(candidate)) return candidate;
-  }
-  try {
-    const { chromium } = createRequire(import.meta.url)('playwright') as { chromium: { executablePath(): string } };
-    const own = chromium.executablePath();
-    return existsSync(own) ? own : null;
-  } catch {
-    return null; // no playwright browser either
-  }
-}
+export { findChromium } from './chromium.ts';
 
 /**
  * What a build says once when it leaves diagrams to the reader's browser (their pages then load
@@ -142,7 +130,7 @@ export function leftToBrowserWarning(
     chromium === null && env.CODELABGEN_CHROMIUM === 'none'
       ? `CODELABGEN_CHROMIUM=none turns build-time drawing off; unset it to draw ${them} at build time`
       : chromium === null
-        ? "no Chromium found (at $CODELABGEN_CHROMIUM, /usr/bin/chromium or Playwright's own); install one with " +
+        ? `no Chromium found (at ${CHROMIUM_PLACES}); install one with ` +
           'npx playwright install chromium, or set CODELABGEN_CHROMIUM to the path of a Chromium'
         : `the Chromium at ${chromium} could not draw ${them}; the next build tries again`;
   return `${count} mermaid diagram${count === 1 ? '' : 's'} left to the reader's browser, not drawn at build time: ${why}`;
