@@ -5,15 +5,7 @@
 // server's check of the course after a save, as an author would pace them). The browser tests
 // (e2e/dev.spec.ts) prove every save shows, in place; this measures how fast.
 import { spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
