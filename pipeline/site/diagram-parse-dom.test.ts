@@ -16,6 +16,14 @@ import { BARRELS } from './mermaid-barrel-imports.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(HERE, 'diagram-parse-child.ts');
+/** The same child as the package runs it: built (scripts/build.mjs), linkedom bundled into it. */
+const BUILT_CHILD = path.resolve(HERE, '..', '..', 'dist', 'diagram-parse.mjs');
+/**
+ * At most this many modules come from node_modules in the built child (each costs Node's module
+ * loader about half a millisecond): mermaid 12.3's own need about 150; linkedom loaded from its own
+ * files would add about 200, a trimmed barrel loaded whole 50-400.
+ */
+const MAX_BUILT_MODULES = 200;
 const CORPUS = path.join(HERE, 'fixtures', 'mermaid-corpus');
 
 /** The error cases of cli/stage-checks.test.ts and pipeline/site/diagrams.test.ts, and the DOM's own work. */
@@ -67,7 +75,13 @@ function sources(): string[] {
 function outcomes(
   argv: string[],
   input: string[],
-): { results: Array<string | null>; patched: boolean; configReused: boolean; trimmed: string[] } {
+): {
+  results: Array<string | null>;
+  patched: boolean;
+  configReused: boolean;
+  trimmed: string[];
+  packages: Record<string, number>;
+} {
   const child = spawnSync(process.execPath, argv, {
     cwd: path.resolve(HERE, '..', '..'),
     input: `${JSON.stringify({ sources: input })}\n`,
@@ -83,6 +97,7 @@ function outcomes(
     patched?: boolean;
     configReused?: boolean;
     trimmed?: string[];
+    packages?: Record<string, number>;
   };
   assert.equal(answer.unavailable, undefined);
   assert.equal(answer.results?.length, input.length);
@@ -91,6 +106,7 @@ function outcomes(
     patched: answer.patched === true,
     configReused: answer.configReused === true,
     trimmed: answer.trimmed ?? [],
+    packages: answer.packages ?? {},
   };
 }
 
@@ -120,12 +136,26 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
     [...BARRELS].sort(),
     'a barrel was loaded whole: review pipeline/site/mermaid-barrel-imports.ts',
   );
+  // The built child (what the package runs) loads linkedom from its own bundle, not its 178 files.
+  const built = outcomes([BUILT_CHILD], input);
+  assert.equal(built.patched && built.configReused, true);
+  assert.deepEqual(built.trimmed, [...BARRELS].sort());
+  assert.equal(
+    built.packages.linkedom,
+    undefined,
+    'the built parser loads linkedom from node_modules: see scripts/build.mjs',
+  );
+  assert.ok(parser.packages.linkedom! > 0, 'not a count of nothing: the source child loads linkedom from node_modules');
+  const modules = Object.values(built.packages).reduce((sum, n) => sum + n, 0);
+  assert.ok(
+    modules <= MAX_BUILT_MODULES,
+    `the built parser loads ${modules} modules from node_modules: ${JSON.stringify(built.packages)}`,
+  );
   const withJsdom = reference.results;
-  const withLinkedom = parser.results;
   const differing = input.flatMap((source, index) =>
-    withJsdom[index] === withLinkedom[index]
+    withJsdom[index] === parser.results[index] && withJsdom[index] === built.results[index]
       ? []
-      : [{ source, asShipped: withJsdom[index], parser: withLinkedom[index] }],
+      : [{ source, asShipped: withJsdom[index], parser: parser.results[index], built: built.results[index] }],
   );
   assert.deepEqual(differing, []);
   // Not a comparison of nothing: most of the corpus parses, its broken copies and the error cases do not.
