@@ -16,8 +16,10 @@
 // mermaid's configuration copy is made faster here (pipeline/site/mermaid-config-copy.ts: a module
 // load hook, registered before mermaid loads, unless `--as-shipped` is given, as the comparison test
 // does); the answer says whether it applied (`patched`), and whether the flowchart's copies of an
-// unchanged configuration are reused (`configReused`). mermaid's imports of two packages' barrels load
-// only the functions it imports (pipeline/site/mermaid-barrel-imports.ts; `trimmed` lists them).
+// unchanged configuration are reused (`configReused`), and whether the configuration made of the site
+// configuration alone is kept per diagram type (`configKept`). mermaid's imports of two packages'
+// barrels load only the functions it imports (pipeline/site/mermaid-barrel-imports.ts; `trimmed`
+// lists them).
 import { registerHooks } from 'node:module';
 import { trimMermaidBarrelImports } from './mermaid-barrel-imports.ts';
 import { patchMermaidConfigCopy } from './mermaid-config-copy.ts';
@@ -118,6 +120,7 @@ else {
     results,
     patched: patch?.patched() ?? false,
     configReused: patch?.configReused() ?? false,
+    configKept: patch?.configKept() ?? false,
     trimmed: trim?.trimmed() ?? [],
     packages: packagesAtLoad,
   });

@@ -79,6 +79,7 @@ function outcomes(
   results: Array<string | null>;
   patched: boolean;
   configReused: boolean;
+  configKept: boolean;
   trimmed: string[];
   packages: Record<string, number>;
 } {
@@ -96,6 +97,7 @@ function outcomes(
     unavailable?: string;
     patched?: boolean;
     configReused?: boolean;
+    configKept?: boolean;
     trimmed?: string[];
     packages?: Record<string, number>;
   };
@@ -105,6 +107,7 @@ function outcomes(
     results: answer.results!,
     patched: answer.patched === true,
     configReused: answer.configReused === true,
+    configKept: answer.configKept === true,
     trimmed: answer.trimmed ?? [],
     packages: answer.packages ?? {},
   };
@@ -121,6 +124,7 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
   const reference = outcomes(['--input-type=module', '-e', jsdomFirst, '--', '--as-shipped'], input);
   assert.equal(reference.patched, false);
   assert.equal(reference.configReused, false);
+  assert.equal(reference.configKept, false);
   assert.deepEqual(reference.trimmed, []);
   const parser = outcomes([CHILD], input);
   // The speed-up applies (docs/performance.md): a mermaid whose assignWithDepth changed is loaded as it is.
@@ -130,6 +134,11 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
     true,
     "FlowDB's copies are not reused: review pipeline/site/mermaid-config-copy.ts",
   );
+  assert.equal(
+    parser.configKept,
+    true,
+    'the configuration made of the site configuration alone is not kept: review pipeline/site/mermaid-config-copy.ts',
+  );
   // mermaid's barrel imports are trimmed (pipeline/site/mermaid-barrel-imports.ts): a barrel that changed is loaded whole.
   assert.deepEqual(
     parser.trimmed,
@@ -138,7 +147,7 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
   );
   // The built child (what the package runs) loads linkedom from its own bundle, not its 178 files.
   const built = outcomes([BUILT_CHILD], input);
-  assert.equal(built.patched && built.configReused, true);
+  assert.equal(built.patched && built.configReused && built.configKept, true);
   assert.deepEqual(built.trimmed, [...BARRELS].sort());
   assert.equal(
     built.packages.linkedom,
