@@ -340,6 +340,7 @@ configuration functions give what they give as shipped", () => {
     'setSiteConfig, saveConfigFromInitialize, updateSiteConfig',
   );
   assert.equal(patchMermaidConfigKept(reusing.replace('diagramConfigKey = void 0;', 'diagramConfigKey = null;')), null);
+  assert.equal(keeping.split('cfg.themeVariables = { ...themes_default[cfg.theme].getThemeVariables(').length, 2);
   for (const seed of [1, 2, 3]) {
     const shipped = configCalls('shipped', seed, 300);
     const patched = configCalls('patched', seed, 300);
@@ -350,5 +351,24 @@ configuration functions give what they give as shipped", () => {
       -1,
       `seed ${seed}, call ${differs}: ${shipped.steps.slice(Math.max(0, differs - 3), differs + 1).join(', ')}`,
     );
+  }
+});
+
+test("every theme's variables are own enumerable data properties with string keys (a spread of one copies all a copy sees)", async () => {
+  const chunk = (await import(pathToFileURL(definingChunk().file).href)) as {
+    themes_default: Record<string, { getThemeVariables: (overrides?: object) => object }>;
+  };
+  const themes = Object.keys(chunk.themes_default);
+  assert.ok(themes.length >= 10, themes.join(', '));
+  for (const theme of themes) {
+    for (const overrides of [undefined, {}, { primaryColor: '#ff0000', fontFamily: 'serif', darkMode: true }]) {
+      const variables = chunk.themes_default[theme]!.getThemeVariables(overrides);
+      const keys = Reflect.ownKeys(variables);
+      assert.ok(keys.length > 200, `${theme}: ${keys.length} variables`);
+      for (const key of keys) {
+        const descriptor = Reflect.getOwnPropertyDescriptor(variables, key)!;
+        assert.ok(typeof key === 'string' && descriptor.enumerable && 'value' in descriptor, `${theme}.${String(key)}`);
+      }
+    }
   }
 });
