@@ -5,7 +5,9 @@
 // documentation corpus, a broken copy of each, the test suite's error cases, labels that give
 // DOMPurify work and directives and front matter that change the configuration get the same outcome
 // and the same message, line breaks included, as the same child given a jsdom window before it loads
-// (it keeps a window it finds) and mermaid as it is shipped (`--as-shipped`).
+// (it keeps a window it finds) and mermaid as it is shipped (`--as-shipped`). The built child
+// (dist/diagram-parse.mjs, linkedom bundled into it; npm test builds it first) gives the same, and
+// loads no more modules from node_modules than it should (its answer's `packages`).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
