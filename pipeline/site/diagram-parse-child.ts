@@ -9,13 +9,18 @@
 // The window is linkedom's, not jsdom's: it loads in a quarter of the time (0.15 s against 0.55 s of
 // CPU), and mermaid's parse asks of it only DOMPurify's sanitizing of labels, which decides nothing
 // about whether a diagram parses. pipeline/site/diagram-parse-dom.test.ts holds that every diagram of
-// the mermaid corpus and every error case gets the same outcome and message as under jsdom.
+// the mermaid corpus and every error case gets the same outcome and message as under jsdom. The built
+// child (dist/diagram-parse.mjs) has linkedom bundled in (scripts/build.mjs): one file instead of
+// about 200 modules from node_modules.
 //
 // mermaid's configuration copy is made faster here (pipeline/site/mermaid-config-copy.ts: a module
 // load hook, registered before mermaid loads, unless `--as-shipped` is given, as the comparison test
 // does); the answer says whether it applied (`patched`), and whether the flowchart's copies of an
-// unchanged configuration are reused (`configReused`). mermaid's imports of two packages' barrels load
-// only the functions it imports (pipeline/site/mermaid-barrel-imports.ts; `trimmed` lists them).
+// unchanged configuration are reused (`configReused`), and whether the configuration made of the site
+// configuration alone is kept per diagram type (`configKept`). mermaid's imports of two packages'
+// barrels load only the functions it imports (pipeline/site/mermaid-barrel-imports.ts; `trimmed`
+// lists them).
+import { registerHooks } from 'node:module';
 import { trimMermaidBarrelImports } from './mermaid-barrel-imports.ts';
 import { patchMermaidConfigCopy } from './mermaid-config-copy.ts';
 
@@ -42,6 +47,23 @@ async function installWindow(): Promise<void> {
   Object.assign(globalThis, { window, document, Option });
 }
 
+/**
+ * The modules loaded from each package's folder in node_modules until mermaid is loaded (the
+ * answer's `packages`; a diagram type's own modules load at its first parse): Node's module loader
+ * costs about half a millisecond a module, so pipeline/site/diagram-parse-dom.test.ts fails when the
+ * built parser loads more of them than it should (a barrel loaded whole, linkedom loaded from its
+ * 178 files instead of the parser's own bundle).
+ */
+const packages: Record<string, number> = {};
+let packagesAtLoad: Record<string, number> = {};
+registerHooks({
+  load(url, context, nextLoad) {
+    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+    if (name !== undefined) packages[name] = (packages[name] ?? 0) + 1;
+    return nextLoad(url, context);
+  },
+});
+
 const asShipped = process.argv.includes('--as-shipped');
 const patch = asShipped ? null : patchMermaidConfigCopy();
 const trim = asShipped ? null : trimMermaidBarrelImports();
@@ -50,6 +72,7 @@ async function loadMermaid(): Promise<Mermaid> {
   await installWindow();
   const mermaid = ((await import('mermaid')) as { default: Mermaid }).default;
   mermaid.initialize({ startOnLoad: false });
+  packagesAtLoad = { ...packages };
   return mermaid;
 }
 
@@ -97,6 +120,8 @@ else {
     results,
     patched: patch?.patched() ?? false,
     configReused: patch?.configReused() ?? false,
+    configKept: patch?.configKept() ?? false,
     trimmed: trim?.trimmed() ?? [],
+    packages: packagesAtLoad,
   });
 }

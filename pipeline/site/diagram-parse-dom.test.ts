@@ -5,7 +5,9 @@
 // documentation corpus, a broken copy of each, the test suite's error cases, labels that give
 // DOMPurify work and directives and front matter that change the configuration get the same outcome
 // and the same message, line breaks included, as the same child given a jsdom window before it loads
-// (it keeps a window it finds) and mermaid as it is shipped (`--as-shipped`).
+// (it keeps a window it finds) and mermaid as it is shipped (`--as-shipped`). The built child
+// (dist/diagram-parse.mjs, linkedom bundled into it; npm test builds it first) gives the same, and
+// loads no more modules from node_modules than it should (its answer's `packages`).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +18,14 @@ import { BARRELS } from './mermaid-barrel-imports.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(HERE, 'diagram-parse-child.ts');
+/** The same child as the package runs it: built (scripts/build.mjs), linkedom bundled into it. */
+const BUILT_CHILD = path.resolve(HERE, '..', '..', 'dist', 'diagram-parse.mjs');
+/**
+ * At most this many modules come from node_modules in the built child (each costs Node's module
+ * loader about half a millisecond): mermaid 12.3's own need about 150; linkedom loaded from its own
+ * files would add about 200, a trimmed barrel loaded whole 50-400.
+ */
+const MAX_BUILT_MODULES = 200;
 const CORPUS = path.join(HERE, 'fixtures', 'mermaid-corpus');
 
 /** The error cases of cli/stage-checks.test.ts and pipeline/site/diagrams.test.ts, and the DOM's own work. */
@@ -67,7 +77,14 @@ function sources(): string[] {
 function outcomes(
   argv: string[],
   input: string[],
-): { results: Array<string | null>; patched: boolean; configReused: boolean; trimmed: string[] } {
+): {
+  results: Array<string | null>;
+  patched: boolean;
+  configReused: boolean;
+  configKept: boolean;
+  trimmed: string[];
+  packages: Record<string, number>;
+} {
   const child = spawnSync(process.execPath, argv, {
     cwd: path.resolve(HERE, '..', '..'),
     input: `${JSON.stringify({ sources: input })}\n`,
@@ -82,7 +99,9 @@ function outcomes(
     unavailable?: string;
     patched?: boolean;
     configReused?: boolean;
+    configKept?: boolean;
     trimmed?: string[];
+    packages?: Record<string, number>;
   };
   assert.equal(answer.unavailable, undefined);
   assert.equal(answer.results?.length, input.length);
@@ -90,7 +109,9 @@ function outcomes(
     results: answer.results!,
     patched: answer.patched === true,
     configReused: answer.configReused === true,
+    configKept: answer.configKept === true,
     trimmed: answer.trimmed ?? [],
+    packages: answer.packages ?? {},
   };
 }
 
@@ -105,6 +126,7 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
   const reference = outcomes(['--input-type=module', '-e', jsdomFirst, '--', '--as-shipped'], input);
   assert.equal(reference.patched, false);
   assert.equal(reference.configReused, false);
+  assert.equal(reference.configKept, false);
   assert.deepEqual(reference.trimmed, []);
   const parser = outcomes([CHILD], input);
   // The speed-up applies (docs/performance.md): a mermaid whose assignWithDepth changed is loaded as it is.
@@ -114,18 +136,37 @@ test("the parser (linkedom, mermaid's configuration copied faster) gives every d
     true,
     "FlowDB's copies are not reused: review pipeline/site/mermaid-config-copy.ts",
   );
+  assert.equal(
+    parser.configKept,
+    true,
+    'the configuration made of the site configuration alone is not kept: review pipeline/site/mermaid-config-copy.ts',
+  );
   // mermaid's barrel imports are trimmed (pipeline/site/mermaid-barrel-imports.ts): a barrel that changed is loaded whole.
   assert.deepEqual(
     parser.trimmed,
     [...BARRELS].sort(),
     'a barrel was loaded whole: review pipeline/site/mermaid-barrel-imports.ts',
   );
+  // The built child (what the package runs) loads linkedom from its own bundle, not its 178 files.
+  const built = outcomes([BUILT_CHILD], input);
+  assert.equal(built.patched && built.configReused && built.configKept, true);
+  assert.deepEqual(built.trimmed, [...BARRELS].sort());
+  assert.equal(
+    built.packages.linkedom,
+    undefined,
+    'the built parser loads linkedom from node_modules: see scripts/build.mjs',
+  );
+  assert.ok(parser.packages.linkedom! > 0, 'not a count of nothing: the source child loads linkedom from node_modules');
+  const modules = Object.values(built.packages).reduce((sum, n) => sum + n, 0);
+  assert.ok(
+    modules <= MAX_BUILT_MODULES,
+    `the built parser loads ${modules} modules from node_modules: ${JSON.stringify(built.packages)}`,
+  );
   const withJsdom = reference.results;
-  const withLinkedom = parser.results;
   const differing = input.flatMap((source, index) =>
-    withJsdom[index] === withLinkedom[index]
+    withJsdom[index] === parser.results[index] && withJsdom[index] === built.results[index]
       ? []
-      : [{ source, asShipped: withJsdom[index], parser: withLinkedom[index] }],
+      : [{ source, asShipped: withJsdom[index], parser: parser.results[index], built: built.results[index] }],
   );
   assert.deepEqual(differing, []);
   // Not a comparison of nothing: most of the corpus parses, its broken copies and the error cases do not.

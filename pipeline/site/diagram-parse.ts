@@ -144,6 +144,11 @@ export class DiagramParse {
     return this.#cacheDir;
   }
 
+  /** Whether the parser's child has been started. */
+  get started(): boolean {
+    return this.#child !== null;
+  }
+
   get count(): number {
     return this.#diagrams.length;
   }
@@ -158,6 +163,18 @@ export class DiagramParse {
       this.#todo.add(source);
       this.#child ??= this.#start();
     }
+  }
+
+  /**
+   * Starts the parser now when the cache does not hold `source`'s outcome, before the diagram is
+   * added (in its place: add() keeps the order of diagrams and sources); a kept outcome read here is
+   * not read again. Nothing once the parser has started.
+   */
+  prefetch(source: string): void {
+    if (this.#child !== null || this.#outcomes.has(source)) return;
+    const kept = keptOutcome(this.#cache, source);
+    if (kept !== undefined) this.#outcomes.set(source, kept);
+    else this.#child = this.#start();
   }
 
   /** Parses what the cache did not hold (the child started at add()), keeps the outcomes and gives the problems. */

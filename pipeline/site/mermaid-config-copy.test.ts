@@ -6,6 +6,7 @@
 // attributes and prototypes, the same objects shared with `src` and new ones where mermaid makes
 // new ones. And the patch applies to the installed mermaid.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -13,7 +14,13 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { prng } from '../../cli/fuzz-cases.ts';
-import { copyWithDepth, patchMermaidChunk, patchMermaidFlowDb, patchMermaidGetConfig } from './mermaid-config-copy.ts';
+import {
+  copyWithDepth,
+  patchMermaidChunk,
+  patchMermaidConfigKept,
+  patchMermaidFlowDb,
+  patchMermaidGetConfig,
+} from './mermaid-config-copy.ts';
 
 type Assign = (dst: unknown, src: unknown, config?: { depth?: number }) => unknown;
 
@@ -259,4 +266,109 @@ test("FlowDB's copies of an unchanged configuration: the patches apply to the in
   const second = made.getConfig(unchanged, first);
   assert.deepEqual(second, { n: 2 }, 'a new configuration: a new copy');
   assert.equal(made.getConfig(unchanged, second), second);
+});
+
+/**
+ * Seeded calls of mermaid's configuration functions (what a parse, `initialize` and the public API
+ * call, with empty and other directives) in a process of its own, mermaid as shipped or patched (the
+ * child's load hook): after each, a digest of what `getConfig`, `getSiteConfig` and
+ * `getUserDefinedConfig` give. A copy handed out is changed now and then, as a caller may.
+ */
+const CONFIG_CALLS = `
+const [mode, seed, count, chunk, patch, fuzz] = JSON.parse(process.argv.at(-1));
+let applied = null;
+if (mode === 'patched') applied = (await import(patch)).patchMermaidConfigCopy();
+const c = await import(chunk);
+const { prng } = await import(fuzz);
+const { createHash } = await import('node:crypto');
+const next = prng(seed);
+const pick = (list) => structuredClone(list[Math.floor(next() * list.length)]);
+const TYPES = [undefined, 'flowchart-v2', 'flowchart', 'sequence', 'gantt', 'xychart', 'er', 'classDiagram'];
+const DIRECTIVES = [{}, {}, {}, { theme: 'dark' }, { flowchart: { curve: 'basis' } }, { themeVariables: { primaryColor: '#ff0000' } },
+  { fontFamily: 'serif' }, { look: 'handDrawn' }, { securityLevel: 'loose' }, { flowchart: { arrowMarkerAbsolute: true } }];
+const SITE = [{ theme: 'forest' }, { fontSize: 12 }, { flowchart: { htmlLabels: false } }, { startOnLoad: false }, {}];
+const CALLS = {
+  reset: () => c.reset(),
+  scope: () => c.setDiagramConfigScope(pick(TYPES)),
+  addDirective: () => c.addDirective(pick(DIRECTIVES)),
+  setConfig: () => c.setConfig(pick(DIRECTIVES)),
+  updateSiteConfig: () => c.updateSiteConfig(pick(SITE)),
+  setSiteConfig: () => c.setSiteConfig(pick(SITE)),
+  saveConfigFromInitialize: () => c.saveConfigFromInitialize(pick(SITE)),
+  changeCopy: () => { const copy = c.getConfig(); copy.theme = 'neutral'; copy.flowchart.curve = 'step'; copy.themeVariables.primaryColor = '#000'; },
+};
+const names = Object.keys(CALLS);
+const weights = [4, 6, 4, 2, 1, 1, 1, 1];
+const steps = [];
+for (let i = 0; i < count; i++) {
+  let r = next() * weights.reduce((a, b) => a + b, 0);
+  let k = 0;
+  while (r >= weights[k]) r -= weights[k++];
+  CALLS[names[k]]();
+  const seen = JSON.stringify([c.getConfig(), c.getSiteConfig(), c.getUserDefinedConfig()]);
+  steps.push(names[k] + ' ' + createHash('sha256').update(seen).digest('hex').slice(0, 16));
+}
+process.stdout.write(JSON.stringify({ kept: applied?.configKept() ?? false, steps }));
+`;
+
+function configCalls(mode: 'shipped' | 'patched', seed: number, count: number): { kept: boolean; steps: string[] } {
+  const args = [
+    mode,
+    seed,
+    count,
+    pathToFileURL(definingChunk().file).href,
+    new URL('./mermaid-config-copy.ts', import.meta.url).href,
+    new URL('../../cli/fuzz-cases.ts', import.meta.url).href,
+  ];
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', CONFIG_CALLS, '--', JSON.stringify(args)], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    killSignal: 'SIGKILL',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as { kept: boolean; steps: string[] };
+}
+
+test("the configuration made of the site configuration alone, kept: the patch applies to the installed mermaid; mermaid's \
+configuration functions give what they give as shipped", () => {
+  const reusing = patchMermaidGetConfig(patchMermaidChunk(definingChunk().source)!)!;
+  const keeping = patchMermaidConfigKept(reusing);
+  assert.ok(keeping !== null, "the installed mermaid's configuration functions changed: review patchMermaidConfigKept");
+  assert.equal(
+    keeping.split('codelabgenConfigKept.clear();').length,
+    4,
+    'setSiteConfig, saveConfigFromInitialize, updateSiteConfig',
+  );
+  assert.equal(patchMermaidConfigKept(reusing.replace('diagramConfigKey = void 0;', 'diagramConfigKey = null;')), null);
+  assert.equal(keeping.split('cfg.themeVariables = { ...themes_default[cfg.theme].getThemeVariables(').length, 2);
+  for (const seed of [1, 2, 3]) {
+    const shipped = configCalls('shipped', seed, 300);
+    const patched = configCalls('patched', seed, 300);
+    assert.equal(patched.kept, true);
+    const differs = patched.steps.findIndex((step, index) => step !== shipped.steps[index]);
+    assert.equal(
+      differs,
+      -1,
+      `seed ${seed}, call ${differs}: ${shipped.steps.slice(Math.max(0, differs - 3), differs + 1).join(', ')}`,
+    );
+  }
+});
+
+test("every theme's variables are own enumerable data properties with string keys (a spread of one copies all a copy sees)", async () => {
+  const chunk = (await import(pathToFileURL(definingChunk().file).href)) as {
+    themes_default: Record<string, { getThemeVariables: (overrides?: object) => object }>;
+  };
+  const themes = Object.keys(chunk.themes_default);
+  assert.ok(themes.length >= 10, themes.join(', '));
+  for (const theme of themes) {
+    for (const overrides of [undefined, {}, { primaryColor: '#ff0000', fontFamily: 'serif', darkMode: true }]) {
+      const variables = chunk.themes_default[theme]!.getThemeVariables(overrides);
+      const keys = Reflect.ownKeys(variables);
+      assert.ok(keys.length > 200, `${theme}: ${keys.length} variables`);
+      for (const key of keys) {
+        const descriptor = Reflect.getOwnPropertyDescriptor(variables, key)!;
+        assert.ok(typeof key === 'string' && descriptor.enumerable && 'value' in descriptor, `${theme}.${String(key)}`);
+      }
+    }
+  }
 });

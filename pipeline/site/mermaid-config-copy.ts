@@ -20,7 +20,10 @@
 // The same hook also lets the flowchart's database (FlowDB, which copies the configuration in its
 // constructor, in `clear` and for every labelled vertex) keep its last copy while mermaid's
 // configuration is the same object (patchMermaidGetConfig, patchMermaidFlowDb): only where FlowDB is
-// byte for byte the one reviewed, and the child says so (`configReused`).
+// byte for byte the one reviewed, and the child says so (`configReused`). And `updateCurrentConfig`
+// keeps the configuration it made of the site configuration alone for each diagram type and makes it
+// current again (patchMermaidConfigKept): only where mermaid's configuration functions are byte for
+// byte the ones reviewed, and the child says so (`configKept`).
 import { createHash } from 'node:crypto';
 import { registerHooks } from 'node:module';
 
@@ -138,15 +141,91 @@ export function patchMermaidFlowDb(source: string): string | null {
   return `${source.slice(0, flowDb.index)}${reusing}${source.slice(flowDb.index + flowDb[0].length)}`;
 }
 
+/** mermaid's configuration functions, from `siteConfig`'s declaration to `reset` (after patchMermaidGetConfig). */
+const CONFIG_FUNCTIONS = /\nvar siteConfig = codelabgenCopyWithDepth\(defaultConfig, [\s\S]*?\n\}, "reset"\);\n/;
+/** sha256 of CONFIG_FUNCTIONS's text in mermaid 12.3.0, patched by patchMermaidChunk and patchMermaidGetConfig. */
+const KNOWN_CONFIG_FUNCTIONS = '64aa1f32fe62be6b7fe06f6bf89d1ae3d27ad9de4ea1f1874d72650e801cca41';
+const UPDATE_CURRENT_CONFIG = 'var updateCurrentConfig = /* @__PURE__ */ __name((siteCfg, _directives) => {\n';
+/**
+ * `updateCurrentConfig` keeping what it made of the site configuration alone: called with
+ * `siteConfig` while every directive (those given and mermaid's own list) is an empty object, it
+ * makes the same configuration for the same diagram type (`diagramConfigKey`) each time, so the one
+ * it made last time for that type is made current again. What it reads besides (`siteConfig`,
+ * `siteConfigDelta`, `configFromInitialize`, `defaultConfig`) changes only in `setSiteConfig`,
+ * `updateSiteConfig` and `saveConfigFromInitialize`, which forget what was kept. A configuration
+ * made current is never changed: mermaid hands it out only as a copy (`getConfig`) and makes every
+ * new one from a copy; what a copy shares with it (objects three levels down) it shares with
+ * `siteConfig` too, as mermaid's own does. An empty directive adds nothing (`sanitize` and the merge
+ * read its own keys; `resolveAppearance` reads its own properties); a call with anything else (a
+ * directive with keys, `setConfig`'s, another base than `siteConfig`) runs mermaid's function as
+ * it is. Per parse this spares `reset`, `setDiagramConfigScope` (twice) and `addDirective` their
+ * copy of the configuration and the last two their theme's colours (a flowchart's `redux-color`).
+ */
+const UPDATE_CURRENT_CONFIG_KEEPING = `var codelabgenConfigKept = new Map();
+var codelabgenEmptyDirective = (d) => typeof d === "object" && d !== null && Object.getPrototypeOf(d) === Object.prototype && Reflect.ownKeys(d).length === 0;
+var updateCurrentConfig = /* @__PURE__ */ __name((siteCfg, _directives) => {
+  if (siteCfg !== siteConfig || !_directives.every(codelabgenEmptyDirective) || !directives.every(codelabgenEmptyDirective)) {
+    return codelabgenUpdateCurrentConfig(siteCfg, _directives);
+  }
+  const kept = codelabgenConfigKept.get(diagramConfigKey);
+  if (kept !== void 0) {
+    currentConfig = kept;
+    return currentConfig;
+  }
+  const made = codelabgenUpdateCurrentConfig(siteCfg, _directives);
+  codelabgenConfigKept.set(diagramConfigKey, made);
+  return made;
+}, "updateCurrentConfig");
+var codelabgenUpdateCurrentConfig = /* @__PURE__ */ __name((siteCfg, _directives) => {
+`;
+const THEME_OF_CURRENT = 'cfg.themeVariables = themes_default[cfg.theme].getThemeVariables(themeVariables);';
+/**
+ * The theme's variables of a configuration updateCurrentConfig makes, as a plain object with the
+ * same own properties in the same order. mermaid's theme object (a `Theme`, about 270 properties)
+ * is one V8 keeps as a dictionary, which an object spread copies in about 90 µs against under 1 µs
+ * for a plain one; and the configuration's theme is copied with it at every `getConfig` (about five
+ * times per flowchart). The `Theme` itself is never seen: the current configuration is handed out
+ * only as a copy, and a copy of either has the same own properties (`Theme`'s are all enumerable
+ * data properties, no symbols: mermaid-config-copy.test.ts checks every theme).
+ */
+const THEME_OF_CURRENT_PLAIN = `cfg.themeVariables = { ...themes_default[cfg.theme].getThemeVariables(themeVariables) };`;
+/** The functions that change what updateCurrentConfig reads, each made to forget what it kept first. */
+const CONFIG_CHANGES = [
+  'var setSiteConfig = /* @__PURE__ */ __name((conf) => {\n',
+  'var saveConfigFromInitialize = /* @__PURE__ */ __name((conf) => {\n',
+  'var updateSiteConfig = /* @__PURE__ */ __name((conf) => {\n',
+];
+
+/**
+ * patchMermaidGetConfig's output with updateCurrentConfig keeping the configuration it made of the
+ * site configuration alone (UPDATE_CURRENT_CONFIG_KEEPING), or null when mermaid's configuration
+ * functions are not byte for byte the ones reviewed.
+ */
+export function patchMermaidConfigKept(patched: string): string | null {
+  const functions = CONFIG_FUNCTIONS.exec(patched);
+  if (functions === null) return null;
+  if (createHash('sha256').update(functions[0]).digest('hex') !== KNOWN_CONFIG_FUNCTIONS) return null;
+  let text = functions[0]
+    .replace(UPDATE_CURRENT_CONFIG, UPDATE_CURRENT_CONFIG_KEEPING)
+    .replace(THEME_OF_CURRENT, THEME_OF_CURRENT_PLAIN);
+  for (const change of CONFIG_CHANGES) text = text.replace(change, `${change}  codelabgenConfigKept.clear();\n`);
+  return `${patched.slice(0, functions.index)}${text}${patched.slice(functions.index + functions[0].length)}`;
+}
+
 /**
  * Registers the load hook (before mermaid is imported); `patched()` says whether it rewrote mermaid's
  * chunk, `configReused()` whether FlowDB's copies of an unchanged configuration are reused too. Only
  * the files of mermaid's own `dist/chunks/mermaid.core/` are read for it.
  */
-export function patchMermaidConfigCopy(): { patched: () => boolean; configReused: () => boolean } {
+export function patchMermaidConfigCopy(): {
+  patched: () => boolean;
+  configReused: () => boolean;
+  configKept: () => boolean;
+} {
   let patched = false;
   let getConfigReusing = false;
   let configReused = false;
+  let configKept = false;
   registerHooks({
     load(url, context, nextLoad) {
       const loaded = nextLoad(url, context);
@@ -158,7 +237,9 @@ export function patchMermaidConfigCopy(): { patched: () => boolean; configReused
         patched = true;
         const reusing = patchMermaidGetConfig(rewritten);
         getConfigReusing = reusing !== null;
-        return { ...loaded, source: reusing ?? rewritten };
+        const keeping = reusing === null ? null : patchMermaidConfigKept(reusing);
+        configKept = keeping !== null;
+        return { ...loaded, source: keeping ?? reusing ?? rewritten };
       }
       if (getConfigReusing && !configReused && source.includes('var FlowDB = class {')) {
         const rewritten = patchMermaidFlowDb(source);
@@ -169,5 +250,5 @@ export function patchMermaidConfigCopy(): { patched: () => boolean; configReused
       return loaded;
     },
   });
-  return { patched: () => patched, configReused: () => configReused };
+  return { patched: () => patched, configReused: () => configReused, configKept: () => configKept };
 }
