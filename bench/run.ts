@@ -4,14 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
-import { benchCliLatency } from './cli-latency.ts';
-import { benchContention } from './contention.ts';
 import type { DevBench } from './dev.ts';
-import { benchMcp } from './mcp.ts';
-import { benchProgress } from './progress.ts';
-import { benchScale } from './scale.ts';
-import { benchCheck } from './check.ts';
-import { benchSite } from './site.ts';
 
 const PARTS = ['check', 'cli', 'contention', 'dev', 'mcp', 'progress', 'scale', 'site', 'side-by-side'] as const;
 type Part = (typeof PARTS)[number];
@@ -46,17 +39,19 @@ function parseArgs(argv: string[]): { quick: boolean; only: Part[] } {
   return { quick, only: given as Part[] };
 }
 
+// Each part is loaded only when it runs: --help and a refused argument load none of them (their
+// imports cost a test run of bench/bench.test.ts most of its CPU), and dev and side-by-side pull in
+// Playwright.
 const RUNNERS: Record<Part, (quick: boolean) => Promise<unknown>> = {
-  check: benchCheck,
-  cli: benchCliLatency,
-  contention: benchContention,
-  // Loaded only when it runs, as side-by-side below: it pulls in Playwright.
+  check: async (quick) => (await import('./check.ts')).benchCheck(quick),
+  cli: async (quick) => (await import('./cli-latency.ts')).benchCliLatency(quick),
+  contention: async (quick) => (await import('./contention.ts')).benchContention(quick),
   dev: async (quick): Promise<DevBench> => (await import('./dev.ts')).benchDev(quick),
-  mcp: benchMcp,
-  progress: benchProgress,
-  scale: benchScale,
-  site: benchSite,
-  // Loaded only when asked for: it pulls in Playwright and axe.
+  mcp: async (quick) => (await import('./mcp.ts')).benchMcp(quick),
+  progress: async (quick) => (await import('./progress.ts')).benchProgress(quick),
+  scale: async (quick) => (await import('./scale.ts')).benchScale(quick),
+  site: async (quick) => (await import('./site.ts')).benchSite(quick),
+  // Playwright and axe.
   'side-by-side': async () => {
     const { benchSideBySide } = await import('./side-by-side.ts');
     return benchSideBySide({ shots: process.env.BENCH_SHOTS || mkdtempSync(path.join(tmpdir(), 'codelabgen-shots-')) });

@@ -148,6 +148,20 @@ export function tempDir(prefix = 'codelabgen-test-'): string {
   return removeWhenFileEnds(mkdtempSync(path.join(tmpdir(), prefix)));
 }
 
+/**
+ * A new temp folder in memory where the machine has one (/dev/shm, a tmpfs; else as tempDir), removed
+ * when the test file ends: for a log with a sparse tail of gigabytes, whose hole a tmpfs reads as zeros
+ * without filling the page cache (a read of a 2 GiB hole on ext4 took 0.4-5 s of kernel CPU on a busy
+ * 2-core machine, on /dev/shm 0.06 s). What the code under test reads is the same bytes either way.
+ */
+export function memoryTempDir(prefix = 'codelabgen-test-'): string {
+  try {
+    return removeWhenFileEnds(mkdtempSync(path.join('/dev/shm', prefix)));
+  } catch {
+    return tempDir(prefix); // no /dev/shm here, or not writable
+  }
+}
+
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
