@@ -37,11 +37,7 @@ export async function serveStatic(root: string, base: string): Promise<StaticSit
     }
     res.writeHead(200, {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      // As GitHub Pages answers: a page's files are not fetched again within ten minutes. The builds do not change
-      // during a run, and a page loaded again in the same test (another width or theme) costs about a quarter less
-      // (docs/testing.md); each test's browser context starts with an empty cache, and Playwright still reports a
-      // cached response (the page-weight and JavaScript figures are the same either way).
-      'cache-control': 'max-age=600',
+      'cache-control': 'no-store',
     });
     createReadStream(file).pipe(res);
   });
