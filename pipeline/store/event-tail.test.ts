@@ -5,6 +5,7 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { memoryTempDir } from '../../cli/testing.ts';
 import { openEventTail, watchEventTail, type TailBatch } from './event-tail.ts';
 
 const line = (seq: number) =>
@@ -12,23 +13,15 @@ const line = (seq: number) =>
 const seqs = (batch: TailBatch) => [batch.events.map((e) => e.seq), batch.reset];
 
 /**
- * `events.jsonl` in a new temp folder, removed after the test; `inMemory`: on /dev/shm (a tmpfs) where
- * there is one, for a sparse tail of gigabytes: a tmpfs reads the hole as zeros without filling the page
- * cache (a read of a 2 GiB hole on ext4 took 0.4-5 s of kernel CPU on a busy 2-core machine, on /dev/shm 0.06 s).
+ * `events.jsonl` in a new temp folder, removed after the test; `inMemory`: in cli/testing.ts's
+ * memoryTempDir (/dev/shm where there is one, removed when the file ends), for a sparse tail of
+ * gigabytes, whose hole a tmpfs reads without filling the page cache.
  */
 function tempLog(t: { after(fn: () => void): void }, inMemory = false): string {
-  const dir = (inMemory && shmFolder()) || mkdtempSync(path.join(tmpdir(), 'codelabgen-tail-'));
+  if (inMemory) return path.join(memoryTempDir('codelabgen-tail-'), 'events.jsonl');
+  const dir = mkdtempSync(path.join(tmpdir(), 'codelabgen-tail-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return path.join(dir, 'events.jsonl');
-}
-
-/** A new folder on /dev/shm, or null where there is none or it cannot be written. */
-function shmFolder(): string | null {
-  try {
-    return mkdtempSync(path.join('/dev/shm', 'codelabgen-tail-'));
-  } catch {
-    return null;
-  }
 }
 
 test('reads the whole log first, then only what was appended, by byte offset', (t) => {
