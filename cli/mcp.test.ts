@@ -515,11 +515,13 @@ describe('codelabgen mcp', { concurrency: true }, () => {
       assert.equal(built.isError, false, built.content.map((item) => item.text).join('\n'));
       assert.deepEqual(JSON.parse(built.content[0]!.text).lessons, ['1.1', '1.2', '2.1']);
       assert.ok(existsSync(path.join(home, 'site', 'index.html')));
-      // In order, and at least through `search`: the SDK client runs a notification's handler a tick
+      // In order, and at least through `pages`: the SDK client runs a notification's handler a tick
       // after it reads it but a response at once, and drops a call's progress handler with its
-      // response, so a last update that arrives in the same read as the result is not seen (at load).
+      // response, so the updates that arrive in the same read as the result are not seen. `search` and
+      // `done` come in the build's last fraction of a second: at load both can share that read (a
+      // fresh-clone CI run saw loading, diagrams, pages); `pages` comes before the pages are rendered.
       const seen = steps.map((step) => step.split(':')[0]);
-      assert.deepEqual(seen, ['loading', 'diagrams', 'pages', 'search', 'done'].slice(0, Math.max(4, seen.length)));
+      assert.deepEqual(seen, ['loading', 'diagrams', 'pages', 'search', 'done'].slice(0, Math.max(3, seen.length)));
       assert.equal((await ok(client, 'report')).totals.done, 3);
       await ok(client, 'state_phase', { next: 'done' });
       assert.equal(readState(root).phase, 'done');
