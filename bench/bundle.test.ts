@@ -20,8 +20,10 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { STATE_COMMANDS } from '../cli/commands-state.ts';
+import { LOADERS } from '../cli/loaders.ts';
 import { CLI, scratchCourse, scratchDir } from '../cli/testing.ts';
 import { buildStateCourse } from './state-course.ts';
 
@@ -213,6 +215,77 @@ test('the MCP SDK loads only in the mcp command: main.mjs and the state commands
     assert.deepEqual(sdk([...staticClosure(chunk).values()]), [], `${path.basename(chunk)} pulls in the MCP SDK`);
   }
   assert.deepEqual(sdk([readFileSync(STATE_BUNDLE, 'utf8')]), [], 'dist/state.cjs pulls in the MCP SDK');
+});
+
+/** The packages (`zod`, `@scope/name`) esbuild bundled into `texts`, from its `// node_modules/...` comments. */
+function packagesIn(texts: Iterable<string>): Set<string> {
+  const found = new Set<string>();
+  for (const text of texts)
+    for (const source of sources(text))
+      if (source.startsWith('node_modules/')) found.add(/^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)![1]!);
+  return found;
+}
+
+test("each command's chunk loads no package its own code does not reach: no barrel or shared chunk drags one in", async () => {
+  // What a command's start-up loads is its chunk and every chunk that imports statically. esbuild
+  // places code in chunks file by file, and a barrel (pipeline/index.ts) links every module it
+  // re-exports to every command importing it; scripts/barrel-imports.mjs rewrites such imports at
+  // bundle time. Here each command module is bundled alone (no chunks, the project's modules taken
+  // as free of import-time side effects, the same external packages): what its code reaches. The
+  // built chunks may load no package besides those.
+  const { CLI_EXTERNAL } = (await import(
+    pathToFileURL(path.join(DIST, '..', 'scripts', 'bundle-config.mjs')).href
+  )) as {
+    CLI_EXTERNAL: string[];
+  };
+  const modules = [...new Set([...Object.values(LOADERS).map(moduleOf), 'cli/commands/mcp.ts'])].sort();
+  assert.ok(modules.length >= 20, `command modules found: ${modules.length}`);
+  const repo = path.resolve(DIST, '..');
+  const own = new RegExp(`^${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(cli|pipeline|content-schemas)/.*\\.ts$`);
+  const alone = await build({
+    absWorkingDir: repo,
+    entryPoints: modules,
+    outdir: path.join(scratchDir('codelabgen-alone-'), 'out'),
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    external: CLI_EXTERNAL,
+    loader: { '.md': 'text' },
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'own-modules-without-side-effects',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+            if (args.pluginData === 'resolving') return undefined;
+            const { importer, resolveDir, kind } = args;
+            const found = await build.resolve(args.path, { importer, resolveDir, kind, pluginData: 'resolving' });
+            return found.errors.length === 0 && own.test(found.path) ? { ...found, sideEffects: false } : undefined;
+          });
+        },
+      },
+    ],
+  });
+  const reached = new Map(
+    alone.outputFiles.map((file) => [path.basename(file.path, '.js'), packagesIn([file.text])] as const),
+  );
+  // Each command chunk, as main.mjs and its chunks import it: `import("./chunks/new-HASH.mjs")`.
+  const chunks = new Map<string, string>();
+  for (const [file, text] of staticClosure(path.join(DIST, 'main.mjs')))
+    for (const match of text.matchAll(/import\("\.\/((?:chunks\/)?([a-z-]+)-[A-Z0-9]+\.mjs)"\)/g))
+      chunks.set(match[2]!, path.join(path.dirname(file), match[1]!));
+  const extra: string[] = [];
+  for (const module of modules) {
+    const name = path.basename(module, '.ts');
+    const chunk = chunks.get(name);
+    assert.ok(chunk, `no chunk of ${module} imported by main.mjs`);
+    const loaded = packagesIn(staticClosure(chunk).values());
+    const more = [...loaded].filter((pkg) => !reached.get(name)!.has(pkg));
+    if (more.length > 0) extra.push(`${name}: ${more.join(', ')}`);
+  }
+  assert.ok(reached.get('schema')!.has('zod') && reached.get('mcp')!.has('@modelcontextprotocol/sdk'), 'reached');
+  assert.deepEqual(extra, [], 'command chunks load packages their code does not reach');
 });
 
 // Records every module file the process loads (import and require alike) into $LOADED_MODULES, then

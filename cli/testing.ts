@@ -24,7 +24,17 @@ export const CLI = path.join(REPO_ROOT, 'bin', 'codelabgen.cjs');
 // The CLI tests run the built dist/: a test file run after an edit builds it first (once, whichever
 // test file gets there first; the others wait), so `node --test cli/x.test.ts` needs no rebuild by
 // hand. Under npm test the build step ran already and this is a look at a few hundred mtimes.
-const BUILT_FROM = ['bin', 'cli', 'content-schemas', 'pipeline', 'site', 'scripts/build.mjs', 'scripts/build-site.mjs'];
+const BUILT_FROM = [
+  'bin',
+  'cli',
+  'content-schemas',
+  'pipeline',
+  'site',
+  'scripts/build.mjs',
+  'scripts/build-site.mjs',
+  'scripts/barrel-imports.mjs',
+  'scripts/bundle-config.mjs',
+];
 
 function newestSource(): number {
   let newest = 0;

@@ -3,6 +3,8 @@
 // external and load only in the site commands; zod loads only when a command needs it.
 import { build } from 'esbuild';
 import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { withoutBarrelImports } from './barrel-imports.mjs';
+import { CLI_EXTERNAL } from './bundle-config.mjs';
 import { buildSite } from './build-site.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -75,7 +77,10 @@ const builtinsWithoutNamespaces = {
     build.onLoad({ filter: /\.ts$/ }, (args) =>
       args.path.includes('/node_modules/')
         ? undefined
-        : { contents: builtinsByProperty(readFileSync(args.path, 'utf8')), loader: 'ts' },
+        : {
+            contents: builtinsByProperty(withoutBarrelImports(args.path, readFileSync(args.path, 'utf8'))),
+            loader: 'ts',
+          },
     );
   },
 };
@@ -117,26 +122,7 @@ const result = await build({
     CODELABGEN_BUNDLED: 'true',
     CODELABGEN_STATE_BUNDLE: 'false',
   },
-  // linkedom is bundled: only the diagram parser's child loads it (its window for mermaid), and one
-  // file loads in about a third of the CPU of its 200 modules (docs/performance.md, "linkedom bundled").
-  external: [
-    'astro',
-    'astro/*',
-    '@astrojs/*',
-    'astro-expressive-code',
-    '@expressive-code/*',
-    'mermaid',
-    'pagefind',
-    'playwright',
-    'playwright-core',
-    '@playwright/*',
-    'shiki',
-    'vite',
-    'satteri',
-    'chokidar',
-    'jsdom',
-    'dompurify',
-  ],
+  external: CLI_EXTERNAL,
   loader: { '.md': 'text' }, // the mcp command's orchestrate prompt carries docs/agents.md
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales, builtinsWithoutNamespaces],

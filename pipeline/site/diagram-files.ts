@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readTextFile } from '../../content-schemas/fast.ts';
 import { OutsideError, realPathInside } from '../course/confined.ts';
 import { refuse } from '../course/errors.ts';
-import { diagramHash, diagramTitle, type DiagramRef } from './segments.ts';
+import { diagramHash, diagramTitle, type DiagramRef } from './diagram-ref.ts';
 
 /** The diagrams of the lesson at `lessonDir` (on disk; `lesson.dir` course-relative), sorted by file name. */
 export function lessonDiagramFiles(lesson: { id: string; dir: string }, lessonDir: string): DiagramRef[] {

@@ -8,7 +8,8 @@ import type { MdastNode } from 'satteri';
 import { mdxNotAllowed } from '../authoring/conventions.ts';
 import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import type { Fence } from './fences.ts';
-import { diagramHash, diagramTitle, type DiagramRef, type DocContext } from './segments.ts';
+import { diagramHash, diagramTitle, type DiagramRef } from './diagram-ref.ts';
+import type { DocContext } from './segments.ts';
 
 /** The components every .mdx doc has without an import (site/components/mdx/). */
 export const MDX_COMPONENTS = ['CodeRef', 'Aside', 'Tabs', 'TabItem', 'Steps', 'Diagram', 'FileTree'] as const;

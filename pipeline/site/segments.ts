@@ -7,6 +7,7 @@ import { CodeRefError, parseCodeRef, resolveCodeRef } from './code-refs.ts';
 import { DocRefError, isRelativeUrl, resolveImage, resolveLink, type DocImage, type DocLinks } from './doc-links.ts';
 import { fenceOf, isFence, lexDoc, type LexedDoc } from './doc-tokens.ts';
 import type { Fence } from './fences.ts';
+import { diagramHash, diagramTitle, type DiagramRef } from './diagram-ref.ts';
 import { renderTokens } from './markdown.ts';
 import { prepareTokens, walkTokens } from './marked.ts';
 
@@ -33,16 +34,6 @@ export type GroupSegment = { kind: 'group'; parts: LeafSegment[] };
 
 export type Segment = LeafSegment | GroupSegment;
 
-export interface DiagramRef {
-  /** Content hash of the source: the cache key. */
-  hash: string;
-  source: string;
-  /** Where it came from, e.g. `docs/readalong.md:12` or `docs/diagrams/flow.mmd`. */
-  label: string;
-  title: string;
-  lesson: string;
-}
-
 export interface DocContext {
   lesson: string;
   lessonDir: string;
@@ -67,16 +58,9 @@ export interface RenderedDoc {
 }
 
 /** The `src` an image has in a doc's HTML until the page replaces it (site/lib/images.ts). */
+export { diagramHash, diagramTitle, type DiagramRef };
+
 export const IMAGE_PLACEHOLDER = '_codelabgen/image/';
-
-export function diagramHash(source: string): string {
-  return createHash('sha256').update(source.trim()).digest('hex').slice(0, 16);
-}
-
-/** Title from a first line `%% title: ...`, else the fallback. */
-export function diagramTitle(source: string, fallback: string): string {
-  return /^\s*%%\s*title:\s*(.+)$/m.exec(source.split('\n')[0] ?? '')?.[1]?.trim() ?? fallback;
-}
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
