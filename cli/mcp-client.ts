@@ -76,6 +76,25 @@ export async function listedClient(cwd: string, course?: string): Promise<Listed
   };
 }
 
+/**
+ * Every progress notification the server sends `client`, in the order its transport reads them.
+ * The SDK's client runs a notification's handler a tick after it reads it but a response at once,
+ * and drops a call's progress handler with its response: an update read together with the result
+ * (more likely under load) never reaches the call's `onprogress`. A test of what the server sends
+ * reads it here; a call's `onprogress` sees an in-order prefix of it.
+ */
+export function progressSentTo(client: Client): Array<{ progress: number; total?: number; message?: string }> {
+  const sent: Array<{ progress: number; total?: number; message?: string }> = [];
+  const transport = client.transport!;
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'notifications/progress')
+      sent.push(message.params as { progress: number; total?: number; message?: string });
+    deliver(message, extra);
+  };
+  return sent;
+}
+
 /** An answer's texts, one string. */
 export function textOf(answer: ToolAnswer): string {
   return answer.content.map((item) => item.text ?? '').join('\n');

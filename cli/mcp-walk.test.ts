@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { listedClient, textOf } from './mcp-client.ts';
+import { listedClient, progressSentTo, textOf } from './mcp-client.ts';
 import { COMMANDS } from './commands.ts';
 import { mcpTools } from './mcp/tools.ts';
 import { ARTIFACTS_BY_PHASE, LESSON_DIRS, write, writeStageArtifact } from './protocol-fixture.ts';
@@ -88,6 +88,8 @@ test('a course walked over MCP by next_call reaches the end of every phase with 
     write(root, '.codelabgen/config.yaml', 'schema_version: 1\nruntime: custom\ntest_command: [node, --test]\n');
     const phases = ['init'];
     const steps: Array<{ progress: number; total?: number; message?: string }> = [];
+    // Only site_build asks for progress (an onprogress gives the call a progressToken).
+    const sent = progressSentTo(mcp.client);
     for (let step = 0; step < 300; step += 1) {
       const plan = (await call('state_next')).structuredContent as unknown as Plan;
       if (plan.phase !== phase) {
@@ -149,9 +151,10 @@ test('a course walked over MCP by next_call reaches the end of every phase with 
       6,
       'five workers and one code-fixer',
     );
-    // site_build's progress ends at its total.
+    // site_build's progress ends at its total. The call's onprogress sees the updates in order, all
+    // but those read together with the result (progressSentTo(), cli/mcp-client.ts).
     assert.deepEqual(
-      steps.map((update) => [update.progress, update.total]),
+      sent.map((update) => [update.progress, update.total]),
       [
         [1, 5],
         [2, 5],
@@ -160,6 +163,10 @@ test('a course walked over MCP by next_call reaches the end of every phase with 
         [5, 5],
       ],
     );
+    assert.ok(steps.length >= 3, `site_build's onprogress saw ${steps.length} of 5 updates`);
+    const fields = (update: { progress: number; total?: number; message?: string }) =>
+      [update.progress, update.total, update.message] as const;
+    assert.deepEqual(steps.map(fields), sent.slice(0, steps.length).map(fields));
     t.diagnostic(`${mcp.seen.length} answers scanned; ${followed.length} calls made by next_call`);
     const leaks = mcp.seen.filter((text) => CLI_WORDS.test(text));
     assert.deepEqual(

@@ -25,7 +25,7 @@ import { COMMANDS } from './commands.ts';
 import { toInvocation } from './mcp/tool-arguments.ts';
 import { inToolTerms } from './mcp/tool-terms.ts';
 import { mcpTools, NOT_TOOLS, toolName } from './mcp/tools.ts';
-import { elicitingClient, postInitialize } from './mcp-client.ts';
+import { elicitingClient, postInitialize, progressSentTo } from './mcp-client.ts';
 import {
   advance,
   ARTIFACTS_BY_PHASE,
@@ -84,24 +84,6 @@ async function call(
     undefined,
     onprogress ? { onprogress } : undefined,
   )) as Result;
-}
-
-/**
- * Every progress notification the server sends `client`, in the order its transport reads them.
- * The SDK's client runs a notification's handler a tick after it reads it but a response at once,
- * and drops a call's progress handler with its response: an update read together with the result
- * (more likely under load) never reaches the call's `onprogress`.
- */
-function progressSentTo(client: Client): Array<{ progress: number; total?: number; message?: string }> {
-  const sent: Array<{ progress: number; total?: number; message?: string }> = [];
-  const transport = client.transport!;
-  const deliver = transport.onmessage!;
-  transport.onmessage = (message, extra) => {
-    if ('method' in message && message.method === 'notifications/progress')
-      sent.push(message.params as { progress: number; total?: number; message?: string });
-    deliver(message, extra);
-  };
-  return sent;
 }
 
 /** A tool call that must succeed; returns its JSON document. */
