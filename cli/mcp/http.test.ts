@@ -161,47 +161,63 @@ test('a body that is not JSON is a JSON-RPC parse error (-32700), one too large 
   }
 });
 
-test("a dropped POST's calls are cancelled unless the client came back, also when its return was handled before the drop was seen", async () => {
-  const GRACE_MS = 30;
-  const drop = (session: Parameters<typeof cancelOnDrop>[0], before: () => void = () => {}) => {
-    const cancelled: unknown[] = [];
-    session.transport.onmessage = (message) => void cancelled.push((message as { params: unknown }).params);
-    const res = Object.assign(new EventEmitter(), { writableEnded: false });
-    session.requests += 1; // the POST itself
-    session.lastRequestAt = Date.now();
-    cancelOnDrop(session, res, [7], GRACE_MS);
-    before();
-    res.emit('close');
-    return new Promise<unknown[]>((resolve) => setTimeout(() => resolve(cancelled), GRACE_MS * 4));
-  };
-  const session = (): Parameters<typeof cancelOnDrop>[0] => ({
-    requests: 0,
-    lastRequestAt: 0,
-    closing: new AbortController(),
-    transport: {},
-  });
-  // No return: its call is cancelled like the client's own notifications/cancelled.
-  assert.deepEqual(await drop(session()), [
-    { requestId: 7, reason: 'the client dropped its connection and did not come back' },
-  ]);
-  // The client reconnected at once and that request was handled before the old connection's close.
-  const quick = session();
-  assert.deepEqual(
-    await drop(quick, () => {
-      quick.requests += 1;
-      quick.lastRequestAt = Date.now();
-    }),
-    [],
-  );
-  // A request long before the drop (the client's other calls) is no return.
-  const earlier = session();
-  assert.equal(
-    (
-      await drop(earlier, () => {
-        earlier.requests += 1;
-        earlier.lastRequestAt = Date.now() - 60_000;
-      })
-    ).length,
-    1,
-  );
-});
+test(
+  "a dropped POST's calls are cancelled unless the client came back, also when its return was handled before the " +
+    'drop was seen or long before (a resumed stream)',
+  async () => {
+    const GRACE_MS = 30;
+    const drop = (session: Parameters<typeof cancelOnDrop>[0], before: () => void = () => {}) => {
+      const cancelled: unknown[] = [];
+      session.transport.onmessage = (message) => void cancelled.push((message as { params: unknown }).params);
+      const res = Object.assign(new EventEmitter(), { writableEnded: false });
+      session.requests += 1; // the POST itself
+      session.lastRequestAt = Date.now();
+      cancelOnDrop(session, res, [7], GRACE_MS);
+      before();
+      res.emit('close');
+      return new Promise<unknown[]>((resolve) => setTimeout(() => resolve(cancelled), GRACE_MS * 4));
+    };
+    const session = (): Parameters<typeof cancelOnDrop>[0] => ({
+      requests: 0,
+      lastRequestAt: 0,
+      resumes: 0,
+      closing: new AbortController(),
+      transport: {},
+    });
+    // No return: its call is cancelled like the client's own notifications/cancelled.
+    assert.deepEqual(await drop(session()), [
+      { requestId: 7, reason: 'the client dropped its connection and did not come back' },
+    ]);
+    // The client reconnected at once and that request was handled before the old connection's close.
+    const quick = session();
+    assert.deepEqual(
+      await drop(quick, () => {
+        quick.requests += 1;
+        quick.lastRequestAt = Date.now();
+      }),
+      [],
+    );
+    // A stream resumed (Last-Event-ID) after the POST is a return, however long before the drop was
+    // seen: a server starved of CPU can see the close seconds after the client came back.
+    const resumed = session();
+    assert.deepEqual(
+      await drop(resumed, () => {
+        resumed.requests += 1;
+        resumed.resumes += 1;
+        resumed.lastRequestAt = Date.now() - 60_000;
+      }),
+      [],
+    );
+    // A request long before the drop (the client's other calls) is no return.
+    const earlier = session();
+    assert.equal(
+      (
+        await drop(earlier, () => {
+          earlier.requests += 1;
+          earlier.lastRequestAt = Date.now() - 60_000;
+        })
+      ).length,
+      1,
+    );
+  },
+);

@@ -224,6 +224,8 @@ interface Session {
   requests: number;
   /** When its last request came (Date.now()): a request that came just before a drop was seen is a return. */
   lastRequestAt: number;
+  /** Its GET requests with a Last-Event-ID: streams it resumed (a resume is a return, whenever it was seen). */
+  resumes: number;
   /** Its requests whose responses are still open (an event stream counts while it lasts). */
   open: number;
   /** When its last request came or its last response closed (ms, the server's clock). */
@@ -246,10 +248,12 @@ function requestIds(body: unknown): Array<string | number> {
  * calls end as by notifications/cancelled (verify stops its tests and records nothing). A stream the
  * server ended itself (answered, or closed for polling) is not a drop. A client that reconnects at
  * once may have its new request handled before the old connection's close is seen: a request after
- * this POST that came up to RETURN_RACE_MS before the drop counts as coming back too.
+ * this POST that came up to RETURN_RACE_MS before the drop counts as coming back too, and so does a
+ * stream resumed (Last-Event-ID) after this POST came, however long before the drop was seen (a
+ * server starved of CPU can see the close seconds late).
  */
 export function cancelOnDrop(
-  session: Pick<Session, 'requests' | 'lastRequestAt' | 'closing'> & {
+  session: Pick<Session, 'requests' | 'lastRequestAt' | 'resumes' | 'closing'> & {
     transport: { onmessage?: ((message: JSONRPCMessage) => void) | undefined };
   },
   res: { once(event: 'close', listener: () => void): unknown; readonly writableEnded: boolean },
@@ -258,6 +262,7 @@ export function cancelOnDrop(
 ): void {
   if (ids.length === 0) return;
   const mine = session.requests; // this POST counted
+  const resumesBefore = session.resumes;
   res.once('close', () => {
     if (res.writableEnded) return;
     const requestsAtDrop = session.requests;
@@ -265,6 +270,7 @@ export function cancelOnDrop(
     setTimeout(() => {
       const cameBack =
         session.requests > requestsAtDrop ||
+        session.resumes > resumesBefore ||
         (session.requests > mine && session.lastRequestAt >= droppedAt - RETURN_RACE_MS);
       if (session.closing.signal.aborted || cameBack) return; // ended (its calls are cancelled), or the client came back
       for (const requestId of ids) {
@@ -341,6 +347,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
     if (session) {
       session.requests += 1;
       session.lastRequestAt = Date.now();
+      if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) session.resumes += 1;
       track(res, () => session);
       if (req.method === 'POST') cancelOnDrop(session, res, requestIds(body), graceMs);
       return session.transport.handleRequest(req, res, body);
@@ -360,6 +367,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServer>
           closing,
           requests: 1,
           lastRequestAt: Date.now(),
+          resumes: 0,
           open: 1,
           lastActive: now(),
         });
