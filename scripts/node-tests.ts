@@ -18,7 +18,7 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type GroupMember, groupMembers, killAll, ownGroup } from './process-group.ts';
 import { cpuPreload, type FileSpan, readSpool, sampleCores, summarize, writeTimeline } from './test-timeline.ts';
@@ -117,6 +117,11 @@ let failed = false;
 const BLOCKING_STDIO =
   'data:text/javascript,' +
   encodeURIComponent('for (const stream of [process.stdout, process.stderr]) stream._handle?.setBlocking?.(true);');
+// Each test file's TypeScript stripped once per content for the whole run, and Node's compile cache, in
+// a folder of the repository's .cache/ that runs share (scripts/test-code-cache.mjs; entries are named
+// by their content, so an edit only adds one). $CODELABGEN_TEST_CODE_CACHE= (empty) turns it off.
+process.env.CODELABGEN_TEST_CODE_CACHE ??= path.join(REPO, '.cache', 'test-code-cache');
+const CODE_CACHE = pathToFileURL(path.join(REPO, 'scripts', 'test-code-cache.mjs')).href;
 const timelineFile = process.env.CODELABGEN_TEST_TIMELINE
   ? path.resolve(process.env.CODELABGEN_TEST_TIMELINE)
   : undefined;
@@ -132,6 +137,8 @@ const stream = run({
   execArgv: [
     '--import',
     BLOCKING_STDIO,
+    '--import',
+    CODE_CACHE,
     ...(spool === undefined ? [] : ['--import', `data:text/javascript,${encodeURIComponent(cpuPreload(spool))}`]),
   ],
 });
