@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright';
+import { type Browser, chromium } from 'playwright';
 import { cli, cliAsync, removeDir, snapshot, tempDir, type CliResult } from '../../cli/testing.ts';
 import { freePort, stop, waitForServer } from '../../e2e/dev-server.ts';
 import { serveStatic } from '../../e2e/static-server.ts';
@@ -32,6 +32,13 @@ const copy = (name: string) => {
   return root;
 };
 after(() => removeDir(work));
+/** One Chromium for the file's two browser checks (the tabs, site dev's banner): each launch costs about half a core-second. */
+let browser: Promise<Browser> | undefined;
+const sharedBrowser = () =>
+  (browser ??= chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] }));
+after(async () => {
+  await (await browser?.catch(() => undefined))?.close();
+});
 
 describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
   const root = copy('course');
@@ -135,9 +142,9 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
     skip: chromiumPath() === undefined && 'no Chromium',
   }, async () => {
     const site = await serveStatic(out, '/');
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
+    const context = await (await sharedBrowser()).newContext();
     try {
-      const tab = await browser.newPage();
+      const tab = await context.newPage();
       await tab.goto(`${site.url}lessons/1.1-counter/`);
       const tabs = tab.getByRole('tab');
       assert.equal(await tabs.count(), 3);
@@ -175,7 +182,7 @@ describe('a course with site.mdx: true', { timeout: 600_000 }, () => {
       assert.deepEqual(await state(), expect(0, true));
       assert.equal(await tab.locator('.tab-label').first().isVisible(), false);
     } finally {
-      await browser.close();
+      await context.close();
       await site.close();
     }
   });
@@ -313,9 +320,9 @@ test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an err
     // An .mdx doc that no longer compiles fails Astro's render of the page: the open page keeps its
     // last good version under the red banner, which names the file and line, until the doc is
     // fixed, and is never reloaded (site/components/DevLive.astro).
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
+    const context = await (await sharedBrowser()).newContext();
     try {
-      const tab = await browser.newPage();
+      const tab = await context.newPage();
       await tab.goto(url);
       const loads: string[] = [];
       tab.on('load', () => loads.push(tab.url()));
@@ -338,7 +345,7 @@ test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an err
       await banner.waitFor({ state: 'detached', timeout: 30_000 });
       assert.deepEqual(loads, [], 'the page was never reloaded');
     } finally {
-      await browser.close();
+      await context.close();
     }
   } finally {
     if (dev.child.exitCode === null) dev.child.kill('SIGTERM');

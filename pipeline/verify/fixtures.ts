@@ -4,10 +4,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RegisteredLesson, Stage } from '../../content-schemas/index.ts';
-import { STAGES } from '../../content-schemas/index.ts';
+// The modules themselves, not the entry files (content-schemas/index.ts loads every zod schema):
+// less to load for each test file that imports this helper.
+import { STAGES } from '../../content-schemas/names.ts';
 import { hashLessonCode } from '../artifacts/code-hash.ts';
 import { ARTIFACTS, abs, lessonDirName, type Course } from '../course/course.ts';
-import { commit, createCourse } from '../store/index.ts';
+import { commit } from '../store/commit.ts';
+import { createCourse } from '../store/create.ts';
 
 export interface LessonFixture {
   id: string;
