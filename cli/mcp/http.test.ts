@@ -208,6 +208,24 @@ test(
       }),
       [],
     );
+    // A server starved of CPU past the grace period runs the due timer before it reads the client's
+    // return (an I/O callback, here a setImmediate): it looks again after reading, and keeps the call.
+    const starved = session();
+    // Blocked in a check-phase callback: when the loop next reads its clock the grace timer is due and
+    // runs first; the return comes in that iteration's check phase, after the timers.
+    const starvedCancels = await drop(starved, () =>
+      setImmediate(() => {
+        const until = Date.now() + GRACE_MS + 700;
+        while (Date.now() < until); // the server gets no CPU (its grace timer becomes due meanwhile)
+        setImmediate(() => {
+          starved.requests += 1;
+          starved.resumes += 1;
+          starved.lastRequestAt = Date.now();
+        });
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // past its second look too
+    assert.deepEqual(starvedCancels, []);
     // A request long before the drop (the client's other calls) is no return.
     const earlier = session();
     assert.equal(

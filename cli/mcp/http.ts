@@ -17,9 +17,17 @@ import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextpro
 import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { printable, refuse } from '../../pipeline/index.ts';
 
-/** A request body larger than this is refused (bytes), as a stdio line is. */
 /** ms before a dropped connection is seen within which a request of the same session still counts as the client's return. */
 const RETURN_RACE_MS = 1000;
+/**
+ * A drop's grace timer that runs this much later than due (ms) found the server starved of CPU: Node
+ * runs due timers before it reads the sockets, so a client's return sent meanwhile may still be unread.
+ * The server then looks again LOOK_AGAIN_MS later (after reading), up to MAX_LOOKS times.
+ */
+const LATE_MS = 500;
+const LOOK_AGAIN_MS = 250;
+const MAX_LOOKS = 4;
+/** A request body larger than this is refused (bytes), as a stdio line is. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Messages kept per session for a client that reconnects with Last-Event-ID. */
 const KEPT_EVENTS = 1000;
@@ -250,7 +258,8 @@ function requestIds(body: unknown): Array<string | number> {
  * once may have its new request handled before the old connection's close is seen: a request after
  * this POST that came up to RETURN_RACE_MS before the drop counts as coming back too, and so does a
  * stream resumed (Last-Event-ID) after this POST came, however long before the drop was seen (a
- * server starved of CPU can see the close seconds late).
+ * server starved of CPU can see the close seconds late). A grace timer that runs late looks again once
+ * the server has read what waits (LATE_MS).
  */
 export function cancelOnDrop(
   session: Pick<Session, 'requests' | 'lastRequestAt' | 'resumes' | 'closing'> & {
@@ -267,7 +276,11 @@ export function cancelOnDrop(
     if (res.writableEnded) return;
     const requestsAtDrop = session.requests;
     const droppedAt = Date.now();
-    setTimeout(() => {
+    const decide = (due: number, looks: number) => {
+      if (Date.now() - due > LATE_MS && looks < MAX_LOOKS) {
+        setTimeout(() => decide(Date.now() + LOOK_AGAIN_MS, looks + 1), LOOK_AGAIN_MS).unref();
+        return;
+      }
       const cameBack =
         session.requests > requestsAtDrop ||
         session.resumes > resumesBefore ||
@@ -281,7 +294,8 @@ export function cancelOnDrop(
           params: { requestId, reason: 'the client dropped its connection and did not come back' },
         });
       }
-    }, graceMs).unref();
+    };
+    setTimeout(() => decide(droppedAt + graceMs, 0), graceMs).unref();
   });
 }
 
