@@ -2,9 +2,9 @@
 // diagrams client-side mermaid draws) and a lesson's files page, the search dialog (also full screen at
 // 390 px), the mobile menu, the "On this page" bar, the readalong's code panel (1920 px) and a diagram's
 // full-size dialog zoomed in, in both themes. First in file order, so that these long tests
-// start first. A page that gained a frame would need axe's
-// frame mode (setLegacyMode(false)): the test fails on any <iframe> so that is never missed.
-import AxeBuilder from '@axe-core/playwright';
+// start first. axe runs in legacy mode, in the page itself, injected once per document (axe.ts): a page
+// that gained a frame would need AxeBuilder's frame mode, so the test fails on any <iframe>.
+import { axeViolations } from './axe.ts';
 import { lessonUrl, lessons, siteUrl } from './course.ts';
 import { expect, openPage as open, test } from './fixtures.ts';
 
@@ -35,12 +35,8 @@ for (const theme of THEMES) {
       test.setTimeout(180_000);
       const found: string[] = [];
       const check = async (label: string) => {
-        // The pages have no frames: legacy mode runs axe in the page itself instead of opening a
-        // blank page per check to merge frame results (half the time), and only violations are detailed.
-        const { violations } = await new AxeBuilder({ page })
-          .setLegacyMode(true)
-          .options({ resultTypes: ['violations'] })
-          .analyze();
+        // Only violations are detailed.
+        const violations = await axeViolations(page, { options: { resultTypes: ['violations'] } });
         found.push(
           ...violations.map(
             (v) =>

@@ -1,5 +1,6 @@
 // A tiny static file server for a built site mounted under its base path (e.g. /course-site/),
-// like static hosting: `dir/` serves `dir/index.html`, anything outside the base or missing is a 404.
+// like static hosting: `dir/` serves `dir/index.html`, anything outside the base or missing is a 404, and
+// files may be kept 10 minutes as GitHub Pages answers (docs/testing.md, "Where the cores go").
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -37,7 +38,7 @@ export async function serveStatic(root: string, base: string): Promise<StaticSit
     }
     res.writeHead(200, {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
+      'cache-control': 'max-age=600',
     });
     createReadStream(file).pipe(res);
   });
