@@ -71,6 +71,8 @@ function builtinsByProperty(source) {
   });
 }
 
+// The one loader of the project's own TypeScript, so it also takes the other source rewrite: imports
+// through a barrel become imports of the defining modules (scripts/barrel-imports.mjs).
 const builtinsWithoutNamespaces = {
   name: 'builtins-without-namespaces',
   setup(build) {

@@ -57,9 +57,10 @@ export interface RenderedDoc {
   words: number;
 }
 
-/** The `src` an image has in a doc's HTML until the page replaces it (site/lib/images.ts). */
+// Kept in pipeline/site/diagram-ref.ts (which loads no renderer), exported here too for the renderer's users.
 export { diagramHash, diagramTitle, type DiagramRef };
 
+/** The `src` an image has in a doc's HTML until the page replaces it (site/lib/images.ts). */
 export const IMAGE_PLACEHOLDER = '_codelabgen/image/';
 
 function wordCount(text: string): number {
