@@ -16,13 +16,17 @@ export const SYSTEM_CHROMIUMS = [
 ] as const;
 
 /**
- * A Chromium to draw or test with: $CODELABGEN_CHROMIUM (a path; `none` turns it off), the first of
- * SYSTEM_CHROMIUMS that exists, else Playwright's own browser when installed; null when there is none.
+ * A Chromium to draw or test with: $CODELABGEN_CHROMIUM (a path; `none` turns it off), else the first
+ * of SYSTEM_CHROMIUMS that exists, else Playwright's own browser when installed; null when there is none.
+ * A path named by $CODELABGEN_CHROMIUM is returned whether it exists or not: the user chose that browser,
+ * so a wrong path fails where it is launched, naming it and the variable, instead of another browser
+ * drawing in its place unsaid.
  */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.CODELABGEN_CHROMIUM === 'none') return null;
-  for (const candidate of [env.CODELABGEN_CHROMIUM, ...SYSTEM_CHROMIUMS]) {
-    if (candidate && existsSync(candidate)) return candidate;
+  if (env.CODELABGEN_CHROMIUM) return env.CODELABGEN_CHROMIUM;
+  for (const candidate of SYSTEM_CHROMIUMS) {
+    if (existsSync(candidate)) return candidate;
   }
   try {
     const { chromium } = createRequire(import.meta.url)('playwright') as { chromium: { executablePath(): string } };

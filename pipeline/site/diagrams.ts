@@ -10,7 +10,7 @@ import { isInside } from '../course/inside.ts';
 import { CHROMIUM_PLACES } from './chromium.ts';
 import { mermaidVersion, writeCacheEntry } from './diagram-cache.ts';
 import { isThemedType, SENTINEL_VARIABLES, themeSvg } from './diagram-theme.ts';
-import { RefusalError } from '../course/errors.ts';
+import { ChecksFailedError, RefusalError } from '../course/errors.ts';
 import type { DiagramRef } from './segments.ts';
 
 export interface CachedDiagram {
@@ -261,6 +261,30 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
     .then(() => stats);
   done.catch(() => {}); // the build awaits it; pages only wait for their own diagrams
   return { done, drawn: (hash) => waits.get(hash) ?? Promise.resolve(), drawing: new Set(waits.keys()) };
+}
+
+/**
+ * The diagram job as the pages see it: a build that cannot succeed stops at the first page that waits
+ * for a diagram, instead of after every page is made (Astro ends a build at a page that throws). Such a
+ * page throws when Chromium could not start, and, when `syntaxErrors` is given (a publish build: it
+ * makes the error naming them), when mermaid could not parse its diagram. A diagram the renderer left
+ * undrawn for another reason is drawn client-side, as before.
+ */
+export function failingAtTheirPage(job: DiagramJob, cacheDir: string, syntaxErrors: (() => Error) | null): DiagramJob {
+  return {
+    ...job,
+    async drawn(hash) {
+      await job.drawn(hash);
+      if (!job.drawing.has(hash)) return;
+      const cached = readCachedDiagram(cacheDir, hash);
+      if (cached === null)
+        // Not drawn: the whole job failed (it says why as it settles), or only this diagram (client-side).
+        await job.done.catch((error: unknown) => {
+          throw new ChecksFailedError(`site build failed: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      else if (cached.error !== null && syntaxErrors !== null) throw syntaxErrors();
+    },
+  };
 }
 
 // The page mermaid draws in, served by Playwright from the package (no network, no file:// page).

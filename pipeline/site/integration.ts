@@ -11,7 +11,14 @@ import type { CourseWatcher } from './course-watch.ts';
 import { reloadStore, servedGeneration } from './dev-store.ts';
 import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
-import { diagramCacheDir, findChromium, leftToBrowserWarning, startDiagrams, type DiagramJob } from './diagrams.ts';
+import {
+  diagramCacheDir,
+  findChromium,
+  leftToBrowserWarning,
+  failingAtTheirPage,
+  startDiagrams,
+  type DiagramJob,
+} from './diagrams.ts';
 import { cssLayerPlugin, STARLIGHT_EC_LAYER } from './css-layer.ts';
 import { expressiveCodeOptions } from './expressive-code.ts';
 import { copyMermaid, mermaidDist } from './mermaid-assets.ts';
@@ -285,7 +292,14 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           // Without a Chromium, --strict-diagrams knows at once (the job is already done).
           const undrawn = chromium === null ? (await diagrams.done).client : 0;
           if (options.strictDiagrams && undrawn > 0) throw leftToBrowser(undrawn);
-          pipelineRead.setDiagramJob(diagrams);
+          const publishing = prepared;
+          pipelineRead.setDiagramJob(
+            failingAtTheirPage(
+              diagrams,
+              site.diagramCache,
+              site.drafts ? null : () => contentProblems(diagramProblemsOf(publishing, site.diagramCache)),
+            ),
+          );
           const shallowClone = pipelineRead.gitHistory(site.course) === 'shallow';
           // `codelabgen site build` prints it from the summary (its Astro logs nothing); a host's build says it here.
           if (shallowClone && options.onBuilt === undefined)
