@@ -8,8 +8,8 @@ import { expect, test } from './fixtures.ts';
 /**
  * Searches for `q` in the open dialog and returns the results of `q` only (their <li>). The results on
  * show are marked first: the list of the query before (which may hold the same links) is replaced when
- * the new results arrive, and a click or a key on an old result at that moment is lost or goes elsewhere
- * (a mousedown on the old link and a mouseup on its replacement make no click on a link).
+ * the new results arrive, and a click or a key aimed at an old result just before then lands on whatever
+ * result takes its place (the page holds new results only while a result is pressed: the test below).
  */
 async function searchFor(dialog: Locator, q: string): Promise<Locator> {
   await dialog.locator('.search-results').evaluate((list) => {
@@ -115,6 +115,51 @@ test('a result names its place by the heading path, inline code as code, links t
         .at(-1)!.textContent,
   );
   expect(h2).toMatch(/^Read-along: pipeline\(\), errors and cleanup/);
+});
+
+test('results that arrive while a result is pressed wait for the release: a click lands on the link pressed, a release elsewhere shows them', async ({
+  page,
+}) => {
+  await page.goto(siteUrl());
+  await page.keyboard.press('/');
+  const dialog = page.getByRole('dialog', { name: 'Search the course' });
+  const input = dialog.getByRole('searchbox');
+  const links = dialog.locator('.search-results a');
+  /** Presses the first result, then a newer query's results arrive (as a reader's last keystroke's would). */
+  const pressFirstThenSearch = async (q: string) => {
+    const box = (await links.first().boundingBox())!;
+    await links.first().evaluate((a) => a.setAttribute('data-pressed', ''));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await input.evaluate((field: HTMLInputElement, q) => {
+      field.value = q;
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    }, q);
+    // Unheld, the new list replaces the pressed link within this time (170-650 ms when it was seen).
+    const replaced = await page
+      .waitForFunction(() => document.querySelector('.search-results a[data-pressed]') === null, null, {
+        timeout: 2_000,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    expect(replaced, `the results of "${q}" replaced the list under the pressed link`).toBe(false);
+  };
+  await input.fill('pipeline');
+  await expect(links.nth(1)).toBeVisible();
+  await pressFirstThenSearch('highWaterMark');
+  // Released on another result: no link is followed, and then the newer results show.
+  const other = (await links.nth(1).boundingBox())!;
+  await page.mouse.move(other.x + other.width / 2, other.y + other.height / 2);
+  await page.mouse.up();
+  await expect(links.first().locator('.search-excerpt')).toContainText('highWaterMark');
+  await expect(dialog).toBeVisible();
+  const pressed = (await links.first().getAttribute('href'))!;
+  await pressFirstThenSearch('pipeline');
+  await page.mouse.up();
+  await expect(page).toHaveURL(new URL(pressed, siteUrl()).href);
+  await expect(dialog).toBeHidden();
 });
 
 test('"/" typed in a text field does not open search; a non-root base gets working result links', async ({ page }) => {

@@ -12,7 +12,11 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
     list = d.querySelector('.search-results'),
     status = d.querySelector('.search-status'),
     pf = null,
-    seq = 0;
+    seq = 0,
+    // A list replaced between a reader's press on a result and its release makes no click (the press and
+    // the release land on different links): new results wait while a pointer is down on the list.
+    pressed = false,
+    pending = null;
   if (/Mac|iPhone|iPad/.test(navigator.platform)) document.querySelector('.search-kbd').textContent = '⌘K';
   function open() {
     if (d.open) return;
@@ -162,6 +166,10 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
         }),
       ).then(function (data) {
         if (n !== seq) return;
+        if (pressed) {
+          pending = search;
+          return;
+        }
         // Results that arrive while a reader is already in the list (ArrowDown on the last query's) keep the focus there.
         var inList = list.contains(document.activeElement);
         // Title matches, then heading matches, then prose; within each the most specific place first (then pagefind's order).
@@ -187,6 +195,22 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
       });
     });
   }
+  list.addEventListener('pointerdown', function () {
+    pressed = true;
+  });
+  function release() {
+    if (!pressed) return;
+    pressed = false;
+    // After the click the release makes (it follows pointerup in the same task): then the newer results.
+    setTimeout(function () {
+      if (!pending || pressed) return;
+      var show = pending;
+      pending = null;
+      show();
+    });
+  }
+  addEventListener('pointerup', release, scoped);
+  addEventListener('pointercancel', release, scoped);
   var clear = d.querySelector('.search-clear');
   input.addEventListener('input', function () {
     open();
