@@ -20,6 +20,7 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { boundCodeCache } from './code-cache-bound.ts';
 import { type GroupMember, groupMembers, killAll, ownGroup } from './process-group.ts';
 import { cpuPreload, type FileSpan, readSpool, sampleCores, summarize, writeTimeline } from './test-timeline.ts';
 
@@ -121,6 +122,8 @@ const BLOCKING_STDIO =
 // a folder of the repository's .cache/ that runs share (scripts/test-code-cache.mjs; entries are named
 // by their content, so an edit only adds one). $CODELABGEN_TEST_CODE_CACHE= (empty) turns it off.
 process.env.CODELABGEN_TEST_CODE_CACHE ??= path.join(REPO, '.cache', 'test-code-cache');
+// Bounded: past its size it is emptied before the run (scripts/code-cache-bound.ts).
+if (process.env.CODELABGEN_TEST_CODE_CACHE) boundCodeCache(process.env.CODELABGEN_TEST_CODE_CACHE);
 const CODE_CACHE = pathToFileURL(path.join(REPO, 'scripts', 'test-code-cache.mjs')).href;
 const timelineFile = process.env.CODELABGEN_TEST_TIMELINE
   ? path.resolve(process.env.CODELABGEN_TEST_TIMELINE)
