@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fixtureInputFiles } from './course-cache.ts';
 import { REPO_ROOT, scratchDir } from './testing.ts';
 
 const CACHE_MODULE = path.join(REPO_ROOT, 'cli', 'course-cache.ts');
@@ -78,4 +79,16 @@ test('a maker that throws fails its test file and leaves no fixture: the next as
   const [build] = readdirSync(path.join(tmp, cache));
   assert.deepEqual(readdirSync(path.join(tmp, cache, build ?? '')), [], 'no fixture, lock or half-made folder');
   assert.ok(existsSync(path.join(tmp, 'made.log')));
+});
+
+test("a fixture's inputs include the project's modules the fixture makers import, followed through their imports", () => {
+  const inputs = fixtureInputFiles();
+  for (const module of [
+    'cli/protocol-fixture.ts',
+    'content-schemas/names.ts', // imported by cli/protocol-fixture.ts
+    'pipeline/artifacts/code-hash.ts', // imported by cli/protocol-fixture.ts
+    'pipeline/artifacts/lesson-walk.ts', // imported by pipeline/artifacts/code-hash.ts
+  ])
+    assert.ok(inputs.includes(module), `${module} is not among the fixture inputs`);
+  for (const file of inputs) assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} does not exist`);
 });

@@ -25,12 +25,32 @@ function inputFiles(entry: string): string[] {
     .map((file) => path.join(entry, file));
 }
 
+/**
+ * Every file a fixture depends on: FIXTURE_INPUTS, and the project's modules their TypeScript imports,
+ * followed through relative imports (cli/protocol-fixture.ts imports pipeline modules directly: a change
+ * there must make new fixtures even when dist/ is not rebuilt, as with $CODELABGEN_TEST_CLI).
+ */
+export function fixtureInputFiles(): string[] {
+  const files = new Set(FIXTURE_INPUTS.flatMap(inputFiles));
+  const follow = (file: string): void => {
+    if (!file.endsWith('.ts')) return;
+    const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    for (const [, specifier] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*'(\.{1,2}\/[^']+)'/gm)) {
+      const imported = path.join(path.dirname(file), specifier!);
+      if (files.has(imported)) continue;
+      files.add(imported);
+      follow(imported);
+    }
+  };
+  for (const file of [...files]) follow(file);
+  return [...files].sort();
+}
+
 /** tmp/codelabgen-fixtures-UID/HASH: one folder per build of the CLI (one unused for a day is removed). */
 function fixtureFolder(): string {
   if (cacheFolder !== undefined) return cacheFolder;
   const hash = createHash('sha256');
-  for (const file of FIXTURE_INPUTS.flatMap(inputFiles))
-    hash.update(`${file}\0`).update(readFileSync(path.join(REPO_ROOT, file)));
+  for (const file of fixtureInputFiles()) hash.update(`${file}\0`).update(readFileSync(path.join(REPO_ROOT, file)));
   const parent = path.join(tmpdir(), `codelabgen-fixtures-${process.getuid?.() ?? 0}`);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
   cacheFolder = path.join(parent, hash.digest('hex').slice(0, 16));
