@@ -383,6 +383,40 @@ test(
   },
 );
 
+test("sandboxLayout: a toolchain's prefix in the home folder is bound back with its credential files unreadable (cargo's)", () => {
+  const dirs = new Set(['/home', '/root', '/run', '/root/.cargo', '/root/.cargo/bin', '/c', '/c/1-m/1.1-a']);
+  const files = new Map([
+    ['/root/.cargo/credentials.toml', '/root/.cargo/credentials.toml'],
+    ['/root/.cargo/credentials', '/root/.cargo/credentials'],
+    ['/root/.cargo/config.toml', '/root/.cargo/config.toml'],
+    ['/root/.cargo/bin/cargo', '/root/.cargo/bin/cargo'],
+  ]);
+  const fs: FileProbes = {
+    isDirectory: (dir) => dirs.has(dir),
+    isExecutable: (file) => file === '/root/.cargo/bin/cargo',
+    realPath: (file) => files.get(file) ?? (dirs.has(file) ? file : null),
+    entries: (dir) => [...files.keys()].filter((file) => path.dirname(file) === dir).map((file) => path.basename(file)),
+  };
+  const layout = sandboxLayout(
+    {
+      writable: '/c/1-m/1.1-a',
+      cwd: '/c/1-m/1.1-a',
+      workspace: null,
+      courseRoot: '/c',
+      courseDotDir: '/c/.codelabgen',
+      home: '/root',
+      network: false,
+      programs: ['cargo'],
+      env: { PATH: '/root/.cargo/bin:/usr/bin' },
+      nodePath: '/usr/bin/node',
+      prerequisiteDirs: [],
+    },
+    fs,
+  );
+  assert.ok(layout.readOnly.includes('/root/.cargo'), `the prefix is bound back: ${layout.readOnly}`);
+  assert.deepEqual(layout.unreadable, ['/root/.cargo/credentials.toml', '/root/.cargo/credentials']);
+});
+
 test('hiddenInSandbox: a program under a hidden folder or /tmp is hidden unless a bind shows it again; .codelabgen stays hidden', () => {
   const layout: SandboxLayout = {
     writable: '/home/me/course/1-m/1.1-a',

@@ -63,7 +63,10 @@ export interface SandboxLayout {
   readOnly: string[];
   /** Course folders hidden again when a bind back contains them: `.codelabgen/` and `.git/` (a uv workspace at the course root). */
   rehidden: string[];
-  /** Credential files at the top of a bound-back uv workspace (`.env`, `.npmrc`, ...): /dev/null over each, which bwrap mounts nodev (EACCES). */
+  /**
+   * Credential files at the top of a folder bound back (a uv workspace's `.env`, `.npmrc`, ...; `~/.cargo`'s
+   * `credentials.toml`): /dev/null over each, which bwrap mounts nodev (EACCES).
+   */
   unreadable?: string[];
   /** Folders inside the writable one bound back read-only over it: the lesson's `docs/`. */
   protectedInWritable: string[];
@@ -285,15 +288,16 @@ export interface FileProbes {
 
 /**
  * Credentials kept beside a project's files (a git-ignored `.env`, `.env.local`; npm's, PyPI's,
- * netrc's and git's tokens), which a uv workspace bound back read-only would otherwise show.
+ * netrc's and git's tokens) or in a toolchain's own folder (cargo's `credentials.toml`, formerly
+ * `credentials`, in `~/.cargo`), which a folder bound back read-only would otherwise show.
  */
-const CREDENTIAL_FILE = /^(?:\.env(?:\..+)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials)$/;
+const CREDENTIAL_FILE = /^(?:\.env(?:\..+)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials|credentials(?:\.toml)?)$/;
 
 /**
  * Hides the system folders, the home folder and the course, then binds back read-only the
  * toolchain, the course's node_modules, the prerequisite lessons and the uv workspace (with
- * `.codelabgen/` and `.git/` hidden again and its credential files unreadable), and writable the
- * lesson folder with its `docs/` read-only.
+ * `.codelabgen/` and `.git/` hidden again, and the credential files at the top of each folder bound
+ * back unreadable), and writable the lesson folder with its `docs/` read-only.
  */
 export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout {
   const real = (dir: string) => fs.realPath(dir) ?? dir;
@@ -320,18 +324,20 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
   const rehidden = [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory);
+  const readOnly = [
+    ...new Set([
+      ...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)),
+      ...workspace,
+    ]),
+  ];
   return {
     writable,
     cwd: real(input.cwd),
     hidden,
-    readOnly: [
-      ...new Set([
-        ...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)),
-        ...workspace,
-      ]),
-    ],
+    readOnly,
     rehidden,
-    unreadable: workspace.flatMap((dir) => credentialFiles(dir, writable, rehidden, fs)),
+    // Every folder bound back over a hidden one: a toolchain's prefix in the home folder as well as the workspace.
+    unreadable: [...new Set(readOnly.flatMap((dir) => credentialFiles(dir, writable, rehidden, fs)))],
     protectedInWritable: fs.isDirectory(docs) && fs.realPath(docs) === docs ? [docs] : [],
     network: input.network,
     resolvConf,
@@ -339,8 +345,8 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
 }
 
 /**
- * The credential files at the top of a workspace, as the sandbox sees them: each real file inside the
- * workspace (a link's target too), not in the lesson folder (its own) nor in a folder hidden again.
+ * The credential files at the top of a folder bound back, as the sandbox sees them: each real file inside
+ * the folder (a link's target too), not in the lesson folder (its own) nor in a folder hidden again.
  */
 function credentialFiles(workspace: string, writable: string, rehidden: readonly string[], fs: FileProbes): string[] {
   const files = fs
