@@ -2,8 +2,10 @@
 // folders. It scopes a verification verdict (drift = the code changed after it passed). Files are
 // read in chunks and the walk is bounded (lesson-walk.ts): a huge or deep tree is a refusal.
 import { CODE_LIMITS, hashFileInto, walkFiles } from './lesson-walk.ts';
+import { VCS_FOLDERS } from '../course/vcs.ts';
 
 export const IGNORED_DIRS = new Set([
+  ...VCS_FOLDERS,
   'docs',
   'node_modules',
   '.venv',
@@ -12,7 +14,6 @@ export const IGNORED_DIRS = new Set([
   '.pytest_cache',
   '.mypy_cache',
   '.ruff_cache',
-  '.git',
   '.cache',
   'dist',
   'build',

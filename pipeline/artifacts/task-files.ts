@@ -4,15 +4,16 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LessonState } from '../../content-schemas/index.ts';
 import { DOT_DIR, insideCourse, type Course } from '../course/course.ts';
+import { VCS_FOLDERS } from '../course/vcs.ts';
 
 const SKIPPED_DIRS = new Set([
+  ...VCS_FOLDERS,
   'node_modules',
   '.venv',
   'venv',
   '__pycache__',
   '.pytest_cache',
   '.benchmarks',
-  '.git',
   'dist',
   'build',
 ]);

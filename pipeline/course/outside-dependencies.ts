@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { readRegularFile } from '../../content-schemas/fast.ts';
 import path from 'node:path';
 import { isInside } from './inside.ts';
+import { VCS_FOLDERS } from './vcs.ts';
 
 const FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies'] as const;
 
@@ -30,7 +31,7 @@ function nearestPackageJson(dir: string): string | null {
 
 function repositoryRoot(from: string): string {
   for (let at = from; ; at = path.dirname(at)) {
-    if (existsSync(path.join(at, '.git'))) return at;
+    if (VCS_FOLDERS.some((name) => existsSync(path.join(at, name)))) return at;
     if (path.dirname(at) === at) return from;
   }
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DataFileError, readRegularFile, UnreadableFileError, type SiteConfig } from '../../content-schemas/index.ts';
 import { errorCode } from '../course/errors.ts';
 import { isInside, realPathOf } from '../course/inside.ts';
+import { VCS_FOLDERS } from '../course/vcs.ts';
 
 const CONFIG = '.codelabgen/config.yaml';
 const MIME: Record<string, string> = {
@@ -31,7 +32,7 @@ function inline(root: string, file: string, field: string, maxBytes: number, typ
   // Inside the course too, a symlink (chain) must end at an image: `logo.svg -> .git/config` would
   // publish the remote's token, `-> .codelabgen/...` the course's state.
   const target = path.relative(realPathOf(root), real).split(path.sep).join('/');
-  const hidden = ['.git', '.codelabgen'].find((dir) => isInside(real, path.join(root, dir)));
+  const hidden = [...VCS_FOLDERS, '.codelabgen'].find((dir) => isInside(real, path.join(root, dir)));
   if (hidden !== undefined)
     throw refuse(`${file} resolves into ${hidden}/; the site publishes no file of the course's state or history`);
   const realType = path.extname(real).toLowerCase();

@@ -7,11 +7,12 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { VCS_FOLDERS } from '../course/vcs.ts';
 
 /** Folders of a course that never hold anything the site shows (installed code, caches). */
 const IGNORED = new Set([
+  ...VCS_FOLDERS,
   'node_modules',
-  '.git',
   '__pycache__',
   '.pytest_cache',
   '.venv',

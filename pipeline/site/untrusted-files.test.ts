@@ -95,7 +95,7 @@ test('site build refuses a logo or favicon symlinked outside the course, naming 
   );
 });
 
-test('site build refuses a logo or favicon that a symlink (chain) leads to a non-image inside the course: .git/config, .codelabgen/', async () => {
+test('site build refuses a logo or favicon that a symlink (chain) leads to a non-image inside the course, or into .git/, .hg/ or .codelabgen/', async () => {
   const { root } = course();
   mkdirSync(path.join(root, '.git'));
   writeFileSync(
@@ -124,6 +124,15 @@ test('site build refuses a logo or favicon that a symlink (chain) leads to a non
   assert.match(
     await refusedLogo(other.root, 'favicon', 'icon.png'),
     /^error: \.codelabgen\/config\.yaml: site\.favicon: icon\.png resolves into \.codelabgen\/; the site publishes no file of the course's state or history$/m,
+  );
+  // Every version-control folder (pipeline/course/vcs.ts), an image file in it too.
+  const mercurial = course();
+  mkdirSync(path.join(mercurial.root, '.hg', 'store'), { recursive: true });
+  writeFileSync(path.join(mercurial.root, '.hg', 'store', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  symlinkSync('.hg/store/logo.svg', path.join(mercurial.root, 'logo.svg'));
+  assert.match(
+    await refusedLogo(mercurial.root, 'logo', 'logo.svg'),
+    /^error: \.codelabgen\/config\.yaml: site\.logo: logo\.svg resolves into \.hg\/; the site publishes no file of the course's state or history$/m,
   );
 });
 

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { isVcsFolder } from '../course/vcs.ts';
 import {
   CODE_LIMITS,
   hashFileInto,
@@ -102,9 +103,10 @@ export function forbiddenChanges(
   const repositories = repositoriesWritten(lessonDir, before.sizes, after.sizes);
   if (repositories.length > 0)
     return (
-      `the tests made or changed a git repository in the lesson folder: ${repositories.join(', ')}; git run in ` +
-      'that folder, as by a shell prompt showing the branch, would obey its config (core.fsmonitor runs a command) ' +
-      "outside the sandbox: a test's repository belongs in a temporary folder"
+      `the tests made or changed a version-control repository in the lesson folder: ${repositories.join(', ')}; ` +
+      "git or hg run in that folder, as by a shell prompt showing the branch, would obey its config (git's " +
+      "core.fsmonitor, hg's hooks run a command) outside the sandbox: a test's repository belongs in a temporary " +
+      'folder'
     );
   const total = (sizes: Map<string, number>) => [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   const grown = total(after.sizes) - total(before.sizes);
@@ -119,17 +121,18 @@ export function forbiddenChanges(
 }
 
 /**
- * The `.git` folders and files (a gitfile or link naming a repository elsewhere) under which the run
- * added or resized a file, each named `(removed)` or `(changed)`: one that held nothing before is
- * removed (never followed: rmSync unlinks a link); one that was there (a submodule's gitfile) is
- * left for the user to look at. Git does not track `.git`, so a lesson's code never holds one.
+ * The version-control folders and files (`.git`, `.hg`, ...: pipeline/course/vcs.ts; a gitfile or link
+ * naming a repository elsewhere) under which the run added or resized a file, each named `(removed)` or
+ * `(changed)`: one that held nothing before is removed (never followed: rmSync unlinks a link); one that
+ * was there (a submodule's gitfile) is left for the user to look at. No system tracks its own folder, so
+ * a lesson's code never holds one.
  */
 function repositoriesWritten(lessonDir: string, before: Map<string, number>, after: Map<string, number>): string[] {
   const written = new Set<string>();
   for (const [file, bytes] of after) {
     if (before.get(file) === bytes) continue;
     const parts = file.split('/');
-    const at = parts.indexOf('.git');
+    const at = parts.findIndex(isVcsFolder);
     if (at >= 0) written.add(parts.slice(0, at + 1).join('/'));
   }
   const existed = (repository: string) =>

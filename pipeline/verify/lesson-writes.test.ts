@@ -197,8 +197,8 @@ test('unsandboxed, a test that replaces its readalong.md with an .mdx fails nami
 });
 
 test(
-  'a git repository a test makes in its lesson folder (its config would run core.fsmonitor outside the sandbox) ' +
-    'fails the run and is removed; one that was there is named',
+  'a git or hg repository a test makes in its lesson folder (its config would run core.fsmonitor or a hook outside ' +
+    'the sandbox) fails the run and is removed; one that was there is named',
   needsBwrap,
   async () => {
     // A repository whose config runs a command on `git status`, and a gitfile naming another; data/.git was there before the run.
@@ -208,6 +208,8 @@ test(
         fs.writeFileSync('src/.git/config', '[core]\\n\\tfsmonitor = "touch planted-hook-ran; false"\\n')`,
       gitfile: `fs.mkdirSync('lib'); fs.writeFileSync('lib/.git', 'gitdir: ../src/.git\\n')`,
       kept: `fs.writeFileSync('data/.git/note', 'x')`,
+      mercurial: `fs.mkdirSync('tools/.hg', { recursive: true });
+        fs.writeFileSync('tools/.hg/hgrc', '[hooks]\\npre-status = touch planted-hook-ran\\n')`,
     });
     for (const [sandbox, env] of [
       ['required', SANDBOXED],
@@ -220,16 +222,18 @@ test(
       const result = verify(made, ['1.1', '--json'], env);
       assert.equal(json(result).sandbox, sandbox === 'off' ? 'none' : 'bwrap');
       assert.equal(result.code, 1, result.stderr);
-      assert.deepEqual(probeReport(result), { repository: 'ok', gitfile: 'ok', kept: 'ok' });
+      assert.deepEqual(probeReport(result), { repository: 'ok', gitfile: 'ok', kept: 'ok', mercurial: 'ok' });
       assert.equal(
         json(result).cause,
-        'the tests made or changed a git repository in the lesson folder: data/.git (changed), lib/.git (removed), ' +
-          'src/.git (removed); git run in that folder, as by a shell prompt showing the branch, would obey its config ' +
-          "(core.fsmonitor runs a command) outside the sandbox: a test's repository belongs in a temporary folder",
+        'the tests made or changed a version-control repository in the lesson folder: data/.git (changed), lib/.git ' +
+          '(removed), src/.git (removed), tools/.hg (removed); git or hg run in that folder, as by a shell prompt ' +
+          "showing the branch, would obey its config (git's core.fsmonitor, hg's hooks run a command) outside the " +
+          "sandbox: a test's repository belongs in a temporary folder",
       );
       const lesson = dirOf(made, '1.1');
       assert.deepEqual(readdirSync(path.join(lesson, 'src')), ['a.txt'], sandbox);
       assert.deepEqual(readdirSync(path.join(lesson, 'lib')), [], sandbox);
+      assert.deepEqual(readdirSync(path.join(lesson, 'tools')), [], sandbox);
       assert.deepEqual(
         readdirSync(path.join(lesson, 'data/.git')).sort(),
         ['note', 'old'],

@@ -319,6 +319,7 @@ test(
       '/c',
       '/c/.codelabgen',
       '/c/.git',
+      '/c/.hg',
       '/c/node_modules',
       '/c/1-m',
       '/c/1-m/1.1-a',
@@ -347,7 +348,7 @@ test(
       const layout = sandboxLayout({ ...input, cwd: workspace, workspace }, fs);
       assert.equal(layout.writable, '/c/1-m/1.1-a');
       assert.deepEqual(layout.readOnly, ['/c/node_modules', workspace]);
-      assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git']);
+      assert.deepEqual(layout.rehidden, ['/c/.codelabgen', '/c/.git', '/c/.hg'], 'history and its config hidden again');
       assert.deepEqual(layout.protectedInWritable, ['/c/1-m/1.1-a/docs']);
       assert.deepEqual(layout.unreadable, [], 'no credential files in the workspace');
     }

@@ -8,6 +8,7 @@ import { SANDBOX_MODES, type SandboxMode } from '../../content-schemas/index.ts'
 import { ARTIFACTS } from '../course/course.ts';
 import { isInside } from '../course/inside.ts';
 import { refuse } from '../course/errors.ts';
+import { VCS_FOLDERS } from '../course/vcs.ts';
 import { APPARMOR_SYSCTL, diagnoseBwrapFailure } from './bwrap-diagnosis.ts';
 import type { ChildEnv } from './child-env.ts';
 import { NETWORK_BLOCK_FD, RESOLV_CONF_FD } from './sandbox-network.ts';
@@ -61,7 +62,10 @@ export interface SandboxLayout {
   hidden: string[];
   /** Folders under a hidden one bound back read-only: the toolchain, the course's node_modules, prerequisite lessons, the uv workspace. */
   readOnly: string[];
-  /** Course folders hidden again when a bind back contains them: `.codelabgen/` and `.git/` (a uv workspace at the course root). */
+  /**
+   * Course folders hidden again when a bind back contains them (a uv workspace at the course root): `.codelabgen/`
+   * and the version-control folders, `.git/`, `.hg/`, ... (pipeline/course/vcs.ts).
+   */
   rehidden: string[];
   /**
    * Credential files at the top of a folder bound back (a uv workspace's `.env`, `.npmrc`, ...; `~/.cargo`'s
@@ -323,7 +327,9 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   // With systemd-resolved, /etc/resolv.conf links into /run: its folder is bound back so the sandbox's own resolv.conf can go over it.
   const resolvConf = input.network ? fs.realPath('/etc/resolv.conf') : null;
   if (resolvConf !== null) candidates.push(path.dirname(resolvConf));
-  const rehidden = [real(input.courseDotDir), path.join(courseRoot, '.git')].filter(fs.isDirectory);
+  const rehidden = [real(input.courseDotDir), ...VCS_FOLDERS.map((name) => path.join(courseRoot, name))].filter(
+    fs.isDirectory,
+  );
   const readOnly = [
     ...new Set([
       ...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)),
