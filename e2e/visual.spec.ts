@@ -47,6 +47,23 @@ test('lesson pages: readable line length, code and diagrams as wide as the text,
       };
     });
     expect(m.overflow, `${width}px: no sideways scroll`).toBe(0);
+    // A code block that scrolls is a named region the keyboard can reach (Tab, then the arrow keys); one that
+    // does not is no tab stop.
+    const blocks = await page.locator('.expressive-code pre').evaluateAll((pres) =>
+      pres.map((p) => ({
+        scrolls: p.scrollWidth > p.clientWidth || p.scrollHeight > p.clientHeight,
+        tab: p.getAttribute('tabindex'),
+        role: p.getAttribute('role'),
+        label: p.getAttribute('aria-label'),
+      })),
+    );
+    if (width < 500)
+      expect(blocks.filter((b) => b.scrolls).length, `${width}px: a code block scrolls`).toBeGreaterThan(0);
+    for (const [i, b] of blocks.entries())
+      if (b.scrolls) {
+        expect([b.tab, b.role], `${width}px: code block ${i + 1} scrolls`).toEqual(['0', 'region']);
+        expect(b.label).toMatch(new RegExp(`\\(code block ${i + 1}\\)$`));
+      } else expect(b.tab, `${width}px: code block ${i + 1} does not scroll`).toBeNull();
     for (const column of [m.text, m.steps].filter((c) => c !== null)) {
       expect(column.chars, `${width}px: at most about 85 characters a line`).toBeLessThanOrEqual(85);
       expect(column.chars, `${width}px: at least about 40 characters a line`).toBeGreaterThanOrEqual(

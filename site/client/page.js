@@ -368,17 +368,25 @@ var scoped = { signal: (window.codelabgenScripts = window.codelabgenScripts || n
     });
   });
 })();
-document.querySelectorAll('.expressive-code pre').forEach(function (p, i) {
-  if (p.scrollWidth <= p.clientWidth && p.scrollHeight <= p.clientHeight) return;
-  var t = p.closest('figure').querySelector('.title'),
-    n = p.querySelector('.ln');
-  p.tabIndex = 0;
-  p.setAttribute('role', 'region');
-  p.setAttribute(
-    'aria-label',
-    (t ? t.textContent : 'Code') + (n ? ', from line ' + n.textContent : '') + ' (code block ' + (i + 1) + ')',
-  );
-});
+(function () {
+  // Every block measured before any is changed: a read after a write makes the browser lay out the page
+  // again, once per code block.
+  var codeBlocks = [].slice.call(document.querySelectorAll('.expressive-code pre')),
+    scrolling = codeBlocks.map(function (p) {
+      return p.scrollWidth > p.clientWidth || p.scrollHeight > p.clientHeight;
+    });
+  codeBlocks.forEach(function (p, i) {
+    if (!scrolling[i]) return;
+    var t = p.closest('figure').querySelector('.title'),
+      n = p.querySelector('.ln');
+    p.tabIndex = 0;
+    p.setAttribute('role', 'region');
+    p.setAttribute(
+      'aria-label',
+      (t ? t.textContent : 'Code') + (n ? ', from line ' + n.textContent : '') + ' (code block ' + (i + 1) + ')',
+    );
+  });
+})();
 (function () {
   // Diagrams: a "Full size" button (beside the caption, never over the drawing) moves the SVG into a
   // dialog that fills the screen: at least as large as the figure showed it and its labels at 14 px or
