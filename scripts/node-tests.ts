@@ -43,7 +43,6 @@ const PATTERNS = [
 const SLOW_FIRST = [
   'cli/package.test.ts',
   'pipeline/site/site-build.test.ts',
-  'pipeline/site/site-rebuild.test.ts',
   'cli/mcp.test.ts',
   'pipeline/store/crash.test.ts',
   'pipeline/site/astro-mount.test.ts',

@@ -193,13 +193,25 @@ function siteJob(
   rest: Omit<SiteJob, 'mode' | 'course' | 'cacheDir'>,
 ): SiteJob {
   const course = realpathSync(root);
+  const cacheDir = contentCacheDir(course, env, rest);
+  sweepCaches(cacheDir, course);
+  return { mode, course, cacheDir, ...rest };
+}
+
+/**
+ * The folder a build of the course at `root` (with these settings) runs Astro in, under the user's
+ * site cache: its content cache, lock and pages (exported for pipeline/site/site-errors.test.ts).
+ */
+export function contentCacheDir(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  settings: { drafts: boolean; base: string },
+): string {
   // CACHE_LAYOUT changes when what a cache holds would mislead a newer build (v2: paths in the
   // content store are relative to the cache's own Astro root, see worker.ts).
   const key = createHash('sha256')
-    .update(`${CACHE_LAYOUT}\n${course}\n${rest.drafts}\n${rest.base}`)
+    .update(`${CACHE_LAYOUT}\n${realpathSync(root)}\n${settings.drafts}\n${settings.base}`)
     .digest('hex')
     .slice(0, 16);
-  const cacheDir = path.join(siteCacheRoot(env, packageRoot()), `content-${key}`);
-  sweepCaches(cacheDir, course);
-  return { mode, course, cacheDir, ...rest };
+  return path.join(siteCacheRoot(env, packageRoot()), `content-${key}`);
 }

@@ -2,12 +2,14 @@
 // site cache (pipeline/site/cache-root.ts); they piled up (73 on one machine), as nothing removed the
 // folder of an install no longer run. A build now removes, at most once a day, the folders of other
 // installs unused for a week, never one in use (its marker is touched while a process uses it).
+// Its first build, refused by --strict-diagrams without Chromium, is also the piped build of
+// cli/progress.test.ts: plain progress lines up to the error, no output folder, no site.build.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { generateCourse } from '../../bench/generate-course.ts';
-import { cli, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
+import { cli, readEvents, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
 import { siteCacheRoot, sweepInstalls, touchInUse } from './cache-root.ts';
 
 const DAY = 86_400_000;
@@ -55,6 +57,8 @@ test("a site build removes the cache folders of other installs unused for a week
   age(path.join(base, 'unrelated'), 30);
 
   // --strict-diagrams without Chromium: the worker starts (and the caches are set up), no page is built.
+  // The first build is also cli/progress.test.ts's piped build: its plain progress lines up to the failure.
+  const events = readEvents(course).length;
   const env = {
     XDG_CACHE_HOME: xdg,
     CODELABGEN_DIAGRAM_CACHE: path.join(dir, 'diagrams'),
@@ -64,6 +68,16 @@ test("a site build removes the cache folders of other installs unused for a week
     cli(['site', 'build', '--course', course, '--out', path.join(dir, 'out'), '--strict-diagrams'], { env });
   const first = build();
   assert.equal(first.code, 1, first.stderr);
+  const strictError =
+    "error: site build: 1 diagram left to the reader's browser (no Chromium found, or it could not draw it); " +
+    'install Chromium or set $CODELABGEN_CHROMIUM, or drop --strict-diagrams to accept that';
+  // Plain progress lines on a pipe; the strict check stops the build before any page is written.
+  assert.equal(
+    first.stderr,
+    `site build: loading: reading the course\nsite build: diagrams: 1 diagrams\n${strictError}\n`,
+  );
+  assert.ok(!existsSync(path.join(dir, 'out')), 'a failed strict build wrote its output folder');
+  assert.equal(readEvents(course).length, events, 'a failed strict build was recorded as a site.build');
   const own = siteCacheRoot({ XDG_CACHE_HOME: path.join(dir, 'probe') }, REPO_ROOT)
     .split(path.sep)
     .at(-3)!;

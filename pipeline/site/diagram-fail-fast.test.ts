@@ -13,7 +13,9 @@ import { diagramRenderer, failingAtTheirPage, type DiagramJob } from './diagrams
 function job(hashes: string[], done: Promise<never> | 'ok'): DiagramJob {
   const ended = done === 'ok' ? Promise.resolve({ rendered: 0, cached: 0, failed: 0, client: 0 }) : done;
   ended.catch(() => {});
-  return { done: ended, drawn: () => Promise.resolve(), drawing: new Set(hashes) };
+  const started = ended.then(() => {});
+  started.catch(() => {});
+  return { done: ended, drawn: () => Promise.resolve(), drawing: new Set(hashes), started };
 }
 
 function cacheWith(entries: Record<string, { svg: string | null; error: string | null }>): string {

@@ -159,6 +159,11 @@ export interface DiagramJob {
   drawn(hash: string): Promise<void>;
   /** The diagrams this job draws (the uncached ones, when there is a Chromium). */
   drawing: ReadonlySet<string>;
+  /**
+   * Settles once Chromium has started (at once when there is nothing to draw); rejects as `done` does
+   * when it cannot start, so that a build can stop before it makes any page (pipeline/site/integration.ts).
+   */
+  started: Promise<void>;
 }
 
 /** Renders the uncached diagrams in one batch; returns the counts the build prints. */
@@ -193,7 +198,12 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
   const stats: DiagramStats = { rendered: 0, cached: unique.size - todo.length, failed: 0, client: 0 };
   if (todo.length === 0 || chromium === null) {
     stats.client = todo.length;
-    return { done: Promise.resolve(stats), drawn: () => Promise.resolve(), drawing: new Set() };
+    return {
+      done: Promise.resolve(stats),
+      drawn: () => Promise.resolve(),
+      drawing: new Set(),
+      started: Promise.resolve(),
+    };
   }
   const base = { startOnLoad: false, securityLevel: 'strict', fontFamily: 'system-ui, sans-serif' };
   const draws = todo.flatMap((d): Draw[] =>
@@ -254,20 +264,29 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
     else diagram.error ??= result.error.split('\n').slice(0, 3).join('\n').slice(0, 300);
     if (--diagram.left === 0) close(draw.hash, 'drawn');
   };
-  const done = drawAll(draws, chromium, record)
+  let launched = () => {};
+  const done = drawAll(draws, chromium, record, () => launched())
     .finally(() => {
       for (const hash of [...open.keys()]) close(hash, 'unfinished');
     })
     .then(() => stats);
   done.catch(() => {}); // the build awaits it; pages only wait for their own diagrams
-  return { done, drawn: (hash) => waits.get(hash) ?? Promise.resolve(), drawing: new Set(waits.keys()) };
+  const started = Promise.race([new Promise<void>((resolve) => (launched = resolve)), done.then(() => {})]);
+  started.catch(() => {}); // the build awaits it too
+  return {
+    done,
+    drawn: (hash) => waits.get(hash) ?? Promise.resolve(),
+    drawing: new Set(waits.keys()),
+    started,
+  };
 }
 
 /**
  * The diagram job as the pages see it: a build that cannot succeed stops at the first page that waits
  * for a diagram, instead of after every page is made (Astro ends a build at a page that throws). Such a
- * page throws when Chromium could not start, and, when `syntaxErrors` is given (a publish build: it
- * makes the error naming them), when mermaid could not parse its diagram. A diagram the renderer left
+ * page throws when Chromium could not start (a build awaits `started` first, so it seldom gets that far),
+ * and, when `syntaxErrors` is given (a publish build: it makes the error naming them), when mermaid could
+ * not parse its diagram. A diagram the renderer left
  * undrawn for another reason is drawn client-side, as before.
  */
 export function failingAtTheirPage(job: DiagramJob, cacheDir: string, syntaxErrors: (() => Error) | null): DiagramJob {
@@ -324,6 +343,7 @@ async function drawAll(
   draws: Draw[],
   executablePath: string,
   record: (draw: Draw, result: Drawing) => void,
+  launched: () => void,
 ): Promise<void> {
   const mermaidFile = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
   // KaTeX (mermaid's own dependency) styles math in labels: its stylesheet and fonts are served too.
@@ -342,6 +362,7 @@ async function drawAll(
           'browser',
       );
     });
+  launched();
   try {
     const context = await browser.newContext();
     // Nothing leaves the page: a diagram's labels may name any address (an image, a style's url()),

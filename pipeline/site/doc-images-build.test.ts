@@ -3,7 +3,7 @@
 // rights. Now nothing runs and the build fails naming the image, before any page is made. What a
 // good build does with the same files (nothing runs, the image is published from its staged copy, no
 // course path in the page, the lesson zip leaves out a file named `..\..\evil.bat`, issue 34.8) is
-// checked on the builds of pipeline/site/site-rebuild.test.ts, which has doc images too; that
+// checked on the builds of pipeline/site/site-build.test.ts's first course, which has doc images too; that
 // `site dev` serves doc images from their staged copies, on the dev server of
 // pipeline/site/mdx-site.test.ts.
 import assert from 'node:assert/strict';

@@ -367,6 +367,12 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
         await courseWatcher?.close();
         liveBoard?.close();
       },
+      // A Chromium that cannot start fails the build here, before Vite bundles and renders the pages
+      // (it failed in astro:build:done, after all of them); it launches while the content syncs, so a
+      // good build seldom waits here.
+      'astro:build:start': async () => {
+        await diagrams?.started;
+      },
       'astro:build:done': async ({ dir, logger }) => {
         if (summary === null || prepared === null || diagrams === null) return;
         const drawn = await diagrams.done;

@@ -1,19 +1,29 @@
 // Every failure of `site build|preview` ends with one `error:` line and exit 1 or 2, never an Astro
 // stack trace (the reproduction: a javascript: URL in sources.jsonl, `site build --drafts`).
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { cli, cliAsync, REPO_ROOT, scratchDir } from '../../cli/testing.ts';
 import { generateCourse } from '../../bench/generate-course.ts';
 import { DataFileError } from '../../content-schemas/fast.ts';
 import { RefusalError } from '../course/errors.ts';
+import { contentCacheDir } from './build.ts';
 import { failure } from './failure.ts';
 
 const work = scratchDir('codelabgen-site-errors-');
 const EVIL_SOURCE =
   '{"id":"evil","title":"E","url":"javascript:alert(1)","kind":"article","status":"accepted","reason":"x",' +
   '"summary":"y","retrieved_at":"2026-11-29T09:00:00Z"}\n';
+
+/** The .html files under `dir`, not through its symlinks (a site cache links node_modules). */
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return htmlFiles(file);
+    return entry.isFile() && entry.name.endsWith('.html') ? [file] : [];
+  });
+}
 
 /** The stderr lines that are not progress: exactly the one `error:` line (and its hints). */
 function problemLines(stderr: string): string[] {
@@ -38,16 +48,14 @@ test('a javascript: URL in sources.jsonl ends a drafts build with its error line
   assert.equal(result.stdout, '');
 });
 
-test('a Chromium that cannot start ends the build with one error line naming it and what to set, and no site', {
+test('a Chromium that cannot start ends the build with one error line naming it and what to set, before any page, and no site', {
   timeout: 300_000,
 }, async () => {
   const course = path.join(work, 'no-chromium-course');
   await generateCourse(course, { lessons: 1 });
   const out = path.join(work, 'no-chromium-out');
-  const result = await cliAsync(['site', 'build', '--course', course, '--out', out], {
-    env: { CODELABGEN_CHROMIUM: '/bin/false', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'no-chromium-diagrams') },
-    timeoutMs: 300_000,
-  }).done;
+  const env = { CODELABGEN_CHROMIUM: '/bin/false', CODELABGEN_DIAGRAM_CACHE: path.join(work, 'no-chromium-diagrams') };
+  const result = await cliAsync(['site', 'build', '--course', course, '--out', out], { env, timeoutMs: 300_000 }).done;
   assert.equal(result.code, 1, result.stderr);
   const lines = problemLines(result.stderr);
   assert.equal(lines.length, 1, result.stderr);
@@ -60,6 +68,14 @@ test('a Chromium that cannot start ends the build with one error line naming it 
     ),
   );
   assert.equal(existsSync(out), false, 'a site was written');
+  // It stops before Vite bundles and renders the pages (pipeline/site/integration.ts, astro:build:start),
+  // which Astro writes into the build's folder in the site cache before `out` gets them.
+  const astroRoot = contentCacheDir(course, { ...process.env, ...env }, { drafts: false, base: '/' });
+  assert.ok(
+    existsSync(path.join(astroRoot, 'data-store.json')),
+    `the build read the course elsewhere than ${astroRoot}`,
+  );
+  assert.deepEqual(htmlFiles(astroRoot), [], 'the build made pages before it failed');
 });
 
 test('an --out that is a file is refused before Astro runs', () => {

@@ -1,5 +1,5 @@
 // Published SVGs carry no script: DOMPurify's SVG profile plus the removal of every external
-// reference (pipeline/site/svg-sanitize.ts). The built output is checked in site-rebuild.test.ts.
+// reference (pipeline/site/svg-sanitize.ts). The built output is checked in site-build.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isSvgRequest } from './svg-dev-guard.ts';
