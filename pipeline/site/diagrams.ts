@@ -284,10 +284,10 @@ export function startDiagrams(diagrams: DiagramRef[], cacheDir: string, chromium
 /**
  * The diagram job as the pages see it: a build that cannot succeed stops at the first page that waits
  * for a diagram, instead of after every page is made (Astro ends a build at a page that throws). Such a
- * page throws when Chromium could not start (a build awaits `started` first, so it seldom gets that far),
- * and, when `syntaxErrors` is given (a publish build: it makes the error naming them), when mermaid could
- * not parse its diagram. A diagram the renderer left
- * undrawn for another reason is drawn client-side, as before.
+ * page throws when mermaid could not parse its diagram and `syntaxErrors` is given (a publish build: it
+ * makes the error naming them), and when Chromium could not start: a second line behind the build's own
+ * wait for `started` in astro:build:start, which stops such a build before any page. A diagram the
+ * renderer left undrawn for another reason is drawn client-side, as before.
  */
 export function failingAtTheirPage(job: DiagramJob, cacheDir: string, syntaxErrors: (() => Error) | null): DiagramJob {
   return {

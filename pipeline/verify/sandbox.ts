@@ -300,8 +300,8 @@ const CREDENTIAL_FILE = /^(?:\.env(?:\..+)?|\.npmrc|\.pypirc|\.netrc|\.git-crede
 /**
  * Hides the system folders, the home folder and the course, then binds back read-only the
  * toolchain, the course's node_modules, the prerequisite lessons and the uv workspace (with
- * `.codelabgen/` and `.git/` hidden again, and the credential files at the top of each folder bound
- * back unreadable), and writable the lesson folder with its `docs/` read-only.
+ * `.codelabgen/` and the version-control folders hidden again, and the credential files at the top of
+ * each folder bound back unreadable), and writable the lesson folder with its `docs/` read-only.
  */
 export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout {
   const real = (dir: string) => fs.realPath(dir) ?? dir;
@@ -354,15 +354,15 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
  * The credential files at the top of a folder bound back, as the sandbox sees them: each real file inside
  * the folder (a link's target too), not in the lesson folder (its own) nor in a folder hidden again.
  */
-function credentialFiles(workspace: string, writable: string, rehidden: readonly string[], fs: FileProbes): string[] {
+function credentialFiles(folder: string, writable: string, rehidden: readonly string[], fs: FileProbes): string[] {
   const files = fs
-    .entries(workspace)
+    .entries(folder)
     .filter((name) => CREDENTIAL_FILE.test(name))
-    .map((name) => fs.realPath(path.join(workspace, name)))
+    .map((name) => fs.realPath(path.join(folder, name)))
     .filter(
       (file): file is string =>
         file !== null &&
-        isInside(file, workspace) &&
+        isInside(file, folder) &&
         !fs.isDirectory(file) &&
         ![writable, ...rehidden].some((dir) => isInside(file, dir)),
     );
