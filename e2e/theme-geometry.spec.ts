@@ -117,11 +117,16 @@ test("the dark theme changes no element's box: lessons (readalong panel, diagram
       await page.evaluate(
         () =>
           new Promise<void>((done) => {
-            let quiet = setTimeout(done, 300);
-            new MutationObserver(() => {
+            const observer = new MutationObserver(() => {
               clearTimeout(quiet);
-              quiet = setTimeout(done, 300);
-            }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+              quiet = setTimeout(stop, 300);
+            });
+            const stop = () => {
+              observer.disconnect();
+              done();
+            };
+            let quiet = setTimeout(stop, 300);
+            observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
           }),
       );
       await same(`${at(390)}, the search dialog with results`);
