@@ -37,7 +37,13 @@ test('state watch on a pipe: a line per change made by other processes, then a c
   );
   advance(root, '1.1', 'spec');
   await until(() => stdout, /pending 2 · spec 1 .*\| last: 1\.1 pending → spec\n/);
-  ok(root, 'state', 'task', 'start', '1.1');
+  // A writer slower than a second between its event and its state.json (a loaded machine; here a
+  // pause at that step): its change is one line, shown once the state caught up, not two.
+  const slow = await cliAsync(['state', 'task', 'start', '1.1'], {
+    cwd: root,
+    env: { CODELABGEN_TEST_FAULT: 'delay@after-event-fsync:2000' },
+  }).done;
+  assert.equal(slow.code, 0, slow.stderr);
   await until(() => stdout, /running 1 \| last: 1\.1 task t1 \(code-author\) still running/);
   ok(root, 'state', 'block', '1.2', '--reason', 'needs an API key');
   await until(
