@@ -34,7 +34,7 @@ function pipeAt(rel: string): void {
 
 async function run(args: string[]): Promise<CliResult> {
   const { child, done } = cliAsync(args, { cwd: root });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000); // a hang guard, as long as cli()'s (cli/testing.ts)
   const result = await done;
   clearTimeout(timer);
   assert.notEqual(result.signal, 'SIGKILL', `codelabgen ${args.join(' ')} hung on a named pipe`);

@@ -16,8 +16,17 @@ import { commandRisk, isAllowed } from './notify-consent.ts';
 
 /** The kinds of item a notification is sent for (stale and drifted lessons wait for `state next`). */
 export const NOTIFY_KINDS: readonly HumanItem['kind'][] = ['gate', 'blocked', 'budget', 'interrupted'];
-/** ms a receiver (URL or command) gets before it is given up on. */
+/** ms a receiver (URL or command) gets before it is given up on, unless CODELABGEN_NOTIFY_TIMEOUT says otherwise. */
 export const NOTIFY_TIMEOUT_MS = 3_000;
+
+/**
+ * ms a receiver gets: CODELABGEN_NOTIFY_TIMEOUT seconds when set (a receiver that is slow to answer
+ * or to start, a loaded machine where a command takes seconds to start), else NOTIFY_TIMEOUT_MS.
+ */
+export function notifyTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.CODELABGEN_NOTIFY_TIMEOUT ?? NOTIFY_TIMEOUT_MS / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : NOTIFY_TIMEOUT_MS;
+}
 /** One marker file per item sent, created exclusively: two processes never send the same item. */
 export const NOTIFIED_DIR = `${DOT_DIR}/notified`;
 export const NOTIFY_LOG = `${DOT_DIR}/notify.log`;
@@ -188,7 +197,7 @@ export async function notifyHumans(
   } catch {
     return []; // a config or state that does not read: the command that runs next says why
   }
-  const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? notifyTimeoutMs();
   const failures: string[] = [];
   for (const item of itemsToNotify(board)) {
     if (!claim(course, item.key)) continue;

@@ -11,12 +11,20 @@ import { refuse } from '../course/errors.ts';
 import { buildBoard, emptyLog, followLog, type Board, type FollowedLog } from './board.ts';
 import { notifyHumans } from './notify.ts';
 import { openEventTail } from '../store/event-tail.ts';
+import { lockPath, readOwner } from '../store/lock.ts';
+import { processGone } from '../store/process-identity.ts';
 import { readStateFile } from '../store/state-file.ts';
 
 /** ms between checks of the files' sizes, for shared folders that send no change events. */
 const POLL_MS = 400;
 /** ms to wait for state.json to catch up with the log before showing the change anyway (a writer that crashed in between). */
 const STATE_LAG_MS = 1_000;
+/**
+ * The same while a live process holds the course lock: its commit is under way (a writer starved of
+ * CPU on a loaded machine took over STATE_LAG_MS between its event and its state.json, and the change
+ * was shown twice, first with the state before it).
+ */
+const STATE_LAG_LOCKED_MS = 30_000;
 /** ms a drift result is reused: drift hashes every verified lesson's code. */
 const DRIFT_MS = 5_000;
 
@@ -128,8 +136,11 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
     try {
       if (refresh()) pendingSince ??= Date.now();
       if (pendingSince === null || snap.state === null) return;
-      // A commit appends its event, then replaces state.json: wait for the state of the same event.
-      if (snap.state.last_seq < tail.lastSeq && Date.now() - pendingSince < STATE_LAG_MS)
+      // A commit appends its event, then replaces state.json, under the lock: wait for the state of the same event.
+      if (
+        snap.state.last_seq < tail.lastSeq &&
+        Date.now() - pendingSince < (writing(course) ? STATE_LAG_LOCKED_MS : STATE_LAG_MS)
+      )
         return void (timer = setTimeout(update, STATE_LAG_MS / 10));
       pendingSince = null;
       emit();
@@ -179,4 +190,14 @@ export function followProgress(course: Course, options: ProgressOptions = {}): P
       for (const file of [files.events, files.state]) unwatchFile(file, onPoll);
     },
   };
+}
+
+/** Whether a live process holds the course lock (a lock file that does not read counts as none). */
+function writing(course: Course): boolean {
+  try {
+    const owner = readOwner(lockPath(course));
+    return typeof owner === 'object' && !processGone(owner);
+  } catch {
+    return false;
+  }
 }

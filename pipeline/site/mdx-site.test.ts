@@ -33,6 +33,12 @@ const copy = (name: string) => {
 };
 after(() => removeDir(work));
 /** One Chromium for the file's two browser checks (the tabs, site dev's banner): each launch costs about half a core-second. */
+/**
+ * How long site dev may take to show a save (or its error) before the test gives up: a hang guard,
+ * not a budget, as e2e/dev.spec.ts's SHOWS (a save once took over 30 s there at load 30-45).
+ */
+const SHOWS_MS = 60_000;
+
 let browser: Promise<Browser> | undefined;
 const sharedBrowser = () =>
   (browser ??= chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] }));
@@ -224,7 +230,7 @@ test('without site.mdx: true an .mdx doc is refused before Astro starts, and not
 });
 
 test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an error: line, and serves doc images from their staged copies', {
-  timeout: 300_000,
+  timeout: 600_000,
 }, async () => {
   const root = copy('dev');
   // A hostile SVG among the doc images: the dev server serves it from the course folder, so it must run nothing there.
@@ -258,13 +264,13 @@ test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an err
   const url = `http://127.0.0.1:${port}/lessons/1.1-counter/`;
   const shows = async (text: string, what: string) => {
     for (
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + SHOWS_MS;
       Date.now() < deadline;
       await new Promise((resolve) => setTimeout(resolve, 250))
     ) {
       if ((await (await fetch(url)).text()).includes(text)) return;
     }
-    assert.fail(`${what} not shown within 30 s:\n${output}`);
+    assert.fail(`${what} not shown within ${SHOWS_MS / 1000} s:\n${output}`);
   };
   try {
     await waitForServer(url, 120_000, dev.child, () => output);
@@ -309,13 +315,14 @@ test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an err
     const doc = path.join(root, LESSON, 'docs/readalong.mdx');
     writeFileSync(doc, readFileSync(doc, 'utf8').replace('lines="2-4" mark="3"', 'lines="2-40"'));
     for (
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + SHOWS_MS;
       !/^error: lesson 1\.1 docs\/readalong\.mdx:7: code reference file=src\/counter\.ts lines=2-40: the file has only 13 lines$/m.test(
         output,
       );
       await new Promise((resolve) => setTimeout(resolve, 250))
     ) {
-      if (Date.now() > deadline) assert.fail(`no error: line for the broken <CodeRef> within 30 s:\n${output}`);
+      if (Date.now() > deadline)
+        assert.fail(`no error: line for the broken <CodeRef> within ${SHOWS_MS / 1000} s:\n${output}`);
     }
     // An .mdx doc that no longer compiles fails Astro's render of the page: the open page keeps its
     // last good version under the red banner, which names the file and line, until the doc is
@@ -332,7 +339,7 @@ test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an err
       const banner = tab
         .getByRole('alert')
         .filter({ hasText: /error: lesson 1\.1 docs\/notes\.mdx:\d+: MDX syntax error/ });
-      await banner.waitFor({ timeout: 30_000 });
+      await banner.waitFor({ timeout: SHOWS_MS });
       await tab.waitForTimeout(1_500);
       assert.ok(await banner.isVisible(), 'the banner stays while the doc is broken');
       assert.match(
@@ -341,8 +348,8 @@ test('site dev shows an edit of an .mdx doc, prints a broken <CodeRef> as an err
         'the last good notes are still shown',
       );
       writeFileSync(notes, `${good}\n\nFixed again.\n`);
-      await tab.getByRole('main').getByText('Fixed again.').waitFor({ timeout: 30_000 });
-      await banner.waitFor({ state: 'detached', timeout: 30_000 });
+      await tab.getByRole('main').getByText('Fixed again.').waitFor({ timeout: SHOWS_MS });
+      await banner.waitFor({ state: 'detached', timeout: SHOWS_MS });
       assert.deepEqual(loads, [], 'the page was never reloaded');
     } finally {
       await context.close();

@@ -12,6 +12,13 @@ import { CLI, scratchCourse } from '../../cli/testing.ts';
 
 const file = (root: string, name: string) => path.join(root, '.codelabgen', name);
 
+/**
+ * A hang guard, not a budget: a process blocked in open() on a FIFO never returns, and a writer that
+ * refuses takes about 0.1 s of CPU, but at nice 10 beside busy cores one took over the 20 s this was.
+ * As long as cli()'s (cli/testing.ts).
+ */
+const HANG_MS = 180_000;
+
 /** Runs the CLI with a hard deadline enforced by SIGKILL (a process blocked in open() on a FIFO ignores SIGTERM). */
 function run(args: string[], root: string): { code: number | null; signal: string | null; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CODELABGEN_LOCK_TIMEOUT: '5' };
@@ -21,7 +28,7 @@ function run(args: string[], root: string): { code: number | null; signal: strin
     cwd: root,
     env,
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: HANG_MS,
     killSignal: 'SIGKILL',
   });
   return { code: result.status, signal: result.signal, stderr: result.stderr ?? '' };
@@ -73,7 +80,7 @@ const PLANTED: Array<[string, (root: string) => void, RegExp]> = [
 ];
 
 for (const [name, plant, message] of PLANTED) {
-  test(`${name}: every writer refuses at once naming it (exit 2), nothing changed`, { timeout: 120_000 }, () => {
+  test(`${name}: every writer refuses at once naming it (exit 2), nothing changed`, { timeout: 600_000 }, () => {
     const root = scratchCourse();
     plant(root);
     const before = storeFiles(root);

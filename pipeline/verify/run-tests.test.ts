@@ -46,7 +46,9 @@ test('a timeout kills the whole process group, grandchild included', async () =>
     require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
     console.log('spawned');
     setInterval(() => {}, 1000);`;
-  const outcome = await node(code, 4000);
+  // 20 s: the child must have started its grandchild before the timeout; at nice 10 beside busy cores
+  // a node -e that spawns one took close to 4 s, the time this was.
+  const outcome = await node(code, 20_000);
   assert.equal(outcome.timed_out, true);
   assert.equal(outcome.signal, 'SIGKILL');
   assert.equal(outcome.exit_code, null);
