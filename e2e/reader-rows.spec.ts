@@ -56,6 +56,19 @@ for (const theme of [GEOMETRY_THEME]) {
     page,
   }) => {
     test.setTimeout(300_000);
+    // Each change of the readalong's layout while a page loads (ReadAlong.astro decides the width from an empty
+    // grid, .ra-probe): the steps are never laid out as panels only to be measured and put back inline.
+    await page.addInitScript(() => {
+      const changes: string[] = [];
+      Reflect.set(window, 'raLayouts', changes);
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const parsed = (r.target as Element).querySelector('.ra-step') !== null;
+          changes.push(r.oldValue !== null ? 'inline' : parsed ? 'panels' : 'panels before the steps are parsed');
+        }
+      }).observe(document, { subtree: true, attributeFilter: ['data-enhanced'], attributeOldValue: true });
+    });
+    const layouts = () => page.evaluate(() => Reflect.get(window, 'raLayouts') as string[]);
     for (const lesson of lessons()) {
       // At 1280 px the steps are inline (the code follows its heading in the page): no step has a panel
       // to keep marked lines in view, so jumps there would check nothing. Should 1280 px ever get the
@@ -66,7 +79,11 @@ for (const theme of [GEOMETRY_THEME]) {
         page.locator('[data-readalong]'),
         `${lesson.id} at 1280 px: the code inline, no panel (else row 2 must jump at 1280 px too)`,
       ).not.toHaveAttribute('data-enhanced');
+      expect(await layouts(), `${lesson.id} at 1280 px: the steps never laid out as panels while loading`).toEqual([]);
       await openPage(page, lessonUrl(lesson), 1920, theme);
+      expect(await layouts(), `${lesson.id} at 1920 px: panels once, from the start`).toEqual([
+        'panels before the steps are parsed',
+      ]);
       const ids = await page.locator('[data-readalong] :is(h2, h3)[id]').evaluateAll((hs) => hs.map((h) => h.id));
       for (const id of ids) {
         await page.evaluate((hash) => {
