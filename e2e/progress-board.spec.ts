@@ -71,8 +71,14 @@ test('the board from init: it answers at once, follows the phases live and links
   try {
     const errors = errorsOf(page);
     await page.setViewportSize({ width: 1280, height: 900 });
-    // A fresh dev server asks every page it connects to for a reload: the board, live by its own
-    // stream, never takes it (its stream's first event is the board as it is then).
+    // A fresh dev server asks the first page that connects for a reload: the board, live by its own
+    // stream, never takes it (its stream's first event is the board as it is then). Also when its
+    // scripts come after Vite's client has connected and read that reload (transformed slowly, on a
+    // loaded machine): held back here by 1.5 s each, Base.astro's reload guard must hold the reload.
+    await page.route(/[?&]type=script\b/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
     const loads: string[] = [];
     page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(frame.url()));
     const response = await page.goto(`http://localhost:${dev.port}/progress/`);
