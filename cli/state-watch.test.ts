@@ -2,12 +2,11 @@
 // by other processes), no colour there, a clean exit on SIGINT, a redrawn board on a terminal
 // (`script` gives it one), and a refusal for a course without state.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI, cli, cliAsync, removeDir, scratchDir } from './testing.ts';
+import { cli, cliAsync, removeDir, scratchDir, untilDrawnOnTerminal } from './testing.ts';
 import { advance, courseAt, ok } from './protocol-fixture.ts';
 
 /**
@@ -86,21 +85,11 @@ test('state watch on a terminal redraws the board in colour, and not with NO_COL
   // script(1) runs the watch on a pseudo-terminal; it is ended (SIGINT) once it has drawn the board,
   // not after a fixed 2 s: on a loaded machine the watch had not drawn anything by then.
   const drawn = /needs a human \(1\)[\s\S]*codelabgen state unblock 1\.2 --note "your decision"/;
-  const onTerminal = async (env: NodeJS.ProcessEnv) => {
-    const child = spawn('script', ['-qec', `${process.execPath} ${CLI} state watch --course ${root}`, '/dev/null'], {
-      env: { ...process.env, TERM: 'xterm', COLUMNS: '100', ...env },
-      stdio: ['pipe', 'pipe', 'inherit'],
-      timeout: 120_000, // a hang guard
-      killSignal: 'SIGKILL',
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (drawn.test(stdout) && child.stdin.writable) child.stdin.end('\x03'); // Ctrl-C, through the terminal
-    });
-    await once(child, 'close');
-    return { stdout };
-  };
+  const onTerminal = async (env: NodeJS.ProcessEnv) => ({
+    stdout: await untilDrawnOnTerminal(['state', 'watch', '--course', root], { COLUMNS: '100', ...env }, (screen) =>
+      drawn.test(screen),
+    ),
+  });
   const colour = await onTerminal({ NO_COLOR: '', FORCE_COLOR: '' });
   assert.match(colour.stdout, /\x1b\[2J/, 'clears the screen once');
   assert.match(colour.stdout, /\x1b\[H\x1b\[1mStreams — phase lessons, seq \d+\x1b\[22m/);

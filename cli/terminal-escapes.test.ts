@@ -2,11 +2,10 @@
 // titles and test output show control characters escaped; titles refuse them outright. Everything
 // human goes through cli/output.ts's one filter (terminalText), state watch's screen included.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import test from 'node:test';
 import { courseAt, ok, refused } from './protocol-fixture.ts';
-import { CLI, cli, cliAsync, scratchCourse } from './testing.ts';
+import { cli, cliAsync, scratchCourse, untilDrawnOnTerminal } from './testing.ts';
 import { terminalText } from './output.ts';
 import { describeError } from './settle.ts';
 import { RefusalError } from '../pipeline/course/errors.ts';
@@ -105,18 +104,11 @@ test('state watch shows block reasons and --data values with their escape sequen
   // is ended (Ctrl-C) once it has drawn the board, not after a fixed 2 s a loaded machine outlasts.
   const painted = /\x1b\[31mblocked 1\x1b\[39m/;
   const reason = /lesson 1\.2 is blocked \(user\): needs a key \\u001b\]0;pwned\\u0007\\u001b\[2J/;
-  const onTerminal = spawn('script', ['-qec', `${process.execPath} ${CLI} state watch --course ${root}`, '/dev/null'], {
-    env: { ...process.env, TERM: 'xterm', NO_COLOR: '', FORCE_COLOR: '' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-    timeout: 120_000, // a hang guard
-    killSignal: 'SIGKILL',
-  });
-  let screen = '';
-  onTerminal.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    screen += chunk;
-    if (painted.test(screen) && reason.test(screen) && onTerminal.stdin.writable) onTerminal.stdin.end('\x03'); // Ctrl-C
-  });
-  await once(onTerminal, 'close');
+  const screen = await untilDrawnOnTerminal(
+    ['state', 'watch', '--course', root],
+    { NO_COLOR: '', FORCE_COLOR: '' },
+    (shown) => painted.test(shown) && reason.test(shown),
+  );
   assert.match(screen, painted, 'the board is painted');
   assert.match(screen, reason);
   assert.doesNotMatch(screen, /\x1b\]|\u0007|\u009b/, 'an OSC (title, clipboard) or a C1 CSI reached the terminal');

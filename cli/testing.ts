@@ -356,6 +356,32 @@ export function onTerminal(
   return { code: result.status, screen: result.stdout.replace(/\r\n/g, '\n') };
 }
 
+/**
+ * Runs the built CLI on a pseudo-terminal (util-linux `script`, TERM=xterm) until `drawn(screen)` holds,
+ * then ends it by Ctrl-C through the terminal, as a user does; resolves with everything it wrote
+ * there. No fixed wait: on a loaded machine a command can start seconds late (120 s: a hang guard).
+ */
+export async function untilDrawnOnTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  drawn: (screen: string) => boolean,
+): Promise<string> {
+  const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+  const child = spawn('script', ['-qec', [process.execPath, CLI, ...args].map(quote).join(' '), '/dev/null'], {
+    env: { ...process.env, TERM: 'xterm', ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+    timeout: 120_000,
+    killSignal: 'SIGKILL',
+  });
+  let screen = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk;
+    if (drawn(screen) && child.stdin.writable) child.stdin.end('\x03'); // Ctrl-C
+  });
+  await new Promise((resolve) => child.once('close', resolve));
+  return screen;
+}
+
 /** Commits everything in `root` to a new git repository, author and committer dated `date` (ISO). */
 export function commitToGit(root: string, date: string): void {
   const env = {
