@@ -73,12 +73,6 @@ const SLOW_FIRST = [
   'scripts/node-tests.test.ts',
   'pipeline/verify/lesson-deadline.test.ts',
   'pipeline/verify/process-limit.test.ts',
-  // Given longer waits on 2026-12-03, so that a loaded machine breaks no premise (docs/testing.md): one
-  // started last (run-tests, its 20 s group-kill wait) left the run 13 s of idle cores at its end.
-  'pipeline/verify/run-tests.test.ts',
-  'cli/state-watch.test.ts',
-  'cli/notify.test.ts',
-  'cli/terminal-escapes.test.ts',
 ];
 
 const { values, positionals } = parseArgs({
