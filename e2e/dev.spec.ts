@@ -1,7 +1,8 @@
 // `codelabgen site dev` on a copy of the demo course with a browser open: 20 saves in a row
 // (readalong, notes, code, curriculum, state; some < 100 ms apart) each show in the open page; one save
 // updates the open page in place (no load, the main column never empty, the theme menu showing the
-// reader's choice from the start, one content sync per save); a broken course file shows a red banner
+// reader's choice from the start, one content sync per save); a page whose fetch of itself raced the
+// sync fetches again once the server says the sync is served; a broken course file shows a red banner
 // until it is fixed; then broken content is printed in the terminal as `error:` lines as well as shown
 // in the page. Nothing here is timed (the project's rule: tests count, benchmarks time): the waits
 // are generous, so that the file runs beside the other browser and Node tests on a loaded machine;
@@ -204,6 +205,50 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+  }
+});
+
+test('site dev: a page that fetched itself before its sync was served fetches again until it shows the save', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  try {
+    // The page hears of the save only as the server's word that the pages serve its sync: Vite's full
+    // reloads (what Astro sends as it writes a sync) are dropped on the way, and the page's first fetch
+    // of itself is answered with the page as it was before the save, as a fetch that came before the
+    // sync was served is (the 20 saves above once left a page stale that way on a loaded machine).
+    const lesson = lessons()[0]!;
+    const url = `http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`;
+    const notes = path.join(lessonDir(lesson, dev.course), 'docs', 'notes.md');
+    const dropped: string[] = [];
+    await page.routeWebSocket(
+      (u) => u.port === String(dev.port),
+      (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((message) => {
+          if (String(message).includes('"full-reload"')) dropped.push(String(message));
+          else ws.send(message);
+        });
+      },
+    );
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
+    const before = await (await page.request.get(url)).text();
+    expect(before, 'the page says which sync it shows').toMatch(/data-dev-sync="\d+"/);
+    let staleAnswers = 0;
+    await page.route(url, (route) => {
+      if (route.request().resourceType() !== 'fetch' || staleAnswers > 0) return route.continue();
+      staleAnswers++;
+      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: before });
+    });
+    appendFileSync(notes, '\n\nServed-late save.\n');
+    await expect(page.getByRole('main')).toContainText('Served-late save', { timeout: SHOWS });
+    expect(dropped.length, "Vite's full reloads dropped (the page learnt of the save some other way)").toBeGreaterThan(
+      0,
+    );
+    expect(staleAnswers, 'the page fetched itself and was answered with the page before the save').toBe(1);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
   }

@@ -38,6 +38,10 @@ function curriculumNotDue(root: string): boolean {
 export const DEV_PROBLEMS_KEY = Symbol.for('codelabgen.devProblems');
 /** The HMR event that sends them to the page: the name site/lib/dev-problems.ts listens for (its test checks they agree). */
 export const DEV_PROBLEMS_EVENT = 'codelabgen:problems';
+/** The HMR event with `{ sync }`, sent once the pages serve a sync: an open page that shows an older one
+ * (site/components/DevLive.astro reads its own from the banner's `data-dev-sync`) fetches itself until it
+ * shows that one, whatever came of the reloads Astro sent (a fetch answered before the sync was served). */
+export const DEV_SERVED_EVENT = 'codelabgen:served';
 /** ms before trying a refresh again that Astro skipped. */
 const RETRY_MS = 100;
 /** ms of quiet after a change before the collections are synced: the files of one save (an editor
@@ -67,6 +71,8 @@ interface Watched {
   reload?: () => void;
   /** Tells the open pages to update themselves (after a reload() that served them the sync at last). */
   updatePages?: () => void;
+  /** Called with each sync the pages serve from now on (DEV_SERVED_EVENT). */
+  onServed?: (sync: number) => void;
 }
 
 /** Checks of the pages' store after a sync, 250 ms apart, before the terminal says they stay stale. */
@@ -110,6 +116,7 @@ export function watchCourse({
   served,
   reload,
   updatePages,
+  onServed,
 }: Watched): CourseWatcher {
   // CODELABGEN_DEV_TRACE=1: what was reported and synced, to tell a missed save from a stale page.
   const trace = process.env.CODELABGEN_DEV_TRACE === '1' ? (line: string) => print(`trace: ${line}`) : () => {};
@@ -148,6 +155,7 @@ export function watchCourse({
         const reloads =
           loadedGeneration() >= wanted && served && reload ? await confirmServed(wanted, served, reload, trace) : 0;
         if (reloads > 0) updatePages?.();
+        if (reloads >= 0 && loadedGeneration() >= wanted) onServed?.(wanted);
         if (reloads === -1 && !staleShown) {
           staleShown = true;
           print(

@@ -9,7 +9,7 @@ import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, escapeControl, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
 import type { CourseWatcher } from './course-watch.ts';
 import { reloadStore, servedGeneration } from './dev-store.ts';
-import { DEV_PROBLEMS_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { DEV_PROBLEMS_EVENT, DEV_SERVED_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
 import {
   diagramCacheDir,
@@ -330,6 +330,9 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           reload: () => reloadStore(server),
           // DevLive.astro updates the open page on Vite's full reload.
           updatePages: () => server.environments.client.hot.send({ type: 'full-reload', path: '*' }),
+          // ... and fetches it again until it shows the sync the pages serve.
+          onServed: (sync) =>
+            server.environments.client.hot.send({ type: 'custom', event: DEV_SERVED_EVENT, data: { sync } }),
         });
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.
