@@ -4,8 +4,14 @@
 // In dev the integration refreshes them on course changes (pipeline/site/dev-watch.ts).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { defineCollection } from 'astro:content';
-import { glob, type Loader, type LoaderContext } from 'astro/loaders';
+// Astro loads this file (its content config) in a module runner of its own before every build and
+// `site dev` start, transforming each module it imports: `astro:content` (its page runtime, about 75
+// modules) and `astro/loaders` (its loaders and image-size, about 30) cost about a second of CPU
+// there (docs/performance.md). `defineCollection` is the same function from astro/content/config
+// (astro:content's only adds a refusal of live collections, which this file has none of), and glob()
+// is imported only when there are .mdx docs.
+import { defineCollection } from 'astro/content/config';
+import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import {
   CurriculumSchema,
@@ -272,12 +278,14 @@ const mdxDocs = defineCollection({
       const unwatched: LoaderContext = { ...ctx };
       delete unwatched.watcher;
       if (files.size === 0) ctx.store.clear();
-      else
+      else {
+        const { glob } = await import('astro/loaders');
         await glob({
           pattern: [...files.keys()],
           base: options.course,
           generateId: ({ entry }) => files.get(entry) ?? entry,
         }).load(unwatched);
+      }
       markLoaded(ctx.refreshContextData?.generation);
     },
   },

@@ -348,7 +348,10 @@ async function drawAll(
   const mermaidFile = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
   // KaTeX (mermaid's own dependency) styles math in labels: its stylesheet and fonts are served too.
   const katexDir = path.dirname(createRequire(mermaidFile).resolve('katex/dist/katex.min.css'));
-  const { chromium } = await import('playwright');
+  // Required, not imported: an import of the package makes Node's ES module loader scan
+  // playwright-core's 3.6 MB CommonJS bundle for its export names (its index.js re-exports it),
+  // about 0.15 s of CPU in every build that draws a diagram (docs/performance.md).
+  const { chromium } = createRequire(import.meta.url)('playwright') as typeof import('playwright');
   const browser = await chromium
     .launch({ executablePath, args: MERMAID_FLAGS, headless: true })
     .catch((error: unknown) => {
