@@ -2,9 +2,9 @@
 // NODE_OPTIONS (`--require`), every Node process it reaches (CLI runs, site workers, MCP servers,
 // notify receivers, npm, the test files' own processes) blocks its main thread (Atomics.wait) for
 // spans of MAXMS/2 to MAXMS: a helper process at its start (one in two) and once or twice at a later
-// moment (an unref'd timer: it keeps nothing alive), a test file's process at later moments only. It
-// is what the grader's CI does to the Node tests at nice 10 beside the browser tests, where a test's
-// 1 s timer once ran 4 s late (docs/testing.md, "No premise a loaded machine breaks").
+// moment (an unref'd timer: it keeps nothing alive), a test file's process again and again from a
+// moment on. It is what the grader's CI does to the Node tests at nice 10 beside the browser tests,
+// where a test's 1 s timer once ran 4 s late (docs/testing.md, "No premise a loaded machine breaks").
 // Deterministic: the stalls are drawn from the seed, what the process is (its arguments, with the
 // repository, the temporary folder and mkdtemp's random suffixes, ports and other long numbers
 // written alike) and how many processes the same arguments made before it (a counter: the files
@@ -83,17 +83,28 @@ function plan(value) {
   // A moment between 50 ms and 30 s of the process's life, as many early as late (log-uniform).
   const moment = () => Math.round(50 * 600 ** next());
   const testFile = /\.(test|fixture|stress)\.[cm]?[jt]s$/.test(script);
-  const start = !testFile && next() < 0.5 ? span() : 0;
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const stall = (ms) => Atomics.wait(cell, 0, 0, ms);
+  if (testFile) {
+    // A test file's process is starved all along, as at nice 10 beside the browser tests: a stall, then
+    // the next one 1 to 20 s after it ends (log-uniform), for as long as it runs. Its own processes
+    // count in a folder of their own.
+    const gap = () => Math.round(1000 * 20 ** next());
+    const first = moment();
+    fs.writeSync(fd, `${JSON.stringify({ argv: who.split('\0'), pid: process.pid, start: 0, first, gaps: '1-20 s' })}\n`);
+    fs.closeSync(fd);
+    process.env.CODELABGEN_STALL = `${seed}:${max}:${path.join(dir, `file-${hash(who).toString(16)}`)}`;
+    const again = () => {
+      stall(span());
+      setTimeout(again, gap()).unref();
+    };
+    setTimeout(again, first).unref();
+    return;
+  }
+  const start = next() < 0.5 ? span() : 0;
   const later = Array.from({ length: next() < 0.5 ? 1 : 2 }, () => ({ at: moment(), ms: span() }));
   fs.writeSync(fd, `${JSON.stringify({ argv: who.split('\0'), pid: process.pid, start, later })}\n`);
   fs.closeSync(fd);
-  if (testFile) {
-    // Its own processes count in a folder of its own.
-    const own = path.join(dir, `file-${hash(who).toString(16)}`);
-    process.env.CODELABGEN_STALL = `${seed}:${max}:${own}`;
-  }
-  const cell = new Int32Array(new SharedArrayBuffer(4));
-  const stall = (ms) => Atomics.wait(cell, 0, 0, ms);
   if (start > 0) stall(start);
   for (const { at, ms } of later) setTimeout(stall, at, ms).unref();
 }
