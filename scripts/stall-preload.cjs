@@ -50,8 +50,8 @@ function identity() {
   const replace = (from, to) => {
     if (from.length > 1) text = text.split(from).join(to);
   };
+  replace(repo, '<repo>'); // first: a clone may be in the temporary folder
   for (const tmp of new Set([os.tmpdir(), fs.realpathSync(os.tmpdir()), '/dev/shm'])) replace(tmp, '<tmp>');
-  replace(repo, '<repo>');
   replace(path.dirname(process.execPath), '<node>');
   // mkdtemp's six random characters after a dash, ports, pids, times.
   return text.replace(/(?<=[\w.]-)[A-Za-z0-9]{6}(?=[/\\\0]|$)/g, 'XXXXXX').replace(/\d{4,}/g, 'N');
@@ -91,7 +91,10 @@ function plan(value) {
     // count in a folder of their own.
     const gap = () => Math.round(1000 * 20 ** next());
     const first = moment();
-    fs.writeSync(fd, `${JSON.stringify({ argv: who.split('\0'), pid: process.pid, start: 0, first, gaps: '1-20 s' })}\n`);
+    fs.writeSync(
+      fd,
+      `${JSON.stringify({ argv: who.split('\0'), pid: process.pid, start: 0, first, gaps: '1-20 s' })}\n`,
+    );
     fs.closeSync(fd);
     process.env.CODELABGEN_STALL = `${seed}:${max}:${path.join(dir, `file-${hash(who).toString(16)}`)}`;
     const again = () => {
