@@ -12,7 +12,9 @@
 // CODELABGEN_TEST_CONCURRENCY=N sets the default (6). CODELABGEN_TEST_TIMELINE=FILE writes the run's
 // timeline to FILE (JSON: each file's start, end and CPU, the machine's busy cores every second) and
 // prints its summary (scripts/test-timeline.ts, docs/testing.md "Where the cores go").
-import { globSync, mkdtempSync, rmSync } from 'node:fs';
+// CODELABGEN_TEST_FAILURES=FILE appends each failed test to FILE, a JSON line each (file, line, name,
+// error): scripts/stall-hunt.ts reads them.
+import { appendFileSync, globSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -93,6 +95,10 @@ const files = positionals.length > 0 ? positionals : [...slowFirst, ...all.filte
 
 const TEST_TIMEOUT_MS = Number(process.env.CODELABGEN_TEST_TIMEOUT_MS ?? 900_000);
 const DEADLINE_S = Number(process.env.CODELABGEN_TESTS_DEADLINE_S ?? 1500);
+// Read, then taken out of the environment before any test file starts: a runner a test starts
+// (scripts/node-tests.test.ts) writes its failures to no file of ours.
+const failures = process.env.CODELABGEN_TEST_FAILURES;
+delete process.env.CODELABGEN_TEST_FAILURES;
 
 // Processes already in this process group (the shell, npm, a pipe's other end): never swept.
 // Swept only when this process leads its group (npm test's steps run so, scripts/test-all.ts): in
@@ -191,6 +197,14 @@ stream.on('test:pass', (data) => {
 stream.on('test:fail', (data) => {
   failed = true;
   resultReported(data);
+  if (failures && data.details.type !== 'suite') {
+    const file = data.file === undefined ? '?' : path.relative(REPO, data.file);
+    const error = String(data.details.error?.cause ?? data.details.error)
+      .split('\n')[0]!
+      .slice(0, 300);
+    const name = data.name === data.file ? file : data.name;
+    appendFileSync(failures, `${JSON.stringify({ file, line: data.line, name, error })}\n`);
+  }
   // A whole file past the timeout: its process is killed; name the tests it was still running.
   if (data.file !== undefined && data.name === data.file) {
     const file = path.relative(REPO, data.file);
