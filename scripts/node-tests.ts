@@ -73,6 +73,7 @@ const SLOW_FIRST = [
   // waited (the timeline, docs/testing.md "Where the cores go"); started here, their waits overlap work.
   'pipeline/site/course-watch.test.ts',
   'scripts/node-tests.test.ts',
+  'scripts/stall-hunt.test.ts',
   'pipeline/verify/lesson-deadline.test.ts',
   'pipeline/verify/process-limit.test.ts',
 ];
