@@ -65,7 +65,7 @@ function plan(value) {
   const maxMs = Number(max);
   if (!dir || !Number.isFinite(maxMs) || maxMs <= 0) return;
   const who = identity();
-  const key = `${hash(who).toString(16).padStart(8, '0')}`;
+  const key = hash(who).toString(16).padStart(8, '0');
   fs.mkdirSync(dir, { recursive: true });
   let count = 0;
   let fd;
@@ -96,7 +96,7 @@ function plan(value) {
       `${JSON.stringify({ argv: who.split('\0'), pid: process.pid, start: 0, first, gaps: '1-20 s' })}\n`,
     );
     fs.closeSync(fd);
-    process.env.CODELABGEN_STALL = `${seed}:${max}:${path.join(dir, `file-${hash(who).toString(16)}`)}`;
+    process.env.CODELABGEN_STALL = `${seed}:${max}:${path.join(dir, `file-${key}`)}`;
     const again = () => {
       stall(span());
       setTimeout(again, gap()).unref();
