@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -64,6 +65,9 @@ describe('on a Node older than the floor', { skip: oldNode() === null && 'no Nod
     const transport = new StdioClientTransport({ command: node, args: [bin, 'mcp'], stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
+    // The error line is read to the end of the process's stderr, not as far as it had come when the
+    // client's connect failed (a fresh-clone run on a loaded machine read nothing by then).
+    const stderrEnded = transport.stderr ? once(transport.stderr, 'end') : Promise.resolve();
     const client = new Client({ name: 'old-node-host', version: '1.0.0' });
     try {
       await assert.rejects(
@@ -76,6 +80,7 @@ describe('on a Node older than the floor', { skip: oldNode() === null && 'no Nod
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
     }
+    await stderrEnded;
     assert.match(stderr, /^error: codelabgen needs Node\.js/m);
   });
 });
