@@ -43,6 +43,21 @@ async function shows(page: Page, text: string): Promise<void> {
 }
 
 let dev: DevServer;
+/** What the test's pages logged (DevLive says why it reloaded a page, or gave up fetching it again). */
+let consoleLines: string[] = [];
+test.beforeEach(({ context }) => {
+  consoleLines = [];
+  context.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+});
+
+/** A failure with what the dev server printed and what the pages logged: what a trace would show. */
+function withOutput(error: unknown): Error {
+  const logged = consoleLines.length > 0 ? consoleLines.join('\n') : '(nothing)';
+  return new Error(
+    `${(error as Error).message}\n--- site dev output ---\n${dev.output()}\n--- the pages' console ---\n${logged}`,
+    { cause: error },
+  );
+}
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   dev = await startDev();
@@ -96,7 +111,7 @@ test('site dev: 20 saves in a row, some < 100 ms apart, each show in the open pa
     await page.reload();
     for (let round = 1; round <= 4; round++) await shows(page, `Notes save ${round}`);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+    throw withOutput(error);
   }
 });
 
@@ -186,7 +201,10 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
       const shownAt = await page.evaluate(() => (window as unknown as { shownAt?: number }).shownAt);
       expect(shownAt, `save ${i}: seen by the observer`).toBeDefined();
       const menu = await page.evaluate(() => (window as unknown as { menuShown?: string }).menuShown);
-      expect(menu, `save ${i}: the theme menu as the new page first shows it`).toBe('dark');
+      expect(
+        menu,
+        `save ${i}: the theme menu as the new page first shows it (loads: ${loads.join(', ') || 'none'})`,
+      ).toBe('dark');
       // No reload after it either. The next save comes once the dev server has checked the course
       // after this one (pipeline/site/dev-watch.ts: a check reads the whole course and holds the
       // server meanwhile), as an author's saves would: each is a sync of its own.
@@ -206,7 +224,7 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+    throw withOutput(error);
   }
 });
 
@@ -250,7 +268,57 @@ test('site dev: a page that fetched itself before its sync was served fetches ag
     );
     expect(staleAnswers, 'the page fetched itself and was answered with the page before the save').toBe(1);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+    throw withOutput(error);
+  }
+});
+
+test('site dev: a page whose fetches keep showing an older sync than the one served has the server read its modules again', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  try {
+    // The server said the pages serve the save's sync, but the page's fetches of itself keep showing the
+    // one before (as a loaded machine once left the pages' store for good, the server's own check
+    // notwithstanding): after STALE_ASK of them (site/components/DevLive.astro) the page tells the
+    // server, which reads all its modules again; the page then shows the save, rendered by the reloaded
+    // server. The stale answers are the page before the save, from here; Vite's full reloads are dropped.
+    const lesson = lessons()[0]!;
+    const url = `http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`;
+    const notes = path.join(lessonDir(lesson, dev.course), 'docs', 'notes.md');
+    await page.routeWebSocket(
+      (u) => u.port === String(dev.port),
+      (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((message) => {
+          if (!String(message).includes('"full-reload"')) ws.send(message);
+        });
+      },
+    );
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
+    const before = await (await page.request.get(url)).text();
+    let staleAnswers = 0;
+    await page.route(url, (route) => {
+      if (route.request().resourceType() !== 'fetch' || staleAnswers >= 6) return route.continue();
+      staleAnswers++;
+      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: before });
+    });
+    const told = () =>
+      dev
+        .output()
+        .split('\n')
+        .filter((line) => line.includes("reloading the server's modules"));
+    const toldBefore = told().length;
+    appendFileSync(notes, '\n\nStale-store save.\n');
+    await expect(page.getByRole('main')).toContainText('Stale-store save', { timeout: SHOWS });
+    expect(staleAnswers, 'the page fetched itself and was answered with the page before the save').toBe(6);
+    expect(told().length - toldBefore, 'the server heard from the page once and read its modules again').toBe(1);
+    expect(
+      consoleLines.filter((line) => line.includes('[codelabgen]')),
+      'the page neither gave up nor reloaded',
+    ).toEqual([]);
+  } catch (error) {
+    throw withOutput(error);
   }
 });
 
@@ -338,7 +406,7 @@ test('site dev: a broken course file shows a red banner naming file and line unt
     }
     expect(loads, 'the page was never reloaded').toEqual([]);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+    throw withOutput(error);
   }
 });
 
@@ -415,7 +483,7 @@ test('site dev: /progress/ shows state set, state task start and state block as 
       });
     }
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+    throw withOutput(error);
   }
 });
 
@@ -451,6 +519,6 @@ test('site dev: a broken code reference, bad YAML and a mermaid syntax error pri
       timeout: 30_000,
     });
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- site dev output ---\n${dev.output()}`, { cause: error });
+    throw withOutput(error);
   }
 });

@@ -41,3 +41,18 @@ export function reloadStore(server: ViteDevServer): void {
     environment.hot.send('astro:content-changed', {});
   }
 }
+
+/**
+ * Has the pages' server read every module again, the content store's among them: what a page that
+ * keeps showing an older sync than servedGeneration() says asks for (DEV_STALE_EVENT,
+ * pipeline/site/dev-watch.ts). The store is reloaded as reloadStore() does, every transformed module
+ * of the pages' environment is dropped, and its module runner gets the full reload Vite sends it
+ * when a file it ran changed (it forgets what it ran and runs its entry points again).
+ */
+export function reloadModules(server: ViteDevServer): void {
+  reloadStore(server);
+  const pages = server.environments.ssr;
+  if (pages === undefined) return;
+  pages.moduleGraph.invalidateAll();
+  pages.hot.send({ type: 'full-reload' });
+}

@@ -3,7 +3,7 @@
 // until the next save (seen in CI on a loaded machine) is mended within the same sync.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { confirmServed } from './dev-watch.ts';
+import { AskedChanges, confirmServed } from './dev-watch.ts';
 
 /** A store that serves `answers` in turn (the last one for good), counting the reloads asked. */
 function store(answers: Array<number | null | Error>) {
@@ -56,4 +56,30 @@ test('a store that cannot be asked (no runner, no course entry, an error) is tak
     assert.equal(await confirmServed(5, s.served, s.reload, s.trace, 0), 0);
     assert.equal(s.reloads(), 0);
   }
+});
+
+test("an atomic save's temporary file reported gone after the sync was asked is no change; a file back or new is", () => {
+  const files = new Set(['notes.md']);
+  const asked = new AskedChanges((file) => files.has(file));
+  // notes.md.tmp written, then renamed over notes.md: three reports, then the sync is asked.
+  asked.changed('notes.md.tmp');
+  asked.changed('notes.md.tmp');
+  asked.changed('notes.md');
+  asked.ask();
+  // The removal of notes.md.tmp reported late: the sync read the course without it.
+  assert.equal(asked.isEcho('notes.md.tmp'), true);
+  assert.equal(asked.isEcho('notes.md'), false, 'a file that exists is a change');
+  assert.equal(asked.isEcho('other.md.tmp'), false, 'a file not in the batch is a change');
+  // The same name written again (another save): it exists, a change.
+  files.add('notes.md.tmp');
+  assert.equal(asked.isEcho('notes.md.tmp'), false);
+  files.delete('notes.md.tmp');
+  // A file that existed when the sync was asked and is gone now: a removal to sync.
+  files.add('old.md');
+  asked.changed('old.md');
+  asked.ask();
+  files.delete('old.md');
+  assert.equal(asked.isEcho('old.md'), false);
+  // Only the last sync's batch counts: the temporary file of two syncs ago is a change again.
+  assert.equal(asked.isEcho('notes.md.tmp'), false);
 });

@@ -42,6 +42,10 @@ export const DEV_PROBLEMS_EVENT = 'codelabgen:problems';
  * (site/components/DevLive.astro reads its own from the banner's `data-dev-sync`) fetches itself until it
  * shows that one, whatever came of the reloads Astro sent (a fetch answered before the sync was served). */
 export const DEV_SERVED_EVENT = 'codelabgen:served';
+/** The HMR event a page sends with `{ shows, served }` when its fetches of itself keep showing an older sync
+ * than the one served (STALE_ASK of site/components/DevLive.astro): servedGeneration() read the store the
+ * pages should read, and they did not. The server then reads all its modules again (`reloadModules`). */
+export const DEV_STALE_EVENT = 'codelabgen:stale';
 /** ms before trying a refresh again that Astro skipped. */
 const RETRY_MS = 100;
 /** ms of quiet after a change before the collections are synced: the files of one save (an editor
@@ -73,6 +77,14 @@ interface Watched {
   updatePages?: () => void;
   /** Called with each sync the pages serve from now on (DEV_SERVED_EVENT). */
   onServed?: (sync: number) => void;
+  /** Makes the pages' server read all its modules again (a page still showed an older sync: DEV_STALE_EVENT). */
+  reloadModules?: () => void;
+}
+
+/** The course's watcher under `site dev`, which also hears what the open pages say. */
+export interface DevWatcher extends CourseWatcher {
+  /** A page's fetches of itself kept showing sync `shows` where the pages serve `sync` (DEV_STALE_EVENT). */
+  stale: (shows: number | null, sync: number) => void;
 }
 
 /** Checks of the pages' store after a sync, 250 ms apart, before the terminal says they stay stale. */
@@ -117,7 +129,8 @@ export function watchCourse({
   reload,
   updatePages,
   onServed,
-}: Watched): CourseWatcher {
+  reloadModules,
+}: Watched): DevWatcher {
   // CODELABGEN_DEV_TRACE=1: what was reported and synced, to tell a missed save from a stale page.
   const trace = process.env.CODELABGEN_DEV_TRACE === '1' ? (line: string) => print(`trace: ${line}`) : () => {};
   if (process.env.CODELABGEN_DEV_TRACE === '1') Reflect.set(globalThis, DEV_TRACE, trace);
@@ -134,6 +147,7 @@ export function watchCourse({
   // own files reloads Astro's content config): then it is tried again.
   let syncing = false;
   let dirty = false;
+  const asked = new AskedChanges();
   let checkAfter = false;
   let stallShown = false;
   let staleShown = false;
@@ -148,6 +162,7 @@ export function watchCourse({
       while (dirty) {
         dirty = false;
         const wanted = ++generation;
+        asked.ask();
         Reflect.set(globalThis, ASKED_GENERATION, wanted);
         trace(`sync ${wanted} asked`);
         await refreshContent?.({ loaders: LOADERS, context: { generation: wanted } });
@@ -239,6 +254,13 @@ export function watchCourse({
   const watcher = watchFolder(
     site.course,
     (file) => {
+      if (asked.isEcho(file)) {
+        trace(
+          `change ${path.relative(site.course, file)} (gone before the last sync read the course: nothing to sync)`,
+        );
+        return;
+      }
+      asked.changed(file);
       trace(`change ${path.relative(site.course, file)}`);
       syncSoon();
       // Set again (sooner) when the sync is done; this one in case syncs keep being skipped.
@@ -248,14 +270,56 @@ export function watchCourse({
     { ignore: isBuildOutput, onMissed },
   );
   queueCheck();
+  // The newest sync a page said it did not get (DEV_STALE_EVENT): one reload of the modules per sync.
+  let staleAsked = 0;
   return {
     ready: watcher.ready,
+    stale: (shows, sync) => {
+      if (!Number.isInteger(sync) || sync <= staleAsked || sync > generation) return;
+      staleAsked = sync;
+      trace(
+        `a page shows sync ${shows ?? '(none)'} where the pages serve sync ${sync}: reloading the server's modules`,
+      );
+      reloadModules?.();
+      onServed?.(sync);
+    },
     close: () => {
       clearTimeout(quiet);
       clearTimeout(settle);
       return watcher.close();
     },
   };
+}
+
+/**
+ * The files changed since a sync was last asked for, to tell a late report of a file already gone then
+ * (an editor's atomic save: `notes.md.tmp` written, renamed over `notes.md`, its removal reported after
+ * the sync of the save was asked on a loaded machine) from a change: the sync read the course without
+ * it, and it is still gone, so a second sync would read the same course (one save made two).
+ */
+export class AskedChanges {
+  #since = new Set<string>();
+  #goneAtAsk = new Set<string>();
+  readonly #exists: (file: string) => boolean;
+  constructor(exists: (file: string) => boolean = existsSync) {
+    this.#exists = exists;
+  }
+
+  /** A change was reported (and will be synced). */
+  changed(file: string): void {
+    this.#since.add(file);
+  }
+
+  /** A sync is asked for: the files changed since the last one that are gone now are what it reads as gone. */
+  ask(): void {
+    this.#goneAtAsk = new Set([...this.#since].filter((file) => !this.#exists(file)));
+    this.#since.clear();
+  }
+
+  /** A report of a file that was gone when the last sync was asked and still is: nothing new to read. */
+  isEcho(file: string): boolean {
+    return this.#goneAtAsk.has(file) && !this.#exists(file);
+  }
 }
 
 /** A path (relative to the course) in the course's own site output or its staging folders. */

@@ -7,9 +7,15 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import expressiveCode from 'astro-expressive-code';
 import { commit, courseAt, escapeControl, isInside, loadConfig, ChecksFailedError, decideSiteBuild } from '../index.ts';
-import type { CourseWatcher } from './course-watch.ts';
-import { reloadStore, servedGeneration } from './dev-store.ts';
-import { DEV_PROBLEMS_EVENT, DEV_SERVED_EVENT, diagramErrors as diagramProblemsOf, watchCourse } from './dev-watch.ts';
+import { reloadModules, reloadStore, servedGeneration } from './dev-store.ts';
+import {
+  DEV_PROBLEMS_EVENT,
+  DEV_SERVED_EVENT,
+  DEV_STALE_EVENT,
+  type DevWatcher,
+  diagramErrors as diagramProblemsOf,
+  watchCourse,
+} from './dev-watch.ts';
 import { imageStageDir } from './doc-images.ts';
 import {
   diagramCacheDir,
@@ -161,7 +167,7 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
   > | null = null;
   let diagrams: DiagramJob | null = null;
   let chromium: string | null = null;
-  let courseWatcher: CourseWatcher | undefined;
+  let courseWatcher: DevWatcher | undefined;
   let liveBoard: ReturnType<typeof serveProgress> | undefined;
   let cacheDir: string | undefined;
   let assetsDir = '_astro';
@@ -333,7 +339,13 @@ export default function codelabgen(options: CodelabgenOptions): AstroIntegration
           // ... and fetches it again until it shows the sync the pages serve.
           onServed: (sync) =>
             server.environments.client.hot.send({ type: 'custom', event: DEV_SERVED_EVENT, data: { sync } }),
+          reloadModules: () => reloadModules(server),
         });
+        // A page whose fetches of itself keep showing an older sync than the one served says so.
+        const watching = courseWatcher;
+        server.environments.client.hot.on(DEV_STALE_EVENT, (data: { shows?: unknown; served?: unknown }) =>
+          watching.stale(typeof data?.shows === 'number' ? data.shows : null, Number(data?.served)),
+        );
         const root = `${server.config.base.replace(/\/$/, '')}${prefix}/`;
         // Doc images come straight from the course folder here: an SVG among them must run nothing.
         server.middlewares.use(svgDevGuard);

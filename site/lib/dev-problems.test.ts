@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { DEV_PROBLEMS_EVENT, DEV_PROBLEMS_KEY, DEV_SERVED_EVENT } from '../../pipeline/site/dev-watch.ts';
+import {
+  DEV_PROBLEMS_EVENT,
+  DEV_PROBLEMS_KEY,
+  DEV_SERVED_EVENT,
+  DEV_STALE_EVENT,
+} from '../../pipeline/site/dev-watch.ts';
 import { DEV_PROBLEMS, devProblems } from './dev-problems.ts';
 
 test("the dev server and the banner agree on the events' names and the problems key", () => {
@@ -20,6 +25,12 @@ test("the dev server and the banner agree on the events' names and the problems 
       `const DEV_SERVED = '${DEV_SERVED_EVENT}';`,
     ),
     "DevLive.astro's script names another event for the sync served",
+  );
+  assert.ok(
+    readFileSync(new URL('../components/DevLive.astro', import.meta.url), 'utf8').includes(
+      `const DEV_STALE = '${DEV_STALE_EVENT}';`,
+    ),
+    "DevLive.astro's script names another event for a page that did not get the sync served",
   );
   Reflect.set(globalThis, DEV_PROBLEMS_KEY, ['a.yaml: bad', 7]);
   assert.deepEqual(devProblems(), ['a.yaml: bad']);
