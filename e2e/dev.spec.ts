@@ -228,6 +228,34 @@ test('site dev: one save (in place or by rename) updates the open lesson in plac
   }
 });
 
+/** Drops Vite's full reloads on their way to the page (it learns of a save only by the server's word); what was dropped. */
+async function dropFullReloads(page: Page): Promise<string[]> {
+  const dropped: string[] = [];
+  await page.routeWebSocket(
+    (u) => u.port === String(dev.port),
+    (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        if (String(message).includes('"full-reload"')) dropped.push(String(message));
+        else ws.send(message);
+      });
+    },
+  );
+  return dropped;
+}
+
+/** The first lesson opened with Vite's full reloads dropped, and the page as the server renders it before a save. */
+async function openWithoutReloads(page: Page) {
+  const lesson = lessons()[0]!;
+  const url = `http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`;
+  const notes = path.join(lessonDir(lesson, dev.course), 'docs', 'notes.md');
+  const dropped = await dropFullReloads(page);
+  await page.goto(url);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
+  const before = await (await page.request.get(url)).text();
+  return { url, notes, dropped, before };
+}
+
 test('site dev: a page that fetched itself before its sync was served fetches again until it shows the save', async ({
   page,
 }) => {
@@ -237,23 +265,7 @@ test('site dev: a page that fetched itself before its sync was served fetches ag
     // reloads (what Astro sends as it writes a sync) are dropped on the way, and the page's first fetch
     // of itself is answered with the page as it was before the save, as a fetch that came before the
     // sync was served is (the 20 saves above once left a page stale that way on a loaded machine).
-    const lesson = lessons()[0]!;
-    const url = `http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`;
-    const notes = path.join(lessonDir(lesson, dev.course), 'docs', 'notes.md');
-    const dropped: string[] = [];
-    await page.routeWebSocket(
-      (u) => u.port === String(dev.port),
-      (ws) => {
-        const server = ws.connectToServer();
-        server.onMessage((message) => {
-          if (String(message).includes('"full-reload"')) dropped.push(String(message));
-          else ws.send(message);
-        });
-      },
-    );
-    await page.goto(url);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
-    const before = await (await page.request.get(url)).text();
+    const { url, notes, dropped, before } = await openWithoutReloads(page);
     expect(before, 'the page says which sync it shows').toMatch(/data-dev-sync="\d+"/);
     let staleAnswers = 0;
     await page.route(url, (route) => {
@@ -282,21 +294,7 @@ test('site dev: a page whose fetches keep showing an older sync than the one ser
     // notwithstanding): after STALE_ASK of them (site/components/DevLive.astro) the page tells the
     // server, which reads all its modules again; the page then shows the save, rendered by the reloaded
     // server. The stale answers are the page before the save, from here; Vite's full reloads are dropped.
-    const lesson = lessons()[0]!;
-    const url = `http://localhost:${dev.port}/lessons/${lesson.id}-${lesson.slug}/`;
-    const notes = path.join(lessonDir(lesson, dev.course), 'docs', 'notes.md');
-    await page.routeWebSocket(
-      (u) => u.port === String(dev.port),
-      (ws) => {
-        const server = ws.connectToServer();
-        server.onMessage((message) => {
-          if (!String(message).includes('"full-reload"')) ws.send(message);
-        });
-      },
-    );
-    await page.goto(url);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${lesson.id} ${lesson.title}`);
-    const before = await (await page.request.get(url)).text();
+    const { url, notes, before } = await openWithoutReloads(page);
     let staleAnswers = 0;
     await page.route(url, (route) => {
       if (route.request().resourceType() !== 'fetch' || staleAnswers >= 6) return route.continue();
