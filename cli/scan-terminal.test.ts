@@ -13,6 +13,8 @@ const TERMINAL_WRITERS: Record<string, string> = {
     "the MCP server's JSON-RPC stream (JSON.stringify escapes control characters); stray prints go to stderr",
   'pipeline/site/diagram-parse-child.ts':
     'the parse child answers its parent (pipeline/site/diagram-parse.ts) with JSON on a pipe, never a terminal',
+  'site/components/DevLive.astro':
+    "its <script> runs in the reader's browser under site dev: it says in the page's console why it reloaded or gave up",
   'pipeline/site/integration.ts':
     "site dev's course-watch lines (pipeline/site/dev-watch.ts), each passed through escapeControl() as it is printed",
 };
