@@ -29,6 +29,7 @@ import {
   sandboxChoice,
   hiddenInSandbox,
   probeBwrap,
+  SANDBOX_MOUNTS,
   sandboxArgv,
   sandboxLayout,
   type FileProbes,
@@ -439,6 +440,47 @@ test('hiddenInSandbox: a program under a hidden folder or /tmp is hidden unless 
     ['/home/me/course/.codelabgen/run', true],
   ];
   for (const [file, hidden] of cases) assert.equal(hiddenInSandbox(layout, file), hidden, file);
+});
+
+test('SANDBOX_MOUNTS: a toolchain on a file system the sandbox mounts anew (/dev/shm, /tmp) is bound back; a program there without a bind is hidden', () => {
+  const dirs = new Set(['/home', '/c', '/c/1-m/1.1-a', '/dev', '/dev/shm', '/dev/shm/uv', '/dev/shm/uv/bin', '/tmp']);
+  const fs: FileProbes = {
+    isDirectory: (dir) => dirs.has(dir),
+    isExecutable: (file) => file === '/dev/shm/uv/bin/uv',
+    realPath: (file) => (dirs.has(file) || file === '/dev/shm/uv/bin/uv' ? file : null),
+    entries: () => [],
+  };
+  const layout = sandboxLayout(
+    {
+      writable: '/c/1-m/1.1-a',
+      cwd: '/c/1-m/1.1-a',
+      workspace: null,
+      courseRoot: '/c',
+      courseDotDir: '/c/.codelabgen',
+      home: undefined,
+      network: false,
+      programs: ['uv'],
+      env: { PATH: '/dev/shm/uv/bin' },
+      nodePath: '/opt/node/bin/node',
+      prerequisiteDirs: [],
+    },
+    fs,
+  );
+  assert.deepEqual(layout.readOnly, ['/dev/shm/uv', '/dev/shm/uv/bin']);
+  assert.equal(hiddenInSandbox(layout, '/dev/shm/uv/bin/uv'), false);
+  for (const file of ['/dev/shm/other/uv', '/dev/null-tools/uv', '/proc/tools/uv', '/tmp/x/uv'])
+    assert.equal(hiddenInSandbox(layout, file), true, file);
+  // Every file system sandboxArgv mounts anew is on the list (or is one of the layout's hidden folders):
+  // a new mount that the binds back and hiddenInSandbox() would not know of fails here.
+  const argv = sandboxArgv(layout);
+  const mounted = argv.flatMap((option, i) => (['--tmpfs', '--dev', '--proc'].includes(option) ? [argv[i + 1]!] : []));
+  assert.ok(mounted.length >= 4, `mounts: ${mounted.join(' ')}`);
+  for (const target of mounted)
+    assert.ok(
+      SANDBOX_MOUNTS.some((mount) => target === mount || target.startsWith(`${mount}/`)) ||
+        [...layout.hidden, ...layout.rehidden].includes(target),
+      `sandboxArgv mounts ${target} anew, which SANDBOX_MOUNTS does not name`,
+    );
 });
 
 test('chooseSandbox: auto falls back to none, required refuses naming the setting, off from the course runs as auto', () => {

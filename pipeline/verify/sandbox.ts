@@ -23,6 +23,13 @@ const HIDDEN_SIZE_BYTES = 16 * 1024 * 1024;
 /** Folders that hold the caller's secrets (home folders, runtime sockets), replaced by empty ones. */
 export const HIDDEN_SYSTEM_FOLDERS = ['/home', '/root', '/run'] as const;
 /**
+ * The file systems the sandbox mounts anew over the host's (sandboxArgv: its own /dev with an empty
+ * /dev/shm, /proc and /tmp): nothing of the host's under them is seen inside unless bound back. The one
+ * list that sandboxArgv's mounts, the toolchain's binds back (sandboxLayout) and hiddenInSandbox() read:
+ * a runner under /dev/shm was neither bound back nor refused, and failed inside as a missing file.
+ */
+export const SANDBOX_MOUNTS = ['/dev', '/proc', '/tmp'] as const;
+/**
  * Own namespaces for everything (PID, network, IPC, mounts, user), no nested user namespaces, no
  * capabilities (a root caller keeps all of them otherwise), no controlling terminal (TIOCSTI), and
  * the whole sandbox dies with codelabgen.
@@ -216,7 +223,7 @@ export function sandboxChoice(
 
 /** bwrap's options, up to and including `--`: the command's argv follows. */
 export function sandboxArgv(layout: SandboxLayout): string[] {
-  const hidden = outermost(layout.hidden.filter((dir) => !isInside(dir, '/tmp')));
+  const hidden = outermost(layout.hidden.filter((dir) => !SANDBOX_MOUNTS.some((mount) => isInside(dir, mount))));
   const readOnly = outermost(layout.readOnly.filter((dir) => !isInside(dir, layout.writable)));
   // With network, the sandbox shares the network namespace `unshare --net` made for it, which slirp4netns connects (sandbox-network.ts).
   const argv = [...ISOLATION, ...(layout.network ? ['--share-net'] : []), '--ro-bind', '/', '/'];
@@ -244,13 +251,13 @@ export function sandboxArgv(layout: SandboxLayout): string[] {
 
 /**
  * Whether `file` lies in a folder the sandbox hides (a system folder, the home folder, the course,
- * `/tmp`) and no bind shows again: a program there cannot be started inside it.
+ * SANDBOX_MOUNTS) and no bind shows again: a program there cannot be started inside it.
  */
 export function hiddenInSandbox(layout: SandboxLayout, file: string): boolean {
   const inAny = (dirs: readonly string[]) => dirs.some((dir) => isInside(file, dir));
   if (inAny(layout.rehidden)) return true;
   if (inAny([...layout.readOnly, layout.writable])) return false;
-  return inAny([...layout.hidden, '/tmp']);
+  return inAny([...layout.hidden, ...SANDBOX_MOUNTS]);
 }
 
 /** The child's environment inside the sandbox: home and temp folders point into the private /tmp. */
@@ -332,7 +339,7 @@ export function sandboxLayout(input: LayoutInput, fs: FileProbes): SandboxLayout
   );
   const readOnly = [
     ...new Set([
-      ...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, '/tmp'], real(input.courseDotDir)),
+      ...foldersToRebind(candidates.filter(fs.isDirectory), [...hidden, ...SANDBOX_MOUNTS], real(input.courseDotDir)),
       ...workspace,
     ]),
   ];
