@@ -320,6 +320,57 @@ test('site dev: a page whose fetches keep showing an older sync than the one ser
   }
 });
 
+test("site dev: a swap waits for the last swap's page script: two saves while it loads leave it bound to the page once", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  try {
+    // On a loaded machine the page script a swap made again (site/client/page.js, loaded by its src) was
+    // still loading when the next save's swap came: afterwards Ctrl+K did not open the search dialog (a
+    // loaded run of this spec, "one save ... in place"). Here the script is held until the second save
+    // was served: the second swap waits for it, then each swap's copy runs once, in turn.
+    const { url, notes } = await openWithoutReloads(page);
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await page.route(/\/_codelabgen\/page\.js/, async (route) => {
+      held++;
+      await released;
+      const response = await route.fetch();
+      // Each copy that runs counts itself.
+      const counted = `${await response.text()}\n;window.heldScriptRuns = (window.heldScriptRuns || 0) + 1;\n`;
+      await route.fulfill({ response, body: counted });
+    });
+    const served = () =>
+      dev
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('the pages serve sync')).length;
+    appendFileSync(notes, '\n\nHeld-script save 1.\n');
+    await expect(page.getByRole('main')).toContainText('Held-script save 1', { timeout: SHOWS });
+    await expect.poll(() => held, { message: "the first swap's page script is held" }).toBe(1);
+    const servedBefore = served();
+    appendFileSync(notes, '\n\nHeld-script save 2.\n');
+    await expect.poll(served, { timeout: SHOWS, message: 'the second save was served' }).toBeGreaterThan(servedBefore);
+    // The page fetches itself for the second save meanwhile; it does not swap while the script loads.
+    await page.waitForTimeout(2_000);
+    await expect(page.getByRole('main'), "swapped while the last swap's script was loading").not.toContainText(
+      'Held-script save 2',
+    );
+    release();
+    await expect(page.getByRole('main')).toContainText('Held-script save 2', { timeout: SHOWS });
+    await expect.poll(() => page.evaluate(() => Reflect.get(window, 'heldScriptRuns')), { timeout: SHOWS }).toBe(2);
+    expect(held, 'one copy of the script per swap').toBe(2);
+    await page.keyboard.press('Control+k');
+    await expect(page.getByRole('dialog'), 'Ctrl+K opens the search dialog').toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    expect(page.url(), 'no reload').toBe(url);
+  } catch (error) {
+    throw withOutput(error);
+  }
+});
+
 test('site dev: a broken course file shows a red banner naming file and line until it is fixed, over the last good content', async ({
   page,
 }, testInfo) => {
