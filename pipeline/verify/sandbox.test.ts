@@ -37,6 +37,17 @@ import {
 } from './sandbox.ts';
 import { presentCaches, removeNewCaches } from './test-caches.ts';
 
+/** sandboxLayout()'s input for lesson 1.1 of the course /c, with no workspace and no prerequisite. */
+const LESSON_1_1 = {
+  writable: '/c/1-m/1.1-a',
+  cwd: '/c/1-m/1.1-a',
+  workspace: null,
+  courseRoot: '/c',
+  courseDotDir: '/c/.codelabgen',
+  nodePath: '/opt/node/bin/node',
+  prerequisiteDirs: [],
+};
+
 const bwrap = findBwrap(process.env, MACHINE_PROBES.isExecutable);
 const availability = bwrap === null ? { usable: false as const, reason: 'bwrap is not on PATH' } : probeBwrap(bwrap);
 const needsBwrap = {
@@ -289,18 +300,7 @@ test('sandboxLayout: binds back the toolchain prefixes under hidden folders, nev
     realPath: (file: string) =>
       file === '/etc/resolv.conf' ? '/run/systemd/resolve/stub-resolv.conf' : fs.realPath(file),
   };
-  const input = {
-    writable: '/c/1-m/1.1-a',
-    cwd: '/c/1-m/1.1-a',
-    workspace: null,
-    courseRoot: '/c',
-    courseDotDir: '/c/.codelabgen',
-    home: '/root',
-    programs: [],
-    env: { PATH: '' },
-    nodePath: '/opt/node/bin/node',
-    prerequisiteDirs: [],
-  };
+  const input = { ...LESSON_1_1, home: '/root', programs: [], env: { PATH: '' } };
   assert.deepEqual(
     sandboxLayout({ ...input, network: true }, resolved).readOnly,
     ['/c/node_modules', '/run/systemd/resolve'],
@@ -451,19 +451,7 @@ test('SANDBOX_MOUNTS: a toolchain on a file system the sandbox mounts anew (/dev
     entries: () => [],
   };
   const layout = sandboxLayout(
-    {
-      writable: '/c/1-m/1.1-a',
-      cwd: '/c/1-m/1.1-a',
-      workspace: null,
-      courseRoot: '/c',
-      courseDotDir: '/c/.codelabgen',
-      home: undefined,
-      network: false,
-      programs: ['uv'],
-      env: { PATH: '/dev/shm/uv/bin' },
-      nodePath: '/opt/node/bin/node',
-      prerequisiteDirs: [],
-    },
+    { ...LESSON_1_1, home: undefined, network: false, programs: ['uv'], env: { PATH: '/dev/shm/uv/bin' } },
     fs,
   );
   assert.deepEqual(layout.readOnly, ['/dev/shm/uv', '/dev/shm/uv/bin']);
